@@ -1,0 +1,75 @@
+/*
+ * hal.h - the firmware's only boundary with the hardware.
+ *
+ * Everything the firmware does to the SoC goes through these calls: device
+ * registers, windows onto DRAM, waiting for an interrupt, charging CPU time,
+ * reading simulated time, and logging. Two back-ends implement them:
+ *  - native (hal_native.c): the firmware is compiled into the simulator and
+ *    each call goes through a table of callbacks that the CPU model fills in;
+ *  - fake (testbench/firmware/fake_hal.*): host unit tests.
+ * An instruction-set-simulator back-end maps the same calls onto MMIO and the
+ * wfi instruction; nothing here assumes the firmware shares the simulator's
+ * address space except through hal_dram().
+ */
+#ifndef SSDVP_HAL_H
+#define SSDVP_HAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum fw_op {
+#define FW_OP(name, cycles, desc) FW_OP_##name,
+#include "fw_ops.def"
+  FW_OP_COUNT
+};
+
+enum hal_log_level { HAL_LOG_ERROR = 0, HAL_LOG_WARN = 1, HAL_LOG_INFO = 2, HAL_LOG_DEBUG = 3 };
+
+/* Callbacks of a back-end. ctx is the back-end's own object. */
+struct hal_ops {
+  uint32_t (*read32)(void *ctx, uint32_t addr);
+  void (*write32)(void *ctx, uint32_t addr, uint32_t value);
+  void *(*dram)(void *ctx, uint32_t addr, uint32_t bytes);
+  void (*wait_irq)(void *ctx);
+  void (*charge)(void *ctx, enum fw_op op, uint32_t count);
+  uint64_t (*time_ns)(void *ctx);
+  void (*log)(void *ctx, int level, const char *msg);
+};
+
+struct hal {
+  const struct hal_ops *ops;
+  void *ctx;
+};
+
+/* Device register access (addresses from ssdvp_hw.h). */
+static inline uint32_t hal_read32(struct hal *h, uint32_t addr) { return h->ops->read32(h->ctx, addr); }
+static inline void hal_write32(struct hal *h, uint32_t addr, uint32_t v) { h->ops->write32(h->ctx, addr, v); }
+
+/* A pointer to `bytes` bytes of DRAM at bus address addr, or NULL if the
+ * range is outside DRAM. Accesses through it are charged by the cost table,
+ * not per access. */
+static inline void *hal_dram(struct hal *h, uint32_t addr, uint32_t bytes) { return h->ops->dram(h->ctx, addr, bytes); }
+
+/* Returns when an enabled interrupt line is pending (or at once if one is). */
+static inline void hal_wait_irq(struct hal *h) { h->ops->wait_irq(h->ctx); }
+
+/* Charge the CPU time of `count` firmware operations of kind op. */
+static inline void hal_charge(struct hal *h, enum fw_op op, uint32_t count) { h->ops->charge(h->ctx, op, count); }
+
+/* Simulated time in nanoseconds. */
+static inline uint64_t hal_time_ns(struct hal *h) { return h->ops->time_ns(h->ctx); }
+
+void hal_logf(struct hal *h, int level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SSDVP_HAL_H */

@@ -1,0 +1,185 @@
+/*
+ * ssdvp_hw.h - the hardware interface of the ssdvp SoC as the firmware sees it.
+ *
+ * Address map and register offsets come from ssdvp_regs.def (the one table);
+ * this header adds the layouts of the descriptor rings in DRAM that the NVMe
+ * and flash controllers share with the firmware, and their codes.
+ *
+ * Data is carried as tokens: every logical block (LBA) of data is represented
+ * by one 32-bit token instead of its payload bytes. A transfer of n LBAs moves
+ * n tokens; its timing is charged for n * lba_bytes. See docs/architecture.md.
+ *
+ * Plain C11, no dependencies; also compiled as C++ by the models.
+ */
+#ifndef SSDVP_HW_H
+#define SSDVP_HW_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- address map and registers (from the table) ----------------------- */
+enum ssdvp_region_base {
+#define REGION(name, base, size, desc) SSDVP_##name##_BASE = (int64_t)(base),
+#include "ssdvp_regs.def"
+  SSDVP_REGION_BASE_END_ = 0
+};
+enum ssdvp_region_size {
+#define REGION(name, base, size, desc) SSDVP_##name##_SIZE = (int64_t)(size),
+#include "ssdvp_regs.def"
+  SSDVP_REGION_SIZE_END_ = 0
+};
+enum ssdvp_reg_offset {
+#define REG(block, name, offset, access, desc) block##_##name = (offset),
+#include "ssdvp_regs.def"
+  SSDVP_REG_END_ = 0
+};
+
+/* ---- interrupt lines (bit numbers in INTC PENDING/ENABLE) -------------- */
+enum ssdvp_irq {
+  IRQ_NVME_CMD = 0,  /* fetched-command ring not empty */
+  IRQ_NVME_DONE = 1, /* transfer-done ring not empty */
+  IRQ_FLASH = 2,     /* flash completion ring not empty */
+  IRQ_ACCEL = 3,     /* accelerator done or error */
+  IRQ_COUNT = 4
+};
+
+/* ---- tokens ----------------------------------------------------------- */
+#define SSDVP_TOKEN_DEALLOCATED 0x00000000u /* read of an unwritten or deallocated LBA */
+#define SSDVP_TOKEN_ERASED 0xffffffffu      /* content of an erased NAND slot */
+#define SSDVP_LPN_NONE 0xffffffffu          /* OOB LPN of a padding or erased slot */
+
+/* ---- NVMe (host-visible command set subset) --------------------------- */
+enum nvme_opcode {
+  NVME_OP_FLUSH = 0x00,
+  NVME_OP_WRITE = 0x01,
+  NVME_OP_READ = 0x02,
+  NVME_OP_DSM = 0x09 /* Dataset Management; AD (deallocate) supported */
+};
+/* Status field of a completion: (SCT << 8) | SC, as in the NVMe base spec. */
+enum nvme_status {
+  NVME_SC_SUCCESS = 0x000,
+  NVME_SC_INVALID_OPCODE = 0x001,
+  NVME_SC_INVALID_FIELD = 0x002,
+  NVME_SC_DATA_XFER_ERROR = 0x004,
+  NVME_SC_INTERNAL = 0x006,
+  NVME_SC_INVALID_NS = 0x00b,
+  NVME_SC_LBA_OUT_OF_RANGE = 0x080,
+  NVME_SC_CAPACITY_EXCEEDED = 0x081
+};
+
+/* A submission queue entry as the host writes it (64 bytes). */
+struct nvme_sqe {
+  uint32_t cdw0; /* opcode [7:0], command identifier [31:16] */
+  uint32_t nsid;
+  uint32_t cdw2, cdw3;
+  uint64_t mptr;
+  uint64_t prp1; /* host address of the data (token array) */
+  uint64_t prp2;
+  uint32_t cdw10, cdw11, cdw12, cdw13, cdw14, cdw15;
+};
+
+/* A completion queue entry as the controller writes it (16 bytes). */
+struct nvme_cqe {
+  uint32_t dw0;
+  uint32_t rsvd;
+  uint16_t sq_head;
+  uint16_t sq_id;
+  uint16_t cid;
+  uint16_t status; /* phase tag in bit 0, status field in bits 15:1 */
+};
+
+/* One entry of a Dataset Management range list (16 bytes). */
+struct nvme_dsm_range {
+  uint32_t attributes;
+  uint32_t nlb; /* length in LBAs (1-based) */
+  uint64_t slba;
+};
+
+/* Fetched-command ring entry (hardware -> firmware). */
+struct nvme_cmd_entry {
+  struct nvme_sqe sqe;
+  uint16_t sqid;
+  uint16_t rsvd0;
+  uint32_t rsvd1[3];
+};
+
+enum nvme_xfer_op {
+  XFER_H2D = 1,      /* host -> DRAM, nlb tokens */
+  XFER_D2H = 2,      /* DRAM -> host, nlb tokens */
+  XFER_H2D_RAW = 3,  /* host -> DRAM, nlb is a byte count (DSM range lists) */
+  XFER_COMPLETE = 4  /* post a completion to the host; no DONE entry */
+};
+
+/* Transfer ring entry (firmware -> hardware, 32 bytes). */
+struct nvme_xfer {
+  uint8_t op;
+  uint8_t rsvd0;
+  uint16_t sqid;
+  uint16_t cid;
+  uint16_t status; /* XFER_COMPLETE: NVMe status field */
+  uint32_t tag;    /* echoed in the DONE entry */
+  uint32_t dram;   /* DRAM address */
+  uint64_t host;   /* host address */
+  uint32_t nlb;    /* tokens (or bytes for XFER_H2D_RAW) */
+  uint32_t rsvd1;
+};
+
+/* Transfer-done ring entry (hardware -> firmware, 8 bytes). */
+struct nvme_done {
+  uint32_t tag;
+  uint32_t status; /* 0 or NVME_SC_DATA_XFER_ERROR */
+};
+
+/* ---- flash controller ------------------------------------------------- */
+/* Rows: block b = ((way * channels + channel) * blocks_per_die) + block-in-die,
+ * page row = b * pages_per_block + page. Consecutive dies sit on different
+ * channels, so striping over die index spreads over channels first. */
+enum fc_opcode {
+  FC_OP_READ = 1,    /* page row, slot mask -> buffer */
+  FC_OP_PROGRAM = 2, /* buffer -> page row (all slots) */
+  FC_OP_ERASE = 3    /* block row */
+};
+
+enum fc_status {
+  FC_OK = 0,
+  FC_ERR_NOT_ERASED = 1, /* program of a page that is not erased */
+  FC_ERR_ORDER = 2,      /* program out of page order within its block */
+  FC_ERR_ADDRESS = 3,    /* row outside the geometry */
+  FC_ERR_OPCODE = 4,
+  FC_ERR_DMA = 5,        /* buffer outside DRAM or unaligned */
+  FC_ERR_MASK = 6        /* slot mask empty or beyond slots per page */
+};
+#define FC_FLAG_ERASED 0x1u /* read of a page that was never programmed */
+
+/* Submission ring entry (32 bytes). */
+struct fc_sqe {
+  uint8_t op;
+  uint8_t rsvd0;
+  uint16_t rsvd1;
+  uint32_t tag;
+  uint32_t row;
+  uint32_t slot_mask; /* READ: which slots to transfer */
+  uint32_t buf;       /* DRAM address of a page buffer (layout below) */
+  uint32_t seq;       /* PROGRAM: sequence number stored in the OOB area */
+  uint32_t rsvd2[2];
+};
+
+/* Completion ring entry (8 bytes). */
+struct fc_cqe {
+  uint32_t tag;
+  uint16_t status;
+  uint16_t flags;
+};
+
+/* A page buffer in DRAM for a page of S slots (S = page_bytes / lba_bytes):
+ *   uint32_t token[S]; uint32_t lpn[S]; uint32_t seq;
+ * READ fills token/lpn of the selected slots and seq; PROGRAM takes all. */
+#define FC_PAGE_BUF_BYTES(slots) (8u * (slots) + 4u)
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SSDVP_HW_H */

@@ -1,0 +1,296 @@
+// config.cpp - see config.h.
+#include "config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cctype>
+#include <cmath>
+#include <sstream>
+
+namespace ssdvp {
+namespace {
+
+void flatten(const YAML::Node& node, const std::string& prefix, std::map<std::string, std::string>& out,
+             const std::string& origin) {
+  if (node.IsMap()) {
+    for (const auto& kv : node) {
+      const std::string key = kv.first.as<std::string>();
+      flatten(kv.second, prefix.empty() ? key : prefix + "." + key, out, origin);
+    }
+  } else if (node.IsScalar()) {
+    out[prefix] = node.Scalar();
+  } else if (node.IsNull()) {
+    if (!prefix.empty()) out[prefix] = "";
+  } else {
+    throw ConfigError(origin + ": key '" + prefix + "' must be a scalar value (a list or other node was given)");
+  }
+}
+
+std::string trim(const std::string& s) {
+  size_t a = 0, b = s.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+  return s.substr(a, b - a);
+}
+
+// Splits "12.5 us" into 12.5 and "us".
+void split_number_unit(const std::string& text, double& number, std::string& unit) {
+  const std::string t = trim(text);
+  size_t pos = 0;
+  try {
+    number = std::stod(t, &pos);
+  } catch (const std::exception&) {
+    throw std::invalid_argument("'" + text + "' does not start with a number");
+  }
+  if (!std::isfinite(number) || number < 0) throw std::invalid_argument("'" + text + "' is not a non-negative number");
+  unit = trim(t.substr(pos));
+}
+
+}  // namespace
+
+Config Config::from_yaml_file(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw ConfigError(path + ": cannot open config file");
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": YAML error: " + e.msg);
+  }
+  Config c;
+  c.origin_ = path;
+  if (!root.IsNull() && !root.IsMap()) throw ConfigError(path + ": the top level must be a map of keys");
+  std::map<std::string, std::string> flat;
+  flatten(root, "", flat, path);
+  for (auto& kv : flat) c.record_value(kv.first, kv.second);
+  for (auto& kv : flat) c.value_origin_[kv.first] = path;
+  return c;
+}
+
+Config Config::from_yaml_string(const std::string& text, const std::string& origin) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(origin + ":" + std::to_string(e.mark.line + 1) + ": YAML error: " + e.msg);
+  }
+  Config c;
+  c.origin_ = origin;
+  if (!root.IsNull() && !root.IsMap()) throw ConfigError(origin + ": the top level must be a map of keys");
+  std::map<std::string, std::string> flat;
+  flatten(root, "", flat, origin);
+  for (auto& kv : flat) {
+    c.record_value(kv.first, kv.second);
+    c.value_origin_[kv.first] = origin;
+  }
+  return c;
+}
+
+void Config::record_value(const std::string& key, const std::string& value) { values_[key] = value; }
+
+void Config::set(const std::string& key, const std::string& value) {
+  if (key.empty()) throw ConfigError("empty config key in override");
+  values_[key] = value;
+  value_origin_[key] = "--set";
+  auto it = declared_index_.find(key);
+  if (it != declared_index_.end()) declared_[it->second].value = value;
+}
+
+void Config::set_assignment(const std::string& kv) {
+  const auto eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("override '" + kv + "' is not of the form key=value");
+  set(trim(kv.substr(0, eq)), trim(kv.substr(eq + 1)));
+}
+
+void Config::merge(const Config& other) {
+  for (const auto& kv : other.values_) {
+    values_[kv.first] = kv.second;
+    auto o = other.value_origin_.find(kv.first);
+    value_origin_[kv.first] = o == other.value_origin_.end() ? other.origin_ : o->second;
+  }
+}
+
+void Config::fail(const std::string& key, const std::string& what) const {
+  auto o = value_origin_.find(key);
+  const std::string where = o == value_origin_.end() ? origin_ : o->second;
+  throw ConfigError(where + ": config key '" + key + "': " + what);
+}
+
+const std::string* Config::lookup(const std::string& key, const std::string& type, const std::string& def,
+                                  const std::string& desc) {
+  auto it = values_.find(key);
+  const std::string* v = it == values_.end() ? nullptr : &it->second;
+  auto di = declared_index_.find(key);
+  if (di == declared_index_.end()) {
+    declared_index_[key] = declared_.size();
+    declared_.push_back(ParamInfo{key, type, def, desc, v ? *v : def});
+  } else if (declared_[di->second].type != type) {
+    fail(key, "declared twice with different types (" + declared_[di->second].type + ", " + type + ")");
+  }
+  return v;
+}
+
+uint64_t Config::get_u64(const std::string& key, uint64_t def, const std::string& desc, uint64_t min,
+                         uint64_t max) {
+  const std::string* v = lookup(key, "u64", std::to_string(def), desc);
+  uint64_t r = def;
+  if (v) {
+    const std::string t = trim(*v);
+    size_t pos = 0;
+    try {
+      if (t.empty() || t[0] == '-') throw std::invalid_argument("neg");
+      r = std::stoull(t, &pos, 0);
+    } catch (const std::exception&) {
+      fail(key, "expected a non-negative integer, got '" + *v + "'");
+    }
+    if (pos != t.size()) fail(key, "expected a non-negative integer, got '" + *v + "'");
+  }
+  if (r < min || r > max)
+    fail(key, "value " + std::to_string(r) + " is outside [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  return r;
+}
+
+int64_t Config::get_i64(const std::string& key, int64_t def, const std::string& desc) {
+  const std::string* v = lookup(key, "i64", std::to_string(def), desc);
+  if (!v) return def;
+  const std::string t = trim(*v);
+  size_t pos = 0;
+  int64_t r = 0;
+  try {
+    r = std::stoll(t, &pos, 0);
+  } catch (const std::exception&) {
+    fail(key, "expected an integer, got '" + *v + "'");
+  }
+  if (pos != t.size()) fail(key, "expected an integer, got '" + *v + "'");
+  return r;
+}
+
+double Config::get_double(const std::string& key, double def, const std::string& desc, double min, double max) {
+  std::ostringstream d;
+  d << def;
+  const std::string* v = lookup(key, "double", d.str(), desc);
+  double r = def;
+  if (v) {
+    const std::string t = trim(*v);
+    size_t pos = 0;
+    try {
+      r = std::stod(t, &pos);
+    } catch (const std::exception&) {
+      fail(key, "expected a number, got '" + *v + "'");
+    }
+    if (pos != t.size() || !std::isfinite(r)) fail(key, "expected a number, got '" + *v + "'");
+  }
+  if (r < min || r > max) {
+    std::ostringstream m;
+    m << "value " << r << " is outside [" << min << ", " << max << "]";
+    fail(key, m.str());
+  }
+  return r;
+}
+
+bool Config::get_bool(const std::string& key, bool def, const std::string& desc) {
+  const std::string* v = lookup(key, "bool", def ? "true" : "false", desc);
+  if (!v) return def;
+  std::string t = trim(*v);
+  for (auto& ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (t == "true" || t == "yes" || t == "on" || t == "1") return true;
+  if (t == "false" || t == "no" || t == "off" || t == "0") return false;
+  fail(key, "expected true or false, got '" + *v + "'");
+}
+
+std::string Config::get_string(const std::string& key, const std::string& def, const std::string& desc) {
+  const std::string* v = lookup(key, "string", def, desc);
+  return v ? *v : def;
+}
+
+std::string Config::get_choice(const std::string& key, const std::string& def,
+                               const std::vector<std::string>& choices, const std::string& desc) {
+  std::string all;
+  for (const auto& c : choices) all += (all.empty() ? "" : "|") + c;
+  const std::string* v = lookup(key, "string", def, desc + " (" + all + ")");
+  const std::string r = v ? trim(*v) : def;
+  for (const auto& c : choices)
+    if (c == r) return r;
+  fail(key, "'" + r + "' is not one of " + all);
+}
+
+uint64_t Config::parse_time_ps(const std::string& text) {
+  double n = 0;
+  std::string unit;
+  split_number_unit(text, n, unit);
+  double mult = 0;
+  if (unit == "ps") mult = 1;
+  else if (unit == "ns") mult = 1e3;
+  else if (unit == "us") mult = 1e6;
+  else if (unit == "ms") mult = 1e9;
+  else if (unit == "s") mult = 1e12;
+  else if (unit == "min") mult = 60e12;
+  else if (unit == "h") mult = 3600e12;
+  else throw std::invalid_argument("'" + text + "' needs a time unit (ps, ns, us, ms, s, min, h)");
+  const double ps = n * mult;
+  if (ps > 1.8e19) throw std::invalid_argument("'" + text + "' is too large");
+  return static_cast<uint64_t>(std::llround(ps));
+}
+
+uint64_t Config::parse_size(const std::string& text) {
+  double n = 0;
+  std::string unit;
+  split_number_unit(text, n, unit);
+  double mult = 0;
+  if (unit.empty() || unit == "B") mult = 1;
+  else if (unit == "KB") mult = 1e3;
+  else if (unit == "MB") mult = 1e6;
+  else if (unit == "GB") mult = 1e9;
+  else if (unit == "TB") mult = 1e12;
+  else if (unit == "KiB") mult = 1024.0;
+  else if (unit == "MiB") mult = 1024.0 * 1024;
+  else if (unit == "GiB") mult = 1024.0 * 1024 * 1024;
+  else if (unit == "TiB") mult = 1024.0 * 1024 * 1024 * 1024;
+  else throw std::invalid_argument("'" + text + "' has an unknown size unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
+  const double b = n * mult;
+  if (b != std::floor(b)) throw std::invalid_argument("'" + text + "' is not a whole number of bytes");
+  if (b > 1.8e19) throw std::invalid_argument("'" + text + "' is too large");
+  return static_cast<uint64_t>(b);
+}
+
+uint64_t Config::get_time_ps(const std::string& key, const std::string& def, const std::string& desc) {
+  const std::string* v = lookup(key, "time", def, desc);
+  try {
+    return parse_time_ps(v ? *v : def);
+  } catch (const std::invalid_argument& e) {
+    fail(key, e.what());
+  }
+}
+
+uint64_t Config::get_size(const std::string& key, const std::string& def, const std::string& desc) {
+  const std::string* v = lookup(key, "size", def, desc);
+  try {
+    return parse_size(v ? *v : def);
+  } catch (const std::invalid_argument& e) {
+    fail(key, e.what());
+  }
+}
+
+void Config::check_unknown() const {
+  std::string unknown;
+  for (const auto& kv : values_)
+    if (!declared_index_.count(kv.first)) {
+      auto o = value_origin_.find(kv.first);
+      unknown += "\n  " + kv.first + " (from " + (o == value_origin_.end() ? origin_ : o->second) + ")";
+    }
+  if (!unknown.empty())
+    throw ConfigError("unknown config key(s); see `ssdvp --list-params` for the valid ones:" + unknown);
+}
+
+std::string format_time_ps(uint64_t ps) {
+  static const struct { uint64_t mult; const char* unit; } units[] = {
+      {3600000000000000ull, "h"}, {1000000000000ull, "s"}, {1000000000ull, "ms"},
+      {1000000ull, "us"},         {1000ull, "ns"},         {1ull, "ps"}};
+  if (ps == 0) return "0ns";
+  for (const auto& u : units)
+    if (ps % u.mult == 0) return std::to_string(ps / u.mult) + u.unit;
+  return std::to_string(ps) + "ps";
+}
+
+}  // namespace ssdvp

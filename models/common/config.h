@@ -1,0 +1,98 @@
+// config.h - typed, self-documenting configuration for ssdvp.
+//
+// A Config holds the flat key/value pairs of a YAML file (nested maps become
+// dotted keys) plus command-line overrides. Every model reads its parameters
+// through get_*(key, default, description): that call both declares the
+// parameter (for --list-params and docs) and returns its value. After the
+// platform is built, check_unknown() names any key that nobody declared.
+// There is no global registry: two platforms in one process keep separate
+// Configs.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ssdvp {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ParamInfo {
+  std::string key;
+  std::string type;  // u64, i64, double, bool, string, time, size
+  std::string default_value;
+  std::string description;
+  std::string value;  // resolved value, as text
+};
+
+class Config {
+ public:
+  Config() = default;
+
+  // Loads a YAML file (a map of maps of scalars). Throws ConfigError with the
+  // file name on a syntax error or a non-scalar leaf.
+  static Config from_yaml_file(const std::string& path);
+  static Config from_yaml_string(const std::string& text, const std::string& origin = "<string>");
+
+  // Overrides or adds one key ("a.b.c=value" on the command line).
+  void set(const std::string& key, const std::string& value);
+  void set_assignment(const std::string& key_eq_value);
+  // Merges another config over this one (its keys win).
+  void merge(const Config& other);
+
+  bool has(const std::string& key) const { return values_.count(key) != 0; }
+
+  // Declare-and-read. Ranges are inclusive; a value outside them is an error
+  // naming the key.
+  uint64_t get_u64(const std::string& key, uint64_t def, const std::string& desc,
+                   uint64_t min = 0, uint64_t max = UINT64_MAX);
+  int64_t get_i64(const std::string& key, int64_t def, const std::string& desc);
+  double get_double(const std::string& key, double def, const std::string& desc,
+                    double min = -1e300, double max = 1e300);
+  bool get_bool(const std::string& key, bool def, const std::string& desc);
+  std::string get_string(const std::string& key, const std::string& def, const std::string& desc);
+  // One of `choices`; the error lists them.
+  std::string get_choice(const std::string& key, const std::string& def,
+                         const std::vector<std::string>& choices, const std::string& desc);
+  // A time with a unit ("20us", "2 ms", "1.5ns", "6h"); returned in picoseconds.
+  uint64_t get_time_ps(const std::string& key, const std::string& def, const std::string& desc);
+  // A size with an optional unit ("8KiB", "300GB", "4096"); returned in bytes.
+  // KB/MB/GB/TB are decimal, KiB/MiB/GiB/TiB binary.
+  uint64_t get_size(const std::string& key, const std::string& def, const std::string& desc);
+
+  // Throws ConfigError naming every key present in the config that no model
+  // declared (a typo, or a key of another version).
+  void check_unknown() const;
+
+  // Every declared parameter, in declaration order, with its resolved value.
+  const std::vector<ParamInfo>& params() const { return declared_; }
+  // The raw key/value pairs as loaded (for the run's config echo).
+  const std::map<std::string, std::string>& values() const { return values_; }
+  const std::string& origin() const { return origin_; }
+
+  // Parsers, exposed for tests and for the host side.
+  static uint64_t parse_time_ps(const std::string& text);  // throws std::invalid_argument
+  static uint64_t parse_size(const std::string& text);     // throws std::invalid_argument
+
+ private:
+  const std::string* lookup(const std::string& key, const std::string& type,
+                            const std::string& def, const std::string& desc);
+  void record_value(const std::string& key, const std::string& value);
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const;
+
+  std::map<std::string, std::string> values_;
+  std::map<std::string, std::string> value_origin_;
+  std::vector<ParamInfo> declared_;
+  std::map<std::string, size_t> declared_index_;
+  std::string origin_ = "<defaults>";
+};
+
+// Formats picoseconds as the shortest exact text with a unit ("20us").
+std::string format_time_ps(uint64_t ps);
+
+}  // namespace ssdvp

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs everything ssdvp needs on a fresh Debian 12 machine (idempotent).
+# Run as root (or with sudo available). Package list and reasons: docs/dependencies.md.
+set -euo pipefail
+PKGS=(build-essential cmake ninja-build pkg-config
+      libsystemc-dev libboost-dev libboost-program-options-dev
+      libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
+      libyaml-cpp-dev nlohmann-json3-dev
+      verilator yosys
+      python3 python3-yaml python3-matplotlib python3-numpy)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "install-deps: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
