@@ -1,0 +1,110 @@
+// register_bank.cpp - see register_bank.h.
+#include "register_bank.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "ssdvp_hw.h"
+
+namespace ssdvp {
+
+const std::vector<RegisterInfo>& register_table() {
+  static const std::vector<RegisterInfo> table = {
+#define RO ::ssdvp::RegAccess::ro
+#define WO ::ssdvp::RegAccess::wo
+#define RW ::ssdvp::RegAccess::rw
+#define REG(block, name, offset, access, desc) {#block, #name, offset, access, desc},
+#include "ssdvp_regs.def"
+#undef RO
+#undef WO
+#undef RW
+  };
+  return table;
+}
+
+const std::vector<RegionInfo>& region_table() {
+  static const std::vector<RegionInfo> table = {
+#define REGION(name, base, size, desc) {#name, base, size, desc},
+#include "ssdvp_regs.def"
+  };
+  return table;
+}
+
+const RegionInfo& region(const std::string& name) {
+  for (const auto& r : region_table())
+    if (r.name == name) return r;
+  throw std::out_of_range("no region '" + name + "' in the address map");
+}
+
+RegisterBank::RegisterBank(const std::string& block) : block_(block) {
+  for (const auto& r : register_table())
+    if (r.block == block) regs_.push_back(Reg{r, 0, {}, {}});
+  if (regs_.empty()) throw std::invalid_argument("no registers for block '" + block + "' in ssdvp_regs.def");
+  std::sort(regs_.begin(), regs_.end(), [](const Reg& a, const Reg& b) { return a.info.offset < b.info.offset; });
+}
+
+RegisterBank::Reg* RegisterBank::find(uint32_t offset) {
+  auto it = std::lower_bound(regs_.begin(), regs_.end(), offset,
+                             [](const Reg& r, uint32_t o) { return r.info.offset < o; });
+  return it != regs_.end() && it->info.offset == offset ? &*it : nullptr;
+}
+const RegisterBank::Reg* RegisterBank::find(uint32_t offset) const {
+  return const_cast<RegisterBank*>(this)->find(offset);
+}
+
+void RegisterBank::on_read(uint32_t offset, std::function<uint32_t()> h) {
+  Reg* r = find(offset);
+  if (!r) throw std::invalid_argument(block_ + ": no register at offset " + std::to_string(offset));
+  r->read = std::move(h);
+}
+void RegisterBank::on_write(uint32_t offset, std::function<void(uint32_t)> h) {
+  Reg* r = find(offset);
+  if (!r) throw std::invalid_argument(block_ + ": no register at offset " + std::to_string(offset));
+  r->write = std::move(h);
+}
+uint32_t RegisterBank::get(uint32_t offset) const {
+  const Reg* r = find(offset);
+  return r ? r->value : 0;
+}
+void RegisterBank::set(uint32_t offset, uint32_t value) {
+  if (Reg* r = find(offset)) r->value = value;
+}
+
+bool RegisterBank::transport(tlm::tlm_generic_payload& tx) {
+  const uint64_t addr = tx.get_address();
+  if (tx.get_data_length() != 4 || tx.get_streaming_width() < 4 || tx.get_byte_enable_ptr() || addr % 4) {
+    ++errors_;
+    tx.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return false;
+  }
+  Reg* r = addr <= UINT32_MAX ? find(static_cast<uint32_t>(addr)) : nullptr;
+  if (!r) {
+    ++errors_;
+    tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return false;
+  }
+  uint32_t v = 0;
+  if (tx.is_read()) {
+    if (r->info.access == RegAccess::wo) {
+      ++errors_;
+      tx.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+      return false;
+    }
+    v = r->read ? r->read() : r->value;
+    std::memcpy(tx.get_data_ptr(), &v, 4);
+  } else if (tx.is_write()) {
+    if (r->info.access == RegAccess::ro) {
+      ++errors_;
+      tx.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+      return false;
+    }
+    std::memcpy(&v, tx.get_data_ptr(), 4);
+    r->value = v;
+    if (r->write) r->write(v);
+  }
+  tx.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
+}
+
+}  // namespace ssdvp

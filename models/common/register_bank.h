@@ -1,0 +1,79 @@
+// register_bank.h - a block's registers, built from the one table.
+//
+// RegisterBank("FLASH") creates one 32-bit register for every
+// REG(FLASH, ...) row of firmware/include/ssdvp_regs.def. A model then
+// attaches handlers to the rows it needs (on_read / on_write); a register
+// without a handler simply holds its value. transport() serves a TLM generic
+// payload: guest mistakes (unmapped offset, access size other than 4, write
+// to a read-only register) get a TLM error response, never an assert.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ssdvp {
+
+enum class RegAccess { ro, wo, rw };
+
+struct RegisterInfo {
+  std::string block;
+  std::string name;
+  uint32_t offset;
+  RegAccess access;
+  std::string description;
+};
+
+// Every REG row of the table, in table order.
+const std::vector<RegisterInfo>& register_table();
+
+struct RegionInfo {
+  std::string name;
+  uint64_t base;
+  uint64_t size;
+  std::string description;
+};
+// Every REGION row of the table, in table order.
+const std::vector<RegionInfo>& region_table();
+// The region called `name`; throws std::out_of_range if there is none.
+const RegionInfo& region(const std::string& name);
+
+class RegisterBank {
+ public:
+  explicit RegisterBank(const std::string& block);
+
+  void on_read(uint32_t offset, std::function<uint32_t()> handler);
+  void on_write(uint32_t offset, std::function<void(uint32_t)> handler);
+
+  uint32_t get(uint32_t offset) const;
+  void set(uint32_t offset, uint32_t value);
+
+  // Serves one access; adds nothing to delay (the caller adds its latency).
+  // Returns false (and sets the payload's response status) on a guest error.
+  bool transport(tlm::tlm_generic_payload& tx);
+
+  const std::string& block() const { return block_; }
+  size_t size() const { return regs_.size(); }
+  // Count of rejected accesses (for stats and tests).
+  uint64_t errors() const { return errors_; }
+
+ private:
+  struct Reg {
+    RegisterInfo info;
+    uint32_t value = 0;
+    std::function<uint32_t()> read;
+    std::function<void(uint32_t)> write;
+  };
+  Reg* find(uint32_t offset);
+  const Reg* find(uint32_t offset) const;
+
+  std::string block_;
+  std::vector<Reg> regs_;  // sorted by offset
+  uint64_t errors_ = 0;
+};
+
+}  // namespace ssdvp
