@@ -1,0 +1,42 @@
+// flash_geometry.h - the shape of the NAND array behind one flash controller.
+//
+// Dies are numbered d = way * channels + channel, so consecutive dies sit on
+// different channels (ssdvp_hw.h). Blocks are numbered across the whole array:
+// block b lives on die b / blocks_per_die(); a page row is
+// b * pages_per_block + page. Planes only scale the block count of a die
+// (multi-plane operations are not modelled).
+#pragma once
+
+#include <cstdint>
+
+namespace ssdvp {
+
+class Config;
+
+struct FlashGeometry {
+  uint32_t channels = 8;
+  uint32_t dies_per_channel = 8;
+  uint32_t planes_per_die = 1;
+  uint32_t blocks_per_plane = 2400;
+  uint32_t pages_per_block = 256;
+  uint32_t page_size = 8192;  // bytes
+  uint32_t lba_size = 4096;   // bytes
+
+  uint32_t dies() const { return channels * dies_per_channel; }
+  uint32_t blocks_per_die() const { return planes_per_die * blocks_per_plane; }
+  uint32_t total_blocks() const { return dies() * blocks_per_die(); }
+  uint32_t slots_per_page() const { return page_size / lba_size; }
+  uint64_t pages_per_die() const { return uint64_t(blocks_per_die()) * pages_per_block; }
+  uint64_t pages_total() const { return uint64_t(total_blocks()) * pages_per_block; }
+  uint64_t physical_bytes() const { return pages_total() * page_size; }
+  uint32_t die_of_block(uint32_t block) const { return block / blocks_per_die(); }
+  uint32_t channel_of_die(uint32_t die) const { return die % channels; }
+
+  // Reads flash.* and nvme.lba_size, then validate(). Throws ConfigError
+  // naming the offending key.
+  static FlashGeometry from_config(Config& cfg);
+  // Throws ConfigError naming the key of the first impossible value.
+  void validate() const;
+};
+
+}  // namespace ssdvp

@@ -1,0 +1,66 @@
+// nand_die.h - functional store of one NAND die and the NAND rules.
+//
+// Holds, per slot, the data token and the OOB LPN; per page, the OOB sequence
+// number; per block, the write pointer (next page to program) and the erase
+// count. Nothing else: no per-page objects. The arrays live in one anonymous
+// MAP_NORESERVE mapping, so blocks that were never programmed cost no memory.
+// Erase only resets the write pointer: a page at or past the write pointer
+// reads as erased whatever the array holds.
+//
+// Rules: pages of a block are programmed in order, each once between erases
+// (FC_ERR_ORDER, FC_ERR_NOT_ERASED); addresses outside the die are
+// FC_ERR_ADDRESS; a read slot mask must be non-empty and within the page
+// (FC_ERR_MASK). A rejected operation changes nothing. No timing here.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "flash/flash_geometry.h"
+#include "ssdvp_hw.h"
+
+namespace ssdvp {
+
+class NandDie {
+ public:
+  explicit NandDie(const FlashGeometry& geometry);
+  ~NandDie();
+  NandDie(const NandDie&) = delete;
+  NandDie& operator=(const NandDie&) = delete;
+  NandDie(NandDie&& other) noexcept;
+  NandDie& operator=(NandDie&&) = delete;
+
+  // block is the block index within this die. tokens/lpns: slots_per_page
+  // entries each.
+  fc_status program(uint32_t block, uint32_t page, const uint32_t* tokens, const uint32_t* lpns, uint32_t seq);
+  // Fills tokens_out/lpns_out (slots_per_page entries each, indexed by slot)
+  // for the slots in mask only; any output pointer may be null. flags_out gets
+  // FC_FLAG_ERASED for a page that was not programmed since its last erase.
+  fc_status read(uint32_t block, uint32_t page, uint32_t mask, uint32_t* tokens_out, uint32_t* lpns_out,
+                 uint32_t* seq_out, uint32_t* flags_out) const;
+  fc_status erase(uint32_t block);
+
+  uint32_t erase_count(uint32_t block) const;
+  uint32_t write_pointer(uint32_t block) const;  // next page to program
+  bool is_programmed(uint32_t block, uint32_t page) const;
+
+  uint32_t blocks() const { return blocks_; }
+  uint32_t pages_per_block() const { return pages_; }
+  uint32_t slots_per_page() const { return slots_; }
+  // Bytes reserved (address space, not resident memory).
+  size_t reserved_bytes() const { return map_bytes_; }
+
+ private:
+  uint64_t page_index(uint32_t block, uint32_t page) const { return uint64_t(block) * pages_ + page; }
+
+  uint32_t blocks_, pages_, slots_;
+  void* map_ = nullptr;
+  size_t map_bytes_ = 0;
+  uint32_t* token_ = nullptr;   // [blocks * pages * slots]
+  uint32_t* lpn_ = nullptr;     // [blocks * pages * slots]
+  uint32_t* seq_ = nullptr;     // [blocks * pages]
+  uint32_t* erases_ = nullptr;  // [blocks]
+  uint16_t* wp_ = nullptr;      // [blocks]
+};
+
+}  // namespace ssdvp

@@ -1,0 +1,122 @@
+// Bench for NandDie: the NAND rules on the functional store.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "flash/nand_die.h"
+
+using namespace ssdvp;
+
+namespace {
+FlashGeometry small() {
+  FlashGeometry g;
+  g.channels = 1;
+  g.dies_per_channel = 1;
+  g.blocks_per_plane = 4;
+  g.pages_per_block = 8;
+  g.page_size = 16384;
+  g.lba_size = 4096;  // 4 slots
+  return g;
+}
+struct Page {
+  std::vector<uint32_t> tok, lpn;
+  explicit Page(uint32_t base) : tok(4), lpn(4) {
+    for (uint32_t s = 0; s < 4; ++s) tok[s] = base + s, lpn[s] = 100 * base + s;
+  }
+};
+}  // namespace
+
+TEST(NandDie, FreshBlocksAreErased) {
+  NandDie d(small());
+  for (uint32_t b = 0; b < 4; ++b) {
+    EXPECT_EQ(d.write_pointer(b), 0u);
+    EXPECT_EQ(d.erase_count(b), 0u);
+  }
+}
+
+TEST(NandDie, ProgramThenReadReturnsTokensLpnsSeq) {
+  NandDie d(small());
+  Page p(7);
+  ASSERT_EQ(d.program(2, 0, p.tok.data(), p.lpn.data(), 42), FC_OK);
+  std::vector<uint32_t> tok(4, 0xdead), lpn(4, 0xdead);
+  uint32_t seq = 0, flags = 99;
+  ASSERT_EQ(d.read(2, 0, 0b1010, tok.data(), lpn.data(), &seq, &flags), FC_OK);
+  EXPECT_EQ(tok[0], 0xdeadu);  // unselected slots untouched
+  EXPECT_EQ(tok[1], 8u);
+  EXPECT_EQ(tok[3], 10u);
+  EXPECT_EQ(lpn[1], 701u);
+  EXPECT_EQ(seq, 42u);
+  EXPECT_EQ(flags, 0u);
+  EXPECT_EQ(d.write_pointer(2), 1u);
+}
+
+TEST(NandDie, ProgramOutOfOrderIsRejected) {
+  NandDie d(small());
+  Page p(1);
+  EXPECT_EQ(d.program(0, 1, p.tok.data(), p.lpn.data(), 1), FC_ERR_ORDER);
+  EXPECT_EQ(d.write_pointer(0), 0u);
+  uint32_t flags = 0;
+  ASSERT_EQ(d.read(0, 1, 1, nullptr, nullptr, nullptr, &flags), FC_OK);
+  EXPECT_EQ(flags, FC_FLAG_ERASED);
+}
+
+TEST(NandDie, ProgramNotErasedIsRejected) {
+  NandDie d(small());
+  Page a(1), b(2);
+  ASSERT_EQ(d.program(0, 0, a.tok.data(), a.lpn.data(), 1), FC_OK);
+  ASSERT_EQ(d.program(0, 1, a.tok.data(), a.lpn.data(), 2), FC_OK);
+  EXPECT_EQ(d.program(0, 0, b.tok.data(), b.lpn.data(), 3), FC_ERR_NOT_ERASED);
+  uint32_t tok[4], seq = 0;
+  ASSERT_EQ(d.read(0, 0, 0xf, tok, nullptr, &seq, nullptr), FC_OK);
+  EXPECT_EQ(tok[0], 1u);  // unchanged
+  EXPECT_EQ(seq, 1u);
+}
+
+TEST(NandDie, EraseResetsAndCounts) {
+  NandDie d(small());
+  Page a(1), b(5);
+  for (uint32_t pg = 0; pg < 8; ++pg) ASSERT_EQ(d.program(3, pg, a.tok.data(), a.lpn.data(), pg), FC_OK);
+  EXPECT_EQ(d.program(3, 8, a.tok.data(), a.lpn.data(), 9), FC_ERR_ADDRESS);
+  ASSERT_EQ(d.erase(3), FC_OK);
+  ASSERT_EQ(d.erase(3), FC_OK);  // erasing an erased block is legal and counts
+  EXPECT_EQ(d.erase_count(3), 2u);
+  EXPECT_EQ(d.erase_count(2), 0u);
+  EXPECT_EQ(d.write_pointer(3), 0u);
+  EXPECT_FALSE(d.is_programmed(3, 0));
+  ASSERT_EQ(d.program(3, 0, b.tok.data(), b.lpn.data(), 77), FC_OK);
+  uint32_t tok[4], seq = 0, flags = 1;
+  ASSERT_EQ(d.read(3, 0, 0xf, tok, nullptr, &seq, &flags), FC_OK);
+  EXPECT_EQ(tok[2], 7u);
+  EXPECT_EQ(seq, 77u);
+  EXPECT_EQ(flags, 0u);
+}
+
+TEST(NandDie, ReadErasedPageFlagged) {
+  NandDie d(small());
+  Page a(1);
+  ASSERT_EQ(d.program(1, 0, a.tok.data(), a.lpn.data(), 5), FC_OK);
+  ASSERT_EQ(d.erase(1), FC_OK);  // old content stays in the arrays but must not show
+  uint32_t tok[4] = {0, 0, 0, 0}, lpn[4] = {0, 0, 0, 0}, seq = 0, flags = 0;
+  ASSERT_EQ(d.read(1, 0, 0xf, tok, lpn, &seq, &flags), FC_OK);
+  EXPECT_EQ(flags, FC_FLAG_ERASED);
+  for (int s = 0; s < 4; ++s) {
+    EXPECT_EQ(tok[s], SSDVP_TOKEN_ERASED);
+    EXPECT_EQ(lpn[s], SSDVP_LPN_NONE);
+  }
+}
+
+TEST(NandDie, BadAddressAndMaskAreRejected) {
+  NandDie d(small());
+  uint32_t tok[4];
+  EXPECT_EQ(d.read(4, 0, 1, tok, nullptr, nullptr, nullptr), FC_ERR_ADDRESS);
+  EXPECT_EQ(d.read(0, 8, 1, tok, nullptr, nullptr, nullptr), FC_ERR_ADDRESS);
+  EXPECT_EQ(d.read(0, 0, 0, tok, nullptr, nullptr, nullptr), FC_ERR_MASK);
+  EXPECT_EQ(d.read(0, 0, 0x10, tok, nullptr, nullptr, nullptr), FC_ERR_MASK);
+  EXPECT_EQ(d.erase(4), FC_ERR_ADDRESS);
+}
+
+TEST(NandDie, DefaultGeometryReservesUnder24BytesPerPage) {
+  FlashGeometry g;  // 2400 blocks x 256 pages x 2 slots
+  NandDie d(g);
+  EXPECT_LT(double(d.reserved_bytes()) / double(g.pages_per_die()), 24.0);
+}
