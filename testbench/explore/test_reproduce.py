@@ -1,0 +1,82 @@
+"""reproduce: a tiny result page regenerated into a temp dir, and the CLI."""
+import pandas as pd
+import pytest
+
+from conftest import runs
+from ssdvp_explore import cli
+from ssdvp_explore.pages import Page, pages, register, standard_body, unregister
+from ssdvp_explore.reproduce import reproduce
+
+
+@pytest.fixture
+def tiny_page(make_sweep):
+    sw = make_sweep("""
+        name: tiny
+        base: configs/small.yaml
+        grid: {ftl.gc.policy: [greedy, fifo]}
+        seeds: [1, 2]
+    """, name="tiny.yaml")
+    page = register(Page(name="tiny-test", title="Tiny", sweep=str(sw), baseline="greedy",
+                         render=lambda ctx: standard_body(ctx, intro="A tiny page.")))
+    yield page
+    unregister("tiny-test")
+
+
+def test_reproduce_tiny_page(tiny_page, proj, fake_bin, tmp_path, run_log):
+    out = tmp_path / "docs" / "results"
+    (out / "tiny-test").mkdir(parents=True)
+    (out / "tiny-test" / "stale.png").write_text("old")
+    [(md, rep)] = reproduce(["tiny-test"], fake_bin, out_dir=out, root=proj, jobs=2, progress=False,
+                            log=lambda m: None)
+    assert md == out / "tiny-test.md" and rep.ok and runs(run_log) == 4
+    text = md.read_text()
+    assert text.startswith("# Tiny") and "A tiny page." in text
+    assert "explore/ssdvp-explore reproduce tiny-test" in text
+    assert "| ftl.gc.policy | runs | WAF |" in text
+    for fig in ("waf_erases", "response_time", "latency_cdf", "bandwidth"):
+        assert f"](tiny-test/{fig}.png)" in text and f"](tiny-test/{fig}.svg)" in text
+        assert (out / "tiny-test" / f"{fig}.png").is_file() and (out / "tiny-test" / f"{fig}.svg").is_file()
+    assert not (out / "tiny-test" / "stale.png").exists()
+    t = pd.read_csv(out / "tiny-test" / "table.csv")
+    assert len(t) == 4 and "ftl.waf" in t
+    # again: everything is cached, the page is the same but for nothing
+    reproduce(["tiny-test"], fake_bin, out_dir=out, root=proj, progress=False, log=lambda m: None)
+    assert runs(run_log) == 4 and md.read_text() == text
+
+
+def test_platform_page_is_registered():
+    p = pages()["platform"]
+    assert p.sweep == "explore/sweeps/platform.yaml"
+    from ssdvp_explore import REPO_ROOT
+    from ssdvp_explore.sweep import load_sweep
+    s = load_sweep(REPO_ROOT / p.sweep, root=REPO_ROOT) if (REPO_ROOT / "configs/small.yaml").exists() else None
+    if s is not None:
+        assert s.axis_keys == ["ftl.gc.policy", "workload.synthetic.seed"]
+
+
+def test_cli_sweep_table_plot_list(make_sweep, proj, fake_bin, tmp_path, capsys, run_log):
+    sw = make_sweep("""
+        name: c
+        base: configs/small.yaml
+        grid: {ftl.gc.policy: [greedy, bogus]}
+    """)
+    args = [str(sw), "--ssdvp", str(fake_bin)]
+    assert cli.main(["sweep", *args, "-j", "2", "--no-progress"]) == 1      # a point failed
+    err = capsys.readouterr().err
+    assert "1 failed" in err and "FAILED" in err and "unknown policy 'bogus'" in err
+    assert (proj / "results" / "c" / "table.csv").is_file()
+    assert cli.main(["table", *args, "-o", str(tmp_path / "t.csv")]) == 0
+    assert len(pd.read_csv(tmp_path / "t.csv")) == 2
+    assert cli.main(["list", *args]) == 0
+    out = capsys.readouterr().out
+    assert "cached" in out and "failed" in out
+    assert cli.main(["plot", *args, "-o", str(tmp_path / "figs")]) == 0
+    assert (tmp_path / "figs" / "waf_erases.svg").is_file()
+    assert cli.main(["plot", "--table", str(tmp_path / "t.csv"), "-o", str(tmp_path / "f2")]) == 0
+    assert runs(run_log) == 2
+    # a bad sweep file: exit 2 with the file and key named
+    bad = make_sweep("name: b\nbase: configs/small.yaml\ngird: {}\n", name="bad.yaml")
+    assert cli.main(["sweep", str(bad), "--ssdvp", str(fake_bin)]) == 2
+    assert "bad.yaml: unknown key(s) gird" in capsys.readouterr().err
+    assert cli.main(["reproduce", "--list"]) == 0
+    assert "platform" in capsys.readouterr().out
