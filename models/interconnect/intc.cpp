@@ -1,0 +1,55 @@
+// intc.cpp - see intc.h.
+#include "interconnect/intc.h"
+
+namespace ssdvp {
+namespace {
+
+LogLevel level_from(Config& cfg, const std::string& inst) {
+  const std::vector<std::string> levels = {"error", "warn", "info", "debug", "trace"};
+  std::string l = cfg.get_choice("log.level", "warn", levels, "default log level of every model");
+  if (cfg.has("log." + inst)) l = cfg.get_choice("log." + inst, l, levels, "log level of " + inst);
+  return parse_log_level(l);
+}
+
+}  // namespace
+
+Intc::Intc(sc_core::sc_module_name nm, Config& cfg)
+    : sc_module(nm),
+      regs("regs"),
+      irq_out("irq_out"),
+      log_(name(), level_from(cfg, name())),
+      bank_("INTC"),
+      access_(sc_core::sc_time::from_value(
+          cfg.get_time_ps("intc.access", "10ns", "interrupt controller register access time"))) {
+  regs.register_b_transport(this, &Intc::b_transport);
+  regs.register_transport_dbg(this, &Intc::transport_dbg);
+  bank_.on_read(INTC_PENDING, [this] { return read_pending(); });
+  bank_.on_write(INTC_ENABLE, [this](uint32_t v) { write_enable(v); });
+  SC_METHOD(update);
+  for (auto& in : irq_in) sensitive << in;
+  sensitive << enable_changed_;
+}
+
+uint32_t Intc::pending() const {
+  uint32_t p = 0;
+  for (unsigned i = 0; i < IRQ_COUNT; ++i)
+    if (irq_in[i].get_interface() && irq_in[i].read()) p |= 1u << i;
+  return p;
+}
+
+void Intc::write_enable(uint32_t v) {
+  bank_.set(INTC_ENABLE, v & ((1u << IRQ_COUNT) - 1));
+  enable_changed_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Intc::update() { irq_out.write((pending() & enabled()) != 0); }
+
+void Intc::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
+  delay += access_;
+  if (!bank_.transport(tx))
+    SSDVP_LOG(log_, warn, "rejected access at offset 0x%llx", static_cast<unsigned long long>(tx.get_address()));
+}
+
+unsigned Intc::transport_dbg(tlm::tlm_generic_payload& tx) { return bank_.transport(tx) ? 4 : 0; }
+
+}  // namespace ssdvp
