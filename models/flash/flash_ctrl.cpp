@@ -1,0 +1,412 @@
+// flash_ctrl.cpp - see flash_ctrl.h.
+#include "flash/flash_ctrl.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace ssdvp {
+namespace {
+
+LogLevel level_from(Config& cfg, const std::string& inst) {
+  const std::vector<std::string> levels = {"error", "warn", "info", "debug", "trace"};
+  std::string l = cfg.get_choice("log.level", "warn", levels, "default log level of every model");
+  if (cfg.has("log." + inst)) l = cfg.get_choice("log." + inst, l, levels, "log level of " + inst);
+  return parse_log_level(l);
+}
+
+sc_core::sc_time ps(uint64_t v) { return sc_core::sc_time::from_value(v); }
+
+const char* op_name(uint8_t op) {
+  switch (op) {
+    case FC_OP_READ: return "read";
+    case FC_OP_PROGRAM: return "program";
+    case FC_OP_ERASE: return "erase";
+    default: return "op?";
+  }
+}
+
+template <class P>
+bool later(const P& a, const P& b) { return a.time != b.time ? a.time > b.time : a.order > b.order; }
+
+}  // namespace
+
+uint64_t FlashCtrl::Timing::channel_ps(uint64_t bytes) const {
+  return static_cast<uint64_t>(std::llround(double(bytes) * 1e6 / channel_mbps));
+}
+uint64_t FlashCtrl::Timing::dma_ps(uint64_t bytes) const {
+  return static_cast<uint64_t>(std::llround(double(bytes) * 1e6 / dma_mbps));
+}
+
+FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
+    : sc_module(nm),
+      regs("regs"),
+      dma("dma"),
+      irq("irq"),
+      log_(name(), level_from(cfg, name())),
+      geo_(FlashGeometry::from_config(cfg)),
+      bank_("FLASH") {
+  if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
+    throw std::runtime_error(std::string(name()) + ": needs the SystemC time resolution of 1 ps");
+  t_.read_ps = cfg.get_time_ps("flash.timing.read", "20us", "tR: array read time of a page");
+  t_.program_ps = cfg.get_time_ps("flash.timing.program", "200us", "tPROG: page program time");
+  t_.erase_ps = cfg.get_time_ps("flash.timing.erase", "2ms", "tBERS: block erase time");
+  t_.cmd_ps = cfg.get_time_ps("flash.timing.cmd", "100ns", "channel time of the command and address cycles of one operation");
+  t_.channel_mbps = cfg.get_double("flash.channel.mbps", 800, "flash channel data rate in MB/s (10^6 bytes/s)", 1e-3);
+  t_.dma_mbps = cfg.get_double("flash.dma.mbps", 12800, "flash controller DMA rate to DRAM in MB/s (page buffers)", 1e-3);
+  t_.sq_fetch_ps = cfg.get_time_ps("flash.sq_fetch", "20ns", "per-descriptor fetch and decode time (after the first DRAM access latency of a doorbell)");
+  t_.access_ps = cfg.get_time_ps("flash.access", "10ns", "flash controller register access time");
+
+  dies_.reserve(geo_.dies());
+  for (uint32_t d = 0; d < geo_.dies(); ++d) dies_.emplace_back(geo_);
+  die_free_.assign(geo_.dies(), 0);
+  die_busy_.assign(geo_.dies(), 0);
+  ch_busy_.assign(geo_.channels, 0);
+  calendar_.resize(geo_.channels);
+
+  regs.register_b_transport(this, &FlashCtrl::b_transport);
+  regs.register_transport_dbg(this, &FlashCtrl::transport_dbg);
+  dma.register_invalidate_direct_mem_ptr(this, &FlashCtrl::invalidate_dmi);
+
+  bank_.on_read(FLASH_SQ_BASE, [this] { return sq_.base; });
+  bank_.on_read(FLASH_SQ_SIZE, [this] { return sq_.size; });
+  bank_.on_read(FLASH_SQ_TAIL, [this] { return sq_.tail; });
+  bank_.on_read(FLASH_SQ_HEAD, [this] { return sq_.head; });
+  bank_.on_read(FLASH_CQ_BASE, [this] { return cq_.base; });
+  bank_.on_read(FLASH_CQ_SIZE, [this] { return cq_.size; });
+  bank_.on_read(FLASH_CQ_TAIL, [this] { return cq_.tail; });
+  bank_.on_read(FLASH_CQ_HEAD, [this] { return cq_.head; });
+  bank_.on_read(FLASH_ERRORS, [this] { return errors_; });
+  bank_.on_read(FLASH_LAST_ERR_ROW, [this] { return last_err_row_; });
+  bank_.on_read(FLASH_LAST_ERR_CODE, [this] { return last_err_code_; });
+  bank_.on_write(FLASH_SQ_BASE, [this](uint32_t v) { sq_.base = v; write_ring(sq_, "SQ", sizeof(fc_sqe)); });
+  bank_.on_write(FLASH_SQ_SIZE, [this](uint32_t v) { sq_.size = v; write_ring(sq_, "SQ", sizeof(fc_sqe)); });
+  bank_.on_write(FLASH_CQ_BASE, [this](uint32_t v) { cq_.base = v; write_ring(cq_, "CQ", sizeof(fc_cqe)); });
+  bank_.on_write(FLASH_CQ_SIZE, [this](uint32_t v) { cq_.size = v; write_ring(cq_, "CQ", sizeof(fc_cqe)); });
+  bank_.on_write(FLASH_SQ_TAIL, [this](uint32_t v) { write_sq_tail(v); });
+  bank_.on_write(FLASH_CQ_HEAD, [this](uint32_t v) { write_cq_head(v); });
+
+  SC_METHOD(completion_method);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+// ---- registers -------------------------------------------------------------
+
+void FlashCtrl::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
+  doorbell_ps_ = functional_ ? 0 : (sc_core::sc_time_stamp() + delay).value();
+  if (!bank_.transport(tx))
+    SSDVP_LOG(log_, warn, "rejected register access at offset 0x%llx",
+              static_cast<unsigned long long>(tx.get_address()));
+  delay += ps(t_.access_ps);
+}
+
+unsigned FlashCtrl::transport_dbg(tlm::tlm_generic_payload& tx) {
+  if (!tx.is_read()) return 0;  // debug accesses have no side effects
+  return bank_.transport(tx) ? 4 : 0;
+}
+
+void FlashCtrl::ring_error(const char* what, uint32_t value) {
+  ++errors_;
+  last_err_row_ = value;
+  last_err_code_ = FC_ERR_DMA;
+  SSDVP_LOG(log_, error, "firmware bug: %s (0x%x)", what, value);
+}
+
+// A ring is enabled once BASE and SIZE are both non-zero and valid; writing
+// either one re-validates and resets the ring's indices. SIZE 0 disables it.
+void FlashCtrl::write_ring(Ring& r, const char* which, uint32_t entry) {
+  r.enabled = false;
+  r.head = r.tail = 0;
+  if (r.size == 0 || r.base == 0) return;  // not configured (yet)
+  const uint64_t end = uint64_t(r.base) + uint64_t(r.size) * entry;
+  const uint64_t dram_end = uint64_t(SSDVP_DRAM_BASE) + uint64_t(SSDVP_DRAM_SIZE);
+  std::string bad;
+  if (r.size & (r.size - 1)) bad = "size is not a power of two";
+  else if (r.base % 4) bad = "base is not 4-byte aligned";
+  else if (r.base < uint64_t(SSDVP_DRAM_BASE) || end > dram_end || !dram_reachable(r.base, end - r.base))
+    bad = "ring is not inside DRAM";
+  if (!bad.empty()) {
+    const std::string what = std::string(which) + " ring (base 0x" + [&] {
+      char b[16];
+      std::snprintf(b, sizeof b, "%x", r.base);
+      return std::string(b);
+    }() + ", " + std::to_string(r.size) + " entries): " + bad + "; ring disabled";
+    ring_error(what.c_str(), r.size);
+    return;
+  }
+  r.enabled = true;
+}
+
+void FlashCtrl::write_cq_head(uint32_t v) {
+  if (!cq_.enabled || v >= cq_.size) {
+    ring_error(cq_.enabled ? "CQ_HEAD beyond the completion ring" : "CQ_HEAD written with the completion ring disabled", v);
+    return;
+  }
+  cq_.head = v;
+  if (functional_) post_ready();
+  else wake_.notify(ps(doorbell_ps_ - sc_core::sc_time_stamp().value()));
+}
+
+void FlashCtrl::write_sq_tail(uint32_t v) {
+  if (!sq_.enabled || v >= sq_.size) {
+    ring_error(sq_.enabled ? "SQ_TAIL beyond the submission ring" : "SQ_TAIL written with the submission ring disabled", v);
+    return;
+  }
+  sq_.tail = v;
+  uint64_t t = std::max(doorbell_ps_, fetch_free_ps_);
+  bool first = true;
+  while (sq_.head != sq_.tail) {
+    fc_sqe d;
+    uint64_t lat = 0;
+    if (!dram_read(uint64_t(sq_.base) + uint64_t(sq_.head) * sizeof d, &d, sizeof d, &lat)) {
+      ring_error("submission ring became unreadable; ring disabled", sq_.base);
+      sq_.enabled = false;
+      return;
+    }
+    sq_.head = (sq_.head + 1) & (sq_.size - 1);
+    fc_cqe cqe{};
+    if (functional_) {
+      execute(d, 0, cqe);
+      ready_.push_back(cqe);
+      continue;
+    }
+    t += (first ? lat : 0) + t_.sq_fetch_ps;
+    first = false;
+    const uint64_t done = execute(d, t, cqe);
+    complete(done, cqe);
+  }
+  if (functional_) post_ready();
+  else fetch_free_ps_ = t;
+}
+
+// ---- execution -------------------------------------------------------------
+
+fc_status FlashCtrl::violation(const fc_sqe& d, fc_status code, const char* reason) {
+  ++violations_;
+  ++errors_;
+  last_err_row_ = d.row;
+  last_err_code_ = code;
+  const bool block_row = d.op == FC_OP_ERASE;
+  const uint64_t block = block_row ? d.row : d.row / geo_.pages_per_block;
+  const uint32_t page = block_row ? 0 : d.row % geo_.pages_per_block;
+  const uint64_t die = block / geo_.blocks_per_die();
+  if (d.op == FC_OP_READ || d.op == FC_OP_PROGRAM || d.op == FC_OP_ERASE)
+    SSDVP_LOG(log_, error, "firmware bug: %s row %u (die %llu block %llu page %u): %s", op_name(d.op), d.row,
+              (unsigned long long)die, (unsigned long long)(block % geo_.blocks_per_die()), page, reason);
+  else
+    SSDVP_LOG(log_, error, "firmware bug: opcode %u row %u (tag %u): %s", d.op, d.row, d.tag, reason);
+  return code;
+}
+
+uint64_t FlashCtrl::reserve(uint32_t ch, uint64_t ready, uint64_t len) {
+  auto& cal = calendar_[ch];
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  size_t drop = 0;  // intervals over before now can never matter again
+  while (drop < cal.size() && cal[drop].end <= now) ++drop;
+  cal.erase(cal.begin(), cal.begin() + drop);
+  uint64_t start = ready;
+  size_t pos = 0;
+  for (; pos < cal.size(); ++pos) {
+    if (cal[pos].end <= start) continue;
+    if (cal[pos].start >= start + len) break;  // the gap before this interval fits
+    start = std::max(start, cal[pos].end);
+  }
+  // Insert keeping the list sorted by start.
+  auto it = std::lower_bound(cal.begin(), cal.end(), start,
+                             [](const Interval& i, uint64_t s) { return i.start < s; });
+  cal.insert(it, Interval{start, start + len});
+  ch_busy_[ch] += len;
+  return start;
+}
+
+uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
+  const uint32_t S = geo_.slots_per_page();
+  const uint32_t buf_bytes = FC_PAGE_BUF_BYTES(S);
+  cqe.tag = d.tag;
+  cqe.flags = 0;
+  cqe.status = FC_OK;
+  // Checks that do not depend on the NAND state; a violation completes at arrival.
+  fc_status bad = FC_OK;
+  const char* why = nullptr;
+  if (d.op != FC_OP_READ && d.op != FC_OP_PROGRAM && d.op != FC_OP_ERASE) {
+    bad = FC_ERR_OPCODE, why = "unknown opcode";
+  } else if (d.op == FC_OP_ERASE ? d.row >= geo_.total_blocks() : d.row >= geo_.pages_total()) {
+    bad = FC_ERR_ADDRESS, why = d.op == FC_OP_ERASE ? "block row outside the geometry" : "page row outside the geometry";
+  } else if (d.op == FC_OP_READ && (d.slot_mask == 0 || (S < 32 && (d.slot_mask >> S) != 0))) {
+    bad = FC_ERR_MASK, why = d.slot_mask ? "slot mask beyond the slots of a page" : "empty slot mask";
+  } else if (d.op != FC_OP_ERASE && (d.buf % 4 != 0 || d.buf < uint64_t(SSDVP_DRAM_BASE))) {
+    bad = FC_ERR_DMA, why = "page buffer outside DRAM or unaligned";
+  }
+  if (bad != FC_OK) {
+    cqe.status = static_cast<uint16_t>(violation(d, bad, why));
+    return arrival;
+  }
+
+  const uint32_t block = d.op == FC_OP_ERASE ? d.row : d.row / geo_.pages_per_block;
+  const uint32_t page = d.op == FC_OP_ERASE ? 0 : d.row % geo_.pages_per_block;
+  const uint32_t die = geo_.die_of_block(block);
+  const uint32_t bid = block % geo_.blocks_per_die();
+  const uint32_t ch = geo_.channel_of_die(die);
+  NandDie& nand = dies_[die];
+  uint32_t buf[2 * 32 + 1];  // token[S], lpn[S], seq
+  uint64_t lat = 0;
+  uint64_t start = 0, end = 0, done = arrival;
+
+  switch (d.op) {
+    case FC_OP_READ: {
+      if (!dram_read(d.buf, buf, buf_bytes, &lat)) {  // the slots not selected stay as they are
+        cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "page buffer outside DRAM"));
+        return arrival;
+      }
+      uint32_t flags = 0;
+      nand.read(bid, page, d.slot_mask, buf, buf + S, buf + 2 * S, &flags);
+      if (!dram_write(d.buf, buf, buf_bytes, &lat)) {
+        cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "page buffer outside DRAM"));
+        return arrival;
+      }
+      cqe.flags = static_cast<uint16_t>(flags);
+      ++n_read_;
+      if (functional_) return 0;
+      const uint64_t bytes = uint64_t(__builtin_popcount(d.slot_mask)) * geo_.lba_size;
+      const uint64_t x = t_.channel_ps(bytes);
+      start = reserve(ch, std::max(arrival, die_free_[die]), t_.cmd_ps);
+      const uint64_t xs = reserve(ch, start + t_.cmd_ps + t_.read_ps, x);
+      end = xs + x;
+      done = end + lat + t_.dma_ps(bytes);
+      break;
+    }
+    case FC_OP_PROGRAM: {
+      if (!dram_read(d.buf, buf, buf_bytes, &lat)) {
+        cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "page buffer outside DRAM"));
+        return arrival;
+      }
+      const fc_status st = nand.program(bid, page, buf, buf + S, buf[2 * S]);
+      if (st != FC_OK) {
+        cqe.status = static_cast<uint16_t>(violation(
+            d, st, st == FC_ERR_NOT_ERASED ? "page is not erased" : "program out of page order in its block"));
+        return arrival;
+      }
+      ++n_program_;
+      if (functional_) return 0;
+      const uint64_t x = t_.cmd_ps + t_.channel_ps(geo_.page_size);
+      start = reserve(ch, std::max(arrival + lat + t_.dma_ps(geo_.page_size), die_free_[die]), x);
+      end = done = start + x + t_.program_ps;
+      break;
+    }
+    case FC_OP_ERASE: {
+      nand.erase(bid);
+      ++n_erase_;
+      if (functional_) return 0;
+      start = reserve(ch, std::max(arrival, die_free_[die]), t_.cmd_ps);
+      end = done = start + t_.cmd_ps + t_.erase_ps;
+      break;
+    }
+  }
+  die_free_[die] = end;
+  die_busy_[die] += end - start;
+  if (observer_) observer_(FlashOpRecord{die, ch, d.op, d.row, arrival, start, end, done});
+  return done;
+}
+
+// ---- completions -----------------------------------------------------------
+
+void FlashCtrl::complete(uint64_t time, const fc_cqe& cqe) {
+  heap_.push_back(Pending{time, order_++, cqe});
+  std::push_heap(heap_.begin(), heap_.end(), [](const Pending& a, const Pending& b) { return later(a, b); });
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  wake_.notify(ps(time > now ? time - now : 0));
+}
+
+void FlashCtrl::post_ready() {
+  while (!ready_.empty() && cq_.enabled && ((cq_.tail + 1) & (cq_.size - 1)) != cq_.head) {
+    if (!dram_write(uint64_t(cq_.base) + uint64_t(cq_.tail) * sizeof(fc_cqe), &ready_.front(), sizeof(fc_cqe),
+                    nullptr)) {
+      ring_error("completion ring became unwritable; ring disabled", cq_.base);
+      cq_.enabled = false;
+      return;
+    }
+    ready_.pop_front();
+    cq_.tail = (cq_.tail + 1) & (cq_.size - 1);
+  }
+}
+
+void FlashCtrl::completion_method() {
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  auto cmp = [](const Pending& a, const Pending& b) { return later(a, b); };
+  while (!heap_.empty() && heap_.front().time <= now) {
+    std::pop_heap(heap_.begin(), heap_.end(), cmp);
+    ready_.push_back(heap_.back().cqe);
+    heap_.pop_back();
+  }
+  post_ready();
+  irq.write(cq_.enabled && cq_.tail != cq_.head);
+  if (!heap_.empty()) wake_.notify(ps(heap_.front().time - now));
+}
+
+void FlashCtrl::set_functional(bool on) {
+  if (functional_ == on) return;
+  functional_ = on;
+  if (!on) wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// ---- DRAM access -------------------------------------------------------------
+
+void FlashCtrl::invalidate_dmi(sc_dt::uint64, sc_dt::uint64) {
+  dmi_valid_ = false;
+  dmi_tried_ = false;
+}
+
+bool FlashCtrl::dram_access(bool write, uint64_t addr, void* data, uint32_t n, uint64_t* latency_ps) {
+  if (!dmi_tried_) {
+    dmi_tried_ = true;
+    tlm::tlm_generic_payload tx;
+    tx.set_address(SSDVP_DRAM_BASE);
+    tx.set_command(tlm::TLM_READ_COMMAND);
+    dmi_ = tlm::tlm_dmi();
+    dmi_valid_ = dma->get_direct_mem_ptr(tx, dmi_) && dmi_.is_read_write_allowed();
+  }
+  if (dmi_valid_ && addr >= dmi_.get_start_address() && n > 0 && addr + n - 1 <= dmi_.get_end_address()) {
+    uint8_t* p = dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address());
+    if (write) std::memcpy(p, data, n);
+    else std::memcpy(data, p, n);
+    if (latency_ps) *latency_ps = (write ? dmi_.get_write_latency() : dmi_.get_read_latency()).value();
+    return true;
+  }
+  tlm::tlm_generic_payload tx;
+  tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  tx.set_address(addr);
+  tx.set_data_ptr(static_cast<unsigned char*>(data));
+  tx.set_data_length(n);
+  tx.set_streaming_width(n);
+  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  dma->b_transport(tx, delay);
+  if (latency_ps) *latency_ps = delay.value();
+  return tx.is_response_ok();
+}
+
+bool FlashCtrl::dram_read(uint64_t addr, void* dst, uint32_t n, uint64_t* latency_ps) {
+  return dram_access(false, addr, dst, n, latency_ps);
+}
+bool FlashCtrl::dram_write(uint64_t addr, const void* src, uint32_t n, uint64_t* latency_ps) {
+  return dram_access(true, addr, const_cast<void*>(src), n, latency_ps);
+}
+
+bool FlashCtrl::dram_reachable(uint64_t addr, uint64_t bytes) {
+  if (bytes == 0) return true;
+  uint8_t b = 0;
+  for (uint64_t a : {addr, addr + bytes - 1}) {
+    tlm::tlm_generic_payload tx;
+    tx.set_command(tlm::TLM_READ_COMMAND);
+    tx.set_address(a);
+    tx.set_data_ptr(&b);
+    tx.set_data_length(1);
+    tx.set_streaming_width(1);
+    if (dma->transport_dbg(tx) != 1) return false;
+  }
+  return true;
+}
+
+}  // namespace ssdvp

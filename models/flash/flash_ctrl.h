@@ -1,0 +1,149 @@
+// flash_ctrl.h - the flash controller: all channels and dies of one SSD.
+//
+// Firmware posts fc_sqe descriptors in a submission ring in DRAM and rings
+// SQ_TAIL; the controller fetches them (DMI to DRAM through the bus, with a
+// b_transport fallback), executes each one functionally at once against the
+// NandDie stores, and computes its completion time with a resource calendar
+// (dies in order with busy-until, channels with gap-filling interval lists).
+// One SC_METHOD posts fc_cqe entries into the completion ring at their
+// completion times and drives irq = (CQ_TAIL != CQ_HEAD). No thread per die,
+// no wait() anywhere: b_transport may be called from outside a process in
+// functional mode. Everything the firmware can do wrong is counted in ERRORS
+// and completes with a status code; nothing asserts.
+// See docs/models/flash_ctrl.md.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <vector>
+
+#include "common/config.h"
+#include "common/log.h"
+#include "common/register_bank.h"
+#include "flash/flash_geometry.h"
+#include "flash/nand_die.h"
+#include "ssdvp_hw.h"
+
+namespace ssdvp {
+
+// One executed flash operation, for timelines (times in ps).
+struct FlashOpRecord {
+  uint32_t die;
+  uint32_t channel;
+  uint8_t op;  // fc_opcode
+  uint32_t row;
+  uint64_t arrival;  // descriptor fetched
+  uint64_t start;    // first channel cycle (command)
+  uint64_t end;      // die free again (a read: data-out done)
+  uint64_t done;     // completion due (a read: after its DRAM write)
+};
+
+class FlashCtrl : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<FlashCtrl> regs;    // FLASH registers
+  tlm_utils::simple_initiator_socket<FlashCtrl> dma;  // to the bus (DRAM at SSDVP_DRAM_BASE)
+  sc_core::sc_out<bool> irq;                          // completion ring not empty
+
+  FlashCtrl(sc_core::sc_module_name name, Config& cfg);
+
+  // Functional mode: a doorbell executes every descriptor and posts its
+  // completion at once, with no timing and no calendar effect; irq is not
+  // driven. Leaving it re-evaluates irq (via an event). Switch while idle.
+  void set_functional(bool on);
+  bool functional() const { return functional_; }
+
+  // Called for every operation executed in timed mode; null by default.
+  void set_observer(std::function<void(const FlashOpRecord&)> observer) { observer_ = std::move(observer); }
+
+  struct Timing {
+    uint64_t read_ps, program_ps, erase_ps, cmd_ps, sq_fetch_ps, access_ps;
+    double channel_mbps, dma_mbps;
+    uint64_t channel_ps(uint64_t bytes) const;  // bytes over a flash channel
+    uint64_t dma_ps(uint64_t bytes) const;      // bytes between the controller and DRAM
+  };
+  const Timing& timing() const { return t_; }
+  const FlashGeometry& geometry() const { return geo_; }
+  const NandDie& die(uint32_t i) const { return dies_.at(i); }
+
+  uint64_t die_busy_ps(uint32_t die) const { return die_busy_.at(die); }
+  uint64_t channel_busy_ps(uint32_t channel) const { return ch_busy_.at(channel); }
+  uint64_t reads() const { return n_read_; }
+  uint64_t programs() const { return n_program_; }
+  uint64_t erases() const { return n_erase_; }
+  uint64_t violations() const { return violations_; }  // NAND rule / descriptor errors
+  uint64_t errors() const { return errors_; }          // ERRORS: violations + ring errors
+  size_t completions_waiting() const { return heap_.size() + ready_.size(); }
+
+ private:
+  struct Ring {
+    uint32_t base = 0, size = 0, head = 0, tail = 0;
+    bool enabled = false;
+  };
+  struct Pending {
+    uint64_t time;  // ps
+    uint64_t order;
+    fc_cqe cqe;
+  };
+  struct Interval {
+    uint64_t start, end;
+  };
+
+  SC_HAS_PROCESS(FlashCtrl);
+  void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  unsigned transport_dbg(tlm::tlm_generic_payload& tx);
+  void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
+
+  void write_ring(Ring& ring, const char* which, uint32_t entry_bytes);
+  void write_sq_tail(uint32_t v);
+  void write_cq_head(uint32_t v);
+  void ring_error(const char* what, uint32_t value);
+
+  // Executes one descriptor; returns its completion time in ps.
+  uint64_t execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe);
+  fc_status violation(const fc_sqe& d, fc_status code, const char* reason);
+  // Earliest start >= ready of a free interval of `len` on channel ch; reserves it.
+  uint64_t reserve(uint32_t ch, uint64_t ready, uint64_t len);
+
+  bool dram_read(uint64_t addr, void* dst, uint32_t n, uint64_t* latency_ps);
+  bool dram_write(uint64_t addr, const void* src, uint32_t n, uint64_t* latency_ps);
+  bool dram_access(bool write, uint64_t addr, void* data, uint32_t n, uint64_t* latency_ps);
+  bool dram_reachable(uint64_t addr, uint64_t bytes);
+
+  void complete(uint64_t time, const fc_cqe& cqe);
+  void post_ready();      // ready completions into the CQ while it has room
+  void completion_method();  // SC_METHOD
+
+  Logger log_;
+  FlashGeometry geo_;
+  Timing t_;
+  RegisterBank bank_;
+  std::vector<NandDie> dies_;
+  bool functional_ = false;
+  std::function<void(const FlashOpRecord&)> observer_;
+
+  Ring sq_, cq_;
+  uint64_t doorbell_ps_ = 0;  // local time of the register access being served
+  uint64_t fetch_free_ps_ = 0;
+
+  std::vector<uint64_t> die_free_, die_busy_, ch_busy_;
+  std::vector<std::vector<Interval>> calendar_;  // per channel, sorted by start
+
+  std::vector<Pending> heap_;  // min-heap on (time, order)
+  uint64_t order_ = 0;
+  std::deque<fc_cqe> ready_;  // due, waiting for room in the CQ
+  sc_core::sc_event wake_;
+
+  tlm::tlm_dmi dmi_;
+  bool dmi_valid_ = false, dmi_tried_ = false;
+
+  uint64_t n_read_ = 0, n_program_ = 0, n_erase_ = 0, violations_ = 0;
+  uint32_t errors_ = 0, last_err_row_ = 0, last_err_code_ = 0;
+};
+
+}  // namespace ssdvp

@@ -1,0 +1,479 @@
+// Bench for FlashCtrl: ring protocol, NAND rules through descriptors, and
+// completion times checked against hand computation from the config values.
+//
+// Platform: test CPU -> Bus -> {FLASH regs, DRAM}; FlashCtrl.dma -> Bus.
+// Geometry: 2 channels x 2 dies, 8 blocks x 16 pages of 8 KiB, 4 KiB LBAs
+// (2 slots). Dies 0 and 2 share channel 0, dies 1 and 3 channel 1.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+#include <vector>
+
+#include "common/config.h"
+#include "dram/dram.h"
+#include "flash/flash_ctrl.h"
+#include "interconnect/bus.h"
+#include "ssdvp_hw.h"
+#include "test_initiator.h"
+
+using namespace ssdvp;
+using sc_core::sc_time;
+using sc_core::SC_ZERO_TIME;
+
+namespace {
+
+// The timing figures of the config below, in ps, written out by hand.
+constexpr uint64_t kNs = 1000, kUs = 1000000;
+constexpr uint64_t tR = 25 * kUs, tPROG = 300 * kUs, tBERS = 3000 * kUs, tCMD = 150 * kNs;
+constexpr uint64_t kBus = 2 * kNs;                       // 2 cycles at 1 GHz
+constexpr uint64_t kDramLat = 50 * kNs + kBus;           // DMI latency seen through the bus
+constexpr uint64_t kFetch = 30 * kNs;                    // flash.sq_fetch
+constexpr uint64_t kChan4K = 4096 * kUs / 400;           // 4096 B at 400 MB/s = 10.24 us
+constexpr uint64_t kChan8K = 8192 * kUs / 400;           // 20.48 us
+constexpr uint64_t kDma4K = 4096 * kUs / 10000;          // 4096 B at 10000 MB/s = 409.6 ns
+constexpr uint64_t kDma8K = 8192 * kUs / 10000;          // 819.2 ns
+
+const char* kConfig = R"(
+flash:
+  channels: 2
+  dies_per_channel: 2
+  blocks_per_plane: 8
+  pages_per_block: 16
+  page_size: 8KiB
+  channel: {mbps: 400}
+  dma: {mbps: 10000}
+  sq_fetch: 30ns
+  timing: {read: 25us, program: 300us, erase: 3ms, cmd: 150ns}
+dram: {size: 16MiB, latency: 50ns}
+bus: {latency_cycles: 2, clock_hz: 1e9}
+log: {level: error}
+)";
+
+constexpr uint32_t kSq = SSDVP_DRAM_BASE + 0x1000, kCq = SSDVP_DRAM_BASE + 0x2000;
+constexpr uint32_t kBuf = SSDVP_DRAM_BASE + 0x10000;
+constexpr uint32_t S = 2;
+constexpr uint32_t kPpb = 16, kBpd = 8;
+
+uint32_t buf_addr(uint32_t i) { return kBuf + i * 0x100; }
+uint32_t page_row(uint32_t die, uint32_t block, uint32_t page) { return (die * kBpd + block) * kPpb + page; }
+uint32_t block_row(uint32_t die, uint32_t block) { return die * kBpd + block; }
+
+struct Done {
+  fc_cqe cqe;
+  uint64_t time;  // ps, when the test CPU saw it
+};
+
+struct Bench {
+  explicit Bench(const std::string& extra = "") : cfg(with(extra)) { wire(); }
+  static Config with(const std::string& extra) {
+    Config c = Config::from_yaml_string(kConfig);
+    c.merge(Config::from_yaml_string(extra));
+    return c;
+  }
+  Config cfg;
+  test::TestInitiator cpu{"cpu"};
+  Bus bus{"bus", cfg};
+  Dram dram{"dram", cfg};
+  FlashCtrl fc{"flash", cfg};
+  sc_core::sc_signal<bool> irq{"irq"};
+  uint32_t sq_tail = 0, sq_size = 0, cq_head = 0, cq_size = 0;
+  std::vector<FlashOpRecord> ops;
+
+  void wire() {
+    cpu.isock.bind(bus.tsock);
+    fc.dma.bind(bus.tsock);
+    bus.attach("FLASH", fc.regs);
+    bus.attach("DRAM", dram.tsock);
+    fc.irq.bind(irq);
+    fc.set_observer([this](const FlashOpRecord& r) { ops.push_back(r); });
+  }
+  uint8_t* dram_at(uint32_t bus_addr) { return dram.data() + (bus_addr - SSDVP_DRAM_BASE); }
+  uint32_t reg(uint32_t off) { return cpu.read32(SSDVP_FLASH_BASE + off); }
+  void set(uint32_t off, uint32_t v) { cpu.write32(SSDVP_FLASH_BASE + off, v); }
+  void setup_rings(uint32_t sqn = 16, uint32_t cqn = 16) {
+    set(FLASH_SQ_BASE, kSq);
+    set(FLASH_SQ_SIZE, sqn);
+    set(FLASH_CQ_BASE, kCq);
+    set(FLASH_CQ_SIZE, cqn);
+    sq_size = sqn, cq_size = cqn, sq_tail = cq_head = 0;
+    cpu.sync();
+  }
+  // Writes descriptors into the SQ (backdoor) and rings the doorbell once.
+  // Returns the doorbell's arrival time at the controller (ps).
+  uint64_t submit(const std::vector<fc_sqe>& ds) {
+    for (const fc_sqe& d : ds) {
+      std::memcpy(dram_at(kSq + sq_tail * sizeof(fc_sqe)), &d, sizeof d);
+      sq_tail = (sq_tail + 1) % sq_size;
+    }
+    cpu.sync();
+    const uint64_t t = sc_core::sc_time_stamp().value() + kBus;
+    set(FLASH_SQ_TAIL, sq_tail);
+    cpu.sync();
+    return t;
+  }
+  // Waits until n completions have been seen; consumes them as they come.
+  std::vector<Done> collect(size_t n) {
+    std::vector<Done> out;
+    while (out.size() < n) {
+      const uint32_t tail = reg(FLASH_CQ_TAIL);
+      if (tail == cq_head) {
+        cpu.sync();  // the level now reflects our head write; a rise may have come meanwhile
+        if (!irq.read()) sc_core::wait(irq.posedge_event());
+        continue;
+      }
+      while (cq_head != tail) {
+        Done d;
+        std::memcpy(&d.cqe, dram_at(kCq + cq_head * sizeof(fc_cqe)), sizeof(fc_cqe));
+        d.time = sc_core::sc_time_stamp().value();
+        out.push_back(d);
+        cq_head = (cq_head + 1) % cq_size;
+      }
+      set(FLASH_CQ_HEAD, cq_head);
+      cpu.sync();
+    }
+    return out;
+  }
+  void fill_buffer(uint32_t i, uint32_t token0, uint32_t lpn0, uint32_t seq) {
+    uint32_t b[2 * S + 1] = {token0, token0 + 1, lpn0, lpn0 + 1, seq};
+    std::memcpy(dram_at(buf_addr(i)), b, sizeof b);
+  }
+  uint32_t buf_word(uint32_t i, uint32_t w) {
+    uint32_t v;
+    std::memcpy(&v, dram_at(buf_addr(i)) + 4 * w, 4);
+    return v;
+  }
+  void run(std::function<void()> body) {
+    cpu.body = [body](test::TestInitiator&) { body(); };
+    sc_core::sc_start();
+    EXPECT_TRUE(cpu.done);
+  }
+};
+
+fc_sqe read_op(uint32_t tag, uint32_t row, uint32_t mask, uint32_t buf) {
+  fc_sqe d{};
+  d.op = FC_OP_READ, d.tag = tag, d.row = row, d.slot_mask = mask, d.buf = buf;
+  return d;
+}
+fc_sqe program_op(uint32_t tag, uint32_t row, uint32_t buf) {
+  fc_sqe d{};
+  d.op = FC_OP_PROGRAM, d.tag = tag, d.row = row, d.buf = buf;
+  return d;
+}
+fc_sqe erase_op(uint32_t tag, uint32_t row) {
+  fc_sqe d{};
+  d.op = FC_OP_ERASE, d.tag = tag, d.row = row;
+  return d;
+}
+
+// Latency of one read of `slots` LBAs on an idle die, from descriptor arrival.
+constexpr uint64_t read_service(uint64_t chan, uint64_t dma) { return tCMD + tR + chan + kDramLat + dma; }
+
+}  // namespace
+
+TEST(FlashCtrl, ReadLatencyQd1EqualsHandComputation) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings();
+    const uint64_t t0 = b.submit({read_op(7, page_row(1, 3, 5), 0b01, buf_addr(0))});
+    auto d = b.collect(1);
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].cqe.tag, 7u);
+    EXPECT_EQ(d[0].cqe.status, FC_OK);
+    EXPECT_EQ(d[0].cqe.flags, FC_FLAG_ERASED);
+    EXPECT_EQ(b.buf_word(0, 0), SSDVP_TOKEN_ERASED);
+    // doorbell + first DRAM access + fetch, then cmd + tR + 1 LBA out + DRAM write
+    EXPECT_EQ(d[0].time, t0 + kDramLat + kFetch + tCMD + tR + kChan4K + kDramLat + kDma4K);
+    ASSERT_EQ(b.ops.size(), 1u);
+    EXPECT_EQ(b.ops[0].die, 1u);
+    EXPECT_EQ(b.ops[0].channel, 1u);
+    EXPECT_EQ(b.ops[0].end - b.ops[0].start, tCMD + tR + kChan4K);
+    EXPECT_EQ(b.fc.die_busy_ps(1), tCMD + tR + kChan4K);
+    EXPECT_EQ(b.fc.channel_busy_ps(1), tCMD + kChan4K);
+    EXPECT_EQ(b.fc.reads(), 1u);
+  });
+}
+
+TEST(FlashCtrl, ProgramThenReadRoundTripsTokens) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings();
+    b.fill_buffer(0, 1000, 50, 99);
+    b.submit({program_op(1, page_row(2, 0, 0), buf_addr(0))});
+    ASSERT_EQ(b.collect(1)[0].cqe.status, FC_OK);
+    std::memset(b.dram_at(buf_addr(1)), 0, 64);
+    b.submit({read_op(2, page_row(2, 0, 0), 0b10, buf_addr(1))});
+    auto d = b.collect(1);
+    EXPECT_EQ(d[0].cqe.status, FC_OK);
+    EXPECT_EQ(d[0].cqe.flags, 0u);
+    EXPECT_EQ(b.buf_word(1, 0), 0u);     // slot 0 not selected: untouched
+    EXPECT_EQ(b.buf_word(1, 1), 1001u);  // token[1]
+    EXPECT_EQ(b.buf_word(1, 3), 51u);    // lpn[1]
+    EXPECT_EQ(b.buf_word(1, 4), 99u);    // seq
+    EXPECT_TRUE(b.fc.die(2).is_programmed(0, 0));
+  });
+}
+
+TEST(FlashCtrl, ProgramLatency) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings();
+    b.fill_buffer(0, 1, 1, 1);
+    const uint64_t t0 = b.submit({program_op(3, page_row(0, 1, 0), buf_addr(0))});
+    auto d = b.collect(1);
+    EXPECT_EQ(d[0].cqe.status, FC_OK);
+    // arrival, DRAM read of the page, cmd + data-in on the channel, tPROG
+    EXPECT_EQ(d[0].time, t0 + kDramLat + kFetch + kDramLat + kDma8K + tCMD + kChan8K + tPROG);
+    EXPECT_EQ(b.fc.programs(), 1u);
+  });
+}
+
+TEST(FlashCtrl, EraseLatency) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings();
+    const uint64_t t0 = b.submit({erase_op(4, block_row(3, 7))});
+    auto d = b.collect(1);
+    EXPECT_EQ(d[0].cqe.status, FC_OK);
+    EXPECT_EQ(d[0].time, t0 + kDramLat + kFetch + tCMD + tBERS);
+    EXPECT_EQ(b.fc.die(3).erase_count(7), 1u);
+    EXPECT_EQ(b.fc.erases(), 1u);
+  });
+}
+
+TEST(FlashCtrl, ReadsOnDifferentChannelsOverlap) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings();
+    const uint64_t t0 = b.submit({read_op(1, page_row(0, 0, 0), 0b11, buf_addr(0)),
+                                  read_op(2, page_row(1, 0, 0), 0b11, buf_addr(1))});
+    auto d = b.collect(2);
+    const uint64_t a1 = t0 + kDramLat + kFetch, a2 = a1 + kFetch;
+    const uint64_t svc = read_service(kChan8K, kDma8K);
+    EXPECT_EQ(d[0].time, a1 + svc);
+    ASSERT_EQ(b.ops.size(), 2u);
+    EXPECT_EQ(b.ops[0].done, a1 + svc);
+    EXPECT_EQ(b.ops[1].done, a2 + svc);  // only the fetch apart
+    EXPECT_EQ(b.ops[1].channel, 1u);
+  });
+}
+
+TEST(FlashCtrl, ReadsOnSameDieSerialise) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings();
+    const uint64_t t0 = b.submit({read_op(1, page_row(2, 0, 0), 0b11, buf_addr(0)),
+                                  read_op(2, page_row(2, 5, 3), 0b11, buf_addr(1))});
+    auto d = b.collect(2);
+    const uint64_t a1 = t0 + kDramLat + kFetch;
+    const uint64_t die_free = a1 + tCMD + tR + kChan8K;  // after the first data-out
+    EXPECT_EQ(d[0].time, die_free + kDramLat + kDma8K);
+    EXPECT_EQ(d[1].time, die_free + read_service(kChan8K, kDma8K));
+    EXPECT_EQ(b.ops[1].start, die_free);
+  });
+}
+
+TEST(FlashCtrl, ProgramTransferFillsChannelGap) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings();
+    b.fill_buffer(1, 5, 5, 5);
+    // die 0 read: cmd now, data-out reserved ~tR later on channel 0;
+    // die 2 program (also channel 0) fits its data-in in between.
+    const uint64_t t0 = b.submit({read_op(1, page_row(0, 0, 0), 0b11, buf_addr(0)),
+                                  program_op(2, page_row(2, 0, 0), buf_addr(1))});
+    auto d = b.collect(2);
+    const uint64_t a1 = t0 + kDramLat + kFetch, a2 = a1 + kFetch;
+    ASSERT_LT(a2 + kDramLat + kDma8K + tCMD + kChan8K, a1 + tCMD + tR) << "test premise: the gap is big enough";
+    std::map<uint32_t, uint64_t> at;
+    for (auto& x : d) at[x.cqe.tag] = x.time;
+    EXPECT_EQ(at[1], a1 + read_service(kChan8K, kDma8K));                      // read undisturbed
+    EXPECT_EQ(at[2], a2 + kDramLat + kDma8K + tCMD + kChan8K + tPROG);      // program not behind the read
+  });
+}
+
+TEST(FlashCtrl, ProgramTransferWaitsWhenGapTooSmall) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings();
+    b.fill_buffer(1, 5, 5, 5);
+    // Two reads on dies 0 and 2 (channel 0), then a program on die 0 behind them.
+    const uint64_t t0 = b.submit({read_op(1, page_row(0, 0, 0), 0b11, buf_addr(0)),
+                                  read_op(2, page_row(2, 0, 0), 0b11, buf_addr(2)),
+                                  program_op(3, page_row(0, 1, 0), buf_addr(1))});
+    auto d = b.collect(3);
+    const uint64_t a1 = t0 + kDramLat + kFetch, a2 = a1 + kFetch;
+    const uint64_t r1_out = a1 + tCMD + tR;  // read 1 data-out start
+    std::map<uint32_t, uint64_t> at;
+    for (auto& x : d) at[x.cqe.tag] = x.time;
+    // the program on die 0 waits for read 1 (die busy), then for read 2's data-out on the channel
+    const uint64_t r2_cmd = std::max(a2, a1 + tCMD);  // read 2's command after read 1's on the channel
+    const uint64_t r2_out = std::max(r2_cmd + tCMD + tR, r1_out + kChan8K);
+    EXPECT_EQ(at[2], r2_out + kChan8K + kDramLat + kDma8K);
+    EXPECT_EQ(at[3], r2_out + kChan8K + tCMD + kChan8K + tPROG);
+  });
+}
+
+TEST(FlashCtrl, CompletionRingFullStalls) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings(16, 4);  // room for 3
+    std::vector<fc_sqe> ds;
+    for (uint32_t i = 0; i < 5; ++i) ds.push_back(erase_op(10 + i, block_row(i % 4, i)));
+    b.submit(ds);
+    sc_core::wait(sc_time(10, sc_core::SC_MS));  // all done long ago
+    EXPECT_EQ(b.reg(FLASH_CQ_TAIL), 3u);
+    EXPECT_EQ(b.fc.completions_waiting(), 2u);
+    EXPECT_TRUE(b.irq.read());
+    auto d = b.collect(5);
+    ASSERT_EQ(d.size(), 5u);
+    for (uint32_t i = 0; i < 5; ++i) EXPECT_EQ(d[i].cqe.tag, 10 + i);  // in order
+    EXPECT_GT(d[3].time, d[2].time);  // posted only after the head moved
+    EXPECT_EQ(b.fc.completions_waiting(), 0u);
+  });
+}
+
+TEST(FlashCtrl, ViolationCompletesWithStatusAndCounts) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings();
+    b.fill_buffer(0, 1, 1, 1);
+    const uint64_t t0 = b.submit({
+        program_op(1, page_row(0, 0, 1), buf_addr(0)),                   // skips page 0
+        program_op(2, page_row(0, 0, 0), buf_addr(0)),                   // ok
+        program_op(3, page_row(0, 0, 0), buf_addr(0)),                   // again: not erased
+        read_op(4, 4 * kBpd * kPpb, 0b1, buf_addr(1)),                   // beyond the geometry
+        erase_op(5, 4 * kBpd),                                           // block beyond the geometry
+        [] { fc_sqe d{}; d.op = 9; d.tag = 6; return d; }(),             // bad opcode
+        read_op(7, page_row(0, 0, 0), 0, buf_addr(1)),                   // empty mask
+        read_op(8, page_row(0, 0, 0), 0b100, buf_addr(1)),               // slot 2 of 2
+        read_op(9, page_row(0, 0, 0), 0b1, 0x1000),                      // buffer in SRAM
+        read_op(10, page_row(0, 0, 0), 0b1, SSDVP_DRAM_BASE + (16u << 20)),  // past the DRAM model
+        read_op(11, page_row(0, 0, 0), 0b1, buf_addr(1) + 2),            // unaligned
+    });
+    auto d = b.collect(11);
+    std::map<uint32_t, Done> by;
+    for (auto& x : d) by[x.cqe.tag] = x;
+    EXPECT_EQ(by[1].cqe.status, FC_ERR_ORDER);
+    EXPECT_EQ(by[2].cqe.status, FC_OK);
+    EXPECT_EQ(by[3].cqe.status, FC_ERR_NOT_ERASED);
+    EXPECT_EQ(by[4].cqe.status, FC_ERR_ADDRESS);
+    EXPECT_EQ(by[5].cqe.status, FC_ERR_ADDRESS);
+    EXPECT_EQ(by[6].cqe.status, FC_ERR_OPCODE);
+    EXPECT_EQ(by[7].cqe.status, FC_ERR_MASK);
+    EXPECT_EQ(by[8].cqe.status, FC_ERR_MASK);
+    EXPECT_EQ(by[9].cqe.status, FC_ERR_DMA);
+    EXPECT_EQ(by[10].cqe.status, FC_ERR_DMA);
+    EXPECT_EQ(by[11].cqe.status, FC_ERR_DMA);
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 10u);
+    EXPECT_EQ(b.fc.violations(), 10u);
+    EXPECT_EQ(b.reg(FLASH_LAST_ERR_CODE), uint32_t(FC_ERR_DMA));
+    EXPECT_EQ(b.reg(FLASH_LAST_ERR_ROW), page_row(0, 0, 0));
+    // a violation completes at its arrival (no die or channel time)
+    EXPECT_EQ(by[1].time, t0 + kDramLat + kFetch);
+    EXPECT_EQ(b.fc.die(0).write_pointer(0), 1u);
+  });
+}
+
+TEST(FlashCtrl, BadRingConfigCountsError) {
+  Bench b;
+  b.run([&] {
+    b.set(FLASH_SQ_BASE, kSq);
+    b.set(FLASH_SQ_SIZE, 3);  // not a power of two
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 1u);
+    b.set(FLASH_SQ_SIZE, 16);
+    b.set(FLASH_SQ_BASE, kSq + 2);  // unaligned
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 2u);
+    b.set(FLASH_SQ_BASE, SSDVP_SRAM_BASE + 0x100);  // not DRAM
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 3u);
+    b.set(FLASH_SQ_BASE, SSDVP_DRAM_BASE + (16u << 20) - 64);  // runs past the DRAM model
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 4u);
+    b.set(FLASH_SQ_TAIL, 1);  // doorbell on a disabled ring
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 5u);
+    EXPECT_EQ(b.reg(FLASH_SQ_HEAD), 0u);
+    b.set(FLASH_CQ_HEAD, 1);
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 6u);
+    // recovers once programmed correctly
+    b.setup_rings(16, 16);
+    b.set(FLASH_SQ_TAIL, 17);  // index beyond the ring
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 7u);
+    b.submit({erase_op(1, 0)});
+    EXPECT_EQ(b.collect(1)[0].cqe.status, FC_OK);
+    EXPECT_EQ(b.fc.violations(), 0u);
+  });
+}
+
+TEST(FlashCtrl, IrqLevelFollowsRing) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings();
+    EXPECT_FALSE(b.irq.read());
+    const uint64_t t0 = b.submit({erase_op(1, block_row(0, 0)), erase_op(2, block_row(0, 1))});
+    sc_core::wait(b.irq.posedge_event());
+    EXPECT_EQ(sc_core::sc_time_stamp().value(), t0 + kDramLat + kFetch + tCMD + tBERS);
+    EXPECT_EQ(b.reg(FLASH_CQ_TAIL), 1u);
+    b.set(FLASH_CQ_HEAD, 1);
+    b.cpu.sync();
+    sc_core::wait(SC_ZERO_TIME);
+    sc_core::wait(SC_ZERO_TIME);
+    EXPECT_FALSE(b.irq.read());
+    sc_core::wait(b.irq.posedge_event());  // the second erase, same die: after the first
+    EXPECT_EQ(sc_core::sc_time_stamp().value(), t0 + kDramLat + kFetch + 2 * (tCMD + tBERS));
+    EXPECT_TRUE(b.irq.read());
+  });
+}
+
+TEST(FlashCtrl, SameTimeCompletionsBatched) {
+  Bench b("flash: {sq_fetch: 0ns}");
+  b.run([&] {
+    b.setup_rings();
+    // Erases on dies 0 and 1 (two channels) arrive and finish together.
+    const uint64_t t0 = b.submit({erase_op(1, block_row(0, 0)), erase_op(2, block_row(1, 0))});
+    b.cpu.sync();
+    sc_core::wait(b.irq.posedge_event());
+    EXPECT_EQ(sc_core::sc_time_stamp().value(), t0 + kDramLat + tCMD + tBERS);
+    EXPECT_EQ(b.reg(FLASH_CQ_TAIL), 2u);  // both in one activation
+    auto d = b.collect(2);
+    EXPECT_EQ(d[0].cqe.tag, 1u);
+    EXPECT_EQ(d[1].cqe.tag, 2u);
+  });
+}
+
+TEST(FlashCtrl, FunctionalModeCompletesImmediately) {
+  Bench b;
+  b.cpu.body = [](test::TestInitiator&) { sc_core::wait(sc_core::sc_event()); };  // idle CPU
+  sc_core::sc_start(SC_ZERO_TIME);
+  b.fc.set_functional(true);
+  // From outside any SystemC process, as preconditioning does.
+  b.set(FLASH_SQ_BASE, kSq);
+  b.set(FLASH_SQ_SIZE, 16);
+  b.set(FLASH_CQ_BASE, kCq);
+  b.set(FLASH_CQ_SIZE, 16);
+  b.fill_buffer(0, 77, 7, 3);
+  std::vector<fc_sqe> ds;
+  for (uint32_t p = 0; p < 4; ++p) ds.push_back(program_op(p, page_row(1, 2, p), buf_addr(0)));
+  ds.push_back(erase_op(9, block_row(3, 0)));
+  for (size_t i = 0; i < ds.size(); ++i) std::memcpy(b.dram_at(kSq + i * sizeof(fc_sqe)), &ds[i], sizeof(fc_sqe));
+  b.set(FLASH_SQ_TAIL, 5);
+  EXPECT_EQ(sc_core::sc_time_stamp(), SC_ZERO_TIME);
+  EXPECT_EQ(b.reg(FLASH_SQ_HEAD), 5u);
+  EXPECT_EQ(b.reg(FLASH_CQ_TAIL), 5u);  // all posted at once
+  EXPECT_EQ(b.fc.die(1).write_pointer(2), 4u);
+  EXPECT_EQ(b.fc.die(3).erase_count(0), 1u);
+  EXPECT_TRUE(b.ops.empty());  // no timing, no observer
+  EXPECT_EQ(b.fc.die_busy_ps(1), 0u);
+  EXPECT_FALSE(b.irq.read());  // not driven in functional mode
+  b.fc.set_functional(false);
+  sc_core::sc_start(sc_time(1, sc_core::SC_NS));
+  EXPECT_TRUE(b.irq.read());
+  // timed again: a read of what was programmed functionally
+  b.set(FLASH_CQ_HEAD, 5);
+  std::memset(b.dram_at(buf_addr(1)), 0, 64);
+  fc_sqe r = read_op(20, page_row(1, 2, 3), 0b11, buf_addr(1));
+  std::memcpy(b.dram_at(kSq + 5 * sizeof(fc_sqe)), &r, sizeof r);
+  b.set(FLASH_SQ_TAIL, 6);
+  sc_core::sc_start(sc_time(1, sc_core::SC_MS));
+  EXPECT_EQ(b.reg(FLASH_CQ_TAIL), 6u);
+  EXPECT_EQ(b.buf_word(1, 0), 77u);
+  EXPECT_EQ(b.ops.size(), 1u);
+}
