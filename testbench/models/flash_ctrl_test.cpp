@@ -441,7 +441,8 @@ TEST(FlashCtrl, SameTimeCompletionsBatched) {
 
 TEST(FlashCtrl, FunctionalModeCompletesImmediately) {
   Bench b;
-  b.cpu.body = [](test::TestInitiator&) { sc_core::wait(sc_core::sc_event()); };  // idle CPU
+  sc_core::sc_event release;
+  b.cpu.body = [&](test::TestInitiator&) { sc_core::wait(release); };  // an idle CPU
   sc_core::sc_start(SC_ZERO_TIME);
   b.fc.set_functional(true);
   // From outside any SystemC process, as preconditioning does.
@@ -476,4 +477,7 @@ TEST(FlashCtrl, FunctionalModeCompletesImmediately) {
   EXPECT_EQ(b.reg(FLASH_CQ_TAIL), 6u);
   EXPECT_EQ(b.buf_word(1, 0), 77u);
   EXPECT_EQ(b.ops.size(), 1u);
+  release.notify();
+  sc_core::sc_start();
+  EXPECT_TRUE(b.cpu.done);
 }
