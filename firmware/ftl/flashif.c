@@ -1,0 +1,61 @@
+/*
+ * flashif.c - the flash controller's submission and completion rings.
+ *
+ * Ring indices wrap at the ring size, as in NVMe: empty when head == tail.
+ * The submission ring is sized so that it can never fill: every flash
+ * operation holds a page buffer or is one of at most gc_max_active erases.
+ */
+#include "ftl_internal.h"
+
+void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t mask, uint32_t buf) {
+  struct fc_sqe *e = (struct fc_sqe *)f->fsq.mem + f->fsq.tail;
+  e->op = op;
+  e->rsvd0 = 0;
+  e->rsvd1 = 0;
+  e->tag = tag;
+  e->row = row;
+  e->slot_mask = mask;
+  e->buf = buf;
+  e->seq = f->seq;
+  f->fsq.tail = (f->fsq.tail + 1) & (f->fsq.size - 1);
+  f->fsq_dirty = 1;
+  f->flash_outstanding++;
+  hal_charge(f->hal, FW_OP_flash_submit, 1);
+}
+
+int flash_doorbell(struct ftl *f) {
+  if (!f->fsq_dirty) return 0;
+  f->fsq_dirty = 0;
+  hal_write32(f->hal, SSDVP_FLASH_BASE + FLASH_SQ_TAIL, f->fsq.tail);
+  return 1;
+}
+
+int flash_poll(struct ftl *f) {
+  const uint32_t tail = hal_read32(f->hal, SSDVP_FLASH_BASE + FLASH_CQ_TAIL);
+  if (tail == f->fcq.head) return 0;
+  if (tail >= f->fcq.size) {
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: flash CQ tail %u outside a ring of %u", tail, f->fcq.size);
+    f->fatal = 1;
+    return 0;
+  }
+  const struct fc_cqe *ring = (const struct fc_cqe *)f->fcq.mem;
+  while (f->fcq.head != tail) {
+    const struct fc_cqe c = ring[f->fcq.head];
+    f->fcq.head = (f->fcq.head + 1) & (f->fcq.size - 1);
+    f->flash_outstanding--;
+    hal_charge(f->hal, FW_OP_flash_complete, 1);
+    const uint32_t idx = TAG_IDX(c.tag);
+    switch (TAG_KIND(c.tag)) {
+      case TAG_PROGRAM: on_program_done(f, idx, c.status); break;
+      case TAG_HOST_READ: on_host_read_done(f, idx, c.status); break;
+      case TAG_GC_READ: on_gc_read_done(f, idx, c.status); break;
+      case TAG_ERASE: on_erase_done(f, idx, c.status); break;
+      default:
+        hal_logf(f->hal, HAL_LOG_ERROR, "ftl: flash completion with unknown tag 0x%x", c.tag);
+        f->fatal = 1;
+    }
+  }
+  hal_write32(f->hal, SSDVP_FLASH_BASE + FLASH_CQ_HEAD, f->fcq.head);
+  host_check_flush(f);
+  return 1;
+}

@@ -1,0 +1,130 @@
+/*
+ * ftl.h - the ssdvp controller firmware: a page-level FTL with striped write
+ * frontiers, garbage collection and deallocation, driven by NVMe commands.
+ *
+ * Every function takes the device handle first; the firmware keeps no global
+ * or static mutable state, so several SSDs can run in one process.
+ *
+ * Life of a device:
+ *   ftl_config_default(&cfg); ...adjust...; ftl_config_check(&cfg, msg, n);
+ *   ftl_init(&f, hal, &cfg);      carves tables from DRAM, programs the rings
+ *   ftl_func_write(...)           optional functional preconditioning
+ *   ftl_main(&f)                  the event loop (returns when f.stop is set)
+ */
+#ifndef SSDVP_FTL_H
+#define SSDVP_FTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum ftl_gc_policy {
+  FTL_GC_GREEDY = 0,       /* fewest valid LBAs */
+  FTL_GC_FIFO = 1,         /* oldest closed block (LRU) */
+  FTL_GC_RANDOM = 2,       /* uniformly random closed block */
+  FTL_GC_COST_BENEFIT = 3, /* max age * (1 - u) / 2u (Rosenblum & Ousterhout) */
+  FTL_GC_DCHOICES = 4      /* fewest valid among d random closed blocks */
+};
+
+/* The firmware's configuration: a plain struct with defaults and a separate
+ * validity check. The platform fills it from YAML (ftl.* keys). */
+struct ftl_config {
+  /* geometry (from the flash controller's configuration) */
+  uint32_t channels;
+  uint32_t dies_per_channel;
+  uint32_t blocks_per_die;
+  uint32_t pages_per_block;
+  uint32_t slots_per_page; /* LBAs per flash page */
+  uint64_t logical_lbas;   /* namespace size in LBAs */
+  uint32_t max_transfer_lbas; /* largest command the firmware accepts (MDTS) */
+
+  /* DRAM window given to the firmware */
+  uint32_t dram_base;
+  uint32_t dram_size;
+
+  /* buffers and queues */
+  uint32_t cmd_slots;          /* host commands in flight inside the firmware */
+  uint32_t write_buffer_pages; /* page buffers for host writes */
+  uint32_t read_buffer_pages;  /* page buffers for host reads */
+  uint32_t gc_buffer_pages;    /* page buffers for GC reads and the GC frontier */
+
+  /* garbage collection */
+  uint32_t gc_policy;           /* enum ftl_gc_policy */
+  uint32_t gc_threshold_blocks; /* collect while free blocks < this */
+  uint32_t gc_reserve_blocks;   /* host writes wait while free blocks <= this */
+  uint32_t gc_max_active;       /* victims collected concurrently */
+  uint32_t gc_dchoices;         /* d for FTL_GC_DCHOICES */
+  uint32_t gc_separate_frontier; /* 1: relocated data has its own frontier */
+
+  uint64_t seed; /* firmware PRNG seed (random victim choices) */
+};
+
+/* Counters the firmware keeps; the platform reads them for the summary. */
+struct ftl_stats {
+  uint64_t host_cmds;
+  uint64_t host_errors;
+  uint64_t host_lba_writes; /* LBAs written by the host */
+  uint64_t host_lba_reads;
+  uint64_t gc_lba_writes;   /* LBAs relocated by GC */
+  uint64_t pad_slots;       /* slots padded by flush */
+  uint64_t trim_lbas;       /* LBAs deallocated */
+  uint64_t gc_victims;      /* blocks collected */
+  uint64_t erases;
+  uint64_t programs;
+  uint64_t flash_reads;
+  uint64_t flash_errors;    /* flash completions with an error status */
+  uint64_t write_stalls;    /* times a host write waited for a buffer or a block */
+  uint32_t free_blocks;
+  uint32_t free_blocks_min;
+  uint64_t gc_active_ns;    /* simulated time with at least one victim open */
+};
+
+struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */
+
+size_t ftl_size(void);
+
+void ftl_config_default(struct ftl_config *cfg);
+/* 0 if cfg is usable; otherwise -1 and a message naming the field. */
+int ftl_config_check(const struct ftl_config *cfg, char *msg, size_t msg_len);
+/* DRAM bytes the firmware needs for cfg. */
+uint64_t ftl_dram_bytes(const struct ftl_config *cfg);
+
+/* 0 on success; -1 if the configuration is invalid or DRAM is too small
+ * (the reason is logged through the HAL). */
+int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg);
+
+/* One pass over every event source; returns nonzero if it did any work. */
+int ftl_poll(struct ftl *f);
+/* The event loop: polls, and waits for an interrupt when idle. */
+void ftl_main(struct ftl *f);
+void ftl_request_stop(struct ftl *f);
+/* Nonzero while flash operations, transfers or GC are outstanding. */
+int ftl_busy(const struct ftl *f);
+
+/* Functional access for preconditioning and tests: the same FTL paths as host
+ * commands, with tokens passed directly. They poll until done, so the flash
+ * controller must complete operations without simulated time (functional
+ * mode). Return 0, or -1 on an error (logged). */
+int ftl_func_write(struct ftl *f, uint64_t lba, uint32_t n, const uint32_t *tokens);
+int ftl_func_read(struct ftl *f, uint64_t lba, uint32_t n, uint32_t *tokens);
+int ftl_func_trim(struct ftl *f, uint64_t lba, uint64_t n);
+int ftl_func_flush(struct ftl *f);
+
+const struct ftl_stats *ftl_get_stats(const struct ftl *f);
+/* Erase-count spread over all blocks. */
+void ftl_erase_spread(const struct ftl *f, uint32_t *min, double *mean, uint32_t *max);
+/* The physical slot address LBA lba maps to, or 0xffffffff. */
+uint32_t ftl_lookup(const struct ftl *f, uint64_t lba);
+/* Consistency check of the FTL's tables (L2P vs validity vs counts);
+ * returns the number of inconsistencies found (0 expected). Slow. */
+uint64_t ftl_self_check(const struct ftl *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SSDVP_FTL_H */

@@ -1,0 +1,320 @@
+/*
+ * ftl_init.c - configuration defaults and checks, DRAM layout, ring setup.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ftl_internal.h"
+
+size_t ftl_size(void) { return sizeof(struct ftl); }
+
+void ftl_config_default(struct ftl_config *c) {
+  memset(c, 0, sizeof *c);
+  c->channels = 8;
+  c->dies_per_channel = 8;
+  c->blocks_per_die = 2400;
+  c->pages_per_block = 256;
+  c->slots_per_page = 2;
+  c->logical_lbas = 256ull * 1024 * 1024 * 1024 / 4096;
+  c->max_transfer_lbas = 256;
+  c->dram_base = SSDVP_DRAM_BASE;
+  c->dram_size = 512u << 20;
+  c->cmd_slots = 256;
+  c->write_buffer_pages = 256;
+  c->read_buffer_pages = 128;
+  c->gc_buffer_pages = 64;
+  c->gc_policy = FTL_GC_GREEDY;
+  c->gc_threshold_blocks = 128;
+  c->gc_reserve_blocks = 16;
+  c->gc_max_active = 2;
+  c->gc_dchoices = 8;
+  c->gc_separate_frontier = 1;
+  c->seed = 1;
+}
+
+static uint32_t pow2_at_least(uint32_t n) {
+  uint32_t p = 1;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+/* The DRAM layout, computed once for sizing and once for carving. */
+struct layout {
+  uint64_t off;
+};
+static uint64_t take(struct layout *l, uint64_t bytes) {
+  uint64_t at = (l->off + 63) & ~(uint64_t)63;
+  l->off = at + bytes;
+  return at;
+}
+
+static uint32_t nbufs_of(const struct ftl_config *c) {
+  return c->write_buffer_pages + c->read_buffer_pages + c->gc_buffer_pages;
+}
+static uint32_t staging_lbas(const struct ftl_config *c) {
+  /* a DSM range list of up to 256 ranges needs 4 KiB */
+  uint32_t n = c->max_transfer_lbas;
+  return n < 1024 ? 1024 : n;
+}
+static uint32_t flash_ring_entries(const struct ftl_config *c) {
+  return pow2_at_least(nbufs_of(c) + c->gc_max_active + 1);
+}
+
+struct dram_map {
+  uint64_t l2p, valid, fsq, fcq, ncmd, nxfer, ndone, bufs, staging;
+  uint64_t valid_cnt, erase, state, wp, inbuf, closed_ns, next, prev, cpos, closed, bucket;
+  uint64_t dfh, dft, dfc, fr1, fr2, bufmeta, cmds, jobs, end;
+};
+
+static void plan(const struct ftl_config *c, struct dram_map *m) {
+  struct layout l = {0};
+  const uint64_t blocks = (uint64_t)c->channels * c->dies_per_channel * c->blocks_per_die;
+  const uint64_t slots = blocks * c->pages_per_block * c->slots_per_page;
+  const uint32_t fr = flash_ring_entries(c);
+  const uint32_t cr = pow2_at_least(c->cmd_slots);
+  const uint32_t xr = pow2_at_least(2 * c->cmd_slots + 1);
+  m->l2p = take(&l, c->logical_lbas * 4);
+  m->valid = take(&l, (slots + 31) / 32 * 4);
+  m->fsq = take(&l, (uint64_t)fr * sizeof(struct fc_sqe));
+  m->fcq = take(&l, (uint64_t)fr * sizeof(struct fc_cqe));
+  m->ncmd = take(&l, (uint64_t)cr * sizeof(struct nvme_cmd_entry));
+  m->nxfer = take(&l, (uint64_t)xr * sizeof(struct nvme_xfer));
+  m->ndone = take(&l, (uint64_t)xr * sizeof(struct nvme_done));
+  m->bufs = take(&l, (uint64_t)nbufs_of(c) * ((FC_PAGE_BUF_BYTES(c->slots_per_page) + 63) & ~63u));
+  m->staging = take(&l, (uint64_t)c->cmd_slots * staging_lbas(c) * 4);
+  const uint64_t dies = (uint64_t)c->channels * c->dies_per_channel;
+  const uint64_t spb = (uint64_t)c->pages_per_block * c->slots_per_page;
+  m->valid_cnt = take(&l, blocks * 4);
+  m->erase = take(&l, blocks * 4);
+  m->state = take(&l, blocks);
+  m->wp = take(&l, blocks * 2);
+  m->inbuf = take(&l, blocks * 2);
+  m->closed_ns = take(&l, blocks * 8);
+  m->next = take(&l, blocks * 4);
+  m->prev = take(&l, blocks * 4);
+  m->cpos = take(&l, blocks * 4);
+  m->closed = take(&l, blocks * 4);
+  m->bucket = take(&l, (spb + 1) * 4);
+  m->dfh = take(&l, dies * 4);
+  m->dft = take(&l, dies * 4);
+  m->dfc = take(&l, dies * 4);
+  m->fr1 = take(&l, dies * 4);
+  m->fr2 = take(&l, dies * 4);
+  m->bufmeta = take(&l, (uint64_t)nbufs_of(c) * sizeof(struct pagebuf));
+  m->cmds = take(&l, (uint64_t)c->cmd_slots * sizeof(struct fw_cmd));
+  m->jobs = take(&l, (uint64_t)c->gc_max_active * sizeof(struct gc_job));
+  m->end = l.off;
+}
+
+uint64_t ftl_dram_bytes(const struct ftl_config *c) {
+  struct dram_map m;
+  plan(c, &m);
+  return m.end;
+}
+
+#define CHECK(cond, ...)                  \
+  do {                                    \
+    if (!(cond)) {                        \
+      snprintf(msg, msg_len, __VA_ARGS__); \
+      return -1;                          \
+    }                                     \
+  } while (0)
+
+int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
+  CHECK(c->channels >= 1 && c->dies_per_channel >= 1, "ftl: channels and dies_per_channel must be >= 1");
+  CHECK(c->blocks_per_die >= 2, "ftl: blocks_per_die must be >= 2");
+  CHECK(c->pages_per_block >= 1 && c->pages_per_block <= 65535, "ftl: pages_per_block must be in [1, 65535]");
+  CHECK(c->slots_per_page >= 1 && c->slots_per_page <= 32, "ftl: slots_per_page must be in [1, 32]");
+  const uint64_t dies = (uint64_t)c->channels * c->dies_per_channel;
+  const uint64_t blocks = dies * c->blocks_per_die;
+  const uint64_t spb = (uint64_t)c->pages_per_block * c->slots_per_page;
+  CHECK(blocks < (1u << 24), "ftl: %llu blocks exceed the firmware's 2^24 limit", (unsigned long long)blocks);
+  CHECK(blocks * spb < 0xffffffffull, "ftl: %llu physical slots exceed 32-bit addressing",
+        (unsigned long long)(blocks * spb));
+  CHECK(c->logical_lbas >= 1 && c->logical_lbas < 0xffffffffull, "ftl: logical_lbas must be in [1, 2^32-2]");
+  CHECK(c->max_transfer_lbas >= 1 && c->max_transfer_lbas <= 65535, "ftl: max_transfer_lbas must be in [1, 65535]");
+  CHECK(c->cmd_slots >= 1 && c->cmd_slots <= 65535, "ftl: cmd_slots must be in [1, 65535]");
+  CHECK(c->write_buffer_pages >= 2, "ftl: write_buffer_pages must be >= 2");
+  CHECK(c->read_buffer_pages >= 1, "ftl: read_buffer_pages must be >= 1");
+  CHECK(c->gc_buffer_pages >= 4, "ftl: gc_buffer_pages must be >= 4");
+  CHECK(c->gc_policy <= FTL_GC_DCHOICES, "ftl: unknown gc_policy %u", c->gc_policy);
+  CHECK(c->gc_dchoices >= 1, "ftl: gc_dchoices must be >= 1");
+  CHECK(c->gc_max_active >= 1 && c->gc_max_active <= 64, "ftl: gc_max_active must be in [1, 64]");
+  CHECK(c->gc_reserve_blocks >= 1, "ftl: gc_reserve_blocks must be >= 1");
+  CHECK(c->gc_reserve_blocks < c->gc_threshold_blocks,
+        "ftl: gc_reserve_blocks (%u) must be below gc_threshold_blocks (%u)", c->gc_reserve_blocks,
+        c->gc_threshold_blocks);
+  /* Blocks that never hold logical data in steady state: the free pool kept
+   * by the threshold, one open block per die for each frontier, and the
+   * victims in flight. The spare must exceed them or GC cannot make room. */
+  const uint64_t overhead = (uint64_t)c->gc_threshold_blocks + 2 * dies + c->gc_max_active + 1;
+  const uint64_t data_blocks = (c->logical_lbas + spb - 1) / spb;
+  CHECK(blocks > data_blocks + overhead,
+        "ftl: over-provisioning too small: %llu blocks for %llu blocks of logical data plus %llu for the GC "
+        "threshold, open frontiers and victims (lower ftl.gc.threshold_blocks or the logical capacity)",
+        (unsigned long long)blocks, (unsigned long long)data_blocks, (unsigned long long)overhead);
+  const uint64_t need = ftl_dram_bytes(c);
+  CHECK(need <= c->dram_size, "ftl: needs %llu bytes of DRAM, %u configured (raise dram.size)",
+        (unsigned long long)need, c->dram_size);
+  CHECK((uint64_t)c->dram_base + c->dram_size <= 0x100000000ull, "ftl: DRAM window beyond 32-bit addresses");
+  return 0;
+}
+
+static void *win(struct ftl *f, uint64_t off, uint64_t bytes) {
+  return hal_dram(f->hal, (uint32_t)(f->cfg.dram_base + off), (uint32_t)bytes);
+}
+
+static void ring_init(struct ftl *f, struct ring *r, uint64_t off, uint32_t entries, uint32_t entry_bytes) {
+  r->base = (uint32_t)(f->cfg.dram_base + off);
+  r->size = entries;
+  r->head = r->tail = 0;
+  r->mem = win(f, off, (uint64_t)entries * entry_bytes);
+}
+
+static void frontier_init(struct ftl *f, struct frontier *fr, uint32_t *open, int pool, int is_gc) {
+  fr->open_block = open;
+  for (uint32_t d = 0; d < f->dies; ++d) open[d] = FTL_NONE;
+  fr->next_die = 0;
+  fr->buf = FTL_NONE;
+  fr->pool = (uint8_t)pool;
+  fr->is_gc = (uint8_t)is_gc;
+}
+
+/* All tables, rings, buffers and staging areas live in DRAM (plan()); the
+ * struct ftl itself holds only pointers into it and counters. */
+int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
+  char msg[256];
+  memset(f, 0, sizeof *f);
+  f->hal = hal;
+  if (ftl_config_check(cfg, msg, sizeof msg)) {
+    hal_logf(hal, HAL_LOG_ERROR, "%s", msg);
+    return -1;
+  }
+  f->cfg = *cfg;
+  f->dies = cfg->channels * cfg->dies_per_channel;
+  f->total_blocks = f->dies * cfg->blocks_per_die;
+  f->slots_per_block = cfg->pages_per_block * cfg->slots_per_page;
+  f->rng = cfg->seed ? cfg->seed : 0x9e3779b97f4a7c15ull;
+
+  struct dram_map m;
+  plan(cfg, &m);
+  const uint32_t B = f->total_blocks;
+  f->nbufs = nbufs_of(cfg);
+  f->l2p = win(f, m.l2p, cfg->logical_lbas * 4);
+  f->valid_bits = win(f, m.valid, m.fsq - m.valid);
+  f->blk_valid = win(f, m.valid_cnt, (uint64_t)B * 4);
+  f->blk_erase = win(f, m.erase, (uint64_t)B * 4);
+  f->blk_state = win(f, m.state, B);
+  f->blk_wp = win(f, m.wp, (uint64_t)B * 2);
+  f->blk_inbuf = win(f, m.inbuf, (uint64_t)B * 2);
+  f->blk_closed_ns = win(f, m.closed_ns, (uint64_t)B * 8);
+  f->blk_next = win(f, m.next, (uint64_t)B * 4);
+  f->blk_prev = win(f, m.prev, (uint64_t)B * 4);
+  f->closed_pos = win(f, m.cpos, (uint64_t)B * 4);
+  f->closed = win(f, m.closed, (uint64_t)B * 4);
+  f->bucket_head = win(f, m.bucket, (uint64_t)(f->slots_per_block + 1) * 4);
+  f->die_free_head = win(f, m.dfh, (uint64_t)f->dies * 4);
+  f->die_free_tail = win(f, m.dft, (uint64_t)f->dies * 4);
+  f->die_free_count = win(f, m.dfc, (uint64_t)f->dies * 4);
+  f->bufs = win(f, m.bufmeta, (uint64_t)f->nbufs * sizeof(struct pagebuf));
+  f->cmds = win(f, m.cmds, (uint64_t)cfg->cmd_slots * sizeof(struct fw_cmd));
+  f->jobs = win(f, m.jobs, (uint64_t)cfg->gc_max_active * sizeof(struct gc_job));
+  if (!f->l2p || !f->valid_bits || !f->blk_valid || !f->bufs || !f->cmds || !f->jobs) {
+    hal_logf(hal, HAL_LOG_ERROR, "ftl: DRAM window at 0x%x (%u bytes) is not accessible", cfg->dram_base,
+             cfg->dram_size);
+    return -1;
+  }
+
+  /* L2P: all unmapped; validity: none. (Fresh DRAM is zero; L2P needs 0xff.) */
+  memset(f->l2p, 0xff, cfg->logical_lbas * 4);
+  memset(f->valid_bits, 0, m.fsq - m.valid);
+  for (uint32_t d = 0; d < f->dies; ++d) {
+    f->die_free_head[d] = f->die_free_tail[d] = FTL_NONE;
+    f->die_free_count[d] = 0;
+  }
+  for (uint32_t i = 0; i <= f->slots_per_block; ++i) f->bucket_head[i] = FTL_NONE;
+  f->fifo_head = f->fifo_tail = FTL_NONE;
+  /* Free lists interleave dies so early allocations spread evenly. */
+  for (uint32_t b = 0; b < B; ++b) {
+    f->blk_valid[b] = 0;
+    f->blk_erase[b] = 0;
+    f->blk_wp[b] = 0;
+    f->blk_inbuf[b] = 0;
+    f->closed_pos[b] = FTL_NONE;
+    f->blk_state[b] = BLK_ERASING; /* block_make_free expects a non-free block */
+    block_make_free(f, b);
+  }
+  f->stats.free_blocks_min = f->free_total;
+
+  frontier_init(f, &f->host_fr, win(f, m.fr1, (uint64_t)f->dies * 4), POOL_WRITE, 0);
+  frontier_init(f, &f->gc_fr, win(f, m.fr2, (uint64_t)f->dies * 4), POOL_GC, 1);
+
+  /* page buffers */
+  const uint32_t stride = (FC_PAGE_BUF_BYTES(cfg->slots_per_page) + 63) & ~63u;
+  const uint32_t counts[POOL_COUNT] = {cfg->write_buffer_pages, cfg->read_buffer_pages, cfg->gc_buffer_pages};
+  uint32_t idx = 0;
+  for (int p = 0; p < POOL_COUNT; ++p) {
+    f->pool_free[p] = FTL_NONE;
+    f->pool_avail[p] = 0;
+    for (uint32_t i = 0; i < counts[p]; ++i, ++idx) {
+      struct pagebuf *pb = &f->bufs[idx];
+      memset(pb, 0, sizeof *pb);
+      pb->pool = (uint8_t)p;
+      pb->dram = (uint32_t)(cfg->dram_base + m.bufs + (uint64_t)idx * stride);
+      pb->token = win(f, m.bufs + (uint64_t)idx * stride, stride);
+      pb->lpn = pb->token + cfg->slots_per_page;
+      pb->state = BUF_FILLING; /* buf_put expects a used buffer */
+      buf_put(f, idx);
+    }
+  }
+  f->gc_place_head = f->gc_place_tail = FTL_NONE;
+
+  /* command slots with their staging areas */
+  const uint32_t sl = staging_lbas(cfg);
+  f->cmd_free = FTL_NONE;
+  for (uint32_t c = cfg->cmd_slots; c-- > 0;) {
+    struct fw_cmd *cmd = &f->cmds[c];
+    memset(cmd, 0, sizeof *cmd);
+    cmd->staging = (uint32_t)(cfg->dram_base + m.staging + (uint64_t)c * sl * 4);
+    cmd->tokens = win(f, m.staging + (uint64_t)c * sl * 4, (uint64_t)sl * 4);
+    cmd->next = f->cmd_free;
+    f->cmd_free = c;
+  }
+  f->wait_head = f->wait_tail = FTL_NONE;
+  for (uint32_t j = 0; j < cfg->gc_max_active; ++j) {
+    f->jobs[j].victim = FTL_NONE;
+    f->jobs[j].page = 0;
+    f->jobs[j].reads = 0;
+  }
+
+  /* rings */
+  const uint32_t fr = flash_ring_entries(cfg);
+  ring_init(f, &f->fsq, m.fsq, fr, sizeof(struct fc_sqe));
+  ring_init(f, &f->fcq, m.fcq, fr, sizeof(struct fc_cqe));
+  ring_init(f, &f->ncmd, m.ncmd, pow2_at_least(cfg->cmd_slots), sizeof(struct nvme_cmd_entry));
+  ring_init(f, &f->nxfer, m.nxfer, pow2_at_least(2 * cfg->cmd_slots + 1), sizeof(struct nvme_xfer));
+  ring_init(f, &f->ndone, m.ndone, pow2_at_least(2 * cfg->cmd_slots + 1), sizeof(struct nvme_done));
+  if (!f->fsq.mem || !f->fcq.mem || !f->ncmd.mem || !f->nxfer.mem || !f->ndone.mem) {
+    hal_logf(hal, HAL_LOG_ERROR, "ftl: ring memory not accessible");
+    return -1;
+  }
+  struct hal *h = hal;
+  hal_write32(h, SSDVP_FLASH_BASE + FLASH_SQ_BASE, f->fsq.base);
+  hal_write32(h, SSDVP_FLASH_BASE + FLASH_SQ_SIZE, f->fsq.size);
+  hal_write32(h, SSDVP_FLASH_BASE + FLASH_CQ_BASE, f->fcq.base);
+  hal_write32(h, SSDVP_FLASH_BASE + FLASH_CQ_SIZE, f->fcq.size);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_CMD_BASE, f->ncmd.base);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_CMD_SIZE, f->ncmd.size);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_XFER_BASE, f->nxfer.base);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_XFER_SIZE, f->nxfer.size);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_DONE_BASE, f->ndone.base);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_DONE_SIZE, f->ndone.size);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_NSZE_LO, (uint32_t)cfg->logical_lbas);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_NSZE_HI, (uint32_t)(cfg->logical_lbas >> 32));
+  hal_write32(h, SSDVP_INTC_BASE + INTC_ENABLE, (1u << IRQ_NVME_CMD) | (1u << IRQ_NVME_DONE) | (1u << IRQ_FLASH));
+  hal_write32(h, SSDVP_NVME_BASE + NVME_ENABLE, 1);
+  hal_logf(hal, HAL_LOG_INFO, "ftl: %u dies x %u blocks x %u pages x %u slots, %llu LBAs, %u free blocks",
+           f->dies, cfg->blocks_per_die, cfg->pages_per_block, cfg->slots_per_page,
+           (unsigned long long)cfg->logical_lbas, f->free_total);
+  return 0;
+}

@@ -1,0 +1,209 @@
+/*
+ * ftl_internal.h - the firmware's state and the functions its units share.
+ *
+ * Units: ftl_init.c (config, DRAM layout, rings), map.c (L2P and validity),
+ * alloc.c (blocks, frontiers, page buffers, programs), gc.c (victims and
+ * relocation), hostif.c (NVMe commands and transfers), flashif.c (flash
+ * rings), loop.c (event loop and functional access).
+ *
+ * Addresses: a physical slot address (ppa) is row * slots_per_page + slot,
+ * row = block * pages_per_block + page, block = die * blocks_per_die + i.
+ */
+#ifndef SSDVP_FTL_INTERNAL_H
+#define SSDVP_FTL_INTERNAL_H
+
+#include "ftl.h"
+#include "ssdvp_hw.h"
+
+#define FTL_UNMAPPED 0xffffffffu
+#define FTL_NONE 0xffffffffu
+
+enum blk_state { BLK_FREE = 0, BLK_OPEN = 1, BLK_CLOSED = 2, BLK_VICTIM = 3, BLK_ERASING = 4 };
+
+enum buf_pool { POOL_WRITE = 0, POOL_READ = 1, POOL_GC = 2, POOL_COUNT = 3 };
+
+enum buf_state {
+  BUF_FREE = 0,
+  BUF_FILLING = 1,   /* a frontier's current page, slots being placed */
+  BUF_PROGRAM = 2,   /* program submitted, waiting for completion */
+  BUF_HOST_READ = 3, /* flash read for a host command */
+  BUF_GC_READ = 4,   /* flash read of a victim page */
+  BUF_GC_PLACE = 5   /* GC read done, slots waiting to be placed */
+};
+
+/* Flash command tags: kind in the top byte, index below. */
+enum tag_kind { TAG_PROGRAM = 1, TAG_HOST_READ = 2, TAG_GC_READ = 3, TAG_ERASE = 4 };
+#define TAG(kind, idx) (((uint32_t)(kind) << 24) | (uint32_t)(idx))
+#define TAG_KIND(t) ((t) >> 24)
+#define TAG_IDX(t) ((t) & 0xffffffu)
+
+struct pagebuf {
+  uint8_t state;
+  uint8_t pool;
+  uint8_t frontier; /* FILLING/PROGRAM: owning frontier */
+  uint8_t rsvd;
+  uint32_t row;     /* page row it belongs to (FTL_NONE if none) */
+  uint32_t filled;  /* FILLING: slots placed; GC_PLACE: next slot to examine */
+  uint32_t mask;    /* READ: slots requested */
+  uint32_t cmd;     /* HOST_READ: command slot; GC_*: job index */
+  uint32_t next;    /* free list / waiting list link */
+  uint32_t dram;    /* bus address of the buffer in DRAM */
+  uint32_t *token;  /* window onto the buffer: token[S], lpn[S], seq */
+  uint32_t *lpn;
+  uint16_t slot_idx[32]; /* HOST_READ: slot -> LBA index in the command */
+};
+
+struct frontier {
+  uint32_t *open_block; /* per die: open block, or FTL_NONE */
+  uint32_t next_die;    /* round-robin striping position */
+  uint32_t buf;         /* current FILLING buffer, or FTL_NONE */
+  uint8_t pool;         /* pool its page buffers come from */
+  uint8_t is_gc;
+};
+
+enum cmd_state { CMD_FREE = 0, CMD_H2D = 1, CMD_PLACE = 2, CMD_READ = 3, CMD_D2H = 4, CMD_WAIT_FLUSH = 5 };
+
+struct fw_cmd {
+  uint8_t state;
+  uint8_t opcode;
+  uint16_t sqid;
+  uint16_t cid;
+  uint16_t status;
+  uint64_t slba;
+  uint32_t nlb;      /* LBAs (DSM: ranges) */
+  uint32_t progress; /* next LBA index to place or read */
+  uint32_t pending;  /* outstanding flash reads */
+  uint32_t next;     /* waiting list / free list link */
+  uint64_t prp;      /* host address */
+  uint32_t staging;  /* bus address of the token staging area */
+  uint32_t *tokens;  /* window onto it */
+  uint32_t functional; /* 1: issued by ftl_func_* (no host transfers) */
+};
+
+struct gc_job {
+  uint32_t victim; /* FTL_NONE if idle */
+  uint32_t page;   /* next page of the victim to read */
+  uint32_t reads;  /* outstanding reads */
+};
+
+struct ring {
+  uint32_t base;   /* bus address */
+  uint32_t size;   /* entries (power of two) */
+  uint32_t head;   /* consumer index (free-running) */
+  uint32_t tail;   /* producer index (free-running) */
+  void *mem;       /* window */
+};
+
+struct ftl {
+  struct hal *hal;
+  struct ftl_config cfg;
+  struct ftl_stats stats;
+  uint32_t dies;
+  uint32_t total_blocks;
+  uint32_t slots_per_block;
+  uint32_t seq;
+  uint64_t rng;
+  volatile int stop;
+  int fatal; /* set on an unrecoverable firmware error */
+
+  /* tables in DRAM */
+  uint32_t *l2p;        /* [logical_lbas] */
+  uint32_t *valid_bits; /* [total slots / 32] */
+  uint32_t *blk_valid;  /* [blocks] valid LBAs */
+  uint32_t *blk_erase;  /* [blocks] erase count */
+  uint8_t *blk_state;   /* [blocks] enum blk_state */
+  uint16_t *blk_wp;     /* [blocks] next page to allocate */
+  uint16_t *blk_inbuf;  /* [blocks] pages of this block held in page buffers */
+  uint64_t *blk_closed_ns; /* [blocks] time it was closed */
+  uint32_t *blk_next;   /* [blocks] free list / victim list links */
+  uint32_t *blk_prev;
+  uint32_t *closed_pos; /* [blocks] index in closed[] or FTL_NONE */
+  uint32_t *closed;     /* [blocks] closed blocks, unordered */
+  uint32_t closed_count;
+  uint32_t *bucket_head; /* greedy: [slots_per_block + 1] lists by valid count */
+  uint32_t bucket_min;   /* lowest possibly non-empty bucket */
+  uint32_t fifo_head, fifo_tail; /* fifo: closed blocks in close order */
+  uint32_t *die_free_head; /* [dies] free block lists */
+  uint32_t *die_free_tail;
+  uint32_t *die_free_count;
+  uint32_t free_total;
+
+  struct frontier host_fr;
+  struct frontier gc_fr;
+
+  struct pagebuf *bufs;
+  uint32_t nbufs;
+  uint32_t pool_free[POOL_COUNT]; /* free list heads */
+  uint32_t pool_avail[POOL_COUNT];
+  uint32_t gc_place_head, gc_place_tail; /* GC_PLACE buffers waiting for room */
+
+  struct fw_cmd *cmds;
+  uint32_t cmd_free;
+  uint32_t wait_head, wait_tail; /* commands waiting for buffers or blocks */
+  uint32_t flush_waiters;        /* commands in CMD_WAIT_FLUSH */
+
+  struct gc_job *jobs;
+  uint32_t gc_active;
+  uint64_t gc_since_ns;
+
+  struct ring fsq, fcq;        /* flash submission / completion */
+  struct ring ncmd, nxfer, ndone; /* NVMe fetched commands / transfers / done */
+  uint32_t fsq_dirty, nxfer_dirty; /* doorbells to ring at the end of a pass */
+  uint32_t flash_outstanding;
+  uint32_t xfer_outstanding;
+  uint32_t programs_inflight;
+  uint32_t erases_inflight;
+  int functional; /* inside ftl_func_*: no host transfers */
+};
+
+/* ---- map.c ------------------------------------------------------------- */
+static inline uint32_t ppa_row(const struct ftl *f, uint32_t ppa) { return ppa / f->cfg.slots_per_page; }
+static inline uint32_t ppa_slot(const struct ftl *f, uint32_t ppa) { return ppa % f->cfg.slots_per_page; }
+static inline uint32_t row_block(const struct ftl *f, uint32_t row) { return row / f->cfg.pages_per_block; }
+static inline uint32_t block_die(const struct ftl *f, uint32_t b) { return b / f->cfg.blocks_per_die; }
+static inline int ppa_valid(const struct ftl *f, uint32_t ppa) { return (f->valid_bits[ppa >> 5] >> (ppa & 31)) & 1u; }
+void map_set(struct ftl *f, uint32_t lpn, uint32_t ppa); /* invalidates the old location */
+void map_trim(struct ftl *f, uint32_t lpn);
+void map_invalidate_ppa(struct ftl *f, uint32_t ppa);
+
+/* ---- alloc.c ----------------------------------------------------------- */
+uint32_t buf_get(struct ftl *f, int pool);
+void buf_put(struct ftl *f, uint32_t b);
+/* Places one LBA (token, lpn) on frontier fr. 0 on success, -1 if it must
+ * wait (no page buffer, or no free block: host data may not open a block
+ * once free blocks are down to the GC reserve; for_gc may). */
+int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, int for_gc);
+/* Programs a frontier's partly filled page, padding the rest. */
+void frontier_flush(struct ftl *f, struct frontier *fr);
+void on_program_done(struct ftl *f, uint32_t b, int status);
+void block_make_free(struct ftl *f, uint32_t blk);
+uint32_t rng_next(struct ftl *f);
+/* The page buffer holding row, if any (reads of recently written data). */
+uint32_t buf_find_row(const struct ftl *f, uint32_t row);
+
+/* ---- gc.c -------------------------------------------------------------- */
+void gc_block_closed(struct ftl *f, uint32_t blk);
+void gc_valid_changed(struct ftl *f, uint32_t blk, uint32_t old_valid);
+void gc_kick(struct ftl *f);
+void on_gc_read_done(struct ftl *f, uint32_t b, int status);
+void on_erase_done(struct ftl *f, uint32_t blk, int status);
+int gc_place_pending(struct ftl *f);
+
+/* ---- flashif.c --------------------------------------------------------- */
+void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t mask, uint32_t buf);
+int flash_poll(struct ftl *f);
+int flash_doorbell(struct ftl *f); /* nonzero if it rang */
+
+/* ---- hostif.c ---------------------------------------------------------- */
+int host_poll(struct ftl *f);
+int host_doorbell(struct ftl *f);
+int host_resume_waiting(struct ftl *f);
+void on_host_read_done(struct ftl *f, uint32_t b, int status);
+void host_cmd_finish(struct ftl *f, uint32_t c, uint16_t status);
+void host_check_flush(struct ftl *f);
+uint32_t cmd_alloc(struct ftl *f);
+int cmd_place_writes(struct ftl *f, uint32_t c);
+int cmd_start_read(struct ftl *f, uint32_t c);
+void cmd_trim(struct ftl *f, uint64_t slba, uint64_t n);
+
+#endif /* SSDVP_FTL_INTERNAL_H */

@@ -1,0 +1,321 @@
+/*
+ * hostif.c - NVMe commands: decode, data transfers, completions.
+ *
+ * The NVMe controller fetches host commands into the CMD ring. A command
+ * takes a command slot with a token staging area in DRAM:
+ *  - Write: host -> staging transfer; then each LBA is placed on the host
+ *    frontier (page buffers); the completion is posted once all are placed
+ *    (write-back: the data is in DRAM, as on a drive with power-loss
+ *    protection). Without a page buffer or a block the command waits.
+ *  - Read: each LBA from a page buffer (recent writes), as deallocated, or
+ *    by flash reads grouped per page; then staging -> host and completion.
+ *  - Dataset Management (deallocate): range list -> staging, then trims.
+ *  - Flush: pads and programs the host frontier's open page and completes
+ *    when no program is in flight.
+ * Invalid commands complete with the status a drive returns.
+ */
+#include <string.h>
+
+#include "ftl_internal.h"
+
+enum xfer_kind { XK_WRITE_DATA = 1, XK_DSM_RANGES = 2, XK_READ_DATA = 3 };
+#define XTAG(kind, c) (((uint32_t)(kind) << 24) | (c))
+
+uint32_t cmd_alloc(struct ftl *f) {
+  const uint32_t c = f->cmd_free;
+  if (c == FTL_NONE) return FTL_NONE;
+  f->cmd_free = f->cmds[c].next;
+  struct fw_cmd *cmd = &f->cmds[c];
+  cmd->next = FTL_NONE;
+  cmd->progress = 0;
+  cmd->pending = 0;
+  cmd->status = NVME_SC_SUCCESS;
+  cmd->functional = 0;
+  return c;
+}
+
+static void cmd_release(struct ftl *f, uint32_t c) {
+  f->cmds[c].state = CMD_FREE;
+  f->cmds[c].next = f->cmd_free;
+  f->cmd_free = c;
+}
+
+static void xfer_post(struct ftl *f, uint8_t op, const struct fw_cmd *cmd, uint32_t tag, uint32_t dram, uint64_t host,
+                      uint32_t n, uint16_t status) {
+  struct nvme_xfer *x = (struct nvme_xfer *)f->nxfer.mem + f->nxfer.tail;
+  x->op = op;
+  x->rsvd0 = 0;
+  x->sqid = cmd->sqid;
+  x->cid = cmd->cid;
+  x->status = status;
+  x->tag = tag;
+  x->dram = dram;
+  x->host = host;
+  x->nlb = n;
+  x->rsvd1 = 0;
+  f->nxfer.tail = (f->nxfer.tail + 1) & (f->nxfer.size - 1);
+  f->nxfer_dirty = 1;
+  if (op != XFER_COMPLETE) f->xfer_outstanding++;
+  hal_charge(f->hal, FW_OP_xfer_submit, 1);
+}
+
+int host_doorbell(struct ftl *f) {
+  if (!f->nxfer_dirty) return 0;
+  f->nxfer_dirty = 0;
+  hal_write32(f->hal, SSDVP_NVME_BASE + NVME_XFER_TAIL, f->nxfer.tail);
+  return 1;
+}
+
+void host_cmd_finish(struct ftl *f, uint32_t c, uint16_t status) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  cmd->status = status;
+  if (status != NVME_SC_SUCCESS) f->stats.host_errors++;
+  if (!cmd->functional) xfer_post(f, XFER_COMPLETE, cmd, 0, 0, 0, 0, status);
+  cmd_release(f, c);
+}
+
+static void wait_push(struct ftl *f, uint32_t c) {
+  f->cmds[c].next = FTL_NONE;
+  if (f->wait_tail == FTL_NONE) f->wait_head = c;
+  else f->cmds[f->wait_tail].next = c;
+  f->wait_tail = c;
+}
+
+/* ---- write ------------------------------------------------------------- */
+
+int cmd_place_writes(struct ftl *f, uint32_t c) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  cmd->state = CMD_PLACE;
+  for (; cmd->progress < cmd->nlb; ++cmd->progress) {
+    if (place_lba(f, &f->host_fr, (uint32_t)(cmd->slba + cmd->progress), cmd->tokens[cmd->progress], 0)) {
+      f->stats.write_stalls++;
+      return 0;
+    }
+    f->stats.host_lba_writes++;
+  }
+  host_cmd_finish(f, c, NVME_SC_SUCCESS);
+  return 1;
+}
+
+/* ---- read -------------------------------------------------------------- */
+
+static void read_submit(struct ftl *f, uint32_t b) {
+  struct pagebuf *pb = &f->bufs[b];
+  f->cmds[pb->cmd].pending++;
+  f->stats.flash_reads++;
+  flash_submit(f, FC_OP_READ, TAG(TAG_HOST_READ, b), pb->row, pb->mask, pb->dram);
+}
+
+static void read_maybe_done(struct ftl *f, uint32_t c) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  if (cmd->progress < cmd->nlb || cmd->pending) return;
+  f->stats.host_lba_reads += cmd->nlb;
+  if (cmd->functional) {
+    cmd->state = CMD_FREE; /* ftl_func_read copies the tokens and releases */
+    return;
+  }
+  cmd->state = CMD_D2H;
+  xfer_post(f, XFER_D2H, cmd, XTAG(XK_READ_DATA, c), cmd->staging, cmd->prp, cmd->nlb, 0);
+}
+
+int cmd_start_read(struct ftl *f, uint32_t c) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  const uint32_t S = f->cfg.slots_per_page;
+  uint32_t cur = FTL_NONE;
+  cmd->state = CMD_READ;
+  for (; cmd->progress < cmd->nlb; ++cmd->progress) {
+    const uint32_t i = cmd->progress;
+    const uint32_t ppa = f->l2p[cmd->slba + i];
+    hal_charge(f->hal, FW_OP_l2p_lookup, 1);
+    if (ppa == FTL_UNMAPPED) {
+      cmd->tokens[i] = SSDVP_TOKEN_DEALLOCATED;
+      continue;
+    }
+    const uint32_t row = ppa / S, slot = ppa % S;
+    if (cur != FTL_NONE && f->bufs[cur].row == row) {
+      f->bufs[cur].mask |= 1u << slot;
+      f->bufs[cur].slot_idx[slot] = (uint16_t)i;
+      continue;
+    }
+    const uint32_t hit = buf_find_row(f, row);
+    if (hit != FTL_NONE) {
+      cmd->tokens[i] = f->bufs[hit].token[slot];
+      continue;
+    }
+    if (cur != FTL_NONE) read_submit(f, cur);
+    cur = buf_get(f, POOL_READ);
+    if (cur == FTL_NONE) return 0; /* waits for a read buffer; resumes at i */
+    struct pagebuf *pb = &f->bufs[cur];
+    pb->state = BUF_HOST_READ;
+    pb->row = row;
+    pb->mask = 1u << slot;
+    pb->cmd = c;
+    pb->slot_idx[slot] = (uint16_t)i;
+  }
+  if (cur != FTL_NONE) read_submit(f, cur);
+  read_maybe_done(f, c);
+  return 1;
+}
+
+void on_host_read_done(struct ftl *f, uint32_t b, int status) {
+  struct pagebuf *pb = &f->bufs[b];
+  struct fw_cmd *cmd = &f->cmds[pb->cmd];
+  if (status != FC_OK) {
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: host read of row %u failed with status %d", pb->row, status);
+    f->stats.flash_errors++;
+    cmd->status = NVME_SC_INTERNAL;
+  }
+  for (uint32_t s = 0; s < f->cfg.slots_per_page; ++s)
+    if (pb->mask & (1u << s)) cmd->tokens[pb->slot_idx[s]] = pb->token[s];
+  const uint32_t c = pb->cmd;
+  buf_put(f, b);
+  cmd->pending--;
+  read_maybe_done(f, c);
+}
+
+/* ---- deallocate and flush ------------------------------------------------ */
+
+void cmd_trim(struct ftl *f, uint64_t slba, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i) map_trim(f, (uint32_t)(slba + i));
+  f->stats.trim_lbas += n;
+  hal_charge(f->hal, FW_OP_trim_lba, (uint32_t)(n > 0xffffffffu ? 0xffffffffu : n));
+}
+
+static void dsm_ranges_done(struct ftl *f, uint32_t c) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  const struct nvme_dsm_range *r = (const struct nvme_dsm_range *)cmd->tokens;
+  for (uint32_t i = 0; i < cmd->nlb; ++i)
+    if (r[i].slba >= f->cfg.logical_lbas || r[i].nlb > f->cfg.logical_lbas - r[i].slba) {
+      host_cmd_finish(f, c, NVME_SC_LBA_OUT_OF_RANGE);
+      return;
+    }
+  for (uint32_t i = 0; i < cmd->nlb; ++i) cmd_trim(f, r[i].slba, r[i].nlb);
+  host_cmd_finish(f, c, NVME_SC_SUCCESS);
+}
+
+void host_check_flush(struct ftl *f) {
+  if (!f->flush_waiters || f->programs_inflight) return;
+  for (uint32_t c = 0; c < f->cfg.cmd_slots; ++c)
+    if (f->cmds[c].state == CMD_WAIT_FLUSH) {
+      f->flush_waiters--;
+      host_cmd_finish(f, c, NVME_SC_SUCCESS);
+    }
+}
+
+/* ---- decode ------------------------------------------------------------- */
+
+static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  const struct nvme_sqe *q = &e->sqe;
+  hal_charge(f->hal, FW_OP_cmd_decode, 1);
+  f->stats.host_cmds++;
+  cmd->opcode = (uint8_t)(q->cdw0 & 0xff);
+  cmd->cid = (uint16_t)(q->cdw0 >> 16);
+  cmd->sqid = e->sqid;
+  cmd->prp = q->prp1;
+  switch (cmd->opcode) {
+    case NVME_OP_READ:
+    case NVME_OP_WRITE: {
+      if (q->nsid != 1) return host_cmd_finish(f, c, NVME_SC_INVALID_NS);
+      cmd->slba = (uint64_t)q->cdw10 | ((uint64_t)q->cdw11 << 32);
+      cmd->nlb = (q->cdw12 & 0xffff) + 1;
+      if (cmd->slba >= f->cfg.logical_lbas || cmd->nlb > f->cfg.logical_lbas - cmd->slba)
+        return host_cmd_finish(f, c, NVME_SC_LBA_OUT_OF_RANGE);
+      if (cmd->nlb > f->cfg.max_transfer_lbas) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+      if (cmd->opcode == NVME_OP_WRITE) {
+        cmd->state = CMD_H2D;
+        xfer_post(f, XFER_H2D, cmd, XTAG(XK_WRITE_DATA, c), cmd->staging, cmd->prp, cmd->nlb, 0);
+      } else if (!cmd_start_read(f, c)) {
+        wait_push(f, c);
+      }
+      return;
+    }
+    case NVME_OP_FLUSH:
+      frontier_flush(f, &f->host_fr);
+      cmd->state = CMD_WAIT_FLUSH;
+      f->flush_waiters++;
+      host_check_flush(f);
+      return;
+    case NVME_OP_DSM:
+      if (q->nsid != 1) return host_cmd_finish(f, c, NVME_SC_INVALID_NS);
+      if (!(q->cdw11 & (1u << 2))) return host_cmd_finish(f, c, NVME_SC_SUCCESS); /* only hints */
+      cmd->nlb = (q->cdw10 & 0xff) + 1;
+      cmd->state = CMD_H2D;
+      xfer_post(f, XFER_H2D_RAW, cmd, XTAG(XK_DSM_RANGES, c), cmd->staging, cmd->prp,
+                cmd->nlb * (uint32_t)sizeof(struct nvme_dsm_range), 0);
+      return;
+    default:
+      return host_cmd_finish(f, c, NVME_SC_INVALID_OPCODE);
+  }
+}
+
+static int done_poll(struct ftl *f) {
+  const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_DONE_TAIL);
+  if (tail == f->ndone.head || tail >= f->ndone.size) return 0;
+  const struct nvme_done *ring = (const struct nvme_done *)f->ndone.mem;
+  while (f->ndone.head != tail) {
+    const struct nvme_done d = ring[f->ndone.head];
+    f->ndone.head = (f->ndone.head + 1) & (f->ndone.size - 1);
+    f->xfer_outstanding--;
+    hal_charge(f->hal, FW_OP_xfer_complete, 1);
+    const uint32_t c = d.tag & 0xffffff;
+    if (c >= f->cfg.cmd_slots) continue;
+    if (d.status) {
+      host_cmd_finish(f, c, NVME_SC_DATA_XFER_ERROR);
+      continue;
+    }
+    switch (d.tag >> 24) {
+      case XK_WRITE_DATA:
+        if (!cmd_place_writes(f, c)) wait_push(f, c);
+        break;
+      case XK_DSM_RANGES: dsm_ranges_done(f, c); break;
+      case XK_READ_DATA: host_cmd_finish(f, c, f->cmds[c].status); break;
+      default: break;
+    }
+  }
+  hal_write32(f->hal, SSDVP_NVME_BASE + NVME_DONE_HEAD, f->ndone.head);
+  return 1;
+}
+
+static int cmd_poll(struct ftl *f) {
+  const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_CMD_TAIL);
+  if (tail == f->ncmd.head || tail >= f->ncmd.size) return 0;
+  const struct nvme_cmd_entry *ring = (const struct nvme_cmd_entry *)f->ncmd.mem;
+  int did = 0;
+  while (f->ncmd.head != tail) {
+    const uint32_t c = cmd_alloc(f);
+    if (c == FTL_NONE) break; /* the rest stays in the ring until a slot frees */
+    cmd_decode(f, c, &ring[f->ncmd.head]);
+    f->ncmd.head = (f->ncmd.head + 1) & (f->ncmd.size - 1);
+    did = 1;
+  }
+  if (did) hal_write32(f->hal, SSDVP_NVME_BASE + NVME_CMD_HEAD, f->ncmd.head);
+  return did;
+}
+
+int host_resume_waiting(struct ftl *f) {
+  int did = 0;
+  uint32_t prev = FTL_NONE, c = f->wait_head;
+  while (c != FTL_NONE) {
+    const uint32_t next = f->cmds[c].next;
+    const int opcode = f->cmds[c].opcode;
+    const int done = opcode == NVME_OP_READ ? cmd_start_read(f, c) : cmd_place_writes(f, c);
+    if (done) {
+      if (prev == FTL_NONE) f->wait_head = next;
+      else f->cmds[prev].next = next;
+      if (f->wait_tail == c) f->wait_tail = prev;
+      did = 1;
+    } else {
+      prev = c;
+      if (opcode != NVME_OP_READ) break; /* writes keep their order */
+    }
+    c = next;
+  }
+  return did;
+}
+
+int host_poll(struct ftl *f) {
+  int did = done_poll(f);
+  did |= cmd_poll(f);
+  return did;
+}

@@ -1,0 +1,35 @@
+/*
+ * map.c - the page-level L2P table and per-slot validity.
+ */
+#include "ftl_internal.h"
+
+void map_invalidate_ppa(struct ftl *f, uint32_t ppa) {
+  uint32_t *w = &f->valid_bits[ppa >> 5];
+  const uint32_t bit = 1u << (ppa & 31);
+  if (!(*w & bit)) return;
+  *w &= ~bit;
+  const uint32_t blk = row_block(f, ppa_row(f, ppa));
+  const uint32_t old = f->blk_valid[blk]--;
+  gc_valid_changed(f, blk, old);
+}
+
+void map_set(struct ftl *f, uint32_t lpn, uint32_t ppa) {
+  const uint32_t old = f->l2p[lpn];
+  if (old != FTL_UNMAPPED) map_invalidate_ppa(f, old);
+  f->l2p[lpn] = ppa;
+  f->valid_bits[ppa >> 5] |= 1u << (ppa & 31);
+  const uint32_t blk = row_block(f, ppa_row(f, ppa));
+  const uint32_t before = f->blk_valid[blk]++;
+  gc_valid_changed(f, blk, before);
+}
+
+void map_trim(struct ftl *f, uint32_t lpn) {
+  const uint32_t old = f->l2p[lpn];
+  if (old == FTL_UNMAPPED) return;
+  map_invalidate_ppa(f, old);
+  f->l2p[lpn] = FTL_UNMAPPED;
+}
+
+uint32_t ftl_lookup(const struct ftl *f, uint64_t lba) {
+  return lba < f->cfg.logical_lbas ? f->l2p[lba] : FTL_UNMAPPED;
+}

@@ -1,0 +1,271 @@
+// ftl_test.cpp - firmware units on the host against the fake HAL.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "fake_hal.h"
+
+extern "C" {
+#include "ftl_internal.h"
+}
+
+namespace {
+
+uint32_t token_of(uint64_t lba, uint32_t version) {
+  uint64_t x = lba * 0x9E3779B97F4A7C15ull ^ (uint64_t(version) << 32 | version);
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 29;
+  uint32_t t = uint32_t(x);
+  return t == SSDVP_TOKEN_DEALLOCATED || t == SSDVP_TOKEN_ERASED ? 1 : t;
+}
+
+struct Device {
+  ftl_config cfg{};
+  std::unique_ptr<FakeHal> hal;
+  std::unique_ptr<uint8_t[]> mem;
+  ftl* f = nullptr;
+  std::vector<uint32_t> version;  // host scoreboard: 0 = never written / trimmed
+
+  explicit Device(void (*tune)(ftl_config&) = nullptr) {
+    ftl_config_default(&cfg);
+    cfg.channels = 2;
+    cfg.dies_per_channel = 2;
+    cfg.blocks_per_die = 64;
+    cfg.pages_per_block = 16;
+    cfg.slots_per_page = 2;
+    cfg.logical_lbas = 6000;
+    cfg.gc_threshold_blocks = 8;
+    cfg.gc_reserve_blocks = 2;
+    cfg.cmd_slots = 8;
+    cfg.write_buffer_pages = 8;
+    cfg.read_buffer_pages = 4;
+    cfg.gc_buffer_pages = 8;
+    cfg.max_transfer_lbas = 64;
+    if (tune) tune(cfg);
+    cfg.dram_size = uint32_t(ftl_dram_bytes(&cfg) + 4096);
+    const uint32_t blocks = cfg.channels * cfg.dies_per_channel * cfg.blocks_per_die;
+    hal = std::make_unique<FakeHal>(cfg.dram_size, blocks, cfg.pages_per_block, cfg.slots_per_page);
+    mem.reset(new uint8_t[ftl_size()]);
+    f = reinterpret_cast<ftl*>(mem.get());
+    version.assign(cfg.logical_lbas, 0);
+  }
+  int init() { return ftl_init(f, hal->hal(), &cfg); }
+
+  void write(uint64_t lba, uint32_t n) {
+    std::vector<uint32_t> t(n);
+    for (uint32_t i = 0; i < n; ++i) t[i] = token_of(lba + i, ++version[lba + i]);
+    ASSERT_EQ(ftl_func_write(f, lba, n, t.data()), 0) << (hal->log_lines.empty() ? "" : hal->log_lines.back());
+  }
+  // Number of LBAs in [lba, lba+n) whose read does not match the scoreboard.
+  uint64_t mismatches(uint64_t lba, uint64_t n) {
+    uint64_t bad = 0;
+    std::vector<uint32_t> t(64);
+    for (uint64_t at = lba; at < lba + n; at += 64) {
+      const uint32_t k = uint32_t(std::min<uint64_t>(64, lba + n - at));
+      EXPECT_EQ(ftl_func_read(f, at, k, t.data()), 0);
+      for (uint32_t i = 0; i < k; ++i) {
+        const uint32_t v = version[at + i];
+        const uint32_t want = v ? token_of(at + i, v) : SSDVP_TOKEN_DEALLOCATED;
+        bad += t[i] != want;
+      }
+    }
+    return bad;
+  }
+};
+
+TEST(FtlConfig, DefaultsAreValid) {
+  ftl_config c;
+  ftl_config_default(&c);
+  c.dram_size = 0x7fffffff;  // the default device's tables need ~300 MB
+  char msg[256] = "";
+  EXPECT_EQ(ftl_config_check(&c, msg, sizeof msg), 0) << msg;
+  EXPECT_LT(ftl_dram_bytes(&c), 512ull << 20);
+}
+
+TEST(FtlConfig, RejectsOverprovisioningBelowGcNeeds) {
+  Device d([](ftl_config& c) { c.logical_lbas = 64 * 4 * 16 * 2 - 10; });
+  char msg[256] = "";
+  EXPECT_NE(ftl_config_check(&d.cfg, msg, sizeof msg), 0);
+  EXPECT_NE(std::string(msg).find("over-provisioning"), std::string::npos) << msg;
+  EXPECT_NE(d.init(), 0);
+}
+
+TEST(FtlConfig, RejectsReserveNotBelowThreshold) {
+  ftl_config c;
+  ftl_config_default(&c);
+  c.gc_reserve_blocks = c.gc_threshold_blocks;
+  char msg[256] = "";
+  EXPECT_NE(ftl_config_check(&c, msg, sizeof msg), 0);
+  EXPECT_NE(std::string(msg).find("gc_reserve_blocks"), std::string::npos) << msg;
+}
+
+TEST(FtlConfig, RejectsTooLittleDram) {
+  Device d;
+  d.cfg.dram_size = 4096;
+  char msg[256] = "";
+  EXPECT_NE(ftl_config_check(&d.cfg, msg, sizeof msg), 0);
+  EXPECT_NE(std::string(msg).find("dram.size"), std::string::npos) << msg;
+}
+
+TEST(Ftl, UnwrittenLbasReadDeallocated) {
+  Device d;
+  ASSERT_EQ(d.init(), 0);
+  EXPECT_EQ(d.mismatches(0, 100), 0u);
+}
+
+TEST(Ftl, WriteThenReadBack) {
+  Device d;
+  ASSERT_EQ(d.init(), 0);
+  d.write(10, 37);
+  d.write(3000, 64);
+  EXPECT_EQ(d.mismatches(0, d.cfg.logical_lbas), 0u);
+  EXPECT_EQ(ftl_get_stats(d.f)->host_lba_writes, 101u);
+  EXPECT_EQ(d.hal->violations, 0u);
+}
+
+TEST(Ftl, OverwriteReturnsNewestVersion) {
+  Device d;
+  ASSERT_EQ(d.init(), 0);
+  for (int i = 0; i < 5; ++i) d.write(100, 10);
+  EXPECT_EQ(d.mismatches(90, 30), 0u);
+  EXPECT_EQ(ftl_self_check(d.f), 0u);
+}
+
+TEST(Ftl, TrimmedLbasReadDeallocated) {
+  Device d;
+  ASSERT_EQ(d.init(), 0);
+  d.write(0, 64);
+  ASSERT_EQ(ftl_func_trim(d.f, 8, 16), 0);
+  for (int i = 8; i < 24; ++i) d.version[i] = 0;
+  EXPECT_EQ(d.mismatches(0, 64), 0u);
+  EXPECT_EQ(ftl_get_stats(d.f)->trim_lbas, 16u);
+  EXPECT_EQ(ftl_self_check(d.f), 0u);
+}
+
+TEST(Ftl, OutOfRangeFunctionalAccessFails) {
+  Device d;
+  ASSERT_EQ(d.init(), 0);
+  uint32_t t[4] = {1, 2, 3, 4};
+  EXPECT_NE(ftl_func_write(d.f, d.cfg.logical_lbas - 2, 4, t), 0);
+  EXPECT_NE(ftl_func_trim(d.f, d.cfg.logical_lbas, 1), 0);
+}
+
+TEST(Ftl, ConsecutivePagesStripeOverChannelsThenDies) {
+  Device d;
+  ASSERT_EQ(d.init(), 0);
+  d.write(0, 2 * 8);  // 8 pages of 2 slots
+  ASSERT_GE(d.hal->program_rows.size(), 8u);
+  const uint32_t bpd = d.cfg.blocks_per_die, ppb = d.cfg.pages_per_block, ch = d.cfg.channels;
+  std::vector<uint32_t> dies;
+  for (size_t i = 0; i < 8; ++i) dies.push_back(d.hal->program_rows[i] / ppb / bpd);
+  for (size_t i = 0; i + 1 < 4; ++i) EXPECT_NE(dies[i] % ch, dies[i + 1] % ch) << "page " << i;
+  EXPECT_EQ(std::set<uint32_t>(dies.begin(), dies.begin() + 4).size(), 4u);  // all dies before reuse
+  EXPECT_EQ(dies[4], dies[0]);
+}
+
+TEST(Ftl, FlushPadsTheOpenPage) {
+  Device d;
+  ASSERT_EQ(d.init(), 0);
+  d.write(0, 3);  // a page and a half
+  const size_t before = d.hal->program_rows.size();
+  ASSERT_EQ(ftl_func_flush(d.f), 0);
+  EXPECT_EQ(d.hal->program_rows.size(), before + 1);
+  EXPECT_EQ(ftl_get_stats(d.f)->pad_slots, 1u);
+  EXPECT_EQ(d.mismatches(0, 8), 0u);
+}
+
+class FtlGcPolicy : public ::testing::TestWithParam<int> {};
+
+TEST_P(FtlGcPolicy, RandomOverwritesKeepIntegrityAndCollect) {
+  static int policy;
+  policy = GetParam();
+  Device d([](ftl_config& c) { c.gc_policy = uint32_t(policy); });
+  ASSERT_EQ(d.init(), 0);
+  d.write(0, uint32_t(d.cfg.logical_lbas));
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 60000; ++i) {
+    const uint64_t lba = rng() % (d.cfg.logical_lbas - 4);
+    d.write(lba, 1 + uint32_t(rng() % 4));
+    if (i % 20000 == 0) {
+      ASSERT_EQ(ftl_func_trim(d.f, lba, 2), 0);
+      d.version[lba] = d.version[lba + 1] = 0;
+    }
+  }
+  const ftl_stats* s = ftl_get_stats(d.f);
+  EXPECT_GT(s->gc_victims, 100u);
+  EXPECT_GT(s->gc_lba_writes, 0u);
+  EXPECT_EQ(s->flash_errors, 0u);
+  EXPECT_EQ(d.hal->violations, 0u);
+  EXPECT_GE(s->free_blocks_min, d.cfg.gc_reserve_blocks - 1);
+  EXPECT_EQ(d.mismatches(0, d.cfg.logical_lbas), 0u);
+  EXPECT_EQ(ftl_self_check(d.f), 0u);
+  uint32_t lo, hi;
+  double mean;
+  ftl_erase_spread(d.f, &lo, &mean, &hi);
+  EXPECT_GT(mean, 1.0);
+  EXPECT_LE(lo, hi);
+}
+
+std::string policy_name(const ::testing::TestParamInfo<int>& info) {
+  static const char* names[] = {"greedy", "fifo", "random", "cost_benefit", "dchoices"};
+  return names[info.param];
+}
+INSTANTIATE_TEST_SUITE_P(AllPolicies, FtlGcPolicy,
+                         ::testing::Values(FTL_GC_GREEDY, FTL_GC_FIFO, FTL_GC_RANDOM, FTL_GC_COST_BENEFIT,
+                                           FTL_GC_DCHOICES),
+                         policy_name);
+
+TEST(FtlGc, GreedyCollectsTheBlockWithFewestValidFirst) {
+  Device d;
+  ASSERT_EQ(d.init(), 0);
+  d.write(0, uint32_t(d.cfg.logical_lbas));
+  // Trim all but one LBA of the block holding LBA 2000: it becomes the
+  // emptiest closed block by far.
+  const uint32_t spp = d.cfg.slots_per_page, ppb = d.cfg.pages_per_block;
+  const uint32_t target = ftl_lookup(d.f, 2000) / spp / ppb;
+  uint32_t kept = 0;
+  for (uint64_t l = 0; l < d.cfg.logical_lbas; ++l)
+    if (ftl_lookup(d.f, l) / spp / ppb == target && kept++ > 0) {
+      ASSERT_EQ(ftl_func_trim(d.f, l, 1), 0);
+      d.version[l] = 0;
+    }
+  ASSERT_EQ(d.hal->erase_count(target), 0u);
+  // Overwrite LBAs elsewhere until the first erase happens.
+  uint64_t l = 0;
+  for (int guard = 0; ftl_get_stats(d.f)->erases == 0 && guard < 100000 && !HasFatalFailure(); ++guard) {
+    if (ftl_lookup(d.f, l) / spp / ppb != target) d.write(l, 1);
+    l = (l + 7) % d.cfg.logical_lbas;
+  }
+  EXPECT_EQ(d.hal->erase_count(target), 1u);
+  EXPECT_EQ(d.mismatches(0, d.cfg.logical_lbas), 0u);
+}
+
+TEST(Ftl, TwoInstancesDoNotInterfere) {
+  Device a, b;
+  ASSERT_EQ(a.init(), 0);
+  ASSERT_EQ(b.init(), 0);
+  std::mt19937 rng(3);
+  for (int i = 0; i < 20000; ++i) {
+    a.write(rng() % a.cfg.logical_lbas, 1);
+    b.write(rng() % 100, 1);  // b stays small and hot
+  }
+  EXPECT_EQ(a.mismatches(0, a.cfg.logical_lbas), 0u);
+  EXPECT_EQ(b.mismatches(0, b.cfg.logical_lbas), 0u);
+  EXPECT_EQ(ftl_get_stats(b.f)->host_lba_writes, 20000u);
+  EXPECT_EQ(ftl_get_stats(a.f)->host_lba_writes, 20000u);
+}
+
+TEST(Ftl, ChargesCpuTimePerOperation) {
+  Device d;
+  ASSERT_EQ(d.init(), 0);
+  d.write(0, 10);
+  EXPECT_EQ(d.hal->cycles[FW_OP_l2p_update], 10u);
+  EXPECT_EQ(d.hal->cycles[FW_OP_flash_submit], 5u);  // 10 LBAs = 5 pages
+}
+
+}  // namespace
