@@ -3,6 +3,9 @@
 
 #include <cstdio>
 #include <stdexcept>
+#include <vector>
+
+#include "config.h"
 
 namespace ssdvp {
 
@@ -13,6 +16,13 @@ LogLevel parse_log_level(const std::string& t) {
   if (t == "debug") return LogLevel::debug;
   if (t == "trace") return LogLevel::trace;
   throw std::invalid_argument("'" + t + "' is not a log level (error|warn|info|debug|trace)");
+}
+
+LogLevel log_level_from(Config& cfg, const std::string& inst) {
+  static const std::vector<std::string> levels = {"error", "warn", "info", "debug", "trace"};
+  std::string l = cfg.get_choice("log.level", "warn", levels, "default log level of every model");
+  if (cfg.has("log." + inst)) l = cfg.get_choice("log." + inst, l, levels, "log level of " + inst);
+  return parse_log_level(l);
 }
 
 void Logger::log(LogLevel l, const char* fmt, ...) const {

@@ -14,6 +14,10 @@ enum class LogLevel { error = 0, warn = 1, info = 2, debug = 3, trace = 4 };
 
 LogLevel parse_log_level(const std::string& text);  // throws std::invalid_argument
 
+class Config;
+// The level for one instance: log.<instance> if present, else log.level.
+LogLevel log_level_from(Config& cfg, const std::string& instance);
+
 class Logger {
  public:
   explicit Logger(std::string name = "ssdvp", LogLevel level = LogLevel::warn)

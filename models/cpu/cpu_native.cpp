@@ -1,0 +1,133 @@
+// cpu_native.cpp - see cpu_native.h.
+#include "cpu/cpu_native.h"
+
+#include <cmath>
+
+#include "ssdvp_hw.h"
+
+namespace ssdvp {
+namespace {
+
+sc_core::sc_time ps(uint64_t v) { return sc_core::sc_time::from_value(v); }
+
+struct OpInfo {
+  const char* name;
+  uint64_t cycles;
+  const char* desc;
+};
+const OpInfo kOps[FW_OP_COUNT] = {
+#define FW_OP(name, cycles, desc) {#name, cycles, desc},
+#include "fw_ops.def"
+};
+
+}  // namespace
+
+const hal_ops CpuNative::ops_ = {&CpuNative::hal_read32, &CpuNative::hal_write32, &CpuNative::hal_dram,
+                                 &CpuNative::hal_wait_irq, &CpuNative::hal_charge, &CpuNative::hal_time_ns,
+                                 &CpuNative::hal_log};
+
+const char* CpuNative::op_name(enum fw_op op) { return kOps[op].name; }
+
+CpuNative::CpuNative(sc_core::sc_module_name nm, Config& cfg)
+    : sc_module(nm), bus("bus"), irq("irq"), log_(name(), log_level_from(cfg, name())), hal_{&ops_, this} {
+  const double hz = cfg.get_double("cpu.clock_hz", 1e9, "controller CPU clock in Hz", 1e3, 1e11);
+  cycle_ps_ = uint64_t(std::llround(1e12 / hz));
+  quantum_ps_ = cfg.get_time_ps("cpu.quantum", "1us",
+                                "temporal-decoupling quantum: how far the CPU may run ahead of the kernel");
+  for (int op = 0; op < FW_OP_COUNT; ++op)
+    cost_[op] = cfg.get_u64(std::string("cpu.cost.") + kOps[op].name, kOps[op].cycles,
+                            std::string("cycles: ") + kOps[op].desc);
+  SC_THREAD(run);
+}
+
+void CpuNative::run() {
+  wait(start_ev_);
+  if (entry_) entry_();
+  sync();
+}
+
+void CpuNative::sync() {
+  if (functional_ || local_ps_ == 0) return;
+  wait(ps(local_ps_));
+  local_ps_ = 0;
+}
+
+uint32_t CpuNative::access(bool write, uint32_t addr, uint32_t value) {
+  tlm::tlm_generic_payload tx;
+  sc_core::sc_time delay = ps(functional_ ? 0 : local_ps_);
+  const sc_core::sc_time before = delay;
+  tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  tx.set_address(addr);
+  tx.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+  tx.set_data_length(4);
+  tx.set_streaming_width(4);
+  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  bus->b_transport(tx, delay);
+  if (!tx.is_response_ok()) {
+    ++stats_.bus_errors;
+    SSDVP_LOG(log_, error, "firmware bug: %s of 0x%08x answered %s", write ? "write" : "read", addr,
+              tx.get_response_string().c_str());
+    value = 0xffffffffu;
+  }
+  if (!functional_) {
+    stats_.bus_ps += (delay - before).value();
+    local_ps_ = delay.value();
+    if (local_ps_ >= quantum_ps_) sync();
+  }
+  return value;
+}
+
+uint32_t CpuNative::hal_read32(void* ctx, uint32_t addr) { return static_cast<CpuNative*>(ctx)->access(false, addr, 0); }
+void CpuNative::hal_write32(void* ctx, uint32_t addr, uint32_t v) { static_cast<CpuNative*>(ctx)->access(true, addr, v); }
+
+void* CpuNative::hal_dram(void* ctx, uint32_t addr, uint32_t bytes) {
+  auto* self = static_cast<CpuNative*>(ctx);
+  if (!self->dmi_ok_) {
+    tlm::tlm_generic_payload tx;
+    tx.set_address(SSDVP_DRAM_BASE);
+    tx.set_command(tlm::TLM_READ_COMMAND);
+    self->dmi_ok_ = self->bus->get_direct_mem_ptr(tx, self->dmi_) && self->dmi_.is_read_write_allowed();
+    if (!self->dmi_ok_) return nullptr;
+  }
+  const tlm::tlm_dmi& d = self->dmi_;
+  if (addr < d.get_start_address() || uint64_t(addr) + bytes - 1 > d.get_end_address()) return nullptr;
+  return d.get_dmi_ptr() + (addr - d.get_start_address());
+}
+
+void CpuNative::hal_wait_irq(void* ctx) {
+  auto* self = static_cast<CpuNative*>(ctx);
+  if (self->functional_) return;
+  self->sync();
+  ++self->stats_.wakeups;
+  if (self->irq.read()) return;
+  const uint64_t t0 = sc_core::sc_time_stamp().value();
+  do self->wait(self->irq.value_changed_event());
+  while (!self->irq.read());
+  self->stats_.idle_ps += sc_core::sc_time_stamp().value() - t0;
+}
+
+void CpuNative::hal_charge(void* ctx, enum fw_op op, uint32_t count) {
+  auto* self = static_cast<CpuNative*>(ctx);
+  self->stats_.ops[op] += count;
+  if (self->functional_) return;
+  const uint64_t t = self->cost_[op] * count * self->cycle_ps_;
+  self->stats_.compute_ps += t;
+  self->local_ps_ += t;
+  if (self->local_ps_ >= self->quantum_ps_) self->sync();
+}
+
+uint64_t CpuNative::hal_time_ns(void* ctx) {
+  auto* self = static_cast<CpuNative*>(ctx);
+  return (sc_core::sc_time_stamp().value() + self->local_ps_) / 1000;
+}
+
+void CpuNative::hal_log(void* ctx, int level, const char* msg) {
+  auto* self = static_cast<CpuNative*>(ctx);
+  const LogLevel l = level <= HAL_LOG_ERROR ? LogLevel::error
+                     : level == HAL_LOG_WARN ? LogLevel::warn
+                     : level == HAL_LOG_INFO ? LogLevel::info
+                                             : LogLevel::debug;
+  if (self->log_.enabled(l)) self->log_.log(l, "fw: %s", msg);
+}
+
+}  // namespace ssdvp

@@ -1,0 +1,85 @@
+// cpu_native.h - the controller CPU running host-compiled firmware.
+//
+// The firmware C runs in this module's thread and sees only its HAL
+// (firmware/hal/hal.h), which this model implements: register accesses
+// become TLM transactions on the SoC bus, DRAM windows come from DMI,
+// wait-for-interrupt suspends the thread until the interrupt line rises, and
+// CPU time is charged from a cycle-cost table per firmware operation
+// (cpu.cost.<op>) at cpu.clock_hz. Temporal decoupling: time accumulates in
+// a local offset carried by every transaction and is synchronised with the
+// kernel only when it exceeds cpu.quantum or the CPU goes idle.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+
+#include "common/config.h"
+#include "common/log.h"
+#include "hal.h"
+
+namespace ssdvp {
+
+class CpuNative : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<CpuNative> bus;  // to the SoC bus
+  sc_core::sc_in<bool> irq;                           // from the interrupt controller
+
+  CpuNative(sc_core::sc_module_name name, Config& cfg);
+
+  // The HAL the firmware runs on (valid for the module's lifetime).
+  struct hal* hal() { return &hal_; }
+  // The firmware's entry point, run in the CPU thread once start() is called.
+  void set_firmware(std::function<void()> entry) { entry_ = std::move(entry); }
+  void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }
+  // Functional mode: the HAL charges no time and never waits (preconditioning
+  // and boot run from outside any SystemC process).
+  void set_functional(bool on) { functional_ = on; }
+
+  struct Stats {
+    uint64_t idle_ps = 0;     // time waiting for an interrupt
+    uint64_t compute_ps = 0;  // time charged from the cost table
+    uint64_t bus_ps = 0;      // time in register accesses
+    uint64_t bus_errors = 0;  // accesses answered with a TLM error (firmware bugs)
+    uint64_t wakeups = 0;
+    std::array<uint64_t, FW_OP_COUNT> ops{};  // operations charged, per kind
+  };
+  const Stats& stats() const { return stats_; }
+  uint64_t cycle_ps() const { return cycle_ps_; }
+  uint64_t cost_cycles(enum fw_op op) const { return cost_[op]; }
+  static const char* op_name(enum fw_op op);
+
+ private:
+  SC_HAS_PROCESS(CpuNative);
+  void run();
+  void sync();
+  uint32_t access(bool write, uint32_t addr, uint32_t value);
+
+  static uint32_t hal_read32(void* ctx, uint32_t addr);
+  static void hal_write32(void* ctx, uint32_t addr, uint32_t value);
+  static void* hal_dram(void* ctx, uint32_t addr, uint32_t bytes);
+  static void hal_wait_irq(void* ctx);
+  static void hal_charge(void* ctx, enum fw_op op, uint32_t count);
+  static uint64_t hal_time_ns(void* ctx);
+  static void hal_log(void* ctx, int level, const char* msg);
+  static const hal_ops ops_;
+
+  Logger log_;
+  struct hal hal_;
+  std::function<void()> entry_;
+  sc_core::sc_event start_ev_;
+  bool functional_ = false;
+  uint64_t cycle_ps_;
+  uint64_t quantum_ps_;
+  uint64_t local_ps_ = 0;
+  std::array<uint64_t, FW_OP_COUNT> cost_{};
+  tlm::tlm_dmi dmi_;
+  bool dmi_ok_ = false;
+  Stats stats_;
+};
+
+}  // namespace ssdvp

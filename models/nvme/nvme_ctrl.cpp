@@ -1,0 +1,381 @@
+// nvme_ctrl.cpp - see nvme_ctrl.h.
+#include "nvme/nvme_ctrl.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace ssdvp {
+namespace {
+
+sc_core::sc_time ps(uint64_t v) { return sc_core::sc_time::from_value(v); }
+uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
+
+}  // namespace
+
+NvmeCtrl::NvmeCtrl(sc_core::sc_module_name nm, Config& cfg)
+    : sc_module(nm),
+      host_regs("host_regs"),
+      host_dma("host_dma"),
+      regs("regs"),
+      dma("dma"),
+      irq_cmd("irq_cmd"),
+      irq_done("irq_done"),
+      log_(name(), log_level_from(cfg, name())),
+      bank_("NVME") {
+  lba_size_ = uint32_t(cfg.get_size("nvme.lba_size", "4KiB", "bytes per logical block (512 or 4096)"));
+  link_latency_ps_ = cfg.get_time_ps("pcie.latency", "400ns", "one-way PCIe latency of a transaction (TLP)");
+  link_mbps_ = cfg.get_double("pcie.mbps", 3940, "PCIe link data rate per direction in MB/s (Gen3 x4: 3940)", 1e-3);
+  access_ps_ = cfg.get_time_ps("nvme.access", "10ns", "firmware-side register access time");
+  fetch_ps_ = cfg.get_time_ps("nvme.fetch", "20ns", "controller time to parse one fetched command");
+  cqe_ps_ = cfg.get_time_ps("nvme.completion", "20ns", "controller time to build one completion entry");
+  fetch_burst_ = uint32_t(cfg.get_u64("nvme.fetch_burst", 8, "commands fetched from one SQ per arbitration turn", 1, 64));
+  q_.resize(kMaxQueues + 1);
+
+  host_regs.register_b_transport(this, &NvmeCtrl::host_b_transport);
+  regs.register_b_transport(this, &NvmeCtrl::b_transport);
+  regs.register_transport_dbg(this, &NvmeCtrl::transport_dbg);
+
+  bank_.on_read(NVME_CMD_TAIL, [this] { return cmd_visible_tail_; });
+  bank_.on_read(NVME_XFER_HEAD, [this] { return xfer_.head; });
+  bank_.on_read(NVME_DONE_TAIL, [this] { return done_.tail; });
+  bank_.on_read(NVME_ERRORS, [this] { return uint32_t(stats_.ring_errors); });
+  bank_.on_write(NVME_CMD_BASE, [this](uint32_t v) { cmd_.base = v; write_ring(cmd_, sizeof(nvme_cmd_entry)); });
+  bank_.on_write(NVME_CMD_SIZE, [this](uint32_t v) { cmd_.size = v; write_ring(cmd_, sizeof(nvme_cmd_entry)); });
+  bank_.on_write(NVME_XFER_BASE, [this](uint32_t v) { xfer_.base = v; write_ring(xfer_, sizeof(nvme_xfer)); });
+  bank_.on_write(NVME_XFER_SIZE, [this](uint32_t v) { xfer_.size = v; write_ring(xfer_, sizeof(nvme_xfer)); });
+  bank_.on_write(NVME_DONE_BASE, [this](uint32_t v) { done_.base = v; write_ring(done_, sizeof(nvme_done)); });
+  bank_.on_write(NVME_DONE_SIZE, [this](uint32_t v) { done_.size = v; write_ring(done_, sizeof(nvme_done)); });
+
+  SC_METHOD(publish_method);
+  sensitive << publish_ev_;
+  dont_initialize();
+  SC_METHOD(irq_method);
+  sensitive << irq_ev_;
+}
+
+void NvmeCtrl::write_ring(Ring& r, uint32_t entry_bytes) {
+  r.head = r.tail = 0;
+  r.ok = false;
+  if (r.base == 0 || r.size == 0) return;  // being programmed
+  if ((r.size & (r.size - 1)) || r.size < 2 || r.base % 4 ||
+      !dram_ptr(r.base, uint32_t(std::min<uint64_t>(uint64_t(r.size) * entry_bytes, UINT32_MAX)))) {
+    ++stats_.ring_errors;
+    SSDVP_LOG(log_, error, "firmware bug: ring at 0x%08x with %u entries is not a power of two inside DRAM", r.base,
+              r.size);
+    return;
+  }
+  r.ok = true;
+  if (&r == &cmd_) cmd_visible_tail_ = 0;
+}
+
+uint8_t* NvmeCtrl::dram_ptr(uint32_t addr, uint32_t len) {
+  if (!dmi_ok_) {
+    tlm::tlm_generic_payload tx;
+    tx.set_address(SSDVP_DRAM_BASE);
+    tx.set_command(tlm::TLM_READ_COMMAND);
+    dmi_ok_ = dma->get_direct_mem_ptr(tx, dmi_) && dmi_.is_read_write_allowed();
+    if (!dmi_ok_) return nullptr;
+  }
+  if (addr < dmi_.get_start_address() || uint64_t(addr) + len - 1 > dmi_.get_end_address()) return nullptr;
+  return dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address());
+}
+
+bool NvmeCtrl::host_access(bool write, uint64_t addr, void* data, uint32_t len) {
+  tlm::tlm_generic_payload tx;
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;  // the link model charges the time
+  tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  tx.set_address(addr);
+  tx.set_data_ptr(static_cast<unsigned char*>(data));
+  tx.set_data_length(len);
+  tx.set_streaming_width(len);
+  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  host_dma->b_transport(tx, d);
+  return tx.is_response_ok();
+}
+
+bool NvmeCtrl::create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {
+  if (qid == 0 || qid > kMaxQueues || depth < 2 || depth > 65536 || q_[qid].live) {
+    SSDVP_LOG(log_, error, "create I/O queue %u with depth %u rejected (qid 1..%u, depth 2..65536, not yet live)",
+              qid, depth, kMaxQueues);
+    return false;
+  }
+  Queue& q = q_[qid];
+  q = Queue{};
+  q.live = true;
+  q.sq_addr = sq_addr;
+  q.cq_addr = cq_addr;
+  q.msi_addr = msi_addr;
+  q.depth = depth;
+  return true;
+}
+
+// ---- link ------------------------------------------------------------------
+
+uint64_t NvmeCtrl::link_read(uint64_t at, uint64_t bytes) {
+  // request upstream (header only), completion with data downstream
+  const uint64_t xfer = uint64_t(std::llround(double(bytes) * 1e6 / link_mbps_));
+  const uint64_t start = std::max(at + link_latency_ps_, down_free_);
+  down_free_ = start + xfer;
+  stats_.link_busy_down_ps += xfer;
+  return down_free_ + link_latency_ps_;
+}
+
+uint64_t NvmeCtrl::link_write(uint64_t at, uint64_t bytes) {
+  const uint64_t xfer = uint64_t(std::llround(double(bytes) * 1e6 / link_mbps_));
+  const uint64_t start = std::max(at, up_free_);
+  up_free_ = start + xfer;
+  stats_.link_busy_up_ps += xfer;
+  return up_free_ + link_latency_ps_;
+}
+
+// ---- host side -------------------------------------------------------------
+
+void NvmeCtrl::host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
+  const uint64_t addr = tx.get_address();
+  delay += ps(link_latency_ps_);  // the doorbell write crosses the link
+  if (!tx.is_write() || tx.get_data_length() != 4 || addr < kDoorbellBase || addr % 4) {
+    tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    ++stats_.invalid_doorbells;
+    return;
+  }
+  uint32_t v;
+  std::memcpy(&v, tx.get_data_ptr(), 4);
+  const uint32_t idx = uint32_t((addr - kDoorbellBase) / 4);
+  const uint32_t qid = idx / 2;
+  tx.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (qid == 0 || qid > kMaxQueues || !q_[qid].live || v >= q_[qid].depth) {
+    // NVMe: an asynchronous "invalid doorbell" event; the write is ignored.
+    ++stats_.invalid_doorbells;
+    SSDVP_LOG(log_, warn, "invalid doorbell write: queue %u, value %u", qid, v);
+    return;
+  }
+  Queue& q = q_[qid];
+  if (idx % 2 == 0) {
+    q.sq_tail = v;
+    fetch(now_ps() + delay.value());
+  } else {
+    q.cq_head = v;
+    while (!q.cq_backlog.empty() && (q.cq_tail + 1) % q.depth != q.cq_head) {
+      const nvme_cqe c = q.cq_backlog.front();
+      q.cq_backlog.pop_front();
+      post_completion(uint16_t(qid), c);
+    }
+  }
+}
+
+void NvmeCtrl::fetch(uint64_t at) {
+  if (!cmd_.ok) return;
+  const uint64_t now = std::max(at, now_ps());
+  for (uint32_t idle = 0; idle < kMaxQueues;) {
+    const uint32_t used = (cmd_.tail - cmd_.head + cmd_.size) % cmd_.size;
+    if (used + 1 >= cmd_.size) return;  // CMD ring full: wait for the firmware
+    Queue& q = q_[rr_];
+    const uint32_t qid = rr_;
+    rr_ = rr_ % kMaxQueues + 1;
+    if (!q.live || q.sq_head == q.sq_tail) {
+      ++idle;
+      continue;
+    }
+    idle = 0;
+    uint32_t n = 0;
+    while (n < fetch_burst_ && q.sq_head != q.sq_tail && used + n + 1 < cmd_.size) {
+      Event ev{};
+      ev.kind = EvKind::cmd_visible;
+      ev.qid = uint16_t(qid);
+      if (!host_access(false, q.sq_addr + uint64_t(q.sq_head) * sizeof(nvme_sqe), &ev.cmd.sqe, sizeof(nvme_sqe))) {
+        SSDVP_LOG(log_, error, "SQ %u entry %u not readable in host memory", qid, q.sq_head);
+        std::memset(&ev.cmd.sqe, 0, sizeof ev.cmd.sqe);
+      }
+      ev.cmd.sqid = uint16_t(qid);
+      q.sq_head = (q.sq_head + 1) % q.depth;
+      ++n;
+      ev.time = link_read(now, sizeof(nvme_sqe)) + fetch_ps_;  // monotonic: ring order = time order
+      // the entry lands in the CMD ring now; the tail moves at ev.time
+      auto* slot = reinterpret_cast<nvme_cmd_entry*>(dram_ptr(cmd_.base, cmd_.size * sizeof(nvme_cmd_entry)));
+      if (slot) slot[cmd_.tail] = ev.cmd;
+      cmd_.tail = (cmd_.tail + 1) % cmd_.size;
+      ++cmd_inflight_;
+      ++stats_.commands_fetched;
+      schedule(ev);
+    }
+  }
+}
+
+// ---- firmware side ---------------------------------------------------------
+
+void NvmeCtrl::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
+  delay += ps(access_ps_);
+  const uint64_t off = tx.get_address();
+  if (!bank_.transport(tx)) return;
+  if (!tx.is_write()) return;
+  const uint64_t at = now_ps() + delay.value();
+  if (off == NVME_XFER_TAIL) {
+    if (!xfer_.ok || bank_.get(NVME_XFER_TAIL) >= xfer_.size) {
+      ++stats_.ring_errors;
+      SSDVP_LOG(log_, error, "firmware bug: XFER tail %u with the ring not programmed or out of range",
+                bank_.get(NVME_XFER_TAIL));
+      return;
+    }
+    xfer_.tail = bank_.get(NVME_XFER_TAIL);
+    process_xfers(at);
+  } else if (off == NVME_CMD_HEAD) {
+    const uint32_t h = bank_.get(NVME_CMD_HEAD);
+    if (!cmd_.ok || h >= cmd_.size) {
+      ++stats_.ring_errors;
+      return;
+    }
+    cmd_.head = h;
+    irq_ev_.notify(ps(at - now_ps()));
+    fetch(at);
+  } else if (off == NVME_DONE_HEAD) {
+    const uint32_t h = bank_.get(NVME_DONE_HEAD);
+    if (!done_.ok || h >= done_.size) {
+      ++stats_.ring_errors;
+      return;
+    }
+    done_.head = h;
+    irq_ev_.notify(ps(at - now_ps()));
+  } else if (off == NVME_ENABLE) {
+    fetch(at);
+  }
+}
+
+unsigned NvmeCtrl::transport_dbg(tlm::tlm_generic_payload& tx) {
+  if (tx.get_data_length() != 4 || !tx.is_read()) return 0;
+  const uint32_t v = bank_.get(uint32_t(tx.get_address()));
+  std::memcpy(tx.get_data_ptr(), &v, 4);
+  return 4;
+}
+
+void NvmeCtrl::process_xfers(uint64_t at) {
+  auto* ring = reinterpret_cast<nvme_xfer*>(dram_ptr(xfer_.base, xfer_.size * sizeof(nvme_xfer)));
+  if (!ring) return;
+  uint64_t t = std::max(at, engine_free_);
+  while (xfer_.head != xfer_.tail) {
+    const nvme_xfer x = ring[xfer_.head];
+    xfer_.head = (xfer_.head + 1) % xfer_.size;
+    Event ev{};
+    ev.order = 0;
+    ev.done.tag = x.tag;
+    ev.done.status = 0;
+    const uint64_t qid = x.sqid;
+    switch (x.op) {
+      case XFER_H2D:
+      case XFER_H2D_RAW: {
+        const bool raw = x.op == XFER_H2D_RAW;
+        const uint32_t bytes = raw ? x.nlb : x.nlb * 4;  // tokens move 4 bytes per LBA
+        const uint64_t modelled = raw ? x.nlb : uint64_t(x.nlb) * lba_size_;
+        uint8_t* dst = dram_ptr(x.dram, bytes);
+        if (!dst || !host_access(false, x.host, dst, bytes)) ev.done.status = NVME_SC_DATA_XFER_ERROR;
+        stats_.bytes_h2d += modelled;
+        ev.time = link_read(t, modelled);
+        ev.kind = EvKind::done_entry;
+        ++done_inflight_;
+        schedule(ev);
+        break;
+      }
+      case XFER_D2H: {
+        const uint32_t bytes = x.nlb * 4;
+        const uint64_t modelled = uint64_t(x.nlb) * lba_size_;
+        uint8_t* src = dram_ptr(x.dram, bytes);
+        if (!src || !host_access(true, x.host, src, bytes)) ev.done.status = NVME_SC_DATA_XFER_ERROR;
+        stats_.bytes_d2h += modelled;
+        ev.time = link_write(t, modelled);
+        ev.kind = EvKind::done_entry;
+        ++done_inflight_;
+        schedule(ev);
+        break;
+      }
+      case XFER_COMPLETE: {
+        if (qid == 0 || qid > kMaxQueues || !q_[qid].live) {
+          ++stats_.ring_errors;
+          SSDVP_LOG(log_, error, "firmware bug: completion for queue %u which does not exist", unsigned(qid));
+          break;
+        }
+        ev.kind = EvKind::completion;
+        ev.qid = uint16_t(qid);
+        ev.cqe.cid = x.cid;
+        ev.cqe.sq_id = uint16_t(qid);
+        ev.cqe.status = uint16_t(x.status << 1);  // phase filled in when posted
+        ev.time = link_write(t + cqe_ps_, sizeof(nvme_cqe));
+        schedule(ev);
+        break;
+      }
+      default:
+        ++stats_.ring_errors;
+        SSDVP_LOG(log_, error, "firmware bug: transfer op %u unknown", x.op);
+        ev.done.status = NVME_SC_DATA_XFER_ERROR;
+        ev.time = t;
+        ev.kind = EvKind::done_entry;
+        ++done_inflight_;
+        schedule(ev);
+    }
+  }
+  engine_free_ = t;
+}
+
+void NvmeCtrl::schedule(Event ev) {
+  ev.order = order_++;
+  const uint64_t now = now_ps();
+  if (ev.time < now) ev.time = now;
+  const bool earliest = events_.empty() || ev.time < events_.top().time;
+  events_.push(ev);
+  if (earliest) publish_ev_.notify(ps(ev.time - now));
+}
+
+void NvmeCtrl::post_completion(uint16_t qid, nvme_cqe cqe) {
+  Queue& q = q_[qid];
+  if ((q.cq_tail + 1) % q.depth == q.cq_head) {  // host CQ full: hold it
+    q.cq_backlog.push_back(cqe);
+    return;
+  }
+  cqe.sq_head = uint16_t(q.sq_head);
+  cqe.status = uint16_t((cqe.status & ~1u) | (q.phase ? 1u : 0u));
+  host_access(true, q.cq_addr + uint64_t(q.cq_tail) * sizeof(nvme_cqe), &cqe, sizeof cqe);
+  q.cq_tail = (q.cq_tail + 1) % q.depth;
+  if (q.cq_tail == 0) q.phase = !q.phase;
+  ++stats_.completions;
+  if (cqe.status >> 1) ++stats_.error_completions;
+  uint32_t vec = qid;
+  host_access(true, q.msi_addr, &vec, 4);  // MSI
+}
+
+void NvmeCtrl::publish_method() {
+  const uint64_t now = now_ps();
+  bool irq_change = false;
+  while (!events_.empty() && events_.top().time <= now) {
+    const Event ev = events_.top();
+    events_.pop();
+    switch (ev.kind) {
+      case EvKind::cmd_visible:
+        cmd_visible_tail_ = (cmd_visible_tail_ + 1) % cmd_.size;
+        --cmd_inflight_;
+        irq_change = true;
+        break;
+      case EvKind::done_entry: {
+        auto* ring = reinterpret_cast<nvme_done*>(dram_ptr(done_.base, done_.size * sizeof(nvme_done)));
+        if (ring && done_.ok) {
+          ring[done_.tail] = ev.done;
+          done_.tail = (done_.tail + 1) % done_.size;
+        }
+        --done_inflight_;
+        irq_change = true;
+        break;
+      }
+      case EvKind::completion:
+        post_completion(ev.qid, ev.cqe);
+        break;
+    }
+  }
+  if (irq_change) irq_ev_.notify(sc_core::SC_ZERO_TIME);
+  if (!events_.empty()) next_trigger(ps(events_.top().time - now), publish_ev_);
+  else next_trigger(publish_ev_);
+}
+
+void NvmeCtrl::irq_method() {
+  irq_cmd.write(cmd_.ok && cmd_visible_tail_ != cmd_.head);
+  irq_done.write(done_.ok && done_.tail != done_.head);
+}
+
+}  // namespace ssdvp

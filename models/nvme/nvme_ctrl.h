@@ -1,0 +1,137 @@
+// nvme_ctrl.h - the NVMe host interface of the SSD SoC.
+//
+// Host side: a BAR of doorbell registers (NVMe layout, stride 4: SQyTDBL at
+// 0x1000 + 8y, CQyHDBL at 0x1004 + 8y) and a DMA master into host memory
+// over a PCIe link (per-direction bandwidth, one-way latency). I/O queue
+// pairs are created by create_io_queue(), which stands in for the admin
+// queue's Create I/O SQ/CQ commands.
+// Firmware side: NVME registers from the table and three rings in DRAM
+// (ssdvp_hw.h): fetched commands (CMD), transfer requests (XFER) and
+// finished transfers (DONE); two interrupt lines.
+//
+// Timing is computed when work is accepted (doorbell) against link
+// reservations; effects the other side can observe (a fetched command in the
+// CMD ring, a DONE entry, a completion and its MSI in host memory) are
+// published by one SC_METHOD at their due times.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <deque>
+#include <queue>
+#include <vector>
+
+#include "common/config.h"
+#include "common/log.h"
+#include "common/register_bank.h"
+#include "ssdvp_hw.h"
+
+namespace ssdvp {
+
+class NvmeCtrl : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<NvmeCtrl> host_regs;     // host BAR (doorbells)
+  tlm_utils::simple_initiator_socket<NvmeCtrl> host_dma;   // to host memory (SQ, CQ, data, MSI)
+  tlm_utils::simple_target_socket<NvmeCtrl> regs;          // NVME registers (firmware)
+  tlm_utils::simple_initiator_socket<NvmeCtrl> dma;        // to the SoC bus (DRAM)
+  sc_core::sc_out<bool> irq_cmd;                           // CMD ring not empty
+  sc_core::sc_out<bool> irq_done;                          // DONE ring not empty
+
+  NvmeCtrl(sc_core::sc_module_name name, Config& cfg);
+
+  // Creates I/O queue pair qid (1-based) with its rings in host memory;
+  // completions raise an MSI by writing `qid` to msi_addr. Returns false
+  // (and logs) on a bad qid, depth or address.
+  bool create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
+
+  static constexpr uint32_t kDoorbellBase = 0x1000;
+  static constexpr uint32_t kMaxQueues = 64;
+
+  struct Stats {
+    uint64_t commands_fetched = 0;
+    uint64_t completions = 0;
+    uint64_t error_completions = 0;
+    uint64_t invalid_doorbells = 0;
+    uint64_t ring_errors = 0;
+    uint64_t bytes_h2d = 0, bytes_d2h = 0;  // modelled bytes over the link
+    uint64_t link_busy_up_ps = 0, link_busy_down_ps = 0;
+  };
+  const Stats& stats() const { return stats_; }
+  uint32_t lba_size() const { return lba_size_; }
+
+ private:
+  struct Ring {
+    uint32_t base = 0, size = 0, head = 0, tail = 0;
+    bool ok = false;
+  };
+  struct Queue {
+    bool live = false;
+    uint64_t sq_addr = 0, cq_addr = 0, msi_addr = 0;
+    uint32_t depth = 0;
+    uint32_t sq_tail = 0, sq_head = 0;  // sq_head: next entry to fetch
+    uint32_t cq_tail = 0, cq_head = 0;
+    bool phase = true;
+    std::deque<nvme_cqe> cq_backlog;  // completions waiting for CQ room
+  };
+  enum class EvKind : uint8_t { cmd_visible, done_entry, completion };
+  struct Event {
+    uint64_t time;
+    uint64_t order;
+    EvKind kind;
+    nvme_cmd_entry cmd;  // cmd_visible
+    nvme_done done;      // done_entry
+    nvme_cqe cqe;        // completion
+    uint16_t qid;
+  };
+  struct Later {
+    bool operator()(const Event& a, const Event& b) const {
+      return a.time != b.time ? a.time > b.time : a.order > b.order;
+    }
+  };
+
+  SC_HAS_PROCESS(NvmeCtrl);
+  void host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  unsigned transport_dbg(tlm::tlm_generic_payload& tx);
+
+  void write_ring(Ring& r, uint32_t entry_bytes);
+  void fetch(uint64_t now_ps);                 // fetch host commands while the CMD ring has room
+  void process_xfers(uint64_t now_ps);         // serve the XFER ring
+  uint64_t link_read(uint64_t at_ps, uint64_t bytes);   // device reads host memory: data arrives
+  uint64_t link_write(uint64_t at_ps, uint64_t bytes);  // device writes host memory: data lands
+  void schedule(Event ev);
+  void publish_method();
+  void irq_method();
+  void post_completion(uint16_t qid, nvme_cqe cqe);
+
+  bool host_access(bool write, uint64_t addr, void* data, uint32_t len);
+  uint8_t* dram_ptr(uint32_t addr, uint32_t len);
+
+  Logger log_;
+  RegisterBank bank_;
+  uint32_t lba_size_;
+  uint64_t link_latency_ps_;
+  double link_mbps_;
+  uint64_t access_ps_, fetch_ps_, cqe_ps_;
+  uint32_t fetch_burst_;
+
+  Ring cmd_, xfer_, done_;
+  uint32_t cmd_inflight_ = 0;  // fetched, not yet visible
+  uint32_t done_inflight_ = 0; // transfer done, entry not yet visible
+  uint32_t cmd_visible_tail_ = 0;
+  std::vector<Queue> q_;
+  uint32_t rr_ = 1;
+  uint64_t up_free_ = 0, down_free_ = 0, engine_free_ = 0;
+  uint64_t order_ = 0;
+  std::priority_queue<Event, std::vector<Event>, Later> events_;
+  sc_core::sc_event publish_ev_, irq_ev_;
+  tlm::tlm_dmi dmi_;
+  bool dmi_ok_ = false;
+  Stats stats_;
+};
+
+}  // namespace ssdvp

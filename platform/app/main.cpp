@@ -1,0 +1,157 @@
+// main.cpp - the ssdvp command.
+//
+//   ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--format F] [-o OUTDIR] [--quiet]
+//   ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]
+//   ssdvp --version
+//
+// Exit codes: 0 success; 1 internal error; 2 usage, config or trace error
+// (the message names the key or file:line); 3 the run finished but found
+// integrity mismatches, NAND rule violations or firmware bus errors.
+#include <systemc>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "common/config.h"
+#include "run/simulation.h"
+#include "workload.h"
+
+namespace po = boost::program_options;
+using ssdvp::Config;
+
+namespace {
+
+const char* kUsage =
+    "usage: ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--format FMT] [-o OUTDIR] [--quiet]\n"
+    "       ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]\n"
+    "       ssdvp --version\n";
+
+Config load(const po::variables_map& vm) {
+  Config cfg = vm.count("config") ? Config::from_yaml_file(vm["config"].as<std::string>()) : Config();
+  if (vm.count("set"))
+    for (const auto& kv : vm["set"].as<std::vector<std::string>>()) cfg.set_assignment(kv);
+  return cfg;
+}
+
+void print_summary(const nlohmann::json& j, const std::string& out) {
+  auto lat = [&](const char* op) {
+    const auto& l = j["latency_us"][op];
+    std::printf("  %-5s %9llu ios  mean %9.1f us  p50 %9.1f  p99 %9.1f  p99.9 %9.1f  p99.99 %9.1f\n", op,
+                (unsigned long long)l["count"].get<uint64_t>(), l["mean"].get<double>(), l["p50"].get<double>(),
+                l["p99"].get<double>(), l["p999"].get<double>(), l["p9999"].get<double>());
+  };
+  std::printf("ssdvp %s\n", j["ssdvp_version"].get<std::string>().c_str());
+  std::printf("workload: %s\n", j["workload"]["description"].get<std::string>().c_str());
+  std::printf("simulated %.3f s: %.0f IOPS, %.1f MB/s\n", j["host"]["sim_time_s"].get<double>(),
+              j["host"]["iops"].get<double>(), j["host"]["bandwidth_mbps"].get<double>());
+  lat("read");
+  lat("write");
+  const auto& f = j["ftl"];
+  std::printf("WAF %.3f  (host %llu LBAs, GC %llu LBAs), GC victims %llu, erases %llu, erase count min/mean/max %u/%.2f/%u\n",
+              f["waf"].get<double>(), (unsigned long long)f["host_lba_writes"].get<uint64_t>(),
+              (unsigned long long)f["gc_lba_writes"].get<uint64_t>(), (unsigned long long)f["gc_runs"].get<uint64_t>(),
+              (unsigned long long)f["erases"].get<uint64_t>(), f["erase_count"]["min"].get<uint32_t>(),
+              f["erase_count"]["mean"].get<double>(), f["erase_count"]["max"].get<uint32_t>());
+  std::printf("integrity: %llu reads checked, %llu mismatches; NAND violations %llu; host errors %llu\n",
+              (unsigned long long)j["integrity"]["reads_checked"].get<uint64_t>(),
+              (unsigned long long)j["integrity"]["mismatches"].get<uint64_t>(),
+              (unsigned long long)j["flash"]["violations"].get<uint64_t>(),
+              (unsigned long long)j["host"]["errors"].get<uint64_t>());
+  std::printf("wall %.2f s (%.0f host I/Os per second), peak RSS %.0f MB; outputs in %s/\n",
+              j["run"]["wall_s"].get<double>(), j["run"]["host_ios_per_s"].get<double>(),
+              j["run"]["peak_rss_mb"].get<double>(), out.c_str());
+}
+
+int cmd_params(const po::variables_map& vm) {
+  Config cfg = load(vm);
+  ssdvp::Simulation sim(cfg);  // declares every parameter
+  const std::string fmt = vm["format"].as<std::string>();
+  if (fmt == "json") {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& p : cfg.params())
+      a.push_back({{"key", p.key}, {"type", p.type}, {"default", p.default_value}, {"description", p.description},
+                   {"value", p.value}});
+    std::cout << a.dump(2) << "\n";
+  } else if (fmt == "markdown") {
+    std::cout << "| key | type | default | description |\n|---|---|---|---|\n";
+    for (const auto& p : cfg.params())
+      std::cout << "| `" << p.key << "` | " << p.type << " | `" << p.default_value << "` | " << p.description << " |\n";
+  } else {
+    for (const auto& p : cfg.params())
+      std::cout << p.key << " = " << p.value << "    # " << p.type << ", default " << p.default_value << ": "
+                << p.description << "\n";
+  }
+  return 0;
+}
+
+int cmd_run(const po::variables_map& vm) {
+  Config cfg = load(vm);
+  if (vm.count("trace")) {
+    cfg.set("workload.source", "trace");
+    cfg.set("workload.trace", vm["trace"].as<std::string>());
+  }
+  if (vm.count("format") && vm["format"].as<std::string>() != "text") cfg.set("workload.format", vm["format"].as<std::string>());
+  const std::string out = vm["out"].as<std::string>();
+  ssdvp::Simulation sim(cfg);
+  const ssdvp::RunOutcome r = sim.run();
+  sim.write_outputs(out, r);
+  if (!vm.count("quiet")) print_summary(r.summary, out);
+  if (!r.clean) {
+    std::fprintf(stderr, "ssdvp: the run found integrity mismatches, NAND violations or firmware bus errors\n");
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  po::options_description opts("options");
+  opts.add_options()("help,h", "this help")("version", "print the version")(
+      "config,c", po::value<std::string>(), "YAML config file")(
+      "set", po::value<std::vector<std::string>>(), "override one key: --set key=value (repeatable)")(
+      "trace", po::value<std::string>(), "replay this trace (sets workload.source=trace, workload.trace)")(
+      "format", po::value<std::string>()->default_value("text"),
+      "run: trace format (sets workload.format); params: text|markdown|json")(
+      "out,o", po::value<std::string>()->default_value("out"), "output directory")("quiet,q", "no summary on stdout")(
+      "command", po::value<std::string>(), "run | params");
+  po::positional_options_description pos;
+  pos.add("command", 1);
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(opts).positional(pos).run(), vm);
+    po::notify(vm);
+    if (vm.count("version")) {
+      std::printf("ssdvp %s\n", ssdvp::ssdvp_version().c_str());
+      return 0;
+    }
+    if (vm.count("help") || !vm.count("command")) {
+      std::fputs(kUsage, vm.count("help") ? stdout : stderr);
+      if (vm.count("help")) std::cout << opts;
+      return vm.count("help") ? 0 : 2;
+    }
+    const std::string cmd = vm["command"].as<std::string>();
+    if (cmd == "run") return cmd_run(vm);
+    if (cmd == "params") return cmd_params(vm);
+    std::fprintf(stderr, "ssdvp: unknown command '%s'\n%s", cmd.c_str(), kUsage);
+    return 2;
+  } catch (const po::error& e) {
+    std::fprintf(stderr, "ssdvp: %s\n%s", e.what(), kUsage);
+    return 2;
+  } catch (const ssdvp::ConfigError& e) {
+    std::fprintf(stderr, "ssdvp: %s\n", e.what());
+    return 2;
+  } catch (const ssdvp::host::TraceError& e) {
+    std::fprintf(stderr, "ssdvp: trace error: %s\n", e.what());
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "ssdvp: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ssdvp: error: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,327 @@
+// host_driver.cpp - see host_driver.h.
+#include "host/host_driver.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "nvme/nvme_ctrl.h"
+
+namespace ssdvp {
+namespace {
+
+sc_core::sc_time ps(uint64_t v) { return sc_core::sc_time::from_value(v); }
+uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
+bool is_write_like(host::IoOp op) { return op == host::IoOp::write || op == host::IoOp::trim; }
+
+}  // namespace
+
+HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem, NvmeCtrl& nvme, Scoreboard& sb,
+                       uint32_t lba_size, uint32_t max_transfer)
+    : sc_module(nm),
+      pcie("pcie"),
+      log_(name(), log_level_from(cfg, name())),
+      mem_(mem),
+      nvme_(nvme),
+      sb_(sb),
+      lba_size_(lba_size),
+      max_transfer_(max_transfer),
+      lbas_(sb.lbas()) {
+  qd_ = uint32_t(cfg.get_u64("host.queue_depth", 32, "commands outstanding at most on the I/O queue", 1, 65535));
+  closed_loop_ = cfg.get_choice("host.mode", "open", {"open", "closed"},
+                                "open: issue at trace timestamps; closed: keep host.queue_depth outstanding") == "closed";
+  lba_wrap_ = cfg.get_bool("host.lba_wrap", true,
+                           "fold requests beyond the namespace back into it (modulo); else they fail with LBA out of range");
+  interval_ps_ = cfg.get_time_ps("stats.interval", "1s", "time-series interval (simulated time)");
+  submit_ps_ = cfg.get_time_ps("host.submit", "0ns", "host software time per command submitted");
+  if (interval_ps_ == 0) throw ConfigError("config key 'stats.interval': must be positive");
+  slots_.resize(qd_);
+  const uint64_t buf_bytes = std::max<uint64_t>(uint64_t(max_transfer_) * 4, sizeof(nvme_dsm_range));
+  for (auto& s : slots_) s.buf = mem_.alloc(buf_bytes);
+  const uint32_t depth = qd_ + 1;  // one entry always empty
+  sq_addr_ = mem_.alloc(uint64_t(depth) * sizeof(nvme_sqe));
+  cq_addr_ = mem_.alloc(uint64_t(depth) * sizeof(nvme_cqe));
+  if (!nvme_.create_io_queue(1, sq_addr_, cq_addr_, depth, HostMemory::kMsiBase))
+    throw std::runtime_error(std::string(name()) + ": could not create the I/O queue");
+  SC_THREAD(run);
+}
+
+void HostDriver::doorbell(uint32_t offset, uint32_t value) {
+  tlm::tlm_generic_payload tx;
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  tx.set_command(tlm::TLM_WRITE_COMMAND);
+  tx.set_address(offset);
+  tx.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+  tx.set_data_length(4);
+  tx.set_streaming_width(4);
+  pcie->b_transport(tx, d);
+}
+
+bool HostDriver::admit(Request& r) {
+  const host::IoRequest& io = r.io;
+  if (io.op == host::IoOp::flush) {
+    r.lba = r.nlb = 0;
+    return true;
+  }
+  uint64_t lba = io.offset / lba_size_;
+  const uint64_t end = (io.offset + io.length + lba_size_ - 1) / lba_size_;
+  uint64_t n = end - lba;
+  if (n == 0) return false;
+  if (lba_wrap_ && (lba >= lbas_ || n > lbas_ - lba)) {
+    ++res_.wrapped;
+    if (n > lbas_) n = lbas_;
+    lba %= lbas_;
+    if (n > lbas_ - lba) lba = lbas_ - n;
+  }
+  r.lba = lba;
+  r.nlb = n;
+  return true;
+}
+
+bool HostDriver::conflicts(host::IoOp op, uint64_t lba, uint64_t n) const {
+  for (const Slot& s : slots_) {
+    if (!s.busy || s.op == host::IoOp::flush) continue;
+    if (!is_write_like(op) && !is_write_like(s.op)) continue;
+    if (lba < s.lba + s.nlb && s.lba < lba + n) return true;
+  }
+  return false;
+}
+
+uint32_t HostDriver::free_slot() const {
+  for (uint32_t i = 0; i < qd_; ++i)
+    if (!slots_[i].busy) return i;
+  return UINT32_MAX;
+}
+
+void HostDriver::submit(uint32_t slot, const nvme_sqe& e) {
+  std::memcpy(mem_.data() + sq_addr_ + uint64_t(sq_tail_) * sizeof(nvme_sqe), &e, sizeof e);
+  sq_tail_ = (sq_tail_ + 1) % (qd_ + 1);
+  sq_dirty_ = true;
+  slots_[slot].busy = true;
+  ++busy_slots_;
+  ++res_.commands;
+}
+
+void HostDriver::ring_sq() {
+  if (!sq_dirty_) return;
+  sq_dirty_ = false;
+  doorbell(NvmeCtrl::kDoorbellBase + 8, sq_tail_);
+}
+
+bool HostDriver::issue_some(Request& r) {
+  const host::IoOp op = r.io.op;
+  if (op == host::IoOp::flush) {
+    const uint32_t s = free_slot();
+    if (s == UINT32_MAX) return false;
+    Slot& sl = slots_[s];
+    sl.request = r.id;
+    sl.op = op;
+    sl.lba = sl.nlb = 0;
+    nvme_sqe e{};
+    e.cdw0 = NVME_OP_FLUSH | (s << 16);
+    e.nsid = 1;
+    submit(s, e);
+    r.issued = 1;
+    r.outstanding++;
+    return true;
+  }
+  while (r.issued < r.nlb) {
+    const uint64_t lba = r.lba + r.issued;
+    const uint32_t n = op == host::IoOp::trim ? uint32_t(std::min<uint64_t>(r.nlb - r.issued, UINT32_MAX))
+                                              : uint32_t(std::min<uint64_t>(r.nlb - r.issued, max_transfer_));
+    if (conflicts(op, lba, n)) return false;
+    const uint32_t s = free_slot();
+    if (s == UINT32_MAX) return false;
+    Slot& sl = slots_[s];
+    sl.request = r.id;
+    sl.op = op;
+    sl.lba = lba;
+    sl.nlb = n;
+    nvme_sqe e{};
+    e.nsid = 1;
+    e.prp1 = sl.buf;
+    if (op == host::IoOp::trim) {
+      nvme_dsm_range range{0, n, lba};
+      std::memcpy(mem_.data() + sl.buf, &range, sizeof range);
+      for (uint64_t i = 0; i < n; ++i) sb_.trim(lba + i);
+      e.cdw0 = NVME_OP_DSM | (s << 16);
+      e.cdw10 = 0;        // one range
+      e.cdw11 = 1u << 2;  // AD: deallocate
+    } else {
+      e.cdw0 = (op == host::IoOp::write ? NVME_OP_WRITE : NVME_OP_READ) | (s << 16);
+      e.cdw10 = uint32_t(lba);
+      e.cdw11 = uint32_t(lba >> 32);
+      e.cdw12 = n - 1;
+      if (op == host::IoOp::write) {
+        auto* tok = reinterpret_cast<uint32_t*>(mem_.data() + sl.buf);
+        for (uint32_t i = 0; i < n; ++i) tok[i] = sb_.write(lba + i);
+      }
+    }
+    submit(s, e);
+    r.issued += n;
+    r.outstanding++;
+  }
+  return true;
+}
+
+void HostDriver::complete_request(Request& r, uint64_t now) {
+  const uint64_t lat = (now - r.arrival_ps) / 1000;
+  const uint64_t bytes = r.nlb * lba_size_;
+  switch (r.io.op) {
+    case host::IoOp::read:
+      res_.reads++;
+      res_.read_bytes += bytes;
+      res_.read_latency.add(lat);
+      iv_reads_++;
+      iv_read_bytes_ += bytes;
+      break;
+    case host::IoOp::write:
+      res_.writes++;
+      res_.write_bytes += bytes;
+      res_.write_latency.add(lat);
+      iv_writes_++;
+      iv_write_bytes_ += bytes;
+      break;
+    case host::IoOp::trim:
+      res_.trims++;
+      res_.trim_bytes += bytes;
+      break;
+    case host::IoOp::flush:
+      res_.flushes++;
+      break;
+  }
+  res_.requests++;
+  res_.end_ps = now;
+}
+
+void HostDriver::reap() {
+  const uint64_t now = now_ps();
+  const uint32_t depth = qd_ + 1;
+  bool any = false;
+  for (;;) {
+    nvme_cqe c;
+    std::memcpy(&c, mem_.data() + cq_addr_ + uint64_t(cq_head_) * sizeof(nvme_cqe), sizeof c);
+    if (bool(c.status & 1) != phase_) break;
+    cq_head_ = (cq_head_ + 1) % depth;
+    if (cq_head_ == 0) phase_ = !phase_;
+    any = true;
+    const uint16_t status = uint16_t(c.status >> 1);
+    if (c.cid >= qd_ || !slots_[c.cid].busy) {
+      SSDVP_LOG(log_, error, "completion for command id %u which is not outstanding", c.cid);
+      ++res_.errors;
+      continue;
+    }
+    Slot& sl = slots_[c.cid];
+    sl.busy = false;
+    --busy_slots_;
+    auto it = live_.find(sl.request);
+    if (status != NVME_SC_SUCCESS) {
+      ++res_.errors;
+      ++res_.errors_by_status[status];
+      if (it != live_.end()) it->second.error = true;
+    } else if (sl.op == host::IoOp::read) {
+      const auto* tok = reinterpret_cast<const uint32_t*>(mem_.data() + sl.buf);
+      for (uint32_t i = 0; i < sl.nlb; ++i)
+        if (!sb_.check(sl.lba + i, tok[i]) && sb_.mismatches() <= 10)
+          SSDVP_LOG(log_, error, "integrity: LBA %llu read token 0x%08x, expected 0x%08x",
+                    (unsigned long long)(sl.lba + i), tok[i], sb_.expected(sl.lba + i));
+    }
+    if (it != live_.end() && --it->second.outstanding == 0 && it->second.issued >= std::max<uint64_t>(it->second.nlb, 1)) {
+      complete_request(it->second, now);
+      live_.erase(it);
+    }
+  }
+  if (any) doorbell(NvmeCtrl::kDoorbellBase + 12, cq_head_);
+}
+
+void HostDriver::sample(uint64_t now, bool final_row) {
+  while (now >= next_sample_ps_ || final_row) {
+    const uint64_t t = final_row && now < next_sample_ps_ ? now : next_sample_ps_;
+    const double secs = double(t - last_sample_ps_) * 1e-12;
+    if (secs <= 0 && final_row) break;
+    DeviceSample d = sampler_ ? sampler_() : DeviceSample{};
+    TimeseriesRow row{};
+    row.time_s = double(t - res_.start_ps) * 1e-12;
+    row.read_mbps = secs > 0 ? double(iv_read_bytes_) / 1e6 / secs : 0;
+    row.write_mbps = secs > 0 ? double(iv_write_bytes_) / 1e6 / secs : 0;
+    row.read_iops = secs > 0 ? double(iv_reads_) / secs : 0;
+    row.write_iops = secs > 0 ? double(iv_writes_) / secs : 0;
+    row.gc_lba_moves = d.gc_lba_writes - last_dev_.gc_lba_writes;
+    row.erases = d.erases - last_dev_.erases;
+    row.free_blocks = d.free_blocks;
+    res_.timeseries.push_back(row);
+    last_dev_ = d;
+    iv_read_bytes_ = iv_write_bytes_ = iv_reads_ = iv_writes_ = 0;
+    last_sample_ps_ = t;
+    next_sample_ps_ = t + interval_ps_;
+    if (final_row) break;
+  }
+}
+
+void HostDriver::run() {
+  wait(start_ev_);
+  try {
+    replay();
+  } catch (...) {
+    error_ = std::current_exception();
+    if (on_finish_) on_finish_();
+  }
+}
+
+void HostDriver::replay() {
+  res_.start_ps = last_sample_ps_ = now_ps();
+  next_sample_ps_ = res_.start_ps + interval_ps_;
+  if (sampler_) last_dev_ = sampler_();
+  if (!workload_) {
+    finished_ = true;
+    if (on_finish_) on_finish_();
+    return;
+  }
+  const uint64_t t0 = now_ps();
+  host::IoRequest io;
+  bool have_next = workload_->next(io);
+  for (;;) {
+    const uint64_t now = now_ps();
+    // admit what has arrived (closed loop: as long as slots could take it)
+    while (have_next && (closed_loop_ ? waiting_.size() < qd_ : t0 + io.time_ps <= now)) {
+      Request r;
+      r.io = io;
+      r.arrival_ps = closed_loop_ ? now : t0 + io.time_ps;
+      r.id = next_id_++;
+      if (admit(r)) waiting_.push_back(r);
+      have_next = workload_->next(io);
+    }
+    // issue in arrival order
+    while (!waiting_.empty()) {
+      Request& r = waiting_.front();
+      if (closed_loop_ && r.issued == 0) r.arrival_ps = now;
+      auto it = live_.emplace(r.id, r).first;
+      const bool all = issue_some(it->second);
+      r.issued = it->second.issued;
+      r.outstanding = it->second.outstanding;
+      if (!all) break;
+      waiting_.pop_front();
+    }
+    if (submit_ps_ && res_.commands > charged_commands_) {  // host software time before the doorbell
+      wait(ps(submit_ps_ * (res_.commands - charged_commands_)));
+      charged_commands_ = res_.commands;
+    }
+    ring_sq();
+    if (!have_next && waiting_.empty() && busy_slots_ == 0) break;
+    // wait for a completion or the next arrival
+    if (have_next && !closed_loop_ && (waiting_.empty() || busy_slots_ < qd_)) {
+      const uint64_t due = t0 + io.time_ps;
+      const uint64_t wake = std::min(due, next_sample_ps_);
+      if (wake > now) wait(ps(wake - now), mem_.msi_event());
+    } else {
+      const uint64_t wake = next_sample_ps_;
+      if (wake > now) wait(ps(wake - now), mem_.msi_event());
+    }
+    reap();
+    if (now_ps() >= next_sample_ps_) sample(now_ps(), false);
+  }
+  sample(now_ps(), true);
+  finished_ = true;
+  if (on_finish_) on_finish_();
+}
+
+}  // namespace ssdvp

@@ -1,0 +1,146 @@
+// host_driver.h - the host's NVMe driver and workload replay.
+//
+// Replays a Workload against one SSD through an NVMe I/O queue pair in host
+// memory: open loop (each request issued at its timestamp, waiting in a
+// software queue while the device queue is full) or closed loop (a fixed
+// number of requests outstanding). Requests are split into commands of at
+// most max_transfer LBAs. A request that overlaps an in-flight write or
+// deallocation, or a write that overlaps any in-flight request, waits for it
+// (as a block layer would), so every read has one expected content: reads are
+// checked against the scoreboard. Latency runs from a request's arrival (open
+// loop) or issue (closed loop) to the host handling its last completion.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/config.h"
+#include "common/log.h"
+#include "host/host_memory.h"
+#include "host/latency_histogram.h"
+#include "host/scoreboard.h"
+#include "workload.h"
+
+namespace ssdvp {
+
+class NvmeCtrl;
+
+// Device-side counters sampled into the time series.
+struct DeviceSample {
+  uint64_t host_lba_writes = 0, gc_lba_writes = 0, erases = 0;
+  uint32_t free_blocks = 0;
+};
+
+struct TimeseriesRow {
+  double time_s;
+  double read_mbps, write_mbps, read_iops, write_iops;
+  uint64_t gc_lba_moves, erases;
+  uint32_t free_blocks;
+};
+
+struct HostResults {
+  uint64_t requests = 0, reads = 0, writes = 0, trims = 0, flushes = 0;
+  uint64_t read_bytes = 0, write_bytes = 0, trim_bytes = 0;
+  uint64_t commands = 0, errors = 0, wrapped = 0;
+  std::map<uint16_t, uint64_t> errors_by_status;
+  LatencyHistogram read_latency, write_latency;
+  uint64_t start_ps = 0, end_ps = 0;
+  std::vector<TimeseriesRow> timeseries;
+};
+
+class HostDriver : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<HostDriver> pcie;  // to the SSD's host_regs (doorbells)
+
+  HostDriver(sc_core::sc_module_name name, Config& cfg, HostMemory& mem, NvmeCtrl& nvme, Scoreboard& sb,
+             uint32_t lba_size, uint32_t max_transfer_lbas);
+
+  void set_workload(host::Workload* w) { workload_ = w; }
+  void set_sampler(std::function<DeviceSample()> s) { sampler_ = std::move(s); }
+  void set_on_finish(std::function<void()> f) { on_finish_ = std::move(f); }
+  // Starts replay at the current simulated time (notified; the thread runs).
+  void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }
+  bool finished() const { return finished_; }
+  // An error the replay stopped on (a malformed trace line), rethrown by the runner.
+  std::exception_ptr error() const { return error_; }
+  const HostResults& results() const { return res_; }
+  uint64_t queue_depth() const { return qd_; }
+
+ private:
+  struct Request {
+    host::IoRequest io;
+    uint64_t arrival_ps;
+    uint64_t lba, nlb;  // in device LBAs
+    uint64_t issued = 0;  // LBAs handed to commands so far
+    uint32_t outstanding = 0;
+    bool error = false;
+    uint64_t id;
+  };
+  struct Slot {
+    bool busy = false;
+    uint64_t request = 0;
+    host::IoOp op = host::IoOp::read;
+    uint64_t lba = 0;
+    uint32_t nlb = 0;
+    uint64_t buf = 0;  // host address of its token buffer
+  };
+
+  SC_HAS_PROCESS(HostDriver);
+  void run();
+  bool admit(Request& r);       // maps bytes to LBAs; false if it has none
+  bool issue_some(Request& r);  // issues commands of r while slots allow; true when all issued
+  bool conflicts(host::IoOp op, uint64_t lba, uint64_t n) const;
+  uint32_t free_slot() const;
+  void submit(uint32_t slot, const nvme_sqe& e);
+  void ring_sq();
+  void reap();                  // handles new completion entries
+  void complete_request(Request& r, uint64_t now);
+  void sample(uint64_t now, bool final_row);
+  void doorbell(uint32_t offset, uint32_t value);
+
+  Logger log_;
+  HostMemory& mem_;
+  NvmeCtrl& nvme_;
+  Scoreboard& sb_;
+  host::Workload* workload_ = nullptr;
+  std::function<DeviceSample()> sampler_;
+  std::function<void()> on_finish_;
+  sc_core::sc_event start_ev_;
+
+  uint32_t lba_size_, max_transfer_;
+  uint64_t lbas_;
+  uint32_t qd_;
+  bool closed_loop_, lba_wrap_;
+  uint64_t interval_ps_;
+  uint64_t submit_ps_;
+
+  uint64_t sq_addr_ = 0, cq_addr_ = 0;
+  uint32_t sq_tail_ = 0, cq_head_ = 0;
+  bool phase_ = true, sq_dirty_ = false;
+  std::vector<Slot> slots_;
+  uint32_t busy_slots_ = 0;
+  std::map<uint64_t, Request> live_;  // issued (partly or wholly), by id
+  std::deque<Request> waiting_;       // arrived, not yet wholly issued
+  uint64_t next_id_ = 0;
+  uint64_t charged_commands_ = 0;
+  bool finished_ = false;
+  std::exception_ptr error_;
+  void replay();
+
+  HostResults res_;
+  // time series state
+  uint64_t next_sample_ps_ = 0, last_sample_ps_ = 0;
+  uint64_t iv_read_bytes_ = 0, iv_write_bytes_ = 0, iv_reads_ = 0, iv_writes_ = 0;
+  DeviceSample last_dev_{};
+};
+
+}  // namespace ssdvp

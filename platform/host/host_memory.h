@@ -1,0 +1,42 @@
+// host_memory.h - host DRAM as seen by the SSD's DMA, and the MSI window.
+//
+// Plain memory at [0, host.memory) for submission/completion rings and data
+// buffers (tokens), and an MSI doorbell window: a 4-byte write there notifies
+// msi_event() (after the transaction's annotated delay). No timing of its
+// own: the PCIe link model in the NVMe controller charges transfers.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "common/config.h"
+
+namespace ssdvp {
+
+class HostMemory : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<HostMemory> tsock;
+  static constexpr uint64_t kMsiBase = 0xfee00000ull;
+
+  HostMemory(sc_core::sc_module_name name, uint64_t bytes);
+
+  uint8_t* data() { return mem_.data(); }
+  uint64_t size() const { return mem_.size(); }
+  // Bump allocation of host memory (64-byte aligned); throws if exhausted.
+  uint64_t alloc(uint64_t bytes);
+  const sc_core::sc_event& msi_event() const { return msi_; }
+  uint64_t msis() const { return msis_; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  std::vector<uint8_t> mem_;
+  uint64_t next_ = 0;
+  sc_core::sc_event msi_;
+  uint64_t msis_ = 0;
+};
+
+}  // namespace ssdvp

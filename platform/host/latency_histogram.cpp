@@ -1,0 +1,53 @@
+// latency_histogram.cpp - see latency_histogram.h.
+#include "host/latency_histogram.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ssdvp {
+
+int LatencyHistogram::index(uint64_t v) {
+  if (v < (1u << kSubBits)) return int(v);
+  const int msb = 63 - __builtin_clzll(v);
+  const int shift = msb - kSubBits;
+  return ((shift + 1) << kSubBits) + int((v >> shift) & ((1u << kSubBits) - 1));
+}
+
+uint64_t LatencyHistogram::lower(int idx) {
+  if (idx < (1 << kSubBits)) return uint64_t(idx);
+  const int shift = (idx >> kSubBits) - 1;
+  return (uint64_t((1u << kSubBits) | (idx & ((1 << kSubBits) - 1)))) << shift;
+}
+
+void LatencyHistogram::add(uint64_t ns) {
+  n_[index(ns)]++;
+  count_++;
+  sum_ += ns;
+  min_ = std::min(min_, ns);
+  max_ = std::max(max_, ns);
+}
+
+uint64_t LatencyHistogram::quantile(double q) const {
+  if (!count_) return 0;
+  const uint64_t rank = std::max<uint64_t>(1, uint64_t(std::ceil(q * double(count_))));
+  uint64_t seen = 0;
+  for (int i = 0; i < kBuckets; ++i) {
+    seen += n_[i];
+    if (seen >= rank) {
+      const uint64_t lo = lower(i), hi = i + 1 < kBuckets ? lower(i + 1) : lo;
+      const uint64_t mid = lo + (hi > lo ? (hi - lo - 1) / 2 : 0);
+      return std::clamp(mid, min(), max_);
+    }
+  }
+  return max_;
+}
+
+void LatencyHistogram::merge(const LatencyHistogram& o) {
+  for (int i = 0; i < kBuckets; ++i) n_[i] += o.n_[i];
+  count_ += o.count_;
+  sum_ += o.sum_;
+  min_ = std::min(min_, o.min_);
+  max_ = std::max(max_, o.max_);
+}
+
+}  // namespace ssdvp

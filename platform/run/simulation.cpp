@@ -1,0 +1,295 @@
+// simulation.cpp - see simulation.h.
+#include "run/simulation.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "host/host_driver.h"
+#include "host/host_memory.h"
+#include "host/scoreboard.h"
+#include "soc/ssd_soc.h"
+#include "synthetic.h"
+#include "workload.h"
+
+#include "ssdvp_version.h"
+
+namespace ssdvp {
+
+std::string ssdvp_version() { return std::string(SSDVP_VERSION) + "+" + SSDVP_GIT; }
+
+namespace {
+
+// Skips the first `skip` requests' time: the timed part starts at 0.
+class Rebased : public host::Workload {
+ public:
+  explicit Rebased(host::Workload& inner) : in_(inner) {}
+  bool next(host::IoRequest& r) override {
+    if (!in_.next(r)) return false;
+    if (!based_) {
+      base_ = r.time_ps;
+      based_ = true;
+    }
+    r.time_ps = r.time_ps >= base_ ? r.time_ps - base_ : 0;
+    return true;
+  }
+  void rewind() override { in_.rewind(); based_ = false; }
+  std::string describe() const override { return in_.describe(); }
+  const host::WorkloadStats& stats() const override { return in_.stats(); }
+
+ private:
+  host::Workload& in_;
+  uint64_t base_ = 0;
+  bool based_ = false;
+};
+
+std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes) {
+  const std::string src = cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace"},
+                                         "where host requests come from");
+  const std::string path = cfg.get_string("workload.trace", "", "trace file (workload.source: trace), relative to the working directory");
+  const std::string fmt = cfg.get_choice("workload.format", "auto", {"auto", "mqsim", "disksim", "msr", "systor", "spc", "blkparse", "fio"},
+                                         "trace format; auto detects it from the first lines");
+  const int64_t device = cfg.get_i64("workload.device", -1, "replay only this device/disk/LUN number of the trace (-1: all)");
+  const double scale = cfg.get_double("workload.time_scale", 1.0, "multiply trace inter-arrival times (0.5 = twice as fast)", 0.0, 1e9);
+  const uint64_t loops = cfg.get_u64("workload.loops", 1, "replay the trace this many times (0 = forever)");
+  if (src == "synthetic") {
+    auto spec = host::SyntheticSpec::from_config(cfg, device_bytes);
+    return host::make_synthetic(spec);
+  }
+  if (path.empty()) throw ConfigError("config key 'workload.trace': required when workload.source is trace");
+  host::TraceOptions o;
+  o.detect = fmt == "auto";
+  if (!o.detect) o.format = host::parse_trace_format(fmt);
+  o.device = device;
+  o.time_scale = scale;
+  auto w = host::open_trace(path, o);
+  if (loops != 1) w = host::make_looped(std::move(w), loops);
+  return w;
+}
+
+double peak_rss_mb() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_maxrss) / 1024.0;
+}
+
+nlohmann::json latency_json(const LatencyHistogram& h) {
+  auto us = [](uint64_t ns) { return double(ns) / 1000.0; };
+  return {{"count", h.count()},          {"mean", h.mean() / 1000.0},      {"p50", us(h.quantile(0.5))},
+          {"p99", us(h.quantile(0.99))}, {"p999", us(h.quantile(0.999))}, {"p9999", us(h.quantile(0.9999))},
+          {"max", us(h.max())}};
+}
+
+}  // namespace
+
+Simulation::Simulation(Config& cfg) : cfg_(cfg) {
+  soc_ = std::make_unique<SsdSoc>("ssd0", cfg);
+  const uint64_t lbas = soc_->logical_lbas();
+  mem_ = std::make_unique<HostMemory>("host_mem", cfg.get_size("host.memory", "64MiB", "host memory for queues and data buffers"));
+  sb_ = std::make_unique<Scoreboard>(lbas);
+  host_ = std::make_unique<HostDriver>("host", cfg, *mem_, soc_->nvme, *sb_, soc_->lba_size(),
+                                       soc_->fw_config().max_transfer_lbas);
+  host_->pcie.bind(soc_->nvme.host_regs);
+  soc_->nvme.host_dma.bind(mem_->tsock);
+
+  fill_ = cfg.get_double("precondition.fill", 1.0, "fraction of the namespace written sequentially (functionally) before the run", 0, 1);
+  random_dw_ = cfg.get_double("precondition.random_drive_writes", 0.0,
+                              "then this many drive-writes of uniform random single-LBA overwrites (functionally)", 0, 1e3);
+  wl_requests_ = cfg.get_u64("precondition.workload_requests", 0, "then the workload's first N requests run functionally (writes and trims)");
+  wl_fraction_ = cfg.get_double("precondition.workload_fraction", 0.0,
+                                "or that fraction of the workload's requests (counted first; the HAML method uses 0.5)", 0, 1);
+  precond_seed_ = cfg.get_u64("precondition.seed", 1, "seed of the random preconditioning");
+  workload_ = make_workload(cfg, lbas * soc_->lba_size());
+  workload_desc_ = workload_->describe();
+  cfg.check_unknown();
+}
+
+Simulation::~Simulation() = default;
+
+void Simulation::precondition() {
+  struct ftl* f = soc_->firmware();
+  const uint64_t lbas = soc_->logical_lbas();
+  const uint32_t chunk = soc_->fw_config().max_transfer_lbas;
+  std::vector<uint32_t> tok(chunk);
+  auto fwrite = [&](uint64_t lba, uint32_t n) {
+    for (uint32_t i = 0; i < n; ++i) tok[i] = sb_->write(lba + i);
+    if (ftl_func_write(f, lba, n, tok.data()) != 0)
+      throw std::runtime_error("preconditioning: the firmware failed a functional write (see the log)");
+    precond_writes_ += n;
+  };
+  const uint64_t fill = uint64_t(double(lbas) * fill_);
+  for (uint64_t l = 0; l < fill; l += chunk) fwrite(l, uint32_t(std::min<uint64_t>(chunk, fill - l)));
+  std::mt19937_64 rng(precond_seed_);
+  const uint64_t rw = uint64_t(double(lbas) * random_dw_);
+  for (uint64_t i = 0; i < rw; ++i) fwrite(rng() % lbas, 1);
+
+  uint64_t n = wl_requests_;
+  if (wl_fraction_ > 0) {
+    uint64_t count = 0;
+    host::IoRequest r;
+    while (workload_->next(r)) ++count;
+    workload_->rewind();
+    n = uint64_t(double(count) * wl_fraction_);
+  }
+  host::IoRequest r;
+  const uint32_t lba_size = soc_->lba_size();
+  for (uint64_t i = 0; i < n && workload_->next(r); ++i) {
+    if (r.op != host::IoOp::write && r.op != host::IoOp::trim) continue;
+    uint64_t lba = r.offset / lba_size, cnt = (r.offset + r.length + lba_size - 1) / lba_size - lba;
+    if (cnt > lbas) cnt = lbas;
+    lba %= lbas;
+    if (cnt > lbas - lba) lba = lbas - cnt;
+    if (r.op == host::IoOp::trim) {
+      for (uint64_t k = 0; k < cnt; ++k) sb_->trim(lba + k);
+      ftl_func_trim(f, lba, cnt);
+    } else {
+      for (uint64_t k = 0; k < cnt; k += chunk) fwrite(lba + k, uint32_t(std::min<uint64_t>(chunk, cnt - k)));
+    }
+  }
+}
+
+RunOutcome Simulation::run() {
+  const auto t0 = std::chrono::steady_clock::now();
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  soc_->boot();
+  precondition();
+  timed_ = std::make_unique<Rebased>(*workload_);
+  host_->set_workload(timed_.get());
+  host_->set_sampler([this] {
+    const ftl_stats* s = ftl_get_stats(soc_->firmware());
+    return DeviceSample{s->host_lba_writes, s->gc_lba_writes, s->erases, s->free_blocks};
+  });
+  host_->set_on_finish([this] {
+    soc_->stop();
+    sc_core::sc_stop();
+  });
+  // Device counters at the start of the timed part (preconditioning excluded).
+  soc_->start();
+  host_->start();
+  sc_core::sc_start();
+  if (host_->error()) std::rethrow_exception(host_->error());
+  RunOutcome out;
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out.summary = summarize(wall);
+  out.clean = out.summary["integrity"]["mismatches"] == 0 && out.summary["flash"]["violations"] == 0 &&
+              out.summary["cpu"]["bus_errors"] == 0 && host_->finished();
+  return out;
+}
+
+nlohmann::json Simulation::summarize(double wall_s) const {
+  using nlohmann::json;
+  const HostResults& h = host_->results();
+  const ftl_stats* s = ftl_get_stats(soc_->firmware());
+  const SsdSoc& soc = *soc_;
+  const double sim_s = double(h.end_ps - h.start_ps) * 1e-12;
+  json j;
+  j["ssdvp_version"] = ssdvp_version();
+  json c = json::object();
+  for (const auto& p : cfg_.params()) c[p.key] = p.value;
+  j["config"] = c;
+  j["workload"] = {{"description", workload_desc_},
+                   {"requests", h.requests},
+                   {"records_read", workload_->stats().records},
+                   {"skipped", workload_->stats().skipped()},
+                   {"wrapped_requests", h.wrapped},
+                   {"precondition_lba_writes", precond_writes_}};
+  json errs = json::object();
+  for (const auto& kv : h.errors_by_status) {
+    char k[16];
+    std::snprintf(k, sizeof k, "0x%03x", kv.first);
+    errs[k] = kv.second;
+  }
+  const uint64_t ios = h.reads + h.writes;
+  j["host"] = {{"reads", h.reads},           {"writes", h.writes},
+               {"trims", h.trims},           {"flushes", h.flushes},
+               {"commands", h.commands},     {"errors", h.errors},
+               {"errors_by_status", errs},   {"read_bytes", h.read_bytes},
+               {"write_bytes", h.write_bytes}, {"sim_time_s", sim_s},
+               {"iops", sim_s > 0 ? double(ios) / sim_s : 0.0},
+               {"bandwidth_mbps", sim_s > 0 ? double(h.read_bytes + h.write_bytes) / 1e6 / sim_s : 0.0}};
+  j["latency_us"] = {{"read", latency_json(h.read_latency)}, {"write", latency_json(h.write_latency)}};
+
+  // FTL figures over the timed part only: subtract what preconditioning did.
+  const auto& ts = h.timeseries;
+  uint64_t gc_timed = 0, erases_timed = 0;
+  for (const auto& row : ts) {
+    gc_timed += row.gc_lba_moves;
+    erases_timed += row.erases;
+  }
+  const uint64_t host_timed = h.write_bytes / soc.lba_size();
+  uint32_t emin, emax;
+  double emean;
+  ftl_erase_spread(soc_->firmware(), &emin, &emean, &emax);
+  j["ftl"] = {{"waf", host_timed ? double(host_timed + gc_timed) / double(host_timed) : 0.0},
+              {"host_lba_writes", host_timed},
+              {"gc_lba_writes", gc_timed},
+              {"gc_runs", s->gc_victims},
+              {"erases", erases_timed},
+              {"erase_count", {{"min", emin}, {"mean", emean}, {"max", emax}}},
+              {"free_blocks_min", s->free_blocks_min},
+              {"write_stalls", s->write_stalls},
+              {"pad_slots", s->pad_slots},
+              {"trim_lbas", s->trim_lbas},
+              {"gc_active_s", double(s->gc_active_ns) * 1e-9},
+              {"lifetime", {{"host_lba_writes", s->host_lba_writes}, {"gc_lba_writes", s->gc_lba_writes},
+                            {"erases", s->erases}}}};
+  const FlashCtrl& fl = soc.flash;
+  const uint64_t span = h.end_ps > 0 ? h.end_ps : 1;  // busy counters run from time 0
+  double dsum = 0, dmax = 0, csum = 0;
+  for (uint32_t d = 0; d < soc.geometry().dies(); ++d) {
+    const double u = double(fl.die_busy_ps(d)) / double(span);
+    dsum += u;
+    dmax = std::max(dmax, u);
+  }
+  for (uint32_t ch = 0; ch < soc.geometry().channels; ++ch) csum += double(fl.channel_busy_ps(ch)) / double(span);
+  const auto& cs = soc.cpu.stats();
+  j["utilization"] = {{"die_mean", dsum / soc.geometry().dies()},
+                      {"die_max", dmax},
+                      {"channel_mean", csum / soc.geometry().channels},
+                      {"cpu", 1.0 - double(cs.idle_ps) / double(span)}};
+  j["flash"] = {{"reads", fl.reads()}, {"programs", fl.programs()}, {"erases", fl.erases()},
+                {"violations", fl.violations()}, {"errors", fl.errors()}};
+  j["cpu"] = {{"compute_s", double(cs.compute_ps) * 1e-12}, {"bus_s", double(cs.bus_ps) * 1e-12},
+              {"idle_s", double(cs.idle_ps) * 1e-12}, {"wakeups", cs.wakeups}, {"bus_errors", cs.bus_errors}};
+  const auto& ns = soc.nvme.stats();
+  j["nvme"] = {{"commands", ns.commands_fetched}, {"completions", ns.completions},
+               {"error_completions", ns.error_completions}, {"invalid_doorbells", ns.invalid_doorbells},
+               {"ring_errors", ns.ring_errors}};
+  j["integrity"] = {{"reads_checked", sb_->checked()}, {"mismatches", sb_->mismatches()}};
+  j["run"] = {{"wall_s", wall_s},
+              {"host_ios_per_s", wall_s > 0 ? double(h.requests) / wall_s : 0.0},
+              {"peak_rss_mb", peak_rss_mb()},
+              {"finished", host_->finished()}};
+  return j;
+}
+
+void Simulation::write_outputs(const std::string& dir, const RunOutcome& out) const {
+  namespace fs = std::filesystem;
+  fs::create_directories(dir);
+  const fs::path d(dir);
+  {
+    std::ofstream f(d / ".summary.json.tmp");
+    f << out.summary.dump(2) << "\n";
+    if (!f) throw std::runtime_error("cannot write " + (d / "summary.json").string());
+  }
+  {
+    std::ofstream f(d / ".timeseries.csv.tmp");
+    f << "time_s,read_mbps,write_mbps,read_iops,write_iops,gc_lba_moves,erases,free_blocks\n";
+    for (const auto& r : host_->results().timeseries) {
+      char line[256];
+      std::snprintf(line, sizeof line, "%.6f,%.3f,%.3f,%.1f,%.1f,%llu,%llu,%u\n", r.time_s, r.read_mbps, r.write_mbps,
+                    r.read_iops, r.write_iops, (unsigned long long)r.gc_lba_moves, (unsigned long long)r.erases,
+                    r.free_blocks);
+      f << line;
+    }
+    if (!f) throw std::runtime_error("cannot write " + (d / "timeseries.csv").string());
+  }
+  fs::rename(d / ".summary.json.tmp", d / "summary.json");
+  fs::rename(d / ".timeseries.csv.tmp", d / "timeseries.csv");
+}
+
+}  // namespace ssdvp

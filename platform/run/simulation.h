@@ -1,0 +1,64 @@
+// simulation.h - one ssdvp run: the SoC, the host, preconditioning, the timed
+// replay, and the summary.
+//
+// Construct once per process (SystemC elaborates once), then run(). All
+// parameters come from the Config; unknown keys are rejected before any
+// simulated time passes.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/config.h"
+
+namespace ssdvp {
+
+class SsdSoc;
+class HostMemory;
+class HostDriver;
+class Scoreboard;
+namespace host {
+class Workload;
+}
+
+struct RunOutcome {
+  nlohmann::json summary;
+  bool clean = true;  // no integrity mismatch, NAND violation or firmware bus error
+};
+
+class Simulation {
+ public:
+  explicit Simulation(Config& cfg);
+  ~Simulation();
+  RunOutcome run();
+
+  SsdSoc& soc() { return *soc_; }
+  HostDriver& host() { return *host_; }
+  Scoreboard& scoreboard() { return *sb_; }
+
+  // Writes summary.json and timeseries.csv into dir atomically (temporary
+  // files renamed into place); creates dir.
+  void write_outputs(const std::string& dir, const RunOutcome& out) const;
+
+ private:
+  void precondition();
+  nlohmann::json summarize(double wall_s) const;
+
+  Config& cfg_;
+  std::unique_ptr<SsdSoc> soc_;
+  std::unique_ptr<HostMemory> mem_;
+  std::unique_ptr<Scoreboard> sb_;
+  std::unique_ptr<HostDriver> host_;
+  std::unique_ptr<host::Workload> workload_;
+  std::unique_ptr<host::Workload> timed_;
+  std::string workload_desc_;
+  uint64_t precond_writes_ = 0;
+  double fill_ = 0, random_dw_ = 0, wl_fraction_ = 0;
+  uint64_t wl_requests_ = 0, precond_seed_ = 1;
+};
+
+std::string ssdvp_version();
+
+}  // namespace ssdvp
