@@ -12,19 +12,12 @@
 namespace ssdvp {
 namespace {
 
-LogLevel level_from(Config& cfg, const std::string& inst) {
-  const std::vector<std::string> levels = {"error", "warn", "info", "debug", "trace"};
-  std::string l = cfg.get_choice("log.level", "warn", levels, "default log level of every model");
-  if (cfg.has("log." + inst)) l = cfg.get_choice("log." + inst, l, levels, "log level of " + inst);
-  return parse_log_level(l);
-}
-
 }  // namespace
 
 Dram::Dram(sc_core::sc_module_name nm, Config& cfg)
     : sc_module(nm),
       tsock("tsock"),
-      log_(name(), level_from(cfg, name())),
+      log_(name(), log_level_from(cfg, name())),
       size_(cfg.get_size("dram.size", "512MiB", "DRAM capacity in bytes")),
       latency_ps_(cfg.get_time_ps("dram.latency", "60ns", "DRAM access latency (per transaction, and per DMI access)")),
       mbps_(cfg.get_double("dram.bandwidth_mbps", 12800, "DRAM peak bandwidth in MB/s (10^6 bytes/s), shared by all initiators",

@@ -9,13 +9,6 @@
 namespace ssdvp {
 namespace {
 
-LogLevel level_from(Config& cfg, const std::string& inst) {
-  const std::vector<std::string> levels = {"error", "warn", "info", "debug", "trace"};
-  std::string l = cfg.get_choice("log.level", "warn", levels, "default log level of every model");
-  if (cfg.has("log." + inst)) l = cfg.get_choice("log." + inst, l, levels, "log level of " + inst);
-  return parse_log_level(l);
-}
-
 sc_core::sc_time ps(uint64_t v) { return sc_core::sc_time::from_value(v); }
 
 const char* op_name(uint8_t op) {
@@ -44,7 +37,7 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
       regs("regs"),
       dma("dma"),
       irq("irq"),
-      log_(name(), level_from(cfg, name())),
+      log_(name(), log_level_from(cfg, name())),
       geo_(FlashGeometry::from_config(cfg)),
       bank_("FLASH") {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))

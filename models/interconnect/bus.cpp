@@ -9,13 +9,6 @@
 namespace ssdvp {
 namespace {
 
-LogLevel level_from(Config& cfg, const std::string& inst) {
-  const std::vector<std::string> levels = {"error", "warn", "info", "debug", "trace"};
-  std::string l = cfg.get_choice("log.level", "warn", levels, "default log level of every model");
-  if (cfg.has("log." + inst)) l = cfg.get_choice("log." + inst, l, levels, "log level of " + inst);
-  return parse_log_level(l);
-}
-
 std::string hex(uint64_t v) {
   char b[24];
   std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
@@ -25,7 +18,7 @@ std::string hex(uint64_t v) {
 }  // namespace
 
 Bus::Bus(sc_core::sc_module_name nm, Config& cfg)
-    : sc_module(nm), tsock("tsock"), isock("isock"), log_(name(), level_from(cfg, name())) {
+    : sc_module(nm), tsock("tsock"), isock("isock"), log_(name(), log_level_from(cfg, name())) {
   const double hz = cfg.get_double("bus.clock_hz", 1e9, "interconnect clock in Hz", 1.0);
   const uint64_t cycles = cfg.get_u64("bus.latency_cycles", 2, "interconnect latency per transaction, in bus cycles");
   latency_ps_ = static_cast<uint64_t>(std::llround(double(cycles) * 1e12 / hz));

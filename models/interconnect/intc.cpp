@@ -4,20 +4,13 @@
 namespace ssdvp {
 namespace {
 
-LogLevel level_from(Config& cfg, const std::string& inst) {
-  const std::vector<std::string> levels = {"error", "warn", "info", "debug", "trace"};
-  std::string l = cfg.get_choice("log.level", "warn", levels, "default log level of every model");
-  if (cfg.has("log." + inst)) l = cfg.get_choice("log." + inst, l, levels, "log level of " + inst);
-  return parse_log_level(l);
-}
-
 }  // namespace
 
 Intc::Intc(sc_core::sc_module_name nm, Config& cfg)
     : sc_module(nm),
       regs("regs"),
       irq_out("irq_out"),
-      log_(name(), level_from(cfg, name())),
+      log_(name(), log_level_from(cfg, name())),
       bank_("INTC"),
       access_(sc_core::sc_time::from_value(
           cfg.get_time_ps("intc.access", "10ns", "interrupt controller register access time"))) {
