@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # Installs everything ssdvp needs on a fresh Debian 12 machine (idempotent).
 # Run as root (or with sudo available). Package list and reasons: docs/dependencies.md.
+# verilator, yosys and Eigen are for the accelerator issue (RTL co-simulation,
+# synthesis, the K-Means reference); they are installed now so one command
+# sets up a machine for every part of the project.
 set -euo pipefail
 PKGS=(build-essential cmake ninja-build pkg-config
       libsystemc-dev libboost-dev libboost-program-options-dev
       libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
       libyaml-cpp-dev nlohmann-json3-dev
-      verilator yosys
-      python3 python3-yaml python3-matplotlib python3-numpy)
+      verilator yosys)
+# The exploration tooling's packages (explore/, testbench/explore/).
+here=$(cd "$(dirname "$0")" && pwd)
+while read -r p; do
+  case "$p" in ''|'#'*) ;; *) PKGS+=("$p") ;; esac
+done < "$here/python-deps.txt"
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

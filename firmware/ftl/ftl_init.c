@@ -27,7 +27,7 @@ void ftl_config_default(struct ftl_config *c) {
   c->gc_threshold_blocks = 128;
   c->gc_reserve_blocks = 16;
   c->gc_max_active = 2;
-  c->gc_dchoices = 8;
+  c->gc_dchoices = 10;
   c->gc_separate_frontier = 1;
   c->seed = 1;
 }

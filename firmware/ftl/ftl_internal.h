@@ -154,6 +154,7 @@ struct ftl {
   uint32_t programs_inflight;
   uint32_t erases_inflight;
   int functional; /* inside ftl_func_*: no host transfers */
+  int cmd_irq_masked; /* IRQ_NVME_CMD disabled while no command slot is free */
 };
 
 /* ---- map.c ------------------------------------------------------------- */

@@ -34,10 +34,20 @@ uint32_t cmd_alloc(struct ftl *f) {
   return c;
 }
 
+static void cmd_irq_mask(struct ftl *f, int masked) {
+  if (f->cmd_irq_masked == masked) return;
+  f->cmd_irq_masked = masked;
+  const uint32_t en = (1u << IRQ_NVME_DONE) | (1u << IRQ_FLASH) | (masked ? 0u : 1u << IRQ_NVME_CMD);
+  hal_write32(f->hal, SSDVP_INTC_BASE + INTC_ENABLE, en);
+}
+
 static void cmd_release(struct ftl *f, uint32_t c) {
   f->cmds[c].state = CMD_FREE;
   f->cmds[c].next = f->cmd_free;
   f->cmd_free = c;
+  /* A level interrupt must never stay raised for work the firmware cannot
+   * take: the command line is masked while no slot is free. */
+  if (f->cmd_irq_masked && !f->functional) cmd_irq_mask(f, 0);
 }
 
 static void xfer_post(struct ftl *f, uint8_t op, const struct fw_cmd *cmd, uint32_t tag, uint32_t dram, uint64_t host,
@@ -284,7 +294,10 @@ static int cmd_poll(struct ftl *f) {
   int did = 0;
   while (f->ncmd.head != tail) {
     const uint32_t c = cmd_alloc(f);
-    if (c == FTL_NONE) break; /* the rest stays in the ring until a slot frees */
+    if (c == FTL_NONE) { /* the rest stays in the ring until a slot frees */
+      cmd_irq_mask(f, 1);
+      break;
+    }
     cmd_decode(f, c, &ring[f->ncmd.head]);
     f->ncmd.head = (f->ncmd.head + 1) & (f->ncmd.size - 1);
     did = 1;

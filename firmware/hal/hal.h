@@ -4,8 +4,8 @@
  * Everything the firmware does to the SoC goes through these calls: device
  * registers, windows onto DRAM, waiting for an interrupt, charging CPU time,
  * reading simulated time, and logging. Two back-ends implement them:
- *  - native (hal_native.c): the firmware is compiled into the simulator and
- *    each call goes through a table of callbacks that the CPU model fills in;
+ *  - native (models/cpu/cpu_native.cpp): the firmware is compiled into the
+ *    simulator and each call goes through the table of callbacks below;
  *  - fake (testbench/firmware/fake_hal.*): host unit tests.
  * An instruction-set-simulator back-end maps the same calls onto MMIO and the
  * wfi instruction; nothing here assumes the firmware shares the simulator's

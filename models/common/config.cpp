@@ -280,7 +280,7 @@ void Config::check_unknown() const {
       unknown += "\n  " + kv.first + " (from " + (o == value_origin_.end() ? origin_ : o->second) + ")";
     }
   if (!unknown.empty())
-    throw ConfigError("unknown config key(s); see `ssdvp --list-params` for the valid ones:" + unknown);
+    throw ConfigError("unknown config key(s); see `ssdvp params` for the valid ones:" + unknown);
 }
 
 std::string format_time_ps(uint64_t ps) {

@@ -99,6 +99,11 @@ void CpuNative::hal_wait_irq(void* ctx) {
   if (self->functional_) return;
   self->sync();
   ++self->stats_.wakeups;
+  // A line the firmware has just serviced falls a few delta cycles after the
+  // register write that cleared it (model method -> signal -> intc -> signal):
+  // let them settle before trusting a high level, or a CPU that charged no
+  // time would spin on a stale interrupt.
+  for (int d = 0; d < 4 && self->irq.read(); ++d) self->wait(sc_core::SC_ZERO_TIME);
   if (self->irq.read()) return;
   const uint64_t t0 = sc_core::sc_time_stamp().value();
   do self->wait(self->irq.value_changed_event());

@@ -27,8 +27,15 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
       max_transfer_(max_transfer),
       lbas_(sb.lbas()) {
   qd_ = uint32_t(cfg.get_u64("host.queue_depth", 32, "commands outstanding at most on the I/O queue", 1, 65535));
-  closed_loop_ = cfg.get_choice("host.mode", "open", {"open", "closed"},
-                                "open: issue at trace timestamps; closed: keep host.queue_depth outstanding") == "closed";
+  const std::string mode = cfg.get_choice(
+      "host.mode", "auto", {"auto", "open", "closed"},
+      "open: issue at trace timestamps; closed: keep host.queue_depth outstanding; auto: closed for a synthetic "
+      "workload without an arrival rate (workload.synthetic.iops: 0), open otherwise");
+  const bool synthetic_unpaced = cfg.get_string("workload.source", "synthetic", "where host requests come from") == "synthetic" &&
+                                 cfg.get_double("workload.synthetic.iops", 0.0, "open-loop arrival rate (0 = closed loop)", 0.0) == 0.0;
+  closed_loop_ = mode == "closed" || (mode == "auto" && synthetic_unpaced);
+  limit_ps_ = cfg.get_time_ps("host.time_limit", "0s",
+                              "stop issuing new requests after this much simulated time (0: run the whole workload)");
   lba_wrap_ = cfg.get_bool("host.lba_wrap", true,
                            "fold requests beyond the namespace back into it (modulo); else they fail with LBA out of range");
   interval_ps_ = cfg.get_time_ps("stats.interval", "1s", "time-series interval (simulated time)");
@@ -139,10 +146,14 @@ bool HostDriver::issue_some(Request& r) {
     nvme_sqe e{};
     e.nsid = 1;
     e.prp1 = sl.buf;
+    // Out-of-range commands (host.lba_wrap: false) go to the device, which
+    // fails them; the scoreboard only tracks LBAs that exist.
+    const bool in_range = lba < lbas_ && n <= lbas_ - lba;
     if (op == host::IoOp::trim) {
       nvme_dsm_range range{0, n, lba};
       std::memcpy(mem_.data() + sl.buf, &range, sizeof range);
-      for (uint64_t i = 0; i < n; ++i) sb_.trim(lba + i);
+      if (in_range)
+        for (uint64_t i = 0; i < n; ++i) sb_.trim(lba + i);
       e.cdw0 = NVME_OP_DSM | (s << 16);
       e.cdw10 = 0;        // one range
       e.cdw11 = 1u << 2;  // AD: deallocate
@@ -153,7 +164,7 @@ bool HostDriver::issue_some(Request& r) {
       e.cdw12 = n - 1;
       if (op == host::IoOp::write) {
         auto* tok = reinterpret_cast<uint32_t*>(mem_.data() + sl.buf);
-        for (uint32_t i = 0; i < n; ++i) tok[i] = sb_.write(lba + i);
+        for (uint32_t i = 0; i < n; ++i) tok[i] = in_range ? sb_.write(lba + i) : 0;
       }
     }
     submit(s, e);
@@ -218,7 +229,7 @@ void HostDriver::reap() {
       ++res_.errors;
       ++res_.errors_by_status[status];
       if (it != live_.end()) it->second.error = true;
-    } else if (sl.op == host::IoOp::read) {
+    } else if (sl.op == host::IoOp::read && sl.lba + sl.nlb <= lbas_) {
       const auto* tok = reinterpret_cast<const uint32_t*>(mem_.data() + sl.buf);
       for (uint32_t i = 0; i < sl.nlb; ++i)
         if (!sb_.check(sl.lba + i, tok[i]) && sb_.mismatches() <= 10)
@@ -247,6 +258,7 @@ void HostDriver::sample(uint64_t now, bool final_row) {
     row.write_iops = secs > 0 ? double(iv_writes_) / secs : 0;
     row.gc_lba_moves = d.gc_lba_writes - last_dev_.gc_lba_writes;
     row.erases = d.erases - last_dev_.erases;
+    row.gc_victims = d.gc_victims - last_dev_.gc_victims;
     row.free_blocks = d.free_blocks;
     res_.timeseries.push_back(row);
     last_dev_ = d;
@@ -281,6 +293,10 @@ void HostDriver::replay() {
   bool have_next = workload_->next(io);
   for (;;) {
     const uint64_t now = now_ps();
+    if (limit_ps_ && now - t0 >= limit_ps_ && have_next) {
+      have_next = false;
+      res_.time_limited = true;
+    }
     // admit what has arrived (closed loop: as long as slots could take it)
     while (have_next && (closed_loop_ ? waiting_.size() < qd_ : t0 + io.time_ps <= now)) {
       Request r;

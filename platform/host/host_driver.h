@@ -36,14 +36,14 @@ class NvmeCtrl;
 
 // Device-side counters sampled into the time series.
 struct DeviceSample {
-  uint64_t host_lba_writes = 0, gc_lba_writes = 0, erases = 0;
+  uint64_t host_lba_writes = 0, gc_lba_writes = 0, erases = 0, gc_victims = 0;
   uint32_t free_blocks = 0;
 };
 
 struct TimeseriesRow {
   double time_s;
   double read_mbps, write_mbps, read_iops, write_iops;
-  uint64_t gc_lba_moves, erases;
+  uint64_t gc_lba_moves, erases, gc_victims;
   uint32_t free_blocks;
 };
 
@@ -51,6 +51,7 @@ struct HostResults {
   uint64_t requests = 0, reads = 0, writes = 0, trims = 0, flushes = 0;
   uint64_t read_bytes = 0, write_bytes = 0, trim_bytes = 0;
   uint64_t commands = 0, errors = 0, wrapped = 0;
+  bool time_limited = false;  // host.time_limit cut the workload short
   std::map<uint16_t, uint64_t> errors_by_status;
   LatencyHistogram read_latency, write_latency;
   uint64_t start_ps = 0, end_ps = 0;
@@ -122,6 +123,7 @@ class HostDriver : public sc_core::sc_module {
   bool closed_loop_, lba_wrap_;
   uint64_t interval_ps_;
   uint64_t submit_ps_;
+  uint64_t limit_ps_ = 0;
 
   uint64_t sq_addr_ = 0, cq_addr_ = 0;
   uint32_t sq_tail_ = 0, cq_head_ = 0;

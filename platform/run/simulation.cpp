@@ -56,10 +56,9 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
   const int64_t device = cfg.get_i64("workload.device", -1, "replay only this device/disk/LUN number of the trace (-1: all)");
   const double scale = cfg.get_double("workload.time_scale", 1.0, "multiply trace inter-arrival times (0.5 = twice as fast)", 0.0, 1e9);
   const uint64_t loops = cfg.get_u64("workload.loops", 1, "replay the trace this many times (0 = forever)");
-  if (src == "synthetic") {
-    auto spec = host::SyntheticSpec::from_config(cfg, device_bytes);
-    return host::make_synthetic(spec);
-  }
+  // Both sources' keys are declared whichever is used, so one file may hold both.
+  auto spec = host::SyntheticSpec::from_config(cfg, device_bytes);
+  if (src == "synthetic") return host::make_synthetic(spec);
   if (path.empty()) throw ConfigError("config key 'workload.trace': required when workload.source is trace");
   host::TraceOptions o;
   o.detect = fmt == "auto";
@@ -161,7 +160,7 @@ RunOutcome Simulation::run() {
   host_->set_workload(timed_.get());
   host_->set_sampler([this] {
     const ftl_stats* s = ftl_get_stats(soc_->firmware());
-    return DeviceSample{s->host_lba_writes, s->gc_lba_writes, s->erases, s->free_blocks};
+    return DeviceSample{s->host_lba_writes, s->gc_lba_writes, s->erases, s->gc_victims, s->free_blocks};
   });
   host_->set_on_finish([this] {
     soc_->stop();
@@ -215,10 +214,11 @@ nlohmann::json Simulation::summarize(double wall_s) const {
 
   // FTL figures over the timed part only: subtract what preconditioning did.
   const auto& ts = h.timeseries;
-  uint64_t gc_timed = 0, erases_timed = 0;
+  uint64_t gc_timed = 0, erases_timed = 0, victims_timed = 0;
   for (const auto& row : ts) {
     gc_timed += row.gc_lba_moves;
     erases_timed += row.erases;
+    victims_timed += row.gc_victims;
   }
   const uint64_t host_timed = h.write_bytes / soc.lba_size();
   uint32_t emin, emax;
@@ -227,7 +227,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   j["ftl"] = {{"waf", host_timed ? double(host_timed + gc_timed) / double(host_timed) : 0.0},
               {"host_lba_writes", host_timed},
               {"gc_lba_writes", gc_timed},
-              {"gc_runs", s->gc_victims},
+              {"gc_runs", victims_timed},
               {"erases", erases_timed},
               {"erase_count", {{"min", emin}, {"mean", emean}, {"max", emax}}},
               {"free_blocks_min", s->free_blocks_min},
@@ -236,7 +236,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
               {"trim_lbas", s->trim_lbas},
               {"gc_active_s", double(s->gc_active_ns) * 1e-9},
               {"lifetime", {{"host_lba_writes", s->host_lba_writes}, {"gc_lba_writes", s->gc_lba_writes},
-                            {"erases", s->erases}}}};
+                            {"erases", s->erases}, {"gc_runs", s->gc_victims}}}};
   const FlashCtrl& fl = soc.flash;
   const uint64_t span = h.end_ps > 0 ? h.end_ps : 1;  // busy counters run from time 0
   double dsum = 0, dmax = 0, csum = 0;
@@ -263,7 +263,8 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   j["run"] = {{"wall_s", wall_s},
               {"host_ios_per_s", wall_s > 0 ? double(h.requests) / wall_s : 0.0},
               {"peak_rss_mb", peak_rss_mb()},
-              {"finished", host_->finished()}};
+              {"finished", host_->finished()},
+              {"time_limited", h.time_limited}};
   return j;
 }
 
