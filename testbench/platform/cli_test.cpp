@@ -1,0 +1,224 @@
+// cli_test.cpp - the ssdvp command as a user meets it (the real binary,
+// SSDVP_BIN): exit codes, error messages that name the key or file:line,
+// no half-written outputs, the parameter listing, and a clean small run.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "common/config.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSmall = SSDVP_SOURCE_DIR "/configs/small.yaml";
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// A fresh directory for one test.
+fs::path scratch(const std::string& name) {
+  const fs::path d = fs::path(testing::TempDir()) / ("ssdvp_cli_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+Result run_ssdvp(const fs::path& dir, const std::string& args) {
+  const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
+  const std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 '") + SSDVP_BIN + "' " + args + " >'" +
+                          out.string() + "' 2>'" + err.string() + "'";
+  const int st = std::system(cmd.c_str());
+  Result r;
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+// A test that shows a known bug: skipped in CI, run with SSDVP_RUN_BUG_TESTS=1.
+#define SKIP_KNOWN_BUG(msg) \
+  if (!std::getenv("SSDVP_RUN_BUG_TESTS")) GTEST_SKIP() << "BUG: " << msg
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+}  // namespace
+
+TEST(Cli, UnknownConfigKeyExitsTwoAndNamesTheKey) {
+  const fs::path d = scratch("unknown_key");
+  Result r = run_ssdvp(d, "run -c '" + kSmall + "' --set nvme.fetch_bust=4 -o '" + (d / "out").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "nvme.fetch_bust")) << r.err;
+  EXPECT_FALSE(fs::exists(d / "out" / "summary.json"));
+  // The same from a YAML file (a valid platform plus one misspelt key).
+  std::ofstream(d / "typo.yaml") << slurp(kSmall) << "\npcie:\n  latancy: 500ns\n";
+  r = run_ssdvp(d, "run -c '" + (d / "typo.yaml").string() + "' -o '" + (d / "out").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "pcie.latancy")) << r.err;
+  EXPECT_FALSE(fs::exists(d / "out" / "summary.json"));
+  // params also rejects it (it builds the same platform).
+  r = run_ssdvp(d, "params --set cpu.cost.nonsense=1");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "cpu.cost.nonsense")) << r.err;
+}
+
+TEST(Cli, MisspeltKeyIsNamedEvenWhenTheConfigIsAlsoInvalid) {
+  SKIP_KNOWN_BUG("Simulation::Simulation (platform/run/simulation.cpp) calls cfg.check_unknown() only after the "
+                 "whole platform is built: a misspelt key whose intended value was needed for a valid platform "
+                 "('flash.dies_per_chanel') surfaces as an unrelated validation error ('nvme.namespace_size ... "
+                 "leaves no spare area') that never names the misspelt key");
+  const fs::path d = scratch("typo_invalid");
+  std::ofstream(d / "typo.yaml") << "flash:\n  channels: 4\n  dies_per_chanel: 2\n";
+  Result r = run_ssdvp(d, "run -c '" + (d / "typo.yaml").string() + "' -o '" + (d / "out").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "flash.dies_per_chanel")) << r.err;
+}
+
+TEST(Cli, BadValueNamesTheKey) {
+  const fs::path d = scratch("bad_value");
+  for (const std::string& kv : {std::string("flash.timing.read=20xs"), std::string("pcie.mbps=fast"),
+                                std::string("ftl.gc.policy=lru"), std::string("nvme.fetch_burst=0"),
+                                std::string("dram.size=12 parsecs")}) {
+    const std::string key = kv.substr(0, kv.find('='));
+    Result r = run_ssdvp(d, "run -c '" + kSmall + "' --set '" + kv + "' -o '" + (d / "out").string() + "'");
+    EXPECT_EQ(r.code, 2) << kv << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, key)) << kv << ": " << r.err;
+    EXPECT_FALSE(fs::exists(d / "out" / "summary.json")) << kv;
+  }
+}
+
+TEST(Cli, MalformedTraceLineExitsTwoWithFileLineAndWritesNoOutputs) {
+  const fs::path d = scratch("bad_trace");
+  const fs::path trace = d / "bad.trace";
+  std::ofstream(trace) << "0 0 0 8 0\n1000 0 8 8 1\n2000 0 16 8 0\n3000 0 zz 8 1\n4000 0 24 8 0\n";
+  for (const std::string& fmt : {std::string("mqsim"), std::string("auto")}) {
+    const fs::path out = d / ("out_" + fmt);
+    Result r = run_ssdvp(d, "run -c '" + kSmall + "' --trace '" + trace.string() + "' --format " + fmt +
+                            " --set precondition.fill=0 -o '" + out.string() + "'");
+    EXPECT_EQ(r.code, 2) << fmt << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, trace.string() + ":4")) << fmt << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "expected")) << fmt << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "zz")) << fmt << ": " << r.err;
+    EXPECT_FALSE(fs::exists(out / "summary.json")) << fmt;
+    EXPECT_FALSE(fs::exists(out / "timeseries.csv")) << fmt;
+    EXPECT_FALSE(fs::exists(out / ".summary.json.tmp")) << fmt;
+    EXPECT_FALSE(fs::exists(out / ".timeseries.csv.tmp")) << fmt;
+  }
+  // A trace that does not exist: exit 2, names the file.
+  Result r = run_ssdvp(d, "run -c '" + kSmall + "' --trace '" + (d / "missing.trace").string() + "' -o '" +
+                          (d / "out").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "missing.trace")) << r.err;
+}
+
+TEST(Cli, ParamsJsonListsEveryKeyWithADescription) {
+  const fs::path d = scratch("params");
+  Result r = run_ssdvp(d, "params -c '" + kSmall + "' --format json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json a = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(a.is_array());
+  std::set<std::string> keys;
+  for (const auto& p : a) {
+    const std::string k = p.at("key").get<std::string>();
+    EXPECT_TRUE(keys.insert(k).second) << "declared twice: " << k;
+    EXPECT_FALSE(p.at("description").get<std::string>().empty()) << k;
+    EXPECT_FALSE(p.at("type").get<std::string>().empty()) << k;
+    EXPECT_TRUE(p.contains("default")) << k;
+    EXPECT_TRUE(p.contains("value")) << k;
+  }
+  // Every key the shipped configs use is declared.
+  for (const char* cfg : {"/configs/small.yaml", "/configs/bench32g.yaml"}) {
+    const std::string path = std::string(SSDVP_SOURCE_DIR) + cfg;
+    if (!fs::exists(path)) continue;
+    const ssdvp::Config c = ssdvp::Config::from_yaml_file(path);
+    for (const auto& kv : c.values())
+      EXPECT_TRUE(keys.count(kv.first)) << cfg << ": " << kv.first;
+  }
+  // Every firmware operation has its cost key, and the models' keys are there.
+  const char* ops[] = {
+#define FW_OP(name, cycles, desc) "cpu.cost." #name,
+#include "fw_ops.def"
+  };
+  for (const char* k : ops) EXPECT_TRUE(keys.count(k)) << k;
+  for (const char* k : {"pcie.latency", "pcie.mbps", "nvme.lba_size", "nvme.access", "nvme.fetch", "nvme.completion",
+                        "nvme.fetch_burst", "nvme.namespace_size", "cpu.clock_hz", "cpu.quantum", "ftl.max_transfer",
+                        "host.queue_depth", "host.mode", "workload.source", "stats.interval", "log.level"})
+    EXPECT_TRUE(keys.count(k)) << k;
+  // The resolved value reflects the config file.
+  for (const auto& p : a) {
+    if (p["key"] == "flash.channels") {
+      EXPECT_EQ(p["value"], "4");
+    }
+  }
+  // The other formats list the same number of keys.
+  r = run_ssdvp(d, "params -c '" + kSmall + "' --format markdown");
+  ASSERT_EQ(r.code, 0) << r.err;
+  size_t rows = 0;
+  std::istringstream md(r.out);
+  for (std::string line; std::getline(md, line);)
+    if (line.rfind("| `", 0) == 0) ++rows;
+  EXPECT_EQ(rows, keys.size());
+}
+
+TEST(Cli, SmallRunWritesSummaryAndTimeseries) {
+  const fs::path d = scratch("run");
+  const fs::path out = d / "out";
+  Result r = run_ssdvp(d, "run -c '" + kSmall + "' --set workload.synthetic.requests=3000 --set stats.interval=5ms -q -o '" +
+                          out.string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty()) << "--quiet printed: " << r.out;
+  const nlohmann::json s = nlohmann::json::parse(slurp(out / "summary.json"));
+  EXPECT_EQ(s["integrity"]["mismatches"], 0);
+  EXPECT_GT(s["integrity"]["reads_checked"].get<uint64_t>(), 0u);
+  EXPECT_EQ(s["host"]["reads"].get<uint64_t>() + s["host"]["writes"].get<uint64_t>(), 3000u);
+  EXPECT_EQ(s["host"]["errors"], 0);
+  EXPECT_EQ(s["flash"]["violations"], 0);
+  EXPECT_EQ(s["cpu"]["bus_errors"], 0);
+  EXPECT_EQ(s["nvme"]["invalid_doorbells"], 0);
+  EXPECT_EQ(s["nvme"]["ring_errors"], 0);
+  EXPECT_EQ(s["run"]["finished"], true);
+  EXPECT_EQ(s["config"]["flash.channels"], "4");
+  const std::string csv = slurp(out / "timeseries.csv");
+  std::istringstream lines(csv);
+  std::string header;
+  std::getline(lines, header);
+  EXPECT_EQ(header, "time_s,read_mbps,write_mbps,read_iops,write_iops,gc_lba_moves,erases,free_blocks");
+  size_t rows = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ++rows;
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 7) << line;
+  }
+  EXPECT_GE(rows, 1u);
+  EXPECT_FALSE(fs::exists(out / ".summary.json.tmp"));
+  EXPECT_FALSE(fs::exists(out / ".timeseries.csv.tmp"));
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  const fs::path d = scratch("usage");
+  EXPECT_EQ(run_ssdvp(d, "").code, 2);
+  Result r = run_ssdvp(d, "frobnicate");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "frobnicate")) << r.err;
+  EXPECT_EQ(run_ssdvp(d, "run --no-such-option").code, 2);
+  r = run_ssdvp(d, "run -c '" + (d / "nope.yaml").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "nope.yaml")) << r.err;
+  EXPECT_EQ(run_ssdvp(d, "--version").code, 0);
+}
