@@ -4,7 +4,6 @@
 # out/default/summary.json and out/default/timeseries.csv.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-SSDVP_TESTS=${SSDVP_TESTS:-OFF}
 bash "$root/scripts/build.sh" -DSSDVP_TESTS=OFF -DSSDVP_BENCHMARKS=OFF
 cd "$root"
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
