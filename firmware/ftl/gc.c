@@ -132,6 +132,7 @@ static void job_finish_if_done(struct ftl *f, struct gc_job *j) {
   f->erases_inflight++;
   flash_submit(f, FC_OP_ERASE, TAG(TAG_ERASE, blk), blk, 0, 0);
   j->victim = FTL_NONE;
+  hal_trace(f->hal, HAL_TRACE_GC_VICTIM_END, blk);
   if (--f->gc_active == 0) f->stats.gc_active_ns += hal_time_ns(f->hal) - f->gc_since_ns;
 }
 
@@ -173,6 +174,7 @@ void gc_kick(struct ftl *f) {
     j->page = 0;
     j->reads = 0;
     f->stats.gc_victims++;
+    hal_trace(f->hal, HAL_TRACE_GC_VICTIM_START, blk);
     if (f->gc_active++ == 0) f->gc_since_ns = hal_time_ns(f->hal);
   }
   for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i)

@@ -29,6 +29,12 @@ enum fw_op {
 
 enum hal_log_level { HAL_LOG_ERROR = 0, HAL_LOG_WARN = 1, HAL_LOG_INFO = 2, HAL_LOG_DEBUG = 3 };
 
+/* Firmware activity markers for timelines (a no-op unless one is recorded). */
+enum hal_trace_event {
+  HAL_TRACE_GC_VICTIM_START = 1, /* arg: victim block */
+  HAL_TRACE_GC_VICTIM_END = 2    /* arg: victim block (relocated, erase issued) */
+};
+
 /* Callbacks of a back-end. ctx is the back-end's own object. */
 struct hal_ops {
   uint32_t (*read32)(void *ctx, uint32_t addr);
@@ -38,6 +44,7 @@ struct hal_ops {
   void (*charge)(void *ctx, enum fw_op op, uint32_t count);
   uint64_t (*time_ns)(void *ctx);
   void (*log)(void *ctx, int level, const char *msg);
+  void (*trace)(void *ctx, enum hal_trace_event event, uint32_t arg);
 };
 
 struct hal {
@@ -59,6 +66,9 @@ static inline void hal_wait_irq(struct hal *h) { h->ops->wait_irq(h->ctx); }
 
 /* Charge the CPU time of `count` firmware operations of kind op. */
 static inline void hal_charge(struct hal *h, enum fw_op op, uint32_t count) { h->ops->charge(h->ctx, op, count); }
+
+/* Marks a firmware event on the timeline. */
+static inline void hal_trace(struct hal *h, enum hal_trace_event ev, uint32_t arg) { h->ops->trace(h->ctx, ev, arg); }
 
 /* Simulated time in nanoseconds. */
 static inline uint64_t hal_time_ns(struct hal *h) { return h->ops->time_ns(h->ctx); }

@@ -24,7 +24,7 @@ const OpInfo kOps[FW_OP_COUNT] = {
 
 const hal_ops CpuNative::ops_ = {&CpuNative::hal_read32, &CpuNative::hal_write32, &CpuNative::hal_dram,
                                  &CpuNative::hal_wait_irq, &CpuNative::hal_charge, &CpuNative::hal_time_ns,
-                                 &CpuNative::hal_log};
+                                 &CpuNative::hal_log, &CpuNative::hal_trace};
 
 const char* CpuNative::op_name(enum fw_op op) { return kOps[op].name; }
 
@@ -53,7 +53,7 @@ void CpuNative::sync() {
 }
 
 uint32_t CpuNative::access(bool write, uint32_t addr, uint32_t value) {
-  tlm::tlm_generic_payload tx;
+  tlm::tlm_generic_payload& tx = tx_;  // reused: constructing one costs an allocation
   sc_core::sc_time delay = ps(functional_ ? 0 : local_ps_);
   const sc_core::sc_time before = delay;
   tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
@@ -97,18 +97,21 @@ void* CpuNative::hal_dram(void* ctx, uint32_t addr, uint32_t bytes) {
 void CpuNative::hal_wait_irq(void* ctx) {
   auto* self = static_cast<CpuNative*>(ctx);
   if (self->functional_) return;
+  const bool time_passes = self->local_ps_ > 0;
   self->sync();
   ++self->stats_.wakeups;
   // A line the firmware has just serviced falls a few delta cycles after the
-  // register write that cleared it (model method -> signal -> intc -> signal):
-  // let them settle before trusting a high level, or a CPU that charged no
-  // time would spin on a stale interrupt.
-  for (int d = 0; d < 4 && self->irq.read(); ++d) self->wait(sc_core::SC_ZERO_TIME);
+  // register write that cleared it (model method -> signal -> intc -> signal).
+  // sync() waited for time, so those have run; if it did not (a CPU that
+  // charged no time), let them settle before trusting a high level.
+  for (int d = 0; !time_passes && d < 4 && self->irq.read(); ++d) self->wait(sc_core::SC_ZERO_TIME);
   if (self->irq.read()) return;
   const uint64_t t0 = sc_core::sc_time_stamp().value();
+  if (self->on_busy) self->on_busy(self->busy_since_ps_, t0);
   do self->wait(self->irq.value_changed_event());
   while (!self->irq.read());
   self->stats_.idle_ps += sc_core::sc_time_stamp().value() - t0;
+  self->busy_since_ps_ = sc_core::sc_time_stamp().value();
 }
 
 void CpuNative::hal_charge(void* ctx, enum fw_op op, uint32_t count) {
@@ -124,6 +127,11 @@ void CpuNative::hal_charge(void* ctx, enum fw_op op, uint32_t count) {
 uint64_t CpuNative::hal_time_ns(void* ctx) {
   auto* self = static_cast<CpuNative*>(ctx);
   return (sc_core::sc_time_stamp().value() + self->local_ps_) / 1000;
+}
+
+void CpuNative::hal_trace(void* ctx, enum hal_trace_event ev, uint32_t arg) {
+  auto* self = static_cast<CpuNative*>(ctx);
+  if (self->on_trace && !self->functional_) self->on_trace(ev, arg, sc_core::sc_time_stamp().value() + self->local_ps_);
 }
 
 void CpuNative::hal_log(void* ctx, int level, const char* msg) {

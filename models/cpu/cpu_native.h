@@ -53,6 +53,11 @@ class CpuNative : public sc_core::sc_module {
   uint64_t cost_cycles(enum fw_op op) const { return cost_[op]; }
   static const char* op_name(enum fw_op op);
 
+  // Timeline hooks (null by default, no cost): busy spans between waking and
+  // going idle (ps), and the firmware's trace markers (at local time, ps).
+  std::function<void(uint64_t start_ps, uint64_t end_ps)> on_busy;
+  std::function<void(enum hal_trace_event ev, uint32_t arg, uint64_t at_ps)> on_trace;
+
  private:
   SC_HAS_PROCESS(CpuNative);
   void run();
@@ -66,6 +71,7 @@ class CpuNative : public sc_core::sc_module {
   static void hal_charge(void* ctx, enum fw_op op, uint32_t count);
   static uint64_t hal_time_ns(void* ctx);
   static void hal_log(void* ctx, int level, const char* msg);
+  static void hal_trace(void* ctx, enum hal_trace_event ev, uint32_t arg);
   static const hal_ops ops_;
 
   Logger log_;
@@ -76,7 +82,9 @@ class CpuNative : public sc_core::sc_module {
   uint64_t cycle_ps_;
   uint64_t quantum_ps_;
   uint64_t local_ps_ = 0;
+  uint64_t busy_since_ps_ = 0;
   std::array<uint64_t, FW_OP_COUNT> cost_{};
+  tlm::tlm_generic_payload tx_;
   tlm::tlm_dmi dmi_;
   bool dmi_ok_ = false;
   Stats stats_;

@@ -202,6 +202,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
   }
   res_.requests++;
   res_.end_ps = now;
+  if (observer_) observer_(RequestRecord{r.io.op, r.lba, r.nlb, r.arrival_ps, now, r.error});
 }
 
 void HostDriver::reap() {

@@ -68,6 +68,13 @@ class HostDriver : public sc_core::sc_module {
   void set_workload(host::Workload* w) { workload_ = w; }
   void set_sampler(std::function<DeviceSample()> s) { sampler_ = std::move(s); }
   void set_on_finish(std::function<void()> f) { on_finish_ = std::move(f); }
+  // Called for every completed request (timelines); null by default.
+  struct RequestRecord {
+    host::IoOp op;
+    uint64_t lba, nlb, arrival_ps, done_ps;
+    bool error;
+  };
+  void set_observer(std::function<void(const RequestRecord&)> o) { observer_ = std::move(o); }
   // Starts replay at the current simulated time (notified; the thread runs).
   void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }
   bool finished() const { return finished_; }
@@ -115,6 +122,7 @@ class HostDriver : public sc_core::sc_module {
   host::Workload* workload_ = nullptr;
   std::function<DeviceSample()> sampler_;
   std::function<void()> on_finish_;
+  std::function<void(const RequestRecord&)> observer_;
   sc_core::sc_event start_ev_;
 
   uint32_t lba_size_, max_transfer_;

@@ -12,6 +12,7 @@
 #include "host/host_driver.h"
 #include "host/host_memory.h"
 #include "host/scoreboard.h"
+#include "run/timeline.h"
 #include "soc/ssd_soc.h"
 #include "synthetic.h"
 #include "workload.h"
@@ -102,12 +103,18 @@ Simulation::Simulation(Config& cfg) : cfg_(cfg) {
   wl_fraction_ = cfg.get_double("precondition.workload_fraction", 0.0,
                                 "or that fraction of the workload's requests (counted first; the HAML method uses 0.5)", 0, 1);
   precond_seed_ = cfg.get_u64("precondition.seed", 1, "seed of the random preconditioning");
+  const std::string tl = cfg.get_string("timeline.file", "", "write a Perfetto/Chrome trace-event timeline here (empty: none)");
+  const uint64_t tl_start = cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
+  const uint64_t tl_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
+  if (!tl.empty()) timeline_ = std::make_unique<Timeline>(tl, tl_start, tl_len);
   workload_ = make_workload(cfg, lbas * soc_->lba_size());
   workload_desc_ = workload_->describe();
   cfg.check_unknown();
 }
 
 Simulation::~Simulation() = default;
+
+uint64_t Simulation::run_timeline_events() const { return timeline_ ? timeline_->events() : 0; }
 
 void Simulation::precondition() {
   struct ftl* f = soc_->firmware();
@@ -151,6 +158,36 @@ void Simulation::precondition() {
   }
 }
 
+// Timeline tracks: pid 1 host (tid 1 requests), pid 2 firmware (tid 1 CPU,
+// tid 2 GC victims, free-block counter), pid 3 dies (tid = die).
+void Simulation::attach_timeline() {
+  Timeline& t = *timeline_;
+  t.name_track(1, 1, "host", "requests");
+  t.name_track(2, 1, "ssd0 firmware", "cpu");
+  t.name_track(2, 2, "ssd0 firmware", "gc victims");
+  const auto& geo = soc_->geometry();
+  for (uint32_t d = 0; d < geo.dies(); ++d)
+    t.name_track(3, int(d), "ssd0 dies", "die " + std::to_string(d) + " (ch " + std::to_string(geo.channel_of_die(d)) + ")");
+  host_->set_observer([&t](const HostDriver::RequestRecord& r) {
+    static const char* names[] = {"read", "write", "trim", "flush"};
+    t.span(1, 1, names[int(r.op)], r.arrival_ps, r.done_ps,
+           "\"lba\":" + std::to_string(r.lba) + ",\"nlb\":" + std::to_string(r.nlb) + (r.error ? ",\"error\":true" : ""));
+  });
+  soc_->cpu.on_busy = [&t](uint64_t a, uint64_t b) { t.span(2, 1, "busy", a, b); };
+  soc_->cpu.on_trace = [this, &t](enum hal_trace_event ev, uint32_t arg, uint64_t at) {
+    if (ev == HAL_TRACE_GC_VICTIM_START) {
+      t.gc_start(arg, at);
+      t.counter(2, "free blocks", at, ftl_get_stats(soc_->firmware())->free_blocks);
+    } else if (ev == HAL_TRACE_GC_VICTIM_END) {
+      t.gc_end(arg, at);
+    }
+  };
+  soc_->flash.set_observer([&t](const FlashOpRecord& r) {
+    static const char* names[] = {"?", "read", "program", "erase"};
+    t.span(3, int(r.die), names[r.op <= 3 ? r.op : 0], r.start, r.done, "\"row\":" + std::to_string(r.row));
+  });
+}
+
 RunOutcome Simulation::run() {
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -166,11 +203,12 @@ RunOutcome Simulation::run() {
     soc_->stop();
     sc_core::sc_stop();
   });
-  // Device counters at the start of the timed part (preconditioning excluded).
+  if (timeline_) attach_timeline();
   soc_->start();
   host_->start();
   sc_core::sc_start();
   if (host_->error()) std::rethrow_exception(host_->error());
+  if (timeline_) timeline_->close();
   RunOutcome out;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   out.summary = summarize(wall);

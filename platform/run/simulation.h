@@ -19,6 +19,7 @@ class SsdSoc;
 class HostMemory;
 class HostDriver;
 class Scoreboard;
+class Timeline;
 namespace host {
 class Workload;
 }
@@ -35,6 +36,8 @@ class Simulation {
   RunOutcome run();
 
   SsdSoc& soc() { return *soc_; }
+  // Events written to the timeline (0 when timeline.file is empty).
+  uint64_t run_timeline_events() const;
   HostDriver& host() { return *host_; }
   Scoreboard& scoreboard() { return *sb_; }
 
@@ -53,6 +56,8 @@ class Simulation {
   std::unique_ptr<HostDriver> host_;
   std::unique_ptr<host::Workload> workload_;
   std::unique_ptr<host::Workload> timed_;
+  std::unique_ptr<Timeline> timeline_;
+  void attach_timeline();
   std::string workload_desc_;
   uint64_t precond_writes_ = 0;
   double fill_ = 0, random_dw_ = 0, wl_fraction_ = 0;

@@ -3,8 +3,8 @@
 
 #include <cstring>
 
-const hal_ops FakeHal::ops_ = {&FakeHal::read32, &FakeHal::write32, &FakeHal::dram,   &FakeHal::wait_irq,
-                               &FakeHal::charge, &FakeHal::time_ns, &FakeHal::log};
+const hal_ops FakeHal::ops_ = {&FakeHal::read32, &FakeHal::write32, &FakeHal::dram, &FakeHal::wait_irq,
+                               &FakeHal::charge, &FakeHal::time_ns, &FakeHal::log, &FakeHal::trace};
 
 FakeHal::FakeHal(uint32_t dram_bytes, uint32_t blocks, uint32_t ppb, uint32_t slots)
     : hal_{&ops_, this},
@@ -44,6 +44,9 @@ void FakeHal::charge(void* ctx, enum fw_op op, uint32_t count) {
   static_cast<FakeHal*>(ctx)->cycles[op] += count;
 }
 uint64_t FakeHal::time_ns(void* ctx) { return static_cast<FakeHal*>(ctx)->now_ns; }
+void FakeHal::trace(void* ctx, enum hal_trace_event ev, uint32_t) {
+  if (ev == HAL_TRACE_GC_VICTIM_START) static_cast<FakeHal*>(ctx)->gc_victims_traced++;
+}
 void FakeHal::log(void* ctx, int, const char* msg) { static_cast<FakeHal*>(ctx)->log_lines.emplace_back(msg); }
 
 void FakeHal::flash_doorbell(uint32_t tail) {

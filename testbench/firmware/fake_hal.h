@@ -27,6 +27,7 @@ class FakeHal {
   uint64_t cycles[FW_OP_COUNT] = {};
   std::vector<std::string> log_lines;
   uint64_t violations = 0;
+  uint64_t gc_victims_traced = 0;
   std::vector<uint32_t> program_rows;  // every programmed row, in order
   uint32_t erase_count(uint32_t block) const { return erases_[block]; }
 
@@ -38,6 +39,7 @@ class FakeHal {
   static void charge(void* ctx, enum fw_op op, uint32_t count);
   static uint64_t time_ns(void* ctx);
   static void log(void* ctx, int level, const char* msg);
+  static void trace(void* ctx, enum hal_trace_event ev, uint32_t arg);
   void flash_doorbell(uint32_t tail);
   uint16_t execute(const fc_sqe& e);
 
