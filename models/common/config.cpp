@@ -272,6 +272,13 @@ uint64_t Config::get_size(const std::string& key, const std::string& def, const 
   }
 }
 
+std::vector<std::string> Config::undeclared() const {
+  std::vector<std::string> r;
+  for (const auto& kv : values_)
+    if (!declared_index_.count(kv.first)) r.push_back(kv.first);
+  return r;
+}
+
 void Config::check_unknown() const {
   std::string unknown;
   for (const auto& kv : values_)

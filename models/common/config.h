@@ -68,6 +68,8 @@ class Config {
   // Throws ConfigError naming every key present in the config that no model
   // declared (a typo, or a key of another version).
   void check_unknown() const;
+  // The keys present but not declared so far.
+  std::vector<std::string> undeclared() const;
 
   // Every declared parameter, in declaration order, with its resolved value.
   const std::vector<ParamInfo>& params() const { return declared_; }

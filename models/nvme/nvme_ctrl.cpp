@@ -156,16 +156,24 @@ void NvmeCtrl::host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& 
     fetch(now_ps() + delay.value());
   } else {
     q.cq_head = v;
-    while (!q.cq_backlog.empty() && (q.cq_tail + 1) % q.depth != q.cq_head) {
-      const nvme_cqe c = q.cq_backlog.front();
+    // Completions held for a full CQ go out once the doorbell has arrived,
+    // each built and sent over the link like any other.
+    const uint64_t arrived = now_ps() + delay.value();
+    uint32_t room = (q.cq_head + q.depth - q.cq_tail - 1) % q.depth;
+    while (!q.cq_backlog.empty() && room-- > 0) {
+      Event ev{};
+      ev.kind = EvKind::completion;
+      ev.qid = uint16_t(qid);
+      ev.cqe = q.cq_backlog.front();
       q.cq_backlog.pop_front();
-      post_completion(uint16_t(qid), c);
+      ev.time = link_write(arrived + cqe_ps_, sizeof(nvme_cqe));
+      schedule(ev);
     }
   }
 }
 
 void NvmeCtrl::fetch(uint64_t at) {
-  if (!cmd_.ok) return;
+  if (!cmd_.ok || !bank_.get(NVME_ENABLE)) return;  // the firmware enables fetching once its rings are set
   const uint64_t now = std::max(at, now_ps());
   for (uint32_t idle = 0; idle < kMaxQueues;) {
     const uint32_t used = (cmd_.tail - cmd_.head + cmd_.size) % cmd_.size;
@@ -242,10 +250,10 @@ void NvmeCtrl::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay
 }
 
 unsigned NvmeCtrl::transport_dbg(tlm::tlm_generic_payload& tx) {
-  if (tx.get_data_length() != 4 || !tx.is_read()) return 0;
-  const uint32_t v = bank_.get(uint32_t(tx.get_address()));
-  std::memcpy(tx.get_data_ptr(), &v, 4);
-  return 4;
+  // Reads see the live values (read handlers have no side effects); debug
+  // writes are refused so they cannot ring a doorbell.
+  if (!tx.is_read()) return 0;
+  return bank_.transport(tx) ? 4 : 0;
 }
 
 void NvmeCtrl::process_xfers(uint64_t at) {

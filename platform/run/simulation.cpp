@@ -87,6 +87,20 @@ nlohmann::json latency_json(const LatencyHistogram& h) {
 }  // namespace
 
 Simulation::Simulation(Config& cfg) : cfg_(cfg) {
+  try {
+    build();
+  } catch (const ConfigError& e) {
+    // A misspelt key can surface as a consequence (its default made the
+    // platform invalid); name the keys nobody has read so far.
+    std::string hint;
+    for (const auto& k : cfg.undeclared()) hint += (hint.empty() ? "" : ", ") + k;
+    if (hint.empty()) throw;
+    throw ConfigError(std::string(e.what()) + "\n  (keys not known so far, perhaps misspelt: " + hint + ")");
+  }
+}
+
+void Simulation::build() {
+  Config& cfg = cfg_;
   soc_ = std::make_unique<SsdSoc>("ssd0", cfg);
   const uint64_t lbas = soc_->logical_lbas();
   mem_ = std::make_unique<HostMemory>("host_mem", cfg.get_size("host.memory", "64MiB", "host memory for queues and data buffers"));

@@ -46,6 +46,7 @@ class Simulation {
   void write_outputs(const std::string& dir, const RunOutcome& out) const;
 
  private:
+  void build();
   void precondition();
   nlohmann::json summarize(double wall_s) const;
 
