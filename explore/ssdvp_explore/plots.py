@@ -47,9 +47,11 @@ def with_labels(df: pd.DataFrame) -> pd.DataFrame:
             df[c] = df[c].astype("float64")
     if WORKLOAD not in df:
         trace = df.get("config.workload.trace", pd.Series([""] * len(df), index=df.index)).fillna("").astype(str)
-        desc = df.get("workload.description", pd.Series([""] * len(df), index=df.index)).fillna("").astype(str)
-        df[WORKLOAD] = [os.path.splitext(os.path.basename(t))[0] if t else (d or "synthetic")
-                        for t, d in zip(trace, desc)]
+        src = df.get("config.workload.source", pd.Series([""] * len(df), index=df.index)).fillna("").astype(str)
+        pat = df.get("config.workload.synthetic.pattern", pd.Series([""] * len(df), index=df.index)).fillna("").astype(str)
+        # the label must not carry the seed, or "means over seeds" would not merge them
+        df[WORKLOAD] = [os.path.splitext(os.path.basename(t))[0] if (t and s != "synthetic") else
+                        ("synthetic " + p if p else "synthetic") for t, s, p in zip(trace, src, pat)]
     rc, wc = "latency_us.read.count", "latency_us.write.count"
     if "latency_us.all.mean" not in df and {rc, wc, "latency_us.read.mean", "latency_us.write.mean"} <= set(df):
         n = df[rc].fillna(0) + df[wc].fillna(0)

@@ -81,7 +81,7 @@ struct ftl_stats {
   uint64_t write_stalls;    /* times a host write waited for a buffer or a block */
   uint32_t free_blocks;
   uint32_t free_blocks_min;
-  uint64_t gc_active_ns;    /* simulated time with at least one victim open */
+  uint64_t gc_active_ns;    /* closed periods with a victim open (ftl_gc_active_ns adds the open one) */
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */
@@ -116,6 +116,8 @@ int ftl_func_trim(struct ftl *f, uint64_t lba, uint64_t n);
 int ftl_func_flush(struct ftl *f);
 
 const struct ftl_stats *ftl_get_stats(const struct ftl *f);
+/* Simulated time with at least one GC victim open, up to now_ns. */
+uint64_t ftl_gc_active_ns(const struct ftl *f, uint64_t now_ns);
 /* Erase-count spread over all blocks. */
 void ftl_erase_spread(const struct ftl *f, uint32_t *min, double *mean, uint32_t *max);
 /* The physical slot address LBA lba maps to, or 0xffffffff. */

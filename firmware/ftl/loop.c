@@ -33,6 +33,10 @@ int ftl_busy(const struct ftl *f) {
 
 const struct ftl_stats *ftl_get_stats(const struct ftl *f) { return &f->stats; }
 
+uint64_t ftl_gc_active_ns(const struct ftl *f, uint64_t now_ns) {
+  return f->stats.gc_active_ns + (f->gc_active && now_ns > f->gc_since_ns ? now_ns - f->gc_since_ns : 0);
+}
+
 /* Polls until command slot c is released; -1 if nothing moves any more. */
 static int func_wait(struct ftl *f, uint32_t c) {
   while (f->cmds[c].state != CMD_FREE) {

@@ -286,7 +286,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
               {"write_stalls", s->write_stalls},
               {"pad_slots", s->pad_slots},
               {"trim_lbas", s->trim_lbas},
-              {"gc_active_s", double(s->gc_active_ns) * 1e-9},
+              {"gc_active_s", double(ftl_gc_active_ns(soc_->firmware(), h.end_ps / 1000)) * 1e-9},
               {"lifetime", {{"host_lba_writes", s->host_lba_writes}, {"gc_lba_writes", s->gc_lba_writes},
                             {"erases", s->erases}, {"gc_runs", s->gc_victims}}}};
   const FlashCtrl& fl = soc.flash;
