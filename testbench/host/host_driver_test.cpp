@@ -13,8 +13,6 @@
 #include "run/simulation.h"
 #include "soc/ssd_soc.h"
 
-// libsystemc references sc_main; the tests use GoogleTest's main.
-int sc_main(int, char*[]) { return 1; }
 
 using ssdvp::Config;
 

@@ -11,8 +11,6 @@
 
 #include "host/latency_histogram.h"
 
-// libsystemc (linked through ssdvp_platform) references sc_main; never called.
-int sc_main(int, char*[]) { return 1; }
 
 using ssdvp::LatencyHistogram;
 
