@@ -50,6 +50,35 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
   if (!nvme_.create_io_queue(1, sq_addr_, cq_addr_, depth, HostMemory::kMsiBase))
     throw std::runtime_error(std::string(name()) + ": could not create the I/O queue");
   SC_THREAD(run);
+  SC_METHOD(refill);
+  sensitive << refill_ev_;
+  dont_initialize();
+}
+
+void HostDriver::refill() {
+  try {
+    host::IoRequest io;
+    while (prefetch_.size() < kPrefetch && !prefetch_end_) {
+      if (workload_ && workload_->next(io)) prefetch_.push_back(io);
+      else prefetch_end_ = true;
+    }
+  } catch (...) {
+    error_ = std::current_exception();
+    prefetch_end_ = true;
+    prefetch_.clear();
+  }
+  refilled_ev_.notify();  // immediate: the thread waiting for it runs in this evaluation phase
+}
+
+bool HostDriver::next_request(host::IoRequest& io) {
+  if (prefetch_.empty() && !prefetch_end_) {
+    refill_ev_.notify();
+    wait(refilled_ev_);
+  }
+  if (error_ || prefetch_.empty()) return false;
+  io = prefetch_.front();
+  prefetch_.pop_front();
+  return true;
 }
 
 void HostDriver::doorbell(uint32_t offset, uint32_t value) {
@@ -291,7 +320,7 @@ void HostDriver::replay() {
   }
   const uint64_t t0 = now_ps();
   host::IoRequest io;
-  bool have_next = workload_->next(io);
+  bool have_next = next_request(io);
   for (;;) {
     const uint64_t now = now_ps();
     if (limit_ps_ && now - t0 >= limit_ps_ && have_next) {
@@ -305,7 +334,7 @@ void HostDriver::replay() {
       r.arrival_ps = closed_loop_ ? now : t0 + io.time_ps;
       r.id = next_id_++;
       if (admit(r)) waiting_.push_back(r);
-      have_next = workload_->next(io);
+      have_next = next_request(io);
     }
     // issue in arrival order
     while (!waiting_.empty()) {

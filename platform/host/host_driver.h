@@ -104,6 +104,11 @@ class HostDriver : public sc_core::sc_module {
 
   SC_HAS_PROCESS(HostDriver);
   void run();
+  // The workload is read by an SC_METHOD (the kernel's own stack) into a
+  // prefetch buffer: parsing errors are exceptions, and an exception thrown
+  // on a thread's coroutine stack defeats AddressSanitizer's bookkeeping.
+  void refill();
+  bool next_request(host::IoRequest& io);  // in the thread; false at the end or on an error
   bool admit(Request& r);       // maps bytes to LBAs; false if it has none
   bool issue_some(Request& r);  // issues commands of r while slots allow; true when all issued
   bool conflicts(host::IoOp op, uint64_t lba, uint64_t n) const;
@@ -145,6 +150,10 @@ class HostDriver : public sc_core::sc_module {
   bool finished_ = false;
   std::exception_ptr error_;
   void replay();
+  std::deque<host::IoRequest> prefetch_;
+  bool prefetch_end_ = false;
+  sc_core::sc_event refill_ev_, refilled_ev_;
+  static constexpr size_t kPrefetch = 4096;
 
   HostResults res_;
   // time series state

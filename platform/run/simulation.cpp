@@ -66,6 +66,15 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
   if (!o.detect) o.format = host::parse_trace_format(fmt);
   o.device = device;
   o.time_scale = scale;
+  {
+    // Read the whole trace once before simulating: a malformed line fails
+    // now, with its file:line, not hours into a run (and no exception is then
+    // thrown while SystemC threads run).
+    auto check = host::open_trace(path, o);
+    host::IoRequest r;
+    while (check->next(r)) {
+    }
+  }
   auto w = host::open_trace(path, o);
   if (loops != 1) w = host::make_looped(std::move(w), loops);
   return w;
