@@ -42,12 +42,15 @@ RegisterBank::RegisterBank(const std::string& block) : block_(block) {
     if (r.block == block) regs_.push_back(Reg{r, 0, {}, {}});
   if (regs_.empty()) throw std::invalid_argument("no registers for block '" + block + "' in ssdvp_regs.def");
   std::sort(regs_.begin(), regs_.end(), [](const Reg& a, const Reg& b) { return a.info.offset < b.info.offset; });
+  index_.assign(regs_.back().info.offset / 4 + 1, -1);
+  for (size_t i = 0; i < regs_.size(); ++i)
+    if (regs_[i].info.offset % 4 == 0) index_[regs_[i].info.offset / 4] = int16_t(i);
 }
 
 RegisterBank::Reg* RegisterBank::find(uint32_t offset) {
-  auto it = std::lower_bound(regs_.begin(), regs_.end(), offset,
-                             [](const Reg& r, uint32_t o) { return r.info.offset < o; });
-  return it != regs_.end() && it->info.offset == offset ? &*it : nullptr;
+  if (offset % 4 || offset / 4 >= index_.size()) return nullptr;
+  const int16_t i = index_[offset / 4];
+  return i < 0 ? nullptr : &regs_[size_t(i)];
 }
 const RegisterBank::Reg* RegisterBank::find(uint32_t offset) const {
   return const_cast<RegisterBank*>(this)->find(offset);

@@ -72,7 +72,8 @@ class RegisterBank {
   const Reg* find(uint32_t offset) const;
 
   std::string block_;
-  std::vector<Reg> regs_;  // sorted by offset
+  std::vector<Reg> regs_;       // sorted by offset
+  std::vector<int16_t> index_;  // offset / 4 -> position in regs_, or -1
   uint64_t errors_ = 0;
 };
 

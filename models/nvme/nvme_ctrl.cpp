@@ -107,6 +107,7 @@ bool NvmeCtrl::create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr,
   q.cq_addr = cq_addr;
   q.msi_addr = msi_addr;
   q.depth = depth;
+  live_.push_back(qid);
   return true;
 }
 
@@ -175,13 +176,14 @@ void NvmeCtrl::host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& 
 void NvmeCtrl::fetch(uint64_t at) {
   if (!cmd_.ok || !bank_.get(NVME_ENABLE)) return;  // the firmware enables fetching once its rings are set
   const uint64_t now = std::max(at, now_ps());
-  for (uint32_t idle = 0; idle < kMaxQueues;) {
+  const uint32_t nq = uint32_t(live_.size());
+  for (uint32_t idle = 0; nq && idle < nq;) {
     const uint32_t used = (cmd_.tail - cmd_.head + cmd_.size) % cmd_.size;
     if (used + 1 >= cmd_.size) return;  // CMD ring full: wait for the firmware
-    Queue& q = q_[rr_];
-    const uint32_t qid = rr_;
-    rr_ = rr_ % kMaxQueues + 1;
-    if (!q.live || q.sq_head == q.sq_tail) {
+    rr_ = rr_ % nq;
+    const uint32_t qid = live_[rr_++];
+    Queue& q = q_[qid];
+    if (q.sq_head == q.sq_tail) {
       ++idle;
       continue;
     }

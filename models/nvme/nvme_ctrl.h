@@ -124,7 +124,8 @@ class NvmeCtrl : public sc_core::sc_module {
   uint32_t done_inflight_ = 0; // transfer done, entry not yet visible
   uint32_t cmd_visible_tail_ = 0;
   std::vector<Queue> q_;
-  uint32_t rr_ = 1;
+  std::vector<uint16_t> live_;  // created queue ids, in creation order
+  uint32_t rr_ = 0;             // round-robin position in live_
   uint64_t up_free_ = 0, down_free_ = 0, engine_free_ = 0;
   uint64_t order_ = 0;
   std::priority_queue<Event, std::vector<Event>, Later> events_;
