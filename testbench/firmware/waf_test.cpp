@@ -100,13 +100,14 @@ TEST(Waf, FifoMatchesLambertWFormula) {
     const double want = fifo_waf(r.sf_eff);
     EXPECT_NEAR(r.waf / want, 1.0, 0.01) << "S_f=" << sf << " (effective " << r.sf_eff << "): measured " << r.waf
                                          << ", formula " << want;
-    RecordProperty("fifo_waf_" + std::to_string(sf), std::to_string(r.waf));
+    std::printf("FIFO S_f=%.3f (effective %.4f): measured %.4f, Lambert-W formula %.4f\n", sf, r.sf_eff, r.waf, want);
   }
 }
 
 TEST(Waf, RandomMatchesInverseSpareFactor) {
   const WafResult r = measure(FTL_GC_RANDOM, 64, 0.28);
   EXPECT_NEAR(r.waf * r.sf_eff, 1.0, 0.01) << "measured " << r.waf << ", 1/S_f " << 1.0 / r.sf_eff;
+  std::printf("random S_f=0.28 (effective %.4f): measured %.4f, 1/S_f %.4f\n", r.sf_eff, r.waf, 1.0 / r.sf_eff);
 }
 
 TEST(Waf, GreedyBelowFifoAndRisingWithPagesPerBlock) {
