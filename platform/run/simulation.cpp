@@ -325,6 +325,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
               {"host_ios_per_s", wall_s > 0 ? double(h.requests) / wall_s : 0.0},
               {"peak_rss_mb", peak_rss_mb()},
               {"finished", host_->finished()},
+              {"delta_cycles", uint64_t(sc_core::sc_delta_count())},
               {"time_limited", h.time_limited}};
   return j;
 }
