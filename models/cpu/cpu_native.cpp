@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "common/tlm_access.h"
 #include "ssdvp_hw.h"
 
 namespace ssdvp {
@@ -56,12 +57,7 @@ uint32_t CpuNative::access(bool write, uint32_t addr, uint32_t value) {
   tlm::tlm_generic_payload& tx = tx_;  // reused: constructing one costs an allocation
   sc_core::sc_time delay = ps(functional_ ? 0 : local_ps_);
   const sc_core::sc_time before = delay;
-  tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  tx.set_address(addr);
-  tx.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-  tx.set_data_length(4);
-  tx.set_streaming_width(4);
-  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare_access(tx, write, addr, &value, 4);
   bus->b_transport(tx, delay);
   if (!tx.is_response_ok()) {
     ++stats_.bus_errors;

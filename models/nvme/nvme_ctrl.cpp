@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/tlm_access.h"
+
 namespace ssdvp {
 namespace {
 
@@ -84,12 +86,7 @@ uint8_t* NvmeCtrl::dram_ptr(uint32_t addr, uint32_t len) {
 bool NvmeCtrl::host_access(bool write, uint64_t addr, void* data, uint32_t len) {
   tlm::tlm_generic_payload tx;
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;  // the link model charges the time
-  tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  tx.set_address(addr);
-  tx.set_data_ptr(static_cast<unsigned char*>(data));
-  tx.set_data_length(len);
-  tx.set_streaming_width(len);
-  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare_access(tx, write, addr, data, len);
   host_dma->b_transport(tx, d);
   return tx.is_response_ok();
 }

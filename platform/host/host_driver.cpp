@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/tlm_access.h"
 #include "nvme/nvme_ctrl.h"
 
 namespace ssdvp {
@@ -84,11 +85,7 @@ bool HostDriver::next_request(host::IoRequest& io) {
 void HostDriver::doorbell(uint32_t offset, uint32_t value) {
   tlm::tlm_generic_payload tx;
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  tx.set_command(tlm::TLM_WRITE_COMMAND);
-  tx.set_address(offset);
-  tx.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-  tx.set_data_length(4);
-  tx.set_streaming_width(4);
+  prepare_access(tx, true, offset, &value, 4);
   pcie->b_transport(tx, d);
 }
 

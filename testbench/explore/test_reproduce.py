@@ -51,7 +51,7 @@ def test_platform_page_is_registered():
     from ssdvp_explore.sweep import load_sweep
     s = load_sweep(REPO_ROOT / p.sweep, root=REPO_ROOT) if (REPO_ROOT / "configs/small.yaml").exists() else None
     if s is not None:
-        assert s.axis_keys == ["ftl.gc.policy", "workload.synthetic.seed"]
+        assert s.axis_keys == ["workload.synthetic.pattern", "ftl.gc.policy", "workload.synthetic.seed"]
 
 
 def test_cli_sweep_table_plot_list(make_sweep, proj, fake_bin, tmp_path, capsys, run_log):
