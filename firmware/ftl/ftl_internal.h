@@ -203,6 +203,8 @@ void on_host_read_done(struct ftl *f, uint32_t b, int status);
 void host_cmd_finish(struct ftl *f, uint32_t c, uint16_t status);
 void host_check_flush(struct ftl *f);
 uint32_t cmd_alloc(struct ftl *f);
+/* Queues command slot c to be resumed when buffers or blocks free up. */
+void wait_push(struct ftl *f, uint32_t c);
 int cmd_place_writes(struct ftl *f, uint32_t c);
 int cmd_start_read(struct ftl *f, uint32_t c);
 void cmd_trim(struct ftl *f, uint64_t slba, uint64_t n);

@@ -84,7 +84,7 @@ void host_cmd_finish(struct ftl *f, uint32_t c, uint16_t status) {
   cmd_release(f, c);
 }
 
-static void wait_push(struct ftl *f, uint32_t c) {
+void wait_push(struct ftl *f, uint32_t c) {
   f->cmds[c].next = FTL_NONE;
   if (f->wait_tail == FTL_NONE) f->wait_head = c;
   else f->cmds[f->wait_tail].next = c;

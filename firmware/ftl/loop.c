@@ -83,12 +83,7 @@ int ftl_func_write(struct ftl *f, uint64_t lba, uint32_t n, const uint32_t *toke
       break;
     }
     memcpy(f->cmds[c].tokens, tokens, (size_t)chunk * 4);
-    if (!cmd_place_writes(f, c)) {
-      f->cmds[c].next = FTL_NONE;
-      if (f->wait_tail == FTL_NONE) f->wait_head = c;
-      else f->cmds[f->wait_tail].next = c;
-      f->wait_tail = c;
-    }
+    if (!cmd_place_writes(f, c)) wait_push(f, c);
     rc = func_wait(f, c);
     lba += chunk;
     n -= chunk;
@@ -110,13 +105,7 @@ int ftl_func_read(struct ftl *f, uint64_t lba, uint32_t n, uint32_t *tokens) {
       rc = -1;
       break;
     }
-    f->cmds[c].state = CMD_READ;
-    if (!cmd_start_read(f, c)) {
-      f->cmds[c].next = FTL_NONE;
-      if (f->wait_tail == FTL_NONE) f->wait_head = c;
-      else f->cmds[f->wait_tail].next = c;
-      f->wait_tail = c;
-    }
+    if (!cmd_start_read(f, c)) wait_push(f, c);
     rc = func_wait(f, c);
     memcpy(tokens, f->cmds[c].tokens, (size_t)chunk * 4);
     if (f->cmds[c].status != NVME_SC_SUCCESS) rc = -1;
@@ -147,7 +136,6 @@ int ftl_func_flush(struct ftl *f) {
 
 uint64_t ftl_self_check(const struct ftl *f) {
   uint64_t bad = 0;
-  const uint32_t S = f->cfg.slots_per_page;
   /* every mapped LBA points at a valid slot; per-block counts match bits */
   uint64_t mapped = 0;
   for (uint64_t l = 0; l < f->cfg.logical_lbas; ++l) {
@@ -165,6 +153,5 @@ uint64_t ftl_self_check(const struct ftl *f) {
     valid += n;
   }
   if (valid != mapped) ++bad;
-  (void)S;
   return bad;
 }

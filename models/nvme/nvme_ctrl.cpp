@@ -202,7 +202,6 @@ void NvmeCtrl::fetch(uint64_t at) {
       auto* slot = reinterpret_cast<nvme_cmd_entry*>(dram_ptr(cmd_.base, cmd_.size * sizeof(nvme_cmd_entry)));
       if (slot) slot[cmd_.tail] = ev.cmd;
       cmd_.tail = (cmd_.tail + 1) % cmd_.size;
-      ++cmd_inflight_;
       ++stats_.commands_fetched;
       schedule(ev);
     }
@@ -278,7 +277,6 @@ void NvmeCtrl::process_xfers(uint64_t at) {
         stats_.bytes_h2d += modelled;
         ev.time = link_read(t, modelled);
         ev.kind = EvKind::done_entry;
-        ++done_inflight_;
         schedule(ev);
         break;
       }
@@ -290,7 +288,6 @@ void NvmeCtrl::process_xfers(uint64_t at) {
         stats_.bytes_d2h += modelled;
         ev.time = link_write(t, modelled);
         ev.kind = EvKind::done_entry;
-        ++done_inflight_;
         schedule(ev);
         break;
       }
@@ -315,7 +312,6 @@ void NvmeCtrl::process_xfers(uint64_t at) {
         ev.done.status = NVME_SC_DATA_XFER_ERROR;
         ev.time = t;
         ev.kind = EvKind::done_entry;
-        ++done_inflight_;
         schedule(ev);
     }
   }
@@ -357,7 +353,6 @@ void NvmeCtrl::publish_method() {
     switch (ev.kind) {
       case EvKind::cmd_visible:
         cmd_visible_tail_ = (cmd_visible_tail_ + 1) % cmd_.size;
-        --cmd_inflight_;
         irq_change = true;
         break;
       case EvKind::done_entry: {
@@ -366,7 +361,6 @@ void NvmeCtrl::publish_method() {
           ring[done_.tail] = ev.done;
           done_.tail = (done_.tail + 1) % done_.size;
         }
-        --done_inflight_;
         irq_change = true;
         break;
       }

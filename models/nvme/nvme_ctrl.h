@@ -120,8 +120,6 @@ class NvmeCtrl : public sc_core::sc_module {
   uint32_t fetch_burst_;
 
   Ring cmd_, xfer_, done_;
-  uint32_t cmd_inflight_ = 0;  // fetched, not yet visible
-  uint32_t done_inflight_ = 0; // transfer done, entry not yet visible
   uint32_t cmd_visible_tail_ = 0;
   std::vector<Queue> q_;
   std::vector<uint16_t> live_;  // created queue ids, in creation order
