@@ -16,6 +16,23 @@ bool is_write_like(host::IoOp op) { return op == host::IoOp::write || op == host
 
 }  // namespace
 
+bool lba_range(uint64_t offset, uint64_t length, uint32_t lba_size, uint64_t lbas, bool wrap, uint64_t* lba_out,
+               uint64_t* n_out, bool* wrapped) {
+  uint64_t lba = offset / lba_size;
+  uint64_t n = (offset + length + lba_size - 1) / lba_size - lba;
+  if (wrapped) *wrapped = false;
+  if (n == 0) return false;
+  if (wrap && (lba >= lbas || n > lbas - lba)) {
+    if (wrapped) *wrapped = true;
+    if (n > lbas) n = lbas;
+    lba %= lbas;
+    if (n > lbas - lba) lba = lbas - n;
+  }
+  *lba_out = lba;
+  *n_out = n;
+  return true;
+}
+
 HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem, NvmeCtrl& nvme, Scoreboard& sb,
                        uint32_t lba_size, uint32_t max_transfer)
     : sc_module(nm),
@@ -95,18 +112,9 @@ bool HostDriver::admit(Request& r) {
     r.lba = r.nlb = 0;
     return true;
   }
-  uint64_t lba = io.offset / lba_size_;
-  const uint64_t end = (io.offset + io.length + lba_size_ - 1) / lba_size_;
-  uint64_t n = end - lba;
-  if (n == 0) return false;
-  if (lba_wrap_ && (lba >= lbas_ || n > lbas_ - lba)) {
-    ++res_.wrapped;
-    if (n > lbas_) n = lbas_;
-    lba %= lbas_;
-    if (n > lbas_ - lba) lba = lbas_ - n;
-  }
-  r.lba = lba;
-  r.nlb = n;
+  bool wrapped = false;
+  if (!lba_range(io.offset, io.length, lba_size_, lbas_, lba_wrap_, &r.lba, &r.nlb, &wrapped)) return false;
+  res_.wrapped += wrapped;
   return true;
 }
 
@@ -330,18 +338,17 @@ void HostDriver::replay() {
       r.io = io;
       r.arrival_ps = closed_loop_ ? now : t0 + io.time_ps;
       r.id = next_id_++;
-      if (admit(r)) waiting_.push_back(r);
+      if (admit(r)) {
+        live_.emplace(r.id, r);
+        waiting_.push_back(r.id);
+      }
       have_next = next_request(io);
     }
     // issue in arrival order
     while (!waiting_.empty()) {
-      Request& r = waiting_.front();
-      if (closed_loop_ && r.issued == 0) r.arrival_ps = now;
-      auto it = live_.emplace(r.id, r).first;
-      const bool all = issue_some(it->second);
-      r.issued = it->second.issued;
-      r.outstanding = it->second.outstanding;
-      if (!all) break;
+      Request& r = live_.at(waiting_.front());
+      if (closed_loop_ && r.issued == 0) r.arrival_ps = now;  // closed loop: latency from issue
+      if (!issue_some(r)) break;
       waiting_.pop_front();
     }
     if (submit_ps_ && res_.commands > charged_commands_) {  // host software time before the doorbell

@@ -40,6 +40,13 @@ struct DeviceSample {
   uint32_t free_blocks = 0;
 };
 
+// The LBAs a byte range covers: [*lba, *lba + *n). With wrap, a range beyond
+// the namespace of `lbas` LBAs is folded into it (start modulo lbas, pulled
+// back so it ends inside; at most lbas long) and *wrapped is set. Returns
+// false for an empty range.
+bool lba_range(uint64_t offset, uint64_t length, uint32_t lba_size, uint64_t lbas, bool wrap, uint64_t* lba,
+               uint64_t* n, bool* wrapped = nullptr);
+
 struct TimeseriesRow {
   double time_s;
   double read_mbps, write_mbps, read_iops, write_iops;
@@ -143,8 +150,8 @@ class HostDriver : public sc_core::sc_module {
   bool phase_ = true, sq_dirty_ = false;
   std::vector<Slot> slots_;
   uint32_t busy_slots_ = 0;
-  std::map<uint64_t, Request> live_;  // issued (partly or wholly), by id
-  std::deque<Request> waiting_;       // arrived, not yet wholly issued
+  std::map<uint64_t, Request> live_;  // admitted and not yet complete, by id
+  std::deque<uint64_t> waiting_;      // ids of those not yet wholly issued, in arrival order
   uint64_t next_id_ = 0;
   uint64_t charged_commands_ = 0;
   bool finished_ = false;

@@ -168,10 +168,8 @@ void Simulation::precondition() {
   const uint32_t lba_size = soc_->lba_size();
   for (uint64_t i = 0; i < n && workload_->next(r); ++i) {
     if (r.op != host::IoOp::write && r.op != host::IoOp::trim) continue;
-    uint64_t lba = r.offset / lba_size, cnt = (r.offset + r.length + lba_size - 1) / lba_size - lba;
-    if (cnt > lbas) cnt = lbas;
-    lba %= lbas;
-    if (cnt > lbas - lba) lba = lbas - cnt;
+    uint64_t lba, cnt;  // preconditioning always folds into the namespace
+    if (!lba_range(r.offset, r.length, lba_size, lbas, true, &lba, &cnt)) continue;
     if (r.op == host::IoOp::trim) {
       for (uint64_t k = 0; k < cnt; ++k) sb_->trim(lba + k);
       ftl_func_trim(f, lba, cnt);
