@@ -46,12 +46,19 @@ TEST(Timeline, WindowHasHostFirmwareGcAndDieTracksInsideIt) {
   EXPECT_EQ(dies.size(), 8u);  // every die of small.yaml worked in the window
 }
 
-TEST(Timeline, NoFileUnlessAsked) {
+TEST(Timeline, AFailedRunLeavesNoTimelineBehind) {
+  // The trace's third line is malformed: the run stops before simulating, and
+  // the half-made timeline (opened when the platform was built) is removed.
+  const std::string dir = testing::TempDir() + "tl_fail/";
+  const std::string trace = testing::TempDir() + "tl_bad.ascii";
+  std::ofstream(trace) << "0 0 0 8 0\n1000 0 8 8 1\n2000 0 x 8 0\n";
   Config c = Config::from_yaml_file(SSDVP_SOURCE_DIR "/configs/small.yaml");
-  c.set("workload.synthetic.requests", "100");
-  ssdvp::Simulation sim(c);
-  EXPECT_TRUE(sim.run().clean);
-  EXPECT_EQ(sim.run_timeline_events(), 0u);
+  c.set("workload.source", "trace");
+  c.set("workload.trace", trace);
+  c.set("timeline.file", dir + "timeline.json");
+  EXPECT_ANY_THROW({ ssdvp::Simulation sim(c); });
+  EXPECT_FALSE(std::ifstream(dir + "timeline.json").good());
+  EXPECT_FALSE(std::ifstream(dir + "timeline.json.tmp").good());
 }
 
 }  // namespace
