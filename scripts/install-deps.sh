@@ -9,7 +9,8 @@ PKGS=(build-essential cmake ninja-build pkg-config
       libsystemc-dev libboost-dev libboost-program-options-dev
       libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
       libyaml-cpp-dev nlohmann-json3-dev
-      verilator yosys)
+      verilator yosys
+      libunicorn-dev gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf)
 # The exploration tooling's packages (explore/, testbench/explore/).
 here=$(cd "$(dirname "$0")" && pwd)
 while read -r p; do

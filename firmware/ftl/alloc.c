@@ -59,25 +59,49 @@ uint32_t buf_find_row(const struct ftl *f, uint32_t row) {
 
 /* ---- free blocks ------------------------------------------------------- */
 
+/* Free blocks: one doubly linked list per die (blk_next/blk_prev; a free
+ * block is in no GC candidate list). block_choice fifo appends, so a die
+ * hands out its oldest free block; erase_count keeps each list sorted by
+ * erase count (ascending, equal counts in arrival order) so a frontier can
+ * take the lowest, the highest or a random one. */
 void block_make_free(struct ftl *f, uint32_t blk) {
   const uint32_t d = block_die(f, blk);
   f->blk_state[blk] = BLK_FREE;
   f->blk_wp[blk] = 0;
   f->blk_valid[blk] = 0;
-  f->blk_next[blk] = FTL_NONE;
-  if (f->die_free_tail[d] == FTL_NONE) f->die_free_head[d] = blk;
-  else f->blk_next[f->die_free_tail[d]] = blk;
-  f->die_free_tail[d] = blk;
+  uint32_t after = f->die_free_tail[d]; /* insert after this block (FTL_NONE: at the head) */
+  if (f->cfg.block_choice == FTL_BLOCK_ERASE_COUNT)
+    while (after != FTL_NONE && f->blk_erase[after] > f->blk_erase[blk]) after = f->blk_prev[after];
+  const uint32_t next = after == FTL_NONE ? f->die_free_head[d] : f->blk_next[after];
+  f->blk_prev[blk] = after;
+  f->blk_next[blk] = next;
+  if (after == FTL_NONE) f->die_free_head[d] = blk;
+  else f->blk_next[after] = blk;
+  if (next == FTL_NONE) f->die_free_tail[d] = blk;
+  else f->blk_prev[next] = blk;
   f->die_free_count[d]++;
   f->free_total++;
   f->stats.free_blocks = f->free_total;
 }
 
-static uint32_t block_take_free(struct ftl *f, uint32_t d) {
-  const uint32_t blk = f->die_free_head[d];
+static uint32_t free_pick(struct ftl *f, uint32_t d, uint8_t wear) {
+  if (f->cfg.block_choice != FTL_BLOCK_ERASE_COUNT || wear == WEAR_LOWEST) return f->die_free_head[d];
+  if (wear == WEAR_HIGHEST) return f->die_free_tail[d];
+  uint32_t blk = f->die_free_head[d];
+  for (uint32_t i = f->die_free_count[d] ? rng_next(f) % f->die_free_count[d] : 0; i > 0 && blk != FTL_NONE; --i)
+    blk = f->blk_next[blk];
+  return blk;
+}
+
+static uint32_t block_take_free(struct ftl *f, uint32_t d, uint8_t wear) {
+  const uint32_t blk = free_pick(f, d, wear);
   if (blk == FTL_NONE) return FTL_NONE;
-  f->die_free_head[d] = f->blk_next[blk];
-  if (f->die_free_head[d] == FTL_NONE) f->die_free_tail[d] = FTL_NONE;
+  const uint32_t p = f->blk_prev[blk], n = f->blk_next[blk];
+  if (p == FTL_NONE) f->die_free_head[d] = n;
+  else f->blk_next[p] = n;
+  if (n == FTL_NONE) f->die_free_tail[d] = p;
+  else f->blk_prev[n] = p;
+  f->blk_prev[blk] = f->blk_next[blk] = FTL_NONE;
   f->die_free_count[d]--;
   f->free_total--;
   f->stats.free_blocks = f->free_total;
@@ -99,7 +123,7 @@ static uint32_t frontier_next_row(struct ftl *f, struct frontier *fr, int for_gc
     uint32_t blk = fr->open_block[d];
     if (blk == FTL_NONE) {
       if (!for_gc && f->free_total <= f->cfg.gc_reserve_blocks) return FTL_NONE;
-      blk = block_take_free(f, d);
+      blk = block_take_free(f, d, fr->wear);
       if (blk == FTL_NONE) { /* this die has none left: try the next one */
         fr->next_die = (d + 1) % f->dies;
         continue;
@@ -144,7 +168,7 @@ int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, 
     }
     struct pagebuf *pb = &f->bufs[b];
     pb->state = BUF_FILLING;
-    pb->frontier = fr->is_gc;
+    pb->frontier = fr->index;
     pb->row = row;
     pb->filled = 0;
     f->blk_inbuf[row_block(f, row)]++;
@@ -174,6 +198,10 @@ void frontier_flush(struct ftl *f, struct frontier *fr) {
   pb->filled = f->cfg.slots_per_page;
   fr->buf = FTL_NONE;
   program_buffer(f, (uint32_t)(pb - f->bufs));
+}
+
+void frontier_flush_host(struct ftl *f) {
+  for (uint32_t i = 0; i < f->classes; ++i) frontier_flush(f, &f->fr[i]);
 }
 
 void on_program_done(struct ftl *f, uint32_t b, int status) {

@@ -31,6 +31,31 @@ enum ftl_gc_policy {
   FTL_GC_DCHOICES = 4      /* fewest valid among d random closed blocks */
 };
 
+/* Where host writes go (docs/firmware.md, "Placement"). A class is a write
+ * frontier; classes are ordered hot (0) to cold (classes - 1). */
+enum ftl_placement {
+  FTL_PLACE_SINGLE = 0, /* one frontier for host and GC data (no separation) */
+  FTL_PLACE_DOUBLE = 1, /* one host frontier, one GC frontier */
+  FTL_PLACE_HOTIS = 2,  /* two host classes by constant thresholds on the monitor's figures */
+  FTL_PLACE_ASA = 3,    /* K-Means on update frequency only, 3 classes (ASA-FTL) */
+  FTL_PLACE_HAML = 4,   /* 2-D K-Means on update frequency and interval, hot_classes classes */
+  FTL_PLACE_STREAM = 5  /* the host's NVMe stream ID picks the class (oracle, multi-stream) */
+};
+
+/* Where GC-relocated LBAs go (placements other than single and double). */
+enum ftl_gc_placement {
+  FTL_GC_PLACE_SEPARATE = 0, /* a GC frontier of its own */
+  FTL_GC_PLACE_CLUSTER = 1   /* the current class of the LBA's slice (stream: the GC frontier) */
+};
+
+/* Which free block a frontier opens. */
+enum ftl_block_choice {
+  FTL_BLOCK_FIFO = 0,       /* the die's oldest free block */
+  FTL_BLOCK_ERASE_COUNT = 1 /* hot class: lowest erase count; cold class and GC: highest; warm: random */
+};
+
+#define FTL_MAX_CLASSES 8u
+
 /* The firmware's configuration: a plain struct with defaults and a separate
  * validity check. The platform fills it from YAML (ftl.* keys). */
 struct ftl_config {
@@ -59,7 +84,22 @@ struct ftl_config {
   uint32_t gc_reserve_blocks;   /* host writes wait while free blocks <= this */
   uint32_t gc_max_active;       /* victims collected concurrently */
   uint32_t gc_dchoices;         /* d for FTL_GC_DCHOICES */
-  uint32_t gc_separate_frontier; /* 1: relocated data has its own frontier */
+
+  /* placement (HAML-SSD and the policies it is compared with) */
+  uint32_t placement;       /* enum ftl_placement */
+  uint32_t gc_placement;    /* enum ftl_gc_placement */
+  uint32_t hot_classes;     /* K: classes of haml (1..8); streams of stream (1..8) */
+  uint32_t hot_slice_lbas;  /* LBAs per monitored slice */
+  uint64_t hot_period_ns;   /* monitoring period T */
+  uint32_t hot_interval_rule; /* enum hot_interval_rule (hotness.h) */
+  uint32_t hot_max_iter;    /* K-Means iteration limit */
+  uint32_t hotis_min_writes;     /* HOTIS: hot if at least this many writes in the period ... */
+  uint64_t hotis_max_interval_ns; /* ... and a mean update interval at most this */
+
+  /* wear levelling */
+  uint32_t block_choice;     /* enum ftl_block_choice */
+  uint32_t wear_threshold;   /* migrate cold data when max - min erase count exceeds this (0: never) */
+  uint32_t wear_check_erases; /* look at the spread every this many erases */
 
   uint64_t seed; /* firmware PRNG seed (random victim choices) */
 };
@@ -82,6 +122,11 @@ struct ftl_stats {
   uint32_t free_blocks;
   uint32_t free_blocks_min;
   uint64_t gc_active_ns;    /* closed periods with a victim open (ftl_gc_active_ns adds the open one) */
+  uint64_t class_lba_writes[FTL_MAX_CLASSES]; /* host LBAs placed per class */
+  uint64_t cluster_runs;    /* classification rounds (closed monitoring periods) */
+  uint64_t kmeans_iterations;
+  uint64_t wear_victims;    /* blocks collected to move cold data off young blocks */
+  uint64_t wear_lba_writes; /* LBAs those moved (also in gc_lba_writes) */
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */
@@ -111,6 +156,8 @@ int ftl_busy(const struct ftl *f);
  * controller must complete operations without simulated time (functional
  * mode). Return 0, or -1 on an error (logged). */
 int ftl_func_write(struct ftl *f, uint64_t lba, uint32_t n, const uint32_t *tokens);
+/* The same with an NVMe stream ID (0: none), as a Streams directive. */
+int ftl_func_write_stream(struct ftl *f, uint64_t lba, uint32_t n, const uint32_t *tokens, uint32_t stream);
 int ftl_func_read(struct ftl *f, uint64_t lba, uint32_t n, uint32_t *tokens);
 int ftl_func_trim(struct ftl *f, uint64_t lba, uint64_t n);
 int ftl_func_flush(struct ftl *f);
@@ -118,6 +165,10 @@ int ftl_func_flush(struct ftl *f);
 const struct ftl_stats *ftl_get_stats(const struct ftl *f);
 /* Simulated time with at least one GC victim open, up to now_ns. */
 uint64_t ftl_gc_active_ns(const struct ftl *f, uint64_t now_ns);
+/* Host write classes in use (1 for single and double placement). */
+uint32_t ftl_classes(const struct ftl *f);
+/* The class host writes to lba go to now (without a stream ID). */
+uint32_t ftl_class_of(const struct ftl *f, uint64_t lba);
 /* Erase-count spread over all blocks. */
 void ftl_erase_spread(const struct ftl *f, uint32_t *min, double *mean, uint32_t *max);
 /* The physical slot address LBA lba maps to, or 0xffffffff. */

@@ -28,7 +28,18 @@ void ftl_config_default(struct ftl_config *c) {
   c->gc_reserve_blocks = 16;
   c->gc_max_active = 2;
   c->gc_dchoices = 10;
-  c->gc_separate_frontier = 1;
+  c->placement = FTL_PLACE_DOUBLE;
+  c->gc_placement = FTL_GC_PLACE_SEPARATE;
+  c->hot_classes = 6;
+  c->hot_slice_lbas = 100u * 1000 * 1000 / 4096; /* 100 MB of 4 KiB LBAs */
+  c->hot_period_ns = 6ull * 3600 * 1000000000ull;
+  c->hot_interval_rule = HOT_INTERVAL_PER_SLICE;
+  c->hot_max_iter = 10;
+  c->hotis_min_writes = 2;
+  c->hotis_max_interval_ns = c->hot_period_ns / 4;
+  c->block_choice = FTL_BLOCK_FIFO;
+  c->wear_threshold = 0;
+  c->wear_check_erases = 64;
   c->seed = 1;
 }
 
@@ -63,7 +74,7 @@ static uint32_t flash_ring_entries(const struct ftl_config *c) {
 struct dram_map {
   uint64_t l2p, valid, fsq, fcq, ncmd, nxfer, ndone, bufs, staging;
   uint64_t valid_cnt, erase, state, wp, inbuf, closed_ns, next, prev, cpos, closed, bucket;
-  uint64_t dfh, dft, dfc, fr1, fr2, bufmeta, cmds, jobs, end;
+  uint64_t dfh, dft, dfc, fr, bufmeta, cmds, jobs, place, end;
 };
 
 static void plan(const struct ftl_config *c, struct dram_map *m) {
@@ -98,11 +109,11 @@ static void plan(const struct ftl_config *c, struct dram_map *m) {
   m->dfh = take(&l, dies * 4);
   m->dft = take(&l, dies * 4);
   m->dfc = take(&l, dies * 4);
-  m->fr1 = take(&l, dies * 4);
-  m->fr2 = take(&l, dies * 4);
+  m->fr = take(&l, dies * 4 * FTL_MAX_FRONTIERS);
   m->bufmeta = take(&l, (uint64_t)nbufs_of(c) * sizeof(struct pagebuf));
   m->cmds = take(&l, (uint64_t)c->cmd_slots * sizeof(struct fw_cmd));
   m->jobs = take(&l, (uint64_t)c->gc_max_active * sizeof(struct gc_job));
+  m->place = take(&l, place_dram_bytes(c));
   m->end = l.off;
 }
 
@@ -141,13 +152,26 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
   CHECK(c->gc_dchoices >= 1, "ftl: gc_dchoices must be >= 1");
   CHECK(c->gc_max_active >= 1 && c->gc_max_active <= 64, "ftl: gc_max_active must be in [1, 64]");
   CHECK(c->gc_reserve_blocks >= 1, "ftl: gc_reserve_blocks must be >= 1");
+  CHECK(c->placement <= FTL_PLACE_STREAM, "ftl: unknown placement %u", c->placement);
+  CHECK(c->gc_placement <= FTL_GC_PLACE_CLUSTER, "ftl: unknown gc_placement %u", c->gc_placement);
+  CHECK(c->block_choice <= FTL_BLOCK_ERASE_COUNT, "ftl: unknown block_choice %u", c->block_choice);
+  CHECK(c->hot_classes >= 1 && c->hot_classes <= FTL_MAX_CLASSES, "ftl: hot_classes must be in [1, %u]",
+        FTL_MAX_CLASSES);
+  CHECK(c->hot_slice_lbas >= 1, "ftl: hot_slice_lbas must be >= 1");
+  CHECK(c->hot_period_ns >= 1, "ftl: hot_period_ns must be >= 1");
+  CHECK(c->hot_interval_rule <= HOT_INTERVAL_GLOBAL, "ftl: unknown hot_interval_rule %u", c->hot_interval_rule);
+  CHECK(c->hot_max_iter >= 1, "ftl: hot_max_iter must be >= 1");
+  CHECK(c->wear_check_erases >= 1, "ftl: wear_check_erases must be >= 1");
+  CHECK(c->write_buffer_pages >= 2 * place_frontiers(c),
+        "ftl: write_buffer_pages (%u) must be at least 2 per write frontier (%u frontiers)", c->write_buffer_pages,
+        place_frontiers(c));
   CHECK(c->gc_reserve_blocks < c->gc_threshold_blocks,
         "ftl: gc_reserve_blocks (%u) must be below gc_threshold_blocks (%u)", c->gc_reserve_blocks,
         c->gc_threshold_blocks);
   /* Blocks that never hold logical data in steady state: the free pool kept
    * by the threshold, one open block per die for each frontier, and the
    * victims in flight. The spare must exceed them or GC cannot make room. */
-  const uint64_t overhead = (uint64_t)c->gc_threshold_blocks + 2 * dies + c->gc_max_active + 1;
+  const uint64_t overhead = (uint64_t)c->gc_threshold_blocks + place_frontiers(c) * dies + c->gc_max_active + 1;
   const uint64_t data_blocks = (c->logical_lbas + spb - 1) / spb;
   CHECK(blocks > data_blocks + overhead,
         "ftl: over-provisioning too small: %llu blocks for %llu blocks of logical data plus %llu for the GC "
@@ -171,13 +195,15 @@ static void ring_init(struct ftl *f, struct ring *r, uint64_t off, uint32_t entr
   r->mem = win(f, off, (uint64_t)entries * entry_bytes);
 }
 
-static void frontier_init(struct ftl *f, struct frontier *fr, uint32_t *open, int pool, int is_gc) {
+static void frontier_init(struct ftl *f, uint32_t i, uint32_t *open, int pool, uint8_t wear) {
+  struct frontier *fr = &f->fr[i];
   fr->open_block = open;
   for (uint32_t d = 0; d < f->dies; ++d) open[d] = FTL_NONE;
   fr->next_die = 0;
   fr->buf = FTL_NONE;
   fr->pool = (uint8_t)pool;
-  fr->is_gc = (uint8_t)is_gc;
+  fr->index = (uint8_t)i;
+  fr->wear = wear;
 }
 
 /* All tables, rings, buffers and staging areas live in DRAM (plan()); the
@@ -246,8 +272,20 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
   }
   f->stats.free_blocks_min = f->free_total;
 
-  frontier_init(f, &f->host_fr, win(f, m.fr1, (uint64_t)f->dies * 4), POOL_WRITE, 0);
-  frontier_init(f, &f->gc_fr, win(f, m.fr2, (uint64_t)f->dies * 4), POOL_GC, 1);
+  /* frontiers: host classes hot to cold (hot takes young blocks, cold old
+   * ones, warm any), then relocated data's own (old blocks) */
+  if (place_init(f, m.place)) {
+    hal_logf(hal, HAL_LOG_ERROR, "ftl: placement tables not accessible");
+    return -1;
+  }
+  uint32_t *open = win(f, m.fr, (uint64_t)f->dies * 4 * FTL_MAX_FRONTIERS);
+  if (!open) return -1;
+  for (uint32_t i = 0; i < place_frontiers(cfg); ++i) {
+    const int gc = i == f->classes;
+    const uint8_t wear = gc || (i == f->classes - 1 && i > 0) ? WEAR_HIGHEST : i == 0 ? WEAR_LOWEST : WEAR_RANDOM;
+    frontier_init(f, i, open + (uint64_t)i * f->dies, gc ? POOL_GC : POOL_WRITE, wear);
+  }
+  f->wear_countdown = cfg->wear_check_erases;
 
   /* page buffers */
   const uint32_t stride = (FC_PAGE_BUF_BYTES(cfg->slots_per_page) + 63) & ~63u;

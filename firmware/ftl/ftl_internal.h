@@ -4,7 +4,8 @@
  * Units: ftl_init.c (config, DRAM layout, rings), map.c (L2P and validity),
  * alloc.c (blocks, frontiers, page buffers, programs), gc.c (victims and
  * relocation), hostif.c (NVMe commands and transfers), flashif.c (flash
- * rings), loop.c (event loop and functional access).
+ * rings), place.c (write classes: monitoring, clustering, streams),
+ * loop.c (event loop and functional access).
  *
  * Addresses: a physical slot address (ppa) is row * slots_per_page + slot,
  * row = block * pages_per_block + page, block = die * blocks_per_die + i.
@@ -13,6 +14,7 @@
 #define SSDVP_FTL_INTERNAL_H
 
 #include "ftl.h"
+#include "hotness.h"
 #include "ssdvp_hw.h"
 
 #define FTL_UNMAPPED 0xffffffffu
@@ -40,7 +42,7 @@ enum tag_kind { TAG_PROGRAM = 1, TAG_HOST_READ = 2, TAG_GC_READ = 3, TAG_ERASE =
 struct pagebuf {
   uint8_t state;
   uint8_t pool;
-  uint8_t frontier; /* FILLING/PROGRAM: owning frontier */
+  uint8_t frontier; /* FILLING/PROGRAM: owning frontier (index in ftl.fr) */
   uint8_t rsvd;
   uint32_t row;     /* page row it belongs to (FTL_NONE if none) */
   uint32_t filled;  /* FILLING: slots placed; GC_PLACE: next slot to examine */
@@ -53,13 +55,19 @@ struct pagebuf {
   uint16_t slot_idx[32]; /* HOST_READ: slot -> LBA index in the command */
 };
 
+enum wear_pick { WEAR_LOWEST = 0, WEAR_HIGHEST = 1, WEAR_RANDOM = 2 };
+
 struct frontier {
   uint32_t *open_block; /* per die: open block, or FTL_NONE */
   uint32_t next_die;    /* round-robin striping position */
   uint32_t buf;         /* current FILLING buffer, or FTL_NONE */
   uint8_t pool;         /* pool its page buffers come from */
-  uint8_t is_gc;
+  uint8_t index;        /* in ftl.fr */
+  uint8_t wear;         /* enum wear_pick (block_choice erase_count) */
 };
+
+/* Host classes 0..classes-1, then the GC frontier if it has its own. */
+#define FTL_MAX_FRONTIERS (FTL_MAX_CLASSES + 1)
 
 enum cmd_state { CMD_FREE = 0, CMD_H2D = 1, CMD_PLACE = 2, CMD_READ = 3, CMD_D2H = 4, CMD_WAIT_FLUSH = 5 };
 
@@ -78,12 +86,15 @@ struct fw_cmd {
   uint32_t staging;  /* bus address of the token staging area */
   uint32_t *tokens;  /* window onto it */
   uint32_t functional; /* 1: issued by ftl_func_* (no host transfers) */
+  uint8_t stream;      /* write: NVMe stream ID (0: none) */
+  uint8_t recorded;    /* write: seen by the hotness monitor */
 };
 
 struct gc_job {
   uint32_t victim; /* FTL_NONE if idle */
   uint32_t page;   /* next page of the victim to read */
   uint32_t reads;  /* outstanding reads */
+  uint32_t wear;   /* 1: a wear-levelling victim (chosen for its low erase count) */
 };
 
 struct ring {
@@ -128,8 +139,22 @@ struct ftl {
   uint32_t *die_free_count;
   uint32_t free_total;
 
-  struct frontier host_fr;
-  struct frontier gc_fr;
+  struct frontier fr[FTL_MAX_FRONTIERS];
+  uint32_t classes; /* host classes (frontiers 0..classes-1) */
+  uint32_t gc_fr;   /* frontier of relocated data: classes (own) or 0 (single) */
+
+  /* hotness (place.c) */
+  struct hot_monitor hot;
+  uint32_t slices;
+  uint8_t *slice_class; /* [slices] current class */
+  uint16_t *hot_f9, *hot_t9; /* [slices] last period's scaled figures */
+  uint32_t *hot_fraw;   /* [slices] last period's writes */
+  uint64_t *hot_traw;   /* [slices] last period's mean interval, ns */
+  uint8_t *hot_labels;  /* [slices] K-Means labels */
+
+  /* wear levelling */
+  uint32_t wear_countdown; /* erases until the next spread check */
+  int wear_due;            /* a wear victim should be collected */
 
   struct pagebuf *bufs;
   uint32_t nbufs;
@@ -181,6 +206,22 @@ void block_make_free(struct ftl *f, uint32_t blk);
 uint32_t rng_next(struct ftl *f);
 /* The page buffer holding row, if any (reads of recently written data). */
 uint32_t buf_find_row(const struct ftl *f, uint32_t row);
+/* Pads and programs the open pages of every host class. */
+void frontier_flush_host(struct ftl *f);
+
+/* ---- place.c ----------------------------------------------------------- */
+/* Frontier count and DRAM for a configuration. */
+uint32_t place_frontiers(const struct ftl_config *c);
+uint32_t place_slices(const struct ftl_config *c);
+uint64_t place_dram_bytes(const struct ftl_config *c);
+/* Carves the monitor's tables from DRAM at off; 0 or -1. */
+int place_init(struct ftl *f, uint64_t off);
+/* A host write command of n LBAs at slba (monitoring; may recluster). */
+void place_note_write(struct ftl *f, uint64_t slba, uint32_t n);
+/* The frontier a host LBA goes to, with the command's stream ID. */
+struct frontier *place_host(struct ftl *f, uint32_t lpn, uint32_t stream);
+/* The frontier a relocated LBA goes to. */
+struct frontier *place_gc(struct ftl *f, uint32_t lpn);
 
 /* ---- gc.c -------------------------------------------------------------- */
 void gc_block_closed(struct ftl *f, uint32_t blk);

@@ -160,7 +160,56 @@ static int job_issue_reads(struct ftl *f, struct gc_job *j) {
   return did;
 }
 
+static void job_start(struct ftl *f, struct gc_job *j, uint32_t blk, uint32_t wear) {
+  candidate_remove(f, blk);
+  f->blk_state[blk] = BLK_VICTIM;
+  j->victim = blk;
+  j->page = 0;
+  j->reads = 0;
+  j->wear = wear;
+  f->stats.gc_victims++;
+  hal_trace(f->hal, HAL_TRACE_GC_VICTIM_START, blk);
+  if (f->gc_active++ == 0) f->gc_since_ns = hal_time_ns(f->hal);
+}
+
+/* Wear levelling by migration: every wear_check_erases erases, if the erase
+ * counts of all blocks spread by more than wear_threshold, the closed block
+ * with the lowest count (cold data on a young block) is collected; its data
+ * goes where relocated data goes (with block_choice erase_count: onto old
+ * blocks) and the young block returns to the free pool. */
+static void wear_check(struct ftl *f) {
+  if (!f->cfg.wear_threshold || --f->wear_countdown) return;
+  f->wear_countdown = f->cfg.wear_check_erases;
+  uint32_t lo = UINT32_MAX, hi = 0;
+  for (uint32_t b = 0; b < f->total_blocks; ++b) {
+    if (f->blk_erase[b] < lo) lo = f->blk_erase[b];
+    if (f->blk_erase[b] > hi) hi = f->blk_erase[b];
+  }
+  hal_charge(f->hal, FW_OP_gc_victim_select, 1);
+  if (hi - lo > f->cfg.wear_threshold) f->wear_due = 1;
+}
+
+static void wear_start(struct ftl *f) {
+  /* only with room to spare: a wear victim may be full of valid data */
+  if (f->free_total + f->erases_inflight < f->cfg.gc_threshold_blocks) return;
+  for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i) {
+    if (f->jobs[i].victim != FTL_NONE) continue;
+    uint32_t best = FTL_NONE;
+    for (uint32_t k = 0; k < f->closed_count; ++k) {
+      const uint32_t b = f->closed[k];
+      if (best == FTL_NONE || f->blk_erase[b] < f->blk_erase[best]) best = b;
+    }
+    hal_charge(f->hal, FW_OP_gc_victim_select, 1);
+    f->wear_due = 0;
+    if (best == FTL_NONE) return;
+    f->stats.wear_victims++;
+    job_start(f, &f->jobs[i], best, 1);
+    return;
+  }
+}
+
 void gc_kick(struct ftl *f) {
+  if (f->wear_due) wear_start(f);
   /* start victims while below the threshold */
   for (uint32_t i = 0; i < f->cfg.gc_max_active && f->free_total + f->erases_inflight < f->cfg.gc_threshold_blocks;
        ++i) {
@@ -168,14 +217,7 @@ void gc_kick(struct ftl *f) {
     if (j->victim != FTL_NONE) continue;
     const uint32_t blk = pick_victim(f);
     if (blk == FTL_NONE) break;
-    candidate_remove(f, blk);
-    f->blk_state[blk] = BLK_VICTIM;
-    j->victim = blk;
-    j->page = 0;
-    j->reads = 0;
-    f->stats.gc_victims++;
-    hal_trace(f->hal, HAL_TRACE_GC_VICTIM_START, blk);
-    if (f->gc_active++ == 0) f->gc_since_ns = hal_time_ns(f->hal);
+    job_start(f, j, blk, 0);
   }
   for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i)
     if (f->jobs[i].victim != FTL_NONE) job_issue_reads(f, &f->jobs[i]);
@@ -184,18 +226,18 @@ void gc_kick(struct ftl *f) {
 /* Places the still-valid slots of a GC_PLACE buffer; 0 if it had to stop. */
 static int place_from(struct ftl *f, uint32_t b) {
   struct pagebuf *pb = &f->bufs[b];
-  struct frontier *fr = f->cfg.gc_separate_frontier ? &f->gc_fr : &f->host_fr;
   const uint32_t S = f->cfg.slots_per_page;
+  struct gc_job *j = &f->jobs[pb->cmd];
   for (; pb->filled < S; ++pb->filled) {
     const uint32_t s = pb->filled;
     if (!(pb->mask & (1u << s))) continue;
     const uint32_t old = pb->row * S + s, lpn = pb->lpn[s];
     if (lpn >= f->cfg.logical_lbas || f->l2p[lpn] != old) continue; /* overwritten or trimmed meanwhile */
-    if (place_lba(f, fr, lpn, pb->token[s], 1)) return 0;
+    if (place_lba(f, place_gc(f, lpn), lpn, pb->token[s], 1)) return 0;
     f->stats.gc_lba_writes++;
+    if (j->wear) f->stats.wear_lba_writes++;
     hal_charge(f->hal, FW_OP_gc_page_move, 1);
   }
-  struct gc_job *j = &f->jobs[pb->cmd];
   pb->state = BUF_FILLING; /* any used state; buf_put frees it */
   pb->row = FTL_NONE;
   buf_put(f, b);
@@ -241,4 +283,5 @@ void on_erase_done(struct ftl *f, uint32_t blk, int status) {
   f->blk_erase[blk]++;
   f->stats.erases++;
   block_make_free(f, blk);
+  wear_check(f);
 }

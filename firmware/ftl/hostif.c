@@ -31,6 +31,8 @@ uint32_t cmd_alloc(struct ftl *f) {
   cmd->pending = 0;
   cmd->status = NVME_SC_SUCCESS;
   cmd->functional = 0;
+  cmd->stream = 0;
+  cmd->recorded = 0;
   return c;
 }
 
@@ -96,12 +98,19 @@ void wait_push(struct ftl *f, uint32_t c) {
 int cmd_place_writes(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   cmd->state = CMD_PLACE;
+  if (!cmd->recorded) {
+    cmd->recorded = 1;
+    place_note_write(f, cmd->slba, cmd->nlb);
+  }
   for (; cmd->progress < cmd->nlb; ++cmd->progress) {
-    if (place_lba(f, &f->host_fr, (uint32_t)(cmd->slba + cmd->progress), cmd->tokens[cmd->progress], 0)) {
+    const uint32_t lpn = (uint32_t)(cmd->slba + cmd->progress);
+    struct frontier *fr = place_host(f, lpn, cmd->stream);
+    if (place_lba(f, fr, lpn, cmd->tokens[cmd->progress], 0)) {
       f->stats.write_stalls++;
       return 0;
     }
     f->stats.host_lba_writes++;
+    f->stats.class_lba_writes[fr->index < FTL_MAX_CLASSES ? fr->index : 0]++;
   }
   host_cmd_finish(f, c, NVME_SC_SUCCESS);
   return 1;
@@ -233,6 +242,13 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
         return host_cmd_finish(f, c, NVME_SC_LBA_OUT_OF_RANGE);
       if (cmd->nlb > f->cfg.max_transfer_lbas) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
       if (cmd->opcode == NVME_OP_WRITE) {
+        /* Directives: none, or Streams (DTYPE 1) with a stream ID in DSPEC.
+         * Stream IDs 1..FTL_MAX_CLASSES are accepted under every placement
+         * (only the stream placement uses them). */
+        const uint32_t dtype = (q->cdw12 >> 20) & 0xf, dspec = q->cdw13 >> 16;
+        if (dtype > NVME_DTYPE_STREAMS || (dtype == NVME_DTYPE_STREAMS && (dspec == 0 || dspec > FTL_MAX_CLASSES)))
+          return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+        cmd->stream = (uint8_t)(dtype == NVME_DTYPE_STREAMS ? dspec : 0);
         cmd->state = CMD_H2D;
         xfer_post(f, XFER_H2D, cmd, XTAG(XK_WRITE_DATA, c), cmd->staging, cmd->prp, cmd->nlb, 0);
       } else if (!cmd_start_read(f, c)) {
@@ -241,7 +257,7 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
       return;
     }
     case NVME_OP_FLUSH:
-      frontier_flush(f, &f->host_fr);
+      frontier_flush_host(f);
       cmd->state = CMD_WAIT_FLUSH;
       f->flush_waiters++;
       host_check_flush(f);

@@ -72,6 +72,11 @@ static uint32_t func_cmd(struct ftl *f, uint8_t opcode, uint64_t lba, uint32_t n
 }
 
 int ftl_func_write(struct ftl *f, uint64_t lba, uint32_t n, const uint32_t *tokens) {
+  return ftl_func_write_stream(f, lba, n, tokens, 0);
+}
+
+int ftl_func_write_stream(struct ftl *f, uint64_t lba, uint32_t n, const uint32_t *tokens, uint32_t stream) {
+  if (stream > FTL_MAX_CLASSES) return -1;
   if (lba >= f->cfg.logical_lbas || n > f->cfg.logical_lbas - lba) return -1;
   f->functional = 1;
   int rc = 0;
@@ -83,6 +88,7 @@ int ftl_func_write(struct ftl *f, uint64_t lba, uint32_t n, const uint32_t *toke
       break;
     }
     memcpy(f->cmds[c].tokens, tokens, (size_t)chunk * 4);
+    f->cmds[c].stream = (uint8_t)stream;
     if (!cmd_place_writes(f, c)) wait_push(f, c);
     rc = func_wait(f, c);
     lba += chunk;
@@ -128,7 +134,7 @@ int ftl_func_trim(struct ftl *f, uint64_t lba, uint64_t n) {
 
 int ftl_func_flush(struct ftl *f) {
   f->functional = 1;
-  frontier_flush(f, &f->host_fr);
+  frontier_flush_host(f);
   const int rc = func_drain(f);
   f->functional = 0;
   return rc;

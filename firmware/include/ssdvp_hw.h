@@ -58,6 +58,8 @@ enum nvme_opcode {
   NVME_OP_READ = 0x02,
   NVME_OP_DSM = 0x09 /* Dataset Management; AD (deallocate) supported */
 };
+/* Write directives: CDW12 bits 23:20 DTYPE, CDW13 bits 31:16 DSPEC. */
+enum nvme_dtype { NVME_DTYPE_NONE = 0, NVME_DTYPE_STREAMS = 1 };
 /* Status field of a completion: (SCT << 8) | SC, as in the NVMe base spec. */
 enum nvme_status {
   NVME_SC_SUCCESS = 0x000,

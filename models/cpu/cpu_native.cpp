@@ -121,8 +121,20 @@ void CpuNative::hal_charge(void* ctx, enum fw_op op, uint32_t count) {
 }
 
 uint64_t CpuNative::hal_time_ns(void* ctx) {
-  auto* self = static_cast<CpuNative*>(ctx);
-  return (sc_core::sc_time_stamp().value() + self->local_ps_) / 1000;
+  return static_cast<CpuNative*>(ctx)->firmware_time_ns();
+}
+
+uint64_t CpuNative::firmware_time_ns() const {
+  if (functional_) return functional_ns_;
+  return time_base_ns_ + (sc_core::sc_time_stamp().value() + local_ps_) / 1000;
+}
+
+void CpuNative::set_functional(bool on) {
+  // Leaving functional mode: simulated time continues from the functional
+  // clock, so the firmware's clock never runs backwards.
+  if (functional_ && !on) time_base_ns_ = functional_ns_ > sc_core::sc_time_stamp().value() / 1000
+                                              ? functional_ns_ - sc_core::sc_time_stamp().value() / 1000 : 0;
+  functional_ = on;
 }
 
 void CpuNative::hal_trace(void* ctx, enum hal_trace_event ev, uint32_t arg) {

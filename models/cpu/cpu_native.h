@@ -38,7 +38,13 @@ class CpuNative : public sc_core::sc_module {
   void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }
   // Functional mode: the HAL charges no time and never waits (preconditioning
   // and boot run from outside any SystemC process).
-  void set_functional(bool on) { functional_ = on; }
+  void set_functional(bool on);
+  // The firmware's clock (hal_time_ns). In functional mode it stands still
+  // unless set here (preconditioning replays a trace's first half at its
+  // timestamps so that time-based firmware, e.g. the hotness monitor, sees
+  // them); timed simulation continues from it.
+  void set_functional_time_ns(uint64_t ns) { functional_ns_ = ns; }
+  uint64_t firmware_time_ns() const;
 
   struct Stats {
     uint64_t idle_ps = 0;     // time waiting for an interrupt
@@ -82,6 +88,8 @@ class CpuNative : public sc_core::sc_module {
   uint64_t cycle_ps_;
   uint64_t quantum_ps_;
   uint64_t local_ps_ = 0;
+  uint64_t functional_ns_ = 0;
+  uint64_t time_base_ns_ = 0;
   uint64_t busy_since_ps_ = 0;
   std::array<uint64_t, FW_OP_COUNT> cost_{};
   tlm::tlm_generic_payload tx_;

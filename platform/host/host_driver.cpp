@@ -197,6 +197,10 @@ bool HostDriver::issue_some(Request& r) {
       e.cdw11 = uint32_t(lba >> 32);
       e.cdw12 = n - 1;
       if (op == host::IoOp::write) {
+        if (r.io.stream) {  // Streams directive
+          e.cdw12 |= uint32_t(NVME_DTYPE_STREAMS) << 20;
+          e.cdw13 = uint32_t(r.io.stream) << 16;
+        }
         auto* tok = reinterpret_cast<uint32_t*>(mem_.data() + sl.buf);
         for (uint32_t i = 0; i < n; ++i) tok[i] = in_range ? sb_.write(lba + i) : 0;
       }

@@ -11,6 +11,7 @@
 
 #include "host/host_driver.h"
 #include "host/host_memory.h"
+#include "host/oracle.h"
 #include "host/scoreboard.h"
 #include "run/timeline.h"
 #include "soc/ssd_soc.h"
@@ -131,6 +132,11 @@ void Simulation::build() {
   const uint64_t tl_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
   if (!tl.empty()) timeline_ = std::make_unique<Timeline>(tl, tl_start, tl_len);
   workload_ = make_workload(cfg, lbas * soc_->lba_size());
+  const std::string streams = cfg.get_choice("host.streams", "none", {"none", "oracle"},
+                                             "stream IDs on writes: none, or each write's real death-time class (oracle pre-pass)");
+  const uint64_t oracle_max = cfg.get_u64("host.oracle.max_requests", 100000000, "oracle: most requests the pre-pass reads", 1);
+  if (streams == "oracle")
+    workload_ = make_oracle_streams(std::move(workload_), lbas, soc_->lba_size(), soc_->fw_config().hot_classes, oracle_max);
   workload_desc_ = workload_->describe();
   cfg.check_unknown();
 }
@@ -144,17 +150,17 @@ void Simulation::precondition() {
   const uint64_t lbas = soc_->logical_lbas();
   const uint32_t chunk = soc_->fw_config().max_transfer_lbas;
   std::vector<uint32_t> tok(chunk);
-  auto fwrite = [&](uint64_t lba, uint32_t n) {
+  auto fwrite = [&](uint64_t lba, uint32_t n, uint32_t stream) {
     for (uint32_t i = 0; i < n; ++i) tok[i] = sb_->write(lba + i);
-    if (ftl_func_write(f, lba, n, tok.data()) != 0)
+    if (ftl_func_write_stream(f, lba, n, tok.data(), stream) != 0)
       throw std::runtime_error("preconditioning: the firmware failed a functional write (see the log)");
     precond_writes_ += n;
   };
   const uint64_t fill = uint64_t(double(lbas) * fill_);
-  for (uint64_t l = 0; l < fill; l += chunk) fwrite(l, uint32_t(std::min<uint64_t>(chunk, fill - l)));
+  for (uint64_t l = 0; l < fill; l += chunk) fwrite(l, uint32_t(std::min<uint64_t>(chunk, fill - l)), 0);
   std::mt19937_64 rng(precond_seed_);
   const uint64_t rw = uint64_t(double(lbas) * random_dw_);
-  for (uint64_t i = 0; i < rw; ++i) fwrite(rng() % lbas, 1);
+  for (uint64_t i = 0; i < rw; ++i) fwrite(rng() % lbas, 1, 0);
 
   uint64_t n = wl_requests_;
   if (wl_fraction_ > 0) {
@@ -168,13 +174,14 @@ void Simulation::precondition() {
   const uint32_t lba_size = soc_->lba_size();
   for (uint64_t i = 0; i < n && workload_->next(r); ++i) {
     if (r.op != host::IoOp::write && r.op != host::IoOp::trim) continue;
+    soc_->cpu.set_functional_time_ns(r.time_ps / 1000);  // the firmware's clock follows the trace
     uint64_t lba, cnt;  // preconditioning always folds into the namespace
     if (!lba_range(r.offset, r.length, lba_size, lbas, true, &lba, &cnt)) continue;
     if (r.op == host::IoOp::trim) {
       for (uint64_t k = 0; k < cnt; ++k) sb_->trim(lba + k);
       ftl_func_trim(f, lba, cnt);
     } else {
-      for (uint64_t k = 0; k < cnt; k += chunk) fwrite(lba + k, uint32_t(std::min<uint64_t>(chunk, cnt - k)));
+      for (uint64_t k = 0; k < cnt; k += chunk) fwrite(lba + k, uint32_t(std::min<uint64_t>(chunk, cnt - k)), r.stream);
     }
   }
 }
@@ -214,6 +221,12 @@ RunOutcome Simulation::run() {
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   soc_->boot();
   precondition();
+  {
+    const ftl_stats* s = ftl_get_stats(soc_->firmware());
+    at_start_ = *s;
+    at_start_gc_active_ns_ = ftl_gc_active_ns(soc_->firmware(), soc_->cpu.firmware_time_ns());
+    at_start_ops_ = soc_->cpu.stats().ops;
+  }
   timed_ = std::make_unique<Rebased>(*workload_);
   host_->set_workload(timed_.get());
   host_->set_sampler([this] {
@@ -293,9 +306,28 @@ nlohmann::json Simulation::summarize(double wall_s) const {
               {"write_stalls", s->write_stalls},
               {"pad_slots", s->pad_slots},
               {"trim_lbas", s->trim_lbas},
-              {"gc_active_s", double(ftl_gc_active_ns(soc_->firmware(), h.end_ps / 1000)) * 1e-9},
+              {"gc_active_s", double(ftl_gc_active_ns(soc_->firmware(), soc.cpu.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
               {"lifetime", {{"host_lba_writes", s->host_lba_writes}, {"gc_lba_writes", s->gc_lba_writes},
                             {"erases", s->erases}, {"gc_runs", s->gc_victims}}}};
+  {
+    // Placement over the timed part: host LBAs per class, classification
+    // rounds, wear migration, and the CPU time clustering took.
+    const struct ftl* fw = soc_->firmware();
+    json cls = json::array();
+    for (uint32_t i = 0; i < ftl_classes(fw); ++i) cls.push_back(s->class_lba_writes[i] - at_start_.class_lba_writes[i]);
+    const auto& ops = soc.cpu.stats().ops;
+    double cluster_s = 0;
+    for (enum fw_op op : {FW_OP_hot_record, FW_OP_hot_close_slice, FW_OP_kmeans_distance, FW_OP_kmeans_accumulate, FW_OP_kmeans_divide})
+      cluster_s += double(ops[op] - at_start_ops_[op]) * double(soc.cpu.cost_cycles(op)) * double(soc.cpu.cycle_ps()) * 1e-12;
+    j["placement"] = {{"classes", ftl_classes(fw)},
+                      {"class_lba_writes", cls},
+                      {"cluster_runs", s->cluster_runs - at_start_.cluster_runs},
+                      {"cluster_runs_total", s->cluster_runs},
+                      {"kmeans_iterations", s->kmeans_iterations - at_start_.kmeans_iterations},
+                      {"monitor_cpu_s", cluster_s},
+                      {"wear_victims", s->wear_victims - at_start_.wear_victims},
+                      {"wear_lba_writes", s->wear_lba_writes - at_start_.wear_lba_writes}};
+  }
   const FlashCtrl& fl = soc.flash;
   const uint64_t span = h.end_ps > 0 ? h.end_ps : 1;  // busy counters run from time 0
   double dsum = 0, dmax = 0, csum = 0;

@@ -6,12 +6,17 @@
 // simulated time passes.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "common/config.h"
+
+extern "C" {
+#include "ftl.h"
+}
 
 namespace ssdvp {
 
@@ -61,6 +66,10 @@ class Simulation {
   void attach_timeline();
   std::string workload_desc_;
   uint64_t precond_writes_ = 0;
+  // Firmware figures when the timed part starts (the summary reports the difference).
+  ftl_stats at_start_{};
+  uint64_t at_start_gc_active_ns_ = 0;
+  std::array<uint64_t, FW_OP_COUNT> at_start_ops_{};
   double fill_ = 0, random_dw_ = 0, wl_fraction_ = 0;
   uint64_t wl_requests_ = 0, precond_seed_ = 1;
 };

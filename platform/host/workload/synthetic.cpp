@@ -49,9 +49,11 @@ class SyntheticWorkload final : public Workload {
       zipf_.emplace(slots_, spec_.zipf_theta);
       if (spec_.zipf_scatter) scatter_.emplace(slots_, spec_.seed ^ kStreamScatter);
     }
-    if (spec_.pattern == SyntheticPattern::hotcold) {
-      const long double h = std::floor(static_cast<long double>(slots_) * spec_.hot_space + 0.5L);
-      hot_slots_ = h < 1 ? 1 : (h > slots_ ? slots_ : static_cast<uint64_t>(h));
+    if (spec_.pattern == SyntheticPattern::hotcold) hot_slots_ = fraction_of(slots_, spec_.hot_space);
+    if (spec_.pattern == SyntheticPattern::shifting) {
+      // [0, active): written; [active, slots): the cold set, never written.
+      active_ = slots_ - (spec_.cold_space > 0 ? std::min(slots_ - 1, fraction_of(slots_, spec_.cold_space)) : 0);
+      hot_slots_ = fraction_of(active_, spec_.hot_space);
     }
     const uint64_t step = (spec_.io_size + spec_.align - 1) / spec_.align;  // slots per sequential step
     seq_stride_ = step;
@@ -91,8 +93,22 @@ class SyntheticWorkload final : public Workload {
   const WorkloadStats& stats() const override { return stats_; }
 
  private:
+  static uint64_t fraction_of(uint64_t n, double f) {
+    const long double h = std::floor(static_cast<long double>(n) * f + 0.5L);
+    return h < 1 ? 1 : (h > n ? n : static_cast<uint64_t>(h));
+  }
+
   uint64_t next_slot() {
     switch (spec_.pattern) {
+      case SyntheticPattern::shifting: {
+        // The hot window starts at phase * hot_slots (mod active) and moves
+        // on every shift_requests requests; the rest of the active part is warm.
+        const uint64_t phase = spec_.shift_requests ? issued_ / spec_.shift_requests : 0;
+        const uint64_t start = (phase % active_) * hot_slots_ % active_;
+        const uint64_t warm = active_ - hot_slots_;
+        if (warm == 0 || addr_rng_.uniform() < spec_.hot_requests) return (start + addr_rng_.below(hot_slots_)) % active_;
+        return (start + hot_slots_ + addr_rng_.below(warm)) % active_;
+      }
       case SyntheticPattern::uniform: return addr_rng_.below(slots_);
       case SyntheticPattern::hotcold: {
         const uint64_t cold = slots_ - hot_slots_;
@@ -125,6 +141,7 @@ class SyntheticWorkload final : public Workload {
   uint64_t slots_;
   long double period_ps_;
   uint64_t hot_slots_ = 0;
+  uint64_t active_ = 0;
   uint64_t seq_stride_ = 1;
   std::optional<ZipfSampler> zipf_;
   std::optional<ScatterPermutation> scatter_;
@@ -143,6 +160,7 @@ const char* to_string(SyntheticPattern p) {
     case SyntheticPattern::hotcold: return "hotcold";
     case SyntheticPattern::zipf: return "zipf";
     case SyntheticPattern::sequential: return "sequential";
+    case SyntheticPattern::shifting: return "shifting";
   }
   return "?";
 }
@@ -166,6 +184,7 @@ void SyntheticSpec::validate() const {
   if (!(read_fraction >= 0 && read_fraction <= 1)) bad("read_fraction", "must be in [0, 1], got " + fmt(read_fraction));
   if (!(hot_requests >= 0 && hot_requests <= 1)) bad("hot_requests", "must be in [0, 1], got " + fmt(hot_requests));
   if (!(hot_space > 0 && hot_space <= 1)) bad("hot_space", "must be in (0, 1], got " + fmt(hot_space));
+  if (!(cold_space >= 0 && cold_space < 1)) bad("cold_space", "must be in [0, 1), got " + fmt(cold_space));
   if (!(zipf_theta > 0 && zipf_theta <= 100)) bad("zipf_theta", "must be in (0, 100], got " + fmt(zipf_theta));
   if (!(iops >= 0 && std::isfinite(iops))) bad("iops", "must be a finite number >= 0, got " + fmt(iops));
   if (pattern == SyntheticPattern::zipf && slots() > (1ull << 53))
@@ -176,6 +195,9 @@ std::string SyntheticSpec::describe() const {
   std::ostringstream o;
   o << "synthetic " << to_string(pattern);
   if (pattern == SyntheticPattern::hotcold) o << " (" << hot_requests << " of requests to " << hot_space << " of space)";
+  if (pattern == SyntheticPattern::shifting)
+    o << " (" << hot_requests << " of requests to a window of " << hot_space << " of the written part, moving every "
+      << shift_requests << " requests; " << cold_space << " of space never written)";
   if (pattern == SyntheticPattern::zipf) o << " (theta=" << zipf_theta << (zipf_scatter ? ", scattered)" : ", unscattered)");
   o << ": " << (requests ? std::to_string(requests) : std::string("unlimited")) << " requests of "
     << bytes_text(io_size) << " aligned to " << bytes_text(align) << " over " << bytes_text(effective_footprint())
@@ -188,11 +210,12 @@ std::string SyntheticSpec::describe() const {
 
 SyntheticSpec SyntheticSpec::from_config(ssdvp::Config& cfg, uint64_t device_bytes) {
   SyntheticSpec s;
-  const std::string p = cfg.get_choice(kPrefix + "pattern", "uniform", {"uniform", "hotcold", "zipf", "sequential"},
+  const std::string p = cfg.get_choice(kPrefix + "pattern", "uniform", {"uniform", "hotcold", "zipf", "sequential", "shifting"},
                                        "synthetic address pattern");
   s.pattern = p == "uniform" ? SyntheticPattern::uniform
               : p == "hotcold" ? SyntheticPattern::hotcold
               : p == "zipf"    ? SyntheticPattern::zipf
+              : p == "shifting" ? SyntheticPattern::shifting
                                : SyntheticPattern::sequential;
   s.requests = cfg.get_u64(kPrefix + "requests", 100000, "number of synthetic requests per pass (0 = unlimited)");
   s.io_size = cfg.get_size(kPrefix + "io_size", "4KiB", "bytes per synthetic request (a multiple of 512)");
@@ -200,8 +223,10 @@ SyntheticSpec SyntheticSpec::from_config(ssdvp::Config& cfg, uint64_t device_byt
                          "request offsets are multiples of this (a multiple of 512; default: io_size)");
   s.read_fraction = cfg.get_double(kPrefix + "read_fraction", 0.5, "fraction of synthetic requests that are reads", 0.0, 1.0);
   s.footprint = cfg.get_size(kPrefix + "footprint", "0", "bytes addressed from offset 0 (0 = the whole device)");
-  s.hot_requests = cfg.get_double(kPrefix + "hot_requests", 0.8, "hotcold: fraction of requests that go to the hot set", 0.0, 1.0);
-  s.hot_space = cfg.get_double(kPrefix + "hot_space", 0.2, "hotcold: fraction of the footprint that is hot (its start)", 0.0, 1.0);
+  s.hot_requests = cfg.get_double(kPrefix + "hot_requests", 0.8, "hotcold, shifting: fraction of requests that go to the hot set", 0.0, 1.0);
+  s.hot_space = cfg.get_double(kPrefix + "hot_space", 0.2, "hotcold: fraction of the footprint that is hot (its start); shifting: of the written part", 0.0, 1.0);
+  s.cold_space = cfg.get_double(kPrefix + "cold_space", 0.5, "shifting: fraction of the footprint (its end) never written", 0.0, 1.0);
+  s.shift_requests = cfg.get_u64(kPrefix + "shift_requests", 100000, "shifting: the hot window moves on by its own size every this many requests (0: never)");
   s.zipf_theta = cfg.get_double(kPrefix + "zipf_theta", 0.99, "zipf: skew exponent, P(rank k) ~ 1/k^theta", 0.0, 100.0);
   s.zipf_scatter = cfg.get_bool(kPrefix + "zipf_scatter", true,
                                 "zipf: scatter ranks over the footprint with a keyed permutation (false: rank k at slot k)");

@@ -17,7 +17,7 @@ class Config;
 
 namespace ssdvp::host {
 
-enum class SyntheticPattern { uniform, hotcold, zipf, sequential };
+enum class SyntheticPattern { uniform, hotcold, zipf, sequential, shifting };
 enum class ArrivalProcess { fixed, poisson };
 const char* to_string(SyntheticPattern p);
 const char* to_string(ArrivalProcess a);
@@ -31,6 +31,8 @@ struct SyntheticSpec {
   uint64_t footprint = 0;       // bytes addressed from offset 0; 0 = the whole device
   double hot_requests = 0.8;    // hotcold: fraction of requests that go to the hot set
   double hot_space = 0.2;       // hotcold: fraction of the footprint's slots that are hot (the first ones)
+  double cold_space = 0.5;      // shifting: fraction of the footprint (its end) never written
+  uint64_t shift_requests = 100000;  // shifting: the hot window moves on every this many requests (0: never)
   double zipf_theta = 0.99;     // zipf: P(rank k) ~ 1/k^theta
   bool zipf_scatter = true;     // zipf: scatter ranks over the footprint with a keyed permutation
   double iops = 0;              // open-loop arrival rate; 0 = all at time 0 (closed loop)

@@ -29,6 +29,7 @@ struct IoRequest {
   IoOp op = IoOp::read;
   uint32_t device = 0;   // device / disk number / LUN / ASU field (0 if the format has none)
   uint64_t line = 0;     // 1-based source line (0 for synthetic)
+  uint8_t stream = 0;    // write: NVMe stream ID to send (0: none; set by host.streams)
 };
 
 // A malformed trace. Message: "<file>:<line>: expected <what>, got '<text>'"
