@@ -157,6 +157,9 @@ static void program_buffer(struct ftl *f, uint32_t b) {
 }
 
 int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, int for_gc) {
+  /* On a frontier GC also writes to, host data must not fill the blocks GC
+   * opened from the reserve, or GC runs out of room and nothing moves. */
+  if (!for_gc && fr->gc_shared && f->free_total <= f->cfg.gc_reserve_blocks) return -1;
   if (fr->buf == FTL_NONE) {
     const uint32_t b = buf_get(f, fr->pool);
     if (b == FTL_NONE) return -1;

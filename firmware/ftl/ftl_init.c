@@ -284,6 +284,7 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
     const int gc = i == f->classes;
     const uint8_t wear = gc || (i == f->classes - 1 && i > 0) ? WEAR_HIGHEST : i == 0 ? WEAR_LOWEST : WEAR_RANDOM;
     frontier_init(f, i, open + (uint64_t)i * f->dies, gc ? POOL_GC : POOL_WRITE, wear);
+    f->fr[i].gc_shared = (uint8_t)(!gc && (f->gc_fr == i || f->gc_fr == FTL_NONE));
   }
   f->wear_countdown = cfg->wear_check_erases;
 

@@ -64,6 +64,7 @@ struct frontier {
   uint8_t pool;         /* pool its page buffers come from */
   uint8_t index;        /* in ftl.fr */
   uint8_t wear;         /* enum wear_pick (block_choice erase_count) */
+  uint8_t gc_shared;    /* host class that relocated data also goes to */
 };
 
 /* Host classes 0..classes-1, then the GC frontier if it has its own. */

@@ -250,8 +250,9 @@ int gc_place_pending(struct ftl *f) {
   int did = 0;
   while (f->gc_place_head != FTL_NONE) {
     const uint32_t b = f->gc_place_head;
+    const uint32_t next = f->bufs[b].next; /* place_from frees b, which reuses the link */
     if (!place_from(f, b)) break;
-    f->gc_place_head = f->bufs[b].next;
+    f->gc_place_head = next;
     if (f->gc_place_head == FTL_NONE) f->gc_place_tail = FTL_NONE;
     did = 1;
   }

@@ -110,8 +110,9 @@ static void recluster(struct ftl *f, uint64_t now) {
         f->slice_class[s] = f->hot_fraw[s] >= c->hotis_min_writes && f->hot_traw[s] <= c->hotis_max_interval_ns ? 0 : 1;
       return;
     case FTL_PLACE_ASA:
-      /* one dimension: the frequency, with the interval axis held at 0 */
-      for (uint32_t s = 0; s < f->slices; ++s) f->hot_t9[s] = 0;
+      /* one dimension, the frequency: points on the diagonal (f, f), where
+       * the fixed initial centroids lie, so 2-D K-Means is 1-D K-Means */
+      for (uint32_t s = 0; s < f->slices; ++s) f->hot_t9[s] = f->hot_f9[s];
       rc = cluster(f, f->hot_f9, f->hot_t9, f->classes, cx, cy);
       for (uint32_t i = 0; i < f->classes; ++i) score[i] = cx[i];
       break;

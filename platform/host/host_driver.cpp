@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "common/tlm_access.h"
 #include "nvme/nvme_ctrl.h"
@@ -57,6 +58,8 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
   lba_wrap_ = cfg.get_bool("host.lba_wrap", true,
                            "fold requests beyond the namespace back into it (modulo); else they fail with LBA out of range");
   interval_ps_ = cfg.get_time_ps("stats.interval", "1s", "time-series interval (simulated time)");
+  stall_ps_ = cfg.get_time_ps("host.stall_timeout", "60s",
+                              "fail the run if no command completes for this long while some are outstanding (0: never)");
   submit_ps_ = cfg.get_time_ps("host.submit", "0ns", "host software time per command submitted");
   if (interval_ps_ == 0) throw ConfigError("config key 'stats.interval': must be positive");
   slots_.resize(qd_);
@@ -254,6 +257,7 @@ void HostDriver::reap() {
     cq_head_ = (cq_head_ + 1) % depth;
     if (cq_head_ == 0) phase_ = !phase_;
     any = true;
+    last_progress_ps_ = now;
     const uint16_t status = uint16_t(c.status >> 1);
     if (c.cid >= qd_ || !slots_[c.cid].busy) {
       SSDVP_LOG(log_, error, "completion for command id %u which is not outstanding", c.cid);
@@ -370,11 +374,18 @@ void HostDriver::replay() {
       const uint64_t wake = next_sample_ps_;
       if (wake > now) wait(ps(wake - now), mem_.msi_event());
     }
+    if (busy_slots_ == 0) last_progress_ps_ = now_ps();
     reap();
     if (now_ps() >= next_sample_ps_) sample(now_ps(), false);
+    if (stall_ps_ && busy_slots_ && now_ps() - last_progress_ps_ >= stall_ps_) {
+      error_ = std::make_exception_ptr(std::runtime_error(
+          "host: no command completed in " + std::to_string(double(stall_ps_) * 1e-12) + " s of simulated time with " +
+          std::to_string(busy_slots_) + " outstanding: the device is stuck (host.stall_timeout)"));
+      break;
+    }
   }
   sample(now_ps(), true);
-  finished_ = true;
+  finished_ = !error_;
   if (on_finish_) on_finish_();
 }
 

@@ -144,6 +144,8 @@ class HostDriver : public sc_core::sc_module {
   uint64_t interval_ps_;
   uint64_t submit_ps_;
   uint64_t limit_ps_ = 0;
+  uint64_t stall_ps_ = 0;           // host.stall_timeout
+  uint64_t last_progress_ps_ = 0;   // last completion, or last time nothing was outstanding
 
   uint64_t sq_addr_ = 0, cq_addr_ = 0;
   uint32_t sq_tail_ = 0, cq_head_ = 0;

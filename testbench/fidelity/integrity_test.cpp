@@ -44,6 +44,34 @@ TEST_P(IntegrityPolicy, HotColdMixWithGcHasNoMismatch) {
 INSTANTIATE_TEST_SUITE_P(AllPolicies, IntegrityPolicy,
                          ::testing::Values("greedy", "fifo", "random", "cost_benefit", "dchoices"));
 
+// Every write placement, timed, with GC and a hot set that moves, under the
+// monitor's periods (HAML's reclassification happens mid-run).
+class IntegrityPlacement : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(IntegrityPlacement, ShiftingHotSetWithGcHasNoMismatch) {
+  Config c = small();
+  const std::string p = GetParam();
+  c.set("ftl.placement.policy", p == "oracle" ? "stream" : p);
+  if (p == "oracle") c.set("host.streams", "oracle");
+  c.set("ftl.hot.slice_size", "4MiB");
+  c.set("ftl.hot.period", "50ms");
+  c.set("ftl.wear.block_choice", "erase_count");
+  c.set("ftl.wear.threshold", "4");
+  c.set("workload.synthetic.pattern", "shifting");
+  c.set("workload.synthetic.requests", "120000");
+  c.set("workload.synthetic.shift_requests", "20000");
+  c.set("workload.synthetic.iops", "200000");
+  c.set("workload.synthetic.read_fraction", "0.3");
+  c.set("precondition.random_drive_writes", "1.0");
+  ssdvp::Simulation sim(c);
+  const auto r = sim.run();
+  expect_clean(r, 20000, 1000);
+  if (p == "haml") EXPECT_GT(r.summary["placement"]["cluster_runs"].get<uint64_t>(), 3u);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPlacements, IntegrityPlacement,
+                         ::testing::Values("single", "double", "hotis", "asa", "haml", "oracle"));
+
 TEST(Integrity, HotSpotAtHighQueueDepthKeepsOrder) {
   // 64 LBAs hammered by 32 outstanding commands, all arriving at once:
   // overlapping requests must be ordered so reads have one right answer.

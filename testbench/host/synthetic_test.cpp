@@ -63,7 +63,7 @@ double rank_frequency_slope(std::vector<uint64_t> counts, size_t k) {
 
 TEST(Synthetic, DeterministicPerSeedForEveryPattern) {
   for (auto p : {SyntheticPattern::uniform, SyntheticPattern::hotcold, SyntheticPattern::zipf,
-                 SyntheticPattern::sequential}) {
+                 SyntheticPattern::sequential, SyntheticPattern::shifting}) {
     SyntheticSpec s = spec(p, 2000);
     s.iops = 50000;
     s.arrival = ArrivalProcess::poisson;
@@ -117,6 +117,27 @@ TEST(Synthetic, ChangingReadFractionKeepsTheAddresses) {
   s.read_fraction = 0.9;
   const auto b = run(s);
   for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a[i].offset, b[i].offset);
+}
+
+TEST(Synthetic, ShiftingHotWindowMovesAndTheColdSetIsNeverTouched) {
+  SyntheticSpec s = spec(SyntheticPattern::shifting, 40000);
+  s.footprint = 1 * kGiB;  // 262144 slots; written part 131072; window 26214
+  s.cold_space = 0.5;
+  s.hot_space = 0.2;
+  s.hot_requests = 0.9;
+  s.shift_requests = 10000;
+  const auto reqs = run(s);
+  const uint64_t active_end = 131072ull * 4096, window = 26214ull * 4096;
+  std::vector<uint64_t> in_window(4, 0);
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    EXPECT_LT(reqs[i].offset, active_end) << "request " << i << " touched the cold set";
+    const uint64_t phase = i / 10000, start = phase * window;
+    in_window[phase] += reqs[i].offset >= start && reqs[i].offset < start + window;
+  }
+  // Each phase sends ~90 % (+ its share of the warm 10 %) into its own window.
+  for (uint64_t n : in_window) EXPECT_NEAR(n / 10000.0, 0.9, 0.02);
+  s.cold_space = 1.0;
+  EXPECT_THROW(s.validate(), std::invalid_argument);
 }
 
 TEST(Synthetic, HotColdSplitWithinBounds) {
@@ -204,7 +225,7 @@ TEST(Synthetic, SequentialWrapsWithinTheFootprint) {
 
 TEST(Synthetic, EveryRequestInsideTheFootprintAndAligned) {
   for (auto p : {SyntheticPattern::uniform, SyntheticPattern::hotcold, SyntheticPattern::zipf,
-                 SyntheticPattern::sequential}) {
+                 SyntheticPattern::sequential, SyntheticPattern::shifting}) {
     SyntheticSpec s = spec(p, 20000);
     s.io_size = 16384;
     s.align = 8192;

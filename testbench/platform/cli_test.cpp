@@ -121,6 +121,16 @@ TEST(Cli, MalformedTraceLineExitsTwoWithFileLineAndWritesNoOutputs) {
   EXPECT_TRUE(contains(r.err, "missing.trace")) << r.err;
 }
 
+TEST(Cli, AStuckDeviceFailsTheRunInsteadOfHanging) {
+  // Erases of 1,000 s: GC cannot free a block within host.stall_timeout.
+  const fs::path d = scratch("stall");
+  Result r = run_ssdvp(d, "run -c '" + kSmall + "' --set flash.timing.erase=1000s --set host.stall_timeout=2s"
+                          " --set precondition.random_drive_writes=1 -o '" + (d / "out").string() + "'");
+  EXPECT_NE(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "host.stall_timeout")) << r.err;
+  EXPECT_FALSE(fs::exists(d / "out" / "summary.json"));
+}
+
 TEST(Cli, ParamsJsonListsEveryKeyWithADescription) {
   const fs::path d = scratch("params");
   Result r = run_ssdvp(d, "params -c '" + kSmall + "' --format json");

@@ -211,6 +211,24 @@ TEST(PlatformErrors, WrongNamespaceCompletesWithInvalidNamespace) {
   });
 }
 
+TEST(PlatformErrors, BadWriteDirectiveCompletesWithInvalidField) {
+  Platform p;
+  p.run([&] {
+    nvme_sqe e = rw(NVME_OP_WRITE, 0, 1, p.data);
+    e.cdw12 |= 2u << 20;  // DTYPE 2 (data placement): not supported
+    EXPECT_EQ(p.host.exec(e), NVME_SC_INVALID_FIELD);
+    e = rw(NVME_OP_WRITE, 0, 1, p.data);
+    e.cdw12 |= uint32_t(NVME_DTYPE_STREAMS) << 20;  // stream ID 0
+    EXPECT_EQ(p.host.exec(e), NVME_SC_INVALID_FIELD);
+    e.cdw13 = (FTL_MAX_CLASSES + 1) << 16;  // beyond the streams the drive has
+    EXPECT_EQ(p.host.exec(e), NVME_SC_INVALID_FIELD);
+    e.cdw13 = 3u << 16;  // a valid stream
+    EXPECT_EQ(p.host.exec(e), NVME_SC_SUCCESS);
+    EXPECT_TRUE(p.round_trip(0, 2, 0x4400));
+  });
+  EXPECT_EQ(p.soc.nvme.stats().error_completions, 3u);
+}
+
 TEST(PlatformErrors, DeallocateBeyondTheNamespaceCompletesWithLbaOutOfRange) {
   Platform p;
   p.run([&] {
