@@ -127,6 +127,10 @@ struct ftl_stats {
   uint64_t kmeans_iterations;
   uint64_t wear_victims;    /* blocks collected to move cold data off young blocks */
   uint64_t wear_lba_writes; /* LBAs those moved (also in gc_lba_writes) */
+  /* host LBAs by the class they were placed in and the stream ID the host
+   * sent (0: none): with oracle streams, how a policy's classes compare with
+   * the data's real death times */
+  uint64_t class_by_stream[FTL_MAX_CLASSES][FTL_MAX_CLASSES + 1];
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */

@@ -110,7 +110,9 @@ int cmd_place_writes(struct ftl *f, uint32_t c) {
       return 0;
     }
     f->stats.host_lba_writes++;
-    f->stats.class_lba_writes[fr->index < FTL_MAX_CLASSES ? fr->index : 0]++;
+    const uint32_t cls = fr->index < FTL_MAX_CLASSES ? fr->index : 0;
+    f->stats.class_lba_writes[cls]++;
+    f->stats.class_by_stream[cls][cmd->stream <= FTL_MAX_CLASSES ? cmd->stream : 0]++;
   }
   host_cmd_finish(f, c, NVME_SC_SUCCESS);
   return 1;

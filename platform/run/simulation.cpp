@@ -314,13 +314,20 @@ nlohmann::json Simulation::summarize(double wall_s) const {
     // rounds, wear migration, and the CPU time clustering took.
     const struct ftl* fw = soc_->firmware();
     json cls = json::array();
-    for (uint32_t i = 0; i < ftl_classes(fw); ++i) cls.push_back(s->class_lba_writes[i] - at_start_.class_lba_writes[i]);
+    json conf = json::array();
+    for (uint32_t i = 0; i < ftl_classes(fw); ++i) {
+      cls.push_back(s->class_lba_writes[i] - at_start_.class_lba_writes[i]);
+      json row = json::array();
+      for (uint32_t k = 0; k <= FTL_MAX_CLASSES; ++k) row.push_back(s->class_by_stream[i][k] - at_start_.class_by_stream[i][k]);
+      conf.push_back(row);
+    }
     const auto& ops = soc.cpu.stats().ops;
     double cluster_s = 0;
     for (enum fw_op op : {FW_OP_hot_record, FW_OP_hot_close_slice, FW_OP_kmeans_distance, FW_OP_kmeans_accumulate, FW_OP_kmeans_divide})
       cluster_s += double(ops[op] - at_start_ops_[op]) * double(soc.cpu.cost_cycles(op)) * double(soc.cpu.cycle_ps()) * 1e-12;
     j["placement"] = {{"classes", ftl_classes(fw)},
                       {"class_lba_writes", cls},
+                      {"class_by_stream", conf},
                       {"cluster_runs", s->cluster_runs - at_start_.cluster_runs},
                       {"cluster_runs_total", s->cluster_runs},
                       {"kmeans_iterations", s->kmeans_iterations - at_start_.kmeans_iterations},
