@@ -96,6 +96,10 @@ int cmd_run(const po::variables_map& vm) {
   const std::string out = vm["out"].as<std::string>();
   ssdvp::Simulation sim(cfg);
   const ssdvp::RunOutcome r = sim.run();
+  if (!r.error.empty()) {
+    std::fprintf(stderr, "ssdvp: error: %s\n", r.error.c_str());
+    return 1;
+  }
   sim.write_outputs(out, r);
   if (!vm.count("quiet")) print_summary(r.summary, out);
   if (!r.clean) {

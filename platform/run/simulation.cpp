@@ -241,7 +241,16 @@ RunOutcome Simulation::run() {
   soc_->start();
   host_->start();
   sc_core::sc_start();
-  if (host_->error()) std::rethrow_exception(host_->error());
+  if (host_->error()) {
+    RunOutcome failed;
+    failed.clean = false;
+    try {
+      std::rethrow_exception(host_->error());
+    } catch (const std::exception& e) {
+      failed.error = e.what();
+    }
+    return failed;
+  }
   if (timeline_) timeline_->close();
   RunOutcome out;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -32,6 +32,10 @@ class Workload;
 struct RunOutcome {
   nlohmann::json summary;
   bool clean = true;  // no integrity mismatch, NAND violation or firmware bus error
+  // Set (and summary empty) when the run could not finish, e.g. the device
+  // stopped completing commands (host.stall_timeout). Returned rather than
+  // thrown: unwinding after SystemC's coroutines ran confuses AddressSanitizer.
+  std::string error;
 };
 
 class Simulation {

@@ -126,7 +126,7 @@ TEST(Cli, AStuckDeviceFailsTheRunInsteadOfHanging) {
   const fs::path d = scratch("stall");
   Result r = run_ssdvp(d, "run -c '" + kSmall + "' --set flash.timing.erase=1000s --set host.stall_timeout=2s"
                           " --set precondition.random_drive_writes=1 -o '" + (d / "out").string() + "'");
-  EXPECT_NE(r.code, 0) << r.err;
+  EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_TRUE(contains(r.err, "host.stall_timeout")) << r.err;
   EXPECT_FALSE(fs::exists(d / "out" / "summary.json"));
 }
