@@ -210,7 +210,7 @@ void frontier_flush_host(struct ftl *f) {
 void on_program_done(struct ftl *f, uint32_t b, int status) {
   struct pagebuf *pb = &f->bufs[b];
   if (status != FC_OK) {
-    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: program of row %u failed with status %d", pb->row, status);
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: program of row %" PRIu32 " failed with status %d", pb->row, status);
     f->stats.flash_errors++;
   }
   f->programs_inflight--;

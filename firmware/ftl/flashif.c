@@ -34,7 +34,7 @@ int flash_poll(struct ftl *f) {
   const uint32_t tail = hal_read32(f->hal, SSDVP_FLASH_BASE + FLASH_CQ_TAIL);
   if (tail == f->fcq.head) return 0;
   if (tail >= f->fcq.size) {
-    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: flash CQ tail %u outside a ring of %u", tail, f->fcq.size);
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: flash CQ tail %" PRIu32 " outside a ring of %" PRIu32 "", tail, f->fcq.size);
     f->fatal = 1;
     return 0;
   }
@@ -51,7 +51,7 @@ int flash_poll(struct ftl *f) {
       case TAG_GC_READ: on_gc_read_done(f, idx, c.status); break;
       case TAG_ERASE: on_erase_done(f, idx, c.status); break;
       default:
-        hal_logf(f->hal, HAL_LOG_ERROR, "ftl: flash completion with unknown tag 0x%x", c.tag);
+        hal_logf(f->hal, HAL_LOG_ERROR, "ftl: flash completion with unknown tag 0x%" PRIx32 "", c.tag);
         f->fatal = 1;
     }
   }

@@ -148,25 +148,25 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
   CHECK(c->write_buffer_pages >= 2, "ftl: write_buffer_pages must be >= 2");
   CHECK(c->read_buffer_pages >= 1, "ftl: read_buffer_pages must be >= 1");
   CHECK(c->gc_buffer_pages >= 4, "ftl: gc_buffer_pages must be >= 4");
-  CHECK(c->gc_policy <= FTL_GC_DCHOICES, "ftl: unknown gc_policy %u", c->gc_policy);
+  CHECK(c->gc_policy <= FTL_GC_DCHOICES, "ftl: unknown gc_policy %" PRIu32 "", c->gc_policy);
   CHECK(c->gc_dchoices >= 1, "ftl: gc_dchoices must be >= 1");
   CHECK(c->gc_max_active >= 1 && c->gc_max_active <= 64, "ftl: gc_max_active must be in [1, 64]");
   CHECK(c->gc_reserve_blocks >= 1, "ftl: gc_reserve_blocks must be >= 1");
-  CHECK(c->placement <= FTL_PLACE_STREAM, "ftl: unknown placement %u", c->placement);
-  CHECK(c->gc_placement <= FTL_GC_PLACE_CLUSTER, "ftl: unknown gc_placement %u", c->gc_placement);
-  CHECK(c->block_choice <= FTL_BLOCK_ERASE_COUNT, "ftl: unknown block_choice %u", c->block_choice);
+  CHECK(c->placement <= FTL_PLACE_STREAM, "ftl: unknown placement %" PRIu32 "", c->placement);
+  CHECK(c->gc_placement <= FTL_GC_PLACE_CLUSTER, "ftl: unknown gc_placement %" PRIu32 "", c->gc_placement);
+  CHECK(c->block_choice <= FTL_BLOCK_ERASE_COUNT, "ftl: unknown block_choice %" PRIu32 "", c->block_choice);
   CHECK(c->hot_classes >= 1 && c->hot_classes <= FTL_MAX_CLASSES, "ftl: hot_classes must be in [1, %u]",
         FTL_MAX_CLASSES);
   CHECK(c->hot_slice_lbas >= 1, "ftl: hot_slice_lbas must be >= 1");
   CHECK(c->hot_period_ns >= 1, "ftl: hot_period_ns must be >= 1");
-  CHECK(c->hot_interval_rule <= HOT_INTERVAL_GLOBAL, "ftl: unknown hot_interval_rule %u", c->hot_interval_rule);
+  CHECK(c->hot_interval_rule <= HOT_INTERVAL_GLOBAL, "ftl: unknown hot_interval_rule %" PRIu32 "", c->hot_interval_rule);
   CHECK(c->hot_max_iter >= 1, "ftl: hot_max_iter must be >= 1");
   CHECK(c->wear_check_erases >= 1, "ftl: wear_check_erases must be >= 1");
   CHECK(c->write_buffer_pages >= 2 * place_frontiers(c),
-        "ftl: write_buffer_pages (%u) must be at least 2 per write frontier (%u frontiers)", c->write_buffer_pages,
+        "ftl: write_buffer_pages (%" PRIu32 ") must be at least 2 per write frontier (%" PRIu32 " frontiers)", c->write_buffer_pages,
         place_frontiers(c));
   CHECK(c->gc_reserve_blocks < c->gc_threshold_blocks,
-        "ftl: gc_reserve_blocks (%u) must be below gc_threshold_blocks (%u)", c->gc_reserve_blocks,
+        "ftl: gc_reserve_blocks (%" PRIu32 ") must be below gc_threshold_blocks (%" PRIu32 ")", c->gc_reserve_blocks,
         c->gc_threshold_blocks);
   /* Blocks that never hold logical data in steady state: the free pool kept
    * by the threshold, one open block per die for each frontier, and the
@@ -178,7 +178,7 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
         "threshold, open frontiers and victims (lower ftl.gc.threshold_blocks or the logical capacity)",
         (unsigned long long)blocks, (unsigned long long)data_blocks, (unsigned long long)overhead);
   const uint64_t need = ftl_dram_bytes(c);
-  CHECK(need <= c->dram_size, "ftl: needs %llu bytes of DRAM, %u configured (raise dram.size)",
+  CHECK(need <= c->dram_size, "ftl: needs %llu bytes of DRAM, %" PRIu32 " configured (raise dram.size)",
         (unsigned long long)need, c->dram_size);
   CHECK((uint64_t)c->dram_base + c->dram_size <= 0x100000000ull, "ftl: DRAM window beyond 32-bit addresses");
   return 0;
@@ -246,7 +246,7 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
   f->cmds = win(f, m.cmds, (uint64_t)cfg->cmd_slots * sizeof(struct fw_cmd));
   f->jobs = win(f, m.jobs, (uint64_t)cfg->gc_max_active * sizeof(struct gc_job));
   if (!f->l2p || !f->valid_bits || !f->blk_valid || !f->bufs || !f->cmds || !f->jobs) {
-    hal_logf(hal, HAL_LOG_ERROR, "ftl: DRAM window at 0x%x (%u bytes) is not accessible", cfg->dram_base,
+    hal_logf(hal, HAL_LOG_ERROR, "ftl: DRAM window at 0x%" PRIx32 " (%" PRIu32 " bytes) is not accessible", cfg->dram_base,
              cfg->dram_size);
     return -1;
   }
@@ -352,7 +352,7 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
   hal_write32(h, SSDVP_NVME_BASE + NVME_NSZE_HI, (uint32_t)(cfg->logical_lbas >> 32));
   hal_write32(h, SSDVP_INTC_BASE + INTC_ENABLE, (1u << IRQ_NVME_CMD) | (1u << IRQ_NVME_DONE) | (1u << IRQ_FLASH));
   hal_write32(h, SSDVP_NVME_BASE + NVME_ENABLE, 1);
-  hal_logf(hal, HAL_LOG_INFO, "ftl: %u dies x %u blocks x %u pages x %u slots, %llu LBAs, %u free blocks",
+  hal_logf(hal, HAL_LOG_INFO, "ftl: %" PRIu32 " dies x %" PRIu32 " blocks x %" PRIu32 " pages x %" PRIu32 " slots, %llu LBAs, %" PRIu32 " free blocks",
            f->dies, cfg->blocks_per_die, cfg->pages_per_block, cfg->slots_per_page,
            (unsigned long long)cfg->logical_lbas, f->free_total);
   return 0;

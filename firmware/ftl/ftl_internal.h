@@ -13,6 +13,8 @@
 #ifndef SSDVP_FTL_INTERNAL_H
 #define SSDVP_FTL_INTERNAL_H
 
+#include <inttypes.h>
+
 #include "ftl.h"
 #include "hotness.h"
 #include "ssdvp_hw.h"

@@ -66,6 +66,23 @@ static void candidate_remove(struct ftl *f, uint32_t blk) {
   else if (f->cfg.gc_policy == FTL_GC_FIFO) list_remove(f, blk, &f->fifo_head, &f->fifo_tail);
 }
 
+/* a * b > c * d for 64-bit operands, exactly, without a 128-bit type (the
+ * firmware also builds for 32-bit controllers). */
+static void mul64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo) {
+  const uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
+  const uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+  const uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+  *lo = (mid << 32) | (uint32_t)ll;
+  *hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+
+static int mul_gt(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+  uint64_t h1, l1, h2, l2;
+  mul64(a, b, &h1, &l1);
+  mul64(c, d, &h2, &l2);
+  return h1 > h2 || (h1 == h2 && l1 > l2);
+}
+
 static uint32_t pick_victim(struct ftl *f) {
   if (f->closed_count == 0) return FTL_NONE;
   hal_charge(f->hal, FW_OP_gc_victim_select, 1);
@@ -96,7 +113,7 @@ static uint32_t pick_victim(struct ftl *f) {
         /* benefit/cost = age * (1 - u) / (2u), u = v / slots_per_block */
         const uint64_t age = now - f->blk_closed_ns[b] + 1;
         const uint64_t num = age * (f->slots_per_block - v), den = 2 * v;
-        if (best == FTL_NONE || (__uint128_t)num * best_den > (__uint128_t)best_num * den) {
+        if (best == FTL_NONE || mul_gt(num, best_den, best_num, den)) {
           best = b;
           best_num = num;
           best_den = den;
@@ -124,7 +141,7 @@ static void job_finish_if_done(struct ftl *f, struct gc_job *j) {
   const uint32_t blk = j->victim;
   if (f->blk_valid[blk] != 0) {
     /* Every valid slot was read and placed; any left is a firmware bug. */
-    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: victim block %u still has %u valid LBAs after relocation", blk,
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: victim block %" PRIu32 " still has %" PRIu32 " valid LBAs after relocation", blk,
              f->blk_valid[blk]);
     f->fatal = 1;
   }
@@ -262,7 +279,7 @@ int gc_place_pending(struct ftl *f) {
 void on_gc_read_done(struct ftl *f, uint32_t b, int status) {
   struct pagebuf *pb = &f->bufs[b];
   if (status != FC_OK) {
-    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: GC read of row %u failed with status %d", pb->row, status);
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: GC read of row %" PRIu32 " failed with status %d", pb->row, status);
     f->stats.flash_errors++;
     f->fatal = 1;
   }
@@ -278,7 +295,7 @@ void on_gc_read_done(struct ftl *f, uint32_t b, int status) {
 void on_erase_done(struct ftl *f, uint32_t blk, int status) {
   f->erases_inflight--;
   if (status != FC_OK) {
-    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: erase of block %u failed with status %d", blk, status);
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: erase of block %" PRIu32 " failed with status %d", blk, status);
     f->stats.flash_errors++;
   }
   f->blk_erase[blk]++;

@@ -182,7 +182,7 @@ void on_host_read_done(struct ftl *f, uint32_t b, int status) {
   struct pagebuf *pb = &f->bufs[b];
   struct fw_cmd *cmd = &f->cmds[pb->cmd];
   if (status != FC_OK) {
-    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: host read of row %u failed with status %d", pb->row, status);
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: host read of row %" PRIu32 " failed with status %d", pb->row, status);
     f->stats.flash_errors++;
     cmd->status = NVME_SC_INTERNAL;
   }
