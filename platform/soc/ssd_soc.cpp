@@ -86,6 +86,7 @@ SsdSoc::SsdSoc(sc_core::sc_module_name nm, Config& cfg)
       timer("timer", cfg),
       flash("flash", cfg),
       nvme("nvme", cfg),
+      accel("accel", cfg),
       cpu("cpu", cfg),
       geo_(flash.geometry()) {
   fwcfg_ = make_ftl_config(cfg, geo_);
@@ -99,9 +100,11 @@ SsdSoc::SsdSoc(sc_core::sc_module_name nm, Config& cfg)
   bus.attach("TIMER", timer.regs);
   bus.attach("NVME", nvme.regs);
   bus.attach("FLASH", flash.regs);
+  bus.attach("ACCEL", accel.regs);
   cpu.bus.bind(bus.tsock);
   nvme.dma.bind(bus.tsock);
   flash.dma.bind(bus.tsock);
+  accel.dma.bind(bus.tsock);
 
   nvme.irq_cmd(irq_cmd_);
   nvme.irq_done(irq_done_);
@@ -109,7 +112,8 @@ SsdSoc::SsdSoc(sc_core::sc_module_name nm, Config& cfg)
   intc.irq_in[IRQ_NVME_CMD](irq_cmd_);
   intc.irq_in[IRQ_NVME_DONE](irq_done_);
   intc.irq_in[IRQ_FLASH](irq_flash_);
-  intc.irq_in[IRQ_ACCEL](irq_accel_);  // no accelerator yet: held low
+  accel.irq(irq_accel_);
+  intc.irq_in[IRQ_ACCEL](irq_accel_);
   intc.irq_out(irq_cpu_);
   cpu.irq(irq_cpu_);
 
