@@ -110,11 +110,19 @@ void KMeansAccel::start() {
   job_cycles_ = accel_dma_in_cycles(shape_, n) + result_.compute_cycles + accel_dma_out_cycles(shape_, n);
   busy_ = true;
   ++jobs_;
+  busy_ps_ += cycles_to_ps(job_cycles_);
+  // Functional mode (the firmware run from outside the kernel, e.g. while
+  // preconditioning): no time passes, so the job completes at once.
+  if (sc_core::sc_get_status() != sc_core::SC_RUNNING) return finish();
   notify_at(done_ev_, access_at_ps_ + cycles_to_ps(job_cycles_));
 }
 
 void KMeansAccel::done_method() {
   access_at_ps_ = sc_core::sc_time_stamp().value();
+  finish();
+}
+
+void KMeansAccel::finish() {
   busy_ = false;
   bank_.set(ACCEL_ITERS, result_.iterations);
   bank_.set(ACCEL_CYCLES, uint32_t(job_cycles_));

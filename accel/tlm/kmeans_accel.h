@@ -42,6 +42,7 @@ class KMeansAccel : public sc_core::sc_module {
   uint64_t cycles_to_ps(uint64_t cycles) const;
   uint64_t jobs() const { return jobs_; }
   uint64_t errors() const { return errors_; }
+  uint64_t busy_ps() const { return busy_ps_; }  // summed job time
   // The last completed job's result (labels, centroids, iterations, compute cycles).
   const AccelResult& last_result() const { return result_; }
 
@@ -53,7 +54,8 @@ class KMeansAccel : public sc_core::sc_module {
   void start();
   void fail(accel_error code, const char* what);
   bool dma_access(bool write, uint32_t addr, void* data, uint32_t bytes);
-  void done_method();  // SC_METHOD: DMA out, publish, DONE
+  void done_method();  // SC_METHOD: at the job's end, finish()
+  void finish();       // DMA out, publish, DONE
   void irq_method();   // SC_METHOD: drives irq
   void notify_at(sc_core::sc_event& ev, uint64_t at_ps);
 
@@ -71,7 +73,7 @@ class KMeansAccel : public sc_core::sc_module {
   std::vector<uint32_t> sram_;  // the point SRAM (what the DMA filled)
   AccelResult result_;
   sc_core::sc_event done_ev_, irq_ev_;
-  uint64_t jobs_ = 0, errors_ = 0;
+  uint64_t jobs_ = 0, errors_ = 0, busy_ps_ = 0;
 };
 
 }  // namespace ssdvp

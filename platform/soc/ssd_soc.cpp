@@ -66,6 +66,9 @@ ftl_config make_ftl_config(Config& cfg, const FlashGeometry& geo) {
                                        "UpdateT: gap between updates of the same slice (the text) or of any slice (Algorithm 1, line 16)") == "global"
                             ? HOT_INTERVAL_GLOBAL : HOT_INTERVAL_PER_SLICE;
   c.hot_max_iter = uint32_t(cfg.get_u64("ftl.hot.max_iter", 10, "K-Means iteration limit", 1, 1000));
+  c.cluster_engine = cfg.get_choice("ftl.cluster.engine", "software", {"software", "accel"},
+                                    "who runs the K-Means of haml and asa: software (kmeans2d on the CPU) or accel (the K-Means accelerator)") == "accel"
+                         ? FTL_CLUSTER_ACCEL : FTL_CLUSTER_SOFTWARE;
   c.hotis_min_writes = uint32_t(cfg.get_u64("ftl.hot.hotis.min_writes", 2, "HOTIS: a slice is hot with at least this many writes in the period ...", 1, 1u << 31));
   c.hotis_max_interval_ns = cfg.get_time_ps("ftl.hot.hotis.max_interval", "90min", "... and a mean update interval of at most this") / 1000;
   c.block_choice = cfg.get_choice("ftl.wear.block_choice", "fifo", {"fifo", "erase_count"},

@@ -251,3 +251,21 @@ TEST(AccelDriver, ProgramsWaitsForTheIrqAndReturnsTheReferenceResult) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AccelDevice, OutsideTheKernelAJobCompletesAtOnce) {
+  // the firmware runs functionally (preconditioning) from outside any process
+  Bench b;
+  const auto pts = accel_data::make(Kind::blobs, 300, 4);
+  std::memcpy(b.at(kPts), pts.data(), 4 * 300);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  b.program(300, 4, 10);
+  b.set(ACCEL_CTRL, ACCEL_CTRL_START | ACCEL_CTRL_IRQ_EN);
+  EXPECT_EQ(ACCEL_STATUS_DONE, b.reg(ACCEL_STATUS));
+  const test::KmeansRef r = test::kmeans_reference(pts, 4, 10);
+  EXPECT_EQ(0, std::memcmp(r.labels.data(), b.at(kLab), 300));
+  EXPECT_EQ(r.iterations, b.reg(ACCEL_ITERS));
+}
+
+}  // namespace
