@@ -1,5 +1,5 @@
 // rtl_core.h - the accelerator's K-Means core as RTL: accel/rtl/kmeans_core.v
-// verilated (C++ mode) and clocked here, one job at a time.
+// verilated (C++ mode) and clocked by RtlDriver (rtl_driver.h), one job at a time.
 //
 // The SystemC device (tlm/kmeans_accel.h) keeps the registers, the DMA and
 // the interrupt; for accel.impl=rtl it hands each job to this core, which
@@ -15,10 +15,11 @@
 #include "tlm/accel_core.h"
 
 class Vkmeans_core;
-class VerilatedContext;
-class VerilatedVcdC;
 
 namespace ssdvp {
+
+template <class V>
+class RtlDriver;
 
 // The parameters the RTL was verilated with (accel/CMakeLists.txt).
 AccelShape rtl_built_shape();
@@ -32,16 +33,10 @@ class RtlCore : public AccelCore {
   ~RtlCore() override;
   void run(const std::vector<uint32_t>& points, uint32_t k, uint32_t max_iter, AccelResult& out) override;
   const char* kind() const override { return "rtl"; }
-  uint64_t rtl_cycles() const { return ticks_; }  // every clock of the RTL so far (load included)
+  uint64_t rtl_cycles() const;  // every clock of the RTL so far (load included)
 
  private:
-  void tick();
-
-  AccelShape shape_;
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vkmeans_core> top_;
-  std::unique_ptr<VerilatedVcdC> vcd_;
-  uint64_t ticks_ = 0;
+  std::unique_ptr<RtlDriver<Vkmeans_core>> rtl_;
 };
 
 }  // namespace ssdvp
