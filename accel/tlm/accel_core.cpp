@@ -15,7 +15,7 @@ uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 AccelShape AccelShape::from_config(Config& cfg) {
   AccelShape s;
   s.sram_points = uint32_t(cfg.get_u64("accel.sram_points", 25600, "capacity of the accelerator's point SRAM in points (4 bytes each)", 1, 1u << 20));
-  s.lanes = uint32_t(cfg.get_u64("accel.lanes", 1, "points per cycle in the assignment step (each lane has K distance units)", 1, 64));
+  s.lanes = uint32_t(cfg.get_u64("accel.lanes", 1, "points per cycle in the assignment step (each lane has 8 distance units, K of them in use)", 1, 64));
   s.dividers = uint32_t(cfg.get_u64("accel.dividers", 2, "sequential dividers time-multiplexed over the 2K centroid divisions of an iteration", 1, 16));
   s.divider_latency = uint32_t(cfg.get_u64("accel.divider_latency", 10, "cycles per centroid division (1 load + 9 quotient bits in the RTL)", 1, 64));
   s.dma_bytes_per_cycle = uint32_t(cfg.get_u64("accel.dma_bytes_per_cycle", 16, "accelerator DMA bytes per accelerator cycle (points in, labels out)", 1, 256));
