@@ -42,6 +42,10 @@ enum ftl_placement {
   FTL_PLACE_STREAM = 5  /* the host's NVMe stream ID picks the class (oracle, multi-stream) */
 };
 
+/* Who clusters the slices (haml, asa): kmeans2d on the CPU, or the K-Means
+ * accelerator through firmware/drivers/accel_drv.h (same results, bit-exact). */
+enum ftl_cluster_engine { FTL_CLUSTER_SOFTWARE = 0, FTL_CLUSTER_ACCEL = 1 };
+
 /* Where GC-relocated LBAs go (placements other than single and double). */
 enum ftl_gc_placement {
   FTL_GC_PLACE_SEPARATE = 0, /* a GC frontier of its own */
@@ -93,6 +97,7 @@ struct ftl_config {
   uint64_t hot_period_ns;   /* monitoring period T */
   uint32_t hot_interval_rule; /* enum hot_interval_rule (hotness.h) */
   uint32_t hot_max_iter;    /* K-Means iteration limit */
+  uint32_t cluster_engine;  /* enum ftl_cluster_engine: who runs the K-Means */
   uint32_t hotis_min_writes;     /* HOTIS: hot if at least this many writes in the period ... */
   uint64_t hotis_max_interval_ns; /* ... and a mean update interval at most this */
 

@@ -35,6 +35,7 @@ void ftl_config_default(struct ftl_config *c) {
   c->hot_period_ns = 6ull * 3600 * 1000000000ull;
   c->hot_interval_rule = HOT_INTERVAL_PER_SLICE;
   c->hot_max_iter = 10;
+  c->cluster_engine = FTL_CLUSTER_SOFTWARE;
   c->hotis_min_writes = 2;
   c->hotis_max_interval_ns = c->hot_period_ns / 4;
   c->block_choice = FTL_BLOCK_FIFO;
@@ -161,6 +162,7 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
   CHECK(c->hot_period_ns >= 1, "ftl: hot_period_ns must be >= 1");
   CHECK(c->hot_interval_rule <= HOT_INTERVAL_GLOBAL, "ftl: unknown hot_interval_rule %" PRIu32 "", c->hot_interval_rule);
   CHECK(c->hot_max_iter >= 1, "ftl: hot_max_iter must be >= 1");
+  CHECK(c->cluster_engine <= FTL_CLUSTER_ACCEL, "ftl: cluster_engine must be software (0) or accel (1)");
   CHECK(c->wear_check_erases >= 1, "ftl: wear_check_erases must be >= 1");
   CHECK(c->write_buffer_pages >= 2 * place_frontiers(c),
         "ftl: write_buffer_pages (%" PRIu32 ") must be at least 2 per write frontier (%" PRIu32 " frontiers)", c->write_buffer_pages,

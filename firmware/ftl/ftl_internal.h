@@ -154,6 +154,8 @@ struct ftl {
   uint32_t *hot_fraw;   /* [slices] last period's writes */
   uint64_t *hot_traw;   /* [slices] last period's mean interval, ns */
   uint8_t *hot_labels;  /* [slices] K-Means labels */
+  uint32_t *accel_pts;  /* [slices] points for the accelerator (cluster_engine accel) */
+  uint32_t accel_pts_bus, accel_lab_bus; /* their bus address, and the accelerator's label buffer's */
 
   /* wear levelling */
   uint32_t wear_countdown; /* erases until the next spread check */

@@ -9,6 +9,7 @@
  * stream policy takes the class from the host's NVMe stream ID (1-based;
  * none or out of range: the coldest class).
  */
+#include "accel_drv.h"
 #include "ftl_internal.h"
 
 static int uses_monitor(const struct ftl_config *c) {
@@ -40,13 +41,15 @@ uint32_t place_slices(const struct ftl_config *c) {
 }
 
 /* Per slice: monitor (hot_mem_bytes), class (1), f9 and t9 (2 + 2), raw
- * writes (4), raw interval (8), label (1). */
+ * writes (4), raw interval (8), label (1); with the accelerator, its point
+ * (4) and label (1) buffers. */
 static uint64_t align8(uint64_t n) { return (n + 7) & ~(uint64_t)7; }
 
 uint64_t place_dram_bytes(const struct ftl_config *c) {
   const uint64_t s = place_slices(c);
   if (!s) return 0;
-  return align8(hot_mem_bytes((uint32_t)s)) + align8(s * 8) + align8(s * 4) + align8(s * 2) * 2 + align8(s) * 2;
+  const uint64_t accel = c->cluster_engine == FTL_CLUSTER_ACCEL ? align8(s * 4) + align8(s) : 0;
+  return align8(hot_mem_bytes((uint32_t)s)) + align8(s * 8) + align8(s * 4) + align8(s * 2) * 2 + align8(s) * 2 + accel;
 }
 
 static void *carve(struct ftl *f, uint64_t *off, uint64_t bytes) {
@@ -70,15 +73,42 @@ int place_init(struct ftl *f, uint64_t off) {
   f->slice_class = carve(f, &off, s);
   f->hot_labels = carve(f, &off, s);
   if (!mon || !f->hot_traw || !f->hot_fraw || !f->hot_f9 || !f->hot_t9 || !f->slice_class || !f->hot_labels) return -1;
+  if (c->cluster_engine == FTL_CLUSTER_ACCEL) {
+    f->accel_pts_bus = (uint32_t)(c->dram_base + off);
+    f->accel_pts = carve(f, &off, (uint64_t)s * 4);
+    f->accel_lab_bus = (uint32_t)(c->dram_base + off);
+    if (!f->accel_pts || !carve(f, &off, s)) return -1;
+  }
   if (hot_init(&f->hot, f->hal, s, c->hot_period_ns, c->hot_interval_rule, hal_time_ns(f->hal), mon)) return -1;
   for (uint32_t i = 0; i < s; ++i) f->slice_class[i] = (uint8_t)(f->classes - 1);
   return 0;
 }
 
-/* The clustering engine. */
+/* The accelerator: points packed into its DRAM buffer, only its interrupt
+ * enabled while the driver waits (other lines stay pending and are served
+ * after), the mask restored. Too many slices for its SRAM: software. */
+static int cluster_accel(struct ftl *f, const uint16_t *x, const uint16_t *y, uint32_t k, uint16_t *cx, uint16_t *cy,
+                         uint32_t *iters) {
+  for (uint32_t s = 0; s < f->slices; ++s) f->accel_pts[s] = ACCEL_POINT(x[s], y[s]);
+  hal_charge(f->hal, FW_OP_accel_pack, f->slices);
+  const uint32_t mask = hal_read32(f->hal, SSDVP_INTC_BASE + INTC_ENABLE);
+  hal_write32(f->hal, SSDVP_INTC_BASE + INTC_ENABLE, 1u << IRQ_ACCEL);
+  const int rc = accel_kmeans2d(f->hal, f->accel_pts_bus, f->accel_lab_bus, f->slices, k, f->cfg.hot_max_iter,
+                                f->hot_labels, cx, cy, iters);
+  hal_write32(f->hal, SSDVP_INTC_BASE + INTC_ENABLE, mask);
+  if (rc == ACCEL_DRV_ERR_N) {
+    hal_logf(f->hal, HAL_LOG_WARN, "ftl: %u slices do not fit the accelerator; clustering in software", f->slices);
+    return kmeans2d(f->hal, x, y, f->slices, k, f->cfg.hot_max_iter, f->hot_labels, cx, cy, iters);
+  }
+  return rc;
+}
+
+/* The clustering engine (ftl.cluster.engine). */
 static int cluster(struct ftl *f, const uint16_t *x, const uint16_t *y, uint32_t k, uint16_t *cx, uint16_t *cy) {
   uint32_t iters = 0;
-  const int rc = kmeans2d(f->hal, x, y, f->slices, k, f->cfg.hot_max_iter, f->hot_labels, cx, cy, &iters);
+  const int rc = f->cfg.cluster_engine == FTL_CLUSTER_ACCEL
+                     ? cluster_accel(f, x, y, k, cx, cy, &iters)
+                     : kmeans2d(f->hal, x, y, f->slices, k, f->cfg.hot_max_iter, f->hot_labels, cx, cy, &iters);
   f->stats.kmeans_iterations += iters;
   return rc;
 }

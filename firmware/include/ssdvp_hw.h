@@ -181,6 +181,32 @@ struct fc_cqe {
  * READ fills token/lpn of the selected slots and seq; PROGRAM takes all. */
 #define FC_PAGE_BUF_BYTES(slots) (8u * (slots) + 4u)
 
+/* ---- K-Means accelerator ---------------------------------------------- */
+#define ACCEL_CTRL_START 0x1u
+#define ACCEL_CTRL_IRQ_EN 0x2u
+#define ACCEL_CTRL_CLEAR 0x4u
+#define ACCEL_STATUS_BUSY 0x1u
+#define ACCEL_STATUS_DONE 0x2u
+#define ACCEL_STATUS_ERROR 0x4u
+#define ACCEL_MAX_K 8u
+#define ACCEL_LABEL_NONE 8u /* label of a point after 0 iterations */
+/* A point word: x in bits 8:0, y in bits 24:16. */
+#define ACCEL_POINT(x, y) ((uint32_t)(x) | ((uint32_t)(y) << 16))
+#define ACCEL_POINT_X(w) ((uint16_t)((w) & 0xffffu))
+#define ACCEL_POINT_Y(w) ((uint16_t)((w) >> 16))
+
+enum accel_error {
+  ACCEL_ERR_NONE = 0,
+  ACCEL_ERR_N_ZERO = 1,      /* N == 0 */
+  ACCEL_ERR_N_TOO_LARGE = 2, /* N > SRAM_POINTS */
+  ACCEL_ERR_K_RANGE = 3,     /* K outside 1..8 */
+  ACCEL_ERR_BUSY = 4,        /* START while a job runs (the job goes on) */
+  ACCEL_ERR_ADDRESS = 5,     /* SRC or DST range not inside DRAM */
+  ACCEL_ERR_UNALIGNED = 6,   /* SRC or DST not 4-byte aligned */
+  ACCEL_ERR_DMA = 7,         /* the bus refused a DMA access */
+  ACCEL_ERR_POINT_RANGE = 8  /* a coordinate above 511 */
+};
+
 #ifdef __cplusplus
 }
 #endif

@@ -332,7 +332,8 @@ nlohmann::json Simulation::summarize(double wall_s) const {
     }
     const auto& ops = soc.cpu.stats().ops;
     double cluster_s = 0;
-    for (enum fw_op op : {FW_OP_hot_record, FW_OP_hot_close_slice, FW_OP_kmeans_distance, FW_OP_kmeans_accumulate, FW_OP_kmeans_divide})
+    for (enum fw_op op : {FW_OP_hot_record, FW_OP_hot_close_slice, FW_OP_kmeans_distance, FW_OP_kmeans_accumulate, FW_OP_kmeans_divide,
+                           FW_OP_accel_pack})
       cluster_s += double(ops[op] - at_start_ops_[op]) * double(soc.cpu.cost_cycles(op)) * double(soc.cpu.cycle_ps()) * 1e-12;
     j["placement"] = {{"classes", ftl_classes(fw)},
                       {"class_lba_writes", cls},
@@ -362,6 +363,8 @@ nlohmann::json Simulation::summarize(double wall_s) const {
                 {"violations", fl.violations()}, {"errors", fl.errors()}};
   j["cpu"] = {{"compute_s", double(cs.compute_ps) * 1e-12}, {"bus_s", double(cs.bus_ps) * 1e-12},
               {"idle_s", double(cs.idle_ps) * 1e-12}, {"wakeups", cs.wakeups}, {"bus_errors", cs.bus_errors}};
+  j["accel"] = {{"core", soc.accel.core_kind()}, {"jobs", soc.accel.jobs()}, {"errors", soc.accel.errors()},
+                {"busy_s", double(soc.accel.busy_ps()) * 1e-12}};
   const auto& ns = soc.nvme.stats();
   j["nvme"] = {{"commands", ns.commands_fetched}, {"completions", ns.completions},
                {"error_completions", ns.error_completions}, {"invalid_doorbells", ns.invalid_doorbells},

@@ -66,6 +66,9 @@ ftl_config make_ftl_config(Config& cfg, const FlashGeometry& geo) {
                                        "UpdateT: gap between updates of the same slice (the text) or of any slice (Algorithm 1, line 16)") == "global"
                             ? HOT_INTERVAL_GLOBAL : HOT_INTERVAL_PER_SLICE;
   c.hot_max_iter = uint32_t(cfg.get_u64("ftl.hot.max_iter", 10, "K-Means iteration limit", 1, 1000));
+  c.cluster_engine = cfg.get_choice("ftl.cluster.engine", "software", {"software", "accel"},
+                                    "who runs the K-Means of haml and asa: software (kmeans2d on the CPU) or accel (the K-Means accelerator)") == "accel"
+                         ? FTL_CLUSTER_ACCEL : FTL_CLUSTER_SOFTWARE;
   c.hotis_min_writes = uint32_t(cfg.get_u64("ftl.hot.hotis.min_writes", 2, "HOTIS: a slice is hot with at least this many writes in the period ...", 1, 1u << 31));
   c.hotis_max_interval_ns = cfg.get_time_ps("ftl.hot.hotis.max_interval", "90min", "... and a mean update interval of at most this") / 1000;
   c.block_choice = cfg.get_choice("ftl.wear.block_choice", "fifo", {"fifo", "erase_count"},
@@ -86,6 +89,7 @@ SsdSoc::SsdSoc(sc_core::sc_module_name nm, Config& cfg)
       timer("timer", cfg),
       flash("flash", cfg),
       nvme("nvme", cfg),
+      accel("accel", cfg),
       cpu("cpu", cfg),
       geo_(flash.geometry()) {
   fwcfg_ = make_ftl_config(cfg, geo_);
@@ -99,9 +103,11 @@ SsdSoc::SsdSoc(sc_core::sc_module_name nm, Config& cfg)
   bus.attach("TIMER", timer.regs);
   bus.attach("NVME", nvme.regs);
   bus.attach("FLASH", flash.regs);
+  bus.attach("ACCEL", accel.regs);
   cpu.bus.bind(bus.tsock);
   nvme.dma.bind(bus.tsock);
   flash.dma.bind(bus.tsock);
+  accel.dma.bind(bus.tsock);
 
   nvme.irq_cmd(irq_cmd_);
   nvme.irq_done(irq_done_);
@@ -109,7 +115,8 @@ SsdSoc::SsdSoc(sc_core::sc_module_name nm, Config& cfg)
   intc.irq_in[IRQ_NVME_CMD](irq_cmd_);
   intc.irq_in[IRQ_NVME_DONE](irq_done_);
   intc.irq_in[IRQ_FLASH](irq_flash_);
-  intc.irq_in[IRQ_ACCEL](irq_accel_);  // no accelerator yet: held low
+  accel.irq(irq_accel_);
+  intc.irq_in[IRQ_ACCEL](irq_accel_);
   intc.irq_out(irq_cpu_);
   cpu.irq(irq_cpu_);
 

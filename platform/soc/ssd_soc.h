@@ -2,8 +2,8 @@
 // firmware running on the CPU model.
 //
 //   nvme.host_regs / nvme.host_dma  <- the host side binds here (PCIe)
-//   cpu.bus, nvme.dma, flash.dma -> bus -> DRAM, INTC, TIMER, NVME, FLASH
-//   nvme.irq_cmd/irq_done, flash.irq -> intc -> cpu.irq
+//   cpu.bus, nvme.dma, flash.dma, accel.dma -> bus -> DRAM, INTC, TIMER, NVME, FLASH, ACCEL
+//   nvme.irq_cmd/irq_done, flash.irq, accel.irq -> intc -> cpu.irq
 //
 // Several SoCs can live in one simulation (distinct instance names); none
 // shares state with another.
@@ -23,6 +23,7 @@
 #include "interconnect/intc.h"
 #include "interconnect/timer.h"
 #include "nvme/nvme_ctrl.h"
+#include "tlm/kmeans_accel.h"
 
 extern "C" {
 #include "ftl.h"
@@ -38,6 +39,7 @@ class SsdSoc : public sc_core::sc_module {
   Timer timer;
   FlashCtrl flash;
   NvmeCtrl nvme;
+  KMeansAccel accel;  // accel.impl: TLM or verilated RTL core
   CpuNative cpu;
 
   // Reads every parameter it needs from cfg; throws ConfigError naming the
