@@ -147,7 +147,7 @@ def render_main(ctx) -> str:
 def sensitivity(key: str, intro: str, xlabel: str, transform=None):
     def render(ctx) -> str:
         df = _label(ctx.table)
-        body = standard_body(ctx, intro=SETUP.split("\n\n")[0] + "\n\n" + intro)
+        body = standard_body(ctx, intro="\n\n".join(SETUP.split("\n\n")[:2]) + "\n\n" + intro)
         if df.empty:
             return body
         df = df.copy()
