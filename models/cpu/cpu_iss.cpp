@@ -105,7 +105,6 @@ void CpuIss::map_dram() {
 }
 
 void CpuIss::load_elf(const std::string& path) {
-  map_dram();
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open the firmware ELF");
   const std::vector<uint8_t> f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -116,7 +115,11 @@ void CpuIss::load_elf(const std::string& path) {
   if (rd16(f, 16) != 2) throw bad("not an executable ELF (e_type " + std::to_string(rd16(f, 16)) + ")");
   const uint32_t phoff = rd32(f, 28), phentsize = rd16(f, 42), phnum = rd16(f, 44);
   if (phentsize < 32 || uint64_t(phoff) + uint64_t(phnum) * phentsize > f.size()) throw bad("truncated program headers");
-  unsigned loaded = 0;
+  // Check every segment before touching memory: a bad file changes nothing.
+  struct Segment {
+    uint32_t off, paddr, filesz, memsz;
+  };
+  std::vector<Segment> segs;
   for (uint32_t i = 0; i < phnum; ++i) {
     const size_t ph = phoff + size_t(i) * phentsize;
     if (rd32(f, ph) != 1) continue;  // PT_LOAD
@@ -126,13 +129,16 @@ void CpuIss::load_elf(const std::string& path) {
     if (!inside(paddr, memsz, SSDVP_SRAM_BASE, SSDVP_SRAM_SIZE) && !inside(paddr, memsz, SSDVP_DRAM_BASE, SSDVP_DRAM_SIZE))
       throw bad("segment " + std::to_string(i) + " at " + hex(paddr) + " (" + std::to_string(memsz) +
                 " bytes) is outside SRAM and DRAM");
-    std::vector<uint8_t> img(memsz, 0);
-    std::memcpy(img.data(), f.data() + off, filesz);
-    if (uc_mem_write(uc_, paddr, img.data(), img.size()) != UC_ERR_OK)
-      throw bad("segment " + std::to_string(i) + " at " + hex(paddr) + " does not fit the mapped memory");
-    ++loaded;
+    segs.push_back({off, paddr, filesz, memsz});
   }
-  if (!loaded) throw bad("no loadable segment");
+  if (segs.empty()) throw bad("no loadable segment");
+  map_dram();
+  for (const Segment& g : segs) {
+    std::vector<uint8_t> img(g.memsz, 0);
+    std::memcpy(img.data(), f.data() + g.off, g.filesz);
+    if (uc_mem_write(uc_, g.paddr, img.data(), img.size()) != UC_ERR_OK)
+      throw bad("segment at " + hex(g.paddr) + " (" + std::to_string(g.memsz) + " bytes) is beyond the mapped DRAM");
+  }
   entry_ = rd32(f, 24);
   state_ = State::loaded;
 }
