@@ -243,7 +243,7 @@ void CpuIss::block_hook(uc_struct* uc, uint64_t address, uint32_t size, void* us
 }
 
 uint64_t CpuIss::bus_access(bool write, uint32_t addr, uint64_t value, unsigned size) {
-  tlm::tlm_generic_payload tx;
+  tlm::tlm_generic_payload& tx = tx_;  // reused: constructing one per access costs an allocation
   uint32_t data = uint32_t(value);
   const uint64_t now_ps = local_ps_ + uint64_t(std::llround(double(block_insns_) * cpi_ * double(cycle_ps_)));
   sc_core::sc_time delay = ps(now_ps);

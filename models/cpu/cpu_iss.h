@@ -115,6 +115,7 @@ class CpuIss : public sc_core::sc_module {
   int exit_code_ = 0;
   std::string fault_, console_, line_;
   Window windows_[5];
+  tlm::tlm_generic_payload tx_;  // MMIO transactions (one at a time)
   Stats stats_;
 };
 
