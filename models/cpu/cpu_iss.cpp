@@ -75,6 +75,9 @@ CpuIss::CpuIss(sc_core::sc_module_name nm, Config& cfg)
     e = uc_mmio_map(uc_, SSDVP_SYSCTL_BASE, SSDVP_SYSCTL_SIZE, &CpuIss::sysctl_read, this, &CpuIss::sysctl_write, this);
   uc_hook hook;
   if (e == UC_ERR_OK) e = uc_hook_add(uc_, &hook, UC_HOOK_BLOCK, reinterpret_cast<void*>(&CpuIss::block_hook), this, 1, 0);
+  if (e == UC_ERR_OK)
+    e = uc_hook_add(uc_, &hook, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT, reinterpret_cast<void*>(&CpuIss::unmapped_hook),
+                    this, 1, 0);
   if (e != UC_ERR_OK) {
     uc_close(uc_);
     uc_ = nullptr;
@@ -132,6 +135,17 @@ void CpuIss::load_elf(const std::string& path) {
     segs.push_back({off, paddr, filesz, memsz});
   }
   if (segs.empty()) throw bad("no loadable segment");
+  read_symbols(f);
+  // A stack guard: the page under the stack picolibc's linker script
+  // reserves (__stack - __stack_size), unless a segment lives there.
+  uint32_t guard = 0;
+  const uint32_t top = symbol("__stack"), size = symbol("__stack_size");
+  if (top && size && top > size + 4096 && (top - size) % 4096 == 0) {
+    guard = top - size - 4096;
+    for (const Segment& g : segs)
+      if (g.paddr < guard + 4096 && guard < uint64_t(g.paddr) + g.memsz) guard = 0;
+    if (!inside(guard, 4096, SSDVP_SRAM_BASE, SSDVP_SRAM_SIZE)) guard = 0;
+  }
   map_dram();
   for (const Segment& g : segs) {
     std::vector<uint8_t> img(g.memsz, 0);
@@ -139,8 +153,64 @@ void CpuIss::load_elf(const std::string& path) {
     if (uc_mem_write(uc_, g.paddr, img.data(), img.size()) != UC_ERR_OK)
       throw bad("segment at " + hex(g.paddr) + " (" + std::to_string(g.memsz) + " bytes) is beyond the mapped DRAM");
   }
+  set_guard(guard);
   entry_ = rd32(f, 24);
   state_ = State::loaded;
+}
+
+void CpuIss::set_guard(uint32_t page) {
+  if (guard_ == page) return;
+  if (guard_) uc_mem_map(uc_, guard_, 4096, UC_PROT_ALL);
+  guard_ = 0;
+  if (page && uc_mem_unmap(uc_, page, 4096) == UC_ERR_OK) guard_ = page;
+}
+
+void CpuIss::read_symbols(const std::vector<uint8_t>& f) {
+  funcs_.clear();
+  names_.clear();
+  const uint32_t shoff = rd32(f, 32), shentsize = rd16(f, 46), shnum = rd16(f, 48);
+  if (!shoff || shentsize < 40 || uint64_t(shoff) + uint64_t(shnum) * shentsize > f.size()) return;  // stripped: no names
+  for (uint32_t i = 0; i < shnum; ++i) {
+    const size_t sh = shoff + size_t(i) * shentsize;
+    if (rd32(f, sh + 4) != 2) continue;  // SHT_SYMTAB
+    const uint32_t off = rd32(f, sh + 16), size = rd32(f, sh + 20), link = rd32(f, sh + 24);
+    if (link >= shnum || uint64_t(off) + size > f.size()) continue;
+    const size_t strh = shoff + size_t(link) * shentsize;
+    const uint32_t stroff = rd32(f, strh + 16), strsize = rd32(f, strh + 20);
+    if (uint64_t(stroff) + strsize > f.size()) continue;
+    for (uint32_t at = off; at + 16 <= off + size; at += 16) {
+      const uint32_t name = rd32(f, at), value = rd32(f, at + 4), sz = rd32(f, at + 8);
+      const uint8_t type = f[at + 12] & 0xf;
+      if (name == 0 || name >= strsize) continue;
+      const char* str = reinterpret_cast<const char*>(f.data() + stroff + name);
+      const std::string nm(str, strnlen(str, strsize - name));
+      names_.emplace(nm, value);
+      if (type == 2) funcs_[value] = {sz, nm};  // STT_FUNC
+    }
+  }
+}
+
+uint32_t CpuIss::symbol(const std::string& name) const {
+  auto it = names_.find(name);
+  return it == names_.end() ? 0 : it->second;
+}
+
+std::string CpuIss::symbolize(uint32_t addr) const {
+  auto it = funcs_.upper_bound(addr);
+  if (it == funcs_.begin()) return {};
+  --it;
+  if (addr - it->first >= std::max<uint32_t>(it->second.size, 1)) return {};
+  char off[16];
+  std::snprintf(off, sizeof off, "+0x%x", addr - it->first);
+  return it->second.name + off;
+}
+
+bool CpuIss::read_mem(uint32_t addr, void* out, size_t bytes) {
+  return uc_mem_read(uc_, addr, out, bytes) == UC_ERR_OK;
+}
+
+bool CpuIss::write_mem(uint32_t addr, const void* in, size_t bytes) {
+  return uc_mem_write(uc_, addr, in, bytes) == UC_ERR_OK;
 }
 
 uint32_t CpuIss::peek32(uint32_t addr) {
@@ -155,10 +225,36 @@ uint32_t CpuIss::pc() {
   return v;
 }
 
+uint64_t CpuIss::retired_now() const { return stats_.instructions + stats_.functional_instructions + block_insns_; }
+
+uint64_t CpuIss::local_now_ps() const {
+  return local_ps_ + uint64_t(std::llround(double(block_insns_) * cpi_ * double(cycle_ps_)));
+}
+
+uint64_t CpuIss::firmware_time_ns() const {
+  if (functional_) return functional_ns_;
+  return time_base_ns_ + (sc_core::sc_time_stamp().value() + local_now_ps()) / 1000;
+}
+
+void CpuIss::set_functional(bool on) {
+  if (functional_ && !on) {
+    const uint64_t now_ns = sc_core::sc_time_stamp().value() / 1000;
+    time_base_ns_ = functional_ns_ > now_ns ? functional_ns_ - now_ns : 0;
+  }
+  functional_ = on;
+}
+
 void CpuIss::sync() {
   if (local_ps_ == 0) return;
   wait(ps(local_ps_));
   local_ps_ = 0;
+}
+
+void CpuIss::mark(enum fw_op op, uint32_t count) {
+  const uint64_t now = retired_now();
+  stats_.op_instructions[op] += now - last_mark_;
+  stats_.ops[op] += count;
+  last_mark_ = now;
 }
 
 bool CpuIss::inject_interrupt() {
@@ -187,35 +283,121 @@ void CpuIss::stop_with_fault(const std::string& why) {
   SSDVP_LOG(log_, error, "%s", why.c_str());
 }
 
+// One emulation slice from the current PC: until a stop request, the quantum,
+// or `until` (0: none). Adds the instructions retired to *retired and checks
+// the result and the watchdog.
+void CpuIss::emulate(uint64_t until, uint64_t* retired) {
+  block_insns_ = 0;
+  bad_access_ = false;
+  const uint32_t from = pc();
+  in_emulation_ = true;
+  const uc_err e = uc_emu_start(uc_, from, until ? until : 0xffffffffull, 0, 0);
+  in_emulation_ = false;
+  *retired += block_insns_;
+  insns_since_wait_ += block_insns_;
+  block_insns_ = 0;
+  if (e != UC_ERR_OK && state_ != State::faulted) {
+    const uint32_t at = pc();
+    const std::string sym = symbolize(at);
+    std::string why = std::string("program fault at pc ") + hex(at) + (sym.empty() ? "" : " (" + sym + ")") + ": ";
+    if (bad_access_ && guard_ && bad_addr_ >= guard_ && bad_addr_ < guard_ + 4096u)
+      why += "stack overflow (" + std::string(bad_write_ ? "write to " : "read of ") + hex(bad_addr_) +
+             ", the guard page under the stack)";
+    else if (bad_access_)
+      why += std::string(bad_write_ ? "write to " : "access to ") + hex(bad_addr_) + ", outside the memory map";
+    else
+      why += uc_strerror(e);
+    stop_with_fault(why);
+  }
+  if (state_ == State::running && watchdog_insns_ && insns_since_wait_ > watchdog_insns_) {
+    const std::string sym = symbolize(pc());
+    stop_with_fault("watchdog: " + std::to_string(insns_since_wait_) + " instructions without waiting for an interrupt (pc " +
+                    hex(pc()) + (sym.empty() ? "" : " in " + sym) + ", cpu.iss.watchdog)");
+  }
+}
+
+CpuIss::State CpuIss::run_functional() {
+  if (state_ != State::loaded && state_ != State::parked) return state_;
+  const bool was = functional_;
+  functional_ = true;
+  uint32_t start = state_ == State::loaded ? entry_ : pc();
+  uc_reg_write(uc_, UC_RISCV_REG_PC, &start);
+  state_ = State::running;
+  insns_since_wait_ = 0;
+  while (state_ == State::running) emulate(0, &stats_.functional_instructions);
+  want_stop_ = false;
+  functional_ = was;
+  return state_;
+}
+
+int32_t CpuIss::call(uint32_t fn, uint32_t arg, uint32_t ret) {
+  // Not from inside the program's own accesses (re-entry), nor on a program
+  // that has stopped for good. A running program is suspended in its thread
+  // (waiting for time or an interrupt) whenever anyone else runs.
+  if (in_emulation_ || state_ == State::faulted || state_ == State::exited) return -1;
+  uc_context* ctx = nullptr;
+  if (uc_context_alloc(uc_, &ctx) != UC_ERR_OK) return -1;
+  uc_context_save(uc_, ctx);
+  const State saved_state = state_;
+  const bool saved_functional = functional_, saved_wait = want_wait_;
+  const uint64_t saved_since_wait = insns_since_wait_;
+  uint32_t sp = 0;
+  uc_reg_read(uc_, UC_RISCV_REG_SP, &sp);
+  sp = (sp - 64) & ~15u;  // below the interrupted frame (RV32 has no red zone)
+  uc_reg_write(uc_, UC_RISCV_REG_SP, &sp);
+  uc_reg_write(uc_, UC_RISCV_REG_A0, &arg);
+  uc_reg_write(uc_, UC_RISCV_REG_RA, &ret);
+  uc_reg_write(uc_, UC_RISCV_REG_PC, &fn);
+  functional_ = true;
+  want_wait_ = false;
+  state_ = State::running;
+  insns_since_wait_ = 0;
+  while (state_ == State::running && pc() != ret) emulate(ret, &stats_.functional_instructions);
+  int32_t result = -1;
+  if (state_ == State::running) {
+    uc_reg_read(uc_, UC_RISCV_REG_A0, &result);
+    uc_context_restore(uc_, ctx);
+    state_ = saved_state;
+  } else if (state_ != State::faulted) {
+    stop_with_fault("a functional call to " + hex(fn) + " stopped the program (it exited or parked)");
+  }
+  uc_context_free(ctx);
+  want_stop_ = false;
+  functional_ = saved_functional;
+  want_wait_ = saved_wait;
+  insns_since_wait_ = saved_since_wait;
+  return result;
+}
+
 void CpuIss::run() {
   wait(start_ev_);
-  state_ = State::running;
-  uint32_t start = entry_;
+  if (state_ != State::loaded && state_ != State::parked) return;
+  uint32_t start = state_ == State::loaded ? entry_ : pc();
   uc_reg_write(uc_, UC_RISCV_REG_PC, &start);
+  state_ = State::running;
+  insns_since_wait_ = 0;
+  busy_since_ps_ = sc_core::sc_time_stamp().value();
   const double insn_ps = cpi_ * double(cycle_ps_);
   while (state_ == State::running) {
     inject_interrupt();
-    block_insns_ = 0;
-    const uint32_t from = pc();
-    const uc_err e = uc_emu_start(uc_, from, 0xffffffffull, 0, 0);
-    stats_.instructions += block_insns_;
-    insns_since_wait_ += block_insns_;
-    local_ps_ += uint64_t(std::llround(double(block_insns_) * insn_ps));
-    if (e != UC_ERR_OK && state_ == State::running)
-      stop_with_fault(std::string("program fault at pc ") + hex(pc()) + ": " + uc_strerror(e));
+    uint64_t retired = 0;
+    emulate(0, &retired);
+    stats_.instructions += retired;
+    const uint64_t t = uint64_t(std::llround(double(retired) * insn_ps));
+    local_ps_ += t;
+    stats_.compute_ps += t;
     if (state_ != State::running) break;
-    if (watchdog_insns_ && insns_since_wait_ > watchdog_insns_) {
-      stop_with_fault("watchdog: " + std::to_string(insns_since_wait_) + " instructions without waiting for an interrupt (pc " +
-                      hex(pc()) + ", cpu.iss.watchdog)");
-      break;
-    }
     sync();
     if (want_wait_) {
       want_wait_ = false;
       insns_since_wait_ = 0;
       ++stats_.waits;
       const uint64_t t0 = sc_core::sc_time_stamp().value();
-      while (!irq.read()) wait(irq.value_changed_event());
+      if (!irq.read()) {
+        if (on_busy) on_busy(busy_since_ps_, t0);
+        while (!irq.read()) wait(irq.value_changed_event());
+        busy_since_ps_ = sc_core::sc_time_stamp().value();
+      }
       stats_.idle_ps += sc_core::sc_time_stamp().value() - t0;
     }
   }
@@ -242,16 +424,30 @@ void CpuIss::block_hook(uc_struct* uc, uint64_t address, uint32_t size, void* us
   self->block_insns_ += it->second;
 }
 
+bool CpuIss::unmapped_hook(uc_struct*, int type, uint64_t address, int, int64_t, void* user) {
+  auto* self = static_cast<CpuIss*>(user);
+  self->bad_access_ = true;
+  self->bad_addr_ = address;
+  self->bad_write_ = type == UC_MEM_WRITE_UNMAPPED || type == UC_MEM_WRITE_PROT;
+  return false;  // not handled: the emulation stops with an error
+}
+
 uint64_t CpuIss::bus_access(bool write, uint32_t addr, uint64_t value, unsigned size) {
   tlm::tlm_generic_payload& tx = tx_;  // reused: constructing one per access costs an allocation
   uint32_t data = uint32_t(value);
-  const uint64_t now_ps = local_ps_ + uint64_t(std::llround(double(block_insns_) * cpi_ * double(cycle_ps_)));
+  const uint64_t now_ps = functional_ ? 0 : local_now_ps();
   sc_core::sc_time delay = ps(now_ps);
   prepare_access(tx, write, addr, &data, size > 4 ? 4 : size);
   bus->b_transport(tx, delay);
-  local_ps_ += delay.value() > now_ps ? delay.value() - now_ps : 0;
-  if (!tx.is_response_ok())
-    stop_with_fault(std::string("bus error: ") + (write ? "write to " : "read of ") + hex(addr) + " at pc " + hex(pc()));
+  if (!functional_ && delay.value() > now_ps) {
+    local_ps_ += delay.value() - now_ps;
+    stats_.bus_ps += delay.value() - now_ps;
+  }
+  if (!tx.is_response_ok()) {
+    const std::string sym = symbolize(pc());
+    stop_with_fault(std::string("bus error: ") + (write ? "write to " : "read of ") + hex(addr) + " at pc " + hex(pc()) +
+                    (sym.empty() ? "" : " (" + sym + ")") + ": " + tx.get_response_string());
+  }
   return write ? 0 : data;
 }
 
@@ -267,20 +463,38 @@ void CpuIss::mmio_write(uc_struct*, uint64_t offset, unsigned size, uint64_t val
   w->cpu->bus_access(true, uint32_t(w->base + offset), value, size);
 }
 
-uint64_t CpuIss::sysctl_read(uc_struct*, uint64_t, unsigned, void*) { return 0; }
+uint64_t CpuIss::sysctl_read(uc_struct*, uint64_t offset, unsigned, void* user) {
+  auto* self = static_cast<CpuIss*>(user);
+  switch (offset) {
+    case SYSCTL_TIME_LO: {
+      const uint64_t t = self->firmware_time_ns();
+      self->time_hi_ = uint32_t(t >> 32);
+      return uint32_t(t);
+    }
+    case SYSCTL_TIME_HI:
+      return self->time_hi_;
+    default:
+      return 0;
+  }
+}
 
 void CpuIss::sysctl_write(uc_struct*, uint64_t offset, unsigned, uint64_t value, void* user) {
   auto* self = static_cast<CpuIss*>(user);
+  const uint32_t v = uint32_t(value);
   switch (offset) {
     case SYSCTL_EXIT:
       if (self->state_ == State::running) {
         self->state_ = State::exited;
-        self->exit_code_ = int(int32_t(uint32_t(value)));
+        self->exit_code_ = int(int32_t(v));
       }
       self->want_stop_ = true;
       break;
+    case SYSCTL_PARK:
+      if (self->state_ == State::running) self->state_ = State::parked;
+      self->want_stop_ = true;
+      break;
     case SYSCTL_PUTC: {
-      const char c = char(value & 0xff);
+      const char c = char(v & 0xff);
       self->console_ += c;
       if (c == '\n') {
         SSDVP_LOG(self->log_, info, "%s", self->line_.c_str());
@@ -290,8 +504,36 @@ void CpuIss::sysctl_write(uc_struct*, uint64_t offset, unsigned, uint64_t value,
       }
       break;
     }
+    case SYSCTL_LOG: {
+      const LogLevel l = v <= HAL_LOG_ERROR ? LogLevel::error
+                         : v == HAL_LOG_WARN ? LogLevel::warn
+                         : v == HAL_LOG_INFO ? LogLevel::info
+                                             : LogLevel::debug;
+      if (self->log_.enabled(l)) self->log_.log(l, "fw: %s", self->line_.c_str());
+      self->console_ += '\n';
+      self->line_.clear();
+      break;
+    }
     case SYSCTL_WFI:
-      self->want_wait_ = true;
+      // The instructions since the last marker are the event loop's: charged
+      // to taking the next interrupt (native mode's irq_entry).
+      self->mark(FW_OP_irq_entry, 0);
+      if (!self->functional_) self->want_wait_ = true;
+      break;
+    case SYSCTL_CHARGE_COUNT:
+      self->charge_count_ = v;
+      break;
+    case SYSCTL_CHARGE_OP:
+      if (v < FW_OP_COUNT) self->mark(static_cast<enum fw_op>(v), self->charge_count_);
+      self->charge_count_ = 1;
+      break;
+    case SYSCTL_TRACE_ARG:
+      self->trace_arg_ = v;
+      break;
+    case SYSCTL_TRACE_EVENT:
+      if (self->on_trace && !self->functional_)
+        self->on_trace(static_cast<enum hal_trace_event>(v), self->trace_arg_,
+                       sc_core::sc_time_stamp().value() + self->local_now_ps());
       break;
     default:
       break;

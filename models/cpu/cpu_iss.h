@@ -15,23 +15,35 @@
 // interrupt line high, mepc <- pc, mcause <- 0x8000000B (machine external),
 // mstatus.MPIE <- MIE, MIE <- 0, MPP <- 3, pc <- mtvec.
 //
-// Faults (illegal instruction, an access outside the map, a bus error) and
-// the watchdog (cpu.iss.watchdog instructions without a wait for interrupt)
-// stop the program with a message naming the PC and the cause. Nothing here
-// asserts on anything the program does.
+// Faults (illegal instruction, an access outside the map, a bus error, a
+// stack overflow into the guard page under the stack) and the watchdog
+// (cpu.iss.watchdog instructions without a wait for interrupt) stop the
+// program with a message naming the PC, its symbol and the cause. Nothing
+// here asserts on anything the program does.
+//
+// Functional mode (boot and preconditioning, from outside any SystemC
+// process): the program runs in the caller until it parks (SYSCTL.PARK),
+// exits or faults, or a function of it is called with call(); no simulated
+// time passes and wait-for-interrupt returns at once. The firmware's cost
+// markers (SYSCTL.CHARGE_*) count operations and attribute to each the
+// instructions retired since the previous marker (docs/models/cpu_iss.md).
 #pragma once
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "common/config.h"
 #include "common/log.h"
+#include "hal.h"
 
 struct uc_struct;
 
@@ -50,10 +62,33 @@ class CpuIss : public sc_core::sc_module {
   // naming the file and what is wrong (missing, not ELF32 RISC-V, a segment
   // outside SRAM and DRAM). Call after elaboration.
   void load_elf(const std::string& path);
-  // Starts the program (in the CPU thread) at the next delta cycle.
+  // Starts the program (in the CPU thread) at the next delta cycle: at its
+  // entry point, or where it parked.
   void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }
 
-  enum class State { loaded, running, exited, faulted };
+  // Functional mode (see above). Leaving it, the CPU's clock continues from
+  // the functional clock (set_functional_time_ns), as CpuNative's does.
+  void set_functional(bool on);
+  void set_functional_time_ns(uint64_t ns) { functional_ns_ = ns; }
+  uint64_t firmware_time_ns() const;
+  // Functional: runs the program from its entry point (or where it parked)
+  // until it parks, exits or faults; returns the state it stopped in.
+  enum class State { loaded, running, parked, exited, faulted };
+  State run_functional();
+  // Functional: calls the program's function at `fn` with a0 = arg, as if
+  // from a parked or waiting program, until it returns to `ret` (an address
+  // the program never reaches otherwise); returns a0. The program's own
+  // context is restored afterwards. On a fault the program stays faulted and
+  // the result is -1.
+  int32_t call(uint32_t fn, uint32_t arg, uint32_t ret);
+  // Memory as the program sees it (SRAM and DRAM); false outside them.
+  bool read_mem(uint32_t addr, void* out, size_t bytes);
+  bool write_mem(uint32_t addr, const void* in, size_t bytes);
+  // Address of a symbol of the loaded ELF (0 if absent), and "name+0xoff"
+  // for an address inside a function (empty if none).
+  uint32_t symbol(const std::string& name) const;
+  std::string symbolize(uint32_t addr) const;
+
   State state() const { return state_; }
   int exit_code() const { return exit_code_; }
   const std::string& fault() const { return fault_; }
@@ -62,11 +97,16 @@ class CpuIss : public sc_core::sc_module {
   std::function<void()> on_stop;
 
   struct Stats {
-    uint64_t instructions = 0;
+    uint64_t instructions = 0;             // timed mode
+    uint64_t functional_instructions = 0;  // functional mode and calls
     uint64_t mmio_reads = 0, mmio_writes = 0;
     uint64_t interrupts = 0;  // traps injected
     uint64_t waits = 0;       // SYSCTL.WFI
     uint64_t idle_ps = 0;     // time waiting for an interrupt
+    uint64_t compute_ps = 0;  // time of retired instructions (timed mode)
+    uint64_t bus_ps = 0;      // time added by device accesses
+    std::array<uint64_t, FW_OP_COUNT> ops{};           // firmware operations marked (both modes)
+    std::array<uint64_t, FW_OP_COUNT> op_instructions{};  // instructions attributed to each
   };
   const Stats& stats() const { return stats_; }
   uint64_t cycle_ps() const { return cycle_ps_; }
@@ -74,12 +114,22 @@ class CpuIss : public sc_core::sc_module {
   // A 32-bit word of SRAM or DRAM as the program sees it (tests).
   uint32_t peek32(uint32_t addr);
 
+  // Timeline hooks, as CpuNative's: busy spans and the firmware's markers.
+  std::function<void(uint64_t start_ps, uint64_t end_ps)> on_busy;
+  std::function<void(enum hal_trace_event ev, uint32_t arg, uint64_t at_ps)> on_trace;
+
  private:
   SC_HAS_PROCESS(CpuIss);
   void run();
   void sync();
   void map_dram();
   void stop_with_fault(const std::string& why);
+  void emulate(uint64_t until, uint64_t* retired);
+  void mark(enum fw_op op, uint32_t count);
+  uint64_t retired_now() const;
+  uint64_t local_now_ps() const;
+  void read_symbols(const std::vector<uint8_t>& f);
+  void set_guard(uint32_t page);
   uint32_t pc();
   bool inject_interrupt();
   uint64_t bus_access(bool write, uint32_t addr, uint64_t value, unsigned size);
@@ -89,6 +139,7 @@ class CpuIss : public sc_core::sc_module {
   static uint64_t sysctl_read(uc_struct* uc, uint64_t offset, unsigned size, void* user);
   static void sysctl_write(uc_struct* uc, uint64_t offset, unsigned size, uint64_t value, void* user);
   static void block_hook(uc_struct* uc, uint64_t address, uint32_t size, void* user);
+  static bool unmapped_hook(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* user);
 
   struct Window {
     CpuIss* cpu;
@@ -104,6 +155,23 @@ class CpuIss : public sc_core::sc_module {
   uint64_t watchdog_insns_;
   uint64_t local_ps_ = 0;
   uint64_t insns_since_wait_ = 0;
+  bool functional_ = false;
+  bool in_emulation_ = false;  // inside uc_emu_start (callbacks run here)
+  uint64_t functional_ns_ = 0, time_base_ns_ = 0;
+  uint32_t time_hi_ = 0;
+  uint32_t charge_count_ = 1, trace_arg_ = 0;
+  uint64_t last_mark_ = 0;  // retired_now() at the last cost marker
+  uint64_t busy_since_ps_ = 0;
+  uint32_t guard_ = 0;      // unmapped stack guard page (0: none)
+  bool bad_access_ = false;
+  uint64_t bad_addr_ = 0;
+  bool bad_write_ = false;
+  struct Sym {
+    uint32_t size;
+    std::string name;
+  };
+  std::map<uint32_t, Sym> funcs_;                    // function symbols by address
+  std::unordered_map<std::string, uint32_t> names_;  // every named symbol
   uint32_t entry_ = 0;
   bool dram_mapped_ = false;
   // Requests raised inside callbacks; acted on from the block hook, where the

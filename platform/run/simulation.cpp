@@ -14,6 +14,7 @@
 #include "host/oracle.h"
 #include "host/scoreboard.h"
 #include "run/timeline.h"
+#include "cpu/cpu_native.h"
 #include "soc/ssd_soc.h"
 #include "synthetic.h"
 #include "workload.h"
@@ -146,13 +147,13 @@ Simulation::~Simulation() = default;
 uint64_t Simulation::run_timeline_events() const { return timeline_ ? timeline_->events() : 0; }
 
 void Simulation::precondition() {
-  struct ftl* f = soc_->firmware();
+  Controller& fw = soc_->cpu();
   const uint64_t lbas = soc_->logical_lbas();
   const uint32_t chunk = soc_->fw_config().max_transfer_lbas;
   std::vector<uint32_t> tok(chunk);
   auto fwrite = [&](uint64_t lba, uint32_t n, uint32_t stream) {
     for (uint32_t i = 0; i < n; ++i) tok[i] = sb_->write(lba + i);
-    if (ftl_func_write_stream(f, lba, n, tok.data(), stream) != 0)
+    if (fw.func_write(lba, n, tok.data(), stream) != 0)
       throw std::runtime_error("preconditioning: the firmware failed a functional write (see the log)");
     precond_writes_ += n;
   };
@@ -174,12 +175,12 @@ void Simulation::precondition() {
   const uint32_t lba_size = soc_->lba_size();
   for (uint64_t i = 0; i < n && workload_->next(r); ++i) {
     if (r.op != host::IoOp::write && r.op != host::IoOp::trim) continue;
-    soc_->cpu.set_functional_time_ns(r.time_ps / 1000);  // the firmware's clock follows the trace
+    fw.set_functional_time_ns(r.time_ps / 1000);  // the firmware's clock follows the trace
     uint64_t lba, cnt;  // preconditioning always folds into the namespace
     if (!lba_range(r.offset, r.length, lba_size, lbas, true, &lba, &cnt)) continue;
     if (r.op == host::IoOp::trim) {
       for (uint64_t k = 0; k < cnt; ++k) sb_->trim(lba + k);
-      ftl_func_trim(f, lba, cnt);
+      fw.func_trim(lba, cnt);
     } else {
       for (uint64_t k = 0; k < cnt; k += chunk) fwrite(lba + k, uint32_t(std::min<uint64_t>(chunk, cnt - k)), r.stream);
     }
@@ -201,11 +202,11 @@ void Simulation::attach_timeline() {
     t.span(1, 1, names[int(r.op)], r.arrival_ps, r.done_ps,
            "\"lba\":" + std::to_string(r.lba) + ",\"nlb\":" + std::to_string(r.nlb) + (r.error ? ",\"error\":true" : ""));
   });
-  soc_->cpu.on_busy = [&t](uint64_t a, uint64_t b) { t.span(2, 1, "busy", a, b); };
-  soc_->cpu.on_trace = [this, &t](enum hal_trace_event ev, uint32_t arg, uint64_t at) {
+  soc_->cpu().on_busy = [&t](uint64_t a, uint64_t b) { t.span(2, 1, "busy", a, b); };
+  soc_->cpu().on_trace = [this, &t](enum hal_trace_event ev, uint32_t arg, uint64_t at) {
     if (ev == HAL_TRACE_GC_VICTIM_START) {
       t.gc_start(arg, at);
-      t.counter(2, "free blocks", at, ftl_get_stats(soc_->firmware())->free_blocks);
+      t.counter(2, "free blocks", at, soc_->cpu().stats().free_blocks);
     } else if (ev == HAL_TRACE_GC_VICTIM_END) {
       t.gc_end(arg, at);
     }
@@ -222,15 +223,15 @@ RunOutcome Simulation::run() {
   soc_->boot();
   precondition();
   {
-    const ftl_stats* s = ftl_get_stats(soc_->firmware());
-    at_start_ = *s;
-    at_start_gc_active_ns_ = ftl_gc_active_ns(soc_->firmware(), soc_->cpu.firmware_time_ns());
-    at_start_ops_ = soc_->cpu.stats().ops;
+    Controller& fw = soc_->cpu();
+    at_start_ = fw.stats();
+    at_start_gc_active_ns_ = fw.gc_active_ns(fw.firmware_time_ns());
+    at_start_usage_ = fw.usage();
   }
   timed_ = std::make_unique<Rebased>(*workload_);
   host_->set_workload(timed_.get());
   host_->set_sampler([this] {
-    const ftl_stats* s = ftl_get_stats(soc_->firmware());
+    const ftl_stats* s = &soc_->cpu().stats();
     return DeviceSample{s->host_lba_writes, s->gc_lba_writes, s->erases, s->gc_victims, s->free_blocks};
   });
   host_->set_on_finish([this] {
@@ -238,9 +239,18 @@ RunOutcome Simulation::run() {
     sc_core::sc_stop();
   });
   if (timeline_) attach_timeline();
+  soc_->cpu().on_stop = [this] {
+    if (!soc_->cpu().fault().empty()) sc_core::sc_stop();  // a firmware fault ends the run
+  };
   soc_->start();
   host_->start();
   sc_core::sc_start();
+  if (!soc_->cpu().fault().empty()) {
+    RunOutcome failed;
+    failed.clean = false;
+    failed.error = "firmware fault: " + soc_->cpu().fault();
+    return failed;
+  }
   if (host_->error()) {
     RunOutcome failed;
     failed.clean = false;
@@ -263,7 +273,8 @@ RunOutcome Simulation::run() {
 nlohmann::json Simulation::summarize(double wall_s) const {
   using nlohmann::json;
   const HostResults& h = host_->results();
-  const ftl_stats* s = ftl_get_stats(soc_->firmware());
+  Controller& fw = soc_->cpu();
+  const ftl_stats* s = &fw.stats();
   const SsdSoc& soc = *soc_;
   const double sim_s = double(h.end_ps - h.start_ps) * 1e-12;
   json j;
@@ -304,7 +315,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   const uint64_t host_timed = h.write_bytes / soc.lba_size();
   uint32_t emin, emax;
   double emean;
-  ftl_erase_spread(soc_->firmware(), &emin, &emean, &emax);
+  fw.erase_spread(&emin, &emean, &emax);
   j["ftl"] = {{"waf", host_timed ? double(host_timed + gc_timed) / double(host_timed) : 0.0},
               {"host_lba_writes", host_timed},
               {"gc_lba_writes", gc_timed},
@@ -315,27 +326,27 @@ nlohmann::json Simulation::summarize(double wall_s) const {
               {"write_stalls", s->write_stalls},
               {"pad_slots", s->pad_slots},
               {"trim_lbas", s->trim_lbas},
-              {"gc_active_s", double(ftl_gc_active_ns(soc_->firmware(), soc.cpu.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
+              {"gc_active_s", double(fw.gc_active_ns(fw.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
               {"lifetime", {{"host_lba_writes", s->host_lba_writes}, {"gc_lba_writes", s->gc_lba_writes},
                             {"erases", s->erases}, {"gc_runs", s->gc_victims}}}};
   {
     // Placement over the timed part: host LBAs per class, classification
     // rounds, wear migration, and the CPU time clustering took.
-    const struct ftl* fw = soc_->firmware();
     json cls = json::array();
     json conf = json::array();
-    for (uint32_t i = 0; i < ftl_classes(fw); ++i) {
+    const uint32_t classes = fw.classes();
+    const Controller::Usage use = fw.usage();
+    for (uint32_t i = 0; i < classes; ++i) {
       cls.push_back(s->class_lba_writes[i] - at_start_.class_lba_writes[i]);
       json row = json::array();
       for (uint32_t k = 0; k <= FTL_MAX_CLASSES; ++k) row.push_back(s->class_by_stream[i][k] - at_start_.class_by_stream[i][k]);
       conf.push_back(row);
     }
-    const auto& ops = soc.cpu.stats().ops;
     double cluster_s = 0;
     for (enum fw_op op : {FW_OP_hot_record, FW_OP_hot_close_slice, FW_OP_kmeans_distance, FW_OP_kmeans_accumulate, FW_OP_kmeans_divide,
                            FW_OP_accel_pack})
-      cluster_s += double(ops[op] - at_start_ops_[op]) * double(soc.cpu.cost_cycles(op)) * double(soc.cpu.cycle_ps()) * 1e-12;
-    j["placement"] = {{"classes", ftl_classes(fw)},
+      cluster_s += double(use.op_ps[op] - at_start_usage_.op_ps[op]) * 1e-12;
+    j["placement"] = {{"classes", classes},
                       {"class_lba_writes", cls},
                       {"class_by_stream", conf},
                       {"cluster_runs", s->cluster_runs - at_start_.cluster_runs},
@@ -354,15 +365,26 @@ nlohmann::json Simulation::summarize(double wall_s) const {
     dmax = std::max(dmax, u);
   }
   for (uint32_t ch = 0; ch < soc.geometry().channels; ++ch) csum += double(fl.channel_busy_ps(ch)) / double(span);
-  const auto& cs = soc.cpu.stats();
+  const Controller::Usage cs = fw.usage();
   j["utilization"] = {{"die_mean", dsum / soc.geometry().dies()},
                       {"die_max", dmax},
                       {"channel_mean", csum / soc.geometry().channels},
                       {"cpu", 1.0 - double(cs.idle_ps) / double(span)}};
   j["flash"] = {{"reads", fl.reads()}, {"programs", fl.programs()}, {"erases", fl.erases()},
                 {"violations", fl.violations()}, {"errors", fl.errors()}};
-  j["cpu"] = {{"compute_s", double(cs.compute_ps) * 1e-12}, {"bus_s", double(cs.bus_ps) * 1e-12},
-              {"idle_s", double(cs.idle_ps) * 1e-12}, {"wakeups", cs.wakeups}, {"bus_errors", cs.bus_errors}};
+  json ops = json::object();
+  for (int op = 0; op < FW_OP_COUNT; ++op) {
+    const uint64_t n = cs.ops[op] - at_start_usage_.ops[op];
+    if (n) ops[CpuNative::op_name(static_cast<enum fw_op>(op))] = {{"count", n}, {"time_s", double(cs.op_ps[op] - at_start_usage_.op_ps[op]) * 1e-12}};
+  }
+  j["cpu"] = {{"mode", fw.mode()},
+              {"compute_s", double(cs.compute_ps) * 1e-12},
+              {"bus_s", double(cs.bus_ps) * 1e-12},
+              {"idle_s", double(cs.idle_ps) * 1e-12},
+              {"wakeups", cs.wakeups},
+              {"bus_errors", cs.bus_errors},
+              {"instructions", cs.instructions},
+              {"ops", ops}};
   j["accel"] = {{"core", soc.accel.core_kind()}, {"jobs", soc.accel.jobs()}, {"errors", soc.accel.errors()},
                 {"busy_s", double(soc.accel.busy_ps()) * 1e-12}};
   const auto& ns = soc.nvme.stats();

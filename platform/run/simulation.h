@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/config.h"
+#include "soc/controller.h"
 
 extern "C" {
 #include "ftl.h"
@@ -73,7 +74,7 @@ class Simulation {
   // Firmware figures when the timed part starts (the summary reports the difference).
   ftl_stats at_start_{};
   uint64_t at_start_gc_active_ns_ = 0;
-  std::array<uint64_t, FW_OP_COUNT> at_start_ops_{};
+  Controller::Usage at_start_usage_{};
   double fill_ = 0, random_dw_ = 0, wl_fraction_ = 0;
   uint64_t wl_requests_ = 0, precond_seed_ = 1;
 };

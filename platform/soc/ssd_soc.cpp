@@ -90,8 +90,8 @@ SsdSoc::SsdSoc(sc_core::sc_module_name nm, Config& cfg)
       flash("flash", cfg),
       nvme("nvme", cfg),
       accel("accel", cfg),
-      cpu("cpu", cfg),
-      geo_(flash.geometry()) {
+      geo_(flash.geometry()),
+      cpu_(make_controller(cfg)) {
   fwcfg_ = make_ftl_config(cfg, geo_);
   fwcfg_.dram_size = uint32_t(std::min<uint64_t>(dram.size(), 0x80000000ull));
   char msg[512];
@@ -104,7 +104,7 @@ SsdSoc::SsdSoc(sc_core::sc_module_name nm, Config& cfg)
   bus.attach("NVME", nvme.regs);
   bus.attach("FLASH", flash.regs);
   bus.attach("ACCEL", accel.regs);
-  cpu.bus.bind(bus.tsock);
+  cpu_->bind(bus, irq_cpu_);
   nvme.dma.bind(bus.tsock);
   flash.dma.bind(bus.tsock);
   accel.dma.bind(bus.tsock);
@@ -118,24 +118,21 @@ SsdSoc::SsdSoc(sc_core::sc_module_name nm, Config& cfg)
   accel.irq(irq_accel_);
   intc.irq_in[IRQ_ACCEL](irq_accel_);
   intc.irq_out(irq_cpu_);
-  cpu.irq(irq_cpu_);
 
-  fw_mem_.reset(new uint8_t[ftl_size()]);
-  fw_ = reinterpret_cast<struct ftl*>(fw_mem_.get());
-  cpu.set_firmware([this] { ftl_main(fw_); });
 }
 
 void SsdSoc::boot() {
-  cpu.set_functional(true);
   flash.set_functional(true);
-  if (ftl_init(fw_, cpu.hal(), &fwcfg_) != 0)
-    throw std::runtime_error(std::string(name()) + ": firmware initialisation failed (see the log above)");
+  try {
+    cpu_->boot(fwcfg_);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string(name()) + ": " + e.what());
+  }
 }
 
 void SsdSoc::start() {
   flash.set_functional(false);
-  cpu.set_functional(false);
-  cpu.start();
+  cpu_->start();
 }
 
 }  // namespace ssdvp

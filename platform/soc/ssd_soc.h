@@ -4,6 +4,7 @@
 //   nvme.host_regs / nvme.host_dma  <- the host side binds here (PCIe)
 //   cpu.bus, nvme.dma, flash.dma, accel.dma -> bus -> DRAM, INTC, TIMER, NVME, FLASH, ACCEL
 //   nvme.irq_cmd/irq_done, flash.irq, accel.irq -> intc -> cpu.irq
+//   cpu: CpuNative or CpuIss (cpu.mode), behind soc/controller.h
 //
 // Several SoCs can live in one simulation (distinct instance names); none
 // shares state with another.
@@ -15,7 +16,6 @@
 #include <string>
 
 #include "common/config.h"
-#include "cpu/cpu_native.h"
 #include "dram/dram.h"
 #include "flash/flash_ctrl.h"
 #include "flash/flash_geometry.h"
@@ -23,6 +23,7 @@
 #include "interconnect/intc.h"
 #include "interconnect/timer.h"
 #include "nvme/nvme_ctrl.h"
+#include "soc/controller.h"
 #include "tlm/kmeans_accel.h"
 
 extern "C" {
@@ -40,7 +41,6 @@ class SsdSoc : public sc_core::sc_module {
   FlashCtrl flash;
   NvmeCtrl nvme;
   KMeansAccel accel;  // accel.impl: TLM or verilated RTL core
-  CpuNative cpu;
 
   // Reads every parameter it needs from cfg; throws ConfigError naming the
   // key on an invalid or inconsistent configuration.
@@ -50,12 +50,14 @@ class SsdSoc : public sc_core::sc_module {
   // initialises the firmware functionally. Throws std::runtime_error if the
   // firmware refuses its configuration.
   void boot();
-  // Functional access for preconditioning (after boot, before start).
-  struct ftl* firmware() { return fw_; }
+  // The controller CPU and its firmware (cpu.mode: native or iss):
+  // functional access for preconditioning, statistics, end-of-run queries.
+  Controller& cpu() { return *cpu_; }
+  const Controller& cpu() const { return *cpu_; }
   // Switches to timed simulation and starts the firmware's event loop.
   void start();
   // Asks the firmware loop to return at its next wake-up.
-  void stop() { if (fw_) ftl_request_stop(fw_); }
+  void stop() { cpu_->request_stop(); }
 
   const FlashGeometry& geometry() const { return geo_; }
   const ftl_config& fw_config() const { return fwcfg_; }
@@ -65,8 +67,7 @@ class SsdSoc : public sc_core::sc_module {
  private:
   FlashGeometry geo_;
   ftl_config fwcfg_{};
-  std::unique_ptr<uint8_t[]> fw_mem_;
-  struct ftl* fw_ = nullptr;
+  std::unique_ptr<Controller> cpu_;
   sc_core::sc_signal<bool> irq_cmd_, irq_done_, irq_flash_, irq_accel_, irq_cpu_;
 };
 

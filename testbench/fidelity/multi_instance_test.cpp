@@ -59,7 +59,7 @@ void fill(Instance& in, double fraction) {
   for (uint64_t l = 0; l < n; l += chunk) {
     const uint32_t k = uint32_t(std::min<uint64_t>(chunk, n - l));
     for (uint32_t i = 0; i < k; ++i) tok[i] = in.sb->write(l + i);
-    ASSERT_EQ(ftl_func_write(in.soc->firmware(), l, k, tok.data()), 0);
+    ASSERT_EQ(in.soc->cpu().func_write(l, k, tok.data(), 0), 0);
   }
 }
 
@@ -101,7 +101,7 @@ TEST(MultiInstance, TwoSsdsInOneProcessMatchEachRunAlone) {
   const nlohmann::json ja = run_alone("uniform", "11"), jb = run_alone("hotcold", "22");
   for (auto [in, j] : {std::pair<Instance*, const nlohmann::json*>{&a, &ja}, {&b, &jb}}) {
     const auto& h = in->host->results();
-    const ftl_stats* s = ftl_get_stats(in->soc->firmware());
+    const ftl_stats* s = &in->soc->cpu().stats();
     EXPECT_EQ(in->sb->mismatches(), 0u);
     EXPECT_EQ(h.reads, j->at("host").at("reads").get<uint64_t>());
     EXPECT_EQ(h.writes, j->at("host").at("writes").get<uint64_t>());
@@ -112,8 +112,8 @@ TEST(MultiInstance, TwoSsdsInOneProcessMatchEachRunAlone) {
     EXPECT_DOUBLE_EQ(double(h.end_ps - h.start_ps) * 1e-12, j->at("host").at("sim_time_s").get<double>());
   }
   // and the two really did different work
-  EXPECT_GT(ftl_get_stats(a.soc->firmware())->gc_lba_writes, 0u);
-  EXPECT_NE(ftl_get_stats(a.soc->firmware())->gc_lba_writes, ftl_get_stats(b.soc->firmware())->gc_lba_writes);
+  EXPECT_GT(a.soc->cpu().stats().gc_lba_writes, 0u);
+  EXPECT_NE(a.soc->cpu().stats().gc_lba_writes, b.soc->cpu().stats().gc_lba_writes);
 }
 
 }  // namespace

@@ -145,7 +145,7 @@ struct Platform {
     sc_core::sc_start(sc_time(10, sc_core::SC_SEC));
     EXPECT_TRUE(host.done);
     EXPECT_EQ(soc.flash.violations(), 0u);
-    EXPECT_EQ(soc.cpu.stats().bus_errors, 0u);
+    EXPECT_EQ(soc.cpu().usage().bus_errors, 0u);
     EXPECT_EQ(soc.nvme.stats().ring_errors, 0u);
     EXPECT_EQ(soc.nvme.stats().invalid_doorbells, 0u);
   }

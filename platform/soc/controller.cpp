@@ -1,0 +1,244 @@
+// controller.cpp - see controller.h.
+#include "soc/controller.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <stdexcept>
+
+#include "cpu/cpu_native.h"
+#ifdef SSDVP_HAVE_ISS
+#include "cpu/cpu_iss.h"
+extern "C" {
+#include "iss_boot.h"
+}
+#endif
+
+namespace ssdvp {
+namespace {
+
+class NativeController : public Controller {
+ public:
+  explicit NativeController(Config& cfg) : cpu_("cpu", cfg), mem_(new uint8_t[ftl_size()]) {
+    fw_ = reinterpret_cast<struct ftl*>(mem_.get());
+    cpu_.set_firmware([this] {
+      ftl_main(fw_);
+      if (on_stop) on_stop();
+    });
+    cpu_.on_busy = [this](uint64_t a, uint64_t b) {
+      if (on_busy) on_busy(a, b);
+    };
+    cpu_.on_trace = [this](enum hal_trace_event ev, uint32_t arg, uint64_t at) {
+      if (on_trace) on_trace(ev, arg, at);
+    };
+  }
+  void bind(Bus& bus, sc_core::sc_signal<bool>& irq) override {
+    cpu_.bus.bind(bus.tsock);
+    cpu_.irq(irq);
+  }
+  void boot(const ftl_config& cfg) override {
+    cpu_.set_functional(true);
+    if (ftl_init(fw_, cpu_.hal(), &cfg) != 0)
+      throw std::runtime_error("firmware initialisation failed (see the log above)");
+  }
+  int func_write(uint64_t lba, uint32_t n, const uint32_t* t, uint32_t stream) override {
+    return ftl_func_write_stream(fw_, lba, n, t, stream);
+  }
+  int func_read(uint64_t lba, uint32_t n, uint32_t* t) override { return ftl_func_read(fw_, lba, n, t); }
+  int func_trim(uint64_t lba, uint64_t n) override { return ftl_func_trim(fw_, lba, n); }
+  void set_functional_time_ns(uint64_t ns) override { cpu_.set_functional_time_ns(ns); }
+  void start() override {
+    cpu_.set_functional(false);
+    cpu_.start();
+  }
+  void request_stop() override { ftl_request_stop(fw_); }
+  const ftl_stats& stats() override { return *ftl_get_stats(fw_); }
+  uint64_t firmware_time_ns() const override { return cpu_.firmware_time_ns(); }
+  uint64_t gc_active_ns(uint64_t now) override { return ftl_gc_active_ns(fw_, now); }
+  uint32_t classes() override { return ftl_classes(fw_); }
+  void erase_spread(uint32_t* lo, double* mean, uint32_t* hi) override { ftl_erase_spread(fw_, lo, mean, hi); }
+  uint64_t self_check() override { return ftl_self_check(fw_); }
+  std::string fault() const override { return {}; }
+  Usage usage() const override {
+    const auto& s = cpu_.stats();
+    Usage u;
+    u.compute_ps = s.compute_ps;
+    u.bus_ps = s.bus_ps;
+    u.idle_ps = s.idle_ps;
+    u.wakeups = s.wakeups;
+    u.bus_errors = s.bus_errors;
+    u.ops = s.ops;
+    for (int op = 0; op < FW_OP_COUNT; ++op) u.op_ps[op] = s.ops[op] * cpu_.cost_cycles(static_cast<enum fw_op>(op)) * cpu_.cycle_ps();
+    return u;
+  }
+  const char* mode() const override { return "native"; }
+
+ private:
+  CpuNative cpu_;
+  std::unique_ptr<uint8_t[]> mem_;
+  struct ftl* fw_;
+};
+
+#ifdef SSDVP_HAVE_ISS
+class IssController : public Controller {
+ public:
+  IssController(Config& cfg)
+      : cpu_("cpu", cfg),
+        elf_(cfg.get_string("cpu.iss.firmware", SSDVP_FW_ELF,
+                            "iss mode: the firmware image (RV32 ELF); the default is the one the build made")) {
+    cpu_.on_stop = [this] {
+      if (on_stop) on_stop();
+    };
+    cpu_.on_busy = [this](uint64_t a, uint64_t b) {
+      if (on_busy) on_busy(a, b);
+    };
+    cpu_.on_trace = [this](enum hal_trace_event ev, uint32_t arg, uint64_t at) {
+      if (on_trace) on_trace(ev, arg, at);
+    };
+  }
+  void bind(Bus& bus, sc_core::sc_signal<bool>& irq) override {
+    cpu_.bus.bind(bus.tsock);
+    cpu_.irq(irq);
+  }
+  void boot(const ftl_config& cfg) override {
+    cpu_.load_elf(elf_);
+    iss_boot b{};
+    b.magic = ISS_BOOT_MAGIC;
+    b.version = ISS_BOOT_VERSION;
+    b.config_bytes = sizeof(ftl_config);
+    b.stats_bytes = sizeof(ftl_stats);
+    b.config = cfg;
+    b.init_result = 1;
+    put(0, &b, sizeof b);
+    cpu_.set_functional(true);
+    const CpuIss::State st = cpu_.run_functional();
+    get(0, &b, sizeof b);
+    if (st == CpuIss::State::faulted) throw std::runtime_error(elf_ + ": the firmware faulted at boot: " + cpu_.fault());
+    if (b.init_result == -2)
+      throw std::runtime_error(elf_ + ": the firmware's boot block does not match the platform's (config " +
+                               std::to_string(b.fw_config_bytes) + " vs " + std::to_string(sizeof(ftl_config)) +
+                               " bytes, stats " + std::to_string(b.fw_stats_bytes) + " vs " +
+                               std::to_string(sizeof(ftl_stats)) + "): rebuild it");
+    if (st != CpuIss::State::parked || b.init_result != 0)
+      throw std::runtime_error("firmware initialisation failed (see the log above)");
+    stats_addr_ = b.stats_addr;
+    stop_addr_ = b.stop_addr;
+    entry_ = b.call_entry;
+    ret_ = b.call_return;
+  }
+  int func_write(uint64_t lba, uint32_t n, const uint32_t* t, uint32_t stream) override {
+    while (n) {
+      const uint32_t k = std::min(n, ISS_BOOT_TOKENS);
+      put(offsetof(iss_boot, tokens), t, size_t(k) * 4);
+      set_args(lba, 0, k, stream);
+      if (call(ISS_CALL_WRITE) != 0) return -1;
+      lba += k, n -= k, t += k;
+    }
+    return 0;
+  }
+  int func_read(uint64_t lba, uint32_t n, uint32_t* t) override {
+    while (n) {
+      const uint32_t k = std::min(n, ISS_BOOT_TOKENS);
+      set_args(lba, 0, k, 0);
+      if (call(ISS_CALL_READ) != 0) return -1;
+      get(offsetof(iss_boot, tokens), t, size_t(k) * 4);
+      lba += k, n -= k, t += k;
+    }
+    return 0;
+  }
+  int func_trim(uint64_t lba, uint64_t n) override {
+    set_args(lba, n, 0, 0);
+    return call(ISS_CALL_TRIM);
+  }
+  void set_functional_time_ns(uint64_t ns) override { cpu_.set_functional_time_ns(ns); }
+  void start() override {
+    cpu_.set_functional(false);
+    cpu_.start();
+  }
+  void request_stop() override {
+    const int32_t one = 1;
+    if (stop_addr_) cpu_.write_mem(stop_addr_, &one, sizeof one);
+  }
+  const ftl_stats& stats() override {
+    if (stats_addr_) cpu_.read_mem(stats_addr_, &stats_, sizeof stats_);
+    return stats_;
+  }
+  uint64_t firmware_time_ns() const override { return cpu_.firmware_time_ns(); }
+  uint64_t gc_active_ns(uint64_t now) override {
+    set_args(now, 0, 0, 0);
+    if (call(ISS_CALL_GC_ACTIVE_NS) != 0) return 0;
+    uint64_t v = 0;
+    get(offsetof(iss_boot, ret64), &v, sizeof v);
+    return v;
+  }
+  uint32_t classes() override {
+    const int32_t k = call(ISS_CALL_CLASSES);
+    return k > 0 ? uint32_t(k) : 1;
+  }
+  void erase_spread(uint32_t* lo, double* mean, uint32_t* hi) override {
+    *lo = *hi = 0;
+    *mean = 0;
+    if (call(ISS_CALL_ERASE_SPREAD) != 0) return;
+    uint32_t r[2];
+    get(offsetof(iss_boot, ret_u32), r, sizeof r);
+    get(offsetof(iss_boot, ret_double), mean, sizeof *mean);
+    *lo = r[0];
+    *hi = r[1];
+  }
+  uint64_t self_check() override {
+    if (call(ISS_CALL_SELF_CHECK) != 0) return ~0ull;
+    uint64_t v = 0;
+    get(offsetof(iss_boot, ret64), &v, sizeof v);
+    return v;
+  }
+  std::string fault() const override { return cpu_.state() == CpuIss::State::faulted ? cpu_.fault() : std::string(); }
+  Usage usage() const override {
+    const auto& s = cpu_.stats();
+    Usage u;
+    u.compute_ps = s.compute_ps;
+    u.bus_ps = s.bus_ps;
+    u.idle_ps = s.idle_ps;
+    u.wakeups = s.waits;
+    u.instructions = s.instructions;
+    u.ops = s.ops;
+    const double insn_ps = cpu_.cpi() * double(cpu_.cycle_ps());
+    for (int op = 0; op < FW_OP_COUNT; ++op) u.op_ps[op] = uint64_t(double(s.op_instructions[op]) * insn_ps);
+    return u;
+  }
+  const char* mode() const override { return "iss"; }
+  CpuIss& core() { return cpu_; }
+
+ private:
+  void put(size_t off, const void* p, size_t n) { cpu_.write_mem(uint32_t(ISS_BOOT_ADDR + off), p, n); }
+  void get(size_t off, void* p, size_t n) { cpu_.read_mem(uint32_t(ISS_BOOT_ADDR + off), p, n); }
+  void set_args(uint64_t a0, uint64_t a1, uint32_t b0, uint32_t b1) {
+    const uint64_t a[2] = {a0, a1};
+    const uint32_t b[2] = {b0, b1};
+    put(offsetof(iss_boot, arg), a, sizeof a);
+    put(offsetof(iss_boot, arg32), b, sizeof b);
+  }
+  int32_t call(uint32_t op) { return entry_ ? cpu_.call(entry_, op, ret_) : -1; }
+
+  CpuIss cpu_;
+  std::string elf_;
+  uint32_t stats_addr_ = 0, stop_addr_ = 0, entry_ = 0, ret_ = 0;
+  ftl_stats stats_{};
+};
+#endif
+
+}  // namespace
+
+std::unique_ptr<Controller> make_controller(Config& cfg) {
+  const std::string mode = cfg.get_choice("cpu.mode", "native", {"native", "iss"},
+                                          "controller CPU: native (firmware compiled into the simulator, cost table) or iss (RV32 "
+                                          "firmware on an instruction-set simulator)");
+  if (mode == "native") return std::make_unique<NativeController>(cfg);
+#ifdef SSDVP_HAVE_ISS
+  return std::make_unique<IssController>(cfg);
+#else
+  throw ConfigError("config key 'cpu.mode': iss is not built in (needs libunicorn-dev and gcc-riscv64-unknown-elf with "
+                    "picolibc at configure time: bash scripts/install-deps.sh)");
+#endif
+}
+
+}  // namespace ssdvp
