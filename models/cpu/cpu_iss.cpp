@@ -75,6 +75,7 @@ CpuIss::CpuIss(sc_core::sc_module_name nm, Config& cfg)
     e = uc_mmio_map(uc_, SSDVP_SYSCTL_BASE, SSDVP_SYSCTL_SIZE, &CpuIss::sysctl_read, this, &CpuIss::sysctl_write, this);
   uc_hook hook;
   if (e == UC_ERR_OK) e = uc_hook_add(uc_, &hook, UC_HOOK_BLOCK, reinterpret_cast<void*>(&CpuIss::block_hook), this, 1, 0);
+  if (e == UC_ERR_OK) e = uc_hook_add(uc_, &hook, UC_HOOK_INTR, reinterpret_cast<void*>(&CpuIss::exception_hook), this, 1, 0);
   if (e == UC_ERR_OK)
     e = uc_hook_add(uc_, &hook, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT, reinterpret_cast<void*>(&CpuIss::unmapped_hook),
                     this, 1, 0);
@@ -422,6 +423,21 @@ void CpuIss::block_hook(uc_struct* uc, uint64_t address, uint32_t size, void* us
     it = self->block_len_.emplace(uint32_t(address), n).first;
   }
   self->block_insns_ += it->second;
+}
+
+// A synchronous exception (Unicorn raises it instead of trapping to mtvec:
+// the firmware has no trap handler, and none of these is recoverable).
+void CpuIss::exception_hook(uc_struct* uc, uint32_t cause, void* user) {
+  auto* self = static_cast<CpuIss*>(user);
+  static const char* const kCauses[] = {"instruction address misaligned", "instruction access fault", "illegal instruction",
+                                        "breakpoint", "load address misaligned", "load access fault",
+                                        "store address misaligned", "store access fault", "environment call from U-mode",
+                                        "environment call from S-mode", "exception 10", "environment call from M-mode"};
+  const uint32_t at = self->pc();
+  const std::string sym = self->symbolize(at);
+  self->stop_with_fault(std::string("program fault at pc ") + hex(at) + (sym.empty() ? "" : " (" + sym + ")") + ": " +
+                        (cause < sizeof kCauses / sizeof kCauses[0] ? kCauses[cause] : "exception " + std::to_string(cause)));
+  uc_emu_stop(uc);
 }
 
 bool CpuIss::unmapped_hook(uc_struct*, int type, uint64_t address, int, int64_t, void* user) {

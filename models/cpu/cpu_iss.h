@@ -139,6 +139,7 @@ class CpuIss : public sc_core::sc_module {
   static uint64_t sysctl_read(uc_struct* uc, uint64_t offset, unsigned size, void* user);
   static void sysctl_write(uc_struct* uc, uint64_t offset, unsigned size, uint64_t value, void* user);
   static void block_hook(uc_struct* uc, uint64_t address, uint32_t size, void* user);
+  static void exception_hook(uc_struct* uc, uint32_t cause, void* user);
   static bool unmapped_hook(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* user);
 
   struct Window {

@@ -119,8 +119,18 @@ class IssController : public Controller {
                                std::to_string(b.fw_config_bytes) + " vs " + std::to_string(sizeof(ftl_config)) +
                                " bytes, stats " + std::to_string(b.fw_stats_bytes) + " vs " +
                                std::to_string(sizeof(ftl_stats)) + "): rebuild it");
-    if (st != CpuIss::State::parked || b.init_result != 0)
-      throw std::runtime_error("firmware initialisation failed (see the log above)");
+    if (st == CpuIss::State::parked && b.init_result == 0) {
+      // booted
+    } else if (b.init_result == 1 || b.magic != ISS_BOOT_MAGIC) {
+      throw std::runtime_error(elf_ + ": the program " +
+                               (st == CpuIss::State::exited ? "exited (code " + std::to_string(cpu_.exit_code()) + ")"
+                                                            : std::string("parked")) +
+                               " without booting by the boot block (firmware/iss/iss_boot.h): is it the ssdvp firmware "
+                               "image?");
+    } else {
+      throw std::runtime_error(elf_ + ": firmware initialisation failed (ftl_init returned " +
+                               std::to_string(b.init_result) + "; see the log above)");
+    }
     stats_addr_ = b.stats_addr;
     stop_addr_ = b.stop_addr;
     entry_ = b.call_entry;

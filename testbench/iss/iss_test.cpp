@@ -138,3 +138,26 @@ TEST(CpuIss, BadElfFilesAreRefusedWithTheirName) {
   // A host (x86-64) executable: wrong class and machine.
   EXPECT_THROW(b.cpu.load_elf("/bin/true"), std::runtime_error);
 }
+
+TEST(CpuIss, AnIllegalInstructionIsNamedWithItsFunction) {
+  Bench b;
+  b.run("fault");
+  EXPECT_NE(b.cpu.fault().find("illegal instruction"), std::string::npos) << b.cpu.fault();
+  EXPECT_NE(b.cpu.fault().find("(main+0x"), std::string::npos) << b.cpu.fault();
+}
+
+TEST(CpuIss, AStackOverflowHitsTheGuardPageAndIsNamed) {
+  Bench b;
+  b.run("stack");
+  ASSERT_EQ(b.cpu.state(), CpuIss::State::faulted);
+  EXPECT_NE(b.cpu.fault().find("stack overflow"), std::string::npos) << b.cpu.fault();
+  EXPECT_NE(b.cpu.fault().find("(recurse+0x"), std::string::npos) << b.cpu.fault();
+}
+
+TEST(CpuIss, AStoreOutsideTheMapIsNamedWithItsAddressAndFunction) {
+  Bench b;
+  b.run("wild");
+  ASSERT_EQ(b.cpu.state(), CpuIss::State::faulted);
+  EXPECT_NE(b.cpu.fault().find("write to 0x20000000, outside the memory map"), std::string::npos) << b.cpu.fault();
+  EXPECT_NE(b.cpu.fault().find("(scribble+0x"), std::string::npos) << b.cpu.fault();
+}

@@ -1,0 +1,137 @@
+// iss_mode_test.cpp - cpu.mode: iss against cpu.mode: native, through the
+// real ssdvp binary (each run is its own process and SystemC simulation).
+//
+// The firmware sources are the same in both modes; only the CPU under them
+// differs (host-compiled with a cycle-cost table, or RV32 on the ISS). So on
+// a workload whose requests arrive after the drive has gone quiet, every
+// firmware decision must be the same: WAF, GC runs, erases, flash operations,
+// operation counts and integrity are equal to the last count, and the host's
+// latencies differ only by the CPU time on each request's path.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// 256 MiB of flash, aged functionally (a fill and half a drive-write of
+// random overwrites), then 4,000 requests at 20 per second: GC runs during
+// the timed part, and each request finds the drive idle.
+const char* kQuiet = R"(
+flash: {channels: 4, dies_per_channel: 2, blocks_per_plane: 64, pages_per_block: 64, page_size: 8KiB}
+nvme: {namespace_size: 224MiB}
+dram: {size: 32MiB}
+ftl:
+  gc: {policy: greedy, threshold_blocks: 8, reserve_blocks: 4}
+  buffers: {write_pages: 64, read_pages: 32, gc_pages: 32}
+workload:
+  source: synthetic
+  synthetic: {pattern: uniform, requests: 4000, io_size: 4KiB, read_fraction: 0.3, seed: 3, iops: 20}
+precondition: {fill: 1.0, random_drive_writes: 0.5}
+log: {level: warn}
+)";
+
+struct Result {
+  int code = -1;
+  std::string err;
+  json summary;
+};
+
+fs::path scratch(const std::string& name) {
+  const fs::path d = fs::path(testing::TempDir()) / ("ssdvp_iss_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+Result run(const fs::path& dir, const std::string& args) {
+  const fs::path cfg = dir / "quiet.yaml", err = dir / "stderr.txt";
+  std::ofstream(cfg) << kQuiet;
+  const std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 '") + SSDVP_BIN + "' run -c '" + cfg.string() +
+                          "' -o '" + (dir / "out").string() + "' " + args + " >/dev/null 2>'" + err.string() + "'";
+  const int st = std::system(cmd.c_str());
+  Result r;
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  std::stringstream s;
+  s << std::ifstream(err).rdbuf();
+  r.err = s.str();
+  std::ifstream sum(dir / "out" / "summary.json");
+  if (sum) sum >> r.summary;
+  return r;
+}
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+}  // namespace
+
+TEST(IssMode, MakesTheSameDecisionsAsNativeAndDiffersOnlyInCpuTime) {
+  const Result n = run(scratch("native"), "--set cpu.mode=native");
+  const Result i = run(scratch("iss"), "--set cpu.mode=iss");
+  ASSERT_EQ(n.code, 0) << n.err;
+  ASSERT_EQ(i.code, 0) << i.err;
+  const json &a = n.summary, &b = i.summary;
+  EXPECT_EQ(a["cpu"]["mode"], "native");
+  EXPECT_EQ(b["cpu"]["mode"], "iss");
+
+  // The firmware's decisions: preconditioning and timed part alike.
+  ASSERT_GT(a["ftl"]["gc_runs"].get<uint64_t>(), 0u) << "the workload must make GC run";
+  EXPECT_EQ(a["ftl"]["waf"], b["ftl"]["waf"]);
+  EXPECT_EQ(a["ftl"]["gc_lba_writes"], b["ftl"]["gc_lba_writes"]);
+  EXPECT_EQ(a["ftl"]["erases"], b["ftl"]["erases"]);
+  EXPECT_EQ(a["ftl"]["lifetime"], b["ftl"]["lifetime"]);
+  EXPECT_EQ(a["ftl"]["erase_count"], b["ftl"]["erase_count"]);
+  EXPECT_EQ(a["flash"], b["flash"]);
+  EXPECT_EQ(a["integrity"], b["integrity"]);
+  EXPECT_EQ(b["integrity"]["mismatches"], 0);
+  // The same operations, counted by the cost table in one mode and by the
+  // firmware's markers on the ISS in the other.
+  ASSERT_FALSE(a["cpu"]["ops"].empty());
+  for (const auto& [op, v] : a["cpu"]["ops"].items()) EXPECT_EQ(v["count"], b["cpu"]["ops"][op]["count"]) << op;
+
+  // Latencies: the flash side is identical, so a request's latency differs
+  // only by the CPU time on its path, at most the CPU time per request
+  // (compute and register accesses, GC's included), plus the host side's
+  // rounding to whole nanoseconds.
+  const double reqs = a["workload"]["requests"].get<double>();
+  auto cpu_us = [&](const json& s) { return (s["cpu"]["compute_s"].get<double>() + s["cpu"]["bus_s"].get<double>()) * 1e6 / reqs; };
+  const double budget = std::fabs(cpu_us(b) - cpu_us(a)) + 0.01;
+  for (const char* op : {"read", "write"}) {
+    const double d = b["latency_us"][op]["mean"].get<double>() - a["latency_us"][op]["mean"].get<double>();
+    EXPECT_LE(std::fabs(d), budget) << op << ": mean latency differs by " << d << " us; CPU time per request differs by "
+                                    << budget << " us";
+  }
+  EXPECT_GT(b["cpu"]["instructions"].get<uint64_t>(), 0u);
+}
+
+TEST(IssMode, AFirmwareFaultStopsTheRunNamingThePcTheFunctionAndTheCause) {
+  const Result r = run(scratch("fault"), std::string("--set cpu.mode=iss --set cpu.iss.firmware=") + SSDVP_ISS_PROGRAMS +
+                                             "/fw_fault.elf");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "firmware fault")) << r.err;
+  EXPECT_TRUE(contains(r.err, "(broken_event_loop+0x")) << r.err;
+  EXPECT_TRUE(contains(r.err, "illegal instruction")) << r.err;
+  EXPECT_TRUE(contains(r.err, "pc 0x")) << r.err;
+}
+
+TEST(IssMode, AMissingFirmwareImageIsNamed) {
+  const Result r = run(scratch("missing"), "--set cpu.mode=iss --set cpu.iss.firmware=/nonexistent/fw.elf");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "/nonexistent/fw.elf")) << r.err;
+}
+
+TEST(IssMode, AnImageThatIsNotTheFirmwareIsRefusedAtBoot) {
+  // A valid RV32 program that never parks: it exits at once.
+  const Result r = run(scratch("notfw"), std::string("--set cpu.mode=iss --set cpu.iss.firmware=") + SSDVP_ISS_PROGRAMS +
+                                             "/compute.elf");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "compute.elf")) << r.err;
+}
