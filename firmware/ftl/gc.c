@@ -83,9 +83,7 @@ static int mul_gt(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
   return h1 > h2 || (h1 == h2 && l1 > l2);
 }
 
-static uint32_t pick_victim(struct ftl *f) {
-  if (f->closed_count == 0) return FTL_NONE;
-  hal_charge(f->hal, FW_OP_gc_victim_select, 1);
+static uint32_t pick_by_policy(struct ftl *f) {
   switch (f->cfg.gc_policy) {
     case FTL_GC_GREEDY:
       while (f->bucket_min <= f->slots_per_block && f->bucket_head[f->bucket_min] == FTL_NONE) ++f->bucket_min;
@@ -124,6 +122,13 @@ static uint32_t pick_victim(struct ftl *f) {
     default:
       return FTL_NONE;
   }
+}
+
+static uint32_t pick_victim(struct ftl *f) {
+  if (f->closed_count == 0) return FTL_NONE;
+  const uint32_t v = pick_by_policy(f);
+  hal_charge(f->hal, FW_OP_gc_victim_select, 1); /* after the work: the ISS's cost marker closes the op */
+  return v;
 }
 
 /* ---- jobs ------------------------------------------------------------------ */

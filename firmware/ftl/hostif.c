@@ -228,12 +228,12 @@ void host_check_flush(struct ftl *f) {
 static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
   struct fw_cmd *cmd = &f->cmds[c];
   const struct nvme_sqe *q = &e->sqe;
-  hal_charge(f->hal, FW_OP_cmd_decode, 1);
   f->stats.host_cmds++;
   cmd->opcode = (uint8_t)(q->cdw0 & 0xff);
   cmd->cid = (uint16_t)(q->cdw0 >> 16);
   cmd->sqid = e->sqid;
   cmd->prp = q->prp1;
+  hal_charge(f->hal, FW_OP_cmd_decode, 1);
   switch (cmd->opcode) {
     case NVME_OP_READ:
     case NVME_OP_WRITE: {

@@ -200,7 +200,7 @@ TEST(CpuNative, ChargeAdvancesTimeByCountTimesCyclesTimesPeriodAndSyncsAtTheQuan
     EXPECT_EQ(b.cpu.stats().bus_ps, 0u);
     EXPECT_EQ(b.cpu.cycle_ps(), kCycle);
     EXPECT_EQ(b.cpu.cost_cycles(FW_OP_cmd_decode), kDecode);
-    EXPECT_EQ(b.cpu.cost_cycles(FW_OP_irq_entry), 60u);  // default from fw_ops.def
+    EXPECT_EQ(b.cpu.cost_cycles(FW_OP_irq_entry), CpuNative::default_cost(FW_OP_irq_entry));  // configs/cpu_cost.yaml
   });
   EXPECT_EQ(now(), kQuantum + 8 * kDecode * kCycle);
 }
