@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -93,20 +94,23 @@ TEST(IssMode, MakesTheSameDecisionsAsNativeAndDiffersOnlyInCpuTime) {
   EXPECT_EQ(a["integrity"], b["integrity"]);
   EXPECT_EQ(b["integrity"]["mismatches"], 0);
   // The same operations, counted by the cost table in one mode and by the
-  // firmware's markers on the ISS in the other.
+  // firmware's markers on the ISS in the other. Not irq_entry: how many
+  // events one wake-up finds depends on when they happen, i.e. on CPU time.
   ASSERT_FALSE(a["cpu"]["ops"].empty());
-  for (const auto& [op, v] : a["cpu"]["ops"].items()) EXPECT_EQ(v["count"], b["cpu"]["ops"][op]["count"]) << op;
+  for (const auto& [op, v] : a["cpu"]["ops"].items())
+    if (op != "irq_entry") EXPECT_EQ(v["count"], b["cpu"]["ops"][op]["count"]) << op;
 
-  // Latencies: the flash side is identical, so a request's latency differs
-  // only by the CPU time on its path, at most the CPU time per request
-  // (compute and register accesses, GC's included), plus the host side's
-  // rounding to whole nanoseconds.
+  // Latencies: the flash side is identical, so a request's latency can
+  // differ only by the CPU time on its path; on average that is at most the
+  // CPU time per request (compute and register accesses, GC's included) of
+  // the slower mode. A difference in flash scheduling would show tens of
+  // microseconds (a read is 20 us, a program 200 us).
   const double reqs = a["workload"]["requests"].get<double>();
   auto cpu_us = [&](const json& s) { return (s["cpu"]["compute_s"].get<double>() + s["cpu"]["bus_s"].get<double>()) * 1e6 / reqs; };
-  const double budget = std::fabs(cpu_us(b) - cpu_us(a)) + 0.01;
+  const double budget = std::max(cpu_us(a), cpu_us(b));
   for (const char* op : {"read", "write"}) {
     const double d = b["latency_us"][op]["mean"].get<double>() - a["latency_us"][op]["mean"].get<double>();
-    EXPECT_LE(std::fabs(d), budget) << op << ": mean latency differs by " << d << " us; CPU time per request differs by "
+    EXPECT_LE(std::fabs(d), budget) << op << ": mean latency differs by " << d << " us; CPU time per request is at most "
                                     << budget << " us";
   }
   EXPECT_GT(b["cpu"]["instructions"].get<uint64_t>(), 0u);
