@@ -6,20 +6,32 @@
 // read from a CpuNative built on the same config, so overrides apply); the
 // accelerator's cycles come from its cycle model (accel.* keys; with the RTL
 // built and lanes/dividers as verilated, the RTL core's own counter is
-// checked against it). Output: CSV on stdout.
+// checked against it). Where the ISS is built, the same kmeans2d also runs
+// cross-compiled on the controller's RV32 core (tools/kmeans_iss.c on
+// CpuIss): its retired instructions x cpu.iss.cpi at cpu.clock_hz are the
+// measured software time, and its labels and iteration count must equal the
+// host's (column iss_match). Output: CSV on stdout.
 //
-//   ssdvp-accel-sweep [--iters 10] [--data uniform|blobs] [--lanes 1,2,4] [--rtl-check] [key=value ...]
+//   ssdvp-accel-sweep [--iters 10] [--data uniform|blobs] [--lanes 1,2,4] [--rtl-check]
+//                     [--no-iss | --iss-elf PATH] [key=value ...]
 #include <systemc>
 
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <stdexcept>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "common/config.h"
 #include "cpu/cpu_native.h"
+#ifdef SSDVP_HAVE_ISS
+#include "cpu/cpu_iss.h"
+#include "dram/dram.h"
+#include "interconnect/bus.h"
+#endif
 #include "tlm/accel_core.h"
 #include "tlm/accel_datasets.h"
 #ifdef SSDVP_HAVE_RTL
@@ -60,9 +72,74 @@ std::vector<uint32_t> parse_list(const std::string& s) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: ssdvp-accel-sweep [--iters N] [--data uniform|blobs] [--lanes L1,L2,..] [--rtl-check] [key=value ...]\n");
+  std::fprintf(stderr,
+               "usage: ssdvp-accel-sweep [--iters N] [--data uniform|blobs] [--lanes L1,L2,..] [--rtl-check] "
+               "[--no-iss | --iss-elf PATH] [key=value ...]\n");
   return 2;
 }
+
+#ifdef SSDVP_HAVE_ISS
+// kmeans2d on the RV32 core: a CpuIss on a bus with DRAM (the program uses
+// neither, but simulation needs every socket bound, the cost-table CpuNative's
+// too), the program parked after its start.
+class IssKmeans {
+ public:
+  IssKmeans(Config& cfg, const std::string& elf, CpuNative& native)
+      : bus_("iss_bus", cfg), dram_("iss_dram", cfg), cpu_("iss", cfg), elf_(elf) {
+    cpu_.bus.bind(bus_.tsock);
+    native.bus.bind(bus_.tsock);
+    bus_.attach("DRAM", dram_.tsock);
+    cpu_.irq(irq_);
+    native.irq(irq_);
+  }
+  // After elaboration (sc_start(SC_ZERO_TIME)).
+  void boot() {
+    cpu_.load_elf(elf_);
+    cpu_.set_functional(true);
+    const CpuIss::State st = cpu_.run_functional();
+    if (st == CpuIss::State::exited)
+      throw std::runtime_error(elf_ + ": the program exited (code " + std::to_string(cpu_.exit_code()) +
+                               ") instead of parking: is it kmeans_iss.elf?");
+    if (st != CpuIss::State::parked) throw std::runtime_error(elf_ + ": the program did not park: " + cpu_.fault());
+    for (const char* s : {"kmeans_iss_args", "kmeans_iss_x", "kmeans_iss_y", "kmeans_iss_labels", "kmeans_iss_entry"})
+      if (!cpu_.symbol(s)) throw std::runtime_error(elf_ + ": no symbol " + s + " (is it kmeans_iss.elf?)");
+    cpu_.read_mem(cpu_.symbol("kmeans_iss_entry"), entry_, sizeof entry_);
+  }
+  struct Result {
+    uint64_t instructions;
+    uint32_t iterations;
+    int32_t status;
+    std::vector<uint8_t> labels;
+  };
+  Result run(const std::vector<uint16_t>& x, const std::vector<uint16_t>& y, uint32_t k, uint32_t max_iter) {
+    const uint32_t n = uint32_t(x.size());
+    uint32_t args[5] = {n, k, max_iter, 0, 0};
+    if (!cpu_.write_mem(cpu_.symbol("kmeans_iss_x"), x.data(), 2 * n) ||
+        !cpu_.write_mem(cpu_.symbol("kmeans_iss_y"), y.data(), 2 * n) ||
+        !cpu_.write_mem(cpu_.symbol("kmeans_iss_args"), args, sizeof args))
+      throw std::runtime_error("kmeans_iss: cannot load " + std::to_string(n) + " points");
+    const uint64_t i0 = cpu_.stats().functional_instructions;
+    Result r{};
+    r.status = cpu_.call(entry_[0], 0, entry_[1]);
+    if (cpu_.state() == CpuIss::State::faulted) throw std::runtime_error("kmeans_iss: " + cpu_.fault());
+    r.instructions = cpu_.stats().functional_instructions - i0;
+    r.labels.resize(n);
+    cpu_.read_mem(cpu_.symbol("kmeans_iss_args"), args, sizeof args);
+    cpu_.read_mem(cpu_.symbol("kmeans_iss_labels"), r.labels.data(), n);
+    r.iterations = args[3];
+    return r;
+  }
+  double us_per_instruction() const { return cpu_.cpi() * double(cpu_.cycle_ps()) / 1e6; }
+
+ private:
+  Bus bus_;
+  Dram dram_;
+  CpuIss cpu_;
+  sc_core::sc_signal<bool> irq_{"iss_irq"};
+  const std::string elf_;
+  uint32_t entry_[2] = {0, 0};  // kmeans_iss_run, kmeans_iss_return
+};
+#endif
 
 }  // namespace
 
@@ -71,6 +148,11 @@ int sc_main(int argc, char** argv) {
   std::string data = "uniform";
   std::vector<uint32_t> lanes = {1, 2, 4};
   bool rtl_check = false;
+#ifdef SSDVP_HAVE_ISS
+  std::string iss_elf = SSDVP_KMEANS_ISS_ELF;
+#else
+  std::string iss_elf;
+#endif
   Config cfg;
   try {
     for (int i = 1; i < argc; ++i) {
@@ -79,19 +161,32 @@ int sc_main(int argc, char** argv) {
       else if (a == "--data" && i + 1 < argc) data = argv[++i];
       else if (a == "--lanes" && i + 1 < argc) lanes = parse_list(argv[++i]);
       else if (a == "--rtl-check") rtl_check = true;
+      else if (a == "--no-iss") iss_elf.clear();
+      else if (a == "--iss-elf" && i + 1 < argc) iss_elf = argv[++i];
       else if (a.find('=') != std::string::npos) cfg.set_assignment(a);
       else return usage();
     }
     if (data != "uniform" && data != "blobs") return usage();
     CpuNative cpu("cpu", cfg);
     const AccelShape base = AccelShape::from_config(cfg);
+#ifdef SSDVP_HAVE_ISS
+    std::unique_ptr<IssKmeans> iss;
+    if (!iss_elf.empty()) iss = std::make_unique<IssKmeans>(cfg, iss_elf, cpu);
+#else
+    if (!iss_elf.empty()) throw ConfigError("--iss-elf: this build has no ISS (Unicorn or the RV32 toolchain missing)");
+#endif
     cfg.check_unknown();
+#ifdef SSDVP_HAVE_ISS
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    if (iss) iss->boot();
+#endif
     Meter meter{&cpu};
     struct hal h = {&kMeterOps, &meter};
     const double cpu_ps = double(cpu.cycle_ps());
     std::printf("n,k,iterations,sw_cycles,sw_us");
     for (uint32_t l : lanes) std::printf(",accel_l%u_compute_cycles,accel_l%u_total_cycles,accel_l%u_compute_us,accel_l%u_total_us", l, l, l, l);
-    std::printf(",speedup_l%u_total,rtl_cycles_match\n", lanes.front());
+    std::printf(",speedup_l%u_total,rtl_cycles_match,sw_iss_instructions,sw_iss_us,iss_vs_table,iss_match\n",
+                lanes.front());
 #ifdef SSDVP_HAVE_RTL
     std::unique_ptr<RtlCore> rtl;
     if (rtl_check) rtl = std::make_unique<RtlCore>(rtl_built_shape(), "");
@@ -139,7 +234,18 @@ int sc_main(int argc, char** argv) {
           match = ok ? "yes" : "NO";
         }
 #endif
-        std::printf(",%s\n", match);
+        std::printf(",%s", match);
+#ifdef SSDVP_HAVE_ISS
+        if (iss) {
+          const IssKmeans::Result r = iss->run(x, y, k, max_iter);
+          const double us = double(r.instructions) * iss->us_per_instruction();
+          const bool same = r.status == KMEANS_OK && r.iterations == it && r.labels == lab;
+          std::printf(",%llu,%.3f,%.3f,%s\n", static_cast<unsigned long long>(r.instructions), us, us / sw_us,
+                      same ? "yes" : "NO");
+          continue;
+        }
+#endif
+        std::printf(",-,-,-,-\n");
       }
 #ifdef SSDVP_HAVE_RTL
     if (rtl) std::fprintf(stderr, "RTL: %llu cycles in %.2f s = %.2f M cycles/s\n",

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Plots docs/results/accelerator.csv (ssdvp-accel-sweep output): clustering
 time of the accelerator (1, 2, 4 lanes, DMA included) and of kmeans2d on the
-modelled controller CPU against N, for K = 3 and K = 8 (HAML-SSD Fig. 9).
+modelled controller CPU (cost table, and instructions measured on the ISS
+where the sweep has them) against N, for K = 3 and K = 8 (HAML-SSD Fig. 9).
 
 usage: accel/tools/plot_sweep.py docs/results/accelerator.csv docs/results/accelerator.png
 """
@@ -20,7 +21,9 @@ def main(src, dst):
     for ax, k in zip(axes, ("3", "8")):
         sel = [r for r in rows if r["k"] == k]
         n = [int(r["n"]) for r in sel]
-        ax.plot(n, [float(r["sw_us"]) for r in sel], "o-", label="software (kmeans2d on the controller CPU)")
+        ax.plot(n, [float(r["sw_us"]) for r in sel], "o-", label="software, cost table (native CPU)")
+        if sel[0].get("sw_iss_us", "-") != "-":
+            ax.plot(n, [float(r["sw_iss_us"]) for r in sel], "x--", label="software, measured on the RV32 ISS")
         for lanes in ("1", "2", "4"):
             col = f"accel_l{lanes}_total_us"
             if col in sel[0]:

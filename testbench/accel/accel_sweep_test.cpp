@@ -1,0 +1,89 @@
+// ssdvp-accel-sweep's software side measured on the RV32 ISS: kmeans2d
+// cross-compiled (accel/tools/kmeans_iss.c) must give the host build's labels
+// and iterations on every case, and the native cost table (configs/
+// cpu_cost.yaml, whose K-Means split is fitted on this very measurement by
+// scripts/calibrate.sh) must predict its instruction count across N and K.
+// A change to kmeans2d or to the compiler flags that moves its cost fails
+// here until the table is recalibrated.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::vector<std::map<std::string, std::string>> run_sweep(const std::string& args) {
+  const std::string cmd = std::string(SSDVP_ACCEL_SWEEP) + " " + args + " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  EXPECT_NE(p, nullptr) << cmd;
+  std::string text;
+  char buf[4096];
+  size_t got;
+  while (p && (got = fread(buf, 1, sizeof buf, p)) > 0) text.append(buf, got);
+  EXPECT_EQ(p ? pclose(p) : -1, 0) << cmd;
+  std::vector<std::map<std::string, std::string>> rows;
+  std::istringstream in(text);
+  std::string line;
+  std::vector<std::string> head;
+  auto split = [](const std::string& l) {
+    std::vector<std::string> v;
+    std::stringstream ss(l);
+    std::string c;
+    while (std::getline(ss, c, ',')) v.push_back(c);
+    return v;
+  };
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    if (head.empty()) {
+      if (line.rfind("n,k,", 0) == 0) head = split(line);
+      continue;
+    }
+    const auto cells = split(line);
+    std::map<std::string, std::string> r;
+    for (size_t i = 0; i < head.size() && i < cells.size(); ++i) r[head[i]] = cells[i];
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+TEST(AccelSweepIss, KmeansOnTheIssMatchesTheHostAndTheCalibratedTable) {
+  const auto rows = run_sweep("--lanes 1");
+  ASSERT_EQ(rows.size(), 36u);  // N 640..25,600 x K 3..8
+  for (const auto& r : rows) {
+    SCOPED_TRACE("N=" + r.at("n") + " K=" + r.at("k"));
+    EXPECT_EQ(r.at("iss_match"), "yes");
+    const double iss = std::stod(r.at("sw_iss_instructions")), table = std::stod(r.at("sw_cycles"));
+    EXPECT_GT(iss, 1000.0);
+    EXPECT_NEAR(table / iss, 1.0, 0.05) << "table " << table << " cycles, ISS " << iss << " instructions (cpi 1)";
+  }
+}
+
+TEST(AccelSweepIss, ConvergingDataStopsAtTheSameIterationOnBothSides) {
+  const auto rows = run_sweep("--data blobs --iters 100 --lanes 1");
+  ASSERT_EQ(rows.size(), 36u);
+  int early = 0;
+  for (const auto& r : rows) {
+    EXPECT_EQ(r.at("iss_match"), "yes") << "N=" << r.at("n") << " K=" << r.at("k");
+    early += std::stoi(r.at("iterations")) < 100;
+  }
+  EXPECT_GT(early, 30);  // clustered data converges: the comparison covers the stop test
+}
+
+TEST(AccelSweepIss, AWrongImageIsNamed) {
+  // a missing file, and an ELF that is not the K-Means program (the sweep itself is not RV32 at all)
+  for (const std::string& elf : {std::string("/nonexistent.elf"), std::string(SSDVP_ACCEL_SWEEP)}) {
+    const std::string cmd = std::string(SSDVP_ACCEL_SWEEP) + " --iss-elf " + elf + " 2>&1 >/dev/null";
+    FILE* p = popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    char buf[1024] = {0};
+    const size_t got = fread(buf, 1, sizeof buf - 1, p);
+    const std::string err(buf, got);
+    EXPECT_NE(pclose(p), 0) << cmd;
+    EXPECT_NE(err.find(elf), std::string::npos) << err;
+  }
+}
+
+}  // namespace
