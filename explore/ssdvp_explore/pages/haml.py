@@ -177,17 +177,18 @@ FINDINGS = """\
 to check them):
 
 - **Separating relocated data from host data matters most.** `single` has the
-  highest WAF on every workload (3.2-5.3) and 1.4-4.5x the response time;
-  `double` alone removes most of it.
+  highest WAF on five of six workloads (3.1-5.3; on the static hot/cold one
+  HAML-K is above it) and 1.4-4.7x the response time of `double`, which
+  alone removes most of it.
 - **HAML-K does not beat the simple baselines at the paper's settings.** Its
-  WAF is above `double` on five of six workloads (PostMark 2.84 against
+  WAF is above `double` on five of six workloads (PostMark 2.86 against
   2.35, the shifting workload 5.45 against 4.99) and below it only on the MSR
-  excerpt (2.75 against 2.92), where HOTIS is better still (2.67). Erases
-  follow WAF; response times are within a few percent of `double` except
-  PostMark and TPC-C.
+  excerpt (2.75 against 2.87), where HOTIS is better still (2.66). Erases
+  follow WAF; mean response times are 5-9 % above `double`'s, 28 % on
+  TPC-C.
 - **Why, from the data**: the rank correlation between the class HAML picks
-  and the data's real death time is about 0.1 on the real traces and
-  negative (-0.11) on the shifting workload; 23-55 % of what HAML's hottest
+  and the data's real death time is at most 0.1 on the real traces (about
+  0 on PostMark and TPC-C) and negative (-0.11) on the shifting workload; 23-55 % of what HAML's hottest
   class receives on DTRS, PostMark and the shifting workload is never
   rewritten. Classes decided from the last period lag a hot set that moves
   (on the shifting workload every policy that looks back is anti-correlated),
@@ -195,30 +196,33 @@ to check them):
   the axes, where a slice written once or twice in a period gets an interval
   that only says when in the period it was written. Only on the static
   hot/cold workload does HAML order data well (0.60, above HOTIS's 0.43), and
-  it still loses to `double` there (5.29 against 5.09):
+  it still loses to `double` there (5.29 against 5.11):
 - **every class costs open blocks.** Each frontier keeps one open block per
   die: HAML-6 with a GC frontier holds up to 56 of the drive's 256 spare
   blocks open, `double` 16. WAF rises with K on PostMark (2.60 at K = 3 to
-  2.98 at K = 8) and on the shifting workload (5.17 to 5.56); on the
+  2.97 at K = 8) and on the shifting workload (5.17 to 5.52); on the
   paper's 256 GB drive the same 56 blocks would be noise.
 - **The oracle** (fixed log-scale death-time bins, its own GC frontier) is
-  best on PostMark, TPC-C and both synthetic workloads (4.23 against 4.99 on
+  best on PostMark, TPC-C and both synthetic workloads (4.24 against 4.99 on
   the shifting one), but it is not a true lower bound: on the MSR excerpt
   every rewrite falls in its first bin (rewritten within 1/16 of a
   drive-write), so it separates nothing that `double` does not and HOTIS
   beats it. What WAF is left there comes from GC moving the cold data left by
   preconditioning, which host-write placement cannot change.
 - **Settings matter more than the method**: HAML with a shorter period does
-  much better on the MSR excerpt (WAF 1.83 at T = 2 'paper hours' against
+  much better on the MSR excerpt (WAF 1.88 at T = 2 'paper hours' against
   2.75 at 6 h; [haml-period](haml-period.md)), smaller slices help the real
-  traces (2.47 at 36 KiB; [haml-slice](haml-slice.md)), and putting relocated
+  traces (MSR 2.38 and PostMark 2.63 at 36 KiB against 2.75 and 2.86 at
+  352 KiB; [haml-slice](haml-slice.md)), and putting relocated
   data into its slice's class instead of a GC frontier cuts WAF on both
-  synthetic workloads (3.80 against 5.45 on the shifting one, better than
-  the oracle) but multiplies it on the real traces (DTRS 1.16 to 4.26;
+  synthetic workloads (3.78 against 5.45 on the shifting one, better than
+  the oracle) but multiplies it on the real traces (DTRS 1.20 to 4.30;
   [haml-gc](haml-gc.md)). No single setting wins everywhere.
-- **Clustering cost** is small at these sizes: 2-18 ms of controller CPU over
-  the timed half (2,607 points, K = 6, at most 10 iterations per period).
-- **Wear levelling**: erase counts spread by 6-76 at the end; migration at
+- **Clustering cost** is small at these sizes: the monitor and HAML's
+  software K-Means take 16-120 ms of controller CPU over the timed half
+  (2,607 points, K = 6, at most 10 iterations per period; the native CPU's
+  cost table calibrated on the ISS, docs/results/calibration.md).
+- **Wear levelling**: erase counts spread by 5-73 at the end; migration at
   one look every 64 erases does not hold the spread to its threshold of 16 on
   workloads that concentrate writes (TPC-C, the MSR excerpt), because it moves
   one block per look while the hot class wears many."""

@@ -24,7 +24,7 @@ What the recorded run shows (check the table below after regenerating):
   and cold LBAs share blocks and cold-heavy blocks are never the emptiest;
   cost-benefit, which weighs age, improves (about 4.16). Separating hot and
   cold data (the HAML issue) is the remedy this platform is built to measure.
-- FIFO delivers about 25-30 % more IOPS than greedy although it writes more:
+- FIFO delivers about 30 % more IOPS than greedy although it writes more:
   dies are busier under FIFO (die utilisation 0.83 against 0.60). This is not
   two concurrent victims colliding on one die: it persists with
   `ftl.gc.max_active: 1`. It is an open question for the next issue (compare
