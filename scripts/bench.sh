@@ -12,7 +12,12 @@
 #      functional preconditioning from the timed part);
 #   b. replays of traces/msr_heimdall_rw20_80_105.ascii and traces/tpcc-small.ascii
 #      on configs/small.yaml (its synthetic workload keys removed), open loop,
-#      looped so that the run lasts long enough to time.
+#      looped so that the run lasts long enough to time;
+#   c. the CPU modes against each other: configs/small.yaml (4 KiB uniform
+#      random, 30 % reads, QD32) with cpu.mode native and iss (the firmware on
+#      the RV32 ISS), each with a 1-request twin to subtract set-up and
+#      preconditioning; gives the ISS's instructions per second and its cost
+#      as a ratio to native mode measured in the same run.
 # Prints a markdown table; raw outputs (summary.json, /usr/bin/time) in
 # OUT_DIR (default BUILD_DIR/bench-out). --quick: fewer requests and loops.
 set -euo pipefail
@@ -26,14 +31,14 @@ for a in "$@"; do
   case "$a" in
     --quick) QUICK=1 ;;
     --no-build) BUILD=0 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown option $a" >&2; exit 2 ;;
   esac
 done
 if [ "$QUICK" = 1 ]; then
-  REQ_A=200000; LOOPS=5; BM_MIN=0.2
+  REQ_A=200000; LOOPS=5; BM_MIN=0.2; REQ_C=20000
 else
-  REQ_A=2000000; LOOPS=40; BM_MIN=1
+  REQ_A=2000000; LOOPS=40; BM_MIN=1; REQ_C=100000
 fi
 REQ_P=1000
 
@@ -73,6 +78,15 @@ awk '/^[^ #]/{skip=($0 ~ /^workload:/)} !skip' configs/small.yaml >"$TRACE_CFG"
 run b_precond -c configs/small.yaml --set workload.synthetic.requests=1
 run b_heimdall -c "$TRACE_CFG" --trace traces/msr_heimdall_rw20_80_105.ascii --set host.mode=open --set workload.loops=$LOOPS
 run b_tpcc -c "$TRACE_CFG" --trace traces/tpcc-small.ascii --set host.mode=open --set workload.loops=$LOOPS
+# (c) native against iss, the same workload (skipped without the ISS build)
+if "$SSDVP" params -c configs/small.yaml --set cpu.mode=iss 2>/dev/null | grep "^cpu.iss.firmware" >/dev/null; then  # not -q: SIGPIPE under pipefail
+  for m in native iss; do
+    run c_${m}_pre -c configs/small.yaml --set cpu.mode=$m --set workload.synthetic.requests=1
+    run c_$m -c configs/small.yaml --set cpu.mode=$m --set workload.synthetic.requests=$REQ_C
+  done
+else
+  echo "bench.sh: no iss CPU mode in this build; case (c) skipped" >&2
+fi
 # the process floor: a 1 GiB device, 1 MiB host memory, one request
 run floor -c configs/small.yaml --set workload.synthetic.requests=1 --set host.memory=1MiB
 
@@ -172,6 +186,28 @@ print(f"| sum of the per-page state | {state / MB:.1f} | {state / P:.2f} |")
 print(f"| process floor (libraries, SystemC, a 1 GiB device; measured) | {floor_mb:.1f} | {floor_mb * MB / P:.2f} |")
 print(f"| measured peak RSS | {a['rss_mb']:.1f} | {a['rss_mb'] * MB / P:.2f} |")
 print(f"| measured peak RSS minus process floor | {a['rss_mb'] - floor_mb:.1f} | {(a['rss_mb'] - floor_mb) * MB / P:.2f} |")
+if os.path.exists(os.path.join(out, "c_iss", "summary.json")):
+    print("\nCPU modes on configs/small.yaml (4 KiB uniform random, 30 % reads, QD32), timed part "
+          "(each run minus its 1-request twin), CPU time:\n")
+    print("| cpu.mode | host I/Os | host I/O/s (CPU) | firmware instructions | M instructions/s (CPU) "
+          "| instructions per I/O | slowdown against native | simulated IOPS | WAF | clean |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    cr = {}
+    for m in ("native", "iss"):
+        s_, p_ = load(f"c_{m}"), load(f"c_{m}_pre")
+        dc = s_["_t"]["cpu"] - p_["_t"]["cpu"]
+        dr = s_["workload"]["requests"] - p_["workload"]["requests"]
+        ins = s_["cpu"].get("instructions", 0) if s_["cpu"].get("mode") == "iss" else 0
+        cr[m] = {"iops": dr / dc if dc > 0 else float("nan"), "ins": ins, "dc": dc, "dr": dr, "s": s_}
+    for m in ("native", "iss"):
+        r = cr[m]
+        clean = r["s"]["integrity"]["mismatches"] == 0 and r["s"]["flash"]["violations"] == 0
+        mips = f"{r['ins'] / r['dc'] / 1e6:.1f}" if r["ins"] and r["dc"] > 0 else "-"
+        per = f"{r['ins'] / r['dr']:,.0f}" if r["ins"] else "-"
+        ins = f"{r['ins']:,}" if r["ins"] else "-"
+        print(f"| {m} | {r['dr']:,} | {r['iops']:,.0f} | {ins} | {mips} | {per} "
+              f"| {cr['native']['iops'] / r['iops']:.1f}x | {r['s']['host']['iops']:,.0f} "
+              f"| {r['s']['ftl']['waf']:.3f} | {'yes' if clean else 'NO'} |")
 ok_speed = a["iops_cpu"] >= 500000
 ok_mem = a["rss_mb"] * MB / P < 24
 print(f"\nGoal 500,000 host I/O/s for (a): {'met' if ok_speed else 'NOT met'} "
