@@ -66,7 +66,9 @@ TEST_P(IntegrityPlacement, ShiftingHotSetWithGcHasNoMismatch) {
   ssdvp::Simulation sim(c);
   const auto r = sim.run();
   expect_clean(r, 20000, 1000);
-  if (p == "haml") EXPECT_GT(r.summary["placement"]["cluster_runs"].get<uint64_t>(), 3u);
+  if (p == "haml") {
+    EXPECT_GT(r.summary["placement"]["cluster_runs"].get<uint64_t>(), 3u);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllPlacements, IntegrityPlacement,

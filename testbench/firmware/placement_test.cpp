@@ -194,7 +194,9 @@ TEST_P(PlacementIntegrity, RandomOverwritesWithMovingTimeKeepIntegrity) {
   EXPECT_EQ(d.hal->violations, 0u);
   EXPECT_EQ(d.mismatches(0, d.cfg.logical_lbas), 0u);
   EXPECT_EQ(ftl_self_check(d.f), 0u);
-  if (pc.wear_threshold) EXPECT_GT(s->wear_victims, 0u);
+  if (pc.wear_threshold) {
+    EXPECT_GT(s->wear_victims, 0u);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(

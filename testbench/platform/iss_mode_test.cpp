@@ -98,7 +98,9 @@ TEST(IssMode, MakesTheSameDecisionsAsNativeAndDiffersOnlyInCpuTime) {
   // events one wake-up finds depends on when they happen, i.e. on CPU time.
   ASSERT_FALSE(a["cpu"]["ops"].empty());
   for (const auto& [op, v] : a["cpu"]["ops"].items())
-    if (op != "irq_entry") EXPECT_EQ(v["count"], b["cpu"]["ops"][op]["count"]) << op;
+    if (op != "irq_entry") {
+      EXPECT_EQ(v["count"], b["cpu"]["ops"][op]["count"]) << op;
+    }
 
   // Latencies: the flash side is identical, so a request's latency can
   // differ only by the CPU time on its path; on average that is at most the
