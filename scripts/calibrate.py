@@ -171,6 +171,16 @@ def fmt_us(v: float) -> str:
     return f"{v:,.1f}"
 
 
+def embed_plot(fig, name: str, alt: str, w) -> None:
+    """Saves a figure under docs/results/calibration/ and links it from the page."""
+    import matplotlib.pyplot as plt
+    fig.tight_layout()
+    fig.savefig(PLOTS / name, dpi=110)
+    plt.close(fig)
+    w(f"![{alt}](calibration/{name})")
+    w("")
+
+
 def page(ops, measured, cal: dict[str, dict], val: dict[str, dict], split: dict | None, cmdline: str) -> None:
     PLOTS.mkdir(parents=True, exist_ok=True)
     out = []
@@ -253,11 +263,7 @@ def page(ops, measured, cal: dict[str, dict], val: dict[str, dict], split: dict 
         ax.set_yscale("log")
         ax.set_ylabel("cycles per op")
         ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(PLOTS / "cost_table.png", dpi=110)
-        plt.close(fig)
-        w("![estimated and calibrated cycles per op](calibration/cost_table.png)")
-        w("")
+        embed_plot(fig, "cost_table.png", "estimated and calibrated cycles per op", w)
     except ImportError:
         pass
     if val:
@@ -308,11 +314,7 @@ def page(ops, measured, cal: dict[str, dict], val: dict[str, dict], split: dict 
                 ax.set_xticklabels([n for n, _, _ in VALIDATION], fontsize=8)
                 ax.set_ylabel(f"mean {op} latency (µs)")
             axes[0].legend(fontsize=7)
-            fig.tight_layout()
-            fig.savefig(PLOTS / "latency.png", dpi=110)
-            plt.close(fig)
-            w("![mean latencies in both modes](calibration/latency.png)")
-            w("")
+            embed_plot(fig, "latency.png", "mean latencies in both modes", w)
         except ImportError:
             pass
     PAGE.write_text("\n".join(out) + "\n")

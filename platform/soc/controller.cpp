@@ -17,6 +17,23 @@ extern "C" {
 namespace ssdvp {
 namespace {
 
+// What both CPU models share: their busy and trace callbacks forward to the
+// controller's, and their ports bind the same way.
+template <class Cpu>
+void forward_callbacks(Controller& c, Cpu& cpu) {
+  cpu.on_busy = [&c](uint64_t a, uint64_t b) {
+    if (c.on_busy) c.on_busy(a, b);
+  };
+  cpu.on_trace = [&c](enum hal_trace_event ev, uint32_t arg, uint64_t at) {
+    if (c.on_trace) c.on_trace(ev, arg, at);
+  };
+}
+template <class Cpu>
+void bind_cpu(Cpu& cpu, Bus& bus, sc_core::sc_signal<bool>& irq) {
+  cpu.bus.bind(bus.tsock);
+  cpu.irq(irq);
+}
+
 class NativeController : public Controller {
  public:
   explicit NativeController(Config& cfg) : cpu_("cpu", cfg), mem_(new uint8_t[ftl_size()]) {
@@ -25,17 +42,9 @@ class NativeController : public Controller {
       ftl_main(fw_);
       if (on_stop) on_stop();
     });
-    cpu_.on_busy = [this](uint64_t a, uint64_t b) {
-      if (on_busy) on_busy(a, b);
-    };
-    cpu_.on_trace = [this](enum hal_trace_event ev, uint32_t arg, uint64_t at) {
-      if (on_trace) on_trace(ev, arg, at);
-    };
+    forward_callbacks(*this, cpu_);
   }
-  void bind(Bus& bus, sc_core::sc_signal<bool>& irq) override {
-    cpu_.bus.bind(bus.tsock);
-    cpu_.irq(irq);
-  }
+  void bind(Bus& bus, sc_core::sc_signal<bool>& irq) override { bind_cpu(cpu_, bus, irq); }
   void boot(const ftl_config& cfg) override {
     cpu_.set_functional(true);
     if (ftl_init(fw_, cpu_.hal(), &cfg) != 0)
@@ -89,17 +98,9 @@ class IssController : public Controller {
     cpu_.on_stop = [this] {
       if (on_stop) on_stop();
     };
-    cpu_.on_busy = [this](uint64_t a, uint64_t b) {
-      if (on_busy) on_busy(a, b);
-    };
-    cpu_.on_trace = [this](enum hal_trace_event ev, uint32_t arg, uint64_t at) {
-      if (on_trace) on_trace(ev, arg, at);
-    };
+    forward_callbacks(*this, cpu_);
   }
-  void bind(Bus& bus, sc_core::sc_signal<bool>& irq) override {
-    cpu_.bus.bind(bus.tsock);
-    cpu_.irq(irq);
-  }
+  void bind(Bus& bus, sc_core::sc_signal<bool>& irq) override { bind_cpu(cpu_, bus, irq); }
   void boot(const ftl_config& cfg) override {
     cpu_.load_elf(elf_);
     iss_boot b{};
