@@ -28,6 +28,16 @@ void forward_callbacks(Controller& c, Cpu& cpu) {
     if (c.on_trace) c.on_trace(ev, arg, at);
   };
 }
+// The time and op counts both models' statistics have under the same names.
+template <class Stats>
+Controller::Usage time_usage(const Stats& s) {
+  Controller::Usage u;
+  u.compute_ps = s.compute_ps;
+  u.bus_ps = s.bus_ps;
+  u.idle_ps = s.idle_ps;
+  u.ops = s.ops;
+  return u;
+}
 template <class Cpu>
 void bind_cpu(Cpu& cpu, Bus& bus, sc_core::sc_signal<bool>& irq) {
   cpu.bus.bind(bus.tsock);
@@ -70,13 +80,9 @@ class NativeController : public Controller {
   std::string fault() const override { return {}; }
   Usage usage() const override {
     const auto& s = cpu_.stats();
-    Usage u;
-    u.compute_ps = s.compute_ps;
-    u.bus_ps = s.bus_ps;
-    u.idle_ps = s.idle_ps;
+    Usage u = time_usage(s);
     u.wakeups = s.wakeups;
     u.bus_errors = s.bus_errors;
-    u.ops = s.ops;
     for (int op = 0; op < FW_OP_COUNT; ++op) u.op_ps[op] = s.ops[op] * cpu_.cost_cycles(static_cast<enum fw_op>(op)) * cpu_.cycle_ps();
     return u;
   }
@@ -205,13 +211,9 @@ class IssController : public Controller {
   std::string fault() const override { return cpu_.state() == CpuIss::State::faulted ? cpu_.fault() : std::string(); }
   Usage usage() const override {
     const auto& s = cpu_.stats();
-    Usage u;
-    u.compute_ps = s.compute_ps;
-    u.bus_ps = s.bus_ps;
-    u.idle_ps = s.idle_ps;
+    Usage u = time_usage(s);
     u.wakeups = s.waits;
     u.instructions = s.instructions;
-    u.ops = s.ops;
     const double insn_ps = cpu_.cpi() * double(cpu_.cycle_ps());
     for (int op = 0; op < FW_OP_COUNT; ++op) u.op_ps[op] = uint64_t(double(s.op_instructions[op]) * insn_ps);
     return u;
