@@ -31,8 +31,8 @@ extern "C" {
 #define ISS_BOOT_SIZE 0x10000u
 #define ISS_BOOT_ADDR ((uint32_t)SSDVP_SRAM_BASE + (uint32_t)SSDVP_SRAM_SIZE - ISS_BOOT_SIZE)
 #define ISS_BOOT_MAGIC 0x76647373u /* "ssdv" */
-#define ISS_BOOT_VERSION 1u
-#define ISS_BOOT_TOKENS 4096u /* tokens per functional read or write call */
+#define ISS_BOOT_VERSION 2u
+#define ISS_BOOT_TOKENS 4096u /* tokens per functional write call */
 
 /* Layout sizes on both ABIs (change them with the structs). */
 #define ISS_FTL_CONFIG_BYTES 152u
@@ -41,14 +41,10 @@ extern "C" {
 /* Functional calls: iss_call(op) with arguments in the boot block. */
 enum iss_call_op {
   ISS_CALL_WRITE = 1,        /* arg[0] lba, arg32[0] n, arg32[1] stream, tokens[] in; ret = 0/-1 */
-  ISS_CALL_READ = 2,         /* arg[0] lba, arg32[0] n; tokens[] out; ret = 0/-1 */
-  ISS_CALL_TRIM = 3,         /* arg[0] lba, arg[1] n; ret = 0/-1 */
-  ISS_CALL_FLUSH = 4,        /* ret = 0/-1 */
-  ISS_CALL_GC_ACTIVE_NS = 5, /* arg[0] now_ns; ret64 */
-  ISS_CALL_CLASSES = 6,      /* ret */
-  ISS_CALL_ERASE_SPREAD = 7, /* ret_u32[0] min, ret_u32[1] max, ret_double mean */
-  ISS_CALL_SELF_CHECK = 8,   /* ret64: inconsistencies */
-  ISS_CALL_LOOKUP = 9        /* arg[0] lba; ret = slot address */
+  ISS_CALL_TRIM = 2,         /* arg[0] lba, arg[1] n; ret = 0/-1 */
+  ISS_CALL_GC_ACTIVE_NS = 3, /* arg[0] now_ns; ret64 */
+  ISS_CALL_CLASSES = 4,      /* ret */
+  ISS_CALL_ERASE_SPREAD = 5  /* ret_u32[0] min, ret_u32[1] max, ret_double mean */
 };
 
 struct iss_boot {
@@ -72,9 +68,7 @@ struct iss_boot {
   /* functional calls */
   uint64_t arg[2];
   uint32_t arg32[2];
-  int32_t ret;
-  uint32_t ret_u32[2];
-  uint32_t reserved1;
+  uint32_t ret_u32[2]; /* (a call's int32_t result is its return value) */
   uint64_t ret64;
   double ret_double;
   uint32_t tokens[ISS_BOOT_TOKENS];

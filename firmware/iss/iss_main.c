@@ -7,16 +7,12 @@
  * drive through iss_call(), and runs the event loop when resumed. The FTL
  * state is a static object in SRAM; its tables are in DRAM (ftl_init).
  */
-#include <string.h>
-
 #include "ftl_internal.h"
 #include "iss_boot.h"
 #include "iss_hal.h"
 
 static struct ftl the_ftl;
 static struct iss_hal the_hal;
-
-#define BOOT ((volatile struct iss_boot *)(uintptr_t)ISS_BOOT_ADDR)
 
 /* iss_call returns here; the platform stops the simulator at this address. */
 void iss_call_return(void) __attribute__((noinline));
@@ -35,13 +31,8 @@ int32_t iss_call(uint32_t op) {
     case ISS_CALL_WRITE:
       if (b->arg32[0] > ISS_BOOT_TOKENS) return -1;
       return ftl_func_write_stream(f, b->arg[0], b->arg32[0], b->tokens, b->arg32[1]);
-    case ISS_CALL_READ:
-      if (b->arg32[0] > ISS_BOOT_TOKENS) return -1;
-      return ftl_func_read(f, b->arg[0], b->arg32[0], b->tokens);
     case ISS_CALL_TRIM:
       return ftl_func_trim(f, b->arg[0], b->arg[1]);
-    case ISS_CALL_FLUSH:
-      return ftl_func_flush(f);
     case ISS_CALL_GC_ACTIVE_NS:
       b->ret64 = ftl_gc_active_ns(f, b->arg[0]);
       return 0;
@@ -56,11 +47,6 @@ int32_t iss_call(uint32_t op) {
       b->ret_double = mean;
       return 0;
     }
-    case ISS_CALL_SELF_CHECK:
-      b->ret64 = ftl_self_check(f);
-      return 0;
-    case ISS_CALL_LOOKUP:
-      return (int32_t)ftl_lookup(f, b->arg[0]);
     default:
       return -1;
   }

@@ -32,21 +32,19 @@ const Calibrated kCalibrated[] = {
 #include "fw_cost_calibrated.inc"
     {nullptr, 0}};
 
+// The calibrated row for op, or null if the table does not list it.
+const Calibrated* calibrated_row(enum fw_op op) {
+  for (const Calibrated* c = kCalibrated; c->name; ++c)
+    if (std::strcmp(c->name, kOps[op].name) == 0) return c;
+  return nullptr;
+}
+
 }  // namespace
 
 uint64_t CpuNative::default_cost(enum fw_op op) {
-  for (const Calibrated* c = kCalibrated; c->name; ++c)
-    if (std::strcmp(c->name, kOps[op].name) == 0) return c->cycles;
-  return kOps[op].cycles;
+  const Calibrated* c = calibrated_row(op);
+  return c ? c->cycles : kOps[op].cycles;
 }
-
-bool CpuNative::calibrated(enum fw_op op) {
-  for (const Calibrated* c = kCalibrated; c->name; ++c)
-    if (std::strcmp(c->name, kOps[op].name) == 0) return true;
-  return false;
-}
-
-uint64_t CpuNative::estimated_cost(enum fw_op op) { return kOps[op].cycles; }
 
 const hal_ops CpuNative::ops_ = {&CpuNative::hal_read32, &CpuNative::hal_write32, &CpuNative::hal_dram,
                                  &CpuNative::hal_wait_irq, &CpuNative::hal_charge, &CpuNative::hal_time_ns,
@@ -63,7 +61,7 @@ CpuNative::CpuNative(sc_core::sc_module_name nm, Config& cfg)
   for (int op = 0; op < FW_OP_COUNT; ++op)
     cost_[op] = cfg.get_u64(std::string("cpu.cost.") + kOps[op].name, default_cost(static_cast<enum fw_op>(op)),
                             std::string("cycles: ") + kOps[op].desc +
-                                (calibrated(static_cast<enum fw_op>(op)) ? " (calibrated on the ISS)" : " (estimate)"));
+                                (calibrated_row(static_cast<enum fw_op>(op)) ? " (calibrated on the ISS)" : " (estimate)"));
   SC_THREAD(run);
 }
 

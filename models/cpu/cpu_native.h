@@ -61,8 +61,6 @@ class CpuNative : public sc_core::sc_module {
   // Default cost of op: the calibrated table (configs/cpu_cost.yaml) if it
   // lists op, else fw_ops.def's estimate.
   static uint64_t default_cost(enum fw_op op);
-  static bool calibrated(enum fw_op op);
-  static uint64_t estimated_cost(enum fw_op op);
 
   // Timeline hooks (null by default, no cost): busy spans between waking and
   // going idle (ps), and the firmware's trace markers (at local time, ps).

@@ -63,7 +63,6 @@ class NativeController : public Controller {
   int func_write(uint64_t lba, uint32_t n, const uint32_t* t, uint32_t stream) override {
     return ftl_func_write_stream(fw_, lba, n, t, stream);
   }
-  int func_read(uint64_t lba, uint32_t n, uint32_t* t) override { return ftl_func_read(fw_, lba, n, t); }
   int func_trim(uint64_t lba, uint64_t n) override { return ftl_func_trim(fw_, lba, n); }
   void set_functional_time_ns(uint64_t ns) override { cpu_.set_functional_time_ns(ns); }
   void start() override {
@@ -76,7 +75,6 @@ class NativeController : public Controller {
   uint64_t gc_active_ns(uint64_t now) override { return ftl_gc_active_ns(fw_, now); }
   uint32_t classes() override { return ftl_classes(fw_); }
   void erase_spread(uint32_t* lo, double* mean, uint32_t* hi) override { ftl_erase_spread(fw_, lo, mean, hi); }
-  uint64_t self_check() override { return ftl_self_check(fw_); }
   std::string fault() const override { return {}; }
   Usage usage() const override {
     const auto& s = cpu_.stats();
@@ -153,16 +151,6 @@ class IssController : public Controller {
     }
     return 0;
   }
-  int func_read(uint64_t lba, uint32_t n, uint32_t* t) override {
-    while (n) {
-      const uint32_t k = std::min(n, ISS_BOOT_TOKENS);
-      set_args(lba, 0, k, 0);
-      if (call(ISS_CALL_READ) != 0) return -1;
-      get(offsetof(iss_boot, tokens), t, size_t(k) * 4);
-      lba += k, n -= k, t += k;
-    }
-    return 0;
-  }
   int func_trim(uint64_t lba, uint64_t n) override {
     set_args(lba, n, 0, 0);
     return call(ISS_CALL_TRIM);
@@ -202,12 +190,6 @@ class IssController : public Controller {
     *lo = r[0];
     *hi = r[1];
   }
-  uint64_t self_check() override {
-    if (call(ISS_CALL_SELF_CHECK) != 0) return ~0ull;
-    uint64_t v = 0;
-    get(offsetof(iss_boot, ret64), &v, sizeof v);
-    return v;
-  }
   std::string fault() const override { return cpu_.state() == CpuIss::State::faulted ? cpu_.fault() : std::string(); }
   Usage usage() const override {
     const auto& s = cpu_.stats();
@@ -219,7 +201,6 @@ class IssController : public Controller {
     return u;
   }
   const char* mode() const override { return "iss"; }
-  CpuIss& core() { return cpu_; }
 
  private:
   void put(size_t off, const void* p, size_t n) { cpu_.write_mem(uint32_t(ISS_BOOT_ADDR + off), p, n); }

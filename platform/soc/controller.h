@@ -39,7 +39,6 @@ class Controller {
   // std::runtime_error if the firmware refuses its configuration or faults.
   virtual void boot(const ftl_config& cfg) = 0;
   virtual int func_write(uint64_t lba, uint32_t n, const uint32_t* tokens, uint32_t stream) = 0;
-  virtual int func_read(uint64_t lba, uint32_t n, uint32_t* tokens) = 0;
   virtual int func_trim(uint64_t lba, uint64_t n) = 0;
   virtual void set_functional_time_ns(uint64_t ns) = 0;
 
@@ -55,7 +54,6 @@ class Controller {
   virtual uint64_t gc_active_ns(uint64_t now_ns) = 0;
   virtual uint32_t classes() = 0;
   virtual void erase_spread(uint32_t* min, double* mean, uint32_t* max) = 0;
-  virtual uint64_t self_check() = 0;
   // Non-empty once the firmware stopped on a fault (iss mode: PC, symbol, cause).
   virtual std::string fault() const = 0;
 
