@@ -233,15 +233,11 @@ uint64_t CpuIss::local_now_ps() const {
 }
 
 uint64_t CpuIss::firmware_time_ns() const {
-  if (functional_) return functional_ns_;
-  return time_base_ns_ + (sc_core::sc_time_stamp().value() + local_now_ps()) / 1000;
+  return clock_.now_ns(functional_, sc_core::sc_time_stamp().value() + local_now_ps());
 }
 
 void CpuIss::set_functional(bool on) {
-  if (functional_ && !on) {
-    const uint64_t now_ns = sc_core::sc_time_stamp().value() / 1000;
-    time_base_ns_ = functional_ns_ > now_ns ? functional_ns_ - now_ns : 0;
-  }
+  if (functional_ && !on) clock_.continue_from_functional(sc_core::sc_time_stamp().value());
   functional_ = on;
 }
 

@@ -43,6 +43,7 @@
 
 #include "common/config.h"
 #include "common/log.h"
+#include "cpu/firmware_clock.h"
 #include "hal.h"
 
 struct uc_struct;
@@ -69,7 +70,7 @@ class CpuIss : public sc_core::sc_module {
   // Functional mode (see above). Leaving it, the CPU's clock continues from
   // the functional clock (set_functional_time_ns), as CpuNative's does.
   void set_functional(bool on);
-  void set_functional_time_ns(uint64_t ns) { functional_ns_ = ns; }
+  void set_functional_time_ns(uint64_t ns) { clock_.set_functional_time_ns(ns); }
   uint64_t firmware_time_ns() const;
   // Functional: runs the program from its entry point (or where it parked)
   // until it parks, exits or faults; returns the state it stopped in.
@@ -158,7 +159,7 @@ class CpuIss : public sc_core::sc_module {
   uint64_t insns_since_wait_ = 0;
   bool functional_ = false;
   bool in_emulation_ = false;  // inside uc_emu_start (callbacks run here)
-  uint64_t functional_ns_ = 0, time_base_ns_ = 0;
+  FirmwareClock clock_;
   uint32_t time_hi_ = 0;
   uint32_t charge_count_ = 1, trace_arg_ = 0;
   uint64_t last_mark_ = 0;  // retired_now() at the last cost marker

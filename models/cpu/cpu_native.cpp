@@ -149,15 +149,11 @@ uint64_t CpuNative::hal_time_ns(void* ctx) {
 }
 
 uint64_t CpuNative::firmware_time_ns() const {
-  if (functional_) return functional_ns_;
-  return time_base_ns_ + (sc_core::sc_time_stamp().value() + local_ps_) / 1000;
+  return clock_.now_ns(functional_, sc_core::sc_time_stamp().value() + local_ps_);
 }
 
 void CpuNative::set_functional(bool on) {
-  // Leaving functional mode: simulated time continues from the functional
-  // clock, so the firmware's clock never runs backwards.
-  if (functional_ && !on) time_base_ns_ = functional_ns_ > sc_core::sc_time_stamp().value() / 1000
-                                              ? functional_ns_ - sc_core::sc_time_stamp().value() / 1000 : 0;
+  if (functional_ && !on) clock_.continue_from_functional(sc_core::sc_time_stamp().value());
   functional_ = on;
 }
 

@@ -20,6 +20,7 @@
 
 #include "common/config.h"
 #include "common/log.h"
+#include "cpu/firmware_clock.h"
 #include "hal.h"
 
 namespace ssdvp {
@@ -43,7 +44,7 @@ class CpuNative : public sc_core::sc_module {
   // unless set here (preconditioning replays a trace's first half at its
   // timestamps so that time-based firmware, e.g. the hotness monitor, sees
   // them); timed simulation continues from it.
-  void set_functional_time_ns(uint64_t ns) { functional_ns_ = ns; }
+  void set_functional_time_ns(uint64_t ns) { clock_.set_functional_time_ns(ns); }
   uint64_t firmware_time_ns() const;
 
   struct Stats {
@@ -91,8 +92,7 @@ class CpuNative : public sc_core::sc_module {
   uint64_t cycle_ps_;
   uint64_t quantum_ps_;
   uint64_t local_ps_ = 0;
-  uint64_t functional_ns_ = 0;
-  uint64_t time_base_ns_ = 0;
+  FirmwareClock clock_;
   uint64_t busy_since_ps_ = 0;
   std::array<uint64_t, FW_OP_COUNT> cost_{};
   tlm::tlm_generic_payload tx_;
