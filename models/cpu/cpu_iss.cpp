@@ -100,7 +100,7 @@ void CpuIss::map_dram() {
   if (!bus->get_direct_mem_ptr(tx, dmi) || !dmi.is_read_write_allowed())
     throw std::runtime_error(std::string(name()) + ": the bus gives no direct pointer to DRAM");
   const uint64_t start = dmi.get_start_address(), size = dmi.get_end_address() - start + 1;
-  if (start != SSDVP_DRAM_BASE || size % 4096)
+  if (start != SSDVP_DRAM_BASE || size % kPageBytes)
     throw std::runtime_error(std::string(name()) + ": DRAM of " + std::to_string(size) + " bytes at " + hex(start) +
                              " cannot be mapped (needs the region start and a multiple of 4 KiB)");
   const uc_err e = uc_mem_map_ptr(uc_, start, size, UC_PROT_ALL, dmi.get_dmi_ptr());
@@ -141,11 +141,11 @@ void CpuIss::load_elf(const std::string& path) {
   // reserves (__stack - __stack_size), unless a segment lives there.
   uint32_t guard = 0;
   const uint32_t top = symbol("__stack"), size = symbol("__stack_size");
-  if (top && size && top > size + 4096 && (top - size) % 4096 == 0) {
-    guard = top - size - 4096;
+  if (top && size && top > size + kPageBytes && (top - size) % kPageBytes == 0) {
+    guard = top - size - kPageBytes;
     for (const Segment& g : segs)
-      if (g.paddr < guard + 4096 && guard < uint64_t(g.paddr) + g.memsz) guard = 0;
-    if (!inside(guard, 4096, SSDVP_SRAM_BASE, SSDVP_SRAM_SIZE)) guard = 0;
+      if (g.paddr < guard + kPageBytes && guard < uint64_t(g.paddr) + g.memsz) guard = 0;
+    if (!inside(guard, kPageBytes, SSDVP_SRAM_BASE, SSDVP_SRAM_SIZE)) guard = 0;
   }
   map_dram();
   for (const Segment& g : segs) {
@@ -161,9 +161,9 @@ void CpuIss::load_elf(const std::string& path) {
 
 void CpuIss::set_guard(uint32_t page) {
   if (guard_ == page) return;
-  if (guard_) uc_mem_map(uc_, guard_, 4096, UC_PROT_ALL);
+  if (guard_) uc_mem_map(uc_, guard_, kPageBytes, UC_PROT_ALL);
   guard_ = 0;
-  if (page && uc_mem_unmap(uc_, page, 4096) == UC_ERR_OK) guard_ = page;
+  if (page && uc_mem_unmap(uc_, page, kPageBytes) == UC_ERR_OK) guard_ = page;
 }
 
 void CpuIss::read_symbols(const std::vector<uint8_t>& f) {
@@ -194,6 +194,11 @@ void CpuIss::read_symbols(const std::vector<uint8_t>& f) {
 uint32_t CpuIss::symbol(const std::string& name) const {
   auto it = names_.find(name);
   return it == names_.end() ? 0 : it->second;
+}
+
+std::string CpuIss::where(uint32_t at) const {
+  const std::string sym = symbolize(at);
+  return "pc " + hex(at) + (sym.empty() ? "" : " (" + sym + ")");
 }
 
 std::string CpuIss::symbolize(uint32_t addr) const {
@@ -295,9 +300,8 @@ void CpuIss::emulate(uint64_t until, uint64_t* retired) {
   block_insns_ = 0;
   if (e != UC_ERR_OK && state_ != State::faulted) {
     const uint32_t at = pc();
-    const std::string sym = symbolize(at);
-    std::string why = std::string("program fault at pc ") + hex(at) + (sym.empty() ? "" : " (" + sym + ")") + ": ";
-    if (bad_access_ && guard_ && bad_addr_ >= guard_ && bad_addr_ < guard_ + 4096u)
+    std::string why = "program fault at " + where(at) + ": ";
+    if (bad_access_ && guard_ && bad_addr_ >= guard_ && bad_addr_ < guard_ + kPageBytes)
       why += "stack overflow (" + std::string(bad_write_ ? "write to " : "read of ") + hex(bad_addr_) +
              ", the guard page under the stack)";
     else if (bad_access_)
@@ -307,9 +311,8 @@ void CpuIss::emulate(uint64_t until, uint64_t* retired) {
     stop_with_fault(why);
   }
   if (state_ == State::running && watchdog_insns_ && insns_since_wait_ > watchdog_insns_) {
-    const std::string sym = symbolize(pc());
-    stop_with_fault("watchdog: " + std::to_string(insns_since_wait_) + " instructions without waiting for an interrupt (pc " +
-                    hex(pc()) + (sym.empty() ? "" : " in " + sym) + ", cpu.iss.watchdog)");
+    stop_with_fault("watchdog (cpu.iss.watchdog): " + std::to_string(insns_since_wait_) +
+                    " instructions without waiting for an interrupt, at " + where(pc()));
   }
 }
 
@@ -429,9 +432,7 @@ void CpuIss::exception_hook(uc_struct* uc, uint32_t cause, void* user) {
                                         "breakpoint", "load address misaligned", "load access fault",
                                         "store address misaligned", "store access fault", "environment call from U-mode",
                                         "environment call from S-mode", "exception 10", "environment call from M-mode"};
-  const uint32_t at = self->pc();
-  const std::string sym = self->symbolize(at);
-  self->stop_with_fault(std::string("program fault at pc ") + hex(at) + (sym.empty() ? "" : " (" + sym + ")") + ": " +
+  self->stop_with_fault("program fault at " + self->where(self->pc()) + ": " +
                         (cause < sizeof kCauses / sizeof kCauses[0] ? kCauses[cause] : "exception " + std::to_string(cause)));
   uc_emu_stop(uc);
 }
@@ -456,9 +457,8 @@ uint64_t CpuIss::bus_access(bool write, uint32_t addr, uint64_t value, unsigned 
     stats_.bus_ps += delay.value() - now_ps;
   }
   if (!tx.is_response_ok()) {
-    const std::string sym = symbolize(pc());
-    stop_with_fault(std::string("bus error: ") + (write ? "write to " : "read of ") + hex(addr) + " at pc " + hex(pc()) +
-                    (sym.empty() ? "" : " (" + sym + ")") + ": " + tx.get_response_string());
+    stop_with_fault(std::string("bus error: ") + (write ? "write to " : "read of ") + hex(addr) + " at " + where(pc()) +
+                    ": " + tx.get_response_string());
   }
   return write ? 0 : data;
 }

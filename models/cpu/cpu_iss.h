@@ -131,6 +131,7 @@ class CpuIss : public sc_core::sc_module {
   uint64_t local_now_ps() const;
   void read_symbols(const std::vector<uint8_t>& f);
   void set_guard(uint32_t page);
+  std::string where(uint32_t at) const;  // "pc 0x... (function+0x...)"
   uint32_t pc();
   bool inject_interrupt();
   uint64_t bus_access(bool write, uint32_t addr, uint64_t value, unsigned size);
@@ -164,6 +165,7 @@ class CpuIss : public sc_core::sc_module {
   uint32_t charge_count_ = 1, trace_arg_ = 0;
   uint64_t last_mark_ = 0;  // retired_now() at the last cost marker
   uint64_t busy_since_ps_ = 0;
+  static constexpr uint32_t kPageBytes = 4096;  // Unicorn maps whole 4 KiB pages (the guard, DRAM)
   uint32_t guard_ = 0;      // unmapped stack guard page (0: none)
   bool bad_access_ = false;
   uint64_t bad_addr_ = 0;
