@@ -137,7 +137,7 @@ class IssKmeans {
   CpuIss cpu_;
   sc_core::sc_signal<bool> irq_{"iss_irq"};
   const std::string elf_;
-  uint32_t entry_[2] = {0, 0};  // kmeans_iss_run, kmeans_iss_return
+  uint32_t entry_[2] = {0, 0};  // kmeans_iss_run, iss_call_return
 };
 #endif
 

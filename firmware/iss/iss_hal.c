@@ -73,6 +73,12 @@ void iss_hal_init(struct iss_hal *h, uint32_t dram_base, uint32_t dram_size) {
 
 void iss_park(void) { SYSCTL(SYSCTL_PARK) = 1; }
 
+void iss_call_return(void) __attribute__((noinline));
+void iss_call_return(void) {
+  for (;;) {
+  }
+}
+
 void iss_exit(int code) {
   SYSCTL(SYSCTL_EXIT) = (uint32_t)code;
   for (;;) {

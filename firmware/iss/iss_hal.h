@@ -15,6 +15,10 @@ struct iss_hal {
 void iss_hal_init(struct iss_hal *h, uint32_t dram_base, uint32_t dram_size);
 /* Hands control back to the platform; returns when it resumes the program. */
 void iss_park(void);
+/* Where the platform's functional calls (CpuIss::call) return to: the
+   platform stops the simulator when the program reaches it, and nothing else
+   jumps here. Publish its address, which also keeps the linker from dropping it. */
+void iss_call_return(void);
 /* Ends the program (the platform sees the exit code). */
 void iss_exit(int code) __attribute__((noreturn));
 

@@ -14,13 +14,6 @@
 static struct ftl the_ftl;
 static struct iss_hal the_hal;
 
-/* iss_call returns here; the platform stops the simulator at this address. */
-void iss_call_return(void) __attribute__((noinline));
-void iss_call_return(void) {
-  for (;;) {
-  }
-}
-
 static struct iss_boot *boot(void) { return (struct iss_boot *)(uintptr_t)ISS_BOOT_ADDR; }
 
 int32_t iss_call(uint32_t op);
