@@ -7,25 +7,20 @@
 // here until the table is recalibrated.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "run_command.h"
+
 namespace {
 
-std::vector<std::map<std::string, std::string>> run_sweep(const std::string& args) {
-  const std::string cmd = std::string(SSDVP_ACCEL_SWEEP) + " " + args + " 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  EXPECT_NE(p, nullptr) << cmd;
-  std::string text;
-  char buf[4096];
-  size_t got;
-  while (p && (got = fread(buf, 1, sizeof buf, p)) > 0) text.append(buf, got);
-  EXPECT_EQ(p ? pclose(p) : -1, 0) << cmd;
+std::vector<std::map<std::string, std::string>> run_sweep(const std::string& name, const std::string& args) {
+  const auto r = ssdvp_test::run_command(ssdvp_test::scratch("ssdvp_sweep", name), std::string(SSDVP_ACCEL_SWEEP) + " " + args);
+  EXPECT_EQ(r.code, 0) << r.err;
   std::vector<std::map<std::string, std::string>> rows;
-  std::istringstream in(text);
+  std::istringstream in(r.out);
   std::string line;
   std::vector<std::string> head;
   auto split = [](const std::string& l) {
@@ -42,15 +37,15 @@ std::vector<std::map<std::string, std::string>> run_sweep(const std::string& arg
       continue;
     }
     const auto cells = split(line);
-    std::map<std::string, std::string> r;
-    for (size_t i = 0; i < head.size() && i < cells.size(); ++i) r[head[i]] = cells[i];
-    rows.push_back(r);
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < head.size() && i < cells.size(); ++i) row[head[i]] = cells[i];
+    rows.push_back(row);
   }
   return rows;
 }
 
 TEST(AccelSweepIss, KmeansOnTheIssMatchesTheHostAndTheCalibratedTable) {
-  const auto rows = run_sweep("--lanes 1");
+  const auto rows = run_sweep("uniform", "--lanes 1");
   ASSERT_EQ(rows.size(), 36u);  // N 640..25,600 x K 3..8
   for (const auto& r : rows) {
     SCOPED_TRACE("N=" + r.at("n") + " K=" + r.at("k"));
@@ -62,7 +57,7 @@ TEST(AccelSweepIss, KmeansOnTheIssMatchesTheHostAndTheCalibratedTable) {
 }
 
 TEST(AccelSweepIss, ConvergingDataStopsAtTheSameIterationOnBothSides) {
-  const auto rows = run_sweep("--data blobs --iters 100 --lanes 1");
+  const auto rows = run_sweep("blobs", "--data blobs --iters 100 --lanes 1");
   ASSERT_EQ(rows.size(), 36u);
   int early = 0;
   for (const auto& r : rows) {
@@ -75,14 +70,10 @@ TEST(AccelSweepIss, ConvergingDataStopsAtTheSameIterationOnBothSides) {
 TEST(AccelSweepIss, AWrongImageIsNamed) {
   // a missing file, and an ELF that is not the K-Means program (the sweep itself is not RV32 at all)
   for (const std::string& elf : {std::string("/nonexistent.elf"), std::string(SSDVP_ACCEL_SWEEP)}) {
-    const std::string cmd = std::string(SSDVP_ACCEL_SWEEP) + " --iss-elf " + elf + " 2>&1 >/dev/null";
-    FILE* p = popen(cmd.c_str(), "r");
-    ASSERT_NE(p, nullptr);
-    char buf[1024] = {0};
-    const size_t got = fread(buf, 1, sizeof buf - 1, p);
-    const std::string err(buf, got);
-    EXPECT_NE(pclose(p), 0) << cmd;
-    EXPECT_NE(err.find(elf), std::string::npos) << err;
+    const auto r = ssdvp_test::run_command(ssdvp_test::scratch("ssdvp_sweep", "wrong_image"),
+                                           std::string(SSDVP_ACCEL_SWEEP) + " --iss-elf " + elf);
+    EXPECT_NE(r.code, 0) << elf;
+    EXPECT_TRUE(ssdvp_test::contains(r.err, elf)) << r.err;
   }
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "common/config.h"
+#include "run_command.h"
 
 namespace fs = std::filesystem;
 
@@ -21,40 +22,15 @@ namespace {
 
 const std::string kSmall = SSDVP_SOURCE_DIR "/configs/small.yaml";
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
+using ssdvp_test::contains;
+using ssdvp_test::slurp;
+using Result = ssdvp_test::CommandResult;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-// A fresh directory for one test.
-fs::path scratch(const std::string& name) {
-  const fs::path d = fs::path(testing::TempDir()) / ("ssdvp_cli_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path scratch(const std::string& name) { return ssdvp_test::scratch("ssdvp_cli", name); }
 
 Result run_ssdvp(const fs::path& dir, const std::string& args) {
-  const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-  const std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 '") + SSDVP_BIN + "' " + args + " >'" +
-                          out.string() + "' 2>'" + err.string() + "'";
-  const int st = std::system(cmd.c_str());
-  Result r;
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
+  return ssdvp_test::run_command(dir, std::string("'") + SSDVP_BIN + "' " + args);
 }
-
-
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
 
 }  // namespace
 

@@ -8,16 +8,15 @@
 // operation counts and integrity are equal to the last count, and the host's
 // latencies differ only by the CPU time on each request's path.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
+
+#include "run_command.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -41,36 +40,27 @@ precondition: {fill: 1.0, random_drive_writes: 0.5}
 log: {level: warn}
 )";
 
+using ssdvp_test::contains;
+
 struct Result {
   int code = -1;
   std::string err;
   json summary;
 };
 
-fs::path scratch(const std::string& name) {
-  const fs::path d = fs::path(testing::TempDir()) / ("ssdvp_iss_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path scratch(const std::string& name) { return ssdvp_test::scratch("ssdvp_iss", name); }
 
+// One run on the quiet workload; args picks the mode.
 Result run(const fs::path& dir, const std::string& args) {
-  const fs::path cfg = dir / "quiet.yaml", err = dir / "stderr.txt";
+  const fs::path cfg = dir / "quiet.yaml";
   std::ofstream(cfg) << kQuiet;
-  const std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 '") + SSDVP_BIN + "' run -c '" + cfg.string() +
-                          "' -o '" + (dir / "out").string() + "' " + args + " >/dev/null 2>'" + err.string() + "'";
-  const int st = std::system(cmd.c_str());
-  Result r;
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  std::stringstream s;
-  s << std::ifstream(err).rdbuf();
-  r.err = s.str();
+  const ssdvp_test::CommandResult c = ssdvp_test::run_command(
+      dir, std::string("'") + SSDVP_BIN + "' run -c '" + cfg.string() + "' -o '" + (dir / "out").string() + "' " + args);
+  Result r{c.code, c.err, {}};
   std::ifstream sum(dir / "out" / "summary.json");
   if (sum) sum >> r.summary;
   return r;
 }
-
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
 
 }  // namespace
 
