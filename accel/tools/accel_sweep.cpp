@@ -172,6 +172,8 @@ int sc_main(int argc, char** argv) {
 #ifdef SSDVP_HAVE_ISS
     std::unique_ptr<IssKmeans> iss;
     if (!iss_elf.empty()) iss = std::make_unique<IssKmeans>(cfg, iss_elf, cpu);
+    double iss_s = 0;  // wall time in the ISS calls, and their instructions
+    uint64_t iss_insns = 0;
 #else
     if (!iss_elf.empty()) throw ConfigError("--iss-elf: this build has no ISS (Unicorn or the RV32 toolchain missing)");
 #endif
@@ -237,7 +239,10 @@ int sc_main(int argc, char** argv) {
         std::printf(",%s", match);
 #ifdef SSDVP_HAVE_ISS
         if (iss) {
+          const auto t0 = std::chrono::steady_clock::now();
           const IssKmeans::Result r = iss->run(x, y, k, max_iter);
+          iss_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          iss_insns += r.instructions;
           const double us = double(r.instructions) * iss->us_per_instruction();
           const bool same = r.status == KMEANS_OK && r.iterations == it && r.labels == lab;
           std::printf(",%llu,%.3f,%.3f,%s\n", static_cast<unsigned long long>(r.instructions), us, us / sw_us,
@@ -247,6 +252,10 @@ int sc_main(int argc, char** argv) {
 #endif
         std::printf(",-,-,-,-\n");
       }
+#ifdef SSDVP_HAVE_ISS
+    if (iss) std::fprintf(stderr, "ISS: %llu instructions in %.2f s = %.1f M instructions/s\n",
+                          static_cast<unsigned long long>(iss_insns), iss_s, iss_insns / iss_s / 1e6);
+#endif
 #ifdef SSDVP_HAVE_RTL
     if (rtl) std::fprintf(stderr, "RTL: %llu cycles in %.2f s = %.2f M cycles/s\n",
                           static_cast<unsigned long long>(rtl_cycles), rtl_s, rtl_cycles / rtl_s / 1e6);
