@@ -136,6 +136,8 @@ struct ftl_stats {
    * sent (0: none): with oracle streams, how a policy's classes compare with
    * the data's real death times */
   uint64_t class_by_stream[FTL_MAX_CLASSES][FTL_MAX_CLASSES + 1];
+  uint64_t gc_forced;       /* GC periods started urgently while the host's coordination said no (gcgate.c) */
+  uint64_t gc_events_lost;  /* asynchronous events dropped because the host left none outstanding */
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */

@@ -16,6 +16,7 @@
 #include <inttypes.h>
 
 #include "ftl.h"
+#include "gcgate.h"
 #include "hotness.h"
 #include "ssdvp_hw.h"
 
@@ -72,7 +73,8 @@ struct frontier {
 /* Host classes 0..classes-1, then the GC frontier if it has its own. */
 #define FTL_MAX_FRONTIERS (FTL_MAX_CLASSES + 1)
 
-enum cmd_state { CMD_FREE = 0, CMD_H2D = 1, CMD_PLACE = 2, CMD_READ = 3, CMD_D2H = 4, CMD_WAIT_FLUSH = 5 };
+enum cmd_state { CMD_FREE = 0, CMD_H2D = 1, CMD_PLACE = 2, CMD_READ = 3, CMD_D2H = 4, CMD_WAIT_FLUSH = 5,
+                 CMD_HELD = 6 /* an Asynchronous Event Request waiting for an event (gcgate.c) */ };
 
 struct fw_cmd {
   uint8_t state;
@@ -185,6 +187,7 @@ struct ftl {
   uint32_t erases_inflight;
   int functional; /* inside ftl_func_*: no host transfers */
   int cmd_irq_masked; /* IRQ_NVME_CMD disabled while no command slot is free */
+  struct gcgate gate; /* host-coordinated GC (gcgate.c) */
 };
 
 /* ---- map.c ------------------------------------------------------------- */
@@ -247,6 +250,8 @@ int host_doorbell(struct ftl *f);
 int host_resume_waiting(struct ftl *f);
 void on_host_read_done(struct ftl *f, uint32_t b, int status);
 void host_cmd_finish(struct ftl *f, uint32_t c, uint16_t status);
+/* The same with a command-specific result in completion dword 0. */
+void host_cmd_finish_dw0(struct ftl *f, uint32_t c, uint16_t status, uint32_t dw0);
 void host_check_flush(struct ftl *f);
 uint32_t cmd_alloc(struct ftl *f);
 /* Queues command slot c to be resumed when buffers or blocks free up. */

@@ -233,7 +233,8 @@ static void wear_start(struct ftl *f) {
 void gc_kick(struct ftl *f) {
   if (f->wear_due) wear_start(f);
   /* start victims while below the threshold */
-  for (uint32_t i = 0; i < f->cfg.gc_max_active && f->free_total + f->erases_inflight < f->cfg.gc_threshold_blocks;
+  for (uint32_t i = 0; i < f->cfg.gc_max_active && f->free_total + f->erases_inflight < f->cfg.gc_threshold_blocks &&
+                      gcgate_allow(f); /* the host's GC coordination, if any (gcgate.c) */
        ++i) {
     struct gc_job *j = &f->jobs[i];
     if (j->victim != FTL_NONE) continue;

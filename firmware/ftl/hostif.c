@@ -78,11 +78,14 @@ int host_doorbell(struct ftl *f) {
   return 1;
 }
 
-void host_cmd_finish(struct ftl *f, uint32_t c, uint16_t status) {
+void host_cmd_finish(struct ftl *f, uint32_t c, uint16_t status) { host_cmd_finish_dw0(f, c, status, 0); }
+
+/* XFER_COMPLETE carries completion dword 0 in its nlb field. */
+void host_cmd_finish_dw0(struct ftl *f, uint32_t c, uint16_t status, uint32_t dw0) {
   struct fw_cmd *cmd = &f->cmds[c];
   cmd->status = status;
   if (status != NVME_SC_SUCCESS) f->stats.host_errors++;
-  if (!cmd->functional) xfer_post(f, XFER_COMPLETE, cmd, 0, 0, 0, 0, status);
+  if (!cmd->functional) xfer_post(f, XFER_COMPLETE, cmd, 0, 0, 0, dw0, status);
   cmd_release(f, c);
 }
 
@@ -234,6 +237,7 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
   cmd->sqid = e->sqid;
   cmd->prp = q->prp1;
   hal_charge(f->hal, FW_OP_cmd_decode, 1);
+  if (e->sqid == 0) return gcgate_admin(f, c, q); /* the admin queue */
   switch (cmd->opcode) {
     case NVME_OP_READ:
     case NVME_OP_WRITE: {

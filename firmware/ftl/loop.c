@@ -11,6 +11,7 @@ int ftl_poll(struct ftl *f) {
   did |= gc_place_pending(f);
   if (f->wait_head != FTL_NONE) did |= host_resume_waiting(f);
   gc_kick(f);
+  gcgate_poll(f);
   did |= flash_doorbell(f);
   did |= host_doorbell(f);
   return did;

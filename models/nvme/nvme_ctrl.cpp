@@ -108,6 +108,24 @@ bool NvmeCtrl::create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr,
   return true;
 }
 
+// ---- admin queue (GC coordination of an array, platform/array) ---------------
+
+bool NvmeCtrl::create_admin_queue(uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {
+  if (depth < 2 || depth > 4096 || q_[0].live) {
+    SSDVP_LOG(log_, error, "create admin queue with depth %u rejected (depth 2..4096, not yet live)", depth);
+    return false;
+  }
+  Queue& q = q_[0];
+  q = Queue{};
+  q.live = true;
+  q.sq_addr = sq_addr;
+  q.cq_addr = cq_addr;
+  q.msi_addr = msi_addr;
+  q.depth = depth;
+  live_.push_back(0);
+  return true;
+}
+
 // ---- link ------------------------------------------------------------------
 
 uint64_t NvmeCtrl::link_read(uint64_t at, uint64_t bytes) {
@@ -142,7 +160,7 @@ void NvmeCtrl::host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& 
   const uint32_t idx = uint32_t((addr - kDoorbellBase) / 4);
   const uint32_t qid = idx / 2;
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
-  if (qid == 0 || qid > kMaxQueues || !q_[qid].live || v >= q_[qid].depth) {
+  if (qid > kMaxQueues || !q_[qid].live || v >= q_[qid].depth) {  // queue 0: create_admin_queue
     // NVMe: an asynchronous "invalid doorbell" event; the write is ignored.
     ++stats_.invalid_doorbells;
     SSDVP_LOG(log_, warn, "invalid doorbell write: queue %u, value %u", qid, v);
@@ -292,7 +310,7 @@ void NvmeCtrl::process_xfers(uint64_t at) {
         break;
       }
       case XFER_COMPLETE: {
-        if (qid == 0 || qid > kMaxQueues || !q_[qid].live) {
+        if (qid > kMaxQueues || !q_[qid].live) {
           ++stats_.ring_errors;
           SSDVP_LOG(log_, error, "firmware bug: completion for queue %u which does not exist", unsigned(qid));
           break;
@@ -300,6 +318,7 @@ void NvmeCtrl::process_xfers(uint64_t at) {
         ev.kind = EvKind::completion;
         ev.qid = uint16_t(qid);
         ev.cqe.cid = x.cid;
+        ev.cqe.dw0 = x.nlb;  // XFER_COMPLETE: completion dword 0 (command-specific result)
         ev.cqe.sq_id = uint16_t(qid);
         ev.cqe.status = uint16_t(x.status << 1);  // phase filled in when posted
         ev.time = link_write(t + cqe_ps_, sizeof(nvme_cqe));

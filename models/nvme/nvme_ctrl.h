@@ -48,6 +48,13 @@ class NvmeCtrl : public sc_core::sc_module {
   // (and logs) on a bad qid, depth or address.
   bool create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
 
+  // Admin queue (queue 0): its commands reach the firmware's CMD ring like
+  // I/O commands, tagged SQ 0 (the firmware's admin handler, gcgate.c, serves
+  // Set Features, Asynchronous Event Requests and vendor commands). Stands in
+  // for programming AQA/ASQ/ACQ. Returns false (and logs) on a bad depth or
+  // when it exists already.
+  bool create_admin_queue(uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
+
   static constexpr uint32_t kDoorbellBase = 0x1000;
   static constexpr uint32_t kMaxQueues = 64;
 

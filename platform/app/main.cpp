@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/config.h"
+#include "array/array_sim.h"
 #include "run/simulation.h"
 #include "workload.h"
 
@@ -67,6 +68,7 @@ void print_summary(const nlohmann::json& j, const std::string& out) {
 int cmd_params(const po::variables_map& vm) {
   Config cfg = load(vm);
   ssdvp::Simulation sim(cfg);  // declares every parameter
+  ssdvp::array::declare_array_params(cfg);  // and the RAID array's (array.level: raid5)
   const std::string fmt = vm["format"].as<std::string>();
   if (fmt == "json") {
     nlohmann::json a = nlohmann::json::array();
@@ -86,6 +88,59 @@ int cmd_params(const po::variables_map& vm) {
   return 0;
 }
 
+void print_array_summary(const nlohmann::json& j, const std::string& out) {
+  const auto& a = j["array"];
+  std::printf("ssdvp %s\n", j["ssdvp_version"].get<std::string>().c_str());
+  std::printf("workload: %s\n", j["workload"]["description"].get<std::string>().c_str());
+  std::printf("RAID-5, %u devices, chunk %llu LBAs, gc_coordination %s, reconstruct %s\n", a["devices"].get<uint32_t>(),
+              (unsigned long long)a["chunk_lbas"].get<uint64_t>(), a["gc_coordination"].get<std::string>().c_str(),
+              a["reconstruct"].get<std::string>().c_str());
+  std::printf("simulated %.3f s: %.0f IOPS, %.1f MB/s\n", a["sim_time_s"].get<double>(), a["iops"].get<double>(),
+              a["bandwidth_mbps"].get<double>());
+  for (const char* op : {"read", "write"}) {
+    const auto& l = a["latency_us"][op];
+    std::printf("  %-5s %9llu ios  mean %9.1f us  p99 %9.1f  p99.9 %9.1f  p99.99 %9.1f\n", op,
+                (unsigned long long)l["count"].get<uint64_t>(), l["mean"].get<double>(), l["p99"].get<double>(),
+                l["p999"].get<double>(), l["p9999"].get<double>());
+  }
+  std::printf("reads by devices in GC:");
+  for (uint32_t g = 0; g <= a["devices"].get<uint32_t>(); ++g) {
+    const std::string k = std::to_string(g) + "GC";
+    std::printf(" %s %llu", k.c_str(), (unsigned long long)a["reads_by_gc_devices"][k].get<uint64_t>());
+  }
+  std::printf("\ncollisions %llu, forced collections %llu, reconstructions %llu\n",
+              (unsigned long long)a["collisions"].get<uint64_t>(), (unsigned long long)a["forced_collisions"].get<uint64_t>(),
+              (unsigned long long)a["reconstructions"].get<uint64_t>());
+  const auto& devs = j["devices"];
+  for (size_t i = 0; i < devs.size(); ++i)
+    std::printf("  ssd%zu: WAF %.3f, erases %llu, GC %.3f s, forced %llu\n", i, devs[i]["waf"].get<double>(),
+                (unsigned long long)devs[i]["erases"].get<uint64_t>(), devs[i]["gc_active_s"].get<double>(),
+                (unsigned long long)devs[i]["gc_forced"].get<uint64_t>());
+  std::printf("integrity: %llu reads checked, %llu mismatches; %llu device reads checked, %llu mismatches\n",
+              (unsigned long long)a["integrity"]["reads_checked"].get<uint64_t>(),
+              (unsigned long long)a["integrity"]["mismatches"].get<uint64_t>(),
+              (unsigned long long)a["integrity"]["device_reads_checked"].get<uint64_t>(),
+              (unsigned long long)a["integrity"]["device_mismatches"].get<uint64_t>());
+  std::printf("wall %.2f s, peak RSS %.0f MB; outputs in %s/\n", j["run"]["wall_s"].get<double>(),
+              j["run"]["peak_rss_mb"].get<double>(), out.c_str());
+}
+
+int run_array(Config& cfg, const std::string& out, bool quiet) {
+  ssdvp::array::ArraySimulation sim(cfg);
+  const ssdvp::RunOutcome r = sim.run();
+  if (!r.error.empty()) {
+    std::fprintf(stderr, "ssdvp: error: %s\n", r.error.c_str());
+    return 1;
+  }
+  sim.write_outputs(out, r);
+  if (!quiet) print_array_summary(r.summary, out);
+  if (!r.clean) {
+    std::fprintf(stderr, "ssdvp: the run found integrity mismatches, NAND violations or firmware bus errors\n");
+    return 3;
+  }
+  return 0;
+}
+
 int cmd_run(const po::variables_map& vm) {
   Config cfg = load(vm);
   if (vm.count("trace")) {
@@ -94,6 +149,7 @@ int cmd_run(const po::variables_map& vm) {
   }
   if (vm.count("format") && vm["format"].as<std::string>() != "text") cfg.set("workload.format", vm["format"].as<std::string>());
   const std::string out = vm["out"].as<std::string>();
+  if (cfg.has("array.level") && ssdvp::array::array_requested(cfg)) return run_array(cfg, out, vm.count("quiet") != 0);
   ssdvp::Simulation sim(cfg);
   const ssdvp::RunOutcome r = sim.run();
   if (!r.error.empty()) {

@@ -13,6 +13,7 @@
 #include "host/host_memory.h"
 #include "host/oracle.h"
 #include "host/scoreboard.h"
+#include "run/device.h"
 #include "run/timeline.h"
 #include "cpu/cpu_native.h"
 #include "soc/ssd_soc.h"
@@ -50,6 +51,10 @@ class Rebased : public host::Workload {
   bool based_ = false;
 };
 
+}  // namespace
+
+std::unique_ptr<host::Workload> make_rebased(host::Workload& inner) { return std::make_unique<Rebased>(inner); }
+
 std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes) {
   const std::string src = cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace"},
                                          "where host requests come from");
@@ -82,11 +87,15 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
   return w;
 }
 
+namespace {
+
 double peak_rss_mb() {
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
   return double(ru.ru_maxrss) / 1024.0;
 }
+
+}  // namespace
 
 nlohmann::json latency_json(const LatencyHistogram& h) {
   auto us = [](uint64_t ns) { return double(ns) / 1000.0; };
@@ -94,8 +103,6 @@ nlohmann::json latency_json(const LatencyHistogram& h) {
           {"p99", us(h.quantile(0.99))}, {"p999", us(h.quantile(0.999))}, {"p9999", us(h.quantile(0.9999))},
           {"max", us(h.max())}};
 }
-
-}  // namespace
 
 Simulation::Simulation(Config& cfg) : cfg_(cfg) {
   try {
@@ -112,14 +119,15 @@ Simulation::Simulation(Config& cfg) : cfg_(cfg) {
 
 void Simulation::build() {
   Config& cfg = cfg_;
-  soc_ = std::make_unique<SsdSoc>("ssd0", cfg);
+  dev_ = std::make_unique<Device>("ssd0", cfg);
+  soc_ = &dev_->soc();
   const uint64_t lbas = soc_->logical_lbas();
-  mem_ = std::make_unique<HostMemory>("host_mem", cfg.get_size("host.memory", "64MiB", "host memory for queues and data buffers"));
+  dev_->attach_memory("host_mem", cfg.get_size("host.memory", "64MiB", "host memory for queues and data buffers"));
+  mem_ = &dev_->memory();
   sb_ = std::make_unique<Scoreboard>(lbas);
   host_ = std::make_unique<HostDriver>("host", cfg, *mem_, soc_->nvme, *sb_, soc_->lba_size(),
                                        soc_->fw_config().max_transfer_lbas);
   host_->pcie.bind(soc_->nvme.host_regs);
-  soc_->nvme.host_dma.bind(mem_->tsock);
 
   fill_ = cfg.get_double("precondition.fill", 1.0, "fraction of the namespace written sequentially (functionally) before the run", 0, 1);
   random_dw_ = cfg.get_double("precondition.random_drive_writes", 0.0,
@@ -228,7 +236,7 @@ RunOutcome Simulation::run() {
     at_start_gc_active_ns_ = fw.gc_active_ns(fw.firmware_time_ns());
     at_start_usage_ = fw.usage();
   }
-  timed_ = std::make_unique<Rebased>(*workload_);
+  timed_ = make_rebased(*workload_);
   host_->set_workload(timed_.get());
   host_->set_sampler([this] {
     const ftl_stats* s = &soc_->cpu().stats();

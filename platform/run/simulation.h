@@ -22,6 +22,8 @@ extern "C" {
 namespace ssdvp {
 
 class SsdSoc;
+class Device;
+class LatencyHistogram;
 class HostMemory;
 class HostDriver;
 class Scoreboard;
@@ -61,8 +63,9 @@ class Simulation {
   nlohmann::json summarize(double wall_s) const;
 
   Config& cfg_;
-  std::unique_ptr<SsdSoc> soc_;
-  std::unique_ptr<HostMemory> mem_;
+  std::unique_ptr<Device> dev_;  // the SoC and its host memory (device.h)
+  SsdSoc* soc_ = nullptr;
+  HostMemory* mem_ = nullptr;
   std::unique_ptr<Scoreboard> sb_;
   std::unique_ptr<HostDriver> host_;
   std::unique_ptr<host::Workload> workload_;
@@ -80,5 +83,14 @@ class Simulation {
 };
 
 std::string ssdvp_version();
+
+// The run's workload from workload.* (a trace read once through to check it,
+// or a synthetic generator over device_bytes); shared by every kind of run.
+std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes);
+// A view of `inner` whose times start at 0 from its next request (the timed
+// part after preconditioning consumed a prefix).
+std::unique_ptr<host::Workload> make_rebased(host::Workload& inner);
+// Latency figures (us) of a histogram in the summary's form.
+nlohmann::json latency_json(const LatencyHistogram& h);
 
 }  // namespace ssdvp

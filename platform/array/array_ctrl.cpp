@@ -1,0 +1,826 @@
+// array_ctrl.cpp - see array_ctrl.h.
+#include "array/array_ctrl.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "common/tlm_access.h"
+#include "gcgate.h"
+#include "host/host_driver.h"
+#include "host/host_memory.h"
+#include "nvme/nvme_ctrl.h"
+#include "run/device.h"
+#include "run/simulation.h"
+#include "run/timeline.h"
+#include "soc/ssd_soc.h"
+
+namespace ssdvp::array {
+namespace {
+
+sc_core::sc_time ps(uint64_t v) { return sc_core::sc_time::from_value(v); }
+uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
+constexpr uint32_t kAdminDepth = 16;
+constexpr uint32_t kAers = 2;  // Asynchronous Event Requests kept outstanding per device
+
+}  // namespace
+
+const char* to_string(Coordination c) {
+  switch (c) {
+    case Coordination::normal: return "normal";
+    case Coordination::gcsync: return "gcsync";
+    case Coordination::gcsync_plus: return "gcsync_plus";
+    case Coordination::gclock: return "gclock";
+    case Coordination::harmonia: return "harmonia";
+  }
+  return "?";
+}
+
+const char* to_string(Reconstruct r) {
+  switch (r) {
+    case Reconstruct::never: return "never";
+    case Reconstruct::on_gc: return "on_gc";
+    case Reconstruct::on_busy: return "on_busy";
+  }
+  return "?";
+}
+
+ArrayParams ArrayParams::from_config(Config& cfg) {
+  ArrayParams p;
+  const uint64_t n = cfg.get_u64("array.devices", 4, "RAID-5: number of SSDs in the array (3..16)");
+  if (n < 3 || n > 16) throw ConfigError("config key 'array.devices': " + std::to_string(n) + " devices; RAID-5 here takes 3..16");
+  p.devices = uint32_t(n);
+  p.chunk_bytes = cfg.get_size("array.chunk", "64KiB", "RAID-5 chunk (stripe unit) per device; a multiple of the LBA size");
+  const std::string co = cfg.get_choice("array.gc_coordination", "normal", {"normal", "gcsync", "gcsync_plus", "gclock", "harmonia"},
+                                        "GC coordination: none, per-device windows, windows with buffer time, a lock in the "
+                                        "controller, or all devices together (Harmonia)");
+  p.coordination = co == "gcsync" ? Coordination::gcsync : co == "gcsync_plus" ? Coordination::gcsync_plus
+                   : co == "gclock" ? Coordination::gclock : co == "harmonia" ? Coordination::harmonia : Coordination::normal;
+  p.window_ps = cfg.get_time_ps("array.gc.time_window", "100ms", "gcsync/gcsync_plus/harmonia: length of a device's GC window");
+  p.buffer_ps = cfg.get_time_ps("array.gc.buffer_time", "20ms", "gcsync_plus: time between one device's window and the next's");
+  const bool windows = p.coordination == Coordination::gcsync || p.coordination == Coordination::gcsync_plus ||
+                       p.coordination == Coordination::harmonia;
+  if (windows && p.window_ps == 0) throw ConfigError("config key 'array.gc.time_window': must be positive with array.gc_coordination: " + co);
+  const std::string rc = cfg.get_choice("array.reconstruct", "never", {"never", "on_gc", "on_busy"},
+                                        "read the other devices and XOR instead of a device that reported GC (on_gc) or "
+                                        "has a deep queue (on_busy)");
+  p.reconstruct = rc == "on_gc" ? Reconstruct::on_gc : rc == "on_busy" ? Reconstruct::on_busy : Reconstruct::never;
+  p.busy_depth = uint32_t(cfg.get_u64("array.reconstruct_depth", 8, "on_busy: a device with more commands queued than this counts as busy", 1, 65535));
+  p.device_qd = uint32_t(cfg.get_u64("array.device_queue_depth", 32, "NVMe I/O queue depth the controller uses per device", 1, 4096));
+  p.host_qd = uint32_t(cfg.get_u64("host.queue_depth", 32, "commands outstanding at most on the I/O queue", 1, 65535));
+  const std::string mode = cfg.get_choice(
+      "host.mode", "auto", {"auto", "open", "closed"},
+      "open: issue at trace timestamps; closed: keep host.queue_depth outstanding; auto: closed for a synthetic "
+      "workload without an arrival rate (workload.synthetic.iops: 0), open otherwise");
+  const bool synthetic_unpaced = cfg.get_string("workload.source", "synthetic", "where host requests come from") == "synthetic" &&
+                                 cfg.get_double("workload.synthetic.iops", 0.0, "open-loop arrival rate (0 = closed loop)", 0.0) == 0.0;
+  p.closed_loop = mode == "closed" || (mode == "auto" && synthetic_unpaced);
+  p.limit_ps = cfg.get_time_ps("host.time_limit", "0s", "stop issuing new requests after this much simulated time (0: run the whole workload)");
+  p.lba_wrap = cfg.get_bool("host.lba_wrap", true, "fold requests beyond the namespace back into it (modulo); else they fail with LBA out of range");
+  p.stall_ps = cfg.get_time_ps("host.stall_timeout", "60s",
+                               "fail the run if no command completes for this long while some are outstanding (0: never)");
+  return p;
+}
+
+// ---- windows ------------------------------------------------------------------
+
+bool WindowSchedule::open(uint32_t c, uint64_t t) const {
+  switch (policy) {
+    case Coordination::gcsync: return (t / tw) % n == c;
+    case Coordination::harmonia: return (t / tw) % n == 0;
+    case Coordination::gcsync_plus: {
+      const uint64_t P = tw + tb;
+      return (t / P) % n == c && t % P < tw;
+    }
+    default: return true;
+  }
+}
+
+uint64_t WindowSchedule::next_change(uint64_t t) const {
+  switch (policy) {
+    case Coordination::gcsync:
+    case Coordination::harmonia: return (t / tw + 1) * tw;
+    case Coordination::gcsync_plus: {
+      const uint64_t P = tw + tb, k = t / P;
+      return t % P < tw ? k * P + tw : (k + 1) * P;
+    }
+    default: return UINT64_MAX;
+  }
+}
+
+// ---- ports ----------------------------------------------------------------------
+
+struct ArrayController::Port {
+  Device* dev = nullptr;
+  NvmeCtrl* nvme = nullptr;
+  HostMemory* mem = nullptr;
+  std::unique_ptr<tlm_utils::simple_initiator_socket<ArrayController>> sock;
+  uint64_t sq = 0, cq = 0, asq = 0, acq = 0;
+  uint32_t sq_tail = 0, cq_head = 0, asq_tail = 0, acq_head = 0;
+  bool phase = true, aphase = true, dirty = false, adirty = false;
+  std::vector<Slot> slots;
+  uint32_t busy = 0;
+  std::deque<DevIo> waiting;
+  std::vector<AdminSlot> aslots;
+  std::deque<std::pair<nvme_sqe, uint8_t>> await;
+  // what the device told us (asynchronous events) and what we set
+  bool known_gc = false;
+  uint32_t window = 0;  // last PLM window set (0: none)
+  uint64_t window_since = 0;
+  // measurement: the firmware's real GC activity
+  uint32_t gc_open = 0;
+  uint64_t gc_since = 0, gc_last_end = 0;
+  bool ever_gc = false;
+  // counters
+  uint64_t reads = 0, writes = 0, recon_reads = 0, max_queue = 0, gc_reports = 0;
+};
+
+ArrayController::ArrayController(sc_core::sc_module_name nm, const ArrayParams& p, std::vector<Device*> devices,
+                                 uint32_t lba_size, uint32_t max_transfer)
+    : sc_module(nm),
+      p_(p),
+      map_(p.devices, p.chunk_bytes / lba_size, devices.front()->soc().logical_lbas()),
+      lba_size_(lba_size),
+      max_transfer_(max_transfer),
+      sb_(map_.array_lbas()),
+      gc_hist_(p.devices + 1, 0),
+      lat_by_gc_(p.devices + 1) {
+  sched_ = WindowSchedule{p.coordination, p.devices, p.window_ps, p.buffer_ps};
+  for (uint32_t d = 0; d < p.devices; ++d) {
+    auto port = std::make_unique<Port>();
+    Device& dev = *devices[d];
+    port->dev = &dev;
+    port->nvme = &dev.soc().nvme;
+    port->mem = &dev.memory();
+    port->sock = std::make_unique<tlm_utils::simple_initiator_socket<ArrayController>>(("pcie" + std::to_string(d)).c_str());
+    port->sock->bind(dev.soc().nvme.host_regs);
+    HostMemory& m = *port->mem;
+    const uint32_t depth = p.device_qd + 1;
+    port->sq = m.alloc(uint64_t(depth) * sizeof(nvme_sqe));
+    port->cq = m.alloc(uint64_t(depth) * sizeof(nvme_cqe));
+    port->asq = m.alloc(uint64_t(kAdminDepth) * sizeof(nvme_sqe));
+    port->acq = m.alloc(uint64_t(kAdminDepth) * sizeof(nvme_cqe));
+    port->slots.resize(p.device_qd);
+    for (auto& s : port->slots) s.host_buf = m.alloc(uint64_t(max_transfer) * 4);
+    port->aslots.resize(kAdminDepth - 1);
+    if (!port->nvme->create_io_queue(1, port->sq, port->cq, depth, HostMemory::kMsiBase) ||
+        !port->nvme->create_admin_queue(port->asq, port->acq, kAdminDepth, HostMemory::kMsiBase))
+      throw std::runtime_error(std::string(name()) + ": could not create the queues of device " + std::to_string(d));
+    any_msi_ |= m.msi_event();
+    devtok_.emplace_back(dev.soc().logical_lbas(), SSDVP_TOKEN_DEALLOCATED);
+    ports_.push_back(std::move(port));
+  }
+  SC_THREAD(run);
+  SC_METHOD(refill);
+  sensitive << refill_ev_;
+  dont_initialize();
+}
+
+ArrayController::~ArrayController() = default;
+
+// ---- preconditioning ---------------------------------------------------------------
+
+void ArrayController::precondition_write(uint64_t lba, uint64_t n) {
+  const uint64_t C = map_.chunk_lbas();
+  std::vector<uint32_t> tok;
+  while (n) {
+    const ChunkLoc first = map_.locate(lba);
+    const uint64_t in_stripe = std::min<uint64_t>(n, map_.stripe_lbas() - (lba - map_.array_lba(first.stripe, 0, 0)));
+    uint64_t o0 = C, o1 = 0;
+    for (uint64_t a = lba; a < lba + in_stripe;) {  // data, chunk piece by chunk piece
+      const ChunkLoc l = map_.locate(a);
+      const uint64_t k = std::min<uint64_t>(C - l.offset, lba + in_stripe - a);
+      tok.resize(k);
+      for (uint64_t i = 0; i < k; ++i) devtok_[l.device][l.device_lba + i] = tok[i] = sb_.write(a + i);
+      if (ports_[l.device]->dev->soc().cpu().func_write(l.device_lba, uint32_t(k), tok.data(), 0) != 0)
+        throw std::runtime_error("preconditioning: device " + std::to_string(l.device) + " failed a functional write");
+      o0 = std::min(o0, l.offset);
+      o1 = std::max(o1, l.offset + k);
+      a += k;
+    }
+    const uint32_t pd = map_.parity_device(first.stripe);
+    const uint64_t base = first.stripe * C;
+    tok.assign(o1 - o0, 0);
+    for (uint32_t d = 0; d < map_.devices(); ++d)
+      if (d != pd)
+        for (uint64_t o = o0; o < o1; ++o) tok[o - o0] ^= devtok_[d][base + o];
+    for (uint64_t o = o0; o < o1; ++o) devtok_[pd][base + o] = tok[o - o0];
+    if (ports_[pd]->dev->soc().cpu().func_write(base + o0, uint32_t(o1 - o0), tok.data(), 0) != 0)
+      throw std::runtime_error("preconditioning: device " + std::to_string(pd) + " failed a functional parity write");
+    lba += in_stripe;
+    n -= in_stripe;
+  }
+}
+
+// ---- workload ---------------------------------------------------------------------
+
+void ArrayController::refill() {
+  try {
+    host::IoRequest io;
+    while (prefetch_.size() < 4096 && !prefetch_end_) {
+      if (workload_ && workload_->next(io)) prefetch_.push_back(io);
+      else prefetch_end_ = true;
+    }
+  } catch (...) {
+    error_ = std::current_exception();
+    prefetch_end_ = true;
+    prefetch_.clear();
+  }
+  refilled_ev_.notify();
+}
+
+bool ArrayController::next_request(host::IoRequest& io) {
+  if (prefetch_.empty() && !prefetch_end_) {
+    refill_ev_.notify();
+    wait(refilled_ev_);
+  }
+  if (error_ || prefetch_.empty()) return false;
+  io = prefetch_.front();
+  prefetch_.pop_front();
+  return true;
+}
+
+void ArrayController::admit(const host::IoRequest& io, uint64_t arrival) {
+  if (io.op != host::IoOp::read && io.op != host::IoOp::write) {
+    ++skipped_;  // trims and flushes are not forwarded to the array (docs/models/raid.md)
+    return;
+  }
+  uint64_t lba, nlb;
+  bool wrapped = false;
+  if (!lba_range(io.offset, io.length, lba_size_, map_.array_lbas(), true, &lba, &nlb, &wrapped)) return;
+  wrapped_ += wrapped;
+  const uint64_t id = next_req_++;
+  Request& r = reqs_[id];
+  r.io = io;
+  r.arrival_ps = arrival;
+  r.lba = lba;
+  r.nlb = nlb;
+  const uint64_t C = map_.chunk_lbas();
+  for (uint64_t a = lba; a < lba + nlb;) {
+    const ChunkLoc l = map_.locate(a);
+    const uint64_t stripe_end = map_.array_lba(l.stripe + 1, 0, 0);
+    const uint64_t k = std::min(stripe_end, lba + nlb) - a;
+    Op op;
+    op.id = next_op_++;
+    op.req = id;
+    op.stripe = l.stripe;
+    op.write = io.op == host::IoOp::write;
+    op.first = a;
+    op.n = k;
+    op.wlo.assign(map_.data_chunks(), 0);
+    op.whi.assign(map_.data_chunks(), 0);
+    op.o0 = C;
+    op.o1 = 0;
+    for (uint64_t b = a; b < a + k;) {
+      const ChunkLoc m = map_.locate(b);
+      const uint64_t piece = std::min<uint64_t>(C - m.offset, a + k - b);
+      op.wlo[m.data_index] = m.offset;
+      op.whi[m.data_index] = m.offset + piece;
+      op.o0 = std::min(op.o0, m.offset);
+      op.o1 = std::max(op.o1, m.offset + piece);
+      b += piece;
+    }
+    op.tok.assign(map_.devices(), {});
+    r.ops++;
+    ops_.emplace(op.id, std::move(op));
+    locks_[l.stripe].q.push_back(next_op_ - 1);
+    lock_grant(l.stripe);
+    a += k;
+  }
+}
+
+// ---- stripe locks: reads share, writes exclude, first come first served -------------
+
+void ArrayController::lock_grant(uint64_t stripe) {
+  StripeLock& L = locks_[stripe];
+  while (!L.q.empty()) {
+    Op& op = ops_.at(L.q.front());
+    if (op.write) {
+      if (L.readers || L.writer) break;
+      L.writer = true;
+    } else {
+      if (L.writer) break;
+      L.readers++;
+    }
+    ready_.push_back(op.id);
+    L.q.pop_front();
+    if (op.write) break;
+  }
+}
+
+// ---- stripe operations ------------------------------------------------------------------
+
+bool ArrayController::device_flagged(uint32_t d) const {
+  const Port& p = *ports_[d];
+  if (p_.reconstruct == Reconstruct::on_gc) return p.known_gc;
+  if (p_.reconstruct == Reconstruct::on_busy) return p.busy + p.waiting.size() > p_.busy_depth;
+  return false;
+}
+
+void ArrayController::op_start(Op& op) {
+  const uint32_t N = map_.devices(), pd = map_.parity_device(op.stripe);
+  const uint64_t base = op.stripe * map_.chunk_lbas(), span = op.o1 - op.o0;
+  for (auto& t : op.tok) t.assign(span, 0);
+  auto read = [&](uint32_t d, uint64_t lo, uint64_t hi) {
+    issue(DevIo{op.id, d, false, base + lo, uint32_t(hi - lo), d, lo - op.o0});
+    op.outstanding++;
+  };
+  op.phase = 1;
+  if (!op.write) {
+    // Reconstruct around one flagged device among those read, if no other device is flagged.
+    if (p_.reconstruct != Reconstruct::never) {
+      uint32_t flagged = 0, target = UINT32_MAX;
+      for (uint32_t d = 0; d < N; ++d)
+        if (device_flagged(d)) {
+          ++flagged;
+          const uint32_t j = map_.data_index_of(op.stripe, d);
+          if (j != UINT32_MAX && op.whi[j] > op.wlo[j]) target = d;
+        }
+      if (flagged == 1 && target != UINT32_MAX) op.recon = target;
+    }
+    if (op.recon != UINT32_MAX) {
+      ++reconstructions_;
+      for (uint32_t d = 0; d < N; ++d)
+        if (d != op.recon) {
+          read(d, op.o0, op.o1);
+          ++recon_device_reads_;
+          ports_[d]->recon_reads++;
+        }
+    } else {
+      for (uint32_t j = 0; j < map_.data_chunks(); ++j)
+        if (op.whi[j] > op.wlo[j]) read(map_.data_device(op.stripe, j), op.wlo[j], op.whi[j]);
+    }
+    return;
+  }
+  // A write: choose read-modify-write or reconstruct-write by the fewer reads.
+  uint32_t touched = 0, rcw_reads = 0;
+  for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
+    const bool t = op.whi[j] > op.wlo[j];
+    touched += t;
+    if (!(t && op.wlo[j] <= op.o0 && op.whi[j] >= op.o1)) ++rcw_reads;  // needs old data over [o0, o1)
+  }
+  const uint32_t rmw_reads = touched + 1;
+  op.rmw = rmw_reads < rcw_reads;
+  if (op.rmw) {
+    ++rmw_;
+    for (uint32_t j = 0; j < map_.data_chunks(); ++j)
+      if (op.whi[j] > op.wlo[j]) read(map_.data_device(op.stripe, j), op.wlo[j], op.whi[j]);
+    read(pd, op.o0, op.o1);
+  } else {
+    if (rcw_reads == 0 && op.o0 == 0 && op.o1 == map_.chunk_lbas()) ++full_stripe_;
+    else ++rcw_;
+    for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
+      const bool t = op.whi[j] > op.wlo[j];
+      if (!(t && op.wlo[j] <= op.o0 && op.whi[j] >= op.o1)) read(map_.data_device(op.stripe, j), op.o0, op.o1);
+    }
+  }
+  if (op.outstanding == 0) op_read_phase_done(op);
+}
+
+void ArrayController::op_read_phase_done(Op& op) {
+  if (!op.write) return op_finish(op);
+  // New data tokens (the array scoreboard moves now: this op holds the stripe).
+  const uint32_t pd = map_.parity_device(op.stripe);
+  const uint64_t base = op.stripe * map_.chunk_lbas();
+  std::vector<uint32_t>& par = op.tok[pd];
+  if (op.rmw) {
+    for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
+      const uint32_t d = map_.data_device(op.stripe, j);
+      for (uint64_t o = op.wlo[j]; o < op.whi[j]; ++o) {
+        const uint32_t nt = sb_.write(map_.array_lba(op.stripe, j, o));
+        par[o - op.o0] ^= op.tok[d][o - op.o0] ^ nt;
+        op.tok[d][o - op.o0] = nt;
+      }
+    }
+  } else {
+    std::fill(par.begin(), par.end(), 0u);
+    for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
+      const uint32_t d = map_.data_device(op.stripe, j);
+      for (uint64_t o = op.wlo[j]; o < op.whi[j]; ++o) op.tok[d][o - op.o0] = sb_.write(map_.array_lba(op.stripe, j, o));
+      for (uint64_t o = op.o0; o < op.o1; ++o) par[o - op.o0] ^= op.tok[d][o - op.o0];
+    }
+  }
+  op.phase = 2;
+  for (uint32_t j = 0; j < map_.data_chunks(); ++j)
+    if (op.whi[j] > op.wlo[j]) {
+      const uint32_t d = map_.data_device(op.stripe, j);
+      for (uint64_t o = op.wlo[j]; o < op.whi[j]; ++o) devtok_[d][base + o] = op.tok[d][o - op.o0];
+      issue(DevIo{op.id, d, true, base + op.wlo[j], uint32_t(op.whi[j] - op.wlo[j]), d, op.wlo[j] - op.o0});
+      op.outstanding++;
+    }
+  for (uint64_t o = op.o0; o < op.o1; ++o) devtok_[pd][base + o] = par[o - op.o0];
+  issue(DevIo{op.id, pd, true, base + op.o0, uint32_t(op.o1 - op.o0), pd, 0});
+  op.outstanding++;
+}
+
+void ArrayController::op_finish(Op& op) {
+  if (!op.write) {
+    // What the host gets, checked against what it wrote: direct reads, or the XOR of the others.
+    for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
+      const uint32_t d = map_.data_device(op.stripe, j);
+      for (uint64_t o = op.wlo[j]; o < op.whi[j]; ++o) {
+        uint32_t t = op.tok[d][o - op.o0];
+        if (d == op.recon) {
+          t = 0;
+          for (uint32_t e = 0; e < map_.devices(); ++e)
+            if (e != d) t ^= op.tok[e][o - op.o0];
+        }
+        sb_.check(map_.array_lba(op.stripe, j, o), t);
+      }
+    }
+  }
+  StripeLock& L = locks_[op.stripe];
+  if (op.write) L.writer = false;
+  else L.readers--;
+  const uint64_t stripe = op.stripe, req = op.req;
+  ops_.erase(op.id);
+  lock_grant(stripe);
+  if (L.q.empty() && !L.writer && !L.readers) locks_.erase(stripe);
+  Request& r = reqs_.at(req);
+  if (--r.ops == 0) complete_request(req, now_ps());
+}
+
+uint32_t ArrayController::gc_devices_during(uint64_t since) const {
+  uint32_t n = 0;
+  for (const auto& p : ports_) n += p->gc_open > 0 || (p->ever_gc && p->gc_last_end >= since);
+  return n;
+}
+
+void ArrayController::complete_request(uint64_t id, uint64_t now) {
+  Request& r = reqs_.at(id);
+  const uint64_t lat = (now - r.arrival_ps) / 1000;
+  if (r.io.op == host::IoOp::read) {
+    ++reads_;
+    read_bytes_ += r.nlb * lba_size_;
+    read_lat_.add(lat);
+    const uint32_t g = gc_devices_during(r.arrival_ps);
+    gc_hist_[g]++;
+    lat_by_gc_[g].add(lat);
+  } else {
+    ++writes_;
+    write_bytes_ += r.nlb * lba_size_;
+    write_lat_.add(lat);
+  }
+  ++requests_;
+  end_ps_ = now;
+  reqs_.erase(id);
+}
+
+// ---- device queues -------------------------------------------------------------------
+
+void ArrayController::issue(const DevIo& io) {
+  Port& p = *ports_[io.dev];
+  for (uint32_t done = 0; done < io.n;) {  // split at the device's largest transfer
+    DevIo part = io;
+    part.lba = io.lba + done;
+    part.buf_off = io.buf_off + done;
+    part.n = std::min(io.n - done, max_transfer_);
+    p.waiting.push_back(part);
+    done += part.n;
+    if (done < io.n) ops_.at(io.op).outstanding++;  // one more part to wait for
+  }
+  p.max_queue = std::max<uint64_t>(p.max_queue, p.busy + p.waiting.size());
+}
+
+void ArrayController::pump(uint32_t d) {
+  Port& p = *ports_[d];
+  while (!p.waiting.empty() && p.busy < p_.device_qd) {
+    uint32_t s = 0;
+    while (p.slots[s].busy) ++s;
+    Slot& sl = p.slots[s];
+    sl.busy = true;
+    sl.io = p.waiting.front();
+    p.waiting.pop_front();
+    ++p.busy;
+    nvme_sqe e{};
+    e.cdw0 = (sl.io.write ? NVME_OP_WRITE : NVME_OP_READ) | (s << 16);
+    e.nsid = 1;
+    e.prp1 = sl.host_buf;
+    e.cdw10 = uint32_t(sl.io.lba);
+    e.cdw11 = uint32_t(sl.io.lba >> 32);
+    e.cdw12 = sl.io.n - 1;
+    if (sl.io.write) {
+      const Op& op = ops_.at(sl.io.op);
+      std::memcpy(p.mem->data() + sl.host_buf, op.tok[sl.io.buf_dev].data() + sl.io.buf_off, sl.io.n * 4u);
+      ++p.writes;
+    } else {
+      ++p.reads;
+    }
+    std::memcpy(p.mem->data() + p.sq + uint64_t(p.sq_tail) * sizeof(nvme_sqe), &e, sizeof e);
+    p.sq_tail = (p.sq_tail + 1) % (p_.device_qd + 1);
+    p.dirty = true;
+  }
+  while (!p.await.empty()) {
+    uint32_t s = 0;
+    while (s < p.aslots.size() && p.aslots[s].busy) ++s;
+    if (s == p.aslots.size()) break;
+    nvme_sqe e = p.await.front().first;
+    p.aslots[s].busy = true;
+    p.aslots[s].opcode = p.await.front().second;
+    p.await.pop_front();
+    e.cdw0 = (e.cdw0 & 0xffff) | (s << 16);
+    std::memcpy(p.mem->data() + p.asq + uint64_t(p.asq_tail) * sizeof(nvme_sqe), &e, sizeof e);
+    p.asq_tail = (p.asq_tail + 1) % kAdminDepth;
+    p.adirty = true;
+  }
+}
+
+void ArrayController::doorbell(Port& p, uint32_t offset, uint32_t value) {
+  tlm::tlm_generic_payload tx;
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  prepare_access(tx, true, offset, &value, 4);
+  (*p.sock)->b_transport(tx, d);
+}
+
+void ArrayController::ring_all() {
+  for (uint32_t d = 0; d < ports_.size(); ++d) {
+    pump(d);
+    Port& p = *ports_[d];
+    if (p.adirty) doorbell(p, NvmeCtrl::kDoorbellBase, p.asq_tail);
+    if (p.dirty) doorbell(p, NvmeCtrl::kDoorbellBase + 8, p.sq_tail);
+    p.dirty = p.adirty = false;
+  }
+}
+
+void ArrayController::admin(uint32_t d, const nvme_sqe& e, uint8_t opcode) { ports_[d]->await.emplace_back(e, opcode); }
+
+void ArrayController::reap(uint32_t d) {
+  Port& p = *ports_[d];
+  bool any = false, aany = false;
+  for (;;) {
+    nvme_cqe c;
+    std::memcpy(&c, p.mem->data() + p.cq + uint64_t(p.cq_head) * sizeof(nvme_cqe), sizeof c);
+    if (bool(c.status & 1) != p.phase) break;
+    p.cq_head = (p.cq_head + 1) % (p_.device_qd + 1);
+    if (p.cq_head == 0) p.phase = !p.phase;
+    any = true;
+    if (c.cid >= p.slots.size() || !p.slots[c.cid].busy) {
+      ++errors_;
+      continue;
+    }
+    Slot& sl = p.slots[c.cid];
+    sl.busy = false;
+    --p.busy;
+    io_done(p, sl, uint16_t(c.status >> 1));
+  }
+  for (;;) {
+    nvme_cqe c;
+    std::memcpy(&c, p.mem->data() + p.acq + uint64_t(p.acq_head) * sizeof(nvme_cqe), sizeof c);
+    if (bool(c.status & 1) != p.aphase) break;
+    p.acq_head = (p.acq_head + 1) % kAdminDepth;
+    if (p.acq_head == 0) p.aphase = !p.aphase;
+    aany = true;
+    if (c.cid >= p.aslots.size() || !p.aslots[c.cid].busy) {
+      ++errors_;
+      continue;
+    }
+    p.aslots[c.cid].busy = false;
+    admin_done(d, p.aslots[c.cid].opcode, c.dw0, uint16_t(c.status >> 1));
+  }
+  if (any) doorbell(p, NvmeCtrl::kDoorbellBase + 12, p.cq_head);
+  if (aany) doorbell(p, NvmeCtrl::kDoorbellBase + 4, p.acq_head);
+}
+
+void ArrayController::io_done(Port& p, const Slot& s, uint16_t status) {
+  const DevIo& io = s.io;
+  Op& op = ops_.at(io.op);
+  if (status != NVME_SC_SUCCESS) {
+    ++errors_;
+  } else if (!io.write) {
+    const auto* t = reinterpret_cast<const uint32_t*>(p.mem->data() + s.host_buf);
+    std::memcpy(op.tok[io.buf_dev].data() + io.buf_off, t, io.n * 4u);
+    const auto& expect = devtok_[io.dev];
+    for (uint32_t i = 0; i < io.n; ++i) {  // every device read (data, old data, parity) checked
+      ++dev_checked_;
+      if (t[i] != expect[io.lba + i]) ++dev_mismatches_;
+    }
+  }
+  if (--op.outstanding) return;
+  if (op.phase == 1) op_read_phase_done(op);
+  else op_finish(op);
+}
+
+// ---- GC coordination ---------------------------------------------------------------------
+
+void ArrayController::admin_done(uint32_t d, uint8_t opcode, uint32_t dw0, uint16_t status) {
+  if (status != NVME_SC_SUCCESS) {
+    ++errors_;
+    return;
+  }
+  if (opcode != NVME_ADMIN_ASYNC_EVENT_REQUEST) return;
+  ++aens_;
+  Port& p = *ports_[d];
+  const uint64_t now = now_ps();
+  if ((dw0 & 7) == 7 && ((dw0 >> 16) & 0xff) == 0xc0) {
+    switch ((dw0 >> 8) & 0xff) {
+      case GCGATE_EV_GC_START:
+        p.known_gc = true;
+        ++p.gc_reports;
+        break;
+      case GCGATE_EV_GC_END: p.known_gc = false; break;
+      case GCGATE_EV_LOCK_REQUEST: lock_request(d, now); break;
+      case GCGATE_EV_LOCK_RELEASE: lock_release(d, now); break;
+      default: break;
+    }
+  }
+  nvme_sqe e{};
+  e.cdw0 = NVME_ADMIN_ASYNC_EVENT_REQUEST;
+  admin(d, e, NVME_ADMIN_ASYNC_EVENT_REQUEST);
+}
+
+void ArrayController::lock_request(uint32_t d, uint64_t now) {
+  if (holder_ == int32_t(d) || std::find(lock_waiters_.begin(), lock_waiters_.end(), d) != lock_waiters_.end()) return;
+  if (holder_ < 0) {
+    holder_ = int32_t(d);
+    hold_begin_ = now;
+    ++grants_;
+    nvme_sqe e{};
+    e.cdw0 = NVME_ADMIN_VS_GC_LOCK;
+    e.cdw10 = 1;
+    admin(d, e, NVME_ADMIN_VS_GC_LOCK);
+  } else {
+    lock_waiters_.push_back(d);  // a refused device waits for the next release (see docs)
+    max_waiters_ = std::max(max_waiters_, lock_waiters_.size());
+  }
+}
+
+void ArrayController::lock_release(uint32_t d, uint64_t now) {
+  if (holder_ != int32_t(d)) {
+    ++lock_overlaps_;
+    return;
+  }
+  hold_sum_ += now - hold_begin_;
+  hold_max_ = std::max(hold_max_, now - hold_begin_);
+  holder_ = -1;
+  if (!lock_waiters_.empty()) {
+    const uint32_t next = lock_waiters_.front();
+    lock_waiters_.pop_front();
+    lock_request(next, now);
+  }
+}
+
+void ArrayController::windows_update(uint64_t now) {
+  const uint64_t t = now - t0_;
+  for (uint32_t d = 0; d < ports_.size(); ++d) {
+    Port& p = *ports_[d];
+    const uint32_t w = sched_.open(d, t) ? NVME_PLM_NDWIN : NVME_PLM_DTWIN;
+    if (w == p.window) continue;
+    if (timeline_ && p.window == NVME_PLM_NDWIN) timeline_->span(11, int(d), "NDWIN", p.window_since, now);
+    p.window = w;
+    p.window_since = now;
+    nvme_sqe e{};
+    e.cdw0 = NVME_ADMIN_SET_FEATURES;
+    e.cdw10 = NVME_FEAT_PLM_WINDOW;
+    e.cdw12 = w;
+    admin(d, e, NVME_ADMIN_SET_FEATURES);
+    ++set_features_;
+  }
+  next_window_ = t0_ + sched_.next_change(t);
+}
+
+void ArrayController::gc_trace(uint32_t d, bool start, uint64_t at) {
+  Port& p = *ports_[d];
+  if (start) {
+    if (p.gc_open++ == 0) {
+      p.gc_since = at;
+      uint32_t now_collecting = 0;
+      for (const auto& q : ports_) now_collecting += q->gc_open > 0;
+      max_concurrent_gc_ = std::max(max_concurrent_gc_, now_collecting);
+    }
+    p.ever_gc = true;
+  } else if (p.gc_open && --p.gc_open == 0) {
+    p.gc_last_end = at;
+    if (timeline_) timeline_->span(10, int(d), "GC", p.gc_since, at);
+  }
+}
+
+// ---- the controller's thread ---------------------------------------------------------------
+
+void ArrayController::run() {
+  wait(start_ev_);
+  try {
+    replay();
+  } catch (...) {
+    error_ = std::current_exception();
+  }
+  if (on_finish_) on_finish_();
+}
+
+void ArrayController::replay() {
+  t0_ = start_ps_ = end_ps_ = now_ps();
+  const bool windows = p_.coordination == Coordination::gcsync || p_.coordination == Coordination::gcsync_plus ||
+                       p_.coordination == Coordination::harmonia;
+  for (uint32_t d = 0; d < ports_.size(); ++d) {
+    nvme_sqe e{};
+    e.cdw0 = NVME_ADMIN_SET_FEATURES;  // GC start/end events; GCLock mode
+    e.cdw10 = NVME_FEAT_VS_GC_REPORT;
+    e.cdw11 = 1u | (p_.coordination == Coordination::gclock ? 2u : 0u);
+    admin(d, e, NVME_ADMIN_SET_FEATURES);
+    if (windows) {
+      e.cdw10 = NVME_FEAT_PLM_CONFIG;
+      e.cdw11 = 0;  // NVM set 0
+      e.cdw12 = 1;  // enable
+      admin(d, e, NVME_ADMIN_SET_FEATURES);
+      ++set_features_;
+    }
+    for (uint32_t k = 0; k < kAers; ++k) {
+      nvme_sqe a{};
+      a.cdw0 = NVME_ADMIN_ASYNC_EVENT_REQUEST;
+      admin(d, a, NVME_ADMIN_ASYNC_EVENT_REQUEST);
+    }
+  }
+  if (windows) windows_update(t0_);
+  if (!workload_) {
+    finished_ = true;
+    return;
+  }
+  host::IoRequest io;
+  bool have_next = next_request(io);
+  uint64_t last_progress = now_ps();
+  for (;;) {
+    const uint64_t now = now_ps();
+    if (p_.limit_ps && now - t0_ >= p_.limit_ps) have_next = false;
+    while (have_next && (p_.closed_loop ? reqs_.size() < p_.host_qd : t0_ + io.time_ps <= now)) {
+      admit(io, p_.closed_loop ? now : t0_ + io.time_ps);
+      have_next = next_request(io);
+    }
+    while (!ready_.empty()) {
+      const uint64_t id = ready_.front();
+      ready_.pop_front();
+      op_start(ops_.at(id));
+    }
+    if (windows && now >= next_window_) windows_update(now);
+    ring_all();
+    if (!have_next && reqs_.empty()) break;
+    uint64_t wake = next_window_;
+    if (have_next && !p_.closed_loop) wake = std::min(wake, t0_ + io.time_ps);
+    if (p_.stall_ps && !reqs_.empty()) wake = std::min(wake, last_progress + p_.stall_ps);
+    if (wake == UINT64_MAX) wait(any_msi_);
+    else if (wake > now) wait(ps(wake - now), any_msi_);
+    const uint64_t before = requests_ + dev_checked_;
+    for (uint32_t d = 0; d < ports_.size(); ++d) reap(d);
+    if (requests_ + dev_checked_ != before || reqs_.empty()) last_progress = now_ps();
+    if (p_.stall_ps && !reqs_.empty() && now_ps() - last_progress >= p_.stall_ps)
+      throw std::runtime_error("array: no request completed in " + std::to_string(double(p_.stall_ps) * 1e-12) +
+                               " s of simulated time: a device is stuck (host.stall_timeout)");
+  }
+  if (timeline_)
+    for (uint32_t d = 0; d < ports_.size(); ++d)
+      if (ports_[d]->window == NVME_PLM_NDWIN) timeline_->span(11, int(d), "NDWIN", ports_[d]->window_since, now_ps());
+  finished_ = true;
+}
+
+// ---- summary ---------------------------------------------------------------------------------
+
+nlohmann::json ArrayController::summary() const {
+  using nlohmann::json;
+  const double sim_s = sim_seconds();
+  json hist = json::object(), lat = json::object();
+  uint64_t collisions = 0;
+  for (uint32_t g = 0; g < gc_hist_.size(); ++g) {
+    const std::string k = std::to_string(g) + "GC";
+    hist[k] = gc_hist_[g];
+    if (g >= 2) collisions += gc_hist_[g];
+    if (gc_hist_[g]) lat[k] = latency_json(lat_by_gc_[g]);
+  }
+  uint64_t four_plus = 0;
+  for (uint32_t g = 4; g < gc_hist_.size(); ++g) four_plus += gc_hist_[g];
+  json devs = json::array();
+  for (const auto& p : ports_)
+    devs.push_back({{"reads", p->reads}, {"writes", p->writes}, {"reconstruction_reads", p->recon_reads},
+                    {"max_queue", p->max_queue}, {"gc_reported", p->gc_reports}});
+  return {{"level", "raid5"},
+          {"devices", map_.devices()},
+          {"chunk_lbas", map_.chunk_lbas()},
+          {"array_lbas", map_.array_lbas()},
+          {"gc_coordination", to_string(p_.coordination)},
+          {"reconstruct", to_string(p_.reconstruct)},
+          {"requests", requests_},
+          {"reads", reads_},
+          {"writes", writes_},
+          {"skipped_trims_flushes", skipped_},
+          {"wrapped_requests", wrapped_},
+          {"sim_time_s", sim_s},
+          {"iops", sim_s > 0 ? double(reads_ + writes_) / sim_s : 0.0},
+          {"bandwidth_mbps", sim_s > 0 ? double(read_bytes_ + write_bytes_) / 1e6 / sim_s : 0.0},
+          {"latency_us", {{"read", latency_json(read_lat_)}, {"write", latency_json(write_lat_)}}},
+          {"reads_by_gc_devices", hist},
+          {"reads_4gc_plus", four_plus},
+          {"collisions", collisions},
+          {"max_devices_collecting", max_concurrent_gc_},
+          {"read_latency_by_gc_devices_us", lat},
+          {"stripe_writes", {{"full", full_stripe_}, {"reconstruct_write", rcw_}, {"read_modify_write", rmw_}}},
+          {"reconstructions", reconstructions_},
+          {"reconstruction_device_reads", recon_device_reads_},
+          {"gc_lock", {{"grants", grants_}, {"mean_hold_ms", grants_ ? double(hold_sum_) / double(grants_) * 1e-9 : 0.0},
+                       {"max_hold_ms", double(hold_max_) * 1e-9}, {"max_waiters", max_waiters_},
+                       {"overlaps", lock_overlaps_}}},
+          {"plm_set_features", set_features_},
+          {"async_events", aens_},
+          {"errors", errors_},
+          {"devices_io", devs},
+          {"integrity", {{"reads_checked", sb_.checked()}, {"mismatches", sb_.mismatches()},
+                         {"device_reads_checked", dev_checked_}, {"device_mismatches", dev_mismatches_}}}};
+}
+
+}  // namespace ssdvp::array

@@ -1,0 +1,274 @@
+// array_sim.cpp - see array_sim.h.
+#include "array/array_sim.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "host/host_driver.h"
+#include "run/device.h"
+#include "run/timeline.h"
+#include "soc/ssd_soc.h"
+#include "workload.h"
+
+namespace ssdvp::array {
+namespace {
+
+std::string geometry_text(const SsdSoc& s) {
+  const FlashGeometry& g = s.geometry();
+  char b[200];
+  std::snprintf(b, sizeof b, "%u ch x %u dies x %u blocks x %u pages x %u B, LBA %u B, %llu LBAs", g.channels,
+                g.dies_per_channel, g.blocks_per_die(), g.pages_per_block, g.page_size, g.lba_size,
+                (unsigned long long)s.logical_lbas());
+  return b;
+}
+
+}  // namespace
+
+bool array_requested(Config& cfg) {
+  return cfg.get_choice("array.level", "none", {"none", "raid5"},
+                        "none: one SSD; raid5: array.devices SSDs behind a host RAID-5 controller") == "raid5";
+}
+
+void declare_array_params(Config& cfg) {
+  array_requested(cfg);
+  ArrayParams::from_config(cfg);
+  cfg.get_size("array.host_memory", "8MiB", "host memory per device for its queues and buffers (RAID runs)");
+}
+
+ArraySimulation::ArraySimulation(Config& cfg) : cfg_(cfg) {
+  try {
+    build();
+  } catch (const ConfigError& e) {
+    std::string hint;
+    for (const auto& k : cfg.undeclared()) hint += (hint.empty() ? "" : ", ") + k;
+    if (hint.empty()) throw;
+    throw ConfigError(std::string(e.what()) + "\n  (keys not known so far, perhaps misspelt: " + hint + ")");
+  }
+}
+
+ArraySimulation::~ArraySimulation() = default;
+
+void ArraySimulation::build() {
+  Config& cfg = cfg_;
+  array_requested(cfg);
+  const ArrayParams p = ArrayParams::from_config(cfg);
+  // Per-device overrides: array.dev<i>.<key> = value.
+  std::vector<std::vector<std::pair<std::string, std::string>>> over(p.devices);
+  std::vector<std::string> first_key(p.devices);
+  for (const auto& kv : cfg.values()) {
+    const std::string& k = kv.first;
+    if (k.rfind("array.dev", 0) != 0 || k.rfind("array.devices", 0) == 0 || k.rfind("array.device_", 0) == 0) continue;
+    const size_t dot = k.find('.', 9);
+    uint32_t i = 0;
+    try {
+      if (dot == std::string::npos || dot == 9) throw std::invalid_argument("no index");
+      size_t pos = 0;
+      i = uint32_t(std::stoul(k.substr(9, dot - 9), &pos));
+      if (pos != dot - 9) throw std::invalid_argument("index");
+    } catch (const std::exception&) {
+      throw ConfigError("config key '" + k + "': a per-device override is array.dev<i>.<key>, i in 0.." + std::to_string(p.devices - 1));
+    }
+    if (i >= p.devices)
+      throw ConfigError("config key '" + k + "': device " + std::to_string(i) + " does not exist (array.devices: " + std::to_string(p.devices) + ")");
+    cfg.get_string(k, "", "per-device override of " + k.substr(dot + 1) + " for device " + std::to_string(i));
+    over[i].emplace_back(k.substr(dot + 1), kv.second);
+    if (first_key[i].empty()) first_key[i] = k;
+  }
+  Config base = cfg;  // before device 0's overrides
+  for (const auto& o : over[0]) cfg.set(o.first, o.second);
+  devs_.push_back(std::make_unique<Device>("ssd0", cfg));
+  for (uint32_t i = 1; i < p.devices; ++i) {
+    dev_cfgs_.push_back(std::make_unique<Config>(base));
+    for (const auto& o : over[i]) dev_cfgs_.back()->set(o.first, o.second);
+    devs_.push_back(std::make_unique<Device>("ssd" + std::to_string(i), *dev_cfgs_.back()));
+  }
+  const SsdSoc& s0 = devs_[0]->soc();
+  for (uint32_t i = 1; i < p.devices; ++i) {
+    const SsdSoc& si = devs_[i]->soc();
+    if (geometry_text(si) != geometry_text(s0) || si.fw_config().max_transfer_lbas != s0.fw_config().max_transfer_lbas)
+      throw ConfigError("config key '" + (first_key[i].empty() ? std::string("array.devices") : first_key[i]) + "': device " +
+                        std::to_string(i) + " (" + geometry_text(si) + ") differs from device 0 (" + geometry_text(s0) +
+                        "); a RAID-5 array needs devices of one geometry");
+  }
+  const uint32_t lba = s0.lba_size();
+  if (p.chunk_bytes == 0 || p.chunk_bytes % lba != 0)
+    throw ConfigError("config key 'array.chunk': " + std::to_string(p.chunk_bytes) + " bytes is not a multiple of the LBA size (" +
+                      std::to_string(lba) + " bytes)");
+  if (p.chunk_bytes / lba > s0.logical_lbas()) throw ConfigError("config key 'array.chunk': larger than a device");
+  const uint64_t mem = cfg.get_size("array.host_memory", "8MiB", "host memory per device for its queues and buffers (RAID runs)");
+  for (uint32_t i = 0; i < p.devices; ++i) devs_[i]->attach_memory("ssd" + std::to_string(i) + "_mem", mem);
+  std::vector<Device*> raw;
+  for (auto& d : devs_) raw.push_back(d.get());
+  ctrl_ = std::make_unique<ArrayController>("raid", p, raw, lba, s0.fw_config().max_transfer_lbas);
+
+  fill_ = cfg.get_double("precondition.fill", 1.0, "fraction of the namespace written sequentially (functionally) before the run", 0, 1);
+  random_dw_ = cfg.get_double("precondition.random_drive_writes", 0.0,
+                              "then this many drive-writes of uniform random single-LBA overwrites (functionally)", 0, 1e3);
+  wl_requests_ = cfg.get_u64("precondition.workload_requests", 0, "then the workload's first N requests run functionally (writes and trims)");
+  wl_fraction_ = cfg.get_double("precondition.workload_fraction", 0.0,
+                                "or that fraction of the workload's requests (counted first; the HAML method uses 0.5)", 0, 1);
+  seed_ = cfg.get_u64("precondition.seed", 1, "seed of the random preconditioning");
+  const std::string tl = cfg.get_string("timeline.file", "", "write a Perfetto/Chrome trace-event timeline here (empty: none)");
+  const uint64_t tl_start = cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
+  const uint64_t tl_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
+  if (!tl.empty()) {
+    timeline_ = std::make_unique<Timeline>(tl, tl_start, tl_len);
+    for (uint32_t i = 0; i < p.devices; ++i) {
+      timeline_->name_track(10, int(i), "array GC (firmware activity)", "ssd" + std::to_string(i) + " gc");
+      timeline_->name_track(11, int(i), "array GC windows (PLM NDWIN)", "ssd" + std::to_string(i) + " window");
+    }
+    ctrl_->set_timeline(timeline_.get());
+  }
+  workload_ = make_workload(cfg, ctrl_->map().array_lbas() * lba);
+  workload_desc_ = workload_->describe();
+  cfg.check_unknown();
+}
+
+void ArraySimulation::precondition() {
+  ArrayController& c = *ctrl_;
+  const uint64_t lbas = c.map().array_lbas();
+  const uint64_t fill = uint64_t(double(lbas) * fill_);
+  for (uint64_t l = 0; l < fill; l += c.map().stripe_lbas()) c.precondition_write(l, std::min(c.map().stripe_lbas(), fill - l));
+  std::mt19937_64 rng(seed_);
+  const uint64_t rw = uint64_t(double(lbas) * random_dw_);
+  for (uint64_t i = 0; i < rw; ++i) c.precondition_write(rng() % lbas, 1);
+  uint64_t n = wl_requests_;
+  if (wl_fraction_ > 0) {
+    uint64_t count = 0;
+    host::IoRequest r;
+    while (workload_->next(r)) ++count;
+    workload_->rewind();
+    n = uint64_t(double(count) * wl_fraction_);
+  }
+  host::IoRequest r;
+  const uint32_t lba_size = devs_[0]->soc().lba_size();
+  for (uint64_t i = 0; i < n && workload_->next(r); ++i) {
+    if (r.op != host::IoOp::write) continue;
+    for (auto& d : devs_) d->soc().cpu().set_functional_time_ns(r.time_ps / 1000);
+    uint64_t lba, cnt;
+    if (lba_range(r.offset, r.length, lba_size, lbas, true, &lba, &cnt)) c.precondition_write(lba, cnt);
+  }
+}
+
+RunOutcome ArraySimulation::run() {
+  const auto t0 = std::chrono::steady_clock::now();
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  for (auto& d : devs_) d->soc().boot();
+  precondition();
+  for (auto& d : devs_) d->mark_start();
+  timed_ = make_rebased(*workload_);
+  ctrl_->set_workload(timed_.get());
+  ctrl_->set_on_finish([this] {
+    for (auto& d : devs_) d->soc().stop();
+    sc_core::sc_stop();
+  });
+  for (uint32_t i = 0; i < devs_.size(); ++i) {
+    Controller& fw = devs_[i]->soc().cpu();
+    fw.on_trace = [this, i](enum hal_trace_event ev, uint32_t, uint64_t at) {
+      if (ev == HAL_TRACE_GC_VICTIM_START || ev == HAL_TRACE_GC_VICTIM_END) ctrl_->gc_trace(i, ev == HAL_TRACE_GC_VICTIM_START, at);
+    };
+    fw.on_stop = [this, i] {
+      if (!devs_[i]->soc().cpu().fault().empty()) sc_core::sc_stop();
+    };
+  }
+  for (auto& d : devs_) d->soc().start();
+  ctrl_->start();
+  sc_core::sc_start();
+  RunOutcome out;
+  for (uint32_t i = 0; i < devs_.size(); ++i)
+    if (!devs_[i]->soc().cpu().fault().empty()) {
+      out.clean = false;
+      out.error = "device " + std::to_string(i) + ": firmware fault: " + devs_[i]->soc().cpu().fault();
+      return out;
+    }
+  if (ctrl_->error()) {
+    out.clean = false;
+    try {
+      std::rethrow_exception(ctrl_->error());
+    } catch (const std::exception& e) {
+      out.error = e.what();
+    }
+    return out;
+  }
+  if (timeline_) timeline_->close();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  using nlohmann::json;
+  json j;
+  j["ssdvp_version"] = ssdvp_version();
+  json c = json::object();
+  for (const auto& prm : cfg_.params()) c[prm.key] = prm.value;
+  j["config"] = c;
+  j["workload"] = {{"description", workload_desc_}, {"records_read", workload_->stats().records}};
+  j["array"] = ctrl_->summary();
+  json devs = json::array();
+  uint64_t forced = 0, violations = 0;
+  for (uint32_t i = 0; i < devs_.size(); ++i) {
+    json d = devs_[i]->timed_summary();
+    d["io"] = j["array"]["devices_io"][i];
+    forced += d["gc_forced"].get<uint64_t>();
+    violations += d["flash"]["violations"].get<uint64_t>();
+    devs.push_back(d);
+  }
+  j["array"].erase("devices_io");
+  j["array"]["forced_collisions"] = forced;
+  j["devices"] = devs;
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  j["run"] = {{"wall_s", wall},
+              {"host_ios_per_s", wall > 0 ? double(ctrl_->requests()) / wall : 0.0},
+              {"peak_rss_mb", double(ru.ru_maxrss) / 1024.0},
+              {"finished", ctrl_->finished()}};
+  out.summary = j;
+  out.clean = ctrl_->mismatches() == 0 && violations == 0 && ctrl_->finished();
+  return out;
+}
+
+void ArraySimulation::write_outputs(const std::string& dir, const RunOutcome& out) const {
+  namespace fs = std::filesystem;
+  fs::create_directories(dir);
+  const fs::path d(dir);
+  auto put = [&](const std::string& name, const std::string& text) {
+    const fs::path tmp = d / ("." + name + ".tmp");
+    {
+      std::ofstream f(tmp);
+      f << text;
+      if (!f) throw std::runtime_error("cannot write " + (d / name).string());
+    }
+    fs::rename(tmp, d / name);
+  };
+  put("summary.json", out.summary.dump(2) + "\n");
+  std::string csv = "device,host_reads,host_writes,reconstruction_reads,max_queue,waf,erases,gc_runs,gc_active_s,gc_forced,gc_reported\n";
+  const auto& devs = out.summary["devices"];
+  for (size_t i = 0; i < devs.size(); ++i) {
+    const auto& x = devs[i];
+    char line[320];
+    std::snprintf(line, sizeof line, "%zu,%llu,%llu,%llu,%llu,%.4f,%llu,%llu,%.6f,%llu,%llu\n", i,
+                  (unsigned long long)x["io"]["reads"].get<uint64_t>(), (unsigned long long)x["io"]["writes"].get<uint64_t>(),
+                  (unsigned long long)x["io"]["reconstruction_reads"].get<uint64_t>(),
+                  (unsigned long long)x["io"]["max_queue"].get<uint64_t>(), x["waf"].get<double>(),
+                  (unsigned long long)x["erases"].get<uint64_t>(), (unsigned long long)x["gc_runs"].get<uint64_t>(),
+                  x["gc_active_s"].get<double>(), (unsigned long long)x["gc_forced"].get<uint64_t>(),
+                  (unsigned long long)x["io"]["gc_reported"].get<uint64_t>());
+    csv += line;
+  }
+  put("devices.csv", csv);
+  std::string h = "gc_devices,reads,mean_us,p99_us,p999_us\n";
+  const auto& a = out.summary["array"];
+  for (const auto& kv : a["reads_by_gc_devices"].items()) {
+    const auto& lat = a["read_latency_by_gc_devices_us"];
+    const bool has = lat.contains(kv.key());
+    char line[200];
+    std::snprintf(line, sizeof line, "%s,%llu,%.3f,%.3f,%.3f\n", kv.key().c_str(), (unsigned long long)kv.value().get<uint64_t>(),
+                  has ? lat[kv.key()]["mean"].get<double>() : 0.0, has ? lat[kv.key()]["p99"].get<double>() : 0.0,
+                  has ? lat[kv.key()]["p999"].get<double>() : 0.0);
+    h += line;
+  }
+  put("gc_histogram.csv", h);
+}
+
+}  // namespace ssdvp::array
