@@ -85,7 +85,12 @@ void ArraySimulation::build() {
   for (uint32_t i = 1; i < p.devices; ++i) {
     dev_cfgs_.push_back(std::make_unique<Config>(base));
     for (const auto& o : over[i]) dev_cfgs_.back()->set(o.first, o.second);
-    devs_.push_back(std::make_unique<Device>("ssd" + std::to_string(i), *dev_cfgs_.back()));
+    try {
+      devs_.push_back(std::make_unique<Device>("ssd" + std::to_string(i), *dev_cfgs_.back()));
+    } catch (const ConfigError& e) {
+      if (first_key[i].empty()) throw;
+      throw ConfigError("config key '" + first_key[i] + "': device " + std::to_string(i) + " cannot be built with its overrides: " + e.what());
+    }
   }
   const SsdSoc& s0 = devs_[0]->soc();
   for (uint32_t i = 1; i < p.devices; ++i) {
