@@ -42,7 +42,7 @@ def reproduce_page(page: Page, binary: Path, out_dir: Path | None = None, root: 
     ts = load_timeseries(rep.results, table)
     figs = standard_figures(table, pdir, timeseries=ts, by=page.by, baseline=page.baseline)
     rel = {k: [p.relative_to(out_dir) for p in v] for k, v in figs.items()}
-    ctx = PageContext(page=page, sweep=sweep, report=rep, table=table, figures=rel,
+    ctx = PageContext(page=page, sweep=sweep, report=rep, table=table, figures=rel, extra={"out_dir": out_dir},
                       table_csv=(pdir / "table.csv").relative_to(out_dir), command=page_command([page.name]))
     text = page.render(ctx)
     md = out_dir / f"{page.name}.md"

@@ -67,8 +67,12 @@ void print_summary(const nlohmann::json& j, const std::string& out) {
 
 int cmd_params(const po::variables_map& vm) {
   Config cfg = load(vm);
-  ssdvp::Simulation sim(cfg);  // declares every parameter
-  ssdvp::array::declare_array_params(cfg);  // and the RAID array's (array.level: raid5)
+  if (cfg.has("array.level") && ssdvp::array::array_requested(cfg)) {
+    ssdvp::array::ArraySimulation sim(cfg);  // declares every parameter of an array run
+  } else {
+    ssdvp::Simulation sim(cfg);  // declares every parameter
+    ssdvp::array::declare_array_params(cfg);  // and the RAID array's (array.level: raid5)
+  }
   const std::string fmt = vm["format"].as<std::string>();
   if (fmt == "json") {
     nlohmann::json a = nlohmann::json::array();
@@ -150,6 +154,7 @@ int cmd_run(const po::variables_map& vm) {
   if (vm.count("format") && vm["format"].as<std::string>() != "text") cfg.set("workload.format", vm["format"].as<std::string>());
   const std::string out = vm["out"].as<std::string>();
   if (cfg.has("array.level") && ssdvp::array::array_requested(cfg)) return run_array(cfg, out, vm.count("quiet") != 0);
+  if (cfg.has("array.level")) ssdvp::array::declare_array_params(cfg);  // array.level: none, the other array keys unused
   ssdvp::Simulation sim(cfg);
   const ssdvp::RunOutcome r = sim.run();
   if (!r.error.empty()) {

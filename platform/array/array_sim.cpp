@@ -221,6 +221,15 @@ RunOutcome ArraySimulation::run() {
   }
   j["array"].erase("devices_io");
   j["array"]["forced_collisions"] = forced;
+  double waf = 0, gc_s = 0;
+  uint64_t erases = 0;
+  for (const auto& d : devs) {
+    waf += d["waf"].get<double>();
+    gc_s += d["gc_active_s"].get<double>();
+    erases += d["erases"].get<uint64_t>();
+  }
+  j["array"]["device_mean"] = {{"waf", waf / double(devs.size())}, {"gc_active_s", gc_s / double(devs.size())},
+                               {"erases", double(erases) / double(devs.size())}};
   j["devices"] = devs;
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
