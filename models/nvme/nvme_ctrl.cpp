@@ -97,6 +97,11 @@ bool NvmeCtrl::create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr,
               qid, depth, kMaxQueues);
     return false;
   }
+  open_queue(qid, sq_addr, cq_addr, depth, msi_addr);
+  return true;
+}
+
+void NvmeCtrl::open_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {
   Queue& q = q_[qid];
   q = Queue{};
   q.live = true;
@@ -105,7 +110,6 @@ bool NvmeCtrl::create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr,
   q.msi_addr = msi_addr;
   q.depth = depth;
   live_.push_back(qid);
-  return true;
 }
 
 // ---- admin queue (GC coordination of an array, platform/array) ---------------
@@ -115,14 +119,7 @@ bool NvmeCtrl::create_admin_queue(uint64_t sq_addr, uint64_t cq_addr, uint32_t d
     SSDVP_LOG(log_, error, "create admin queue with depth %u rejected (depth 2..4096, not yet live)", depth);
     return false;
   }
-  Queue& q = q_[0];
-  q = Queue{};
-  q.live = true;
-  q.sq_addr = sq_addr;
-  q.cq_addr = cq_addr;
-  q.msi_addr = msi_addr;
-  q.depth = depth;
-  live_.push_back(0);
+  open_queue(0, sq_addr, cq_addr, depth, msi_addr);
   return true;
 }
 

@@ -105,6 +105,7 @@ class NvmeCtrl : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned transport_dbg(tlm::tlm_generic_payload& tx);
 
+  void open_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
   void write_ring(Ring& r, uint32_t entry_bytes);
   void fetch(uint64_t now_ps);                 // fetch host commands while the CMD ring has room
   void process_xfers(uint64_t now_ps);         // serve the XFER ring

@@ -215,29 +215,17 @@ void ArrayController::precondition_write(uint64_t lba, uint64_t n) {
 // ---- workload ---------------------------------------------------------------------
 
 void ArrayController::refill() {
-  try {
-    host::IoRequest io;
-    while (prefetch_.size() < 4096 && !prefetch_end_) {
-      if (workload_ && workload_->next(io)) prefetch_.push_back(io);
-      else prefetch_end_ = true;
-    }
-  } catch (...) {
-    error_ = std::current_exception();
-    prefetch_end_ = true;
-    prefetch_.clear();
-  }
+  prefetch_.fill(workload_);
+  if (prefetch_.error()) error_ = prefetch_.error();
   refilled_ev_.notify();
 }
 
 bool ArrayController::next_request(host::IoRequest& io) {
-  if (prefetch_.empty() && !prefetch_end_) {
+  if (prefetch_.need()) {
     refill_ev_.notify();
     wait(refilled_ev_);
   }
-  if (error_ || prefetch_.empty()) return false;
-  io = prefetch_.front();
-  prefetch_.pop_front();
-  return true;
+  return !error_ && prefetch_.pop(io);
 }
 
 void ArrayController::admit(const host::IoRequest& io, uint64_t arrival) {
@@ -248,6 +236,10 @@ void ArrayController::admit(const host::IoRequest& io, uint64_t arrival) {
   uint64_t lba, nlb;
   bool wrapped = false;
   if (!lba_range(io.offset, io.length, lba_size_, map_.array_lbas(), true, &lba, &nlb, &wrapped)) return;
+  if (wrapped && !p_.lba_wrap) {
+    ++out_of_range_;  // host.lba_wrap: false: a request beyond the array fails (it is not sent)
+    return;
+  }
   wrapped_ += wrapped;
   const uint64_t id = next_req_++;
   Request& r = reqs_[id];
@@ -800,6 +792,7 @@ nlohmann::json ArrayController::summary() const {
           {"writes", writes_},
           {"skipped_trims_flushes", skipped_},
           {"wrapped_requests", wrapped_},
+          {"out_of_range_requests", out_of_range_},
           {"sim_time_s", sim_s},
           {"iops", sim_s > 0 ? double(reads_ + writes_) / sim_s : 0.0},
           {"bandwidth_mbps", sim_s > 0 ? double(read_bytes_ + write_bytes_) / 1e6 / sim_s : 0.0},

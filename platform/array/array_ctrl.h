@@ -38,6 +38,7 @@
 #include "array/stripe_map.h"
 #include "common/config.h"
 #include "host/latency_histogram.h"
+#include "host/request_prefetch.h"
 #include "host/scoreboard.h"
 #include "ssdvp_hw.h"
 #include "workload.h"
@@ -196,8 +197,7 @@ class ArrayController : public sc_core::sc_module {
   Timeline* timeline_ = nullptr;
   sc_core::sc_event start_ev_, refill_ev_, refilled_ev_;
   sc_core::sc_event_or_list any_msi_;
-  std::deque<host::IoRequest> prefetch_;
-  bool prefetch_end_ = false;
+  RequestPrefetch prefetch_;
   std::exception_ptr error_;
   bool finished_ = false;
 
@@ -217,7 +217,7 @@ class ArrayController : public sc_core::sc_module {
   uint32_t max_concurrent_gc_ = 0;  // most devices collecting at once (measurement)
 
   // results
-  uint64_t start_ps_ = 0, end_ps_ = 0, requests_ = 0, reads_ = 0, writes_ = 0, skipped_ = 0, wrapped_ = 0;
+  uint64_t start_ps_ = 0, end_ps_ = 0, requests_ = 0, reads_ = 0, writes_ = 0, skipped_ = 0, wrapped_ = 0, out_of_range_ = 0;
   uint64_t read_bytes_ = 0, write_bytes_ = 0;
   LatencyHistogram read_lat_, write_lat_;
   std::vector<uint64_t> gc_hist_;               // reads by devices collecting while served

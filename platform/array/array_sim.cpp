@@ -111,18 +111,9 @@ void ArraySimulation::build() {
   for (auto& d : devs_) raw.push_back(d.get());
   ctrl_ = std::make_unique<ArrayController>("raid", p, raw, lba, s0.fw_config().max_transfer_lbas);
 
-  fill_ = cfg.get_double("precondition.fill", 1.0, "fraction of the namespace written sequentially (functionally) before the run", 0, 1);
-  random_dw_ = cfg.get_double("precondition.random_drive_writes", 0.0,
-                              "then this many drive-writes of uniform random single-LBA overwrites (functionally)", 0, 1e3);
-  wl_requests_ = cfg.get_u64("precondition.workload_requests", 0, "then the workload's first N requests run functionally (writes and trims)");
-  wl_fraction_ = cfg.get_double("precondition.workload_fraction", 0.0,
-                                "or that fraction of the workload's requests (counted first; the HAML method uses 0.5)", 0, 1);
-  seed_ = cfg.get_u64("precondition.seed", 1, "seed of the random preconditioning");
-  const std::string tl = cfg.get_string("timeline.file", "", "write a Perfetto/Chrome trace-event timeline here (empty: none)");
-  const uint64_t tl_start = cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
-  const uint64_t tl_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
-  if (!tl.empty()) {
-    timeline_ = std::make_unique<Timeline>(tl, tl_start, tl_len);
+  keys_ = RunKeys::read(cfg);
+  if (!keys_.timeline.empty()) {
+    timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
     for (uint32_t i = 0; i < p.devices; ++i) {
       timeline_->name_track(10, int(i), "array GC (firmware activity)", "ssd" + std::to_string(i) + " gc");
       timeline_->name_track(11, int(i), "array GC windows (PLM NDWIN)", "ssd" + std::to_string(i) + " window");
@@ -137,19 +128,12 @@ void ArraySimulation::build() {
 void ArraySimulation::precondition() {
   ArrayController& c = *ctrl_;
   const uint64_t lbas = c.map().array_lbas();
-  const uint64_t fill = uint64_t(double(lbas) * fill_);
+  const uint64_t fill = uint64_t(double(lbas) * keys_.fill);
   for (uint64_t l = 0; l < fill; l += c.map().stripe_lbas()) c.precondition_write(l, std::min(c.map().stripe_lbas(), fill - l));
-  std::mt19937_64 rng(seed_);
-  const uint64_t rw = uint64_t(double(lbas) * random_dw_);
+  std::mt19937_64 rng(keys_.seed);
+  const uint64_t rw = uint64_t(double(lbas) * keys_.random_dw);
   for (uint64_t i = 0; i < rw; ++i) c.precondition_write(rng() % lbas, 1);
-  uint64_t n = wl_requests_;
-  if (wl_fraction_ > 0) {
-    uint64_t count = 0;
-    host::IoRequest r;
-    while (workload_->next(r)) ++count;
-    workload_->rewind();
-    n = uint64_t(double(count) * wl_fraction_);
-  }
+  const uint64_t n = keys_.workload_requests(*workload_);
   host::IoRequest r;
   const uint32_t lba_size = devs_[0]->soc().lba_size();
   for (uint64_t i = 0; i < n && workload_->next(r); ++i) {

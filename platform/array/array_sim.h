@@ -43,8 +43,7 @@ class ArraySimulation {
   std::unique_ptr<host::Workload> workload_, timed_;
   std::unique_ptr<Timeline> timeline_;
   std::string workload_desc_;
-  double fill_ = 1.0, random_dw_ = 0, wl_fraction_ = 0;
-  uint64_t wl_requests_ = 0, seed_ = 1;
+  RunKeys keys_;
 };
 
 // True when the config asks for an array (array.level: raid5); declares the key.

@@ -77,29 +77,17 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
 }
 
 void HostDriver::refill() {
-  try {
-    host::IoRequest io;
-    while (prefetch_.size() < kPrefetch && !prefetch_end_) {
-      if (workload_ && workload_->next(io)) prefetch_.push_back(io);
-      else prefetch_end_ = true;
-    }
-  } catch (...) {
-    error_ = std::current_exception();
-    prefetch_end_ = true;
-    prefetch_.clear();
-  }
+  prefetch_.fill(workload_);
+  if (prefetch_.error()) error_ = prefetch_.error();
   refilled_ev_.notify();  // immediate: the thread waiting for it runs in this evaluation phase
 }
 
 bool HostDriver::next_request(host::IoRequest& io) {
-  if (prefetch_.empty() && !prefetch_end_) {
+  if (prefetch_.need()) {
     refill_ev_.notify();
     wait(refilled_ev_);
   }
-  if (error_ || prefetch_.empty()) return false;
-  io = prefetch_.front();
-  prefetch_.pop_front();
-  return true;
+  return !error_ && prefetch_.pop(io);
 }
 
 void HostDriver::doorbell(uint32_t offset, uint32_t value) {

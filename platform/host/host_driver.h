@@ -27,6 +27,7 @@
 #include "common/log.h"
 #include "host/host_memory.h"
 #include "host/latency_histogram.h"
+#include "host/request_prefetch.h"
 #include "host/scoreboard.h"
 #include "workload.h"
 
@@ -159,10 +160,8 @@ class HostDriver : public sc_core::sc_module {
   bool finished_ = false;
   std::exception_ptr error_;
   void replay();
-  std::deque<host::IoRequest> prefetch_;
-  bool prefetch_end_ = false;
+  RequestPrefetch prefetch_;
   sc_core::sc_event refill_ev_, refilled_ev_;
-  static constexpr size_t kPrefetch = 4096;
 
   HostResults res_;
   // time series state

@@ -104,6 +104,30 @@ nlohmann::json latency_json(const LatencyHistogram& h) {
           {"max", us(h.max())}};
 }
 
+RunKeys RunKeys::read(Config& cfg) {
+  RunKeys k;
+  k.fill = cfg.get_double("precondition.fill", 1.0, "fraction of the namespace written sequentially (functionally) before the run", 0, 1);
+  k.random_dw = cfg.get_double("precondition.random_drive_writes", 0.0,
+                               "then this many drive-writes of uniform random single-LBA overwrites (functionally)", 0, 1e3);
+  k.wl_requests = cfg.get_u64("precondition.workload_requests", 0, "then the workload's first N requests run functionally (writes and trims)");
+  k.wl_fraction = cfg.get_double("precondition.workload_fraction", 0.0,
+                                 "or that fraction of the workload's requests (counted first; the HAML method uses 0.5)", 0, 1);
+  k.seed = cfg.get_u64("precondition.seed", 1, "seed of the random preconditioning");
+  k.timeline = cfg.get_string("timeline.file", "", "write a Perfetto/Chrome trace-event timeline here (empty: none)");
+  k.timeline_start = cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
+  k.timeline_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
+  return k;
+}
+
+uint64_t RunKeys::workload_requests(host::Workload& w) const {
+  if (wl_fraction <= 0) return wl_requests;
+  uint64_t count = 0;
+  host::IoRequest r;
+  while (w.next(r)) ++count;
+  w.rewind();
+  return uint64_t(double(count) * wl_fraction);
+}
+
 Simulation::Simulation(Config& cfg) : cfg_(cfg) {
   try {
     build();
@@ -129,17 +153,8 @@ void Simulation::build() {
                                        soc_->fw_config().max_transfer_lbas);
   host_->pcie.bind(soc_->nvme.host_regs);
 
-  fill_ = cfg.get_double("precondition.fill", 1.0, "fraction of the namespace written sequentially (functionally) before the run", 0, 1);
-  random_dw_ = cfg.get_double("precondition.random_drive_writes", 0.0,
-                              "then this many drive-writes of uniform random single-LBA overwrites (functionally)", 0, 1e3);
-  wl_requests_ = cfg.get_u64("precondition.workload_requests", 0, "then the workload's first N requests run functionally (writes and trims)");
-  wl_fraction_ = cfg.get_double("precondition.workload_fraction", 0.0,
-                                "or that fraction of the workload's requests (counted first; the HAML method uses 0.5)", 0, 1);
-  precond_seed_ = cfg.get_u64("precondition.seed", 1, "seed of the random preconditioning");
-  const std::string tl = cfg.get_string("timeline.file", "", "write a Perfetto/Chrome trace-event timeline here (empty: none)");
-  const uint64_t tl_start = cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
-  const uint64_t tl_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
-  if (!tl.empty()) timeline_ = std::make_unique<Timeline>(tl, tl_start, tl_len);
+  keys_ = RunKeys::read(cfg);
+  if (!keys_.timeline.empty()) timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
   workload_ = make_workload(cfg, lbas * soc_->lba_size());
   const std::string streams = cfg.get_choice("host.streams", "none", {"none", "oracle"},
                                              "stream IDs on writes: none, or each write's real death-time class (oracle pre-pass)");
@@ -165,20 +180,13 @@ void Simulation::precondition() {
       throw std::runtime_error("preconditioning: the firmware failed a functional write (see the log)");
     precond_writes_ += n;
   };
-  const uint64_t fill = uint64_t(double(lbas) * fill_);
+  const uint64_t fill = uint64_t(double(lbas) * keys_.fill);
   for (uint64_t l = 0; l < fill; l += chunk) fwrite(l, uint32_t(std::min<uint64_t>(chunk, fill - l)), 0);
-  std::mt19937_64 rng(precond_seed_);
-  const uint64_t rw = uint64_t(double(lbas) * random_dw_);
+  std::mt19937_64 rng(keys_.seed);
+  const uint64_t rw = uint64_t(double(lbas) * keys_.random_dw);
   for (uint64_t i = 0; i < rw; ++i) fwrite(rng() % lbas, 1, 0);
 
-  uint64_t n = wl_requests_;
-  if (wl_fraction_ > 0) {
-    uint64_t count = 0;
-    host::IoRequest r;
-    while (workload_->next(r)) ++count;
-    workload_->rewind();
-    n = uint64_t(double(count) * wl_fraction_);
-  }
+  const uint64_t n = keys_.workload_requests(*workload_);
   host::IoRequest r;
   const uint32_t lba_size = soc_->lba_size();
   for (uint64_t i = 0; i < n && workload_->next(r); ++i) {

@@ -41,6 +41,19 @@ struct RunOutcome {
   std::string error;
 };
 
+// The preconditioning and timeline keys every kind of run reads (one SSD or
+// an array), declared in this order.
+struct RunKeys {
+  double fill = 1.0, random_dw = 0, wl_fraction = 0;
+  uint64_t wl_requests = 0, seed = 1;
+  std::string timeline;
+  uint64_t timeline_start = 0, timeline_len = 0;
+  static RunKeys read(Config& cfg);
+  // How many of w's first requests run functionally (a fraction counts them
+  // first, then rewinds w).
+  uint64_t workload_requests(host::Workload& w) const;
+};
+
 class Simulation {
  public:
   explicit Simulation(Config& cfg);
@@ -78,11 +91,11 @@ class Simulation {
   ftl_stats at_start_{};
   uint64_t at_start_gc_active_ns_ = 0;
   Controller::Usage at_start_usage_{};
-  double fill_ = 0, random_dw_ = 0, wl_fraction_ = 0;
-  uint64_t wl_requests_ = 0, precond_seed_ = 1;
+  RunKeys keys_;
 };
 
 std::string ssdvp_version();
+
 
 // The run's workload from workload.* (a trace read once through to check it,
 // or a synthetic generator over device_bytes); shared by every kind of run.
