@@ -11,6 +11,7 @@
 
 #include "host/host_driver.h"
 #include "run/device.h"
+#include "run/params.h"
 #include "run/timeline.h"
 #include "soc/ssd_soc.h"
 #include "workload.h"
@@ -34,13 +35,8 @@ bool array_requested(Config& cfg) {
                         "none: one SSD; raid5: array.devices SSDs behind a host RAID-5 controller") == "raid5";
 }
 
-void declare_array_params(Config& cfg) {
-  array_requested(cfg);
-  ArrayParams::from_config(cfg);
-  cfg.get_size("array.host_memory", "8MiB", "host memory per device for its queues and buffers (RAID runs)");
-}
-
 ArraySimulation::ArraySimulation(Config& cfg) : cfg_(cfg) {
+  cfg.declare_all(param_registry());  // every key known before any model reads one (run/params.def)
   try {
     build();
   } catch (const ConfigError& e) {

@@ -48,7 +48,5 @@ class ArraySimulation {
 
 // True when the config asks for an array (array.level: raid5); declares the key.
 bool array_requested(Config& cfg);
-// Declares every array.* key (for `ssdvp params`).
-void declare_array_params(Config& cfg);
 
 }  // namespace ssdvp::array

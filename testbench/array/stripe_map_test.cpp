@@ -122,3 +122,17 @@ TEST(WindowSchedule, HarmoniaOpensEveryDeviceTogether) {
     EXPECT_EQ(first, (t / 10) % 4 == 0);
   }
 }
+
+// An array run reads every array.* key of the registry with its type and
+// default (platform/run/params.def), and declares nothing else outside it
+// but per-device overrides.
+#include "array/array_sim.h"
+#include "common/config.h"
+
+TEST(ArrayRegistry, AnArrayRunReadsEveryArrayKeyOfTheRegistry) {
+  ssdvp::Config c = ssdvp::Config::from_yaml_file(SSDVP_SOURCE_DIR "/configs/raid.yaml");
+  c.set("array.dev1.ftl.gc.policy", "fifo");
+  ssdvp::array::ArraySimulation sim(c);
+  for (const auto& d : c.drift()) EXPECT_EQ(d.rfind("array.dev1.", 0), 0u) << d;
+  for (const auto& k : c.unread()) EXPECT_NE(k.rfind("array.", 0), 0u) << "an array run does not read " << k;
+}
