@@ -57,6 +57,12 @@ def resolve_binary(explicit: str | None, root: Path) -> Path:
     return p
 
 
+def sim_env() -> dict[str, str]:
+    """The environment ssdvp runs in: SystemC's copyright banner off, so that
+    outputs and error cells start with ssdvp's own message."""
+    return {**os.environ, "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE": "1"}
+
+
 def ssdvp_version(binary: Path) -> str:
     """The binary's version string (part of every point hash).
 
@@ -64,7 +70,7 @@ def ssdvp_version(binary: Path) -> str:
     rebuilt simulator never serves stale cached results.
     """
     try:
-        r = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=30)
+        r = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=30, env=sim_env())
         if r.returncode == 0 and r.stdout.strip():
             return r.stdout.strip()
     except (OSError, subprocess.TimeoutExpired):
@@ -77,7 +83,7 @@ def ssdvp_params(binary: Path, root: Path, config: str | None = None) -> set[str
     """The parameter keys ssdvp knows (from ``ssdvp params --format json``), or None if unavailable."""
     cmd = [str(binary), "params", "--format", "json"] + (["-c", config] if config else [])
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=root)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=root, env=sim_env())
         if r.returncode != 0:
             return None
         data = json.loads(r.stdout)
@@ -120,7 +126,7 @@ def run_point(spec: dict) -> dict:
         res["command"] = cmd
         try:
             p = subprocess.run(cmd, cwd=spec["root"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, timeout=spec.get("timeout_s"))
+                               stderr=subprocess.PIPE, timeout=spec.get("timeout_s"), env=sim_env())
             res["exit_code"] = p.returncode
             res["stderr"] = p.stderr.decode(errors="replace")
             if p.stdout:

@@ -11,6 +11,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -44,6 +45,9 @@ void print_summary(const nlohmann::json& j, const std::string& out) {
   };
   std::printf("ssdvp %s\n", j["ssdvp_version"].get<std::string>().c_str());
   std::printf("workload: %s\n", j["workload"]["description"].get<std::string>().c_str());
+  if (const uint64_t back = j["workload"].value("backwards_timestamps", uint64_t(0)))
+    std::printf("  %llu records had a timestamp earlier than the previous one: issued at the previous one's time, "
+                "in file order\n", (unsigned long long)back);
   std::printf("simulated %.3f s: %.0f IOPS, %.1f MB/s\n", j["host"]["sim_time_s"].get<double>(),
               j["host"]["iops"].get<double>(), j["host"]["bandwidth_mbps"].get<double>());
   lat("read");
@@ -170,4 +174,21 @@ int sc_main(int argc, char* argv[]) {
     std::fprintf(stderr, "ssdvp: error: %s\n", e.what());
     return 1;
   }
+}
+
+// ssdvp's own entry point (it replaces the one libsystemc provides): --help,
+// --version and a usage error print only ssdvp's text, so SystemC's banner,
+// which sc_elab_and_sim prints before sc_main, is turned off for them.
+int main(int argc, char* argv[]) {
+  bool simulates = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h" || a == "--version") {
+      simulates = false;
+      break;
+    }
+    if (a == "run" || a == "params") simulates = true;
+  }
+  if (!simulates) setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -60,6 +60,9 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
   const int64_t device = cfg.get_i64("workload.device", -1, "replay only this device/disk/LUN number of the trace (-1: all)");
   const double scale = cfg.get_double("workload.time_scale", 1.0, "multiply trace inter-arrival times (0.5 = twice as fast)", 0.0, 1e9);
   const uint64_t loops = cfg.get_u64("workload.loops", 1, "replay the trace this many times (0 = forever)");
+  const bool allow_empty = cfg.get_bool("workload.allow_empty", false,
+                                        "run a trace that yields no request (empty, or only zero-length or filtered "
+                                        "records) instead of failing");
   // Both sources' keys are declared whichever is used, so one file may hold both.
   auto spec = host::SyntheticSpec::from_config(cfg, device_bytes);
   if (src == "synthetic") return host::make_synthetic(spec);
@@ -77,6 +80,15 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
     host::IoRequest r;
     while (check->next(r)) {
     }
+    // A trace with nothing to replay is almost always a mistake (the wrong
+    // file, device or format): say why instead of reporting zero I/Os.
+    const host::WorkloadStats& st = check->stats();
+    if (st.records == 0 && !allow_empty)
+      throw host::TraceError(path + ": no requests to replay (" + std::to_string(st.lines) + " lines; skipped: " +
+                             std::to_string(st.skipped_zero_length) + " of zero length, " +
+                             std::to_string(st.skipped_device) + " of another device, " +
+                             std::to_string(st.skipped_unsupported) +
+                             " unsupported); set workload.allow_empty: true to run it anyway");
   }
   auto w = host::open_trace(path, o);
   if (loops != 1) w = host::make_looped(std::move(w), loops);
@@ -282,6 +294,8 @@ nlohmann::json Simulation::summarize(double wall_s) const {
                    {"requests", h.requests},
                    {"records_read", workload_->stats().records},
                    {"skipped", workload_->stats().skipped()},
+                   // earlier than the previous record's time: issued at that time, in file order
+                   {"backwards_timestamps", workload_->stats().clamped},
                    {"wrapped_requests", h.wrapped},
                    {"precondition_lba_writes", precond_writes_}};
   json errs = json::object();
