@@ -161,7 +161,7 @@ bool HostDriver::issue_some(Request& r) {
     sl.op = op;
     sl.lba = sl.nlb = 0;
     nvme_sqe e{};
-    e.cdw0 = NVME_OP_FLUSH | (s << 16);
+    e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_FLUSH) | SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
     e.nsid = 1;
     submit(s, e);
     r.issued = 1;
@@ -191,18 +191,19 @@ bool HostDriver::issue_some(Request& r) {
       std::memcpy(mem_.data() + sl.buf, &range, sizeof range);
       if (in_range)
         for (uint64_t i = 0; i < n; ++i) sb_.trim(lba + i);
-      e.cdw0 = NVME_OP_DSM | (s << 16);
-      e.cdw10 = 0;        // one range
-      e.cdw11 = 1u << 2;  // AD: deallocate
+      e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_DSM) | SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
+      e.cdw10 = SSDVP_FIELD_PUT(NVME_CDW10_DSM_NR, 0);  // one range
+      e.cdw11 = SSDVP_FIELD_PUT(NVME_CDW11_DSM_AD, 1);  // deallocate
     } else {
-      e.cdw0 = (op == host::IoOp::write ? NVME_OP_WRITE : NVME_OP_READ) | (s << 16);
+      e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, op == host::IoOp::write ? NVME_OP_WRITE : NVME_OP_READ) |
+               SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
       e.cdw10 = uint32_t(lba);
       e.cdw11 = uint32_t(lba >> 32);
-      e.cdw12 = n - 1;
+      e.cdw12 = SSDVP_FIELD_PUT(NVME_CDW12_NLB, n - 1);
       if (op == host::IoOp::write) {
         if (r.io.stream) {  // Streams directive
-          e.cdw12 |= uint32_t(NVME_DTYPE_STREAMS) << 20;
-          e.cdw13 = uint32_t(r.io.stream) << 16;
+          e.cdw12 |= SSDVP_FIELD_PUT(NVME_CDW12_DTYPE, NVME_DTYPE_STREAMS);
+          e.cdw13 = SSDVP_FIELD_PUT(NVME_CDW13_DSPEC, r.io.stream);
         }
         auto* tok = reinterpret_cast<uint32_t*>(mem_.data() + sl.buf);
         for (uint32_t i = 0; i < n; ++i) tok[i] = in_range ? sb_.write(lba + i) : 0;
@@ -253,12 +254,12 @@ void HostDriver::reap() {
   for (;;) {
     nvme_cqe c;
     std::memcpy(&c, mem_.data() + cq_addr_ + uint64_t(cq_head_) * sizeof(nvme_cqe), sizeof c);
-    if (bool(c.status & 1) != phase_) break;
+    if (bool(SSDVP_FIELD_GET(NVME_CQE_STATUS_P, c.status)) != phase_) break;
     cq_head_ = (cq_head_ + 1) % depth;
     if (cq_head_ == 0) phase_ = !phase_;
     any = true;
     last_progress_ps_ = now;
-    const uint16_t status = uint16_t(c.status >> 1);
+    const uint16_t status = uint16_t(SSDVP_FIELD_GET(NVME_CQE_STATUS_SF, c.status));
     if (c.cid >= qd_ || !slots_[c.cid].busy) {
       SSDVP_LOG(log_, error, "completion for command id %u which is not outstanding", c.cid);
       ++res_.errors;
