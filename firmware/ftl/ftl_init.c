@@ -228,23 +228,7 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
   /* L2P: all unmapped; validity: none. (Fresh DRAM is zero; L2P needs 0xff.) */
   memset(f->l2p, 0xff, cfg->logical_lbas * 4);
   memset(f->valid_bits, 0, m.fsq - m.valid);
-  for (uint32_t d = 0; d < f->dies; ++d) {
-    f->die_free_head[d] = f->die_free_tail[d] = FTL_NONE;
-    f->die_free_count[d] = 0;
-  }
-  for (uint32_t i = 0; i <= f->slots_per_block; ++i) f->bucket_head[i] = FTL_NONE;
-  f->fifo_head = f->fifo_tail = FTL_NONE;
-  /* Free lists interleave dies so early allocations spread evenly. */
-  for (uint32_t b = 0; b < B; ++b) {
-    f->blk_valid[b] = 0;
-    f->blk_erase[b] = 0;
-    f->blk_wp[b] = 0;
-    f->blk_inbuf[b] = 0;
-    f->closed_pos[b] = FTL_NONE;
-    f->blk_state[b] = BLK_ERASING; /* block_make_free expects a non-free block */
-    block_make_free(f, b);
-  }
-  f->stats.free_blocks_min = f->free_total;
+  block_init(f);
 
   /* frontiers: host classes hot to cold (hot takes young blocks, cold old
    * ones, warm any), then relocated data's own (old blocks) */
@@ -276,8 +260,7 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
       pb->dram = (uint32_t)(cfg->dram_base + m.bufs + (uint64_t)idx * stride);
       pb->token = win(f, m.bufs + (uint64_t)idx * stride, stride);
       pb->lpn = pb->token + cfg->slots_per_page;
-      pb->state = BUF_FILLING; /* buf_put expects a used buffer */
-      buf_put(f, idx);
+      buf_add(f, idx);
     }
   }
   f->gc_place_head = f->gc_place_tail = FTL_NONE;
@@ -294,6 +277,7 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
     f->cmd_free = c;
   }
   f->wait_head = f->wait_tail = FTL_NONE;
+  f->host_placing = f->host_flushing = f->wait_yielded = f->wait_yielded_prev = FTL_NONE;
   for (uint32_t j = 0; j < cfg->gc_max_active; ++j) {
     f->jobs[j].victim = FTL_NONE;
     f->jobs[j].page = 0;
