@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from . import REPO_ROOT
-from .runner import RunnerError, default_results, is_done, point_dir, read_status, resolve_binary, run_sweep, \
-    ssdvp_version
+from .runner import RunnerError, binary_identity, default_results, is_done, iss_firmware, point_dir, read_status, \
+    resolve_binary, run_sweep
 from .sweep import Point, SweepError, load_sweep
 from .table import build_table, load_timeseries, write_csv
 
@@ -50,8 +50,8 @@ def _points(args, sweep):
     except RunnerError as e:
         print(f"ssdvp-explore: {e}; listing every cached point in {results} instead", file=sys.stderr)
         return _scan_points(results), results, None
-    version = ssdvp_version(binary)
-    return sweep.points(version), results, version
+    version = binary_identity(binary)
+    return sweep.points(version, firmware=iss_firmware(binary, sweep.root)), results, version
 
 
 def cmd_sweep(args) -> int:

@@ -73,6 +73,35 @@ def ssdvp_version(binary: Path) -> str:
     return "sha256:" + file_digest(binary)
 
 
+def binary_identity(binary: Path) -> str:
+    """What a cached result depends on in the simulator itself: its version
+    string and the sha256 of the binary. ``--version`` alone is the same
+    ``<commit>-dirty`` string for every uncommitted edit; the digest is not."""
+    from .sweep import file_digest
+    v = ssdvp_version(binary)
+    digest = "sha256:" + file_digest(binary)
+    return v if v == digest else f"{v} {digest}"
+
+
+def iss_firmware(binary: Path, root: Path) -> tuple[str, str] | None:
+    """The RV32 firmware image ``cpu.mode: iss`` loads by default (``cpu.iss.firmware``'s
+    default, built next to the simulator) and its sha256, or None without an ISS build."""
+    cmd = [str(binary), "params", "--set", "cpu.mode=iss", "--format", "json"]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=root)
+        data = json.loads(r.stdout) if r.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        return None
+    rows = data.get("parameters", data) if isinstance(data, dict) else data
+    for d in rows if isinstance(rows, list) else []:
+        if isinstance(d, dict) and d.get("key") == "cpu.iss.firmware" and d.get("default"):
+            p = Path(d["default"]) if os.path.isabs(d["default"]) else root / d["default"]
+            if p.is_file():
+                from .sweep import file_digest
+                return str(p), file_digest(p)
+    return None
+
+
 def ssdvp_params(binary: Path, root: Path, config: str | None = None) -> set[str] | None:
     """The parameter keys ssdvp knows (from ``ssdvp params --format json``), or None if unavailable."""
     cmd = [str(binary), "params", "--format", "json"] + (["-c", config] if config else [])
@@ -318,8 +347,8 @@ def run_sweep(sweep: Sweep, binary: Path, results: Path | None = None, jobs: int
               validate: bool = True) -> SweepReport:
     """Run every point not already cached. Failures are recorded, never raised."""
     results = Path(results) if results else default_results(sweep)
-    version = ssdvp_version(binary)
-    points = sweep.points(version)
+    version = binary_identity(binary)
+    points = sweep.points(version, firmware=iss_firmware(binary, sweep.root))
     log = log or (lambda m: print(m, file=sys.stderr, flush=True))
     if validate:
         known = ssdvp_params(binary, sweep.root, sweep.base_arg)
