@@ -129,7 +129,8 @@ def cmd_reproduce(args) -> int:
     binary = resolve_binary(args.ssdvp, root)
     done = reproduce(args.pages or None, binary, out_dir=Path(args.out) if args.out else None, root=root,
                      results=Path(args.results) if args.results else None, jobs=args.jobs,
-                     scheduler=args.scheduler, force=args.force, progress=False if args.no_progress else None)
+                     scheduler=args.scheduler, force=args.force, progress=False if args.no_progress else None,
+                     allow_dirty=args.allow_dirty)
     return 1 if any(rep.failures for _, rep in done) else 0
 
 
@@ -172,6 +173,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--results", help="cache directory (default: <root>/results/<sweep name>)")
     p.add_argument("--ssdvp", help="simulator binary (default: $SSDVP_BIN, else <root>/build/platform/ssdvp)")
     p.add_argument("--root", help="repository root (default: the checkout holding explore/)")
+    p.add_argument("--allow-dirty", action="store_true", help="reproduce even from uncommitted changes or a binary "
+                   "built from another commit (the page's provenance says so)")
     _run_opts(p)
     p.set_defaults(fn=cmd_reproduce)
     return ap

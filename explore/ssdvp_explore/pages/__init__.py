@@ -142,8 +142,10 @@ def standard_body(ctx: PageContext, intro: str = "") -> str:
     if len(failed):
         lines += ["## Runs with errors", "", markdown_table(failed[["point", "status", "error"]].assign(
             point=failed["point"].str[:12])), ""]
-    lines += ["## Provenance", "", f"- ssdvp: `{rep.version}`",
-              f"- base config: `{sw.base_arg}`", ""]
+    lines += ["## Provenance", "", f"- ssdvp: `{rep.version}`"]
+    if ctx.extra.get("tree"):
+        lines += [f"- {ctx.extra['tree']}"]
+    lines += [f"- base config: `{sw.base_arg}`", ""]
     return "\n".join(lines)
 
 
