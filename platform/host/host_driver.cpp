@@ -223,6 +223,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
       res_.reads++;
       res_.read_bytes += bytes;
       res_.read_latency.add(lat);
+      iv_read_lat_.add(lat);
       iv_reads_++;
       iv_read_bytes_ += bytes;
       break;
@@ -230,6 +231,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
       res_.writes++;
       res_.write_bytes += bytes;
       res_.write_latency.add(lat);
+      iv_write_lat_.add(lat);
       iv_writes_++;
       iv_write_bytes_ += bytes;
       break;
@@ -303,6 +305,14 @@ void HostDriver::sample(uint64_t now, bool final_row) {
     row.erases = d.erases - last_dev_.erases;
     row.gc_victims = d.gc_victims - last_dev_.gc_victims;
     row.free_blocks = d.free_blocks;
+    auto pct = [](LatencyHistogram& h) {
+      auto us = [](uint64_t ns) { return double(ns) / 1000.0; };
+      const IntervalLatency l{h.count(), us(h.quantile(0.5)), us(h.quantile(0.99)), us(h.quantile(0.999)), us(h.max())};
+      h.clear();
+      return l;
+    };
+    row.read_latency = pct(iv_read_lat_);
+    row.write_latency = pct(iv_write_lat_);
     res_.timeseries.push_back(row);
     last_dev_ = d;
     iv_read_bytes_ = iv_write_bytes_ = iv_reads_ = iv_writes_ = 0;

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "common/config.h"
 #include "run_command.h"
@@ -178,13 +179,49 @@ TEST(Cli, SmallRunWritesSummaryAndTimeseries) {
   std::istringstream lines(csv);
   std::string header;
   std::getline(lines, header);
-  EXPECT_EQ(header, "time_s,read_mbps,write_mbps,read_iops,write_iops,gc_lba_moves,erases,free_blocks");
+  EXPECT_EQ(header, "time_s,read_mbps,write_mbps,read_iops,write_iops,gc_lba_moves,erases,free_blocks,"
+                    "read_p50_us,read_p99_us,read_p999_us,read_max_us,write_p50_us,write_p99_us,write_p999_us,write_max_us");
   size_t rows = 0;
   for (std::string line; std::getline(lines, line);) {
     ++rows;
-    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 7) << line;
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 15) << line;
   }
   EXPECT_GE(rows, 1u);
+  // The whole latency distribution: buckets ascending, disjoint, summing to
+  // the count, and covering the reported p99 and max.
+  for (const char* op : {"read", "write"}) {
+    const auto& l = s["latency_us"][op];
+    ASSERT_TRUE(l["histogram"].is_array()) << op;
+    uint64_t n = 0;
+    double prev_hi = 0, p99_at = -1;
+    for (const auto& b : l["histogram"]) {
+      const double lo = b[0], hi = b[1];
+      EXPECT_LT(lo, hi) << op;
+      EXPECT_GE(lo, prev_hi) << op;
+      prev_hi = hi;
+      n += b[2].get<uint64_t>();
+      if (p99_at < 0 && double(n) >= 0.99 * l["count"].get<double>()) p99_at = lo;
+    }
+    EXPECT_EQ(n, l["count"].get<uint64_t>()) << op;
+    EXPECT_GE(prev_hi, l["max"].get<double>()) << op;
+    EXPECT_NEAR(p99_at, l["p99"].get<double>(), l["p99"].get<double>() / 64) << op;
+  }
+  // Per-interval latency percentiles: p50 <= p99 <= max where there were requests.
+  std::istringstream again(csv);
+  std::getline(again, header);
+  size_t with_reads = 0;
+  for (std::string line; std::getline(again, line);) {
+    std::vector<std::string> c;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) c.push_back(x);
+    c.resize(16);
+    if (c[8].empty()) continue;
+    ++with_reads;
+    EXPECT_LE(std::stod(c[8]), std::stod(c[9])) << line;
+    EXPECT_LE(std::stod(c[9]), std::stod(c[11])) << line;
+    EXPECT_LE(std::stod(c[11]), s["latency_us"]["read"]["max"].get<double>()) << line;
+  }
+  EXPECT_GE(with_reads, 1u);
   EXPECT_FALSE(fs::exists(out / ".summary.json.tmp"));
   EXPECT_FALSE(fs::exists(out / ".timeseries.csv.tmp"));
 }
