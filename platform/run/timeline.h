@@ -17,7 +17,8 @@
 // The file is a JSON array that ui.perfetto.dev and chrome://tracing open;
 // a path ending in ".gz" is written gzip-compressed (both tools open it as
 // is). Written to a temporary file and renamed into place when the run ends.
-// Memory: about 80 bytes per kept span until then.
+// Memory: about 100 bytes per kept span until then (a whole 100k-request run
+// of configs/small.yaml: 671k slices, +68 MB; 56 MB of JSON, 7.4 MB gzipped).
 #pragma once
 
 #include <cstdint>
