@@ -10,7 +10,7 @@ from . import REPO_ROOT
 from .runner import RunnerError, binary_identity, default_results, is_done, iss_firmware, point_dir, read_status, \
     resolve_binary, run_sweep
 from .sweep import Point, SweepError, load_sweep
-from .table import build_table, load_timeseries, write_csv
+from .table import build_table, load_histograms, load_timeseries, write_csv
 
 
 def _common(p: argparse.ArgumentParser, sweep: bool = True):
@@ -24,7 +24,8 @@ def _common(p: argparse.ArgumentParser, sweep: bool = True):
 
 def _run_opts(p: argparse.ArgumentParser):
     p.add_argument("-j", "--jobs", type=int, default=None, help="local parallel runs (default: all cores)")
-    p.add_argument("--scheduler", help="Dask scheduler address (tcp://host:8786): run the points on that cluster")
+    p.add_argument("--scheduler", help="run the points on Dask: a scheduler address (tcp://host:8786), or "
+                   "local[:N] to start a local cluster of N worker processes (default N: all cores)")
     p.add_argument("--force", action="store_true", help="rerun every point, ignoring the cache")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (periodic lines only)")
 
@@ -96,20 +97,23 @@ def cmd_plot(args) -> int:
     import pandas as pd
 
     from .plots import standard_figures
-    ts = None
+    ts = hist = None
     if args.table:
         table = pd.read_csv(args.table, keep_default_na=False, na_values=[""])
         if args.results:
             ts = load_timeseries(Path(args.results), table)
+            hist = load_histograms(Path(args.results), table)
     elif args.sweep:
         sweep = load_sweep(args.sweep, root=args.root)
         points, results, _ = _points(args, sweep)
         table = build_table(sweep, points, results)
         ts = load_timeseries(results, table)
+        hist = load_histograms(results, table)
     else:
         print("ssdvp-explore plot: give a sweep file or --table CSV", file=sys.stderr)
         return 2
-    figs = standard_figures(table, Path(args.output), timeseries=ts, by=args.by, baseline=args.baseline)
+    figs = standard_figures(table, Path(args.output), timeseries=ts, by=args.by, baseline=args.baseline,
+                            histograms=hist)
     for name, paths in figs.items():
         print(f"{name}: {', '.join(map(str, paths))}")
     if not figs:
@@ -160,7 +164,7 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plot", help="draw the standard figures (PNG + SVG)")
     _common(p, sweep=False)
     p.add_argument("sweep", nargs="?", help="sweep file (or use --table)")
-    p.add_argument("--table", help="a results table CSV instead of a sweep (bandwidth needs --results too)")
+    p.add_argument("--table", help="a results table CSV instead of a sweep (bandwidth and real CDFs need --results too)")
     p.add_argument("-o", "--output", default="figures", help="output directory (default: ./figures)")
     p.add_argument("--by", default="config.ftl.gc.policy", help="compared column (default: config.ftl.gc.policy)")
     p.add_argument("--baseline", help="value of --by that normalized response time divides by (default: first)")

@@ -25,7 +25,7 @@ from .pages import Page, PageContext, pages
 from .plots import standard_figures
 from .runner import RunnerError, run_sweep, ssdvp_version
 from .sweep import load_sweep
-from .table import build_table, load_timeseries, write_csv
+from .table import build_table, load_histograms, load_timeseries, write_csv
 
 
 def page_command(names: list[str]) -> str:
@@ -80,7 +80,8 @@ def reproduce_page(page: Page, binary: Path, out_dir: Path | None = None, root: 
     pdir.mkdir(parents=True)
     write_csv(table, pdir / "table.csv")
     ts = load_timeseries(rep.results, table)
-    figs = standard_figures(table, pdir, timeseries=ts, by=page.by, baseline=page.baseline)
+    figs = standard_figures(table, pdir, timeseries=ts, by=page.by, baseline=page.baseline,
+                            histograms=load_histograms(rep.results, table))
     rel = {k: [p.relative_to(out_dir) for p in v] for k, v in figs.items()}
     ctx = PageContext(page=page, sweep=sweep, report=rep, table=table, figures=rel,
                       table_csv=(pdir / "table.csv").relative_to(out_dir), command=page_command([page.name]),

@@ -315,15 +315,44 @@ def _ensure_ignored(results: Path):
         pass
 
 
+def parse_local_scheduler(scheduler) -> int | None:
+    """``local`` or ``local:N`` -> N workers (0: one per core); None for anything else."""
+    if not isinstance(scheduler, str) or not (scheduler == "local" or scheduler.startswith("local:")):
+        return None
+    n = scheduler.partition(":")[2]
+    if n and not (n.isdigit() and int(n) > 0):
+        raise RunnerError(f"--scheduler {scheduler}: expected local or local:N with N a positive number of workers")
+    return int(n) if n else 0
+
+
 def _dask_client(scheduler):
+    """A client of the scheduler at that address, or of a new local cluster
+    (``local[:N]``: N single-threaded worker processes on this machine,
+    closed with the client)."""
     try:
         from distributed import Client
     except ImportError as e:
         raise RunnerError("--scheduler needs the 'distributed' package (python3-distributed)") from e
+    n = parse_local_scheduler(scheduler)
+    if n is not None:
+        from distributed import LocalCluster
+        n = n or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=40)
+        client = Client(cluster)
+        client._ssdvp_cluster = cluster   # closed by _close_client
+        return client
     try:
         return Client(scheduler, timeout="30s")
     except OSError as e:
         raise RunnerError(f"cannot connect to Dask scheduler {scheduler}: {e}") from e
+
+
+def _close_client(client):
+    cluster = getattr(client, "_ssdvp_cluster", None)
+    client.close()
+    if cluster is not None:
+        cluster.close()
 
 
 def _upload_package(client):
@@ -362,7 +391,10 @@ def run_sweep(sweep: Sweep, binary: Path, results: Path | None = None, jobs: int
     rep = SweepReport(sweep=sweep, results=results, points=points, version=version)
     todo = [p for p in points if force or not is_done(point_dir(results, p))]
     rep.cached = len(points) - len(todo)
-    where = f"Dask scheduler {scheduler}" if scheduler is not None else None
+    local = parse_local_scheduler(scheduler)
+    where = None if scheduler is None else (f"a local Dask cluster of {local or 'one worker per core'}"
+                                            f"{' workers' if local else ''}" if local is not None
+                                            else f"Dask scheduler {scheduler}")
     if jobs is None or jobs < 1:
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     log(f"sweep {sweep.name}: {len(points)} points, {rep.cached} cached, {len(todo)} to run "
@@ -412,7 +444,7 @@ def run_sweep(sweep: Sweep, binary: Path, results: Path | None = None, jobs: int
                     raise
             finally:
                 if owns:
-                    client.close()
+                    _close_client(client)
         else:
             with cf.ThreadPoolExecutor(max_workers=min(jobs, len(todo))) as ex:
                 futs = {ex.submit(run_point, specs[h]): h for h in specs}

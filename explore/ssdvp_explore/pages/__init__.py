@@ -89,8 +89,8 @@ SUMMARY_METRICS = [
 FIGURE_CAPTIONS = {
     "waf_erases": "Write amplification and block erases",
     "response_time": "Normalized mean response time",
-    "latency_cdf": "Latency CDF tails (from the summary percentiles)",
-    "bandwidth": "Bandwidth over time (GC periods shaded)",
+    "latency_cdf": "Latency CDF per workload (every request, from the latency histograms)",
+    "bandwidth": "Bandwidth over time, first seed of each run (GC periods shaded)",
     "clustering_cost": "Accelerator versus software clustering cost",
 }
 
