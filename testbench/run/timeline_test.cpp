@@ -46,6 +46,14 @@ std::vector<std::string> nesting_violations(const nlohmann::json& ev) {
   return bad;
 }
 
+// configs/small.yaml with a timeline at `path`.
+Config small_with_timeline(const std::string& path, const char* requests) {
+  Config c = Config::from_yaml_file(SSDVP_SOURCE_DIR "/configs/small.yaml");
+  c.set("workload.synthetic.requests", requests);
+  c.set("timeline.file", path);
+  return c;
+}
+
 TEST(Timeline, NestingCheckFindsOverlap) {  // the check itself can fail
   const auto ev = nlohmann::json::parse(R"([{"name":"a","ph":"X","pid":1,"tid":1,"ts":1.0,"dur":2.0},
     {"name":"b","ph":"X","pid":1,"tid":1,"ts":1.5,"dur":0.5},{"name":"c","ph":"X","pid":1,"tid":1,"ts":2.5,"dur":1.0}])");
@@ -54,10 +62,8 @@ TEST(Timeline, NestingCheckFindsOverlap) {  // the check itself can fail
 
 TEST(Timeline, WindowHasHostFirmwareGcAndDieTracksInsideIt) {
   const std::string path = testing::TempDir() + "tl/timeline.json";
-  Config c = Config::from_yaml_file(SSDVP_SOURCE_DIR "/configs/small.yaml");
-  c.set("workload.synthetic.requests", "60000");
+  Config c = small_with_timeline(path, "60000");
   c.set("precondition.random_drive_writes", "0.5");
-  c.set("timeline.file", path);
   c.set("timeline.start", "200ms");
   c.set("timeline.duration", "50ms");
   ssdvp::Simulation sim(c);
@@ -101,10 +107,8 @@ TEST(Timeline, WindowHasHostFirmwareGcAndDieTracksInsideIt) {
 
 TEST(Timeline, GzipPathWritesACompressedFileThatParses) {
   const std::string path = testing::TempDir() + "tl/timeline.json.gz";
-  Config c = Config::from_yaml_file(SSDVP_SOURCE_DIR "/configs/small.yaml");
-  c.set("workload.synthetic.requests", "3000");
+  Config c = small_with_timeline(path, "3000");
   c.set("precondition.fill", "0.2");
-  c.set("timeline.file", path);
   c.set("timeline.duration", "0s");
   ssdvp::Simulation sim(c);
   ASSERT_TRUE(sim.run().clean);
