@@ -157,7 +157,7 @@ void Simulation::build() {
   wl_fraction_ = cfg.get_double("precondition.workload_fraction", 0.0,
                                 "or that fraction of the workload's requests (counted first; the HAML method uses 0.5)", 0, 1);
   precond_seed_ = cfg.get_u64("precondition.seed", 1, "seed of the random preconditioning");
-  const std::string tl = cfg.get_string("timeline.file", "", "write a Perfetto/Chrome trace-event timeline here (empty: none)");
+  const std::string tl = cfg.get_string("timeline.file", "", "write a Perfetto/Chrome trace-event timeline here (empty: none; ending in .gz: gzip-compressed)");
   const uint64_t tl_start = cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
   const uint64_t tl_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
   if (!tl.empty()) timeline_ = std::make_unique<Timeline>(tl, tl_start, tl_len);
