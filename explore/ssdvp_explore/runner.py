@@ -10,6 +10,7 @@ the client writes the cache directory:
                     /stderr.txt      the simulator's stderr
                     /summary.json    ssdvp outputs (absent when the run failed)
                     /timeseries.csv
+                    /latency_histograms.csv  (only with stats.interval_histograms: true)
 
 A point is done (skipped on re-run) when status.json says ok or violations
 (exit 3: the run finished, outputs written, but integrity/flash-rule checks
@@ -34,7 +35,7 @@ from typing import Any, Callable
 
 from .sweep import Point, Sweep
 
-OUTPUT_FILES = ("summary.json", "timeseries.csv")
+OUTPUT_FILES = ("summary.json", "timeseries.csv", "latency_histograms.csv")  # the last: stats.interval_histograms
 STDERR_TAIL_LINES = 5
 DONE_STATUSES = ("ok", "violations")
 

@@ -52,6 +52,7 @@ bool lba_range(uint64_t offset, uint64_t length, uint32_t lba_size, uint64_t lba
 struct IntervalLatency {
   uint64_t count;
   double p50, p99, p999, max;
+  std::vector<LatencyHistogram::Bucket> buckets;  // the interval's histogram (stats.interval_histograms)
 };
 
 struct TimeseriesRow {
@@ -71,6 +72,7 @@ struct HostResults {
   LatencyHistogram read_latency, write_latency;
   uint64_t start_ps = 0, end_ps = 0;
   std::vector<TimeseriesRow> timeseries;
+  bool interval_histograms = false;  // the rows carry their latency buckets
 };
 
 class HostDriver : public sc_core::sc_module {

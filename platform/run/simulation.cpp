@@ -124,6 +124,22 @@ std::string timeseries_line(const TimeseriesRow& r) {
   return std::string(line) + "\n";
 }
 
+// latency_histograms.csv (stats.interval_histograms): each interval's
+// non-empty latency buckets, long form.
+void write_interval_histograms(const std::filesystem::path& path, const std::vector<TimeseriesRow>& rows) {
+  std::ofstream f(path);
+  f << "time_s,op,lo_us,hi_us,count\n";
+  char line[128];
+  for (const auto& r : rows)
+    for (const auto& [op, l] : {std::pair<const char*, const IntervalLatency*>{"read", &r.read_latency}, {"write", &r.write_latency}})
+      for (const auto& b : l->buckets) {
+        std::snprintf(line, sizeof line, "%.6f,%s,%.3f,%.3f,%llu\n", r.time_s, op, double(b.lo) / 1000.0,
+                      b.hi == UINT64_MAX ? double(b.lo) / 1000.0 * 2 : double(b.hi) / 1000.0, (unsigned long long)b.count);
+        f << line;
+      }
+  if (!f) throw std::runtime_error("cannot write " + path.string());
+}
+
 }  // namespace
 
 Simulation::Simulation(Config& cfg) : cfg_(cfg) {
@@ -448,8 +464,11 @@ void Simulation::write_outputs(const std::string& dir, const RunOutcome& out) co
     for (const auto& r : host_->results().timeseries) f << timeseries_line(r);
     if (!f) throw std::runtime_error("cannot write " + (d / "timeseries.csv").string());
   }
+  const bool hist = host_->results().interval_histograms;
+  if (hist) write_interval_histograms(d / ".latency_histograms.csv.tmp", host_->results().timeseries);
   fs::rename(d / ".summary.json.tmp", d / "summary.json");
   fs::rename(d / ".timeseries.csv.tmp", d / "timeseries.csv");
+  if (hist) fs::rename(d / ".latency_histograms.csv.tmp", d / "latency_histograms.csv");
 }
 
 }  // namespace ssdvp

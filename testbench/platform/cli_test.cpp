@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -155,6 +156,36 @@ TEST(Cli, ParamsJsonListsEveryKeyWithADescription) {
   for (std::string line; std::getline(md, line);)
     if (line.rfind("| `", 0) == 0) ++rows;
   EXPECT_EQ(rows, keys.size());
+}
+
+TEST(Cli, IntervalHistogramsOnlyWhenAskedAndTheyAddUp) {
+  const fs::path d = scratch("ihist");
+  Result r = run_ssdvp(d, "run -c '" + kSmall + "' --set workload.synthetic.requests=2000 --set stats.interval=5ms -q -o '" +
+                          (d / "plain").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(d / "plain" / "latency_histograms.csv"));
+  r = run_ssdvp(d, "run -c '" + kSmall + "' --set workload.synthetic.requests=2000 --set stats.interval=5ms "
+                   "--set stats.interval_histograms=true -q -o '" + (d / "hist").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json s = nlohmann::json::parse(slurp(d / "hist" / "summary.json"));
+  std::istringstream lines(slurp(d / "hist" / "latency_histograms.csv"));
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, "time_s,op,lo_us,hi_us,count");
+  std::map<std::string, uint64_t> total;
+  std::set<std::string> intervals;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> c;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) c.push_back(x);
+    ASSERT_EQ(c.size(), 5u) << line;
+    EXPECT_LT(std::stod(c[2]), std::stod(c[3])) << line;
+    total[c[1]] += std::stoull(c[4]);
+    intervals.insert(c[0]);
+  }
+  EXPECT_GT(intervals.size(), 1u);  // several intervals, each its own histogram
+  EXPECT_EQ(total["read"], s["latency_us"]["read"]["count"].get<uint64_t>());
+  EXPECT_EQ(total["write"], s["latency_us"]["write"]["count"].get<uint64_t>());
 }
 
 TEST(Cli, SmallRunWritesSummaryAndTimeseries) {
