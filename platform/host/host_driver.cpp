@@ -58,6 +58,8 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
   lba_wrap_ = cfg.get_bool("host.lba_wrap", true,
                            "fold requests beyond the namespace back into it (modulo); else they fail with LBA out of range");
   interval_ps_ = cfg.get_time_ps("stats.interval", "1s", "time-series interval (simulated time)");
+  res_.interval_histograms = cfg.get_bool("stats.interval_histograms", false,
+                                          "also write each interval's latency histograms (latency_histograms.csv)");
   stall_ps_ = cfg.get_time_ps("host.stall_timeout", "60s",
                               "fail the run if no command completes for this long while some are outstanding (0: never)");
   submit_ps_ = cfg.get_time_ps("host.submit", "0ns", "host software time per command submitted");
@@ -224,6 +226,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
       res_.reads++;
       res_.read_bytes += bytes;
       res_.read_latency.add(lat);
+      iv_read_lat_.add(lat);
       iv_reads_++;
       iv_read_bytes_ += bytes;
       break;
@@ -231,6 +234,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
       res_.writes++;
       res_.write_bytes += bytes;
       res_.write_latency.add(lat);
+      iv_write_lat_.add(lat);
       iv_writes_++;
       iv_write_bytes_ += bytes;
       break;
@@ -304,6 +308,15 @@ void HostDriver::sample(uint64_t now, bool final_row) {
     row.erases = d.erases - last_dev_.erases;
     row.gc_victims = d.gc_victims - last_dev_.gc_victims;
     row.free_blocks = d.free_blocks;
+    auto pct = [this](LatencyHistogram& h) {
+      auto us = [](uint64_t ns) { return double(ns) / 1000.0; };
+      IntervalLatency l{h.count(), us(h.quantile(0.5)), us(h.quantile(0.99)), us(h.quantile(0.999)), us(h.max()), {}};
+      if (res_.interval_histograms) l.buckets = h.buckets();
+      h.clear();
+      return l;
+    };
+    row.read_latency = pct(iv_read_lat_);
+    row.write_latency = pct(iv_write_lat_);
     res_.timeseries.push_back(row);
     last_dev_ = d;
     iv_read_bytes_ = iv_write_bytes_ = iv_reads_ = iv_writes_ = 0;

@@ -47,8 +47,17 @@ struct DeviceSample {
 bool lba_range(uint64_t offset, uint64_t length, uint32_t lba_size, uint64_t lbas, bool wrap, uint64_t* lba,
                uint64_t* n, bool* wrapped = nullptr);
 
+// Latency percentiles of the requests completed in one interval (us; all 0
+// when none completed).
+struct IntervalLatency {
+  uint64_t count;
+  double p50, p99, p999, max;
+  std::vector<LatencyHistogram::Bucket> buckets;  // the interval's histogram (stats.interval_histograms)
+};
+
 struct TimeseriesRow {
   double time_s;
+  IntervalLatency read_latency, write_latency;
   double read_mbps, write_mbps, read_iops, write_iops;
   uint64_t gc_lba_moves, erases, gc_victims;
   uint32_t free_blocks;
@@ -63,6 +72,7 @@ struct HostResults {
   LatencyHistogram read_latency, write_latency;
   uint64_t start_ps = 0, end_ps = 0;
   std::vector<TimeseriesRow> timeseries;
+  bool interval_histograms = false;  // the rows carry their latency buckets
 };
 
 class HostDriver : public sc_core::sc_module {
@@ -168,6 +178,7 @@ class HostDriver : public sc_core::sc_module {
   // time series state
   uint64_t next_sample_ps_ = 0, last_sample_ps_ = 0;
   uint64_t iv_read_bytes_ = 0, iv_write_bytes_ = 0, iv_reads_ = 0, iv_writes_ = 0;
+  LatencyHistogram iv_read_lat_, iv_write_lat_;  // this interval's completions
   DeviceSample last_dev_{};
 };
 
