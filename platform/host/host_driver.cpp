@@ -143,6 +143,7 @@ void HostDriver::submit(uint32_t slot, const nvme_sqe& e) {
   sq_tail_ = (sq_tail_ + 1) % (qd_ + 1);
   sq_dirty_ = true;
   slots_[slot].busy = true;
+  occupancy_advance(now_ps());
   ++busy_slots_;
   ++res_.commands;
 }
@@ -218,7 +219,34 @@ bool HostDriver::issue_some(Request& r) {
   return true;
 }
 
+int HostDriver::occupancy_class(host::IoOp op) {
+  return op == host::IoOp::read ? 0 : op == host::IoOp::write ? 1 : 2;
+}
+
+void HostDriver::occupancy_advance(uint64_t now) {
+  if (now <= occ_last_ps_) return;
+  const double dt = double(now - occ_last_ps_);
+  for (int k = 0; k < 3; ++k) res_.in_system_ps[k] += double(occ_n_[k]) * dt;
+  res_.device_commands_ps += double(busy_slots_) * dt;
+  occ_last_ps_ = now;
+}
+
+void HostDriver::occupancy_enter(Request& r, uint64_t now) {
+  if (r.counted) return;
+  occupancy_advance(now);
+  const int k = occupancy_class(r.io.op);
+  res_.in_system_ps[k] += double(now - r.arrival_ps);  // in the system since its arrival
+  occ_n_[k]++;
+  r.counted = true;
+}
+
+void HostDriver::occupancy_leave(const Request& r, uint64_t now) {
+  occupancy_advance(now);
+  if (r.counted) occ_n_[occupancy_class(r.io.op)]--;
+}
+
 void HostDriver::complete_request(Request& r, uint64_t now) {
+  occupancy_leave(r, now);
   const uint64_t lat = (now - r.arrival_ps) / 1000;
   const uint64_t bytes = r.nlb * lba_size_;
   switch (r.io.op) {
@@ -271,6 +299,7 @@ void HostDriver::reap() {
     }
     Slot& sl = slots_[c.cid];
     sl.busy = false;
+    occupancy_advance(now);
     --busy_slots_;
     auto it = live_.find(sl.request);
     if (status != NVME_SC_SUCCESS) {
@@ -337,7 +366,7 @@ void HostDriver::run() {
 }
 
 void HostDriver::replay() {
-  res_.start_ps = last_sample_ps_ = now_ps();
+  res_.start_ps = last_sample_ps_ = occ_last_ps_ = now_ps();
   next_sample_ps_ = res_.start_ps + interval_ps_;
   if (sampler_) last_dev_ = sampler_();
   if (!workload_) {
@@ -370,7 +399,9 @@ void HostDriver::replay() {
     while (!waiting_.empty()) {
       Request& r = live_.at(waiting_.front());
       if (closed_loop_ && r.issued == 0) r.arrival_ps = now;  // closed loop: latency from issue
-      if (!issue_some(r)) break;
+      const bool all = issue_some(r);
+      if (r.issued > 0) occupancy_enter(r, now);  // its latency clock runs (from arrival_ps)
+      if (!all) break;
       waiting_.pop_front();
     }
     if (submit_ps_ && res_.commands > charged_commands_) {  // host software time before the doorbell

@@ -73,6 +73,12 @@ struct HostResults {
   uint64_t start_ps = 0, end_ps = 0;
   std::vector<TimeseriesRow> timeseries;
   bool interval_histograms = false;  // the rows carry their latency buckets
+  // Time integrals (request-ps) of the requests in the system, from the time
+  // their latency starts to their completion, per class (read, write, other),
+  // and of the commands outstanding at the device: divided by the run time,
+  // the mean numbers in the system (Little's law: = throughput x mean latency).
+  double in_system_ps[3] = {0, 0, 0};
+  double device_commands_ps = 0;
 };
 
 class HostDriver : public sc_core::sc_module {
@@ -109,6 +115,7 @@ class HostDriver : public sc_core::sc_module {
     uint32_t outstanding = 0;
     bool error = false;
     uint64_t id;
+    bool counted = false;  // entered the in-system integrals
   };
   struct Slot {
     bool busy = false;
@@ -136,6 +143,14 @@ class HostDriver : public sc_core::sc_module {
   void complete_request(Request& r, uint64_t now);
   void sample(uint64_t now, bool final_row);
   void doorbell(uint32_t offset, uint32_t value);
+  // Occupancy integrals (HostResults::in_system_ps): advance to now, then
+  // count a request in (its latency clock may have started before now) or out.
+  void occupancy_advance(uint64_t now);
+  void occupancy_enter(Request& r, uint64_t now);
+  void occupancy_leave(const Request& r, uint64_t now);
+  static int occupancy_class(host::IoOp op);
+  uint64_t occ_last_ps_ = 0;
+  uint64_t occ_n_[3] = {0, 0, 0};
 
   Logger log_;
   HostMemory& mem_;

@@ -361,6 +361,14 @@ nlohmann::json Simulation::summarize(double wall_s) const {
                {"iops", sim_s > 0 ? double(ios) / sim_s : 0.0},
                {"bandwidth_mbps", sim_s > 0 ? double(h.read_bytes + h.write_bytes) / 1e6 / sim_s : 0.0}};
   j["latency_us"] = {{"read", latency_json(h.read_latency)}, {"write", latency_json(h.write_latency)}};
+  // Little's law: time-weighted mean requests in the system per class (from
+  // the start of their latency to completion) = throughput x mean latency.
+  const double run_ps = double(h.end_ps - h.start_ps);
+  auto per_run = [run_ps](double area) { return run_ps > 0 ? area / run_ps : 0.0; };
+  j["host"]["in_system_mean"] = {{"read", per_run(h.in_system_ps[0])},
+                                 {"write", per_run(h.in_system_ps[1])},
+                                 {"other", per_run(h.in_system_ps[2])}};
+  j["host"]["device_commands_mean"] = per_run(h.device_commands_ps);
 
   // FTL figures over the timed part only: subtract what preconditioning did.
   const auto& ts = h.timeseries;
