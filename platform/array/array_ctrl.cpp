@@ -657,7 +657,7 @@ void ArrayController::windows_update(uint64_t now) {
     Port& p = *ports_[d];
     const uint32_t w = sched_.open(d, t) ? NVME_PLM_NDWIN : NVME_PLM_DTWIN;
     if (w == p.window) continue;
-    if (timeline_ && p.window == NVME_PLM_NDWIN) timeline_->span(11, int(d), "NDWIN", p.window_since, now);
+    if (timeline_ && p.window == NVME_PLM_NDWIN) timeline_->span(window_track_[d], "NDWIN", p.window_since, now);
     p.window = w;
     p.window_since = now;
     nvme_sqe e{};
@@ -668,6 +668,14 @@ void ArrayController::windows_update(uint64_t now) {
     ++set_features_;
   }
   next_window_ = t0_ + sched_.next_change(t);
+}
+
+void ArrayController::set_timeline(Timeline* t) {
+  timeline_ = t;
+  for (uint32_t d = 0; d < ports_.size(); ++d) {
+    gc_track_.push_back(t->track(10, "array GC (firmware activity)", "ssd" + std::to_string(d) + " gc"));
+    window_track_.push_back(t->track(11, "array GC windows (PLM NDWIN)", "ssd" + std::to_string(d) + " window"));
+  }
 }
 
 void ArrayController::gc_trace(uint32_t d, bool start, uint64_t at) {
@@ -682,7 +690,7 @@ void ArrayController::gc_trace(uint32_t d, bool start, uint64_t at) {
     p.ever_gc = true;
   } else if (p.gc_open && --p.gc_open == 0) {
     p.gc_last_end = at;
-    if (timeline_) timeline_->span(10, int(d), "GC", p.gc_since, at);
+    if (timeline_) timeline_->span(gc_track_[d], "GC", p.gc_since, at);
   }
 }
 
@@ -758,7 +766,7 @@ void ArrayController::replay() {
   }
   if (timeline_)
     for (uint32_t d = 0; d < ports_.size(); ++d)
-      if (ports_[d]->window == NVME_PLM_NDWIN) timeline_->span(11, int(d), "NDWIN", ports_[d]->window_since, now_ps());
+      if (ports_[d]->window == NVME_PLM_NDWIN) timeline_->span(window_track_[d], "NDWIN", ports_[d]->window_since, now_ps());
   finished_ = true;
 }
 

@@ -99,7 +99,8 @@ class ArrayController : public sc_core::sc_module {
 
   void set_workload(host::Workload* w) { workload_ = w; }
   void set_on_finish(std::function<void()> f) { on_finish_ = std::move(f); }
-  void set_timeline(Timeline* t) { timeline_ = t; }
+  // One GC track and one window track per device on t (processes "array GC").
+  void set_timeline(Timeline* t);
   // Measurement hook: device d's firmware opened (start) or closed a GC victim.
   void gc_trace(uint32_t d, bool start, uint64_t at_ps);
   void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }
@@ -195,6 +196,7 @@ class ArrayController : public sc_core::sc_module {
   host::Workload* workload_ = nullptr;
   std::function<void()> on_finish_;
   Timeline* timeline_ = nullptr;
+  std::vector<int> gc_track_, window_track_;  // per device, on timeline_
   sc_core::sc_event start_ev_, refill_ev_, refilled_ev_;
   sc_core::sc_event_or_list any_msi_;
   RequestPrefetch prefetch_;

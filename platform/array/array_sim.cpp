@@ -110,10 +110,6 @@ void ArraySimulation::build() {
   keys_ = RunKeys::read(cfg);
   if (!keys_.timeline.empty()) {
     timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
-    for (uint32_t i = 0; i < p.devices; ++i) {
-      timeline_->name_track(10, int(i), "array GC (firmware activity)", "ssd" + std::to_string(i) + " gc");
-      timeline_->name_track(11, int(i), "array GC windows (PLM NDWIN)", "ssd" + std::to_string(i) + " window");
-    }
     ctrl_->set_timeline(timeline_.get());
   }
   workload_ = make_workload(cfg, ctrl_->map().array_lbas() * lba);
