@@ -125,3 +125,14 @@ TEST(ArrayRun, PerDeviceOverridesOfPolicyAreAllowed) {
   ASSERT_EQ(x.r.code, 0) << x.r.err;
   EXPECT_EQ(x.j["array"]["integrity"]["mismatches"], 0);
 }
+
+TEST(ArrayRun, OnBusyReconstructsAroundDeepQueues) {
+  // 3,000 IOPS: device queues grow past 2 commands often enough
+  Outcome x = run("on_busy", kShort + " --set array.reconstruct=on_busy --set array.reconstruct_depth=2"
+                               " --set workload.synthetic.iops=3000");
+  ASSERT_EQ(x.r.code, 0) << x.r.err;
+  const auto& a = x.j["array"];
+  EXPECT_GT(a["reconstructions"].get<uint64_t>(), 0u);
+  EXPECT_EQ(a["integrity"]["mismatches"], 0);
+  EXPECT_EQ(a["integrity"]["device_mismatches"], 0);
+}
