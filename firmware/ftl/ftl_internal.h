@@ -8,6 +8,8 @@
  *              functional access (ftl_func_*), self-check
  *   hostif.c   NVMe commands: decode, transfers, placement of host writes,
  *              reads, deallocate, flush
+ *   gcgate.c   host-coordinated GC: the gate gc_schedule consults, admin
+ *              commands (PLM windows, GC lock, AERs), GC events
  *   gc.c       GC jobs: start, victim reads, relocation, erase completion
  *   place.c    write classes: which frontier an LBA goes to
  *   hotness.c  the hotness monitor and K-Means (place.c's)

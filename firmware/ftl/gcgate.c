@@ -56,16 +56,19 @@ void gcgate_poll(struct ftl *f) {
     g->lock_held = 0;
     push_event(f, GCGATE_EV_LOCK_RELEASE);
   }
-  while (g->ev_count && g->aer_count) {
-    const uint32_t c = g->aer[--g->aer_count];
-    const uint8_t ev = g->events[g->ev_head];
-    g->ev_head = (g->ev_head + 1) % GCGATE_MAX_EVENTS;
-    g->ev_count--;
-    host_cmd_finish_dw0(f, c, NVME_SC_SUCCESS, GCGATE_AEN_DW0(ev));
-  }
 }
 
-void gcgate_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
+int gcgate_next_completion(struct ftl *f, uint32_t *c, uint32_t *dw0) {
+  struct gcgate *g = &f->gate;
+  if (!g->ev_count || !g->aer_count) return 0;
+  *c = g->aer[--g->aer_count];
+  *dw0 = GCGATE_AEN_DW0(g->events[g->ev_head]);
+  g->ev_head = (g->ev_head + 1) % GCGATE_MAX_EVENTS;
+  g->ev_count--;
+  return 1;
+}
+
+int gcgate_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
   struct gcgate *g = &f->gate;
   switch (f->cmds[c].opcode) {
     case NVME_ADMIN_SET_FEATURES:
@@ -73,30 +76,30 @@ void gcgate_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
         case NVME_FEAT_PLM_CONFIG:
           g->plm = (uint8_t)(q->cdw12 & 1);
           g->window = NVME_PLM_DTWIN;
-          return host_cmd_finish(f, c, NVME_SC_SUCCESS);
+          return NVME_SC_SUCCESS;
         case NVME_FEAT_PLM_WINDOW: {
           const uint32_t w = q->cdw12 & 7;
-          if (!g->plm || (w != NVME_PLM_DTWIN && w != NVME_PLM_NDWIN)) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+          if (!g->plm || (w != NVME_PLM_DTWIN && w != NVME_PLM_NDWIN)) return NVME_SC_INVALID_FIELD;
           g->window = (uint8_t)w;
-          return host_cmd_finish(f, c, NVME_SC_SUCCESS);
+          return NVME_SC_SUCCESS;
         }
         case NVME_FEAT_VS_GC_REPORT:
           g->report = (uint8_t)(q->cdw11 & 1);
           g->lock_mode = (uint8_t)((q->cdw11 >> 1) & 1);
-          return host_cmd_finish(f, c, NVME_SC_SUCCESS);
+          return NVME_SC_SUCCESS;
         default:
-          return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+          return NVME_SC_INVALID_FIELD;
       }
     case NVME_ADMIN_ASYNC_EVENT_REQUEST:
-      if (g->aer_count == GCGATE_MAX_AER) return host_cmd_finish(f, c, 0x105); /* AER limit exceeded */
+      if (g->aer_count == GCGATE_MAX_AER) return 0x105; /* AER limit exceeded */
       f->cmds[c].state = CMD_HELD;
       g->aer[g->aer_count++] = c;
-      return;
+      return GCGATE_HELD;
     case NVME_ADMIN_VS_GC_LOCK:
       g->lock_held = (uint8_t)(q->cdw10 & 1);
       g->lock_asked = 0;
-      return host_cmd_finish(f, c, NVME_SC_SUCCESS);
+      return NVME_SC_SUCCESS;
     default:
-      return host_cmd_finish(f, c, NVME_SC_INVALID_OPCODE);
+      return NVME_SC_INVALID_OPCODE;
   }
 }

@@ -67,11 +67,16 @@ struct gcgate {
  * blocks down to the reserve plus the concurrent victims) always may, and is
  * counted as forced when the host's coordination would have refused it. */
 int gcgate_allow(struct ftl *f);
-/* Every event-loop pass: posts pending events on outstanding AERs, releases
- * the lock when collection is done, reports GC start/end. */
+/* Every event-loop pass: releases the lock when collection is done, queues
+ * GC start/end events. */
 void gcgate_poll(struct ftl *f);
-/* An admin command (SQ 0) in command slot c; completes it (AERs later). */
-void gcgate_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q);
+/* An event for an outstanding AER: its command slot and completion dword 0
+ * (the loop completes it); 0 when none. */
+int gcgate_next_completion(struct ftl *f, uint32_t *c, uint32_t *dw0);
+/* An admin command (SQ 0) in command slot c: the status to complete it with,
+ * or GCGATE_HELD for an AER kept until an event. */
+#define GCGATE_HELD 0xffff
+int gcgate_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q);
 
 #ifdef __cplusplus
 }

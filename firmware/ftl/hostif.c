@@ -263,7 +263,11 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
   cmd->sqid = e->sqid;
   cmd->prp = q->prp1;
   hal_charge(f->hal, FW_OP_cmd_decode, 1);
-  if (e->sqid == 0) return gcgate_admin(f, c, q); /* the admin queue */
+  if (e->sqid == 0) { /* the admin queue (gcgate.c) */
+    const int st = gcgate_admin(f, c, q);
+    if (st != GCGATE_HELD) host_cmd_finish(f, c, (uint16_t)st);
+    return;
+  }
   switch (cmd->opcode) {
     case NVME_OP_READ:
     case NVME_OP_WRITE: {

@@ -85,6 +85,7 @@ int ftl_poll(struct ftl *f) {
   if (f->wait_head != FTL_NONE) did |= drain(f, host_resume_waiting);
   gc_schedule(f);
   gcgate_poll(f); /* GC events and the lock for a coordinating host (gcgate.c) */
+  for (uint32_t c, dw0; gcgate_next_completion(f, &c, &dw0);) host_cmd_finish_dw0(f, c, NVME_SC_SUCCESS, dw0);
   did |= flash_doorbell(f);
   did |= host_doorbell(f);
   return did;
