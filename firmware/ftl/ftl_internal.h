@@ -171,6 +171,8 @@ struct ftl {
   uint32_t *die_free_head; /* [dies] free block lists */
   uint32_t *die_free_tail;
   uint32_t *die_free_count;
+  uint32_t *die_reclaim; /* [dies] blocks being collected (VICTIM, ERASING) */
+  uint32_t *die_cand;    /* [dies] GC candidates (CLOSED) */
   uint32_t free_total;
 
   struct frontier fr[FTL_MAX_FRONTIERS];

@@ -90,6 +90,7 @@ class HostDriver : public sc_core::sc_module {
 
   void set_workload(host::Workload* w) { workload_ = w; }
   void set_sampler(std::function<DeviceSample()> s) { sampler_ = std::move(s); }
+  bool closed_loop() const { return closed_loop_; }
   void set_on_finish(std::function<void()> f) { on_finish_ = std::move(f); }
   // Called for every completed request (timelines); null by default.
   struct RequestRecord {

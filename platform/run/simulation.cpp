@@ -13,6 +13,7 @@
 #include "host/host_memory.h"
 #include "host/oracle.h"
 #include "host/scoreboard.h"
+#include "run/device_state.h"
 #include "run/params.h"
 #include "run/timeline.h"
 #include "cpu/cpu_native.h"
@@ -181,6 +182,10 @@ void Simulation::build() {
   wl_fraction_ = cfg.get_double("precondition.workload_fraction", 0.0,
                                 "or that fraction of the workload's requests (counted first; the HAML method uses 0.5)", 0, 1);
   precond_seed_ = cfg.get_u64("precondition.seed", 1, "seed of the random preconditioning");
+  free_pool_ = cfg.get_choice("precondition.free_pool", "auto", {"auto", "threshold", "reserve", "asis"},
+                              "then random overwrites until the free pool is where the timed part holds it: the GC "
+                              "threshold (a host that leaves GC time), the reserve (a saturating host), auto (reserve "
+                              "for a closed-loop host, else threshold), asis (no overwrites)");
   const std::string tl = cfg.get_string("timeline.file", "", "write a Perfetto/Chrome trace-event timeline here (empty: none; ending in .gz: gzip-compressed)");
   const uint64_t tl_start = cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
   const uint64_t tl_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
@@ -238,6 +243,25 @@ void Simulation::precondition() {
       for (uint64_t k = 0; k < cnt; k += chunk) fwrite(lba + k, uint32_t(std::min<uint64_t>(chunk, cnt - k)), r.stream);
     }
   }
+  settle_free_pool(rng, fwrite);
+}
+
+// A saturating host keeps free blocks at the GC reserve (its writes wait
+// there), one that leaves GC time at the threshold; functional GC keeps up
+// at once, so preconditioning alone leaves the pool at the threshold or
+// above (after a fill with GC never started). Uniform random single-LBA
+// overwrites with the threshold lowered to the target bring it there, so the
+// timed part does not start with a transient (docs/outputs.md, ftl.spare).
+void Simulation::settle_free_pool(std::mt19937_64& rng, const std::function<void(uint64_t, uint32_t, uint32_t)>& write) {
+  if (free_pool_ == "asis" || precond_writes_ == 0) return;  // a fresh drive stays fresh
+  Controller& fw = soc_->cpu();
+  const ftl_config& c = soc_->fw_config();
+  const bool reserve = free_pool_ == "reserve" || (free_pool_ == "auto" && host_->closed_loop());
+  const uint32_t target = reserve ? c.gc_reserve_blocks + 1 : c.gc_threshold_blocks;
+  if (fw.func_set_gc_threshold(target) != 0) throw std::runtime_error("preconditioning: the firmware refused a GC threshold");
+  const uint64_t lbas = soc_->logical_lbas();
+  for (uint64_t i = 0; fw.stats().free_blocks > target && i < 2 * lbas; ++i) write(rng() % lbas, 1, 0);
+  fw.func_set_gc_threshold(c.gc_threshold_blocks);
 }
 
 // Timeline tracks: pid 1 host (requests), pid 2 firmware (CPU, GC victims,
@@ -283,11 +307,14 @@ RunOutcome Simulation::run() {
     at_start_ = fw.stats();
     at_start_gc_active_ns_ = fw.gc_active_ns(fw.firmware_time_ns());
     at_start_usage_ = fw.usage();
+    device_ = std::make_unique<DeviceState>(*soc_);
+    device_->start(at_start_.free_blocks);
   }
   timed_ = std::make_unique<Rebased>(*workload_);
   host_->set_workload(timed_.get());
   host_->set_sampler([this] {
     const ftl_stats* s = &soc_->cpu().stats();
+    device_->sample();
     return DeviceSample{s->host_lba_writes, s->gc_lba_writes, s->erases, s->gc_victims, s->free_blocks};
   });
   host_->set_on_finish([this] {
@@ -393,6 +420,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
               {"pad_slots", s->pad_slots},
               {"trim_lbas", s->trim_lbas},
               {"gc_active_s", double(fw.gc_active_ns(fw.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
+              {"spare", device_->spare_json(h, host_timed)},
               {"lifetime", {{"host_lba_writes", s->host_lba_writes}, {"gc_lba_writes", s->gc_lba_writes},
                             {"erases", s->erases}, {"gc_runs", s->gc_victims}}}};
   {
@@ -436,6 +464,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
                       {"die_max", dmax},
                       {"channel_mean", csum / soc.geometry().channels},
                       {"cpu", 1.0 - double(cs.idle_ps) / double(span)}};
+  j["dies"] = device_->dies_json(span);
   j["flash"] = {{"reads", fl.reads()}, {"programs", fl.programs()}, {"erases", fl.erases()},
                 {"violations", fl.violations()}, {"errors", fl.errors()}};
   json ops = json::object();

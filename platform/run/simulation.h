@@ -7,7 +7,9 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <memory>
+#include <random>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -39,6 +41,8 @@ struct RunOutcome {
   std::string error;
 };
 
+class DeviceState;
+
 class Simulation {
  public:
   explicit Simulation(Config& cfg);
@@ -68,6 +72,7 @@ class Simulation {
   std::unique_ptr<host::Workload> workload_;
   std::unique_ptr<host::Workload> timed_;
   std::unique_ptr<Timeline> timeline_;
+  std::unique_ptr<DeviceState> device_;  // per-die figures, spare factor
   void attach_timeline();
   std::string workload_desc_;
   uint64_t precond_writes_ = 0;
@@ -77,6 +82,8 @@ class Simulation {
   Controller::Usage at_start_usage_{};
   double fill_ = 0, random_dw_ = 0, wl_fraction_ = 0;
   uint64_t wl_requests_ = 0, precond_seed_ = 1;
+  std::string free_pool_;  // precondition.free_pool
+  void settle_free_pool(std::mt19937_64& rng, const std::function<void(uint64_t, uint32_t, uint32_t)>& write);
 };
 
 std::string ssdvp_version();
