@@ -79,7 +79,7 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
 void HostDriver::refill() {
   try {
     host::IoRequest io;
-    while (prefetch_.size() < kPrefetch && !prefetch_end_) {
+    while (prefetch_.size() < prefetch_limit_ && !prefetch_end_) {
       if (workload_ && workload_->next(io)) prefetch_.push_back(io);
       else prefetch_end_ = true;
     }
@@ -243,6 +243,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
   }
   res_.requests++;
   res_.end_ps = now;
+  block_.done(gcdetect::Dir(int(r.io.op)), bytes, r.arrival_ps, now);
   if (observer_) observer_(RequestRecord{r.io.op, r.lba, r.nlb, r.arrival_ps, now, r.error});
 }
 
@@ -349,6 +350,7 @@ void HostDriver::replay() {
       if (admit(r)) {
         live_.emplace(r.id, r);
         waiting_.push_back(r.id);
+        block_.start(now);
       }
       have_next = next_request(io);
     }
