@@ -63,13 +63,13 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
   const uint64_t loops = cfg.get_u64("workload.loops", 1, "replay the trace this many times (0 = forever)");
   // Both sources' keys are declared whichever is used, so one file may hold both.
   auto spec = host::SyntheticSpec::from_config(cfg, device_bytes);
+  const auto files = fs::FilesSpec::from_config(cfg, device_bytes, lba_size,
+                                               GcMonitor::parse_policy(cfg) == GcMonitor::Policy::discard);
   if (src == "synthetic") return host::make_synthetic(spec);
   if (src == "files" && cfg.get_choice("host.streams", "none", {"none", "oracle"},
                                                  "stream IDs on writes: none, or each write's real death-time class (oracle pre-pass)") != "none")
     throw ConfigError("config key 'host.streams': oracle cannot pre-read the endless file-level workload");
-  if (src == "files")  // the file-level host (docs/models/host_files.md)
-    return std::make_unique<fs::FileWorkload>(fs::FilesSpec::from_config(
-        cfg, device_bytes, lba_size, GcMonitor::parse_policy(cfg) == GcMonitor::Policy::discard));
+  if (src == "files") return std::make_unique<fs::FileWorkload>(files);  // docs/models/host_files.md
   if (path.empty()) throw ConfigError("config key 'workload.trace': required when workload.source is trace");
   host::TraceOptions o;
   o.detect = fmt == "auto";

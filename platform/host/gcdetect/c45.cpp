@@ -197,6 +197,12 @@ std::string fmt_num(double v) {
   return b;
 }
 
+std::string fmt_print(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
 }  // namespace
 
 int Dataset::attr_index(const std::string& name) const {
@@ -447,7 +453,7 @@ std::string Tree::print() const {
       std::string pre;
       for (int i = 0; i < depth; ++i) pre += "|   ";
       std::string cond = a.nominal ? a.name + " = " + a.values[k]
-                                   : a.name + (k == 0 ? " <= " : " > ") + fmt_num(n.threshold);
+                                   : a.name + (k == 0 ? " <= " : " > ") + fmt_print(n.threshold);
       const Node& kid = *n.kids[k];
       if (kid.leaf) {
         os << pre << cond << tail(kid);
