@@ -52,7 +52,9 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
       "workload without an arrival rate (workload.synthetic.iops: 0), open otherwise");
   const bool synthetic_unpaced = cfg.get_string("workload.source", "synthetic", "where host requests come from") == "synthetic" &&
                                  cfg.get_double("workload.synthetic.iops", 0.0, "open-loop arrival rate (0 = closed loop)", 0.0) == 0.0;
-  closed_loop_ = mode == "closed" || (mode == "auto" && synthetic_unpaced);
+  const bool files_unpaced = cfg.get_string("workload.source", "synthetic", "where host requests come from") == "files" &&
+                             cfg.get_double("host.files.rate", 0.0, "file-level host: flowop loops per second (0: closed loop, flat out)", 0.0) == 0.0;
+  closed_loop_ = mode == "closed" || (mode == "auto" && (synthetic_unpaced || files_unpaced));
   limit_ps_ = cfg.get_time_ps("host.time_limit", "0s",
                               "stop issuing new requests after this much simulated time (0: run the whole workload)");
   lba_wrap_ = cfg.get_bool("host.lba_wrap", true,

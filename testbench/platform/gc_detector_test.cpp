@@ -69,6 +69,23 @@ TEST(GcDetector, PoliciesKeepIntegrityAndTrimOnlyWhenTheySay) {
   }
 }
 
+TEST(GcDetector, IdlePolicyTrimsWhenTheHostPauses) {
+  // Open loop at 2 fio writes per second: the drive is idle most of the time,
+  // so the idle policy sends the pending discards; closed loop it never does
+  // (previous test).
+  const fs::path d = scratch("idle");
+  const auto r = ssdvp_test::run_command(
+      d, ssdvp("--set host.mode=auto --set host.files.rate=2 --set host.trim.policy=idle --set host.trim.idle_time=200ms -o '" +
+               (d / "o").string() + "'"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = summary(d / "o");
+  EXPECT_GE(j["trim"]["batches"].get<uint64_t>(), 1u);
+  EXPECT_GT(j["trim"]["policy_bytes"].get<uint64_t>(), 0u);
+  EXPECT_GT(j["host"]["trims"].get<uint64_t>(), 0u);
+  EXPECT_EQ(j["integrity"]["mismatches"], 0);
+  EXPECT_LE(j["host"]["writes"].get<uint64_t>(), 6u);  // paced: about 2 per second over 2 s
+}
+
 TEST(GcDetector, LabelFromTheDebugRegisterMatchesTheFirmware) {
   const fs::path d = scratch("label");
   const auto r = ssdvp_test::run_command(d, ssdvp("-o '" + (d / "o").string() + "'"));

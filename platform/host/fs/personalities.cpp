@@ -22,6 +22,7 @@ FilesSpec FilesSpec::from_config(Config& cfg, uint64_t device_bytes, uint32_t bl
                           0.01, 1.0);
   s.loops = cfg.get_u64("host.files.loops", 0, "flowop loops to run (0: endless; stop with host.time_limit)");
   s.seed = cfg.get_u64("host.files.seed", 1, "seed of the file-level workload");
+  s.rate = cfg.get_double("host.files.rate", 0.0, "file-level host: flowop loops per second (0: closed loop, flat out)", 0.0);
   s.initial_free_pending = cfg.get_bool("host.files.initial_free_pending", true,
                                         "the free space at the start counts as pending discards (never trimmed before)");
   s.fio_nrfiles = cfg.get_u64("host.files.fio.nrfiles", 4, "fio: number of files (fio's nrfiles)", 1, 1u << 20);
@@ -130,6 +131,9 @@ bool FileWorkload::next(host::IoRequest& out) {
       return false;
     }
   }
+  // Open loop: a loop's requests (and the discards queued meanwhile) arrive
+  // when the loop starts; setup requests at 0.
+  out.time_ps = s_.rate > 0 && loops_run_ ? uint64_t(double(loops_run_ - 1) * 1e12 / s_.rate) : 0;
   ++stats_.records;
   switch (out.op) {
     case host::IoOp::read: ++stats_.reads; stats_.read_bytes += out.length; break;

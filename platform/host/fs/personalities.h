@@ -43,6 +43,7 @@ struct FilesSpec {
   uint32_t block_bytes = 4096;
   double fill = 0.8;                // fio: fraction of the namespace the files fill; others: most the fileset may need
   uint64_t loops = 0;               // flowop loops to run (0: endless)
+  double rate = 0;                  // flowop loops per second (open loop; 0: closed loop)
   uint64_t seed = 1;
   bool discard_on_delete = false;
   bool initial_free_pending = true;
