@@ -231,7 +231,7 @@ def write_page(a, rows, thr, train_out, eval_out, det, runs, lab, plots, wall_al
                  f"mean {d['mean']:.1f} MB/s; `idle` {i['under']}, {i['mean']:.1f} MB/s.")
     L.append(f"- `idle` never fires under a sustained load (the host is never idle: {i['batches']} triggers), so it "
              f"is `none` ({n['mean']:.1f} MB/s, WAF {n['waf']:.3f}): the seed's observation that automatic TRIM "
-             f"does not help a drive that never sees downtime. GC is then active {n["gc"] * 100:.0f} % of the "
+             f"does not help a drive that never sees downtime. GC is then active {n['gc'] * 100:.0f} % of the "
              "time and keeps copying the stale contents of the file system's free space.")
     L.append(f"- The effect is far larger than the seed's (137 to 66 seconds, +3 % mean bandwidth): here the "
              "file system's never-trimmed free space (20 % of the namespace, plus each deleted file) is larger "
