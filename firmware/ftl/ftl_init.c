@@ -42,6 +42,7 @@ void ftl_config_default(struct ftl_config *c) {
   c->wear_threshold = 0;
   c->wear_check_erases = 64;
   c->seed = 1;
+  c->debug_gc_register = 0;
 }
 
 static uint32_t pow2_at_least(uint32_t n) {

@@ -77,6 +77,9 @@ ftl_config make_ftl_config(Config& cfg, const FlashGeometry& geo) {
   c.wear_threshold = uint32_t(cfg.get_u64("ftl.wear.threshold", 0, "migrate cold data off the youngest block when erase counts spread by more (0: never)", 0, 1u << 30));
   c.wear_check_erases = uint32_t(cfg.get_u64("ftl.wear.check_erases", 64, "erases between two looks at the erase-count spread", 1, 1u << 30));
   c.seed = cfg.get_u64("ftl.seed", 1, "firmware PRNG seed (random victim choices)");
+  c.debug_gc_register = cfg.get_bool("ftl.debug.gc_register", false,
+                                     "firmware writes NVME DBG_GC where GC starts and ends (the host GC detector's label; "
+                                     "the register writes take bus time, so off by default)");
   c.dram_base = SSDVP_DRAM_BASE;
   return c;
 }
