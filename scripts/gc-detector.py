@@ -183,8 +183,10 @@ def write_page(a, rows, thr, train_out, eval_out, det, runs, lab, plots, wall_al
              "extents become pending discards. The free space at the start also counts as pending (never trimmed).\n"
              f"- Scale: the seed's 3000 one-second samples become {a.samples} samples of 100 ms "
              f"(`host.iostat.interval`, `stats.interval`); each policy run is {a.samples / 10:g} s of simulated time "
-             "and takes about a minute on one core. One sample carries 20 to 60 requests of 512 KiB, as the "
-             "seed's second carried some 900 on a drive 280 times as large.\n"
+             "and takes about 16 s of CPU on one core (one to three minutes of wall time on this shared "
+             "machine: see the table at the end). One sample carries some 10 to 50 requests of 512 KiB where "
+             "the seed's second carried some 900 (449 MB/s); the seed does not give its drive's capacity, so "
+             "the drive is not scaled to it.\n"
              f"- Threshold: {THRESH_FRACTION * 100:.0f} % of the `idle` policy's mean bandwidth (the seed's 400 of "
              f"449 MB/s, its automatic-TRIM baseline) = **{thr:.1f} MB/s**.\n")
     L.append("## The detector\n")
