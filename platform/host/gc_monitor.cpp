@@ -73,8 +73,8 @@ GcMonitor::GcMonitor(sc_core::sc_module_name nm, Config& cfg, NvmeCtrl& nvme, gc
       throw ConfigError("config key 'host.detector.tree': " + tree + ": classes must be 'idle gc'");
   }
   enabled_ = want || policy_ == Policy::idle || policy_ == Policy::detector || policy_ == Policy::oracle;
-  if (enabled_ && !cfg.get_bool("ftl.debug.gc_register", false, ""))
-    throw ConfigError("config key 'ftl.debug.gc_register': must be true when the iostat sampler runs (host.iostat.enable "
+  if (enabled_ && cfg.get_u64("ftl.debug.gc_register", 0, "", 0, 1) == 0)
+    throw ConfigError("config key 'ftl.debug.gc_register': must be 1 when the iostat sampler runs (host.iostat.enable "
                       "or host.trim.policy idle/detector/oracle): it is the firmware's GC label");
   if (enabled_) {
     SC_THREAD(run);

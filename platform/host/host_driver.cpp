@@ -49,7 +49,8 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
   const std::string mode = cfg.get_choice(
       "host.mode", "auto", {"auto", "open", "closed"},
       "open: issue at trace timestamps; closed: keep host.queue_depth outstanding; auto: closed for a synthetic "
-      "workload without an arrival rate (workload.synthetic.iops: 0), open otherwise");
+      "workload without an arrival rate (workload.synthetic.iops: 0) or a file-level one without host.files.rate, open "
+      "otherwise");
   const bool synthetic_unpaced = cfg.get_string("workload.source", "synthetic", "where host requests come from") == "synthetic" &&
                                  cfg.get_double("workload.synthetic.iops", 0.0, "open-loop arrival rate (0 = closed loop)", 0.0) == 0.0;
   const bool files_unpaced = cfg.get_string("workload.source", "synthetic", "where host requests come from") == "files" &&

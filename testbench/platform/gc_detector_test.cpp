@@ -157,7 +157,7 @@ TEST(GcDetector, BadInputNamesTheKeyOrFile) {
     EXPECT_TRUE(contains(r.err, "bad.tree:5")) << r.err;
   }
   {
-    const auto r = ssdvp_test::run_command(d, ssdvp("--set ftl.debug.gc_register=false"));
+    const auto r = ssdvp_test::run_command(d, ssdvp("--set ftl.debug.gc_register=0"));
     EXPECT_EQ(r.code, 2);
     EXPECT_TRUE(contains(r.err, "ftl.debug.gc_register")) << r.err;
   }
