@@ -107,6 +107,7 @@ struct ftl_config {
   uint32_t wear_check_erases; /* look at the spread every this many erases */
 
   uint64_t seed; /* firmware PRNG seed (random victim choices) */
+  uint32_t debug_gc_register; /* 1: write NVME DBG_GC where GC starts and ends (the host's GC label) */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */

@@ -244,7 +244,20 @@ void NvmeCtrl::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay
     irq_ev_.notify(ps(at - now_ps()));
   } else if (off == NVME_ENABLE) {
     fetch(at);
+  } else if (off == NVME_DBG_GC) {
+    debug_gc_write(bank_.get(NVME_DBG_GC) != 0, at);
   }
+}
+
+void NvmeCtrl::debug_gc_write(bool on, uint64_t at) {
+  if (on == dbg_gc_on_) return;
+  if (!on) dbg_gc_ps_ += at > dbg_gc_since_ ? at - dbg_gc_since_ : 0;
+  dbg_gc_since_ = at;
+  dbg_gc_on_ = on;
+}
+
+uint64_t NvmeCtrl::debug_gc_active_ps(uint64_t now) const {
+  return dbg_gc_ps_ + (dbg_gc_on_ && now > dbg_gc_since_ ? now - dbg_gc_since_ : 0);
 }
 
 unsigned NvmeCtrl::transport_dbg(tlm::tlm_generic_payload& tx) {

@@ -65,6 +65,11 @@ class NvmeCtrl : public sc_core::sc_module {
   // The namespace size in LBAs the firmware reported (NSZE_LO/HI), as the
   // host's Identify Namespace would see it; 0 before the firmware set it.
   uint64_t namespace_lbas() const { return uint64_t(bank_.get(NVME_NSZE_HI)) << 32 | bank_.get(NVME_NSZE_LO); }
+  // The firmware's debug channel (register DBG_GC): total time in ps GC has
+  // been reported active up to `now_ps`, and whether it is active now. The
+  // host reads it as the label of its GC detector (never as a feature).
+  uint64_t debug_gc_active_ps(uint64_t now_ps) const;
+  bool debug_gc_on() const { return dbg_gc_on_; }
 
  private:
   struct Ring {
@@ -110,6 +115,9 @@ class NvmeCtrl : public sc_core::sc_module {
   void publish_method();
   void irq_method();
   void post_completion(uint16_t qid, nvme_cqe cqe);
+  void debug_gc_write(bool on, uint64_t at_ps);
+  bool dbg_gc_on_ = false;
+  uint64_t dbg_gc_since_ = 0, dbg_gc_ps_ = 0;
 
   bool host_access(bool write, uint64_t addr, void* data, uint32_t len);
   uint8_t* dram_ptr(uint32_t addr, uint32_t len);

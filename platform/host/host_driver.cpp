@@ -49,10 +49,13 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
   const std::string mode = cfg.get_choice(
       "host.mode", "auto", {"auto", "open", "closed"},
       "open: issue at trace timestamps; closed: keep host.queue_depth outstanding; auto: closed for a synthetic "
-      "workload without an arrival rate (workload.synthetic.iops: 0), open otherwise");
+      "workload without an arrival rate (workload.synthetic.iops: 0) or a file-level one without host.files.rate, open "
+      "otherwise");
   const bool synthetic_unpaced = cfg.get_string("workload.source", "synthetic", "where host requests come from") == "synthetic" &&
                                  cfg.get_double("workload.synthetic.iops", 0.0, "open-loop arrival rate (0 = closed loop)", 0.0) == 0.0;
-  closed_loop_ = mode == "closed" || (mode == "auto" && synthetic_unpaced);
+  const bool files_unpaced = cfg.get_string("workload.source", "synthetic", "where host requests come from") == "files" &&
+                             cfg.get_double("host.files.rate", 0.0, "file-level host: flowop loops per second (0: closed loop, flat out)", 0.0) == 0.0;
+  closed_loop_ = mode == "closed" || (mode == "auto" && (synthetic_unpaced || files_unpaced));
   limit_ps_ = cfg.get_time_ps("host.time_limit", "0s",
                               "stop issuing new requests after this much simulated time (0: run the whole workload)");
   lba_wrap_ = cfg.get_bool("host.lba_wrap", true,
@@ -81,7 +84,7 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
 void HostDriver::refill() {
   try {
     host::IoRequest io;
-    while (prefetch_.size() < kPrefetch && !prefetch_end_) {
+    while (prefetch_.size() < prefetch_limit_ && !prefetch_end_) {
       if (workload_ && workload_->next(io)) prefetch_.push_back(io);
       else prefetch_end_ = true;
     }
@@ -276,6 +279,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
   }
   res_.requests++;
   res_.end_ps = now;
+  block_.done(gcdetect::Dir(int(r.io.op)), bytes, r.arrival_ps, now);
   if (observer_) observer_(RequestRecord{r.io.op, r.lba, r.nlb, r.arrival_ps, now, r.error});
 }
 
@@ -392,6 +396,7 @@ void HostDriver::replay() {
       if (admit(r)) {
         live_.emplace(r.id, r);
         waiting_.push_back(r.id);
+        block_.start(now);
       }
       have_next = next_request(io);
     }

@@ -28,6 +28,7 @@
 #include "host/host_memory.h"
 #include "host/latency_histogram.h"
 #include "host/scoreboard.h"
+#include "host/gcdetect/iostat.h"
 #include "workload.h"
 
 namespace ssdvp {
@@ -106,6 +107,11 @@ class HostDriver : public sc_core::sc_module {
   std::exception_ptr error() const { return error_; }
   const HostResults& results() const { return res_; }
   uint64_t queue_depth() const { return qd_; }
+  // Block-layer counters of the device, as /proc/diskstats keeps them (iostat).
+  gcdetect::BlockStats& block_stats() { return block_; }
+  // Requests read ahead from the workload (default 4096); a feedback-driven
+  // workload (the file-level host's TRIMs) wants 1.
+  void set_prefetch(size_t n) { prefetch_limit_ = n ? n : 1; }
 
  private:
   struct Request {
@@ -189,6 +195,8 @@ class HostDriver : public sc_core::sc_module {
   bool prefetch_end_ = false;
   sc_core::sc_event refill_ev_, refilled_ev_;
   static constexpr size_t kPrefetch = 4096;
+  size_t prefetch_limit_ = kPrefetch;
+  gcdetect::BlockStats block_;
 
   HostResults res_;
   // time series state

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <random>
 
+#include "fs/personalities.h"
+#include "host/gc_monitor.h"
 #include "host/host_driver.h"
 #include "host/host_memory.h"
 #include "host/oracle.h"
@@ -52,8 +54,8 @@ class Rebased : public host::Workload {
   bool based_ = false;
 };
 
-std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes) {
-  const std::string src = cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace"},
+std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size) {
+  const std::string src = cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace", "files"},
                                          "where host requests come from");
   const std::string path = cfg.get_string("workload.trace", "", "trace file (workload.source: trace), relative to the working directory");
   const std::string fmt = cfg.get_choice("workload.format", "auto", {"auto", "mqsim", "disksim", "msr", "systor", "spc", "blkparse", "fio"},
@@ -66,7 +68,13 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
                                         "records) instead of failing");
   // Both sources' keys are declared whichever is used, so one file may hold both.
   auto spec = host::SyntheticSpec::from_config(cfg, device_bytes);
+  const auto files = fs::FilesSpec::from_config(cfg, device_bytes, lba_size,
+                                               GcMonitor::parse_policy(cfg) == GcMonitor::Policy::discard);
   if (src == "synthetic") return host::make_synthetic(spec);
+  if (src == "files" && cfg.get_choice("host.streams", "none", {"none", "oracle"},
+                                                 "stream IDs on writes: none, or each write's real death-time class (oracle pre-pass)") != "none")
+    throw ConfigError("config key 'host.streams': oracle cannot pre-read the endless file-level workload");
+  if (src == "files") return std::make_unique<fs::FileWorkload>(files);  // docs/models/host_files.md
   if (path.empty()) throw ConfigError("config key 'workload.trace': required when workload.source is trace");
   host::TraceOptions o;
   o.detect = fmt == "auto";
@@ -190,19 +198,34 @@ void Simulation::build() {
   const uint64_t tl_start = cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
   const uint64_t tl_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
   if (!tl.empty()) timeline_ = std::make_unique<Timeline>(tl, tl_start, tl_len);
-  workload_ = make_workload(cfg, lbas * soc_->lba_size());
+  workload_ = make_workload(cfg, lbas * soc_->lba_size(), soc_->lba_size());
   const std::string streams = cfg.get_choice("host.streams", "none", {"none", "oracle"},
                                              "stream IDs on writes: none, or each write's real death-time class (oracle pre-pass)");
   const uint64_t oracle_max = cfg.get_u64("host.oracle.max_requests", 100000000, "oracle: most requests the pre-pass reads", 1);
   if (streams == "oracle")
     workload_ = make_oracle_streams(std::move(workload_), lbas, soc_->lba_size(), soc_->fw_config().hot_classes, oracle_max);
   workload_desc_ = workload_->describe();
+  attach_files_host();
   cfg.check_unknown();
 }
 
 Simulation::~Simulation() = default;
 
 uint64_t Simulation::run_timeline_events() const { return timeline_ ? timeline_->events() : 0; }
+
+void Simulation::attach_files_host() {
+  Config& cfg = cfg_;
+  files_ = dynamic_cast<fs::FileWorkload*>(workload_.get());
+  if (files_) {
+    if (wl_fraction_ > 0)
+      throw ConfigError("config key 'precondition.workload_fraction': not with workload.source: files (use host.files.loops)");
+    if (cfg.get_time_ps("host.time_limit", "0s", "") == 0 && cfg.get_u64("host.files.loops", 0, "") == 0)
+      throw ConfigError("config key 'host.time_limit': required with workload.source: files unless host.files.loops is set");
+    wl_requests_ += files_->setup_requests();  // the fileset is laid out as preconditioning
+    host_->set_prefetch(1);                     // TRIMs queued by the policy go out promptly
+  }
+  monitor_ = std::make_unique<GcMonitor>("gcmon", cfg, soc_->nvme, host_->block_stats(), files_);
+}
 
 void Simulation::precondition() {
   Controller& fw = soc_->cpu();
@@ -327,6 +350,7 @@ RunOutcome Simulation::run() {
   };
   soc_->start();
   host_->start();
+  if (monitor_ && monitor_->enabled()) monitor_->start();
   sc_core::sc_start();
   if (!soc_->cpu().fault().empty()) {
     RunOutcome failed;
@@ -486,6 +510,24 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   j["nvme"] = {{"commands", ns.commands_fetched}, {"completions", ns.completions},
                {"error_completions", ns.error_completions}, {"invalid_doorbells", ns.invalid_doorbells},
                {"ring_errors", ns.ring_errors}};
+  if (files_ || (monitor_ && monitor_->enabled())) {
+    json t = {{"policy", to_string(monitor_->policy())},
+              {"batches", monitor_->trims_sent()},
+              {"policy_bytes", monitor_->trim_bytes()},
+              {"classifications", monitor_->classifications()},
+              {"samples", monitor_->rows().size()}};
+    if (files_) {
+      const auto& st = files_->fs().stats();
+      t["files"] = {{"personality_loops", files_->loops_run()},  {"creates", st.creates},
+                    {"deletes", st.deletes},  {"appends", st.appends},
+                    {"overwrites", st.overwrites}, {"reads", st.reads},
+                    {"deleted_bytes", st.deleted_blocks * soc.lba_size()},
+                    {"trimmed_bytes", st.trimmed_blocks * soc.lba_size()},
+                    {"pending_bytes_at_end", files_->fs().pending().blocks() * soc.lba_size()},
+                    {"free_bytes_at_end", files_->fs().allocator().free_blocks() * soc.lba_size()}};
+    }
+    j["trim"] = t;
+  }
   j["integrity"] = {{"reads_checked", sb_->checked()}, {"mismatches", sb_->mismatches()}};
   j["run"] = {{"wall_s", wall_s},
               {"host_ios_per_s", wall_s > 0 ? double(h.requests) / wall_s : 0.0},
@@ -513,6 +555,7 @@ void Simulation::write_outputs(const std::string& dir, const RunOutcome& out) co
   }
   const bool hist = host_->results().interval_histograms;
   if (hist) write_interval_histograms(d / ".latency_histograms.csv.tmp", host_->results().timeseries);
+  if (monitor_ && monitor_->enabled()) monitor_->write_csv((d / "iostat.csv").string());
   fs::rename(d / ".summary.json.tmp", d / "summary.json");
   fs::rename(d / ".timeseries.csv.tmp", d / "timeseries.csv");
   if (hist) fs::rename(d / ".latency_histograms.csv.tmp", d / "latency_histograms.csv");

@@ -28,6 +28,10 @@ class HostMemory;
 class HostDriver;
 class Scoreboard;
 class Timeline;
+class GcMonitor;
+namespace fs {
+class FileWorkload;
+}
 namespace host {
 class Workload;
 }
@@ -74,6 +78,9 @@ class Simulation {
   std::unique_ptr<Timeline> timeline_;
   std::unique_ptr<DeviceState> device_;  // per-die figures, spare factor
   void attach_timeline();
+  void attach_files_host();  // the file-level host and its iostat/TRIM monitor
+  std::unique_ptr<GcMonitor> monitor_;
+  fs::FileWorkload* files_ = nullptr;
   std::string workload_desc_;
   uint64_t precond_writes_ = 0;
   // Firmware figures when the timed part starts (the summary reports the difference).
