@@ -41,6 +41,7 @@ void ftl_config_default(struct ftl_config *c) {
   c->block_choice = FTL_BLOCK_FIFO;
   c->wear_threshold = 0;
   c->wear_check_erases = 64;
+  c->streams_limit = 8;
   c->seed = 1;
 }
 
@@ -157,6 +158,8 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
   CHECK(c->gc_placement <= FTL_GC_PLACE_CLUSTER, "ftl: unknown gc_placement %" PRIu32 "", c->gc_placement);
   CHECK(c->block_choice <= FTL_BLOCK_ERASE_COUNT, "ftl: unknown block_choice %" PRIu32 "", c->block_choice);
   CHECK(c->hot_classes >= 1 && c->hot_classes <= FTL_MAX_CLASSES, "ftl: hot_classes must be in [1, %u]",
+        FTL_MAX_CLASSES);
+  CHECK(c->streams_limit >= 1 && c->streams_limit <= FTL_MAX_CLASSES, "ftl: streams_limit must be in [1, %u]",
         FTL_MAX_CLASSES);
   CHECK(c->hot_slice_lbas >= 1, "ftl: hot_slice_lbas must be >= 1");
   CHECK(c->hot_period_ns >= 1, "ftl: hot_period_ns must be >= 1");

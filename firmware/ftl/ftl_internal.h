@@ -91,6 +91,7 @@ struct fw_cmd {
   uint32_t functional; /* 1: issued by ftl_func_* (no host transfers) */
   uint8_t stream;      /* write: NVMe stream ID (0: none) */
   uint8_t recorded;    /* write: seen by the hotness monitor */
+  uint32_t dw0;        /* completion dword 0 (admin commands) */
 };
 
 struct gc_job {
@@ -106,6 +107,13 @@ struct ring {
   uint32_t head;   /* consumer index (free-running) */
   uint32_t tail;   /* producer index (free-running) */
   void *mem;       /* window */
+};
+
+/* The Streams directive of a namespace (NVMe 1.4 section 9.3). */
+struct streams_state {
+  uint8_t enabled;    /* Identify: Streams enabled by Directive Send (off after reset) */
+  uint16_t allocated; /* NSA: streams allocated to the namespace (Allocate Resources) */
+  uint32_t open_mask; /* bit s-1: stream identifier s is open */
 };
 
 struct ftl {
@@ -185,6 +193,7 @@ struct ftl {
   uint32_t erases_inflight;
   int functional; /* inside ftl_func_*: no host transfers */
   int cmd_irq_masked; /* IRQ_NVME_CMD disabled while no command slot is free */
+  struct streams_state streams; /* NVMe Streams directive of namespace 1 (directives.c) */
 };
 
 /* ---- map.c ------------------------------------------------------------- */
@@ -254,5 +263,15 @@ void wait_push(struct ftl *f, uint32_t c);
 int cmd_place_writes(struct ftl *f, uint32_t c);
 int cmd_start_read(struct ftl *f, uint32_t c);
 void cmd_trim(struct ftl *f, uint64_t slba, uint64_t n);
+/* Posts bytes of the command's staging area to the host (admin data); the
+ * command completes with its status when the transfer is done. */
+void host_send_admin_data(struct ftl *f, uint32_t c, uint32_t bytes);
+
+/* ---- directives.c ------------------------------------------------------- */
+/* Decodes an admin command (submission queue 0). */
+void admin_decode(struct ftl *f, uint32_t c, const struct nvme_sqe *q);
+/* Status of a write with the Streams directive and stream identifier dspec;
+ * opens the stream when it is not yet open. */
+uint16_t streams_write_check(struct ftl *f, uint32_t dspec);
 
 #endif /* SSDVP_FTL_INTERNAL_H */

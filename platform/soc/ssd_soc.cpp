@@ -76,6 +76,7 @@ ftl_config make_ftl_config(Config& cfg, const FlashGeometry& geo) {
                        ? FTL_BLOCK_ERASE_COUNT : FTL_BLOCK_FIFO;
   c.wear_threshold = uint32_t(cfg.get_u64("ftl.wear.threshold", 0, "migrate cold data off the youngest block when erase counts spread by more (0: never)", 0, 1u << 30));
   c.wear_check_erases = uint32_t(cfg.get_u64("ftl.wear.check_erases", 64, "erases between two looks at the erase-count spread", 1, 1u << 30));
+  c.streams_limit = uint32_t(cfg.get_u64("ftl.streams.limit", 8, "MSL: stream identifiers a namespace may allocate with the NVMe Streams directive (PM963: 8)", 1, FTL_MAX_CLASSES));
   c.seed = cfg.get_u64("ftl.seed", 1, "firmware PRNG seed (random victim choices)");
   c.dram_base = SSDVP_DRAM_BASE;
   return c;
