@@ -176,7 +176,8 @@ PredictSpec PredictSpec::from_config(ssdvp::Config& cfg, uint64_t lbas, uint32_t
   s.select = uint32_t(cfg.get_u64(p + "select", 4, "lstm: features kept, those best correlated with next-period temperature (the paper keeps 4)", 1, kFeatureCount));
   s.features = cfg.get_string(p + "features", "auto", "lstm: 'auto' (Pearson selection) or a comma-separated list of feature names");
   s.train_periods = uint32_t(cfg.get_u64(p + "train_periods", 12, "lstm: periods captured before training (AutoStream's prediction meanwhile)", 2, 1u << 20));
-  s.epochs = uint32_t(cfg.get_u64(p + "epochs", 30, "lstm: passes over the training records", 1, 100000));
+  s.epochs = uint32_t(cfg.get_u64(p + "epochs", 10, "lstm: passes over the training samples", 1, 100000));
+  s.max_samples = cfg.get_u64(p + "max_samples", 20000, "lstm: training samples (chunk, period) at most, chosen at random", 1);
   s.lr = cfg.get_double(p + "learning_rate", 0.01, "lstm: Adam step size", 1e-9, 10);
   s.seed = cfg.get_u64(p + "seed", 1, "lstm: weight initialisation and batch order seed");
   s.model_in = cfg.get_string(p + "model", "", "lstm: load this model file instead of training (empty: train)");
@@ -383,6 +384,9 @@ class PredictedStreams final : public Workload {
         for (uint32_t d = 0; d < s_.k && !active; ++d) active = train_hist_[t - d][size_t(c) * kFeatureCount] > 0;
         if (active || rng.below(10) == 0) samples.emplace_back(c, t);
       }
+    // at most max_samples, a uniform choice
+    for (size_t i = 0; i < samples.size() && i < s_.max_samples; ++i) std::swap(samples[i], samples[i + rng.below(samples.size() - i)]);
+    if (samples.size() > s_.max_samples) samples.resize(s_.max_samples);
     net_ = Lstm(int(sel_.size()), int(s_.hidden), s_.seed);
     loss_.clear();
     for (uint32_t e = 0; e < s_.epochs && !samples.empty(); ++e) {

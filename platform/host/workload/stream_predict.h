@@ -82,7 +82,8 @@ struct PredictSpec {
   uint32_t select = 4;          // features kept by Pearson correlation
   std::string features = "auto";  // or a comma-separated list of feature names
   uint32_t train_periods = 12;
-  uint32_t epochs = 30;
+  uint32_t epochs = 10;
+  uint64_t max_samples = 20000;
   double lr = 0.01;
   uint64_t seed = 1;
   std::string model_in, model_out, report;
