@@ -10,6 +10,7 @@
 #include <functional>
 #include <vector>
 
+#include "common/tlm_access.h"
 #include "host/host_memory.h"
 #include "soc/ssd_soc.h"
 #include "ssdvp_hw.h"
@@ -57,12 +58,9 @@ struct Host : sc_core::sc_module {
   void doorbell(uint32_t off, uint32_t v) {
     tlm::tlm_generic_payload tx;
     sc_time d = sc_core::SC_ZERO_TIME;
-    tx.set_command(tlm::TLM_WRITE_COMMAND);
-    tx.set_address(off);
-    tx.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
-    tx.set_data_length(4);
-    tx.set_streaming_width(4);
+    prepare_access(tx, true, off, &v, 4);
     pcie->b_transport(tx, d);
+    EXPECT_TRUE(tx.is_response_ok());
     wait(d);
   }
   uint16_t exec(QueuePair& q, nvme_sqe e) {
