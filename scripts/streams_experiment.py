@@ -113,7 +113,11 @@ def svg_bars(path, title, groups, series, values, unit):
 
 
 def pct(a, b):
-    return f"{100.0 * (a - b) / b:+.1f} %" if b else "n/a"
+    if not b:
+        return "n/a"
+    if a / b >= 10:
+        return f"x{a / b:.0f}"
+    return f"{100.0 * (a - b) / b:+.1f} %"
 
 
 def main():
