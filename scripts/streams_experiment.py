@@ -79,7 +79,8 @@ def run(binary, out, wl, pol, quick):
 
 def svg_bars(path, title, groups, series, values, unit):
     """Grouped bar chart: values[(group, series)] -> number."""
-    W, H, L, B = 760, 320, 60, 60
+    tilt = len(groups) > 6  # long group names: slanted labels, more room below
+    W, H, L, B = 760, 360 if tilt else 320, 60, 110 if tilt else 40
     colors = ["#888888", "#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
     vmax = max([v for v in values.values() if v is not None] + [1e-9]) * 1.1
     gw = (W - L - 20) / len(groups)
@@ -87,26 +88,30 @@ def svg_bars(path, title, groups, series, values, unit):
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
            f'<text x="{W/2}" y="18" text-anchor="middle" font-size="14">{title}</text>',
            f'<line x1="{L}" y1="{H-B}" x2="{W-10}" y2="{H-B}" stroke="black"/>',
-           f'<line x1="{L}" y1="30" x2="{L}" y2="{H-B}" stroke="black"/>']
+           f'<line x1="{L}" y1="45" x2="{L}" y2="{H-B}" stroke="black"/>']
     for i in range(5):
         v = vmax * i / 4
-        y = H - B - (H - B - 30) * i / 4
+        y = H - B - (H - B - 45) * i / 4
         out.append(f'<text x="{L-5}" y="{y+4}" text-anchor="end">{v:.3g}</text>')
         out.append(f'<line x1="{L}" y1="{y}" x2="{W-10}" y2="{y}" stroke="#ddd"/>')
     out.append(f'<text x="14" y="{(H-B)/2+20}" transform="rotate(-90 14 {(H-B)/2+20})" text-anchor="middle">{unit}</text>')
     for gi, g in enumerate(groups):
         x0 = L + gi * gw + gw * 0.1
-        out.append(f'<text x="{L + gi*gw + gw/2}" y="{H-B+18}" text-anchor="middle">{g}</text>')
+        gx = L + gi * gw + gw / 2
+        if tilt:
+            out.append(f'<text x="{gx}" y="{H-B+14}" text-anchor="end" transform="rotate(-35 {gx} {H-B+14})">{g}</text>')
+        else:
+            out.append(f'<text x="{gx}" y="{H-B+18}" text-anchor="middle">{g}</text>')
         for si, s in enumerate(series):
             v = values.get((g, s))
             if v is None:
                 continue
-            h = (H - B - 30) * v / vmax
+            h = (H - B - 45) * v / vmax
             out.append(f'<rect x="{x0 + si*bw:.1f}" y="{H-B-h:.1f}" width="{bw*0.95:.1f}" height="{h:.1f}" '
                        f'fill="{colors[si % len(colors)]}"><title>{g} {s}: {v:.4g}</title></rect>')
     for si, s in enumerate(series):
-        out.append(f'<rect x="{L + si*110}" y="{H-22}" width="12" height="12" fill="{colors[si % len(colors)]}"/>')
-        out.append(f'<text x="{L + si*110 + 16}" y="{H-12}">{s}</text>')
+        out.append(f'<rect x="{L + 10 + si*110}" y="26" width="12" height="12" fill="{colors[si % len(colors)]}"/>')
+        out.append(f'<text x="{L + 10 + si*110 + 16}" y="36">{s}</text>')
     out.append("</svg>")
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
