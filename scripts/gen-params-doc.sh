@@ -32,24 +32,10 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
   echo "\`log.ssd0.flash\`), read only when present; see configuration.md."
   echo
   # Escape the "|" of choice lists inside cells (a|b|c) and show an empty
-  # default as "" so that the table renders.
-  # Keys a mode reads only when selected (cpu.iss.* with cpu.mode: iss) are
-  # merged in after the key that selects them; the image path default is the
-  # build's own, shown without this machine's directory.
-  native="$("$bin" params --format markdown)"
-  iss="$("$bin" params --format markdown --set cpu.mode=iss 2>/dev/null || true)"
-  {
-    printf '%s\n' "$native"
-    printf '%s\n' "$iss" | sed 's/^/ISS/'
-  } | awk '
-    /^ISS/ { sub(/^ISS/, ""); if ($0 ~ /^\| `cpu\.iss\./) extra = extra $0 "\n"; next }
-    { lines[n++] = $0 }
-    END {
-      for (i = 0; i < n; i++) {
-        print lines[i]
-        if (lines[i] ~ /^\| `cpu\.mode`/) printf "%s", extra
-      }
-    }' | perl -pe 'if (/^\| `/) { s/(?<=[^ |\\])\|(?=[^ |])/\\|/g; s/\| `` \|/| "" |/g; s#`[^`]*/(firmware/ssdvp_fw\.elf)`#`<build>/$1`#g }'
+  # default as "" so that the table renders. Every key is listed whichever
+  # mode the defaults select (the registry: platform/run/params.def).
+  "$bin" params --format markdown |
+    perl -pe 'if (/^\| `/) { s/(?<=[^ |\\])\|(?=[^ |])/\\|/g; s/\| `` \|/| "" |/g }'
 } > "$tmp"
 mv "$tmp" "$out"
 trap - EXIT

@@ -3,7 +3,8 @@
  * namespace 1, the Identify directive and the Streams directive.
  *
  * Admin commands arrive in the same CMD ring as I/O commands, from
- * submission queue 0. Supported:
+ * submission queue 0; hostif.c hands them to admin_execute() and posts the
+ * data and the completion it returns (this unit calls no other). Supported:
  *  - Directive Send (19h): Identify / Enable Directive (CDW12 bits 15:8 the
  *    type, bit 0 ENDIR), Streams / Release Identifier (DSPEC), Streams /
  *    Release Resources.
@@ -72,39 +73,38 @@ static uint32_t want_bytes(const struct nvme_sqe *q, uint32_t have) {
   return want < have ? (uint32_t)want : have;
 }
 
-static void directive_send(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
+static uint16_t directive_send(struct ftl *f, const struct nvme_sqe *q) {
   const uint32_t doper = q->cdw11 & 0xff, dtype = (q->cdw11 >> 8) & 0xff, dspec = q->cdw11 >> 16;
   struct streams_state *st = &f->streams;
   if (dtype == DIR_TYPE_IDENTIFY) {
-    if (doper != NVME_DIR_SND_ID_ENABLE) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+    if (doper != NVME_DIR_SND_ID_ENABLE) return NVME_SC_INVALID_FIELD;
     const uint32_t which = (q->cdw12 >> 8) & 0xff, enable = q->cdw12 & 1u;
-    if (which != DIR_TYPE_STREAMS) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD); /* Identify is always on */
+    if (which != DIR_TYPE_STREAMS) return NVME_SC_INVALID_FIELD; /* Identify is always on */
     if (!enable) streams_release_all(f);
     st->enabled = (uint8_t)enable;
-    return host_cmd_finish(f, c, NVME_SC_SUCCESS);
+    return NVME_SC_SUCCESS;
   }
-  if (dtype != DIR_TYPE_STREAMS || !st->enabled) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+  if (dtype != DIR_TYPE_STREAMS || !st->enabled) return NVME_SC_INVALID_FIELD;
   switch (doper) {
     case NVME_DIR_SND_ST_RELEASE_ID:
-      if (dspec == 0 || dspec > f->cfg.streams_limit) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+      if (dspec == 0 || dspec > f->cfg.streams_limit) return NVME_SC_INVALID_FIELD;
       st->open_mask &= ~(1u << (dspec - 1));
-      return host_cmd_finish(f, c, NVME_SC_SUCCESS);
+      return NVME_SC_SUCCESS;
     case NVME_DIR_SND_ST_RELEASE_RES:
       streams_release_all(f);
-      return host_cmd_finish(f, c, NVME_SC_SUCCESS);
+      return NVME_SC_SUCCESS;
     default:
-      return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+      return NVME_SC_INVALID_FIELD;
   }
 }
 
-static void directive_recv(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
-  struct fw_cmd *cmd = &f->cmds[c];
+static uint16_t directive_recv(struct ftl *f, struct fw_cmd *cmd, const struct nvme_sqe *q, uint32_t *send) {
   const uint32_t doper = q->cdw11 & 0xff, dtype = (q->cdw11 >> 8) & 0xff;
   struct streams_state *st = &f->streams;
   uint8_t *d = (uint8_t *)cmd->tokens;
   uint32_t len;
   if (dtype == DIR_TYPE_IDENTIFY) {
-    if (doper != NVME_DIR_RCV_ID_PARAMS) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+    if (doper != NVME_DIR_RCV_ID_PARAMS) return NVME_SC_INVALID_FIELD;
     len = want_bytes(q, DIR_ID_PARAMS_BYTES);
     memset(d, 0, len);
     /* byte 0: Directives Supported; byte 32: Directives Enabled (bit = type) */
@@ -141,32 +141,32 @@ static void directive_recv(struct ftl *f, uint32_t c, const struct nvme_sqe *q) 
       }
       case NVME_DIR_RCV_ST_ALLOCATE: {
         /* A namespace that holds streams keeps them: release first. */
-        if (st->allocated) return host_cmd_finish(f, c, NVME_SC_CMD_SEQ_ERROR);
+        if (st->allocated) return NVME_SC_CMD_SEQ_ERROR;
         const uint32_t nsr = q->cdw12 & 0xffff;
         st->allocated = (uint16_t)(nsr < f->cfg.streams_limit ? nsr : f->cfg.streams_limit);
-        if (nsr && !st->allocated) return host_cmd_finish(f, c, NVME_SC_STREAM_ALLOC_FAILED);
+        if (nsr && !st->allocated) return NVME_SC_STREAM_ALLOC_FAILED;
         cmd->dw0 = st->allocated;
-        return host_cmd_finish(f, c, NVME_SC_SUCCESS);
+        return NVME_SC_SUCCESS;
       }
       default:
-        return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+        return NVME_SC_INVALID_FIELD;
     }
   } else {
-    return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+    return NVME_SC_INVALID_FIELD;
   }
-  if (len == 0) return host_cmd_finish(f, c, NVME_SC_SUCCESS);
-  host_send_admin_data(f, c, len);
+  *send = len;
+  return NVME_SC_SUCCESS;
 }
 
-void admin_decode(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
-  struct fw_cmd *cmd = &f->cmds[c];
+uint16_t admin_execute(struct ftl *f, struct fw_cmd *cmd, const struct nvme_sqe *q, uint32_t *send) {
+  *send = 0;
   switch (cmd->opcode) {
     case NVME_ADMIN_DIRECTIVE_SEND:
     case NVME_ADMIN_DIRECTIVE_RECV:
-      if (q->nsid != 1) return host_cmd_finish(f, c, NVME_SC_INVALID_NS);
-      if (cmd->opcode == NVME_ADMIN_DIRECTIVE_SEND) return directive_send(f, c, q);
-      return directive_recv(f, c, q);
+      if (q->nsid != 1) return NVME_SC_INVALID_NS;
+      if (cmd->opcode == NVME_ADMIN_DIRECTIVE_SEND) return directive_send(f, q);
+      return directive_recv(f, cmd, q, send);
     default:
-      return host_cmd_finish(f, c, NVME_SC_INVALID_OPCODE);
+      return NVME_SC_INVALID_OPCODE;
   }
 }

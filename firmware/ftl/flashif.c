@@ -1,9 +1,12 @@
 /*
- * flashif.c - the flash controller's submission and completion rings.
+ * flashif.c - the flash controller's submission and completion rings. A leaf:
+ * it hands completions to its caller (the loop dispatches them by tag kind)
+ * and calls no other unit.
  *
  * Ring indices wrap at the ring size, as in NVMe: empty when head == tail.
  * The submission ring is sized so that it can never fill: every flash
  * operation holds a page buffer or is one of at most gc_max_active erases.
+ * For the completion ring, fcq.tail is the controller's tail as last read.
  */
 #include "ftl_internal.h"
 
@@ -30,7 +33,7 @@ int flash_doorbell(struct ftl *f) {
   return 1;
 }
 
-int flash_poll(struct ftl *f) {
+int flash_cq_fetch(struct ftl *f) {
   const uint32_t tail = hal_read32(f->hal, SSDVP_FLASH_BASE + FLASH_CQ_TAIL);
   if (tail == f->fcq.head) return 0;
   if (tail >= f->fcq.size) {
@@ -38,24 +41,17 @@ int flash_poll(struct ftl *f) {
     f->fatal = 1;
     return 0;
   }
-  const struct fc_cqe *ring = (const struct fc_cqe *)f->fcq.mem;
-  while (f->fcq.head != tail) {
-    const struct fc_cqe c = ring[f->fcq.head];
-    f->fcq.head = (f->fcq.head + 1) & (f->fcq.size - 1);
-    f->flash_outstanding--;
-    hal_charge(f->hal, FW_OP_flash_complete, 1);
-    const uint32_t idx = TAG_IDX(c.tag);
-    switch (TAG_KIND(c.tag)) {
-      case TAG_PROGRAM: on_program_done(f, idx, c.status); break;
-      case TAG_HOST_READ: on_host_read_done(f, idx, c.status); break;
-      case TAG_GC_READ: on_gc_read_done(f, idx, c.status); break;
-      case TAG_ERASE: on_erase_done(f, idx, c.status); break;
-      default:
-        hal_logf(f->hal, HAL_LOG_ERROR, "ftl: flash completion with unknown tag 0x%" PRIx32 "", c.tag);
-        f->fatal = 1;
-    }
-  }
-  hal_write32(f->hal, SSDVP_FLASH_BASE + FLASH_CQ_HEAD, f->fcq.head);
-  host_check_flush(f);
+  f->fcq.tail = tail;
   return 1;
 }
+
+int flash_cq_pop(struct ftl *f, struct fc_cqe *c) {
+  if (f->fcq.head == f->fcq.tail) return 0;
+  *c = ((const struct fc_cqe *)f->fcq.mem)[f->fcq.head];
+  f->fcq.head = (f->fcq.head + 1) & (f->fcq.size - 1);
+  f->flash_outstanding--;
+  hal_charge(f->hal, FW_OP_flash_complete, 1);
+  return 1;
+}
+
+void flash_cq_release(struct ftl *f) { hal_write32(f->hal, SSDVP_FLASH_BASE + FLASH_CQ_HEAD, f->fcq.head); }

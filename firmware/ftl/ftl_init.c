@@ -8,41 +8,26 @@
 
 size_t ftl_size(void) { return sizeof(struct ftl); }
 
+/* Defaults of the tunables (ftl_params.def); an FTL_SIZE default is in
+ * bytes, converted with the platform's default LBA size. */
+#define FTL_DEFAULT_LBA_BYTES 4096u
+#define FTL_DEF_FTL_INT(d) (d)
+#define FTL_DEF_FTL_SIZE(d) ((d) / FTL_DEFAULT_LBA_BYTES)
+#define FTL_DEF_FTL_TIME(d) (d)
+#define FTL_DEF_FTL_CHOICE(d) (d)
+
 void ftl_config_default(struct ftl_config *c) {
   memset(c, 0, sizeof *c);
+  /* geometry: the flash controller's flash.* defaults */
   c->channels = 8;
   c->dies_per_channel = 8;
   c->blocks_per_die = 2400;
   c->pages_per_block = 256;
   c->slots_per_page = 2;
-  c->logical_lbas = 256ull * 1024 * 1024 * 1024 / 4096;
-  c->max_transfer_lbas = 256;
   c->dram_base = SSDVP_DRAM_BASE;
   c->dram_size = 512u << 20;
-  c->cmd_slots = 256;
-  c->write_buffer_pages = 256;
-  c->read_buffer_pages = 128;
-  c->gc_buffer_pages = 64;
-  c->gc_policy = FTL_GC_GREEDY;
-  c->gc_threshold_blocks = 128;
-  c->gc_reserve_blocks = 16;
-  c->gc_max_active = 2;
-  c->gc_dchoices = 10;
-  c->placement = FTL_PLACE_DOUBLE;
-  c->gc_placement = FTL_GC_PLACE_SEPARATE;
-  c->hot_classes = 6;
-  c->hot_slice_lbas = 100u * 1000 * 1000 / 4096; /* 100 MB of 4 KiB LBAs */
-  c->hot_period_ns = 6ull * 3600 * 1000000000ull;
-  c->hot_interval_rule = HOT_INTERVAL_PER_SLICE;
-  c->hot_max_iter = 10;
-  c->cluster_engine = FTL_CLUSTER_SOFTWARE;
-  c->hotis_min_writes = 2;
-  c->hotis_max_interval_ns = c->hot_period_ns / 4;
-  c->block_choice = FTL_BLOCK_FIFO;
-  c->wear_threshold = 0;
-  c->wear_check_erases = 64;
-  c->streams_limit = 8;
-  c->seed = 1;
+#define FTL_PARAM(key, field, kind, def, min, max, unit, desc) c->field = FTL_DEF_##kind(def);
+#include "ftl_params.def"
 }
 
 static uint32_t pow2_at_least(uint32_t n) {
@@ -133,6 +118,8 @@ uint64_t ftl_dram_bytes(const struct ftl_config *c) {
     }                                     \
   } while (0)
 
+static int in_range(uint64_t v, uint64_t lo, uint64_t hi) { return v >= lo && v <= hi; }
+
 int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
   CHECK(c->channels >= 1 && c->dies_per_channel >= 1, "ftl: channels and dies_per_channel must be >= 1");
   CHECK(c->blocks_per_die >= 2, "ftl: blocks_per_die must be >= 2");
@@ -144,29 +131,11 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
   CHECK(blocks < (1u << 24), "ftl: %llu blocks exceed the firmware's 2^24 limit", (unsigned long long)blocks);
   CHECK(blocks * spb < 0xffffffffull, "ftl: %llu physical slots exceed 32-bit addressing",
         (unsigned long long)(blocks * spb));
-  CHECK(c->logical_lbas >= 1 && c->logical_lbas < 0xffffffffull, "ftl: logical_lbas must be in [1, 2^32-2]");
-  CHECK(c->max_transfer_lbas >= 1 && c->max_transfer_lbas <= 65535, "ftl: max_transfer_lbas must be in [1, 65535]");
-  CHECK(c->cmd_slots >= 1 && c->cmd_slots <= 65535, "ftl: cmd_slots must be in [1, 65535]");
-  CHECK(c->write_buffer_pages >= 2, "ftl: write_buffer_pages must be >= 2");
-  CHECK(c->read_buffer_pages >= 1, "ftl: read_buffer_pages must be >= 1");
-  CHECK(c->gc_buffer_pages >= 4, "ftl: gc_buffer_pages must be >= 4");
-  CHECK(c->gc_policy <= FTL_GC_DCHOICES, "ftl: unknown gc_policy %" PRIu32 "", c->gc_policy);
-  CHECK(c->gc_dchoices >= 1, "ftl: gc_dchoices must be >= 1");
-  CHECK(c->gc_max_active >= 1 && c->gc_max_active <= 64, "ftl: gc_max_active must be in [1, 64]");
-  CHECK(c->gc_reserve_blocks >= 1, "ftl: gc_reserve_blocks must be >= 1");
-  CHECK(c->placement <= FTL_PLACE_STREAM, "ftl: unknown placement %" PRIu32 "", c->placement);
-  CHECK(c->gc_placement <= FTL_GC_PLACE_CLUSTER, "ftl: unknown gc_placement %" PRIu32 "", c->gc_placement);
-  CHECK(c->block_choice <= FTL_BLOCK_ERASE_COUNT, "ftl: unknown block_choice %" PRIu32 "", c->block_choice);
-  CHECK(c->hot_classes >= 1 && c->hot_classes <= FTL_MAX_CLASSES, "ftl: hot_classes must be in [1, %u]",
-        FTL_MAX_CLASSES);
-  CHECK(c->streams_limit >= 1 && c->streams_limit <= FTL_MAX_CLASSES, "ftl: streams_limit must be in [1, %u]",
-        FTL_MAX_CLASSES);
-  CHECK(c->hot_slice_lbas >= 1, "ftl: hot_slice_lbas must be >= 1");
-  CHECK(c->hot_period_ns >= 1, "ftl: hot_period_ns must be >= 1");
-  CHECK(c->hot_interval_rule <= HOT_INTERVAL_GLOBAL, "ftl: unknown hot_interval_rule %" PRIu32 "", c->hot_interval_rule);
-  CHECK(c->hot_max_iter >= 1, "ftl: hot_max_iter must be >= 1");
-  CHECK(c->cluster_engine <= FTL_CLUSTER_ACCEL, "ftl: cluster_engine must be software (0) or accel (1)");
-  CHECK(c->wear_check_erases >= 1, "ftl: wear_check_erases must be >= 1");
+  /* every tunable's range (ftl_params.def) */
+#define FTL_PARAM(key, field, kind, def, min, max, unit, desc)                                              \
+  CHECK(in_range(c->field, min, max), "ftl: %s (%s) is %llu, outside [%llu, %llu]", key, #field,                 \
+        (unsigned long long)c->field, (unsigned long long)(min), (unsigned long long)(max));
+#include "ftl_params.def"
   CHECK(c->write_buffer_pages >= 2 * place_frontiers(c),
         "ftl: write_buffer_pages (%" PRIu32 ") must be at least 2 per write frontier (%" PRIu32 " frontiers)", c->write_buffer_pages,
         place_frontiers(c));
@@ -259,23 +228,7 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
   /* L2P: all unmapped; validity: none. (Fresh DRAM is zero; L2P needs 0xff.) */
   memset(f->l2p, 0xff, cfg->logical_lbas * 4);
   memset(f->valid_bits, 0, m.fsq - m.valid);
-  for (uint32_t d = 0; d < f->dies; ++d) {
-    f->die_free_head[d] = f->die_free_tail[d] = FTL_NONE;
-    f->die_free_count[d] = 0;
-  }
-  for (uint32_t i = 0; i <= f->slots_per_block; ++i) f->bucket_head[i] = FTL_NONE;
-  f->fifo_head = f->fifo_tail = FTL_NONE;
-  /* Free lists interleave dies so early allocations spread evenly. */
-  for (uint32_t b = 0; b < B; ++b) {
-    f->blk_valid[b] = 0;
-    f->blk_erase[b] = 0;
-    f->blk_wp[b] = 0;
-    f->blk_inbuf[b] = 0;
-    f->closed_pos[b] = FTL_NONE;
-    f->blk_state[b] = BLK_ERASING; /* block_make_free expects a non-free block */
-    block_make_free(f, b);
-  }
-  f->stats.free_blocks_min = f->free_total;
+  block_init(f);
 
   /* frontiers: host classes hot to cold (hot takes young blocks, cold old
    * ones, warm any), then relocated data's own (old blocks) */
@@ -307,8 +260,7 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
       pb->dram = (uint32_t)(cfg->dram_base + m.bufs + (uint64_t)idx * stride);
       pb->token = win(f, m.bufs + (uint64_t)idx * stride, stride);
       pb->lpn = pb->token + cfg->slots_per_page;
-      pb->state = BUF_FILLING; /* buf_put expects a used buffer */
-      buf_put(f, idx);
+      buf_add(f, idx);
     }
   }
   f->gc_place_head = f->gc_place_tail = FTL_NONE;
@@ -325,6 +277,7 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
     f->cmd_free = c;
   }
   f->wait_head = f->wait_tail = FTL_NONE;
+  f->host_placing = f->host_flushing = f->wait_yielded = f->wait_yielded_prev = FTL_NONE;
   for (uint32_t j = 0; j < cfg->gc_max_active; ++j) {
     f->jobs[j].victim = FTL_NONE;
     f->jobs[j].page = 0;

@@ -1,11 +1,38 @@
 /*
  * ftl_internal.h - the firmware's state and the functions its units share.
  *
- * Units: ftl_init.c (config, DRAM layout, rings), map.c (L2P and validity),
- * alloc.c (blocks, frontiers, page buffers, programs), gc.c (victims and
- * relocation), hostif.c (NVMe commands and transfers), flashif.c (flash
- * rings), place.c (write classes: monitoring, clustering, streams),
- * loop.c (event loop and functional access).
+ * Layers, top to bottom. A unit calls only units below it; nothing calls up.
+ *
+ *   loop.c     event loop: polls the rings, dispatches flash completions by
+ *              tag kind, and is the only place GC work starts (gc_schedule);
+ *              functional access (ftl_func_*), self-check
+ *   hostif.c   NVMe commands: decode, transfers, placement of host writes,
+ *              reads, deallocate, flush
+ *   directives.c  admin commands: the Identify and Streams directives, the
+ *              admission of stream writes (hostif.c posts data and completions)
+ *   gc.c       GC jobs: start, victim reads, relocation, erase completion
+ *   place.c    write classes: which frontier an LBA goes to
+ *   hotness.c  the hotness monitor and K-Means (place.c's)
+ *   alloc.c    write frontiers: page rows on striped open blocks, placing an
+ *              LBA in a page buffer, programs
+ *   map.c      L2P table and per-slot validity
+ *   buf.c      page-buffer pools
+ *   block.c    block manager: block table, per-die free lists, the GC
+ *              candidate index of every policy, victim choice, and
+ *              block_set_state(), the one checked state transition
+ *   flashif.c  flash rings: submit, doorbell, completions (a leaf)
+ * Beside them, ftl_init.c: configuration, DRAM layout, set-up (it may call
+ * any unit; none calls it). Static inline helpers here belong to the unit
+ * they are listed under. testbench/firmware/layering_test.py checks the
+ * calls against this list.
+ *
+ * GC scheduling: the block manager raises f->gc_pending when a free block is
+ * taken or a block closes. Placement (place_lba, frontier_flush_host) then
+ * stops and returns STEP_YIELD up to the loop, which runs gc_schedule() and
+ * calls the interrupted step again; it continues where it stopped. So GC
+ * starts at the moment the free pool shrinks, as a controller that triggers
+ * GC on allocation does, but never from inside placement. The loop also runs
+ * gc_schedule() once at the end of every pass.
  *
  * Addresses: a physical slot address (ppa) is row * slots_per_page + slot,
  * row = block * pages_per_block + page, block = die * blocks_per_die + i.
@@ -45,7 +72,7 @@ struct pagebuf {
   uint8_t state;
   uint8_t pool;
   uint8_t frontier; /* FILLING/PROGRAM: owning frontier (index in ftl.fr) */
-  uint8_t rsvd;
+  uint8_t yielded;  /* GC_PLACE: slot `filled` was placed, its accounting waits for the GC step */
   uint32_t row;     /* page row it belongs to (FTL_NONE if none) */
   uint32_t filled;  /* FILLING: slots placed; GC_PLACE: next slot to examine */
   uint32_t mask;    /* READ: slots requested */
@@ -56,6 +83,10 @@ struct pagebuf {
   uint32_t *lpn;
   uint16_t slot_idx[32]; /* HOST_READ: slot -> LBA index in the command */
 };
+
+/* What a step of work returns. A stage of the loop returns STEP_DONE if it
+ * did any work, with STEP_YIELD or-ed in when it stopped for a GC step. */
+enum step { STEP_WAIT = 0, STEP_DONE = 1, STEP_YIELD = 2 };
 
 enum wear_pick { WEAR_LOWEST = 0, WEAR_HIGHEST = 1, WEAR_RANDOM = 2 };
 
@@ -101,11 +132,13 @@ struct gc_job {
   uint32_t wear;   /* 1: a wear-levelling victim (chosen for its low erase count) */
 };
 
+/* Indices wrap at size (empty when head == tail). On a ring the firmware
+ * consumes, tail is the producer's index as last read from the device. */
 struct ring {
   uint32_t base;   /* bus address */
   uint32_t size;   /* entries (power of two) */
-  uint32_t head;   /* consumer index (free-running) */
-  uint32_t tail;   /* producer index (free-running) */
+  uint32_t head;   /* consumer index */
+  uint32_t tail;   /* producer index */
   void *mem;       /* window */
 };
 
@@ -183,6 +216,12 @@ struct ftl {
   struct gc_job *jobs;
   uint32_t gc_active;
   uint64_t gc_since_ns;
+  int gc_pending; /* a free block was taken or a block closed since the last gc_schedule() */
+
+  /* where a host stage that yielded continues (FTL_NONE: it did not) */
+  uint32_t host_placing;  /* DONE ring: the write command being placed */
+  uint32_t host_flushing; /* CMD ring: the flush command flushing frontiers */
+  uint32_t wait_yielded, wait_yielded_prev; /* wait list: the command, its predecessor */
 
   struct ring fsq, fcq;        /* flash submission / completion */
   struct ring ncmd, nxfer, ndone; /* NVMe fetched commands / transfers / done */
@@ -196,34 +235,58 @@ struct ftl {
   struct streams_state streams; /* NVMe Streams directive of namespace 1 (directives.c) */
 };
 
-/* ---- map.c ------------------------------------------------------------- */
+/* ---- block.c: block manager ---------------------------------------------- */
 static inline uint32_t ppa_row(const struct ftl *f, uint32_t ppa) { return ppa / f->cfg.slots_per_page; }
 static inline uint32_t ppa_slot(const struct ftl *f, uint32_t ppa) { return ppa % f->cfg.slots_per_page; }
 static inline uint32_t row_block(const struct ftl *f, uint32_t row) { return row / f->cfg.pages_per_block; }
 static inline uint32_t block_die(const struct ftl *f, uint32_t b) { return b / f->cfg.blocks_per_die; }
+uint32_t rng_next(struct ftl *f);
+/* Every block free, no candidates (ftl_init, after the tables are carved). */
+void block_init(struct ftl *f);
+/* The one state change of a block, checked (FREE -> OPEN -> CLOSED -> VICTIM
+ * -> ERASING -> FREE); it keeps the free lists and the candidate index. */
+void block_set_state(struct ftl *f, uint32_t blk, enum blk_state to);
+/* Opens a free block of die d (which one: wear), or FTL_NONE if d has none. */
+uint32_t block_take_free(struct ftl *f, uint32_t d, uint8_t wear);
+/* A candidate chosen by ftl.gc.policy, or FTL_NONE if there is none. */
+uint32_t block_pick_victim(struct ftl *f);
+/* The candidate with the lowest erase count (wear levelling), or FTL_NONE. */
+uint32_t block_pick_coldest(struct ftl *f);
+/* A block's valid-LBA count moved by one (map.c). */
+void block_valid_inc(struct ftl *f, uint32_t blk);
+void block_valid_dec(struct ftl *f, uint32_t blk);
+
+/* ---- buf.c: page buffers --------------------------------------------------- */
+/* A free buffer of pool, in state (FTL_NONE if the pool is empty). */
+uint32_t buf_get(struct ftl *f, int pool, enum buf_state state);
+void buf_put(struct ftl *f, uint32_t b);
+/* Adds a new buffer to its pool (ftl_init). */
+void buf_add(struct ftl *f, uint32_t b);
+/* The page buffer holding row, if any (reads of recently written data). */
+uint32_t buf_find_row(const struct ftl *f, uint32_t row);
+
+/* ---- map.c: L2P and validity ----------------------------------------------- */
 static inline int ppa_valid(const struct ftl *f, uint32_t ppa) { return (f->valid_bits[ppa >> 5] >> (ppa & 31)) & 1u; }
 void map_set(struct ftl *f, uint32_t lpn, uint32_t ppa); /* invalidates the old location */
 void map_trim(struct ftl *f, uint32_t lpn);
 void map_invalidate_ppa(struct ftl *f, uint32_t ppa);
 
-/* ---- alloc.c ----------------------------------------------------------- */
-uint32_t buf_get(struct ftl *f, int pool);
-void buf_put(struct ftl *f, uint32_t b);
-/* Places one LBA (token, lpn) on frontier fr. 0 on success, -1 if it must
- * wait (no page buffer, or no free block: host data may not open a block
- * once free blocks are down to the GC reserve; for_gc may). */
+/* ---- alloc.c: write frontiers ---------------------------------------------- */
+enum place_result { PLACE_OK = 0, PLACE_WAIT = 1, PLACE_YIELD = 2 };
+/* Places one LBA (token, lpn) on frontier fr. PLACE_WAIT if it must wait (no
+ * page buffer, or no free block: host data may not open a block once free
+ * blocks are down to the GC reserve; for_gc may). PLACE_YIELD if it opened a
+ * free block for the LBA and did not place it yet: schedule GC, then call
+ * again with the same LBA. After PLACE_OK, f->gc_pending set means the page
+ * closed its block: the caller yields before its next step. */
 int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, int for_gc);
-/* Programs a frontier's partly filled page, padding the rest. */
-void frontier_flush(struct ftl *f, struct frontier *fr);
-void on_program_done(struct ftl *f, uint32_t b, int status);
-void block_make_free(struct ftl *f, uint32_t blk);
-uint32_t rng_next(struct ftl *f);
-/* The page buffer holding row, if any (reads of recently written data). */
-uint32_t buf_find_row(const struct ftl *f, uint32_t row);
-/* Pads and programs the open pages of every host class. */
-void frontier_flush_host(struct ftl *f);
+/* Pads and programs the open pages of every host class; STEP_YIELD after one
+ * closed a block (call again to go on), STEP_DONE when all are programmed. */
+int frontier_flush_host(struct ftl *f);
+/* A program completed (the loop's dispatch). */
+void program_done(struct ftl *f, uint32_t b, int status);
 
-/* ---- place.c ----------------------------------------------------------- */
+/* ---- place.c: write classes ------------------------------------------------ */
 /* Frontier count and DRAM for a configuration. */
 uint32_t place_frontiers(const struct ftl_config *c);
 uint32_t place_slices(const struct ftl_config *c);
@@ -237,25 +300,42 @@ struct frontier *place_host(struct ftl *f, uint32_t lpn, uint32_t stream);
 /* The frontier a relocated LBA goes to. */
 struct frontier *place_gc(struct ftl *f, uint32_t lpn);
 
-/* ---- gc.c -------------------------------------------------------------- */
-void gc_block_closed(struct ftl *f, uint32_t blk);
-void gc_valid_changed(struct ftl *f, uint32_t blk, uint32_t old_valid);
-void gc_kick(struct ftl *f);
-void on_gc_read_done(struct ftl *f, uint32_t b, int status);
-void on_erase_done(struct ftl *f, uint32_t blk, int status);
-int gc_place_pending(struct ftl *f);
+/* ---- gc.c: GC jobs ------------------------------------------------------------ */
+/* The lowest idle job slot, or FTL_NONE. */
+uint32_t gc_idle_job(const struct ftl *f);
+/* Free blocks plus erases in flight are below the GC threshold. */
+int gc_below_threshold(const struct ftl *f);
+/* Starts job j on victim blk (wear: a wear-levelling victim). */
+void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear);
+/* Issues victim reads for every running job while GC buffers allow. */
+void gc_issue_reads(struct ftl *f);
+/* A victim read completed: its slots wait to be placed, and are placed now
+ * if nothing waits before them (STEP_YIELD: continue with gc_relocate). */
+int gc_read_done(struct ftl *f, uint32_t b, int status);
+/* Places waiting relocated data in order until something must wait. */
+int gc_relocate(struct ftl *f);
+/* An erase completed: the block is free again. */
+void gc_erase_done(struct ftl *f, uint32_t blk, int status);
 
-/* ---- flashif.c --------------------------------------------------------- */
+/* ---- flashif.c: flash rings ----------------------------------------------- */
 void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t mask, uint32_t buf);
-int flash_poll(struct ftl *f);
 int flash_doorbell(struct ftl *f); /* nonzero if it rang */
+/* Completions: flash_cq_fetch() reads the controller's tail (0: nothing new),
+ * flash_cq_pop() hands them out one by one, flash_cq_release() returns the
+ * ring's head to the controller. */
+int flash_cq_fetch(struct ftl *f);
+int flash_cq_pop(struct ftl *f, struct fc_cqe *c);
+void flash_cq_release(struct ftl *f);
 
-/* ---- hostif.c ---------------------------------------------------------- */
-int host_poll(struct ftl *f);
-int host_doorbell(struct ftl *f);
+/* ---- hostif.c: NVMe commands ---------------------------------------------- */
+/* Stages of the loop (STEP_DONE if any work, | STEP_YIELD to schedule GC and
+ * call again): the transfer-done ring, the command ring, the wait list. */
+int host_transfers_done(struct ftl *f);
+int host_commands(struct ftl *f);
 int host_resume_waiting(struct ftl *f);
-void on_host_read_done(struct ftl *f, uint32_t b, int status);
-void host_cmd_finish(struct ftl *f, uint32_t c, uint16_t status);
+int host_doorbell(struct ftl *f);
+void host_read_done(struct ftl *f, uint32_t b, int status);
+/* Completes flush commands once no program is in flight. */
 void host_check_flush(struct ftl *f);
 uint32_t cmd_alloc(struct ftl *f);
 /* Queues command slot c to be resumed when buffers or blocks free up. */
@@ -263,13 +343,12 @@ void wait_push(struct ftl *f, uint32_t c);
 int cmd_place_writes(struct ftl *f, uint32_t c);
 int cmd_start_read(struct ftl *f, uint32_t c);
 void cmd_trim(struct ftl *f, uint64_t slba, uint64_t n);
-/* Posts bytes of the command's staging area to the host (admin data); the
- * command completes with its status when the transfer is done. */
-void host_send_admin_data(struct ftl *f, uint32_t c, uint32_t bytes);
 
 /* ---- directives.c ------------------------------------------------------- */
-/* Decodes an admin command (submission queue 0). */
-void admin_decode(struct ftl *f, uint32_t c, const struct nvme_sqe *q);
+/* Executes an admin command (submission queue 0): returns its status; *send
+ * bytes of data for the host are in the command's staging area (0: none);
+ * completion dword 0 in cmd->dw0. */
+uint16_t admin_execute(struct ftl *f, struct fw_cmd *cmd, const struct nvme_sqe *q, uint32_t *send);
 /* Status of a write with the Streams directive and stream identifier dspec;
  * opens the stream when it is not yet open. */
 uint16_t streams_write_check(struct ftl *f, uint32_t dspec);

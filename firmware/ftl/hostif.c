@@ -87,7 +87,8 @@ void host_cmd_finish(struct ftl *f, uint32_t c, uint16_t status) {
   cmd_release(f, c);
 }
 
-void host_send_admin_data(struct ftl *f, uint32_t c, uint32_t bytes) {
+/* Admin data in the staging area to the host; completes when transferred. */
+static void host_send_admin_data(struct ftl *f, uint32_t c, uint32_t bytes) {
   struct fw_cmd *cmd = &f->cmds[c];
   cmd->state = CMD_D2H;
   xfer_post(f, XFER_D2H_RAW, cmd, XTAG(XK_ADMIN_DATA, c), cmd->staging, cmd->prp, bytes, 0);
@@ -102,6 +103,8 @@ void wait_push(struct ftl *f, uint32_t c) {
 
 /* ---- write ------------------------------------------------------------- */
 
+/* Places a write command's LBAs from where it stopped: STEP_DONE (completed),
+ * STEP_WAIT (no buffer or block), STEP_YIELD (a GC step first, then again). */
 int cmd_place_writes(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   cmd->state = CMD_PLACE;
@@ -109,20 +112,31 @@ int cmd_place_writes(struct ftl *f, uint32_t c) {
     cmd->recorded = 1;
     place_note_write(f, cmd->slba, cmd->nlb);
   }
-  for (; cmd->progress < cmd->nlb; ++cmd->progress) {
+  while (cmd->progress < cmd->nlb) {
     const uint32_t lpn = (uint32_t)(cmd->slba + cmd->progress);
     struct frontier *fr = place_host(f, lpn, cmd->stream);
-    if (place_lba(f, fr, lpn, cmd->tokens[cmd->progress], 0)) {
+    const int r = place_lba(f, fr, lpn, cmd->tokens[cmd->progress], 0);
+    if (r == PLACE_YIELD) return STEP_YIELD;
+    if (r == PLACE_WAIT) {
       f->stats.write_stalls++;
-      return 0;
+      return STEP_WAIT;
     }
     f->stats.host_lba_writes++;
     const uint32_t cls = fr->index < FTL_MAX_CLASSES ? fr->index : 0;
     f->stats.class_lba_writes[cls]++;
     f->stats.class_by_stream[cls][cmd->stream <= FTL_MAX_CLASSES ? cmd->stream : 0]++;
+    ++cmd->progress;
+    if (f->gc_pending) return STEP_YIELD;
   }
   host_cmd_finish(f, c, NVME_SC_SUCCESS);
-  return 1;
+  return STEP_DONE;
+}
+
+/* Places a write whose data arrived; one that must wait joins the wait list. */
+static int place_command(struct ftl *f, uint32_t c) {
+  const int r = cmd_place_writes(f, c);
+  if (r == STEP_WAIT) wait_push(f, c);
+  return r;
 }
 
 /* ---- read -------------------------------------------------------------- */
@@ -171,10 +185,9 @@ int cmd_start_read(struct ftl *f, uint32_t c) {
       continue;
     }
     if (cur != FTL_NONE) read_submit(f, cur);
-    cur = buf_get(f, POOL_READ);
-    if (cur == FTL_NONE) return 0; /* waits for a read buffer; resumes at i */
+    cur = buf_get(f, POOL_READ, BUF_HOST_READ);
+    if (cur == FTL_NONE) return STEP_WAIT; /* waits for a read buffer; resumes at i */
     struct pagebuf *pb = &f->bufs[cur];
-    pb->state = BUF_HOST_READ;
     pb->row = row;
     pb->mask = 1u << slot;
     pb->cmd = c;
@@ -182,10 +195,10 @@ int cmd_start_read(struct ftl *f, uint32_t c) {
   }
   if (cur != FTL_NONE) read_submit(f, cur);
   read_maybe_done(f, c);
-  return 1;
+  return STEP_DONE;
 }
 
-void on_host_read_done(struct ftl *f, uint32_t b, int status) {
+void host_read_done(struct ftl *f, uint32_t b, int status) {
   struct pagebuf *pb = &f->bufs[b];
   struct fw_cmd *cmd = &f->cmds[pb->cmd];
   if (status != FC_OK) {
@@ -221,6 +234,20 @@ static void dsm_ranges_done(struct ftl *f, uint32_t c) {
   host_cmd_finish(f, c, NVME_SC_SUCCESS);
 }
 
+/* Pads and programs the host frontiers' open pages; the command completes
+ * once no program is in flight. STEP_YIELD: a block closed, call again. */
+static int cmd_flush(struct ftl *f, uint32_t c) {
+  if (frontier_flush_host(f) == STEP_YIELD) {
+    f->host_flushing = c;
+    return STEP_YIELD;
+  }
+  f->host_flushing = FTL_NONE;
+  f->cmds[c].state = CMD_WAIT_FLUSH;
+  f->flush_waiters++;
+  host_check_flush(f);
+  return STEP_DONE;
+}
+
 void host_check_flush(struct ftl *f) {
   if (!f->flush_waiters || f->programs_inflight) return;
   for (uint32_t c = 0; c < f->cfg.cmd_slots; ++c)
@@ -241,7 +268,13 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
   cmd->sqid = e->sqid;
   cmd->prp = q->prp1;
   hal_charge(f->hal, FW_OP_cmd_decode, 1);
-  if (e->sqid == 0) return admin_decode(f, c, q); /* admin queue: directives.c */
+  if (e->sqid == 0) { /* admin queue: directives.c */
+    uint32_t bytes = 0;
+    const uint16_t st = admin_execute(f, cmd, q, &bytes);
+    cmd->status = st;
+    if (st == NVME_SC_SUCCESS && bytes) return host_send_admin_data(f, c, bytes);
+    return host_cmd_finish(f, c, st);
+  }
   switch (cmd->opcode) {
     case NVME_OP_READ:
     case NVME_OP_WRITE: {
@@ -270,10 +303,7 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
       return;
     }
     case NVME_OP_FLUSH:
-      frontier_flush_host(f);
-      cmd->state = CMD_WAIT_FLUSH;
-      f->flush_waiters++;
-      host_check_flush(f);
+      cmd_flush(f, c);
       return;
     case NVME_OP_DSM:
       if (q->nsid != 1) return host_cmd_finish(f, c, NVME_SC_INVALID_NS);
@@ -288,11 +318,17 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
   }
 }
 
-static int done_poll(struct ftl *f) {
-  const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_DONE_TAIL);
-  if (tail == f->ndone.head || tail >= f->ndone.size) return 0;
+int host_transfers_done(struct ftl *f) {
+  if (f->host_placing != FTL_NONE) { /* a write of this batch yielded */
+    if (place_command(f, f->host_placing) == STEP_YIELD) return STEP_DONE | STEP_YIELD;
+    f->host_placing = FTL_NONE;
+  } else {
+    const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_DONE_TAIL);
+    if (tail == f->ndone.head || tail >= f->ndone.size) return 0;
+    f->ndone.tail = tail;
+  }
   const struct nvme_done *ring = (const struct nvme_done *)f->ndone.mem;
-  while (f->ndone.head != tail) {
+  while (f->ndone.head != f->ndone.tail) {
     const struct nvme_done d = ring[f->ndone.head];
     f->ndone.head = (f->ndone.head + 1) & (f->ndone.size - 1);
     f->xfer_outstanding--;
@@ -305,7 +341,10 @@ static int done_poll(struct ftl *f) {
     }
     switch (d.tag >> 24) {
       case XK_WRITE_DATA:
-        if (!cmd_place_writes(f, c)) wait_push(f, c);
+        if (place_command(f, c) == STEP_YIELD) {
+          f->host_placing = c;
+          return STEP_DONE | STEP_YIELD;
+        }
         break;
       case XK_DSM_RANGES: dsm_ranges_done(f, c); break;
       case XK_READ_DATA:
@@ -314,15 +353,21 @@ static int done_poll(struct ftl *f) {
     }
   }
   hal_write32(f->hal, SSDVP_NVME_BASE + NVME_DONE_HEAD, f->ndone.head);
-  return 1;
+  return STEP_DONE;
 }
 
-static int cmd_poll(struct ftl *f) {
-  const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_CMD_TAIL);
-  if (tail == f->ncmd.head || tail >= f->ncmd.size) return 0;
-  const struct nvme_cmd_entry *ring = (const struct nvme_cmd_entry *)f->ncmd.mem;
+int host_commands(struct ftl *f) {
   int did = 0;
-  while (f->ncmd.head != tail) {
+  if (f->host_flushing != FTL_NONE) { /* a flush of this batch yielded */
+    if (cmd_flush(f, f->host_flushing) == STEP_YIELD) return STEP_DONE | STEP_YIELD;
+    did = STEP_DONE;
+  } else {
+    const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_CMD_TAIL);
+    if (tail == f->ncmd.head || tail >= f->ncmd.size) return 0;
+    f->ncmd.tail = tail;
+  }
+  const struct nvme_cmd_entry *ring = (const struct nvme_cmd_entry *)f->ncmd.mem;
+  while (f->ncmd.head != f->ncmd.tail) {
     const uint32_t c = cmd_alloc(f);
     if (c == FTL_NONE) { /* the rest stays in the ring until a slot frees */
       cmd_irq_mask(f, 1);
@@ -330,7 +375,8 @@ static int cmd_poll(struct ftl *f) {
     }
     cmd_decode(f, c, &ring[f->ncmd.head]);
     f->ncmd.head = (f->ncmd.head + 1) & (f->ncmd.size - 1);
-    did = 1;
+    did = STEP_DONE;
+    if (f->host_flushing != FTL_NONE) return STEP_DONE | STEP_YIELD;
   }
   if (did) hal_write32(f->hal, SSDVP_NVME_BASE + NVME_CMD_HEAD, f->ncmd.head);
   return did;
@@ -339,26 +385,30 @@ static int cmd_poll(struct ftl *f) {
 int host_resume_waiting(struct ftl *f) {
   int did = 0;
   uint32_t prev = FTL_NONE, c = f->wait_head;
+  if (f->wait_yielded != FTL_NONE) { /* continue where a write yielded */
+    c = f->wait_yielded;
+    prev = f->wait_yielded_prev;
+    f->wait_yielded = FTL_NONE;
+  }
   while (c != FTL_NONE) {
     const uint32_t next = f->cmds[c].next;
     const int opcode = f->cmds[c].opcode;
-    const int done = opcode == NVME_OP_READ ? cmd_start_read(f, c) : cmd_place_writes(f, c);
-    if (done) {
+    const int r = opcode == NVME_OP_READ ? cmd_start_read(f, c) : cmd_place_writes(f, c);
+    if (r == STEP_YIELD) {
+      f->wait_yielded = c;
+      f->wait_yielded_prev = prev;
+      return did | STEP_YIELD;
+    }
+    if (r == STEP_DONE) {
       if (prev == FTL_NONE) f->wait_head = next;
       else f->cmds[prev].next = next;
       if (f->wait_tail == c) f->wait_tail = prev;
-      did = 1;
+      did = STEP_DONE;
     } else {
       prev = c;
       if (opcode != NVME_OP_READ) break; /* writes keep their order */
     }
     c = next;
   }
-  return did;
-}
-
-int host_poll(struct ftl *f) {
-  int did = done_poll(f);
-  did |= cmd_poll(f);
   return did;
 }

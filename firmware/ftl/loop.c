@@ -1,16 +1,89 @@
 /*
- * loop.c - the event loop and functional access.
+ * loop.c - the event loop, GC scheduling, and functional access.
+ *
+ * A pass: flash completions (dispatched by tag kind), the NVMe transfer-done
+ * and command rings, waiting GC data, waiting commands, GC scheduling, then
+ * the flash and NVMe doorbells once each. A stage that places data stops
+ * when it took a free block or closed one (STEP_YIELD, ftl_internal.h); the
+ * loop schedules GC and runs the stage again, which continues where it
+ * stopped.
  */
 #include <string.h>
 
 #include "ftl_internal.h"
 
+/* The one place GC work starts: a wear victim when one is due and the free
+ * pool has room to spare, victims while the free pool (with erases in
+ * flight) is below the threshold and a job slot is idle, then victim reads
+ * for every job while GC buffers allow. */
+static void gc_schedule(struct ftl *f) {
+  f->gc_pending = 0;
+  if (f->wear_due && !gc_below_threshold(f)) { /* a wear victim may be full of valid data */
+    const uint32_t j = gc_idle_job(f);
+    if (j != FTL_NONE) {
+      const uint32_t blk = block_pick_coldest(f);
+      f->wear_due = 0;
+      if (blk != FTL_NONE) {
+        f->stats.wear_victims++;
+        gc_start(f, j, blk, 1);
+      }
+    }
+  }
+  while (gc_below_threshold(f)) {
+    const uint32_t j = gc_idle_job(f);
+    if (j == FTL_NONE) break;
+    const uint32_t blk = block_pick_victim(f);
+    if (blk == FTL_NONE) break;
+    gc_start(f, j, blk, 0);
+  }
+  gc_issue_reads(f);
+}
+
+/* Runs a stage to its end, with a GC step wherever it yields. */
+static int drain(struct ftl *f, int (*stage)(struct ftl *)) {
+  int did = 0;
+  for (;;) {
+    const int r = stage(f);
+    did |= r & STEP_DONE;
+    if (!(r & STEP_YIELD)) return did;
+    gc_schedule(f);
+  }
+}
+
+static int flash_completions(struct ftl *f) {
+  if (!flash_cq_fetch(f)) return 0;
+  struct fc_cqe c;
+  while (flash_cq_pop(f, &c)) {
+    const uint32_t idx = TAG_IDX(c.tag);
+    switch (TAG_KIND(c.tag)) {
+      case TAG_PROGRAM: program_done(f, idx, c.status); break;
+      case TAG_HOST_READ: host_read_done(f, idx, c.status); break;
+      case TAG_GC_READ:
+        if (gc_read_done(f, idx, c.status) & STEP_YIELD) {
+          gc_schedule(f);
+          drain(f, gc_relocate);
+        }
+        break;
+      case TAG_ERASE: gc_erase_done(f, idx, c.status); break;
+      default:
+        hal_logf(f->hal, HAL_LOG_ERROR, "ftl: flash completion with unknown tag 0x%" PRIx32 "", c.tag);
+        f->fatal = 1;
+    }
+  }
+  flash_cq_release(f);
+  host_check_flush(f);
+  return 1;
+}
+
 int ftl_poll(struct ftl *f) {
-  int did = flash_poll(f);
-  if (!f->functional) did |= host_poll(f);
-  did |= gc_place_pending(f);
-  if (f->wait_head != FTL_NONE) did |= host_resume_waiting(f);
-  gc_kick(f);
+  int did = flash_completions(f);
+  if (!f->functional) {
+    did |= drain(f, host_transfers_done);
+    did |= drain(f, host_commands);
+  }
+  did |= drain(f, gc_relocate);
+  if (f->wait_head != FTL_NONE) did |= drain(f, host_resume_waiting);
+  gc_schedule(f);
   did |= flash_doorbell(f);
   did |= host_doorbell(f);
   return did;
@@ -89,7 +162,9 @@ int ftl_func_write_stream(struct ftl *f, uint64_t lba, uint32_t n, const uint32_
     }
     memcpy(f->cmds[c].tokens, tokens, (size_t)chunk * 4);
     f->cmds[c].stream = (uint8_t)stream;
-    if (!cmd_place_writes(f, c)) wait_push(f, c);
+    int r;
+    while ((r = cmd_place_writes(f, c)) == STEP_YIELD) gc_schedule(f);
+    if (r == STEP_WAIT) wait_push(f, c);
     rc = func_wait(f, c);
     lba += chunk;
     n -= chunk;
@@ -134,7 +209,7 @@ int ftl_func_trim(struct ftl *f, uint64_t lba, uint64_t n) {
 
 int ftl_func_flush(struct ftl *f) {
   f->functional = 1;
-  frontier_flush_host(f);
+  while (frontier_flush_host(f) == STEP_YIELD) gc_schedule(f);
   const int rc = func_drain(f);
   f->functional = 0;
   return rc;

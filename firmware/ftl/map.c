@@ -1,5 +1,6 @@
 /*
- * map.c - the page-level L2P table and per-slot validity.
+ * map.c - the page-level L2P table and per-slot validity; a block's valid
+ * count goes through the block manager, which keeps greedy's lists.
  */
 #include "ftl_internal.h"
 
@@ -8,9 +9,7 @@ void map_invalidate_ppa(struct ftl *f, uint32_t ppa) {
   const uint32_t bit = 1u << (ppa & 31);
   if (!(*w & bit)) return;
   *w &= ~bit;
-  const uint32_t blk = row_block(f, ppa_row(f, ppa));
-  const uint32_t old = f->blk_valid[blk]--;
-  gc_valid_changed(f, blk, old);
+  block_valid_dec(f, row_block(f, ppa_row(f, ppa)));
 }
 
 void map_set(struct ftl *f, uint32_t lpn, uint32_t ppa) {
@@ -18,9 +17,7 @@ void map_set(struct ftl *f, uint32_t lpn, uint32_t ppa) {
   if (old != FTL_UNMAPPED) map_invalidate_ppa(f, old);
   f->l2p[lpn] = ppa;
   f->valid_bits[ppa >> 5] |= 1u << (ppa & 31);
-  const uint32_t blk = row_block(f, ppa_row(f, ppa));
-  const uint32_t before = f->blk_valid[blk]++;
-  gc_valid_changed(f, blk, before);
+  block_valid_inc(f, row_block(f, ppa_row(f, ppa)));
 }
 
 void map_trim(struct ftl *f, uint32_t lpn) {

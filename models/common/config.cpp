@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <sstream>
@@ -108,6 +109,8 @@ void Config::merge(const Config& other) {
     values_[kv.first] = kv.second;
     auto o = other.value_origin_.find(kv.first);
     value_origin_[kv.first] = o == other.value_origin_.end() ? other.origin_ : o->second;
+    auto di = declared_index_.find(kv.first);
+    if (di != declared_index_.end()) declared_[di->second].value = kv.second;
   }
 }
 
@@ -117,17 +120,50 @@ void Config::fail(const std::string& key, const std::string& what) const {
   throw ConfigError(where + ": config key '" + key + "': " + what);
 }
 
+void Config::declare_all(const std::vector<ParamInfo>& params) {
+  for (const auto& p : params) {
+    if (declared_index_.count(p.key)) continue;
+    declared_index_[p.key] = declared_.size();
+    declared_.push_back(p);
+    auto v = values_.find(p.key);
+    declared_.back().value = v == values_.end() ? p.default_value : v->second;
+    from_registry_.push_back(true);
+    read_.push_back(false);
+  }
+  registry_ = true;
+}
+
+std::vector<std::string> Config::unread() const {
+  std::vector<std::string> r;
+  for (size_t i = 0; i < declared_.size(); ++i)
+    if (!read_[i]) r.push_back(declared_[i].key);
+  return r;
+}
+
+bool Config::is_instance_key(const std::string& key) { return key.rfind("log.", 0) == 0 && key != "log.level"; }
+
 const std::string* Config::lookup(const std::string& key, const std::string& type, const std::string& def,
                                   const std::string& desc) {
   auto it = values_.find(key);
   const std::string* v = it == values_.end() ? nullptr : &it->second;
   auto di = declared_index_.find(key);
   if (di == declared_index_.end()) {
+    if (registry_ && !is_instance_key(key)) drift_.push_back(key + ": read but not in the registry");
     declared_index_[key] = declared_.size();
-    declared_.push_back(ParamInfo{key, type, def, desc, v ? *v : def});
-  } else if (declared_[di->second].type != type) {
-    fail(key, "declared twice with different types (" + declared_[di->second].type + ", " + type + ")");
+    declared_.push_back(ParamInfo{key, type, def, desc, v ? *v : def, "", ""});
+    from_registry_.push_back(false);
+    read_.push_back(true);
+    return v;
   }
+  ParamInfo& p = declared_[di->second];
+  if (p.type != type) fail(key, "declared twice with different types (" + p.type + ", " + type + ")");
+  // A registry default in <angle brackets> depends on other keys or the build.
+  if (from_registry_[di->second] && p.default_value != def && p.default_value.rfind('<', 0) != 0) {
+    const std::string d = key + ": read with default '" + def + "', the registry says '" + p.default_value + "'";
+    if (std::find(drift_.begin(), drift_.end(), d) == drift_.end()) drift_.push_back(d);
+  }
+  p.value = v ? *v : def;
+  read_[di->second] = true;
   return v;
 }
 
@@ -279,13 +315,56 @@ std::vector<std::string> Config::undeclared() const {
   return r;
 }
 
-void Config::check_unknown() const {
-  std::string unknown;
-  for (const auto& kv : values_)
-    if (!declared_index_.count(kv.first)) {
-      auto o = value_origin_.find(kv.first);
-      unknown += "\n  " + kv.first + " (from " + (o == value_origin_.end() ? origin_ : o->second) + ")";
+namespace {
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
     }
+  }
+  return row[b.size()];
+}
+
+std::string leaf_of(const std::string& key) {
+  const auto dot = key.rfind('.');
+  return dot == std::string::npos ? key : key.substr(dot + 1);
+}
+
+}  // namespace
+
+std::vector<std::string> Config::near_misses(const std::string& key, size_t most) const {
+  // Close enough to be a typo: one edit in a short key, up to three in a
+  // long one; or the same last component (4+ characters) in another section.
+  const size_t limit = key.size() < 8 ? 1 : key.size() < 16 ? 2 : 3;
+  const std::string leaf = leaf_of(key);
+  std::vector<std::pair<size_t, std::string>> hits;
+  for (const auto& p : declared_) {
+    if (p.key == key) continue;
+    const size_t d = edit_distance(key, p.key);
+    if (d <= limit || (leaf.size() >= 4 && leaf_of(p.key) == leaf)) hits.emplace_back(d, p.key);
+  }
+  std::sort(hits.begin(), hits.end());
+  std::vector<std::string> r;
+  for (size_t i = 0; i < hits.size() && i < most; ++i) r.push_back(hits[i].second);
+  return r;
+}
+
+void Config::check_unknown(bool skip_instance_keys) const {
+  std::string unknown;
+  for (const auto& kv : values_) {
+    if (declared_index_.count(kv.first) || (skip_instance_keys && is_instance_key(kv.first))) continue;
+    auto o = value_origin_.find(kv.first);
+    unknown += "\n  " + kv.first + " (from " + (o == value_origin_.end() ? origin_ : o->second) + ")";
+    const auto near = near_misses(kv.first);
+    for (size_t i = 0; i < near.size(); ++i) unknown += (i ? ", " : ": perhaps misspelt ") + near[i];
+  }
   if (!unknown.empty())
     throw ConfigError("unknown config key(s); see `ssdvp params` for the valid ones:" + unknown);
 }
@@ -298,6 +377,20 @@ std::string format_time_ps(uint64_t ps) {
   for (const auto& u : units)
     if (ps % u.mult == 0) return std::to_string(ps / u.mult) + u.unit;
   return std::to_string(ps) + "ps";
+}
+
+}  // namespace ssdvp
+
+namespace ssdvp {
+
+std::string format_size(uint64_t bytes) {
+  static const struct { uint64_t mult; const char* unit; } units[] = {
+      {1ull << 40, "TiB"}, {1000000000000ull, "TB"}, {1ull << 30, "GiB"}, {1000000000ull, "GB"},
+      {1ull << 20, "MiB"}, {1000000ull, "MB"},       {1ull << 10, "KiB"}, {1000ull, "KB"}};
+  if (bytes == 0) return "0";
+  for (const auto& u : units)
+    if (bytes % u.mult == 0) return std::to_string(bytes / u.mult) + u.unit;
+  return std::to_string(bytes);
 }
 
 }  // namespace ssdvp

@@ -2,11 +2,17 @@
 //
 // A Config holds the flat key/value pairs of a YAML file (nested maps become
 // dotted keys) plus command-line overrides. Every model reads its parameters
-// through get_*(key, default, description): that call both declares the
-// parameter (for --list-params and docs) and returns its value. After the
-// platform is built, check_unknown() names any key that nobody declared.
-// There is no global registry: two platforms in one process keep separate
-// Configs.
+// through get_*(key, default, description), which returns its value.
+//
+// The registry: before any model reads, the platform declares every key it
+// knows (declare_all(), from platform/run/params.def and the firmware's
+// tables), so the parameter list and the unknown-key check do not depend on
+// which model read a key first. A read of a key the registry lacks, or with
+// another type or default, is recorded as drift() (a test keeps it empty).
+// Without a registry (a model built alone in a test) a read declares its key.
+// check_unknown() names any key present that is not declared, with its near
+// misses. There is no global registry: two platforms in one process keep
+// separate Configs.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +34,8 @@ struct ParamInfo {
   std::string default_value;
   std::string description;
   std::string value;  // resolved value, as text
+  std::string unit;   // optional: the unit of the value in the firmware ("blocks", "LBAs")
+  std::string range;  // optional: the valid range with its unit, as text ("1 to 64 blocks")
 };
 
 class Config {
@@ -65,11 +73,29 @@ class Config {
   // KB/MB/GB/TB are decimal, KiB/MiB/GiB/TiB binary.
   uint64_t get_size(const std::string& key, const std::string& def, const std::string& desc);
 
-  // Throws ConfigError naming every key present in the config that no model
-  // declared (a typo, or a key of another version).
-  void check_unknown() const;
+  // Declares parameters up front, in order (the registry). A key declared
+  // twice keeps its first declaration.
+  void declare_all(const std::vector<ParamInfo>& params);
+  // Keys under this prefix ("log.") are declared by the read that uses them
+  // (per-instance keys), not by the registry.
+  static bool is_instance_key(const std::string& key);
+  // Reads that disagree with the registry: a key it lacks, another type or
+  // another default ("key: ..." each). Empty without a registry.
+  const std::vector<std::string>& drift() const { return drift_; }
+  // Registry keys no model has read so far (a key only another mode reads).
+  std::vector<std::string> unread() const;
+
+  // Throws ConfigError naming every key present in the config that is not
+  // declared (a typo, or a key of another version), each with its near
+  // misses among the declared keys. With skip_instance_keys, keys under
+  // "log." are left for a later call (they are declared when read).
+  void check_unknown(bool skip_instance_keys = false) const;
   // The keys present but not declared so far.
   std::vector<std::string> undeclared() const;
+  // Declared keys close to `key` (a typo of it): a small edit distance, or
+  // the same last component under another section. At most `most`, best
+  // first; empty if nothing is close.
+  std::vector<std::string> near_misses(const std::string& key, size_t most = 3) const;
 
   // Every declared parameter, in declaration order, with its resolved value.
   const std::vector<ParamInfo>& params() const { return declared_; }
@@ -91,10 +117,16 @@ class Config {
   std::map<std::string, std::string> value_origin_;
   std::vector<ParamInfo> declared_;
   std::map<std::string, size_t> declared_index_;
+  std::vector<bool> from_registry_;
+  std::vector<bool> read_;
+  bool registry_ = false;
+  std::vector<std::string> drift_;
   std::string origin_ = "<defaults>";
 };
 
 // Formats picoseconds as the shortest exact text with a unit ("20us").
 std::string format_time_ps(uint64_t ps);
+// Formats bytes as the shortest exact text with a unit ("8KiB", "100MB").
+std::string format_size(uint64_t bytes);
 
 }  // namespace ssdvp

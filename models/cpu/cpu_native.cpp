@@ -46,6 +46,10 @@ uint64_t CpuNative::default_cost(enum fw_op op) {
   return c ? c->cycles : kOps[op].cycles;
 }
 
+std::string CpuNative::cost_description(enum fw_op op) {
+  return std::string("cycles: ") + kOps[op].desc + (calibrated_row(op) ? " (calibrated on the ISS)" : " (estimate)");
+}
+
 const hal_ops CpuNative::ops_ = {&CpuNative::hal_read32, &CpuNative::hal_write32, &CpuNative::hal_dram,
                                  &CpuNative::hal_wait_irq, &CpuNative::hal_charge, &CpuNative::hal_time_ns,
                                  &CpuNative::hal_log, &CpuNative::hal_trace};
@@ -60,8 +64,7 @@ CpuNative::CpuNative(sc_core::sc_module_name nm, Config& cfg)
                                 "temporal-decoupling quantum: how far the CPU may run ahead of the kernel");
   for (int op = 0; op < FW_OP_COUNT; ++op)
     cost_[op] = cfg.get_u64(std::string("cpu.cost.") + kOps[op].name, default_cost(static_cast<enum fw_op>(op)),
-                            std::string("cycles: ") + kOps[op].desc +
-                                (calibrated_row(static_cast<enum fw_op>(op)) ? " (calibrated on the ISS)" : " (estimate)"));
+                            cost_description(static_cast<enum fw_op>(op)));
   SC_THREAD(run);
 }
 

@@ -62,6 +62,8 @@ class CpuNative : public sc_core::sc_module {
   // Default cost of op: the calibrated table (configs/cpu_cost.yaml) if it
   // lists op, else fw_ops.def's estimate.
   static uint64_t default_cost(enum fw_op op);
+  // The description of cpu.cost.<op> (says whether its default is calibrated).
+  static std::string cost_description(enum fw_op op);
 
   // Timeline hooks (null by default, no cost): busy spans between waking and
   // going idle (ps), and the firmware's trace markers (at local time, ps).

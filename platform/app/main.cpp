@@ -64,20 +64,32 @@ void print_summary(const nlohmann::json& j, const std::string& out) {
               j["run"]["peak_rss_mb"].get<double>(), out.c_str());
 }
 
+// " (range: 1 to 64 blocks)" for a parameter with a range, " (cycles)" for one
+// with only a unit, else "".
+std::string unit_range(const ssdvp::ParamInfo& p) {
+  if (!p.range.empty()) return " (range: " + p.range + ")";
+  return p.unit.empty() ? "" : " (" + p.unit + ")";
+}
+
 int cmd_params(const po::variables_map& vm) {
   Config cfg = load(vm);
   ssdvp::Simulation sim(cfg);  // declares every parameter
   const std::string fmt = vm["format"].as<std::string>();
   if (fmt == "json") {
     nlohmann::json a = nlohmann::json::array();
-    for (const auto& p : cfg.params())
-      a.push_back({{"key", p.key}, {"type", p.type}, {"default", p.default_value}, {"description", p.description},
-                   {"value", p.value}});
+    for (const auto& p : cfg.params()) {
+      nlohmann::json e = {{"key", p.key}, {"type", p.type}, {"default", p.default_value},
+                          {"description", p.description}, {"value", p.value}};
+      if (!p.unit.empty()) e["unit"] = p.unit;
+      if (!p.range.empty()) e["range"] = p.range;
+      a.push_back(e);
+    }
     std::cout << a.dump(2) << "\n";
   } else if (fmt == "markdown") {
     std::cout << "| key | type | default | description |\n|---|---|---|---|\n";
     for (const auto& p : cfg.params())
-      std::cout << "| `" << p.key << "` | " << p.type << " | `" << p.default_value << "` | " << p.description << " |\n";
+      std::cout << "| `" << p.key << "` | " << p.type << " | `" << p.default_value << "` | " << p.description
+                << unit_range(p) << " |\n";
   } else {
     for (const auto& p : cfg.params())
       std::cout << p.key << " = " << p.value << "    # " << p.type << ", default " << p.default_value << ": "

@@ -13,6 +13,7 @@
 #include "host/host_memory.h"
 #include "host/oracle.h"
 #include "host/scoreboard.h"
+#include "run/params.h"
 #include "run/timeline.h"
 #include "cpu/cpu_native.h"
 #include "soc/ssd_soc.h"
@@ -102,16 +103,11 @@ nlohmann::json latency_json(const LatencyHistogram& h) {
 }  // namespace
 
 Simulation::Simulation(Config& cfg) : cfg_(cfg) {
-  try {
-    build();
-  } catch (const ConfigError& e) {
-    // A misspelt key can surface as a consequence (its default made the
-    // platform invalid); name the keys nobody has read so far.
-    std::string hint;
-    for (const auto& k : cfg.undeclared()) hint += (hint.empty() ? "" : ", ") + k;
-    if (hint.empty()) throw;
-    throw ConfigError(std::string(e.what()) + "\n  (keys not known so far, perhaps misspelt: " + hint + ")");
-  }
+  // Every key is known before any model reads one: a misspelt key is named
+  // (with its near misses) before its default can make the platform invalid.
+  cfg.declare_all(param_registry());
+  cfg.check_unknown(true);
+  build();
 }
 
 void Simulation::build() {

@@ -1,0 +1,283 @@
+/*
+ * block.c - the block manager: the block table, per-die free lists and the
+ * GC candidate index. The bottom of the FTL: it calls no other unit.
+ *
+ * A block goes FREE -> OPEN (a frontier took it) -> CLOSED (its last page
+ * was submitted for programming: a GC candidate) -> VICTIM (GC is moving its
+ * valid data) -> ERASING (erase submitted) -> FREE. block_set_state() is the
+ * only place a state changes; it checks the transition and keeps the lists:
+ *  - free blocks: one doubly linked list per die (blk_next/blk_prev). With
+ *    block_choice fifo a die hands out its oldest free block; with
+ *    erase_count each list is sorted by erase count (ascending, equal counts
+ *    in arrival order) so a frontier can take the lowest, the highest or a
+ *    random one;
+ *  - candidates (closed blocks), kept incrementally so a choice is O(1)
+ *    (greedy, FIFO, random, d-choices) or one pass (cost-benefit):
+ *    closed[] holds every candidate, unordered (random, d-choices,
+ *    cost-benefit, wear levelling); greedy keeps one list per valid count
+ *    with a low-water mark; FIFO one list in close order.
+ * Taking a free block and closing one raise f->gc_pending (ftl_internal.h).
+ */
+#include "ftl_internal.h"
+
+uint32_t rng_next(struct ftl *f) {
+  /* xorshift64*: deterministic for a seed, no global state */
+  uint64_t x = f->rng;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  f->rng = x;
+  return (uint32_t)((x * 0x2545F4914F6CDD1Dull) >> 32);
+}
+
+/* ---- lists ------------------------------------------------------------------ */
+
+static void list_remove(struct ftl *f, uint32_t blk, uint32_t *head, uint32_t *tail) {
+  const uint32_t p = f->blk_prev[blk], n = f->blk_next[blk];
+  if (p != FTL_NONE) f->blk_next[p] = n;
+  else *head = n;
+  if (n != FTL_NONE) f->blk_prev[n] = p;
+  else if (tail) *tail = p;
+  f->blk_prev[blk] = f->blk_next[blk] = FTL_NONE;
+}
+
+static void list_push_front(struct ftl *f, uint32_t blk, uint32_t *head) {
+  f->blk_prev[blk] = FTL_NONE;
+  f->blk_next[blk] = *head;
+  if (*head != FTL_NONE) f->blk_prev[*head] = blk;
+  *head = blk;
+}
+
+/* ---- free blocks ------------------------------------------------------------- */
+
+static void free_insert(struct ftl *f, uint32_t blk) {
+  const uint32_t d = block_die(f, blk);
+  uint32_t after = f->die_free_tail[d]; /* insert after this block (FTL_NONE: at the head) */
+  if (f->cfg.block_choice == FTL_BLOCK_ERASE_COUNT)
+    while (after != FTL_NONE && f->blk_erase[after] > f->blk_erase[blk]) after = f->blk_prev[after];
+  const uint32_t next = after == FTL_NONE ? f->die_free_head[d] : f->blk_next[after];
+  f->blk_prev[blk] = after;
+  f->blk_next[blk] = next;
+  if (after == FTL_NONE) f->die_free_head[d] = blk;
+  else f->blk_next[after] = blk;
+  if (next == FTL_NONE) f->die_free_tail[d] = blk;
+  else f->blk_prev[next] = blk;
+  f->die_free_count[d]++;
+  f->free_total++;
+  f->stats.free_blocks = f->free_total;
+}
+
+static void free_remove(struct ftl *f, uint32_t blk) {
+  const uint32_t d = block_die(f, blk);
+  list_remove(f, blk, &f->die_free_head[d], &f->die_free_tail[d]);
+  f->die_free_count[d]--;
+  f->free_total--;
+  f->stats.free_blocks = f->free_total;
+  if (f->free_total < f->stats.free_blocks_min) f->stats.free_blocks_min = f->free_total;
+}
+
+static uint32_t free_pick(struct ftl *f, uint32_t d, uint8_t wear) {
+  if (f->cfg.block_choice != FTL_BLOCK_ERASE_COUNT || wear == WEAR_LOWEST) return f->die_free_head[d];
+  if (wear == WEAR_HIGHEST) return f->die_free_tail[d];
+  uint32_t blk = f->die_free_head[d];
+  for (uint32_t i = f->die_free_count[d] ? rng_next(f) % f->die_free_count[d] : 0; i > 0 && blk != FTL_NONE; --i)
+    blk = f->blk_next[blk];
+  return blk;
+}
+
+/* ---- candidates ---------------------------------------------------------------- */
+
+static void candidate_add(struct ftl *f, uint32_t blk) {
+  f->closed_pos[blk] = f->closed_count;
+  f->closed[f->closed_count++] = blk;
+  f->blk_prev[blk] = f->blk_next[blk] = FTL_NONE;
+  if (f->cfg.gc_policy == FTL_GC_GREEDY) {
+    const uint32_t v = f->blk_valid[blk];
+    list_push_front(f, blk, &f->bucket_head[v]);
+    if (v < f->bucket_min) f->bucket_min = v;
+  } else if (f->cfg.gc_policy == FTL_GC_FIFO) {
+    f->blk_prev[blk] = f->fifo_tail;
+    if (f->fifo_tail != FTL_NONE) f->blk_next[f->fifo_tail] = blk;
+    else f->fifo_head = blk;
+    f->fifo_tail = blk;
+  }
+}
+
+static void candidate_remove(struct ftl *f, uint32_t blk) {
+  const uint32_t pos = f->closed_pos[blk];
+  const uint32_t last = f->closed[--f->closed_count];
+  f->closed[pos] = last;
+  f->closed_pos[last] = pos;
+  f->closed_pos[blk] = FTL_NONE;
+  if (f->cfg.gc_policy == FTL_GC_GREEDY) list_remove(f, blk, &f->bucket_head[f->blk_valid[blk]], NULL);
+  else if (f->cfg.gc_policy == FTL_GC_FIFO) list_remove(f, blk, &f->fifo_head, &f->fifo_tail);
+}
+
+/* Greedy's lists follow each closed block's valid count. */
+static void valid_moved(struct ftl *f, uint32_t blk, uint32_t old_valid) {
+  if (f->cfg.gc_policy != FTL_GC_GREEDY || f->blk_state[blk] != BLK_CLOSED) return;
+  list_remove(f, blk, &f->bucket_head[old_valid], NULL);
+  const uint32_t v = f->blk_valid[blk];
+  list_push_front(f, blk, &f->bucket_head[v]);
+  if (v < f->bucket_min) f->bucket_min = v;
+}
+
+void block_valid_inc(struct ftl *f, uint32_t blk) { valid_moved(f, blk, f->blk_valid[blk]++); }
+void block_valid_dec(struct ftl *f, uint32_t blk) { valid_moved(f, blk, f->blk_valid[blk]--); }
+
+/* ---- state ------------------------------------------------------------------------ */
+
+void block_init(struct ftl *f) {
+  for (uint32_t d = 0; d < f->dies; ++d) {
+    f->die_free_head[d] = f->die_free_tail[d] = FTL_NONE;
+    f->die_free_count[d] = 0;
+  }
+  for (uint32_t i = 0; i <= f->slots_per_block; ++i) f->bucket_head[i] = FTL_NONE;
+  f->fifo_head = f->fifo_tail = FTL_NONE;
+  f->closed_count = 0;
+  for (uint32_t b = 0; b < f->total_blocks; ++b) {
+    f->blk_state[b] = BLK_FREE;
+    f->blk_valid[b] = 0;
+    f->blk_erase[b] = 0;
+    f->blk_wp[b] = 0;
+    f->blk_inbuf[b] = 0;
+    f->closed_pos[b] = FTL_NONE;
+    free_insert(f, b);
+  }
+  f->stats.free_blocks_min = f->free_total;
+}
+
+void block_set_state(struct ftl *f, uint32_t blk, enum blk_state to) {
+  static const uint8_t successor[] = {[BLK_FREE] = BLK_OPEN, [BLK_OPEN] = BLK_CLOSED, [BLK_CLOSED] = BLK_VICTIM,
+                                      [BLK_VICTIM] = BLK_ERASING, [BLK_ERASING] = BLK_FREE};
+  const uint32_t from = f->blk_state[blk];
+  if (from > BLK_ERASING || successor[from] != to) {
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: block %" PRIu32 " cannot go from state %" PRIu32 " to %d", blk, from, (int)to);
+    f->fatal = 1;
+    return;
+  }
+  switch (to) {
+    case BLK_OPEN: /* taken by a frontier */
+      free_remove(f, blk);
+      f->blk_wp[blk] = 0;
+      f->blk_valid[blk] = 0;
+      f->blk_inbuf[blk] = 0;
+      f->gc_pending = 1;
+      break;
+    case BLK_CLOSED: /* last page submitted: a candidate */
+      f->blk_closed_ns[blk] = hal_time_ns(f->hal);
+      candidate_add(f, blk);
+      f->gc_pending = 1;
+      break;
+    case BLK_VICTIM: candidate_remove(f, blk); break;
+    case BLK_ERASING: break;
+    case BLK_FREE: /* erased */
+      f->blk_erase[blk]++;
+      f->blk_wp[blk] = 0;
+      f->blk_valid[blk] = 0;
+      free_insert(f, blk);
+      break;
+  }
+  f->blk_state[blk] = (uint8_t)to;
+}
+
+uint32_t block_take_free(struct ftl *f, uint32_t d, uint8_t wear) {
+  const uint32_t blk = free_pick(f, d, wear);
+  if (blk == FTL_NONE) return FTL_NONE;
+  block_set_state(f, blk, BLK_OPEN);
+  hal_charge(f->hal, FW_OP_block_alloc, 1);
+  return blk;
+}
+
+/* ---- victim choice ------------------------------------------------------------------ */
+
+/* a * b > c * d for 64-bit operands, exactly, without a 128-bit type (the
+ * firmware also builds for 32-bit controllers). */
+static void mul64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo) {
+  const uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
+  const uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+  const uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+  *lo = (mid << 32) | (uint32_t)ll;
+  *hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+
+static int mul_gt(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+  uint64_t h1, l1, h2, l2;
+  mul64(a, b, &h1, &l1);
+  mul64(c, d, &h2, &l2);
+  return h1 > h2 || (h1 == h2 && l1 > l2);
+}
+
+static uint32_t pick_by_policy(struct ftl *f) {
+  switch (f->cfg.gc_policy) {
+    case FTL_GC_GREEDY:
+      while (f->bucket_min <= f->slots_per_block && f->bucket_head[f->bucket_min] == FTL_NONE) ++f->bucket_min;
+      return f->bucket_min <= f->slots_per_block ? f->bucket_head[f->bucket_min] : FTL_NONE;
+    case FTL_GC_FIFO:
+      return f->fifo_head;
+    case FTL_GC_RANDOM:
+      return f->closed[rng_next(f) % f->closed_count];
+    case FTL_GC_DCHOICES: {
+      uint32_t best = FTL_NONE;
+      for (uint32_t i = 0; i < f->cfg.gc_dchoices; ++i) {
+        const uint32_t b = f->closed[rng_next(f) % f->closed_count];
+        if (best == FTL_NONE || f->blk_valid[b] < f->blk_valid[best]) best = b;
+      }
+      return best;
+    }
+    case FTL_GC_COST_BENEFIT: {
+      const uint64_t now = hal_time_ns(f->hal);
+      uint32_t best = FTL_NONE;
+      uint64_t best_num = 0, best_den = 1;
+      for (uint32_t i = 0; i < f->closed_count; ++i) {
+        const uint32_t b = f->closed[i];
+        const uint64_t v = f->blk_valid[b];
+        if (v == 0) return b;
+        /* benefit/cost = age * (1 - u) / (2u), u = v / slots_per_block */
+        const uint64_t age = now - f->blk_closed_ns[b] + 1;
+        const uint64_t num = age * (f->slots_per_block - v), den = 2 * v;
+        if (best == FTL_NONE || mul_gt(num, best_den, best_num, den)) {
+          best = b;
+          best_num = num;
+          best_den = den;
+        }
+      }
+      return best;
+    }
+    default:
+      return FTL_NONE;
+  }
+}
+
+uint32_t block_pick_victim(struct ftl *f) {
+  if (f->closed_count == 0) return FTL_NONE;
+  const uint32_t v = pick_by_policy(f);
+  hal_charge(f->hal, FW_OP_gc_victim_select, 1); /* after the work: the ISS's cost marker closes the op */
+  return v;
+}
+
+uint32_t block_pick_coldest(struct ftl *f) {
+  uint32_t best = FTL_NONE;
+  for (uint32_t k = 0; k < f->closed_count; ++k) {
+    const uint32_t b = f->closed[k];
+    if (best == FTL_NONE || f->blk_erase[b] < f->blk_erase[best]) best = b;
+  }
+  hal_charge(f->hal, FW_OP_gc_victim_select, 1);
+  return best;
+}
+
+/* ---- erase-count spread -------------------------------------------------------------- */
+
+void ftl_erase_spread(const struct ftl *f, uint32_t *min, double *mean, uint32_t *max) {
+  uint32_t lo = UINT32_MAX, hi = 0;
+  uint64_t sum = 0;
+  for (uint32_t b = 0; b < f->total_blocks; ++b) {
+    const uint32_t e = f->blk_erase[b];
+    if (e < lo) lo = e;
+    if (e > hi) hi = e;
+    sum += e;
+  }
+  *min = f->total_blocks ? lo : 0;
+  *max = hi;
+  *mean = f->total_blocks ? (double)sum / f->total_blocks : 0.0;
+}

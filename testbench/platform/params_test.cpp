@@ -1,0 +1,194 @@
+// params_test.cpp - the parameter registry and the firmware's parameter
+// table: every key is declared before any model reads it, every read agrees
+// with the registry (type and default), a misspelt key's hint names only its
+// near misses, and ftl_params.def's defaults and ranges are the same on the
+// firmware side (ftl_config_default, ftl_config_check) and the platform side.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <string>
+
+#include "run/params.h"
+#include "run/simulation.h"
+#include "soc/ftl_params.h"
+#include "soc/ssd_soc.h"
+
+extern "C" {
+#include "hotness.h"
+}
+
+using ssdvp::Config;
+using ssdvp::ConfigError;
+
+namespace {
+
+Config small() { return Config::from_yaml_file(SSDVP_SOURCE_DIR "/configs/small.yaml"); }
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += "\n  " + x;
+  return s;
+}
+
+// Every key a build reads is in the registry with the same type and default;
+// what it does not read is only what another mode reads.
+void expect_registry_matches(Config& c, const std::string& other_mode_prefix) {
+  ssdvp::Simulation sim(c);
+  EXPECT_TRUE(c.drift().empty()) << joined(c.drift());
+  for (const auto& k : c.unread()) EXPECT_EQ(k.rfind(other_mode_prefix, 0), 0u) << "nobody reads " << k;
+  std::set<std::string> keys;
+  for (const auto& p : c.params()) EXPECT_TRUE(keys.insert(p.key).second) << "declared twice: " << p.key;
+}
+
+}  // namespace
+
+TEST(ParamRegistry, NativeBuildReadsExactlyTheRegistry) {
+  Config c = small();
+  c.set("log.ssd0.flash", "warn");  // a per-instance key is not drift
+  expect_registry_matches(c, "cpu.iss.");
+}
+
+#ifdef SSDVP_HAVE_ISS
+TEST(ParamRegistry, IssBuildReadsExactlyTheRegistry) {
+  Config c = small();
+  c.set("cpu.mode", "iss");
+  // the ISS controller has no cost table and no native quantum
+  ssdvp::Simulation sim(c);
+  EXPECT_TRUE(c.drift().empty()) << joined(c.drift());
+  for (const auto& k : c.unread())
+    EXPECT_TRUE(k.rfind("cpu.cost.", 0) == 0 || k == "cpu.quantum") << "nobody reads " << k;
+}
+#endif
+
+TEST(ParamRegistry, ListIsTheSameWhateverTheModeOrTheReads) {
+  // The list is the registry's: the same keys in the same order with and
+  // without a build, and before the build every key is already known.
+  Config before;
+  before.declare_all(ssdvp::param_registry());
+  Config c = small();
+  ssdvp::Simulation sim(c);
+  ASSERT_EQ(before.params().size(), c.params().size());
+  for (size_t i = 0; i < c.params().size(); ++i) EXPECT_EQ(before.params()[i].key, c.params()[i].key) << i;
+  EXPECT_TRUE(before.undeclared().empty());
+}
+
+TEST(ParamRegistry, HintNamesOnlyNearMisses) {
+  Config c;
+  c.declare_all(ssdvp::param_registry());
+  EXPECT_EQ(c.near_misses("host.mdoe"), std::vector<std::string>{"host.mode"});
+  EXPECT_EQ(c.near_misses("pcie.latancy"), std::vector<std::string>{"pcie.latency"});
+  EXPECT_EQ(c.near_misses("nvme.fetch_bust"), std::vector<std::string>{"nvme.fetch_burst"});
+  // the same last component in another section
+  const auto m = c.near_misses("ftl.max_active");
+  EXPECT_NE(std::find(m.begin(), m.end(), "ftl.gc.max_active"), m.end());
+  EXPECT_TRUE(c.near_misses("cpu.cost.nonsense").empty());
+  EXPECT_TRUE(c.near_misses("zzzz").empty());
+
+  c.set("host.mdoe", "open");
+  try {
+    c.check_unknown();
+    FAIL() << "host.mdoe accepted";
+  } catch (const ConfigError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("host.mdoe"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("host.mode"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("host.queue_depth"), std::string::npos) << msg;  // not a list of valid keys
+  }
+}
+
+TEST(ParamRegistry, MisspeltKeyIsReportedBeforeTheBuild) {
+  // The typo's default would make the platform invalid (1 die per channel of
+  // 8 is fine, but reserve >= threshold is not): the key is named first.
+  Config c = small();
+  c.set("ftl.gc.treshold_blocks", "2");
+  c.set("ftl.gc.reserve_blocks", "100000");
+  try {
+    ssdvp::Simulation sim(c);
+    FAIL() << "accepted";
+  } catch (const ConfigError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("ftl.gc.treshold_blocks"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("perhaps misspelt ftl.gc.threshold_blocks"), std::string::npos) << msg;
+  }
+}
+
+// --- the firmware's table: one source for both sides ---
+
+TEST(FtlParams, PlatformDefaultsEqualFirmwareDefaults) {
+  ftl_config fw;
+  ftl_config_default(&fw);
+  // every table field from the platform's reading of an empty config (4 KiB
+  // LBAs, as the firmware's defaults assume)
+  ftl_config zero;
+  ftl_config_default(&zero);
+#define FTL_PARAM(key, field, kind, def, min, max, unit, desc) zero.field = 0;
+#include "ftl_params.def"
+  Config c;
+  ssdvp::read_ftl_params(c, 4096, zero);
+#define FTL_PARAM(key, field, kind, def, min, max, unit, desc) EXPECT_EQ(zero.field, fw.field) << key;
+#include "ftl_params.def"
+  char msg[256];
+  EXPECT_EQ(ftl_config_check(&fw, msg, sizeof msg), 0) << msg;
+}
+
+TEST(FtlParams, RegistryRowsShowTheTableDefaults) {
+  std::map<std::string, ssdvp::ParamInfo> rows;
+  for (const auto& p : ssdvp::param_registry()) rows[p.key] = p;
+  EXPECT_EQ(rows.at("ftl.hot.slice_size").default_value, "100MB");
+  EXPECT_EQ(rows.at("ftl.hot.period").default_value, "6h");
+  EXPECT_EQ(rows.at("ftl.hot.hotis.max_interval").default_value, "90min");
+  EXPECT_EQ(rows.at("nvme.namespace_size").default_value, "256GiB");
+  EXPECT_EQ(rows.at("ftl.gc.policy").default_value, "greedy");
+  EXPECT_EQ(rows.at("ftl.gc.max_active").range, "1 to 64 blocks");
+  EXPECT_EQ(rows.at("ftl.hot.period").range, "1 ns or more");
+  EXPECT_EQ(rows.at("ftl.seed").range, "");
+  EXPECT_EQ(rows.at("ftl.gc.max_active").unit, "blocks");
+}
+
+// Every row's range is enforced by the firmware (naming the key) and by the
+// platform (naming the key), from the same numbers.
+TEST(FtlParams, EveryRangeIsCheckedOnBothSides) {
+  struct Row {
+    const char* key;
+    uint64_t min, max;
+    void (*set)(ftl_config&, uint64_t);
+  };
+  const Row rows[] = {
+#define FTL_PARAM(key, field, kind, def, min, max, unit, desc) \
+  {key, uint64_t(min), uint64_t(max), [](ftl_config& c, uint64_t v) { c.field = static_cast<decltype(c.field)>(v); }},
+#include "ftl_params.def"
+  };
+  int checked = 0;
+  for (const Row& r : rows) {
+    std::vector<uint64_t> bad;
+    if (r.min > 0) bad.push_back(r.min - 1);
+    if (r.max < UINT32_MAX) bad.push_back(r.max + 1);
+    for (uint64_t v : bad) {
+      ftl_config c;
+      ftl_config_default(&c);
+      r.set(c, v);
+      char msg[256] = "";
+      EXPECT_NE(ftl_config_check(&c, msg, sizeof msg), 0) << r.key << " = " << v;
+      EXPECT_NE(std::string(msg).find(r.key), std::string::npos) << msg;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 30);
+  // the platform side, for an integer, a size, a time and a choice
+  for (const char* kv : {"ftl.gc.max_active=65", "ftl.hot.slice_size=1KiB", "ftl.hot.period=10ps",
+                         "ftl.gc.policy=lru", "ftl.buffers.gc_pages=3", "nvme.namespace_size=0"}) {
+    Config c = small();
+    c.set_assignment(kv);
+    const std::string key = std::string(kv).substr(0, std::string(kv).find('='));
+    try {
+      ssdvp::make_ftl_config(c, ssdvp::FlashGeometry::from_config(c));
+      ADD_FAILURE() << kv << " accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+    }
+  }
+  Config ok = small();
+  EXPECT_NO_THROW(ssdvp::make_ftl_config(ok, ssdvp::FlashGeometry::from_config(ok)));
+}
