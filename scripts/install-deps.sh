@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
 # Installs everything ssdvp needs on a fresh Debian 12 machine (idempotent).
 # Run as root (or with sudo available). Package list and reasons: docs/dependencies.md.
-# verilator, yosys and Eigen are for the accelerator issue (RTL co-simulation,
-# synthesis, the K-Means reference); they are installed now so one command
-# sets up a machine for every part of the project.
+# verilator and yosys: the accelerator's RTL co-simulation and synthesis;
+# Eigen: the K-Means reference of a firmware test.
 set -euo pipefail
 PKGS=(build-essential cmake ninja-build pkg-config
       libsystemc-dev libboost-dev libboost-program-options-dev
       libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
-      libyaml-cpp-dev nlohmann-json3-dev
+      libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev
       verilator yosys
       libunicorn-dev gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf)
 # The exploration tooling's packages (explore/, testbench/explore/).

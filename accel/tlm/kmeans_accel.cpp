@@ -127,7 +127,9 @@ void KMeansAccel::finish() {
   bank_.set(ACCEL_ITERS, result_.iterations);
   bank_.set(ACCEL_CYCLES, uint32_t(job_cycles_));
   bank_.set(ACCEL_COMPUTE_CYCLES, uint32_t(result_.compute_cycles));
-  for (uint32_t c = 0; c < ACCEL_MAX_K; ++c) bank_.set(ACCEL_CENT0 + 4 * c, ACCEL_POINT(result_.cx[c], result_.cy[c]));
+  const FieldInfo& x = bank_.field(ACCEL_CENT0, "X");  // CENT1..CENT7 have CENT0's layout
+  const FieldInfo& y = bank_.field(ACCEL_CENT0, "Y");
+  for (uint32_t c = 0; c < ACCEL_MAX_K; ++c) bank_.set(ACCEL_CENT0 + 4 * c, y.put(x.put(0, result_.cx[c]), result_.cy[c]));
   if (!dma_access(true, job_dst_, result_.labels.data(), job_n_))
     return fail(ACCEL_ERR_DMA, "DMA write of the labels refused by the bus");
   done_ = true;

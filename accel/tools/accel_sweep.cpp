@@ -179,8 +179,12 @@ int sc_main(int argc, char** argv) {
 #endif
     cfg.check_unknown();
 #ifdef SSDVP_HAVE_ISS
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    if (iss) iss->boot();
+    // Elaborate only with the ISS: without it the cost-table CpuNative stays
+    // unbound (it is only asked for its costs), and SystemC would refuse that.
+    if (iss) {
+      sc_core::sc_start(sc_core::SC_ZERO_TIME);
+      iss->boot();
+    }
 #endif
     Meter meter{&cpu};
     struct hal h = {&kMeterOps, &meter};

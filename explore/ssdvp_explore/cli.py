@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 from . import REPO_ROOT
-from .runner import RunnerError, default_results, is_done, point_dir, read_status, resolve_binary, run_sweep, \
-    ssdvp_version
+from .runner import RunnerError, binary_identity, default_results, is_done, iss_firmware, point_dir, read_status, \
+    resolve_binary, run_sweep
 from .sweep import Point, SweepError, load_sweep
-from .table import build_table, load_timeseries, write_csv
+from .table import build_table, load_histograms, load_timeseries, write_csv
 
 
 def _common(p: argparse.ArgumentParser, sweep: bool = True):
@@ -24,7 +24,8 @@ def _common(p: argparse.ArgumentParser, sweep: bool = True):
 
 def _run_opts(p: argparse.ArgumentParser):
     p.add_argument("-j", "--jobs", type=int, default=None, help="local parallel runs (default: all cores)")
-    p.add_argument("--scheduler", help="Dask scheduler address (tcp://host:8786): run the points on that cluster")
+    p.add_argument("--scheduler", help="run the points on Dask: a scheduler address (tcp://host:8786), or "
+                   "local[:N] to start a local cluster of N worker processes (default N: all cores)")
     p.add_argument("--force", action="store_true", help="rerun every point, ignoring the cache")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (periodic lines only)")
 
@@ -50,8 +51,8 @@ def _points(args, sweep):
     except RunnerError as e:
         print(f"ssdvp-explore: {e}; listing every cached point in {results} instead", file=sys.stderr)
         return _scan_points(results), results, None
-    version = ssdvp_version(binary)
-    return sweep.points(version), results, version
+    version = binary_identity(binary)
+    return sweep.points(version, firmware=iss_firmware(binary, sweep.root)), results, version
 
 
 def cmd_sweep(args) -> int:
@@ -96,20 +97,23 @@ def cmd_plot(args) -> int:
     import pandas as pd
 
     from .plots import standard_figures
-    ts = None
+    ts = hist = None
     if args.table:
         table = pd.read_csv(args.table, keep_default_na=False, na_values=[""])
         if args.results:
             ts = load_timeseries(Path(args.results), table)
+            hist = load_histograms(Path(args.results), table)
     elif args.sweep:
         sweep = load_sweep(args.sweep, root=args.root)
         points, results, _ = _points(args, sweep)
         table = build_table(sweep, points, results)
         ts = load_timeseries(results, table)
+        hist = load_histograms(results, table)
     else:
         print("ssdvp-explore plot: give a sweep file or --table CSV", file=sys.stderr)
         return 2
-    figs = standard_figures(table, Path(args.output), timeseries=ts, by=args.by, baseline=args.baseline)
+    figs = standard_figures(table, Path(args.output), timeseries=ts, by=args.by, baseline=args.baseline,
+                            histograms=hist)
     for name, paths in figs.items():
         print(f"{name}: {', '.join(map(str, paths))}")
     if not figs:
@@ -129,7 +133,8 @@ def cmd_reproduce(args) -> int:
     binary = resolve_binary(args.ssdvp, root)
     done = reproduce(args.pages or None, binary, out_dir=Path(args.out) if args.out else None, root=root,
                      results=Path(args.results) if args.results else None, jobs=args.jobs,
-                     scheduler=args.scheduler, force=args.force, progress=False if args.no_progress else None)
+                     scheduler=args.scheduler, force=args.force, progress=False if args.no_progress else None,
+                     allow_dirty=args.allow_dirty)
     return 1 if any(rep.failures for _, rep in done) else 0
 
 
@@ -159,7 +164,7 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plot", help="draw the standard figures (PNG + SVG)")
     _common(p, sweep=False)
     p.add_argument("sweep", nargs="?", help="sweep file (or use --table)")
-    p.add_argument("--table", help="a results table CSV instead of a sweep (bandwidth needs --results too)")
+    p.add_argument("--table", help="a results table CSV instead of a sweep (bandwidth and real CDFs need --results too)")
     p.add_argument("-o", "--output", default="figures", help="output directory (default: ./figures)")
     p.add_argument("--by", default="config.ftl.gc.policy", help="compared column (default: config.ftl.gc.policy)")
     p.add_argument("--baseline", help="value of --by that normalized response time divides by (default: first)")
@@ -172,6 +177,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--results", help="cache directory (default: <root>/results/<sweep name>)")
     p.add_argument("--ssdvp", help="simulator binary (default: $SSDVP_BIN, else <root>/build/platform/ssdvp)")
     p.add_argument("--root", help="repository root (default: the checkout holding explore/)")
+    p.add_argument("--allow-dirty", action="store_true", help="reproduce even from uncommitted changes or a binary "
+                   "built from another commit (the page's provenance says so)")
     _run_opts(p)
     p.set_defaults(fn=cmd_reproduce)
     return ap

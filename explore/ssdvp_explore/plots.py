@@ -4,11 +4,28 @@ Every function takes a table (:func:`ssdvp_explore.table.build_table`) or a
 timeseries frame, writes ``<out>.png`` and ``<out>.svg`` and returns both paths.
 Grouping columns default to the workload (trace name, else the workload
 description) and the GC victim policy; seeds (and any other varied key) are
-averaged, with the standard deviation as error bars.
+averaged.
+
+Rules that keep the figures readable with many series:
+
+- one panel per workload (small multiples) where a figure would otherwise
+  draw workloads x values series; panels that are compared share their axes;
+- one legend per figure, outside the axes, with one entry per compared value;
+- error bars (standard deviation) only where a point averages more than one
+  run; with one seed there is nothing to show;
+- a numeric compared key (K, a slice size, a period: numbers with one unit)
+  is an x axis with lines, not coloured bars;
+- nothing is dropped silently: a figure that cannot show every run says
+  "N of M runs shown" in its title.
+
+Each ``draw_*`` function returns the matplotlib figure (tests count its
+series); the public functions draw and save.
 """
 from __future__ import annotations
 
+import json
 import os
+import re
 from pathlib import Path
 
 import matplotlib
@@ -21,9 +38,19 @@ import pandas as pd  # noqa: E402
 POLICY = "config.ftl.gc.policy"
 WORKLOAD = "workload_label"
 PERCENTILES = [("p50", 0.5), ("p99", 0.99), ("p999", 0.999), ("p9999", 0.9999), ("max", 1.0)]
+NINES = [(0.5, "50 %"), (0.9, "90 %"), (0.99, "99 %"), (0.999, "99.9 %"), (0.9999, "99.99 %"), (0.99999, "99.999 %")]
+MAX_PANELS = 48
 
 plt.rcParams.update({"svg.hashsalt": "ssdvp", "figure.dpi": 100, "savefig.dpi": 120,
                      "axes.grid": True, "grid.alpha": 0.3, "font.size": 9})
+
+METRIC_NAMES = {
+    "ftl.waf": "write amplification (WAF)",
+    "ftl.erases": "block erases",
+    "latency_us.all.mean": "mean response time",
+    "latency_us.read.mean": "mean read latency",
+    "latency_us.write.mean": "mean write latency",
+}
 
 
 def save(fig, out: str | os.PathLike) -> list[Path]:
@@ -65,81 +92,228 @@ def _ok(df: pd.DataFrame) -> pd.DataFrame:
     return df[df["status"].isin(["ok", "violations"])] if "status" in df else df
 
 
+def _key_name(key: str) -> str:
+    return key.removeprefix("config.")
+
+
+_NUM = re.compile(r"^\s*([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-z%]*)\s*$")
+
+
+def numeric_values(values) -> tuple[dict, str] | None:
+    """{value: number} and the common unit when every value is a number with
+    the same unit ("3", "352KiB", "2000ms"); None for categorical values."""
+    out, units = {}, set()
+    for v in values:
+        if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool):
+            out[v], unit = float(v), ""
+        else:
+            m = _NUM.match(str(v))
+            if not m:
+                return None
+            out[v], unit = float(m.group(1)), m.group(2)
+        units.add(unit)
+    return (out, units.pop()) if len(out) > 1 and len(units) == 1 else None
+
+
 def _agg(df: pd.DataFrame, keys: list[str], metric: str) -> pd.DataFrame:
-    """mean and std of metric per keys, key order as first seen."""
-    g = df.groupby(keys, sort=False)[metric].agg(["mean", "std", "count"]).reset_index()
-    return g
+    """mean, std and count of metric per keys, key order as first seen."""
+    return df.groupby(keys, sort=False)[metric].agg(["mean", "std", "count"]).reset_index()
 
 
-def _grouped_bars(ax, agg: pd.DataFrame, group: str, by: str, ylabel: str, title: str | None = None):
+def _colors(values) -> dict:
+    cyc = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    cmap = plt.get_cmap("tab20") if len(values) > len(cyc) else None
+    return {v: (cmap(i % 20) if cmap else cyc[i % len(cyc)]) for i, v in enumerate(values)}
+
+
+def _legend_outside(fig, handles, labels, title: str | None = None):
+    """One figure legend right of the axes (never over the data)."""
+    if not handles:
+        return None
+    ncol = 1 if len(labels) <= 18 else 2
+    return fig.legend(handles, labels, title=title, loc="upper left", bbox_to_anchor=(1.0, 0.95),
+                      fontsize=8, title_fontsize=8, frameon=False, ncol=ncol)
+
+
+def _grid(n: int, max_cols: int = 3):
+    cols = min(max_cols, max(1, n))
+    return (n + cols - 1) // cols, cols
+
+
+def _bar_panel(ax, agg: pd.DataFrame, group: str, by: str, colors: dict, hues: list):
+    """Bars per group (x) and compared value (colour); error bars only over >1 run."""
     groups = list(dict.fromkeys(agg[group]))
-    hues = list(dict.fromkeys(agg[by]))
     width = 0.8 / max(1, len(hues))
     x = np.arange(len(groups))
     for i, h in enumerate(hues):
         sub = agg[agg[by] == h].set_index(group).reindex(groups)
-        ax.bar(x + (i - (len(hues) - 1) / 2) * width, sub["mean"], width,
-               yerr=sub["std"].fillna(0), capsize=2, label=str(h))
+        err = sub["std"].where(sub["count"] > 1) if "count" in sub else None
+        has_err = err is not None and err.notna().any()
+        ax.bar(x + (i - (len(hues) - 1) / 2) * width, sub["mean"], width, color=colors[h], label=str(h),
+               yerr=err.fillna(0) if has_err else None, capsize=2 if has_err else 0)
     ax.set_xticks(x)
-    ax.set_xticklabels([str(g) for g in groups], rotation=20 if len(groups) > 3 else 0, ha="right" if len(groups) > 3 else "center")
-    ax.set_ylabel(ylabel)
-    if title:
+    rot = len(groups) > 3 or max((len(str(g)) for g in groups), default=0) > 14
+    ax.set_xticklabels([str(g) for g in groups], rotation=25 if rot else 0, ha="right" if rot else "center")
+
+
+def _line_panel(ax, agg: pd.DataFrame, group: str, by: str, num: dict, colors: dict):
+    """A numeric compared key on x: one line per group (workload)."""
+    for g in dict.fromkeys(agg[group]):
+        sub = agg[agg[group] == g].copy()
+        sub["x"] = sub[by].map(num)
+        sub = sub.sort_values("x")
+        err = sub["std"].where(sub["count"] > 1)
+        ax.errorbar(sub["x"], sub["mean"], yerr=err if err.notna().any() else None, marker="o", ms=3,
+                    capsize=2, color=colors[g], label=str(g))
+
+
+def draw_metric_panels(df: pd.DataFrame, metrics: list[tuple[str, str]], by: str = POLICY,
+                       group: str = WORKLOAD):
+    """One panel per metric: bars (categorical key) or lines over the key (numeric key)."""
+    df = _ok(with_labels(df))
+    hues = list(dict.fromkeys(df[by]))
+    num = numeric_values(hues)
+    fig, axes = plt.subplots(1, len(metrics), figsize=(4.6 * len(metrics), 3.4), squeeze=False)
+    groups = list(dict.fromkeys(df[group]))
+    colors = _colors(groups if num else hues)
+    for ax, (metric, title) in zip(axes[0], metrics):
+        agg = _agg(df, [group, by], metric)
+        if num:
+            _line_panel(ax, agg, group, by, num[0], colors)
+            ax.set_xlabel(_key_name(by) + (f" ({num[1]})" if num[1] else ""))
+            if len(num[0]) and min(num[0].values()) > 0 and max(num[0].values()) / min(num[0].values()) > 20:
+                ax.set_xscale("log")
+        else:
+            _bar_panel(ax, agg, group, by, colors, hues)
+        ax.set_ylabel(METRIC_NAMES.get(metric, metric))
         ax.set_title(title)
+    h, lab = axes[0][0].get_legend_handles_labels()
+    _legend_outside(fig, h, lab, "workload" if num else _key_name(by))
+    fig.tight_layout()
+    return fig
 
 
 def waf_erase_bars(df: pd.DataFrame, out, by: str = POLICY, group: str = WORKLOAD) -> list[Path]:
-    """WAF and block erases, bars per workload (x) and policy (colour)."""
-    df = _ok(with_labels(df))
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
-    _grouped_bars(axes[0], _agg(df, [group, by], "ftl.waf"), group, by, "write amplification (WAF)", "WAF")
-    _grouped_bars(axes[1], _agg(df, [group, by], "ftl.erases"), group, by, "block erases", "Erases")
-    axes[1].legend(title=by.removeprefix("config."), fontsize=8, loc="best")
-    return save(fig, out)
+    """WAF and block erases per workload and compared value."""
+    return save(draw_metric_panels(df, [("ftl.waf", "WAF"), ("ftl.erases", "Erases")], by, group), out)
+
+
+def draw_normalized_response_time(df: pd.DataFrame, by: str = POLICY, group: str = WORKLOAD,
+                                  baseline: str | None = None, metric: str = "latency_us.all.mean"):
+    df = _ok(with_labels(df)).copy()
+    values = list(dict.fromkeys(df[by]))
+    baseline = baseline if baseline is not None and baseline in values else (values[0] if values else None)
+    base = df[df[by] == baseline].groupby(group)[metric].mean()
+    col = f"{metric} relative"
+    df[col] = df[metric] / df[group].map(base)
+    what = METRIC_NAMES.get(metric, metric)
+    fig = draw_metric_panels(df, [(col, f"{what.capitalize()} relative to {_key_name(by)} = {baseline}")], by, group)
+    ax = fig.axes[0]
+    ax.set_ylabel(f"{what} / {baseline}'s")
+    ax.axhline(1.0, color="k", lw=0.8)
+    return fig
 
 
 def normalized_response_time(df: pd.DataFrame, out, by: str = POLICY, group: str = WORKLOAD,
                              baseline: str | None = None, metric: str = "latency_us.all.mean") -> list[Path]:
-    """Mean response time of each policy divided by the baseline policy's, per workload."""
+    """Mean response time of each value divided by the baseline value's, per workload."""
+    return save(draw_normalized_response_time(df, by, group, baseline, metric), out)
+
+
+def merge_histograms(hists: list) -> np.ndarray | None:
+    """[[lo, hi, count], ...] lists (one per run) -> one array of rows (lo, hi, count), lo ascending."""
+    acc: dict[tuple[float, float], float] = {}
+    for h in hists:
+        if isinstance(h, str):
+            try:
+                h = json.loads(h)
+            except ValueError:
+                continue
+        for row in h or []:
+            if len(row) == 3:
+                acc[(float(row[0]), float(row[1]))] = acc.get((float(row[0]), float(row[1])), 0.0) + float(row[2])
+    if not acc:
+        return None
+    return np.array([(lo, hi, n) for (lo, hi), n in sorted(acc.items())])
+
+
+def cdf_points(buckets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(latency, fraction of requests at or below it) at every bucket's upper edge."""
+    n = buckets[:, 2].sum()
+    return buckets[:, 1], np.cumsum(buckets[:, 2]) / n
+
+
+def _nines(f: np.ndarray, n: float) -> np.ndarray:
+    """-log10(1 - F); F = 1 is drawn at the resolution of n samples."""
+    return -np.log10(np.maximum(1.0 - f, 1.0 / max(n, 1.0)))
+
+
+def draw_latency_cdf(df: pd.DataFrame, by: str = POLICY, group: str = WORKLOAD,
+                     ops: tuple[str, ...] = ("read", "write"), histograms: dict | None = None):
+    """Latency CDFs: one panel per (op, workload), one line per compared value.
+
+    With ``histograms`` ({point: {op: [[lo, hi, count], ...]}}, from
+    :func:`ssdvp_explore.table.load_histograms`) each line is the real CDF of
+    every request (runs of one value merged); without, a polyline through the
+    summary percentiles (p50 .. max), and the title says so. The y axis is a
+    "nines" scale, so the tail gets the room."""
     df = _ok(with_labels(df))
-    agg = _agg(df, [group, by], metric)
-    baseline = baseline if baseline is not None else (agg[by].iloc[0] if len(agg) else None)
-    base = agg[agg[by] == baseline].set_index(group)["mean"]
-    agg["std"] = agg["std"] / agg[group].map(base)
-    agg["mean"] = agg["mean"] / agg[group].map(base)
-    fig, ax = plt.subplots(figsize=(7, 3.6))
-    _grouped_bars(ax, agg, group, by, f"{metric.removeprefix('latency_us.')} / {baseline}",
-                  f"Response time normalized to {baseline}")
-    ax.axhline(1.0, color="k", lw=0.8)
-    ax.legend(title=by.removeprefix("config."), fontsize=8)
-    return save(fig, out)
+    hues = list(dict.fromkeys(df[by]))
+    colors = _colors(hues)
+    groups = list(dict.fromkeys(df[group]))
+    shown = groups[:MAX_PANELS // max(1, len(ops))]
+    # rows: workloads, columns: ops (a page is taller than wide); one y scale,
+    # one x scale per op column
+    fig, axes = plt.subplots(len(shown), len(ops), figsize=(4.2 * len(ops), 2.6 * len(shown) + 0.6),
+                             squeeze=False, sharey=True, sharex="col")
+    real = False
+    for c, op in enumerate(ops):
+        for r, g in enumerate(shown):
+            ax = axes[r][c]
+            sub = df[df[group] == g]
+            for h in hues:
+                runs = sub[sub[by] == h]
+                if runs.empty:
+                    continue
+                merged = merge_histograms([histograms.get(p, {}).get(op) for p in runs["point"]]) \
+                    if histograms and "point" in runs else None
+                if merged is not None:
+                    x, f = cdf_points(merged)
+                    ax.step(x, _nines(f, merged[:, 2].sum()), where="post", color=colors[h], lw=1.2, label=str(h))
+                    real = True
+                else:
+                    cols = [f"latency_us.{op}.{k}" for k, _ in PERCENTILES]
+                    if not set(cols) <= set(runs):
+                        continue
+                    vals = runs[cols].mean().to_numpy(dtype=float)
+                    ax.plot(vals, _nines(np.array([p for _, p in PERCENTILES]), 1e5), marker="o", ms=3,
+                            color=colors[h], label=str(h))
+            ax.set_xscale("log")
+            ax.set_yticks([-np.log10(1 - p) for p, _ in NINES])
+            ax.set_yticklabels([lab for _, lab in NINES])
+            ax.set_ylim(0, -np.log10(1 - NINES[-1][0]))
+            if r == len(shown) - 1:
+                ax.set_xlabel(f"{op} latency (us)")
+            if c == 0:
+                ax.set_ylabel("requests at or below")
+            ax.set_title(f"{g}: {op}" if len(shown) > 1 or g else op, fontsize=9)
+    title = "Latency CDF" + ("" if real else " (through the summary percentiles only)")
+    if len(shown) < len(groups):
+        title += f" ({len(shown)} of {len(groups)} workloads shown)"
+    fig.suptitle(title, fontsize=10, y=1.0)
+    handles = {}
+    for ax in fig.axes:
+        for hdl, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, hdl)
+    fig.tight_layout()
+    _legend_outside(fig, list(handles.values()), list(handles), _key_name(by))
+    return fig
 
 
 def latency_cdf(df: pd.DataFrame, out, by: str = POLICY, group: str = WORKLOAD,
-                ops: tuple[str, ...] = ("read", "write")) -> list[Path]:
-    """Latency CDF tails from the summary percentiles (p50 .. max), one panel per op.
-
-    The y axis is the percentile on a "nines" scale (-log10(1-p)); curves are
-    averaged over seeds. One line per (workload, policy)."""
-    df = _ok(with_labels(df))
-    fig, axes = plt.subplots(1, len(ops), figsize=(5 * len(ops), 3.6), squeeze=False)
-    nines = [-np.log10(max(1 - p, 1e-5)) for _, p in PERCENTILES]
-    multi = df[group].nunique() > 1
-    for ax, op in zip(axes[0], ops):
-        cols = [f"latency_us.{op}.{k}" for k, _ in PERCENTILES]
-        if not set(cols) <= set(df):
-            ax.set_title(f"{op}: no data")
-            continue
-        for (g, b), sub in df.groupby([group, by], sort=False):
-            vals = sub[cols].mean().to_numpy(dtype=float)
-            ax.plot(vals, nines, marker="o", ms=3, label=f"{g} / {b}" if multi else str(b))
-        ax.set_xscale("log")
-        ax.set_yticks(nines)
-        ax.set_yticklabels([k for k, _ in PERCENTILES])
-        ax.set_xlabel(f"{op} latency (us)")
-        ax.set_ylabel("percentile")
-        ax.set_title(f"{op} latency CDF")
-    axes[0][-1].legend(fontsize=7)
-    return save(fig, out)
+                ops: tuple[str, ...] = ("read", "write"), histograms: dict | None = None) -> list[Path]:
+    """Latency CDFs per workload and op (see :func:`draw_latency_cdf`)."""
+    return save(draw_latency_cdf(df, by, group, ops, histograms), out)
 
 
 def gc_periods(ts: pd.DataFrame, col: str = "gc_lba_moves") -> list[tuple[float, float]]:
@@ -160,22 +334,56 @@ def gc_periods(ts: pd.DataFrame, col: str = "gc_lba_moves") -> list[tuple[float,
     return spans
 
 
-def bandwidth_over_time(series: dict[str, pd.DataFrame], out) -> list[Path]:
-    """Read/write bandwidth over time, one panel per run, GC periods shaded."""
-    n = max(1, len(series))
-    fig, axes = plt.subplots(n, 1, figsize=(9, 1.9 * n + 0.6), sharex=True, squeeze=False)
-    for ax, (label, ts) in zip(axes[:, 0], series.items()):
+def draw_bandwidth_over_time(series: dict, total: int | None = None, cols: int | None = None):
+    """Read/write bandwidth over time, one panel per run, GC periods shaded.
+
+    ``series``: {label: timeseries} or {(row, column): timeseries} for a grid
+    (rows: workloads, columns: compared values; panels of a row share axes).
+    ``total``: how many runs there were, when ``series`` holds fewer."""
+    keys = list(series)
+    grid = bool(keys) and all(isinstance(k, tuple) and len(k) == 2 for k in keys)
+    if grid:
+        rows_l = list(dict.fromkeys(k[0] for k in keys))
+        cols_l = list(dict.fromkeys(k[1] for k in keys))
+        nr, nc = len(rows_l), len(cols_l)
+        pos = {k: (rows_l.index(k[0]), cols_l.index(k[1])) for k in keys}
+    else:
+        nr, nc = _grid(len(keys), cols or (1 if len(keys) <= 4 else 3))
+        pos = {k: divmod(i, nc) for i, k in enumerate(keys)}
+    nr, nc = max(1, nr), max(1, nc)
+    fig, axes = plt.subplots(nr, nc, figsize=(max(7.0, 3.0 * nc), 1.9 * nr + 0.8), squeeze=False,
+                             sharex="row" if grid else True, sharey="row" if grid else False)
+    used = set()
+    for k, ts in series.items():
+        r, c = pos[k]
+        ax = axes[r][c]
+        used.add((r, c))
         for s, e in gc_periods(ts):
             ax.axvspan(s, e, color="tab:red", alpha=0.12, lw=0)
-        ax.plot(ts["time_s"], ts["read_mbps"], label="read", lw=1)
-        ax.plot(ts["time_s"], ts["write_mbps"], label="write", lw=1)
-        ax.set_ylabel("MB/s")
-        ax.set_title(label, fontsize=8, loc="left")
-    axes[-1, 0].set_xlabel("simulated time (s)")
+        ax.plot(ts["time_s"], ts["read_mbps"], label="read", lw=1, color="tab:blue")
+        ax.plot(ts["time_s"], ts["write_mbps"], label="write", lw=1, color="tab:orange")
+        ax.set_title(" / ".join(map(str, k)) if grid else str(k), fontsize=8, loc="left")
+        if c == 0:
+            ax.set_ylabel("MB/s")
+        if r == nr - 1 or (r + 1, c) not in pos.values():
+            ax.set_xlabel("simulated time (s)")
+    for r in range(nr):
+        for c in range(nc):
+            if (r, c) not in used:
+                axes[r][c].set_visible(False)
+    if total is not None and total > len(series):
+        fig.suptitle(f"{len(series)} of {total} runs shown", fontsize=10)
     from matplotlib.patches import Patch
-    h, lab = axes[0, 0].get_legend_handles_labels()
-    axes[0, 0].legend(h + [Patch(color="tab:red", alpha=0.2)], lab + ["GC active"], fontsize=7, loc="upper right")
-    return save(fig, out)
+    h = [plt.Line2D([], [], color="tab:blue"), plt.Line2D([], [], color="tab:orange"),
+         Patch(color="tab:red", alpha=0.2)]
+    fig.tight_layout()
+    _legend_outside(fig, h, ["read", "write", "GC active"])
+    return fig
+
+
+def bandwidth_over_time(series: dict, out, total: int | None = None) -> list[Path]:
+    """Read/write bandwidth over time, one panel per run, GC periods shaded."""
+    return save(draw_bandwidth_over_time(series, total), out)
 
 
 def clustering_cost(df: pd.DataFrame, out, impl: str = "config.ftl.clustering.impl",
@@ -190,15 +398,25 @@ def clustering_cost(df: pd.DataFrame, out, impl: str = "config.ftl.clustering.im
                  and pd.api.types.is_numeric_dtype(df[c])]
     if not costs:
         raise ValueError("clustering_cost: no clustering cost columns in the table")
-    fig, axes = plt.subplots(1, len(costs), figsize=(4 * len(costs), 3.4), squeeze=False)
-    for ax, c in zip(axes[0], costs):
-        _grouped_bars(ax, _agg(df, [group, impl], c), group, impl, c, c)
-    axes[0][-1].legend(title=impl.removeprefix("config."), fontsize=8)
-    return save(fig, out)
+    return save(draw_metric_panels(df, [(c, c) for c in costs], impl, group), out)
+
+
+def bandwidth_series(ok: pd.DataFrame, timeseries: pd.DataFrame, by: str) -> tuple[dict, int]:
+    """The first seed of each (workload, compared value) as a grid of panels,
+    at most MAX_PANELS; returns (series, runs there were)."""
+    first = ok.drop_duplicates([WORKLOAD, by])
+    series = {}
+    for _, r in first.iterrows():
+        if len(series) >= MAX_PANELS:
+            break
+        ts = timeseries[timeseries["point"] == r["point"]]
+        if not ts.empty:
+            series[(r[WORKLOAD], r[by])] = ts
+    return series, len(first)
 
 
 def standard_figures(df: pd.DataFrame, outdir, timeseries: pd.DataFrame | None = None, by: str = POLICY,
-                     baseline: str | None = None, max_series: int = 8) -> dict[str, list[Path]]:
+                     baseline: str | None = None, histograms: dict | None = None) -> dict[str, list[Path]]:
     """Every standard figure the table has data for. Returns {figure name: [png, svg]}."""
     outdir = Path(outdir)
     df = with_labels(df)
@@ -211,17 +429,11 @@ def standard_figures(df: pd.DataFrame, outdir, timeseries: pd.DataFrame | None =
     if "latency_us.all.mean" in df:
         figs["response_time"] = normalized_response_time(df, outdir / "response_time", by=by, baseline=baseline)
     if "latency_us.read.p99" in df or "latency_us.write.p99" in df:
-        figs["latency_cdf"] = latency_cdf(df, outdir / "latency_cdf", by=by)
+        figs["latency_cdf"] = latency_cdf(df, outdir / "latency_cdf", by=by, histograms=histograms)
     if timeseries is not None and not timeseries.empty:
-        # one run per (workload, policy): the first seed
-        first = ok.drop_duplicates([WORKLOAD, by])
-        series = {}
-        for _, r in first.head(max_series).iterrows():
-            ts = timeseries[timeseries["point"] == r["point"]]
-            if not ts.empty:
-                series[f"{r[WORKLOAD]} / {r[by]}"] = ts
+        series, total = bandwidth_series(ok, timeseries, by)
         if series:
-            figs["bandwidth"] = bandwidth_over_time(series, outdir / "bandwidth")
+            figs["bandwidth"] = bandwidth_over_time(series, outdir / "bandwidth", total=total)
     if any("clustering" in c and not c.startswith("config.") for c in df.columns):
         impl = next((c for c in df.columns if c.startswith("config.") and "clustering" in c), by)
         try:

@@ -10,6 +10,7 @@ the client writes the cache directory:
                     /stderr.txt      the simulator's stderr
                     /summary.json    ssdvp outputs (absent when the run failed)
                     /timeseries.csv
+                    /latency_histograms.csv  (only with stats.interval_histograms: true)
 
 A point is done (skipped on re-run) when status.json says ok or violations
 (exit 3: the run finished, outputs written, but integrity/flash-rule checks
@@ -34,7 +35,7 @@ from typing import Any, Callable
 
 from .sweep import Point, Sweep
 
-OUTPUT_FILES = ("summary.json", "timeseries.csv")
+OUTPUT_FILES = ("summary.json", "timeseries.csv", "latency_histograms.csv")  # the last: stats.interval_histograms
 STDERR_TAIL_LINES = 5
 DONE_STATUSES = ("ok", "violations")
 
@@ -57,6 +58,12 @@ def resolve_binary(explicit: str | None, root: Path) -> Path:
     return p
 
 
+def sim_env() -> dict[str, str]:
+    """The environment ssdvp runs in: SystemC's copyright banner off, so that
+    outputs and error cells start with ssdvp's own message."""
+    return {**os.environ, "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE": "1"}
+
+
 def ssdvp_version(binary: Path) -> str:
     """The binary's version string (part of every point hash).
 
@@ -64,7 +71,7 @@ def ssdvp_version(binary: Path) -> str:
     rebuilt simulator never serves stale cached results.
     """
     try:
-        r = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=30)
+        r = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=30, env=sim_env())
         if r.returncode == 0 and r.stdout.strip():
             return r.stdout.strip()
     except (OSError, subprocess.TimeoutExpired):
@@ -73,11 +80,40 @@ def ssdvp_version(binary: Path) -> str:
     return "sha256:" + file_digest(binary)
 
 
+def binary_identity(binary: Path) -> str:
+    """What a cached result depends on in the simulator itself: its version
+    string and the sha256 of the binary. ``--version`` alone is the same
+    ``<commit>-dirty`` string for every uncommitted edit; the digest is not."""
+    from .sweep import file_digest
+    v = ssdvp_version(binary)
+    digest = "sha256:" + file_digest(binary)
+    return v if v == digest else f"{v} {digest}"
+
+
+def iss_firmware(binary: Path, root: Path) -> tuple[str, str] | None:
+    """The RV32 firmware image ``cpu.mode: iss`` loads by default (``cpu.iss.firmware``'s
+    default, built next to the simulator) and its sha256, or None without an ISS build."""
+    cmd = [str(binary), "params", "--set", "cpu.mode=iss", "--format", "json"]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=root)
+        data = json.loads(r.stdout) if r.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        return None
+    rows = data.get("parameters", data) if isinstance(data, dict) else data
+    for d in rows if isinstance(rows, list) else []:
+        if isinstance(d, dict) and d.get("key") == "cpu.iss.firmware" and d.get("default"):
+            p = Path(d["default"]) if os.path.isabs(d["default"]) else root / d["default"]
+            if p.is_file():
+                from .sweep import file_digest
+                return str(p), file_digest(p)
+    return None
+
+
 def ssdvp_params(binary: Path, root: Path, config: str | None = None) -> set[str] | None:
     """The parameter keys ssdvp knows (from ``ssdvp params --format json``), or None if unavailable."""
     cmd = [str(binary), "params", "--format", "json"] + (["-c", config] if config else [])
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=root)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=root, env=sim_env())
         if r.returncode != 0:
             return None
         data = json.loads(r.stdout)
@@ -120,7 +156,7 @@ def run_point(spec: dict) -> dict:
         res["command"] = cmd
         try:
             p = subprocess.run(cmd, cwd=spec["root"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, timeout=spec.get("timeout_s"))
+                               stderr=subprocess.PIPE, timeout=spec.get("timeout_s"), env=sim_env())
             res["exit_code"] = p.returncode
             res["stderr"] = p.stderr.decode(errors="replace")
             if p.stdout:
@@ -286,15 +322,44 @@ def _ensure_ignored(results: Path):
         pass
 
 
+def parse_local_scheduler(scheduler) -> int | None:
+    """``local`` or ``local:N`` -> N workers (0: one per core); None for anything else."""
+    if not isinstance(scheduler, str) or not (scheduler == "local" or scheduler.startswith("local:")):
+        return None
+    n = scheduler.partition(":")[2]
+    if n and not (n.isdigit() and int(n) > 0):
+        raise RunnerError(f"--scheduler {scheduler}: expected local or local:N with N a positive number of workers")
+    return int(n) if n else 0
+
+
 def _dask_client(scheduler):
+    """A client of the scheduler at that address, or of a new local cluster
+    (``local[:N]``: N single-threaded worker processes on this machine,
+    closed with the client)."""
     try:
         from distributed import Client
     except ImportError as e:
         raise RunnerError("--scheduler needs the 'distributed' package (python3-distributed)") from e
+    n = parse_local_scheduler(scheduler)
+    if n is not None:
+        from distributed import LocalCluster
+        n = n or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=40)
+        client = Client(cluster)
+        client._ssdvp_cluster = cluster   # closed by _close_client
+        return client
     try:
         return Client(scheduler, timeout="30s")
     except OSError as e:
         raise RunnerError(f"cannot connect to Dask scheduler {scheduler}: {e}") from e
+
+
+def _close_client(client):
+    cluster = getattr(client, "_ssdvp_cluster", None)
+    client.close()
+    if cluster is not None:
+        cluster.close()
 
 
 def _upload_package(client):
@@ -318,8 +383,8 @@ def run_sweep(sweep: Sweep, binary: Path, results: Path | None = None, jobs: int
               validate: bool = True) -> SweepReport:
     """Run every point not already cached. Failures are recorded, never raised."""
     results = Path(results) if results else default_results(sweep)
-    version = ssdvp_version(binary)
-    points = sweep.points(version)
+    version = binary_identity(binary)
+    points = sweep.points(version, firmware=iss_firmware(binary, sweep.root))
     log = log or (lambda m: print(m, file=sys.stderr, flush=True))
     if validate:
         known = ssdvp_params(binary, sweep.root, sweep.base_arg)
@@ -333,7 +398,10 @@ def run_sweep(sweep: Sweep, binary: Path, results: Path | None = None, jobs: int
     rep = SweepReport(sweep=sweep, results=results, points=points, version=version)
     todo = [p for p in points if force or not is_done(point_dir(results, p))]
     rep.cached = len(points) - len(todo)
-    where = f"Dask scheduler {scheduler}" if scheduler is not None else None
+    local = parse_local_scheduler(scheduler)
+    where = None if scheduler is None else (f"a local Dask cluster of {local or 'one worker per core'}"
+                                            f"{' workers' if local else ''}" if local is not None
+                                            else f"Dask scheduler {scheduler}")
     if jobs is None or jobs < 1:
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     log(f"sweep {sweep.name}: {len(points)} points, {rep.cached} cached, {len(todo)} to run "
@@ -383,7 +451,7 @@ def run_sweep(sweep: Sweep, binary: Path, results: Path | None = None, jobs: int
                     raise
             finally:
                 if owns:
-                    client.close()
+                    _close_client(client)
         else:
             with cf.ThreadPoolExecutor(max_workers=min(jobs, len(todo))) as ex:
                 futs = {ex.submit(run_point, specs[h]): h for h in specs}

@@ -12,7 +12,9 @@ A sweep file is YAML (schema in docs/exploration.md)::
 Each point is the base config file plus an ordered set of ``--set`` overrides.
 Its identity (the cache key) is the sha256 of the canonical merged config: the
 base file flattened to dotted keys, the overrides applied on top, the digest of
-every file a value names (traces), and the ssdvp version string.
+every file a value names (traces; the RV32 firmware image for ``cpu.mode: iss``),
+and the simulator's identity: its version string and the sha256 of the binary,
+so a rebuilt simulator never serves cached results, committed or not.
 """
 from __future__ import annotations
 
@@ -129,7 +131,10 @@ class Sweep:
             raise SweepError(f"{self.base}: the base config must be a YAML map")
         return flat_config_strings(tree)
 
-    def points(self, ssdvp_version: str = "") -> list[Point]:
+    def points(self, ssdvp_version: str = "", firmware: tuple[str, str] | None = None) -> list[Point]:
+        """Every point. ``ssdvp_version`` identifies the simulator (runner.binary_identity);
+        ``firmware`` is (path, sha256) of the RV32 image ``cpu.mode: iss`` loads when
+        ``cpu.iss.firmware`` is not set (runner.iss_firmware): such points hash it too."""
         base = self.base_config()
         combos = itertools.product(*[vals for _, vals in self.axes]) if self.axes else [()]
         out: list[Point] = []
@@ -151,6 +156,8 @@ class Sweep:
                             files[v] = file_digest(p)
                     except OSError:
                         pass
+            if firmware and cfg.get("cpu.mode") == "iss" and not cfg.get("cpu.iss.firmware"):
+                files[firmware[0]] = firmware[1]
             pt = Point(index=len(out), overrides=ov, config=cfg, files=files)
             pt.hash = point_hash(cfg, files, ssdvp_version)
             if pt.hash in seen:           # e.g. a grid value equal to the base value twice

@@ -6,7 +6,9 @@ Columns, in order:
                        for a failed run, the base file + overrides that were asked),
   <metric columns>     summary.json flattened generically: host.iops,
                        latency_us.read.p99, ftl.waf, ... (new fields appear by themselves;
-                       lists become one JSON-text cell).
+                       lists become one JSON-text cell; the latency histograms,
+                       hundreds of buckets each, stay in summary.json:
+                       :func:`load_histograms`).
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from .sweep import Point, Sweep, flatten
 
 META_COLUMNS = ["sweep", "point", "status", "exit_code", "error"]
 NONDETERMINISTIC_PREFIXES = ("run.",)     # wall time, RSS: differ between identical runs
+HISTOGRAM_SUFFIX = ".histogram"            # latency_us.<op>.histogram: not a table cell
 
 
 def _cell(v):
@@ -31,7 +34,7 @@ def summary_row(summary: dict) -> dict:
     s = dict(summary)
     cfg = s.pop("config", {}) or {}
     row = {f"config.{k}": _cell(v) for k, v in flatten(cfg).items()}
-    row.update({k: _cell(v) for k, v in flatten(s).items()})
+    row.update({k: _cell(v) for k, v in flatten(s).items() if not k.endswith(HISTOGRAM_SUFFIX)})
     return row
 
 
@@ -100,6 +103,22 @@ def load_timeseries(results: Path, table: pd.DataFrame) -> pd.DataFrame:
             ts.insert(0, "point", h)
             frames.append(ts)
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["point", "time_s"])
+
+
+def load_histograms(results: Path, table: pd.DataFrame) -> dict[str, dict[str, list]]:
+    """{point: {op: [[lo_us, hi_us, count], ...]}} from each point's summary.json
+    (latency_us.<op>.histogram); points without one are left out."""
+    out: dict[str, dict[str, list]] = {}
+    for h in table["point"]:
+        try:
+            with open(Path(results) / h / "summary.json") as f:
+                lat = json.load(f).get("latency_us", {})
+        except (OSError, ValueError, AttributeError):
+            continue
+        hs = {op: v["histogram"] for op, v in lat.items() if isinstance(v, dict) and isinstance(v.get("histogram"), list)}
+        if hs:
+            out[h] = hs
+    return out
 
 
 def write_csv(df: pd.DataFrame, path: Path) -> Path:

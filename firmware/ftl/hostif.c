@@ -263,8 +263,8 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
   struct fw_cmd *cmd = &f->cmds[c];
   const struct nvme_sqe *q = &e->sqe;
   f->stats.host_cmds++;
-  cmd->opcode = (uint8_t)(q->cdw0 & 0xff);
-  cmd->cid = (uint16_t)(q->cdw0 >> 16);
+  cmd->opcode = (uint8_t)SSDVP_FIELD_GET(NVME_CDW0_OPC, q->cdw0);
+  cmd->cid = (uint16_t)SSDVP_FIELD_GET(NVME_CDW0_CID, q->cdw0);
   cmd->sqid = e->sqid;
   cmd->prp = q->prp1;
   hal_charge(f->hal, FW_OP_cmd_decode, 1);
@@ -280,15 +280,16 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
     case NVME_OP_WRITE: {
       if (q->nsid != 1) return host_cmd_finish(f, c, NVME_SC_INVALID_NS);
       cmd->slba = (uint64_t)q->cdw10 | ((uint64_t)q->cdw11 << 32);
-      cmd->nlb = (q->cdw12 & 0xffff) + 1;
+      cmd->nlb = SSDVP_FIELD_GET(NVME_CDW12_NLB, q->cdw12) + 1;
       if (cmd->slba >= f->cfg.logical_lbas || cmd->nlb > f->cfg.logical_lbas - cmd->slba)
         return host_cmd_finish(f, c, NVME_SC_LBA_OUT_OF_RANGE);
       if (cmd->nlb > f->cfg.max_transfer_lbas) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
       if (cmd->opcode == NVME_OP_WRITE) {
-        /* Directives: none, or Streams (DTYPE 1) with a stream ID in DSPEC.
-         * Stream IDs 1..FTL_MAX_CLASSES are accepted under every placement
-         * (only the stream placement uses them). */
-        const uint32_t dtype = (q->cdw12 >> 20) & 0xf, dspec = q->cdw13 >> 16;
+        /* Directives: none, or Streams (DTYPE 1) with a stream ID in DSPEC,
+         * admitted by the Streams directive's state (directives.c); every
+         * placement accepts them, only the stream placement uses them. */
+        const uint32_t dtype = SSDVP_FIELD_GET(NVME_CDW12_DTYPE, q->cdw12);
+        const uint32_t dspec = SSDVP_FIELD_GET(NVME_CDW13_DSPEC, q->cdw13);
         if (dtype > NVME_DTYPE_STREAMS) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
         if (dtype == NVME_DTYPE_STREAMS) {
           const uint16_t st = streams_write_check(f, dspec); /* directives.c */
@@ -307,8 +308,8 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
       return;
     case NVME_OP_DSM:
       if (q->nsid != 1) return host_cmd_finish(f, c, NVME_SC_INVALID_NS);
-      if (!(q->cdw11 & (1u << 2))) return host_cmd_finish(f, c, NVME_SC_SUCCESS); /* only hints */
-      cmd->nlb = (q->cdw10 & 0xff) + 1;
+      if (!SSDVP_FIELD_GET(NVME_CDW11_DSM_AD, q->cdw11)) return host_cmd_finish(f, c, NVME_SC_SUCCESS); /* only hints */
+      cmd->nlb = SSDVP_FIELD_GET(NVME_CDW10_DSM_NR, q->cdw10) + 1;
       cmd->state = CMD_H2D;
       xfer_post(f, XFER_H2D_RAW, cmd, XTAG(XK_DSM_RANGES, c), cmd->staging, cmd->prp,
                 cmd->nlb * (uint32_t)sizeof(struct nvme_dsm_range), 0);

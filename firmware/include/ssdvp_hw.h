@@ -37,6 +37,20 @@ enum ssdvp_reg_offset {
   SSDVP_REG_END_ = 0
 };
 
+/* Register fields: block_reg_name_SHIFT and _WIDTH for every FIELD row. */
+enum ssdvp_reg_field {
+#define FIELD(block, reg, name, msb, lsb, access, desc) \
+  block##_##reg##_##name##_SHIFT = (lsb), block##_##reg##_##name##_WIDTH = (msb) - (lsb) + 1,
+#include "ssdvp_regs.def"
+  SSDVP_FIELD_END_ = 0
+};
+
+/* Mask, extraction and placement of a field f (a register field above or an
+ * NVMe dword field below): SSDVP_FIELD_GET(ACCEL_STATUS_DONE, v). */
+#define SSDVP_FIELD_MASK(f) ((uint32_t)((((uint64_t)1 << f##_WIDTH) - 1) << f##_SHIFT))
+#define SSDVP_FIELD_GET(f, v) (((uint32_t)(v) & SSDVP_FIELD_MASK(f)) >> f##_SHIFT)
+#define SSDVP_FIELD_PUT(f, x) (((uint32_t)(x) << f##_SHIFT) & SSDVP_FIELD_MASK(f))
+
 /* ---- interrupt lines (bit numbers in INTC PENDING/ENABLE) -------------- */
 enum ssdvp_irq {
   IRQ_NVME_CMD = 0,  /* fetched-command ring not empty */
@@ -73,7 +87,20 @@ enum nvme_dir_oper {
   NVME_DIR_RCV_ST_STATUS = 0x02,      /* Streams, receive: open stream count and identifiers */
   NVME_DIR_RCV_ST_ALLOCATE = 0x03     /* Streams, receive: allocate resources (CDW12 NSR; DW0 NSA) */
 };
-/* Write directives: CDW12 bits 23:20 DTYPE, CDW13 bits 31:16 DSPEC. */
+/* Fields of the command dwords the firmware decodes and the host driver
+ * encodes (NVMe base specification; use SSDVP_FIELD_GET/PUT). */
+enum nvme_dword_field {
+  NVME_CDW0_OPC_SHIFT = 0, NVME_CDW0_OPC_WIDTH = 8,      /* opcode */
+  NVME_CDW0_CID_SHIFT = 16, NVME_CDW0_CID_WIDTH = 16,    /* command identifier */
+  NVME_CDW12_NLB_SHIFT = 0, NVME_CDW12_NLB_WIDTH = 16,   /* read/write: LBAs - 1 */
+  NVME_CDW12_DTYPE_SHIFT = 20, NVME_CDW12_DTYPE_WIDTH = 4, /* write: directive type */
+  NVME_CDW13_DSPEC_SHIFT = 16, NVME_CDW13_DSPEC_WIDTH = 16, /* write: directive specific (stream ID) */
+  NVME_CDW10_DSM_NR_SHIFT = 0, NVME_CDW10_DSM_NR_WIDTH = 8, /* DSM: ranges - 1 */
+  NVME_CDW11_DSM_AD_SHIFT = 2, NVME_CDW11_DSM_AD_WIDTH = 1, /* DSM: attribute deallocate */
+  NVME_CQE_STATUS_P_SHIFT = 0, NVME_CQE_STATUS_P_WIDTH = 1,   /* completion: phase tag */
+  NVME_CQE_STATUS_SF_SHIFT = 1, NVME_CQE_STATUS_SF_WIDTH = 15 /* completion: status field */
+};
+/* Write directives (CDW12 DTYPE, CDW13 DSPEC). */
 enum nvme_dtype { NVME_DTYPE_NONE = 0, NVME_DTYPE_STREAMS = 1 };
 /* Status field of a completion: (SCT << 8) | SC, as in the NVMe base spec. */
 enum nvme_status {
@@ -200,12 +227,13 @@ struct fc_cqe {
 #define FC_PAGE_BUF_BYTES(slots) (8u * (slots) + 4u)
 
 /* ---- K-Means accelerator ---------------------------------------------- */
-#define ACCEL_CTRL_START 0x1u
-#define ACCEL_CTRL_IRQ_EN 0x2u
-#define ACCEL_CTRL_CLEAR 0x4u
-#define ACCEL_STATUS_BUSY 0x1u
-#define ACCEL_STATUS_DONE 0x2u
-#define ACCEL_STATUS_ERROR 0x4u
+/* Single-bit fields of CTRL and STATUS as masks (the FIELD rows). */
+#define ACCEL_CTRL_START SSDVP_FIELD_MASK(ACCEL_CTRL_START)
+#define ACCEL_CTRL_IRQ_EN SSDVP_FIELD_MASK(ACCEL_CTRL_IRQ_EN)
+#define ACCEL_CTRL_CLEAR SSDVP_FIELD_MASK(ACCEL_CTRL_CLEAR)
+#define ACCEL_STATUS_BUSY SSDVP_FIELD_MASK(ACCEL_STATUS_BUSY)
+#define ACCEL_STATUS_DONE SSDVP_FIELD_MASK(ACCEL_STATUS_DONE)
+#define ACCEL_STATUS_ERROR SSDVP_FIELD_MASK(ACCEL_STATUS_ERROR)
 #define ACCEL_MAX_K 8u
 #define ACCEL_LABEL_NONE 8u /* label of a point after 0 iterations */
 /* A point word: x in bits 8:0, y in bits 24:16. */

@@ -11,12 +11,31 @@
 namespace ssdvp {
 namespace {
 
+// Flattens nested maps into dotted keys. A key given twice (the same key in
+// one map, or "a.b" next to a: {b: ...}) is an error naming both lines:
+// YAML leaves duplicates undefined and yaml-cpp silently keeps the last.
 void flatten(const YAML::Node& node, const std::string& prefix, std::map<std::string, std::string>& out,
-             const std::string& origin) {
+             const std::string& origin, std::map<std::string, int>& lines) {
   if (node.IsMap()) {
+    std::map<std::string, int> here;  // this map's own keys (a map value counts too)
     for (const auto& kv : node) {
       const std::string key = kv.first.as<std::string>();
-      flatten(kv.second, prefix.empty() ? key : prefix + "." + key, out, origin);
+      const std::string full = prefix.empty() ? key : prefix + "." + key;
+      const int line = kv.first.Mark().line + 1;
+      if (!here.emplace(key, line).second)
+        throw ConfigError(origin + ":" + std::to_string(line) + ": key '" + full + "' is already given at line " +
+                          std::to_string(here[key]) + " (a key may appear only once)");
+      const bool leaf = !kv.second.IsMap() || kv.second.size() == 0;
+      // across spellings ("a.b: 1" and "a: {b: 2}"): the same leaf, or a leaf
+      // that the other spelling makes a map
+      for (const auto& [k, l] : lines) {
+        if (leaf && (k == full || k.rfind(full + ".", 0) == 0 || full.rfind(k + ".", 0) == 0))
+          throw ConfigError(origin + ":" + std::to_string(line) + ": key '" + full + "' is already given at line " +
+                            std::to_string(l) + (k == full ? "" : " (as '" + k + "')") +
+                            " (a key may appear only once)");
+      }
+      if (leaf) lines[full] = line;
+      flatten(kv.second, full, out, origin, lines);
     }
   } else if (node.IsScalar()) {
     out[prefix] = node.Scalar();
@@ -25,6 +44,11 @@ void flatten(const YAML::Node& node, const std::string& prefix, std::map<std::st
   } else {
     throw ConfigError(origin + ": key '" + prefix + "' must be a scalar value (a list or other node was given)");
   }
+}
+
+void flatten(const YAML::Node& node, std::map<std::string, std::string>& out, const std::string& origin) {
+  std::map<std::string, int> lines;
+  flatten(node, "", out, origin, lines);
 }
 
 std::string trim(const std::string& s) {
@@ -62,7 +86,7 @@ Config Config::from_yaml_file(const std::string& path) {
   c.origin_ = path;
   if (!root.IsNull() && !root.IsMap()) throw ConfigError(path + ": the top level must be a map of keys");
   std::map<std::string, std::string> flat;
-  flatten(root, "", flat, path);
+  flatten(root, flat, path);
   for (auto& kv : flat) c.record_value(kv.first, kv.second);
   for (auto& kv : flat) c.value_origin_[kv.first] = path;
   return c;
@@ -79,7 +103,7 @@ Config Config::from_yaml_string(const std::string& text, const std::string& orig
   c.origin_ = origin;
   if (!root.IsNull() && !root.IsMap()) throw ConfigError(origin + ": the top level must be a map of keys");
   std::map<std::string, std::string> flat;
-  flatten(root, "", flat, origin);
+  flatten(root, flat, origin);
   for (auto& kv : flat) {
     c.record_value(kv.first, kv.second);
     c.value_origin_[kv.first] = origin;

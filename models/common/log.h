@@ -1,6 +1,19 @@
-// log.h - one logger per instance with its own level.
+// log.h - one logger per instance with its own level, through SystemC's
+// report handler.
 //
-// Messages go to stderr as "[level] name: text". Per-transaction detail
+// Every message goes to sc_core::sc_report_handler as message type
+// "ssdvp/<instance>" (severity SC_ERROR, SC_WARNING or SC_INFO with the
+// verbosity of info, debug or trace) and is printed to stderr as
+//
+//   [level] <simulated time> <instance>: text        e.g.
+//   [warn] 1234.567890 us ssd0.flash: die 3: program on a bad block
+//
+// (simulated time with picosecond resolution). Because the messages are
+// ordinary SystemC reports, SystemC's own controls apply to them: an
+// sc_report_handler::set_log_file_name() copies them to a file, and
+// set_actions("ssdvp/<instance>", ...) silences or redirects one instance.
+// An ssdvp error message never throws (SystemC's default for SC_ERROR):
+// models report the error and carry on, as before. Per-transaction detail
 // belongs at Level::trace only. Levels come from config (log.level and
 // log.<instance> overrides), so a noisy block can be silenced alone.
 #pragma once
@@ -17,6 +30,10 @@ LogLevel parse_log_level(const std::string& text);  // throws std::invalid_argum
 class Config;
 // The level for one instance: log.<instance> if present, else log.level.
 LogLevel log_level_from(Config& cfg, const std::string& instance);
+
+// The text of a log line: "[level] <time> us <instance>: text" (no newline).
+std::string format_log_line(LogLevel level, unsigned long long time_ps, const std::string& instance,
+                            const std::string& text);
 
 class Logger {
  public:

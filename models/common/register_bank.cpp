@@ -23,6 +23,20 @@ const std::vector<RegisterInfo>& register_table() {
   return table;
 }
 
+const std::vector<FieldInfo>& field_table() {
+  static const std::vector<FieldInfo> table = {
+#define RO ::ssdvp::RegAccess::ro
+#define WO ::ssdvp::RegAccess::wo
+#define RW ::ssdvp::RegAccess::rw
+#define FIELD(block, reg, name, msb, lsb, access, desc) {#block, #reg, #name, block##_##reg, msb, lsb, access, desc},
+#include "ssdvp_regs.def"
+#undef RO
+#undef WO
+#undef RW
+  };
+  return table;
+}
+
 const std::vector<RegionInfo>& region_table() {
   static const std::vector<RegionInfo> table = {
 #define REGION(name, base, size, desc) {#name, base, size, desc},
@@ -72,6 +86,18 @@ uint32_t RegisterBank::get(uint32_t offset) const {
 }
 void RegisterBank::set(uint32_t offset, uint32_t value) {
   if (Reg* r = find(offset)) r->value = value;
+}
+
+const FieldInfo& RegisterBank::field(uint32_t offset, const std::string& name) const {
+  for (const auto& f : field_table())
+    if (f.block == block_ && f.offset == offset && f.name == name) return f;
+  throw std::invalid_argument(block_ + ": no field " + name + " in the register at offset " + std::to_string(offset));
+}
+uint32_t RegisterBank::get_field(uint32_t offset, const std::string& name) const {
+  return field(offset, name).get(get(offset));
+}
+void RegisterBank::set_field(uint32_t offset, const std::string& name, uint32_t value) {
+  set(offset, field(offset, name).put(get(offset), value));
 }
 
 bool RegisterBank::transport(tlm::tlm_generic_payload& tx) {

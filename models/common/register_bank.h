@@ -31,6 +31,23 @@ struct RegisterInfo {
 // Every REG row of the table, in table order.
 const std::vector<RegisterInfo>& register_table();
 
+// One FIELD row: bits msb:lsb of a register.
+struct FieldInfo {
+  std::string block;
+  std::string reg;
+  std::string name;
+  uint32_t offset;  // of the register
+  uint32_t msb, lsb;
+  RegAccess access;
+  std::string description;
+  uint32_t mask() const { return uint32_t(((uint64_t(1) << (msb - lsb + 1)) - 1) << lsb); }
+  uint32_t get(uint32_t reg_value) const { return (reg_value & mask()) >> lsb; }
+  uint32_t put(uint32_t reg_value, uint32_t v) const { return (reg_value & ~mask()) | ((v << lsb) & mask()); }
+};
+
+// Every FIELD row of the table, in table order.
+const std::vector<FieldInfo>& field_table();
+
 struct RegionInfo {
   std::string name;
   uint64_t base;
@@ -51,6 +68,11 @@ class RegisterBank {
 
   uint32_t get(uint32_t offset) const;
   void set(uint32_t offset, uint32_t value);
+  // A field of the register at offset, by its FIELD row's name (throws
+  // std::invalid_argument for a field the table does not have: a model bug).
+  uint32_t get_field(uint32_t offset, const std::string& field) const;
+  void set_field(uint32_t offset, const std::string& field, uint32_t value);
+  const FieldInfo& field(uint32_t offset, const std::string& name) const;
 
   // Serves one access; adds nothing to delay (the caller adds its latency).
   // Returns false (and sets the payload's response status) on a guest error.

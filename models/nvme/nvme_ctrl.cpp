@@ -183,7 +183,7 @@ void NvmeCtrl::host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& 
 }
 
 void NvmeCtrl::fetch(uint64_t at) {
-  if (!cmd_.ok || !bank_.get(NVME_ENABLE)) return;  // the firmware enables fetching once its rings are set
+  if (!cmd_.ok || !SSDVP_FIELD_GET(NVME_ENABLE_FETCH, bank_.get(NVME_ENABLE))) return;  // the firmware enables fetching once its rings are set
   const uint64_t now = std::max(at, now_ps());
   const uint32_t nq = uint32_t(live_.size());
   for (uint32_t idle = 0; nq && idle < nq;) {
@@ -316,7 +316,7 @@ void NvmeCtrl::process_xfers(uint64_t at) {
         ev.cqe.cid = x.cid;
         ev.cqe.dw0 = x.dw0;
         ev.cqe.sq_id = uint16_t(qid);
-        ev.cqe.status = uint16_t(x.status << 1);  // phase filled in when posted
+        ev.cqe.status = uint16_t(SSDVP_FIELD_PUT(NVME_CQE_STATUS_SF, x.status));  // phase filled in when posted
         ev.time = link_write(t + cqe_ps_, sizeof(nvme_cqe));
         schedule(ev);
         break;
@@ -349,12 +349,12 @@ void NvmeCtrl::post_completion(uint16_t qid, nvme_cqe cqe) {
     return;
   }
   cqe.sq_head = uint16_t(q.sq_head);
-  cqe.status = uint16_t((cqe.status & ~1u) | (q.phase ? 1u : 0u));
+  cqe.status = uint16_t((cqe.status & ~SSDVP_FIELD_MASK(NVME_CQE_STATUS_P)) | SSDVP_FIELD_PUT(NVME_CQE_STATUS_P, q.phase));
   host_access(true, q.cq_addr + uint64_t(q.cq_tail) * sizeof(nvme_cqe), &cqe, sizeof cqe);
   q.cq_tail = (q.cq_tail + 1) % q.depth;
   if (q.cq_tail == 0) q.phase = !q.phase;
   ++stats_.completions;
-  if (cqe.status >> 1) ++stats_.error_completions;
+  if (SSDVP_FIELD_GET(NVME_CQE_STATUS_SF, cqe.status)) ++stats_.error_completions;
   uint32_t vec = qid;
   host_access(true, q.msi_addr, &vec, 4);  // MSI
 }

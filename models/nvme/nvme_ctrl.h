@@ -65,6 +65,9 @@ class NvmeCtrl : public sc_core::sc_module {
   };
   const Stats& stats() const { return stats_; }
   uint32_t lba_size() const { return lba_size_; }
+  // The namespace size in LBAs the firmware reported (NSZE_LO/HI), as the
+  // host's Identify Namespace would see it; 0 before the firmware set it.
+  uint64_t namespace_lbas() const { return uint64_t(bank_.get(NVME_NSZE_HI)) << 32 | bank_.get(NVME_NSZE_LO); }
 
  private:
   struct Ring {

@@ -2,6 +2,7 @@
 //
 //   ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--format F] [-o OUTDIR] [--quiet]
 //   ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]
+//   ssdvp registers                 the register map with its fields (markdown)
 //   ssdvp --version
 //
 // Exit codes: 0 success; 1 internal error; 2 usage, config or trace error
@@ -10,11 +11,14 @@
 #include <systemc>
 
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "common/config.h"
+#include "common/register_bank.h"
 #include "run/simulation.h"
 #include "workload.h"
 
@@ -26,6 +30,7 @@ namespace {
 const char* kUsage =
     "usage: ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--format FMT] [-o OUTDIR] [--quiet]\n"
     "       ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]\n"
+    "       ssdvp registers\n"
     "       ssdvp --version\n";
 
 Config load(const po::variables_map& vm) {
@@ -44,6 +49,9 @@ void print_summary(const nlohmann::json& j, const std::string& out) {
   };
   std::printf("ssdvp %s\n", j["ssdvp_version"].get<std::string>().c_str());
   std::printf("workload: %s\n", j["workload"]["description"].get<std::string>().c_str());
+  if (const uint64_t back = j["workload"].value("backwards_timestamps", uint64_t(0)))
+    std::printf("  %llu records had a timestamp earlier than the previous one: issued at the previous one's time, "
+                "in file order\n", (unsigned long long)back);
   std::printf("simulated %.3f s: %.0f IOPS, %.1f MB/s\n", j["host"]["sim_time_s"].get<double>(),
               j["host"]["iops"].get<double>(), j["host"]["bandwidth_mbps"].get<double>());
   lat("read");
@@ -98,6 +106,33 @@ int cmd_params(const po::variables_map& vm) {
   return 0;
 }
 
+// The register map of firmware/include/ssdvp_regs.def as a markdown table:
+// every register of every region, each followed by its fields.
+int cmd_registers() {
+  using ssdvp::RegAccess;
+  auto acc = [](RegAccess a) { return a == RegAccess::ro ? "RO" : a == RegAccess::wo ? "WO" : "RW"; };
+  std::cout << "| region | base | register | offset | bits | access | description |\n|---|---|---|---|---|---|---|\n";
+  for (const auto& g : ssdvp::region_table()) {
+    std::vector<ssdvp::RegisterInfo> regs;
+    for (const auto& r : ssdvp::register_table())
+      if (r.block == g.name) regs.push_back(r);
+    std::stable_sort(regs.begin(), regs.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
+    char base[16];
+    std::snprintf(base, sizeof base, "0x%08llx", (unsigned long long)g.base);
+    std::cout << "| " << g.name << " | `" << base << "` | | | | | " << g.description << " |\n";
+    for (const auto& r : regs) {
+      char off[8];
+      std::snprintf(off, sizeof off, "0x%02x", r.offset);
+      std::cout << "| | | " << r.name << " | `" << off << "` | 31:0 | " << acc(r.access) << " | " << r.description << " |\n";
+      for (const auto& f : ssdvp::field_table())
+        if (f.block == r.block && f.offset == r.offset)
+          std::cout << "| | | " << r.name << "." << f.name << " | | " << f.msb << ":" << f.lsb << " | " << acc(f.access)
+                    << " | " << f.description << " |\n";
+    }
+  }
+  return 0;
+}
+
 int cmd_run(const po::variables_map& vm) {
   Config cfg = load(vm);
   if (vm.count("trace")) {
@@ -133,7 +168,7 @@ int sc_main(int argc, char* argv[]) {
       "format", po::value<std::string>()->default_value("text"),
       "run: trace format (sets workload.format); params: text|markdown|json")(
       "out,o", po::value<std::string>()->default_value("out"), "output directory")("quiet,q", "no summary on stdout")(
-      "command", po::value<std::string>(), "run | params");
+      "command", po::value<std::string>(), "run | params | registers");
   po::positional_options_description pos;
   pos.add("command", 1);
   try {
@@ -152,6 +187,7 @@ int sc_main(int argc, char* argv[]) {
     const std::string cmd = vm["command"].as<std::string>();
     if (cmd == "run") return cmd_run(vm);
     if (cmd == "params") return cmd_params(vm);
+    if (cmd == "registers") return cmd_registers();
     std::fprintf(stderr, "ssdvp: unknown command '%s'\n%s", cmd.c_str(), kUsage);
     return 2;
   } catch (const po::error& e) {
@@ -170,4 +206,21 @@ int sc_main(int argc, char* argv[]) {
     std::fprintf(stderr, "ssdvp: error: %s\n", e.what());
     return 1;
   }
+}
+
+// ssdvp's own entry point (it replaces the one libsystemc provides): --help,
+// --version and a usage error print only ssdvp's text, so SystemC's banner,
+// which sc_elab_and_sim prints before sc_main, is turned off for them.
+int main(int argc, char* argv[]) {
+  bool simulates = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h" || a == "--version") {
+      simulates = false;
+      break;
+    }
+    if (a == "run" || a == "params") simulates = true;
+  }
+  if (!simulates) setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }

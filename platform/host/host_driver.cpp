@@ -58,6 +58,8 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
   lba_wrap_ = cfg.get_bool("host.lba_wrap", true,
                            "fold requests beyond the namespace back into it (modulo); else they fail with LBA out of range");
   interval_ps_ = cfg.get_time_ps("stats.interval", "1s", "time-series interval (simulated time)");
+  res_.interval_histograms = cfg.get_bool("stats.interval_histograms", false,
+                                          "also write each interval's latency histograms (latency_histograms.csv)");
   stall_ps_ = cfg.get_time_ps("host.stall_timeout", "60s",
                               "fail the run if no command completes for this long while some are outstanding (0: never)");
   submit_ps_ = cfg.get_time_ps("host.submit", "0ns", "host software time per command submitted");
@@ -141,6 +143,7 @@ void HostDriver::submit(uint32_t slot, const nvme_sqe& e) {
   sq_tail_ = (sq_tail_ + 1) % (qd_ + 1);
   sq_dirty_ = true;
   slots_[slot].busy = true;
+  occupancy_advance(now_ps());
   ++busy_slots_;
   ++res_.commands;
 }
@@ -161,7 +164,7 @@ bool HostDriver::issue_some(Request& r) {
     sl.op = op;
     sl.lba = sl.nlb = 0;
     nvme_sqe e{};
-    e.cdw0 = NVME_OP_FLUSH | (s << 16);
+    e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_FLUSH) | SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
     e.nsid = 1;
     submit(s, e);
     r.issued = 1;
@@ -191,18 +194,19 @@ bool HostDriver::issue_some(Request& r) {
       std::memcpy(mem_.data() + sl.buf, &range, sizeof range);
       if (in_range)
         for (uint64_t i = 0; i < n; ++i) sb_.trim(lba + i);
-      e.cdw0 = NVME_OP_DSM | (s << 16);
-      e.cdw10 = 0;        // one range
-      e.cdw11 = 1u << 2;  // AD: deallocate
+      e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_DSM) | SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
+      e.cdw10 = SSDVP_FIELD_PUT(NVME_CDW10_DSM_NR, 0);  // one range
+      e.cdw11 = SSDVP_FIELD_PUT(NVME_CDW11_DSM_AD, 1);  // deallocate
     } else {
-      e.cdw0 = (op == host::IoOp::write ? NVME_OP_WRITE : NVME_OP_READ) | (s << 16);
+      e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, op == host::IoOp::write ? NVME_OP_WRITE : NVME_OP_READ) |
+               SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
       e.cdw10 = uint32_t(lba);
       e.cdw11 = uint32_t(lba >> 32);
-      e.cdw12 = n - 1;
+      e.cdw12 = SSDVP_FIELD_PUT(NVME_CDW12_NLB, n - 1);
       if (op == host::IoOp::write) {
         if (r.io.stream) {  // Streams directive
-          e.cdw12 |= uint32_t(NVME_DTYPE_STREAMS) << 20;
-          e.cdw13 = uint32_t(r.io.stream) << 16;
+          e.cdw12 |= SSDVP_FIELD_PUT(NVME_CDW12_DTYPE, NVME_DTYPE_STREAMS);
+          e.cdw13 = SSDVP_FIELD_PUT(NVME_CDW13_DSPEC, r.io.stream);
         }
         auto* tok = reinterpret_cast<uint32_t*>(mem_.data() + sl.buf);
         for (uint32_t i = 0; i < n; ++i) tok[i] = in_range ? sb_.write(lba + i) : 0;
@@ -215,7 +219,34 @@ bool HostDriver::issue_some(Request& r) {
   return true;
 }
 
+int HostDriver::occupancy_class(host::IoOp op) {
+  return op == host::IoOp::read ? 0 : op == host::IoOp::write ? 1 : 2;
+}
+
+void HostDriver::occupancy_advance(uint64_t now) {
+  if (now <= occ_last_ps_) return;
+  const double dt = double(now - occ_last_ps_);
+  for (int k = 0; k < 3; ++k) res_.in_system_ps[k] += double(occ_n_[k]) * dt;
+  res_.device_commands_ps += double(busy_slots_) * dt;
+  occ_last_ps_ = now;
+}
+
+void HostDriver::occupancy_enter(Request& r, uint64_t now) {
+  if (r.counted) return;
+  occupancy_advance(now);
+  const int k = occupancy_class(r.io.op);
+  res_.in_system_ps[k] += double(now - r.arrival_ps);  // in the system since its arrival
+  occ_n_[k]++;
+  r.counted = true;
+}
+
+void HostDriver::occupancy_leave(const Request& r, uint64_t now) {
+  occupancy_advance(now);
+  if (r.counted) occ_n_[occupancy_class(r.io.op)]--;
+}
+
 void HostDriver::complete_request(Request& r, uint64_t now) {
+  occupancy_leave(r, now);
   const uint64_t lat = (now - r.arrival_ps) / 1000;
   const uint64_t bytes = r.nlb * lba_size_;
   switch (r.io.op) {
@@ -223,6 +254,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
       res_.reads++;
       res_.read_bytes += bytes;
       res_.read_latency.add(lat);
+      iv_read_lat_.add(lat);
       iv_reads_++;
       iv_read_bytes_ += bytes;
       break;
@@ -230,6 +262,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
       res_.writes++;
       res_.write_bytes += bytes;
       res_.write_latency.add(lat);
+      iv_write_lat_.add(lat);
       iv_writes_++;
       iv_write_bytes_ += bytes;
       break;
@@ -253,12 +286,12 @@ void HostDriver::reap() {
   for (;;) {
     nvme_cqe c;
     std::memcpy(&c, mem_.data() + cq_addr_ + uint64_t(cq_head_) * sizeof(nvme_cqe), sizeof c);
-    if (bool(c.status & 1) != phase_) break;
+    if (bool(SSDVP_FIELD_GET(NVME_CQE_STATUS_P, c.status)) != phase_) break;
     cq_head_ = (cq_head_ + 1) % depth;
     if (cq_head_ == 0) phase_ = !phase_;
     any = true;
     last_progress_ps_ = now;
-    const uint16_t status = uint16_t(c.status >> 1);
+    const uint16_t status = uint16_t(SSDVP_FIELD_GET(NVME_CQE_STATUS_SF, c.status));
     if (c.cid >= qd_ || !slots_[c.cid].busy) {
       SSDVP_LOG(log_, error, "completion for command id %u which is not outstanding", c.cid);
       ++res_.errors;
@@ -266,6 +299,7 @@ void HostDriver::reap() {
     }
     Slot& sl = slots_[c.cid];
     sl.busy = false;
+    occupancy_advance(now);
     --busy_slots_;
     auto it = live_.find(sl.request);
     if (status != NVME_SC_SUCCESS) {
@@ -303,6 +337,15 @@ void HostDriver::sample(uint64_t now, bool final_row) {
     row.erases = d.erases - last_dev_.erases;
     row.gc_victims = d.gc_victims - last_dev_.gc_victims;
     row.free_blocks = d.free_blocks;
+    auto pct = [this](LatencyHistogram& h) {
+      auto us = [](uint64_t ns) { return double(ns) / 1000.0; };
+      IntervalLatency l{h.count(), us(h.quantile(0.5)), us(h.quantile(0.99)), us(h.quantile(0.999)), us(h.max()), {}};
+      if (res_.interval_histograms) l.buckets = h.buckets();
+      h.clear();
+      return l;
+    };
+    row.read_latency = pct(iv_read_lat_);
+    row.write_latency = pct(iv_write_lat_);
     res_.timeseries.push_back(row);
     last_dev_ = d;
     iv_read_bytes_ = iv_write_bytes_ = iv_reads_ = iv_writes_ = 0;
@@ -324,7 +367,7 @@ void HostDriver::run() {
 
 void HostDriver::replay() {
   if (streams_wanted_) setup_streams();
-  res_.start_ps = last_sample_ps_ = now_ps();
+  res_.start_ps = last_sample_ps_ = occ_last_ps_ = now_ps();
   next_sample_ps_ = res_.start_ps + interval_ps_;
   if (sampler_) last_dev_ = sampler_();
   if (!workload_) {
@@ -357,7 +400,9 @@ void HostDriver::replay() {
     while (!waiting_.empty()) {
       Request& r = live_.at(waiting_.front());
       if (closed_loop_ && r.issued == 0) r.arrival_ps = now;  // closed loop: latency from issue
-      if (!issue_some(r)) break;
+      const bool all = issue_some(r);
+      if (r.issued > 0) occupancy_enter(r, now);  // its latency clock runs (from arrival_ps)
+      if (!all) break;
       waiting_.pop_front();
     }
     if (submit_ps_ && res_.commands > charged_commands_) {  // host software time before the doorbell

@@ -47,8 +47,17 @@ struct DeviceSample {
 bool lba_range(uint64_t offset, uint64_t length, uint32_t lba_size, uint64_t lbas, bool wrap, uint64_t* lba,
                uint64_t* n, bool* wrapped = nullptr);
 
+// Latency percentiles of the requests completed in one interval (us; all 0
+// when none completed).
+struct IntervalLatency {
+  uint64_t count;
+  double p50, p99, p999, max;
+  std::vector<LatencyHistogram::Bucket> buckets;  // the interval's histogram (stats.interval_histograms)
+};
+
 struct TimeseriesRow {
   double time_s;
+  IntervalLatency read_latency, write_latency;
   double read_mbps, write_mbps, read_iops, write_iops;
   uint64_t gc_lba_moves, erases, gc_victims;
   uint32_t free_blocks;
@@ -63,6 +72,13 @@ struct HostResults {
   LatencyHistogram read_latency, write_latency;
   uint64_t start_ps = 0, end_ps = 0;
   std::vector<TimeseriesRow> timeseries;
+  bool interval_histograms = false;  // the rows carry their latency buckets
+  // Time integrals (request-ps) of the requests in the system, from the time
+  // their latency starts to their completion, per class (read, write, other),
+  // and of the commands outstanding at the device: divided by the run time,
+  // the mean numbers in the system (Little's law: = throughput x mean latency).
+  double in_system_ps[3] = {0, 0, 0};
+  double device_commands_ps = 0;
 };
 
 class HostDriver : public sc_core::sc_module {
@@ -106,6 +122,7 @@ class HostDriver : public sc_core::sc_module {
     uint32_t outstanding = 0;
     bool error = false;
     uint64_t id;
+    bool counted = false;  // entered the in-system integrals
   };
   struct Slot {
     bool busy = false;
@@ -141,6 +158,14 @@ class HostDriver : public sc_core::sc_module {
   uint64_t asq_ = 0, acq_ = 0;
   uint32_t asq_tail_ = 0, acq_head_ = 0;
   bool aphase_ = true;
+  // Occupancy integrals (HostResults::in_system_ps): advance to now, then
+  // count a request in (its latency clock may have started before now) or out.
+  void occupancy_advance(uint64_t now);
+  void occupancy_enter(Request& r, uint64_t now);
+  void occupancy_leave(const Request& r, uint64_t now);
+  static int occupancy_class(host::IoOp op);
+  uint64_t occ_last_ps_ = 0;
+  uint64_t occ_n_[3] = {0, 0, 0};
 
   Logger log_;
   HostMemory& mem_;
@@ -183,6 +208,7 @@ class HostDriver : public sc_core::sc_module {
   // time series state
   uint64_t next_sample_ps_ = 0, last_sample_ps_ = 0;
   uint64_t iv_read_bytes_ = 0, iv_write_bytes_ = 0, iv_reads_ = 0, iv_writes_ = 0;
+  LatencyHistogram iv_read_lat_, iv_write_lat_;  // this interval's completions
   DeviceSample last_dev_{};
 };
 

@@ -42,6 +42,14 @@ uint64_t LatencyHistogram::quantile(double q) const {
   return max_;
 }
 
+std::vector<LatencyHistogram::Bucket> LatencyHistogram::buckets() const {
+  std::vector<Bucket> out;
+  if (!count_) return out;
+  for (int i = index(min_); i <= index(max_); ++i)
+    if (n_[i]) out.push_back({lower(i), i + 1 < kBuckets ? lower(i + 1) : UINT64_MAX, n_[i]});
+  return out;
+}
+
 void LatencyHistogram::merge(const LatencyHistogram& o) {
   for (int i = 0; i < kBuckets; ++i) n_[i] += o.n_[i];
   count_ += o.count_;

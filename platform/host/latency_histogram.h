@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace ssdvp {
 
@@ -22,6 +23,13 @@ class LatencyHistogram {
   // reported as its bucket's midpoint (clamped to [min, max]).
   uint64_t quantile(double q) const;
   void merge(const LatencyHistogram& o);
+  void clear() { *this = LatencyHistogram(); }
+  // The non-empty buckets in ascending order: values v with lo <= v < hi
+  // (ns); hi - lo is at most lo / 128.
+  struct Bucket {
+    uint64_t lo, hi, count;
+  };
+  std::vector<Bucket> buckets() const;
 
  private:
   static constexpr int kSubBits = 7;

@@ -62,6 +62,9 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
   const int64_t device = cfg.get_i64("workload.device", -1, "replay only this device/disk/LUN number of the trace (-1: all)");
   const double scale = cfg.get_double("workload.time_scale", 1.0, "multiply trace inter-arrival times (0.5 = twice as fast)", 0.0, 1e9);
   const uint64_t loops = cfg.get_u64("workload.loops", 1, "replay the trace this many times (0 = forever)");
+  const bool allow_empty = cfg.get_bool("workload.allow_empty", false,
+                                        "run a trace that yields no request (empty, or only zero-length or filtered "
+                                        "records) instead of failing");
   // Both sources' keys are declared whichever is used, so one file may hold both.
   auto spec = host::SyntheticSpec::from_config(cfg, device_bytes);
   auto app = host::AppSpec::from_config(cfg, device_bytes);
@@ -81,6 +84,15 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
     host::IoRequest r;
     while (check->next(r)) {
     }
+    // A trace with nothing to replay is almost always a mistake (the wrong
+    // file, device or format): say why instead of reporting zero I/Os.
+    const host::WorkloadStats& st = check->stats();
+    if (st.records == 0 && !allow_empty)
+      throw host::TraceError(path + ": no requests to replay (" + std::to_string(st.lines) + " lines; skipped: " +
+                             std::to_string(st.skipped_zero_length) + " of zero length, " +
+                             std::to_string(st.skipped_device) + " of another device, " +
+                             std::to_string(st.skipped_unsupported) +
+                             " unsupported); set workload.allow_empty: true to run it anyway");
   }
   auto w = host::open_trace(path, o);
   if (loops != 1) w = host::make_looped(std::move(w), loops);
@@ -93,11 +105,56 @@ double peak_rss_mb() {
   return double(ru.ru_maxrss) / 1024.0;
 }
 
+// The whole distribution: the non-empty histogram buckets as [lo, hi, count]
+// (us; values v with lo <= v < hi), so a CDF can be drawn at 1/128 resolution.
+nlohmann::json histogram_json(const LatencyHistogram& h) {
+  nlohmann::json b = nlohmann::json::array();
+  for (const auto& k : h.buckets())
+    b.push_back({double(k.lo) / 1000.0, k.hi == UINT64_MAX ? double(h.max() + 1) / 1000.0 : double(k.hi) / 1000.0, k.count});
+  return b;
+}
+
 nlohmann::json latency_json(const LatencyHistogram& h) {
   auto us = [](uint64_t ns) { return double(ns) / 1000.0; };
   return {{"count", h.count()},          {"mean", h.mean() / 1000.0},      {"p50", us(h.quantile(0.5))},
           {"p99", us(h.quantile(0.99))}, {"p999", us(h.quantile(0.999))}, {"p9999", us(h.quantile(0.9999))},
-          {"max", us(h.max())}};
+          {"max", us(h.max())},          {"histogram", histogram_json(h)}};
+}
+
+// timeseries.csv: one row per stats.interval; the latency columns are the
+// percentiles of the requests completed in that interval (empty when none).
+const char* const kTimeseriesHeader =
+    "time_s,read_mbps,write_mbps,read_iops,write_iops,gc_lba_moves,erases,free_blocks,"
+    "read_p50_us,read_p99_us,read_p999_us,read_max_us,write_p50_us,write_p99_us,write_p999_us,write_max_us";
+
+std::string timeseries_line(const TimeseriesRow& r) {
+  char line[512];
+  int n = std::snprintf(line, sizeof line, "%.6f,%.3f,%.3f,%.1f,%.1f,%llu,%llu,%u", r.time_s, r.read_mbps, r.write_mbps,
+                        r.read_iops, r.write_iops, (unsigned long long)r.gc_lba_moves, (unsigned long long)r.erases,
+                        r.free_blocks);
+  for (const IntervalLatency* l : {&r.read_latency, &r.write_latency}) {
+    if (l->count)
+      n += std::snprintf(line + n, sizeof line - size_t(n), ",%.3f,%.3f,%.3f,%.3f", l->p50, l->p99, l->p999, l->max);
+    else
+      n += std::snprintf(line + n, sizeof line - size_t(n), ",,,,");
+  }
+  return std::string(line) + "\n";
+}
+
+// latency_histograms.csv (stats.interval_histograms): each interval's
+// non-empty latency buckets, long form.
+void write_interval_histograms(const std::filesystem::path& path, const std::vector<TimeseriesRow>& rows) {
+  std::ofstream f(path);
+  f << "time_s,op,lo_us,hi_us,count\n";
+  char line[128];
+  for (const auto& r : rows)
+    for (const auto& [op, l] : {std::pair<const char*, const IntervalLatency*>{"read", &r.read_latency}, {"write", &r.write_latency}})
+      for (const auto& b : l->buckets) {
+        std::snprintf(line, sizeof line, "%.6f,%s,%.3f,%.3f,%llu\n", r.time_s, op, double(b.lo) / 1000.0,
+                      b.hi == UINT64_MAX ? double(b.lo) / 1000.0 * 2 : double(b.hi) / 1000.0, (unsigned long long)b.count);
+        f << line;
+      }
+  if (!f) throw std::runtime_error("cannot write " + path.string());
 }
 
 }  // namespace
@@ -128,7 +185,7 @@ void Simulation::build() {
   wl_fraction_ = cfg.get_double("precondition.workload_fraction", 0.0,
                                 "or that fraction of the workload's requests (counted first; the HAML method uses 0.5)", 0, 1);
   precond_seed_ = cfg.get_u64("precondition.seed", 1, "seed of the random preconditioning");
-  const std::string tl = cfg.get_string("timeline.file", "", "write a Perfetto/Chrome trace-event timeline here (empty: none)");
+  const std::string tl = cfg.get_string("timeline.file", "", "write a Perfetto/Chrome trace-event timeline here (empty: none; ending in .gz: gzip-compressed)");
   const uint64_t tl_start = cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
   const uint64_t tl_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
   if (!tl.empty()) timeline_ = std::make_unique<Timeline>(tl, tl_start, tl_len);
@@ -194,22 +251,24 @@ void Simulation::precondition() {
   }
 }
 
-// Timeline tracks: pid 1 host (tid 1 requests), pid 2 firmware (tid 1 CPU,
-// tid 2 GC victims, free-block counter), pid 3 dies (tid = die).
+// Timeline tracks: pid 1 host (requests), pid 2 firmware (CPU, GC victims,
+// free-block counter), pid 3 dies (one track per die). A track whose spans
+// overlap is split into lanes when the file is written (timeline.h).
 void Simulation::attach_timeline() {
   Timeline& t = *timeline_;
-  t.name_track(1, 1, "host", "requests");
-  t.name_track(2, 1, "ssd0 firmware", "cpu");
-  t.name_track(2, 2, "ssd0 firmware", "gc victims");
+  const int requests = t.track(1, "host", "requests");
+  const int cpu = t.track(2, "ssd0 firmware", "cpu");
+  t.set_gc_track(t.track(2, "ssd0 firmware", "gc victims"));
   const auto& geo = soc_->geometry();
+  std::vector<int> die_track(geo.dies());
   for (uint32_t d = 0; d < geo.dies(); ++d)
-    t.name_track(3, int(d), "ssd0 dies", "die " + std::to_string(d) + " (ch " + std::to_string(geo.channel_of_die(d)) + ")");
-  host_->set_observer([&t](const HostDriver::RequestRecord& r) {
+    die_track[d] = t.track(3, "ssd0 dies", "die " + std::to_string(d) + " (ch " + std::to_string(geo.channel_of_die(d)) + ")");
+  host_->set_observer([&t, requests](const HostDriver::RequestRecord& r) {
     static const char* names[] = {"read", "write", "trim", "flush"};
-    t.span(1, 1, names[int(r.op)], r.arrival_ps, r.done_ps,
+    t.span(requests, names[int(r.op)], r.arrival_ps, r.done_ps,
            "\"lba\":" + std::to_string(r.lba) + ",\"nlb\":" + std::to_string(r.nlb) + (r.error ? ",\"error\":true" : ""));
   });
-  soc_->cpu().on_busy = [&t](uint64_t a, uint64_t b) { t.span(2, 1, "busy", a, b); };
+  soc_->cpu().on_busy = [&t, cpu](uint64_t a, uint64_t b) { t.span(cpu, "busy", a, b); };
   soc_->cpu().on_trace = [this, &t](enum hal_trace_event ev, uint32_t arg, uint64_t at) {
     if (ev == HAL_TRACE_GC_VICTIM_START) {
       t.gc_start(arg, at);
@@ -218,9 +277,10 @@ void Simulation::attach_timeline() {
       t.gc_end(arg, at);
     }
   };
-  soc_->flash.set_observer([&t](const FlashOpRecord& r) {
+  soc_->flash.set_observer([&t, die_track](const FlashOpRecord& r) {
     static const char* names[] = {"?", "read", "program", "erase"};
-    t.span(3, int(r.die), names[r.op <= 3 ? r.op : 0], r.start, r.done, "\"row\":" + std::to_string(r.row));
+    if (r.die < die_track.size())
+      t.span(die_track[r.die], names[r.op <= 3 ? r.op : 0], r.start, r.done, "\"row\":" + std::to_string(r.row));
   });
 }
 
@@ -293,6 +353,8 @@ nlohmann::json Simulation::summarize(double wall_s) const {
                    {"requests", h.requests},
                    {"records_read", workload_->stats().records},
                    {"skipped", workload_->stats().skipped()},
+                   // earlier than the previous record's time: issued at that time, in file order
+                   {"backwards_timestamps", workload_->stats().clamped},
                    {"wrapped_requests", h.wrapped},
                    {"precondition_lba_writes", precond_writes_}};
   json errs = json::object();
@@ -310,6 +372,14 @@ nlohmann::json Simulation::summarize(double wall_s) const {
                {"iops", sim_s > 0 ? double(ios) / sim_s : 0.0},
                {"bandwidth_mbps", sim_s > 0 ? double(h.read_bytes + h.write_bytes) / 1e6 / sim_s : 0.0}};
   j["latency_us"] = {{"read", latency_json(h.read_latency)}, {"write", latency_json(h.write_latency)}};
+  // Little's law: time-weighted mean requests in the system per class (from
+  // the start of their latency to completion) = throughput x mean latency.
+  const double run_ps = double(h.end_ps - h.start_ps);
+  auto per_run = [run_ps](double area) { return run_ps > 0 ? area / run_ps : 0.0; };
+  j["host"]["in_system_mean"] = {{"read", per_run(h.in_system_ps[0])},
+                                 {"write", per_run(h.in_system_ps[1])},
+                                 {"other", per_run(h.in_system_ps[2])}};
+  j["host"]["device_commands_mean"] = per_run(h.device_commands_ps);
 
   // FTL figures over the timed part only: subtract what preconditioning did.
   const auto& ts = h.timeseries;
@@ -419,18 +489,15 @@ void Simulation::write_outputs(const std::string& dir, const RunOutcome& out) co
   }
   {
     std::ofstream f(d / ".timeseries.csv.tmp");
-    f << "time_s,read_mbps,write_mbps,read_iops,write_iops,gc_lba_moves,erases,free_blocks\n";
-    for (const auto& r : host_->results().timeseries) {
-      char line[256];
-      std::snprintf(line, sizeof line, "%.6f,%.3f,%.3f,%.1f,%.1f,%llu,%llu,%u\n", r.time_s, r.read_mbps, r.write_mbps,
-                    r.read_iops, r.write_iops, (unsigned long long)r.gc_lba_moves, (unsigned long long)r.erases,
-                    r.free_blocks);
-      f << line;
-    }
+    f << kTimeseriesHeader << "\n";
+    for (const auto& r : host_->results().timeseries) f << timeseries_line(r);
     if (!f) throw std::runtime_error("cannot write " + (d / "timeseries.csv").string());
   }
+  const bool hist = host_->results().interval_histograms;
+  if (hist) write_interval_histograms(d / ".latency_histograms.csv.tmp", host_->results().timeseries);
   fs::rename(d / ".summary.json.tmp", d / "summary.json");
   fs::rename(d / ".timeseries.csv.tmp", d / "timeseries.csv");
+  if (hist) fs::rename(d / ".latency_histograms.csv.tmp", d / "latency_histograms.csv");
 }
 
 }  // namespace ssdvp

@@ -75,6 +75,13 @@ void SsdSoc::boot() {
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(std::string(name()) + ": " + e.what());
   }
+  // The namespace the firmware reports to the host (NSZE) must be the one it
+  // was configured with: the host addresses logical_lbas() LBAs. (A test
+  // image that never runs ftl_init reports none.)
+  if (nvme.namespace_lbas() != 0 && nvme.namespace_lbas() != fwcfg_.logical_lbas)
+    throw std::runtime_error(std::string(name()) + ": the firmware reported a namespace of " +
+                             std::to_string(nvme.namespace_lbas()) + " LBAs (NSZE), configured " +
+                             std::to_string(fwcfg_.logical_lbas));
 }
 
 void SsdSoc::start() {

@@ -15,7 +15,8 @@ Test-only knobs (parameters of the double, not of ssdvp):
                    -11: die of SIGSEGV; other: plain exit N)
   fake.sleep_s=X   sleep X seconds before finishing
   fake.extra=1     add an unknown nested metric (the table must pick it up)
-Env FAKE_SSDVP_LOG=FILE appends one line per `run` (lets tests count runs).
+Env FAKE_SSDVP_LOG=FILE appends one line per `run` (lets tests count runs);
+env FAKE_SSDVP_FIRMWARE=PATH is the default of cpu.iss.firmware.
 """
 import argparse
 import hashlib
@@ -37,6 +38,8 @@ PARAMS = [
     ("workload.synthetic.pattern", "enum", "uniform", "synthetic access pattern"),
     ("workload.synthetic.requests", "int", "1000", "synthetic request count"),
     ("workload.synthetic.seed", "int", "1", "synthetic workload seed"),
+    ("cpu.mode", "enum", "native", "controller CPU: native|iss"),
+    ("cpu.iss.firmware", "path", os.environ.get("FAKE_SSDVP_FIRMWARE", ""), "RV32 firmware image (iss)"),
     ("fake.fail", "int", "0", "test double: exit code to fail with"),
     ("fake.sleep_s", "float", "0", "test double: sleep before finishing"),
     ("fake.extra", "int", "0", "test double: emit an extra metric"),
@@ -124,7 +127,14 @@ def cmd_run(a):
 
     def lat(base):
         m = round(base * (1 + waf / 4), 3)
-        return {"count": reads if base < 100 else writes, "mean": m, "p50": round(m * 0.9, 3),
+        count = reads if base < 100 else writes
+        # the distribution as ssdvp exports it: [lo, hi, count] buckets (us)
+        edges = [m * 0.5 * 1.25 ** i for i in range(12)]
+        weights = [1, 3, 8, 14, 18, 16, 12, 8, 5, 3, 2]
+        counts = [count * w // sum(weights) for w in weights]
+        counts[4] += count - sum(counts)
+        hist = [[round(a, 3), round(b, 3), c] for a, b, c in zip(edges, edges[1:], counts) if c]
+        return {"count": count, "mean": m, "p50": round(m * 0.9, 3), "histogram": hist,
                 "p99": round(m * 3, 3), "p999": round(m * 6, 3), "p9999": round(m * 9, 3), "max": round(m * 12, 3)}
     summary = {
         "ssdvp_version": VERSION,
@@ -144,11 +154,13 @@ def cmd_run(a):
     }
     if cfg["fake.extra"] != "0":
         summary["accel"] = {"clustering": {"cycles": 1234, "energy_nj": 5.5}}
-    rows = ["time_s,read_mbps,write_mbps,read_iops,write_iops,gc_lba_moves,erases,free_blocks"]
+    rows = ["time_s,read_mbps,write_mbps,read_iops,write_iops,gc_lba_moves,erases,free_blocks,"
+            "read_p50_us,read_p99_us,read_p999_us,read_max_us,write_p50_us,write_p99_us,write_p999_us,write_max_us"]
     for i in range(10):
         gc = 40 * (i % 4 == 3) + int(10 * jitter)
         rows.append(f"{(i + 1) * sim_t / 10:.6f},{100 + i},{200 - 3 * gc % 50},{1000 + i},{2000 - gc},{gc},"
-                    f"{gc // 8},{20 - i % 5}")
+                    f"{gc // 8},{20 - i % 5},{60 + gc},{180 + gc},{300 + gc},{400 + gc},{200 + gc},{600 + gc},"
+                    f"{900 + gc},{1200 + gc}")
     out = a.out or "ssdvp-out"
     parent = os.path.dirname(os.path.abspath(out))
     os.makedirs(parent, exist_ok=True)
@@ -173,7 +185,7 @@ def cmd_run(a):
 
 
 def cmd_params(a):
-    cfg = resolve(a.config, [])
+    cfg = resolve(a.config, a.set)
     rows = [{"key": k, "type": t, "default": d, "description": desc, "value": cfg[k]} for k, t, d, desc in PARAMS]
     if a.format == "json":
         print(json.dumps(rows, indent=1))
@@ -196,6 +208,7 @@ def main():
     r.add_argument("--quiet", action="store_true")
     p = sub.add_parser("params")
     p.add_argument("-c", "--config")
+    p.add_argument("--set", action="append")
     p.add_argument("--format", choices=["markdown", "json"], default="markdown")
     a = ap.parse_args()
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)

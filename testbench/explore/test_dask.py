@@ -30,3 +30,22 @@ def test_dask_cluster_same_table_as_local_pool(make_sweep, fake_bin, tmp_path):
     b = build_table(s, rep.points, rep.results)
     assert len(a) == 6
     pd.testing.assert_frame_equal(deterministic(a), deterministic(b))
+
+
+def test_scheduler_local_starts_and_closes_a_cluster(make_sweep, fake_bin, tmp_path):
+    from ssdvp_explore.runner import RunnerError, parse_local_scheduler
+    assert parse_local_scheduler("local") == 0 and parse_local_scheduler("local:3") == 3
+    assert parse_local_scheduler("tcp://h:8786") is None
+    with pytest.raises(RunnerError, match="local:N"):
+        parse_local_scheduler("local:x")
+    s = load_sweep(make_sweep("""
+        name: l
+        base: configs/small.yaml
+        grid: {ftl.gc.policy: [greedy, fifo]}
+    """))
+    lines = []
+    rep = run_sweep(s, fake_bin, results=tmp_path / "l", scheduler="local:2", progress=False, log=lines.append)
+    assert rep.ran == 2 and rep.ok
+    assert "a local Dask cluster of 2 workers" in lines[0]
+    import multiprocessing
+    assert not multiprocessing.active_children()   # the cluster's worker processes are gone

@@ -9,11 +9,13 @@ import pytest
 from ssdvp_explore import REPO_ROOT
 from ssdvp_explore.runner import resolve_binary, run_sweep, ssdvp_params
 from ssdvp_explore.sweep import load_sweep
-from ssdvp_explore.table import build_table, load_timeseries
+from ssdvp_explore.table import build_table, load_histograms, load_timeseries
 
 pytestmark = pytest.mark.skipif(not os.environ.get("SSDVP_BIN"), reason="SSDVP_BIN not set (ctest sets it)")
 
-TS_COLUMNS = ["time_s", "read_mbps", "write_mbps", "read_iops", "write_iops", "gc_lba_moves", "erases", "free_blocks"]
+TS_COLUMNS = ["time_s", "read_mbps", "write_mbps", "read_iops", "write_iops", "gc_lba_moves", "erases", "free_blocks",
+              "read_p50_us", "read_p99_us", "read_p999_us", "read_max_us",
+              "write_p50_us", "write_p99_us", "write_p999_us", "write_max_us"]
 
 
 def test_real_ssdvp_tiny_sweep(tmp_path):
@@ -43,6 +45,12 @@ timeout_s: 300
     assert (t["integrity.mismatches"] == 0).all()
     ts = load_timeseries(rep.results, t)
     assert list(ts.columns) == ["point", *TS_COLUMNS] and len(ts) > 0
+    # the whole latency distribution reaches the figures, not the table
+    assert not [c for c in t.columns if c.endswith(".histogram")]
+    hist = load_histograms(rep.results, t)
+    for p in t["point"]:
+        for op in ("read", "write"):
+            assert sum(b[2] for b in hist[p][op]) == t.loc[t["point"] == p, f"latency_us.{op}.count"].iloc[0] > 0
     again = run_sweep(s, binary, results=tmp_path / "results", progress=False, log=lambda m: None)
     assert again.cached == 2 and again.ran == 0
 

@@ -1,4 +1,6 @@
 """reproduce: a tiny result page regenerated into a temp dir, and the CLI."""
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
@@ -6,6 +8,7 @@ from conftest import runs
 from ssdvp_explore import cli
 from ssdvp_explore.pages import Page, pages, register, standard_body, unregister
 from ssdvp_explore.reproduce import reproduce
+from ssdvp_explore.runner import RunnerError
 
 
 @pytest.fixture
@@ -80,3 +83,40 @@ def test_cli_sweep_table_plot_list(make_sweep, proj, fake_bin, tmp_path, capsys,
     assert "bad.yaml: unknown key(s) gird" in capsys.readouterr().err
     assert cli.main(["reproduce", "--list"]) == 0
     assert "platform" in capsys.readouterr().out
+
+
+def test_reproduce_refuses_a_dirty_tree_unless_told(tiny_page, proj, tmp_path, run_log):
+    import subprocess
+    import sys
+
+    def git(*a):
+        subprocess.run(["git", "-C", str(proj), "-c", "user.name=t", "-c", "user.email=t@t", *a], check=True,
+                       capture_output=True)
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "init")
+    head = subprocess.run(["git", "-C", str(proj), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+
+    def binary(version):
+        b = tmp_path / f"ssdvp-{version}"
+        b.write_text(f'#!/bin/sh\n[ "$1" = --version ] && {{ echo "ssdvp 0.1.0+{version}"; exit 0; }}\n'
+                     f'exec "{sys.executable}" "{Path(__file__).resolve().parent / "fake_ssdvp.py"}" "$@"\n')
+        b.chmod(0o755)
+        return b
+    out = proj / "docs" / "results"
+    kw = dict(out_dir=out, root=proj, jobs=2, progress=False, log=lambda m: None)
+    good = binary(head[:12])
+    with pytest.raises(RunnerError, match="built from a tree with uncommitted changes.*--allow-dirty"):
+        reproduce(["tiny-test"], binary(head[:12] + "-dirty"), **kw)
+    with pytest.raises(RunnerError, match="built from commit 0123456789ab"):
+        reproduce(["tiny-test"], binary("0123456789ab"), **kw)
+    (proj / "configs" / "small.yaml").write_text((proj / "configs" / "small.yaml").read_text() + "# edit\n")
+    with pytest.raises(RunnerError, match=r"uncommitted changes \(configs/small.yaml\)"):
+        reproduce(["tiny-test"], good, **kw)
+    assert runs(run_log) == 0
+    [(md, _)] = reproduce(["tiny-test"], good, allow_dirty=True, **kw)
+    assert f"source tree: commit {head} with uncommitted changes (reproduced with --allow-dirty" in md.read_text()
+    git("checkout", "configs/small.yaml")
+    [(md, _)] = reproduce(["tiny-test"], good, **kw)   # the page just written does not make the tree dirty
+    text = md.read_text()
+    assert f"- source tree: commit {head}\n" in text and f"ssdvp 0.1.0+{head[:12]} sha256:" in text

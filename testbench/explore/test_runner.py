@@ -130,3 +130,49 @@ def test_table_is_deterministic_across_runs(make_sweep, fake_bin, tmp_path):
     a = build_table(s, *(lambda r: (r.points, r.results))(_run(s, fake_bin, results=tmp_path / "a", jobs=1)))
     b = build_table(s, *(lambda r: (r.points, r.results))(_run(s, fake_bin, results=tmp_path / "b", jobs=2)))
     pd.testing.assert_frame_equal(deterministic(a), deterministic(b))
+
+
+def test_rebuilt_binary_or_changed_input_misses_the_cache(make_sweep, fake_bin, run_log, proj):
+    """`--version` is the same `<commit>-dirty` string for any uncommitted edit:
+    the cache key must follow the binary's bytes, the firmware image an ISS
+    point loads and every file a point reads."""
+    s = load_sweep(make_sweep("""
+        name: stale
+        base: configs/small.yaml
+        grid: {ftl.gc.policy: [greedy, fifo]}
+        traces: [traces/a.ascii, traces/b.ascii]
+    """))
+    assert _run(s, fake_bin).ran == 4
+    assert _run(s, fake_bin).cached == 4 and runs(run_log) == 4
+    # "rebuild" with a change: same --version output, different bytes
+    before = ssdvp_version(fake_bin)
+    fake_bin.write_text(fake_bin.read_text() + "# rebuilt after editing the FTL\n")
+    assert ssdvp_version(fake_bin) == before
+    rep = _run(s, fake_bin)
+    assert rep.cached == 0 and rep.ran == 4 and runs(run_log) == 8
+    # a trace edited in place: only its two points run again
+    (proj / "traces" / "b.ascii").write_text("".join(f"0 W {i} 8\n" for i in range(70)))
+    rep = _run(s, fake_bin)
+    assert rep.cached == 2 and rep.ran == 2
+    assert {json.loads(ln)["workload.trace"] for ln in run_log.read_text().splitlines()[-2:]} == {"traces/b.ascii"}
+    # so is the base config
+    (proj / "configs" / "small.yaml").write_text((proj / "configs" / "small.yaml").read_text() + "\n# edited\n"
+                                                 "fake:\n  sleep_s: 0\n")
+    assert _run(s, fake_bin).cached == 0
+
+
+def test_iss_points_key_on_the_firmware_image(make_sweep, fake_bin, run_log, tmp_path, monkeypatch):
+    elf = tmp_path / "ssdvp_fw.elf"
+    elf.write_bytes(b"\x7fELF firmware v1")
+    monkeypatch.setenv("FAKE_SSDVP_FIRMWARE", str(elf))
+    s = load_sweep(make_sweep("""
+        name: iss
+        base: configs/small.yaml
+        grid: {cpu.mode: [native, iss]}
+    """))
+    assert _run(s, fake_bin).ran == 2
+    elf.write_bytes(b"\x7fELF firmware v2")  # the RV32 firmware rebuilt, simulator unchanged
+    rep = _run(s, fake_bin)
+    assert rep.ran == 1 and rep.cached == 1
+    rerun = json.loads(run_log.read_text().splitlines()[-1])
+    assert rerun["cpu.mode"] == "iss"

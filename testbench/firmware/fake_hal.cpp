@@ -6,16 +6,25 @@
 const hal_ops FakeHal::ops_ = {&FakeHal::read32, &FakeHal::write32, &FakeHal::dram, &FakeHal::wait_irq,
                                &FakeHal::charge, &FakeHal::time_ns, &FakeHal::log, &FakeHal::trace};
 
+namespace {
+ssdvp::FlashGeometry one_die(uint32_t blocks, uint32_t ppb, uint32_t slots) {
+  ssdvp::FlashGeometry g;
+  g.channels = g.dies_per_channel = g.planes_per_die = 1;
+  g.blocks_per_plane = blocks;
+  g.pages_per_block = ppb;
+  g.lba_size = 4096;
+  g.page_size = slots * g.lba_size;
+  return g;
+}
+}  // namespace
+
 FakeHal::FakeHal(uint32_t dram_bytes, uint32_t blocks, uint32_t ppb, uint32_t slots)
     : hal_{&ops_, this},
       dram_(dram_bytes),
       blocks_(blocks),
       ppb_(ppb),
       slots_(slots),
-      token_(size_t(blocks) * ppb * slots, SSDVP_TOKEN_ERASED),
-      lpn_(size_t(blocks) * ppb * slots, SSDVP_LPN_NONE),
-      wp_(blocks, 0),
-      erases_(blocks, 0) {}
+      nand_(one_die(blocks, ppb, slots)) {}
 
 uint32_t FakeHal::read32(void* ctx, uint32_t addr) {
   auto* self = static_cast<FakeHal*>(ctx);
@@ -29,6 +38,7 @@ void FakeHal::write32(void* ctx, uint32_t addr, uint32_t value) {
   auto* self = static_cast<FakeHal*>(ctx);
   self->regs_[addr] = value;
   if (addr == SSDVP_FLASH_BASE + FLASH_SQ_TAIL) self->flash_doorbell(value);
+  if (addr == SSDVP_NVME_BASE + NVME_XFER_TAIL) self->xfer_doorbell(value);
 }
 
 void* FakeHal::dram(void* ctx, uint32_t addr, uint32_t bytes) {
@@ -57,41 +67,83 @@ void FakeHal::flash_doorbell(uint32_t tail) {
   while (sq_head_ != tail) {
     const fc_sqe e = sq[sq_head_];
     sq_head_ = (sq_head_ + 1) % sqs;
-    cq[cq_tail_] = fc_cqe{e.tag, execute(e), 0};
+    uint16_t flags = 0;
+    const uint16_t status = execute(e, &flags);
+    cq[cq_tail_] = fc_cqe{e.tag, status, flags};
     cq_tail_ = (cq_tail_ + 1) % cqs;
   }
 }
 
-uint16_t FakeHal::execute(const fc_sqe& e) {
+// The flash controller's checks (FlashCtrl::execute) around the NAND
+// model's rules; a rejected operation is a violation, as in the model.
+uint16_t FakeHal::execute(const fc_sqe& e, uint16_t* flags) {
   auto* buf = static_cast<uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(slots_)));
+  fc_status st = FC_ERR_OPCODE;
   if (e.op == FC_OP_ERASE) {
-    if (e.row >= blocks_) return ++violations, FC_ERR_ADDRESS;
-    wp_[e.row] = 0;
-    erases_[e.row]++;
-    for (uint32_t i = 0; i < ppb_ * slots_; ++i) token_[size_t(e.row) * ppb_ * slots_ + i] = SSDVP_TOKEN_ERASED;
-    return FC_OK;
-  }
-  const uint32_t blk = e.row / ppb_, page = e.row % ppb_;
-  if (blk >= blocks_ || !buf) return ++violations, FC_ERR_ADDRESS;
-  const size_t base = size_t(e.row) * slots_;
-  if (e.op == FC_OP_PROGRAM) {
-    if (page < wp_[blk]) return ++violations, FC_ERR_NOT_ERASED;
-    if (page > wp_[blk]) return ++violations, FC_ERR_ORDER;
-    wp_[blk]++;
-    program_rows.push_back(e.row);
-    for (uint32_t s = 0; s < slots_; ++s) {
-      token_[base + s] = buf[s];
-      lpn_[base + s] = buf[slots_ + s];
+    st = e.row < blocks_ ? nand_.erase(e.row) : FC_ERR_ADDRESS;
+  } else if (e.op == FC_OP_PROGRAM || e.op == FC_OP_READ) {
+    const uint32_t blk = e.row / ppb_, page = e.row % ppb_;
+    if (blk >= blocks_) {
+      st = FC_ERR_ADDRESS;
+    } else if (!buf) {
+      st = FC_ERR_DMA;
+    } else if (e.op == FC_OP_PROGRAM) {
+      st = nand_.program(blk, page, buf, buf + slots_, buf[2 * slots_]);
+      if (st == FC_OK) program_rows.push_back(e.row);
+    } else {
+      uint32_t f = 0;
+      st = nand_.read(blk, page, e.slot_mask, buf, buf + slots_, buf + 2 * slots_, &f);
+      *flags = uint16_t(f);
     }
-    return FC_OK;
   }
-  if (e.op == FC_OP_READ) {
-    for (uint32_t s = 0; s < slots_; ++s)
-      if (e.slot_mask & (1u << s)) {
-        buf[s] = token_[base + s];
-        buf[slots_ + s] = lpn_[base + s];
-      }
-    return FC_OK;
+  if (st != FC_OK) ++violations;
+  return uint16_t(st);
+}
+
+void FakeHal::nvme_submit(const nvme_sqe& sqe) {
+  const uint32_t size = reg(NVME_CMD_SIZE), tail = reg(NVME_CMD_TAIL);
+  auto* ring = static_cast<nvme_cmd_entry*>(dram(this, reg(NVME_CMD_BASE), size * sizeof(nvme_cmd_entry)));
+  if (!ring || size == 0) {
+    ++xfer_errors;
+    return;
   }
-  return ++violations, FC_ERR_OPCODE;
+  nvme_cmd_entry e{};
+  e.sqe = sqe;
+  e.sqid = 1;
+  ring[tail] = e;
+  regs_[SSDVP_NVME_BASE + NVME_CMD_TAIL] = (tail + 1) % size;
+}
+
+void FakeHal::xfer_doorbell(uint32_t tail) {
+  const uint32_t xs = reg(NVME_XFER_SIZE), ds = reg(NVME_DONE_SIZE);
+  auto* xr = static_cast<nvme_xfer*>(dram(this, reg(NVME_XFER_BASE), xs * sizeof(nvme_xfer)));
+  auto* dr = static_cast<nvme_done*>(dram(this, reg(NVME_DONE_BASE), ds * sizeof(nvme_done)));
+  if (!xr || !dr || xs == 0 || ds == 0) {
+    ++xfer_errors;
+    return;
+  }
+  while (xfer_head_ != tail) {
+    const nvme_xfer x = xr[xfer_head_];
+    xfer_head_ = (xfer_head_ + 1) % xs;
+    regs_[SSDVP_NVME_BASE + NVME_XFER_HEAD] = xfer_head_;
+    if (x.op == XFER_COMPLETE) {
+      completions.push_back({x.cid, x.status});
+      continue;
+    }
+    const uint64_t bytes = x.op == XFER_H2D_RAW ? x.nlb : uint64_t(x.nlb) * 4;
+    void* d = dram(this, x.dram, uint32_t(bytes));
+    const bool host_ok = x.host % 4 == 0 && x.host + bytes <= host_words.size() * 4;
+    uint32_t status = 0;
+    if (!d || !host_ok) {
+      status = NVME_SC_DATA_XFER_ERROR;
+      ++xfer_errors;
+    } else if (x.op == XFER_D2H) {
+      std::memcpy(host_words.data() + x.host / 4, d, bytes);
+    } else {
+      std::memcpy(d, host_words.data() + x.host / 4, bytes);
+    }
+    const uint32_t dt = reg(NVME_DONE_TAIL);
+    dr[dt] = nvme_done{x.tag, status};
+    regs_[SSDVP_NVME_BASE + NVME_DONE_TAIL] = (dt + 1) % ds;
+  }
 }

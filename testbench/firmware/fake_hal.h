@@ -2,9 +2,13 @@
 //
 // DRAM is a plain buffer at SSDVP_DRAM_BASE. The flash controller is
 // functional: a doorbell on FLASH SQ_TAIL executes every new descriptor at
-// once against an in-memory NAND that enforces the NAND rules (program only
-// erased pages, in order; erase whole blocks) and posts completions. NVMe
-// registers are plain storage. Time is a counter the test advances.
+// once against the flash model's own NAND store (ssdvp::NandDie, one die
+// holding every block: the same rules, erased-page reads and OOB as the
+// model) and posts completions. The NVMe controller is functional too: the
+// test puts commands in the CMD ring (nvme_submit, as a fetch would), a
+// doorbell on XFER_TAIL moves tokens between DRAM and a host memory at once,
+// posts DONE entries and records completions. Time is a counter the test
+// advances.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +22,8 @@ extern "C" {
 #include "ssdvp_hw.h"
 }
 
+#include "flash/nand_die.h"
+
 class FakeHal {
  public:
   FakeHal(uint32_t dram_bytes, uint32_t blocks, uint32_t pages_per_block, uint32_t slots_per_page);
@@ -29,7 +35,18 @@ class FakeHal {
   uint64_t violations = 0;
   uint64_t gc_victims_traced = 0;
   std::vector<uint32_t> program_rows;  // every programmed row, in order
-  uint32_t erase_count(uint32_t block) const { return erases_[block]; }
+  uint32_t erase_count(uint32_t block) const { return nand_.erase_count(block); }
+
+  // NVMe side: the test is the host (and the controller's fetch).
+  struct Completion {
+    uint16_t cid;
+    uint16_t status;  // NVMe status field (SCT << 8 | SC)
+  };
+  std::vector<Completion> completions;  // in posting order
+  std::vector<uint32_t> host_words;     // host memory, 4-byte words; a PRP is a byte address into it
+  uint64_t xfer_errors = 0;             // transfers outside host memory or DRAM
+  // Places a command in the firmware's CMD ring (after ftl_init programmed it).
+  void nvme_submit(const nvme_sqe& sqe);
 
  private:
   static uint32_t read32(void* ctx, uint32_t addr);
@@ -41,13 +58,16 @@ class FakeHal {
   static void log(void* ctx, int level, const char* msg);
   static void trace(void* ctx, enum hal_trace_event ev, uint32_t arg);
   void flash_doorbell(uint32_t tail);
-  uint16_t execute(const fc_sqe& e);
+  void xfer_doorbell(uint32_t tail);
+  uint32_t reg(uint32_t nvme_offset) { return regs_[SSDVP_NVME_BASE + nvme_offset]; }
+  uint16_t execute(const fc_sqe& e, uint16_t* flags);
 
   static const hal_ops ops_;
   struct hal hal_;
   std::vector<uint8_t> dram_;
   std::map<uint32_t, uint32_t> regs_;
   uint32_t blocks_, ppb_, slots_;
-  std::vector<uint32_t> token_, lpn_, wp_, erases_;
+  ssdvp::NandDie nand_;
   uint32_t sq_head_ = 0, cq_tail_ = 0;
+  uint32_t xfer_head_ = 0;
 };

@@ -8,10 +8,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "common/config.h"
 #include "run_command.h"
@@ -156,6 +158,36 @@ TEST(Cli, ParamsJsonListsEveryKeyWithADescription) {
   EXPECT_EQ(rows, keys.size());
 }
 
+TEST(Cli, IntervalHistogramsOnlyWhenAskedAndTheyAddUp) {
+  const fs::path d = scratch("ihist");
+  Result r = run_ssdvp(d, "run -c '" + kSmall + "' --set workload.synthetic.requests=2000 --set stats.interval=5ms -q -o '" +
+                          (d / "plain").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(d / "plain" / "latency_histograms.csv"));
+  r = run_ssdvp(d, "run -c '" + kSmall + "' --set workload.synthetic.requests=2000 --set stats.interval=5ms "
+                   "--set stats.interval_histograms=true -q -o '" + (d / "hist").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json s = nlohmann::json::parse(slurp(d / "hist" / "summary.json"));
+  std::istringstream lines(slurp(d / "hist" / "latency_histograms.csv"));
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, "time_s,op,lo_us,hi_us,count");
+  std::map<std::string, uint64_t> total;
+  std::set<std::string> intervals;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> c;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) c.push_back(x);
+    ASSERT_EQ(c.size(), 5u) << line;
+    EXPECT_LT(std::stod(c[2]), std::stod(c[3])) << line;
+    total[c[1]] += std::stoull(c[4]);
+    intervals.insert(c[0]);
+  }
+  EXPECT_GT(intervals.size(), 1u);  // several intervals, each its own histogram
+  EXPECT_EQ(total["read"], s["latency_us"]["read"]["count"].get<uint64_t>());
+  EXPECT_EQ(total["write"], s["latency_us"]["write"]["count"].get<uint64_t>());
+}
+
 TEST(Cli, SmallRunWritesSummaryAndTimeseries) {
   const fs::path d = scratch("run");
   const fs::path out = d / "out";
@@ -178,13 +210,49 @@ TEST(Cli, SmallRunWritesSummaryAndTimeseries) {
   std::istringstream lines(csv);
   std::string header;
   std::getline(lines, header);
-  EXPECT_EQ(header, "time_s,read_mbps,write_mbps,read_iops,write_iops,gc_lba_moves,erases,free_blocks");
+  EXPECT_EQ(header, "time_s,read_mbps,write_mbps,read_iops,write_iops,gc_lba_moves,erases,free_blocks,"
+                    "read_p50_us,read_p99_us,read_p999_us,read_max_us,write_p50_us,write_p99_us,write_p999_us,write_max_us");
   size_t rows = 0;
   for (std::string line; std::getline(lines, line);) {
     ++rows;
-    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 7) << line;
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 15) << line;
   }
   EXPECT_GE(rows, 1u);
+  // The whole latency distribution: buckets ascending, disjoint, summing to
+  // the count, and covering the reported p99 and max.
+  for (const char* op : {"read", "write"}) {
+    const auto& l = s["latency_us"][op];
+    ASSERT_TRUE(l["histogram"].is_array()) << op;
+    uint64_t n = 0;
+    double prev_hi = 0, p99_at = -1;
+    for (const auto& b : l["histogram"]) {
+      const double lo = b[0], hi = b[1];
+      EXPECT_LT(lo, hi) << op;
+      EXPECT_GE(lo, prev_hi) << op;
+      prev_hi = hi;
+      n += b[2].get<uint64_t>();
+      if (p99_at < 0 && double(n) >= 0.99 * l["count"].get<double>()) p99_at = lo;
+    }
+    EXPECT_EQ(n, l["count"].get<uint64_t>()) << op;
+    EXPECT_GE(prev_hi, l["max"].get<double>()) << op;
+    EXPECT_NEAR(p99_at, l["p99"].get<double>(), l["p99"].get<double>() / 64) << op;
+  }
+  // Per-interval latency percentiles: p50 <= p99 <= max where there were requests.
+  std::istringstream again(csv);
+  std::getline(again, header);
+  size_t with_reads = 0;
+  for (std::string line; std::getline(again, line);) {
+    std::vector<std::string> c;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) c.push_back(x);
+    c.resize(16);
+    if (c[8].empty()) continue;
+    ++with_reads;
+    EXPECT_LE(std::stod(c[8]), std::stod(c[9])) << line;
+    EXPECT_LE(std::stod(c[9]), std::stod(c[11])) << line;
+    EXPECT_LE(std::stod(c[11]), s["latency_us"]["read"]["max"].get<double>()) << line;
+  }
+  EXPECT_GE(with_reads, 1u);
   EXPECT_FALSE(fs::exists(out / ".summary.json.tmp"));
   EXPECT_FALSE(fs::exists(out / ".timeseries.csv.tmp"));
 }

@@ -1,10 +1,16 @@
 // timeline_test.cpp - the Perfetto/Chrome trace-event timeline of a run.
 #include <gtest/gtest.h>
 
+#include <zlib.h>
+
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
+#include <vector>
 
 #include "run/simulation.h"
 
@@ -12,12 +18,52 @@ using ssdvp::Config;
 
 namespace {
 
+int64_t ns(const nlohmann::json& us) { return std::llround(us.get<double>() * 1000.0); }
+
+// The trace-event rule Perfetto relies on: complete ("X") slices on one
+// (pid, tid) track either nest or do not overlap. Returns the violations.
+std::vector<std::string> nesting_violations(const nlohmann::json& ev) {
+  std::map<std::pair<int, int>, std::vector<std::tuple<int64_t, int64_t, std::string>>> tracks;
+  for (const auto& e : ev)
+    if (e["ph"] == "X") {
+      const int64_t a = ns(e["ts"]);
+      tracks[{e["pid"].get<int>(), e["tid"].get<int>()}].emplace_back(a, a + ns(e["dur"]), e["name"].get<std::string>());
+    }
+  std::vector<std::string> bad;
+  for (auto& [id, sl] : tracks) {
+    std::sort(sl.begin(), sl.end(), [](const auto& x, const auto& y) {
+      return std::get<0>(x) != std::get<0>(y) ? std::get<0>(x) < std::get<0>(y) : std::get<1>(x) > std::get<1>(y);
+    });
+    std::vector<int64_t> open;  // ends of the enclosing slices
+    for (const auto& [a, b, name] : sl) {
+      while (!open.empty() && open.back() <= a) open.pop_back();
+      if (!open.empty() && b > open.back())
+        bad.push_back(name + " at " + std::to_string(a) + " ns on pid " + std::to_string(id.first) + " tid " +
+                      std::to_string(id.second) + " overlaps a slice ending at " + std::to_string(open.back()));
+      open.push_back(b);
+    }
+  }
+  return bad;
+}
+
+// configs/small.yaml with a timeline at `path`.
+Config small_with_timeline(const std::string& path, const char* requests) {
+  Config c = Config::from_yaml_file(SSDVP_SOURCE_DIR "/configs/small.yaml");
+  c.set("workload.synthetic.requests", requests);
+  c.set("timeline.file", path);
+  return c;
+}
+
+TEST(Timeline, NestingCheckFindsOverlap) {  // the check itself can fail
+  const auto ev = nlohmann::json::parse(R"([{"name":"a","ph":"X","pid":1,"tid":1,"ts":1.0,"dur":2.0},
+    {"name":"b","ph":"X","pid":1,"tid":1,"ts":1.5,"dur":0.5},{"name":"c","ph":"X","pid":1,"tid":1,"ts":2.5,"dur":1.0}])");
+  EXPECT_EQ(nesting_violations(ev).size(), 1u);
+}
+
 TEST(Timeline, WindowHasHostFirmwareGcAndDieTracksInsideIt) {
   const std::string path = testing::TempDir() + "tl/timeline.json";
-  Config c = Config::from_yaml_file(SSDVP_SOURCE_DIR "/configs/small.yaml");
-  c.set("workload.synthetic.requests", "60000");
+  Config c = small_with_timeline(path, "60000");
   c.set("precondition.random_drive_writes", "0.5");
-  c.set("timeline.file", path);
   c.set("timeline.start", "200ms");
   c.set("timeline.duration", "50ms");
   ssdvp::Simulation sim(c);
@@ -27,15 +73,28 @@ TEST(Timeline, WindowHasHostFirmwareGcAndDieTracksInsideIt) {
   const nlohmann::json ev = nlohmann::json::parse(f);
   ASSERT_TRUE(ev.is_array());
   std::map<std::string, int> names;
-  std::set<int> dies;
+  std::set<std::string> dies;
+  std::map<std::pair<int, int>, std::string> thread;
+  for (const auto& e : ev)
+    if (e["name"] == "thread_name") thread[{e["pid"].get<int>(), e["tid"].get<int>()}] = e["args"]["name"];
   for (const auto& e : ev) {
     if (e["ph"] == "M") continue;
     names[e["name"]]++;
     const double ts = e["ts"].get<double>(), end = ts + (e.contains("dur") ? e["dur"].get<double>() : 0.0);
     EXPECT_GE(end, 200000.0) << e.dump();  // microseconds: overlaps [200 ms, 250 ms)
     EXPECT_LT(ts, 250000.0) << e.dump();
-    if (e["pid"] == 3) dies.insert(e["tid"].get<int>());
+    if (e["pid"] == 3) {
+      const std::string t = thread[{3, e["tid"].get<int>()}];
+      ASSERT_FALSE(t.empty()) << "die slice on an unnamed track: " << e.dump();
+      dies.insert(t.substr(0, t.find(' ', 4)));  // "die 3 (ch 1) [2]" -> "die 3"
+    }
   }
+  const auto bad = nesting_violations(ev);
+  EXPECT_TRUE(bad.empty()) << bad.size() << " overlapping slices, first: " << bad.front();
+  // queue depth 32: requests overlap, so the request track needs several lanes
+  int request_lanes = 0;
+  for (const auto& [id, name] : thread) request_lanes += id.first == 1 && name.rfind("requests", 0) == 0;
+  EXPECT_GT(request_lanes, 1);
   EXPECT_GT(names["read"], 0);
   EXPECT_GT(names["write"], 0);
   EXPECT_GT(names["busy"], 0);
@@ -44,6 +103,28 @@ TEST(Timeline, WindowHasHostFirmwareGcAndDieTracksInsideIt) {
   EXPECT_GT(names["erase"], 0);
   EXPECT_GT(names["free blocks"], 0);
   EXPECT_EQ(dies.size(), 8u);  // every die of small.yaml worked in the window
+}
+
+TEST(Timeline, GzipPathWritesACompressedFileThatParses) {
+  const std::string path = testing::TempDir() + "tl/timeline.json.gz";
+  Config c = small_with_timeline(path, "3000");
+  c.set("precondition.fill", "0.2");
+  c.set("timeline.duration", "0s");
+  ssdvp::Simulation sim(c);
+  ASSERT_TRUE(sim.run().clean);
+  gzFile gz = gzopen(path.c_str(), "rb");
+  ASSERT_NE(gz, nullptr);
+  ASSERT_EQ(gzdirect(gz), 0) << "not gzip-compressed";
+  std::string text;
+  char buf[1 << 16];
+  int n;
+  while ((n = gzread(gz, buf, sizeof buf)) > 0) text.append(buf, size_t(n));
+  gzclose(gz);
+  const auto ev = nlohmann::json::parse(text);
+  size_t slices = 0;
+  for (const auto& e : ev) slices += e["ph"] == "X";
+  EXPECT_GE(slices, 3000u);  // every request, and more
+  EXPECT_TRUE(nesting_violations(ev).empty());
 }
 
 TEST(Timeline, AFailedRunLeavesNoTimelineBehind) {

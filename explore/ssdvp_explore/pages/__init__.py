@@ -89,8 +89,8 @@ SUMMARY_METRICS = [
 FIGURE_CAPTIONS = {
     "waf_erases": "Write amplification and block erases",
     "response_time": "Normalized mean response time",
-    "latency_cdf": "Latency CDF tails (from the summary percentiles)",
-    "bandwidth": "Bandwidth over time (GC periods shaded)",
+    "latency_cdf": "Latency CDF per workload (every request, from the latency histograms)",
+    "bandwidth": "Bandwidth over time, first seed of each run (GC periods shaded)",
     "clustering_cost": "Accelerator versus software clustering cost",
 }
 
@@ -142,8 +142,10 @@ def standard_body(ctx: PageContext, intro: str = "") -> str:
     if len(failed):
         lines += ["## Runs with errors", "", markdown_table(failed[["point", "status", "error"]].assign(
             point=failed["point"].str[:12])), ""]
-    lines += ["## Provenance", "", f"- ssdvp: `{rep.version}`",
-              f"- base config: `{sw.base_arg}`", ""]
+    lines += ["## Provenance", "", f"- ssdvp: `{rep.version}`"]
+    if ctx.extra.get("tree"):
+        lines += [f"- {ctx.extra['tree']}"]
+    lines += [f"- base config: `{sw.base_arg}`", ""]
     return "\n".join(lines)
 
 

@@ -8,6 +8,26 @@
 
 namespace ssdvp::host::detail {
 
+std::string excerpt(std::string_view s, size_t max) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string r;
+  size_t used = 0;
+  for (; used < s.size(); ++used) {
+    const auto c = static_cast<unsigned char>(s[used]);
+    const bool plain = c >= 0x20 && c < 0x7f && c != '\\';
+    if (r.size() + (plain ? 1 : 4) > max) break;
+    if (plain) {
+      r += char(c);
+    } else {
+      r += "\\x";
+      r += kHex[c >> 4];
+      r += kHex[c & 15];
+    }
+  }
+  if (used < s.size()) r += "... (" + std::to_string(s.size()) + " bytes)";
+  return r;
+}
+
 LineReader::LineReader(const std::string& path) : path_(path) {
   f_ = std::fopen(path.c_str(), "rb");
   if (!f_) throw TraceError(path + ": cannot open trace: " + std::strerror(errno));
@@ -35,12 +55,9 @@ bool LineReader::fill() {
   }
   if (end_ == buf_.size()) {
     if (buf_.size() >= kMaxLine) {
-      const size_t show = 40;
-      std::string head(buf_.data(), show);
-      for (auto& c : head)
-        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
       throw TraceError(path_ + ":" + std::to_string(line_ + 1) + ": expected a text line shorter than " +
-                       std::to_string(kMaxLine >> 20) + " MiB (is this a binary file?), got '" + head + "...'");
+                       std::to_string(kMaxLine >> 20) + " MiB (is this a binary file?), got '" +
+                       excerpt(std::string_view(buf_.data(), 40), 40) + "...'");
     }
     buf_.resize(buf_.size() * 2);
   }

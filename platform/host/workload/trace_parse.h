@@ -43,6 +43,12 @@ class LineReader {
   uint64_t line_ = 0;
 };
 
+// A short, printable excerpt of an input line for an error message: at most
+// `max` characters, a byte outside printable ASCII as \xNN, and when cut
+// "..." and the whole length ("... (10485760 bytes)"). Binary input or a huge
+// line never reaches the terminal raw.
+std::string excerpt(std::string_view s, size_t max = 80);
+
 inline bool is_space(char c) { return c == ' ' || c == '\t'; }
 
 inline std::string_view trim(std::string_view s) {

@@ -34,12 +34,7 @@ struct RawRecord {
   uint32_t device = 0;
 };
 
-std::string shorten(std::string_view s) {
-  constexpr size_t kMax = 160;
-  std::string r(s.substr(0, kMax));
-  if (s.size() > kMax) r += "...";
-  return r;
-}
+std::string shorten(std::string_view s) { return detail::excerpt(s); }
 
 std::string format_double(double d) {
   std::ostringstream o;
