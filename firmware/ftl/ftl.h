@@ -105,6 +105,7 @@ struct ftl_config {
   uint32_t block_choice;     /* enum ftl_block_choice */
   uint32_t wear_threshold;   /* migrate cold data when max - min erase count exceeds this (0: never) */
   uint32_t wear_check_erases; /* look at the spread every this many erases */
+  uint32_t streams_limit;    /* MSL: stream identifiers per namespace (Streams directive, 1..8) */
 
   uint64_t seed; /* firmware PRNG seed (random victim choices) */
   uint32_t debug_gc_register; /* 1: write NVME DBG_GC where GC starts and ends (the host's GC label) */

@@ -97,6 +97,18 @@ bool NvmeCtrl::create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr,
               qid, depth, kMaxQueues);
     return false;
   }
+  return add_queue(qid, sq_addr, cq_addr, depth, msi_addr);
+}
+
+bool NvmeCtrl::create_admin_queue(uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {
+  if (depth < 2 || depth > 4096 || q_[0].live) {
+    SSDVP_LOG(log_, error, "create admin queue with depth %u rejected (depth 2..4096, once)", depth);
+    return false;
+  }
+  return add_queue(0, sq_addr, cq_addr, depth, msi_addr);
+}
+
+bool NvmeCtrl::add_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {
   Queue& q = q_[qid];
   q = Queue{};
   q.live = true;
@@ -142,7 +154,7 @@ void NvmeCtrl::host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& 
   const uint32_t idx = uint32_t((addr - kDoorbellBase) / 4);
   const uint32_t qid = idx / 2;
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
-  if (qid == 0 || qid > kMaxQueues || !q_[qid].live || v >= q_[qid].depth) {
+  if (qid > kMaxQueues || !q_[qid].live || v >= q_[qid].depth) {
     // NVMe: an asynchronous "invalid doorbell" event; the write is ignored.
     ++stats_.invalid_doorbells;
     SSDVP_LOG(log_, warn, "invalid doorbell write: queue %u, value %u", qid, v);
@@ -293,9 +305,11 @@ void NvmeCtrl::process_xfers(uint64_t at) {
         schedule(ev);
         break;
       }
-      case XFER_D2H: {
-        const uint32_t bytes = x.nlb * 4;
-        const uint64_t modelled = uint64_t(x.nlb) * lba_size_;
+      case XFER_D2H:
+      case XFER_D2H_RAW: {
+        const bool raw = x.op == XFER_D2H_RAW;
+        const uint32_t bytes = raw ? x.nlb : x.nlb * 4;
+        const uint64_t modelled = raw ? x.nlb : uint64_t(x.nlb) * lba_size_;
         uint8_t* src = dram_ptr(x.dram, bytes);
         if (!src || !host_access(true, x.host, src, bytes)) ev.done.status = NVME_SC_DATA_XFER_ERROR;
         stats_.bytes_d2h += modelled;
@@ -305,7 +319,7 @@ void NvmeCtrl::process_xfers(uint64_t at) {
         break;
       }
       case XFER_COMPLETE: {
-        if (qid == 0 || qid > kMaxQueues || !q_[qid].live) {
+        if (qid > kMaxQueues || !q_[qid].live) {
           ++stats_.ring_errors;
           SSDVP_LOG(log_, error, "firmware bug: completion for queue %u which does not exist", unsigned(qid));
           break;
@@ -313,6 +327,7 @@ void NvmeCtrl::process_xfers(uint64_t at) {
         ev.kind = EvKind::completion;
         ev.qid = uint16_t(qid);
         ev.cqe.cid = x.cid;
+        ev.cqe.dw0 = x.dw0;
         ev.cqe.sq_id = uint16_t(qid);
         ev.cqe.status = uint16_t(SSDVP_FIELD_PUT(NVME_CQE_STATUS_SF, x.status));  // phase filled in when posted
         ev.time = link_write(t + cqe_ps_, sizeof(nvme_cqe));

@@ -47,6 +47,9 @@ class NvmeCtrl : public sc_core::sc_module {
   // completions raise an MSI by writing `qid` to msi_addr. Returns false
   // (and logs) on a bad qid, depth or address.
   bool create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
+  // Creates the admin queue pair (qid 0; stands in for AQA/ASQ/ACQ). Its
+  // commands reach the firmware like I/O commands, with sqid 0.
+  bool create_admin_queue(uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
 
   static constexpr uint32_t kDoorbellBase = 0x1000;
   static constexpr uint32_t kMaxQueues = 64;
@@ -118,6 +121,7 @@ class NvmeCtrl : public sc_core::sc_module {
   void debug_gc_write(bool on, uint64_t at_ps);
   bool dbg_gc_on_ = false;
   uint64_t dbg_gc_since_ = 0, dbg_gc_ps_ = 0;
+  bool add_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
 
   bool host_access(bool write, uint64_t addr, void* data, uint32_t len);
   uint8_t* dram_ptr(uint32_t addr, uint32_t len);

@@ -370,6 +370,7 @@ void HostDriver::run() {
 }
 
 void HostDriver::replay() {
+  if (streams_wanted_) setup_streams();
   res_.start_ps = last_sample_ps_ = occ_last_ps_ = now_ps();
   next_sample_ps_ = res_.start_ps + interval_ps_;
   if (sampler_) last_dev_ = sampler_();

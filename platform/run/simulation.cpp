@@ -20,6 +20,8 @@
 #include "run/timeline.h"
 #include "cpu/cpu_native.h"
 #include "soc/ssd_soc.h"
+#include "apps.h"
+#include "stream_predict.h"
 #include "synthetic.h"
 #include "workload.h"
 
@@ -55,8 +57,8 @@ class Rebased : public host::Workload {
 };
 
 std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size) {
-  const std::string src = cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace", "files"},
-                                         "where host requests come from");
+  const std::string src = cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace", "files", "app"},
+                                         "where host requests come from (app: workload.app.* generators)");
   const std::string path = cfg.get_string("workload.trace", "", "trace file (workload.source: trace), relative to the working directory");
   const std::string fmt = cfg.get_choice("workload.format", "auto", {"auto", "mqsim", "disksim", "msr", "systor", "spc", "blkparse", "fio"},
                                          "trace format; auto detects it from the first lines");
@@ -70,10 +72,14 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
   auto spec = host::SyntheticSpec::from_config(cfg, device_bytes);
   const auto files = fs::FilesSpec::from_config(cfg, device_bytes, lba_size,
                                                GcMonitor::parse_policy(cfg) == GcMonitor::Policy::discard);
+  auto app = host::AppSpec::from_config(cfg, device_bytes);
   if (src == "synthetic") return host::make_synthetic(spec);
-  if (src == "files" && cfg.get_choice("host.streams", "none", {"none", "oracle"},
-                                                 "stream IDs on writes: none, or each write's real death-time class (oracle pre-pass)") != "none")
-    throw ConfigError("config key 'host.streams': oracle cannot pre-read the endless file-level workload");
+  if (src == "app") return host::make_app(app);
+  if (src == "files" && cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
+                                       "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
+                                       "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's)") != "none")
+    throw ConfigError("config key 'host.streams': the file-level workload takes no stream IDs (oracle cannot pre-read "
+                      "it, and autostream/lstm would hide it from its TRIM policy)");
   if (src == "files") return std::make_unique<fs::FileWorkload>(files);  // docs/models/host_files.md
   if (path.empty()) throw ConfigError("config key 'workload.trace': required when workload.source is trace");
   host::TraceOptions o;
@@ -199,11 +205,18 @@ void Simulation::build() {
   const uint64_t tl_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
   if (!tl.empty()) timeline_ = std::make_unique<Timeline>(tl, tl_start, tl_len);
   workload_ = make_workload(cfg, lbas * soc_->lba_size(), soc_->lba_size());
-  const std::string streams = cfg.get_choice("host.streams", "none", {"none", "oracle"},
-                                             "stream IDs on writes: none, or each write's real death-time class (oracle pre-pass)");
+  const std::string streams = cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
+                                             "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
+                                             "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's)");
+  auto predict = host::PredictSpec::from_config(cfg, lbas, soc_->lba_size(), soc_->fw_config().hot_classes);
   const uint64_t oracle_max = cfg.get_u64("host.oracle.max_requests", 100000000, "oracle: most requests the pre-pass reads", 1);
   if (streams == "oracle")
     workload_ = make_oracle_streams(std::move(workload_), lbas, soc_->lba_size(), soc_->fw_config().hot_classes, oracle_max);
+  if (streams == "autostream" || streams == "lstm") {
+    predict.mode = streams;
+    workload_ = host::make_predicted_streams(std::move(workload_), predict);
+  }
+  if (streams != "none") host_->set_streams(soc_->fw_config().hot_classes);  // Streams directive, before replay
   workload_desc_ = workload_->describe();
   attach_files_host();
   cfg.check_unknown();
