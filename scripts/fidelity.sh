@@ -7,7 +7,7 @@
 #   bash scripts/fidelity.sh [--quick]
 #
 # Builds first (scripts/build.sh with tests; BUILD_DIR, default build/).
-# About 20 minutes on two idle cores;
+# About 6 minutes on two cores;
 # --quick is a smoke run of a few minutes whose figures are not for the page
 # (it writes out/fidelity/ only).
 set -euo pipefail

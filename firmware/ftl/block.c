@@ -88,6 +88,7 @@ static uint32_t free_pick(struct ftl *f, uint32_t d, uint8_t wear) {
 /* ---- candidates ---------------------------------------------------------------- */
 
 static void candidate_add(struct ftl *f, uint32_t blk) {
+  f->die_cand[block_die(f, blk)]++;
   f->closed_pos[blk] = f->closed_count;
   f->closed[f->closed_count++] = blk;
   f->blk_prev[blk] = f->blk_next[blk] = FTL_NONE;
@@ -104,6 +105,7 @@ static void candidate_add(struct ftl *f, uint32_t blk) {
 }
 
 static void candidate_remove(struct ftl *f, uint32_t blk) {
+  f->die_cand[block_die(f, blk)]--;
   const uint32_t pos = f->closed_pos[blk];
   const uint32_t last = f->closed[--f->closed_count];
   f->closed[pos] = last;
@@ -131,6 +133,8 @@ void block_init(struct ftl *f) {
   for (uint32_t d = 0; d < f->dies; ++d) {
     f->die_free_head[d] = f->die_free_tail[d] = FTL_NONE;
     f->die_free_count[d] = 0;
+    f->die_reclaim[d] = 0;
+    f->die_cand[d] = 0;
   }
   for (uint32_t i = 0; i <= f->slots_per_block; ++i) f->bucket_head[i] = FTL_NONE;
   f->fifo_head = f->fifo_tail = FTL_NONE;
@@ -169,9 +173,13 @@ void block_set_state(struct ftl *f, uint32_t blk, enum blk_state to) {
       candidate_add(f, blk);
       f->gc_pending = 1;
       break;
-    case BLK_VICTIM: candidate_remove(f, blk); break;
+    case BLK_VICTIM:
+      candidate_remove(f, blk);
+      f->die_reclaim[block_die(f, blk)]++;
+      break;
     case BLK_ERASING: break;
     case BLK_FREE: /* erased */
+      f->die_reclaim[block_die(f, blk)]--;
       f->blk_erase[blk]++;
       f->blk_wp[blk] = 0;
       f->blk_valid[blk] = 0;
@@ -208,19 +216,64 @@ static int mul_gt(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
   return h1 > h2 || (h1 == h2 && l1 > l2);
 }
 
+/* The dies GC collects from: those whose free blocks, counting the blocks
+ * being collected there, are fewest (among dies with a candidate). A freed
+ * block returns to its own die's free list and a frontier skips a die with
+ * none, so collecting elsewhere would leave that die idle while the others
+ * queue its share of the writes. FIFO frees blocks in the order they were
+ * written, round-robin over the dies; without this rule every other policy
+ * empties some dies and overfills others. Per-die collection is what
+ * controllers with per-die free pools do (Cosmos+ OpenSSD's GreedyFTL
+ * collects the die that runs out; MQSim collects per plane); here the policy
+ * still compares candidates across all dies that are equally short. */
+static uint32_t short_level(const struct ftl *f) {
+  uint32_t level = UINT32_MAX;
+  for (uint32_t d = 0; d < f->dies; ++d) {
+    const uint32_t have = f->die_free_count[d] + f->die_reclaim[d];
+    if (f->die_cand[d] && have < level) level = have;
+  }
+  return level;
+}
+
+static int on_short_die(const struct ftl *f, uint32_t blk, uint32_t level) {
+  const uint32_t d = block_die(f, blk);
+  return f->die_free_count[d] + f->die_reclaim[d] == level;
+}
+
+/* A uniformly random candidate on a short die: by rejection (short dies hold
+ * about a 1/dies share of the candidates or more), then by a scan. */
+static uint32_t random_short(struct ftl *f, uint32_t level) {
+  for (uint32_t tries = 0; tries < 8 * f->dies + 8; ++tries) {
+    const uint32_t b = f->closed[rng_next(f) % f->closed_count];
+    if (on_short_die(f, b, level)) return b;
+  }
+  const uint32_t start = rng_next(f) % f->closed_count;
+  for (uint32_t i = 0; i < f->closed_count; ++i) {
+    const uint32_t b = f->closed[(start + i) % f->closed_count];
+    if (on_short_die(f, b, level)) return b;
+  }
+  return FTL_NONE;
+}
+
 static uint32_t pick_by_policy(struct ftl *f) {
+  const uint32_t level = short_level(f);
   switch (f->cfg.gc_policy) {
     case FTL_GC_GREEDY:
       while (f->bucket_min <= f->slots_per_block && f->bucket_head[f->bucket_min] == FTL_NONE) ++f->bucket_min;
-      return f->bucket_min <= f->slots_per_block ? f->bucket_head[f->bucket_min] : FTL_NONE;
+      for (uint32_t v = f->bucket_min; v <= f->slots_per_block; ++v)
+        for (uint32_t b = f->bucket_head[v]; b != FTL_NONE; b = f->blk_next[b])
+          if (on_short_die(f, b, level)) return b;
+      return FTL_NONE;
     case FTL_GC_FIFO:
-      return f->fifo_head;
+      for (uint32_t b = f->fifo_head; b != FTL_NONE; b = f->blk_next[b])
+        if (on_short_die(f, b, level)) return b;
+      return FTL_NONE;
     case FTL_GC_RANDOM:
-      return f->closed[rng_next(f) % f->closed_count];
+      return random_short(f, level);
     case FTL_GC_DCHOICES: {
       uint32_t best = FTL_NONE;
       for (uint32_t i = 0; i < f->cfg.gc_dchoices; ++i) {
-        const uint32_t b = f->closed[rng_next(f) % f->closed_count];
+        const uint32_t b = random_short(f, level);
         if (best == FTL_NONE || f->blk_valid[b] < f->blk_valid[best]) best = b;
       }
       return best;
@@ -231,6 +284,7 @@ static uint32_t pick_by_policy(struct ftl *f) {
       uint64_t best_num = 0, best_den = 1;
       for (uint32_t i = 0; i < f->closed_count; ++i) {
         const uint32_t b = f->closed[i];
+        if (!on_short_die(f, b, level)) continue;
         const uint64_t v = f->blk_valid[b];
         if (v == 0) return b;
         /* benefit/cost = age * (1 - u) / (2u), u = v / slots_per_block */

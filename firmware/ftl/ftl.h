@@ -105,8 +105,10 @@ struct ftl_config {
   uint32_t block_choice;     /* enum ftl_block_choice */
   uint32_t wear_threshold;   /* migrate cold data when max - min erase count exceeds this (0: never) */
   uint32_t wear_check_erases; /* look at the spread every this many erases */
+  uint32_t streams_limit;    /* MSL: stream identifiers per namespace (Streams directive, 1..8) */
 
   uint64_t seed; /* firmware PRNG seed (random victim choices) */
+  uint32_t debug_gc_register; /* 1: write NVME DBG_GC where GC starts and ends (the host's GC label) */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */
@@ -149,6 +151,12 @@ void ftl_config_default(struct ftl_config *cfg);
 int ftl_config_check(const struct ftl_config *cfg, char *msg, size_t msg_len);
 /* DRAM bytes the firmware needs for cfg. */
 uint64_t ftl_dram_bytes(const struct ftl_config *cfg);
+/* Where the free-block count of each die (uint32_t per die) lives, as an
+ * offset into the DRAM window: the platform reads it for its statistics
+ * without the firmware's help, in either CPU mode. */
+uint64_t ftl_die_free_offset(const struct ftl_config *cfg);
+/* Write frontiers (host classes, plus relocated data's own if it has one). */
+uint32_t ftl_frontiers(const struct ftl_config *cfg);
 
 /* 0 on success; -1 if the configuration is invalid or DRAM is too small
  * (the reason is logged through the HAL). */
@@ -172,6 +180,9 @@ int ftl_func_write_stream(struct ftl *f, uint64_t lba, uint32_t n, const uint32_
 int ftl_func_read(struct ftl *f, uint64_t lba, uint32_t n, uint32_t *tokens);
 int ftl_func_trim(struct ftl *f, uint64_t lba, uint64_t n);
 int ftl_func_flush(struct ftl *f);
+/* Moves the GC threshold (preconditioning: to leave the free pool at the
+ * level a timed part will hold); -1 unless reserve < blocks. */
+int ftl_func_set_gc_threshold(struct ftl *f, uint32_t blocks);
 
 const struct ftl_stats *ftl_get_stats(const struct ftl *f);
 /* Simulated time with at least one GC victim open, up to now_ns. */

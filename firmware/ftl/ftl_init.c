@@ -61,7 +61,7 @@ static uint32_t flash_ring_entries(const struct ftl_config *c) {
 struct dram_map {
   uint64_t l2p, valid, fsq, fcq, ncmd, nxfer, ndone, bufs, staging;
   uint64_t valid_cnt, erase, state, wp, inbuf, closed_ns, next, prev, cpos, closed, bucket;
-  uint64_t dfh, dft, dfc, fr, bufmeta, cmds, jobs, place, end;
+  uint64_t dfh, dft, dfc, drc, dca, fr, bufmeta, cmds, jobs, place, end;
 };
 
 static void plan(const struct ftl_config *c, struct dram_map *m) {
@@ -96,6 +96,8 @@ static void plan(const struct ftl_config *c, struct dram_map *m) {
   m->dfh = take(&l, dies * 4);
   m->dft = take(&l, dies * 4);
   m->dfc = take(&l, dies * 4);
+  m->drc = take(&l, dies * 4);
+  m->dca = take(&l, dies * 4);
   m->fr = take(&l, dies * 4 * FTL_MAX_FRONTIERS);
   m->bufmeta = take(&l, (uint64_t)nbufs_of(c) * sizeof(struct pagebuf));
   m->cmds = take(&l, (uint64_t)c->cmd_slots * sizeof(struct fw_cmd));
@@ -108,6 +110,14 @@ uint64_t ftl_dram_bytes(const struct ftl_config *c) {
   struct dram_map m;
   plan(c, &m);
   return m.end;
+}
+
+uint32_t ftl_frontiers(const struct ftl_config *c) { return place_frontiers(c); }
+
+uint64_t ftl_die_free_offset(const struct ftl_config *c) {
+  struct dram_map m;
+  plan(c, &m);
+  return m.dfc;
 }
 
 #define CHECK(cond, ...)                  \
@@ -180,6 +190,137 @@ static void frontier_init(struct ftl *f, uint32_t i, uint32_t *open, int pool, u
   fr->wear = wear;
 }
 
+/* Windows onto every table plan() laid out; -1 if DRAM is not accessible. */
+static int carve_tables(struct ftl *f, const struct dram_map *m) {
+  const struct ftl_config *cfg = &f->cfg;
+  const uint32_t B = f->total_blocks;
+  f->l2p = win(f, m->l2p, cfg->logical_lbas * 4);
+  f->valid_bits = win(f, m->valid, m->fsq - m->valid);
+  f->blk_valid = win(f, m->valid_cnt, (uint64_t)B * 4);
+  f->blk_erase = win(f, m->erase, (uint64_t)B * 4);
+  f->blk_state = win(f, m->state, B);
+  f->blk_wp = win(f, m->wp, (uint64_t)B * 2);
+  f->blk_inbuf = win(f, m->inbuf, (uint64_t)B * 2);
+  f->blk_closed_ns = win(f, m->closed_ns, (uint64_t)B * 8);
+  f->blk_next = win(f, m->next, (uint64_t)B * 4);
+  f->blk_prev = win(f, m->prev, (uint64_t)B * 4);
+  f->closed_pos = win(f, m->cpos, (uint64_t)B * 4);
+  f->closed = win(f, m->closed, (uint64_t)B * 4);
+  f->bucket_head = win(f, m->bucket, (uint64_t)(f->slots_per_block + 1) * 4);
+  f->die_free_head = win(f, m->dfh, (uint64_t)f->dies * 4);
+  f->die_free_tail = win(f, m->dft, (uint64_t)f->dies * 4);
+  f->die_free_count = win(f, m->dfc, (uint64_t)f->dies * 4);
+  f->die_reclaim = win(f, m->drc, (uint64_t)f->dies * 4);
+  f->die_cand = win(f, m->dca, (uint64_t)f->dies * 4);
+  f->bufs = win(f, m->bufmeta, (uint64_t)f->nbufs * sizeof(struct pagebuf));
+  f->cmds = win(f, m->cmds, (uint64_t)cfg->cmd_slots * sizeof(struct fw_cmd));
+  f->jobs = win(f, m->jobs, (uint64_t)cfg->gc_max_active * sizeof(struct gc_job));
+  if (!f->l2p || !f->valid_bits || !f->blk_valid || !f->bufs || !f->cmds || !f->jobs) {
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: DRAM window at 0x%" PRIx32 " (%" PRIu32 " bytes) is not accessible", cfg->dram_base,
+             cfg->dram_size);
+    return -1;
+  }
+  /* L2P: all unmapped; validity: none. (Fresh DRAM is zero; L2P needs 0xff.) */
+  memset(f->l2p, 0xff, cfg->logical_lbas * 4);
+  memset(f->valid_bits, 0, m->fsq - m->valid);
+  return 0;
+}
+
+/* Frontiers: host classes hot to cold (hot takes young blocks, cold old
+ * ones, warm any), then relocated data's own (old blocks). */
+static int init_frontiers(struct ftl *f, const struct dram_map *m) {
+  if (place_init(f, m->place)) {
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: placement tables not accessible");
+    return -1;
+  }
+  uint32_t *open = win(f, m->fr, (uint64_t)f->dies * 4 * FTL_MAX_FRONTIERS);
+  if (!open) return -1;
+  for (uint32_t i = 0; i < place_frontiers(&f->cfg); ++i) {
+    const int gc = i == f->classes;
+    const uint8_t wear = gc || (i == f->classes - 1 && i > 0) ? WEAR_HIGHEST : i == 0 ? WEAR_LOWEST : WEAR_RANDOM;
+    frontier_init(f, i, open + (uint64_t)i * f->dies, gc ? POOL_GC : POOL_WRITE, wear);
+    f->fr[i].gc_shared = (uint8_t)(!gc && (f->gc_fr == i || f->gc_fr == FTL_NONE));
+  }
+  f->wear_countdown = f->cfg.wear_check_erases;
+  return 0;
+}
+
+/* Page buffers: the write, read and GC pools, in that order. */
+static void init_buffers(struct ftl *f, const struct dram_map *m) {
+  const struct ftl_config *cfg = &f->cfg;
+  const uint32_t stride = (FC_PAGE_BUF_BYTES(cfg->slots_per_page) + 63) & ~63u;
+  const uint32_t counts[POOL_COUNT] = {cfg->write_buffer_pages, cfg->read_buffer_pages, cfg->gc_buffer_pages};
+  uint32_t idx = 0;
+  for (int p = 0; p < POOL_COUNT; ++p) {
+    f->pool_free[p] = FTL_NONE;
+    f->pool_avail[p] = 0;
+    for (uint32_t i = 0; i < counts[p]; ++i, ++idx) {
+      struct pagebuf *pb = &f->bufs[idx];
+      memset(pb, 0, sizeof *pb);
+      pb->pool = (uint8_t)p;
+      pb->dram = (uint32_t)(cfg->dram_base + m->bufs + (uint64_t)idx * stride);
+      pb->token = win(f, m->bufs + (uint64_t)idx * stride, stride);
+      pb->lpn = pb->token + cfg->slots_per_page;
+      buf_add(f, idx);
+    }
+  }
+  f->gc_place_head = f->gc_place_tail = FTL_NONE;
+}
+
+/* Command slots with their staging areas, the wait list, idle GC jobs. */
+static void init_commands(struct ftl *f, const struct dram_map *m) {
+  const struct ftl_config *cfg = &f->cfg;
+  const uint32_t sl = staging_lbas(cfg);
+  f->cmd_free = FTL_NONE;
+  for (uint32_t c = cfg->cmd_slots; c-- > 0;) {
+    struct fw_cmd *cmd = &f->cmds[c];
+    memset(cmd, 0, sizeof *cmd);
+    cmd->staging = (uint32_t)(cfg->dram_base + m->staging + (uint64_t)c * sl * 4);
+    cmd->tokens = win(f, m->staging + (uint64_t)c * sl * 4, (uint64_t)sl * 4);
+    cmd->next = f->cmd_free;
+    f->cmd_free = c;
+  }
+  f->wait_head = f->wait_tail = FTL_NONE;
+  f->host_placing = f->host_flushing = f->wait_yielded = f->wait_yielded_prev = FTL_NONE;
+  for (uint32_t j = 0; j < cfg->gc_max_active; ++j) {
+    f->jobs[j].victim = FTL_NONE;
+    f->jobs[j].page = 0;
+    f->jobs[j].reads = 0;
+  }
+}
+
+/* The five rings in DRAM, programmed into the devices; then interrupts and
+ * NVMe fetching on. */
+static int init_rings(struct ftl *f, const struct dram_map *m) {
+  const struct ftl_config *cfg = &f->cfg;
+  const uint32_t fr = flash_ring_entries(cfg);
+  ring_init(f, &f->fsq, m->fsq, fr, sizeof(struct fc_sqe));
+  ring_init(f, &f->fcq, m->fcq, fr, sizeof(struct fc_cqe));
+  ring_init(f, &f->ncmd, m->ncmd, pow2_at_least(cfg->cmd_slots), sizeof(struct nvme_cmd_entry));
+  ring_init(f, &f->nxfer, m->nxfer, pow2_at_least(2 * cfg->cmd_slots + 1), sizeof(struct nvme_xfer));
+  ring_init(f, &f->ndone, m->ndone, pow2_at_least(2 * cfg->cmd_slots + 1), sizeof(struct nvme_done));
+  if (!f->fsq.mem || !f->fcq.mem || !f->ncmd.mem || !f->nxfer.mem || !f->ndone.mem) {
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: ring memory not accessible");
+    return -1;
+  }
+  struct hal *h = f->hal;
+  hal_write32(h, SSDVP_FLASH_BASE + FLASH_SQ_BASE, f->fsq.base);
+  hal_write32(h, SSDVP_FLASH_BASE + FLASH_SQ_SIZE, f->fsq.size);
+  hal_write32(h, SSDVP_FLASH_BASE + FLASH_CQ_BASE, f->fcq.base);
+  hal_write32(h, SSDVP_FLASH_BASE + FLASH_CQ_SIZE, f->fcq.size);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_CMD_BASE, f->ncmd.base);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_CMD_SIZE, f->ncmd.size);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_XFER_BASE, f->nxfer.base);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_XFER_SIZE, f->nxfer.size);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_DONE_BASE, f->ndone.base);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_DONE_SIZE, f->ndone.size);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_NSZE_LO, (uint32_t)cfg->logical_lbas);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_NSZE_HI, (uint32_t)(cfg->logical_lbas >> 32));
+  hal_write32(h, SSDVP_INTC_BASE + INTC_ENABLE, (1u << IRQ_NVME_CMD) | (1u << IRQ_NVME_DONE) | (1u << IRQ_FLASH));
+  hal_write32(h, SSDVP_NVME_BASE + NVME_ENABLE, 1);
+  return 0;
+}
+
 /* All tables, rings, buffers and staging areas live in DRAM (plan()); the
  * struct ftl itself holds only pointers into it and counters. */
 int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
@@ -195,121 +336,16 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
   f->total_blocks = f->dies * cfg->blocks_per_die;
   f->slots_per_block = cfg->pages_per_block * cfg->slots_per_page;
   f->rng = cfg->seed ? cfg->seed : 0x9e3779b97f4a7c15ull;
+  f->nbufs = nbufs_of(cfg);
 
   struct dram_map m;
   plan(cfg, &m);
-  const uint32_t B = f->total_blocks;
-  f->nbufs = nbufs_of(cfg);
-  f->l2p = win(f, m.l2p, cfg->logical_lbas * 4);
-  f->valid_bits = win(f, m.valid, m.fsq - m.valid);
-  f->blk_valid = win(f, m.valid_cnt, (uint64_t)B * 4);
-  f->blk_erase = win(f, m.erase, (uint64_t)B * 4);
-  f->blk_state = win(f, m.state, B);
-  f->blk_wp = win(f, m.wp, (uint64_t)B * 2);
-  f->blk_inbuf = win(f, m.inbuf, (uint64_t)B * 2);
-  f->blk_closed_ns = win(f, m.closed_ns, (uint64_t)B * 8);
-  f->blk_next = win(f, m.next, (uint64_t)B * 4);
-  f->blk_prev = win(f, m.prev, (uint64_t)B * 4);
-  f->closed_pos = win(f, m.cpos, (uint64_t)B * 4);
-  f->closed = win(f, m.closed, (uint64_t)B * 4);
-  f->bucket_head = win(f, m.bucket, (uint64_t)(f->slots_per_block + 1) * 4);
-  f->die_free_head = win(f, m.dfh, (uint64_t)f->dies * 4);
-  f->die_free_tail = win(f, m.dft, (uint64_t)f->dies * 4);
-  f->die_free_count = win(f, m.dfc, (uint64_t)f->dies * 4);
-  f->bufs = win(f, m.bufmeta, (uint64_t)f->nbufs * sizeof(struct pagebuf));
-  f->cmds = win(f, m.cmds, (uint64_t)cfg->cmd_slots * sizeof(struct fw_cmd));
-  f->jobs = win(f, m.jobs, (uint64_t)cfg->gc_max_active * sizeof(struct gc_job));
-  if (!f->l2p || !f->valid_bits || !f->blk_valid || !f->bufs || !f->cmds || !f->jobs) {
-    hal_logf(hal, HAL_LOG_ERROR, "ftl: DRAM window at 0x%" PRIx32 " (%" PRIu32 " bytes) is not accessible", cfg->dram_base,
-             cfg->dram_size);
-    return -1;
-  }
-
-  /* L2P: all unmapped; validity: none. (Fresh DRAM is zero; L2P needs 0xff.) */
-  memset(f->l2p, 0xff, cfg->logical_lbas * 4);
-  memset(f->valid_bits, 0, m.fsq - m.valid);
+  if (carve_tables(f, &m)) return -1;
   block_init(f);
-
-  /* frontiers: host classes hot to cold (hot takes young blocks, cold old
-   * ones, warm any), then relocated data's own (old blocks) */
-  if (place_init(f, m.place)) {
-    hal_logf(hal, HAL_LOG_ERROR, "ftl: placement tables not accessible");
-    return -1;
-  }
-  uint32_t *open = win(f, m.fr, (uint64_t)f->dies * 4 * FTL_MAX_FRONTIERS);
-  if (!open) return -1;
-  for (uint32_t i = 0; i < place_frontiers(cfg); ++i) {
-    const int gc = i == f->classes;
-    const uint8_t wear = gc || (i == f->classes - 1 && i > 0) ? WEAR_HIGHEST : i == 0 ? WEAR_LOWEST : WEAR_RANDOM;
-    frontier_init(f, i, open + (uint64_t)i * f->dies, gc ? POOL_GC : POOL_WRITE, wear);
-    f->fr[i].gc_shared = (uint8_t)(!gc && (f->gc_fr == i || f->gc_fr == FTL_NONE));
-  }
-  f->wear_countdown = cfg->wear_check_erases;
-
-  /* page buffers */
-  const uint32_t stride = (FC_PAGE_BUF_BYTES(cfg->slots_per_page) + 63) & ~63u;
-  const uint32_t counts[POOL_COUNT] = {cfg->write_buffer_pages, cfg->read_buffer_pages, cfg->gc_buffer_pages};
-  uint32_t idx = 0;
-  for (int p = 0; p < POOL_COUNT; ++p) {
-    f->pool_free[p] = FTL_NONE;
-    f->pool_avail[p] = 0;
-    for (uint32_t i = 0; i < counts[p]; ++i, ++idx) {
-      struct pagebuf *pb = &f->bufs[idx];
-      memset(pb, 0, sizeof *pb);
-      pb->pool = (uint8_t)p;
-      pb->dram = (uint32_t)(cfg->dram_base + m.bufs + (uint64_t)idx * stride);
-      pb->token = win(f, m.bufs + (uint64_t)idx * stride, stride);
-      pb->lpn = pb->token + cfg->slots_per_page;
-      buf_add(f, idx);
-    }
-  }
-  f->gc_place_head = f->gc_place_tail = FTL_NONE;
-
-  /* command slots with their staging areas */
-  const uint32_t sl = staging_lbas(cfg);
-  f->cmd_free = FTL_NONE;
-  for (uint32_t c = cfg->cmd_slots; c-- > 0;) {
-    struct fw_cmd *cmd = &f->cmds[c];
-    memset(cmd, 0, sizeof *cmd);
-    cmd->staging = (uint32_t)(cfg->dram_base + m.staging + (uint64_t)c * sl * 4);
-    cmd->tokens = win(f, m.staging + (uint64_t)c * sl * 4, (uint64_t)sl * 4);
-    cmd->next = f->cmd_free;
-    f->cmd_free = c;
-  }
-  f->wait_head = f->wait_tail = FTL_NONE;
-  f->host_placing = f->host_flushing = f->wait_yielded = f->wait_yielded_prev = FTL_NONE;
-  for (uint32_t j = 0; j < cfg->gc_max_active; ++j) {
-    f->jobs[j].victim = FTL_NONE;
-    f->jobs[j].page = 0;
-    f->jobs[j].reads = 0;
-  }
-
-  /* rings */
-  const uint32_t fr = flash_ring_entries(cfg);
-  ring_init(f, &f->fsq, m.fsq, fr, sizeof(struct fc_sqe));
-  ring_init(f, &f->fcq, m.fcq, fr, sizeof(struct fc_cqe));
-  ring_init(f, &f->ncmd, m.ncmd, pow2_at_least(cfg->cmd_slots), sizeof(struct nvme_cmd_entry));
-  ring_init(f, &f->nxfer, m.nxfer, pow2_at_least(2 * cfg->cmd_slots + 1), sizeof(struct nvme_xfer));
-  ring_init(f, &f->ndone, m.ndone, pow2_at_least(2 * cfg->cmd_slots + 1), sizeof(struct nvme_done));
-  if (!f->fsq.mem || !f->fcq.mem || !f->ncmd.mem || !f->nxfer.mem || !f->ndone.mem) {
-    hal_logf(hal, HAL_LOG_ERROR, "ftl: ring memory not accessible");
-    return -1;
-  }
-  struct hal *h = hal;
-  hal_write32(h, SSDVP_FLASH_BASE + FLASH_SQ_BASE, f->fsq.base);
-  hal_write32(h, SSDVP_FLASH_BASE + FLASH_SQ_SIZE, f->fsq.size);
-  hal_write32(h, SSDVP_FLASH_BASE + FLASH_CQ_BASE, f->fcq.base);
-  hal_write32(h, SSDVP_FLASH_BASE + FLASH_CQ_SIZE, f->fcq.size);
-  hal_write32(h, SSDVP_NVME_BASE + NVME_CMD_BASE, f->ncmd.base);
-  hal_write32(h, SSDVP_NVME_BASE + NVME_CMD_SIZE, f->ncmd.size);
-  hal_write32(h, SSDVP_NVME_BASE + NVME_XFER_BASE, f->nxfer.base);
-  hal_write32(h, SSDVP_NVME_BASE + NVME_XFER_SIZE, f->nxfer.size);
-  hal_write32(h, SSDVP_NVME_BASE + NVME_DONE_BASE, f->ndone.base);
-  hal_write32(h, SSDVP_NVME_BASE + NVME_DONE_SIZE, f->ndone.size);
-  hal_write32(h, SSDVP_NVME_BASE + NVME_NSZE_LO, (uint32_t)cfg->logical_lbas);
-  hal_write32(h, SSDVP_NVME_BASE + NVME_NSZE_HI, (uint32_t)(cfg->logical_lbas >> 32));
-  hal_write32(h, SSDVP_INTC_BASE + INTC_ENABLE, (1u << IRQ_NVME_CMD) | (1u << IRQ_NVME_DONE) | (1u << IRQ_FLASH));
-  hal_write32(h, SSDVP_NVME_BASE + NVME_ENABLE, 1);
+  if (init_frontiers(f, &m)) return -1;
+  init_buffers(f, &m);
+  init_commands(f, &m);
+  if (init_rings(f, &m)) return -1;
   hal_logf(hal, HAL_LOG_INFO, "ftl: %" PRIu32 " dies x %" PRIu32 " blocks x %" PRIu32 " pages x %" PRIu32 " slots, %llu LBAs, %" PRIu32 " free blocks",
            f->dies, cfg->blocks_per_die, cfg->pages_per_block, cfg->slots_per_page,
            (unsigned long long)cfg->logical_lbas, f->free_total);

@@ -8,6 +8,8 @@
  *              functional access (ftl_func_*), self-check
  *   hostif.c   NVMe commands: decode, transfers, placement of host writes,
  *              reads, deallocate, flush
+ *   directives.c  admin commands: the Identify and Streams directives, the
+ *              admission of stream writes (hostif.c posts data and completions)
  *   gcgate.c   host-coordinated GC: the gate gc_schedule consults, admin
  *              commands (PLM windows, GC lock, AERs), GC events
  *   gc.c       GC jobs: start, victim reads, relocation, erase completion
@@ -124,6 +126,7 @@ struct fw_cmd {
   uint32_t functional; /* 1: issued by ftl_func_* (no host transfers) */
   uint8_t stream;      /* write: NVMe stream ID (0: none) */
   uint8_t recorded;    /* write: seen by the hotness monitor */
+  uint32_t dw0;        /* completion dword 0 (admin commands) */
 };
 
 struct gc_job {
@@ -141,6 +144,13 @@ struct ring {
   uint32_t head;   /* consumer index */
   uint32_t tail;   /* producer index */
   void *mem;       /* window */
+};
+
+/* The Streams directive of a namespace (NVMe 1.4 section 9.3). */
+struct streams_state {
+  uint8_t enabled;    /* Identify: Streams enabled by Directive Send (off after reset) */
+  uint16_t allocated; /* NSA: streams allocated to the namespace (Allocate Resources) */
+  uint32_t open_mask; /* bit s-1: stream identifier s is open */
 };
 
 struct ftl {
@@ -175,6 +185,8 @@ struct ftl {
   uint32_t *die_free_head; /* [dies] free block lists */
   uint32_t *die_free_tail;
   uint32_t *die_free_count;
+  uint32_t *die_reclaim; /* [dies] blocks being collected (VICTIM, ERASING) */
+  uint32_t *die_cand;    /* [dies] GC candidates (CLOSED) */
   uint32_t free_total;
 
   struct frontier fr[FTL_MAX_FRONTIERS];
@@ -227,6 +239,7 @@ struct ftl {
   int functional; /* inside ftl_func_*: no host transfers */
   int cmd_irq_masked; /* IRQ_NVME_CMD disabled while no command slot is free */
   struct gcgate gate; /* host-coordinated GC (gcgate.c) */
+  struct streams_state streams; /* NVMe Streams directive of namespace 1 (directives.c) */
 };
 
 /* ---- block.c: block manager ---------------------------------------------- */
@@ -341,5 +354,18 @@ void wait_push(struct ftl *f, uint32_t c);
 int cmd_place_writes(struct ftl *f, uint32_t c);
 int cmd_start_read(struct ftl *f, uint32_t c);
 void cmd_trim(struct ftl *f, uint64_t slba, uint64_t n);
+
+/* ---- directives.c ------------------------------------------------------- */
+/* Executes an admin command (submission queue 0): returns its status, or
+ * ADMIN_HELD for an Asynchronous Event Request kept by gcgate.c (the loop
+ * completes it at an event); *send bytes of data for the host are in the
+ * command's staging area (0: none); completion dword 0 in cmd->dw0.
+ * Directive Send/Receive run here; Set Features, AER and the vendor GC lock
+ * go to gcgate_admin(). */
+#define ADMIN_HELD GCGATE_HELD
+uint16_t admin_execute(struct ftl *f, struct fw_cmd *cmd, const struct nvme_sqe *q, uint32_t *send);
+/* Status of a write with the Streams directive and stream identifier dspec;
+ * opens the stream when it is not yet open. */
+uint16_t streams_write_check(struct ftl *f, uint32_t dspec);
 
 #endif /* SSDVP_FTL_INTERNAL_H */

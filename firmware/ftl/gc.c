@@ -30,6 +30,7 @@ void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear) {
   f->stats.gc_victims++;
   hal_trace(f->hal, HAL_TRACE_GC_VICTIM_START, blk);
   if (f->gc_active++ == 0) f->gc_since_ns = hal_time_ns(f->hal);
+  if (f->gc_active == 1 && f->cfg.debug_gc_register) hal_write32(f->hal, SSDVP_NVME_BASE + NVME_DBG_GC, 1); /* GC starts */
 }
 
 static uint32_t page_valid_mask(const struct ftl *f, uint32_t row) {
@@ -55,6 +56,7 @@ static void job_finish_if_done(struct ftl *f, struct gc_job *j) {
   j->victim = FTL_NONE;
   hal_trace(f->hal, HAL_TRACE_GC_VICTIM_END, blk);
   if (--f->gc_active == 0) f->stats.gc_active_ns += hal_time_ns(f->hal) - f->gc_since_ns;
+  if (f->gc_active == 0 && f->cfg.debug_gc_register) hal_write32(f->hal, SSDVP_NVME_BASE + NVME_DBG_GC, 0); /* GC ends */
 }
 
 /* Issues reads for a job while GC buffers allow (two stay for the frontier). */

@@ -18,7 +18,7 @@
 
 #include "ftl_internal.h"
 
-enum xfer_kind { XK_WRITE_DATA = 1, XK_DSM_RANGES = 2, XK_READ_DATA = 3 };
+enum xfer_kind { XK_WRITE_DATA = 1, XK_DSM_RANGES = 2, XK_READ_DATA = 3, XK_ADMIN_DATA = 4 };
 #define XTAG(kind, c) (((uint32_t)(kind) << 24) | (c))
 
 uint32_t cmd_alloc(struct ftl *f) {
@@ -33,6 +33,7 @@ uint32_t cmd_alloc(struct ftl *f) {
   cmd->functional = 0;
   cmd->stream = 0;
   cmd->recorded = 0;
+  cmd->dw0 = 0;
   return c;
 }
 
@@ -64,7 +65,7 @@ static void xfer_post(struct ftl *f, uint8_t op, const struct fw_cmd *cmd, uint3
   x->dram = dram;
   x->host = host;
   x->nlb = n;
-  x->rsvd1 = 0;
+  x->dw0 = op == XFER_COMPLETE ? cmd->dw0 : 0;
   f->nxfer.tail = (f->nxfer.tail + 1) & (f->nxfer.size - 1);
   f->nxfer_dirty = 1;
   if (op != XFER_COMPLETE) f->xfer_outstanding++;
@@ -78,15 +79,24 @@ int host_doorbell(struct ftl *f) {
   return 1;
 }
 
-void host_cmd_finish(struct ftl *f, uint32_t c, uint16_t status) { host_cmd_finish_dw0(f, c, status, 0); }
-
-/* XFER_COMPLETE carries completion dword 0 in its nlb field. */
-void host_cmd_finish_dw0(struct ftl *f, uint32_t c, uint16_t status, uint32_t dw0) {
+void host_cmd_finish(struct ftl *f, uint32_t c, uint16_t status) {
   struct fw_cmd *cmd = &f->cmds[c];
   cmd->status = status;
   if (status != NVME_SC_SUCCESS) f->stats.host_errors++;
-  if (!cmd->functional) xfer_post(f, XFER_COMPLETE, cmd, 0, 0, 0, dw0, status);
+  if (!cmd->functional) xfer_post(f, XFER_COMPLETE, cmd, 0, 0, 0, 0, status); /* completion dword 0: cmd->dw0 */
   cmd_release(f, c);
+}
+
+void host_cmd_finish_dw0(struct ftl *f, uint32_t c, uint16_t status, uint32_t dw0) {
+  f->cmds[c].dw0 = dw0;
+  host_cmd_finish(f, c, status);
+}
+
+/* Admin data in the staging area to the host; completes when transferred. */
+static void host_send_admin_data(struct ftl *f, uint32_t c, uint32_t bytes) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  cmd->state = CMD_D2H;
+  xfer_post(f, XFER_D2H_RAW, cmd, XTAG(XK_ADMIN_DATA, c), cmd->staging, cmd->prp, bytes, 0);
 }
 
 void wait_push(struct ftl *f, uint32_t c) {
@@ -263,10 +273,13 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
   cmd->sqid = e->sqid;
   cmd->prp = q->prp1;
   hal_charge(f->hal, FW_OP_cmd_decode, 1);
-  if (e->sqid == 0) { /* the admin queue (gcgate.c) */
-    const int st = gcgate_admin(f, c, q);
-    if (st != GCGATE_HELD) host_cmd_finish(f, c, (uint16_t)st);
-    return;
+  if (e->sqid == 0) { /* admin queue: directives.c (and gcgate.c below it) */
+    uint32_t bytes = 0;
+    const uint16_t st = admin_execute(f, cmd, q, &bytes);
+    if (st == ADMIN_HELD) return; /* an AER, completed by the loop at an event */
+    cmd->status = st;
+    if (st == NVME_SC_SUCCESS && bytes) return host_send_admin_data(f, c, bytes);
+    return host_cmd_finish(f, c, st);
   }
   switch (cmd->opcode) {
     case NVME_OP_READ:
@@ -278,13 +291,16 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
         return host_cmd_finish(f, c, NVME_SC_LBA_OUT_OF_RANGE);
       if (cmd->nlb > f->cfg.max_transfer_lbas) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
       if (cmd->opcode == NVME_OP_WRITE) {
-        /* Directives: none, or Streams (DTYPE 1) with a stream ID in DSPEC.
-         * Stream IDs 1..FTL_MAX_CLASSES are accepted under every placement
-         * (only the stream placement uses them). */
+        /* Directives: none, or Streams (DTYPE 1) with a stream ID in DSPEC,
+         * admitted by the Streams directive's state (directives.c); every
+         * placement accepts them, only the stream placement uses them. */
         const uint32_t dtype = SSDVP_FIELD_GET(NVME_CDW12_DTYPE, q->cdw12);
         const uint32_t dspec = SSDVP_FIELD_GET(NVME_CDW13_DSPEC, q->cdw13);
-        if (dtype > NVME_DTYPE_STREAMS || (dtype == NVME_DTYPE_STREAMS && (dspec == 0 || dspec > FTL_MAX_CLASSES)))
-          return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+        if (dtype > NVME_DTYPE_STREAMS) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+        if (dtype == NVME_DTYPE_STREAMS) {
+          const uint16_t st = streams_write_check(f, dspec); /* directives.c */
+          if (st != NVME_SC_SUCCESS) return host_cmd_finish(f, c, st);
+        }
         cmd->stream = (uint8_t)(dtype == NVME_DTYPE_STREAMS ? dspec : 0);
         cmd->state = CMD_H2D;
         xfer_post(f, XFER_H2D, cmd, XTAG(XK_WRITE_DATA, c), cmd->staging, cmd->prp, cmd->nlb, 0);
@@ -338,7 +354,8 @@ int host_transfers_done(struct ftl *f) {
         }
         break;
       case XK_DSM_RANGES: dsm_ranges_done(f, c); break;
-      case XK_READ_DATA: host_cmd_finish(f, c, f->cmds[c].status); break;
+      case XK_READ_DATA:
+      case XK_ADMIN_DATA: host_cmd_finish(f, c, f->cmds[c].status); break;
       default: break;
     }
   }

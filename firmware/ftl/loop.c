@@ -209,6 +209,12 @@ int ftl_func_trim(struct ftl *f, uint64_t lba, uint64_t n) {
   return 0;
 }
 
+int ftl_func_set_gc_threshold(struct ftl *f, uint32_t blocks) {
+  if (blocks <= f->cfg.gc_reserve_blocks) return -1;
+  f->cfg.gc_threshold_blocks = blocks;
+  return 0;
+}
+
 int ftl_func_flush(struct ftl *f) {
   f->functional = 1;
   while (frontier_flush_host(f) == STEP_YIELD) gc_schedule(f);

@@ -3,13 +3,15 @@
  *
  * Everything the firmware does to the SoC goes through these calls: device
  * registers, windows onto DRAM, waiting for an interrupt, charging CPU time,
- * reading simulated time, and logging. Two back-ends implement them:
+ * reading simulated time, and logging. Three back-ends implement them:
  *  - native (models/cpu/cpu_native.cpp): the firmware is compiled into the
  *    simulator and each call goes through the table of callbacks below;
+ *  - iss (firmware/iss/iss_hal.c): the firmware's RV32 build on the CPU
+ *    model's instruction-set simulator (cpu.mode iss); the calls become
+ *    MMIO, SYSCTL registers and a cost marker;
  *  - fake (testbench/firmware/fake_hal.*): host unit tests.
- * An instruction-set-simulator back-end maps the same calls onto MMIO and the
- * wfi instruction; nothing here assumes the firmware shares the simulator's
- * address space except through hal_dram().
+ * Nothing here assumes the firmware shares the simulator's address space
+ * except through hal_dram().
  */
 #ifndef SSDVP_HAL_H
 #define SSDVP_HAL_H

@@ -72,6 +72,21 @@ enum nvme_opcode {
   NVME_OP_READ = 0x02,
   NVME_OP_DSM = 0x09 /* Dataset Management; AD (deallocate) supported */
 };
+/* Admin commands (submission queue 0): the Directives of NVMe 1.4 section 9. */
+enum nvme_admin_opcode {
+  NVME_ADMIN_DIRECTIVE_SEND = 0x19,
+  NVME_ADMIN_DIRECTIVE_RECV = 0x1a
+};
+/* Directive operations (CDW11 bits 7:0 DOPER, 15:8 DTYPE, 31:16 DSPEC). */
+enum nvme_dir_oper {
+  NVME_DIR_SND_ID_ENABLE = 0x01,      /* Identify, send: enable/disable a directive type (CDW12) */
+  NVME_DIR_RCV_ID_PARAMS = 0x01,      /* Identify, receive: supported and enabled types (4096 B) */
+  NVME_DIR_SND_ST_RELEASE_ID = 0x01,  /* Streams, send: release the identifier in DSPEC */
+  NVME_DIR_SND_ST_RELEASE_RES = 0x02, /* Streams, send: release the namespace's stream resources */
+  NVME_DIR_RCV_ST_PARAMS = 0x01,      /* Streams, receive: return parameters (32 B) */
+  NVME_DIR_RCV_ST_STATUS = 0x02,      /* Streams, receive: open stream count and identifiers */
+  NVME_DIR_RCV_ST_ALLOCATE = 0x03     /* Streams, receive: allocate resources (CDW12 NSR; DW0 NSA) */
+};
 /* Fields of the command dwords the firmware decodes and the host driver
  * encodes (NVMe base specification; use SSDVP_FIELD_GET/PUT). */
 enum nvme_dword_field {
@@ -95,7 +110,10 @@ enum nvme_status {
   NVME_SC_DATA_XFER_ERROR = 0x004,
   NVME_SC_INTERNAL = 0x006,
   NVME_SC_INVALID_NS = 0x00b,
-  NVME_SC_LBA_OUT_OF_RANGE = 0x080
+  NVME_SC_CMD_SEQ_ERROR = 0x00c,
+  NVME_SC_LBA_OUT_OF_RANGE = 0x080,
+  NVME_SC_CAPACITY_EXCEEDED = 0x081,
+  NVME_SC_STREAM_ALLOC_FAILED = 0x17f /* command specific: Stream Resource Allocation Failed */
 };
 
 /* A submission queue entry as the host writes it (64 bytes). */
@@ -138,7 +156,8 @@ enum nvme_xfer_op {
   XFER_H2D = 1,      /* host -> DRAM, nlb tokens */
   XFER_D2H = 2,      /* DRAM -> host, nlb tokens */
   XFER_H2D_RAW = 3,  /* host -> DRAM, nlb is a byte count (DSM range lists) */
-  XFER_COMPLETE = 4  /* post a completion to the host; no DONE entry */
+  XFER_COMPLETE = 4, /* post a completion to the host; no DONE entry */
+  XFER_D2H_RAW = 5   /* DRAM -> host, nlb is a byte count (admin data) */
 };
 
 /* Transfer ring entry (firmware -> hardware, 32 bytes). */
@@ -151,8 +170,8 @@ struct nvme_xfer {
   uint32_t tag;    /* echoed in the DONE entry */
   uint32_t dram;   /* DRAM address */
   uint64_t host;   /* host address */
-  uint32_t nlb;    /* tokens (or bytes for XFER_H2D_RAW) */
-  uint32_t rsvd1;
+  uint32_t nlb;    /* tokens (or bytes for XFER_H2D_RAW, XFER_D2H_RAW) */
+  uint32_t dw0;    /* XFER_COMPLETE: completion dword 0 (command specific) */
 };
 
 /* Transfer-done ring entry (hardware -> firmware, 8 bytes). */

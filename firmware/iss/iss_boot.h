@@ -35,7 +35,7 @@ extern "C" {
 #define ISS_BOOT_TOKENS 4096u /* tokens per functional write call */
 
 /* Layout sizes on both ABIs (change them with the structs). */
-#define ISS_FTL_CONFIG_BYTES 152u
+#define ISS_FTL_CONFIG_BYTES 160u
 #define ISS_FTL_STATS_BYTES 808u
 
 /* Functional calls: iss_call(op) with arguments in the boot block. */
@@ -44,7 +44,8 @@ enum iss_call_op {
   ISS_CALL_TRIM = 2,         /* arg[0] lba, arg[1] n; ret = 0/-1 */
   ISS_CALL_GC_ACTIVE_NS = 3, /* arg[0] now_ns; ret64 */
   ISS_CALL_CLASSES = 4,      /* ret */
-  ISS_CALL_ERASE_SPREAD = 5  /* ret_u32[0] min, ret_u32[1] max, ret_double mean */
+  ISS_CALL_ERASE_SPREAD = 5, /* ret_u32[0] min, ret_u32[1] max, ret_double mean */
+  ISS_CALL_SET_GC_THRESHOLD = 6 /* arg32[0] blocks; ret = 0/-1 */
 };
 
 struct iss_boot {

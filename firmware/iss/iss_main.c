@@ -29,6 +29,8 @@ int32_t iss_call(uint32_t op) {
     case ISS_CALL_GC_ACTIVE_NS:
       b->ret64 = ftl_gc_active_ns(f, b->arg[0]);
       return 0;
+    case ISS_CALL_SET_GC_THRESHOLD:
+      return ftl_func_set_gc_threshold(f, b->arg32[0]);
     case ISS_CALL_CLASSES:
       return (int32_t)ftl_classes(f);
     case ISS_CALL_ERASE_SPREAD: {

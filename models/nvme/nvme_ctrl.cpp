@@ -97,11 +97,18 @@ bool NvmeCtrl::create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr,
               qid, depth, kMaxQueues);
     return false;
   }
-  open_queue(qid, sq_addr, cq_addr, depth, msi_addr);
-  return true;
+  return add_queue(qid, sq_addr, cq_addr, depth, msi_addr);
 }
 
-void NvmeCtrl::open_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {
+bool NvmeCtrl::create_admin_queue(uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {
+  if (depth < 2 || depth > 4096 || q_[0].live) {
+    SSDVP_LOG(log_, error, "create admin queue with depth %u rejected (depth 2..4096, once)", depth);
+    return false;
+  }
+  return add_queue(0, sq_addr, cq_addr, depth, msi_addr);
+}
+
+bool NvmeCtrl::add_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {
   Queue& q = q_[qid];
   q = Queue{};
   q.live = true;
@@ -110,16 +117,6 @@ void NvmeCtrl::open_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint
   q.msi_addr = msi_addr;
   q.depth = depth;
   live_.push_back(qid);
-}
-
-// ---- admin queue (GC coordination of an array, platform/array) ---------------
-
-bool NvmeCtrl::create_admin_queue(uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {
-  if (depth < 2 || depth > 4096 || q_[0].live) {
-    SSDVP_LOG(log_, error, "create admin queue with depth %u rejected (depth 2..4096, not yet live)", depth);
-    return false;
-  }
-  open_queue(0, sq_addr, cq_addr, depth, msi_addr);
   return true;
 }
 
@@ -259,7 +256,20 @@ void NvmeCtrl::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay
     irq_ev_.notify(ps(at - now_ps()));
   } else if (off == NVME_ENABLE) {
     fetch(at);
+  } else if (off == NVME_DBG_GC) {
+    debug_gc_write(bank_.get(NVME_DBG_GC) != 0, at);
   }
+}
+
+void NvmeCtrl::debug_gc_write(bool on, uint64_t at) {
+  if (on == dbg_gc_on_) return;
+  if (!on) dbg_gc_ps_ += at > dbg_gc_since_ ? at - dbg_gc_since_ : 0;
+  dbg_gc_since_ = at;
+  dbg_gc_on_ = on;
+}
+
+uint64_t NvmeCtrl::debug_gc_active_ps(uint64_t now) const {
+  return dbg_gc_ps_ + (dbg_gc_on_ && now > dbg_gc_since_ ? now - dbg_gc_since_ : 0);
 }
 
 unsigned NvmeCtrl::transport_dbg(tlm::tlm_generic_payload& tx) {
@@ -295,9 +305,11 @@ void NvmeCtrl::process_xfers(uint64_t at) {
         schedule(ev);
         break;
       }
-      case XFER_D2H: {
-        const uint32_t bytes = x.nlb * 4;
-        const uint64_t modelled = uint64_t(x.nlb) * lba_size_;
+      case XFER_D2H:
+      case XFER_D2H_RAW: {
+        const bool raw = x.op == XFER_D2H_RAW;
+        const uint32_t bytes = raw ? x.nlb : x.nlb * 4;
+        const uint64_t modelled = raw ? x.nlb : uint64_t(x.nlb) * lba_size_;
         uint8_t* src = dram_ptr(x.dram, bytes);
         if (!src || !host_access(true, x.host, src, bytes)) ev.done.status = NVME_SC_DATA_XFER_ERROR;
         stats_.bytes_d2h += modelled;
@@ -315,7 +327,7 @@ void NvmeCtrl::process_xfers(uint64_t at) {
         ev.kind = EvKind::completion;
         ev.qid = uint16_t(qid);
         ev.cqe.cid = x.cid;
-        ev.cqe.dw0 = x.nlb;  // XFER_COMPLETE: completion dword 0 (command-specific result)
+        ev.cqe.dw0 = x.dw0;  // XFER_COMPLETE: completion dword 0 (command-specific result)
         ev.cqe.sq_id = uint16_t(qid);
         ev.cqe.status = uint16_t(SSDVP_FIELD_PUT(NVME_CQE_STATUS_SF, x.status));  // phase filled in when posted
         ev.time = link_write(t + cqe_ps_, sizeof(nvme_cqe));

@@ -47,12 +47,12 @@ class NvmeCtrl : public sc_core::sc_module {
   // completions raise an MSI by writing `qid` to msi_addr. Returns false
   // (and logs) on a bad qid, depth or address.
   bool create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
-
   // Admin queue (queue 0): its commands reach the firmware's CMD ring like
-  // I/O commands, tagged SQ 0 (the firmware's admin handler, gcgate.c, serves
-  // Set Features, Asynchronous Event Requests and vendor commands). Stands in
-  // for programming AQA/ASQ/ACQ. Returns false (and logs) on a bad depth or
-  // when it exists already.
+  // I/O commands, tagged SQ 0 (the firmware's admin handler, directives.c,
+  // serves Directive Send/Receive and hands Set Features, Asynchronous Event
+  // Requests and vendor commands to gcgate.c); completion dword 0 comes back
+  // in nvme_xfer.dw0. Stands in for programming AQA/ASQ/ACQ. Returns false
+  // (and logs) on a bad depth or when it exists already.
   bool create_admin_queue(uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
 
   static constexpr uint32_t kDoorbellBase = 0x1000;
@@ -72,6 +72,11 @@ class NvmeCtrl : public sc_core::sc_module {
   // The namespace size in LBAs the firmware reported (NSZE_LO/HI), as the
   // host's Identify Namespace would see it; 0 before the firmware set it.
   uint64_t namespace_lbas() const { return uint64_t(bank_.get(NVME_NSZE_HI)) << 32 | bank_.get(NVME_NSZE_LO); }
+  // The firmware's debug channel (register DBG_GC): total time in ps GC has
+  // been reported active up to `now_ps`, and whether it is active now. The
+  // host reads it as the label of its GC detector (never as a feature).
+  uint64_t debug_gc_active_ps(uint64_t now_ps) const;
+  bool debug_gc_on() const { return dbg_gc_on_; }
 
  private:
   struct Ring {
@@ -108,7 +113,6 @@ class NvmeCtrl : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned transport_dbg(tlm::tlm_generic_payload& tx);
 
-  void open_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
   void write_ring(Ring& r, uint32_t entry_bytes);
   void fetch(uint64_t now_ps);                 // fetch host commands while the CMD ring has room
   void process_xfers(uint64_t now_ps);         // serve the XFER ring
@@ -118,6 +122,10 @@ class NvmeCtrl : public sc_core::sc_module {
   void publish_method();
   void irq_method();
   void post_completion(uint16_t qid, nvme_cqe cqe);
+  void debug_gc_write(bool on, uint64_t at_ps);
+  bool dbg_gc_on_ = false;
+  uint64_t dbg_gc_since_ = 0, dbg_gc_ps_ = 0;
+  bool add_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
 
   bool host_access(bool write, uint64_t addr, void* data, uint32_t len);
   uint8_t* dram_ptr(uint32_t addr, uint32_t len);

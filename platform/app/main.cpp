@@ -20,6 +20,7 @@
 #include "common/config.h"
 #include "array/array_sim.h"
 #include "common/register_bank.h"
+#include "run/device_state.h"
 #include "run/simulation.h"
 #include "workload.h"
 
@@ -63,6 +64,8 @@ void print_summary(const nlohmann::json& j, const std::string& out) {
               (unsigned long long)f["gc_lba_writes"].get<uint64_t>(), (unsigned long long)f["gc_runs"].get<uint64_t>(),
               (unsigned long long)f["erases"].get<uint64_t>(), f["erase_count"]["min"].get<uint32_t>(),
               f["erase_count"]["mean"].get<double>(), f["erase_count"]["max"].get<uint32_t>());
+  const std::string warn = ssdvp::DeviceState::steady_state_warning(f["spare"]);
+  if (!warn.empty()) std::printf("%s\n", warn.c_str());
   std::printf("integrity: %llu reads checked, %llu mismatches; NAND violations %llu; host errors %llu\n",
               (unsigned long long)j["integrity"]["reads_checked"].get<uint64_t>(),
               (unsigned long long)j["integrity"]["mismatches"].get<uint64_t>(),

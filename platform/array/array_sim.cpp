@@ -112,7 +112,7 @@ void ArraySimulation::build() {
     timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
     ctrl_->set_timeline(timeline_.get());
   }
-  workload_ = make_workload(cfg, ctrl_->map().array_lbas() * lba);
+  workload_ = make_workload(cfg, ctrl_->map().array_lbas() * lba, lba);
   workload_desc_ = workload_->describe();
   cfg.check_unknown();
 }

@@ -49,10 +49,13 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
   const std::string mode = cfg.get_choice(
       "host.mode", "auto", {"auto", "open", "closed"},
       "open: issue at trace timestamps; closed: keep host.queue_depth outstanding; auto: closed for a synthetic "
-      "workload without an arrival rate (workload.synthetic.iops: 0), open otherwise");
+      "workload without an arrival rate (workload.synthetic.iops: 0) or a file-level one without host.files.rate, open "
+      "otherwise");
   const bool synthetic_unpaced = cfg.get_string("workload.source", "synthetic", "where host requests come from") == "synthetic" &&
                                  cfg.get_double("workload.synthetic.iops", 0.0, "open-loop arrival rate (0 = closed loop)", 0.0) == 0.0;
-  closed_loop_ = mode == "closed" || (mode == "auto" && synthetic_unpaced);
+  const bool files_unpaced = cfg.get_string("workload.source", "synthetic", "where host requests come from") == "files" &&
+                             cfg.get_double("host.files.rate", 0.0, "file-level host: flowop loops per second (0: closed loop, flat out)", 0.0) == 0.0;
+  closed_loop_ = mode == "closed" || (mode == "auto" && (synthetic_unpaced || files_unpaced));
   limit_ps_ = cfg.get_time_ps("host.time_limit", "0s",
                               "stop issuing new requests after this much simulated time (0: run the whole workload)");
   lba_wrap_ = cfg.get_bool("host.lba_wrap", true,
@@ -264,6 +267,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
   }
   res_.requests++;
   res_.end_ps = now;
+  block_.done(gcdetect::Dir(int(r.io.op)), bytes, r.arrival_ps, now);
   if (observer_) observer_(RequestRecord{r.io.op, r.lba, r.nlb, r.arrival_ps, now, r.error});
 }
 
@@ -354,6 +358,7 @@ void HostDriver::run() {
 }
 
 void HostDriver::replay() {
+  if (streams_wanted_) setup_streams();
   res_.start_ps = last_sample_ps_ = occ_last_ps_ = now_ps();
   next_sample_ps_ = res_.start_ps + interval_ps_;
   if (sampler_) last_dev_ = sampler_();
@@ -380,6 +385,7 @@ void HostDriver::replay() {
       if (admit(r)) {
         live_.emplace(r.id, r);
         waiting_.push_back(r.id);
+        block_.start(now);
       }
       have_next = next_request(io);
     }

@@ -29,6 +29,7 @@
 #include "host/latency_histogram.h"
 #include "host/request_prefetch.h"
 #include "host/scoreboard.h"
+#include "host/gcdetect/iostat.h"
 #include "workload.h"
 
 namespace ssdvp {
@@ -90,7 +91,15 @@ class HostDriver : public sc_core::sc_module {
              uint32_t lba_size, uint32_t max_transfer_lbas);
 
   void set_workload(host::Workload* w) { workload_ = w; }
+  // Before replay, enable the NVMe Streams directive and allocate `streams`
+  // stream resources over the admin queue (host_admin.cpp); 0: leave it off.
+  void set_streams(uint32_t streams) { streams_wanted_ = streams; }
+  struct StreamsGrant {
+    uint32_t allocated = 0, limit = 0;  // NSA and MSL reported by the device
+  };
+  const StreamsGrant& streams_grant() const { return grant_; }
   void set_sampler(std::function<DeviceSample()> s) { sampler_ = std::move(s); }
+  bool closed_loop() const { return closed_loop_; }
   void set_on_finish(std::function<void()> f) { on_finish_ = std::move(f); }
   // Called for every completed request (timelines); null by default.
   struct RequestRecord {
@@ -106,6 +115,11 @@ class HostDriver : public sc_core::sc_module {
   std::exception_ptr error() const { return error_; }
   const HostResults& results() const { return res_; }
   uint64_t queue_depth() const { return qd_; }
+  // Block-layer counters of the device, as /proc/diskstats keeps them (iostat).
+  gcdetect::BlockStats& block_stats() { return block_; }
+  // Requests read ahead from the workload (default 4096); a feedback-driven
+  // workload (the file-level host's TRIMs) wants 1.
+  void set_prefetch(size_t n) { prefetch_.set_depth(n); }
 
  private:
   struct Request {
@@ -144,6 +158,14 @@ class HostDriver : public sc_core::sc_module {
   void complete_request(Request& r, uint64_t now);
   void sample(uint64_t now, bool final_row);
   void doorbell(uint32_t offset, uint32_t value);
+  // host_admin.cpp: the admin queue, used once before replay.
+  void setup_streams();
+  uint16_t admin_exec(nvme_sqe e, uint32_t* dw0);
+  uint32_t streams_wanted_ = 0;
+  StreamsGrant grant_;
+  uint64_t asq_ = 0, acq_ = 0;
+  uint32_t asq_tail_ = 0, acq_head_ = 0;
+  bool aphase_ = true;
   // Occupancy integrals (HostResults::in_system_ps): advance to now, then
   // count a request in (its latency clock may have started before now) or out.
   void occupancy_advance(uint64_t now);
@@ -187,6 +209,7 @@ class HostDriver : public sc_core::sc_module {
   void replay();
   RequestPrefetch prefetch_;
   sc_core::sc_event refill_ev_, refilled_ev_;
+  gcdetect::BlockStats block_;
 
   HostResults res_;
   // time series state

@@ -17,11 +17,14 @@ namespace ssdvp {
 class RequestPrefetch {
  public:
   static constexpr size_t kDepth = 4096;
-  // Reads up to kDepth requests ahead; keeps an exception the workload throws.
+  // Requests read ahead at most (default kDepth); a feedback-driven workload
+  // (the file-level host's TRIMs) wants 1.
+  void set_depth(size_t n) { depth_ = n ? n : 1; }
+  // Reads up to depth requests ahead; keeps an exception the workload throws.
   void fill(host::Workload* w) {
     try {
       host::IoRequest io;
-      while (q_.size() < kDepth && !end_) {
+      while (q_.size() < depth_ && !end_) {
         if (w && w->next(io)) q_.push_back(io);
         else end_ = true;
       }
@@ -42,6 +45,7 @@ class RequestPrefetch {
 
  private:
   std::deque<host::IoRequest> q_;
+  size_t depth_ = kDepth;
   bool end_ = false;
   std::exception_ptr error_;
 };

@@ -9,15 +9,20 @@
 #include <fstream>
 #include <random>
 
+#include "fs/personalities.h"
+#include "host/gc_monitor.h"
 #include "host/host_driver.h"
 #include "host/host_memory.h"
 #include "host/oracle.h"
 #include "host/scoreboard.h"
 #include "run/device.h"
+#include "run/device_state.h"
 #include "run/params.h"
 #include "run/timeline.h"
 #include "cpu/cpu_native.h"
 #include "soc/ssd_soc.h"
+#include "apps.h"
+#include "stream_predict.h"
 #include "synthetic.h"
 #include "workload.h"
 
@@ -56,9 +61,9 @@ class Rebased : public host::Workload {
 
 std::unique_ptr<host::Workload> make_rebased(host::Workload& inner) { return std::make_unique<Rebased>(inner); }
 
-std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes) {
-  const std::string src = cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace"},
-                                         "where host requests come from");
+std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size) {
+  const std::string src = cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace", "files", "app"},
+                                         "where host requests come from (app: workload.app.* generators)");
   const std::string path = cfg.get_string("workload.trace", "", "trace file (workload.source: trace), relative to the working directory");
   const std::string fmt = cfg.get_choice("workload.format", "auto", {"auto", "mqsim", "disksim", "msr", "systor", "spc", "blkparse", "fio"},
                                          "trace format; auto detects it from the first lines");
@@ -70,7 +75,17 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
                                         "records) instead of failing");
   // Both sources' keys are declared whichever is used, so one file may hold both.
   auto spec = host::SyntheticSpec::from_config(cfg, device_bytes);
+  const auto files = fs::FilesSpec::from_config(cfg, device_bytes, lba_size,
+                                               GcMonitor::parse_policy(cfg) == GcMonitor::Policy::discard);
+  auto app = host::AppSpec::from_config(cfg, device_bytes);
   if (src == "synthetic") return host::make_synthetic(spec);
+  if (src == "app") return host::make_app(app);
+  if (src == "files" && cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
+                                       "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
+                                       "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's)") != "none")
+    throw ConfigError("config key 'host.streams': the file-level workload takes no stream IDs (oracle cannot pre-read "
+                      "it, and autostream/lstm would hide it from its TRIM policy)");
+  if (src == "files") return std::make_unique<fs::FileWorkload>(files);  // docs/models/host_files.md
   if (path.empty()) throw ConfigError("config key 'workload.trace': required when workload.source is trace");
   host::TraceOptions o;
   o.detect = fmt == "auto";
@@ -171,6 +186,10 @@ RunKeys RunKeys::read(Config& cfg) {
   k.wl_fraction = cfg.get_double("precondition.workload_fraction", 0.0,
                                  "or that fraction of the workload's requests (counted first; the HAML method uses 0.5)", 0, 1);
   k.seed = cfg.get_u64("precondition.seed", 1, "seed of the random preconditioning");
+  k.free_pool = cfg.get_choice("precondition.free_pool", "auto", {"auto", "threshold", "reserve", "asis"},
+                               "then random overwrites until the free pool is where the timed part holds it: the GC "
+                               "threshold (a host that leaves GC time), the reserve (a saturating host), auto (reserve "
+                               "for a closed-loop host, else threshold), asis (no overwrites)");
   k.timeline = cfg.get_string("timeline.file", "", "write a Perfetto/Chrome trace-event timeline here (empty: none; ending in .gz: gzip-compressed)");
   k.timeline_start = cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
   k.timeline_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
@@ -208,19 +227,41 @@ void Simulation::build() {
 
   keys_ = RunKeys::read(cfg);
   if (!keys_.timeline.empty()) timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
-  workload_ = make_workload(cfg, lbas * soc_->lba_size());
-  const std::string streams = cfg.get_choice("host.streams", "none", {"none", "oracle"},
-                                             "stream IDs on writes: none, or each write's real death-time class (oracle pre-pass)");
+  workload_ = make_workload(cfg, lbas * soc_->lba_size(), soc_->lba_size());
+  const std::string streams = cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
+                                             "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
+                                             "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's)");
+  auto predict = host::PredictSpec::from_config(cfg, lbas, soc_->lba_size(), soc_->fw_config().hot_classes);
   const uint64_t oracle_max = cfg.get_u64("host.oracle.max_requests", 100000000, "oracle: most requests the pre-pass reads", 1);
   if (streams == "oracle")
     workload_ = make_oracle_streams(std::move(workload_), lbas, soc_->lba_size(), soc_->fw_config().hot_classes, oracle_max);
+  if (streams == "autostream" || streams == "lstm") {
+    predict.mode = streams;
+    workload_ = host::make_predicted_streams(std::move(workload_), predict);
+  }
+  if (streams != "none") host_->set_streams(soc_->fw_config().hot_classes);  // Streams directive, before replay
   workload_desc_ = workload_->describe();
+  attach_files_host();
   cfg.check_unknown();
 }
 
 Simulation::~Simulation() = default;
 
 uint64_t Simulation::run_timeline_events() const { return timeline_ ? timeline_->events() : 0; }
+
+void Simulation::attach_files_host() {
+  Config& cfg = cfg_;
+  files_ = dynamic_cast<fs::FileWorkload*>(workload_.get());
+  if (files_) {
+    if (keys_.wl_fraction > 0)
+      throw ConfigError("config key 'precondition.workload_fraction': not with workload.source: files (use host.files.loops)");
+    if (cfg.get_time_ps("host.time_limit", "0s", "") == 0 && cfg.get_u64("host.files.loops", 0, "") == 0)
+      throw ConfigError("config key 'host.time_limit': required with workload.source: files unless host.files.loops is set");
+    keys_.wl_requests += files_->setup_requests();  // the fileset is laid out as preconditioning
+    host_->set_prefetch(1);                     // TRIMs queued by the policy go out promptly
+  }
+  monitor_ = std::make_unique<GcMonitor>("gcmon", cfg, soc_->nvme, host_->block_stats(), files_);
+}
 
 void Simulation::precondition() {
   Controller& fw = soc_->cpu();
@@ -254,6 +295,25 @@ void Simulation::precondition() {
       for (uint64_t k = 0; k < cnt; k += chunk) fwrite(lba + k, uint32_t(std::min<uint64_t>(chunk, cnt - k)), r.stream);
     }
   }
+  settle_free_pool(rng, fwrite);
+}
+
+// A saturating host keeps free blocks at the GC reserve (its writes wait
+// there), one that leaves GC time at the threshold; functional GC keeps up
+// at once, so preconditioning alone leaves the pool at the threshold or
+// above (after a fill with GC never started). Uniform random single-LBA
+// overwrites with the threshold lowered to the target bring it there, so the
+// timed part does not start with a transient (docs/outputs.md, ftl.spare).
+void Simulation::settle_free_pool(std::mt19937_64& rng, const std::function<void(uint64_t, uint32_t, uint32_t)>& write) {
+  if (keys_.free_pool == "asis" || precond_writes_ == 0) return;  // a fresh drive stays fresh
+  Controller& fw = soc_->cpu();
+  const ftl_config& c = soc_->fw_config();
+  const bool reserve = keys_.free_pool == "reserve" || (keys_.free_pool == "auto" && host_->closed_loop());
+  const uint32_t target = reserve ? c.gc_reserve_blocks + 1 : c.gc_threshold_blocks;
+  if (fw.func_set_gc_threshold(target) != 0) throw std::runtime_error("preconditioning: the firmware refused a GC threshold");
+  const uint64_t lbas = soc_->logical_lbas();
+  for (uint64_t i = 0; fw.stats().free_blocks > target && i < 2 * lbas; ++i) write(rng() % lbas, 1, 0);
+  fw.func_set_gc_threshold(c.gc_threshold_blocks);
 }
 
 // Timeline tracks: pid 1 host (requests), pid 2 firmware (CPU, GC victims,
@@ -299,11 +359,14 @@ RunOutcome Simulation::run() {
     at_start_ = fw.stats();
     at_start_gc_active_ns_ = fw.gc_active_ns(fw.firmware_time_ns());
     at_start_usage_ = fw.usage();
+    device_ = std::make_unique<DeviceState>(*soc_);
+    device_->start(at_start_.free_blocks);
   }
   timed_ = make_rebased(*workload_);
   host_->set_workload(timed_.get());
   host_->set_sampler([this] {
     const ftl_stats* s = &soc_->cpu().stats();
+    device_->sample();
     return DeviceSample{s->host_lba_writes, s->gc_lba_writes, s->erases, s->gc_victims, s->free_blocks};
   });
   host_->set_on_finish([this] {
@@ -316,6 +379,7 @@ RunOutcome Simulation::run() {
   };
   soc_->start();
   host_->start();
+  if (monitor_ && monitor_->enabled()) monitor_->start();
   sc_core::sc_start();
   if (!soc_->cpu().fault().empty()) {
     RunOutcome failed;
@@ -409,6 +473,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
               {"pad_slots", s->pad_slots},
               {"trim_lbas", s->trim_lbas},
               {"gc_active_s", double(fw.gc_active_ns(fw.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
+              {"spare", device_->spare_json(h, host_timed)},
               {"lifetime", {{"host_lba_writes", s->host_lba_writes}, {"gc_lba_writes", s->gc_lba_writes},
                             {"erases", s->erases}, {"gc_runs", s->gc_victims}}}};
   {
@@ -452,6 +517,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
                       {"die_max", dmax},
                       {"channel_mean", csum / soc.geometry().channels},
                       {"cpu", 1.0 - double(cs.idle_ps) / double(span)}};
+  j["dies"] = device_->dies_json(span);
   j["flash"] = {{"reads", fl.reads()}, {"programs", fl.programs()}, {"erases", fl.erases()},
                 {"violations", fl.violations()}, {"errors", fl.errors()}};
   json ops = json::object();
@@ -473,6 +539,24 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   j["nvme"] = {{"commands", ns.commands_fetched}, {"completions", ns.completions},
                {"error_completions", ns.error_completions}, {"invalid_doorbells", ns.invalid_doorbells},
                {"ring_errors", ns.ring_errors}};
+  if (files_ || (monitor_ && monitor_->enabled())) {
+    json t = {{"policy", to_string(monitor_->policy())},
+              {"batches", monitor_->trims_sent()},
+              {"policy_bytes", monitor_->trim_bytes()},
+              {"classifications", monitor_->classifications()},
+              {"samples", monitor_->rows().size()}};
+    if (files_) {
+      const auto& st = files_->fs().stats();
+      t["files"] = {{"personality_loops", files_->loops_run()},  {"creates", st.creates},
+                    {"deletes", st.deletes},  {"appends", st.appends},
+                    {"overwrites", st.overwrites}, {"reads", st.reads},
+                    {"deleted_bytes", st.deleted_blocks * soc.lba_size()},
+                    {"trimmed_bytes", st.trimmed_blocks * soc.lba_size()},
+                    {"pending_bytes_at_end", files_->fs().pending().blocks() * soc.lba_size()},
+                    {"free_bytes_at_end", files_->fs().allocator().free_blocks() * soc.lba_size()}};
+    }
+    j["trim"] = t;
+  }
   j["integrity"] = {{"reads_checked", sb_->checked()}, {"mismatches", sb_->mismatches()}};
   j["run"] = {{"wall_s", wall_s},
               {"host_ios_per_s", wall_s > 0 ? double(h.requests) / wall_s : 0.0},
@@ -500,6 +584,7 @@ void Simulation::write_outputs(const std::string& dir, const RunOutcome& out) co
   }
   const bool hist = host_->results().interval_histograms;
   if (hist) write_interval_histograms(d / ".latency_histograms.csv.tmp", host_->results().timeseries);
+  if (monitor_ && monitor_->enabled()) monitor_->write_csv((d / "iostat.csv").string());
   fs::rename(d / ".summary.json.tmp", d / "summary.json");
   fs::rename(d / ".timeseries.csv.tmp", d / "timeseries.csv");
   if (hist) fs::rename(d / ".latency_histograms.csv.tmp", d / "latency_histograms.csv");

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <memory>
+#include <random>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -28,6 +30,10 @@ class HostMemory;
 class HostDriver;
 class Scoreboard;
 class Timeline;
+class GcMonitor;
+namespace fs {
+class FileWorkload;
+}
 namespace host {
 class Workload;
 }
@@ -46,6 +52,7 @@ struct RunOutcome {
 struct RunKeys {
   double fill = 1.0, random_dw = 0, wl_fraction = 0;
   uint64_t wl_requests = 0, seed = 1;
+  std::string free_pool = "auto";  // precondition.free_pool
   std::string timeline;
   uint64_t timeline_start = 0, timeline_len = 0;
   static RunKeys read(Config& cfg);
@@ -53,6 +60,8 @@ struct RunKeys {
   // first, then rewinds w).
   uint64_t workload_requests(host::Workload& w) const;
 };
+
+class DeviceState;
 
 class Simulation {
  public:
@@ -84,7 +93,11 @@ class Simulation {
   std::unique_ptr<host::Workload> workload_;
   std::unique_ptr<host::Workload> timed_;
   std::unique_ptr<Timeline> timeline_;
+  std::unique_ptr<DeviceState> device_;  // per-die figures, spare factor
   void attach_timeline();
+  void attach_files_host();  // the file-level host and its iostat/TRIM monitor
+  std::unique_ptr<GcMonitor> monitor_;
+  fs::FileWorkload* files_ = nullptr;
   std::string workload_desc_;
   uint64_t precond_writes_ = 0;
   // Firmware figures when the timed part starts (the summary reports the difference).
@@ -92,6 +105,7 @@ class Simulation {
   uint64_t at_start_gc_active_ns_ = 0;
   Controller::Usage at_start_usage_{};
   RunKeys keys_;
+  void settle_free_pool(std::mt19937_64& rng, const std::function<void(uint64_t, uint32_t, uint32_t)>& write);
 };
 
 std::string ssdvp_version();
@@ -99,7 +113,7 @@ std::string ssdvp_version();
 
 // The run's workload from workload.* (a trace read once through to check it,
 // or a synthetic generator over device_bytes); shared by every kind of run.
-std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes);
+std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size);
 // A view of `inner` whose times start at 0 from its next request (the timed
 // part after preconditioning consumed a prefix).
 std::unique_ptr<host::Workload> make_rebased(host::Workload& inner);

@@ -64,6 +64,7 @@ class NativeController : public Controller {
     return ftl_func_write_stream(fw_, lba, n, t, stream);
   }
   int func_trim(uint64_t lba, uint64_t n) override { return ftl_func_trim(fw_, lba, n); }
+  int func_set_gc_threshold(uint32_t blocks) override { return ftl_func_set_gc_threshold(fw_, blocks); }
   void set_functional_time_ns(uint64_t ns) override { cpu_.set_functional_time_ns(ns); }
   void start() override {
     cpu_.set_functional(false);
@@ -154,6 +155,10 @@ class IssController : public Controller {
   int func_trim(uint64_t lba, uint64_t n) override {
     set_args(lba, n, 0, 0);
     return call(ISS_CALL_TRIM);
+  }
+  int func_set_gc_threshold(uint32_t blocks) override {
+    set_args(0, 0, blocks, 0);
+    return call(ISS_CALL_SET_GC_THRESHOLD);
   }
   void set_functional_time_ns(uint64_t ns) override { cpu_.set_functional_time_ns(ns); }
   void start() override {

@@ -40,6 +40,7 @@ class Controller {
   virtual void boot(const ftl_config& cfg) = 0;
   virtual int func_write(uint64_t lba, uint32_t n, const uint32_t* tokens, uint32_t stream) = 0;
   virtual int func_trim(uint64_t lba, uint64_t n) = 0;
+  virtual int func_set_gc_threshold(uint32_t blocks) = 0;
   virtual void set_functional_time_ns(uint64_t ns) = 0;
 
   // Timed simulation: leaves functional mode and starts the event loop; the

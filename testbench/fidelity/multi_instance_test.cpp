@@ -51,7 +51,8 @@ void build(Instance& in, const std::string& name, Config& c) {
       ssdvp::host::SyntheticSpec::from_config(c, in.soc->logical_lbas() * in.soc->lba_size()));
 }
 
-// The same preconditioning as the ssdvp command (sequential fill).
+// The same preconditioning as the ssdvp command (sequential fill; run_alone
+// asks for no free-pool overwrites).
 void fill(Instance& in, double fraction) {
   const uint64_t n = uint64_t(double(in.soc->logical_lbas()) * fraction);
   const uint32_t chunk = in.soc->fw_config().max_transfer_lbas;
@@ -67,7 +68,7 @@ nlohmann::json run_alone(const std::string& pattern, const std::string& seed) {
   const std::string out = testing::TempDir() + "alone_" + pattern;
   const std::string cmd = std::string(SSDVP_BIN) + " run -q -c " SSDVP_SOURCE_DIR "/configs/small.yaml" +
                           " --set workload.synthetic.pattern=" + pattern + " --set workload.synthetic.seed=" + seed +
-                          " --set workload.synthetic.requests=80000 --set precondition.fill=1.0 -o " + out;
+                          " --set workload.synthetic.requests=80000 --set precondition.fill=1.0 --set precondition.free_pool=asis -o " + out;
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   std::ifstream f(out + "/summary.json");
   return nlohmann::json::parse(f);

@@ -82,8 +82,11 @@ TEST(HostIf, BadCommandsCompleteWithTheirStatus) {
   stream.cdw13 = SSDVP_FIELD_PUT(NVME_CDW13_DSPEC, FTL_MAX_CLASSES + 1);
   EXPECT_EQ(h.run(stream), NVME_SC_INVALID_FIELD);
   stream.cdw13 = SSDVP_FIELD_PUT(NVME_CDW13_DSPEC, 1);
+  EXPECT_EQ(h.run(stream), NVME_SC_INVALID_FIELD);  // the Streams directive is not enabled (directives.c)
+  h.d.f->streams.enabled = 1;  // as Directive Send / Receive leave it (testbench/platform/streams_directive_test.cpp)
+  h.d.f->streams.allocated = 1;
   EXPECT_EQ(h.run(stream), NVME_SC_SUCCESS);
-  EXPECT_EQ(ftl_get_stats(h.d.f)->host_errors, 7u);  // one per refused command
+  EXPECT_EQ(ftl_get_stats(h.d.f)->host_errors, 8u);  // one per refused command
 }
 
 TEST(HostIf, DeallocateReadsBackDeallocatedAndHintsAreIgnored) {

@@ -222,11 +222,11 @@ TEST(PlatformErrors, BadWriteDirectiveCompletesWithInvalidField) {
     EXPECT_EQ(p.host.exec(e), NVME_SC_INVALID_FIELD);
     e.cdw13 = (FTL_MAX_CLASSES + 1) << 16;  // beyond the streams the drive has
     EXPECT_EQ(p.host.exec(e), NVME_SC_INVALID_FIELD);
-    e.cdw13 = 3u << 16;  // a valid stream
-    EXPECT_EQ(p.host.exec(e), NVME_SC_SUCCESS);
+    e.cdw13 = 3u << 16;  // a stream, but the Streams directive is not enabled (streams_directive_test)
+    EXPECT_EQ(p.host.exec(e), NVME_SC_INVALID_FIELD);
     EXPECT_TRUE(p.round_trip(0, 2, 0x4400));
   });
-  EXPECT_EQ(p.soc.nvme.stats().error_completions, 3u);
+  EXPECT_EQ(p.soc.nvme.stats().error_completions, 4u);
 }
 
 TEST(PlatformErrors, DeallocateBeyondTheNamespaceCompletesWithLbaOutOfRange) {

@@ -1,0 +1,83 @@
+// host_admin.cpp - the host driver's admin queue: before replay, the NVMe
+// Streams directive is enabled and stream resources allocated (Directive
+// Send / Directive Receive, NVMe 1.4 section 9), as the Linux driver did for
+// write-hint streams. See docs/models/nvme_ctrl.md, "Streams directive".
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "host/host_driver.h"
+#include "nvme/nvme_ctrl.h"
+
+namespace ssdvp {
+namespace {
+constexpr uint32_t kAdminDepth = 4;
+constexpr uint32_t kDirTypeIdentify = 0, kDirTypeStreams = 1;
+}  // namespace
+
+uint16_t HostDriver::admin_exec(nvme_sqe e, uint32_t* dw0) {
+  e.cdw0 = (e.cdw0 & 0xffff) | (uint32_t(asq_tail_) << 16);  // cid: the slot
+  std::memcpy(mem_.data() + asq_ + uint64_t(asq_tail_) * sizeof(nvme_sqe), &e, sizeof e);
+  asq_tail_ = (asq_tail_ + 1) % kAdminDepth;
+  doorbell(NvmeCtrl::kDoorbellBase, asq_tail_);
+  const uint64_t t0 = sc_core::sc_time_stamp().value();
+  for (;;) {
+    nvme_cqe c;
+    std::memcpy(&c, mem_.data() + acq_ + uint64_t(acq_head_) * sizeof(nvme_cqe), sizeof c);
+    if (bool(c.status & 1) == aphase_) {
+      acq_head_ = (acq_head_ + 1) % kAdminDepth;
+      if (acq_head_ == 0) aphase_ = !aphase_;
+      doorbell(NvmeCtrl::kDoorbellBase + 4, acq_head_);
+      if (dw0) *dw0 = c.dw0;
+      return uint16_t(c.status >> 1);
+    }
+    if (stall_ps_ && sc_core::sc_time_stamp().value() - t0 >= stall_ps_)
+      throw std::runtime_error("host: admin command 0x" + std::to_string(e.cdw0 & 0xff) +
+                               " did not complete (host.stall_timeout)");
+    wait(sc_core::sc_time::from_value(stall_ps_ ? stall_ps_ : 1000000000000ull), mem_.msi_event());
+  }
+}
+
+void HostDriver::setup_streams() {
+  asq_ = mem_.alloc(kAdminDepth * sizeof(nvme_sqe));
+  acq_ = mem_.alloc(kAdminDepth * sizeof(nvme_cqe));
+  const uint64_t buf = mem_.alloc(64);
+  if (!nvme_.create_admin_queue(asq_, acq_, kAdminDepth, HostMemory::kMsiBase))
+    throw std::runtime_error(std::string(name()) + ": could not create the admin queue");
+  auto fail = [](const char* what, uint16_t st) {
+    throw std::runtime_error(std::string("host.streams: ") + what + " failed with NVMe status 0x" +
+                             [&] { char b[8]; std::snprintf(b, sizeof b, "%03x", st); return std::string(b); }());
+  };
+  nvme_sqe e{};
+  e.cdw0 = NVME_ADMIN_DIRECTIVE_SEND;
+  e.nsid = 1;
+  e.cdw11 = (kDirTypeIdentify << 8) | NVME_DIR_SND_ID_ENABLE;
+  e.cdw12 = (kDirTypeStreams << 8) | 1u;  // enable Streams
+  if (uint16_t st = admin_exec(e, nullptr)) fail("Directive Send (enable Streams)", st);
+  e = nvme_sqe{};
+  e.cdw0 = NVME_ADMIN_DIRECTIVE_RECV;
+  e.nsid = 1;
+  e.prp1 = buf;
+  e.cdw10 = 32 / 4 - 1;  // NUMD: the 32-byte Streams parameters
+  e.cdw11 = (kDirTypeStreams << 8) | NVME_DIR_RCV_ST_PARAMS;
+  if (uint16_t st = admin_exec(e, nullptr)) fail("Directive Receive (Streams parameters)", st);
+  uint16_t msl;
+  std::memcpy(&msl, mem_.data() + buf, 2);
+  grant_.limit = msl;
+  e = nvme_sqe{};
+  e.cdw0 = NVME_ADMIN_DIRECTIVE_RECV;
+  e.nsid = 1;
+  e.cdw11 = (kDirTypeStreams << 8) | NVME_DIR_RCV_ST_ALLOCATE;
+  e.cdw12 = streams_wanted_ & 0xffff;  // NSR
+  uint32_t nsa = 0;
+  if (uint16_t st = admin_exec(e, &nsa)) fail("Directive Receive (Allocate Resources)", st);
+  grant_.allocated = nsa & 0xffff;
+  if (grant_.allocated < streams_wanted_)
+    throw std::runtime_error("host.streams: the device allocated " + std::to_string(grant_.allocated) +
+                             " streams of the " + std::to_string(streams_wanted_) +
+                             " the host needs (its limit is " + std::to_string(msl) +
+                             ": raise ftl.streams.limit or lower ftl.hot.classes)");
+}
+
+}  // namespace ssdvp

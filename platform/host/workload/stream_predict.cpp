@@ -1,0 +1,543 @@
+// stream_predict.cpp - see stream_predict.h.
+#include "stream_predict.h"
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <numeric>
+#include <sstream>
+
+#include "common/config.h"
+#include "lstm.h"
+#include "random.h"
+
+namespace ssdvp::host {
+
+const std::array<const char*, kFeatureCount> kFeatureNames = {
+    "temperature", "reads",          "write_kib", "read_kib", "mean_write_kib", "seq_fraction",
+    "mean_gap_ms", "distinct_lbas",  "overwrite_fraction", "trims", "write_ratio"};
+
+// ---- feature capture -------------------------------------------------------
+
+FeatureCapture::FeatureCapture(uint64_t lbas, uint32_t lba_size, uint32_t chunks)
+    : lbas_(lbas), lba_size_(lba_size), chunks_(uint32_t(std::min<uint64_t>(chunks, lbas))), stamp_(lbas, 0), acc_(chunks_) {}
+
+uint32_t FeatureCapture::chunk_of(uint64_t offset) const {
+  const uint64_t lba = (offset / lba_size_) % lbas_;
+  return uint32_t((unsigned __int128)lba * chunks_ / lbas_);
+}
+
+void FeatureCapture::record(const IoRequest& r) {
+  if (r.op == IoOp::flush || r.length == 0) return;
+  const uint64_t first = (r.offset / lba_size_) % lbas_;
+  const uint64_t n = std::min<uint64_t>((r.offset + r.length + lba_size_ - 1) / lba_size_ - r.offset / lba_size_, lbas_);
+  uint32_t last_chunk = UINT32_MAX;
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t lba = (first + i) % lbas_;
+    const uint32_t c = uint32_t((unsigned __int128)lba * chunks_ / lbas_);
+    Acc& a = acc_[c];
+    const bool new_chunk = c != last_chunk;
+    last_chunk = c;
+    switch (r.op) {
+      case IoOp::write:
+        if (new_chunk) {
+          if (a.writes) {
+            a.gap_sum_ps += double(r.time_ps - std::min(r.time_ps, a.last_ps));
+            a.gaps++;
+          }
+          a.seq += a.next_lba == lba;
+          a.writes++;
+          a.last_ps = r.time_ps;
+        }
+        a.wbytes += lba_size_;
+        a.wlbas++;
+        a.distinct += stamp_[lba] != period_;
+        a.overwrites += stamp_[lba] != 0;
+        stamp_[lba] = period_;
+        a.next_lba = lba + 1;
+        break;
+      case IoOp::read:
+        if (new_chunk) a.reads++;
+        a.rbytes += lba_size_;
+        break;
+      case IoOp::trim:
+        if (new_chunk) a.trims++;
+        stamp_[lba] = 0;
+        break;
+      default: break;
+    }
+  }
+}
+
+void FeatureCapture::close_period(std::vector<float>& out) {
+  out.assign(size_t(chunks_) * kFeatureCount, 0.0f);
+  for (uint32_t c = 0; c < chunks_; ++c) {
+    const Acc& a = acc_[c];
+    float* f = &out[size_t(c) * kFeatureCount];
+    f[0] = float(a.writes);
+    f[1] = float(a.reads);
+    f[2] = float(double(a.wbytes) / 1024);
+    f[3] = float(double(a.rbytes) / 1024);
+    f[4] = a.writes ? float(double(a.wbytes) / 1024 / a.writes) : 0.0f;
+    f[5] = a.writes ? float(double(a.seq) / a.writes) : 0.0f;
+    f[6] = a.gaps ? float(a.gap_sum_ps / a.gaps * 1e-9) : 0.0f;
+    f[7] = float(a.distinct);
+    f[8] = a.wlbas ? float(double(a.overwrites) / double(a.wlbas)) : 0.0f;
+    f[9] = float(a.trims);
+    f[10] = a.writes + a.reads ? float(double(a.writes) / (a.writes + a.reads)) : 0.0f;
+  }
+  std::fill(acc_.begin(), acc_.end(), Acc{});
+  if (++period_ == 0) {  // stamps wrapped: keep "written before" only
+    for (auto& s : stamp_)
+      if (s) s = 1;
+    period_ = 2;
+  }
+}
+
+// ---- clustering and statistics -------------------------------------------
+
+std::vector<uint16_t> kmeans1d(const std::vector<uint16_t>& x, uint32_t k, uint32_t max_iter, std::vector<uint8_t>& labels) {
+  std::vector<uint16_t> cx(k);
+  for (uint32_t c = 0; c < k; ++c) cx[c] = k <= 1 ? 0 : uint16_t(c * 511u / (k - 1));
+  labels.assign(x.size(), uint8_t(k));
+  for (uint32_t it = 0; it < max_iter; ++it) {
+    std::vector<uint64_t> sum(k, 0), cnt(k, 0);
+    uint64_t changed = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      uint32_t best = 0, bestd = UINT32_MAX;
+      for (uint32_t c = 0; c < k; ++c) {
+        const int32_t d = int32_t(x[i]) - cx[c];
+        const uint32_t dd = uint32_t(d * d);
+        if (dd < bestd) {
+          bestd = dd;
+          best = c;
+        }
+      }
+      changed += labels[i] != best;
+      labels[i] = uint8_t(best);
+      sum[best] += x[i];
+      cnt[best]++;
+    }
+    for (uint32_t c = 0; c < k; ++c)
+      if (cnt[c]) cx[c] = uint16_t(sum[c] / cnt[c]);
+    if (!changed) break;
+  }
+  return cx;
+}
+
+double pearson(const std::vector<double>& a, const std::vector<double>& b) {
+  const size_t n = std::min(a.size(), b.size());
+  if (n < 2) return 0;
+  double ma = 0, mb = 0;
+  for (size_t i = 0; i < n; ++i) ma += a[i], mb += b[i];
+  ma /= double(n), mb /= double(n);
+  double sab = 0, saa = 0, sbb = 0;
+  for (size_t i = 0; i < n; ++i) {
+    sab += (a[i] - ma) * (b[i] - mb);
+    saa += (a[i] - ma) * (a[i] - ma);
+    sbb += (b[i] - mb) * (b[i] - mb);
+  }
+  return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : 0;
+}
+
+static std::vector<double> ranks(const std::vector<double>& v) {
+  std::vector<size_t> idx(v.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  std::sort(idx.begin(), idx.end(), [&](size_t i, size_t j) { return v[i] < v[j]; });
+  std::vector<double> r(v.size());
+  for (size_t i = 0; i < idx.size();) {
+    size_t j = i;
+    while (j + 1 < idx.size() && v[idx[j + 1]] == v[idx[i]]) ++j;
+    for (size_t m = i; m <= j; ++m) r[idx[m]] = 0.5 * double(i + j);
+    i = j + 1;
+  }
+  return r;
+}
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b) { return pearson(ranks(a), ranks(b)); }
+
+// ---- the spec -------------------------------------------------------------
+
+PredictSpec PredictSpec::from_config(ssdvp::Config& cfg, uint64_t lbas, uint32_t lba_size, uint32_t classes) {
+  const std::string p = "host.predict.";
+  PredictSpec s;
+  s.chunks = uint32_t(cfg.get_u64(p + "chunks", 10000, "autostream/lstm: chunks the namespace is cut into (chunk size = namespace / chunks)", 1, 1u << 24));
+  s.period_ps = cfg.get_time_ps(p + "period", "5s", "autostream/lstm: feature period (the paper: 1, 5 or 10 s)");
+  if (s.period_ps == 0) throw ConfigError("config key 'host.predict.period': must be positive");
+  s.streams = uint32_t(cfg.get_u64(p + "streams", std::min<uint32_t>(8, classes), "autostream/lstm: K-Means clusters of predicted temperature, one stream each (at most ftl.hot.classes)", 1, 8));
+  if (s.streams > classes)
+    throw ConfigError("config key 'host.predict.streams': " + std::to_string(s.streams) + " streams but ftl.hot.classes is " + std::to_string(classes));
+  s.k = uint32_t(cfg.get_u64(p + "k", 5, "lstm: records per input sequence (the paper: 5)", 1, 64));
+  s.batch = uint32_t(cfg.get_u64(p + "batch", 100, "lstm: chunks per training batch (the paper: 100)", 1, 1u << 20));
+  s.hidden = uint32_t(cfg.get_u64(p + "hidden", 16, "lstm: hidden units", 1, 512));
+  s.select = uint32_t(cfg.get_u64(p + "select", 4, "lstm: features kept, those best correlated with next-period temperature (the paper keeps 4)", 1, kFeatureCount));
+  s.features = cfg.get_string(p + "features", "auto", "lstm: 'auto' (Pearson selection) or a comma-separated list of feature names");
+  s.train_periods = uint32_t(cfg.get_u64(p + "train_periods", 12, "lstm: periods captured before training (AutoStream's prediction meanwhile)", 2, 1u << 20));
+  s.epochs = uint32_t(cfg.get_u64(p + "epochs", 10, "lstm: passes over the training samples", 1, 100000));
+  s.max_samples = cfg.get_u64(p + "max_samples", 20000, "lstm: training samples (chunk, period) at most, chosen at random", 1);
+  s.lr = cfg.get_double(p + "learning_rate", 0.01, "lstm: Adam step size", 1e-9, 10);
+  s.seed = cfg.get_u64(p + "seed", 1, "lstm: weight initialisation and batch order seed");
+  s.model_in = cfg.get_string(p + "model", "", "lstm: load this model file instead of training (empty: train)");
+  s.model_out = cfg.get_string(p + "model_out", "", "lstm: save the trained model here (empty: do not)");
+  s.report = cfg.get_string(p + "report", "", "autostream/lstm: write the predictor's report (JSON) here (empty: none)");
+  if (s.k + 1 >= s.train_periods) throw ConfigError("config key 'host.predict.train_periods': must exceed host.predict.k + 1");
+  s.lbas = lbas;
+  s.lba_size = lba_size;
+  return s;
+}
+
+// ---- the wrapper ------------------------------------------------------------
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double secs(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+std::vector<int> parse_features(const std::string& list, const std::string& where) {
+  std::vector<int> out;
+  std::stringstream ss(list);
+  std::string name;
+  while (std::getline(ss, name, ',')) {
+    name.erase(0, name.find_first_not_of(" \t"));
+    name.erase(name.find_last_not_of(" \t") + 1);
+    auto it = std::find_if(kFeatureNames.begin(), kFeatureNames.end(), [&](const char* n) { return name == n; });
+    if (it == kFeatureNames.end()) {
+      std::string all;
+      for (const char* n : kFeatureNames) all += std::string(all.empty() ? "" : ", ") + n;
+      throw ConfigError(where + ": unknown feature '" + name + "' (features: " + all + ")");
+    }
+    out.push_back(int(it - kFeatureNames.begin()));
+  }
+  if (out.empty()) throw ConfigError(where + ": no features");
+  return out;
+}
+
+std::string feature_list(const std::vector<int>& f) {
+  std::string s;
+  for (int i : f) s += std::string(s.empty() ? "" : ",") + kFeatureNames[size_t(i)];
+  return s;
+}
+
+class PredictedStreams final : public Workload {
+ public:
+  PredictedStreams(std::unique_ptr<Workload> inner, const PredictSpec& s) : in_(std::move(inner)), s_(s) {
+    if (s_.mode == "lstm" && !s_.model_in.empty()) load_model();
+    reset();
+  }
+  ~PredictedStreams() override {
+    try {
+      write_report();
+    } catch (...) {
+    }
+  }
+  bool next(IoRequest& out) override {
+    if (!in_->next(out)) {
+      write_report();
+      return false;
+    }
+    const uint64_t p = out.time_ps / s_.period_ps;
+    while (p > period_) close_period();
+    const auto t0 = Clock::now();
+    cap_->record(out);
+    if (out.op == IoOp::write) out.stream = uint8_t(stream_[cap_->chunk_of(out.offset)]);
+    capture_s_ += secs(Clock::now() - t0);
+    return true;
+  }
+  void rewind() override {
+    in_->rewind();
+    reset();
+  }
+  std::string describe() const override { return in_->describe() + ", " + s_.mode + " streams"; }
+  const WorkloadStats& stats() const override { return in_->stats(); }
+
+ private:
+  void reset() {
+    cap_ = std::make_unique<FeatureCapture>(s_.lbas, s_.lba_size, s_.chunks);
+    C_ = cap_->chunks();
+    stream_.assign(C_, s_.streams);  // nothing known: the coldest stream
+    hist_.clear();
+    period_ = 0;
+    trained_ = loaded_;
+    pred_auto_.clear();
+    pred_lstm_.clear();
+    rows_.clear();
+    capture_s_ = 0;
+  }
+
+  void close_period() {
+    const auto t0 = Clock::now();
+    std::vector<float> rec;
+    cap_->close_period(rec);
+    ++period_;
+    std::vector<double> actual(C_);
+    for (uint32_t c = 0; c < C_; ++c) actual[c] = rec[size_t(c) * kFeatureCount];
+    Row row;
+    row.period = period_;
+    row.writes = std::accumulate(actual.begin(), actual.end(), 0.0);
+    if (!pred_auto_.empty()) score(pred_auto_, actual, row.auto_mae, row.auto_rho);
+    if (!pred_lstm_.empty()) score(pred_lstm_, actual, row.lstm_mae, row.lstm_rho), row.lstm_scored = true;
+    hist_.push_back(std::move(rec));
+    if (!trained_ && s_.mode == "lstm") {
+      train_hist_.push_back(hist_.back());
+      if (train_hist_.size() >= s_.train_periods) train();
+    }
+    while (hist_.size() > s_.k) hist_.pop_front();
+    // predictions for the next period
+    pred_auto_ = actual;
+    pred_lstm_.clear();
+    if (s_.mode == "lstm" && trained_ && hist_.size() >= s_.k) pred_lstm_ = predict();
+    const std::vector<double>& use = s_.mode == "lstm" && !pred_lstm_.empty() ? pred_lstm_ : pred_auto_;
+    assign(use);
+    row.predict_s = secs(Clock::now() - t0);
+    row.capture_s = capture_s_;
+    capture_s_ = 0;
+    rows_.push_back(row);
+  }
+
+  static void score(const std::vector<double>& pred, const std::vector<double>& act, double& mae, double& rho) {
+    double e = 0;
+    for (size_t i = 0; i < act.size(); ++i) e += std::fabs(pred[i] - act[i]);
+    mae = e / double(act.size());
+    rho = spearman(pred, act);
+  }
+
+  void assign(const std::vector<double>& pred) {
+    double mx = 0;
+    for (double v : pred) mx = std::max(mx, std::log1p(std::max(0.0, v)));
+    std::vector<uint16_t> x(C_);
+    for (uint32_t c = 0; c < C_; ++c)
+      x[c] = mx > 0 ? uint16_t(std::lround(511.0 * std::log1p(std::max(0.0, pred[c])) / mx)) : 0;
+    std::vector<uint8_t> lab;
+    const auto cx = kmeans1d(x, s_.streams, 10, lab);
+    std::vector<uint32_t> rank(s_.streams);
+    for (uint32_t i = 0; i < s_.streams; ++i) {
+      uint32_t r = 0;
+      for (uint32_t j = 0; j < s_.streams; ++j) r += cx[j] > cx[i] || (cx[j] == cx[i] && j < i);
+      rank[i] = r;
+    }
+    for (uint32_t c = 0; c < C_; ++c) stream_[c] = rank[lab[c]] + 1;
+  }
+
+  // input of chunk c at time offset: the selected, scaled features of the last k records
+  double feat(const std::vector<float>& rec, uint32_t c, size_t j) const {
+    return std::log1p(std::max(0.0, double(rec[size_t(c) * kFeatureCount + size_t(sel_[j])]))) / scale_[j];
+  }
+
+  std::vector<double> predict() const {
+    std::vector<double> out(C_);
+    const uint32_t B = 1000;
+    for (uint32_t c0 = 0; c0 < C_; c0 += B) {
+      const uint32_t n = std::min(B, C_ - c0);
+      std::vector<Eigen::MatrixXd> xs(s_.k, Eigen::MatrixXd(sel_.size(), n));
+      for (uint32_t t = 0; t < s_.k; ++t)
+        for (uint32_t i = 0; i < n; ++i)
+          for (size_t j = 0; j < sel_.size(); ++j) xs[t](Eigen::Index(j), i) = feat(hist_[t], c0 + i, j);
+      const Eigen::VectorXd y = net_.forward(xs);
+      for (uint32_t i = 0; i < n; ++i) out[c0 + i] = std::max(0.0, std::expm1(std::max(0.0, y(i)) * tscale_));
+    }
+    return out;
+  }
+
+  void train() {
+    const auto t0 = Clock::now();
+    const size_t P = train_hist_.size();
+    // Pearson r of every feature at t with temperature at t + 1
+    pearson_.assign(kFeatureCount, 0.0);
+    for (int f = 0; f < kFeatureCount; ++f) {
+      std::vector<double> a, b;
+      for (size_t t = 0; t + 1 < P; ++t)
+        for (uint32_t c = 0; c < C_; ++c) {
+          a.push_back(train_hist_[t][size_t(c) * kFeatureCount + size_t(f)]);
+          b.push_back(train_hist_[t + 1][size_t(c) * kFeatureCount]);
+        }
+      pearson_[size_t(f)] = pearson(a, b);
+    }
+    if (s_.features == "auto") {
+      std::vector<int> order(kFeatureCount);
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return std::fabs(pearson_[size_t(a)]) > std::fabs(pearson_[size_t(b)]); });
+      sel_.assign(order.begin(), order.begin() + s_.select);
+    } else {
+      sel_ = parse_features(s_.features, "config key 'host.predict.features'");
+    }
+    std::cerr << "stream predictor: Pearson r with next-period temperature:";
+    for (int f = 0; f < kFeatureCount; ++f) std::cerr << ' ' << kFeatureNames[size_t(f)] << '=' << pearson_[size_t(f)];
+    std::cerr << "\nstream predictor: selected " << feature_list(sel_) << '\n';
+    // scales: the largest log1p value in training
+    scale_.assign(sel_.size(), 1e-9);
+    tscale_ = 1e-9;
+    for (const auto& rec : train_hist_)
+      for (uint32_t c = 0; c < C_; ++c) {
+        for (size_t j = 0; j < sel_.size(); ++j)
+          scale_[j] = std::max(scale_[j], std::log1p(std::max(0.0, double(rec[size_t(c) * kFeatureCount + size_t(sel_[j])]))));
+        tscale_ = std::max(tscale_, std::log1p(double(rec[size_t(c) * kFeatureCount])));
+      }
+    // samples: (chunk, end period); inactive windows mostly left out
+    Xoshiro256 rng(s_.seed);
+    std::vector<std::pair<uint32_t, uint32_t>> samples;
+    for (uint32_t t = s_.k - 1; t + 1 < P; ++t)
+      for (uint32_t c = 0; c < C_; ++c) {
+        bool active = train_hist_[t + 1][size_t(c) * kFeatureCount] > 0;
+        for (uint32_t d = 0; d < s_.k && !active; ++d) active = train_hist_[t - d][size_t(c) * kFeatureCount] > 0;
+        if (active || rng.below(10) == 0) samples.emplace_back(c, t);
+      }
+    // at most max_samples, a uniform choice
+    for (size_t i = 0; i < samples.size() && i < s_.max_samples; ++i) std::swap(samples[i], samples[i + rng.below(samples.size() - i)]);
+    if (samples.size() > s_.max_samples) samples.resize(s_.max_samples);
+    net_ = Lstm(int(sel_.size()), int(s_.hidden), s_.seed);
+    loss_.clear();
+    for (uint32_t e = 0; e < s_.epochs && !samples.empty(); ++e) {
+      for (size_t i = samples.size(); i > 1; --i) std::swap(samples[i - 1], samples[rng.below(i)]);
+      double sum = 0;
+      size_t nb = 0;
+      for (size_t b0 = 0; b0 < samples.size(); b0 += s_.batch) {
+        const size_t n = std::min<size_t>(s_.batch, samples.size() - b0);
+        std::vector<Eigen::MatrixXd> xs(s_.k, Eigen::MatrixXd(sel_.size(), n));
+        Eigen::VectorXd y(static_cast<Eigen::Index>(n));
+        for (size_t i = 0; i < n; ++i) {
+          const auto [c, t] = samples[b0 + i];
+          for (uint32_t d = 0; d < s_.k; ++d)
+            for (size_t j = 0; j < sel_.size(); ++j) xs[d](Eigen::Index(j), Eigen::Index(i)) = feat(train_hist_[t + 1 - s_.k + d], c, j);
+          y(Eigen::Index(i)) = std::log1p(double(train_hist_[t + 1][size_t(c) * kFeatureCount])) / tscale_;
+        }
+        sum += net_.train_step(xs, y, s_.lr);
+        ++nb;
+      }
+      loss_.push_back(nb ? sum / double(nb) : 0);
+    }
+    train_samples_ = samples.size();
+    train_s_ = secs(Clock::now() - t0);
+    trained_at_ = period_;
+    trained_ = true;
+    train_hist_.clear();
+    if (!s_.model_out.empty()) save_model();
+  }
+
+  void save_model() const {
+    std::ofstream o(s_.model_out);
+    if (!o) throw std::runtime_error("host.predict.model_out: cannot write " + s_.model_out);
+    o.precision(17);
+    o << "ssdvp-lstm-model 1\nfeatures " << feature_list(sel_) << "\nk " << s_.k << "\nscales";
+    for (double v : scale_) o << ' ' << v;
+    o << ' ' << tscale_ << '\n';
+    net_.save(o);
+  }
+
+  void load_model() {
+    const std::string& f = s_.model_in;
+    std::ifstream in(f);
+    if (!in) throw ConfigError("config key 'host.predict.model': cannot open " + f);
+    std::string line, word;
+    int line_no = 0;
+    auto next_line = [&](const char* what) {
+      ++line_no;
+      if (!std::getline(in, line)) throw ConfigError(f + ":" + std::to_string(line_no) + ": expected " + what + ", got the end of the file");
+    };
+    next_line("the header 'ssdvp-lstm-model 1'");
+    if (line != "ssdvp-lstm-model 1") throw ConfigError(f + ":1: expected 'ssdvp-lstm-model 1', got '" + line + "'");
+    next_line("'features <list>'");
+    if (line.rfind("features ", 0) != 0) throw ConfigError(f + ":2: expected 'features <list>', got '" + line + "'");
+    sel_ = parse_features(line.substr(9), f + ":2");
+    if (s_.features != "auto") {
+      const auto want = parse_features(s_.features, "config key 'host.predict.features'");
+      if (want != sel_)
+        throw ConfigError(f + ":2: the model was trained on features " + feature_list(sel_) +
+                          " but host.predict.features is " + feature_list(want));
+    }
+    next_line("'k <records>'");
+    if (line != "k " + std::to_string(s_.k))
+      throw ConfigError(f + ":3: the model takes '" + line + "' records but host.predict.k is " + std::to_string(s_.k));
+    next_line("'scales ...'");
+    std::istringstream sc(line);
+    sc >> word;
+    scale_.assign(sel_.size(), 0);
+    for (auto& v : scale_) sc >> v;
+    sc >> tscale_;
+    if (word != "scales" || !sc || tscale_ <= 0) throw ConfigError(f + ":4: expected 'scales' and " + std::to_string(sel_.size() + 1) + " positive numbers");
+    if (!net_.load(in) || net_.inputs() != int(sel_.size()))
+      throw ConfigError(f + ":5: malformed LSTM weights (or their input count differs from the " + std::to_string(sel_.size()) + " features)");
+    loaded_ = true;
+  }
+
+  void write_report() {
+    if (s_.report.empty() || reported_) return;
+    reported_ = true;
+    std::ofstream o(s_.report);
+    if (!o) return;
+    auto mean = [&](auto get, bool lstm_only) {
+      double s = 0;
+      size_t n = 0;
+      for (const Row& r : rows_) {
+        if (lstm_only && !r.lstm_scored) continue;
+        if (!lstm_only && r.period < 2) continue;
+        s += get(r);
+        ++n;
+      }
+      return n ? s / double(n) : 0.0;
+    };
+    auto since = [&](auto get) {  // AutoStream over the periods the LSTM was scored on
+      double s = 0;
+      size_t n = 0;
+      for (const Row& r : rows_)
+        if (r.lstm_scored) s += get(r), ++n;
+      return n ? s / double(n) : 0.0;
+    };
+    o << "{\n  \"mode\": \"" << s_.mode << "\", \"chunks\": " << C_ << ", \"period_s\": " << double(s_.period_ps) * 1e-12
+      << ", \"streams\": " << s_.streams << ", \"k\": " << s_.k << ",\n  \"features\": [";
+    for (int f = 0; f < kFeatureCount; ++f) o << (f ? ", " : "") << '"' << kFeatureNames[size_t(f)] << '"';
+    o << "],\n  \"pearson\": [";
+    for (size_t f = 0; f < pearson_.size(); ++f) o << (f ? ", " : "") << pearson_[f];
+    o << "],\n  \"selected\": [";
+    for (size_t j = 0; j < sel_.size(); ++j) o << (j ? ", " : "") << '"' << kFeatureNames[size_t(sel_[j])] << '"';
+    o << "],\n  \"periods\": " << rows_.size() << ", \"trained_at_period\": " << trained_at_ << ", \"train_samples\": " << train_samples_
+      << ", \"train_cpu_s\": " << train_s_ << ",\n  \"train_loss\": [";
+    for (size_t i = 0; i < loss_.size(); ++i) o << (i ? ", " : "") << loss_[i];
+    o << "],\n  \"autostream\": {\"mae\": " << mean([](const Row& r) { return r.auto_mae; }, false)
+      << ", \"spearman\": " << mean([](const Row& r) { return r.auto_rho; }, false)
+      << ", \"mae_lstm_periods\": " << since([](const Row& r) { return r.auto_mae; })
+      << ", \"spearman_lstm_periods\": " << since([](const Row& r) { return r.auto_rho; }) << "},\n  \"lstm\": {\"mae\": "
+      << mean([](const Row& r) { return r.lstm_mae; }, true) << ", \"spearman\": " << mean([](const Row& r) { return r.lstm_rho; }, true)
+      << "},\n  \"cpu_per_period_ms\": {\"capture\": " << 1e3 * mean([](const Row& r) { return r.capture_s; }, false)
+      << ", \"predict\": " << 1e3 * mean([](const Row& r) { return r.predict_s; }, false) << "},\n  \"per_period\": [";
+    for (size_t i = 0; i < rows_.size(); ++i) {
+      const Row& r = rows_[i];
+      o << (i ? ",\n    " : "\n    ") << "{\"period\": " << r.period << ", \"writes\": " << r.writes << ", \"auto_mae\": " << r.auto_mae
+        << ", \"auto_rho\": " << r.auto_rho << ", \"lstm_mae\": " << (r.lstm_scored ? r.lstm_mae : -1) << ", \"lstm_rho\": "
+        << (r.lstm_scored ? r.lstm_rho : 0) << ", \"capture_ms\": " << r.capture_s * 1e3 << ", \"predict_ms\": " << r.predict_s * 1e3
+        << "}";
+    }
+    o << "\n  ]\n}\n";
+  }
+
+  struct Row {
+    uint64_t period = 0;
+    double writes = 0, auto_mae = 0, auto_rho = 0, lstm_mae = 0, lstm_rho = 0, capture_s = 0, predict_s = 0;
+    bool lstm_scored = false;
+  };
+
+  std::unique_ptr<Workload> in_;
+  PredictSpec s_;
+  std::unique_ptr<FeatureCapture> cap_;
+  uint32_t C_ = 0;
+  std::vector<uint32_t> stream_;
+  std::deque<std::vector<float>> hist_;
+  std::vector<std::vector<float>> train_hist_;
+  uint64_t period_ = 0, trained_at_ = 0, train_samples_ = 0;
+  bool trained_ = false, loaded_ = false, reported_ = false;
+  std::vector<double> pred_auto_, pred_lstm_, pearson_, scale_, loss_;
+  double tscale_ = 1, capture_s_ = 0, train_s_ = 0;
+  std::vector<int> sel_;
+  Lstm net_;
+  std::vector<Row> rows_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_predicted_streams(std::unique_ptr<Workload> inner, const PredictSpec& spec) {
+  return std::make_unique<PredictedStreams>(std::move(inner), spec);
+}
+
+}  // namespace ssdvp::host

@@ -1,0 +1,354 @@
+// stream_predict_test.cpp - the host-side stream predictor: the LSTM's
+// gradients against finite differences and its training on a known task,
+// the 1-D K-Means against the firmware's kmeans2d, per-chunk feature
+// capture, AutoStream's stream ranking, model-file checks, and the
+// application workload generators (platform/host/workload/).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include "apps.h"
+#include "common/config.h"
+#include "hotness.h"
+#include "lstm.h"
+#include "random.h"
+#include "stream_predict.h"
+
+using namespace ssdvp::host;
+
+namespace {
+
+std::vector<Eigen::MatrixXd> random_seq(int k, int in, int batch, Xoshiro256& rng) {
+  std::vector<Eigen::MatrixXd> xs(size_t(k), Eigen::MatrixXd(in, batch));
+  for (auto& x : xs)
+    for (int i = 0; i < in; ++i)
+      for (int j = 0; j < batch; ++j) x(i, j) = rng.uniform() * 2 - 1;
+  return xs;
+}
+
+TEST(Lstm, GradientMatchesFiniteDifferences) {
+  Xoshiro256 rng(3);
+  Lstm net(3, 4, 7);
+  const auto xs = random_seq(4, 3, 5, rng);
+  Eigen::VectorXd y(5);
+  for (int i = 0; i < 5; ++i) y(i) = rng.uniform();
+  Eigen::VectorXd g;
+  net.loss(xs, y, &g);
+  const Eigen::VectorXd p0 = net.params();
+  ASSERT_EQ(size_t(g.size()), net.param_count());
+  double worst = 0;
+  for (Eigen::Index i = 0; i < p0.size(); ++i) {
+    const double h = 1e-6;
+    Eigen::VectorXd p = p0;
+    p(i) += h;
+    net.set_params(p);
+    const double up = net.loss(xs, y, nullptr);
+    p(i) -= 2 * h;
+    net.set_params(p);
+    const double down = net.loss(xs, y, nullptr);
+    const double num = (up - down) / (2 * h);
+    worst = std::max(worst, std::fabs(num - g(i)) / std::max(1e-3, std::fabs(num) + std::fabs(g(i))));
+  }
+  net.set_params(p0);
+  EXPECT_LT(worst, 1e-5) << "largest relative difference between BPTT and finite differences";
+}
+
+// One chunk whose temperature follows a fixed cycle: the next value is a
+// function of the last k, so the loss must fall far below that of guessing.
+TEST(Lstm, TrainingLossFallsOnAFixedTemperatureCycle) {
+  const std::vector<double> cycle = {0.0, 0.2, 0.9, 0.5, 0.1, 0.7};
+  const int k = 5, B = (int)cycle.size();
+  std::vector<Eigen::MatrixXd> xs(k, Eigen::MatrixXd(1, B));
+  Eigen::VectorXd y(B);
+  for (int s = 0; s < B; ++s) {  // every phase of the cycle is one sample
+    for (int t = 0; t < k; ++t) xs[size_t(t)](0, s) = cycle[size_t((s + t) % B)];
+    y(s) = cycle[size_t((s + k) % B)];
+  }
+  Lstm net(1, 8, 1);
+  const double first = net.loss(xs, y, nullptr);
+  double last = first;
+  for (int i = 0; i < 1500; ++i) last = net.train_step(xs, y, 0.02);
+  const double var = (y.array() - y.mean()).square().mean();
+  EXPECT_LT(last, first / 20);
+  EXPECT_LT(last, var / 20) << "the mean would give " << var;
+  const Eigen::VectorXd out = net.forward(xs);
+  for (int s = 0; s < B; ++s) EXPECT_NEAR(out(s), y(s), 0.1) << "phase " << s;
+}
+
+TEST(Lstm, SaveAndLoadGiveTheSameOutputs) {
+  Xoshiro256 rng(5);
+  Lstm a(2, 3, 9), b;
+  const auto xs = random_seq(5, 2, 4, rng);
+  std::stringstream ss;
+  a.save(ss);
+  ASSERT_TRUE(b.load(ss));
+  EXPECT_LT((a.forward(xs) - b.forward(xs)).cwiseAbs().maxCoeff(), 1e-12);
+  std::stringstream bad("2 3 0.5 nope");
+  EXPECT_FALSE(b.load(bad));
+}
+
+TEST(KMeans1d, AgreesWithTheFirmwaresKmeans2dOnTheDiagonal) {
+  Xoshiro256 rng(11);
+  for (uint32_t k : {2u, 3u, 8u}) {
+    std::vector<uint16_t> x(3000);
+    for (auto& v : x) v = uint16_t(rng.uniform() < 0.7 ? rng.below(40) : 200 + rng.below(312));
+    std::vector<uint8_t> lab1, lab2(x.size());
+    const auto c1 = kmeans1d(x, k, 10, lab1);
+    uint16_t cx[8], cy[8];
+    uint32_t it = 0;
+    ASSERT_EQ(kmeans2d(nullptr, x.data(), x.data(), uint32_t(x.size()), k, 10, lab2.data(), cx, cy, &it), KMEANS_OK);
+    for (uint32_t c = 0; c < k; ++c) EXPECT_EQ(c1[c], cx[c]) << "k " << k << " centroid " << c;
+    EXPECT_EQ(lab1, lab2) << "k " << k;
+  }
+}
+
+TEST(Statistics, RankAndLinearCorrelation) {
+  EXPECT_NEAR(spearman({1, 2, 3, 4}, {10, 20, 25, 1000}), 1.0, 1e-12);
+  EXPECT_NEAR(spearman({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0, 1e-12);
+  EXPECT_LT(pearson({1, 2, 3, 4}, {10, 20, 25, 1000}), 0.9);  // not linear
+  EXPECT_EQ(pearson({1, 1, 1}, {1, 2, 3}), 0.0);            // constant side
+  EXPECT_NEAR(spearman({0, 0, 1, 1}, {0, 0, 1, 1}), 1.0, 1e-12);  // ties
+}
+
+IoRequest req(IoOp op, uint64_t t_us, uint64_t lba, uint64_t n) {
+  IoRequest r;
+  r.op = op;
+  r.time_ps = t_us * 1000000;
+  r.offset = lba * 4096;
+  r.length = n * 4096;
+  return r;
+}
+
+TEST(FeatureCapture, RecordsOfOnePeriodMatchTheRequests) {
+  FeatureCapture cap(100, 4096, 10);  // 10 LBAs per chunk
+  cap.record(req(IoOp::write, 0, 0, 2));
+  cap.record(req(IoOp::write, 1000, 2, 1));  // sequential after the first
+  cap.record(req(IoOp::write, 3000, 0, 1));  // overwrite of LBA 0
+  cap.record(req(IoOp::read, 3500, 50, 1));
+  cap.record(req(IoOp::trim, 4000, 90, 2));
+  std::vector<float> rec;
+  cap.close_period(rec);
+  auto f = [&](uint32_t chunk, const char* name) {
+    for (int i = 0; i < kFeatureCount; ++i)
+      if (std::string(kFeatureNames[size_t(i)]) == name) return rec[size_t(chunk) * kFeatureCount + size_t(i)];
+    ADD_FAILURE() << name;
+    return -1.0f;
+  };
+  EXPECT_EQ(f(0, "temperature"), 3);
+  EXPECT_EQ(f(0, "write_kib"), 16);
+  EXPECT_NEAR(f(0, "mean_write_kib"), 16.0 / 3, 1e-5);
+  EXPECT_NEAR(f(0, "seq_fraction"), 1.0 / 3, 1e-6);
+  EXPECT_NEAR(f(0, "mean_gap_ms"), 1.5, 1e-6);
+  EXPECT_EQ(f(0, "distinct_lbas"), 3);
+  EXPECT_NEAR(f(0, "overwrite_fraction"), 0.25, 1e-6);
+  EXPECT_EQ(f(0, "write_ratio"), 1);
+  EXPECT_EQ(f(5, "reads"), 1);
+  EXPECT_EQ(f(5, "read_kib"), 4);
+  EXPECT_EQ(f(5, "temperature"), 0);
+  EXPECT_EQ(f(9, "trims"), 1);
+  cap.record(req(IoOp::write, 6000000, 1, 1));  // next period: LBA 1 was written before
+  cap.close_period(rec);
+  EXPECT_EQ(f(0, "temperature"), 1);
+  EXPECT_EQ(f(0, "overwrite_fraction"), 1);
+  EXPECT_EQ(f(0, "distinct_lbas"), 1);
+}
+
+class VectorWorkload : public Workload {
+ public:
+  explicit VectorWorkload(std::vector<IoRequest> v) : v_(std::move(v)) {}
+  bool next(IoRequest& out) override {
+    if (at_ >= v_.size()) return false;
+    out = v_[at_++];
+    return true;
+  }
+  void rewind() override { at_ = 0; }
+  std::string describe() const override { return "vector"; }
+  const WorkloadStats& stats() const override { return st_; }
+
+ private:
+  std::vector<IoRequest> v_;
+  size_t at_ = 0;
+  WorkloadStats st_;
+};
+
+PredictSpec small_spec(const std::string& mode) {
+  PredictSpec s;
+  s.mode = mode;
+  s.lbas = 1000;
+  s.lba_size = 4096;
+  s.chunks = 10;  // 100 LBAs per chunk
+  s.period_ps = 1000000000000ull;  // 1 s
+  s.streams = 8;
+  return s;
+}
+
+TEST(PredictedStreams, AutostreamRanksLastPeriodsHottestChunkFirst) {
+  std::vector<IoRequest> v;
+  for (int i = 0; i < 10; ++i) v.push_back(req(IoOp::write, 1000 * i, 5, 1));  // chunk 0: 10 writes
+  v.push_back(req(IoOp::write, 20000, 150, 1));                                 // chunk 1: one
+  v.push_back(req(IoOp::write, 1500000, 7, 1));    // period 1: chunk 0
+  v.push_back(req(IoOp::write, 1500001, 155, 1));  // chunk 1
+  v.push_back(req(IoOp::write, 1500002, 550, 1));  // chunk 5, not written last period
+  auto w = make_predicted_streams(std::make_unique<VectorWorkload>(v), small_spec("autostream"));
+  IoRequest r;
+  std::vector<uint8_t> streams;
+  while (w->next(r)) streams.push_back(r.stream);
+  ASSERT_EQ(streams.size(), 14u);
+  for (size_t i = 0; i < 11; ++i) EXPECT_EQ(streams[i], 8) << "nothing known in period 0: the coldest stream";
+  EXPECT_EQ(streams[11], 1);
+  // one write against ten: log scale 148 of 511, nearest the initial centroid
+  // 146 of eight (kmeans2d's rules); clusters left empty keep their initial
+  // centroids and their ranks, so the stream says how hot, not just the order
+  EXPECT_EQ(streams[12], 6);
+  EXPECT_EQ(streams[13], 8);
+}
+
+TEST(PredictedStreams, AModelFileNotMatchingTheConfiguredFeaturesIsRefused) {
+  const std::string path = ::testing::TempDir() + "stream_model.txt";
+  Lstm net(2, 3, 1);
+  {
+    std::ofstream o(path);
+    o << "ssdvp-lstm-model 1\nfeatures temperature,reads\nk 5\nscales 1 1 1\n";
+    net.save(o);
+  }
+  PredictSpec s = small_spec("lstm");
+  s.model_in = path;
+  s.features = "temperature,write_kib";
+  try {
+    make_predicted_streams(std::make_unique<VectorWorkload>(std::vector<IoRequest>{}), s);
+    FAIL() << "no error";
+  } catch (const ssdvp::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ":2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("temperature,reads"), std::string::npos) << e.what();
+  }
+  s.features = "temperature,reads";
+  s.k = 4;
+  EXPECT_THROW(make_predicted_streams(std::make_unique<VectorWorkload>(std::vector<IoRequest>{}), s), ssdvp::ConfigError);
+  s.k = 5;
+  EXPECT_NO_THROW(make_predicted_streams(std::make_unique<VectorWorkload>(std::vector<IoRequest>{}), s));
+  {
+    std::ofstream o(path);
+    o << "not a model\n";
+  }
+  try {
+    make_predicted_streams(std::make_unique<VectorWorkload>(std::vector<IoRequest>{}), s);
+    FAIL() << "no error";
+  } catch (const ssdvp::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ":1"), std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
+}
+
+// ---- application workloads ----------------------------------------------
+
+AppSpec app(const std::string& kind) {
+  AppSpec s;
+  s.kind = kind;
+  s.operations = 20000;
+  s.iops = 1000;
+  s.device_bytes = 256ull << 20;
+  s.sst_bytes = 1u << 20;
+  s.io_bytes = 64u << 10;
+  return s;
+}
+
+std::vector<IoRequest> drain(Workload& w) {
+  std::vector<IoRequest> v;
+  IoRequest r;
+  while (w.next(r)) v.push_back(r);
+  return v;
+}
+
+TEST(AppWorkloads, StayInsideTheirFootprintAndRepeatAfterRewind) {
+  for (const char* kind : {"fio", "rocksdb", "mysql", "rocksdb2"}) {
+    AppSpec s = app(kind);
+    auto w = make_app(s);
+    const auto a = drain(*w);
+    ASSERT_FALSE(a.empty()) << kind;
+    const uint64_t limit = uint64_t(double(s.device_bytes) * s.footprint);
+    uint64_t prev = 0;
+    for (const auto& r : a) {
+      EXPECT_LE(r.offset + r.length, limit) << kind;
+      EXPECT_GE(r.time_ps, prev) << kind;
+      prev = r.time_ps;
+    }
+    w->rewind();
+    const auto b = drain(*w);
+    ASSERT_EQ(a.size(), b.size()) << kind;
+    for (size_t i = 0; i < a.size(); ++i) ASSERT_TRUE(a[i].offset == b[i].offset && a[i].op == b[i].op) << kind << " " << i;
+  }
+}
+
+TEST(AppWorkloads, FioHotWindowTakesMostWritesAndMoves) {
+  AppSpec s = app("fio");
+  s.fio_jobs = 1;
+  s.fio_shift_s = 5;
+  auto v = drain(*make_app(s));
+  // per 5 s: the busiest tenth of the area (in 1 MiB buckets) takes most writes, and it moves
+  std::map<uint64_t, std::map<uint64_t, uint64_t>> per;  // window -> bucket -> writes
+  for (const auto& r : v) per[r.time_ps / 5000000000000ull][r.offset >> 20]++;
+  std::vector<uint64_t> top;
+  for (auto& [win, buckets] : per) {
+    std::vector<uint64_t> n;
+    uint64_t total = 0, best = 0, best_bucket = 0;
+    for (auto& [b, c] : buckets) n.push_back(c), total += c;
+    for (auto& [b, c] : buckets)
+      if (c > best) best = c, best_bucket = b;
+    std::sort(n.rbegin(), n.rend());
+    uint64_t hot = 0;
+    for (size_t i = 0; i < n.size() && i < 23; ++i) hot += n[i];  // 10 % of 230 MiB
+    EXPECT_GT(double(hot) / double(total), 0.7) << "window " << win;
+    top.push_back(best_bucket);
+  }
+  ASSERT_GE(top.size(), 3u);
+  EXPECT_NE(top[0], top[1]);
+}
+
+TEST(AppWorkloads, RocksdbFlushesCompactsAndTrimsWholeFiles) {
+  auto v = drain(*make_app(app("rocksdb")));
+  uint64_t reads = 0, trims = 0, big = 0;
+  for (const auto& r : v) {
+    reads += r.op == IoOp::read;
+    trims += r.op == IoOp::trim;
+    big += r.op == IoOp::write && r.length == 64u << 10;
+    if (r.op == IoOp::trim) EXPECT_EQ(r.length, 1u << 20);
+  }
+  EXPECT_GT(big, 16u * 20);  // flushes and compactions of 1 MiB files in 64 KiB requests
+  EXPECT_GT(reads, 100u);    // compactions read their inputs
+  EXPECT_GT(trims, 20u);
+}
+
+TEST(AppWorkloads, MysqlRedoLogIsSequentialAndPagesHaveStableHotChunks) {
+  AppSpec s = app("mysql");
+  auto v = drain(*make_app(s));
+  uint64_t redo_prev = UINT64_MAX, seq = 0, redo = 0;
+  std::map<uint64_t, uint64_t> chunk_writes;
+  uint64_t table = UINT64_MAX;  // the table space starts after the redo log
+  for (const auto& r : v)
+    if (r.op == IoOp::write && r.length != 4096) table = std::min(table, r.offset);
+  for (const auto& r : v) {
+    if (r.op != IoOp::write) continue;
+    if (r.length == 4096) {
+      if (redo_prev != UINT64_MAX) seq += r.offset == redo_prev + 4096 || r.offset == 0;
+      redo_prev = r.offset;
+      ++redo;
+    } else {
+      chunk_writes[(r.offset - table) >> 20]++;
+    }
+  }
+  EXPECT_EQ(seq + 1, redo);
+  std::vector<uint64_t> n;
+  uint64_t total = 0;
+  for (auto& [c, w] : chunk_writes) n.push_back(w), total += w;
+  std::sort(n.rbegin(), n.rend());
+  uint64_t hot = 0;
+  for (size_t i = 0; i < n.size() / 8; ++i) hot += n[i];
+  EXPECT_GT(double(hot) / double(total), 0.6);
+}
+
+}  // namespace
