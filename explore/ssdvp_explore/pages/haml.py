@@ -174,20 +174,30 @@ def _hours(df: pd.DataFrame) -> pd.DataFrame:
 
 FINDINGS = """\
 **What the recorded run shows** (numbers from the tables below; regenerate
-to check them):
+to check them). These figures were taken after GC's victim choice became
+aware of per-die free blocks and preconditioning began leaving the free pool
+at its operating level (issue 22). Before that, HAML-K's WAF was above
+`double`'s on five of six workloads; now it is above on three and below on
+three.
 
-- **Separating relocated data from host data matters most.** `single` has the
-  highest WAF on five of six workloads (3.1-5.3; on the static hot/cold one
-  HAML-K is above it) and 1.4-4.7x the response time of `double`, which
-  alone removes most of it.
+- **Separating relocated data from host data matters most on the real
+  traces.** `single` has the highest WAF on the four real traces (3.3-4.9)
+  and 1.9-5.2x the response time of `double`, which alone removes most of it.
+  On the two synthetic workloads `double` helps little (4.97 against 5.32
+  shifting, 5.09 against 5.09 hot/cold, the same response time on hot/cold),
+  and HAML-K is the highest there (5.41 and 5.27).
 - **HAML-K does not beat the simple baselines at the paper's settings.** Its
-  WAF is above `double` on five of six workloads (PostMark 2.86 against
-  2.35, the shifting workload 5.45 against 4.99) and below it only on the MSR
-  excerpt (2.75 against 2.87), where HOTIS is better still (2.66). Erases
-  follow WAF; mean response times are 5-9 % above `double`'s, 28 % on
-  TPC-C.
+  WAF is above `double` on three of six workloads (PostMark 2.89 against
+  2.28, the shifting workload 5.41 against 4.97, hot/cold 5.27 against 5.09)
+  and below it on the other three (the MSR excerpt 2.69 against 2.75, DTRS
+  1.13 against 1.15, TPC-C 1.67 against 2.08), and on those three HOTIS is
+  lower still (2.55, 1.10, 1.28). On no workload is HAML-K the lowest of the
+  policies a drive could run (HOTIS, ASA-FTL or `double` always is). Erases
+  follow WAF. Mean response times are mixed: 20-26 % below `double`'s on the
+  MSR excerpt, TPC-C and hot/cold, the same on DTRS, 22 % above on PostMark
+  and 39 % above on the shifting workload (above `single`'s there).
 - **Why, from the data**: the rank correlation between the class HAML picks
-  and the data's real death time is at most 0.1 on the real traces (about
+  and the data's real death time is at most 0.11 on the real traces (about
   0 on PostMark and TPC-C) and negative (-0.11) on the shifting workload; 23-55 % of what HAML's hottest
   class receives on DTRS, PostMark and the shifting workload is never
   rewritten. Classes decided from the last period lag a hot set that moves
@@ -196,36 +206,41 @@ to check them):
   the axes, where a slice written once or twice in a period gets an interval
   that only says when in the period it was written. Only on the static
   hot/cold workload does HAML order data well (0.60, above HOTIS's 0.43), and
-  it still loses to `double` there (5.29 against 5.11):
+  it still loses to `double` there (5.27 against 5.09):
 - **every class costs open blocks.** Each frontier keeps one open block per
   die: HAML-6 with a GC frontier holds up to 56 of the drive's 256 spare
-  blocks open, `double` 16. WAF rises with K on PostMark (2.60 at K = 3 to
-  2.97 at K = 8) and on the shifting workload (5.17 to 5.52); on the
-  paper's 256 GB drive the same 56 blocks would be noise.
+  blocks open, `double` 16. WAF rises with K on PostMark (2.61 at K = 3 to
+  3.02 at K = 8) and on the shifting workload (5.15 to 5.68), though not
+  monotonically; on the MSR excerpt it does not (2.59 at K = 3, 2.42 at
+  K = 8, where the rank correlation rises to 0.40; [haml-k](haml-k.md)). On
+  the paper's 256 GB drive the same 56 blocks would be noise.
 - **The oracle** (fixed log-scale death-time bins, its own GC frontier) is
-  best on PostMark, TPC-C and both synthetic workloads (4.24 against 4.99 on
+  best on PostMark, TPC-C and both synthetic workloads (4.11 against 4.97 on
   the shifting one), but it is not a true lower bound: on the MSR excerpt
   every rewrite falls in its first bin (rewritten within 1/16 of a
   drive-write), so it separates nothing that `double` does not and HOTIS
-  beats it. What WAF is left there comes from GC moving the cold data left by
-  preconditioning, which host-write placement cannot change.
+  beats it (2.55 against 2.56); on DTRS ASA-FTL does too (1.06 against
+  1.08). What WAF is left on the MSR excerpt comes from GC moving the cold
+  data left by preconditioning, which host-write placement cannot change.
 - **Settings matter more than the method**: HAML with a shorter period does
-  much better on the MSR excerpt (WAF 1.88 at T = 2 'paper hours' against
-  2.75 at 6 h; [haml-period](haml-period.md)), smaller slices help the real
-  traces (MSR 2.38 and PostMark 2.63 at 36 KiB against 2.75 and 2.86 at
-  352 KiB; [haml-slice](haml-slice.md)), and putting relocated
-  data into its slice's class instead of a GC frontier cuts WAF on both
-  synthetic workloads (3.78 against 5.45 on the shifting one, better than
-  the oracle) but multiplies it on the real traces (DTRS 1.20 to 4.30;
-  [haml-gc](haml-gc.md)). No single setting wins everywhere.
+  much better on the MSR excerpt (WAF 1.78 at T = 2 'paper hours' against
+  2.69 at 6 h, below every policy on the main table there) and somewhat
+  better on PostMark (2.57 at T = 1 against 2.89; [haml-period](haml-period.md)), smaller slices
+  help the real traces (MSR 2.44 and PostMark 2.63 at 36 KiB against 2.69
+  and 2.89 at 352 KiB; [haml-slice](haml-slice.md)) but not the shifting
+  workload (5.33 against 5.41), and putting relocated data into its slice's
+  class instead of a GC frontier cuts WAF on both synthetic workloads (3.71
+  against 5.41 on the shifting one, better than the oracle's 4.11; 4.38
+  against 5.27 on hot/cold) but raises it on every real trace (DTRS 1.13 to
+  4.37; [haml-gc](haml-gc.md)). No single setting wins everywhere.
 - **Clustering cost** is small at these sizes: the monitor and HAML's
   software K-Means take 16-120 ms of controller CPU over the timed half
   (2,607 points, K = 6, at most 10 iterations per period; the native CPU's
   cost table calibrated on the ISS, docs/results/calibration.md).
-- **Wear levelling**: erase counts spread by 5-73 at the end; migration at
+- **Wear levelling**: erase counts spread by 5-69 at the end; migration at
   one look every 64 erases does not hold the spread to its threshold of 16 on
-  workloads that concentrate writes (TPC-C, the MSR excerpt), because it moves
-  one block per look while the hot class wears many."""
+  workloads that concentrate writes (TPC-C 35-69, the MSR excerpt 29-51),
+  because it moves one block per look while the hot class wears many."""
 
 register(Page(name="haml", title="HAML-SSD: hotness queues and the policies it is compared with",
               sweep="explore/sweeps/haml.yaml", by=POLICY, baseline="single", render=render_main))
