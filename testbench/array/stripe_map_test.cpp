@@ -102,7 +102,9 @@ TEST(WindowSchedule, GcsyncPlusWindowsAreSeparatedByTheBufferTime) {
         const uint64_t k = t / (tw + tb);
         EXPECT_EQ(k % n, c);
         EXPECT_LT(t, (k + 1) * (tw + tb) - tb);
-        if (last_dev != int(c) && last_close >= 0) EXPECT_GE(int64_t(t) - last_close, int64_t(tb)) << "t=" << t;
+        if (last_dev != int(c) && last_close >= 0) {
+          EXPECT_GE(int64_t(t) - last_close, int64_t(tb)) << "t=" << t;
+        }
         last_dev = int(c);
         last_close = int64_t(t) + 1;
       }

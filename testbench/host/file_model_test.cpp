@@ -184,7 +184,11 @@ TEST(FileWorkload, FilebenchPersonalitiesRun) {
     EXPECT_EQ(w.loops_run(), 300u) << p;
     EXPECT_GT(ops[host::IoOp::read], 0u) << p;
     EXPECT_GT(ops[host::IoOp::write], 0u) << p;
-    if (std::string(p) != "webserver") EXPECT_GT(ops[host::IoOp::trim], 0u) << p;  // discard at delete
-    if (std::string(p) == "varmail") EXPECT_GT(ops[host::IoOp::flush], 0u);
+    if (std::string(p) != "webserver") {
+      EXPECT_GT(ops[host::IoOp::trim], 0u) << p;  // discard at delete
+    }
+    if (std::string(p) == "varmail") {
+      EXPECT_GT(ops[host::IoOp::flush], 0u);
+    }
   }
 }

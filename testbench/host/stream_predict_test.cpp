@@ -316,7 +316,9 @@ TEST(AppWorkloads, RocksdbFlushesCompactsAndTrimsWholeFiles) {
     reads += r.op == IoOp::read;
     trims += r.op == IoOp::trim;
     big += r.op == IoOp::write && r.length == 64u << 10;
-    if (r.op == IoOp::trim) EXPECT_EQ(r.length, 1u << 20);
+    if (r.op == IoOp::trim) {
+      EXPECT_EQ(r.length, 1u << 20);
+    }
   }
   EXPECT_GT(big, 16u * 20);  // flushes and compactions of 1 MiB files in 64 KiB requests
   EXPECT_GT(reads, 100u);    // compactions read their inputs

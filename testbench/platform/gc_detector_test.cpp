@@ -65,7 +65,9 @@ TEST(GcDetector, PoliciesKeepIntegrityAndTrimOnlyWhenTheySay) {
       EXPECT_GT(j["host"]["trims"].get<uint64_t>(), 0u) << p;
     }
     if (p == "none") none_waf = j["ftl"]["waf"];
-    if (p == "discard") EXPECT_LT(j["ftl"]["waf"].get<double>(), none_waf);  // trimmed free space is spare
+    if (p == "discard") {
+      EXPECT_LT(j["ftl"]["waf"].get<double>(), none_waf);  // trimmed free space is spare
+    }
   }
 }
 

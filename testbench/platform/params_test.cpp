@@ -38,7 +38,9 @@ void expect_registry_matches(Config& c, const std::string& other_mode_prefix) {
   ssdvp::Simulation sim(c);
   EXPECT_TRUE(c.drift().empty()) << joined(c.drift());
   for (const auto& k : c.unread())  // array.*: read by an array run (ArrayRegistry below)
-    if (k.rfind("array.", 0) != 0) EXPECT_EQ(k.rfind(other_mode_prefix, 0), 0u) << "nobody reads " << k;
+    if (k.rfind("array.", 0) != 0) {
+      EXPECT_EQ(k.rfind(other_mode_prefix, 0), 0u) << "nobody reads " << k;
+    }
   std::set<std::string> keys;
   for (const auto& p : c.params()) EXPECT_TRUE(keys.insert(p.key).second) << "declared twice: " << p.key;
 }
