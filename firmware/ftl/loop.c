@@ -29,7 +29,7 @@ static void gc_schedule(struct ftl *f) {
       }
     }
   }
-  while (gc_below_threshold(f) && gcgate_allow(f)) { /* the host's GC coordination, if any (gcgate.c) */
+  while ((gc_below_threshold(f) || gcgate_want(f)) && gcgate_allow(f)) { /* the host's GC coordination (gcgate.c) */
     const uint32_t j = gc_idle_job(f);
     if (j == FTL_NONE) break;
     const uint32_t blk = block_pick_victim(f);

@@ -56,10 +56,16 @@ ArrayParams ArrayParams::from_config(Config& cfg) {
                                         "controller, or all devices together (Harmonia)");
   p.coordination = co == "gcsync" ? Coordination::gcsync : co == "gcsync_plus" ? Coordination::gcsync_plus
                    : co == "gclock" ? Coordination::gclock : co == "harmonia" ? Coordination::harmonia : Coordination::normal;
-  p.window_ps = cfg.get_time_ps("array.gc.time_window", "100ms", "gcsync/gcsync_plus/harmonia: length of a device's GC window");
+  p.window_ps = cfg.get_time_ps("array.gc.time_window", "100ms", "gcsync/gcsync_plus: length of a device's GC window");
   p.buffer_ps = cfg.get_time_ps("array.gc.buffer_time", "20ms", "gcsync_plus: time between one device's window and the next's");
-  const bool windows = p.coordination == Coordination::gcsync || p.coordination == Coordination::gcsync_plus ||
-                       p.coordination == Coordination::harmonia;
+  p.harmonia_blocks = uint32_t(cfg.get_u64("array.gc.harmonia_blocks", 4,
+                                            "harmonia: free blocks above ftl.gc.threshold_blocks every drive collects up to in a global collection",
+                                            0, 1u << 24));
+  p.bank_blocks = uint32_t(cfg.get_u64("array.gc.bank_blocks", 0,
+                                       "gcsync/gcsync_plus: free blocks above ftl.gc.threshold_blocks a drive is told to collect up to when "
+                                       "its window opens (free-block banking; 0: off)",
+                                       0, 1u << 24));
+  const bool windows = p.coordination == Coordination::gcsync || p.coordination == Coordination::gcsync_plus;
   if (windows && p.window_ps == 0) throw ConfigError("config key 'array.gc.time_window': must be positive with array.gc_coordination: " + co);
   const std::string rc = cfg.get_choice("array.reconstruct", "never", {"never", "on_gc", "on_busy"},
                                         "read the other devices and XOR instead of a device that reported GC (on_gc) or "
@@ -87,7 +93,6 @@ ArrayParams ArrayParams::from_config(Config& cfg) {
 bool WindowSchedule::open(uint32_t c, uint64_t t) const {
   switch (policy) {
     case Coordination::gcsync: return (t / tw) % n == c;
-    case Coordination::harmonia: return (t / tw) % n == 0;
     case Coordination::gcsync_plus: {
       const uint64_t P = tw + tb;
       return (t / P) % n == c && t % P < tw;
@@ -98,8 +103,7 @@ bool WindowSchedule::open(uint32_t c, uint64_t t) const {
 
 uint64_t WindowSchedule::next_change(uint64_t t) const {
   switch (policy) {
-    case Coordination::gcsync:
-    case Coordination::harmonia: return (t / tw + 1) * tw;
+    case Coordination::gcsync: return (t / tw + 1) * tw;
     case Coordination::gcsync_plus: {
       const uint64_t P = tw + tb, k = t / P;
       return t % P < tw ? k * P + tw : (k + 1) * P;
@@ -131,6 +135,8 @@ struct ArrayController::Port {
   uint32_t gc_open = 0;
   uint64_t gc_since = 0, gc_last_end = 0;
   bool ever_gc = false;
+  bool collecting = false;  // a C2h collection asked and not reported done
+  uint64_t collect_since = 0;
   // counters
   uint64_t reads = 0, writes = 0, recon_reads = 0, max_queue = 0, gc_reports = 0;
 };
@@ -229,8 +235,22 @@ bool ArrayController::next_request(host::IoRequest& io) {
 }
 
 void ArrayController::admit(const host::IoRequest& io, uint64_t arrival) {
-  if (io.op != host::IoOp::read && io.op != host::IoOp::write) {
-    ++skipped_;  // trims and flushes are not forwarded to the array (docs/models/raid.md)
+  if (io.op == host::IoOp::flush) {  // to every device, no stripe lock (docs/models/raid.md)
+    const uint64_t id = next_req_++;
+    Request& r = reqs_[id];
+    r.io = io;
+    r.arrival_ps = arrival;
+    r.lba = r.nlb = 0;
+    Op op;
+    op.id = next_op_++;
+    op.req = id;
+    op.stripe = UINT64_MAX;
+    op.write = true;
+    op.special = kFlush;
+    op.first = op.n = op.o0 = op.o1 = 0;
+    r.ops = 1;
+    ops_.emplace(op.id, std::move(op));
+    ready_.push_back(next_op_ - 1);
     return;
   }
   uint64_t lba, nlb;
@@ -256,7 +276,8 @@ void ArrayController::admit(const host::IoRequest& io, uint64_t arrival) {
     op.id = next_op_++;
     op.req = id;
     op.stripe = l.stripe;
-    op.write = io.op == host::IoOp::write;
+    op.write = io.op != host::IoOp::read;
+    op.special = io.op == host::IoOp::trim ? kTrim : 0;
     op.first = a;
     op.n = k;
     op.wlo.assign(map_.data_chunks(), 0);
@@ -318,6 +339,36 @@ void ArrayController::op_start(Op& op) {
     op.outstanding++;
   };
   op.phase = 1;
+  if (op.special) {
+    // A flush goes to every device. A trim deallocates only whole parity rows:
+    // the offsets where every data chunk of the stripe is trimmed, on all N
+    // devices, parity included (a deallocated LBA reads as zeroes, token 0, and
+    // the XOR of zeroes is zero, so the row stays consistent). The trimmed
+    // LBAs of partly trimmed rows are not forwarded and keep their data, as md
+    // does with partial-stripe discards; the array scoreboard records as
+    // trimmed only what was deallocated.
+    op.phase = 2;
+    uint64_t r0 = 0, r1 = map_.chunk_lbas();
+    if (op.special == kTrim) {
+      for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
+        r0 = std::max(r0, op.wlo[j]);
+        r1 = std::min(r1, op.whi[j]);
+      }
+      if (r1 < r0) r1 = r0;
+      trim_kept_lbas_ += op.n - (r1 - r0) * map_.data_chunks();
+      trim_rows_ += r1 - r0;
+      for (uint32_t j = 0; j < map_.data_chunks(); ++j)
+        for (uint64_t o = r0; o < r1; ++o) sb_.trim(map_.array_lba(op.stripe, j, o));
+      for (uint32_t d = 0; d < N; ++d)
+        for (uint64_t o = r0; o < r1; ++o) devtok_[d][base + o] = SSDVP_TOKEN_DEALLOCATED;
+      if (r1 == r0) return op_finish(op);
+    }
+    for (uint32_t d = 0; d < N; ++d) {
+      issue(DevIo{op.id, d, true, op.special == kTrim ? base + r0 : 0, uint32_t(op.special == kTrim ? r1 - r0 : 0), d, 0, op.special});
+      op.outstanding++;
+    }
+    return;
+  }
   if (!op.write) {
     // Reconstruct around one flagged device among those read, if no other device is flagged.
     if (p_.reconstruct != Reconstruct::never) {
@@ -406,6 +457,13 @@ void ArrayController::op_read_phase_done(Op& op) {
 }
 
 void ArrayController::op_finish(Op& op) {
+  if (op.special == kFlush) {
+    const uint64_t req = op.req;
+    ops_.erase(op.id);
+    Request& r = reqs_.at(req);
+    if (--r.ops == 0) complete_request(req, now_ps());
+    return;
+  }
   if (!op.write) {
     // What the host gets, checked against what it wrote: direct reads, or the XOR of the others.
     for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
@@ -447,7 +505,13 @@ void ArrayController::complete_request(uint64_t id, uint64_t now) {
     read_lat_.add(lat);
     const uint32_t g = gc_devices_during(r.arrival_ps);
     gc_hist_[g]++;
+    if (collecting_now_ >= 2 || (multi_ever_ && multi_last_end_ >= r.arrival_ps)) ++instant_collisions_;
     lat_by_gc_[g].add(lat);
+  } else if (r.io.op == host::IoOp::trim) {
+    ++trims_;
+    trim_array_lbas_ += r.nlb;
+  } else if (r.io.op == host::IoOp::flush) {
+    ++flushes_;
   } else {
     ++writes_;
     write_bytes_ += r.nlb * lba_size_;
@@ -462,6 +526,11 @@ void ArrayController::complete_request(uint64_t id, uint64_t now) {
 
 void ArrayController::issue(const DevIo& io) {
   Port& p = *ports_[io.dev];
+  if (io.special) {  // one command (a DSM range holds up to 2^32 LBAs)
+    p.waiting.push_back(io);
+    p.max_queue = std::max<uint64_t>(p.max_queue, p.busy + p.waiting.size());
+    return;
+  }
   for (uint32_t done = 0; done < io.n;) {  // split at the device's largest transfer
     DevIo part = io;
     part.lba = io.lba + done;
@@ -491,7 +560,18 @@ void ArrayController::pump(uint32_t d) {
     e.cdw10 = uint32_t(sl.io.lba);
     e.cdw11 = uint32_t(sl.io.lba >> 32);
     e.cdw12 = sl.io.n - 1;
-    if (sl.io.write) {
+    if (sl.io.special == kFlush) {
+      e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_FLUSH) | SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
+      e.prp1 = e.cdw10 = e.cdw11 = e.cdw12 = 0;
+    } else if (sl.io.special == kTrim) {
+      const nvme_dsm_range range{0, sl.io.n, sl.io.lba};
+      std::memcpy(p.mem->data() + sl.host_buf, &range, sizeof range);
+      e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_DSM) | SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
+      e.cdw10 = SSDVP_FIELD_PUT(NVME_CDW10_DSM_NR, 0);  // one range
+      e.cdw11 = SSDVP_FIELD_PUT(NVME_CDW11_DSM_AD, 1);  // deallocate
+      e.cdw12 = 0;
+      ++trim_device_cmds_;
+    } else if (sl.io.write) {
       const Op& op = ops_.at(sl.io.op);
       std::memcpy(p.mem->data() + sl.host_buf, op.tok[sl.io.buf_dev].data() + sl.io.buf_off, sl.io.n * 4u);
       ++p.writes;
@@ -578,7 +658,7 @@ void ArrayController::io_done(Port& p, const Slot& s, uint16_t status) {
   Op& op = ops_.at(io.op);
   if (status != NVME_SC_SUCCESS) {
     ++errors_;
-  } else if (!io.write) {
+  } else if (!io.write && !io.special) {
     const auto* t = reinterpret_cast<const uint32_t*>(p.mem->data() + s.host_buf);
     std::memcpy(op.tok[io.buf_dev].data() + io.buf_off, t, io.n * 4u);
     const auto& expect = devtok_[io.dev];
@@ -612,6 +692,8 @@ void ArrayController::admin_done(uint32_t d, uint8_t opcode, uint32_t dw0, uint1
       case GCGATE_EV_GC_END: p.known_gc = false; break;
       case GCGATE_EV_LOCK_REQUEST: lock_request(d, now); break;
       case GCGATE_EV_LOCK_RELEASE: lock_release(d, now); break;
+      case GCGATE_EV_GGC_REQUEST: global_gc_request(d, now); break;
+      case GCGATE_EV_COLLECT_DONE: collect_done(d, now); break;
       default: break;
     }
   }
@@ -651,6 +733,53 @@ void ArrayController::lock_release(uint32_t d, uint64_t now) {
   }
 }
 
+void ArrayController::collect(uint32_t d, uint32_t blocks) {
+  Port& p = *ports_[d];
+  if (!p.collecting) p.collect_since = now_ps();
+  p.collecting = true;
+  nvme_sqe e{};
+  e.cdw0 = NVME_ADMIN_VS_GC_COLLECT;
+  e.cdw10 = 1;
+  e.cdw11 = blocks;
+  admin(d, e, NVME_ADMIN_VS_GC_COLLECT);
+  ++collects_sent_;
+}
+
+// Harmonia's reactive global GC (Kim et al., MSST 2011): a drive that needs to
+// collect asks (event 5); the controller then tells every drive, idle or not,
+// to collect at once, and the global collection ends when all have reported
+// their target reached. A request during a global collection starts another
+// one after it.
+void ArrayController::global_gc_request(uint32_t, uint64_t now) {
+  ++ggc_requests_;
+  if (p_.coordination != Coordination::harmonia) return;
+  if (ggc_active_) {
+    ggc_pending_ = true;
+    return;
+  }
+  ggc_active_ = true;
+  ggc_begin_ = now;
+  ++ggc_rounds_;
+  ggc_outstanding_ = uint32_t(ports_.size());
+  for (uint32_t d = 0; d < ports_.size(); ++d) collect(d, p_.harmonia_blocks);
+}
+
+void ArrayController::collect_done(uint32_t d, uint64_t now) {
+  Port& p = *ports_[d];
+  ++collects_done_;
+  if (p.collecting && timeline_) timeline_->span(window_track_[d], "collect", p.collect_since, now);
+  p.collecting = false;
+  if (!ggc_active_ || ggc_outstanding_ == 0 || --ggc_outstanding_) return;
+  ggc_active_ = false;
+  ggc_sum_ += now - ggc_begin_;
+  ggc_max_ = std::max(ggc_max_, now - ggc_begin_);
+  if (ggc_pending_) {
+    ggc_pending_ = false;
+    global_gc_request(d, now);
+    --ggc_requests_;  // the same request, served now
+  }
+}
+
 void ArrayController::windows_update(uint64_t now) {
   const uint64_t t = now - t0_;
   for (uint32_t d = 0; d < ports_.size(); ++d) {
@@ -666,6 +795,7 @@ void ArrayController::windows_update(uint64_t now) {
     e.cdw12 = w;
     admin(d, e, NVME_ADMIN_SET_FEATURES);
     ++set_features_;
+    if (w == NVME_PLM_NDWIN && p_.bank_blocks) collect(d, p_.bank_blocks);  // bank free blocks while allowed
   }
   next_window_ = t0_ + sched_.next_change(t);
 }
@@ -683,13 +813,14 @@ void ArrayController::gc_trace(uint32_t d, bool start, uint64_t at) {
   if (start) {
     if (p.gc_open++ == 0) {
       p.gc_since = at;
-      uint32_t now_collecting = 0;
-      for (const auto& q : ports_) now_collecting += q->gc_open > 0;
-      max_concurrent_gc_ = std::max(max_concurrent_gc_, now_collecting);
+      ++collecting_now_;
+      if (collecting_now_ >= 2) multi_ever_ = true;
+      max_concurrent_gc_ = std::max(max_concurrent_gc_, collecting_now_);
     }
     p.ever_gc = true;
   } else if (p.gc_open && --p.gc_open == 0) {
     p.gc_last_end = at;
+    if (collecting_now_-- == 2) multi_last_end_ = at;
     if (timeline_) timeline_->span(gc_track_[d], "GC", p.gc_since, at);
   }
 }
@@ -708,13 +839,12 @@ void ArrayController::run() {
 
 void ArrayController::replay() {
   t0_ = start_ps_ = end_ps_ = now_ps();
-  const bool windows = p_.coordination == Coordination::gcsync || p_.coordination == Coordination::gcsync_plus ||
-                       p_.coordination == Coordination::harmonia;
+  const bool windows = p_.coordination == Coordination::gcsync || p_.coordination == Coordination::gcsync_plus;
   for (uint32_t d = 0; d < ports_.size(); ++d) {
     nvme_sqe e{};
     e.cdw0 = NVME_ADMIN_SET_FEATURES;  // GC start/end events; GCLock mode
     e.cdw10 = NVME_FEAT_VS_GC_REPORT;
-    e.cdw11 = 1u | (p_.coordination == Coordination::gclock ? 2u : 0u);
+    e.cdw11 = 1u | (p_.coordination == Coordination::gclock ? 2u : 0u) | (p_.coordination == Coordination::harmonia ? 4u : 0u);
     admin(d, e, NVME_ADMIN_SET_FEATURES);
     if (windows) {
       e.cdw10 = NVME_FEAT_PLM_CONFIG;
@@ -798,7 +928,9 @@ nlohmann::json ArrayController::summary() const {
           {"requests", requests_},
           {"reads", reads_},
           {"writes", writes_},
-          {"skipped_trims_flushes", skipped_},
+          {"trims", {{"requests", trims_}, {"array_lbas", trim_array_lbas_}, {"rows_deallocated", trim_rows_},
+                     {"lbas_not_forwarded", trim_kept_lbas_}, {"device_commands", trim_device_cmds_}}},
+          {"flushes", flushes_},
           {"wrapped_requests", wrapped_},
           {"out_of_range_requests", out_of_range_},
           {"sim_time_s", sim_s},
@@ -808,6 +940,7 @@ nlohmann::json ArrayController::summary() const {
           {"reads_by_gc_devices", hist},
           {"reads_4gc_plus", four_plus},
           {"collisions", collisions},
+          {"collisions_at_one_instant", instant_collisions_},
           {"max_devices_collecting", max_concurrent_gc_},
           {"read_latency_by_gc_devices_us", lat},
           {"stripe_writes", {{"full", full_stripe_}, {"reconstruct_write", rcw_}, {"read_modify_write", rmw_}}},
@@ -816,6 +949,10 @@ nlohmann::json ArrayController::summary() const {
           {"gc_lock", {{"grants", grants_}, {"mean_hold_ms", grants_ ? double(hold_sum_) / double(grants_) * 1e-9 : 0.0},
                        {"max_hold_ms", double(hold_max_) * 1e-9}, {"max_waiters", max_waiters_},
                        {"overlaps", lock_overlaps_}}},
+          {"global_gc", {{"requests", ggc_requests_}, {"collections", ggc_rounds_},
+                         {"mean_ms", ggc_rounds_ ? double(ggc_sum_) / double(ggc_rounds_) * 1e-9 : 0.0},
+                         {"max_ms", double(ggc_max_) * 1e-9}}},
+          {"collect_commands", {{"sent", collects_sent_}, {"done", collects_done_}}},
           {"plm_set_features", set_features_},
           {"async_events", aens_},
           {"errors", errors_},

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -104,6 +106,69 @@ TEST(ArrayRun, GcLockNeverHasTwoHolders) {
   // reads). gcsync_plus's buffer time makes 0 hold by construction; gclock has
   // no buffer. What the lock guarantees is tested above: one holder at a time.
   EXPECT_LT(a["collisions"].get<uint64_t>(), a["gc_lock"]["grants"].get<uint64_t>());
+}
+
+TEST(ArrayRun, HarmoniaMakesEveryDriveCollectWhenOneNeedsTo) {
+  // Harmonia's global GC (Kim et al., MSST 2011): no drive collects on its own
+  // (global-GC mode), a drive that needs to asks the controller, and the
+  // controller tells all drives, idle ones too, to collect at once.
+  Outcome x = run("harmonia", kShort + " --set array.gc_coordination=harmonia --set array.reconstruct=on_gc");
+  ASSERT_EQ(x.r.code, 0) << x.r.err;
+  const auto& a = x.j["array"];
+  const uint64_t n = a["devices"].get<uint64_t>();
+  const uint64_t rounds = a["global_gc"]["collections"].get<uint64_t>();
+  EXPECT_GT(rounds, 5u);
+  EXPECT_GE(a["global_gc"]["requests"].get<uint64_t>(), rounds);
+  EXPECT_EQ(a["collect_commands"]["sent"].get<uint64_t>(), n * rounds);  // every drive, every time
+  EXPECT_GE(a["collect_commands"]["done"].get<uint64_t>() + n, n * rounds);
+  EXPECT_EQ(a["max_devices_collecting"].get<uint64_t>(), n);  // the firmware's own activity: all at once
+  ASSERT_EQ(a["forced_collisions"], 0);
+  EXPECT_EQ(a["integrity"]["mismatches"], 0);
+  EXPECT_EQ(a["integrity"]["device_mismatches"], 0);
+  for (const auto& d : x.j["devices"]) EXPECT_GT(d["gc_runs"].get<uint64_t>(), 0u);
+}
+
+TEST(ArrayRun, TrimsAndFlushesAreForwardedAndReadsAfterThemAreChecked) {
+  // A fio v3 log (times in ms) on 4 devices with 16 KiB chunks (a stripe holds
+  // 48 KiB of data): fill 1 MiB, trim two whole stripes, trim 40 KiB that
+  // covers only two rows of a stripe, write into that stripe, trim a long
+  // unaligned range, flush, then read everything back. A trim deallocates
+  // whole parity rows only, so every read (direct or reconstructed around a
+  // device in GC) is checked against that rule.
+  const fs::path d = ssdvp_test::scratch("ssdvp_array", "trim_trace");
+  const fs::path trace = d / "trim.iolog";
+  {
+    std::ofstream f(trace);
+    f << "fio version 3 iolog\n";
+    uint64_t t = 0;
+    f << t << " /dev/md0 add\n" << t << " /dev/md0 open\n";
+    for (uint64_t o = 0; o < (1u << 20); o += 48 * 1024) f << ++t << " /dev/md0 write " << o << " " << std::min<uint64_t>(48 * 1024, (1u << 20) - o) << "\n";
+    f << ++t << " /dev/md0 trim 0 " << 96 * 1024 << "\n";
+    f << ++t << " /dev/md0 trim " << 100 * 1024 << " " << 40 * 1024 << "\n";
+    f << ++t << " /dev/md0 sync 0 0\n";
+    f << ++t << " /dev/md0 write " << 120 * 1024 << " 8192\n";
+    f << ++t << " /dev/md0 trim " << 200 * 1024 + 4096 << " " << 700 * 1024 << "\n";
+    f << ++t << " /dev/md0 datasync 0 0\n";
+    for (uint64_t o = 0; o < (1u << 20); o += 16 * 1024) f << ++t << " /dev/md0 read " << o << " 16384\n";
+    f << t << " /dev/md0 close\n";
+  }
+  const std::string args = " --set array.chunk=16KiB --set precondition.fill=0 --set precondition.random_drive_writes=0"
+                           " --set workload.source=trace --set workload.format=fio --set workload.trace='" +
+                           trace.string() + "' --set array.reconstruct=on_busy --set array.reconstruct_depth=1";
+  Outcome x = run("trim", args);
+  ASSERT_EQ(x.r.code, 0) << x.r.err;
+  const auto& a = x.j["array"];
+  EXPECT_EQ(a["flushes"], 2);
+  EXPECT_EQ(a["trims"]["requests"].get<uint64_t>(), 3u);
+  // 2 stripes x 4 rows, 2 rows of the partly trimmed stripe, and the long range's whole rows
+  EXPECT_GT(a["trims"]["rows_deallocated"].get<uint64_t>(), 2u * 4 + 2);
+  EXPECT_GT(a["trims"]["lbas_not_forwarded"].get<uint64_t>(), 0u);
+  EXPECT_GT(a["trims"]["device_commands"].get<uint64_t>(), 4u * 3);
+  EXPECT_EQ(a["reads"], 64);
+  EXPECT_EQ(a["integrity"]["reads_checked"].get<uint64_t>(), (1u << 20) / 4096);
+  EXPECT_EQ(a["integrity"]["mismatches"], 0);
+  EXPECT_EQ(a["integrity"]["device_mismatches"], 0);
+  EXPECT_EQ(a["errors"], 0);
 }
 
 TEST(ArrayRun, BadArrayConfigurationsNameTheKey) {
