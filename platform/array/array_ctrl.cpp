@@ -860,6 +860,7 @@ void ArrayController::replay() {
     }
   }
   if (windows) windows_update(t0_);
+  if (sampler_ && sample_ps_) next_sample_ = t0_;
   if (!workload_) {
     finished_ = true;
     return;
@@ -880,9 +881,13 @@ void ArrayController::replay() {
       op_start(ops_.at(id));
     }
     if (windows && now >= next_window_) windows_update(now);
+    if (now >= next_sample_) {
+      sampler_();
+      next_sample_ = now + sample_ps_;
+    }
     ring_all();
     if (!have_next && reqs_.empty()) break;
-    uint64_t wake = next_window_;
+    uint64_t wake = std::min(next_window_, next_sample_);
     if (have_next && !p_.closed_loop) wake = std::min(wake, t0_ + io.time_ps);
     if (p_.stall_ps && !reqs_.empty()) wake = std::min(wake, last_progress + p_.stall_ps);
     if (wake == UINT64_MAX) wait(any_msi_);

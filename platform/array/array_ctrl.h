@@ -105,12 +105,18 @@ class ArrayController : public sc_core::sc_module {
 
   void set_workload(host::Workload* w) { workload_ = w; }
   void set_on_finish(std::function<void()> f) { on_finish_ = std::move(f); }
+  // Called every interval_ps of the timed part (the devices' per-die samples).
+  void set_sampler(std::function<void()> f, uint64_t interval_ps) {
+    sampler_ = std::move(f);
+    sample_ps_ = interval_ps;
+  }
   // One GC track and one window track per device on t (processes "array GC").
   void set_timeline(Timeline* t);
   // Measurement hook: device d's firmware opened (start) or closed a GC victim.
   void gc_trace(uint32_t d, bool start, uint64_t at_ps);
   void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }
   bool finished() const { return finished_; }
+  bool closed_loop() const { return p_.closed_loop; }
   std::exception_ptr error() const { return error_; }
 
   // The array's part of the summary (devices' firmware figures are added by
@@ -206,7 +212,8 @@ class ArrayController : public sc_core::sc_module {
   WindowSchedule sched_;
 
   host::Workload* workload_ = nullptr;
-  std::function<void()> on_finish_;
+  std::function<void()> on_finish_, sampler_;
+  uint64_t sample_ps_ = 0, next_sample_ = UINT64_MAX;
   Timeline* timeline_ = nullptr;
   std::vector<int> gc_track_, window_track_;  // per device, on timeline_
   sc_core::sc_event start_ev_, refill_ev_, refilled_ev_;

@@ -112,6 +112,11 @@ void ArraySimulation::build() {
     timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
     ctrl_->set_timeline(timeline_.get());
   }
+  const uint64_t interval = cfg.get_time_ps("stats.interval", "1s", "time-series interval (simulated time)");
+  if (interval == 0) throw ConfigError("config key 'stats.interval': must be positive");
+  ctrl_->set_sampler([this] {
+    for (auto& d : devs_) d->sample();
+  }, interval);
   workload_ = make_workload(cfg, ctrl_->map().array_lbas() * lba, lba);
   workload_desc_ = workload_->describe();
   cfg.check_unknown();
@@ -128,12 +133,37 @@ void ArraySimulation::precondition() {
   const uint64_t n = keys_.workload_requests(*workload_);
   host::IoRequest r;
   const uint32_t lba_size = devs_[0]->soc().lba_size();
+  uint64_t written = fill + rw;
   for (uint64_t i = 0; i < n && workload_->next(r); ++i) {
     if (r.op != host::IoOp::write) continue;
     for (auto& d : devs_) d->soc().cpu().set_functional_time_ns(r.time_ps / 1000);
     uint64_t lba, cnt;
-    if (lba_range(r.offset, r.length, lba_size, lbas, true, &lba, &cnt)) c.precondition_write(lba, cnt);
+    if (lba_range(r.offset, r.length, lba_size, lbas, true, &lba, &cnt)) {
+      c.precondition_write(lba, cnt);
+      written += cnt;
+    }
   }
+  // precondition.free_pool, as a single run (Simulation::settle_free_pool):
+  // each device's free pool brought down to the level its timed part holds
+  // (the GC threshold, or the reserve for a closed loop), here by random
+  // one-LBA array writes (each a data and a parity LBA), so every device
+  // starts without a transient.
+  if (keys_.free_pool == "asis" || written == 0) return;
+  const bool reserve = keys_.free_pool == "reserve" || (keys_.free_pool == "auto" && ctrl_->closed_loop());
+  std::vector<uint32_t> target;
+  for (auto& d : devs_) {
+    const ftl_config& fc = d->soc().fw_config();
+    target.push_back(reserve ? fc.gc_reserve_blocks + 1 : fc.gc_threshold_blocks);
+    if (d->soc().cpu().func_set_gc_threshold(target.back()) != 0)
+      throw std::runtime_error("preconditioning: the firmware refused a GC threshold");
+  }
+  auto above = [&] {
+    for (size_t i = 0; i < devs_.size(); ++i)
+      if (devs_[i]->soc().cpu().stats().free_blocks > target[i]) return true;
+    return false;
+  };
+  for (uint64_t i = 0; above() && i < 2 * lbas; ++i) c.precondition_write(rng() % lbas, 1);
+  for (auto& d : devs_) d->soc().cpu().func_set_gc_threshold(d->soc().fw_config().gc_threshold_blocks);
 }
 
 RunOutcome ArraySimulation::run() {
@@ -189,7 +219,7 @@ RunOutcome ArraySimulation::run() {
   json devs = json::array();
   uint64_t forced = 0, violations = 0;
   for (uint32_t i = 0; i < devs_.size(); ++i) {
-    json d = devs_[i]->timed_summary();
+    json d = devs_[i]->timed_summary(uint64_t(ctrl_->sim_seconds() * 1e12));
     d["io"] = j["array"]["devices_io"][i];
     forced += d["gc_forced"].get<uint64_t>();
     violations += d["flash"]["violations"].get<uint64_t>();
