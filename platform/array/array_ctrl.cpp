@@ -65,6 +65,16 @@ ArrayParams ArrayParams::from_config(Config& cfg) {
                                        "gcsync/gcsync_plus: free blocks above ftl.gc.threshold_blocks a drive is told to collect up to when "
                                        "its window opens (free-block banking; 0: off)",
                                        0, 1u << 24));
+  p.fail_device = cfg.get_i64("array.fail.device", -1, "degraded mode: the device that fails (-1: none)");
+  if (p.fail_device < -1 || p.fail_device >= int64_t(p.devices))
+    throw ConfigError("config key 'array.fail.device': " + std::to_string(p.fail_device) + " is not a device of the array (0.." +
+                      std::to_string(p.devices - 1) + ", or -1 for none)");
+  p.fail_ps = cfg.get_time_ps("array.fail.at", "1s", "degraded mode: when the device fails (simulated time into the timed part)");
+  p.spare = cfg.get_bool("array.rebuild.spare", false, "a hot spare SSD (one more device) the array rebuilds a failed device onto");
+  p.rebuild_rate = cfg.get_size("array.rebuild.rate", "64MiB", "rebuild speed: bytes of the failed device rebuilt per second of simulated time");
+  if (p.spare && p.rebuild_rate == 0) throw ConfigError("config key 'array.rebuild.rate': must be positive with a spare");
+  p.xor_ps_per_kib = cfg.get_time_ps("array.cpu.xor_per_kib", "100ns", "RAID-driver host CPU time to XOR 1 KiB (parity, reconstruction, rebuild)");
+  p.stripe_op_ps = cfg.get_time_ps("array.cpu.stripe_op", "1us", "RAID-driver host CPU time per stripe operation (lock, planning, completion)");
   const bool windows = p.coordination == Coordination::gcsync || p.coordination == Coordination::gcsync_plus;
   if (windows && p.window_ps == 0) throw ConfigError("config key 'array.gc.time_window': must be positive with array.gc_coordination: " + co);
   const std::string rc = cfg.get_choice("array.reconstruct", "never", {"never", "on_gc", "on_busy"},
@@ -149,10 +159,11 @@ ArrayController::ArrayController(sc_core::sc_module_name nm, const ArrayParams& 
       lba_size_(lba_size),
       max_transfer_(max_transfer),
       sb_(map_.array_lbas()),
-      gc_hist_(p.devices + 1, 0),
-      lat_by_gc_(p.devices + 1) {
+      gc_hist_(devices.size() + 1, 0),
+      lat_by_gc_(devices.size() + 1) {
   sched_ = WindowSchedule{p.coordination, p.devices, p.window_ps, p.buffer_ps};
-  for (uint32_t d = 0; d < p.devices; ++d) {
+  if (devices.size() > p.devices) spare_dev_ = p.devices;  // the hot spare, after the members
+  for (uint32_t d = 0; d < devices.size(); ++d) {
     auto port = std::make_unique<Port>();
     Device& dev = *devices[d];
     port->dev = &dev;
@@ -325,6 +336,7 @@ void ArrayController::lock_grant(uint64_t stripe) {
 
 bool ArrayController::device_flagged(uint32_t d) const {
   const Port& p = *ports_[d];
+  if (failed_ && d == uint32_t(p_.fail_device)) return false;
   if (p_.reconstruct == Reconstruct::on_gc) return p.known_gc;
   if (p_.reconstruct == Reconstruct::on_busy) return p.busy + p.waiting.size() > p_.busy_depth;
   return false;
@@ -334,11 +346,17 @@ void ArrayController::op_start(Op& op) {
   const uint32_t N = map_.devices(), pd = map_.parity_device(op.stripe);
   const uint64_t base = op.stripe * map_.chunk_lbas(), span = op.o1 - op.o0;
   for (auto& t : op.tok) t.assign(span, 0);
-  auto read = [&](uint32_t d, uint64_t lo, uint64_t hi) {
-    issue(DevIo{op.id, d, false, base + lo, uint32_t(hi - lo), d, lo - op.o0});
+  auto read = [&](uint32_t d, uint64_t lo, uint64_t hi) {  // d: the stripe's device (the spare stands in once rebuilt)
+    issue(DevIo{op.id, phys(d, op.stripe), false, base + lo, uint32_t(hi - lo), d, lo - op.o0});
     op.outstanding++;
   };
   op.phase = 1;
+  ++stripe_ops_;
+  if (op.special == kRebuild) {  // read the survivors' whole chunks (op_read_phase_done writes the spare)
+    for (uint32_t d = 0; d < N; ++d)
+      if (d != uint32_t(p_.fail_device)) read(d, 0, map_.chunk_lbas());
+    return;
+  }
   if (op.special) {
     // A flush goes to every device. A trim deallocates only whole parity rows:
     // the offsets where every data chunk of the stripe is trimmed, on all N
@@ -360,18 +378,34 @@ void ArrayController::op_start(Op& op) {
       for (uint32_t j = 0; j < map_.data_chunks(); ++j)
         for (uint64_t o = r0; o < r1; ++o) sb_.trim(map_.array_lba(op.stripe, j, o));
       for (uint32_t d = 0; d < N; ++d)
-        for (uint64_t o = r0; o < r1; ++o) devtok_[d][base + o] = SSDVP_TOKEN_DEALLOCATED;
+        for (uint64_t o = r0; o < r1; ++o) devtok_[phys(d, op.stripe)][base + o] = SSDVP_TOKEN_DEALLOCATED;
       if (r1 == r0) return op_finish(op);
+      for (uint32_t d = 0; d < N; ++d)
+        if (!lost(d, op.stripe)) {
+          issue(DevIo{op.id, phys(d, op.stripe), true, base + r0, uint32_t(r1 - r0), d, 0, kTrim});
+          op.outstanding++;
+        }
+      if (op.outstanding == 0) op_finish(op);
+      return;
     }
-    for (uint32_t d = 0; d < N; ++d) {
-      issue(DevIo{op.id, d, true, op.special == kTrim ? base + r0 : 0, uint32_t(op.special == kTrim ? r1 - r0 : 0), d, 0, op.special});
-      op.outstanding++;
-    }
+    for (uint32_t d = 0; d < ports_.size(); ++d)  // a flush: every device still in use
+      if (!(failed_ && d == uint32_t(p_.fail_device))) {
+        issue(DevIo{op.id, d, true, 0, 0, d, 0, kFlush});
+        op.outstanding++;
+      }
+    if (op.outstanding == 0) op_finish(op);
     return;
   }
+  const uint32_t fd = uint32_t(p_.fail_device);
+  const bool degraded = failed_ && lost(fd, op.stripe);
   if (!op.write) {
-    // Reconstruct around one flagged device among those read, if no other device is flagged.
-    if (p_.reconstruct != Reconstruct::never) {
+    // Degraded: a read that needs the failed device's chunk is reconstructed from the others.
+    const uint32_t jf = degraded ? map_.data_index_of(op.stripe, fd) : UINT32_MAX;
+    if (jf != UINT32_MAX && op.whi[jf] > op.wlo[jf]) {
+      op.recon = fd;
+      ++degraded_reads_;
+    } else if (p_.reconstruct != Reconstruct::never && !degraded) {
+      // Reconstruct around one flagged device among those read, if no other device is flagged.
       uint32_t flagged = 0, target = UINT32_MAX;
       for (uint32_t d = 0; d < N; ++d)
         if (device_flagged(d)) {
@@ -382,7 +416,8 @@ void ArrayController::op_start(Op& op) {
       if (flagged == 1 && target != UINT32_MAX) op.recon = target;
     }
     if (op.recon != UINT32_MAX) {
-      ++reconstructions_;
+      if (op.recon != fd || !degraded) ++reconstructions_;
+      xor_cost((N - 1) * span);
       for (uint32_t d = 0; d < N; ++d)
         if (d != op.recon) {
           read(d, op.o0, op.o1);
@@ -393,6 +428,18 @@ void ArrayController::op_start(Op& op) {
       for (uint32_t j = 0; j < map_.data_chunks(); ++j)
         if (op.whi[j] > op.wlo[j]) read(map_.data_device(op.stripe, j), op.wlo[j], op.whi[j]);
     }
+    return;
+  }
+  if (degraded) {
+    // A degraded write reads the surviving devices over the rows it writes,
+    // rebuilds the lost chunk's rows from them (op_read_phase_done), computes
+    // parity from all data and writes everything but the failed device.
+    op.lost = fd;
+    op.rmw = false;
+    ++degraded_writes_;
+    for (uint32_t d = 0; d < N; ++d)
+      if (d != fd) read(d, op.o0, op.o1);
+    if (op.outstanding == 0) op_read_phase_done(op);
     return;
   }
   // A write: choose read-modify-write or reconstruct-write by the fewer reads.
@@ -422,9 +469,31 @@ void ArrayController::op_start(Op& op) {
 
 void ArrayController::op_read_phase_done(Op& op) {
   if (!op.write) return op_finish(op);
-  // New data tokens (the array scoreboard moves now: this op holds the stripe).
   const uint32_t pd = map_.parity_device(op.stripe);
   const uint64_t base = op.stripe * map_.chunk_lbas();
+  const uint64_t span = op.o1 - op.o0;
+  if (op.lost != UINT32_MAX || op.special == kRebuild) {  // the lost device's rows: the XOR of the others
+    const uint32_t f = op.special == kRebuild ? uint32_t(p_.fail_device) : op.lost;
+    std::vector<uint32_t>& t = op.tok[f];
+    std::fill(t.begin(), t.end(), 0u);
+    for (uint32_t e = 0; e < map_.devices(); ++e)
+      if (e != f)
+        for (uint64_t i = 0; i < span; ++i) t[i] ^= op.tok[e][i];
+    xor_cost((map_.devices() - 1) * span);
+  }
+  if (op.special == kRebuild) {  // checked against what the failed device should hold, written to the spare
+    const uint32_t f = uint32_t(p_.fail_device);
+    for (uint64_t i = 0; i < span; ++i) {
+      ++rebuild_checked_;
+      if (op.tok[f][i] != devtok_[f][base + i]) ++rebuild_mismatches_;
+      devtok_[spare_dev_][base + i] = op.tok[f][i];
+    }
+    op.phase = 2;
+    issue(DevIo{op.id, spare_dev_, true, base, uint32_t(span), f, 0});
+    op.outstanding++;
+    return;
+  }
+  // New data tokens (the array scoreboard moves now: this op holds the stripe).
   std::vector<uint32_t>& par = op.tok[pd];
   if (op.rmw) {
     for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
@@ -434,8 +503,10 @@ void ArrayController::op_read_phase_done(Op& op) {
         par[o - op.o0] ^= op.tok[d][o - op.o0] ^ nt;
         op.tok[d][o - op.o0] = nt;
       }
+      xor_cost(2 * (op.whi[j] - op.wlo[j]));
     }
   } else {
+    xor_cost(map_.data_chunks() * span);
     std::fill(par.begin(), par.end(), 0u);
     for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
       const uint32_t d = map_.data_device(op.stripe, j);
@@ -447,13 +518,17 @@ void ArrayController::op_read_phase_done(Op& op) {
   for (uint32_t j = 0; j < map_.data_chunks(); ++j)
     if (op.whi[j] > op.wlo[j]) {
       const uint32_t d = map_.data_device(op.stripe, j);
-      for (uint64_t o = op.wlo[j]; o < op.whi[j]; ++o) devtok_[d][base + o] = op.tok[d][o - op.o0];
-      issue(DevIo{op.id, d, true, base + op.wlo[j], uint32_t(op.whi[j] - op.wlo[j]), d, op.wlo[j] - op.o0});
+      for (uint64_t o = op.wlo[j]; o < op.whi[j]; ++o) devtok_[phys(d, op.stripe)][base + o] = op.tok[d][o - op.o0];
+      if (d == op.lost) continue;  // degraded: the lost chunk lives on in the parity
+      issue(DevIo{op.id, phys(d, op.stripe), true, base + op.wlo[j], uint32_t(op.whi[j] - op.wlo[j]), d, op.wlo[j] - op.o0});
       op.outstanding++;
     }
-  for (uint64_t o = op.o0; o < op.o1; ++o) devtok_[pd][base + o] = par[o - op.o0];
-  issue(DevIo{op.id, pd, true, base + op.o0, uint32_t(op.o1 - op.o0), pd, 0});
-  op.outstanding++;
+  for (uint64_t o = op.o0; o < op.o1; ++o) devtok_[phys(pd, op.stripe)][base + o] = par[o - op.o0];
+  if (pd != op.lost) {
+    issue(DevIo{op.id, phys(pd, op.stripe), true, base + op.o0, uint32_t(op.o1 - op.o0), pd, 0});
+    op.outstanding++;
+  }
+  if (op.outstanding == 0) op_finish(op);
 }
 
 void ArrayController::op_finish(Op& op) {
@@ -483,17 +558,48 @@ void ArrayController::op_finish(Op& op) {
   if (op.write) L.writer = false;
   else L.readers--;
   const uint64_t stripe = op.stripe, req = op.req;
+  const bool rebuild = op.special == kRebuild;
   ops_.erase(op.id);
   lock_grant(stripe);
   if (L.q.empty() && !L.writer && !L.readers) locks_.erase(stripe);
+  if (rebuild) {  // the spare holds this stripe now; the next one starts at the rebuild rate
+    rebuilt_ = stripe + 1;
+    rebuild_busy_ = false;
+    const uint64_t stripes = map_.array_lbas() / map_.stripe_lbas();
+    const double bytes = double(rebuilt_) * double(map_.chunk_lbas()) * lba_size_;
+    next_rebuild_ = rebuilt_ < stripes ? rebuild_begin_ + uint64_t(bytes / double(p_.rebuild_rate) * 1e12) : UINT64_MAX;
+    if (rebuilt_ == stripes) rebuild_end_ = now_ps();
+    return;
+  }
   Request& r = reqs_.at(req);
   if (--r.ops == 0) complete_request(req, now_ps());
 }
 
 uint32_t ArrayController::gc_devices_during(uint64_t since) const {
   uint32_t n = 0;
-  for (const auto& p : ports_) n += p->gc_open > 0 || (p->ever_gc && p->gc_last_end >= since);
+  for (uint32_t d = 0; d < ports_.size(); ++d) {
+    const Port& p = *ports_[d];
+    if (failed_ && d == uint32_t(p_.fail_device)) continue;  // out of the array
+    n += p.gc_open > 0 || (p.ever_gc && p.gc_last_end >= since);
+  }
   return n;
+}
+
+void ArrayController::rebuild_step(uint64_t) {
+  Op op;
+  op.id = next_op_++;
+  op.req = UINT64_MAX;
+  op.stripe = rebuilt_;
+  op.write = true;
+  op.special = kRebuild;
+  op.first = op.n = 0;
+  op.o0 = 0;
+  op.o1 = map_.chunk_lbas();
+  op.tok.assign(map_.devices(), {});
+  rebuild_busy_ = true;
+  ops_.emplace(op.id, std::move(op));
+  locks_[rebuilt_].q.push_back(next_op_ - 1);
+  lock_grant(rebuilt_);
 }
 
 void ArrayController::complete_request(uint64_t id, uint64_t now) {
@@ -784,7 +890,8 @@ void ArrayController::windows_update(uint64_t now) {
   const uint64_t t = now - t0_;
   for (uint32_t d = 0; d < ports_.size(); ++d) {
     Port& p = *ports_[d];
-    const uint32_t w = sched_.open(d, t) ? NVME_PLM_NDWIN : NVME_PLM_DTWIN;
+    const uint32_t c = failed_ && d == spare_dev_ ? uint32_t(p_.fail_device) : d;  // the spare takes the failed device's windows
+    const uint32_t w = sched_.open(c, t) ? NVME_PLM_NDWIN : NVME_PLM_DTWIN;
     if (w == p.window) continue;
     if (timeline_ && p.window == NVME_PLM_NDWIN) timeline_->span(window_track_[d], "NDWIN", p.window_since, now);
     p.window = w;
@@ -875,19 +982,34 @@ void ArrayController::replay() {
       admit(io, p_.closed_loop ? now : t0_ + io.time_ps);
       have_next = next_request(io);
     }
+    if (windows && now >= next_window_) windows_update(now);
+    if (p_.fail_device >= 0 && !failed_ && now >= t0_ + p_.fail_ps) {  // the device drops out of the array
+      failed_ = true;
+      failed_at_ = now;
+      Port& fp = *ports_[uint32_t(p_.fail_device)];
+      if (fp.gc_open) {
+        fp.gc_open = 0;
+        fp.gc_last_end = now;
+        --collecting_now_;
+      }
+      if (spare_dev_ != UINT32_MAX) rebuild_begin_ = next_rebuild_ = now;
+    }
+    if (failed_ && !rebuild_busy_ && now >= next_rebuild_) rebuild_step(now);
     while (!ready_.empty()) {
       const uint64_t id = ready_.front();
       ready_.pop_front();
       op_start(ops_.at(id));
     }
-    if (windows && now >= next_window_) windows_update(now);
     if (now >= next_sample_) {
       sampler_();
       next_sample_ = now + sample_ps_;
     }
     ring_all();
-    if (!have_next && reqs_.empty()) break;
+    const bool rebuilding = failed_ && spare_dev_ != UINT32_MAX && rebuild_end_ == 0;
+    if (!have_next && reqs_.empty() && !rebuilding) break;
     uint64_t wake = std::min(next_window_, next_sample_);
+    if (p_.fail_device >= 0 && !failed_ && (have_next || !reqs_.empty())) wake = std::min(wake, t0_ + p_.fail_ps);
+    if (rebuilding && !rebuild_busy_) wake = std::min(wake, next_rebuild_);
     if (have_next && !p_.closed_loop) wake = std::min(wake, t0_ + io.time_ps);
     if (p_.stall_ps && !reqs_.empty()) wake = std::min(wake, last_progress + p_.stall_ps);
     if (wake == UINT64_MAX) wait(any_msi_);
@@ -958,6 +1080,17 @@ nlohmann::json ArrayController::summary() const {
                          {"mean_ms", ggc_rounds_ ? double(ggc_sum_) / double(ggc_rounds_) * 1e-9 : 0.0},
                          {"max_ms", double(ggc_max_) * 1e-9}}},
           {"collect_commands", {{"sent", collects_sent_}, {"done", collects_done_}}},
+          {"degraded", {{"failed_device", p_.fail_device}, {"failed", failed_}, {"failed_at_s", double(failed_at_) * 1e-12},
+                        {"degraded_reads", degraded_reads_}, {"degraded_writes", degraded_writes_},
+                        {"rebuild", {{"spare", spare_dev_ != UINT32_MAX}, {"stripes_rebuilt", rebuilt_},
+                                     {"stripes", map_.array_lbas() / map_.stripe_lbas()},
+                                     {"begin_s", double(rebuild_begin_) * 1e-12}, {"end_s", double(rebuild_end_) * 1e-12},
+                                     {"lbas_checked", rebuild_checked_}, {"mismatches", rebuild_mismatches_}}}}},
+          {"host_cpu", {{"xor_bytes", xor_tokens_ * lba_size_}, {"stripe_ops", stripe_ops_},
+                        {"seconds", double(xor_tokens_) * lba_size_ / 1024.0 * double(p_.xor_ps_per_kib) * 1e-12 +
+                                        double(stripe_ops_) * double(p_.stripe_op_ps) * 1e-12},
+                        {"utilization", sim_s > 0 ? (double(xor_tokens_) * lba_size_ / 1024.0 * double(p_.xor_ps_per_kib) * 1e-12 +
+                                                     double(stripe_ops_) * double(p_.stripe_op_ps) * 1e-12) / sim_s : 0.0}}},
           {"plm_set_features", set_features_},
           {"async_events", aens_},
           {"errors", errors_},

@@ -69,6 +69,11 @@ struct ArrayParams {
   uint64_t buffer_ps = 0;         // array.gc.buffer_time
   uint32_t harmonia_blocks = 4;   // array.gc.harmonia_blocks
   uint32_t bank_blocks = 0;       // array.gc.bank_blocks
+  int64_t fail_device = -1;       // array.fail.device (-1: none)
+  uint64_t fail_ps = 0;           // array.fail.at
+  bool spare = false;             // array.rebuild.spare
+  uint64_t rebuild_rate = 0;      // array.rebuild.rate, bytes per second
+  uint64_t xor_ps_per_kib = 0, stripe_op_ps = 0;  // array.cpu.*
   uint32_t device_qd = 32;        // NVMe I/O queue depth per device
   uint32_t host_qd = 32;          // closed loop: array requests outstanding
   bool closed_loop = false;
@@ -122,7 +127,7 @@ class ArrayController : public sc_core::sc_module {
   // The array's part of the summary (devices' firmware figures are added by
   // the runner).
   nlohmann::json summary() const;
-  uint64_t mismatches() const { return sb_.mismatches() + dev_mismatches_; }
+  uint64_t mismatches() const { return sb_.mismatches() + dev_mismatches_ + rebuild_mismatches_; }
   uint64_t lock_overlaps() const { return lock_overlaps_; }
   double sim_seconds() const { return double(end_ps_ - start_ps_) * 1e-12; }
   uint64_t requests() const { return requests_; }
@@ -138,7 +143,7 @@ class ArrayController : public sc_core::sc_module {
     uint64_t buf_off;  // ... and the offset in it of lba
     uint8_t special = 0;  // kTrim: deallocate [lba, lba + n); kFlush: flush the device
   };
-  static constexpr uint8_t kTrim = 1, kFlush = 2;
+  static constexpr uint8_t kTrim = 1, kFlush = 2, kRebuild = 3;
   struct Slot {
     bool busy = false;
     DevIo io{};
@@ -159,7 +164,8 @@ class ArrayController : public sc_core::sc_module {
   struct Op {
     uint64_t id, req, stripe;
     bool write;          // a write, trim or flush (takes the stripe lock exclusively; a flush takes none)
-    uint8_t special = 0;  // kTrim or kFlush
+    uint8_t special = 0;  // kTrim, kFlush or kRebuild (no request: rebuilds the stripe onto the spare)
+    uint32_t lost = UINT32_MAX;  // the failed device, when this stripe had none to stand in for it at op_start
     uint64_t first, n;   // array LBAs [first, first + n), inside the stripe
     uint64_t o0, o1;     // hull of the chunk offsets it touches
     std::vector<uint64_t> wlo, whi;             // per data index: offsets touched [lo, hi)
@@ -195,7 +201,15 @@ class ArrayController : public sc_core::sc_module {
   void windows_update(uint64_t now);
   void lock_request(uint32_t d, uint64_t now);
   void lock_release(uint32_t d, uint64_t now);
-  void collect(uint32_t d, uint32_t blocks);  // vendor C2h: collect up to the threshold + blocks
+  void collect(uint32_t d, uint32_t blocks);
+  // Degraded mode: the device holding device d's chunks of stripe s (the
+  // spare once that stripe is rebuilt), and whether d's chunk is lost there.
+  uint32_t phys(uint32_t d, uint64_t s) const {
+    return failed_ && d == uint32_t(p_.fail_device) && s < rebuilt_ ? spare_dev_ : d;
+  }
+  bool lost(uint32_t d, uint64_t s) const { return failed_ && d == uint32_t(p_.fail_device) && s >= rebuilt_; }
+  void rebuild_step(uint64_t now);
+  void xor_cost(uint64_t tokens) { xor_tokens_ += tokens; }  // vendor C2h: collect up to the threshold + blocks
   void global_gc_request(uint32_t d, uint64_t now);
   void collect_done(uint32_t d, uint64_t now);
   void doorbell(Port& p, uint32_t offset, uint32_t value);
@@ -246,6 +260,15 @@ class ArrayController : public sc_core::sc_module {
   uint32_t ggc_outstanding_ = 0;
   uint64_t ggc_rounds_ = 0, ggc_begin_ = 0, ggc_sum_ = 0, ggc_max_ = 0, ggc_requests_ = 0;
   uint64_t collects_sent_ = 0, collects_done_ = 0;
+
+  // degraded mode and rebuild
+  bool failed_ = false, rebuild_busy_ = false;
+  uint32_t spare_dev_ = UINT32_MAX;  // port index of the spare
+  uint64_t rebuilt_ = 0;             // stripes [0, rebuilt_) are on the spare
+  uint64_t failed_at_ = 0, rebuild_begin_ = 0, rebuild_end_ = 0, next_rebuild_ = UINT64_MAX;
+  uint64_t degraded_reads_ = 0, degraded_writes_ = 0, rebuild_mismatches_ = 0, rebuild_checked_ = 0;
+  // RAID-driver CPU (host): tokens XORed, stripe operations
+  uint64_t xor_tokens_ = 0, stripe_ops_ = 0;
 
   // results
   uint64_t start_ps_ = 0, end_ps_ = 0, requests_ = 0, reads_ = 0, writes_ = 0, wrapped_ = 0, out_of_range_ = 0;

@@ -78,7 +78,10 @@ void ArraySimulation::build() {
   Config base = cfg;  // before device 0's overrides
   for (const auto& o : over[0]) cfg.set(o.first, o.second);
   devs_.push_back(std::make_unique<Device>("ssd0", cfg));
-  for (uint32_t i = 1; i < p.devices; ++i) {
+  const uint32_t built = p.devices + (p.spare ? 1 : 0);  // a hot spare after the members
+  over.resize(built);
+  first_key.resize(built);
+  for (uint32_t i = 1; i < built; ++i) {
     dev_cfgs_.push_back(std::make_unique<Config>(base));
     for (const auto& o : over[i]) dev_cfgs_.back()->set(o.first, o.second);
     try {
@@ -89,7 +92,7 @@ void ArraySimulation::build() {
     }
   }
   const SsdSoc& s0 = devs_[0]->soc();
-  for (uint32_t i = 1; i < p.devices; ++i) {
+  for (uint32_t i = 1; i < built; ++i) {
     const SsdSoc& si = devs_[i]->soc();
     if (geometry_text(si) != geometry_text(s0) || si.fw_config().max_transfer_lbas != s0.fw_config().max_transfer_lbas)
       throw ConfigError("config key '" + (first_key[i].empty() ? std::string("array.devices") : first_key[i]) + "': device " +
@@ -102,7 +105,7 @@ void ArraySimulation::build() {
                       std::to_string(lba) + " bytes)");
   if (p.chunk_bytes / lba > s0.logical_lbas()) throw ConfigError("config key 'array.chunk': larger than a device");
   const uint64_t mem = cfg.get_size("array.host_memory", "8MiB", "host memory per device for its queues and buffers (RAID runs)");
-  for (uint32_t i = 0; i < p.devices; ++i) devs_[i]->attach_memory("ssd" + std::to_string(i) + "_mem", mem);
+  for (uint32_t i = 0; i < built; ++i) devs_[i]->attach_memory("ssd" + std::to_string(i) + "_mem", mem);
   std::vector<Device*> raw;
   for (auto& d : devs_) raw.push_back(d.get());
   ctrl_ = std::make_unique<ArrayController>("raid", p, raw, lba, s0.fw_config().max_transfer_lbas);
