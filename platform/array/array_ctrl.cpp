@@ -252,16 +252,8 @@ void ArrayController::admit(const host::IoRequest& io, uint64_t arrival) {
     r.io = io;
     r.arrival_ps = arrival;
     r.lba = r.nlb = 0;
-    Op op;
-    op.id = next_op_++;
-    op.req = id;
-    op.stripe = UINT64_MAX;
-    op.write = true;
-    op.special = kFlush;
-    op.first = op.n = op.o0 = op.o1 = 0;
     r.ops = 1;
-    ops_.emplace(op.id, std::move(op));
-    ready_.push_back(next_op_ - 1);
+    ready_.push_back(add_special_op(id, UINT64_MAX, kFlush));
     return;
   }
   uint64_t lba, nlb;
@@ -585,20 +577,24 @@ uint32_t ArrayController::gc_devices_during(uint64_t since) const {
   return n;
 }
 
-void ArrayController::rebuild_step(uint64_t) {
+uint64_t ArrayController::add_special_op(uint64_t req, uint64_t stripe, uint8_t kind) {
   Op op;
   op.id = next_op_++;
-  op.req = UINT64_MAX;
-  op.stripe = rebuilt_;
+  op.req = req;
+  op.stripe = stripe;
   op.write = true;
-  op.special = kRebuild;
-  op.first = op.n = 0;
-  op.o0 = 0;
-  op.o1 = map_.chunk_lbas();
-  op.tok.assign(map_.devices(), {});
+  op.special = kind;
+  op.first = op.n = op.o0 = 0;
+  op.o1 = kind == kRebuild ? map_.chunk_lbas() : 0;  // a rebuild covers whole chunks
+  op.tok.assign(kind == kRebuild ? map_.devices() : 0, {});
+  const uint64_t id = op.id;
+  ops_.emplace(id, std::move(op));
+  return id;
+}
+
+void ArrayController::rebuild_step(uint64_t) {
   rebuild_busy_ = true;
-  ops_.emplace(op.id, std::move(op));
-  locks_[rebuilt_].q.push_back(next_op_ - 1);
+  locks_[rebuilt_].q.push_back(add_special_op(UINT64_MAX, rebuilt_, kRebuild));
   lock_grant(rebuilt_);
 }
 

@@ -209,6 +209,7 @@ class ArrayController : public sc_core::sc_module {
   }
   bool lost(uint32_t d, uint64_t s) const { return failed_ && d == uint32_t(p_.fail_device) && s >= rebuilt_; }
   void rebuild_step(uint64_t now);
+  uint64_t add_special_op(uint64_t req, uint64_t stripe, uint8_t kind);  // a flush or a rebuild step: its id
   void xor_cost(uint64_t tokens) { xor_tokens_ += tokens; }  // vendor C2h: collect up to the threshold + blocks
   void global_gc_request(uint32_t d, uint64_t now);
   void collect_done(uint32_t d, uint64_t now);
