@@ -28,9 +28,9 @@ fio --name=nbd --ioengine=nbd --uri="nbd+unix:///ssdvp?socket=$work/s.sock" --rw
   --iodepth=16 --size=$((ios * 4))k --output-format=json --output=fio.json >/dev/null
 kill -TERM $pid
 wait $pid
-"$bin" run -c "$root/configs/nbd.yaml" --trace rec.iolog --format fio --set workload.fio_time_unit_ps=1 -o full --quiet
+"$bin" run -c "$root/configs/nbd.yaml" --trace rec.iolog --trace-format fio --set workload.fio_time_unit_ps=1 -o full --quiet
 head -2 rec.iolog >one.iolog
-"$bin" run -c "$root/configs/nbd.yaml" --trace one.iolog --format fio --set workload.fio_time_unit_ps=1 -o one --quiet
+"$bin" run -c "$root/configs/nbd.yaml" --trace one.iolog --trace-format fio --set workload.fio_time_unit_ps=1 -o one --quiet
 python3 - <<'PY'
 import json
 f = json.load(open("fio.json"))["jobs"][0]

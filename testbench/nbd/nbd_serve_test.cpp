@@ -426,7 +426,7 @@ TEST(NbdServe, RecordedSessionReplaysToIdenticalResults) {
     const fs::path d2 = d / "replay";
     fs::create_directories(d2);
     const auto r = ssdvp_test::run_command(d2, std::string("'") + SSDVP_BIN + "' run -c '" + kConfig + "' --trace '" +
-                                                   rec.string() + "' --format fio --set workload.fio_time_unit_ps=1 -o '" +
+                                                   rec.string() + "' --trace-format fio --set workload.fio_time_unit_ps=1 -o '" +
                                                    (d2 / "out").string() + "'");
     ASSERT_EQ(r.code, 0) << r.err;
     const auto rep = nlohmann::json::parse(ssdvp_test::slurp(d2 / "out" / "summary.json"));
