@@ -9,7 +9,9 @@ PKGS=(build-essential cmake ninja-build pkg-config
       libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
       libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev
       verilator yosys
-      libunicorn-dev gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf)
+      libunicorn-dev gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+      libnbd-bin qemu-utils fio  # real NBD clients of ssdvp serve (testbench/nbd)
+      qemu-system-x86 busybox-static)  # its Linux guest test (scripts/guest/build-initramfs.sh)
 # The exploration tooling's packages (explore/, testbench/explore/).
 here=$(cd "$(dirname "$0")" && pwd)
 while read -r p; do

@@ -2,6 +2,7 @@
 //
 //   ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--trace-format F] [-o OUTDIR] [--quiet]
 //   ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]
+//   ssdvp serve [-c CONFIG] [--set key=value]... [--listen unix:PATH|tcp:HOST:PORT] [--record FILE] [-o OUTDIR]
 //   ssdvp registers                 the register map with its fields (markdown)
 //   ssdvp --version
 //
@@ -22,6 +23,7 @@
 #include "common/register_bank.h"
 #include "run/device_state.h"
 #include "run/simulation.h"
+#include "nbd/nbd_export.h"
 #include "workload.h"
 
 namespace po = boost::program_options;
@@ -32,6 +34,7 @@ namespace {
 const char* kUsage =
     "usage: ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--trace-format FMT] [-o OUTDIR] [--quiet]\n"
     "       ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]\n"
+    "       ssdvp serve [-c CONFIG] [--set key=value]... [--listen unix:PATH|tcp:127.0.0.1:PORT] [--record FILE] [-o OUTDIR]\n"
     "       ssdvp registers\n"
     "       ssdvp --version\n";
 
@@ -227,6 +230,27 @@ int cmd_run(const po::variables_map& vm) {
   return 0;
 }
 
+// ssdvp serve: the drive as an NBD export (platform/nbd, docs/models/nbd.md).
+int cmd_serve(const po::variables_map& vm) {
+  Config cfg = load(vm);
+  const std::string out = vm["out"].as<std::string>();
+  const auto r = ssdvp::nbd::serve(cfg, vm.count("listen") ? vm["listen"].as<std::string>() : "",
+                                   vm.count("record") ? vm["record"].as<std::string>() : "", out);
+  if (!r.error.empty()) {
+    std::fprintf(stderr, "ssdvp: error: %s\n", r.error.c_str());
+    return 1;
+  }
+  if (!vm.count("quiet")) {
+    print_summary(r.summary, out);
+    ssdvp::nbd::print_nbd_summary(r.summary);
+  }
+  if (!r.clean) {
+    std::fprintf(stderr, "ssdvp: the session found integrity mismatches, wrong data, NAND violations or firmware bus errors\n");
+    return 3;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -239,7 +263,9 @@ int sc_main(int argc, char* argv[]) {
       "trace-format", po::value<std::string>(), "run: the trace's format (sets workload.format)")(
       "format", po::value<std::string>(), "params: output format, text|markdown|json (default text)")(
       "out,o", po::value<std::string>()->default_value("out"), "output directory")("quiet,q", "no summary on stdout")(
-      "command", po::value<std::string>(), "run | params | registers");
+      "listen", po::value<std::string>(), "serve: unix:PATH or tcp:127.0.0.1:PORT (sets nbd.listen)")(
+      "record", po::value<std::string>(), "serve: record every request to this fio v3 iolog (and FILE.times.csv)")(
+      "command", po::value<std::string>(), "run | serve | params | registers");
   po::positional_options_description pos;
   pos.add("command", 1);
   try {
@@ -258,6 +284,7 @@ int sc_main(int argc, char* argv[]) {
     const std::string cmd = vm["command"].as<std::string>();
     if (cmd == "run") return cmd_run(vm);
     if (cmd == "params") return cmd_params(vm);
+    if (cmd == "serve") return cmd_serve(vm);
     if (cmd == "registers") return cmd_registers();
     std::fprintf(stderr, "ssdvp: unknown command '%s'\n%s", cmd.c_str(), kUsage);
     return 2;
@@ -290,7 +317,7 @@ int main(int argc, char* argv[]) {
       simulates = false;
       break;
     }
-    if (a == "run" || a == "params") simulates = true;
+    if (a == "run" || a == "params" || a == "serve") simulates = true;
   }
   if (!simulates) setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   return sc_core::sc_elab_and_sim(argc, argv);

@@ -88,6 +88,7 @@ void HostDriver::refill() {
 }
 
 bool HostDriver::next_request(host::IoRequest& io) {
+  if (live_src_) return live_src_->poll(io, now_ps() - live_t0_);
   if (prefetch_.need()) {
     refill_ev_.notify();
     wait(refilled_ev_);
@@ -201,6 +202,7 @@ bool HostDriver::issue_some(Request& r) {
         }
         auto* tok = reinterpret_cast<uint32_t*>(mem_.data() + sl.buf);
         for (uint32_t i = 0; i < n; ++i) tok[i] = in_range ? sb_.write(lba + i) : 0;
+        if (live_src_ && in_range) live_src_->on_write_tokens(r.io.line, lba, tok, n);
       }
     }
     submit(s, e);
@@ -269,6 +271,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
   res_.end_ps = now;
   block_.done(gcdetect::Dir(int(r.io.op)), bytes, r.arrival_ps, now);
   if (observer_) observer_(RequestRecord{r.io.op, r.lba, r.nlb, r.arrival_ps, now, r.error});
+  if (live_src_) live_src_->on_complete(r.io.line, r.error, r.arrival_ps, now);
 }
 
 void HostDriver::reap() {
@@ -304,6 +307,7 @@ void HostDriver::reap() {
         if (!sb_.check(sl.lba + i, tok[i]) && sb_.mismatches() <= 10)
           SSDVP_LOG(log_, error, "integrity: LBA %llu read token 0x%08x, expected 0x%08x",
                     (unsigned long long)(sl.lba + i), tok[i], sb_.expected(sl.lba + i));
+      if (live_src_ && it != live_.end()) live_src_->on_read_tokens(it->second.io.line, sl.lba, tok, sl.nlb);
     }
     if (it != live_.end() && --it->second.outstanding == 0 && it->second.issued >= std::max<uint64_t>(it->second.nlb, 1)) {
       complete_request(it->second, now);
@@ -368,10 +372,12 @@ void HostDriver::replay() {
     return;
   }
   const uint64_t t0 = now_ps();
+  live_t0_ = t0;
   host::IoRequest io;
   bool have_next = next_request(io);
   for (;;) {
     const uint64_t now = now_ps();
+    if (live_src_ && !have_next) have_next = next_request(io);  // arrived since the last pass
     if (limit_ps_ && now - t0 >= limit_ps_ && have_next) {
       have_next = false;
       res_.time_limited = true;
@@ -403,15 +409,19 @@ void HostDriver::replay() {
       charged_commands_ = res_.commands;
     }
     ring_sq();
-    if (!have_next && waiting_.empty() && busy_slots_ == 0) break;
+    if (!have_next && waiting_.empty() && busy_slots_ == 0) {
+      const LiveSource::Idle idle = live_src_ ? live_src_->idle() : LiveSource::Idle::end;
+      if (idle == LiveSource::Idle::end) break;
+      if (idle == LiveSource::Idle::again) continue;
+    }
     // wait for a completion or the next arrival
     if (have_next && !closed_loop_ && (waiting_.empty() || busy_slots_ < qd_)) {
       const uint64_t due = t0 + io.time_ps;
       const uint64_t wake = std::min(due, next_sample_ps_);
-      if (wake > now) wait(ps(wake - now), mem_.msi_event());
+      if (wake > now) live_src_ ? wait(ps(wake - now), mem_.msi_event() | live_src_->arrival()) : wait(ps(wake - now), mem_.msi_event());
     } else {
       const uint64_t wake = next_sample_ps_;
-      if (wake > now) wait(ps(wake - now), mem_.msi_event());
+      if (wake > now) live_src_ ? wait(ps(wake - now), mem_.msi_event() | live_src_->arrival()) : wait(ps(wake - now), mem_.msi_event());
     }
     if (busy_slots_ == 0) last_progress_ps_ = now_ps();
     reap();

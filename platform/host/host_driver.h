@@ -27,6 +27,7 @@
 #include "common/log.h"
 #include "host/host_memory.h"
 #include "host/latency_histogram.h"
+#include "host/live_source.h"
 #include "host/request_prefetch.h"
 #include "host/scoreboard.h"
 #include "host/gcdetect/iostat.h"
@@ -120,6 +121,8 @@ class HostDriver : public sc_core::sc_module {
   // Requests read ahead from the workload (default 4096); a feedback-driven
   // workload (the file-level host's TRIMs) wants 1.
   void set_prefetch(size_t n) { prefetch_.set_depth(n); }
+  // A live source (the NBD export) instead of the workload; see live_source.h.
+  void set_live(LiveSource* s) { live_src_ = s; }
 
  private:
   struct Request {
@@ -208,6 +211,8 @@ class HostDriver : public sc_core::sc_module {
   std::exception_ptr error_;
   void replay();
   RequestPrefetch prefetch_;
+  LiveSource* live_src_ = nullptr;
+  uint64_t live_t0_ = 0;
   sc_core::sc_event refill_ev_, refilled_ev_;
   gcdetect::BlockStats block_;
 

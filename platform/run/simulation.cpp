@@ -69,6 +69,8 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
                                          "trace format; auto detects it from the first lines");
   const int64_t device = cfg.get_i64("workload.device", -1, "replay only this device/disk/LUN number of the trace (-1: all)");
   const double scale = cfg.get_double("workload.time_scale", 1.0, "multiply trace inter-arrival times (0.5 = twice as fast)", 0.0, 1e9);
+  const uint64_t fio_unit = cfg.get_u64("workload.fio_time_unit_ps", 1000000000ull,
+                                        "unit of a fio v3 iolog's timestamp column in ps (1000000000: ms; fio's write_iolog writes us: 1000000; ssdvp serve --record writes ps: 1)", 1);
   const uint64_t loops = cfg.get_u64("workload.loops", 1, "replay the trace this many times (0 = forever)");
   const bool allow_empty = cfg.get_bool("workload.allow_empty", false,
                                         "run a trace that yields no request (empty, or only zero-length or filtered "
@@ -92,6 +94,7 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
   if (!o.detect) o.format = host::parse_trace_format(fmt);
   o.device = device;
   o.time_scale = scale;
+  o.fio_time_unit_ps = fio_unit;
   {
     // Read the whole trace once before simulating: a malformed line fails
     // now, with its file:line, not hours into a run (and no exception is then
