@@ -22,6 +22,7 @@
 #include "array/array_sim.h"
 #include "common/register_bank.h"
 #include "run/device_state.h"
+#include "run/journal_summary.h"
 #include "run/simulation.h"
 #include "nbd/nbd_export.h"
 #include "workload.h"
@@ -69,6 +70,7 @@ void print_summary(const nlohmann::json& j, const std::string& out) {
               f["erase_count"]["mean"].get<double>(), f["erase_count"]["max"].get<uint32_t>());
   const std::string warn = ssdvp::DeviceState::steady_state_warning(f["spare"]);
   if (!warn.empty()) std::printf("%s\n", warn.c_str());
+  if (const std::string jl = ssdvp::journal_summary_line(j); !jl.empty()) std::printf("%s\n", jl.c_str());
   std::printf("integrity: %llu reads checked, %llu mismatches; NAND violations %llu; host errors %llu\n",
               (unsigned long long)j["integrity"]["reads_checked"].get<uint64_t>(),
               (unsigned long long)j["integrity"]["mismatches"].get<uint64_t>(),

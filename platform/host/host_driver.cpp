@@ -267,6 +267,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
       res_.flushes++;
       break;
   }
+  if (r.io.flags & host::kIoFsyncEnd) res_.fsync_latency.add((now - fsync_begin_ps_) / 1000);
   res_.requests++;
   res_.end_ps = now;
   block_.done(gcdetect::Dir(int(r.io.op)), bytes, r.arrival_ps, now);
@@ -388,6 +389,7 @@ void HostDriver::replay() {
       r.io = io;
       r.arrival_ps = closed_loop_ ? now : t0 + io.time_ps;
       r.id = next_id_++;
+      if (io.flags & host::kIoFsyncBegin) fsync_begin_ps_ = r.arrival_ps;
       if (admit(r)) {
         live_.emplace(r.id, r);
         waiting_.push_back(r.id);
@@ -398,6 +400,8 @@ void HostDriver::replay() {
     // issue in arrival order
     while (!waiting_.empty()) {
       Request& r = live_.at(waiting_.front());
+      // a barrier waits for every earlier request (live_ is ordered by id)
+      if ((r.io.flags & host::kIoBarrier) && r.issued == 0 && live_.begin()->first != r.id) break;
       if (closed_loop_ && r.issued == 0) r.arrival_ps = now;  // closed loop: latency from issue
       const bool all = issue_some(r);
       if (r.issued > 0) occupancy_enter(r, now);  // its latency clock runs (from arrival_ps)

@@ -17,6 +17,7 @@
 #include "host/scoreboard.h"
 #include "run/device.h"
 #include "run/device_state.h"
+#include "run/journal_summary.h"
 #include "run/params.h"
 #include "run/timeline.h"
 #include "cpu/cpu_native.h"
@@ -262,6 +263,14 @@ void Simulation::attach_files_host() {
       throw ConfigError("config key 'host.time_limit': required with workload.source: files unless host.files.loops is set");
     keys_.wl_requests += files_->setup_requests();  // the fileset is laid out as preconditioning
     host_->set_prefetch(1);                     // TRIMs queued by the policy go out promptly
+    files_->set_clock([] { return uint64_t(sc_core::sc_time_stamp().value()); });  // the journal's commit timer
+    if (const fs::Journal* jn = files_->journal(); jn && jn->spec().stream) {  // tagged journal: Streams directive
+      if (jn->spec().stream > soc_->fw_config().hot_classes)
+        throw ConfigError("config key 'host.files.journal_stream': " + std::to_string(jn->spec().stream) +
+                          " is above the device's streams (ftl.hot.classes = " +
+                          std::to_string(soc_->fw_config().hot_classes) + ")");
+      host_->set_streams(soc_->fw_config().hot_classes);
+    }
   }
   monitor_ = std::make_unique<GcMonitor>("gcmon", cfg, soc_->nvme, host_->block_stats(), files_);
 }
@@ -560,6 +569,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
     }
     j["trim"] = t;
   }
+  if (files_ && files_->journal()) j["journal"] = journal_summary(*files_->journal(), h.fsync_latency, soc.lba_size());
   j["integrity"] = {{"reads_checked", sb_->checked()}, {"mismatches", sb_->mismatches()}};
   j["run"] = {{"wall_s", wall_s},
               {"host_ios_per_s", wall_s > 0 ? double(h.requests) / wall_s : 0.0},
