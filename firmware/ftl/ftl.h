@@ -109,6 +109,9 @@ struct ftl_config {
 
   uint64_t seed; /* firmware PRNG seed (random victim choices) */
   uint32_t debug_gc_register; /* 1: write NVME DBG_GC where GC starts and ends (the host's GC label) */
+  /* media faults (branch power): when a block's data is moved to fresh blocks */
+  uint32_t refresh_read_limit;  /* flash reads of a block since its erase that make it refreshed (0: never) */
+  uint32_t refresh_retries;     /* a read that needed at least this many retry levels refreshes its block (0: never) */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */
@@ -140,6 +143,17 @@ struct ftl_stats {
   uint64_t class_by_stream[FTL_MAX_CLASSES][FTL_MAX_CLASSES + 1];
   uint64_t gc_forced;       /* GC periods started urgently while the host's coordination said no (gcgate.c) */
   uint64_t gc_events_lost;  /* asynchronous events dropped because the host left none outstanding */
+  /* media faults (docs/firmware.md, "Bad blocks and read errors") */
+  uint64_t program_failures;  /* programs that failed: the page was rewritten elsewhere */
+  uint64_t erase_failures;
+  uint64_t retired_blocks;    /* grown bad blocks (program or erase failure), never used again */
+  uint64_t factory_bad_blocks; /* skipped from the start */
+  uint64_t rewritten_lbas;    /* LBAs of failed programs placed again */
+  uint64_t reads_retried;     /* flash reads that needed read retry */
+  uint64_t read_retries;      /* retry levels they used */
+  uint64_t uncorrectable_reads; /* flash reads that failed ECC at every level (host and GC) */
+  uint64_t lost_lbas;         /* LBAs a GC read could not recover: they read as Unrecovered Read Error */
+  uint64_t refreshes;         /* blocks collected for read disturb or retries, not for space */
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */

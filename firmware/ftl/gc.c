@@ -50,9 +50,13 @@ static void job_finish_if_done(struct ftl *f, struct gc_job *j) {
              f->blk_valid[blk]);
     f->fatal = 1;
   }
-  block_set_state(f, blk, BLK_ERASING);
-  f->erases_inflight++;
-  flash_submit(f, FC_OP_ERASE, TAG(TAG_ERASE, blk), blk, 0, 0);
+  if (f->blk_flags[blk] & BLKF_RETIRE) { /* a program failed on it: its data is safe elsewhere, retire it */
+    block_set_state(f, blk, BLK_BAD);
+  } else {
+    block_set_state(f, blk, BLK_ERASING);
+    f->erases_inflight++;
+    flash_submit(f, FC_OP_ERASE, TAG(TAG_ERASE, blk), blk, 0, 0);
+  }
   j->victim = FTL_NONE;
   hal_trace(f->hal, HAL_TRACE_GC_VICTIM_END, blk);
   if (--f->gc_active == 0) f->stats.gc_active_ns += hal_time_ns(f->hal) - f->gc_since_ns;
@@ -139,9 +143,17 @@ int gc_relocate(struct ftl *f) {
   return did;
 }
 
-int gc_read_done(struct ftl *f, uint32_t b, int status) {
+int gc_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries) {
   struct pagebuf *pb = &f->bufs[b];
-  if (status != FC_OK) {
+  block_note_read(f, row_block(f, pb->row), retries, status == FC_ERR_UNCORRECTABLE);
+  if (status == FC_ERR_UNCORRECTABLE) {
+    /* The data of the page is gone: its LBAs read as Unrecovered Read Error
+     * until rewritten, and nothing of the page is relocated. */
+    const uint32_t lost = map_lose_row(f, pb->row, pb->mask);
+    f->stats.lost_lbas += lost;
+    hal_logf(f->hal, HAL_LOG_WARN, "ftl: GC read of row %" PRIu32 " uncorrectable: %" PRIu32 " LBAs lost", pb->row, lost);
+    pb->mask = 0;
+  } else if (status != FC_OK) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: GC read of row %" PRIu32 " failed with status %d", pb->row, status);
     f->stats.flash_errors++;
     f->fatal = 1;
@@ -178,6 +190,12 @@ static void wear_check(struct ftl *f) {
 
 void gc_erase_done(struct ftl *f, uint32_t blk, int status) {
   f->erases_inflight--;
+  if (status == FC_ERR_ERASE_FAIL) { /* a grown bad block */
+    f->stats.erase_failures++;
+    hal_logf(f->hal, HAL_LOG_INFO, "ftl: erase of block %" PRIu32 " failed: retired", blk);
+    block_set_state(f, blk, BLK_BAD);
+    return;
+  }
   if (status != FC_OK) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: erase of block %" PRIu32 " failed with status %d", blk, status);
     f->stats.flash_errors++;

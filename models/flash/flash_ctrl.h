@@ -26,6 +26,7 @@
 #include "common/config.h"
 #include "common/log.h"
 #include "common/register_bank.h"
+#include "flash/flash_faults.h"
 #include "flash/flash_geometry.h"
 #include "flash/nand_die.h"
 #include "ssdvp_hw.h"
@@ -79,6 +80,9 @@ class FlashCtrl : public sc_core::sc_module {
   uint64_t violations() const { return violations_; }  // NAND rule / descriptor errors
   uint64_t errors() const { return errors_; }          // ERRORS: violations + ring errors
   size_t completions_waiting() const { return heap_.size() + ready_.size(); }
+  // Media faults (flash_faults.h): failures, retries, uncorrectable reads.
+  const FlashFaults& faults() const { return faults_; }
+  uint64_t torn_reads() const { return n_torn_read_; }  // reads of a torn page
 
  private:
   struct Ring {
@@ -103,6 +107,7 @@ class FlashCtrl : public sc_core::sc_module {
   void write_sq_tail(uint32_t v);
   void write_cq_head(uint32_t v);
   void ring_error(const char* what, uint32_t value);
+  void write_bbt(uint32_t addr);
 
   // Executes one descriptor; returns its completion time in ps.
   uint64_t execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe);
@@ -124,6 +129,8 @@ class FlashCtrl : public sc_core::sc_module {
   Timing t_;
   RegisterBank bank_;
   std::vector<NandDie> dies_;
+  FlashFaults faults_;
+  uint32_t bbt_addr_ = 0;
   bool functional_ = false;
   std::function<void(const FlashOpRecord&)> observer_;
 
@@ -142,7 +149,7 @@ class FlashCtrl : public sc_core::sc_module {
   tlm::tlm_dmi dmi_;
   bool dmi_valid_ = false, dmi_tried_ = false;
 
-  uint64_t n_read_ = 0, n_program_ = 0, n_erase_ = 0, violations_ = 0;
+  uint64_t n_read_ = 0, n_program_ = 0, n_erase_ = 0, violations_ = 0, n_torn_read_ = 0;
   uint32_t errors_ = 0, last_err_row_ = 0, last_err_code_ = 0;
 };
 

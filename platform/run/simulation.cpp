@@ -18,6 +18,7 @@
 #include "run/device.h"
 #include "run/device_state.h"
 #include "run/params.h"
+#include "run/reliability.h"
 #include "run/timeline.h"
 #include "cpu/cpu_native.h"
 #include "soc/ssd_soc.h"
@@ -558,6 +559,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
     j["trim"] = t;
   }
   j["integrity"] = {{"reads_checked", sb_->checked()}, {"mismatches", sb_->mismatches()}};
+  j["reliability"] = reliability_json(fl, *s, at_start_);
   j["run"] = {{"wall_s", wall_s},
               {"host_ios_per_s", wall_s > 0 ? double(h.requests) / wall_s : 0.0},
               {"peak_rss_mb", peak_rss_mb()},
