@@ -98,6 +98,12 @@ static void frontier_flush(struct ftl *f, struct frontier *fr) {
   program_buffer(f, (uint32_t)(pb - f->bufs));
 }
 
+int frontier_flush_one(struct ftl *f, struct frontier *fr) {
+  if (fr->buf == FTL_NONE || f->bufs[fr->buf].row == FTL_NONE) return 0;
+  frontier_flush(f, fr);
+  return 1;
+}
+
 int frontier_flush_host(struct ftl *f) {
   for (uint32_t i = 0; i < f->classes; ++i) {
     if (f->fr[i].buf == FTL_NONE) continue;

@@ -154,6 +154,11 @@ struct ftl_stats {
   uint64_t uncorrectable_reads; /* flash reads that failed ECC at every level (host and GC) */
   uint64_t lost_lbas;         /* LBAs a GC read could not recover: they read as Unrecovered Read Error */
   uint64_t refreshes;         /* blocks collected for read disturb or retries, not for space */
+  /* power-up recovery (ftl_recover) */
+  uint64_t recovery_pages;    /* pages read by the OOB scan */
+  uint64_t recovery_torn;     /* of them torn (uncorrectable): skipped */
+  uint64_t recovery_lbas;     /* LBAs mapped after the scan */
+  uint64_t recovery_ns;       /* time the scan took (0 in functional mode) */
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */
@@ -209,6 +214,16 @@ uint32_t ftl_class_of(const struct ftl *f, uint64_t lba);
 void ftl_erase_spread(const struct ftl *f, uint32_t *min, double *mean, uint32_t *max);
 /* The physical slot address LBA lba maps to, or 0xffffffff. */
 uint32_t ftl_lookup(const struct ftl *f, uint64_t lba);
+/* Power loss (firmware/ftl/power.c, docs/firmware.md "Power loss"):
+ * ftl_power_fail() is what the firmware does on the power-fail interrupt of a
+ * drive with power-loss protection: pads and programs the partly filled page
+ * of every write frontier, at most budget_pages of them (the capacitor's
+ * energy); returns the pages it could not program. ftl_recover() is power-up
+ * after a cut: ftl_init, then the OOB scan. Both need the flash controller in
+ * functional mode or a running clock (they poll). */
+uint32_t ftl_power_fail(struct ftl *f, uint32_t budget_pages);
+int ftl_recover(struct ftl *f, struct hal *hal, const struct ftl_config *cfg);
+
 /* Consistency check of the FTL's tables (L2P vs validity vs counts);
  * returns the number of inconsistencies found (0 expected). Slow. */
 uint64_t ftl_self_check(const struct ftl *f);

@@ -379,3 +379,8 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
            (unsigned long long)cfg->logical_lbas, f->free_total);
   return 0;
 }
+
+int ftl_recover(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
+  if (ftl_init(f, hal, cfg)) return -1;
+  return recover_scan(f);
+}

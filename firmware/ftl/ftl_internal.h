@@ -3,6 +3,8 @@
  *
  * Layers, top to bottom. A unit calls only units below it; nothing calls up.
  *
+ *   power.c    power loss: the capacitor's last programs (PLP) and the
+ *              power-up scan of the OOB that rebuilds the tables
  *   loop.c     event loop: polls the rings, dispatches flash completions by
  *              tag kind, and is the only place GC work starts (gc_schedule);
  *              functional access (ftl_func_*), self-check
@@ -312,6 +314,8 @@ int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, 
 /* Pads and programs the open pages of every host class; STEP_YIELD after one
  * closed a block (call again to go on), STEP_DONE when all are programmed. */
 int frontier_flush_host(struct ftl *f);
+/* Pads and programs frontier fr's partly filled page, if it has one (1). */
+int frontier_flush_one(struct ftl *f, struct frontier *fr);
 /* A program completed (the loop's dispatch). */
 void program_done(struct ftl *f, uint32_t b, int status);
 
@@ -345,6 +349,12 @@ int gc_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries);
 int gc_relocate(struct ftl *f);
 /* An erase completed: the block is free again. */
 void gc_erase_done(struct ftl *f, uint32_t blk, int status);
+
+/* ---- power.c: power loss and recovery ---------------------------------------- */
+/* After ftl_init on a NAND array that holds data: rebuilds the L2P from the
+ * OOB (newest sequence number wins), validity, block states and free lists.
+ * 0, or -1 (logged). */
+int recover_scan(struct ftl *f);
 
 /* ---- flashif.c: flash rings ----------------------------------------------- */
 void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t mask, uint32_t buf);

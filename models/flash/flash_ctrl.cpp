@@ -182,7 +182,7 @@ void FlashCtrl::write_sq_tail(uint32_t v) {
     t += (first ? lat : 0) + t_.sq_fetch_ps;
     first = false;
     const uint64_t done = execute(d, t, cqe);
-    complete(done, cqe);
+    complete(done, cqe, d.op, d.row);
   }
   if (functional_) post_ready();
   else fetch_free_ps_ = t;
@@ -339,8 +339,8 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
 
 // ---- completions -----------------------------------------------------------
 
-void FlashCtrl::complete(uint64_t time, const fc_cqe& cqe) {
-  heap_.push_back(Pending{time, order_++, cqe});
+void FlashCtrl::complete(uint64_t time, const fc_cqe& cqe, uint8_t op, uint32_t row) {
+  heap_.push_back(Pending{time, order_++, cqe, op, row});
   std::push_heap(heap_.begin(), heap_.end(), [](const Pending& a, const Pending& b) { return later(a, b); });
   const uint64_t now = sc_core::sc_time_stamp().value();
   wake_.notify(ps(time > now ? time - now : 0));
@@ -370,6 +370,30 @@ void FlashCtrl::completion_method() {
   post_ready();
   irq.write(cq_.enabled && cq_.tail != cq_.head);
   if (!heap_.empty()) wake_.notify(ps(heap_.front().time - now));
+}
+
+FlashCtrl::CutResult FlashCtrl::power_cut(bool hold_power) {
+  CutResult r;
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  for (const Pending& p : heap_) {
+    ++r.dropped;
+    if (hold_power || p.time <= now || p.cqe.status != FC_OK) continue;
+    if (p.op == FC_OP_PROGRAM) {
+      const uint32_t block = p.row / geo_.pages_per_block;
+      dies_[geo_.die_of_block(block)].tear_page(block % geo_.blocks_per_die(), p.row % geo_.pages_per_block);
+      ++r.torn_programs;
+    } else if (p.op == FC_OP_ERASE) {
+      dies_[geo_.die_of_block(p.row)].tear_block(p.row % geo_.blocks_per_die());
+      ++r.torn_erases;
+    }
+  }
+  r.dropped += ready_.size();
+  heap_.clear();
+  ready_.clear();
+  sq_ = Ring{};
+  cq_ = Ring{};
+  fetch_free_ps_ = 0;
+  return r;
 }
 
 void FlashCtrl::set_functional(bool on) {

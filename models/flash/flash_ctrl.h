@@ -80,6 +80,17 @@ class FlashCtrl : public sc_core::sc_module {
   uint64_t violations() const { return violations_; }  // NAND rule / descriptor errors
   uint64_t errors() const { return errors_; }          // ERRORS: violations + ring errors
   size_t completions_waiting() const { return heap_.size() + ready_.size(); }
+  // Power loss now (outside any process, after the simulation stopped at the
+  // cut): completions not yet due are dropped and the rings disabled until
+  // the firmware programs them again. hold_power (power-loss protection): the
+  // operations in flight finish, the NAND keeps what they did. Otherwise a
+  // program that had not completed leaves its page torn (reads back
+  // uncorrectable) and an erase that had not completed leaves its block torn
+  // (unusable until erased again).
+  struct CutResult {
+    uint64_t torn_programs = 0, torn_erases = 0, dropped = 0;
+  };
+  CutResult power_cut(bool hold_power);
   // Media faults (flash_faults.h): failures, retries, uncorrectable reads.
   const FlashFaults& faults() const { return faults_; }
   uint64_t torn_reads() const { return n_torn_read_; }  // reads of a torn page
@@ -93,6 +104,8 @@ class FlashCtrl : public sc_core::sc_module {
     uint64_t time;  // ps
     uint64_t order;
     fc_cqe cqe;
+    uint8_t op;
+    uint32_t row;
   };
   struct Interval {
     uint64_t start, end;
@@ -120,7 +133,7 @@ class FlashCtrl : public sc_core::sc_module {
   bool dram_access(bool write, uint64_t addr, void* data, uint32_t n, uint64_t* latency_ps);
   bool dram_reachable(uint64_t addr, uint64_t bytes);
 
-  void complete(uint64_t time, const fc_cqe& cqe);
+  void complete(uint64_t time, const fc_cqe& cqe, uint8_t op = 0, uint32_t row = 0);
   void post_ready();      // ready completions into the CQ while it has room
   void completion_method();  // SC_METHOD
 

@@ -116,6 +116,19 @@ fc_status NandDie::program_torn(uint32_t block, uint32_t page) {
   return FC_OK;
 }
 
+void NandDie::tear_page(uint32_t block, uint32_t page) {
+  if (block >= blocks_ || page >= wp_[block] || torn_[page_index(block, page)]) return;
+  torn_[page_index(block, page)] = 1;
+  ++torn_n_[block];
+}
+
+void NandDie::tear_block(uint32_t block) {
+  if (block >= blocks_) return;
+  std::memset(torn_ + page_index(block, 0), 1, pages_);
+  torn_n_[block] = static_cast<uint16_t>(pages_);
+  wp_[block] = static_cast<uint16_t>(pages_);
+}
+
 bool NandDie::is_torn(uint32_t block, uint32_t page) const {
   return block < blocks_ && page < wp_[block] && torn_[page_index(block, page)];
 }

@@ -47,6 +47,11 @@ class NandDie {
   // Consumes the next page of the block like a program, but leaves it torn.
   fc_status program_torn(uint32_t block, uint32_t page);
   bool is_torn(uint32_t block, uint32_t page) const;
+  // Power loss: a programmed page whose program did not complete becomes
+  // torn; a block whose erase did not complete becomes unusable until erased
+  // again (every page torn, none programmable).
+  void tear_page(uint32_t block, uint32_t page);
+  void tear_block(uint32_t block);
 
   uint32_t erase_count(uint32_t block) const;
   uint32_t write_pointer(uint32_t block) const;  // next page to program

@@ -227,6 +227,7 @@ void Simulation::build() {
   host_->pcie.bind(soc_->nvme.host_regs);
 
   keys_ = RunKeys::read(cfg);
+  power_ = PowerKeys::read(cfg);
   if (!keys_.timeline.empty()) timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
   workload_ = make_workload(cfg, lbas * soc_->lba_size(), soc_->lba_size());
   const std::string streams = cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
@@ -381,7 +382,13 @@ RunOutcome Simulation::run() {
   soc_->start();
   host_->start();
   if (monitor_ && monitor_->enabled()) monitor_->start();
-  sc_core::sc_start();
+  if (power_.cut_ps) {
+    sb_->track_durability();
+    sc_core::sc_start(sc_core::sc_time::from_value(power_.cut_ps));
+    if (!host_->finished() && host_->error() == nullptr && soc_->cpu().fault().empty()) return run_power_cut(t0);
+  } else {
+    sc_core::sc_start();
+  }
   if (!soc_->cpu().fault().empty()) {
     RunOutcome failed;
     failed.clean = false;
@@ -404,6 +411,18 @@ RunOutcome Simulation::run() {
   out.summary = summarize(wall);
   out.clean = out.summary["integrity"]["mismatches"] == 0 && out.summary["flash"]["violations"] == 0 &&
               out.summary["cpu"]["bus_errors"] == 0 && host_->finished();
+  return out;
+}
+
+// The run stopped at power.cut_at: its summary so far, then the cut, the
+// recovery and the check (power_loss.h) in a "power" section.
+RunOutcome Simulation::run_power_cut(std::chrono::steady_clock::time_point t0) {
+  if (timeline_) timeline_->close();
+  RunOutcome out;
+  out.summary = summarize(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  out.summary["power"] = power_cut_and_recover(*soc_, *host_, *sb_, power_);
+  out.clean = out.summary["integrity"]["mismatches"] == 0 && out.summary["flash"]["violations"] == 0 &&
+              out.summary["cpu"]["bus_errors"] == 0 && out.summary["power"]["violations"] == 0;
   return out;
 }
 
