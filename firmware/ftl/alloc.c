@@ -38,6 +38,14 @@ static int frontier_next_row(struct ftl *f, struct frontier *fr, int for_gc, uin
 
 static void program_buffer(struct ftl *f, uint32_t b) {
   struct pagebuf *pb = &f->bufs[b];
+  /* A slot whose LBA was written again (or trimmed) since it was placed goes
+   * to flash without its LPN: its copy would otherwise carry a newer sequence
+   * number than the LBA's latest data and win at recovery (power.c). */
+  const uint32_t S = f->cfg.slots_per_page;
+  for (uint32_t s = 0; s < S; ++s) {
+    const uint32_t lpn = pb->lpn[s];
+    if (lpn < f->cfg.logical_lbas && f->l2p[lpn] != pb->row * S + s) pb->lpn[s] = SSDVP_LPN_NONE;
+  }
   pb->state = BUF_PROGRAM;
   pb->token[2 * f->cfg.slots_per_page] = ++f->seq; /* OOB sequence number */
   f->programs_inflight++;

@@ -112,6 +112,7 @@ struct ftl_config {
   /* media faults (branch power): when a block's data is moved to fresh blocks */
   uint32_t refresh_read_limit;  /* flash reads of a block since its erase that make it refreshed (0: never) */
   uint32_t refresh_retries;     /* a read that needed at least this many retry levels refreshes its block (0: never) */
+  uint32_t gc_durable;          /* 1: erase a victim only once its relocated data is programmed (power loss without PLP) */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */

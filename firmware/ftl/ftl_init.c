@@ -313,6 +313,7 @@ static void init_commands(struct ftl *f, const struct dram_map *m) {
     f->jobs[j].victim = FTL_NONE;
     f->jobs[j].page = 0;
     f->jobs[j].reads = 0;
+    f->jobs[j].erase_after = 0;
   }
 }
 

@@ -144,6 +144,7 @@ struct gc_job {
   uint32_t page;   /* next page of the victim to read */
   uint32_t reads;  /* outstanding reads */
   uint32_t wear;   /* 1: a wear-levelling victim (chosen for its low erase count) */
+  uint32_t erase_after; /* ftl.gc.durable: all placed, erase once programs up to this sequence number completed (0: not waiting) */
 };
 
 /* Indices wrap at size (empty when head == tail). On a ring the firmware
@@ -234,6 +235,7 @@ struct ftl {
 
   struct gc_job *jobs;
   uint32_t gc_active;
+  uint32_t erase_waiting; /* jobs waiting for their relocated data's programs (ftl.gc.durable) */
   uint64_t gc_since_ns;
   int gc_pending; /* a free block was taken or a block closed since the last gc_schedule() */
 
@@ -347,6 +349,8 @@ void gc_issue_reads(struct ftl *f);
 int gc_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries);
 /* Places waiting relocated data in order until something must wait. */
 int gc_relocate(struct ftl *f);
+/* ftl.gc.durable: erases victims whose relocated data is programmed now. */
+void gc_erase_ready(struct ftl *f);
 /* An erase completed: the block is free again. */
 void gc_erase_done(struct ftl *f, uint32_t blk, int status);
 

@@ -81,6 +81,7 @@ static int flash_completions(struct ftl *f) {
     }
   }
   flash_cq_release(f);
+  gc_erase_ready(f); /* ftl.gc.durable: victims whose relocated data is now programmed */
   host_check_flush(f);
   return 1;
 }

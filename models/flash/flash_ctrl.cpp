@@ -390,8 +390,7 @@ FlashCtrl::CutResult FlashCtrl::power_cut(bool hold_power) {
   r.dropped += ready_.size();
   heap_.clear();
   ready_.clear();
-  sq_ = Ring{};
-  cq_ = Ring{};
+  cq_.head = cq_.tail;  // what the firmware had not taken is gone (power-up programs the rings again)
   fetch_free_ps_ = 0;
   return r;
 }

@@ -81,8 +81,8 @@ class FlashCtrl : public sc_core::sc_module {
   uint64_t errors() const { return errors_; }          // ERRORS: violations + ring errors
   size_t completions_waiting() const { return heap_.size() + ready_.size(); }
   // Power loss now (outside any process, after the simulation stopped at the
-  // cut): completions not yet due are dropped and the rings disabled until
-  // the firmware programs them again. hold_power (power-loss protection): the
+  // cut): completions not yet due or not yet taken are dropped (the rings
+  // stay usable for the power-fail handler; power-up programs them again). hold_power (power-loss protection): the
   // operations in flight finish, the NAND keeps what they did. Otherwise a
   // program that had not completed leaves its page torn (reads back
   // uncorrectable) and an erase that had not completed leaves its block torn
