@@ -228,6 +228,8 @@ void Simulation::build() {
 
   keys_ = RunKeys::read(cfg);
   power_ = PowerKeys::read(cfg);
+  if (power_.cut_ps && std::string(soc_->cpu().mode()) != "native")
+    throw ConfigError("config key 'power.cut_at': power loss is modelled with cpu.mode native only");
   if (!keys_.timeline.empty()) timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
   workload_ = make_workload(cfg, lbas * soc_->lba_size(), soc_->lba_size());
   const std::string streams = cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
