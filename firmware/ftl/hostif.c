@@ -174,8 +174,9 @@ int cmd_start_read(struct ftl *f, uint32_t c) {
     const uint32_t i = cmd->progress;
     const uint32_t ppa = f->l2p[cmd->slba + i];
     hal_charge(f->hal, FW_OP_l2p_lookup, 1);
-    if (ppa == FTL_UNMAPPED) {
+    if (ppa == FTL_UNMAPPED || ppa == FTL_LOST) {
       cmd->tokens[i] = SSDVP_TOKEN_DEALLOCATED;
+      if (ppa == FTL_LOST) cmd->status = NVME_SC_UNRECOVERED_READ; /* its data was lost to a media error */
       continue;
     }
     const uint32_t row = ppa / S, slot = ppa % S;
@@ -203,10 +204,13 @@ int cmd_start_read(struct ftl *f, uint32_t c) {
   return STEP_DONE;
 }
 
-void host_read_done(struct ftl *f, uint32_t b, int status) {
+void host_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries) {
   struct pagebuf *pb = &f->bufs[b];
   struct fw_cmd *cmd = &f->cmds[pb->cmd];
-  if (status != FC_OK) {
+  block_note_read(f, row_block(f, pb->row), retries, status == FC_ERR_UNCORRECTABLE);
+  if (status == FC_ERR_UNCORRECTABLE) {
+    cmd->status = NVME_SC_UNRECOVERED_READ;
+  } else if (status != FC_OK) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: host read of row %" PRIu32 " failed with status %d", pb->row, status);
     f->stats.flash_errors++;
     cmd->status = NVME_SC_INTERNAL;

@@ -123,7 +123,8 @@ enum nvme_status {
   NVME_SC_CMD_SEQ_ERROR = 0x00c,
   NVME_SC_LBA_OUT_OF_RANGE = 0x080,
   NVME_SC_CAPACITY_EXCEEDED = 0x081,
-  NVME_SC_STREAM_ALLOC_FAILED = 0x17f /* command specific: Stream Resource Allocation Failed */
+  NVME_SC_STREAM_ALLOC_FAILED = 0x17f, /* command specific: Stream Resource Allocation Failed */
+  NVME_SC_UNRECOVERED_READ = 0x281     /* media error: Unrecovered Read Error (ECC failed after every retry) */
 };
 
 /* A submission queue entry as the host writes it (64 bytes). */
@@ -207,9 +208,17 @@ enum fc_status {
   FC_ERR_ADDRESS = 3,    /* row outside the geometry */
   FC_ERR_OPCODE = 4,
   FC_ERR_DMA = 5,        /* buffer outside DRAM or unaligned */
-  FC_ERR_MASK = 6        /* slot mask empty or beyond slots per page */
+  FC_ERR_MASK = 6,       /* slot mask empty or beyond slots per page */
+  /* Media faults (models/flash/flash_faults.h): not firmware bugs, not
+   * counted in ERRORS. */
+  FC_ERR_UNCORRECTABLE = 7, /* READ: more bit errors than ECC corrects at every retry level, or a torn page */
+  FC_ERR_PROGRAM_FAIL = 8,  /* PROGRAM: status fail; the page is consumed and reads back uncorrectable */
+  FC_ERR_ERASE_FAIL = 9     /* ERASE: status fail; the block keeps its contents */
 };
 #define FC_FLAG_ERASED 0x1u /* read of a page that was never programmed */
+/* READ completions: read-retry levels used (0: the first read decoded). */
+#define FC_FLAG_RETRIES_SHIFT 8u
+#define FC_FLAG_RETRIES(flags) (((uint32_t)(flags) >> FC_FLAG_RETRIES_SHIFT) & 0xffu)
 
 /* Submission ring entry (32 bytes). */
 struct fc_sqe {

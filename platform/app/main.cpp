@@ -23,6 +23,7 @@
 #include "common/register_bank.h"
 #include "run/device_state.h"
 #include "run/journal_summary.h"
+#include "run/reliability.h"
 #include "run/simulation.h"
 #include "nbd/nbd_export.h"
 #include "workload.h"
@@ -76,6 +77,8 @@ void print_summary(const nlohmann::json& j, const std::string& out) {
               (unsigned long long)j["integrity"]["mismatches"].get<uint64_t>(),
               (unsigned long long)j["flash"]["violations"].get<uint64_t>(),
               (unsigned long long)j["host"]["errors"].get<uint64_t>());
+  if (j.contains("reliability") && !ssdvp::reliability_line(j["reliability"]).empty())
+    std::printf("%s\n", ssdvp::reliability_line(j["reliability"]).c_str());
   std::printf("wall %.2f s (%.0f host I/Os per second), peak RSS %.0f MB; outputs in %s/\n",
               j["run"]["wall_s"].get<double>(), j["run"]["host_ios_per_s"].get<double>(),
               j["run"]["peak_rss_mb"].get<double>(), out.c_str());

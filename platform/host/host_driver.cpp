@@ -158,6 +158,7 @@ bool HostDriver::issue_some(Request& r) {
     nvme_sqe e{};
     e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_FLUSH) | SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
     e.nsid = 1;
+    sb_.flush_submitted(s);
     submit(s, e);
     r.issued = 1;
     r.outstanding++;
@@ -302,6 +303,10 @@ void HostDriver::reap() {
       ++res_.errors;
       ++res_.errors_by_status[status];
       if (it != live_.end()) it->second.error = true;
+    } else if (sb_.tracking() && sl.op != host::IoOp::read) {  // durability (power loss)
+      if (sl.op == host::IoOp::flush) sb_.flush_completed(c.cid);
+      else if (sl.op == host::IoOp::write && sl.lba + sl.nlb <= lbas_)
+        for (uint32_t i = 0; i < sl.nlb; ++i) sb_.acked(sl.lba + i);
     } else if (sl.op == host::IoOp::read && sl.lba + sl.nlb <= lbas_) {
       const auto* tok = reinterpret_cast<const uint32_t*>(mem_.data() + sl.buf);
       for (uint32_t i = 0; i < sl.nlb; ++i)

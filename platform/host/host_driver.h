@@ -113,6 +113,7 @@ class HostDriver : public sc_core::sc_module {
   // Starts replay at the current simulated time (notified; the thread runs).
   void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }
   bool finished() const { return finished_; }
+  uint32_t outstanding_commands() const { return busy_slots_; }  // submitted, not completed
   // An error the replay stopped on (a malformed trace line), rethrown by the runner.
   std::exception_ptr error() const { return error_; }
   const HostResults& results() const { return res_; }

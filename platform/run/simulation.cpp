@@ -19,6 +19,7 @@
 #include "run/device_state.h"
 #include "run/journal_summary.h"
 #include "run/params.h"
+#include "run/reliability.h"
 #include "run/timeline.h"
 #include "cpu/cpu_native.h"
 #include "soc/ssd_soc.h"
@@ -230,6 +231,9 @@ void Simulation::build() {
   host_->pcie.bind(soc_->nvme.host_regs);
 
   keys_ = RunKeys::read(cfg);
+  power_ = PowerKeys::read(cfg);
+  if (power_.cut_ps && std::string(soc_->cpu().mode()) != "native")
+    throw ConfigError("config key 'power.cut_at': power loss is modelled with cpu.mode native only");
   if (!keys_.timeline.empty()) timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
   workload_ = make_workload(cfg, lbas * soc_->lba_size(), soc_->lba_size());
   const std::string streams = cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
@@ -392,7 +396,13 @@ RunOutcome Simulation::run() {
   soc_->start();
   host_->start();
   if (monitor_ && monitor_->enabled()) monitor_->start();
-  sc_core::sc_start();
+  if (power_.cut_ps) {
+    sb_->track_durability();
+    sc_core::sc_start(sc_core::sc_time::from_value(power_.cut_ps));
+    if (!host_->finished() && host_->error() == nullptr && soc_->cpu().fault().empty()) return run_power_cut(t0);
+  } else {
+    sc_core::sc_start();
+  }
   if (!soc_->cpu().fault().empty()) {
     RunOutcome failed;
     failed.clean = false;
@@ -415,6 +425,18 @@ RunOutcome Simulation::run() {
   out.summary = summarize(wall);
   out.clean = out.summary["integrity"]["mismatches"] == 0 && out.summary["flash"]["violations"] == 0 &&
               out.summary["cpu"]["bus_errors"] == 0 && host_->finished();
+  return out;
+}
+
+// The run stopped at power.cut_at: its summary so far, then the cut, the
+// recovery and the check (power_loss.h) in a "power" section.
+RunOutcome Simulation::run_power_cut(std::chrono::steady_clock::time_point t0) {
+  if (timeline_) timeline_->close();
+  RunOutcome out;
+  out.summary = summarize(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  out.summary["power"] = power_cut_and_recover(*soc_, *host_, *sb_, power_);
+  out.clean = out.summary["integrity"]["mismatches"] == 0 && out.summary["flash"]["violations"] == 0 &&
+              out.summary["cpu"]["bus_errors"] == 0 && out.summary["power"]["violations"] == 0;
   return out;
 }
 
@@ -571,6 +593,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   }
   if (files_ && files_->journal()) j["journal"] = journal_summary(*files_->journal(), h.fsync_latency, soc.lba_size());
   j["integrity"] = {{"reads_checked", sb_->checked()}, {"mismatches", sb_->mismatches()}};
+  j["reliability"] = reliability_json(fl, *s, at_start_);
   j["run"] = {{"wall_s", wall_s},
               {"host_ios_per_s", wall_s > 0 ? double(h.requests) / wall_s : 0.0},
               {"peak_rss_mb", peak_rss_mb()},
