@@ -109,6 +109,7 @@ struct ftl_config {
 
   uint64_t seed; /* firmware PRNG seed (random victim choices) */
   uint32_t debug_gc_register; /* 1: write NVME DBG_GC where GC starts and ends (the host's GC label) */
+  uint32_t ns_ready_ns; /* I/O commands complete with Namespace Not Ready before this firmware time (0: ready) */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */

@@ -3,6 +3,7 @@
 //   ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--format F] [-o OUTDIR] [--quiet]
 //   ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]
 //   ssdvp registers                 the register map with its fields (markdown)
+//   ssdvp hostile [-c CONFIG] [--set key=value]... [--quiet]   hostile NVMe host (host/hostile.h)
 //   ssdvp --version
 //
 // Exit codes: 0 success; 1 internal error; 2 usage, config or trace error
@@ -20,6 +21,7 @@
 #include "common/config.h"
 #include "array/array_sim.h"
 #include "common/register_bank.h"
+#include "host/hostile.h"
 #include "run/device_state.h"
 #include "run/simulation.h"
 #include "workload.h"
@@ -33,6 +35,7 @@ const char* kUsage =
     "usage: ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--format FMT] [-o OUTDIR] [--quiet]\n"
     "       ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]\n"
     "       ssdvp registers\n"
+    "       ssdvp hostile [-c CONFIG] [--set key=value]... [--quiet]\n"
     "       ssdvp --version\n";
 
 Config load(const po::variables_map& vm) {
@@ -230,7 +233,7 @@ int sc_main(int argc, char* argv[]) {
       "format", po::value<std::string>()->default_value("text"),
       "run: trace format (sets workload.format); params: text|markdown|json")(
       "out,o", po::value<std::string>()->default_value("out"), "output directory")("quiet,q", "no summary on stdout")(
-      "command", po::value<std::string>(), "run | params | registers");
+      "command", po::value<std::string>(), "run | params | registers | hostile");
   po::positional_options_description pos;
   pos.add("command", 1);
   try {
@@ -250,6 +253,7 @@ int sc_main(int argc, char* argv[]) {
     if (cmd == "run") return cmd_run(vm);
     if (cmd == "params") return cmd_params(vm);
     if (cmd == "registers") return cmd_registers();
+    if (cmd == "hostile") return ssdvp::hostile_command(load(vm), vm.count("quiet") != 0);
     std::fprintf(stderr, "ssdvp: unknown command '%s'\n%s", cmd.c_str(), kUsage);
     return 2;
   } catch (const po::error& e) {
