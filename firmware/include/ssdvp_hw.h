@@ -59,6 +59,16 @@ enum ssdvp_irq {
   IRQ_ACCEL = 3,     /* accelerator done or error */
   IRQ_COUNT = 4
 };
+/* The interrupt lines are the INTC register fields (ssdvp_regs.def). */
+#ifdef __cplusplus
+#define SSDVP_STATIC_ASSERT static_assert
+#else
+#define SSDVP_STATIC_ASSERT _Static_assert
+#endif
+SSDVP_STATIC_ASSERT((int)IRQ_NVME_CMD == (int)INTC_PENDING_NVME_CMD_SHIFT && (int)IRQ_NVME_CMD == (int)INTC_ENABLE_NVME_CMD_SHIFT, "INTC field");
+SSDVP_STATIC_ASSERT((int)IRQ_NVME_DONE == (int)INTC_PENDING_NVME_DONE_SHIFT && (int)IRQ_NVME_DONE == (int)INTC_ENABLE_NVME_DONE_SHIFT, "INTC field");
+SSDVP_STATIC_ASSERT((int)IRQ_FLASH == (int)INTC_PENDING_FLASH_SHIFT && (int)IRQ_FLASH == (int)INTC_ENABLE_FLASH_SHIFT, "INTC field");
+SSDVP_STATIC_ASSERT((int)IRQ_ACCEL == (int)INTC_PENDING_ACCEL_SHIFT && (int)IRQ_ACCEL == (int)INTC_ENABLE_ACCEL_SHIFT, "INTC field");
 
 /* ---- tokens ----------------------------------------------------------- */
 #define SSDVP_TOKEN_DEALLOCATED 0x00000000u /* read of an unwritten or deallocated LBA */
