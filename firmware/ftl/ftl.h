@@ -113,6 +113,7 @@ struct ftl_config {
   uint32_t refresh_read_limit;  /* flash reads of a block since its erase that make it refreshed (0: never) */
   uint32_t refresh_retries;     /* a read that needed at least this many retry levels refreshes its block (0: never) */
   uint32_t gc_durable;          /* 1: erase a victim only once its relocated data is programmed (power loss without PLP) */
+  uint32_t ns_ready_ns; /* I/O commands complete with Namespace Not Ready before this firmware time (0: ready) */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */

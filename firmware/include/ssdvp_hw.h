@@ -101,6 +101,8 @@ enum nvme_dir_oper {
  * encodes (NVMe base specification; use SSDVP_FIELD_GET/PUT). */
 enum nvme_dword_field {
   NVME_CDW0_OPC_SHIFT = 0, NVME_CDW0_OPC_WIDTH = 8,      /* opcode */
+  NVME_CDW0_FUSE_SHIFT = 8, NVME_CDW0_FUSE_WIDTH = 2,    /* fused operation (not supported: 0 only) */
+  NVME_CDW0_PSDT_SHIFT = 14, NVME_CDW0_PSDT_WIDTH = 2,   /* PRP or SGL (SGLs not supported: 0 only) */
   NVME_CDW0_CID_SHIFT = 16, NVME_CDW0_CID_WIDTH = 16,    /* command identifier */
   NVME_CDW12_NLB_SHIFT = 0, NVME_CDW12_NLB_WIDTH = 16,   /* read/write: LBAs - 1 */
   NVME_CDW12_DTYPE_SHIFT = 20, NVME_CDW12_DTYPE_WIDTH = 4, /* write: directive type */
@@ -118,11 +120,13 @@ enum nvme_status {
   NVME_SC_INVALID_OPCODE = 0x001,
   NVME_SC_INVALID_FIELD = 0x002,
   NVME_SC_DATA_XFER_ERROR = 0x004,
+  NVME_SC_ABORTED_SQ_DELETION = 0x008, /* the controller: a queued command of a deleted submission queue */
   NVME_SC_INTERNAL = 0x006,
   NVME_SC_INVALID_NS = 0x00b,
   NVME_SC_CMD_SEQ_ERROR = 0x00c,
   NVME_SC_LBA_OUT_OF_RANGE = 0x080,
   NVME_SC_CAPACITY_EXCEEDED = 0x081,
+  NVME_SC_NS_NOT_READY = 0x082, /* retry later (DNR clear): ftl.ns_ready_after */
   NVME_SC_STREAM_ALLOC_FAILED = 0x17f, /* command specific: Stream Resource Allocation Failed */
   NVME_SC_UNRECOVERED_READ = 0x281     /* media error: Unrecovered Read Error (ECC failed after every retry) */
 };
