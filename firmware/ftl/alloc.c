@@ -38,6 +38,14 @@ static int frontier_next_row(struct ftl *f, struct frontier *fr, int for_gc, uin
 
 static void program_buffer(struct ftl *f, uint32_t b) {
   struct pagebuf *pb = &f->bufs[b];
+  /* A slot whose LBA was written again (or trimmed) since it was placed goes
+   * to flash without its LPN: its copy would otherwise carry a newer sequence
+   * number than the LBA's latest data and win at recovery (power.c). */
+  const uint32_t S = f->cfg.slots_per_page;
+  for (uint32_t s = 0; s < S; ++s) {
+    const uint32_t lpn = pb->lpn[s];
+    if (lpn < f->cfg.logical_lbas && f->l2p[lpn] != pb->row * S + s) pb->lpn[s] = SSDVP_LPN_NONE;
+  }
   pb->state = BUF_PROGRAM;
   pb->token[2 * f->cfg.slots_per_page] = ++f->seq; /* OOB sequence number */
   f->programs_inflight++;
@@ -98,6 +106,12 @@ static void frontier_flush(struct ftl *f, struct frontier *fr) {
   program_buffer(f, (uint32_t)(pb - f->bufs));
 }
 
+int frontier_flush_one(struct ftl *f, struct frontier *fr) {
+  if (fr->buf == FTL_NONE || f->bufs[fr->buf].row == FTL_NONE) return 0;
+  frontier_flush(f, fr);
+  return 1;
+}
+
 int frontier_flush_host(struct ftl *f) {
   for (uint32_t i = 0; i < f->classes; ++i) {
     if (f->fr[i].buf == FTL_NONE) continue;
@@ -107,8 +121,62 @@ int frontier_flush_host(struct ftl *f) {
   return STEP_DONE;
 }
 
+/* A program failed on block blk: stop writing it where that is cheap. If its
+ * frontier has no page of it being filled, the block closes now (pages not
+ * yet allocated stay unused) and, being flagged, is collected and retired. */
+static void abandon_block(struct ftl *f, struct frontier *fr, uint32_t blk) {
+  const uint32_t d = block_die(f, blk);
+  if (fr->open_block[d] != blk) return;
+  if (fr->buf != FTL_NONE && f->bufs[fr->buf].row != FTL_NONE && row_block(f, f->bufs[fr->buf].row) == blk) return;
+  fr->open_block[d] = FTL_NONE;
+  f->blk_wp[blk] = (uint16_t)f->cfg.pages_per_block;
+  block_set_state(f, blk, BLK_CLOSED);
+}
+
+/* The page of buffer b could not be programmed. The data is still in the
+ * buffer (reads are served from it): program it again on the next row of its
+ * frontier. LBAs written again since are padded, so that the OOB never holds
+ * a copy newer (by sequence number) than the LBA's latest data. */
+static void program_failed(struct ftl *f, uint32_t b) {
+  struct pagebuf *pb = &f->bufs[b];
+  struct frontier *fr = &f->fr[pb->frontier];
+  const uint32_t S = f->cfg.slots_per_page, old = pb->row, blk = row_block(f, old);
+  f->stats.program_failures++;
+  block_flag(f, blk, BLKF_RETIRE);
+  abandon_block(f, fr, blk);
+  uint32_t row = FTL_NONE;
+  int r;
+  while ((r = frontier_next_row(f, fr, 1, &row)) > 0) {} /* opened a block: take its first page */
+  f->programs_inflight--;
+  if (r < 0) {
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: no free block left to rewrite row %" PRIu32 " after a program failure", old);
+    f->fatal = 1;
+    buf_put(f, b);
+    return;
+  }
+  for (uint32_t s = 0; s < S; ++s) {
+    const uint32_t lpn = pb->lpn[s];
+    if (lpn == SSDVP_LPN_NONE) continue;
+    if (lpn < f->cfg.logical_lbas && f->l2p[lpn] == old * S + s) {
+      map_set(f, lpn, row * S + s);
+      f->stats.rewritten_lbas++;
+    } else {
+      pb->token[s] = SSDVP_TOKEN_ERASED;
+      pb->lpn[s] = SSDVP_LPN_NONE;
+    }
+  }
+  f->blk_inbuf[blk]--;
+  f->blk_inbuf[row_block(f, row)]++;
+  pb->row = row;
+  program_buffer(f, b);
+}
+
 void program_done(struct ftl *f, uint32_t b, int status) {
   struct pagebuf *pb = &f->bufs[b];
+  if (status == FC_ERR_PROGRAM_FAIL) {
+    program_failed(f, b);
+    return;
+  }
   if (status != FC_OK) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: program of row %" PRIu32 " failed with status %d", pb->row, status);
     f->stats.flash_errors++;

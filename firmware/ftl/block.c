@@ -145,13 +145,39 @@ void block_init(struct ftl *f) {
     f->blk_erase[b] = 0;
     f->blk_wp[b] = 0;
     f->blk_inbuf[b] = 0;
+    f->blk_flags[b] = 0;
+    f->blk_reads[b] = 0;
     f->closed_pos[b] = FTL_NONE;
     free_insert(f, b);
   }
+  f->urgent = 0;
   f->stats.free_blocks_min = f->free_total;
 }
 
+/* Retirement: from FREE (factory marked), VICTIM (its data moved after a
+ * program failed) or ERASING (the erase failed). */
+static void block_retire(struct ftl *f, uint32_t blk) {
+  const uint32_t from = f->blk_state[blk];
+  if (from == BLK_FREE) {
+    free_remove(f, blk);
+    f->stats.factory_bad_blocks++;
+  } else if (from == BLK_VICTIM || from == BLK_ERASING) {
+    f->die_reclaim[block_die(f, blk)]--;
+    f->stats.retired_blocks++;
+  } else {
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: block %" PRIu32 " cannot be retired from state %" PRIu32 "", blk, from);
+    f->fatal = 1;
+    return;
+  }
+  f->blk_flags[blk] = 0;
+  f->blk_state[blk] = BLK_BAD;
+}
+
 void block_set_state(struct ftl *f, uint32_t blk, enum blk_state to) {
+  if (to == BLK_BAD) {
+    block_retire(f, blk);
+    return;
+  }
   static const uint8_t successor[] = {[BLK_FREE] = BLK_OPEN, [BLK_OPEN] = BLK_CLOSED, [BLK_CLOSED] = BLK_VICTIM,
                                       [BLK_VICTIM] = BLK_ERASING, [BLK_ERASING] = BLK_FREE};
   const uint32_t from = f->blk_state[blk];
@@ -171,18 +197,23 @@ void block_set_state(struct ftl *f, uint32_t blk, enum blk_state to) {
     case BLK_CLOSED: /* last page submitted: a candidate */
       f->blk_closed_ns[blk] = hal_time_ns(f->hal);
       candidate_add(f, blk);
+      if (f->blk_flags[blk]) f->urgent++;
       f->gc_pending = 1;
       break;
     case BLK_VICTIM:
       candidate_remove(f, blk);
+      if (f->blk_flags[blk]) f->urgent--;
       f->die_reclaim[block_die(f, blk)]++;
       break;
-    case BLK_ERASING: break;
+    case BLK_ERASING:
+    case BLK_BAD: break; /* BLK_BAD: block_retire() above */
     case BLK_FREE: /* erased */
       f->die_reclaim[block_die(f, blk)]--;
       f->blk_erase[blk]++;
       f->blk_wp[blk] = 0;
       f->blk_valid[blk] = 0;
+      f->blk_flags[blk] = 0;
+      f->blk_reads[blk] = 0;
       free_insert(f, blk);
       break;
   }
@@ -328,6 +359,34 @@ uint32_t block_pick_coldest(struct ftl *f) {
   }
   hal_charge(f->hal, FW_OP_gc_victim_select, 1);
   return best;
+}
+
+/* ---- blocks to collect before GC would (retirement, refresh) ------------------ */
+
+void block_flag(struct ftl *f, uint32_t blk, uint8_t flag) {
+  const uint8_t had = f->blk_flags[blk];
+  if (f->blk_state[blk] == BLK_BAD || (had & flag)) return;
+  f->blk_flags[blk] = (uint8_t)(had | flag);
+  if (!had && f->blk_state[blk] == BLK_CLOSED) f->urgent++;
+}
+
+uint32_t block_pick_urgent(struct ftl *f) {
+  if (!f->urgent) return FTL_NONE;
+  for (uint32_t k = 0; k < f->closed_count; ++k)
+    if (f->blk_flags[f->closed[k]]) return f->closed[k];
+  return FTL_NONE;
+}
+
+void block_note_read(struct ftl *f, uint32_t blk, uint32_t retries, int uncorrectable) {
+  const uint32_t reads = ++f->blk_reads[blk];
+  if (retries) {
+    f->stats.reads_retried++;
+    f->stats.read_retries += retries;
+  }
+  if (uncorrectable) f->stats.uncorrectable_reads++;
+  if (uncorrectable || (f->cfg.refresh_retries && retries >= f->cfg.refresh_retries) ||
+      (f->cfg.refresh_read_limit && reads >= f->cfg.refresh_read_limit))
+    block_flag(f, blk, BLKF_REFRESH);
 }
 
 /* ---- erase-count spread -------------------------------------------------------------- */

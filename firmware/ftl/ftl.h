@@ -109,6 +109,11 @@ struct ftl_config {
 
   uint64_t seed; /* firmware PRNG seed (random victim choices) */
   uint32_t debug_gc_register; /* 1: write NVME DBG_GC where GC starts and ends (the host's GC label) */
+  /* media faults (branch power): when a block's data is moved to fresh blocks */
+  uint32_t refresh_read_limit;  /* flash reads of a block since its erase that make it refreshed (0: never) */
+  uint32_t refresh_retries;     /* a read that needed at least this many retry levels refreshes its block (0: never) */
+  uint32_t gc_durable;          /* 1: erase a victim only once its relocated data is programmed (power loss without PLP) */
+  uint32_t ns_ready_ns; /* I/O commands complete with Namespace Not Ready before this firmware time (0: ready) */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */
@@ -140,6 +145,22 @@ struct ftl_stats {
   uint64_t class_by_stream[FTL_MAX_CLASSES][FTL_MAX_CLASSES + 1];
   uint64_t gc_forced;       /* GC periods started urgently while the host's coordination said no (gcgate.c) */
   uint64_t gc_events_lost;  /* asynchronous events dropped because the host left none outstanding */
+  /* media faults (docs/firmware.md, "Bad blocks and read errors") */
+  uint64_t program_failures;  /* programs that failed: the page was rewritten elsewhere */
+  uint64_t erase_failures;
+  uint64_t retired_blocks;    /* grown bad blocks (program or erase failure), never used again */
+  uint64_t factory_bad_blocks; /* skipped from the start */
+  uint64_t rewritten_lbas;    /* LBAs of failed programs placed again */
+  uint64_t reads_retried;     /* flash reads that needed read retry */
+  uint64_t read_retries;      /* retry levels they used */
+  uint64_t uncorrectable_reads; /* flash reads that failed ECC at every level (host and GC) */
+  uint64_t lost_lbas;         /* LBAs a GC read could not recover: they read as Unrecovered Read Error */
+  uint64_t refreshes;         /* blocks collected for read disturb or retries, not for space */
+  /* power-up recovery (ftl_recover) */
+  uint64_t recovery_pages;    /* pages read by the OOB scan */
+  uint64_t recovery_torn;     /* of them torn (uncorrectable): skipped */
+  uint64_t recovery_lbas;     /* LBAs mapped after the scan */
+  uint64_t recovery_ns;       /* time the scan took (0 in functional mode) */
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */
@@ -195,6 +216,16 @@ uint32_t ftl_class_of(const struct ftl *f, uint64_t lba);
 void ftl_erase_spread(const struct ftl *f, uint32_t *min, double *mean, uint32_t *max);
 /* The physical slot address LBA lba maps to, or 0xffffffff. */
 uint32_t ftl_lookup(const struct ftl *f, uint64_t lba);
+/* Power loss (firmware/ftl/power.c, docs/firmware.md "Power loss"):
+ * ftl_power_fail() is what the firmware does on the power-fail interrupt of a
+ * drive with power-loss protection: pads and programs the partly filled page
+ * of every write frontier, at most budget_pages of them (the capacitor's
+ * energy); returns the pages it could not program. ftl_recover() is power-up
+ * after a cut: ftl_init, then the OOB scan. Both need the flash controller in
+ * functional mode or a running clock (they poll). */
+uint32_t ftl_power_fail(struct ftl *f, uint32_t budget_pages);
+int ftl_recover(struct ftl *f, struct hal *hal, const struct ftl_config *cfg);
+
 /* Consistency check of the FTL's tables (L2P vs validity vs counts);
  * returns the number of inconsistencies found (0 expected). Slow. */
 uint64_t ftl_self_check(const struct ftl *f);

@@ -61,7 +61,7 @@ static uint32_t flash_ring_entries(const struct ftl_config *c) {
 struct dram_map {
   uint64_t l2p, valid, fsq, fcq, ncmd, nxfer, ndone, bufs, staging;
   uint64_t valid_cnt, erase, state, wp, inbuf, closed_ns, next, prev, cpos, closed, bucket;
-  uint64_t dfh, dft, dfc, drc, dca, fr, bufmeta, cmds, jobs, place, end;
+  uint64_t dfh, dft, dfc, drc, dca, fr, bufmeta, cmds, jobs, place, flags, reads, bbt, end;
 };
 
 static void plan(const struct ftl_config *c, struct dram_map *m) {
@@ -103,6 +103,9 @@ static void plan(const struct ftl_config *c, struct dram_map *m) {
   m->cmds = take(&l, (uint64_t)c->cmd_slots * sizeof(struct fw_cmd));
   m->jobs = take(&l, (uint64_t)c->gc_max_active * sizeof(struct gc_job));
   m->place = take(&l, place_dram_bytes(c));
+  m->flags = take(&l, blocks);
+  m->reads = take(&l, blocks * 4);
+  m->bbt = take(&l, (blocks + 31) / 32 * 4);
   m->end = l.off;
 }
 
@@ -215,7 +218,9 @@ static int carve_tables(struct ftl *f, const struct dram_map *m) {
   f->bufs = win(f, m->bufmeta, (uint64_t)f->nbufs * sizeof(struct pagebuf));
   f->cmds = win(f, m->cmds, (uint64_t)cfg->cmd_slots * sizeof(struct fw_cmd));
   f->jobs = win(f, m->jobs, (uint64_t)cfg->gc_max_active * sizeof(struct gc_job));
-  if (!f->l2p || !f->valid_bits || !f->blk_valid || !f->bufs || !f->cmds || !f->jobs) {
+  f->blk_flags = win(f, m->flags, B);
+  f->blk_reads = win(f, m->reads, (uint64_t)B * 4);
+  if (!f->l2p || !f->valid_bits || !f->blk_valid || !f->bufs || !f->cmds || !f->jobs || !f->blk_flags || !f->blk_reads) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: DRAM window at 0x%" PRIx32 " (%" PRIu32 " bytes) is not accessible", cfg->dram_base,
              cfg->dram_size);
     return -1;
@@ -223,6 +228,28 @@ static int carve_tables(struct ftl *f, const struct dram_map *m) {
   /* L2P: all unmapped; validity: none. (Fresh DRAM is zero; L2P needs 0xff.) */
   memset(f->l2p, 0xff, cfg->logical_lbas * 4);
   memset(f->valid_bits, 0, m->fsq - m->valid);
+  return 0;
+}
+
+/* Factory bad blocks: the flash controller writes its bad-block markers as
+ * a bitmap into DRAM (FLASH BBT_ADDR); those blocks never leave BLK_BAD. */
+static int skip_factory_bad(struct ftl *f, const struct dram_map *m) {
+  const uint32_t words = (f->total_blocks + 31) / 32;
+  uint32_t *bbt = win(f, m->bbt, (uint64_t)words * 4);
+  if (!bbt) return -1;
+  memset(bbt, 0, (size_t)words * 4);
+  hal_write32(f->hal, SSDVP_FLASH_BASE + FLASH_BBT_ADDR, (uint32_t)(f->cfg.dram_base + m->bbt));
+  for (uint32_t w = 0; w < words; ++w)
+    for (uint32_t bits = bbt[w]; bits; bits &= bits - 1) {
+      const uint32_t b = w * 32 + (uint32_t)__builtin_ctz(bits);
+      if (b < f->total_blocks) block_set_state(f, b, BLK_BAD);
+    }
+  for (uint32_t d = 0; d < f->dies; ++d)
+    if (!f->die_free_count[d]) {
+      hal_logf(f->hal, HAL_LOG_ERROR, "ftl: every block of die %" PRIu32 " is marked bad", d);
+      return -1;
+    }
+  f->stats.free_blocks_min = f->free_total;
   return 0;
 }
 
@@ -286,6 +313,7 @@ static void init_commands(struct ftl *f, const struct dram_map *m) {
     f->jobs[j].victim = FTL_NONE;
     f->jobs[j].page = 0;
     f->jobs[j].reads = 0;
+    f->jobs[j].erase_after = 0;
   }
 }
 
@@ -342,6 +370,7 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
   plan(cfg, &m);
   if (carve_tables(f, &m)) return -1;
   block_init(f);
+  if (skip_factory_bad(f, &m)) return -1;
   if (init_frontiers(f, &m)) return -1;
   init_buffers(f, &m);
   init_commands(f, &m);
@@ -350,4 +379,9 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
            f->dies, cfg->blocks_per_die, cfg->pages_per_block, cfg->slots_per_page,
            (unsigned long long)cfg->logical_lbas, f->free_total);
   return 0;
+}
+
+int ftl_recover(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
+  if (ftl_init(f, hal, cfg)) return -1;
+  return recover_scan(f);
 }

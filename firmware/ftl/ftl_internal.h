@@ -3,6 +3,8 @@
  *
  * Layers, top to bottom. A unit calls only units below it; nothing calls up.
  *
+ *   power.c    power loss: the capacitor's last programs (PLP) and the
+ *              power-up scan of the OOB that rebuilds the tables
  *   loop.c     event loop: polls the rings, dispatches flash completions by
  *              tag kind, and is the only place GC work starts (gc_schedule);
  *              functional access (ftl_func_*), self-check
@@ -51,8 +53,16 @@
 
 #define FTL_UNMAPPED 0xffffffffu
 #define FTL_NONE 0xffffffffu
+/* L2P value of an LBA whose data a GC read could not recover: host reads of
+ * it complete with Unrecovered Read Error until it is written or trimmed.
+ * Never a slot address (ftl_config_check keeps slots below 2^32 - 1). */
+#define FTL_LOST 0xfffffffeu
 
-enum blk_state { BLK_FREE = 0, BLK_OPEN = 1, BLK_CLOSED = 2, BLK_VICTIM = 3, BLK_ERASING = 4 };
+/* BLK_BAD: retired (factory marked, or a program or erase failed); never
+ * used again. */
+enum blk_state { BLK_FREE = 0, BLK_OPEN = 1, BLK_CLOSED = 2, BLK_VICTIM = 3, BLK_ERASING = 4, BLK_BAD = 5 };
+/* blk_flags: why a block is to be collected before GC would choose it. */
+enum blk_flag { BLKF_RETIRE = 1 /* a program failed: collect, then retire */, BLKF_REFRESH = 2 /* read disturb or retries */ };
 
 enum buf_pool { POOL_WRITE = 0, POOL_READ = 1, POOL_GC = 2, POOL_COUNT = 3 };
 
@@ -134,6 +144,7 @@ struct gc_job {
   uint32_t page;   /* next page of the victim to read */
   uint32_t reads;  /* outstanding reads */
   uint32_t wear;   /* 1: a wear-levelling victim (chosen for its low erase count) */
+  uint32_t erase_after; /* ftl.gc.durable: all placed, erase once programs up to this sequence number completed (0: not waiting) */
 };
 
 /* Indices wrap at size (empty when head == tail). On a ring the firmware
@@ -188,6 +199,9 @@ struct ftl {
   uint32_t *die_reclaim; /* [dies] blocks being collected (VICTIM, ERASING) */
   uint32_t *die_cand;    /* [dies] GC candidates (CLOSED) */
   uint32_t free_total;
+  uint8_t *blk_flags;   /* [blocks] enum blk_flag bits */
+  uint32_t *blk_reads;  /* [blocks] flash reads since its erase (read disturb) */
+  uint32_t urgent;      /* closed blocks with flags, waiting to be collected */
 
   struct frontier fr[FTL_MAX_FRONTIERS];
   uint32_t classes; /* host classes (frontiers 0..classes-1) */
@@ -221,6 +235,7 @@ struct ftl {
 
   struct gc_job *jobs;
   uint32_t gc_active;
+  uint32_t erase_waiting; /* jobs waiting for their relocated data's programs (ftl.gc.durable) */
   uint64_t gc_since_ns;
   int gc_pending; /* a free block was taken or a block closed since the last gc_schedule() */
 
@@ -259,6 +274,14 @@ uint32_t block_take_free(struct ftl *f, uint32_t d, uint8_t wear);
 uint32_t block_pick_victim(struct ftl *f);
 /* The candidate with the lowest erase count (wear levelling), or FTL_NONE. */
 uint32_t block_pick_coldest(struct ftl *f);
+/* Marks a block to be collected soon (enum blk_flag); a closed flagged
+ * block is counted in f->urgent. */
+void block_flag(struct ftl *f, uint32_t blk, uint8_t flag);
+/* A closed flagged block, or FTL_NONE. */
+uint32_t block_pick_urgent(struct ftl *f);
+/* A flash read of blk completed after `retries` retry levels (uncorrectable:
+ * it failed): counts it and flags the block for refresh when due. */
+void block_note_read(struct ftl *f, uint32_t blk, uint32_t retries, int uncorrectable);
 /* A block's valid-LBA count moved by one (map.c). */
 void block_valid_inc(struct ftl *f, uint32_t blk);
 void block_valid_dec(struct ftl *f, uint32_t blk);
@@ -277,6 +300,9 @@ static inline int ppa_valid(const struct ftl *f, uint32_t ppa) { return (f->vali
 void map_set(struct ftl *f, uint32_t lpn, uint32_t ppa); /* invalidates the old location */
 void map_trim(struct ftl *f, uint32_t lpn);
 void map_invalidate_ppa(struct ftl *f, uint32_t ppa);
+/* The LBAs mapped to the slots of row in mask become FTL_LOST (a GC read of
+ * the row failed); returns how many. Scans the L2P: rare. */
+uint32_t map_lose_row(struct ftl *f, uint32_t row, uint32_t mask);
 
 /* ---- alloc.c: write frontiers ---------------------------------------------- */
 enum place_result { PLACE_OK = 0, PLACE_WAIT = 1, PLACE_YIELD = 2 };
@@ -290,6 +316,8 @@ int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, 
 /* Pads and programs the open pages of every host class; STEP_YIELD after one
  * closed a block (call again to go on), STEP_DONE when all are programmed. */
 int frontier_flush_host(struct ftl *f);
+/* Pads and programs frontier fr's partly filled page, if it has one (1). */
+int frontier_flush_one(struct ftl *f, struct frontier *fr);
 /* A program completed (the loop's dispatch). */
 void program_done(struct ftl *f, uint32_t b, int status);
 
@@ -318,11 +346,19 @@ void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear);
 void gc_issue_reads(struct ftl *f);
 /* A victim read completed: its slots wait to be placed, and are placed now
  * if nothing waits before them (STEP_YIELD: continue with gc_relocate). */
-int gc_read_done(struct ftl *f, uint32_t b, int status);
+int gc_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries);
 /* Places waiting relocated data in order until something must wait. */
 int gc_relocate(struct ftl *f);
+/* ftl.gc.durable: erases victims whose relocated data is programmed now. */
+void gc_erase_ready(struct ftl *f);
 /* An erase completed: the block is free again. */
 void gc_erase_done(struct ftl *f, uint32_t blk, int status);
+
+/* ---- power.c: power loss and recovery ---------------------------------------- */
+/* After ftl_init on a NAND array that holds data: rebuilds the L2P from the
+ * OOB (newest sequence number wins), validity, block states and free lists.
+ * 0, or -1 (logged). */
+int recover_scan(struct ftl *f);
 
 /* ---- flashif.c: flash rings ----------------------------------------------- */
 void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t mask, uint32_t buf);
@@ -341,7 +377,7 @@ int host_transfers_done(struct ftl *f);
 int host_commands(struct ftl *f);
 int host_resume_waiting(struct ftl *f);
 int host_doorbell(struct ftl *f);
-void host_read_done(struct ftl *f, uint32_t b, int status);
+void host_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries);
 /* Completes command c (and releases its slot), with a command-specific
  * result in completion dword 0 for the _dw0 form (gcgate.c's admin commands). */
 void host_cmd_finish(struct ftl *f, uint32_t c, uint16_t status);

@@ -41,8 +41,20 @@ static uint32_t page_valid_mask(const struct ftl *f, uint32_t row) {
   return mask;
 }
 
+static void job_erase(struct ftl *f, struct gc_job *j);
+
+/* The lowest sequence number of a program in flight (FTL_NONE: none). */
+static uint32_t min_seq_in_flight(const struct ftl *f) {
+  uint32_t lo = FTL_NONE;
+  for (uint32_t b = 0; b < f->nbufs; ++b) {
+    const struct pagebuf *pb = &f->bufs[b];
+    if (pb->state == BUF_PROGRAM && pb->token[2 * f->cfg.slots_per_page] < lo) lo = pb->token[2 * f->cfg.slots_per_page];
+  }
+  return lo;
+}
+
 static void job_finish_if_done(struct ftl *f, struct gc_job *j) {
-  if (j->victim == FTL_NONE || j->page < f->cfg.pages_per_block || j->reads) return;
+  if (j->victim == FTL_NONE || j->page < f->cfg.pages_per_block || j->reads || j->erase_after) return;
   const uint32_t blk = j->victim;
   if (f->blk_valid[blk] != 0) {
     /* Every valid slot was read and placed; any left is a firmware bug. */
@@ -50,10 +62,42 @@ static void job_finish_if_done(struct ftl *f, struct gc_job *j) {
              f->blk_valid[blk]);
     f->fatal = 1;
   }
-  block_set_state(f, blk, BLK_ERASING);
-  f->erases_inflight++;
-  flash_submit(f, FC_OP_ERASE, TAG(TAG_ERASE, blk), blk, 0, 0);
+  if (f->cfg.gc_durable && !(f->blk_flags[blk] & BLKF_RETIRE)) {
+    /* Its data must be on flash before the victim goes: pad and program what
+     * relocation filled, then wait for every program submitted so far. */
+    if (f->gc_fr != FTL_NONE) frontier_flush_one(f, &f->fr[f->gc_fr]);
+    else
+      for (uint32_t i = 0; i < f->classes; ++i) frontier_flush_one(f, &f->fr[i]);
+    j->erase_after = f->seq ? f->seq : 1;
+    f->erase_waiting++;
+    gc_erase_ready(f);
+    return;
+  }
+  job_erase(f, j);
+}
+
+void gc_erase_ready(struct ftl *f) {
+  if (!f->erase_waiting) return;
+  const uint32_t lo = min_seq_in_flight(f);
+  for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i) {
+    struct gc_job *j = &f->jobs[i];
+    if (j->victim == FTL_NONE || !j->erase_after || (lo != FTL_NONE && lo <= j->erase_after)) continue;
+    f->erase_waiting--;
+    job_erase(f, j);
+  }
+}
+
+static void job_erase(struct ftl *f, struct gc_job *j) {
+  const uint32_t blk = j->victim;
+  if (f->blk_flags[blk] & BLKF_RETIRE) { /* a program failed on it: its data is safe elsewhere, retire it */
+    block_set_state(f, blk, BLK_BAD);
+  } else {
+    block_set_state(f, blk, BLK_ERASING);
+    f->erases_inflight++;
+    flash_submit(f, FC_OP_ERASE, TAG(TAG_ERASE, blk), blk, 0, 0);
+  }
   j->victim = FTL_NONE;
+  j->erase_after = 0;
   hal_trace(f->hal, HAL_TRACE_GC_VICTIM_END, blk);
   if (--f->gc_active == 0) f->stats.gc_active_ns += hal_time_ns(f->hal) - f->gc_since_ns;
   if (f->gc_active == 0 && f->cfg.debug_gc_register) hal_write32(f->hal, SSDVP_NVME_BASE + NVME_DBG_GC, 0); /* GC ends */
@@ -139,9 +183,17 @@ int gc_relocate(struct ftl *f) {
   return did;
 }
 
-int gc_read_done(struct ftl *f, uint32_t b, int status) {
+int gc_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries) {
   struct pagebuf *pb = &f->bufs[b];
-  if (status != FC_OK) {
+  block_note_read(f, row_block(f, pb->row), retries, status == FC_ERR_UNCORRECTABLE);
+  if (status == FC_ERR_UNCORRECTABLE) {
+    /* The data of the page is gone: its LBAs read as Unrecovered Read Error
+     * until rewritten, and nothing of the page is relocated. */
+    const uint32_t lost = map_lose_row(f, pb->row, pb->mask);
+    f->stats.lost_lbas += lost;
+    hal_logf(f->hal, HAL_LOG_WARN, "ftl: GC read of row %" PRIu32 " uncorrectable: %" PRIu32 " LBAs lost", pb->row, lost);
+    pb->mask = 0;
+  } else if (status != FC_OK) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: GC read of row %" PRIu32 " failed with status %d", pb->row, status);
     f->stats.flash_errors++;
     f->fatal = 1;
@@ -178,6 +230,12 @@ static void wear_check(struct ftl *f) {
 
 void gc_erase_done(struct ftl *f, uint32_t blk, int status) {
   f->erases_inflight--;
+  if (status == FC_ERR_ERASE_FAIL) { /* a grown bad block */
+    f->stats.erase_failures++;
+    hal_logf(f->hal, HAL_LOG_INFO, "ftl: erase of block %" PRIu32 " failed: retired", blk);
+    block_set_state(f, blk, BLK_BAD);
+    return;
+  }
   if (status != FC_OK) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: erase of block %" PRIu32 " failed with status %d", blk, status);
     f->stats.flash_errors++;

@@ -9,7 +9,13 @@
  *    by an asynchronous event, collects once a vendor admin command grants it,
  *    and gives it back by another event when no victim is open;
  *  - vendor-specific asynchronous events for GC start and end, so the host can
- *    steer reads around a collecting drive.
+ *    steer reads around a collecting drive;
+ *  - a vendor "collect now" command (C2h): collect until free blocks reach the
+ *    GC threshold plus a host-given number, then report it by an event. With
+ *    global-GC mode on (Harmonia, Kim et al., MSST 2011), non-urgent GC starts
+ *    only inside such a collection, and a drive that needs one asks the host
+ *    by an event; the host then tells every drive to collect at once. Under
+ *    PLM it banks free blocks while the drive's window is open.
  * Urgent collection (free blocks down to the write reserve plus the victims
  * that may run at once) starts whatever the host said: a drive must never
  * deadlock for want of space. Such GC periods are counted in gc_forced.
@@ -19,7 +25,13 @@
 static int gate_open(const struct gcgate *g) {
   if (g->plm && g->window != NVME_PLM_NDWIN) return 0;
   if (g->lock_mode && !g->lock_held) return 0;
+  if (g->ggc_mode && !g->collect) return 0;
   return 1;
+}
+
+int gcgate_want(const struct ftl *f) {
+  const struct gcgate *g = &f->gate;
+  return g->collect && f->free_total + f->erases_inflight < g->collect_target;
 }
 
 static void push_event(struct ftl *f, enum gcgate_event ev) {
@@ -40,6 +52,10 @@ int gcgate_allow(struct ftl *f) {
     g->lock_asked = 1;
     push_event(f, GCGATE_EV_LOCK_REQUEST);
   }
+  if (g->ggc_mode && !g->collect && !g->ggc_asked) {
+    g->ggc_asked = 1;
+    push_event(f, GCGATE_EV_GGC_REQUEST);
+  }
   /* urgent: host writes are about to wait for a free block */
   return f->free_total + f->erases_inflight <= f->cfg.gc_reserve_blocks + f->cfg.gc_max_active;
 }
@@ -55,6 +71,12 @@ void gcgate_poll(struct ftl *f) {
   if (g->lock_held && !active) { /* collected what it asked for (or nothing was left to collect) */
     g->lock_held = 0;
     push_event(f, GCGATE_EV_LOCK_RELEASE);
+  }
+  /* gc_schedule ran just before this: with the gate open and no victim open,
+   * the target is reached (or no victim is left to collect) */
+  if (g->collect && !active && gate_open(g)) {
+    g->collect = 0;
+    push_event(f, GCGATE_EV_COLLECT_DONE);
   }
 }
 
@@ -86,6 +108,7 @@ int gcgate_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
         case NVME_FEAT_VS_GC_REPORT:
           g->report = (uint8_t)(q->cdw11 & 1);
           g->lock_mode = (uint8_t)((q->cdw11 >> 1) & 1);
+          g->ggc_mode = (uint8_t)((q->cdw11 >> 2) & 1);
           return NVME_SC_SUCCESS;
         default:
           return NVME_SC_INVALID_FIELD;
@@ -98,6 +121,11 @@ int gcgate_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
     case NVME_ADMIN_VS_GC_LOCK:
       g->lock_held = (uint8_t)(q->cdw10 & 1);
       g->lock_asked = 0;
+      return NVME_SC_SUCCESS;
+    case NVME_ADMIN_VS_GC_COLLECT:
+      g->collect = (uint8_t)(q->cdw10 & 1);
+      g->collect_target = f->cfg.gc_threshold_blocks + q->cdw11;
+      g->ggc_asked = 0;
       return NVME_SC_SUCCESS;
     default:
       return NVME_SC_INVALID_OPCODE;

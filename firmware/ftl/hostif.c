@@ -174,8 +174,9 @@ int cmd_start_read(struct ftl *f, uint32_t c) {
     const uint32_t i = cmd->progress;
     const uint32_t ppa = f->l2p[cmd->slba + i];
     hal_charge(f->hal, FW_OP_l2p_lookup, 1);
-    if (ppa == FTL_UNMAPPED) {
+    if (ppa == FTL_UNMAPPED || ppa == FTL_LOST) {
       cmd->tokens[i] = SSDVP_TOKEN_DEALLOCATED;
+      if (ppa == FTL_LOST) cmd->status = NVME_SC_UNRECOVERED_READ; /* its data was lost to a media error */
       continue;
     }
     const uint32_t row = ppa / S, slot = ppa % S;
@@ -203,10 +204,13 @@ int cmd_start_read(struct ftl *f, uint32_t c) {
   return STEP_DONE;
 }
 
-void host_read_done(struct ftl *f, uint32_t b, int status) {
+void host_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries) {
   struct pagebuf *pb = &f->bufs[b];
   struct fw_cmd *cmd = &f->cmds[pb->cmd];
-  if (status != FC_OK) {
+  block_note_read(f, row_block(f, pb->row), retries, status == FC_ERR_UNCORRECTABLE);
+  if (status == FC_ERR_UNCORRECTABLE) {
+    cmd->status = NVME_SC_UNRECOVERED_READ;
+  } else if (status != FC_OK) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: host read of row %" PRIu32 " failed with status %d", pb->row, status);
     f->stats.flash_errors++;
     cmd->status = NVME_SC_INTERNAL;
@@ -264,6 +268,9 @@ void host_check_flush(struct ftl *f) {
 
 /* ---- decode ------------------------------------------------------------- */
 
+/* The namespace answers I/O once the firmware clock passed ftl.ns_ready_after. */
+static int ns_ready(struct ftl *f) { return !f->cfg.ns_ready_ns || hal_time_ns(f->hal) >= f->cfg.ns_ready_ns; }
+
 static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
   struct fw_cmd *cmd = &f->cmds[c];
   const struct nvme_sqe *q = &e->sqe;
@@ -273,6 +280,9 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
   cmd->sqid = e->sqid;
   cmd->prp = q->prp1;
   hal_charge(f->hal, FW_OP_cmd_decode, 1);
+  /* No fused operations and no SGLs (PRPs only): Invalid Field, as NVMe asks. */
+  if (SSDVP_FIELD_GET(NVME_CDW0_FUSE, q->cdw0) || SSDVP_FIELD_GET(NVME_CDW0_PSDT, q->cdw0))
+    return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
   if (e->sqid == 0) { /* admin queue: directives.c (and gcgate.c below it) */
     uint32_t bytes = 0;
     const uint16_t st = admin_execute(f, cmd, q, &bytes);
@@ -285,6 +295,7 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
     case NVME_OP_READ:
     case NVME_OP_WRITE: {
       if (q->nsid != 1) return host_cmd_finish(f, c, NVME_SC_INVALID_NS);
+      if (!ns_ready(f)) return host_cmd_finish(f, c, NVME_SC_NS_NOT_READY);
       cmd->slba = (uint64_t)q->cdw10 | ((uint64_t)q->cdw11 << 32);
       cmd->nlb = SSDVP_FIELD_GET(NVME_CDW12_NLB, q->cdw12) + 1;
       if (cmd->slba >= f->cfg.logical_lbas || cmd->nlb > f->cfg.logical_lbas - cmd->slba)
@@ -310,10 +321,12 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
       return;
     }
     case NVME_OP_FLUSH:
+      if (!ns_ready(f)) return host_cmd_finish(f, c, NVME_SC_NS_NOT_READY);
       cmd_flush(f, c);
       return;
     case NVME_OP_DSM:
       if (q->nsid != 1) return host_cmd_finish(f, c, NVME_SC_INVALID_NS);
+      if (!ns_ready(f)) return host_cmd_finish(f, c, NVME_SC_NS_NOT_READY);
       if (!SSDVP_FIELD_GET(NVME_CDW11_DSM_AD, q->cdw11)) return host_cmd_finish(f, c, NVME_SC_SUCCESS); /* only hints */
       cmd->nlb = SSDVP_FIELD_GET(NVME_CDW10_DSM_NR, q->cdw10) + 1;
       cmd->state = CMD_H2D;

@@ -18,6 +18,16 @@
  * for every job while GC buffers allow. */
 static void gc_schedule(struct ftl *f) {
   f->gc_pending = 0;
+  /* Blocks to retire (a program failed) or refresh (read disturb, retries)
+   * go first while host writes are not held at the GC reserve; there GC
+   * needs its job slots for space (collecting them frees one block at most). */
+  while (f->urgent && f->free_total > f->cfg.gc_reserve_blocks) {
+    const uint32_t j = gc_idle_job(f);
+    const uint32_t blk = j == FTL_NONE ? FTL_NONE : block_pick_urgent(f);
+    if (blk == FTL_NONE) break;
+    if (!(f->blk_flags[blk] & BLKF_RETIRE)) f->stats.refreshes++;
+    gc_start(f, j, blk, 0);
+  }
   if (f->wear_due && !gc_below_threshold(f)) { /* a wear victim may be full of valid data */
     const uint32_t j = gc_idle_job(f);
     if (j != FTL_NONE) {
@@ -29,7 +39,7 @@ static void gc_schedule(struct ftl *f) {
       }
     }
   }
-  while (gc_below_threshold(f) && gcgate_allow(f)) { /* the host's GC coordination, if any (gcgate.c) */
+  while ((gc_below_threshold(f) || gcgate_want(f)) && gcgate_allow(f)) { /* the host's GC coordination (gcgate.c) */
     const uint32_t j = gc_idle_job(f);
     if (j == FTL_NONE) break;
     const uint32_t blk = block_pick_victim(f);
@@ -57,9 +67,9 @@ static int flash_completions(struct ftl *f) {
     const uint32_t idx = TAG_IDX(c.tag);
     switch (TAG_KIND(c.tag)) {
       case TAG_PROGRAM: program_done(f, idx, c.status); break;
-      case TAG_HOST_READ: host_read_done(f, idx, c.status); break;
+      case TAG_HOST_READ: host_read_done(f, idx, c.status, FC_FLAG_RETRIES(c.flags)); break;
       case TAG_GC_READ:
-        if (gc_read_done(f, idx, c.status) & STEP_YIELD) {
+        if (gc_read_done(f, idx, c.status, FC_FLAG_RETRIES(c.flags)) & STEP_YIELD) {
           gc_schedule(f);
           drain(f, gc_relocate);
         }
@@ -71,6 +81,7 @@ static int flash_completions(struct ftl *f) {
     }
   }
   flash_cq_release(f);
+  gc_erase_ready(f); /* ftl.gc.durable: victims whose relocated data is now programmed */
   host_check_flush(f);
   return 1;
 }
@@ -229,7 +240,7 @@ uint64_t ftl_self_check(const struct ftl *f) {
   uint64_t mapped = 0;
   for (uint64_t l = 0; l < f->cfg.logical_lbas; ++l) {
     const uint32_t p = f->l2p[l];
-    if (p == FTL_UNMAPPED) continue;
+    if (p == FTL_UNMAPPED || p == FTL_LOST) continue;
     ++mapped;
     if (!ppa_valid(f, p)) ++bad;
   }

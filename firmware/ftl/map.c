@@ -14,7 +14,7 @@ void map_invalidate_ppa(struct ftl *f, uint32_t ppa) {
 
 void map_set(struct ftl *f, uint32_t lpn, uint32_t ppa) {
   const uint32_t old = f->l2p[lpn];
-  if (old != FTL_UNMAPPED) map_invalidate_ppa(f, old);
+  if (old != FTL_UNMAPPED && old != FTL_LOST) map_invalidate_ppa(f, old);
   f->l2p[lpn] = ppa;
   f->valid_bits[ppa >> 5] |= 1u << (ppa & 31);
   block_valid_inc(f, row_block(f, ppa_row(f, ppa)));
@@ -23,8 +23,21 @@ void map_set(struct ftl *f, uint32_t lpn, uint32_t ppa) {
 void map_trim(struct ftl *f, uint32_t lpn) {
   const uint32_t old = f->l2p[lpn];
   if (old == FTL_UNMAPPED) return;
-  map_invalidate_ppa(f, old);
+  if (old != FTL_LOST) map_invalidate_ppa(f, old);
   f->l2p[lpn] = FTL_UNMAPPED;
+}
+
+uint32_t map_lose_row(struct ftl *f, uint32_t row, uint32_t mask) {
+  const uint32_t S = f->cfg.slots_per_page;
+  uint32_t n = 0;
+  for (uint64_t l = 0; l < f->cfg.logical_lbas; ++l) {
+    const uint32_t p = f->l2p[l];
+    if (p == FTL_UNMAPPED || p == FTL_LOST || p / S != row || !(mask & (1u << (p % S)))) continue;
+    map_invalidate_ppa(f, p);
+    f->l2p[l] = FTL_LOST;
+    ++n;
+  }
+  return n;
 }
 
 uint32_t ftl_lookup(const struct ftl *f, uint64_t lba) {

@@ -59,6 +59,16 @@ enum ssdvp_irq {
   IRQ_ACCEL = 3,     /* accelerator done or error */
   IRQ_COUNT = 4
 };
+/* The interrupt lines are the INTC register fields (ssdvp_regs.def). */
+#ifdef __cplusplus
+#define SSDVP_STATIC_ASSERT static_assert
+#else
+#define SSDVP_STATIC_ASSERT _Static_assert
+#endif
+SSDVP_STATIC_ASSERT((int)IRQ_NVME_CMD == (int)INTC_PENDING_NVME_CMD_SHIFT && (int)IRQ_NVME_CMD == (int)INTC_ENABLE_NVME_CMD_SHIFT, "INTC field");
+SSDVP_STATIC_ASSERT((int)IRQ_NVME_DONE == (int)INTC_PENDING_NVME_DONE_SHIFT && (int)IRQ_NVME_DONE == (int)INTC_ENABLE_NVME_DONE_SHIFT, "INTC field");
+SSDVP_STATIC_ASSERT((int)IRQ_FLASH == (int)INTC_PENDING_FLASH_SHIFT && (int)IRQ_FLASH == (int)INTC_ENABLE_FLASH_SHIFT, "INTC field");
+SSDVP_STATIC_ASSERT((int)IRQ_ACCEL == (int)INTC_PENDING_ACCEL_SHIFT && (int)IRQ_ACCEL == (int)INTC_ENABLE_ACCEL_SHIFT, "INTC field");
 
 /* ---- tokens ----------------------------------------------------------- */
 #define SSDVP_TOKEN_DEALLOCATED 0x00000000u /* read of an unwritten or deallocated LBA */
@@ -91,6 +101,8 @@ enum nvme_dir_oper {
  * encodes (NVMe base specification; use SSDVP_FIELD_GET/PUT). */
 enum nvme_dword_field {
   NVME_CDW0_OPC_SHIFT = 0, NVME_CDW0_OPC_WIDTH = 8,      /* opcode */
+  NVME_CDW0_FUSE_SHIFT = 8, NVME_CDW0_FUSE_WIDTH = 2,    /* fused operation (not supported: 0 only) */
+  NVME_CDW0_PSDT_SHIFT = 14, NVME_CDW0_PSDT_WIDTH = 2,   /* PRP or SGL (SGLs not supported: 0 only) */
   NVME_CDW0_CID_SHIFT = 16, NVME_CDW0_CID_WIDTH = 16,    /* command identifier */
   NVME_CDW12_NLB_SHIFT = 0, NVME_CDW12_NLB_WIDTH = 16,   /* read/write: LBAs - 1 */
   NVME_CDW12_DTYPE_SHIFT = 20, NVME_CDW12_DTYPE_WIDTH = 4, /* write: directive type */
@@ -108,12 +120,15 @@ enum nvme_status {
   NVME_SC_INVALID_OPCODE = 0x001,
   NVME_SC_INVALID_FIELD = 0x002,
   NVME_SC_DATA_XFER_ERROR = 0x004,
+  NVME_SC_ABORTED_SQ_DELETION = 0x008, /* the controller: a queued command of a deleted submission queue */
   NVME_SC_INTERNAL = 0x006,
   NVME_SC_INVALID_NS = 0x00b,
   NVME_SC_CMD_SEQ_ERROR = 0x00c,
   NVME_SC_LBA_OUT_OF_RANGE = 0x080,
   NVME_SC_CAPACITY_EXCEEDED = 0x081,
-  NVME_SC_STREAM_ALLOC_FAILED = 0x17f /* command specific: Stream Resource Allocation Failed */
+  NVME_SC_NS_NOT_READY = 0x082, /* retry later (DNR clear): ftl.ns_ready_after */
+  NVME_SC_STREAM_ALLOC_FAILED = 0x17f, /* command specific: Stream Resource Allocation Failed */
+  NVME_SC_UNRECOVERED_READ = 0x281     /* media error: Unrecovered Read Error (ECC failed after every retry) */
 };
 
 /* A submission queue entry as the host writes it (64 bytes). */
@@ -197,9 +212,17 @@ enum fc_status {
   FC_ERR_ADDRESS = 3,    /* row outside the geometry */
   FC_ERR_OPCODE = 4,
   FC_ERR_DMA = 5,        /* buffer outside DRAM or unaligned */
-  FC_ERR_MASK = 6        /* slot mask empty or beyond slots per page */
+  FC_ERR_MASK = 6,       /* slot mask empty or beyond slots per page */
+  /* Media faults (models/flash/flash_faults.h): not firmware bugs, not
+   * counted in ERRORS. */
+  FC_ERR_UNCORRECTABLE = 7, /* READ: more bit errors than ECC corrects at every retry level, or a torn page */
+  FC_ERR_PROGRAM_FAIL = 8,  /* PROGRAM: status fail; the page is consumed and reads back uncorrectable */
+  FC_ERR_ERASE_FAIL = 9     /* ERASE: status fail; the block keeps its contents */
 };
 #define FC_FLAG_ERASED 0x1u /* read of a page that was never programmed */
+/* READ completions: read-retry levels used (0: the first read decoded). */
+#define FC_FLAG_RETRIES_SHIFT 8u
+#define FC_FLAG_RETRIES(flags) (((uint32_t)(flags) >> FC_FLAG_RETRIES_SHIFT) & 0xffu)
 
 /* Submission ring entry (32 bytes). */
 struct fc_sqe {

@@ -19,6 +19,10 @@ void flatten(const YAML::Node& node, const std::string& prefix, std::map<std::st
   if (node.IsMap()) {
     std::map<std::string, int> here;  // this map's own keys (a map value counts too)
     for (const auto& kv : node) {
+      if (!kv.first.IsScalar())  // "[a, b]: 1" or "? {a: 1}": yaml-cpp's as<string>() would throw its own error
+        throw ConfigError(origin + ":" + std::to_string(kv.first.Mark().line + 1) +
+                          ": a key must be a plain name, not a list or map" +
+                          (prefix.empty() ? std::string() : " (under '" + prefix + "')"));
       const std::string key = kv.first.as<std::string>();
       const std::string full = prefix.empty() ? key : prefix + "." + key;
       const int line = kv.first.Mark().line + 1;
@@ -51,6 +55,28 @@ void flatten(const YAML::Node& node, std::map<std::string, std::string>& out, co
   flatten(node, "", out, origin, lines);
 }
 
+// A value in an error message: quoted, at most 80 characters, a byte outside
+// printable ASCII as \xNN, and when cut "..." and the whole length. A binary
+// or huge value never reaches the terminal raw.
+std::string quoted(const std::string& s) {
+  constexpr size_t kMax = 80;
+  std::string out = "'";
+  for (size_t i = 0; i < s.size() && i < kMax; ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      static const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  out += "'";
+  if (s.size() > kMax) out += "... (" + std::to_string(s.size()) + " bytes)";
+  return out;
+}
+
 std::string trim(const std::string& s) {
   size_t a = 0, b = s.size();
   while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
@@ -65,9 +91,9 @@ void split_number_unit(const std::string& text, double& number, std::string& uni
   try {
     number = std::stod(t, &pos);
   } catch (const std::exception&) {
-    throw std::invalid_argument("'" + text + "' does not start with a number");
+    throw std::invalid_argument(quoted(text) + " does not start with a number");
   }
-  if (!std::isfinite(number) || number < 0) throw std::invalid_argument("'" + text + "' is not a non-negative number");
+  if (!std::isfinite(number) || number < 0) throw std::invalid_argument(quoted(text) + " is not a non-negative number");
   unit = trim(t.substr(pos));
 }
 
@@ -124,7 +150,7 @@ void Config::set(const std::string& key, const std::string& value) {
 void Config::set_assignment(const std::string& kv) {
   const auto eq = kv.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw ConfigError("override '" + kv + "' is not of the form key=value");
+    throw ConfigError("override " + quoted(kv) + " is not of the form key=value");
   set(trim(kv.substr(0, eq)), trim(kv.substr(eq + 1)));
 }
 
@@ -202,9 +228,9 @@ uint64_t Config::get_u64(const std::string& key, uint64_t def, const std::string
       if (t.empty() || t[0] == '-') throw std::invalid_argument("neg");
       r = std::stoull(t, &pos, 0);
     } catch (const std::exception&) {
-      fail(key, "expected a non-negative integer, got '" + *v + "'");
+      fail(key, "expected a non-negative integer, got " + quoted(*v));
     }
-    if (pos != t.size()) fail(key, "expected a non-negative integer, got '" + *v + "'");
+    if (pos != t.size()) fail(key, "expected a non-negative integer, got " + quoted(*v));
   }
   if (r < min || r > max)
     fail(key, "value " + std::to_string(r) + " is outside [" + std::to_string(min) + ", " + std::to_string(max) + "]");
@@ -220,9 +246,9 @@ int64_t Config::get_i64(const std::string& key, int64_t def, const std::string& 
   try {
     r = std::stoll(t, &pos, 0);
   } catch (const std::exception&) {
-    fail(key, "expected an integer, got '" + *v + "'");
+    fail(key, "expected an integer, got " + quoted(*v));
   }
-  if (pos != t.size()) fail(key, "expected an integer, got '" + *v + "'");
+  if (pos != t.size()) fail(key, "expected an integer, got " + quoted(*v));
   return r;
 }
 
@@ -237,9 +263,9 @@ double Config::get_double(const std::string& key, double def, const std::string&
     try {
       r = std::stod(t, &pos);
     } catch (const std::exception&) {
-      fail(key, "expected a number, got '" + *v + "'");
+      fail(key, "expected a number, got " + quoted(*v));
     }
-    if (pos != t.size() || !std::isfinite(r)) fail(key, "expected a number, got '" + *v + "'");
+    if (pos != t.size() || !std::isfinite(r)) fail(key, "expected a number, got " + quoted(*v));
   }
   if (r < min || r > max) {
     std::ostringstream m;
@@ -256,7 +282,7 @@ bool Config::get_bool(const std::string& key, bool def, const std::string& desc)
   for (auto& ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   if (t == "true" || t == "yes" || t == "on" || t == "1") return true;
   if (t == "false" || t == "no" || t == "off" || t == "0") return false;
-  fail(key, "expected true or false, got '" + *v + "'");
+  fail(key, "expected true or false, got " + quoted(*v));
 }
 
 std::string Config::get_string(const std::string& key, const std::string& def, const std::string& desc) {
@@ -272,7 +298,7 @@ std::string Config::get_choice(const std::string& key, const std::string& def,
   const std::string r = v ? trim(*v) : def;
   for (const auto& c : choices)
     if (c == r) return r;
-  fail(key, "'" + r + "' is not one of " + all);
+  fail(key, quoted(r) + " is not one of " + all);
 }
 
 uint64_t Config::parse_time_ps(const std::string& text) {
@@ -287,9 +313,9 @@ uint64_t Config::parse_time_ps(const std::string& text) {
   else if (unit == "s") mult = 1e12;
   else if (unit == "min") mult = 60e12;
   else if (unit == "h") mult = 3600e12;
-  else throw std::invalid_argument("'" + text + "' needs a time unit (ps, ns, us, ms, s, min, h)");
+  else throw std::invalid_argument(quoted(text) + " needs a time unit (ps, ns, us, ms, s, min, h)");
   const double ps = n * mult;
-  if (ps > 1.8e19) throw std::invalid_argument("'" + text + "' is too large");
+  if (ps > 1.8e19) throw std::invalid_argument(quoted(text) + " is too large");
   return static_cast<uint64_t>(std::llround(ps));
 }
 
@@ -307,10 +333,10 @@ uint64_t Config::parse_size(const std::string& text) {
   else if (unit == "MiB") mult = 1024.0 * 1024;
   else if (unit == "GiB") mult = 1024.0 * 1024 * 1024;
   else if (unit == "TiB") mult = 1024.0 * 1024 * 1024 * 1024;
-  else throw std::invalid_argument("'" + text + "' has an unknown size unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
+  else throw std::invalid_argument(quoted(text) + " has an unknown size unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
   const double b = n * mult;
-  if (b != std::floor(b)) throw std::invalid_argument("'" + text + "' is not a whole number of bytes");
-  if (b > 1.8e19) throw std::invalid_argument("'" + text + "' is too large");
+  if (b != std::floor(b)) throw std::invalid_argument(quoted(text) + " is not a whole number of bytes");
+  if (b > 1.8e19) throw std::invalid_argument(quoted(text) + " is too large");
   return static_cast<uint64_t>(b);
 }
 

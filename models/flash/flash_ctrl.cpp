@@ -39,7 +39,8 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
       irq("irq"),
       log_(name(), log_level_from(cfg, name())),
       geo_(FlashGeometry::from_config(cfg)),
-      bank_("FLASH") {
+      bank_("FLASH"),
+      faults_(cfg, geo_) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     throw std::runtime_error(std::string(name()) + ": needs the SystemC time resolution of 1 ps");
   t_.read_ps = cfg.get_time_ps("flash.timing.read", "20us", "tR: array read time of a page");
@@ -79,6 +80,8 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
   bank_.on_write(FLASH_CQ_SIZE, [this](uint32_t v) { cq_.size = v; write_ring(cq_, "CQ", sizeof(fc_cqe)); });
   bank_.on_write(FLASH_SQ_TAIL, [this](uint32_t v) { write_sq_tail(v); });
   bank_.on_write(FLASH_CQ_HEAD, [this](uint32_t v) { write_cq_head(v); });
+  bank_.on_read(FLASH_BBT_ADDR, [this] { return bbt_addr_; });
+  bank_.on_write(FLASH_BBT_ADDR, [this](uint32_t v) { write_bbt(v); });
 
   SC_METHOD(completion_method);
   sensitive << wake_;
@@ -105,6 +108,17 @@ void FlashCtrl::ring_error(const char* what, uint32_t value) {
   last_err_row_ = value;
   last_err_code_ = FC_ERR_DMA;
   SSDVP_LOG(log_, error, "firmware bug: %s (0x%x)", what, value);
+}
+
+// The factory bad-block markers, as the firmware's boot scan would read them:
+// one bitmap written to DRAM at once.
+void FlashCtrl::write_bbt(uint32_t addr) {
+  bbt_addr_ = addr;
+  const auto& bm = faults_.factory_bitmap();
+  const uint64_t bytes = uint64_t(bm.size()) * 4;
+  if (addr % 4 || addr < uint64_t(SSDVP_DRAM_BASE) || !dram_reachable(addr, bytes) ||
+      !dram_write(addr, bm.data(), static_cast<uint32_t>(bytes), nullptr))
+    ring_error("BBT_ADDR: the bad-block bitmap does not fit in DRAM there", addr);
 }
 
 // A ring is enabled once BASE and SIZE are both non-zero and valid; writing
@@ -168,7 +182,7 @@ void FlashCtrl::write_sq_tail(uint32_t v) {
     t += (first ? lat : 0) + t_.sq_fetch_ps;
     first = false;
     const uint64_t done = execute(d, t, cqe);
-    complete(done, cqe);
+    complete(done, cqe, d.op, d.row);
   }
   if (functional_) post_ready();
   else fetch_free_ps_ = t;
@@ -254,18 +268,30 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
         return arrival;
       }
       uint32_t flags = 0;
-      nand.read(bid, page, d.slot_mask, buf, buf + S, buf + 2 * S, &flags);
+      const uint32_t codewords = uint32_t(__builtin_popcount(d.slot_mask));
+      FlashFaults::ReadOutcome ecc;
+      if (nand.read(bid, page, d.slot_mask, buf, buf + S, buf + 2 * S, &flags) == FC_ERR_UNCORRECTABLE) {
+        ++n_torn_read_;  // a torn page: nothing decodes, whatever the retries
+        ecc.uncorrectable = true;
+      } else if (faults_.bit_errors_on() && !(flags & FC_FLAG_ERASED)) {
+        ecc = faults_.read(block, nand.erase_count(bid), codewords, functional_ ? 0 : arrival);
+      }
       if (!dram_write(d.buf, buf, buf_bytes, &lat)) {
         cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "page buffer outside DRAM"));
         return arrival;
       }
-      cqe.flags = static_cast<uint16_t>(flags);
+      cqe.flags = static_cast<uint16_t>(flags | (std::min<uint32_t>(ecc.retries, 255) << FC_FLAG_RETRIES_SHIFT));
+      if (ecc.uncorrectable) cqe.status = FC_ERR_UNCORRECTABLE;
       ++n_read_;
       if (functional_) return 0;
-      const uint64_t bytes = uint64_t(__builtin_popcount(d.slot_mask)) * geo_.lba_size;
+      const uint64_t bytes = uint64_t(codewords) * geo_.lba_size;
       const uint64_t x = t_.channel_ps(bytes);
       start = reserve(ch, std::max(arrival, die_free_[die]), t_.cmd_ps);
-      const uint64_t xs = reserve(ch, start + t_.cmd_ps + t_.read_ps, x);
+      uint64_t xs = reserve(ch, start + t_.cmd_ps + t_.read_ps, x);
+      for (uint32_t r = 0; r < ecc.retries; ++r) {  // each level: command, tR, data-out again
+        const uint64_t c = reserve(ch, xs + x, t_.cmd_ps);
+        xs = reserve(ch, c + t_.cmd_ps + t_.read_ps, x);
+      }
       end = xs + x;
       done = end + lat + t_.dma_ps(bytes);
       break;
@@ -275,13 +301,16 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
         cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "page buffer outside DRAM"));
         return arrival;
       }
-      const fc_status st = nand.program(bid, page, buf, buf + S, buf[2 * S]);
+      const bool fail = faults_.program_fails(block);
+      const fc_status st = fail ? nand.program_torn(bid, page) : nand.program(bid, page, buf, buf + S, buf[2 * S]);
       if (st != FC_OK) {
         cqe.status = static_cast<uint16_t>(violation(
             d, st, st == FC_ERR_NOT_ERASED ? "page is not erased" : "program out of page order in its block"));
         return arrival;
       }
       ++n_program_;
+      if (fail) cqe.status = FC_ERR_PROGRAM_FAIL;
+      else faults_.on_program(block, page, functional_ ? 0 : arrival);
       if (functional_) return 0;
       const uint64_t x = t_.cmd_ps + t_.channel_ps(geo_.page_size);
       start = reserve(ch, std::max(arrival + lat + t_.dma_ps(geo_.page_size), die_free_[die]), x);
@@ -289,7 +318,12 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
       break;
     }
     case FC_OP_ERASE: {
-      nand.erase(bid);
+      if (faults_.erase_fails(block)) {
+        cqe.status = FC_ERR_ERASE_FAIL;  // the block keeps its contents
+      } else {
+        nand.erase(bid);
+        faults_.on_erase(block);
+      }
       ++n_erase_;
       if (functional_) return 0;
       start = reserve(ch, std::max(arrival, die_free_[die]), t_.cmd_ps);
@@ -305,8 +339,8 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
 
 // ---- completions -----------------------------------------------------------
 
-void FlashCtrl::complete(uint64_t time, const fc_cqe& cqe) {
-  heap_.push_back(Pending{time, order_++, cqe});
+void FlashCtrl::complete(uint64_t time, const fc_cqe& cqe, uint8_t op, uint32_t row) {
+  heap_.push_back(Pending{time, order_++, cqe, op, row});
   std::push_heap(heap_.begin(), heap_.end(), [](const Pending& a, const Pending& b) { return later(a, b); });
   const uint64_t now = sc_core::sc_time_stamp().value();
   wake_.notify(ps(time > now ? time - now : 0));
@@ -336,6 +370,29 @@ void FlashCtrl::completion_method() {
   post_ready();
   irq.write(cq_.enabled && cq_.tail != cq_.head);
   if (!heap_.empty()) wake_.notify(ps(heap_.front().time - now));
+}
+
+FlashCtrl::CutResult FlashCtrl::power_cut(bool hold_power) {
+  CutResult r;
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  for (const Pending& p : heap_) {
+    ++r.dropped;
+    if (hold_power || p.time <= now || p.cqe.status != FC_OK) continue;
+    if (p.op == FC_OP_PROGRAM) {
+      const uint32_t block = p.row / geo_.pages_per_block;
+      dies_[geo_.die_of_block(block)].tear_page(block % geo_.blocks_per_die(), p.row % geo_.pages_per_block);
+      ++r.torn_programs;
+    } else if (p.op == FC_OP_ERASE) {
+      dies_[geo_.die_of_block(p.row)].tear_block(p.row % geo_.blocks_per_die());
+      ++r.torn_erases;
+    }
+  }
+  r.dropped += ready_.size();
+  heap_.clear();
+  ready_.clear();
+  cq_.head = cq_.tail;  // what the firmware had not taken is gone (power-up programs the rings again)
+  fetch_free_ps_ = 0;
+  return r;
 }
 
 void FlashCtrl::set_functional(bool on) {

@@ -26,6 +26,7 @@
 #include "common/config.h"
 #include "common/log.h"
 #include "common/register_bank.h"
+#include "flash/flash_faults.h"
 #include "flash/flash_geometry.h"
 #include "flash/nand_die.h"
 #include "ssdvp_hw.h"
@@ -79,6 +80,20 @@ class FlashCtrl : public sc_core::sc_module {
   uint64_t violations() const { return violations_; }  // NAND rule / descriptor errors
   uint64_t errors() const { return errors_; }          // ERRORS: violations + ring errors
   size_t completions_waiting() const { return heap_.size() + ready_.size(); }
+  // Power loss now (outside any process, after the simulation stopped at the
+  // cut): completions not yet due or not yet taken are dropped (the rings
+  // stay usable for the power-fail handler; power-up programs them again). hold_power (power-loss protection): the
+  // operations in flight finish, the NAND keeps what they did. Otherwise a
+  // program that had not completed leaves its page torn (reads back
+  // uncorrectable) and an erase that had not completed leaves its block torn
+  // (unusable until erased again).
+  struct CutResult {
+    uint64_t torn_programs = 0, torn_erases = 0, dropped = 0;
+  };
+  CutResult power_cut(bool hold_power);
+  // Media faults (flash_faults.h): failures, retries, uncorrectable reads.
+  const FlashFaults& faults() const { return faults_; }
+  uint64_t torn_reads() const { return n_torn_read_; }  // reads of a torn page
 
  private:
   struct Ring {
@@ -89,6 +104,8 @@ class FlashCtrl : public sc_core::sc_module {
     uint64_t time;  // ps
     uint64_t order;
     fc_cqe cqe;
+    uint8_t op;
+    uint32_t row;
   };
   struct Interval {
     uint64_t start, end;
@@ -103,6 +120,7 @@ class FlashCtrl : public sc_core::sc_module {
   void write_sq_tail(uint32_t v);
   void write_cq_head(uint32_t v);
   void ring_error(const char* what, uint32_t value);
+  void write_bbt(uint32_t addr);
 
   // Executes one descriptor; returns its completion time in ps.
   uint64_t execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe);
@@ -115,7 +133,7 @@ class FlashCtrl : public sc_core::sc_module {
   bool dram_access(bool write, uint64_t addr, void* data, uint32_t n, uint64_t* latency_ps);
   bool dram_reachable(uint64_t addr, uint64_t bytes);
 
-  void complete(uint64_t time, const fc_cqe& cqe);
+  void complete(uint64_t time, const fc_cqe& cqe, uint8_t op = 0, uint32_t row = 0);
   void post_ready();      // ready completions into the CQ while it has room
   void completion_method();  // SC_METHOD
 
@@ -124,6 +142,8 @@ class FlashCtrl : public sc_core::sc_module {
   Timing t_;
   RegisterBank bank_;
   std::vector<NandDie> dies_;
+  FlashFaults faults_;
+  uint32_t bbt_addr_ = 0;
   bool functional_ = false;
   std::function<void(const FlashOpRecord&)> observer_;
 
@@ -142,7 +162,7 @@ class FlashCtrl : public sc_core::sc_module {
   tlm::tlm_dmi dmi_;
   bool dmi_valid_ = false, dmi_tried_ = false;
 
-  uint64_t n_read_ = 0, n_program_ = 0, n_erase_ = 0, violations_ = 0;
+  uint64_t n_read_ = 0, n_program_ = 0, n_erase_ = 0, violations_ = 0, n_torn_read_ = 0;
   uint32_t errors_ = 0, last_err_row_ = 0, last_err_code_ = 0;
 };
 

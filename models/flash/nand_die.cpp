@@ -30,7 +30,11 @@ NandDie::NandDie(const FlashGeometry& g)
   const size_t erase_off = off;
   off = align_up(off + size_t(blocks_) * 4, 64);
   const size_t wp_off = off;
-  off += size_t(blocks_) * 2;
+  off = align_up(off + size_t(blocks_) * 2, 64);
+  const size_t torn_n_off = off;
+  off = align_up(off + size_t(blocks_) * 2, 64);
+  const size_t torn_off = off;
+  off += pages;
   map_bytes_ = align_up(off, 4096);
   map_ = mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (map_ == MAP_FAILED) {
@@ -44,11 +48,13 @@ NandDie::NandDie(const FlashGeometry& g)
   seq_ = reinterpret_cast<uint32_t*>(base + seq_off);
   erases_ = reinterpret_cast<uint32_t*>(base + erase_off);
   wp_ = reinterpret_cast<uint16_t*>(base + wp_off);  // zero: every block starts erased
+  torn_ = base + torn_off;
+  torn_n_ = reinterpret_cast<uint16_t*>(base + torn_n_off);
 }
 
 NandDie::NandDie(NandDie&& o) noexcept
     : blocks_(o.blocks_), pages_(o.pages_), slots_(o.slots_), map_(o.map_), map_bytes_(o.map_bytes_),
-      token_(o.token_), lpn_(o.lpn_), seq_(o.seq_), erases_(o.erases_), wp_(o.wp_) {
+      token_(o.token_), lpn_(o.lpn_), seq_(o.seq_), erases_(o.erases_), wp_(o.wp_), torn_(o.torn_), torn_n_(o.torn_n_) {
   o.map_ = nullptr;
   o.map_bytes_ = 0;
 }
@@ -77,6 +83,10 @@ fc_status NandDie::read(uint32_t block, uint32_t page, uint32_t mask, uint32_t* 
   if (mask == 0 || (mask & ~valid)) return FC_ERR_MASK;
   const bool erased = page >= wp_[block];
   const uint64_t p = page_index(block, page);
+  if (!erased && torn_n_[block] && torn_[p]) {
+    if (flags_out) *flags_out = 0;
+    return FC_ERR_UNCORRECTABLE;
+  }
   for (uint32_t s = 0; s < slots_; ++s) {
     if (!(mask & (1u << s))) continue;
     if (tokens_out) tokens_out[s] = erased ? SSDVP_TOKEN_ERASED : token_[p * slots_ + s];
@@ -89,9 +99,38 @@ fc_status NandDie::read(uint32_t block, uint32_t page, uint32_t mask, uint32_t* 
 
 fc_status NandDie::erase(uint32_t block) {
   if (block >= blocks_) return FC_ERR_ADDRESS;
+  if (torn_n_[block]) std::memset(torn_ + page_index(block, 0), 0, pages_);
+  torn_n_[block] = 0;
   wp_[block] = 0;
   ++erases_[block];
   return FC_OK;
+}
+
+fc_status NandDie::program_torn(uint32_t block, uint32_t page) {
+  if (block >= blocks_ || page >= pages_) return FC_ERR_ADDRESS;
+  if (page < wp_[block]) return FC_ERR_NOT_ERASED;
+  if (page > wp_[block]) return FC_ERR_ORDER;
+  torn_[page_index(block, page)] = 1;
+  ++torn_n_[block];
+  wp_[block] = static_cast<uint16_t>(page + 1);
+  return FC_OK;
+}
+
+void NandDie::tear_page(uint32_t block, uint32_t page) {
+  if (block >= blocks_ || page >= wp_[block] || torn_[page_index(block, page)]) return;
+  torn_[page_index(block, page)] = 1;
+  ++torn_n_[block];
+}
+
+void NandDie::tear_block(uint32_t block) {
+  if (block >= blocks_) return;
+  std::memset(torn_ + page_index(block, 0), 1, pages_);
+  torn_n_[block] = static_cast<uint16_t>(pages_);
+  wp_[block] = static_cast<uint16_t>(pages_);
+}
+
+bool NandDie::is_torn(uint32_t block, uint32_t page) const {
+  return block < blocks_ && page < wp_[block] && torn_[page_index(block, page)];
 }
 
 uint32_t NandDie::erase_count(uint32_t block) const { return block < blocks_ ? erases_[block] : 0; }

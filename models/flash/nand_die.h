@@ -11,6 +11,11 @@
 // (FC_ERR_ORDER, FC_ERR_NOT_ERASED); addresses outside the die are
 // FC_ERR_ADDRESS; a read slot mask must be non-empty and within the page
 // (FC_ERR_MASK). A rejected operation changes nothing. No timing here.
+//
+// Faults (decided by FlashFaults, recorded here): a page can be torn (a
+// failed program, or one cut by power loss): it is consumed (the write
+// pointer moved past it) and every read of it is FC_ERR_UNCORRECTABLE until
+// the block is erased again.
 #pragma once
 
 #include <cstddef>
@@ -39,6 +44,14 @@ class NandDie {
   fc_status read(uint32_t block, uint32_t page, uint32_t mask, uint32_t* tokens_out, uint32_t* lpns_out,
                  uint32_t* seq_out, uint32_t* flags_out) const;
   fc_status erase(uint32_t block);
+  // Consumes the next page of the block like a program, but leaves it torn.
+  fc_status program_torn(uint32_t block, uint32_t page);
+  bool is_torn(uint32_t block, uint32_t page) const;
+  // Power loss: a programmed page whose program did not complete becomes
+  // torn; a block whose erase did not complete becomes unusable until erased
+  // again (every page torn, none programmable).
+  void tear_page(uint32_t block, uint32_t page);
+  void tear_block(uint32_t block);
 
   uint32_t erase_count(uint32_t block) const;
   uint32_t write_pointer(uint32_t block) const;  // next page to program
@@ -61,6 +74,8 @@ class NandDie {
   uint32_t* seq_ = nullptr;     // [blocks * pages]
   uint32_t* erases_ = nullptr;  // [blocks]
   uint16_t* wp_ = nullptr;      // [blocks]
+  uint8_t* torn_ = nullptr;     // [blocks * pages]: 1 for a torn page
+  uint16_t* torn_n_ = nullptr;  // [blocks]: torn pages (an erase only touches torn_ when non-zero)
 };
 
 }  // namespace ssdvp

@@ -108,6 +108,45 @@ bool NvmeCtrl::create_admin_queue(uint64_t sq_addr, uint64_t cq_addr, uint32_t d
   return add_queue(0, sq_addr, cq_addr, depth, msi_addr);
 }
 
+bool NvmeCtrl::delete_io_queue(uint16_t qid) {
+  if (qid == 0 || qid > kMaxQueues || !q_[qid].live || q_[qid].deleting) {
+    SSDVP_LOG(log_, error, "delete I/O queue %u rejected (qid 1..%u, live, not being deleted)", qid, kMaxQueues);
+    return false;
+  }
+  Queue& q = q_[qid];
+  q.deleting = true;
+  // Commands still in the SQ: read for their CID, completed with 08h.
+  const uint64_t now = now_ps();
+  for (; q.sq_head != q.sq_tail; q.sq_head = (q.sq_head + 1) % q.depth) {
+    nvme_sqe e{};
+    if (!host_access(false, q.sq_addr + uint64_t(q.sq_head) * sizeof(nvme_sqe), &e, sizeof e)) {
+      ++stats_.fetch_errors;
+      continue;
+    }
+    Event ev{};
+    ev.kind = EvKind::completion;
+    ev.qid = qid;
+    ev.cqe.cid = uint16_t(SSDVP_FIELD_GET(NVME_CDW0_CID, e.cdw0));
+    ev.cqe.sq_id = qid;
+    ev.cqe.status = uint16_t(SSDVP_FIELD_PUT(NVME_CQE_STATUS_SF, NVME_SC_ABORTED_SQ_DELETION));
+    ev.time = link_write(link_read(now, sizeof(nvme_sqe)) + cqe_ps_, sizeof(nvme_cqe));
+    ++q.in_flight;
+    ++stats_.aborted_sq_deletion;
+    schedule(ev);
+  }
+  finish_delete(qid);
+  return true;
+}
+
+void NvmeCtrl::finish_delete(uint16_t qid) {
+  Queue& q = q_[qid];
+  if (!q.deleting || q.in_flight || !q.cq_backlog.empty()) return;
+  q.live = q.deleting = false;
+  live_.erase(std::find(live_.begin(), live_.end(), qid));
+  SSDVP_LOG(log_, info, "I/O queue %u deleted", qid);
+  deleted.notify(sc_core::SC_ZERO_TIME);
+}
+
 bool NvmeCtrl::add_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {
   Queue& q = q_[qid];
   q = Queue{};
@@ -162,6 +201,11 @@ void NvmeCtrl::host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& 
   }
   Queue& q = q_[qid];
   if (idx % 2 == 0) {
+    if (q.deleting) {  // no new commands for a queue being deleted
+      ++stats_.invalid_doorbells;
+      SSDVP_LOG(log_, warn, "SQ tail doorbell for queue %u, which is being deleted", qid);
+      return;
+    }
     q.sq_tail = v;
     fetch(now_ps() + delay.value());
   } else {
@@ -192,7 +236,7 @@ void NvmeCtrl::fetch(uint64_t at) {
     rr_ = rr_ % nq;
     const uint32_t qid = live_[rr_++];
     Queue& q = q_[qid];
-    if (q.sq_head == q.sq_tail) {
+    if (q.sq_head == q.sq_tail || q.deleting) {
       ++idle;
       continue;
     }
@@ -202,13 +246,20 @@ void NvmeCtrl::fetch(uint64_t at) {
       Event ev{};
       ev.kind = EvKind::cmd_visible;
       ev.qid = uint16_t(qid);
-      if (!host_access(false, q.sq_addr + uint64_t(q.sq_head) * sizeof(nvme_sqe), &ev.cmd.sqe, sizeof(nvme_sqe))) {
-        SSDVP_LOG(log_, error, "SQ %u entry %u not readable in host memory", qid, q.sq_head);
-        std::memset(&ev.cmd.sqe, 0, sizeof ev.cmd.sqe);
-      }
+      const bool readable =
+          host_access(false, q.sq_addr + uint64_t(q.sq_head) * sizeof(nvme_sqe), &ev.cmd.sqe, sizeof(nvme_sqe));
       ev.cmd.sqid = uint16_t(qid);
       q.sq_head = (q.sq_head + 1) % q.depth;
       ++n;
+      if (!readable) {
+        // No command, so no CID to complete: a real controller reports a
+        // fatal status (CSTS.CFS) and waits for a reset; the model drops the
+        // entry, counts it and goes on (never hands the firmware garbage).
+        ++stats_.fetch_errors;
+        SSDVP_LOG(log_, error, "SQ %u entry not readable in host memory: dropped", qid);
+        continue;
+      }
+      ++q.in_flight;
       ev.time = link_read(now, sizeof(nvme_sqe)) + fetch_ps_;  // monotonic: ring order = time order
       // the entry lands in the CMD ring now; the tail moves at ev.time
       auto* slot = reinterpret_cast<nvme_cmd_entry*>(dram_ptr(cmd_.base, cmd_.size * sizeof(nvme_cmd_entry)));
@@ -363,13 +414,16 @@ void NvmeCtrl::post_completion(uint16_t qid, nvme_cqe cqe) {
   }
   cqe.sq_head = uint16_t(q.sq_head);
   cqe.status = uint16_t((cqe.status & ~SSDVP_FIELD_MASK(NVME_CQE_STATUS_P)) | SSDVP_FIELD_PUT(NVME_CQE_STATUS_P, q.phase));
-  host_access(true, q.cq_addr + uint64_t(q.cq_tail) * sizeof(nvme_cqe), &cqe, sizeof cqe);
+  if (!host_access(true, q.cq_addr + uint64_t(q.cq_tail) * sizeof(nvme_cqe), &cqe, sizeof cqe))
+    ++stats_.completion_errors;
   q.cq_tail = (q.cq_tail + 1) % q.depth;
   if (q.cq_tail == 0) q.phase = !q.phase;
   ++stats_.completions;
   if (SSDVP_FIELD_GET(NVME_CQE_STATUS_SF, cqe.status)) ++stats_.error_completions;
   uint32_t vec = qid;
-  host_access(true, q.msi_addr, &vec, 4);  // MSI
+  if (!host_access(true, q.msi_addr, &vec, 4)) ++stats_.completion_errors;  // MSI
+  if (q.in_flight) --q.in_flight;
+  finish_delete(qid);
 }
 
 void NvmeCtrl::publish_method() {

@@ -54,6 +54,16 @@ class NvmeCtrl : public sc_core::sc_module {
   // in nvme_xfer.dw0. Stands in for programming AQA/ASQ/ACQ. Returns false
   // (and logs) on a bad depth or when it exists already.
   bool create_admin_queue(uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
+  // Deletes I/O queue pair qid while it may be in use (stands in for the
+  // admin Delete I/O Submission Queue then Delete I/O Completion Queue). As
+  // NVMe says: the queue fetches no more; each command still in the SQ
+  // completes with Command Aborted due to SQ Deletion (08h); commands the
+  // firmware has complete normally; once every completion is posted the
+  // queue is gone (doorbells to it are then invalid) and `deleted` is
+  // notified. Returns false (and logs) for a queue that is not live.
+  bool delete_io_queue(uint16_t qid);
+  bool queue_live(uint16_t qid) const { return qid <= kMaxQueues && q_[qid].live; }
+  sc_core::sc_event deleted;
 
   static constexpr uint32_t kDoorbellBase = 0x1000;
   static constexpr uint32_t kMaxQueues = 64;
@@ -64,6 +74,9 @@ class NvmeCtrl : public sc_core::sc_module {
     uint64_t error_completions = 0;
     uint64_t invalid_doorbells = 0;
     uint64_t ring_errors = 0;
+    uint64_t fetch_errors = 0;        // SQ entries not readable in host memory (dropped)
+    uint64_t completion_errors = 0;   // CQ entries or MSIs not writable in host memory
+    uint64_t aborted_sq_deletion = 0; // commands completed with 08h by delete_io_queue
     uint64_t bytes_h2d = 0, bytes_d2h = 0;  // modelled bytes over the link
     uint64_t link_busy_up_ps = 0, link_busy_down_ps = 0;
   };
@@ -91,6 +104,8 @@ class NvmeCtrl : public sc_core::sc_module {
     uint32_t cq_tail = 0, cq_head = 0;
     bool phase = true;
     std::deque<nvme_cqe> cq_backlog;  // completions waiting for CQ room
+    bool deleting = false;            // delete_io_queue: no fetch, gone once drained
+    uint32_t in_flight = 0;           // fetched, completion not yet posted
   };
   enum class EvKind : uint8_t { cmd_visible, done_entry, completion };
   struct Event {
@@ -126,6 +141,7 @@ class NvmeCtrl : public sc_core::sc_module {
   bool dbg_gc_on_ = false;
   uint64_t dbg_gc_since_ = 0, dbg_gc_ps_ = 0;
   bool add_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
+  void finish_delete(uint16_t qid);  // removes a deleting queue once nothing is in flight
 
   bool host_access(bool write, uint64_t addr, void* data, uint32_t len);
   uint8_t* dram_ptr(uint32_t addr, uint32_t len);

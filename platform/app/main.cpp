@@ -4,6 +4,7 @@
 //   ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]
 //   ssdvp serve [-c CONFIG] [--set key=value]... [--listen unix:PATH|tcp:HOST:PORT] [--record FILE] [-o OUTDIR]
 //   ssdvp registers                 the register map with its fields (markdown)
+//   ssdvp hostile [-c CONFIG] [--set key=value]... [--quiet]   hostile NVMe host (host/hostile.h)
 //   ssdvp --version
 //
 // Exit codes: 0 success; 1 internal error; 2 usage, config or trace error
@@ -21,7 +22,10 @@
 #include "common/config.h"
 #include "array/array_sim.h"
 #include "common/register_bank.h"
+#include "host/hostile.h"
 #include "run/device_state.h"
+#include "run/journal_summary.h"
+#include "run/reliability.h"
 #include "run/simulation.h"
 #include "nbd/nbd_export.h"
 #include "workload.h"
@@ -36,6 +40,7 @@ const char* kUsage =
     "       ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]\n"
     "       ssdvp serve [-c CONFIG] [--set key=value]... [--listen unix:PATH|tcp:127.0.0.1:PORT] [--record FILE] [-o OUTDIR]\n"
     "       ssdvp registers\n"
+    "       ssdvp hostile [-c CONFIG] [--set key=value]... [--quiet]\n"
     "       ssdvp --version\n";
 
 Config load(const po::variables_map& vm) {
@@ -69,11 +74,14 @@ void print_summary(const nlohmann::json& j, const std::string& out) {
               f["erase_count"]["mean"].get<double>(), f["erase_count"]["max"].get<uint32_t>());
   const std::string warn = ssdvp::DeviceState::steady_state_warning(f["spare"]);
   if (!warn.empty()) std::printf("%s\n", warn.c_str());
+  if (const std::string jl = ssdvp::journal_summary_line(j); !jl.empty()) std::printf("%s\n", jl.c_str());
   std::printf("integrity: %llu reads checked, %llu mismatches; NAND violations %llu; host errors %llu\n",
               (unsigned long long)j["integrity"]["reads_checked"].get<uint64_t>(),
               (unsigned long long)j["integrity"]["mismatches"].get<uint64_t>(),
               (unsigned long long)j["flash"]["violations"].get<uint64_t>(),
               (unsigned long long)j["host"]["errors"].get<uint64_t>());
+  if (j.contains("reliability") && !ssdvp::reliability_line(j["reliability"]).empty())
+    std::printf("%s\n", ssdvp::reliability_line(j["reliability"]).c_str());
   std::printf("wall %.2f s (%.0f host I/Os per second), peak RSS %.0f MB; outputs in %s/\n",
               j["run"]["wall_s"].get<double>(), j["run"]["host_ios_per_s"].get<double>(),
               j["run"]["peak_rss_mb"].get<double>(), out.c_str());
@@ -265,7 +273,7 @@ int sc_main(int argc, char* argv[]) {
       "out,o", po::value<std::string>()->default_value("out"), "output directory")("quiet,q", "no summary on stdout")(
       "listen", po::value<std::string>(), "serve: unix:PATH or tcp:127.0.0.1:PORT (sets nbd.listen)")(
       "record", po::value<std::string>(), "serve: record every request to this fio v3 iolog (and FILE.times.csv)")(
-      "command", po::value<std::string>(), "run | serve | params | registers");
+      "command", po::value<std::string>(), "run | serve | params | registers | hostile");
   po::positional_options_description pos;
   pos.add("command", 1);
   try {
@@ -286,6 +294,7 @@ int sc_main(int argc, char* argv[]) {
     if (cmd == "params") return cmd_params(vm);
     if (cmd == "serve") return cmd_serve(vm);
     if (cmd == "registers") return cmd_registers();
+    if (cmd == "hostile") return ssdvp::hostile_command(load(vm), vm.count("quiet") != 0);
     std::fprintf(stderr, "ssdvp: unknown command '%s'\n%s", cmd.c_str(), kUsage);
     return 2;
   } catch (const po::error& e) {

@@ -56,10 +56,26 @@ ArrayParams ArrayParams::from_config(Config& cfg) {
                                         "controller, or all devices together (Harmonia)");
   p.coordination = co == "gcsync" ? Coordination::gcsync : co == "gcsync_plus" ? Coordination::gcsync_plus
                    : co == "gclock" ? Coordination::gclock : co == "harmonia" ? Coordination::harmonia : Coordination::normal;
-  p.window_ps = cfg.get_time_ps("array.gc.time_window", "100ms", "gcsync/gcsync_plus/harmonia: length of a device's GC window");
+  p.window_ps = cfg.get_time_ps("array.gc.time_window", "100ms", "gcsync/gcsync_plus: length of a device's GC window");
   p.buffer_ps = cfg.get_time_ps("array.gc.buffer_time", "20ms", "gcsync_plus: time between one device's window and the next's");
-  const bool windows = p.coordination == Coordination::gcsync || p.coordination == Coordination::gcsync_plus ||
-                       p.coordination == Coordination::harmonia;
+  p.harmonia_blocks = uint32_t(cfg.get_u64("array.gc.harmonia_blocks", 4,
+                                            "harmonia: free blocks above ftl.gc.threshold_blocks every drive collects up to in a global collection",
+                                            0, 1u << 24));
+  p.bank_blocks = uint32_t(cfg.get_u64("array.gc.bank_blocks", 0,
+                                       "gcsync/gcsync_plus: free blocks above ftl.gc.threshold_blocks a drive is told to collect up to when "
+                                       "its window opens (free-block banking; 0: off)",
+                                       0, 1u << 24));
+  p.fail_device = cfg.get_i64("array.fail.device", -1, "degraded mode: the device that fails (-1: none)");
+  if (p.fail_device < -1 || p.fail_device >= int64_t(p.devices))
+    throw ConfigError("config key 'array.fail.device': " + std::to_string(p.fail_device) + " is not a device of the array (0.." +
+                      std::to_string(p.devices - 1) + ", or -1 for none)");
+  p.fail_ps = cfg.get_time_ps("array.fail.at", "1s", "degraded mode: when the device fails (simulated time into the timed part)");
+  p.spare = cfg.get_bool("array.rebuild.spare", false, "a hot spare SSD (one more device) the array rebuilds a failed device onto");
+  p.rebuild_rate = cfg.get_size("array.rebuild.rate", "64MiB", "rebuild speed: bytes of the failed device rebuilt per second of simulated time");
+  if (p.spare && p.rebuild_rate == 0) throw ConfigError("config key 'array.rebuild.rate': must be positive with a spare");
+  p.xor_ps_per_kib = cfg.get_time_ps("array.cpu.xor_per_kib", "100ns", "RAID-driver host CPU time to XOR 1 KiB (parity, reconstruction, rebuild)");
+  p.stripe_op_ps = cfg.get_time_ps("array.cpu.stripe_op", "1us", "RAID-driver host CPU time per stripe operation (lock, planning, completion)");
+  const bool windows = p.coordination == Coordination::gcsync || p.coordination == Coordination::gcsync_plus;
   if (windows && p.window_ps == 0) throw ConfigError("config key 'array.gc.time_window': must be positive with array.gc_coordination: " + co);
   const std::string rc = cfg.get_choice("array.reconstruct", "never", {"never", "on_gc", "on_busy"},
                                         "read the other devices and XOR instead of a device that reported GC (on_gc) or "
@@ -87,7 +103,6 @@ ArrayParams ArrayParams::from_config(Config& cfg) {
 bool WindowSchedule::open(uint32_t c, uint64_t t) const {
   switch (policy) {
     case Coordination::gcsync: return (t / tw) % n == c;
-    case Coordination::harmonia: return (t / tw) % n == 0;
     case Coordination::gcsync_plus: {
       const uint64_t P = tw + tb;
       return (t / P) % n == c && t % P < tw;
@@ -98,8 +113,7 @@ bool WindowSchedule::open(uint32_t c, uint64_t t) const {
 
 uint64_t WindowSchedule::next_change(uint64_t t) const {
   switch (policy) {
-    case Coordination::gcsync:
-    case Coordination::harmonia: return (t / tw + 1) * tw;
+    case Coordination::gcsync: return (t / tw + 1) * tw;
     case Coordination::gcsync_plus: {
       const uint64_t P = tw + tb, k = t / P;
       return t % P < tw ? k * P + tw : (k + 1) * P;
@@ -131,6 +145,8 @@ struct ArrayController::Port {
   uint32_t gc_open = 0;
   uint64_t gc_since = 0, gc_last_end = 0;
   bool ever_gc = false;
+  bool collecting = false;  // a C2h collection asked and not reported done
+  uint64_t collect_since = 0;
   // counters
   uint64_t reads = 0, writes = 0, recon_reads = 0, max_queue = 0, gc_reports = 0;
 };
@@ -143,10 +159,11 @@ ArrayController::ArrayController(sc_core::sc_module_name nm, const ArrayParams& 
       lba_size_(lba_size),
       max_transfer_(max_transfer),
       sb_(map_.array_lbas()),
-      gc_hist_(p.devices + 1, 0),
-      lat_by_gc_(p.devices + 1) {
+      gc_hist_(devices.size() + 1, 0),
+      lat_by_gc_(devices.size() + 1) {
   sched_ = WindowSchedule{p.coordination, p.devices, p.window_ps, p.buffer_ps};
-  for (uint32_t d = 0; d < p.devices; ++d) {
+  if (devices.size() > p.devices) spare_dev_ = p.devices;  // the hot spare, after the members
+  for (uint32_t d = 0; d < devices.size(); ++d) {
     auto port = std::make_unique<Port>();
     Device& dev = *devices[d];
     port->dev = &dev;
@@ -229,8 +246,14 @@ bool ArrayController::next_request(host::IoRequest& io) {
 }
 
 void ArrayController::admit(const host::IoRequest& io, uint64_t arrival) {
-  if (io.op != host::IoOp::read && io.op != host::IoOp::write) {
-    ++skipped_;  // trims and flushes are not forwarded to the array (docs/models/raid.md)
+  if (io.op == host::IoOp::flush) {  // to every device, no stripe lock (docs/models/raid.md)
+    const uint64_t id = next_req_++;
+    Request& r = reqs_[id];
+    r.io = io;
+    r.arrival_ps = arrival;
+    r.lba = r.nlb = 0;
+    r.ops = 1;
+    ready_.push_back(add_special_op(id, UINT64_MAX, kFlush));
     return;
   }
   uint64_t lba, nlb;
@@ -256,7 +279,8 @@ void ArrayController::admit(const host::IoRequest& io, uint64_t arrival) {
     op.id = next_op_++;
     op.req = id;
     op.stripe = l.stripe;
-    op.write = io.op == host::IoOp::write;
+    op.write = io.op != host::IoOp::read;
+    op.special = io.op == host::IoOp::trim ? kTrim : 0;
     op.first = a;
     op.n = k;
     op.wlo.assign(map_.data_chunks(), 0);
@@ -304,6 +328,7 @@ void ArrayController::lock_grant(uint64_t stripe) {
 
 bool ArrayController::device_flagged(uint32_t d) const {
   const Port& p = *ports_[d];
+  if (failed_ && d == uint32_t(p_.fail_device)) return false;
   if (p_.reconstruct == Reconstruct::on_gc) return p.known_gc;
   if (p_.reconstruct == Reconstruct::on_busy) return p.busy + p.waiting.size() > p_.busy_depth;
   return false;
@@ -313,14 +338,66 @@ void ArrayController::op_start(Op& op) {
   const uint32_t N = map_.devices(), pd = map_.parity_device(op.stripe);
   const uint64_t base = op.stripe * map_.chunk_lbas(), span = op.o1 - op.o0;
   for (auto& t : op.tok) t.assign(span, 0);
-  auto read = [&](uint32_t d, uint64_t lo, uint64_t hi) {
-    issue(DevIo{op.id, d, false, base + lo, uint32_t(hi - lo), d, lo - op.o0});
+  auto read = [&](uint32_t d, uint64_t lo, uint64_t hi) {  // d: the stripe's device (the spare stands in once rebuilt)
+    issue(DevIo{op.id, phys(d, op.stripe), false, base + lo, uint32_t(hi - lo), d, lo - op.o0});
     op.outstanding++;
   };
   op.phase = 1;
+  ++stripe_ops_;
+  if (op.special == kRebuild) {  // read the survivors' whole chunks (op_read_phase_done writes the spare)
+    for (uint32_t d = 0; d < N; ++d)
+      if (d != uint32_t(p_.fail_device)) read(d, 0, map_.chunk_lbas());
+    return;
+  }
+  if (op.special) {
+    // A flush goes to every device. A trim deallocates only whole parity rows:
+    // the offsets where every data chunk of the stripe is trimmed, on all N
+    // devices, parity included (a deallocated LBA reads as zeroes, token 0, and
+    // the XOR of zeroes is zero, so the row stays consistent). The trimmed
+    // LBAs of partly trimmed rows are not forwarded and keep their data, as md
+    // does with partial-stripe discards; the array scoreboard records as
+    // trimmed only what was deallocated.
+    op.phase = 2;
+    uint64_t r0 = 0, r1 = map_.chunk_lbas();
+    if (op.special == kTrim) {
+      for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
+        r0 = std::max(r0, op.wlo[j]);
+        r1 = std::min(r1, op.whi[j]);
+      }
+      if (r1 < r0) r1 = r0;
+      trim_kept_lbas_ += op.n - (r1 - r0) * map_.data_chunks();
+      trim_rows_ += r1 - r0;
+      for (uint32_t j = 0; j < map_.data_chunks(); ++j)
+        for (uint64_t o = r0; o < r1; ++o) sb_.trim(map_.array_lba(op.stripe, j, o));
+      for (uint32_t d = 0; d < N; ++d)
+        for (uint64_t o = r0; o < r1; ++o) devtok_[phys(d, op.stripe)][base + o] = SSDVP_TOKEN_DEALLOCATED;
+      if (r1 == r0) return op_finish(op);
+      for (uint32_t d = 0; d < N; ++d)
+        if (!lost(d, op.stripe)) {
+          issue(DevIo{op.id, phys(d, op.stripe), true, base + r0, uint32_t(r1 - r0), d, 0, kTrim});
+          op.outstanding++;
+        }
+      if (op.outstanding == 0) op_finish(op);
+      return;
+    }
+    for (uint32_t d = 0; d < ports_.size(); ++d)  // a flush: every device still in use
+      if (!(failed_ && d == uint32_t(p_.fail_device))) {
+        issue(DevIo{op.id, d, true, 0, 0, d, 0, kFlush});
+        op.outstanding++;
+      }
+    if (op.outstanding == 0) op_finish(op);
+    return;
+  }
+  const uint32_t fd = uint32_t(p_.fail_device);
+  const bool degraded = failed_ && lost(fd, op.stripe);
   if (!op.write) {
-    // Reconstruct around one flagged device among those read, if no other device is flagged.
-    if (p_.reconstruct != Reconstruct::never) {
+    // Degraded: a read that needs the failed device's chunk is reconstructed from the others.
+    const uint32_t jf = degraded ? map_.data_index_of(op.stripe, fd) : UINT32_MAX;
+    if (jf != UINT32_MAX && op.whi[jf] > op.wlo[jf]) {
+      op.recon = fd;
+      ++degraded_reads_;
+    } else if (p_.reconstruct != Reconstruct::never && !degraded) {
+      // Reconstruct around one flagged device among those read, if no other device is flagged.
       uint32_t flagged = 0, target = UINT32_MAX;
       for (uint32_t d = 0; d < N; ++d)
         if (device_flagged(d)) {
@@ -331,7 +408,8 @@ void ArrayController::op_start(Op& op) {
       if (flagged == 1 && target != UINT32_MAX) op.recon = target;
     }
     if (op.recon != UINT32_MAX) {
-      ++reconstructions_;
+      if (op.recon != fd || !degraded) ++reconstructions_;
+      xor_cost((N - 1) * span);
       for (uint32_t d = 0; d < N; ++d)
         if (d != op.recon) {
           read(d, op.o0, op.o1);
@@ -342,6 +420,18 @@ void ArrayController::op_start(Op& op) {
       for (uint32_t j = 0; j < map_.data_chunks(); ++j)
         if (op.whi[j] > op.wlo[j]) read(map_.data_device(op.stripe, j), op.wlo[j], op.whi[j]);
     }
+    return;
+  }
+  if (degraded) {
+    // A degraded write reads the surviving devices over the rows it writes,
+    // rebuilds the lost chunk's rows from them (op_read_phase_done), computes
+    // parity from all data and writes everything but the failed device.
+    op.lost = fd;
+    op.rmw = false;
+    ++degraded_writes_;
+    for (uint32_t d = 0; d < N; ++d)
+      if (d != fd) read(d, op.o0, op.o1);
+    if (op.outstanding == 0) op_read_phase_done(op);
     return;
   }
   // A write: choose read-modify-write or reconstruct-write by the fewer reads.
@@ -371,9 +461,31 @@ void ArrayController::op_start(Op& op) {
 
 void ArrayController::op_read_phase_done(Op& op) {
   if (!op.write) return op_finish(op);
-  // New data tokens (the array scoreboard moves now: this op holds the stripe).
   const uint32_t pd = map_.parity_device(op.stripe);
   const uint64_t base = op.stripe * map_.chunk_lbas();
+  const uint64_t span = op.o1 - op.o0;
+  if (op.lost != UINT32_MAX || op.special == kRebuild) {  // the lost device's rows: the XOR of the others
+    const uint32_t f = op.special == kRebuild ? uint32_t(p_.fail_device) : op.lost;
+    std::vector<uint32_t>& t = op.tok[f];
+    std::fill(t.begin(), t.end(), 0u);
+    for (uint32_t e = 0; e < map_.devices(); ++e)
+      if (e != f)
+        for (uint64_t i = 0; i < span; ++i) t[i] ^= op.tok[e][i];
+    xor_cost((map_.devices() - 1) * span);
+  }
+  if (op.special == kRebuild) {  // checked against what the failed device should hold, written to the spare
+    const uint32_t f = uint32_t(p_.fail_device);
+    for (uint64_t i = 0; i < span; ++i) {
+      ++rebuild_checked_;
+      if (op.tok[f][i] != devtok_[f][base + i]) ++rebuild_mismatches_;
+      devtok_[spare_dev_][base + i] = op.tok[f][i];
+    }
+    op.phase = 2;
+    issue(DevIo{op.id, spare_dev_, true, base, uint32_t(span), f, 0});
+    op.outstanding++;
+    return;
+  }
+  // New data tokens (the array scoreboard moves now: this op holds the stripe).
   std::vector<uint32_t>& par = op.tok[pd];
   if (op.rmw) {
     for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
@@ -383,8 +495,10 @@ void ArrayController::op_read_phase_done(Op& op) {
         par[o - op.o0] ^= op.tok[d][o - op.o0] ^ nt;
         op.tok[d][o - op.o0] = nt;
       }
+      xor_cost(2 * (op.whi[j] - op.wlo[j]));
     }
   } else {
+    xor_cost(map_.data_chunks() * span);
     std::fill(par.begin(), par.end(), 0u);
     for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
       const uint32_t d = map_.data_device(op.stripe, j);
@@ -396,16 +510,27 @@ void ArrayController::op_read_phase_done(Op& op) {
   for (uint32_t j = 0; j < map_.data_chunks(); ++j)
     if (op.whi[j] > op.wlo[j]) {
       const uint32_t d = map_.data_device(op.stripe, j);
-      for (uint64_t o = op.wlo[j]; o < op.whi[j]; ++o) devtok_[d][base + o] = op.tok[d][o - op.o0];
-      issue(DevIo{op.id, d, true, base + op.wlo[j], uint32_t(op.whi[j] - op.wlo[j]), d, op.wlo[j] - op.o0});
+      for (uint64_t o = op.wlo[j]; o < op.whi[j]; ++o) devtok_[phys(d, op.stripe)][base + o] = op.tok[d][o - op.o0];
+      if (d == op.lost) continue;  // degraded: the lost chunk lives on in the parity
+      issue(DevIo{op.id, phys(d, op.stripe), true, base + op.wlo[j], uint32_t(op.whi[j] - op.wlo[j]), d, op.wlo[j] - op.o0});
       op.outstanding++;
     }
-  for (uint64_t o = op.o0; o < op.o1; ++o) devtok_[pd][base + o] = par[o - op.o0];
-  issue(DevIo{op.id, pd, true, base + op.o0, uint32_t(op.o1 - op.o0), pd, 0});
-  op.outstanding++;
+  for (uint64_t o = op.o0; o < op.o1; ++o) devtok_[phys(pd, op.stripe)][base + o] = par[o - op.o0];
+  if (pd != op.lost) {
+    issue(DevIo{op.id, phys(pd, op.stripe), true, base + op.o0, uint32_t(op.o1 - op.o0), pd, 0});
+    op.outstanding++;
+  }
+  if (op.outstanding == 0) op_finish(op);
 }
 
 void ArrayController::op_finish(Op& op) {
+  if (op.special == kFlush) {
+    const uint64_t req = op.req;
+    ops_.erase(op.id);
+    Request& r = reqs_.at(req);
+    if (--r.ops == 0) complete_request(req, now_ps());
+    return;
+  }
   if (!op.write) {
     // What the host gets, checked against what it wrote: direct reads, or the XOR of the others.
     for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
@@ -425,17 +550,52 @@ void ArrayController::op_finish(Op& op) {
   if (op.write) L.writer = false;
   else L.readers--;
   const uint64_t stripe = op.stripe, req = op.req;
+  const bool rebuild = op.special == kRebuild;
   ops_.erase(op.id);
   lock_grant(stripe);
   if (L.q.empty() && !L.writer && !L.readers) locks_.erase(stripe);
+  if (rebuild) {  // the spare holds this stripe now; the next one starts at the rebuild rate
+    rebuilt_ = stripe + 1;
+    rebuild_busy_ = false;
+    const uint64_t stripes = map_.array_lbas() / map_.stripe_lbas();
+    const double bytes = double(rebuilt_) * double(map_.chunk_lbas()) * lba_size_;
+    next_rebuild_ = rebuilt_ < stripes ? rebuild_begin_ + uint64_t(bytes / double(p_.rebuild_rate) * 1e12) : UINT64_MAX;
+    if (rebuilt_ == stripes) rebuild_end_ = now_ps();
+    return;
+  }
   Request& r = reqs_.at(req);
   if (--r.ops == 0) complete_request(req, now_ps());
 }
 
 uint32_t ArrayController::gc_devices_during(uint64_t since) const {
   uint32_t n = 0;
-  for (const auto& p : ports_) n += p->gc_open > 0 || (p->ever_gc && p->gc_last_end >= since);
+  for (uint32_t d = 0; d < ports_.size(); ++d) {
+    const Port& p = *ports_[d];
+    if (failed_ && d == uint32_t(p_.fail_device)) continue;  // out of the array
+    n += p.gc_open > 0 || (p.ever_gc && p.gc_last_end >= since);
+  }
   return n;
+}
+
+uint64_t ArrayController::add_special_op(uint64_t req, uint64_t stripe, uint8_t kind) {
+  Op op;
+  op.id = next_op_++;
+  op.req = req;
+  op.stripe = stripe;
+  op.write = true;
+  op.special = kind;
+  op.first = op.n = op.o0 = 0;
+  op.o1 = kind == kRebuild ? map_.chunk_lbas() : 0;  // a rebuild covers whole chunks
+  op.tok.assign(kind == kRebuild ? map_.devices() : 0, {});
+  const uint64_t id = op.id;
+  ops_.emplace(id, std::move(op));
+  return id;
+}
+
+void ArrayController::rebuild_step(uint64_t) {
+  rebuild_busy_ = true;
+  locks_[rebuilt_].q.push_back(add_special_op(UINT64_MAX, rebuilt_, kRebuild));
+  lock_grant(rebuilt_);
 }
 
 void ArrayController::complete_request(uint64_t id, uint64_t now) {
@@ -447,7 +607,13 @@ void ArrayController::complete_request(uint64_t id, uint64_t now) {
     read_lat_.add(lat);
     const uint32_t g = gc_devices_during(r.arrival_ps);
     gc_hist_[g]++;
+    if (collecting_now_ >= 2 || (multi_ever_ && multi_last_end_ >= r.arrival_ps)) ++instant_collisions_;
     lat_by_gc_[g].add(lat);
+  } else if (r.io.op == host::IoOp::trim) {
+    ++trims_;
+    trim_array_lbas_ += r.nlb;
+  } else if (r.io.op == host::IoOp::flush) {
+    ++flushes_;
   } else {
     ++writes_;
     write_bytes_ += r.nlb * lba_size_;
@@ -462,6 +628,11 @@ void ArrayController::complete_request(uint64_t id, uint64_t now) {
 
 void ArrayController::issue(const DevIo& io) {
   Port& p = *ports_[io.dev];
+  if (io.special) {  // one command (a DSM range holds up to 2^32 LBAs)
+    p.waiting.push_back(io);
+    p.max_queue = std::max<uint64_t>(p.max_queue, p.busy + p.waiting.size());
+    return;
+  }
   for (uint32_t done = 0; done < io.n;) {  // split at the device's largest transfer
     DevIo part = io;
     part.lba = io.lba + done;
@@ -491,7 +662,18 @@ void ArrayController::pump(uint32_t d) {
     e.cdw10 = uint32_t(sl.io.lba);
     e.cdw11 = uint32_t(sl.io.lba >> 32);
     e.cdw12 = sl.io.n - 1;
-    if (sl.io.write) {
+    if (sl.io.special == kFlush) {
+      e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_FLUSH) | SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
+      e.prp1 = e.cdw10 = e.cdw11 = e.cdw12 = 0;
+    } else if (sl.io.special == kTrim) {
+      const nvme_dsm_range range{0, sl.io.n, sl.io.lba};
+      std::memcpy(p.mem->data() + sl.host_buf, &range, sizeof range);
+      e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_DSM) | SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
+      e.cdw10 = SSDVP_FIELD_PUT(NVME_CDW10_DSM_NR, 0);  // one range
+      e.cdw11 = SSDVP_FIELD_PUT(NVME_CDW11_DSM_AD, 1);  // deallocate
+      e.cdw12 = 0;
+      ++trim_device_cmds_;
+    } else if (sl.io.write) {
       const Op& op = ops_.at(sl.io.op);
       std::memcpy(p.mem->data() + sl.host_buf, op.tok[sl.io.buf_dev].data() + sl.io.buf_off, sl.io.n * 4u);
       ++p.writes;
@@ -578,7 +760,7 @@ void ArrayController::io_done(Port& p, const Slot& s, uint16_t status) {
   Op& op = ops_.at(io.op);
   if (status != NVME_SC_SUCCESS) {
     ++errors_;
-  } else if (!io.write) {
+  } else if (!io.write && !io.special) {
     const auto* t = reinterpret_cast<const uint32_t*>(p.mem->data() + s.host_buf);
     std::memcpy(op.tok[io.buf_dev].data() + io.buf_off, t, io.n * 4u);
     const auto& expect = devtok_[io.dev];
@@ -612,6 +794,8 @@ void ArrayController::admin_done(uint32_t d, uint8_t opcode, uint32_t dw0, uint1
       case GCGATE_EV_GC_END: p.known_gc = false; break;
       case GCGATE_EV_LOCK_REQUEST: lock_request(d, now); break;
       case GCGATE_EV_LOCK_RELEASE: lock_release(d, now); break;
+      case GCGATE_EV_GGC_REQUEST: global_gc_request(d, now); break;
+      case GCGATE_EV_COLLECT_DONE: collect_done(d, now); break;
       default: break;
     }
   }
@@ -651,11 +835,59 @@ void ArrayController::lock_release(uint32_t d, uint64_t now) {
   }
 }
 
+void ArrayController::collect(uint32_t d, uint32_t blocks) {
+  Port& p = *ports_[d];
+  if (!p.collecting) p.collect_since = now_ps();
+  p.collecting = true;
+  nvme_sqe e{};
+  e.cdw0 = NVME_ADMIN_VS_GC_COLLECT;
+  e.cdw10 = 1;
+  e.cdw11 = blocks;
+  admin(d, e, NVME_ADMIN_VS_GC_COLLECT);
+  ++collects_sent_;
+}
+
+// Harmonia's reactive global GC (Kim et al., MSST 2011): a drive that needs to
+// collect asks (event 5); the controller then tells every drive, idle or not,
+// to collect at once, and the global collection ends when all have reported
+// their target reached. A request during a global collection starts another
+// one after it.
+void ArrayController::global_gc_request(uint32_t, uint64_t now) {
+  ++ggc_requests_;
+  if (p_.coordination != Coordination::harmonia) return;
+  if (ggc_active_) {
+    ggc_pending_ = true;
+    return;
+  }
+  ggc_active_ = true;
+  ggc_begin_ = now;
+  ++ggc_rounds_;
+  ggc_outstanding_ = uint32_t(ports_.size());
+  for (uint32_t d = 0; d < ports_.size(); ++d) collect(d, p_.harmonia_blocks);
+}
+
+void ArrayController::collect_done(uint32_t d, uint64_t now) {
+  Port& p = *ports_[d];
+  ++collects_done_;
+  if (p.collecting && timeline_) timeline_->span(window_track_[d], "collect", p.collect_since, now);
+  p.collecting = false;
+  if (!ggc_active_ || ggc_outstanding_ == 0 || --ggc_outstanding_) return;
+  ggc_active_ = false;
+  ggc_sum_ += now - ggc_begin_;
+  ggc_max_ = std::max(ggc_max_, now - ggc_begin_);
+  if (ggc_pending_) {
+    ggc_pending_ = false;
+    global_gc_request(d, now);
+    --ggc_requests_;  // the same request, served now
+  }
+}
+
 void ArrayController::windows_update(uint64_t now) {
   const uint64_t t = now - t0_;
   for (uint32_t d = 0; d < ports_.size(); ++d) {
     Port& p = *ports_[d];
-    const uint32_t w = sched_.open(d, t) ? NVME_PLM_NDWIN : NVME_PLM_DTWIN;
+    const uint32_t c = failed_ && d == spare_dev_ ? uint32_t(p_.fail_device) : d;  // the spare takes the failed device's windows
+    const uint32_t w = sched_.open(c, t) ? NVME_PLM_NDWIN : NVME_PLM_DTWIN;
     if (w == p.window) continue;
     if (timeline_ && p.window == NVME_PLM_NDWIN) timeline_->span(window_track_[d], "NDWIN", p.window_since, now);
     p.window = w;
@@ -666,6 +898,7 @@ void ArrayController::windows_update(uint64_t now) {
     e.cdw12 = w;
     admin(d, e, NVME_ADMIN_SET_FEATURES);
     ++set_features_;
+    if (w == NVME_PLM_NDWIN && p_.bank_blocks) collect(d, p_.bank_blocks);  // bank free blocks while allowed
   }
   next_window_ = t0_ + sched_.next_change(t);
 }
@@ -683,13 +916,14 @@ void ArrayController::gc_trace(uint32_t d, bool start, uint64_t at) {
   if (start) {
     if (p.gc_open++ == 0) {
       p.gc_since = at;
-      uint32_t now_collecting = 0;
-      for (const auto& q : ports_) now_collecting += q->gc_open > 0;
-      max_concurrent_gc_ = std::max(max_concurrent_gc_, now_collecting);
+      ++collecting_now_;
+      if (collecting_now_ >= 2) multi_ever_ = true;
+      max_concurrent_gc_ = std::max(max_concurrent_gc_, collecting_now_);
     }
     p.ever_gc = true;
   } else if (p.gc_open && --p.gc_open == 0) {
     p.gc_last_end = at;
+    if (collecting_now_-- == 2) multi_last_end_ = at;
     if (timeline_) timeline_->span(gc_track_[d], "GC", p.gc_since, at);
   }
 }
@@ -708,13 +942,12 @@ void ArrayController::run() {
 
 void ArrayController::replay() {
   t0_ = start_ps_ = end_ps_ = now_ps();
-  const bool windows = p_.coordination == Coordination::gcsync || p_.coordination == Coordination::gcsync_plus ||
-                       p_.coordination == Coordination::harmonia;
+  const bool windows = p_.coordination == Coordination::gcsync || p_.coordination == Coordination::gcsync_plus;
   for (uint32_t d = 0; d < ports_.size(); ++d) {
     nvme_sqe e{};
     e.cdw0 = NVME_ADMIN_SET_FEATURES;  // GC start/end events; GCLock mode
     e.cdw10 = NVME_FEAT_VS_GC_REPORT;
-    e.cdw11 = 1u | (p_.coordination == Coordination::gclock ? 2u : 0u);
+    e.cdw11 = 1u | (p_.coordination == Coordination::gclock ? 2u : 0u) | (p_.coordination == Coordination::harmonia ? 4u : 0u);
     admin(d, e, NVME_ADMIN_SET_FEATURES);
     if (windows) {
       e.cdw10 = NVME_FEAT_PLM_CONFIG;
@@ -730,6 +963,7 @@ void ArrayController::replay() {
     }
   }
   if (windows) windows_update(t0_);
+  if (sampler_ && sample_ps_) next_sample_ = t0_;
   if (!workload_) {
     finished_ = true;
     return;
@@ -744,15 +978,34 @@ void ArrayController::replay() {
       admit(io, p_.closed_loop ? now : t0_ + io.time_ps);
       have_next = next_request(io);
     }
+    if (windows && now >= next_window_) windows_update(now);
+    if (p_.fail_device >= 0 && !failed_ && now >= t0_ + p_.fail_ps) {  // the device drops out of the array
+      failed_ = true;
+      failed_at_ = now;
+      Port& fp = *ports_[uint32_t(p_.fail_device)];
+      if (fp.gc_open) {
+        fp.gc_open = 0;
+        fp.gc_last_end = now;
+        --collecting_now_;
+      }
+      if (spare_dev_ != UINT32_MAX) rebuild_begin_ = next_rebuild_ = now;
+    }
+    if (failed_ && !rebuild_busy_ && now >= next_rebuild_) rebuild_step(now);
     while (!ready_.empty()) {
       const uint64_t id = ready_.front();
       ready_.pop_front();
       op_start(ops_.at(id));
     }
-    if (windows && now >= next_window_) windows_update(now);
+    if (now >= next_sample_) {
+      sampler_();
+      next_sample_ = now + sample_ps_;
+    }
     ring_all();
-    if (!have_next && reqs_.empty()) break;
-    uint64_t wake = next_window_;
+    const bool rebuilding = failed_ && spare_dev_ != UINT32_MAX && rebuild_end_ == 0;
+    if (!have_next && reqs_.empty() && !rebuilding) break;
+    uint64_t wake = std::min(next_window_, next_sample_);
+    if (p_.fail_device >= 0 && !failed_ && (have_next || !reqs_.empty())) wake = std::min(wake, t0_ + p_.fail_ps);
+    if (rebuilding && !rebuild_busy_) wake = std::min(wake, next_rebuild_);
     if (have_next && !p_.closed_loop) wake = std::min(wake, t0_ + io.time_ps);
     if (p_.stall_ps && !reqs_.empty()) wake = std::min(wake, last_progress + p_.stall_ps);
     if (wake == UINT64_MAX) wait(any_msi_);
@@ -798,7 +1051,9 @@ nlohmann::json ArrayController::summary() const {
           {"requests", requests_},
           {"reads", reads_},
           {"writes", writes_},
-          {"skipped_trims_flushes", skipped_},
+          {"trims", {{"requests", trims_}, {"array_lbas", trim_array_lbas_}, {"rows_deallocated", trim_rows_},
+                     {"lbas_not_forwarded", trim_kept_lbas_}, {"device_commands", trim_device_cmds_}}},
+          {"flushes", flushes_},
           {"wrapped_requests", wrapped_},
           {"out_of_range_requests", out_of_range_},
           {"sim_time_s", sim_s},
@@ -808,6 +1063,7 @@ nlohmann::json ArrayController::summary() const {
           {"reads_by_gc_devices", hist},
           {"reads_4gc_plus", four_plus},
           {"collisions", collisions},
+          {"collisions_at_one_instant", instant_collisions_},
           {"max_devices_collecting", max_concurrent_gc_},
           {"read_latency_by_gc_devices_us", lat},
           {"stripe_writes", {{"full", full_stripe_}, {"reconstruct_write", rcw_}, {"read_modify_write", rmw_}}},
@@ -816,6 +1072,21 @@ nlohmann::json ArrayController::summary() const {
           {"gc_lock", {{"grants", grants_}, {"mean_hold_ms", grants_ ? double(hold_sum_) / double(grants_) * 1e-9 : 0.0},
                        {"max_hold_ms", double(hold_max_) * 1e-9}, {"max_waiters", max_waiters_},
                        {"overlaps", lock_overlaps_}}},
+          {"global_gc", {{"requests", ggc_requests_}, {"collections", ggc_rounds_},
+                         {"mean_ms", ggc_rounds_ ? double(ggc_sum_) / double(ggc_rounds_) * 1e-9 : 0.0},
+                         {"max_ms", double(ggc_max_) * 1e-9}}},
+          {"collect_commands", {{"sent", collects_sent_}, {"done", collects_done_}}},
+          {"degraded", {{"failed_device", p_.fail_device}, {"failed", failed_}, {"failed_at_s", double(failed_at_) * 1e-12},
+                        {"degraded_reads", degraded_reads_}, {"degraded_writes", degraded_writes_},
+                        {"rebuild", {{"spare", spare_dev_ != UINT32_MAX}, {"stripes_rebuilt", rebuilt_},
+                                     {"stripes", map_.array_lbas() / map_.stripe_lbas()},
+                                     {"begin_s", double(rebuild_begin_) * 1e-12}, {"end_s", double(rebuild_end_) * 1e-12},
+                                     {"lbas_checked", rebuild_checked_}, {"mismatches", rebuild_mismatches_}}}}},
+          {"host_cpu", {{"xor_bytes", xor_tokens_ * lba_size_}, {"stripe_ops", stripe_ops_},
+                        {"seconds", double(xor_tokens_) * lba_size_ / 1024.0 * double(p_.xor_ps_per_kib) * 1e-12 +
+                                        double(stripe_ops_) * double(p_.stripe_op_ps) * 1e-12},
+                        {"utilization", sim_s > 0 ? (double(xor_tokens_) * lba_size_ / 1024.0 * double(p_.xor_ps_per_kib) * 1e-12 +
+                                                     double(stripe_ops_) * double(p_.stripe_op_ps) * 1e-12) / sim_s : 0.0}}},
           {"plm_set_features", set_features_},
           {"async_events", aens_},
           {"errors", errors_},

@@ -10,8 +10,12 @@
 // or with a deep queue, and GC coordination through NVMe features the drives
 // implement (firmware/ftl/gcgate.c): Predictable Latency Mode windows set by
 // Set Features (gcsync, gcsync_plus, harmonia), a GC lock granted by a vendor
-// admin command on the drive's asynchronous request (gclock), and vendor
-// asynchronous events for GC start and end (what reconstruction decides on).
+// admin command on the drive's asynchronous request (gclock), a vendor
+// "collect now" command sent to every drive at once when one asks for a
+// global collection (harmonia) or to a drive whose window opens (free-block
+// banking), and vendor asynchronous events for GC start and end (what
+// reconstruction decides on). Trims are forwarded as whole parity rows,
+// flushes to every device.
 //
 // Measurement only (never a decision): each drive's real GC activity, from
 // its firmware's trace hook, gives every read the number of devices that were
@@ -63,6 +67,13 @@ struct ArrayParams {
   uint32_t busy_depth = 8;        // on_busy: commands queued at a device beyond which it counts as busy
   uint64_t window_ps = 0;         // array.gc.time_window
   uint64_t buffer_ps = 0;         // array.gc.buffer_time
+  uint32_t harmonia_blocks = 4;   // array.gc.harmonia_blocks
+  uint32_t bank_blocks = 0;       // array.gc.bank_blocks
+  int64_t fail_device = -1;       // array.fail.device (-1: none)
+  uint64_t fail_ps = 0;           // array.fail.at
+  bool spare = false;             // array.rebuild.spare
+  uint64_t rebuild_rate = 0;      // array.rebuild.rate, bytes per second
+  uint64_t xor_ps_per_kib = 0, stripe_op_ps = 0;  // array.cpu.*
   uint32_t device_qd = 32;        // NVMe I/O queue depth per device
   uint32_t host_qd = 32;          // closed loop: array requests outstanding
   bool closed_loop = false;
@@ -75,7 +86,7 @@ struct ArrayParams {
 
 // The GC window schedule: whether device c of n may collect at time t (ps
 // since the timed part started), and the next time any device's answer
-// changes. normal and gclock have no windows (always open).
+// changes. normal, gclock and harmonia have no windows (always open).
 struct WindowSchedule {
   Coordination policy;
   uint32_t n;
@@ -99,18 +110,24 @@ class ArrayController : public sc_core::sc_module {
 
   void set_workload(host::Workload* w) { workload_ = w; }
   void set_on_finish(std::function<void()> f) { on_finish_ = std::move(f); }
+  // Called every interval_ps of the timed part (the devices' per-die samples).
+  void set_sampler(std::function<void()> f, uint64_t interval_ps) {
+    sampler_ = std::move(f);
+    sample_ps_ = interval_ps;
+  }
   // One GC track and one window track per device on t (processes "array GC").
   void set_timeline(Timeline* t);
   // Measurement hook: device d's firmware opened (start) or closed a GC victim.
   void gc_trace(uint32_t d, bool start, uint64_t at_ps);
   void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }
   bool finished() const { return finished_; }
+  bool closed_loop() const { return p_.closed_loop; }
   std::exception_ptr error() const { return error_; }
 
   // The array's part of the summary (devices' firmware figures are added by
   // the runner).
   nlohmann::json summary() const;
-  uint64_t mismatches() const { return sb_.mismatches() + dev_mismatches_; }
+  uint64_t mismatches() const { return sb_.mismatches() + dev_mismatches_ + rebuild_mismatches_; }
   uint64_t lock_overlaps() const { return lock_overlaps_; }
   double sim_seconds() const { return double(end_ps_ - start_ps_) * 1e-12; }
   uint64_t requests() const { return requests_; }
@@ -124,7 +141,9 @@ class ArrayController : public sc_core::sc_module {
     uint32_t n;
     uint32_t buf_dev;  // the op's token buffer (per device) ...
     uint64_t buf_off;  // ... and the offset in it of lba
+    uint8_t special = 0;  // kTrim: deallocate [lba, lba + n); kFlush: flush the device
   };
+  static constexpr uint8_t kTrim = 1, kFlush = 2, kRebuild = 3;
   struct Slot {
     bool busy = false;
     DevIo io{};
@@ -144,7 +163,9 @@ class ArrayController : public sc_core::sc_module {
   };
   struct Op {
     uint64_t id, req, stripe;
-    bool write;
+    bool write;          // a write, trim or flush (takes the stripe lock exclusively; a flush takes none)
+    uint8_t special = 0;  // kTrim, kFlush or kRebuild (no request: rebuilds the stripe onto the spare)
+    uint32_t lost = UINT32_MAX;  // the failed device, when this stripe had none to stand in for it at op_start
     uint64_t first, n;   // array LBAs [first, first + n), inside the stripe
     uint64_t o0, o1;     // hull of the chunk offsets it touches
     std::vector<uint64_t> wlo, whi;             // per data index: offsets touched [lo, hi)
@@ -180,6 +201,18 @@ class ArrayController : public sc_core::sc_module {
   void windows_update(uint64_t now);
   void lock_request(uint32_t d, uint64_t now);
   void lock_release(uint32_t d, uint64_t now);
+  void collect(uint32_t d, uint32_t blocks);
+  // Degraded mode: the device holding device d's chunks of stripe s (the
+  // spare once that stripe is rebuilt), and whether d's chunk is lost there.
+  uint32_t phys(uint32_t d, uint64_t s) const {
+    return failed_ && d == uint32_t(p_.fail_device) && s < rebuilt_ ? spare_dev_ : d;
+  }
+  bool lost(uint32_t d, uint64_t s) const { return failed_ && d == uint32_t(p_.fail_device) && s >= rebuilt_; }
+  void rebuild_step(uint64_t now);
+  uint64_t add_special_op(uint64_t req, uint64_t stripe, uint8_t kind);  // a flush or a rebuild step: its id
+  void xor_cost(uint64_t tokens) { xor_tokens_ += tokens; }  // vendor C2h: collect up to the threshold + blocks
+  void global_gc_request(uint32_t d, uint64_t now);
+  void collect_done(uint32_t d, uint64_t now);
   void doorbell(Port& p, uint32_t offset, uint32_t value);
   bool device_flagged(uint32_t d) const;
   uint32_t gc_devices_during(uint64_t since) const;
@@ -194,7 +227,8 @@ class ArrayController : public sc_core::sc_module {
   WindowSchedule sched_;
 
   host::Workload* workload_ = nullptr;
-  std::function<void()> on_finish_;
+  std::function<void()> on_finish_, sampler_;
+  uint64_t sample_ps_ = 0, next_sample_ = UINT64_MAX;
   Timeline* timeline_ = nullptr;
   std::vector<int> gc_track_, window_track_;  // per device, on timeline_
   sc_core::sc_event start_ev_, refill_ev_, refilled_ev_;
@@ -217,9 +251,29 @@ class ArrayController : public sc_core::sc_module {
   size_t max_waiters_ = 0;
   uint64_t lock_overlaps_ = 0;  // release from a device that was not the holder (must stay 0)
   uint32_t max_concurrent_gc_ = 0;  // most devices collecting at once (measurement)
+  uint64_t instant_collisions_ = 0;  // reads during which 2+ devices collected at the same instant (measurement)
+  uint32_t collecting_now_ = 0;      // devices with a victim open now
+  bool multi_ever_ = false;
+  uint64_t multi_last_end_ = 0;      // when 2+ devices last stopped collecting at once
+
+  // harmonia (global collections) and free-block banking
+  bool ggc_active_ = false, ggc_pending_ = false;
+  uint32_t ggc_outstanding_ = 0;
+  uint64_t ggc_rounds_ = 0, ggc_begin_ = 0, ggc_sum_ = 0, ggc_max_ = 0, ggc_requests_ = 0;
+  uint64_t collects_sent_ = 0, collects_done_ = 0;
+
+  // degraded mode and rebuild
+  bool failed_ = false, rebuild_busy_ = false;
+  uint32_t spare_dev_ = UINT32_MAX;  // port index of the spare
+  uint64_t rebuilt_ = 0;             // stripes [0, rebuilt_) are on the spare
+  uint64_t failed_at_ = 0, rebuild_begin_ = 0, rebuild_end_ = 0, next_rebuild_ = UINT64_MAX;
+  uint64_t degraded_reads_ = 0, degraded_writes_ = 0, rebuild_mismatches_ = 0, rebuild_checked_ = 0;
+  // RAID-driver CPU (host): tokens XORed, stripe operations
+  uint64_t xor_tokens_ = 0, stripe_ops_ = 0;
 
   // results
-  uint64_t start_ps_ = 0, end_ps_ = 0, requests_ = 0, reads_ = 0, writes_ = 0, skipped_ = 0, wrapped_ = 0, out_of_range_ = 0;
+  uint64_t start_ps_ = 0, end_ps_ = 0, requests_ = 0, reads_ = 0, writes_ = 0, wrapped_ = 0, out_of_range_ = 0;
+  uint64_t trims_ = 0, flushes_ = 0, trim_array_lbas_ = 0, trim_rows_ = 0, trim_kept_lbas_ = 0, trim_device_cmds_ = 0;
   uint64_t read_bytes_ = 0, write_bytes_ = 0;
   LatencyHistogram read_lat_, write_lat_;
   std::vector<uint64_t> gc_hist_;               // reads by devices collecting while served

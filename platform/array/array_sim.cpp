@@ -78,7 +78,10 @@ void ArraySimulation::build() {
   Config base = cfg;  // before device 0's overrides
   for (const auto& o : over[0]) cfg.set(o.first, o.second);
   devs_.push_back(std::make_unique<Device>("ssd0", cfg));
-  for (uint32_t i = 1; i < p.devices; ++i) {
+  const uint32_t built = p.devices + (p.spare ? 1 : 0);  // a hot spare after the members
+  over.resize(built);
+  first_key.resize(built);
+  for (uint32_t i = 1; i < built; ++i) {
     dev_cfgs_.push_back(std::make_unique<Config>(base));
     for (const auto& o : over[i]) dev_cfgs_.back()->set(o.first, o.second);
     try {
@@ -89,7 +92,7 @@ void ArraySimulation::build() {
     }
   }
   const SsdSoc& s0 = devs_[0]->soc();
-  for (uint32_t i = 1; i < p.devices; ++i) {
+  for (uint32_t i = 1; i < built; ++i) {
     const SsdSoc& si = devs_[i]->soc();
     if (geometry_text(si) != geometry_text(s0) || si.fw_config().max_transfer_lbas != s0.fw_config().max_transfer_lbas)
       throw ConfigError("config key '" + (first_key[i].empty() ? std::string("array.devices") : first_key[i]) + "': device " +
@@ -102,7 +105,7 @@ void ArraySimulation::build() {
                       std::to_string(lba) + " bytes)");
   if (p.chunk_bytes / lba > s0.logical_lbas()) throw ConfigError("config key 'array.chunk': larger than a device");
   const uint64_t mem = cfg.get_size("array.host_memory", "8MiB", "host memory per device for its queues and buffers (RAID runs)");
-  for (uint32_t i = 0; i < p.devices; ++i) devs_[i]->attach_memory("ssd" + std::to_string(i) + "_mem", mem);
+  for (uint32_t i = 0; i < built; ++i) devs_[i]->attach_memory("ssd" + std::to_string(i) + "_mem", mem);
   std::vector<Device*> raw;
   for (auto& d : devs_) raw.push_back(d.get());
   ctrl_ = std::make_unique<ArrayController>("raid", p, raw, lba, s0.fw_config().max_transfer_lbas);
@@ -112,6 +115,11 @@ void ArraySimulation::build() {
     timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
     ctrl_->set_timeline(timeline_.get());
   }
+  const uint64_t interval = cfg.get_time_ps("stats.interval", "1s", "time-series interval (simulated time)");
+  if (interval == 0) throw ConfigError("config key 'stats.interval': must be positive");
+  ctrl_->set_sampler([this] {
+    for (auto& d : devs_) d->sample();
+  }, interval);
   workload_ = make_workload(cfg, ctrl_->map().array_lbas() * lba, lba);
   workload_desc_ = workload_->describe();
   cfg.check_unknown();
@@ -128,12 +136,37 @@ void ArraySimulation::precondition() {
   const uint64_t n = keys_.workload_requests(*workload_);
   host::IoRequest r;
   const uint32_t lba_size = devs_[0]->soc().lba_size();
+  uint64_t written = fill + rw;
   for (uint64_t i = 0; i < n && workload_->next(r); ++i) {
     if (r.op != host::IoOp::write) continue;
     for (auto& d : devs_) d->soc().cpu().set_functional_time_ns(r.time_ps / 1000);
     uint64_t lba, cnt;
-    if (lba_range(r.offset, r.length, lba_size, lbas, true, &lba, &cnt)) c.precondition_write(lba, cnt);
+    if (lba_range(r.offset, r.length, lba_size, lbas, true, &lba, &cnt)) {
+      c.precondition_write(lba, cnt);
+      written += cnt;
+    }
   }
+  // precondition.free_pool, as a single run (Simulation::settle_free_pool):
+  // each device's free pool brought down to the level its timed part holds
+  // (the GC threshold, or the reserve for a closed loop), here by random
+  // one-LBA array writes (each a data and a parity LBA), so every device
+  // starts without a transient.
+  if (keys_.free_pool == "asis" || written == 0) return;
+  const bool reserve = keys_.free_pool == "reserve" || (keys_.free_pool == "auto" && ctrl_->closed_loop());
+  std::vector<uint32_t> target;
+  for (auto& d : devs_) {
+    const ftl_config& fc = d->soc().fw_config();
+    target.push_back(reserve ? fc.gc_reserve_blocks + 1 : fc.gc_threshold_blocks);
+    if (d->soc().cpu().func_set_gc_threshold(target.back()) != 0)
+      throw std::runtime_error("preconditioning: the firmware refused a GC threshold");
+  }
+  auto above = [&] {
+    for (size_t i = 0; i < devs_.size(); ++i)
+      if (devs_[i]->soc().cpu().stats().free_blocks > target[i]) return true;
+    return false;
+  };
+  for (uint64_t i = 0; above() && i < 2 * lbas; ++i) c.precondition_write(rng() % lbas, 1);
+  for (auto& d : devs_) d->soc().cpu().func_set_gc_threshold(d->soc().fw_config().gc_threshold_blocks);
 }
 
 RunOutcome ArraySimulation::run() {
@@ -189,7 +222,7 @@ RunOutcome ArraySimulation::run() {
   json devs = json::array();
   uint64_t forced = 0, violations = 0;
   for (uint32_t i = 0; i < devs_.size(); ++i) {
-    json d = devs_[i]->timed_summary();
+    json d = devs_[i]->timed_summary(uint64_t(ctrl_->sim_seconds() * 1e12));
     d["io"] = j["array"]["devices_io"][i];
     forced += d["gc_forced"].get<uint64_t>();
     violations += d["flash"]["violations"].get<uint64_t>();

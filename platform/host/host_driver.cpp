@@ -158,6 +158,7 @@ bool HostDriver::issue_some(Request& r) {
     nvme_sqe e{};
     e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_FLUSH) | SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
     e.nsid = 1;
+    sb_.flush_submitted(s);
     submit(s, e);
     r.issued = 1;
     r.outstanding++;
@@ -267,6 +268,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
       res_.flushes++;
       break;
   }
+  if (r.io.flags & host::kIoFsyncEnd) res_.fsync_latency.add((now - fsync_begin_ps_) / 1000);
   res_.requests++;
   res_.end_ps = now;
   block_.done(gcdetect::Dir(int(r.io.op)), bytes, r.arrival_ps, now);
@@ -301,6 +303,10 @@ void HostDriver::reap() {
       ++res_.errors;
       ++res_.errors_by_status[status];
       if (it != live_.end()) it->second.error = true;
+    } else if (sb_.tracking() && sl.op != host::IoOp::read) {  // durability (power loss)
+      if (sl.op == host::IoOp::flush) sb_.flush_completed(c.cid);
+      else if (sl.op == host::IoOp::write && sl.lba + sl.nlb <= lbas_)
+        for (uint32_t i = 0; i < sl.nlb; ++i) sb_.acked(sl.lba + i);
     } else if (sl.op == host::IoOp::read && sl.lba + sl.nlb <= lbas_) {
       const auto* tok = reinterpret_cast<const uint32_t*>(mem_.data() + sl.buf);
       for (uint32_t i = 0; i < sl.nlb; ++i)
@@ -388,6 +394,7 @@ void HostDriver::replay() {
       r.io = io;
       r.arrival_ps = closed_loop_ ? now : t0 + io.time_ps;
       r.id = next_id_++;
+      if (io.flags & host::kIoFsyncBegin) fsync_begin_ps_ = r.arrival_ps;
       if (admit(r)) {
         live_.emplace(r.id, r);
         waiting_.push_back(r.id);
@@ -398,6 +405,8 @@ void HostDriver::replay() {
     // issue in arrival order
     while (!waiting_.empty()) {
       Request& r = live_.at(waiting_.front());
+      // a barrier waits for every earlier request (live_ is ordered by id)
+      if ((r.io.flags & host::kIoBarrier) && r.issued == 0 && live_.begin()->first != r.id) break;
       if (closed_loop_ && r.issued == 0) r.arrival_ps = now;  // closed loop: latency from issue
       const bool all = issue_some(r);
       if (r.issued > 0) occupancy_enter(r, now);  // its latency clock runs (from arrival_ps)

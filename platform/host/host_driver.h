@@ -73,6 +73,7 @@ struct HostResults {
   bool time_limited = false;  // host.time_limit cut the workload short
   std::map<uint16_t, uint64_t> errors_by_status;
   LatencyHistogram read_latency, write_latency;
+  LatencyHistogram fsync_latency;  // first to last request of each fsync (IoRequest::flags)
   uint64_t start_ps = 0, end_ps = 0;
   std::vector<TimeseriesRow> timeseries;
   bool interval_histograms = false;  // the rows carry their latency buckets
@@ -112,6 +113,7 @@ class HostDriver : public sc_core::sc_module {
   // Starts replay at the current simulated time (notified; the thread runs).
   void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }
   bool finished() const { return finished_; }
+  uint32_t outstanding_commands() const { return busy_slots_; }  // submitted, not completed
   // An error the replay stopped on (a malformed trace line), rethrown by the runner.
   std::exception_ptr error() const { return error_; }
   const HostResults& results() const { return res_; }
@@ -206,6 +208,7 @@ class HostDriver : public sc_core::sc_module {
   std::map<uint64_t, Request> live_;  // admitted and not yet complete, by id
   std::deque<uint64_t> waiting_;      // ids of those not yet wholly issued, in arrival order
   uint64_t next_id_ = 0;
+  uint64_t fsync_begin_ps_ = 0;  // admission of the current fsync's first request
   uint64_t charged_commands_ = 0;
   bool finished_ = false;
   std::exception_ptr error_;

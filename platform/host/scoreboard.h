@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ssdvp_hw.h"
@@ -47,10 +49,57 @@ class Scoreboard {
   uint64_t checked() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
 
+  // ---- durability (power loss, docs/results/reliability.md) ----
+  // From now on, remember per LBA the version its last completed write left
+  // (acknowledged) and the version a completed flush made durable. What is
+  // written now counts as acknowledged, nothing as flushed.
+  void track_durability() {
+    acked_.resize(v_.size());
+    for (size_t i = 0; i < v_.size(); ++i) acked_[i] = v_[i] & kVersionMask;
+    durable_.assign(v_.size(), 0);
+  }
+  bool tracking() const { return !acked_.empty(); }
+  void acked(uint64_t lba) {
+    if (!tracking()) return;
+    acked_[lba] = v_[lba] & kVersionMask;
+    since_flush_.emplace_back(lba, acked_[lba]);
+  }
+  // What was acknowledged before a flush was submitted is durable once it completes.
+  void flush_submitted(uint32_t id) {
+    if (tracking()) flushes_[id] = std::move(since_flush_);
+    since_flush_.clear();
+  }
+  void flush_completed(uint32_t id) {
+    auto it = flushes_.find(id);
+    if (it == flushes_.end()) return;
+    for (const auto& lv : it->second)
+      if (lv.second > durable_[lv.first]) durable_[lv.first] = lv.second;
+    flushes_.erase(it);
+  }
+  enum class Recovered { latest, older, lost, foreign, unchecked };
+  // A read after recovery: the latest version; an older one no earlier than
+  // the floor (acknowledged with power-loss protection, flushed without);
+  // an older one below it (a durable write lost); anything else (another
+  // LBA's data, garbage). Deallocated LBAs are unchecked (deallocation is
+  // not persistent yet).
+  Recovered check_recovered(uint64_t lba, uint32_t token, bool plp) const {
+    const uint32_t v = v_[lba];
+    if (v & kTrimmed) return Recovered::unchecked;
+    const uint32_t cur = v & kVersionMask, floor = plp ? acked_[lba] : durable_[lba];
+    auto tok = [lba](uint32_t ver) { return ver == 0 ? SSDVP_TOKEN_DEALLOCATED : token_of(lba, ver); };
+    if (token == tok(cur)) return Recovered::latest;
+    for (uint32_t ver = cur; ver-- > 0;)
+      if (token == tok(ver)) return ver >= floor ? Recovered::older : Recovered::lost;
+    return Recovered::foreign;
+  }
+
  private:
   static constexpr uint32_t kTrimmed = 0x80000000u, kVersionMask = 0x7fffffffu;
   std::vector<uint32_t> v_;
   uint64_t checked_ = 0, mismatches_ = 0;
+  std::vector<uint32_t> acked_, durable_;  // empty unless tracking durability
+  std::vector<std::pair<uint64_t, uint32_t>> since_flush_;
+  std::unordered_map<uint32_t, std::vector<std::pair<uint64_t, uint32_t>>> flushes_;
 };
 
 }  // namespace ssdvp

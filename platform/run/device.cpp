@@ -14,9 +14,11 @@ void Device::mark_start() {
   Controller& fw = soc_->cpu();
   at_start_ = fw.stats();
   at_start_gc_active_ns_ = fw.gc_active_ns(fw.firmware_time_ns());
+  state_ = std::make_unique<DeviceState>(*soc_);
+  state_->start(at_start_.free_blocks);
 }
 
-nlohmann::json Device::timed_summary() {
+nlohmann::json Device::timed_summary(uint64_t span_ps) {
   Controller& fw = soc_->cpu();
   const ftl_stats s = fw.stats();
   const uint64_t host = s.host_lba_writes - at_start_.host_lba_writes;
@@ -36,6 +38,8 @@ nlohmann::json Device::timed_summary() {
           {"host_commands", s.host_cmds - at_start_.host_cmds},
           {"flash", {{"reads", fl.reads()}, {"programs", fl.programs()}, {"erases", fl.erases()},
                      {"violations", fl.violations()}, {"errors", fl.errors()}}},
+          {"ftl", {{"spare", state_->spare_json(state_->free_pool_mean(), host)}}},
+          {"dies", state_->dies_json(span_ps ? span_ps : 1)},
           {"fault", fw.fault()}};
 }
 

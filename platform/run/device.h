@@ -13,6 +13,7 @@
 
 #include "common/config.h"
 #include "host/host_memory.h"
+#include "run/device_state.h"
 #include "soc/controller.h"
 #include "soc/ssd_soc.h"
 
@@ -36,14 +37,19 @@ class Device {
   // Records the firmware's figures: the timed part starts here.
   void mark_start();
   // Firmware figures over the timed part (since mark_start): WAF, GC,
-  // erases, GC time, forced collections, and the flash and NVMe counters.
-  nlohmann::json timed_summary();
+  // erases, GC time, forced collections, and the flash and NVMe counters;
+  // per-die idle time and free blocks ("dies") and the spare factor
+  // ("ftl.spare") as a single run reports them. span_ps: the timed part.
+  nlohmann::json timed_summary(uint64_t span_ps);
+  // Per-die free blocks, sampled at every stats.interval of the timed part.
+  void sample() { state_->sample(); }
 
  private:
   std::unique_ptr<SsdSoc> soc_;
   std::unique_ptr<HostMemory> mem_;
   ftl_stats at_start_{};
   uint64_t at_start_gc_active_ns_ = 0;
+  std::unique_ptr<DeviceState> state_;
 };
 
 }  // namespace ssdvp

@@ -49,16 +49,27 @@ nlohmann::json DeviceState::dies_json(uint64_t span_ps) const {
 }
 
 nlohmann::json DeviceState::spare_json(const HostResults& h, uint64_t host_lbas) const {
-  const ftl_config& c = soc_.fw_config();
-  const double slots_per_block = double(c.pages_per_block) * c.slots_per_page;
-  const double blocks = double(soc_.geometry().total_blocks());
-  const double physical = blocks * slots_per_block, logical = double(c.logical_lbas);
   double pool = start_free_;  // the free pool's mean over the timed part's samples
   if (!h.timeseries.empty()) {
     double sum = 0;
     for (const auto& r : h.timeseries) sum += r.free_blocks;
     pool = sum / double(h.timeseries.size());
   }
+  return spare_json(pool, host_lbas);
+}
+
+double DeviceState::free_pool_mean() const {
+  if (!samples_) return start_free_;
+  double sum = 0;
+  for (double v : free_sum_) sum += v;
+  return sum / double(samples_);
+}
+
+nlohmann::json DeviceState::spare_json(double pool, uint64_t host_lbas) const {
+  const ftl_config& c = soc_.fw_config();
+  const double slots_per_block = double(c.pages_per_block) * c.slots_per_page;
+  const double blocks = double(soc_.geometry().total_blocks());
+  const double physical = blocks * slots_per_block, logical = double(c.logical_lbas);
   // Blocks that hold no data: the free pool, and half of each frontier's open
   // block per die (on average half written), as testbench/firmware/waf_test.cpp.
   const double held = pool + 0.5 * ftl_frontiers(&c) * soc_.geometry().dies();

@@ -29,6 +29,11 @@ class DeviceState {
   // part held (its samples' mean); whether the part was long enough for the
   // pool's move from its starting level not to show in the WAF.
   nlohmann::json spare_json(const HostResults& h, uint64_t host_lbas) const;
+  // The same at a given mean free pool (a run without a host time series,
+  // such as an array's devices: free_pool_mean()).
+  nlohmann::json spare_json(double pool, uint64_t host_lbas) const;
+  // The free pool's mean over this object's samples (the start level if none).
+  double free_pool_mean() const;
   // A warning for the run's printout, or "" (from spare_json's figures).
   static std::string steady_state_warning(const nlohmann::json& spare);
 

@@ -17,7 +17,9 @@
 #include "host/scoreboard.h"
 #include "run/device.h"
 #include "run/device_state.h"
+#include "run/journal_summary.h"
 #include "run/params.h"
+#include "run/reliability.h"
 #include "run/timeline.h"
 #include "cpu/cpu_native.h"
 #include "soc/ssd_soc.h"
@@ -229,6 +231,9 @@ void Simulation::build() {
   host_->pcie.bind(soc_->nvme.host_regs);
 
   keys_ = RunKeys::read(cfg);
+  power_ = PowerKeys::read(cfg);
+  if (power_.cut_ps && std::string(soc_->cpu().mode()) != "native")
+    throw ConfigError("config key 'power.cut_at': power loss is modelled with cpu.mode native only");
   if (!keys_.timeline.empty()) timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
   workload_ = make_workload(cfg, lbas * soc_->lba_size(), soc_->lba_size());
   const std::string streams = cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
@@ -262,6 +267,14 @@ void Simulation::attach_files_host() {
       throw ConfigError("config key 'host.time_limit': required with workload.source: files unless host.files.loops is set");
     keys_.wl_requests += files_->setup_requests();  // the fileset is laid out as preconditioning
     host_->set_prefetch(1);                     // TRIMs queued by the policy go out promptly
+    files_->set_clock([] { return uint64_t(sc_core::sc_time_stamp().value()); });  // the journal's commit timer
+    if (const fs::Journal* jn = files_->journal(); jn && jn->spec().stream) {  // tagged journal: Streams directive
+      if (jn->spec().stream > soc_->fw_config().hot_classes)
+        throw ConfigError("config key 'host.files.journal_stream': " + std::to_string(jn->spec().stream) +
+                          " is above the device's streams (ftl.hot.classes = " +
+                          std::to_string(soc_->fw_config().hot_classes) + ")");
+      host_->set_streams(soc_->fw_config().hot_classes);
+    }
   }
   monitor_ = std::make_unique<GcMonitor>("gcmon", cfg, soc_->nvme, host_->block_stats(), files_);
 }
@@ -383,7 +396,13 @@ RunOutcome Simulation::run() {
   soc_->start();
   host_->start();
   if (monitor_ && monitor_->enabled()) monitor_->start();
-  sc_core::sc_start();
+  if (power_.cut_ps) {
+    sb_->track_durability();
+    sc_core::sc_start(sc_core::sc_time::from_value(power_.cut_ps));
+    if (!host_->finished() && host_->error() == nullptr && soc_->cpu().fault().empty()) return run_power_cut(t0);
+  } else {
+    sc_core::sc_start();
+  }
   if (!soc_->cpu().fault().empty()) {
     RunOutcome failed;
     failed.clean = false;
@@ -406,6 +425,18 @@ RunOutcome Simulation::run() {
   out.summary = summarize(wall);
   out.clean = out.summary["integrity"]["mismatches"] == 0 && out.summary["flash"]["violations"] == 0 &&
               out.summary["cpu"]["bus_errors"] == 0 && host_->finished();
+  return out;
+}
+
+// The run stopped at power.cut_at: its summary so far, then the cut, the
+// recovery and the check (power_loss.h) in a "power" section.
+RunOutcome Simulation::run_power_cut(std::chrono::steady_clock::time_point t0) {
+  if (timeline_) timeline_->close();
+  RunOutcome out;
+  out.summary = summarize(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  out.summary["power"] = power_cut_and_recover(*soc_, *host_, *sb_, power_);
+  out.clean = out.summary["integrity"]["mismatches"] == 0 && out.summary["flash"]["violations"] == 0 &&
+              out.summary["cpu"]["bus_errors"] == 0 && out.summary["power"]["violations"] == 0;
   return out;
 }
 
@@ -560,7 +591,9 @@ nlohmann::json Simulation::summarize(double wall_s) const {
     }
     j["trim"] = t;
   }
+  if (files_ && files_->journal()) j["journal"] = journal_summary(*files_->journal(), h.fsync_latency, soc.lba_size());
   j["integrity"] = {{"reads_checked", sb_->checked()}, {"mismatches", sb_->mismatches()}};
+  j["reliability"] = reliability_json(fl, *s, at_start_);
   j["run"] = {{"wall_s", wall_s},
               {"host_ios_per_s", wall_s > 0 ? double(h.requests) / wall_s : 0.0},
               {"peak_rss_mb", peak_rss_mb()},

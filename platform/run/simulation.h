@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <random>
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/config.h"
+#include "run/power_loss.h"
 #include "soc/controller.h"
 
 extern "C" {
@@ -105,6 +107,8 @@ class Simulation {
   uint64_t at_start_gc_active_ns_ = 0;
   Controller::Usage at_start_usage_{};
   RunKeys keys_;
+  PowerKeys power_;  // power.* (power_loss.h)
+  RunOutcome run_power_cut(std::chrono::steady_clock::time_point t0);
   void settle_free_pool(std::mt19937_64& rng, const std::function<void(uint64_t, uint32_t, uint32_t)>& write);
 };
 

@@ -44,6 +44,16 @@ void bind_cpu(Cpu& cpu, Bus& bus, sc_core::sc_signal<bool>& irq) {
   cpu.irq(irq);
 }
 
+}  // namespace
+
+uint32_t Controller::power_fail(uint32_t) { throw std::runtime_error(std::string("power loss is not modelled in cpu mode ") + mode()); }
+void Controller::recover(const ftl_config&) { throw std::runtime_error(std::string("power loss is not modelled in cpu mode ") + mode()); }
+int Controller::func_read(uint64_t, uint32_t, uint32_t*) {
+  throw std::runtime_error(std::string("functional reads are not available in cpu mode ") + mode());
+}
+
+namespace {
+
 class NativeController : public Controller {
  public:
   explicit NativeController(Config& cfg) : cpu_("cpu", cfg), mem_(new uint8_t[ftl_size()]) {
@@ -66,6 +76,15 @@ class NativeController : public Controller {
   int func_trim(uint64_t lba, uint64_t n) override { return ftl_func_trim(fw_, lba, n); }
   int func_set_gc_threshold(uint32_t blocks) override { return ftl_func_set_gc_threshold(fw_, blocks); }
   void set_functional_time_ns(uint64_t ns) override { cpu_.set_functional_time_ns(ns); }
+  uint32_t power_fail(uint32_t budget_pages) override {
+    cpu_.set_functional(true);
+    return ftl_power_fail(fw_, budget_pages);
+  }
+  void recover(const ftl_config& cfg) override {
+    cpu_.set_functional(true);
+    if (ftl_recover(fw_, cpu_.hal(), &cfg) != 0) throw std::runtime_error("firmware recovery failed (see the log above)");
+  }
+  int func_read(uint64_t lba, uint32_t n, uint32_t* t) override { return ftl_func_read(fw_, lba, n, t); }
   void start() override {
     cpu_.set_functional(false);
     cpu_.start();

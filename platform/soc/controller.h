@@ -42,6 +42,13 @@ class Controller {
   virtual int func_trim(uint64_t lba, uint64_t n) = 0;
   virtual int func_set_gc_threshold(uint32_t blocks) = 0;
   virtual void set_functional_time_ns(uint64_t ns) = 0;
+  // Power loss (native mode only; the others throw std::runtime_error): the
+  // power-fail handler with a capacitor budget in pages (returns the pages it
+  // could not program), power-up with recovery from the flash, and
+  // functional reads (the check after recovery).
+  virtual uint32_t power_fail(uint32_t budget_pages);
+  virtual void recover(const ftl_config& cfg);
+  virtual int func_read(uint64_t lba, uint32_t n, uint32_t* tokens);
 
   // Timed simulation: leaves functional mode and starts the event loop; the
   // loop returns at its next wake-up after request_stop().

@@ -100,7 +100,7 @@ uint16_t FakeHal::execute(const fc_sqe& e, uint16_t* flags) {
   return uint16_t(st);
 }
 
-void FakeHal::nvme_submit(const nvme_sqe& sqe) {
+void FakeHal::nvme_submit(const nvme_sqe& sqe, uint16_t sqid) {
   const uint32_t size = reg(NVME_CMD_SIZE), tail = reg(NVME_CMD_TAIL);
   auto* ring = static_cast<nvme_cmd_entry*>(dram(this, reg(NVME_CMD_BASE), size * sizeof(nvme_cmd_entry)));
   if (!ring || size == 0) {
@@ -109,7 +109,7 @@ void FakeHal::nvme_submit(const nvme_sqe& sqe) {
   }
   nvme_cmd_entry e{};
   e.sqe = sqe;
-  e.sqid = 1;
+  e.sqid = sqid;
   ring[tail] = e;
   regs_[SSDVP_NVME_BASE + NVME_CMD_TAIL] = (tail + 1) % size;
 }
@@ -132,12 +132,13 @@ void FakeHal::xfer_doorbell(uint32_t tail) {
     }
     const uint64_t bytes = x.op == XFER_H2D_RAW ? x.nlb : uint64_t(x.nlb) * 4;
     void* d = dram(this, x.dram, uint32_t(bytes));
-    const bool host_ok = x.host % 4 == 0 && x.host + bytes <= host_words.size() * 4;
+    const uint64_t host_bytes = host_words.size() * 4;  // (x.host + bytes could wrap: a fuzzed PRP)
+    const bool host_ok = x.host % 4 == 0 && x.host <= host_bytes && bytes <= host_bytes - x.host;
     uint32_t status = 0;
     if (!d || !host_ok) {
       status = NVME_SC_DATA_XFER_ERROR;
       ++xfer_errors;
-    } else if (x.op == XFER_D2H) {
+    } else if (x.op == XFER_D2H || x.op == XFER_D2H_RAW) {
       std::memcpy(host_words.data() + x.host / 4, d, bytes);
     } else {
       std::memcpy(d, host_words.data() + x.host / 4, bytes);

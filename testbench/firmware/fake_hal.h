@@ -45,8 +45,9 @@ class FakeHal {
   std::vector<Completion> completions;  // in posting order
   std::vector<uint32_t> host_words;     // host memory, 4-byte words; a PRP is a byte address into it
   uint64_t xfer_errors = 0;             // transfers outside host memory or DRAM
-  // Places a command in the firmware's CMD ring (after ftl_init programmed it).
-  void nvme_submit(const nvme_sqe& sqe);
+  // Places a command in the firmware's CMD ring (after ftl_init programmed it),
+  // as fetched from submission queue `sqid` (0: the admin queue).
+  void nvme_submit(const nvme_sqe& sqe, uint16_t sqid = 1);
 
  private:
   static uint32_t read32(void* ctx, uint32_t addr);

@@ -17,7 +17,7 @@ constexpr uint32_t kHostBuf = 0x1000;  // byte address of the data buffer in hos
 struct Host {
   Device d;
   uint16_t next_cid = 1;
-  Host() {
+  explicit Host(void (*tune)(ftl_config&) = nullptr) : d(tune) {
     EXPECT_EQ(d.init(), 0);
     d.hal->host_words.assign(64 * 1024, 0);
   }
@@ -119,4 +119,35 @@ TEST(HostIf, ATransferOutsideHostMemoryFailsTheCommand) {
   EXPECT_NE(st, NVME_SC_SUCCESS);
   EXPECT_NE(st, -1) << "no completion";
   EXPECT_GT(h.d.hal->xfer_errors, 0u);
+}
+
+TEST(HostIf, FusedOrSglCommandsCompleteWithInvalidField) {
+  Host h;
+  nvme_sqe q = Host::rw(NVME_OP_WRITE, 0, 1);
+  q.cdw0 |= SSDVP_FIELD_PUT(NVME_CDW0_FUSE, 1);  // first command of a fused pair
+  EXPECT_EQ(h.run(q), NVME_SC_INVALID_FIELD);
+  q = Host::rw(NVME_OP_READ, 0, 1);
+  q.cdw0 |= SSDVP_FIELD_PUT(NVME_CDW0_PSDT, 1);  // SGL: not supported
+  EXPECT_EQ(h.run(q), NVME_SC_INVALID_FIELD);
+  EXPECT_EQ(h.run(Host::rw(NVME_OP_READ, 0, 1)), NVME_SC_SUCCESS);  // the same read with PRPs
+  EXPECT_EQ(ftl_get_stats(h.d.f)->host_errors, 2u);
+}
+
+TEST(HostIf, NamespaceNotReadyUntilItsTimeThenServes) {
+  Host h([](ftl_config& c) { c.ns_ready_ns = 5000; });
+  nvme_sqe flush{};
+  flush.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_FLUSH);
+  flush.nsid = 1;
+  nvme_dsm_range r{0, 4, 42};
+  std::memcpy(h.buf(), &r, sizeof r);
+  nvme_sqe dsm = Host::rw(NVME_OP_DSM, 0, 1);
+  dsm.cdw10 = 0;
+  dsm.cdw11 = SSDVP_FIELD_PUT(NVME_CDW11_DSM_AD, 1);
+  h.d.hal->now_ns = 4999;
+  for (const nvme_sqe& q : {Host::rw(NVME_OP_READ, 0, 1), Host::rw(NVME_OP_WRITE, 0, 1), flush, dsm})
+    EXPECT_EQ(h.run(q), NVME_SC_NS_NOT_READY) << "opcode " << (q.cdw0 & 0xff);
+  EXPECT_EQ(h.run(Host::rw(NVME_OP_READ, 0, 1, 2)), NVME_SC_INVALID_NS);  // a bad NSID is still that
+  h.d.hal->now_ns = 5000;
+  for (const nvme_sqe& q : {dsm, Host::rw(NVME_OP_READ, 0, 1), Host::rw(NVME_OP_WRITE, 0, 1), flush})
+    EXPECT_EQ(h.run(q), NVME_SC_SUCCESS) << "opcode " << (q.cdw0 & 0xff);
 }

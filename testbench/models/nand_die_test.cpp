@@ -120,3 +120,42 @@ TEST(NandDie, DefaultGeometryReservesUnder24BytesPerPage) {
   NandDie d(g);
   EXPECT_LT(double(d.reserved_bytes()) / double(g.pages_per_die()), 24.0);
 }
+
+// Faults and power loss: a torn page is consumed, reads uncorrectable until
+// the block is erased; a torn block takes no program until erased.
+TEST(NandDie, TornPagesReadUncorrectableUntilErased) {
+  NandDie d(small());
+  Page p(3);
+  ASSERT_EQ(d.program(1, 0, p.tok.data(), p.lpn.data(), 5), FC_OK);
+  ASSERT_EQ(d.program_torn(1, 1), FC_OK);  // a failed program
+  EXPECT_EQ(d.program_torn(1, 3), FC_ERR_ORDER);
+  EXPECT_EQ(d.write_pointer(1), 2u);
+  ASSERT_EQ(d.program(1, 2, p.tok.data(), p.lpn.data(), 6), FC_OK);
+  d.tear_page(1, 2);  // power cut during its program
+  uint32_t tok[4] = {}, lpn[4] = {}, seq = 0, flags = 9;
+  EXPECT_EQ(d.read(1, 0, 0xf, tok, lpn, &seq, &flags), FC_OK);
+  EXPECT_EQ(seq, 5u);
+  EXPECT_EQ(d.read(1, 1, 0xf, tok, lpn, &seq, &flags), FC_ERR_UNCORRECTABLE);
+  EXPECT_EQ(d.read(1, 2, 0x1, tok, lpn, &seq, &flags), FC_ERR_UNCORRECTABLE);
+  EXPECT_TRUE(d.is_torn(1, 1));
+  EXPECT_FALSE(d.is_torn(1, 0));
+  ASSERT_EQ(d.erase(1), FC_OK);
+  EXPECT_FALSE(d.is_torn(1, 1));
+  ASSERT_EQ(d.program(1, 0, p.tok.data(), p.lpn.data(), 7), FC_OK);
+  ASSERT_EQ(d.program(1, 1, p.tok.data(), p.lpn.data(), 8), FC_OK);
+  EXPECT_EQ(d.read(1, 1, 0xf, tok, lpn, &seq, &flags), FC_OK);
+  EXPECT_EQ(seq, 8u);
+}
+
+TEST(NandDie, TornBlockNeedsAnErase) {
+  NandDie d(small());
+  Page p(4);
+  d.tear_block(2);  // an erase cut short
+  uint32_t tok[4] = {}, flags = 0;
+  EXPECT_EQ(d.read(2, 0, 0xf, tok, nullptr, nullptr, &flags), FC_ERR_UNCORRECTABLE);
+  EXPECT_EQ(d.program(2, 0, p.tok.data(), p.lpn.data(), 1), FC_ERR_NOT_ERASED);
+  ASSERT_EQ(d.erase(2), FC_OK);
+  EXPECT_EQ(d.program(2, 0, p.tok.data(), p.lpn.data(), 1), FC_OK);
+  EXPECT_EQ(d.read(2, 1, 0xf, tok, nullptr, nullptr, &flags), FC_OK);
+  EXPECT_EQ(flags, uint32_t(FC_FLAG_ERASED));
+}

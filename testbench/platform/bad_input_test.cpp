@@ -83,6 +83,37 @@ TEST(BadInput, DuplicateYamlKeyIsRejectedNamingBothLines) {
   EXPECT_TRUE(contains(r.err, "line 1")) << r.err;
 }
 
+// Found with the config fuzz harness's inputs (testbench/fuzz/regressions/config):
+// yaml-cpp's own "bad conversion" escaped as an internal error (exit 1).
+TEST(BadInput, ListOrMapAsAYamlKeyIsAConfigErrorNamingTheLine) {
+  const fs::path d = scratch("key_yaml");
+  std::ofstream(d / "list.yaml") << "flash:\n  channels: 4\n  [a, b]: 1\n";
+  Result r = run_ssdvp(d, "params -c '" + (d / "list.yaml").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "list.yaml:3")) << r.err;
+  EXPECT_TRUE(contains(r.err, "under 'flash'")) << r.err;
+  std::ofstream(d / "map.yaml") << "? {a: 1}\n: 2\n";
+  r = run_ssdvp(d, "params -c '" + (d / "map.yaml").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "map.yaml:1: a key must be a plain name")) << r.err;
+}
+
+// Found by the config fuzz harness: a config value was echoed whole into its error.
+TEST(BadInput, HugeOrBinaryConfigValuesAreQuotedShortAndEscaped) {
+  const fs::path d = scratch("long_value");
+  const std::string huge(100000, '7');
+  Result r = run_ssdvp(d, "params --set ftl.seed=" + huge + "x");
+  EXPECT_EQ(r.code, 2) << r.err.substr(0, 300);
+  EXPECT_TRUE(contains(r.err, "ftl.seed")) << r.err.substr(0, 300);
+  EXPECT_TRUE(contains(r.err, "(100001 bytes)")) << r.err.substr(0, 300);
+  EXPECT_LT(r.err.size(), 400u);
+  std::ofstream(d / "bin.yaml") << "host:\n  queue_depth: \"\\x01\\x02\"\n";
+  r = run_ssdvp(d, "params -c '" + (d / "bin.yaml").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "'\\x01\\x02'")) << r.err;
+  EXPECT_TRUE(printable(r.err)) << r.err;
+}
+
 TEST(BadInput, TraceWithNothingToReplayIsAnErrorUnlessAllowed) {
   const fs::path d = scratch("empty_trace");
   std::ofstream(d / "empty.trace") << "";

@@ -168,6 +168,10 @@ def render_window(ctx) -> str:
     from ..plots import plt, save
     df = _label(ctx.table)
     df["policy"] = df[POLICY] + " tb=" + df["config.array.gc.buffer_time"].astype(str)
+    bank = "config.array.gc.bank_blocks"
+    if bank in df:
+        b = pd.to_numeric(df[bank], errors="coerce").fillna(0)
+        df.loc[b > 0, "policy"] = df.loc[b > 0, "policy"] + " bank=" + b[b > 0].astype(int).astype(str)
     df["tw_ms"] = df["config.array.gc.time_window"].astype(str).str.replace("ms", "").astype(float)
     th = "config.ftl.gc.threshold_blocks"
     lines = _head(ctx, "raid-window", "the synthetic stress workload (16 KiB, 30 % reads, 400 IOPS Poisson, "

@@ -132,6 +132,7 @@ void FileSystem::take(uint64_t n, File& f) {
     else f.ext.push_back(e);
     f.blocks += e.len;
   }
+  taken_ = std::move(got);
 }
 
 FileSystem::FileId FileSystem::create(uint64_t bytes) {
@@ -142,6 +143,10 @@ FileSystem::FileId FileSystem::create(uint64_t bytes) {
   ids_.push_back(id);
   files_.emplace(id, std::move(f));
   ++st_.creates;
+  if (obs_) {
+    obs_->on_create(id);
+    for (const Extent& e : taken_) obs_->on_alloc(id, e);
+  }
   return id;
 }
 
@@ -149,6 +154,8 @@ void FileSystem::append(FileId id, uint64_t bytes) {
   File& f = get(id);
   take(std::max<uint64_t>(1, bytes_to_blocks(bytes)), f);
   ++st_.appends;
+  if (obs_)
+    for (const Extent& e : taken_) obs_->on_alloc(id, e);
 }
 
 template <class Fn>
@@ -174,6 +181,7 @@ void FileSystem::overwrite(FileId id, uint64_t offset, uint64_t bytes) {
   const uint64_t n = std::min(f.blocks - first, (offset + bytes + block_ - 1) / block_ - first);
   walk(f, first, n, [&](Extent e) { emit(host::IoOp::write, e); });
   ++st_.overwrites;
+  if (obs_) obs_->on_overwrite(id);
 }
 
 void FileSystem::read(FileId id, uint64_t offset, uint64_t bytes) {
@@ -187,6 +195,7 @@ void FileSystem::read(FileId id, uint64_t offset, uint64_t bytes) {
 
 void FileSystem::remove(FileId id) {
   File& f = get(id);
+  if (obs_) obs_->on_remove(id, f.ext);
   for (const Extent& e : f.ext) {
     alloc_.free(e);
     st_.deleted_blocks += e.len;
@@ -206,6 +215,10 @@ void FileSystem::remove(FileId id) {
 }
 
 void FileSystem::fsync() {
+  if (obs_ && obs_->on_fsync()) {
+    ++st_.fsyncs;
+    return;
+  }
   host::IoRequest r;
   r.op = host::IoOp::flush;
   sink_(r);

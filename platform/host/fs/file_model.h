@@ -80,6 +80,19 @@ class FileSystemFull : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What a file system's metadata layer (the journal, journal.h) is told of
+// each operation, after its data requests have been emitted.
+class FileSystemObserver {
+ public:
+  virtual ~FileSystemObserver() = default;
+  virtual void on_create(uint64_t file) = 0;                  // a new inode and directory entry
+  virtual void on_alloc(uint64_t file, const Extent& e) = 0;  // blocks taken (bitmaps, inode)
+  virtual void on_overwrite(uint64_t file) = 0;               // data rewritten in place (mtime)
+  virtual void on_remove(uint64_t file, const std::vector<Extent>& ext) = 0;  // before the blocks are freed
+  // true: the observer made the fsync durable itself (no plain flush).
+  virtual bool on_fsync() = 0;
+};
+
 class FileSystem {
  public:
   using Sink = std::function<void(const host::IoRequest&)>;
@@ -93,6 +106,8 @@ class FileSystem {
   // Marks all currently free space as pending discards (an aged drive whose
   // free space was never trimmed).
   void mark_free_pending();
+  // Metadata layer told of every operation (null: none).
+  void set_observer(FileSystemObserver* o) { obs_ = o; }
 
   // Creates a file of `bytes` and writes it whole. Throws FileSystemFull.
   FileId create(uint64_t bytes);
@@ -148,6 +163,8 @@ class FileSystem {
   uint64_t max_io_blocks_;
   Sink sink_;
   bool discard_on_delete_ = false;
+  FileSystemObserver* obs_ = nullptr;
+  std::vector<Extent> taken_;  // what the last take() allocated
   std::unordered_map<FileId, File> files_;
   std::vector<FileId> ids_;
   FileId next_id_ = 1;

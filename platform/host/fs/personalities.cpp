@@ -31,6 +31,9 @@ FilesSpec FilesSpec::from_config(Config& cfg, uint64_t device_bytes, uint32_t bl
                                "fio: a file is replaced (new one laid out, old one deleted) after this many times its size "
                                "in random writes",
                                0.01, 1e6);
+  s.fio_fsync = cfg.get_u64("host.files.fio.fsync", 0, "fio: fsync after every n writes (fio's fsync=n; 0: never)");
+  s.fio_sequential = cfg.get_choice("host.files.fio.rw", "randwrite", {"randwrite", "write"},
+                                    "fio: random or sequential overwrites inside each file (fio's rw)") == "write";
   // Filebench defaults (workloads/*.f): fileserver nfiles 10000, meanfilesize
   // 128k; varmail and webserver nfiles 1000, meanfilesize 16k; all
   // meanappendsize 16k, iosize 1m.
@@ -48,6 +51,7 @@ FilesSpec FilesSpec::from_config(Config& cfg, uint64_t device_bytes, uint32_t bl
     throw ConfigError("config key 'host.files.fio.bs': must be a multiple of the LBA size (" + std::to_string(block_bytes) + ")");
   if (s.iosize < block_bytes) throw ConfigError("config key 'host.files.iosize': must be at least one LBA");
   if (s.meanappendsize == 0) throw ConfigError("config key 'host.files.meanappendsize': must be positive");
+  s.journal = JournalSpec::from_config(cfg);
   return s;
 }
 
@@ -58,6 +62,13 @@ FileWorkload::FileWorkload(const FilesSpec& s)
           [this](const host::IoRequest& r) { push(r); }) {
   const uint64_t ns = s.device_bytes;
   char buf[256];
+  if (s.journal.enable) {  // lays out and reserves the metadata and the journal before any file
+    const uint64_t io = s.personality == "fio" ? s.fio_bs : s.iosize;
+    journal_ = std::make_unique<Journal>(s.journal, fs_, std::max<uint64_t>(1, io / s.block_bytes),
+                                         [this](const host::IoRequest& r) { push(r); });
+    fs_.set_observer(journal_.get());
+  }
+  const uint64_t avail = fs_.allocator().free_blocks() * s.block_bytes;  // what files may use
   if (s.personality == "fio") {
     fio_file_bytes_ = uint64_t(double(ns) * s.fill / double(s.fio_nrfiles)) / s.fio_bs * s.fio_bs;
     if (fio_file_bytes_ == 0) {
@@ -67,11 +78,11 @@ FileWorkload::FileWorkload(const FilesSpec& s)
       throw ConfigError(buf);
     }
     // Replacing a file needs room for the new one before the old is deleted.
-    if (fio_file_bytes_ * (s.fio_nrfiles + 1) > ns) {
+    if (fio_file_bytes_ * (s.fio_nrfiles + 1) > avail) {
       std::snprintf(buf, sizeof buf, "config key 'host.files.fill': the workload needs more space than the namespace: "
                     "%llu files of %llu bytes plus one being replaced exceed %llu bytes (lower host.files.fill or raise "
                     "host.files.fio.nrfiles)",
-                    (unsigned long long)s.fio_nrfiles, (unsigned long long)fio_file_bytes_, (unsigned long long)ns);
+                    (unsigned long long)s.fio_nrfiles, (unsigned long long)fio_file_bytes_, (unsigned long long)avail);
       throw ConfigError(buf);
     }
     for (uint64_t i = 0; i < s.fio_nrfiles; ++i) {
@@ -91,6 +102,7 @@ FileWorkload::FileWorkload(const FilesSpec& s)
     for (uint64_t i = 0; i < pre; ++i) fs_.create(file_size());
     if (s.personality == "webserver") logfile_ = fs_.create(s.block_bytes);
   }
+  if (journal_) journal_->end_setup(0);
   setup_ = q_.size();
   fs_.set_discard_on_delete(s.discard_on_delete);
   if (s.initial_free_pending) {
@@ -107,6 +119,7 @@ void FileWorkload::push(const host::IoRequest& r) {
 uint64_t FileWorkload::trim_pending(uint64_t max_bytes) { return fs_.trim_pending(max_bytes); }
 
 bool FileWorkload::next(host::IoRequest& out) {
+  if (journal_ && clock_ && stats_.records >= setup_) journal_->tick(clock_());
   // Setup requests first, in order; then discards go ahead of the queue.
   if (stats_.records >= setup_ && !trims_.empty()) {
     out = trims_.front();
@@ -149,14 +162,22 @@ void FileWorkload::rewind() { throw std::logic_error("a file-level workload cann
 std::string FileWorkload::describe() const {
   char b[256];
   if (s_.personality == "fio")
-    std::snprintf(b, sizeof b, "files: fio, %llu files of %llu bytes (fill %.2f), %llu-byte random writes, file replaced every %.2fx its size",
+    std::snprintf(b, sizeof b, "files: fio, %llu files of %llu bytes (fill %.2f), %llu-byte %s writes, file replaced every %.2fx its size%s",
                   (unsigned long long)s_.fio_nrfiles, (unsigned long long)fio_file_bytes_, s_.fill,
-                  (unsigned long long)s_.fio_bs, s_.fio_loops);
+                  (unsigned long long)s_.fio_bs, s_.fio_sequential ? "sequential" : "random", s_.fio_loops,
+                  s_.fio_fsync ? (", fsync every " + std::to_string(s_.fio_fsync) + " writes").c_str() : "");
   else
     std::snprintf(b, sizeof b, "files: %s, %llu files of mean %llu bytes, appends up to %llu bytes, iosize %llu",
                   s_.personality.c_str(), (unsigned long long)s_.nfiles, (unsigned long long)s_.meanfilesize,
                   (unsigned long long)s_.meanappendsize, (unsigned long long)s_.iosize);
-  return b;
+  std::string d = b;
+  if (journal_) {
+    std::snprintf(b, sizeof b, "; ext4 journal (ordered) of %llu blocks at %llu, commit %.3g s, journal stream %u",
+                  (unsigned long long)journal_->journal_extent().len, (unsigned long long)journal_->journal_extent().start,
+                  double(s_.journal.commit_ps) * 1e-12, unsigned(s_.journal.stream));
+    d += b;
+  }
+  return d;
 }
 
 uint64_t FileWorkload::file_size() {
@@ -184,9 +205,14 @@ void FileWorkload::step() {
 void FileWorkload::step_fio() {
   const size_t k = rng_() % fio_files_.size();
   const uint64_t blocks = fio_file_bytes_ / s_.fio_bs;
-  const uint64_t off = (rng_() % blocks) * s_.fio_bs;
+  // rw=write: the file is overwritten in order from where it stands
+  const uint64_t off = s_.fio_sequential ? (fio_written_[k] / s_.fio_bs % blocks) * s_.fio_bs : (rng_() % blocks) * s_.fio_bs;
   fs_.overwrite(fio_files_[k], off, s_.fio_bs);
   fio_written_[k] += s_.fio_bs;
+  if (s_.fio_fsync && ++fio_writes_ >= s_.fio_fsync) {
+    fio_writes_ = 0;
+    fs_.fsync();
+  }
   if (double(fio_written_[k]) >= s_.fio_loops * double(fio_file_bytes_)) {
     // The job's file is done: a new one is laid out, then the old one unlinked.
     const auto old = fio_files_[k];

@@ -24,11 +24,13 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
 
 #include "file_model.h"
+#include "journal.h"
 #include "workload.h"
 
 namespace ssdvp {
@@ -50,8 +52,11 @@ struct FilesSpec {
   // fio
   uint64_t fio_nrfiles = 4, fio_bs = 512 * 1024;
   double fio_loops = 1.0;
+  uint64_t fio_fsync = 0;           // fsync after every n writes (fio's fsync=n; 0: never)
+  bool fio_sequential = false;      // fio's rw=write (each file overwritten in order) instead of randwrite
   // filebench
   uint64_t nfiles = 0, meanfilesize = 0, meanappendsize = 16 * 1024, iosize = 1024 * 1024;
+  JournalSpec journal;              // ext4-like journal (journal.h); off by default
   // Reads the host.files.* keys (and errors naming them).
   static FilesSpec from_config(Config& cfg, uint64_t device_bytes, uint32_t block_bytes, bool discard_on_delete);
 };
@@ -71,6 +76,10 @@ class FileWorkload : public host::Workload {
   uint64_t trim_pending(uint64_t max_bytes = 0);
   FileSystem& fs() { return fs_; }
   uint64_t loops_run() const { return loops_run_; }
+  // The journal (host.files.journal: ordered), or null.
+  const Journal* journal() const { return journal_.get(); }
+  // Simulated time in ps, read at each request (the journal's commit timer).
+  void set_clock(std::function<uint64_t()> c) { clock_ = std::move(c); }
 
  private:
   void push(const host::IoRequest& r);
@@ -86,12 +95,15 @@ class FileWorkload : public host::Workload {
   std::mt19937_64 rng_;
   std::deque<host::IoRequest> q_, trims_;
   FileSystem fs_;
+  std::unique_ptr<Journal> journal_;
+  std::function<uint64_t()> clock_;
   host::WorkloadStats stats_;
   uint64_t setup_ = 0, loops_run_ = 0;
   bool ended_ = false;
   // fio: per file, bytes overwritten since it was laid out
   std::vector<FileSystem::FileId> fio_files_;
   std::vector<uint64_t> fio_written_;
+  uint64_t fio_writes_ = 0;  // writes since the last fsync
   uint64_t fio_file_bytes_ = 0;
   FileSystem::FileId logfile_ = 0;  // webserver
 };

@@ -30,7 +30,14 @@ struct IoRequest {
   uint32_t device = 0;   // device / disk number / LUN / ASU field (0 if the format has none)
   uint64_t line = 0;     // 1-based source line (0 for synthetic)
   uint8_t stream = 0;    // write: NVMe stream ID to send (0: none; set by host.streams)
+  uint8_t flags = 0;     // IoFlag bits (the file-level host's journal: ordering and fsync timing)
 };
+
+// IoRequest::flags. barrier: not issued before every earlier request has
+// completed (a file system waiting for its ordered writes); fsync_begin /
+// fsync_end: the first and last request of one fsync, whose span the host
+// driver records as fsync latency.
+enum IoFlag : uint8_t { kIoBarrier = 1, kIoFsyncBegin = 2, kIoFsyncEnd = 4 };
 
 // A malformed trace. Message: "<file>:<line>: expected <what>, got '<text>'"
 // (or "<file>: <problem>" when no line is involved, e.g. the file cannot be

@@ -1,0 +1,221 @@
+// The ext4-like journal over the file model: mke2fs's journal size, a layout
+// files never overlap, ordered commits (data before descriptors, metadata
+// copies and the commit block; fsync's barriers and flushes), the commit
+// timer, checkpoints when the log is full, stream tags, bad configuration.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "common/config.h"
+#include "file_model.h"
+#include "journal.h"
+#include "personalities.h"
+
+using namespace ssdvp;
+using namespace ssdvp::fs;
+
+namespace {
+
+struct Rec {
+  std::vector<host::IoRequest> v;
+  FileSystem::Sink sink() {
+    return [this](const host::IoRequest& r) { v.push_back(r); };
+  }
+};
+
+constexpr uint64_t kBs = 4096;
+constexpr uint64_t kS = 1000000000000ull;  // 1 s in ps
+
+bool inside(const host::IoRequest& r, Extent e) {
+  return r.offset / kBs >= e.start && (r.offset + r.length) / kBs <= e.start + e.len;
+}
+
+JournalSpec spec(uint8_t stream = 0) {
+  JournalSpec s;
+  s.enable = true;
+  s.stream = stream;
+  return s;
+}
+
+}  // namespace
+
+TEST(Journal, DefaultSizeIsMke2fsTable) {
+  EXPECT_EQ(ext4_default_journal_blocks(2047), 0u);
+  EXPECT_EQ(ext4_default_journal_blocks(2048), 1024u);
+  EXPECT_EQ(ext4_default_journal_blocks(32767), 1024u);
+  EXPECT_EQ(ext4_default_journal_blocks(32768), 4096u);      // 128 MiB: 16 MiB journal
+  EXPECT_EQ(ext4_default_journal_blocks(229376), 4096u);     // the small config's 896 MiB
+  EXPECT_EQ(ext4_default_journal_blocks(262144), 8192u);     // 1 GiB: 32 MiB
+  EXPECT_EQ(ext4_default_journal_blocks(4u << 20), 32768u);  // 16 GiB: 128 MiB
+  EXPECT_EQ(ext4_default_journal_blocks(1ull << 30), 262144u);
+}
+
+TEST(Journal, LayoutIsReservedAndFilesNeverOverlapIt) {
+  Rec rec;
+  const uint64_t blocks = 229376;  // 896 MiB of 4 KiB blocks: 7 groups, one flex group
+  FileSystem fs(blocks, kBs, 1 << 20, rec.sink());
+  Journal j(spec(), fs, 256, rec.sink());
+  EXPECT_EQ(j.groups(), 7u);
+  EXPECT_EQ(j.journal_extent().len, 4096u);
+  // mid-volume: group 3 (no metadata there with flex_bg 16)
+  EXPECT_EQ(j.journal_extent().start, 3u * 32768);
+  // block 0, 1 descriptor block, 7+7 bitmaps, 7 x 512 inode table blocks, 448 directory blocks
+  EXPECT_EQ(j.metadata_blocks(), 1u + 1 + 14 + 7 * 512 + 448);
+  EXPECT_EQ(fs.allocator().free_blocks(), blocks - j.metadata_blocks() - j.journal_extent().len);
+  std::vector<FileSystem::FileId> ids;
+  try {
+    for (;;) ids.push_back(fs.create(8 << 20));
+  } catch (const FileSystemFull&) {
+  }
+  ASSERT_GT(ids.size(), 20u);
+  const Extent je = j.journal_extent();
+  for (auto id : ids)
+    for (const Extent& e : fs.extents(id)) {
+      EXPECT_GE(e.start, j.metadata_blocks());  // flex group 0's metadata is at the start
+      EXPECT_TRUE(e.start + e.len <= je.start || e.start >= je.start + je.len);
+    }
+}
+
+TEST(Journal, FsyncCommitsOrderedWithBarriersAndStreamTags) {
+  Rec rec;
+  FileSystem fs(229376, kBs, 1 << 20, rec.sink());
+  Journal j(spec(1), fs, 256, rec.sink());
+  fs.set_observer(&j);
+  j.end_setup(0);
+  rec.v.clear();
+  const auto f = fs.create(64 * 1024);
+  fs.fsync();
+  // the file's 16 data blocks first, untagged, outside the journal
+  ASSERT_GE(rec.v.size(), 5u);
+  const auto& d = rec.v[0];
+  EXPECT_EQ(d.op, host::IoOp::write);
+  EXPECT_EQ(d.length, 64u * 1024);
+  EXPECT_EQ(d.stream, 0u);
+  EXPECT_FALSE(inside(d, j.journal_extent()));
+  // then: descriptor + metadata (barrier, fsync begins), flush, commit block, flush (fsync ends)
+  const size_t k = rec.v.size();
+  const auto& log = rec.v[1];
+  EXPECT_EQ(log.op, host::IoOp::write);
+  EXPECT_EQ(log.flags, host::kIoBarrier | host::kIoFsyncBegin);
+  EXPECT_EQ(log.stream, 1u);
+  EXPECT_TRUE(inside(log, j.journal_extent()));
+  // create dirtied: inode table block, inode bitmap, group descriptor, directory block, block bitmap
+  EXPECT_EQ(log.length / kBs, 1u + 5);
+  EXPECT_EQ(j.stats().metadata_logged, 5u);
+  EXPECT_EQ(rec.v[k - 3].op, host::IoOp::flush);
+  EXPECT_EQ(rec.v[k - 2].op, host::IoOp::write);  // the commit block, right after the log blocks
+  EXPECT_EQ(rec.v[k - 2].offset, log.offset + log.length);
+  EXPECT_EQ(rec.v[k - 2].flags, host::kIoBarrier);
+  EXPECT_EQ(rec.v[k - 1].op, host::IoOp::flush);
+  EXPECT_EQ(rec.v[k - 1].flags, host::kIoBarrier | host::kIoFsyncEnd);
+  EXPECT_EQ(j.stats().commits_fsync, 1u);
+  EXPECT_NE(j.inode_block(f), UINT64_MAX);
+  // an fsync with nothing dirty is one flush that begins and ends the fsync
+  rec.v.clear();
+  fs.fsync();
+  ASSERT_EQ(rec.v.size(), 1u);
+  EXPECT_EQ(rec.v[0].op, host::IoOp::flush);
+  EXPECT_EQ(rec.v[0].flags, host::kIoBarrier | host::kIoFsyncBegin | host::kIoFsyncEnd);
+}
+
+TEST(Journal, TimerCommitsAfterTheInterval) {
+  Rec rec;
+  FileSystem fs(229376, kBs, 1 << 20, rec.sink());
+  Journal j(spec(), fs, 256, rec.sink());
+  fs.set_observer(&j);
+  j.end_setup(0);
+  j.tick(1 * kS);
+  const auto f = fs.create(4096);  // the transaction starts at 1 s
+  fs.overwrite(f, 0, 4096);
+  j.tick(5 * kS);
+  EXPECT_EQ(j.stats().commits, 0u);
+  EXPECT_GT(j.running_blocks(), 0u);
+  j.tick(6 * kS);
+  EXPECT_EQ(j.stats().commits_timer, 1u);
+  EXPECT_EQ(j.running_blocks(), 0u);
+  // a timer commit does not block the application: no barrier, no fsync marks
+  for (const auto& r : rec.v) EXPECT_EQ(r.flags & (host::kIoBarrier | host::kIoFsyncBegin), 0) << r.offset;
+}
+
+TEST(Journal, FullLogCheckpointsMetadataHome) {
+  Rec rec;
+  JournalSpec s = spec();
+  s.size_bytes = 1024 * kBs;  // the smallest journal jbd2 takes
+  FileSystem fs(229376, kBs, 1 << 20, rec.sink());
+  Journal j(s, fs, 256, rec.sink());
+  fs.set_observer(&j);
+  j.end_setup(0);
+  rec.v.clear();
+  std::vector<FileSystem::FileId> ids;
+  for (int i = 0; i < 3000; ++i) {
+    ids.push_back(fs.create(4096));
+    if (i % 3 == 2) fs.remove(ids[ids.size() - 2]);
+    fs.fsync();
+    EXPECT_LE(j.log_used(), j.log_capacity());
+  }
+  EXPECT_GT(j.stats().checkpoints, 0u);
+  EXPECT_GT(j.stats().checkpoint_blocks, 0u);
+  EXPECT_GT(j.stats().wraps, 0u);
+  // home writes of checkpointed metadata: outside the journal, inside the metadata area, untagged
+  uint64_t home = 0;
+  for (const auto& r : rec.v)
+    if (r.op == host::IoOp::write && !inside(r, j.journal_extent()) && r.offset / kBs < j.metadata_blocks()) {
+      ++home;
+      EXPECT_EQ(r.stream, 0u);
+    }
+  EXPECT_GT(home, 0u);
+  EXPECT_LE(j.stats().checkpoint_blocks, j.stats().metadata_logged);
+}
+
+TEST(Journal, TooSmallVolumeIsAConfigErrorNamingTheKey) {
+  Rec rec;
+  FileSystem fs(2048, kBs, 1 << 20, rec.sink());  // 8 MiB: a 1024-block journal and the metadata exceed half
+  try {
+    Journal j(spec(), fs, 256, rec.sink());
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("host.files.journal"), std::string::npos) << e.what();
+  }
+  Config cfg;
+  cfg.set("host.files.commit", "0s");
+  EXPECT_THROW(JournalSpec::from_config(cfg), ConfigError);
+  Config c2;
+  c2.set("host.files.ext4.inode_size", "300");
+  c2.set("host.files.journal", "ordered");
+  const auto bad = JournalSpec::from_config(c2);
+  FileSystem fs2(229376, kBs, 1 << 20, rec.sink());
+  EXPECT_THROW(Journal(bad, fs2, 256, rec.sink()), ConfigError);
+}
+
+TEST(Journal, VarmailWithJournalTagsOnlyJournalWrites) {
+  Config cfg;
+  cfg.set("host.files.personality", "varmail");
+  cfg.set("host.files.nfiles", "500");
+  cfg.set("host.files.loops", "400");
+  cfg.set("host.files.journal", "ordered");
+  cfg.set("host.files.journal_stream", "2");
+  const auto s = FilesSpec::from_config(cfg, 896ull << 20, 4096, false);
+  FileWorkload w(s);
+  uint64_t now = 0;
+  w.set_clock([&now] { return now; });
+  ASSERT_NE(w.journal(), nullptr);
+  const Extent je = w.journal()->journal_extent();
+  host::IoRequest r;
+  uint64_t tagged = 0, begins = 0, ends = 0, n = 0;
+  while (w.next(r)) {
+    now += 1000000000;  // 1 ms per request
+    if (r.op == host::IoOp::write) {
+      EXPECT_EQ(r.stream == 2, inside(r, je)) << r.offset;
+      tagged += r.stream == 2;
+    }
+    begins += (r.flags & host::kIoFsyncBegin) != 0;
+    ends += (r.flags & host::kIoFsyncEnd) != 0;
+    ++n;
+  }
+  EXPECT_GT(tagged, 0u);
+  EXPECT_EQ(begins, ends);
+  EXPECT_EQ(w.journal()->stats().commits_fsync + w.journal()->stats().empty_fsyncs, 800u);  // two fsyncs a loop
+  EXPECT_EQ(begins, 800u);
+  EXPECT_EQ(w.fs().stats().fsyncs, 800u);
+}
