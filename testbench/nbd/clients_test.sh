@@ -6,7 +6,7 @@
 # CLIENT: nbdinfo | nbdcopy | qemu_img | qemu_io | fio. Exit 77 (ctest SKIP)
 # when the client is not installed (scripts/install-deps.sh installs them).
 set -uo pipefail
-ssdvp=$1 client=$2 dir=$3
+ssdvp=$(realpath "$1") client=$2 dir=$(realpath -m "$3")
 need() { command -v "$1" >/dev/null 2>&1 || { echo "SKIP: $1 not installed (scripts/install-deps.sh)"; exit 77; }; }
 case $client in
   nbdinfo) need nbdinfo ;;
@@ -15,16 +15,10 @@ case $client in
   qemu_io) need qemu-io ;;
   fio) need fio; fio --enghelp 2>/dev/null | grep -qw nbd || { echo "SKIP: this fio has no nbd engine"; exit 77; } ;;
 esac
+src=$(cd "$(dirname "$0")/../.." && pwd)
+. "$src/testbench/nbd/serve_lib.sh"
 rm -rf "$dir"; mkdir -p "$dir"; cd "$dir" || exit 1
-sock=$PWD/nbd.sock
-uri="nbd+unix:///ssdvp?socket=$sock"
-"$ssdvp" serve -c "$OLDPWD/configs/nbd.yaml" --set nbd.persistent=true --listen "unix:$sock" -o out \
-  --record session.iolog >serve.out 2>serve.err &
-pid=$!
-trap 'kill -9 $pid 2>/dev/null' EXIT
-for _ in $(seq 600); do [ -S "$sock" ] && break; sleep 0.05; done
-[ -S "$sock" ] || { cat serve.err; echo "FAIL: no socket"; exit 1; }
-fail() { echo "FAIL: $*"; kill -TERM $pid; wait $pid; cat serve.err; exit 1; }
+start_serve "$ssdvp" "$src/configs/nbd.yaml"
 mib=16
 head -c $((mib << 20)) /dev/urandom >in.bin
 case $client in
@@ -78,11 +72,7 @@ JOB
     grep -q "verify: bad" fio.txt fio2.txt && fail "fio reported bad data"
     ;;
 esac
-kill -TERM $pid
-wait $pid
-rc=$?
-trap - EXIT
-[ $rc -eq 0 ] || { cat serve.err; echo "FAIL: ssdvp serve exited $rc"; exit 1; }
+stop_serve
 python3 - <<'PY' || exit 1
 import json, sys
 j = json.load(open("out/summary.json"))

@@ -10,8 +10,9 @@
 # guest's. RECORD: keep the session's recording there. Exit 77 (SKIP) when a
 # tool is missing or the kernel cannot be fetched.
 set -uo pipefail
-ssdvp=$1 dir=$2 record=${3:-}
+ssdvp=$(realpath "$1") dir=$(realpath -m "$2") record=${3:+$(realpath -m "$3")}
 src=$(cd "$(dirname "$0")/../.." && pwd)
+. "$src/testbench/nbd/serve_lib.sh"
 for t in qemu-system-x86_64 mkfs.ext4 e2fsck debugfs nbdcopy; do
   command -v $t >/dev/null 2>&1 || { echo "SKIP: $t not installed (scripts/install-deps.sh)"; exit 77; }
 done
@@ -19,15 +20,7 @@ mkdir -p "$dir"
 cache=${SSDVP_GUEST_CACHE:-$dir/../guest-image}
 bash "$src/scripts/guest/build-initramfs.sh" "$cache" || exit $?
 rm -rf "$dir/run"; mkdir -p "$dir/run"; cd "$dir/run" || exit 1
-sock=$PWD/nbd.sock
-uri="nbd+unix:///ssdvp?socket=$sock"
-"$ssdvp" serve -c "$src/configs/nbd.yaml" --set nbd.persistent=true --listen "unix:$sock" -o out \
-  --record session.iolog >serve.out 2>serve.err &
-pid=$!
-trap 'kill -9 $pid 2>/dev/null' EXIT
-for _ in $(seq 600); do [ -S "$sock" ] && break; sleep 0.05; done
-fail() { echo "FAIL: $*"; kill -TERM $pid 2>/dev/null; wait $pid; tail -5 serve.err; exit 1; }
-[ -S "$sock" ] || fail "no socket"
+start_serve "$ssdvp" "$src/configs/nbd.yaml"
 size=$(nbdinfo --size "$uri" 2>/dev/null || echo 939524096)
 truncate -s "$size" fs.img
 mkfs.ext4 -q -F -b 4096 -E nodiscard -L ssdvp fs.img || fail "mkfs.ext4"
@@ -48,11 +41,7 @@ while read -r sum path; do
   [ "$(sha256sum <f.tmp | cut -d' ' -f1)" = "$sum" ] || fail "/$path: checksum differs"
 done <sums.txt
 rm -f back.img f.tmp
-kill -TERM $pid
-wait $pid
-rc=$?
-trap - EXIT
-[ $rc -eq 0 ] || { tail -5 serve.err; echo "FAIL: ssdvp serve exited $rc"; exit 1; }
+stop_serve
 python3 - <<'PY' || exit 1
 import json, sys
 j = json.load(open("out/summary.json"))
