@@ -11,18 +11,12 @@
 #include "file_model.h"
 #include "journal.h"
 #include "personalities.h"
+#include "request_recorder.h"
 
 using namespace ssdvp;
 using namespace ssdvp::fs;
 
 namespace {
-
-struct Rec {
-  std::vector<host::IoRequest> v;
-  FileSystem::Sink sink() {
-    return [this](const host::IoRequest& r) { v.push_back(r); };
-  }
-};
 
 constexpr uint64_t kBs = 4096;
 constexpr uint64_t kS = 1000000000000ull;  // 1 s in ps
