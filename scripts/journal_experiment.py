@@ -28,6 +28,9 @@ WORKLOADS = {
     "fio-seq": {"host.files.personality": "fio", "host.files.fio.rw": "write"},
     "fileserver": {"host.files.personality": "fileserver", "host.files.nfiles": 4000},
     "varmail": {"host.files.personality": "varmail", "host.files.nfiles": 20000},
+    # sensitivity: fewer flushes, a larger journal
+    "fio-rand-fsync16": {"host.files.personality": "fio", "host.files.fio.rw": "randwrite", "host.files.fio.fsync": 16},
+    "varmail-j64": {"host.files.personality": "varmail", "host.files.nfiles": 20000, "host.files.journal_size": "64MiB"},
 }
 # Device-FTL arms, each under two GC victim policies (greedy is the config's;
 # cost-benefit weighs a block's age, which decides the result here).
@@ -86,7 +89,7 @@ def page(rows, cmd, quick):
     A = L.append
     A("# Journal/data separation: an ext4-like journal on its own write point")
     A("")
-    A("Regenerate (about 7 minutes on one core; `--quick` for 15 s runs):")
+    A("Regenerate (about 10 minutes on one core; `--quick` for 15 s runs):")
     A("")
     A("```sh")
     A(cmd)
@@ -105,6 +108,8 @@ def page(rows, cmd, quick):
     A("| fio-seq | the same with sequential overwrites (`host.files.fio.rw: write`) |")
     A("| fileserver | Filebench fileserver, 4000 files of mean 128 KiB (Filebench's 10000 do not fit the drive) |")
     A("| varmail | Filebench varmail, 20000 files of mean 16 KiB, two fsyncs per loop |")
+    A("| fio-rand-fsync16 | fio-rand with an fsync after every 16 writes (fewer flushes, so less padding) |")
+    A("| varmail-j64 | varmail with a 64 MiB journal instead of ext4's 16 MiB default (`host.files.journal_size`) |")
     A("")
     A("Arms (all on the device FTL; the host-FTL arms are not built, see below): **mixed**: journal writes "
       "untagged, every host write on one write point (the device FTL's placement by stream with no stream IDs); "

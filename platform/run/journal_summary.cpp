@@ -40,14 +40,15 @@ std::string journal_summary_line(const nlohmann::json& summary) {
   const auto& j = summary["journal"];
   const auto& f = j["fsync_latency_us"];
   char b[512];
-  std::snprintf(b, sizeof b,
-                "journal: %llu commits (%llu timer, %llu fsync, %llu full), %.1f MB logged, %llu checkpoints (%.1f MB "
-                "home), stream %u; fsync %llu  p50 %.1f us  p99 %.1f us",
-                (unsigned long long)j["commits"].get<uint64_t>(), (unsigned long long)j["commits_timer"].get<uint64_t>(),
-                (unsigned long long)j["commits_fsync"].get<uint64_t>(), (unsigned long long)j["commits_full"].get<uint64_t>(),
-                double(j["log_bytes"].get<uint64_t>()) / 1e6, (unsigned long long)j["checkpoints"].get<uint64_t>(),
-                double(j["checkpoint_bytes"].get<uint64_t>()) / 1e6, j["stream"].get<unsigned>(),
-                (unsigned long long)f["count"].get<uint64_t>(), f["p50"].get<double>(), f["p99"].get<double>());
+  std::snprintf(
+      b, sizeof b,
+      "journal: %llu commits (%llu timer, %llu fsync, %llu full), %.1f MB logged, %llu checkpoints (%.1f MB "
+      "home), stream %u; fsync %llu  p50 %.1f us  p99 %.1f us",
+      (unsigned long long)j["commits"].get<uint64_t>(), (unsigned long long)j["commits_timer"].get<uint64_t>(),
+      (unsigned long long)j["commits_fsync"].get<uint64_t>(), (unsigned long long)j["commits_full"].get<uint64_t>(),
+      double(j["log_bytes"].get<uint64_t>()) / 1e6, (unsigned long long)j["checkpoints"].get<uint64_t>(),
+      double(j["checkpoint_bytes"].get<uint64_t>()) / 1e6, j["stream"].get<unsigned>(),
+      (unsigned long long)f["count"].get<uint64_t>(), f["p50"].get<double>(), f["p99"].get<double>());
   return b;
 }
 

@@ -9,20 +9,10 @@
 #include "common/config.h"
 #include "file_model.h"
 #include "personalities.h"
+#include "request_recorder.h"
 
 using namespace ssdvp;
 using namespace ssdvp::fs;
-
-namespace {
-
-struct Rec {
-  std::vector<host::IoRequest> v;
-  FileSystem::Sink sink() {
-    return [this](const host::IoRequest& r) { v.push_back(r); };
-  }
-};
-
-}  // namespace
 
 TEST(ExtentSet, AddCoalescesRemoveSplits) {
   ExtentSet s;

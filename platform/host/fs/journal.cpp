@@ -35,13 +35,13 @@ JournalSpec JournalSpec::from_config(Config& cfg) {
                               "journal size (0: ext4's default for the volume, as mke2fs picks it)");
   s.commit_ps = cfg.get_time_ps("host.files.commit", "5s", "journal commit interval (ext4's commit= mount option)");
   s.stream = uint8_t(cfg.get_u64("host.files.journal_stream", 0,
-                                 "NVMe stream ID on journal writes (0: untagged; needs ftl.placement.policy: stream)", 0,
-                                 255));
+                                 "NVMe stream ID on journal writes (0: untagged; needs ftl.placement.policy: stream)",
+                                 0, 255));
   s.inode_size = cfg.get_size("host.files.ext4.inode_size", "256", "ext4 inode size in bytes (mke2fs -I)");
   s.inode_ratio = cfg.get_size("host.files.ext4.inode_ratio", "16KiB", "ext4 bytes per inode (mke2fs -i)");
   s.flex_bg = uint32_t(cfg.get_u64("host.files.ext4.flex_bg", 16,
-                                   "ext4 block groups whose bitmaps and inode tables are packed together (mke2fs -G)", 1,
-                                   1u << 16));
+                                   "ext4 block groups whose bitmaps and inode tables are packed together (mke2fs -G)",
+                                   1, 1u << 16));
   if (s.commit_ps == 0) throw ConfigError("config key 'host.files.commit': must be positive");
   return s;
 }
@@ -51,21 +51,37 @@ Journal::Journal(const JournalSpec& s, FileSystem& fs, uint64_t max_io_blocks, S
   bs_ = fs.block_bytes();
   total_ = fs.allocator().total_blocks();
   if (s.inode_size == 0 || s.inode_size > bs_ || bs_ % s.inode_size)
-    throw ConfigError("config key 'host.files.ext4.inode_size': must divide the block size (" + std::to_string(bs_) + ")");
+    throw ConfigError("config key 'host.files.ext4.inode_size': must divide the block size (" + std::to_string(bs_) +
+                      ")");
   if (s.inode_ratio < bs_) throw ConfigError("config key 'host.files.ext4.inode_ratio': must be at least one block");
   bpg_ = 8 * bs_;  // one bitmap block covers a group
   ipg_ = std::max<uint64_t>(bs_ / s.inode_size, bpg_ * bs_ / s.inode_ratio);
   itb_ = ipg_ * s.inode_size / bs_;
   groups_ = (total_ + bpg_ - 1) / bpg_;
   gdt_blocks_ = (groups_ * 64 + bs_ - 1) / bs_;  // 64-byte descriptors (64bit feature)
-  epb_ = std::max<uint64_t>(1, bs_ / 32);         // 32-byte directory entries (8-byte header, 24-byte name)
+  epb_ = std::max<uint64_t>(1, bs_ / 32);        // 32-byte directory entries (8-byte header, 24-byte name)
   bb_.resize(groups_);
   ib_.resize(groups_);
   it_.resize(groups_);
-  std::vector<Extent> meta;
+  // mke2fs's reserved GDT blocks (online resize up to 1024 times the size,
+  // at most 2^32 blocks), after the descriptors in every superblock copy.
+  const uint64_t max_blocks = total_ < 0xffffffffull / 1024 ? total_ * 1024 : 0xffffffffull;
+  const uint64_t rsv_groups = (max_blocks + bpg_ - 1) / bpg_, per_gdt = bs_ / 64;
+  const uint64_t want = (rsv_groups + per_gdt - 1) / per_gdt;
+  const uint64_t rsv_gdt = std::min<uint64_t>(want > gdt_blocks_ ? want - gdt_blocks_ : 0, bs_ / 4);
+  const uint64_t sb_copy = 1 + gdt_blocks_ + rsv_gdt;
+  std::vector<Extent>& meta = meta_;
+  // sparse_super: backup superblocks in groups 1 and powers of 3, 5 and 7
+  for (uint64_t p : {3ull, 5ull, 7ull})
+    for (uint64_t g = p; g < groups_; g *= p) meta.push_back({g * bpg_, sb_copy});
+  if (groups_ > 1) meta.push_back({bpg_, sb_copy});
+  std::sort(meta.begin(), meta.end(), [](const Extent& a, const Extent& b) { return a.start < b.start; });
+  meta.erase(std::unique(meta.begin(), meta.end(), [](const Extent& a, const Extent& b) { return a.start == b.start; }),
+             meta.end());
+  for (const Extent& m : meta) meta_blocks_ += m.len;
   for (uint64_t f = 0; f * s.flex_bg < groups_; ++f) {
     const uint64_t g0 = f * s.flex_bg, n = std::min<uint64_t>(s.flex_bg, groups_ - g0);
-    uint64_t at = g0 * bpg_ + (g0 == 0 ? 1 + gdt_blocks_ : 0);
+    uint64_t at = g0 * bpg_ + (g0 == 0 || sb_backup(g0) ? sb_copy : 0);
     const uint64_t start = g0 == 0 ? 0 : at;
     for (uint64_t k = 0; k < n; ++k) bb_[g0 + k] = at + k;
     at += n;
@@ -82,11 +98,36 @@ Journal::Journal(const JournalSpec& s, FileSystem& fs, uint64_t max_io_blocks, S
   }
   uint64_t jblocks = s.size_bytes ? (s.size_bytes + bs_ - 1) / bs_ : ext4_default_journal_blocks(total_);
   if (jblocks < 1024 || meta_blocks_ + jblocks >= total_ / 2)
-    throw ConfigError("config key 'host.files.journal': a " + std::to_string(total_) + "-block volume has no room for a " +
-                      std::to_string(jblocks) + "-block journal and " + std::to_string(meta_blocks_) +
+    throw ConfigError("config key 'host.files.journal': a " + std::to_string(total_) +
+                      "-block volume has no room for a " + std::to_string(jblocks) + "-block journal and " +
+                      std::to_string(meta_blocks_) +
                       " metadata blocks (jbd2 needs at least 1024 journal blocks; set host.files.journal_size)");
-  // The middle group, past any metadata there (mke2fs puts the journal mid-volume).
-  uint64_t js = (groups_ / 2) * bpg_;
+  // mke2fs's midpoint rule: of the groups around the middle one, the one
+  // with the most free blocks (the first on a tie); the journal starts at its
+  // first free block.
+  auto free_in = [&](uint64_t g) {
+    const uint64_t a = g * bpg_, b = std::min(total_, a + bpg_);
+    uint64_t used = 0;
+    for (const Extent& m : meta) {
+      const uint64_t lo = std::max(a, m.start), hi = std::min(b, m.start + m.len);
+      used += hi > lo ? hi - lo : 0;
+    }
+    return b - a - used;
+  };
+  uint64_t mid = (total_ / 2) / bpg_, start;
+  if (s.flex_bg > 1 && mid > s.flex_bg) {
+    mid &= ~uint64_t(s.flex_bg - 1);
+    while (mid < groups_ && free_in(mid) == 0) ++mid;
+    if (mid == groups_) mid = 0;
+    start = mid;
+  } else {
+    start = mid > 0 ? mid - 1 : mid;
+  }
+  const uint64_t end = mid + 1 < groups_ ? mid + 1 : mid;
+  uint64_t jg = start;
+  for (uint64_t g = start + 1; g <= end; ++g)
+    if (free_in(g) > free_in(jg)) jg = g;
+  uint64_t js = jg * bpg_;
   for (bool moved = true; moved;) {
     moved = false;
     for (const Extent& m : meta)
@@ -105,6 +146,16 @@ Journal::Journal(const JournalSpec& s, FileSystem& fs, uint64_t max_io_blocks, S
   tags_per_desc_ = (bs_ - 12 - 4) / 16;  // 12-byte header, 4-byte checksum tail, 16-byte tags (csum v3)
   max_txn_ = log_len_ / 4;               // jbd2: a transaction may use a quarter of the journal
   max_txn_ -= (max_txn_ + tags_per_desc_) / (tags_per_desc_ + 1) + 1;  // its descriptors and commit block
+}
+
+bool Journal::sb_backup(uint64_t g) {
+  if (g <= 1) return true;
+  for (uint64_t p : {3ull, 5ull, 7ull}) {
+    uint64_t x = g;
+    while (x % p == 0) x /= p;
+    if (x == 1) return true;
+  }
+  return false;
 }
 
 uint64_t Journal::gdt_block_of(uint64_t g) const { return 1 + g * 64 / bs_; }
@@ -141,7 +192,8 @@ void Journal::on_create(uint64_t file) {
     free_inos_.erase(free_inos_.begin());
   } else {
     if (next_ino_ > groups_ * ipg_)
-      throw FileSystemFull("file system out of inodes: " + std::to_string(groups_ * ipg_) + " (host.files.ext4.inode_ratio)");
+      throw FileSystemFull("file system out of inodes: " + std::to_string(groups_ * ipg_) +
+                           " (host.files.ext4.inode_ratio)");
     ino = next_ino_++;
   }
   ino_[file] = ino;

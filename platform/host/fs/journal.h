@@ -41,24 +41,24 @@ namespace ssdvp::fs {
 uint64_t ext4_default_journal_blocks(uint64_t fs_blocks);
 
 struct JournalSpec {
-  bool enable = false;            // host.files.journal: ordered
-  uint64_t size_bytes = 0;        // 0: ext4's default for the volume
-  uint64_t commit_ps = 5000000000000ull;  // jbd2's commit interval (the `commit=` mount option)
-  uint8_t stream = 0;             // NVMe stream ID on journal writes (0: untagged)
+  bool enable = false;                             // host.files.journal: ordered
+  uint64_t size_bytes = 0;                         // 0: ext4's default for the volume
+  uint64_t commit_ps = 5000000000000ull;           // jbd2's commit interval (the `commit=` mount option)
+  uint8_t stream = 0;                              // NVMe stream ID on journal writes (0: untagged)
   uint64_t inode_size = 256, inode_ratio = 16384;  // mke2fs.conf defaults
-  uint32_t flex_bg = 16;          // groups whose metadata is packed together (mke2fs default)
+  uint32_t flex_bg = 16;                           // groups whose metadata is packed together (mke2fs default)
   // Reads the host.files.journal* and host.files.ext4.* keys.
   static JournalSpec from_config(Config& cfg);
 };
 
 struct JournalStats {
   uint64_t commits = 0, commits_timer = 0, commits_fsync = 0, commits_full = 0;
-  uint64_t empty_fsyncs = 0;       // fsync with nothing to commit: a flush only
-  uint64_t log_blocks = 0;         // all journal writes: descriptors + metadata copies + commits + superblock
+  uint64_t empty_fsyncs = 0;  // fsync with nothing to commit: a flush only
+  uint64_t log_blocks = 0;    // all journal writes: descriptors + metadata copies + commits + superblock
   uint64_t descriptor_blocks = 0, commit_blocks = 0, metadata_logged = 0, superblock_writes = 0;
   uint64_t checkpoints = 0, checkpoint_blocks = 0;  // transactions checkpointed, metadata blocks written home
-  uint64_t setup_blocks = 0;       // metadata written home at the end of the fileset's layout
-  uint64_t wraps = 0;              // times the log head wrapped
+  uint64_t setup_blocks = 0;                        // metadata written home at the end of the fileset's layout
+  uint64_t wraps = 0;                               // times the log head wrapped
 };
 
 class Journal : public FileSystemObserver {
@@ -83,8 +83,9 @@ class Journal : public FileSystemObserver {
 
   const JournalStats& stats() const { return st_; }
   const JournalSpec& spec() const { return s_; }
-  Extent journal_extent() const { return jext_; }  // journal superblock + log
-  uint64_t metadata_blocks() const { return meta_blocks_; }  // reserved besides the journal
+  Extent journal_extent() const { return jext_; }                        // journal superblock + log
+  uint64_t metadata_blocks() const { return meta_blocks_; }              // reserved besides the journal
+  const std::vector<Extent>& metadata_extents() const { return meta_; }  // superblock copies, group metadata, directory
   uint64_t groups() const { return groups_; }
   size_t running_blocks() const { return running_.size(); }
   uint64_t log_used() const { return used_; }
@@ -95,8 +96,8 @@ class Journal : public FileSystemObserver {
  private:
   enum class Why { timer, fsync, full };
   struct Txn {
-    uint64_t id, len;               // log blocks it occupies
-    std::vector<uint64_t> blocks;   // metadata blocks it logged
+    uint64_t id, len;              // log blocks it occupies
+    std::vector<uint64_t> blocks;  // metadata blocks it logged
   };
   void dirty(uint64_t block);
   void dirty_groups(const Extent& e);  // block bitmaps and descriptors of the groups e spans
@@ -110,6 +111,7 @@ class Journal : public FileSystemObserver {
   uint64_t ibitmap_of(uint64_t ino) const;
   uint64_t dir_block_of(uint64_t ino) const;
   uint64_t gdt_block_of(uint64_t group) const;
+  static bool sb_backup(uint64_t group);  // sparse_super: a backup superblock in this group
 
   JournalSpec s_;
   FileSystem& fs_;
@@ -120,6 +122,7 @@ class Journal : public FileSystemObserver {
   uint64_t bs_, total_, bpg_, ipg_, itb_, groups_, gdt_blocks_, epb_;
   std::vector<uint64_t> bb_, ib_, it_;  // per group: block bitmap, inode bitmap, inode table start
   uint64_t dir_start_ = 0, meta_blocks_ = 0;
+  std::vector<Extent> meta_;
   Extent jext_;
   uint64_t log_start_ = 0, log_len_ = 0, tags_per_desc_ = 0, max_txn_ = 0;
   // state
