@@ -368,6 +368,7 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
 
   struct dram_map m;
   plan(cfg, &m);
+  f->dram_end = m.end;
   if (carve_tables(f, &m)) return -1;
   block_init(f);
   if (skip_factory_bad(f, &m)) return -1;

@@ -202,6 +202,7 @@ struct ftl {
   uint8_t *blk_flags;   /* [blocks] enum blk_flag bits */
   uint32_t *blk_reads;  /* [blocks] flash reads since its erase (read disturb) */
   uint32_t urgent;      /* closed blocks with flags, waiting to be collected */
+  uint64_t dram_end;    /* end of the DRAM layout (offset): recovery's scratch goes above it */
 
   struct frontier fr[FTL_MAX_FRONTIERS];
   uint32_t classes; /* host classes (frontiers 0..classes-1) */

@@ -105,7 +105,7 @@ static void scan_page(struct ftl *f, struct scan *sc, uint32_t b, const struct f
 int recover_scan(struct ftl *f) {
   const uint64_t t0 = hal_time_ns(f->hal);
   const uint64_t pages = (uint64_t)f->total_blocks * f->cfg.pages_per_block;
-  const uint64_t at = (ftl_dram_bytes(&f->cfg) + 63) & ~(uint64_t)63;
+  const uint64_t at = (f->dram_end + 63) & ~(uint64_t)63;
   if (at + pages * 4 > f->cfg.dram_size) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: recovery needs %llu bytes of DRAM above the tables, %llu available (raise dram.size)",
              (unsigned long long)(pages * 4), (unsigned long long)(f->cfg.dram_size > at ? f->cfg.dram_size - at : 0));
