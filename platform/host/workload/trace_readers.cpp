@@ -354,7 +354,7 @@ class BlkparseReader final : public TraceReader {
     else if (read) r.op = IoOp::read;
     else return LineKind::skip;  // "N" and other no-data requests
     if (r.op != IoOp::flush && !has_range)
-      fail("'sector + count' after the RWBS field '" + std::string(rwbs) + "'", line);
+      fail("'sector + count' after the RWBS field '" + shorten(rwbs) + "'", line);
     r.offset = sectors_to_bytes(sector, f[7], "start sector");
     r.length = r.op == IoOp::flush ? 0 : sectors_to_bytes(count, f[9], "sector count");
     return LineKind::record;
@@ -427,7 +427,7 @@ class FioReader final : public TraceReader {
     else if (action == "write") r.op = IoOp::write;
     else if (action == "trim") r.op = IoOp::trim;
     else fail("a fio action (read, write, trim, sync, datasync, add, open, close, wait)", action);
-    if (args < 2) fail("'offset length' after '" + std::string(action) + "'", line);
+    if (args < 2) fail("'offset length' after '" + shorten(action) + "'", line);
     r.offset = u64(f[i + 2], "offset (bytes)");
     r.length = u64(f[i + 3], "length (bytes)");
     return LineKind::record;
