@@ -569,16 +569,23 @@ TEST(FlashCtrlSuspend, NoSuspendOnTheSameBlockOrNearTheEnd) {
 }
 
 namespace {
+// Die 0: an erase of block 1 and a program of block 3 behind it; returns the
+// erase's arrival, 1 ms later (the erase in its array phase, the program queued).
+uint64_t erase_then_queued_program(Bench& b) {
+  b.setup_rings();
+  b.fill_buffer(1, 5, 5, 5);
+  const uint64_t a = b.submit({erase_op(1, block_row(0, 1)), program_op(2, page_row(0, 3, 0), buf_addr(1))}) +
+                     kDramLat + kFetch;
+  sc_core::wait(sc_time(1, sc_core::SC_MS));
+  return a;
+}
+
 // An erase running, a program queued behind it, then a read on the same die.
 void erase_program_read(const char* cfg) {
   {
     Bench b(cfg);
     b.run([&] {
-      b.setup_rings();
-      b.fill_buffer(1, 5, 5, 5);
-      const uint64_t a = b.submit({erase_op(1, block_row(0, 1)), program_op(2, page_row(0, 3, 0), buf_addr(1))}) +
-                         kDramLat + kFetch;
-      sc_core::wait(sc_time(1, sc_core::SC_MS));
+      const uint64_t a = erase_then_queued_program(b);
       b.submit({read_op(3, page_row(0, 2, 0), 0b01, buf_addr(0))});
       auto d = b.collect(3);
       std::map<uint32_t, uint64_t> at;
@@ -606,11 +613,7 @@ TEST(FlashCtrlSuspend, ReadPriorityOvertakesQueuedProgram) { erase_program_read(
 TEST(FlashCtrlSuspend, PriorityAndSuspendTogether) {
   Bench b(kBoth);
   b.run([&] {
-    b.setup_rings();
-    b.fill_buffer(1, 5, 5, 5);
-    const uint64_t a = b.submit({erase_op(1, block_row(0, 1)), program_op(2, page_row(0, 3, 0), buf_addr(1))}) +
-                       kDramLat + kFetch;
-    sc_core::wait(sc_time(1, sc_core::SC_MS));
+    const uint64_t a = erase_then_queued_program(b);
     fc_sqe r = read_op(3, page_row(0, 2, 0), 0b01, buf_addr(0));
     r.hint = FC_HINT_HOST;
     const uint64_t a2 = b.submit({r}) + kDramLat + kFetch;
