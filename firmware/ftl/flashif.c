@@ -13,7 +13,7 @@
 void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t mask, uint32_t buf) {
   struct fc_sqe *e = (struct fc_sqe *)f->fsq.mem + f->fsq.tail;
   e->op = op;
-  e->rsvd0 = 0;
+  e->hint = (uint8_t)(op == FC_OP_READ && TAG_KIND(tag) == TAG_HOST_READ ? FC_HINT_HOST : 0);
   e->rsvd1 = 0;
   e->tag = tag;
   e->row = row;

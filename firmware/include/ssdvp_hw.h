@@ -224,10 +224,15 @@ enum fc_status {
 #define FC_FLAG_RETRIES_SHIFT 8u
 #define FC_FLAG_RETRIES(flags) (((uint32_t)(flags) >> FC_FLAG_RETRIES_SHIFT) & 0xffu)
 
+/* fc_sqe.hint: a READ the host waits for; with flash.read_priority or
+ * flash.suspend.enable it may overtake or suspend programs and erases
+ * (flash.priority_reads: host). */
+#define FC_HINT_HOST 0x1u
+
 /* Submission ring entry (32 bytes). */
 struct fc_sqe {
   uint8_t op;
-  uint8_t rsvd0;
+  uint8_t hint; /* FC_HINT_*: scheduling hints, no effect on the result */
   uint16_t rsvd1;
   uint32_t tag;
   uint32_t row;

@@ -58,6 +58,8 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
   die_busy_.assign(geo_.dies(), 0);
   ch_busy_.assign(geo_.channels, 0);
   calendar_.resize(geo_.channels);
+  sched_config(cfg);
+  page_types_config(cfg);
 
   regs.register_b_transport(this, &FlashCtrl::b_transport);
   regs.register_transport_dbg(this, &FlashCtrl::transport_dbg);
@@ -286,11 +288,16 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
       if (functional_) return 0;
       const uint64_t bytes = uint64_t(codewords) * geo_.lba_size;
       const uint64_t x = t_.channel_ps(bytes);
+      // Under the read-priority scheduler a read's retry levels lengthen its die time (command, tR and data-out
+      // each; their channel time is not reserved separately there).
+      if (sched_.on())
+        return sched_timed(d, die, ch, block, arrival, arrival, x, lat + t_.dma_ps(bytes),
+                           read_time(page) + uint64_t(ecc.retries) * (t_.cmd_ps + read_time(page) + x));
       start = reserve(ch, std::max(arrival, die_free_[die]), t_.cmd_ps);
-      uint64_t xs = reserve(ch, start + t_.cmd_ps + t_.read_ps, x);
+      uint64_t xs = reserve(ch, start + t_.cmd_ps + read_time(page), x);
       for (uint32_t r = 0; r < ecc.retries; ++r) {  // each level: command, tR, data-out again
         const uint64_t c = reserve(ch, xs + x, t_.cmd_ps);
-        xs = reserve(ch, c + t_.cmd_ps + t_.read_ps, x);
+        xs = reserve(ch, c + t_.cmd_ps + read_time(page), x);
       }
       end = xs + x;
       done = end + lat + t_.dma_ps(bytes);
@@ -313,8 +320,10 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
       else faults_.on_program(block, page, functional_ ? 0 : arrival);
       if (functional_) return 0;
       const uint64_t x = t_.cmd_ps + t_.channel_ps(geo_.page_size);
+      if (sched_.on())
+        return sched_timed(d, die, ch, block, arrival, arrival + lat + t_.dma_ps(geo_.page_size), x, 0, program_time(page));
       start = reserve(ch, std::max(arrival + lat + t_.dma_ps(geo_.page_size), die_free_[die]), x);
-      end = done = start + x + t_.program_ps;
+      end = done = start + x + program_time(page);
       break;
     }
     case FC_OP_ERASE: {
@@ -326,6 +335,7 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
       }
       ++n_erase_;
       if (functional_) return 0;
+      if (sched_.on()) return sched_timed(d, die, ch, block, arrival, arrival, 0, 0, t_.erase_ps);
       start = reserve(ch, std::max(arrival, die_free_[die]), t_.cmd_ps);
       end = done = start + t_.cmd_ps + t_.erase_ps;
       break;

@@ -77,6 +77,8 @@ class FlashCtrl : public sc_core::sc_module {
   uint64_t reads() const { return n_read_; }
   uint64_t programs() const { return n_program_; }
   uint64_t erases() const { return n_erase_; }
+  uint64_t suspends() const { return n_suspend_; }         // program/erase suspensions (flash.suspend.*)
+  uint64_t read_bypasses() const { return n_bypass_; }     // reads that overtook a queued program/erase
   uint64_t violations() const { return violations_; }  // NAND rule / descriptor errors
   uint64_t errors() const { return errors_; }          // ERRORS: violations + ring errors
   size_t completions_waiting() const { return heap_.size() + ready_.size(); }
@@ -128,6 +130,47 @@ class FlashCtrl : public sc_core::sc_module {
   // Earliest start >= ready of a free interval of `len` on channel ch; reserves it.
   uint64_t reserve(uint32_t ch, uint64_t ready, uint64_t len);
 
+  // flash_sched.cpp: read priority and program/erase suspend (flash.read_priority,
+  // flash.suspend.*); off by default, and then none of it runs.
+  struct SchedOp {
+    uint64_t order = 0;  // heap order of its completion (when it owns one)
+    uint8_t op = 0;      // FC_OP_*
+    bool owns = true;    // carries the completion (false: the part before a suspension)
+    bool resume = false; // the rest of a suspended program/erase
+    bool urgent = false; // a read flash.priority_reads names
+    uint32_t block = 0;  // global block row
+    uint32_t suspends = 0;
+    uint64_t ready = 0, xfer = 0, post = 0, array = 0;  // inputs (ps): earliest start, channel time, after the die (read), array time left
+    uint64_t start = 0, array_start = 0, array_end = 0, end = 0, done = 0;  // computed (ps)
+    uint64_t res_start[2] = {0, 0}, res_len[2] = {0, 0};
+    uint8_t nres = 0;  // channel reservations held
+  };
+  struct Sched {
+    bool read_priority = false, suspend = false, all_reads = false;
+    uint32_t max_suspends = 0;
+    uint64_t suspend_ps = 0, resume_ps = 0;
+    std::vector<std::vector<SchedOp>> die;  // per die, in die order, ops not yet over
+    bool on() const { return read_priority || suspend; }
+  };
+  // flash_page_types.cpp: per-page-type tR and tPROG (flash.cell.*); with one
+  // bit per cell (the default) every page takes flash.timing.read/program.
+  struct PageTypes {
+    uint32_t bits = 1;
+    bool oneshot = false;
+    std::vector<uint64_t> read_ps, program_ps;  // per type, LSB first
+  };
+  void page_types_config(Config& cfg);
+  uint64_t read_time(uint32_t page) const {
+    return cell_.read_ps[cell_.bits == 1 ? 0 : page % cell_.bits];
+  }
+  uint64_t program_time(uint32_t page) const;
+  void sched_config(Config& cfg);
+  uint64_t sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint32_t block, uint64_t arrival, uint64_t ready,
+                       uint64_t xfer, uint64_t post, uint64_t array);
+  void sched_time_op(SchedOp& o, uint32_t die, uint32_t ch, uint64_t die_free);
+  void sched_untime_op(const SchedOp& o, uint32_t die, uint32_t ch);
+  void unreserve(uint32_t ch, uint64_t start, uint64_t len);
+
   bool dram_read(uint64_t addr, void* dst, uint32_t n, uint64_t* latency_ps);
   bool dram_write(uint64_t addr, const void* src, uint32_t n, uint64_t* latency_ps);
   bool dram_access(bool write, uint64_t addr, void* data, uint32_t n, uint64_t* latency_ps);
@@ -153,6 +196,9 @@ class FlashCtrl : public sc_core::sc_module {
 
   std::vector<uint64_t> die_free_, die_busy_, ch_busy_;
   std::vector<std::vector<Interval>> calendar_;  // per channel, sorted by start
+  Sched sched_;
+  PageTypes cell_;
+  uint64_t n_suspend_ = 0, n_bypass_ = 0;
 
   std::vector<Pending> heap_;  // min-heap on (time, order)
   uint64_t order_ = 0;

@@ -553,7 +553,8 @@ nlohmann::json Simulation::summarize(double wall_s) const {
                       {"cpu", 1.0 - double(cs.idle_ps) / double(span)}};
   j["dies"] = device_->dies_json(span);
   j["flash"] = {{"reads", fl.reads()}, {"programs", fl.programs()}, {"erases", fl.erases()},
-                {"violations", fl.violations()}, {"errors", fl.errors()}};
+                {"violations", fl.violations()}, {"errors", fl.errors()},
+                {"suspends", fl.suspends()}, {"read_bypasses", fl.read_bypasses()}};
   json ops = json::object();
   for (int op = 0; op < FW_OP_COUNT; ++op) {
     const uint64_t n = cs.ops[op] - at_start_usage_.ops[op];

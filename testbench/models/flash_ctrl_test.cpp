@@ -481,3 +481,234 @@ TEST(FlashCtrl, FunctionalModeCompletesImmediately) {
   sc_core::sc_start();
   EXPECT_TRUE(b.cpu.done);
 }
+
+// ---- read priority and program/erase suspend (flash.read_priority, flash.suspend.*) ----
+
+namespace {
+constexpr uint64_t kSus = 7 * kUs, kRes = 4 * kUs;  // flash.suspend.latency / resume below
+const char* kSuspend = "flash: {priority_reads: all, suspend: {enable: true, latency: 7us, resume: 4us}}";
+const char* kPriority = "flash: {priority_reads: all, read_priority: true}";
+const char* kBoth = "flash: {read_priority: true, suspend: {enable: true, latency: 7us, resume: 4us}}";  // host reads only
+}  // namespace
+
+TEST(FlashCtrlSuspend, ReadSuspendsEraseAndEraseResumes) {
+  Bench b(kSuspend);
+  b.run([&] {
+    b.setup_rings();
+    const uint64_t a = b.submit({erase_op(1, block_row(0, 1))}) + kDramLat + kFetch;
+    sc_core::wait(sc_time(1, sc_core::SC_MS));  // the erase is in its array phase
+    const uint64_t a2 = b.submit({read_op(2, page_row(0, 2, 0), 0b01, buf_addr(0))}) + kDramLat + kFetch;
+    ASSERT_LT(a2 + kSus, a + tCMD + tBERS) << "test premise: the read arrives during the erase";
+    auto d = b.collect(2);
+    ASSERT_EQ(d[0].cqe.tag, 2u);
+    const uint64_t read_die_end = a2 + kSus + tCMD + tR + kChan4K;
+    EXPECT_EQ(d[0].time, read_die_end + kDramLat + kDma4K);
+    EXPECT_EQ(d[1].time, read_die_end + kRes + (a + tCMD + tBERS - a2));  // what was left, after the resume
+    EXPECT_EQ(b.fc.suspends(), 1u);
+    EXPECT_EQ(b.fc.die_busy_ps(0), tCMD + tBERS + kSus + tCMD + tR + kChan4K + kRes);
+  });
+}
+
+namespace {
+// An erase running, then an unmarked read (no FC_HINT_HOST) on the same die: it waits for the erase.
+void read_waits_for_erase(const char* cfg) {
+  Bench b(cfg);
+  b.run([&] {
+    b.setup_rings();
+    const uint64_t a = b.submit({erase_op(1, block_row(0, 1))}) + kDramLat + kFetch;
+    sc_core::wait(sc_time(1, sc_core::SC_MS));
+    b.submit({read_op(2, page_row(0, 2, 0), 0b01, buf_addr(0))});
+    auto d = b.collect(2);
+    EXPECT_EQ(d[0].cqe.tag, 1u);
+    EXPECT_EQ(d[1].time, a + tCMD + tBERS + read_service(kChan4K, kDma4K));
+    EXPECT_EQ(b.fc.suspends(), 0u);
+  });
+}
+}  // namespace
+
+TEST(FlashCtrlSuspend, OffByDefaultReadWaitsForErase) { read_waits_for_erase(""); }
+TEST(FlashCtrlSuspend, UnmarkedReadsKeepTheirPlaceWhenOnlyHostReadsArePriority) { read_waits_for_erase(kBoth); }
+
+TEST(FlashCtrlSuspend, LimitPerOperation) {
+  Bench b("flash: {priority_reads: all, suspend: {enable: true, latency: 7us, resume: 4us, max_per_op: 1}}");
+  b.run([&] {
+    b.setup_rings();
+    b.submit({erase_op(1, block_row(0, 1))});
+    sc_core::wait(sc_time(500, sc_core::SC_US));
+    b.submit({read_op(2, page_row(0, 2, 0), 0b01, buf_addr(0))});
+    sc_core::wait(sc_time(500, sc_core::SC_US));  // the first read is long done, the erase resumed
+    b.submit({read_op(3, page_row(0, 3, 0), 0b01, buf_addr(1))});
+    auto d = b.collect(3);
+    std::map<uint32_t, uint64_t> at;
+    for (auto& x : d) at[x.cqe.tag] = x.time;
+    EXPECT_EQ(b.fc.suspends(), 1u);
+    EXPECT_EQ(at[3], at[1] + read_service(kChan4K, kDma4K));  // the second read waited for the erase
+  });
+}
+
+TEST(FlashCtrlSuspend, NoSuspendOnTheSameBlockOrNearTheEnd) {
+  Bench b(kSuspend);
+  b.run([&] {
+    b.setup_rings();
+    b.fill_buffer(0, 1, 1, 1);
+    b.submit({program_op(1, page_row(0, 1, 0), buf_addr(0))});
+    sc_core::wait(sc_time(100, sc_core::SC_US));
+    b.submit({read_op(2, page_row(0, 1, 0), 0b01, buf_addr(1))});  // the block being programmed
+    auto d = b.collect(2);
+    EXPECT_EQ(d[0].cqe.tag, 1u);
+    EXPECT_EQ(d[1].time, d[0].time + read_service(kChan4K, kDma4K));
+    // an erase with less than the suspend latency left is not suspended
+    const uint64_t a = b.submit({erase_op(3, block_row(0, 4))}) + kDramLat + kFetch;
+    sc_core::wait(sc_time::from_value(a + tCMD + tBERS - kSus / 2 - sc_core::sc_time_stamp().value()));
+    b.submit({read_op(4, page_row(0, 2, 0), 0b01, buf_addr(1))});
+    auto e = b.collect(2);
+    EXPECT_EQ(e[0].cqe.tag, 3u);
+    EXPECT_EQ(e[1].time, a + tCMD + tBERS + read_service(kChan4K, kDma4K));
+    EXPECT_EQ(b.fc.suspends(), 0u);
+  });
+}
+
+namespace {
+// Die 0: an erase of block 1 and a program of block 3 behind it; returns the
+// erase's arrival, 1 ms later (the erase in its array phase, the program queued).
+uint64_t erase_then_queued_program(Bench& b) {
+  b.setup_rings();
+  b.fill_buffer(1, 5, 5, 5);
+  const uint64_t a = b.submit({erase_op(1, block_row(0, 1)), program_op(2, page_row(0, 3, 0), buf_addr(1))}) +
+                     kDramLat + kFetch;
+  sc_core::wait(sc_time(1, sc_core::SC_MS));
+  return a;
+}
+
+// An erase running, a program queued behind it, then a read on the same die.
+void erase_program_read(const char* cfg) {
+  {
+    Bench b(cfg);
+    b.run([&] {
+      const uint64_t a = erase_then_queued_program(b);
+      b.submit({read_op(3, page_row(0, 2, 0), 0b01, buf_addr(0))});
+      auto d = b.collect(3);
+      std::map<uint32_t, uint64_t> at;
+      for (auto& x : d) at[x.cqe.tag] = x.time;
+      const uint64_t erase_end = a + tCMD + tBERS;
+      const uint64_t prog = tCMD + kChan8K + tPROG, read_die = tCMD + tR + kChan4K;
+      if (*cfg) {
+        EXPECT_EQ(at[3], erase_end + read_service(kChan4K, kDma4K));
+        EXPECT_EQ(at[2], erase_end + read_die + prog);
+        EXPECT_EQ(b.fc.read_bypasses(), 1u);
+      } else {
+        EXPECT_EQ(at[2], erase_end + prog);
+        EXPECT_EQ(at[3], erase_end + prog + read_service(kChan4K, kDma4K));
+        EXPECT_EQ(b.fc.read_bypasses(), 0u);
+      }
+      EXPECT_EQ(b.fc.channel_busy_ps(0), tCMD + tCMD + kChan8K + tCMD + kChan4K);  // re-timing keeps one reservation each
+    });
+  }
+}
+}  // namespace
+
+TEST(FlashCtrlSuspend, ReadWaitsForQueuedProgramByDefault) { erase_program_read(""); }
+TEST(FlashCtrlSuspend, ReadPriorityOvertakesQueuedProgram) { erase_program_read(kPriority); }
+
+TEST(FlashCtrlSuspend, PriorityAndSuspendTogether) {
+  Bench b(kBoth);
+  b.run([&] {
+    const uint64_t a = erase_then_queued_program(b);
+    fc_sqe r = read_op(3, page_row(0, 2, 0), 0b01, buf_addr(0));
+    r.hint = FC_HINT_HOST;
+    const uint64_t a2 = b.submit({r}) + kDramLat + kFetch;
+    auto d = b.collect(3);
+    std::map<uint32_t, uint64_t> at;
+    for (auto& x : d) at[x.cqe.tag] = x.time;
+    const uint64_t read_die_end = a2 + kSus + tCMD + tR + kChan4K;
+    const uint64_t erase_end = read_die_end + kRes + (a + tCMD + tBERS - a2);
+    EXPECT_EQ(at[3], read_die_end + kDramLat + kDma4K);
+    EXPECT_EQ(at[1], erase_end);
+    EXPECT_EQ(at[2], erase_end + tCMD + kChan8K + tPROG);  // the queued program after the resumed erase
+    // the data is the program's, whichever order the die ran them in
+    EXPECT_TRUE(b.fc.die(0).is_programmed(3, 0));
+  });
+}
+
+// ---- page types (flash.cell.*, flash.timing.read_types / program_types) ----
+
+TEST(FlashCtrlPageTypes, QlcReadAndProgramTimePerPageType) {
+  Bench b("flash: {cell: {bits: 4}, timing: {read_types: '30us, 40us, 60us, 90us', "
+          "program_types: '100us,200us, 400us,800us'}}");
+  const uint64_t rt[4] = {30 * kUs, 40 * kUs, 60 * kUs, 90 * kUs}, pt[4] = {100 * kUs, 200 * kUs, 400 * kUs, 800 * kUs};
+  b.run([&] {
+    b.setup_rings();
+    b.fill_buffer(1, 5, 5, 5);
+    for (uint32_t p = 0; p < 8; ++p) {  // two word lines of block 1 on die 1, page by page
+      const uint64_t t0 = b.submit({program_op(p, page_row(1, 1, p), buf_addr(1))});
+      auto d = b.collect(1);
+      EXPECT_EQ(d[0].cqe.status, FC_OK);
+      EXPECT_EQ(d[0].time, t0 + kDramLat + kFetch + kDramLat + kDma8K + tCMD + kChan8K + pt[p % 4]) << "page " << p;
+    }
+    for (uint32_t p = 0; p < 8; ++p) {
+      const uint64_t t0 = b.submit({read_op(10 + p, page_row(1, 1, p), 0b01, buf_addr(0))});
+      auto d = b.collect(1);
+      EXPECT_EQ(d[0].time, t0 + kDramLat + kFetch + tCMD + rt[p % 4] + kChan4K + kDramLat + kDma4K) << "page " << p;
+    }
+  });
+}
+
+TEST(FlashCtrlPageTypes, OneShotProgramsTheWordLineOnItsLastPage) {
+  Bench b("flash: {cell: {bits: 2, program_order: oneshot}, timing: {program_types: '150us, 450us'}}");
+  b.run([&] {
+    b.setup_rings();
+    b.fill_buffer(1, 5, 5, 5);
+    uint64_t t[2];
+    for (uint32_t p = 0; p < 2; ++p) {
+      const uint64_t t0 = b.submit({program_op(p, page_row(0, 0, p), buf_addr(1))});
+      t[p] = b.collect(1)[0].time - (t0 + kDramLat + kFetch + kDramLat + kDma8K + tCMD + kChan8K);
+    }
+    EXPECT_EQ(t[0], 0u);                  // loaded only
+    EXPECT_EQ(t[1], 600 * kUs);           // the word line: 150 + 450 us
+    EXPECT_EQ(b.fc.die(0).write_pointer(0), 2u);
+  });
+}
+
+TEST(FlashCtrlPageTypes, DefaultIsOneTimeAndBadTablesAreConfigErrors) {
+  {
+    Config c = Bench::with("");
+    FlashCtrl fc("fc_default", c);
+    EXPECT_EQ(fc.timing().read_ps, tR);
+  }
+  auto error_of = [](const std::string& extra) {
+    Config c = Bench::with(extra);
+    try {
+      FlashCtrl fc("fc_bad", c);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error_of("flash: {cell: {bits: 2}, timing: {read_types: '30us'}}").find("flash.timing.read_types"),
+            std::string::npos);
+  EXPECT_NE(error_of("flash: {cell: {bits: 2}, timing: {program_types: '30us, fast'}}").find("flash.timing.program_types"),
+            std::string::npos);
+  EXPECT_NE(error_of("flash: {cell: {bits: 3}}").find("flash.cell.bits"), std::string::npos);  // 16 pages per block
+  EXPECT_NE(error_of("flash: {cell: {bits: 5}}").find("flash.cell.bits"), std::string::npos);
+  EXPECT_NE(error_of("flash: {cell: {program_order: zigzag}}").find("flash.cell.program_order"), std::string::npos);
+}
+
+TEST(FlashCtrlSuspend, HostReadOvertakesQueuedGcRead) {
+  Bench b("flash: {read_priority: true}");
+  b.run([&] {
+    b.setup_rings();
+    const uint64_t a = b.submit({erase_op(1, block_row(0, 1)), read_op(2, page_row(0, 3, 0), 0b01, buf_addr(1))}) +
+                       kDramLat + kFetch;
+    sc_core::wait(sc_time(1, sc_core::SC_MS));
+    fc_sqe h = read_op(3, page_row(0, 2, 0), 0b01, buf_addr(0));
+    h.hint = FC_HINT_HOST;
+    b.submit({h});
+    auto d = b.collect(3);
+    std::map<uint32_t, uint64_t> at;
+    for (auto& x : d) at[x.cqe.tag] = x.time;
+    const uint64_t erase_end = a + tCMD + tBERS;
+    EXPECT_EQ(at[3], erase_end + read_service(kChan4K, kDma4K));
+    EXPECT_EQ(at[2], erase_end + tCMD + tR + kChan4K + read_service(kChan4K, kDma4K));
+    EXPECT_EQ(b.fc.read_bypasses(), 1u);
+  });
+}

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""flash_features.py - runs the flash-feature experiments of issue 21 and writes
+docs/results/flash-features.md with its plots (docs/results/flash-features/).
+
+    python3 scripts/flash_features.py BUILD_DIR [--jobs N] [--section suspend|cells]
+
+Every run is `ssdvp run -c configs/default.yaml` with the --set overrides
+listed on the page; each writes out/flash-features/<name>/summary.json. The
+page is rebuilt from all summaries found, so one section can be rerun alone.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "out", "flash-features")
+PAGE = os.path.join(ROOT, "docs", "results", "flash-features.md")
+FIGS = os.path.join(ROOT, "docs", "results", "flash-features")
+
+SUS = ["flash.suspend.enable=true"]
+PRIO = ["flash.read_priority=true"]
+SUSPEND_RUNS = [
+    ("fifo", "submission order per die (the default)", []),
+    ("priority", "host reads overtake queued programs/erases/GC reads", PRIO),
+    ("suspend", "host reads suspend a running program/erase", SUS),
+    ("prio+suspend", "both", PRIO + SUS),
+    ("prio+suspend-max1", "both, at most 1 suspension per operation", PRIO + SUS + ["flash.suspend.max_per_op=1"]),
+    ("prio+suspend-slow", "both, tSUS and resume 50 us", PRIO + SUS + ["flash.suspend.latency=50us", "flash.suspend.resume=50us"]),
+    ("all-prio+suspend", "both, for GC reads too", PRIO + SUS + ["flash.priority_reads=all"]),
+]
+# The same two schedulers on drives aged with other random seeds: how much the
+# tail moves when only the preconditioning's random overwrites change.
+SUSPEND_RUNS += [(f"{n}-seed{k}", f"{d}; precondition.seed={k}", s + [f"precondition.seed={k}"])
+                 for k in (2, 3) for n, d, s in SUSPEND_RUNS[:1] + SUSPEND_RUNS[3:4]]
+# One geometry for every cell type: 48 pages per block divide by 1..4 bits;
+# 341 blocks per plane keep the flash at 1023 MiB (default: 1024 MiB).
+CELL_GEO = ["flash.pages_per_block=48", "flash.blocks_per_plane=341"]
+# Illustrative per-page-type tables (not from one datasheet): reads and
+# programs slow down with each bit, the upper pages most.
+CELLS = {
+    "slc": [],
+    "mlc": ["flash.cell.bits=2", "flash.timing.read_types=20us,35us", "flash.timing.program_types=200us,800us"],
+    "tlc": ["flash.cell.bits=3", "flash.timing.read_types=20us,35us,55us",
+            "flash.timing.program_types=200us,600us,1400us"],
+    "qlc": ["flash.cell.bits=4", "flash.timing.read_types=20us,35us,55us,80us",
+            "flash.timing.program_types=200us,600us,1400us,3000us"],
+}
+CELL_RUNS = [("cell-" + k, k.upper() + ", page by page", CELL_GEO + v) for k, v in CELLS.items()]
+CELL_RUNS += [("cell-tlc-oneshot", "TLC, one-shot", CELL_GEO + CELLS["tlc"] + ["flash.cell.program_order=oneshot"])]
+CELL_RUNS += [("cell-tlc-suspend", "TLC, one-shot, priority + suspend",
+               CELL_GEO + CELLS["tlc"] + ["flash.cell.program_order=oneshot"] + PRIO + SUS)]
+
+
+def command(build, name, sets):
+    cmd = [os.path.join(build, "platform", "ssdvp"), "run", "-c", "configs/default.yaml", "-o",
+           os.path.join("out", "flash-features", name)]
+    for s in sets:
+        cmd += ["--set", s]
+    return cmd
+
+
+def run(build, name, sets):
+    cmd = command(build, name, sets)
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    r = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        sys.exit(f"{name}: exit {r.returncode}\n{r.stdout[-3000:]}")
+    print(f"{name}: done", flush=True)
+
+
+def load(name):
+    path = os.path.join(OUT, name, "summary.json")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def fmt(v, nd=1):
+    return f"{v:,.{nd}f}"
+
+
+def lat_row(name, desc, j):
+    r, w = j["latency_us"]["read"], j["latency_us"]["write"]
+    fl = j["flash"]
+    return (f"| {name} | {desc} | {fmt(r['mean'])} | {fmt(r['p50'])} | {fmt(r['p99'])} | {fmt(r['p999'])} | "
+            f"{fmt(r['p9999'])} | {fmt(w['mean'])} | {fmt(w['p99'])} | {fmt(w['p999'])} | {fmt(j['host']['iops'], 0)} | {j['utilization']['die_mean']:.2f} | "
+            f"{j['ftl']['waf']:.3f} | {j['ftl']['write_stalls']:,} | {fl.get('suspends', 0):,} | "
+            f"{fl.get('read_bypasses', 0):,} |")
+
+
+HEAD = ("| run | setting | read mean | p50 | p99 | p99.9 | p99.99 | write mean | p99 | p99.9 | IOPS | die busy | WAF | "
+        "write stalls | suspends | read bypasses |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def plot(runs, fname, title):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib missing: no plot", file=sys.stderr)
+        return False
+    qs = ["p50", "p99", "p999", "p9999"]
+    labels = ["p50", "p99", "p99.9", "p99.99"]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    colors = plt.cm.tab20.colors
+    width = 0.8 / max(1, len(runs))
+    for ax, kind in zip(axes, ["read", "write"]):
+        for i, (name, j) in enumerate(runs):
+            vals = [j["latency_us"][kind][q] for q in qs]
+            ax.bar([x + i * width for x in range(len(qs))], vals, width, label=name, color=colors[i % len(colors)])
+        ax.set_xticks([x + width * (len(runs) - 1) / 2 for x in range(len(qs))])
+        ax.set_xticklabels(labels)
+        ax.set_yscale("log")
+        ax.set_ylabel(f"{kind} latency (us)")
+        ax.grid(axis="y", alpha=0.3)
+    axes[1].legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5))
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    os.makedirs(FIGS, exist_ok=True)
+    fig.savefig(os.path.join(FIGS, fname), dpi=90)
+    plt.close(fig)
+    return True
+
+
+def section(build, runs, fig, title):
+    have = [(n, d, s, load(n)) for n, d, s in runs]
+    have = [h for h in have if h[3] is not None]
+    if not have:
+        return ["(not run yet)"]
+    lines = [HEAD] + [lat_row(n, d, j) for n, d, s, j in have] + [""]
+    lines += ["Latencies in us over the timed part; IOPS, mean die utilisation, WAF, write stalls (host writes that"
+              " waited for a free page buffer or block) and the flash counters from each run's `summary.json`."
+              " The runs:", "",
+              "```sh"]
+    for n, d, s, j in have:
+        lines.append(" ".join(command("build", n, s)))
+    lines += ["```", ""]
+    if plot([(n, j) for n, d, s, j in have], fig, title):
+        lines += [f"![{title}](flash-features/{fig})", ""]
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--section", choices=["suspend", "cells", "all", "page"], default="all")
+    a = ap.parse_args()
+    todo = []
+    if a.section in ("suspend", "all"):
+        todo += SUSPEND_RUNS
+    if a.section in ("cells", "all"):
+        todo += CELL_RUNS
+    with ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        list(ex.map(lambda r: run(a.build, r[0], r[2]), todo))
+    with open(os.path.join(ROOT, "scripts", "flash_features_page.md.in")) as f:
+        page = f.read()
+    page = page.replace("{{SUSPEND}}", "\n".join(section(a.build, SUSPEND_RUNS, "suspend.png", "Read priority and suspend")))
+    page = page.replace("{{CELLS}}", "\n".join(section(a.build, CELL_RUNS, "cells.png", "Page types")))
+    with open(PAGE, "w") as f:
+        f.write(page)
+    print("wrote", PAGE)
+
+
+if __name__ == "__main__":
+    main()
