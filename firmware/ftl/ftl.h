@@ -140,6 +140,7 @@ struct ftl_stats {
   uint64_t class_by_stream[FTL_MAX_CLASSES][FTL_MAX_CLASSES + 1];
   uint64_t gc_forced;       /* GC periods started urgently while the host's coordination said no (gcgate.c) */
   uint64_t gc_events_lost;  /* asynchronous events dropped because the host left none outstanding */
+  uint64_t blocks_closed_early; /* open blocks closed before they were full (a released stream) */
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */
