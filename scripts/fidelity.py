@@ -116,7 +116,8 @@ def findings(df: pd.DataFrame) -> str:
                        f"tie-breaking {ps:.3f} ({_pct(r.measured, ps)}); with random ties {pr:.3f}, "
                        f"{_pct(pr, r.model)} from the mean-field model ({r.model:.3f}). The firmware's rule (the block "
                        f"whose count changed last, usually a hot one) costs {_pct(ps, pr)} against random ties.")
-        for r, name in ((row("greedy", "one"), "one frontier (Eq. 16)"), (gm, "host+GC frontiers (Eq. 16)"),
+        for r, name in ((row("greedy", "one"), "one frontier (Eq. 16)"), (gm, "host+GC frontiers (Eq. 16, which assumes one frontier: a GC frontier gathers relocated, "
+                                                  "mostly cold pages and lowers the WAF)"),
                         (gs, "separated, two pools at p = f (Eq. 20-22)")):
             if r is None or pd.isna(r.get("desnoyers_greedy")) or r.get("desnoyers_greedy") == "":
                 continue
