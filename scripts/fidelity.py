@@ -6,6 +6,7 @@ test's output (scripts/fidelity.sh runs all three).
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -28,25 +29,34 @@ def fmt_sim(v) -> str:
     return "" if pd.isna(v) or v == "" else f"{float(v):.3f}"
 
 
+def desn(row) -> str:
+    """Desnoyers' greedy model and the firmware's distance from it, where the point has one."""
+    v = row.get("desnoyers_greedy")
+    if v is None or pd.isna(v) or v == "":
+        return ""
+    return f"{float(v):.3f} ({_pct(row.measured, float(v))})"
+
+
 def uniform_table(df: pd.DataFrame) -> str:
     u = df[df.workload == "uniform"]
-    rows = ["| policy | pages per block | S_f nominal | S_f effective | firmware | model | model | firmware vs model |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = ["| policy | pages per block | S_f nominal | S_f effective | firmware | model | model | firmware vs model "
+            "| Desnoyers' greedy model |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for _, r in u.iterrows():
         rows.append(f"| {label(r)} | {int(r.pages_per_block)} | {r.sf_nominal:.3f} | {r.sf_effective:.4f} | "
-                    f"{r.measured:.3f} | {r.model:.3f} | {r.model_name} | {r.model_diff_pct:+.2f} % |")
+                    f"{r.measured:.3f} | {r.model:.3f} | {r.model_name} | {r.model_diff_pct:+.2f} % | {desn(r)} |")
     return "\n".join(rows)
 
 
 def skewed_table(df: pd.DataFrame) -> str:
     s = df[df.workload != "uniform"]
     rows = ["| workload (r/f) | frontiers | policy | S_f effective | firmware | model | model | firmware vs model "
-            "| page-level simulator, firmware's ties | page-level simulator, random ties |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+            "| page-level simulator, firmware's ties | page-level simulator, random ties | Desnoyers' greedy model |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
     for _, r in s.iterrows():
         rows.append(f"| {r.workload} | {r.frontiers} | {label(r)} | {r.sf_effective:.4f} | {r.measured:.3f} | "
                     f"{r.model:.3f} | {r.model_name} | {r.model_diff_pct:+.2f} % | {fmt_sim(r.page_sim)} | "
-                    f"{fmt_sim(r.page_sim_random_ties)} |")
+                    f"{fmt_sim(r.page_sim_random_ties)} | {desn(r)} |")
     return "\n".join(rows)
 
 
@@ -106,6 +116,13 @@ def findings(df: pd.DataFrame) -> str:
                        f"tie-breaking {ps:.3f} ({_pct(r.measured, ps)}); with random ties {pr:.3f}, "
                        f"{_pct(pr, r.model)} from the mean-field model ({r.model:.3f}). The firmware's rule (the block "
                        f"whose count changed last, usually a hot one) costs {_pct(ps, pr)} against random ties.")
+        for r, name in ((row("greedy", "one"), "one frontier (Eq. 16)"), (gm, "host+GC frontiers (Eq. 16, which assumes one frontier: a GC frontier gathers relocated, "
+                                                  "mostly cold pages and lowers the WAF)"),
+                        (gs, "separated, two pools at p = f (Eq. 20-22)")):
+            if r is None or pd.isna(r.get("desnoyers_greedy")) or r.get("desnoyers_greedy") == "":
+                continue
+            out.append(f"- {w}, greedy {name}: firmware {r.measured:.3f}, Desnoyers' greedy model "
+                       f"{float(r.desnoyers_greedy):.3f} ({_pct(r.measured, float(r.desnoyers_greedy))}; he states 2 %).")
         if gs is not None and ds is not None:
             out.append(f"- {w}, separated: greedy ({gs.measured:.3f}) is worse than d-choices with d = 10 "
                        f"({ds.measured:.3f}): with one frontier per temperature, greedy keeps taking hot blocks that "
@@ -199,6 +216,10 @@ def main(argv: list[str]) -> int:
     tmpl = (Path(__file__).with_name("fidelity_page.md.in")).read_text()
     page = tmpl.format(command=COMMAND, uniform=uniform_table(df), skewed=skewed_table(df), findings=findings(df),
                        side=side_by_side(df), queueing="\n".join(q), parity=figs[0], by_case=figs[1], dchoices=figs[2])
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from provenance import provenance_section
+    build = Path(os.environ.get("BUILD_DIR", Path(__file__).resolve().parent.parent / "build"))
+    page = page.rstrip("\n") + "\n\n" + provenance_section(build / "platform" / "ssdvp", COMMAND, results)
     (results / "fidelity.md").write_text(page)
     print(f"wrote {results / 'fidelity.md'} and {figdir}/")
     return 0

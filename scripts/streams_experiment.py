@@ -255,6 +255,9 @@ def write_doc(args, rows, by, wls, pols):
       "time of the simulator's host process on a shared machine; `build/testbench/bench/ssdvp_bench "
       "--benchmark_filter='FeatureCapture|Lstm|Kmeans1d'` measures the pieces alone.\n")
     A(FINDINGS)
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from provenance import provenance_section  # explore's form: version, binary digest, commit
+    A("\n" + provenance_section(args.bin, "python3 scripts/streams_experiment.py"))
     with open(args.doc, "w") as f:
         f.write("\n".join(L) + "\n")
 

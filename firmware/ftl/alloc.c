@@ -9,25 +9,58 @@
  */
 #include "ftl_internal.h"
 
+/* Frontiers relocated data goes to that have no open block (other than
+ * frontier `except`): each needs a free block before it can take a page. A
+ * frontier stripes its pages over the dies and opens a block on each die it
+ * reaches, so its blocks fill together; with a frontier per class
+ * (ftl.placement.gc: cluster) one victim's valid data can need a fresh block
+ * in several classes before the victim is erased. */
+static uint32_t gc_frontiers_empty(const struct ftl *f, uint32_t except) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i <= f->classes && i < FTL_MAX_FRONTIERS; ++i)
+    if (i != except && f->fr[i].gc_writes && f->fr[i].open_count == 0) ++n;
+  return n;
+}
+
+/* Free blocks host data may not take: the GC reserve, or one block per empty
+ * frontier GC writes to if that is more. Without it, host data and GC spread
+ * the last free blocks over nearly empty open blocks of some classes while
+ * others had none, and GC stalled with the pool at zero (haml placement, 6
+ * classes, 8 dies, reserve 4: GcDieRule.ClusterPlacementPreconditionDoesNotStall).
+ * With one GC frontier (the default) it is the reserve. */
+static uint32_t host_floor(const struct ftl *f) {
+  const uint32_t e = gc_frontiers_empty(f, FTL_NONE);
+  return e > f->cfg.gc_reserve_blocks ? e : f->cfg.gc_reserve_blocks;
+}
+
 /* The next page on frontier fr: 0 and *row; 1 if a free block was opened
  * for it (no page taken yet: ask again after the GC step); -1 if no block
- * can be opened (host frontier: free blocks at the GC reserve). */
+ * can be opened (host frontier: free blocks at the host floor). A frontier
+ * that has an open block on another die does not open one more while the
+ * free blocks left are needed by empty GC frontiers: it writes where it has
+ * room. */
 static int frontier_next_row(struct ftl *f, struct frontier *fr, int for_gc, uint32_t *row) {
   for (uint32_t tries = 0; tries < f->dies; ++tries) {
     const uint32_t d = fr->next_die;
     const uint32_t blk = fr->open_block[d];
     if (blk == FTL_NONE) {
-      if (!for_gc && f->free_total <= f->cfg.gc_reserve_blocks) return -1;
-      const uint32_t opened = block_take_free(f, d, fr->wear);
-      if (opened == FTL_NONE) { /* this die has none left: try the next one */
+      if (!for_gc && f->free_total <= host_floor(f)) return -1;
+      const uint32_t opened = fr->open_count && f->free_total <= gc_frontiers_empty(f, fr->index)
+                                  ? FTL_NONE
+                                  : block_take_free(f, d, fr->wear);
+      if (opened == FTL_NONE) { /* this die has none left (or they are needed elsewhere): try the next one */
         fr->next_die = (d + 1) % f->dies;
         continue;
       }
       fr->open_block[d] = opened;
+      fr->open_count++;
       return 1;
     }
     const uint32_t page = f->blk_wp[blk]++;
-    if (f->blk_wp[blk] == f->cfg.pages_per_block) fr->open_block[d] = FTL_NONE; /* closed when programmed */
+    if (f->blk_wp[blk] == f->cfg.pages_per_block) { /* closed when programmed */
+      fr->open_block[d] = FTL_NONE;
+      fr->open_count--;
+    }
     fr->next_die = (d + 1) % f->dies;
     hal_charge(f->hal, FW_OP_page_alloc, 1);
     *row = blk * f->cfg.pages_per_block + page;
@@ -61,7 +94,7 @@ int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, 
    * opened from the reserve, or GC runs out of room and nothing moves. (An
    * LBA a block was just opened for has passed this check already.) */
   const int resuming = fr->buf != FTL_NONE && f->bufs[fr->buf].row == FTL_NONE;
-  if (!for_gc && !resuming && fr->gc_shared && f->free_total <= f->cfg.gc_reserve_blocks) return PLACE_WAIT;
+  if (!for_gc && !resuming && fr->gc_shared && f->free_total <= host_floor(f)) return PLACE_WAIT;
   if (fr->buf == FTL_NONE) {
     const uint32_t b = buf_get(f, fr->pool, BUF_FILLING);
     if (b == FTL_NONE) return PLACE_WAIT;
@@ -110,6 +143,18 @@ int frontier_flush_one(struct ftl *f, struct frontier *fr) {
   if (fr->buf == FTL_NONE || f->bufs[fr->buf].row == FTL_NONE) return 0;
   frontier_flush(f, fr);
   return 1;
+}
+
+void frontier_close(struct ftl *f, struct frontier *fr) {
+  if (fr->buf != FTL_NONE && f->bufs[fr->buf].row != FTL_NONE) frontier_flush(f, fr);
+  for (uint32_t d = 0; d < f->dies; ++d) {
+    const uint32_t blk = fr->open_block[d];
+    if (blk == FTL_NONE) continue;
+    fr->open_block[d] = FTL_NONE;
+    fr->open_count--;
+    f->stats.blocks_closed_early++;
+    block_set_state(f, blk, BLK_CLOSED);
+  }
 }
 
 int frontier_flush_host(struct ftl *f) {

@@ -259,20 +259,19 @@ static int mul_gt(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
  * still compares candidates across all dies that are equally short. */
 #define ANY_DIE UINT32_MAX
 
-/* At half the GC reserve the policy chooses across all dies. The die rule can pick
- * a victim with more valid data than the best elsewhere; with a frontier per
- * class (ftl.placement.gc: cluster) relocating it may open a block per class,
- * and a small reserve then runs out with nothing left to collect into (seen
- * with haml placement, 6 classes, 8 dies, reserve 4). Not at the reserve
- * itself: a closed-loop host holds the pool there, where the rule matters. */
+/* The rule holds down to the reserve. (It once yielded at half the reserve:
+ * with a frontier per class it ran the pool dry. The cause was not the
+ * victims but frontiers hoarding free blocks; alloc.c's host floor fixes
+ * that.) */
 static uint32_t short_level(const struct ftl *f) {
-  if (2 * f->free_total <= f->cfg.gc_reserve_blocks) return ANY_DIE;
-  uint32_t level = ANY_DIE;
+  uint32_t level = ANY_DIE, above = 0;
   for (uint32_t d = 0; d < f->dies; ++d) {
+    if (!f->die_cand[d]) continue;
     const uint32_t have = f->die_free_count[d] + f->die_reclaim[d];
-    if (f->die_cand[d] && have < level) level = have;
+    if (level != ANY_DIE && have != level) above = 1;
+    if (have < level) level = have;
   }
-  return level;
+  return above ? level : ANY_DIE; /* every die equally short: no preference */
 }
 
 static int on_short_die(const struct ftl *f, uint32_t blk, uint32_t level) {

@@ -25,7 +25,9 @@
  *   Streams not enabled, identifier 0 or above MSL -> Invalid Field in Command
  *   identifier not open and NSA already open (or NSA = 0: no resources)
  *                                                   -> Stream Resource Allocation Failed
- * Release Identifier closes one stream (its identifier may be opened again);
+ * Release Identifier closes one stream (its identifier may be opened again)
+ * and, under the stream placement, its open blocks (frontier_close: the
+ * partly written page padded, each open block a GC candidate as it stands);
  * Release Resources and disabling the directive close all and set NSA = 0.
  * Where host data goes is the placement's business (place.c): under the
  * stream placement, stream s writes to class s - 1 (one open block per die).
@@ -55,7 +57,17 @@ static void put32(uint8_t *p, uint32_t v) {
   put16(p + 2, v >> 16);
 }
 
+/* A released stream leaves no partly written block behind: under the stream
+ * placement its frontier's open blocks are closed (alloc.c), so they become
+ * GC candidates instead of holding free space for a stream that may never
+ * write again. */
+static void stream_close(struct ftl *f, uint32_t dspec) {
+  if (f->cfg.placement == FTL_PLACE_STREAM && dspec >= 1 && dspec <= f->classes) frontier_close(f, &f->fr[dspec - 1]);
+}
+
 static void streams_release_all(struct ftl *f) {
+  for (uint32_t s = 1; s <= f->cfg.streams_limit; ++s)
+    if (f->streams.open_mask & (1u << (s - 1))) stream_close(f, s);
   f->streams.allocated = 0;
   f->streams.open_mask = 0;
 }
@@ -91,6 +103,7 @@ static uint16_t directive_send(struct ftl *f, const struct nvme_sqe *q) {
   switch (doper) {
     case NVME_DIR_SND_ST_RELEASE_ID:
       if (dspec == 0 || dspec > f->cfg.streams_limit) return NVME_SC_INVALID_FIELD;
+      if (st->open_mask & (1u << (dspec - 1))) stream_close(f, dspec);
       st->open_mask &= ~(1u << (dspec - 1));
       return NVME_SC_SUCCESS;
     case NVME_DIR_SND_ST_RELEASE_RES:

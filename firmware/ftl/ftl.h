@@ -161,6 +161,7 @@ struct ftl_stats {
   uint64_t recovery_torn;     /* of them torn (uncorrectable): skipped */
   uint64_t recovery_lbas;     /* LBAs mapped after the scan */
   uint64_t recovery_ns;       /* time the scan took (0 in functional mode) */
+  uint64_t blocks_closed_early; /* open blocks closed before they were full (a released stream) */
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */

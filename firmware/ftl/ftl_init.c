@@ -191,6 +191,7 @@ static void frontier_init(struct ftl *f, uint32_t i, uint32_t *open, int pool, u
   fr->pool = (uint8_t)pool;
   fr->index = (uint8_t)i;
   fr->wear = wear;
+  fr->open_count = 0;
 }
 
 /* Windows onto every table plan() laid out; -1 if DRAM is not accessible. */
@@ -267,6 +268,7 @@ static int init_frontiers(struct ftl *f, const struct dram_map *m) {
     const uint8_t wear = gc || (i == f->classes - 1 && i > 0) ? WEAR_HIGHEST : i == 0 ? WEAR_LOWEST : WEAR_RANDOM;
     frontier_init(f, i, open + (uint64_t)i * f->dies, gc ? POOL_GC : POOL_WRITE, wear);
     f->fr[i].gc_shared = (uint8_t)(!gc && (f->gc_fr == i || f->gc_fr == FTL_NONE));
+    f->fr[i].gc_writes = (uint8_t)(gc || f->fr[i].gc_shared);
   }
   f->wear_countdown = f->cfg.wear_check_erases;
   return 0;

@@ -111,6 +111,8 @@ struct frontier {
   uint8_t index;        /* in ftl.fr */
   uint8_t wear;         /* enum wear_pick (block_choice erase_count) */
   uint8_t gc_shared;    /* host class that relocated data also goes to */
+  uint8_t gc_writes;    /* relocated data goes here (the GC frontier, or a gc_shared class) */
+  uint32_t open_count;  /* dies with an open block */
 };
 
 /* Host classes 0..classes-1, then the GC frontier if it has its own. */
@@ -319,6 +321,11 @@ int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, 
 int frontier_flush_host(struct ftl *f);
 /* Pads and programs frontier fr's partly filled page, if it has one (1). */
 int frontier_flush_one(struct ftl *f, struct frontier *fr);
+/* Closes frontier fr's open blocks (a released stream, directives.c): its
+ * partly filled page is padded and programmed, and each open block becomes a
+ * GC candidate as it stands, its unwritten pages left erased until GC
+ * collects it. The frontier opens fresh blocks on its next write. */
+void frontier_close(struct ftl *f, struct frontier *fr);
 /* A program completed (the loop's dispatch). */
 void program_done(struct ftl *f, uint32_t b, int status);
 

@@ -161,8 +161,19 @@ int ftl_func_write(struct ftl *f, uint64_t lba, uint32_t n, const uint32_t *toke
   return ftl_func_write_stream(f, lba, n, tokens, 0);
 }
 
+/* Preconditioning's writes stand for writes the host made before this run:
+ * they carry the workload's stream identifiers but no NVMe command, so there
+ * is no status to return and the Streams directive's state (enabled,
+ * allocated, open identifiers: directives.c) is neither consulted nor
+ * changed; the host enables and allocates streams when its replay starts.
+ * The identifier's range is checked as a host write's would be: above
+ * ftl.streams.limit is an error. */
 int ftl_func_write_stream(struct ftl *f, uint64_t lba, uint32_t n, const uint32_t *tokens, uint32_t stream) {
-  if (stream > FTL_MAX_CLASSES) return -1;
+  if (stream > f->cfg.streams_limit) {
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: functional write with stream identifier %" PRIu32 " above ftl.streams.limit %" PRIu32,
+             stream, f->cfg.streams_limit);
+    return -1;
+  }
   if (lba >= f->cfg.logical_lbas || n > f->cfg.logical_lbas - lba) return -1;
   f->functional = 1;
   int rc = 0;

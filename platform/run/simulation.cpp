@@ -505,6 +505,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
               {"free_blocks_min", s->free_blocks_min},
               {"write_stalls", s->write_stalls},
               {"pad_slots", s->pad_slots},
+              {"blocks_closed_early", s->blocks_closed_early},
               {"trim_lbas", s->trim_lbas},
               {"gc_active_s", double(fw.gc_active_ns(fw.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
               {"spare", device_->spare_json(h, host_timed)},

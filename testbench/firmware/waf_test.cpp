@@ -10,7 +10,9 @@
 //  - two-temperature workloads (a fraction f of the LBAs gets a fraction r of
 //    the writes), with and without hot/cold frontiers: FIFO against
 //    Desnoyers' non-uniform model, d-choices against the hot/cold mean-field
-//    model, greedy against the page-level simulator (testbench/reference).
+//    model, greedy against the page-level simulator (testbench/reference)
+//    and Desnoyers' greedy models (one frontier; hot/cold pools), 80/20 and
+//    90/10.
 // Single-LBA writes, one LBA per page, >= 16k blocks, run functionally (same
 // firmware, no timing; waf_measure.h). The spare factor is the effective
 // one unless said otherwise: blocks held free by the GC threshold and the
@@ -134,6 +136,11 @@ TEST(WafReference, GreedyMatchesMeanFieldModel) {
     std::printf("greedy b=%u S_f=%.3f (effective %.4f): measured %.4f, mean-field model %.4f (%+.2f %%)\n", ppb, sf,
                 r.sf_eff, r.waf, want, 100 * (r.waf / want - 1));
     EXPECT_NEAR(r.waf / want, 1.0, 0.004) << "b=" << ppb << " S_f=" << sf;
+    // Desnoyers' closed form (his Eq. 12), "nearly exact" for these b and
+    // S_f: 1 % (it sits 0.3 % below the mean-field fixed point here).
+    const double desn = ref::desnoyers_greedy_waf(r.sf_eff, int(ppb));
+    std::printf("  Desnoyers' greedy model %.4f (%+.2f %%)\n", desn, 100 * (r.waf / desn - 1));
+    EXPECT_NEAR(r.waf / desn, 1.0, 0.01) << "b=" << ppb << " S_f=" << sf;
   }
 }
 
@@ -226,6 +233,52 @@ TEST(WafSkewed, GreedyMatchesPageSimulatorWithAndWithoutSeparation) {
     std::printf("greedy 80/20 %s: measured %.4f, page-level simulator %.4f (%+.2f %%)\n",
                 sep ? "hot/cold frontiers" : "host+GC frontiers", r.waf, want, 100 * (r.waf / want - 1));
     EXPECT_NEAR(r.waf / want, 1.0, 0.01) << (sep ? "separated" : "mixed");
+    if (sep) {
+      // Desnoyers' two-pool greedy model (Eq. 20-22) at the spare split a
+      // single greedy choice settles at (p = f: the skew costs nothing),
+      // within his stated 2 %.
+      const double desn = ref::desnoyers_greedy_waf_pools(r.sf_eff, int(s.ppb), s.hot_lbas, s.hot_writes);
+      std::printf("  Desnoyers' separated greedy model %.4f (%+.2f %%)\n", desn, 100 * (r.waf / desn - 1));
+      EXPECT_NEAR(r.waf / desn, 1.0, 0.02);
+    }
+  }
+}
+
+// Desnoyers' non-uniform greedy model (Eq. 16) assumes relocated pages are
+// written with host pages: one frontier (FTL_PLACE_SINGLE). He states it
+// accurate to 2 % against his simulator; the same bound here. (With a GC
+// frontier of its own, relocated pages, mostly cold, gather in GC blocks and
+// the firmware lands 1-4 % below the model: docs/results/fidelity.md.)
+TEST(WafSkewed, GreedySingleFrontierMatchesDesnoyers) {
+  WafSetup s = skewed(FTL_GC_GREEDY, false);
+  s.placement = FTL_PLACE_SINGLE;
+  const WafResult r = checked(s);
+  const double want = ref::desnoyers_greedy_waf_classes(r.sf_eff, int(s.ppb), {0.2, 0.8}, {0.8, 0.2});
+  std::printf("greedy 80/20 one frontier (effective S_f %.4f): measured %.4f, Desnoyers %.4f (%+.2f %%)\n", r.sf_eff,
+              r.waf, want, 100 * (r.waf / want - 1));
+  EXPECT_NEAR(r.waf / want, 1.0, 0.02);
+}
+
+// 90/10: a tenth of the LBAs gets 90 % of the writes, so cold data turns over
+// once every 9 drive writes; warm up over two of those. The most skewed
+// point, where a wrong model of cold data shows most: FIFO against
+// Desnoyers' non-uniform LRU model (exact: 1 %), greedy with hot/cold
+// frontiers against his two-pool model (2 %).
+TEST(WafSkewed, NinetyTenAgainstDesnoyers) {
+  for (int pol : {FTL_GC_FIFO, FTL_GC_GREEDY}) {
+    WafSetup s = skewed(pol, pol == FTL_GC_GREEDY);
+    s.hot_lbas = 0.1;
+    s.hot_writes = 0.9;
+    s.warm_drive_writes = 18;
+    s.measure_drive_writes = 4.5;
+    const WafResult r = checked(s);
+    const double want = pol == FTL_GC_FIFO
+                            ? ref::fifo_waf_classes(r.sf_eff, {0.1, 0.9}, {0.9, 0.1})
+                            : ref::desnoyers_greedy_waf_pools(r.sf_eff, int(s.ppb), s.hot_lbas, s.hot_writes);
+    std::printf("%s 90/10 (effective S_f %.4f): measured %.4f, Desnoyers %.4f (%+.2f %%)\n",
+                pol == FTL_GC_FIFO ? "FIFO, host+GC frontiers" : "greedy, hot/cold frontiers", r.sf_eff, r.waf, want,
+                100 * (r.waf / want - 1));
+    EXPECT_NEAR(r.waf / want, 1.0, pol == FTL_GC_FIFO ? 0.01 : 0.02);
   }
 }
 

@@ -29,7 +29,8 @@ struct Point {
   uint32_t d;
   bool separate;  // hot/cold frontiers (oracle classes), relocations stay in class
   double sf;
-  uint32_t b = 32;  // pages per block
+  uint32_t b = 32;      // pages per block
+  bool single = false;  // one frontier for host and relocated pages (Desnoyers' greedy model's setting)
 };
 
 // Every point: 2^19 pages (16384 blocks of 32 pages), one die.
@@ -48,7 +49,7 @@ const char* policy_name(int p) {
 // The model for a point and its name.
 double model(const Point& p, double sf, uint32_t b, std::string* name) {
   const bool uniform = p.f >= 1;
-  const auto fr = p.separate ? ref::Frontiers::by_class : ref::Frontiers::host_gc;
+  const auto fr = p.single ? ref::Frontiers::single : p.separate ? ref::Frontiers::by_class : ref::Frontiers::host_gc;
   switch (p.policy) {
     case FTL_GC_FIFO:
       *name = uniform ? "Desnoyers (Lambert W)" : "Desnoyers (non-uniform LRU)";
@@ -64,6 +65,17 @@ double model(const Point& p, double sf, uint32_t b, std::string* name) {
       *name = "mean field (Van Houdt)";
       return ref::MeanField(sf, int(b), p.f, p.r, ref::Victim::dchoices, int(p.d), fr).solve(uniform ? 40 : 60, 0.02);
   }
+}
+
+// Desnoyers' greedy models (gc_models.h), at the greedy points: uniform (Eq.
+// 12); two temperatures mixed (Eq. 16, written for one frontier); separated
+// into two pools at the spare split one greedy choice settles at (Eq. 20-22,
+// p = f). Negative: no such model for the point.
+double desnoyers_greedy(const Point& p, double sf, uint32_t b) {
+  if (p.policy != FTL_GC_GREEDY) return -1;
+  if (p.f >= 1) return ref::desnoyers_greedy_waf(sf, int(b));
+  if (p.separate) return ref::desnoyers_greedy_waf_pools(sf, int(b), p.f, p.r);
+  return ref::desnoyers_greedy_waf_classes(sf, int(b), {p.f, 1 - p.f}, {p.r, 1 - p.r});
 }
 
 }  // namespace
@@ -94,14 +106,16 @@ int main(int argc, char** argv) {
   for (uint32_t b : {16u, 64u})
     for (uint32_t d : {2u, 5u, 10u, 30u}) pts.push_back({"uniform", 1, 1, FTL_GC_DCHOICES, d, false, 0.125, b});
   for (uint32_t b : {16u, 64u}) pts.push_back({"uniform", 1, 1, FTL_GC_GREEDY, 0, false, 0.125, b});
-  // 80/20, and 60/10 (a tenth of the LBAs gets 60 % of the writes); the
-  // cold data of 90/10 would take 9 drive writes to turn over once
-  for (auto fr : {std::pair<double, double>{0.2, 0.8}, {0.1, 0.6}})
+  // 80/20, 60/10 (a tenth of the LBAs gets 60 % of the writes) and 90/10
+  // (its cold data turns over once every 9 drive writes: the longest runs)
+  for (auto fr : {std::pair<double, double>{0.2, 0.8}, {0.1, 0.6}, {0.1, 0.9}}) {
+    const std::string w = std::to_string(int(fr.second * 100 + 0.5)) + "/" + std::to_string(int(fr.first * 100 + 0.5));
     for (bool sep : {false, true})
-      for (int pol : {FTL_GC_FIFO, FTL_GC_GREEDY, FTL_GC_DCHOICES}) {
-        const std::string w = std::to_string(int(fr.second * 100 + 0.5)) + "/" + std::to_string(int(fr.first * 100 + 0.5));
+      for (int pol : {FTL_GC_FIFO, FTL_GC_GREEDY, FTL_GC_DCHOICES})
         pts.push_back({w, fr.first, fr.second, pol, pol == FTL_GC_DCHOICES ? 10u : 0u, sep, 0.125});
-      }
+    // greedy with one frontier: the setting of Desnoyers' non-uniform greedy model
+    pts.push_back({w, fr.first, fr.second, FTL_GC_GREEDY, 0u, false, 0.125, 32, true});
+  }
 
   if (!part.empty()) {
     std::vector<Point> keep;
@@ -111,7 +125,7 @@ int main(int argc, char** argv) {
   }
   if (header)
     std::printf("workload,f,r,frontiers,policy,d,pages_per_block,sf_nominal,sf_effective,measured,model,model_name,"
-              "model_diff_pct,page_sim,page_sim_random_ties\n");
+              "model_diff_pct,page_sim,page_sim_random_ties,desnoyers_greedy\n");
   for (const Point& p : pts) {
     const uint32_t b = p.b;
     waf::WafSetup s;
@@ -124,6 +138,7 @@ int main(int argc, char** argv) {
     s.hot_lbas = p.f;
     s.hot_writes = p.r;
     s.oracle_classes = p.separate;
+    if (p.single) s.placement = FTL_PLACE_SINGLE;
     // cold LBAs are rewritten every (1 - f) / (1 - r) drive writes: warm up
     // over several of those so cold blocks turn over
     const double cold_period = p.f >= 1 ? 1 : (1 - p.f) / (1 - p.r);
@@ -137,7 +152,7 @@ int main(int argc, char** argv) {
     std::string name;
     const double m = model(p, r.sf_eff, b, &name);
     std::string ps, ps_random;
-    if (sim && p.f < 1 && (p.policy == FTL_GC_GREEDY || (p.policy == FTL_GC_DCHOICES && !p.separate))) {
+    if (sim && p.f < 1 && !p.single && (p.policy == FTL_GC_GREEDY || (p.policy == FTL_GC_DCHOICES && !p.separate))) {
       ref::PageSim::Config c;
       c.blocks = uint32_t(kPages / b);
       c.pages_per_block = b;
@@ -152,9 +167,11 @@ int main(int argc, char** argv) {
         ps_random = std::to_string(ref::page_sim_waf(c, p.f, p.r, s.warm_drive_writes, s.measure_drive_writes));
       }
     }
-    std::printf("%s,%.2f,%.2f,%s,%s,%u,%u,%.4f,%.5f,%.4f,%.4f,%s,%+.2f,%s,%s\n", p.workload.c_str(), p.f, p.r,
-                p.separate ? "hot/cold" : "host+gc", policy_name(p.policy), p.policy == FTL_GC_DCHOICES ? p.d : 0u, b, p.sf,
-                r.sf_eff, r.waf, m, name.c_str(), 100 * (r.waf / m - 1), ps.c_str(), ps_random.c_str());
+    const double dg = desnoyers_greedy(p, r.sf_eff, b);
+    const std::string desn = dg > 0 ? std::to_string(dg) : "";
+    std::printf("%s,%.2f,%.2f,%s,%s,%u,%u,%.4f,%.5f,%.4f,%.4f,%s,%+.2f,%s,%s,%s\n", p.workload.c_str(), p.f, p.r,
+                p.single ? "one" : p.separate ? "hot/cold" : "host+gc", policy_name(p.policy), p.policy == FTL_GC_DCHOICES ? p.d : 0u, b, p.sf,
+                r.sf_eff, r.waf, m, name.c_str(), 100 * (r.waf / m - 1), ps.c_str(), ps_random.c_str(), desn.c_str());
     std::fflush(stdout);
   }
   return 0;

@@ -22,6 +22,29 @@
 //    The survival of a page depends only on its time in the queue, so under
 //    one shared FIFO it does not matter whether classes share blocks: hot/cold
 //    separation into frontiers leaves FIFO's WAF unchanged.
+//  - desnoyers_greedy_waf, desnoyers_greedy_waf_classes,
+//    desnoyers_greedy_waf_pools: Desnoyers' greedy models (same paper,
+//    sections on greedy cleaning). Uniform writes: greedy behaves like LRW
+//    cleaning of a drive whose spare is raised by half a block's worth of
+//    "free" pages per block (the victim's valid count is spread, and greedy
+//    takes the low tail): with k = 1 + 1 / (2 b), A_greedy(alpha) =
+//    A_lrw(k alpha) / k (his Eq. 12, "nearly exact" for practical b and
+//    spare). Two temperatures without separation: the same substitution in
+//    the non-uniform LRW model, A = A_lrw_hc(k alpha) / k (his Eq. 16,
+//    stated accurate to within 2 % against his simulator). Two temperatures
+//    with separation into a hot and a cold pool, each greedy, the pools
+//    sharing the spare, a share p to the hot pool: alpha_h = (p (alpha - 1) +
+//    f) / f, alpha_c = ((1 - p)(alpha - 1) + 1 - f) / (1 - f), A = r
+//    A_greedy(alpha_h) + (1 - r) A_greedy(alpha_c) (his Eq. 20-22). He
+//    minimises over p; a controller that runs one greedy choice over both
+//    pools (ours: the fewest valid pages across all blocks) instead holds
+//    the victims' valid fractions equal, and since A_greedy rises
+//    monotonically as alpha falls, equal victims mean alpha_h = alpha_c,
+//    i.e. p = f and A = A_greedy(alpha): separation removes the skew's cost
+//    entirely (his conclusion for this traffic model). Assumptions (his):
+//    single-page writes, uniform within a class, steady state, many blocks,
+//    relocated pages written with host pages (one frontier) where the
+//    classes are not separated.
 //  - MeanField: the mean-field (fluid) model of B. Van Houdt, "A mean field
 //    model for a class of garbage collection algorithms in flash-based solid
 //    state drives", SIGMETRICS 2013 / Performance Evaluation 70(10) 2013, and
@@ -82,6 +105,48 @@ inline double fifo_waf_classes(double sf, const std::vector<double>& f, const st
     (g(mid) > 0 ? lo : hi) = mid;
   }
   return std::sqrt(lo * hi);
+}
+
+// Desnoyers' greedy models (see above): A_lrw at the raised spare, scaled.
+inline double desnoyers_k(int b) { return 1.0 + 1.0 / (2.0 * b); }
+inline double sf_of_alpha(double alpha) { return 1.0 - 1.0 / alpha; }
+
+inline double desnoyers_greedy_waf(double sf, int b) {
+  const double k = desnoyers_k(b), alpha = 1.0 / (1.0 - sf);
+  return fifo_waf(sf_of_alpha(k * alpha)) / k;
+}
+
+inline double desnoyers_greedy_waf_classes(double sf, int b, const std::vector<double>& f, const std::vector<double>& r) {
+  const double k = desnoyers_k(b), alpha = 1.0 / (1.0 - sf);
+  return fifo_waf_classes(sf_of_alpha(k * alpha), f, r) / k;
+}
+
+// Two pools (hot share f of the LBAs, r of the writes), the hot pool holding a
+// share p of the spare. p < 0: the share a single greedy choice over both
+// pools settles at, p = f (see above).
+inline double desnoyers_greedy_waf_pools(double sf, int b, double f, double r, double p = -1) {
+  if (p < 0) p = f;
+  const double alpha = 1.0 / (1.0 - sf);
+  const double ah = (p * (alpha - 1) + f) / f, ac = ((1 - p) * (alpha - 1) + (1 - f)) / (1 - f);
+  return r * desnoyers_greedy_waf(sf_of_alpha(ah), b) + (1 - r) * desnoyers_greedy_waf(sf_of_alpha(ac), b);
+}
+
+// Desnoyers' optimum over p (golden-section search; the function is unimodal
+// in p on (0, 1)): what a controller that sizes its pools could reach.
+inline double desnoyers_greedy_waf_pools_best(double sf, int b, double f, double r, double* p_best = nullptr) {
+  double lo = 1e-4, hi = 1 - 1e-4;
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  auto A = [&](double p) { return desnoyers_greedy_waf_pools(sf, b, f, r, p); };
+  double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = A(x1), f2 = A(x2);
+  for (int it = 0; it < 100; ++it) {
+    if (f1 < f2) {
+      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = A(x1);
+    } else {
+      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = A(x2);
+    }
+  }
+  if (p_best) *p_best = 0.5 * (lo + hi);
+  return A(0.5 * (lo + hi));
 }
 
 // Greedy, uniform writes, mean-field limit (closed form above).
