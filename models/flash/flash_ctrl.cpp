@@ -204,7 +204,11 @@ uint64_t FlashCtrl::reserve(uint32_t ch, uint64_t ready, uint64_t len) {
     head = 0;
   }
   uint64_t start = ready;
-  size_t pos = head;
+  // Reservations on a channel never overlap, so ends are sorted as starts
+  // are: skip those over by `ready` with a binary search, not a walk.
+  size_t pos = size_t(std::partition_point(cal.begin() + head, cal.end(),
+                                           [start](const Interval& i) { return i.end <= start; }) -
+                      cal.begin());
   for (; pos < cal.size(); ++pos) {
     if (cal[pos].end <= start) continue;
     if (cal[pos].start >= start + len) break;  // the gap before this interval fits
