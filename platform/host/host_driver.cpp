@@ -97,10 +97,10 @@ bool HostDriver::next_request(host::IoRequest& io) {
 }
 
 void HostDriver::doorbell(uint32_t offset, uint32_t value) {
-  tlm::tlm_generic_payload tx;
+  PayloadPool::Lease tx(payloads_);
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  prepare_access(tx, true, offset, &value, 4);
-  pcie->b_transport(tx, d);
+  prepare_access(*tx, true, offset, &value, 4);
+  pcie->b_transport(*tx, d);
 }
 
 bool HostDriver::admit(Request& r) {

@@ -25,6 +25,7 @@
 
 #include "common/config.h"
 #include "common/log.h"
+#include "common/payload_pool.h"
 #include "host/host_memory.h"
 #include "host/inflight.h"
 #include "host/latency_histogram.h"
@@ -200,6 +201,7 @@ class HostDriver : public sc_core::sc_module {
   uint32_t sq_tail_ = 0, cq_head_ = 0;
   bool phase_ = true, sq_dirty_ = false;
   std::vector<Slot> slots_;
+  PayloadPool payloads_;       // for doorbell() (common/payload_pool.h)
   InflightIndex inflight_{0};  // free slots and single-LBA commands in flight (inflight.h)
   uint32_t busy_slots_ = 0;
   std::map<uint64_t, Request> live_;  // admitted and not yet complete, by id
