@@ -3,6 +3,10 @@
 
 #include "common/config.h"
 #include "ssdvp_hw.h"
+
+#include <stdexcept>
+
+#include "hotness.h"
 #ifdef SSDVP_HAVE_RTL
 #include "rtl/rtl_core.h"
 #endif
@@ -36,37 +40,31 @@ uint64_t accel_dma_out_cycles(const AccelShape& s, uint32_t n) {
   return s.dma_setup_cycles + ceil_div(n, s.dma_bytes_per_cycle);
 }
 
-// The hardware's view of kmeans2d: the same integer arithmetic, organised as
-// the RTL is (assignment pass with accumulators, then 2K floor divisions).
+// The TLM core runs the firmware's own kmeans2d (firmware/ftl/hotness.c), so
+// the software path and the accelerator's functional model cannot drift; the
+// RTL core stays the independent check. The hardware-specific part is only
+// the cycle formula above. kmeans2d charges firmware costs through a HAL:
+// here nothing is charged (the device's time is compute_cycles).
+namespace {
+void no_charge(void*, enum fw_op, uint32_t) {}
+const hal_ops kNoCostOps = {nullptr, nullptr, nullptr, nullptr, no_charge, nullptr, nullptr, nullptr};
+}  // namespace
+
 void TlmCore::run(const std::vector<uint32_t>& points, uint32_t k, uint32_t max_iter, AccelResult& out) {
   const uint32_t n = uint32_t(points.size());
+  std::vector<uint16_t> x(n), y(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    x[i] = uint16_t(ACCEL_POINT_X(points[i]));
+    y[i] = uint16_t(ACCEL_POINT_Y(points[i]));
+  }
   out.labels.assign(n, uint8_t(ACCEL_LABEL_NONE));
   for (uint32_t c = 0; c < 8; ++c) out.cx[c] = out.cy[c] = 0;
-  for (uint32_t c = 0; c < k; ++c) out.cx[c] = out.cy[c] = k <= 1 ? 0 : uint16_t(c * 511u / (k - 1));
+  hal no_cost{&kNoCostOps, nullptr};
   uint32_t it = 0;
-  while (it < max_iter) {
-    uint64_t sx[8] = {0}, sy[8] = {0};
-    uint32_t cnt[8] = {0};
-    bool changed = false;
-    for (uint32_t i = 0; i < n; ++i) {
-      const int32_t x = ACCEL_POINT_X(points[i]), y = ACCEL_POINT_Y(points[i]);
-      uint32_t best = 0, bestd = UINT32_MAX;
-      for (uint32_t c = 0; c < k; ++c) {
-        const int32_t dx = x - out.cx[c], dy = y - out.cy[c];
-        const uint32_t d = uint32_t(dx * dx + dy * dy);
-        if (d < bestd) bestd = d, best = c;
-      }
-      changed |= out.labels[i] != best;
-      out.labels[i] = uint8_t(best);
-      sx[best] += uint32_t(x);
-      sy[best] += uint32_t(y);
-      cnt[best]++;
-    }
-    for (uint32_t c = 0; c < k; ++c)
-      if (cnt[c]) out.cx[c] = uint16_t(sx[c] / cnt[c]), out.cy[c] = uint16_t(sy[c] / cnt[c]);
-    ++it;
-    if (!changed) break;
-  }
+  // The device model checks n, k and the coordinate range before it starts a
+  // core (AccelCore's contract); a refusal here would be a model defect.
+  const int rc = kmeans2d(&no_cost, x.data(), y.data(), n, k, max_iter, out.labels.data(), out.cx, out.cy, &it);
+  if (rc != KMEANS_OK) throw std::logic_error("TlmCore: kmeans2d refused a job the device model accepted");
   out.iterations = it;
   out.compute_cycles = accel_compute_cycles(shape_, n, k, it);
 }

@@ -3,8 +3,8 @@
 // The device model (kmeans_accel.h) owns the registers, the DMA and the
 // interrupt; a core owns the clustering of the points already in the point
 // SRAM and says how many cycles it took between start and done. Two cores:
-//  - TlmCore: functional C++ (the arithmetic of firmware/ftl/hotness.c's
-//    kmeans2d, bit-exact) plus the cycle formula of the microarchitecture;
+//  - TlmCore: the firmware's own kmeans2d (firmware/ftl/hotness.c), called
+//    directly, plus the cycle formula of the microarchitecture;
 //  - RtlCore (accel/rtl/, when built with SSDVP_RTL): the Verilog, verilated.
 // Both see the same AccelShape, so co-simulation compares like with like.
 #pragma once

@@ -1,6 +1,6 @@
 // main.cpp - the ssdvp command.
 //
-//   ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--format F] [-o OUTDIR] [--quiet]
+//   ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--trace-format F] [-o OUTDIR] [--quiet]
 //   ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]
 //   ssdvp registers                 the register map with its fields (markdown)
 //   ssdvp --version
@@ -30,7 +30,7 @@ using ssdvp::Config;
 namespace {
 
 const char* kUsage =
-    "usage: ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--format FMT] [-o OUTDIR] [--quiet]\n"
+    "usage: ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--trace-format FMT] [-o OUTDIR] [--quiet]\n"
     "       ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]\n"
     "       ssdvp registers\n"
     "       ssdvp --version\n";
@@ -90,7 +90,7 @@ int cmd_params(const po::variables_map& vm) {
   } else {
     ssdvp::Simulation sim(cfg);  // declares every parameter
   }
-  const std::string fmt = vm["format"].as<std::string>();
+  const std::string fmt = vm.count("format") ? vm["format"].as<std::string>() : "text";
   if (fmt == "json") {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& p : cfg.params()) {
@@ -200,7 +200,16 @@ int cmd_run(const po::variables_map& vm) {
     cfg.set("workload.source", "trace");
     cfg.set("workload.trace", vm["trace"].as<std::string>());
   }
-  if (vm.count("format") && vm["format"].as<std::string>() != "text") cfg.set("workload.format", vm["format"].as<std::string>());
+  // --trace-format names the trace's format. `run --format` is its older
+  // spelling (kept so existing scripts work, with a warning): --format is
+  // params' output format.
+  if (vm.count("trace-format")) {
+    cfg.set("workload.format", vm["trace-format"].as<std::string>());
+  } else if (vm.count("format")) {
+    std::fprintf(stderr, "ssdvp: warning: `run --format` is deprecated, use --trace-format (--format is the output "
+                         "format of `ssdvp params`)\n");
+    cfg.set("workload.format", vm["format"].as<std::string>());
+  }
   const std::string out = vm["out"].as<std::string>();
   if (cfg.has("array.level") && ssdvp::array::array_requested(cfg)) return run_array(cfg, out, vm.count("quiet") != 0);
   ssdvp::Simulation sim(cfg);
@@ -227,8 +236,8 @@ int sc_main(int argc, char* argv[]) {
       "config,c", po::value<std::string>(), "YAML config file")(
       "set", po::value<std::vector<std::string>>(), "override one key: --set key=value (repeatable)")(
       "trace", po::value<std::string>(), "replay this trace (sets workload.source=trace, workload.trace)")(
-      "format", po::value<std::string>()->default_value("text"),
-      "run: trace format (sets workload.format); params: text|markdown|json")(
+      "trace-format", po::value<std::string>(), "run: the trace's format (sets workload.format)")(
+      "format", po::value<std::string>(), "params: output format, text|markdown|json (default text)")(
       "out,o", po::value<std::string>()->default_value("out"), "output directory")("quiet,q", "no summary on stdout")(
       "command", po::value<std::string>(), "run | params | registers");
   po::positional_options_description pos;

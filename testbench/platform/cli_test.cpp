@@ -81,9 +81,12 @@ TEST(Cli, MalformedTraceLineExitsTwoWithFileLineAndWritesNoOutputs) {
   std::ofstream(trace) << "0 0 0 8 0\n1000 0 8 8 1\n2000 0 16 8 0\n3000 0 zz 8 1\n4000 0 24 8 0\n";
   for (const std::string& fmt : {std::string("mqsim"), std::string("auto")}) {
     const fs::path out = d / ("out_" + fmt);
-    Result r = run_ssdvp(d, "run -c '" + kSmall + "' --trace '" + trace.string() + "' --format " + fmt +
+    // mqsim through --trace-format; auto through the older `run --format`, which still works and warns.
+    const std::string opt = fmt == "mqsim" ? "--trace-format " : "--format ";
+    Result r = run_ssdvp(d, "run -c '" + kSmall + "' --trace '" + trace.string() + "' " + opt + fmt +
                             " --set precondition.fill=0 -o '" + out.string() + "'");
     EXPECT_EQ(r.code, 2) << fmt << ": " << r.err;
+    EXPECT_EQ(contains(r.err, "deprecated, use --trace-format"), fmt == "auto") << fmt << ": " << r.err;
     EXPECT_TRUE(contains(r.err, trace.string() + ":4")) << fmt << ": " << r.err;
     EXPECT_TRUE(contains(r.err, "expected")) << fmt << ": " << r.err;
     EXPECT_TRUE(contains(r.err, "zz")) << fmt << ": " << r.err;

@@ -118,6 +118,15 @@ TEST(IssMode, AFirmwareFaultStopsTheRunNamingThePcTheFunctionAndTheCause) {
   EXPECT_TRUE(contains(r.err, "pc 0x")) << r.err;
 }
 
+TEST(IssMode, AFirmwareThatReportsAnotherNamespaceSizeIsRefusedAtBoot) {
+  // nsze_lie.elf boots and parks like the firmware but writes NSZE = 12345.
+  const Result r = run(scratch("nsze"), std::string("--set cpu.mode=iss --set cpu.iss.firmware=") + SSDVP_ISS_PROGRAMS +
+                                            "/nsze_lie.elf");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "namespace of 12345 LBAs (NSZE)")) << r.err;
+  EXPECT_TRUE(contains(r.err, "configured ")) << r.err;
+}
+
 TEST(IssMode, AMissingFirmwareImageIsNamed) {
   const Result r = run(scratch("missing"), "--set cpu.mode=iss --set cpu.iss.firmware=/nonexistent/fw.elf");
   EXPECT_EQ(r.code, 1) << r.err;
