@@ -28,6 +28,7 @@ Dram::Dram(sc_core::sc_module_name nm, Config& cfg)
   void* p = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::runtime_error(std::string(name()) + ": cannot reserve DRAM: " + std::strerror(errno));
   mem_ = static_cast<uint8_t*>(p);
+  madvise(p, size_, MADV_HUGEPAGE);  // L2P and bitmaps are looked up at random: fewer TLB misses (a hint; may fail)
   tsock.register_b_transport(this, &Dram::b_transport);
   tsock.register_transport_dbg(this, &Dram::transport_dbg);
   tsock.register_get_direct_mem_ptr(this, &Dram::get_direct_mem_ptr);

@@ -60,6 +60,7 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
   calendar_.resize(geo_.channels);
   sched_config(cfg);
   page_types_config(cfg);
+  cal_head_.assign(geo_.channels, 0);
 
   regs.register_b_transport(this, &FlashCtrl::b_transport);
   regs.register_transport_dbg(this, &FlashCtrl::transport_dbg);
@@ -86,7 +87,7 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
   bank_.on_write(FLASH_BBT_ADDR, [this](uint32_t v) { write_bbt(v); });
 
   SC_METHOD(completion_method);
-  sensitive << wake_;
+  sensitive << wake_ << poke_;
   dont_initialize();
 }
 
@@ -155,7 +156,7 @@ void FlashCtrl::write_cq_head(uint32_t v) {
   }
   cq_.head = v;
   if (functional_) post_ready();
-  else wake_.notify(ps(doorbell_ps_ - sc_core::sc_time_stamp().value()));
+  else schedule_poke(doorbell_ps_);
 }
 
 void FlashCtrl::write_sq_tail(uint32_t v) {
@@ -211,19 +212,26 @@ fc_status FlashCtrl::violation(const fc_sqe& d, fc_status code, const char* reas
 
 uint64_t FlashCtrl::reserve(uint32_t ch, uint64_t ready, uint64_t len) {
   auto& cal = calendar_[ch];
+  size_t& head = cal_head_[ch];  // intervals before head are over and can never matter again
   const uint64_t now = sc_core::sc_time_stamp().value();
-  size_t drop = 0;  // intervals over before now can never matter again
-  while (drop < cal.size() && cal[drop].end <= now) ++drop;
-  cal.erase(cal.begin(), cal.begin() + drop);
+  while (head < cal.size() && cal[head].end <= now) ++head;
+  if (head > 32 && head * 2 > cal.size()) {  // compact now and then, not at every call
+    cal.erase(cal.begin(), cal.begin() + head);
+    head = 0;
+  }
   uint64_t start = ready;
-  size_t pos = 0;
+  // Reservations on a channel never overlap, so ends are sorted as starts
+  // are: skip those over by `ready` with a binary search, not a walk.
+  size_t pos = size_t(std::partition_point(cal.begin() + head, cal.end(),
+                                           [start](const Interval& i) { return i.end <= start; }) -
+                      cal.begin());
   for (; pos < cal.size(); ++pos) {
     if (cal[pos].end <= start) continue;
     if (cal[pos].start >= start + len) break;  // the gap before this interval fits
     start = std::max(start, cal[pos].end);
   }
   // Insert keeping the list sorted by start.
-  auto it = std::lower_bound(cal.begin(), cal.end(), start,
+  auto it = std::lower_bound(cal.begin() + head, cal.end(), start,
                              [](const Interval& i, uint64_t s) { return i.start < s; });
   cal.insert(it, Interval{start, start + len});
   ch_busy_[ch] += len;
@@ -352,8 +360,35 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
 void FlashCtrl::complete(uint64_t time, const fc_cqe& cqe, uint8_t op, uint32_t row) {
   heap_.push_back(Pending{time, order_++, cqe, op, row});
   std::push_heap(heap_.begin(), heap_.end(), [](const Pending& a, const Pending& b) { return later(a, b); });
+  schedule_wake(time);
+}
+
+// The completion method runs at the times one sc_event notified at every
+// completion time and every CQ_HEAD write would give it (an earlier
+// notification replaces a later pending one; a later one is dropped), with
+// two events and fewer notifications: wake_ for completion times, poke_ for
+// register writes. wake_ is not re-notified for a time it already covers and
+// a poke no longer cancels it, which left a dead entry in the kernel's timed
+// queue and a fresh one for the same completion at every poke.
+void FlashCtrl::schedule_wake(uint64_t time) {
   const uint64_t now = sc_core::sc_time_stamp().value();
-  wake_.notify(ps(time > now ? time - now : 0));
+  if (time < now) time = now;
+  if (time >= wake_at_) return;
+  if (time < poke_at_ && poke_at_ != UINT64_MAX) {  // one event would have dropped the later poke
+    poke_.cancel();
+    poke_at_ = UINT64_MAX;
+  }
+  wake_at_ = time;
+  wake_.notify(ps(time - now));
+}
+
+void FlashCtrl::schedule_poke(uint64_t time) {
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  if (time < now) time = now;
+  if (time >= wake_at_ || time >= poke_at_) return;  // covered by a pending run
+  if (poke_at_ != UINT64_MAX) poke_.cancel();
+  poke_at_ = time;
+  poke_.notify(ps(time - now));
 }
 
 void FlashCtrl::post_ready() {
@@ -371,6 +406,8 @@ void FlashCtrl::post_ready() {
 
 void FlashCtrl::completion_method() {
   const uint64_t now = sc_core::sc_time_stamp().value();
+  if (now >= wake_at_) wake_at_ = UINT64_MAX;  // the scheduled wake-up is this one
+  if (now >= poke_at_) poke_at_ = UINT64_MAX;
   auto cmp = [](const Pending& a, const Pending& b) { return later(a, b); };
   while (!heap_.empty() && heap_.front().time <= now) {
     std::pop_heap(heap_.begin(), heap_.end(), cmp);
@@ -379,7 +416,7 @@ void FlashCtrl::completion_method() {
   }
   post_ready();
   irq.write(cq_.enabled && cq_.tail != cq_.head);
-  if (!heap_.empty()) wake_.notify(ps(heap_.front().time - now));
+  if (!heap_.empty()) schedule_wake(heap_.front().time);
 }
 
 FlashCtrl::CutResult FlashCtrl::power_cut(bool hold_power) {
@@ -408,7 +445,7 @@ FlashCtrl::CutResult FlashCtrl::power_cut(bool hold_power) {
 void FlashCtrl::set_functional(bool on) {
   if (functional_ == on) return;
   functional_ = on;
-  if (!on) wake_.notify(sc_core::SC_ZERO_TIME);
+  if (!on) schedule_poke(sc_core::sc_time_stamp().value());
 }
 
 // ---- DRAM access -------------------------------------------------------------

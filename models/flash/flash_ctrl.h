@@ -177,6 +177,8 @@ class FlashCtrl : public sc_core::sc_module {
   bool dram_reachable(uint64_t addr, uint64_t bytes);
 
   void complete(uint64_t time, const fc_cqe& cqe, uint8_t op = 0, uint32_t row = 0);
+  void schedule_wake(uint64_t time);  // completion_method at time (ps), see flash_ctrl.cpp
+  void schedule_poke(uint64_t time);
   void post_ready();      // ready completions into the CQ while it has room
   void completion_method();  // SC_METHOD
 
@@ -199,11 +201,15 @@ class FlashCtrl : public sc_core::sc_module {
   Sched sched_;
   PageTypes cell_;
   uint64_t n_suspend_ = 0, n_bypass_ = 0;
+  std::vector<size_t> cal_head_;                  // per channel: first interval that may still matter
 
   std::vector<Pending> heap_;  // min-heap on (time, order)
   uint64_t order_ = 0;
   std::deque<fc_cqe> ready_;  // due, waiting for room in the CQ
-  sc_core::sc_event wake_;
+  sc_core::sc_event wake_;  // the earliest completion is due
+  uint64_t wake_at_ = UINT64_MAX;  // when wake_ is scheduled (ps; none: UINT64_MAX)
+  sc_core::sc_event poke_;  // re-evaluate irq after a CQ_HEAD write or leaving functional mode
+  uint64_t poke_at_ = UINT64_MAX;
 
   tlm::tlm_dmi dmi_;
   bool dmi_valid_ = false, dmi_tried_ = false;

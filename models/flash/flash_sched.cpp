@@ -168,9 +168,7 @@ uint64_t FlashCtrl::sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint
     std::make_heap(heap_.begin(), heap_.end(), [](const Pending& a, const Pending& b) {
       return a.time != b.time ? a.time > b.time : a.order > b.order;
     });
-    const uint64_t now = sc_core::sc_time_stamp().value();
-    if (!heap_.empty())
-      wake_.notify(sc_core::sc_time::from_value(heap_.front().time > now ? heap_.front().time - now : 0));
+    if (!heap_.empty()) schedule_wake(heap_.front().time);  // an earlier wake-up, if the front moved earlier
   }
   if (observer_) observer_(FlashOpRecord{die, ch, d.op, d.row, arrival, n.start, n.end, n.done});
   return n.done;

@@ -84,11 +84,11 @@ uint8_t* NvmeCtrl::dram_ptr(uint32_t addr, uint32_t len) {
 }
 
 bool NvmeCtrl::host_access(bool write, uint64_t addr, void* data, uint32_t len) {
-  tlm::tlm_generic_payload tx;
+  PayloadPool::Lease tx(payloads_);
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;  // the link model charges the time
-  prepare_access(tx, write, addr, data, len);
-  host_dma->b_transport(tx, d);
-  return tx.is_response_ok();
+  prepare_access(*tx, write, addr, data, len);
+  host_dma->b_transport(*tx, d);
+  return tx->is_response_ok();
 }
 
 bool NvmeCtrl::create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {

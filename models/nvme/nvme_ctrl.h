@@ -27,6 +27,7 @@
 
 #include "common/config.h"
 #include "common/log.h"
+#include "common/payload_pool.h"
 #include "common/register_bank.h"
 #include "ssdvp_hw.h"
 
@@ -163,6 +164,7 @@ class NvmeCtrl : public sc_core::sc_module {
   uint64_t order_ = 0;
   std::priority_queue<Event, std::vector<Event>, Later> events_;
   sc_core::sc_event publish_ev_, irq_ev_;
+  PayloadPool payloads_;  // for host_access (common/payload_pool.h)
   tlm::tlm_dmi dmi_;
   bool dmi_ok_ = false;
   Stats stats_;

@@ -68,6 +68,7 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
   submit_ps_ = cfg.get_time_ps("host.submit", "0ns", "host software time per command submitted");
   if (interval_ps_ == 0) throw ConfigError("config key 'stats.interval': must be positive");
   slots_.resize(qd_);
+  inflight_ = InflightIndex(qd_);
   const uint64_t buf_bytes = std::max<uint64_t>(uint64_t(max_transfer_) * 4, sizeof(nvme_dsm_range));
   for (auto& s : slots_) s.buf = mem_.alloc(buf_bytes);
   const uint32_t depth = qd_ + 1;  // one entry always empty
@@ -97,10 +98,10 @@ bool HostDriver::next_request(host::IoRequest& io) {
 }
 
 void HostDriver::doorbell(uint32_t offset, uint32_t value) {
-  tlm::tlm_generic_payload tx;
+  PayloadPool::Lease tx(payloads_);
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  prepare_access(tx, true, offset, &value, 4);
-  pcie->b_transport(tx, d);
+  prepare_access(*tx, true, offset, &value, 4);
+  pcie->b_transport(*tx, d);
 }
 
 bool HostDriver::admit(Request& r) {
@@ -116,6 +117,7 @@ bool HostDriver::admit(Request& r) {
 }
 
 bool HostDriver::conflicts(host::IoOp op, uint64_t lba, uint64_t n) const {
+  if (n == 1 && inflight_.exact()) return inflight_.overlaps(is_write_like(op), lba);
   for (const Slot& s : slots_) {
     if (!s.busy || s.op == host::IoOp::flush) continue;
     if (!is_write_like(op) && !is_write_like(s.op)) continue;
@@ -124,17 +126,15 @@ bool HostDriver::conflicts(host::IoOp op, uint64_t lba, uint64_t n) const {
   return false;
 }
 
-uint32_t HostDriver::free_slot() const {
-  for (uint32_t i = 0; i < qd_; ++i)
-    if (!slots_[i].busy) return i;
-  return UINT32_MAX;
-}
+uint32_t HostDriver::free_slot() const { return inflight_.free_slot(); }
 
 void HostDriver::submit(uint32_t slot, const nvme_sqe& e) {
   std::memcpy(mem_.data() + sq_addr_ + uint64_t(sq_tail_) * sizeof(nvme_sqe), &e, sizeof e);
   sq_tail_ = (sq_tail_ + 1) % (qd_ + 1);
   sq_dirty_ = true;
   slots_[slot].busy = true;
+  inflight_.add(slot, slots_[slot].op != host::IoOp::flush, is_write_like(slots_[slot].op), slots_[slot].lba,
+                slots_[slot].nlb);
   occupancy_advance(now_ps());
   ++busy_slots_;
   ++res_.commands;
@@ -296,6 +296,7 @@ void HostDriver::reap() {
     }
     Slot& sl = slots_[c.cid];
     sl.busy = false;
+    inflight_.remove(c.cid, sl.op != host::IoOp::flush, is_write_like(sl.op), sl.lba, sl.nlb);
     occupancy_advance(now);
     --busy_slots_;
     auto it = live_.find(sl.request);

@@ -25,7 +25,9 @@
 
 #include "common/config.h"
 #include "common/log.h"
+#include "common/payload_pool.h"
 #include "host/host_memory.h"
+#include "host/inflight.h"
 #include "host/latency_histogram.h"
 #include "host/live_source.h"
 #include "host/request_prefetch.h"
@@ -204,6 +206,8 @@ class HostDriver : public sc_core::sc_module {
   uint32_t sq_tail_ = 0, cq_head_ = 0;
   bool phase_ = true, sq_dirty_ = false;
   std::vector<Slot> slots_;
+  PayloadPool payloads_;       // for doorbell() (common/payload_pool.h)
+  InflightIndex inflight_{0};  // free slots and single-LBA commands in flight (inflight.h)
   uint32_t busy_slots_ = 0;
   std::map<uint64_t, Request> live_;  // admitted and not yet complete, by id
   std::deque<uint64_t> waiting_;      // ids of those not yet wholly issued, in arrival order

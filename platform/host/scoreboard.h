@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/huge_pages.h"
 #include "ssdvp_hw.h"
 
 namespace ssdvp {
@@ -95,7 +96,7 @@ class Scoreboard {
 
  private:
   static constexpr uint32_t kTrimmed = 0x80000000u, kVersionMask = 0x7fffffffu;
-  std::vector<uint32_t> v_;
+  std::vector<uint32_t, HugePageAllocator<uint32_t>> v_;  // random access at scale (huge_pages.h)
   uint64_t checked_ = 0, mismatches_ = 0;
   std::vector<uint32_t> acked_, durable_;  // empty unless tracking durability
   std::vector<std::pair<uint64_t, uint32_t>> since_flush_;

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "common/config.h"
+#include "common/wire.h"
 #include "dram/dram.h"
 #include "flash/flash_ctrl.h"
 #include "flash/flash_geometry.h"
@@ -68,7 +69,8 @@ class SsdSoc : public sc_core::sc_module {
   FlashGeometry geo_;
   ftl_config fwcfg_{};
   std::unique_ptr<Controller> cpu_;
-  sc_core::sc_signal<bool> irq_cmd_, irq_done_, irq_flash_, irq_accel_, irq_cpu_;
+  Wire irq_cmd_, irq_done_, irq_flash_, irq_cpu_;  // combinational interrupt lines (common/wire.h)
+  sc_core::sc_signal<bool> irq_accel_;
 };
 
 // Builds the firmware configuration (ftl.* keys) for a geometry.

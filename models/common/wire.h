@@ -1,0 +1,32 @@
+// wire.h - a bool signal without an update phase, for interrupt lines.
+//
+// sc_signal<bool> delays every new value to the next delta cycle (update
+// phase, then value_changed_event): an interrupt crossing source -> intc ->
+// CPU took two delta cycles and two update phases per edge. A Wire takes the
+// new value at once and notifies its events immediately, so a process
+// sensitive to it runs in the same evaluation phase and reads the new value:
+// a combinational line. It binds wherever an sc_signal<bool> does. Write it
+// only from processes (immediate notification is not allowed in the update
+// phase or during elaboration); it has one writer, unchecked.
+#pragma once
+
+#include <systemc>
+
+namespace ssdvp {
+
+class Wire : public sc_core::sc_signal<bool> {
+ public:
+  Wire() : sc_core::sc_signal<bool>(sc_core::sc_gen_unique_name("wire")) {}
+  explicit Wire(const char* name) : sc_core::sc_signal<bool>(name) {}
+
+  void write(const bool& v) override {
+    m_new_val = v;
+    if (v == m_cur_val) return;
+    m_cur_val = v;
+    if (m_change_event_p) m_change_event_p->notify();
+    sc_core::sc_event* edge = v ? m_posedge_event_p : m_negedge_event_p;
+    if (edge) edge->notify();
+  }
+};
+
+}  // namespace ssdvp
