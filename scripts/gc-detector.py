@@ -235,7 +235,7 @@ def write_page(a, rows, thr, train_out, eval_out, det, runs, lab, plots, wall_al
              f"is `none` ({n['mean']:.1f} MB/s, WAF {n['waf']:.3f}): the seed's observation that automatic TRIM "
              f"does not help a drive that never sees downtime. GC is then active {n['gc'] * 100:.0f} % of the "
              "time and keeps copying the stale contents of the file system's free space.")
-    L.append(f"- The effect is far larger than the seed's (137 to 66 seconds, +3 % mean bandwidth): here the "
+    L.append("- The effect is far larger than the seed's (137 to 66 seconds, +3 % mean bandwidth): here the "
              "file system's never-trimmed free space (20 % of the namespace, plus each deleted file) is larger "
              "than the drive's own spare area (12.5 %), so trimming it more than doubles the spare GC works with. "
              "The seed's drive and file system are not described well enough to match that ratio; the page "

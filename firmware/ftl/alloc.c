@@ -80,7 +80,7 @@ static void program_buffer(struct ftl *f, uint32_t b) {
     if (lpn < f->cfg.logical_lbas && f->l2p[lpn] != pb->row * S + s) pb->lpn[s] = SSDVP_LPN_NONE;
   }
   pb->state = BUF_PROGRAM;
-  pb->token[2 * f->cfg.slots_per_page] = ++f->seq; /* OOB sequence number */
+  pb->token[2 * (size_t)f->cfg.slots_per_page] = ++f->seq; /* OOB sequence number */
   f->programs_inflight++;
   f->stats.programs++;
   flash_submit(f, FC_OP_PROGRAM, TAG(TAG_PROGRAM, b), pb->row, 0, pb->dram);

@@ -151,7 +151,7 @@ static uint16_t directive_recv(struct ftl *f, struct fw_cmd *cmd, const struct n
         put16(p, open);
         uint32_t k = 0;
         for (uint32_t s = 1; s <= f->cfg.streams_limit; ++s)
-          if (st->open_mask & (1u << (s - 1))) put16(p + 2 + 2 * k++, s);
+          if (st->open_mask & (1u << (s - 1))) put16(p + 2 + 2 * (size_t)k++, s);
         memcpy(d, p, len);
         break;
       }

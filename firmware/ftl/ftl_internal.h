@@ -299,7 +299,7 @@ void buf_add(struct ftl *f, uint32_t b);
 uint32_t buf_find_row(const struct ftl *f, uint32_t row);
 
 /* ---- map.c: L2P and validity ----------------------------------------------- */
-static inline int ppa_valid(const struct ftl *f, uint32_t ppa) { return (f->valid_bits[ppa >> 5] >> (ppa & 31)) & 1u; }
+static inline int ppa_valid(const struct ftl *f, uint32_t ppa) { return (int)((f->valid_bits[ppa >> 5] >> (ppa & 31)) & 1u); }
 void map_set(struct ftl *f, uint32_t lpn, uint32_t ppa); /* invalidates the old location */
 void map_trim(struct ftl *f, uint32_t lpn);
 void map_invalidate_ppa(struct ftl *f, uint32_t ppa);

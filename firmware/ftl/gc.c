@@ -48,7 +48,7 @@ static uint32_t min_seq_in_flight(const struct ftl *f) {
   uint32_t lo = FTL_NONE;
   for (uint32_t b = 0; b < f->nbufs; ++b) {
     const struct pagebuf *pb = &f->bufs[b];
-    if (pb->state == BUF_PROGRAM && pb->token[2 * f->cfg.slots_per_page] < lo) lo = pb->token[2 * f->cfg.slots_per_page];
+    if (pb->state == BUF_PROGRAM && pb->token[2 * (size_t)f->cfg.slots_per_page] < lo) lo = pb->token[2 * (size_t)f->cfg.slots_per_page];
   }
   return lo;
 }

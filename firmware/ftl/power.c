@@ -81,7 +81,7 @@ static void scan_page(struct ftl *f, struct scan *sc, uint32_t b, const struct f
     f->blk_wp[blk]++;
     sc->rseq[row] = 0;
     if (c->status == FC_OK) {
-      const uint32_t seq = pb->token[2 * S];
+      const uint32_t seq = pb->token[2 * (size_t)S];
       sc->rseq[row] = seq;
       if (seq > sc->max_seq) sc->max_seq = seq;
       for (uint32_t s = 0; s < S; ++s) {
@@ -108,7 +108,7 @@ int recover_scan(struct ftl *f) {
   const uint64_t at = (f->dram_end + 63) & ~(uint64_t)63;
   if (at + pages * 4 > f->cfg.dram_size) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: recovery needs %llu bytes of DRAM above the tables, %llu available (raise dram.size)",
-             (unsigned long long)(pages * 4), (unsigned long long)(f->cfg.dram_size > at ? f->cfg.dram_size - at : 0));
+             (unsigned long long)pages * 4, (unsigned long long)(f->cfg.dram_size > at ? f->cfg.dram_size - at : 0));
     return -1;
   }
   struct scan sc = {0};

@@ -1,8 +1,6 @@
 """The real simulator (SSDVP_BIN, set by ctest) on a tiny config."""
-import json
 import os
 import subprocess
-from pathlib import Path
 
 import pytest
 
