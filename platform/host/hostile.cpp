@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 
+#include "common/tlm_access.h"
 #include "host/host_memory.h"
 #include "run/params.h"
 #include "soc/ssd_soc.h"
@@ -78,11 +79,7 @@ struct Hostile : sc_core::sc_module {
   void doorbell(uint32_t off, uint32_t v) {
     tlm::tlm_generic_payload tx;
     sc_time d = sc_core::SC_ZERO_TIME;
-    tx.set_command(tlm::TLM_WRITE_COMMAND);
-    tx.set_address(off);
-    tx.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
-    tx.set_data_length(4);
-    tx.set_streaming_width(4);
+    prepare_access(tx, true, off, &v, 4);
     pcie->b_transport(tx, d);
     wait(d);
   }
