@@ -72,3 +72,24 @@ class FakeHal {
   uint32_t sq_head_ = 0, cq_tail_ = 0;
   uint32_t xfer_head_ = 0;
 };
+
+// The small drive of the firmware tests (ftl_device.h) and the NVMe decoder's
+// fuzz harness: 2 channels x 2 dies x blocks_per_die blocks of 16 pages of 2
+// slots, tight buffers and GC thresholds, so that LBAs and blocks run out
+// under a short test or input. cfg starts from ftl_config_default.
+inline void fake_small_drive_config(ftl_config& cfg, uint32_t blocks_per_die, uint64_t logical_lbas) {
+  ftl_config_default(&cfg);
+  cfg.channels = 2;
+  cfg.dies_per_channel = 2;
+  cfg.blocks_per_die = blocks_per_die;
+  cfg.pages_per_block = 16;
+  cfg.slots_per_page = 2;
+  cfg.logical_lbas = logical_lbas;
+  cfg.gc_threshold_blocks = 8;
+  cfg.gc_reserve_blocks = 2;
+  cfg.cmd_slots = 8;
+  cfg.write_buffer_pages = 8;
+  cfg.read_buffer_pages = 4;
+  cfg.gc_buffer_pages = 8;
+  cfg.max_transfer_lbas = 64;
+}

@@ -33,20 +33,7 @@ struct Device {
   std::vector<uint32_t> version;  // host scoreboard: 0 = never written / trimmed
 
   explicit Device(void (*tune)(ftl_config&) = nullptr) {
-    ftl_config_default(&cfg);
-    cfg.channels = 2;
-    cfg.dies_per_channel = 2;
-    cfg.blocks_per_die = 64;
-    cfg.pages_per_block = 16;
-    cfg.slots_per_page = 2;
-    cfg.logical_lbas = 6000;
-    cfg.gc_threshold_blocks = 8;
-    cfg.gc_reserve_blocks = 2;
-    cfg.cmd_slots = 8;
-    cfg.write_buffer_pages = 8;
-    cfg.read_buffer_pages = 4;
-    cfg.gc_buffer_pages = 8;
-    cfg.max_transfer_lbas = 64;
+    fake_small_drive_config(cfg, 64, 6000);
     if (tune) tune(cfg);
     cfg.dram_size = uint32_t(ftl_dram_bytes(&cfg) + 4096);
     const uint32_t blocks = cfg.channels * cfg.dies_per_channel * cfg.blocks_per_die;

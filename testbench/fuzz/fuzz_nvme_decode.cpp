@@ -48,22 +48,9 @@ struct Drive {
   ftl* f = nullptr;
 
   Drive() {
-    // The geometry of the firmware tests (ftl_device.h): small, so that LBAs
-    // and blocks run out under a short input.
-    ftl_config_default(&cfg);
-    cfg.channels = 2;
-    cfg.dies_per_channel = 2;
-    cfg.blocks_per_die = 32;
-    cfg.pages_per_block = 16;
-    cfg.slots_per_page = 2;
-    cfg.logical_lbas = 3000;
-    cfg.gc_threshold_blocks = 8;
-    cfg.gc_reserve_blocks = 2;
-    cfg.cmd_slots = 8;
-    cfg.write_buffer_pages = 8;
-    cfg.read_buffer_pages = 4;
-    cfg.gc_buffer_pages = 8;
-    cfg.max_transfer_lbas = 64;
+    // The firmware tests' small drive (fake_hal.h), with fewer blocks and
+    // LBAs, so that they run out under a short input.
+    fake_small_drive_config(cfg, 32, 3000);
     cfg.dram_size = uint32_t(ftl_dram_bytes(&cfg) + 4096);
     const uint32_t blocks = cfg.channels * cfg.dies_per_channel * cfg.blocks_per_die;
     hal = std::make_unique<FakeHal>(cfg.dram_size, blocks, cfg.pages_per_block, cfg.slots_per_page);
