@@ -2,9 +2,7 @@
 # Lint, run by CI: firmware static checks (clang-tidy, .clang-tidy) and Python
 # (flake8, .flake8). Exits non-zero on any finding.
 #   LINT_FORMAT=1 also checks the C/C++ layout (clang-format, .clang-format);
-#   not yet on in CI: the tree predates .clang-format (about 1,160 lines in
-#   178 files would change), to be reformatted in one mechanical commit.
-#   `scripts/lint.sh --fix` rewrites the layout in place instead.
+#   CI sets it. `scripts/lint.sh --fix` rewrites the layout in place instead.
 #   BUILD_DIR: a configured build tree (for compile_commands.json); default build.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

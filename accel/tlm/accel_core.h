@@ -33,9 +33,9 @@ struct AccelShape {
 
 // Microarchitectural constants of the RTL (accel/rtl/kmeans_core.v): cycles
 // that are structure, not tunables.
-constexpr uint32_t kAccelStartCycles = 1;     // IDLE -> ASSIGN: load initial centroids
-constexpr uint32_t kAccelPipelineDrain = 2;   // SRAM read and distance/argmin stages after the last issue
-constexpr uint32_t kAccelCommitCycles = 1;    // commit centroids, count the iteration, test convergence
+constexpr uint32_t kAccelStartCycles = 1;    // IDLE -> ASSIGN: load initial centroids
+constexpr uint32_t kAccelPipelineDrain = 2;  // SRAM read and distance/argmin stages after the last issue
+constexpr uint32_t kAccelCommitCycles = 1;   // commit centroids, count the iteration, test convergence
 
 // Cycles of the core between start and done for `iterations` iterations.
 uint64_t accel_compute_cycles(const AccelShape& s, uint32_t n, uint32_t k, uint32_t iterations);

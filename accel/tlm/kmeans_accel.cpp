@@ -42,7 +42,8 @@ KMeansAccel::KMeansAccel(sc_core::sc_module_name nm, Config& cfg)
 void KMeansAccel::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
   access_at_ps_ = (sc_core::sc_time_stamp() + delay).value();
   if (!bank_.transport(tx))
-    SSDVP_LOG(log_, warn, "rejected register access at offset 0x%llx", static_cast<unsigned long long>(tx.get_address()));
+    SSDVP_LOG(log_, warn, "rejected register access at offset 0x%llx",
+              static_cast<unsigned long long>(tx.get_address()));
   delay += sc_core::sc_time::from_value(access_ps_);
 }
 
@@ -100,7 +101,8 @@ void KMeansAccel::start() {
   if (src < lo || src + 4ull * n > hi || dst < lo || dst + uint64_t(n) > hi)
     return fail(ACCEL_ERR_ADDRESS, "SRC or DST range outside the DRAM region");
   sram_.resize(n);
-  if (!dma_access(false, src, sram_.data(), 4 * n)) return fail(ACCEL_ERR_DMA, "DMA read of the points refused by the bus");
+  if (!dma_access(false, src, sram_.data(), 4 * n))
+    return fail(ACCEL_ERR_DMA, "DMA read of the points refused by the bus");
   for (uint32_t w : sram_)
     if (ACCEL_POINT_X(w) > 511 || ACCEL_POINT_Y(w) > 511)
       return fail(ACCEL_ERR_POINT_RANGE, "a point coordinate above 511");
@@ -129,7 +131,8 @@ void KMeansAccel::finish() {
   bank_.set(ACCEL_COMPUTE_CYCLES, uint32_t(result_.compute_cycles));
   const FieldInfo& x = bank_.field(ACCEL_CENT0, "X");  // CENT1..CENT7 have CENT0's layout
   const FieldInfo& y = bank_.field(ACCEL_CENT0, "Y");
-  for (uint32_t c = 0; c < ACCEL_MAX_K; ++c) bank_.set(ACCEL_CENT0 + 4 * c, y.put(x.put(0, result_.cx[c]), result_.cy[c]));
+  for (uint32_t c = 0; c < ACCEL_MAX_K; ++c)
+    bank_.set(ACCEL_CENT0 + 4 * c, y.put(x.put(0, result_.cx[c]), result_.cy[c]));
   if (!dma_access(true, job_dst_, result_.labels.data(), job_n_))
     return fail(ACCEL_ERR_DMA, "DMA write of the labels refused by the bus");
   done_ = true;

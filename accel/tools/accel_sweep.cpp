@@ -157,14 +157,22 @@ int sc_main(int argc, char** argv) {
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
-      if (a == "--iters" && i + 1 < argc) max_iter = uint32_t(std::stoul(argv[++i]));
-      else if (a == "--data" && i + 1 < argc) data = argv[++i];
-      else if (a == "--lanes" && i + 1 < argc) lanes = parse_list(argv[++i]);
-      else if (a == "--rtl-check") rtl_check = true;
-      else if (a == "--no-iss") iss_elf.clear();
-      else if (a == "--iss-elf" && i + 1 < argc) iss_elf = argv[++i];
-      else if (a.find('=') != std::string::npos) cfg.set_assignment(a);
-      else return usage();
+      if (a == "--iters" && i + 1 < argc)
+        max_iter = uint32_t(std::stoul(argv[++i]));
+      else if (a == "--data" && i + 1 < argc)
+        data = argv[++i];
+      else if (a == "--lanes" && i + 1 < argc)
+        lanes = parse_list(argv[++i]);
+      else if (a == "--rtl-check")
+        rtl_check = true;
+      else if (a == "--no-iss")
+        iss_elf.clear();
+      else if (a == "--iss-elf" && i + 1 < argc)
+        iss_elf = argv[++i];
+      else if (a.find('=') != std::string::npos)
+        cfg.set_assignment(a);
+      else
+        return usage();
     }
     if (data != "uniform" && data != "blobs") return usage();
     CpuNative cpu("cpu", cfg);
@@ -190,7 +198,9 @@ int sc_main(int argc, char** argv) {
     struct hal h = {&kMeterOps, &meter};
     const double cpu_ps = double(cpu.cycle_ps());
     std::printf("n,k,iterations,sw_cycles,sw_us");
-    for (uint32_t l : lanes) std::printf(",accel_l%u_compute_cycles,accel_l%u_total_cycles,accel_l%u_compute_us,accel_l%u_total_us", l, l, l, l);
+    for (uint32_t l : lanes)
+      std::printf(",accel_l%u_compute_cycles,accel_l%u_total_cycles,accel_l%u_compute_us,accel_l%u_total_us", l, l, l,
+                  l);
     std::printf(",speedup_l%u_total,rtl_cycles_match,sw_iss_instructions,sw_iss_us,iss_vs_table,iss_match\n",
                 lanes.front());
 #ifdef SSDVP_HAVE_RTL
@@ -203,8 +213,8 @@ int sc_main(int argc, char** argv) {
 #endif
     for (uint32_t n : {640u, 1280u, 2560u, 5120u, 12800u, 25600u})
       for (uint32_t k = 3; k <= 8; ++k) {
-        const auto pts = accel_data::make(data == "uniform" ? accel_data::Kind::uniform : accel_data::Kind::blobs, n,
-                                          1000 * n + k);
+        const auto pts =
+            accel_data::make(data == "uniform" ? accel_data::Kind::uniform : accel_data::Kind::blobs, n, 1000 * n + k);
         std::vector<uint16_t> x(n), y(n), cx(k), cy(k);
         std::vector<uint8_t> lab(n);
         for (uint32_t i = 0; i < n; ++i) x[i] = ACCEL_POINT_X(pts[i]), y[i] = ACCEL_POINT_Y(pts[i]);
@@ -257,12 +267,14 @@ int sc_main(int argc, char** argv) {
         std::printf(",-,-,-,-\n");
       }
 #ifdef SSDVP_HAVE_ISS
-    if (iss) std::fprintf(stderr, "ISS: %llu instructions in %.2f s = %.1f M instructions/s\n",
-                          static_cast<unsigned long long>(iss_insns), iss_s, iss_insns / iss_s / 1e6);
+    if (iss)
+      std::fprintf(stderr, "ISS: %llu instructions in %.2f s = %.1f M instructions/s\n",
+                   static_cast<unsigned long long>(iss_insns), iss_s, iss_insns / iss_s / 1e6);
 #endif
 #ifdef SSDVP_HAVE_RTL
-    if (rtl) std::fprintf(stderr, "RTL: %llu cycles in %.2f s = %.2f M cycles/s\n",
-                          static_cast<unsigned long long>(rtl_cycles), rtl_s, rtl_cycles / rtl_s / 1e6);
+    if (rtl)
+      std::fprintf(stderr, "RTL: %llu cycles in %.2f s = %.2f M cycles/s\n",
+                   static_cast<unsigned long long>(rtl_cycles), rtl_s, rtl_cycles / rtl_s / 1e6);
 #endif
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ssdvp-accel-sweep: %s\n", e.what());

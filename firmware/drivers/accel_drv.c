@@ -47,8 +47,10 @@ int accel_kmeans2d(struct hal *hal, uint32_t points_bus_addr, uint32_t labels_bu
     }
     if (labels) {
       const void *src = hal_dram(hal, labels_bus_addr, n);
-      if (src) memcpy(labels, src, n);
-      else rc = ACCEL_DRV_ERR_BASE + ACCEL_ERR_ADDRESS;
+      if (src)
+        memcpy(labels, src, n);
+      else
+        rc = ACCEL_DRV_ERR_BASE + ACCEL_ERR_ADDRESS;
     }
   }
   wr(hal, ACCEL_CTRL, ACCEL_CTRL_CLEAR); /* IRQ low again */

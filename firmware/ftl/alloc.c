@@ -191,7 +191,8 @@ static void program_failed(struct ftl *f, uint32_t b) {
   abandon_block(f, fr, blk);
   uint32_t row = FTL_NONE;
   int r;
-  while ((r = frontier_next_row(f, fr, 1, &row)) > 0) {} /* opened a block: take its first page */
+  while ((r = frontier_next_row(f, fr, 1, &row)) > 0) {
+  } /* opened a block: take its first page */
   f->programs_inflight--;
   if (r < 0) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: no free block left to rewrite row %" PRIu32 " after a program failure", old);

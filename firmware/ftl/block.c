@@ -34,10 +34,14 @@ uint32_t rng_next(struct ftl *f) {
 
 static void list_remove(struct ftl *f, uint32_t blk, uint32_t *head, uint32_t *tail) {
   const uint32_t p = f->blk_prev[blk], n = f->blk_next[blk];
-  if (p != FTL_NONE) f->blk_next[p] = n;
-  else *head = n;
-  if (n != FTL_NONE) f->blk_prev[n] = p;
-  else if (tail) *tail = p;
+  if (p != FTL_NONE)
+    f->blk_next[p] = n;
+  else
+    *head = n;
+  if (n != FTL_NONE)
+    f->blk_prev[n] = p;
+  else if (tail)
+    *tail = p;
   f->blk_prev[blk] = f->blk_next[blk] = FTL_NONE;
 }
 
@@ -58,10 +62,14 @@ static void free_insert(struct ftl *f, uint32_t blk) {
   const uint32_t next = after == FTL_NONE ? f->die_free_head[d] : f->blk_next[after];
   f->blk_prev[blk] = after;
   f->blk_next[blk] = next;
-  if (after == FTL_NONE) f->die_free_head[d] = blk;
-  else f->blk_next[after] = blk;
-  if (next == FTL_NONE) f->die_free_tail[d] = blk;
-  else f->blk_prev[next] = blk;
+  if (after == FTL_NONE)
+    f->die_free_head[d] = blk;
+  else
+    f->blk_next[after] = blk;
+  if (next == FTL_NONE)
+    f->die_free_tail[d] = blk;
+  else
+    f->blk_prev[next] = blk;
   f->die_free_count[d]++;
   f->free_total++;
   f->stats.free_blocks = f->free_total;
@@ -98,8 +106,10 @@ static void candidate_add(struct ftl *f, uint32_t blk) {
     if (v < f->bucket_min) f->bucket_min = v;
   } else if (f->cfg.gc_policy == FTL_GC_FIFO) {
     f->blk_prev[blk] = f->fifo_tail;
-    if (f->fifo_tail != FTL_NONE) f->blk_next[f->fifo_tail] = blk;
-    else f->fifo_head = blk;
+    if (f->fifo_tail != FTL_NONE)
+      f->blk_next[f->fifo_tail] = blk;
+    else
+      f->fifo_head = blk;
     f->fifo_tail = blk;
   }
 }
@@ -111,8 +121,10 @@ static void candidate_remove(struct ftl *f, uint32_t blk) {
   f->closed[pos] = last;
   f->closed_pos[last] = pos;
   f->closed_pos[blk] = FTL_NONE;
-  if (f->cfg.gc_policy == FTL_GC_GREEDY) list_remove(f, blk, &f->bucket_head[f->blk_valid[blk]], NULL);
-  else if (f->cfg.gc_policy == FTL_GC_FIFO) list_remove(f, blk, &f->fifo_head, &f->fifo_tail);
+  if (f->cfg.gc_policy == FTL_GC_GREEDY)
+    list_remove(f, blk, &f->bucket_head[f->blk_valid[blk]], NULL);
+  else if (f->cfg.gc_policy == FTL_GC_FIFO)
+    list_remove(f, blk, &f->fifo_head, &f->fifo_tail);
 }
 
 /* Greedy's lists follow each closed block's valid count. */
@@ -178,11 +190,15 @@ void block_set_state(struct ftl *f, uint32_t blk, enum blk_state to) {
     block_retire(f, blk);
     return;
   }
-  static const uint8_t successor[] = {[BLK_FREE] = BLK_OPEN, [BLK_OPEN] = BLK_CLOSED, [BLK_CLOSED] = BLK_VICTIM,
-                                      [BLK_VICTIM] = BLK_ERASING, [BLK_ERASING] = BLK_FREE};
+  static const uint8_t successor[] = {[BLK_FREE] = BLK_OPEN,
+                                      [BLK_OPEN] = BLK_CLOSED,
+                                      [BLK_CLOSED] = BLK_VICTIM,
+                                      [BLK_VICTIM] = BLK_ERASING,
+                                      [BLK_ERASING] = BLK_FREE};
   const uint32_t from = f->blk_state[blk];
   if (from > BLK_ERASING || successor[from] != to) {
-    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: block %" PRIu32 " cannot go from state %" PRIu32 " to %d", blk, from, (int)to);
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: block %" PRIu32 " cannot go from state %" PRIu32 " to %d", blk, from,
+             (int)to);
     f->fatal = 1;
     return;
   }
@@ -207,7 +223,7 @@ void block_set_state(struct ftl *f, uint32_t blk, enum blk_state to) {
       break;
     case BLK_ERASING:
     case BLK_BAD: break; /* BLK_BAD: block_retire() above */
-    case BLK_FREE: /* erased */
+    case BLK_FREE:       /* erased */
       f->die_reclaim[block_die(f, blk)]--;
       f->blk_erase[blk]++;
       f->blk_wp[blk] = 0;
@@ -308,8 +324,7 @@ static uint32_t pick_by_policy(struct ftl *f) {
       for (uint32_t b = f->fifo_head; b != FTL_NONE; b = f->blk_next[b])
         if (on_short_die(f, b, level)) return b;
       return FTL_NONE;
-    case FTL_GC_RANDOM:
-      return random_short(f, level);
+    case FTL_GC_RANDOM: return random_short(f, level);
     case FTL_GC_DCHOICES: {
       uint32_t best = FTL_NONE;
       for (uint32_t i = 0; i < f->cfg.gc_dchoices; ++i) {
@@ -338,8 +353,7 @@ static uint32_t pick_by_policy(struct ftl *f) {
       }
       return best;
     }
-    default:
-      return FTL_NONE;
+    default: return FTL_NONE;
   }
 }
 

@@ -106,11 +106,8 @@ static uint16_t directive_send(struct ftl *f, const struct nvme_sqe *q) {
       if (st->open_mask & (1u << (dspec - 1))) stream_close(f, dspec);
       st->open_mask &= ~(1u << (dspec - 1));
       return NVME_SC_SUCCESS;
-    case NVME_DIR_SND_ST_RELEASE_RES:
-      streams_release_all(f);
-      return NVME_SC_SUCCESS;
-    default:
-      return NVME_SC_INVALID_FIELD;
+    case NVME_DIR_SND_ST_RELEASE_RES: streams_release_all(f); return NVME_SC_SUCCESS;
+    default: return NVME_SC_INVALID_FIELD;
   }
 }
 
@@ -132,14 +129,16 @@ static uint16_t directive_recv(struct ftl *f, struct fw_cmd *cmd, const struct n
       case NVME_DIR_RCV_ST_PARAMS: {
         uint8_t p[DIR_ST_PARAMS_BYTES];
         memset(p, 0, sizeof p);
-        put16(p + 0, f->cfg.streams_limit);                  /* MSL */
-        put16(p + 2, f->cfg.streams_limit - st->allocated);  /* NSSA: subsystem streams available */
-        put16(p + 4, open);                                  /* NSSO: subsystem streams open */
-        p[6] = 0;                                            /* NSSC: streams are per namespace */
-        put32(p + 16, f->cfg.slots_per_page);                /* SWS: stream write size, LBAs (a page) */
-        put16(p + 20, (uint32_t)(f->cfg.pages_per_block > 0xffff ? 0xffff : f->cfg.pages_per_block)); /* SGS: a block, in SWS units */
-        put16(p + 22, st->allocated);                        /* NSA */
-        put16(p + 24, open);                                 /* NSO */
+        put16(p + 0, f->cfg.streams_limit);                 /* MSL */
+        put16(p + 2, f->cfg.streams_limit - st->allocated); /* NSSA: subsystem streams available */
+        put16(p + 4, open);                                 /* NSSO: subsystem streams open */
+        p[6] = 0;                                           /* NSSC: streams are per namespace */
+        put32(p + 16, f->cfg.slots_per_page);               /* SWS: stream write size, LBAs (a page) */
+        put16(p + 20,
+              (uint32_t)(f->cfg.pages_per_block > 0xffff ? 0xffff
+                                                         : f->cfg.pages_per_block)); /* SGS: a block, in SWS units */
+        put16(p + 22, st->allocated);                                                /* NSA */
+        put16(p + 24, open);                                                         /* NSO */
         len = want_bytes(q, DIR_ST_PARAMS_BYTES);
         memcpy(d, p, len);
         break;
@@ -164,8 +163,7 @@ static uint16_t directive_recv(struct ftl *f, struct fw_cmd *cmd, const struct n
         cmd->dw0 = st->allocated;
         return NVME_SC_SUCCESS;
       }
-      default:
-        return NVME_SC_INVALID_FIELD;
+      default: return NVME_SC_INVALID_FIELD;
     }
   } else {
     return NVME_SC_INVALID_FIELD;

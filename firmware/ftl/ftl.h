@@ -68,8 +68,8 @@ struct ftl_config {
   uint32_t dies_per_channel;
   uint32_t blocks_per_die;
   uint32_t pages_per_block;
-  uint32_t slots_per_page; /* LBAs per flash page */
-  uint64_t logical_lbas;   /* namespace size in LBAs */
+  uint32_t slots_per_page;    /* LBAs per flash page */
+  uint64_t logical_lbas;      /* namespace size in LBAs */
   uint32_t max_transfer_lbas; /* largest command the firmware accepts (MDTS) */
 
   /* DRAM window given to the firmware */
@@ -90,29 +90,29 @@ struct ftl_config {
   uint32_t gc_dchoices;         /* d for FTL_GC_DCHOICES */
 
   /* placement (HAML-SSD and the policies it is compared with) */
-  uint32_t placement;       /* enum ftl_placement */
-  uint32_t gc_placement;    /* enum ftl_gc_placement */
-  uint32_t hot_classes;     /* K: classes of haml (1..8); streams of stream (1..8) */
-  uint32_t hot_slice_lbas;  /* LBAs per monitored slice */
-  uint64_t hot_period_ns;   /* monitoring period T */
-  uint32_t hot_interval_rule; /* enum hot_interval_rule (hotness.h) */
-  uint32_t hot_max_iter;    /* K-Means iteration limit */
-  uint32_t cluster_engine;  /* enum ftl_cluster_engine: who runs the K-Means */
-  uint32_t hotis_min_writes;     /* HOTIS: hot if at least this many writes in the period ... */
+  uint32_t placement;             /* enum ftl_placement */
+  uint32_t gc_placement;          /* enum ftl_gc_placement */
+  uint32_t hot_classes;           /* K: classes of haml (1..8); streams of stream (1..8) */
+  uint32_t hot_slice_lbas;        /* LBAs per monitored slice */
+  uint64_t hot_period_ns;         /* monitoring period T */
+  uint32_t hot_interval_rule;     /* enum hot_interval_rule (hotness.h) */
+  uint32_t hot_max_iter;          /* K-Means iteration limit */
+  uint32_t cluster_engine;        /* enum ftl_cluster_engine: who runs the K-Means */
+  uint32_t hotis_min_writes;      /* HOTIS: hot if at least this many writes in the period ... */
   uint64_t hotis_max_interval_ns; /* ... and a mean update interval at most this */
 
   /* wear levelling */
-  uint32_t block_choice;     /* enum ftl_block_choice */
-  uint32_t wear_threshold;   /* migrate cold data when max - min erase count exceeds this (0: never) */
+  uint32_t block_choice;      /* enum ftl_block_choice */
+  uint32_t wear_threshold;    /* migrate cold data when max - min erase count exceeds this (0: never) */
   uint32_t wear_check_erases; /* look at the spread every this many erases */
-  uint32_t streams_limit;    /* MSL: stream identifiers per namespace (Streams directive, 1..8) */
+  uint32_t streams_limit;     /* MSL: stream identifiers per namespace (Streams directive, 1..8) */
 
-  uint64_t seed; /* firmware PRNG seed (random victim choices) */
+  uint64_t seed;              /* firmware PRNG seed (random victim choices) */
   uint32_t debug_gc_register; /* 1: write NVME DBG_GC where GC starts and ends (the host's GC label) */
   /* media faults (branch power): when a block's data is moved to fresh blocks */
-  uint32_t refresh_read_limit;  /* flash reads of a block since its erase that make it refreshed (0: never) */
-  uint32_t refresh_retries;     /* a read that needed at least this many retry levels refreshes its block (0: never) */
-  uint32_t gc_durable;          /* 1: erase a victim only once its relocated data is programmed (power loss without PLP) */
+  uint32_t refresh_read_limit; /* flash reads of a block since its erase that make it refreshed (0: never) */
+  uint32_t refresh_retries;    /* a read that needed at least this many retry levels refreshes its block (0: never) */
+  uint32_t gc_durable;  /* 1: erase a victim only once its relocated data is programmed (power loss without PLP) */
   uint32_t ns_ready_ns; /* I/O commands complete with Namespace Not Ready before this firmware time (0: ready) */
 };
 
@@ -122,20 +122,20 @@ struct ftl_stats {
   uint64_t host_errors;
   uint64_t host_lba_writes; /* LBAs written by the host */
   uint64_t host_lba_reads;
-  uint64_t gc_lba_writes;   /* LBAs relocated by GC */
-  uint64_t pad_slots;       /* slots padded by flush */
-  uint64_t trim_lbas;       /* LBAs deallocated */
-  uint64_t gc_victims;      /* blocks collected */
+  uint64_t gc_lba_writes; /* LBAs relocated by GC */
+  uint64_t pad_slots;     /* slots padded by flush */
+  uint64_t trim_lbas;     /* LBAs deallocated */
+  uint64_t gc_victims;    /* blocks collected */
   uint64_t erases;
   uint64_t programs;
   uint64_t flash_reads;
-  uint64_t flash_errors;    /* flash completions with an error status */
-  uint64_t write_stalls;    /* times a host write waited for a buffer or a block */
+  uint64_t flash_errors; /* flash completions with an error status */
+  uint64_t write_stalls; /* times a host write waited for a buffer or a block */
   uint32_t free_blocks;
   uint32_t free_blocks_min;
-  uint64_t gc_active_ns;    /* closed periods with a victim open (ftl_gc_active_ns adds the open one) */
+  uint64_t gc_active_ns; /* closed periods with a victim open (ftl_gc_active_ns adds the open one) */
   uint64_t class_lba_writes[FTL_MAX_CLASSES]; /* host LBAs placed per class */
-  uint64_t cluster_runs;    /* classification rounds (closed monitoring periods) */
+  uint64_t cluster_runs;                      /* classification rounds (closed monitoring periods) */
   uint64_t kmeans_iterations;
   uint64_t wear_victims;    /* blocks collected to move cold data off young blocks */
   uint64_t wear_lba_writes; /* LBAs those moved (also in gc_lba_writes) */
@@ -143,24 +143,24 @@ struct ftl_stats {
    * sent (0: none): with oracle streams, how a policy's classes compare with
    * the data's real death times */
   uint64_t class_by_stream[FTL_MAX_CLASSES][FTL_MAX_CLASSES + 1];
-  uint64_t gc_forced;       /* GC periods started urgently while the host's coordination said no (gcgate.c) */
-  uint64_t gc_events_lost;  /* asynchronous events dropped because the host left none outstanding */
+  uint64_t gc_forced;      /* GC periods started urgently while the host's coordination said no (gcgate.c) */
+  uint64_t gc_events_lost; /* asynchronous events dropped because the host left none outstanding */
   /* media faults (docs/firmware.md, "Bad blocks and read errors") */
-  uint64_t program_failures;  /* programs that failed: the page was rewritten elsewhere */
+  uint64_t program_failures; /* programs that failed: the page was rewritten elsewhere */
   uint64_t erase_failures;
-  uint64_t retired_blocks;    /* grown bad blocks (program or erase failure), never used again */
-  uint64_t factory_bad_blocks; /* skipped from the start */
-  uint64_t rewritten_lbas;    /* LBAs of failed programs placed again */
-  uint64_t reads_retried;     /* flash reads that needed read retry */
-  uint64_t read_retries;      /* retry levels they used */
+  uint64_t retired_blocks;      /* grown bad blocks (program or erase failure), never used again */
+  uint64_t factory_bad_blocks;  /* skipped from the start */
+  uint64_t rewritten_lbas;      /* LBAs of failed programs placed again */
+  uint64_t reads_retried;       /* flash reads that needed read retry */
+  uint64_t read_retries;        /* retry levels they used */
   uint64_t uncorrectable_reads; /* flash reads that failed ECC at every level (host and GC) */
-  uint64_t lost_lbas;         /* LBAs a GC read could not recover: they read as Unrecovered Read Error */
-  uint64_t refreshes;         /* blocks collected for read disturb or retries, not for space */
+  uint64_t lost_lbas;           /* LBAs a GC read could not recover: they read as Unrecovered Read Error */
+  uint64_t refreshes;           /* blocks collected for read disturb or retries, not for space */
   /* power-up recovery (ftl_recover) */
-  uint64_t recovery_pages;    /* pages read by the OOB scan */
-  uint64_t recovery_torn;     /* of them torn (uncorrectable): skipped */
-  uint64_t recovery_lbas;     /* LBAs mapped after the scan */
-  uint64_t recovery_ns;       /* time the scan took (0 in functional mode) */
+  uint64_t recovery_pages;      /* pages read by the OOB scan */
+  uint64_t recovery_torn;       /* of them torn (uncorrectable): skipped */
+  uint64_t recovery_lbas;       /* LBAs mapped after the scan */
+  uint64_t recovery_ns;         /* time the scan took (0 in functional mode) */
   uint64_t blocks_closed_early; /* open blocks closed before they were full (a released stream) */
 };
 

@@ -123,12 +123,12 @@ uint64_t ftl_die_free_offset(const struct ftl_config *c) {
   return m.dfc;
 }
 
-#define CHECK(cond, ...)                  \
-  do {                                    \
-    if (!(cond)) {                        \
+#define CHECK(cond, ...)                   \
+  do {                                     \
+    if (!(cond)) {                         \
       snprintf(msg, msg_len, __VA_ARGS__); \
-      return -1;                          \
-    }                                     \
+      return -1;                           \
+    }                                      \
   } while (0)
 
 static int in_range(uint64_t v, uint64_t lo, uint64_t hi) { return v >= lo && v <= hi; }
@@ -145,13 +145,13 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
   CHECK(blocks * spb < 0xffffffffull, "ftl: %llu physical slots exceed 32-bit addressing",
         (unsigned long long)(blocks * spb));
   /* every tunable's range (ftl_params.def) */
-#define FTL_PARAM(key, field, kind, def, min, max, unit, desc)                                              \
-  CHECK(in_range(c->field, min, max), "ftl: %s (%s) is %llu, outside [%llu, %llu]", key, #field,                 \
+#define FTL_PARAM(key, field, kind, def, min, max, unit, desc)                                   \
+  CHECK(in_range(c->field, min, max), "ftl: %s (%s) is %llu, outside [%llu, %llu]", key, #field, \
         (unsigned long long)c->field, (unsigned long long)(min), (unsigned long long)(max));
 #include "ftl_params.def"
   CHECK(c->write_buffer_pages >= 2 * place_frontiers(c),
-        "ftl: write_buffer_pages (%" PRIu32 ") must be at least 2 per write frontier (%" PRIu32 " frontiers)", c->write_buffer_pages,
-        place_frontiers(c));
+        "ftl: write_buffer_pages (%" PRIu32 ") must be at least 2 per write frontier (%" PRIu32 " frontiers)",
+        c->write_buffer_pages, place_frontiers(c));
   CHECK(c->gc_reserve_blocks < c->gc_threshold_blocks,
         "ftl: gc_reserve_blocks (%" PRIu32 ") must be below gc_threshold_blocks (%" PRIu32 ")", c->gc_reserve_blocks,
         c->gc_threshold_blocks);
@@ -221,9 +221,10 @@ static int carve_tables(struct ftl *f, const struct dram_map *m) {
   f->jobs = win(f, m->jobs, (uint64_t)cfg->gc_max_active * sizeof(struct gc_job));
   f->blk_flags = win(f, m->flags, B);
   f->blk_reads = win(f, m->reads, (uint64_t)B * 4);
-  if (!f->l2p || !f->valid_bits || !f->blk_valid || !f->bufs || !f->cmds || !f->jobs || !f->blk_flags || !f->blk_reads) {
-    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: DRAM window at 0x%" PRIx32 " (%" PRIu32 " bytes) is not accessible", cfg->dram_base,
-             cfg->dram_size);
+  if (!f->l2p || !f->valid_bits || !f->blk_valid || !f->bufs || !f->cmds || !f->jobs || !f->blk_flags ||
+      !f->blk_reads) {
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: DRAM window at 0x%" PRIx32 " (%" PRIu32 " bytes) is not accessible",
+             cfg->dram_base, cfg->dram_size);
     return -1;
   }
   /* L2P: all unmapped; validity: none. (Fresh DRAM is zero; L2P needs 0xff.) */
@@ -378,7 +379,9 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
   init_buffers(f, &m);
   init_commands(f, &m);
   if (init_rings(f, &m)) return -1;
-  hal_logf(hal, HAL_LOG_INFO, "ftl: %" PRIu32 " dies x %" PRIu32 " blocks x %" PRIu32 " pages x %" PRIu32 " slots, %llu LBAs, %" PRIu32 " free blocks",
+  hal_logf(hal, HAL_LOG_INFO,
+           "ftl: %" PRIu32 " dies x %" PRIu32 " blocks x %" PRIu32 " pages x %" PRIu32 " slots, %llu LBAs, %" PRIu32
+           " free blocks",
            f->dies, cfg->blocks_per_die, cfg->pages_per_block, cfg->slots_per_page,
            (unsigned long long)cfg->logical_lbas, f->free_total);
   return 0;

@@ -62,7 +62,10 @@
  * used again. */
 enum blk_state { BLK_FREE = 0, BLK_OPEN = 1, BLK_CLOSED = 2, BLK_VICTIM = 3, BLK_ERASING = 4, BLK_BAD = 5 };
 /* blk_flags: why a block is to be collected before GC would choose it. */
-enum blk_flag { BLKF_RETIRE = 1 /* a program failed: collect, then retire */, BLKF_REFRESH = 2 /* read disturb or retries */ };
+enum blk_flag {
+  BLKF_RETIRE = 1 /* a program failed: collect, then retire */,
+  BLKF_REFRESH = 2 /* read disturb or retries */
+};
 
 enum buf_pool { POOL_WRITE = 0, POOL_READ = 1, POOL_GC = 2, POOL_COUNT = 3 };
 
@@ -79,7 +82,7 @@ enum buf_state {
 enum tag_kind { TAG_PROGRAM = 1, TAG_HOST_READ = 2, TAG_GC_READ = 3, TAG_ERASE = 4 };
 #define TAG(kind, idx) (((uint32_t)(kind) << 24) | (uint32_t)(idx))
 #define TAG_KIND(t) ((t) >> 24)
-#define TAG_IDX(t) ((t) & 0xffffffu)
+#define TAG_IDX(t) ((t)&0xffffffu)
 
 struct pagebuf {
   uint8_t state;
@@ -118,8 +121,15 @@ struct frontier {
 /* Host classes 0..classes-1, then the GC frontier if it has its own. */
 #define FTL_MAX_FRONTIERS (FTL_MAX_CLASSES + 1)
 
-enum cmd_state { CMD_FREE = 0, CMD_H2D = 1, CMD_PLACE = 2, CMD_READ = 3, CMD_D2H = 4, CMD_WAIT_FLUSH = 5,
-                 CMD_HELD = 6 /* an Asynchronous Event Request waiting for an event (gcgate.c) */ };
+enum cmd_state {
+  CMD_FREE = 0,
+  CMD_H2D = 1,
+  CMD_PLACE = 2,
+  CMD_READ = 3,
+  CMD_D2H = 4,
+  CMD_WAIT_FLUSH = 5,
+  CMD_HELD = 6 /* an Asynchronous Event Request waiting for an event (gcgate.c) */
+};
 
 struct fw_cmd {
   uint8_t state;
@@ -128,13 +138,13 @@ struct fw_cmd {
   uint16_t cid;
   uint16_t status;
   uint64_t slba;
-  uint32_t nlb;      /* LBAs (DSM: ranges) */
-  uint32_t progress; /* next LBA index to place or read */
-  uint32_t pending;  /* outstanding flash reads */
-  uint32_t next;     /* waiting list / free list link */
-  uint64_t prp;      /* host address */
-  uint32_t staging;  /* bus address of the token staging area */
-  uint32_t *tokens;  /* window onto it */
+  uint32_t nlb;        /* LBAs (DSM: ranges) */
+  uint32_t progress;   /* next LBA index to place or read */
+  uint32_t pending;    /* outstanding flash reads */
+  uint32_t next;       /* waiting list / free list link */
+  uint64_t prp;        /* host address */
+  uint32_t staging;    /* bus address of the token staging area */
+  uint32_t *tokens;    /* window onto it */
   uint32_t functional; /* 1: issued by ftl_func_* (no host transfers) */
   uint8_t stream;      /* write: NVMe stream ID (0: none) */
   uint8_t recorded;    /* write: seen by the hotness monitor */
@@ -142,21 +152,22 @@ struct fw_cmd {
 };
 
 struct gc_job {
-  uint32_t victim; /* FTL_NONE if idle */
-  uint32_t page;   /* next page of the victim to read */
-  uint32_t reads;  /* outstanding reads */
-  uint32_t wear;   /* 1: a wear-levelling victim (chosen for its low erase count) */
-  uint32_t erase_after; /* ftl.gc.durable: all placed, erase once programs up to this sequence number completed (0: not waiting) */
+  uint32_t victim;      /* FTL_NONE if idle */
+  uint32_t page;        /* next page of the victim to read */
+  uint32_t reads;       /* outstanding reads */
+  uint32_t wear;        /* 1: a wear-levelling victim (chosen for its low erase count) */
+  uint32_t erase_after; /* ftl.gc.durable: all placed, erase once programs up to this sequence number completed (0: not
+                           waiting) */
 };
 
 /* Indices wrap at size (empty when head == tail). On a ring the firmware
  * consumes, tail is the producer's index as last read from the device. */
 struct ring {
-  uint32_t base;   /* bus address */
-  uint32_t size;   /* entries (power of two) */
-  uint32_t head;   /* consumer index */
-  uint32_t tail;   /* producer index */
-  void *mem;       /* window */
+  uint32_t base; /* bus address */
+  uint32_t size; /* entries (power of two) */
+  uint32_t head; /* consumer index */
+  uint32_t tail; /* producer index */
+  void *mem;     /* window */
 };
 
 /* The Streams directive of a namespace (NVMe 1.4 section 9.3). */
@@ -179,32 +190,32 @@ struct ftl {
   int fatal; /* set on an unrecoverable firmware error */
 
   /* tables in DRAM */
-  uint32_t *l2p;        /* [logical_lbas] */
-  uint32_t *valid_bits; /* [total slots / 32] */
-  uint32_t *blk_valid;  /* [blocks] valid LBAs */
-  uint32_t *blk_erase;  /* [blocks] erase count */
-  uint8_t *blk_state;   /* [blocks] enum blk_state */
-  uint16_t *blk_wp;     /* [blocks] next page to allocate */
-  uint16_t *blk_inbuf;  /* [blocks] pages of this block held in page buffers */
+  uint32_t *l2p;           /* [logical_lbas] */
+  uint32_t *valid_bits;    /* [total slots / 32] */
+  uint32_t *blk_valid;     /* [blocks] valid LBAs */
+  uint32_t *blk_erase;     /* [blocks] erase count */
+  uint8_t *blk_state;      /* [blocks] enum blk_state */
+  uint16_t *blk_wp;        /* [blocks] next page to allocate */
+  uint16_t *blk_inbuf;     /* [blocks] pages of this block held in page buffers */
   uint64_t *blk_closed_ns; /* [blocks] time it was closed */
-  uint32_t *blk_next;   /* [blocks] free list / victim list links */
+  uint32_t *blk_next;      /* [blocks] free list / victim list links */
   uint32_t *blk_prev;
   uint32_t *closed_pos; /* [blocks] index in closed[] or FTL_NONE */
   uint32_t *closed;     /* [blocks] closed blocks, unordered */
   uint32_t closed_count;
-  uint32_t *bucket_head; /* greedy: [slots_per_block + 1] lists by valid count */
-  uint32_t bucket_min;   /* lowest possibly non-empty bucket */
+  uint32_t *bucket_head;         /* greedy: [slots_per_block + 1] lists by valid count */
+  uint32_t bucket_min;           /* lowest possibly non-empty bucket */
   uint32_t fifo_head, fifo_tail; /* fifo: closed blocks in close order */
-  uint32_t *die_free_head; /* [dies] free block lists */
+  uint32_t *die_free_head;       /* [dies] free block lists */
   uint32_t *die_free_tail;
   uint32_t *die_free_count;
   uint32_t *die_reclaim; /* [dies] blocks being collected (VICTIM, ERASING) */
   uint32_t *die_cand;    /* [dies] GC candidates (CLOSED) */
   uint32_t free_total;
-  uint8_t *blk_flags;   /* [blocks] enum blk_flag bits */
-  uint32_t *blk_reads;  /* [blocks] flash reads since its erase (read disturb) */
-  uint32_t urgent;      /* closed blocks with flags, waiting to be collected */
-  uint64_t dram_end;    /* end of the DRAM layout (offset): recovery's scratch goes above it */
+  uint8_t *blk_flags;  /* [blocks] enum blk_flag bits */
+  uint32_t *blk_reads; /* [blocks] flash reads since its erase (read disturb) */
+  uint32_t urgent;     /* closed blocks with flags, waiting to be collected */
+  uint64_t dram_end;   /* end of the DRAM layout (offset): recovery's scratch goes above it */
 
   struct frontier fr[FTL_MAX_FRONTIERS];
   uint32_t classes; /* host classes (frontiers 0..classes-1) */
@@ -213,12 +224,12 @@ struct ftl {
   /* hotness (place.c) */
   struct hot_monitor hot;
   uint32_t slices;
-  uint8_t *slice_class; /* [slices] current class */
-  uint16_t *hot_f9, *hot_t9; /* [slices] last period's scaled figures */
-  uint32_t *hot_fraw;   /* [slices] last period's writes */
-  uint64_t *hot_traw;   /* [slices] last period's mean interval, ns */
-  uint8_t *hot_labels;  /* [slices] K-Means labels */
-  uint32_t *accel_pts;  /* [slices] points for the accelerator (cluster_engine accel) */
+  uint8_t *slice_class;                  /* [slices] current class */
+  uint16_t *hot_f9, *hot_t9;             /* [slices] last period's scaled figures */
+  uint32_t *hot_fraw;                    /* [slices] last period's writes */
+  uint64_t *hot_traw;                    /* [slices] last period's mean interval, ns */
+  uint8_t *hot_labels;                   /* [slices] K-Means labels */
+  uint32_t *accel_pts;                   /* [slices] points for the accelerator (cluster_engine accel) */
   uint32_t accel_pts_bus, accel_lab_bus; /* their bus address, and the accelerator's label buffer's */
 
   /* wear levelling */
@@ -243,20 +254,20 @@ struct ftl {
   int gc_pending; /* a free block was taken or a block closed since the last gc_schedule() */
 
   /* where a host stage that yielded continues (FTL_NONE: it did not) */
-  uint32_t host_placing;  /* DONE ring: the write command being placed */
-  uint32_t host_flushing; /* CMD ring: the flush command flushing frontiers */
+  uint32_t host_placing;                    /* DONE ring: the write command being placed */
+  uint32_t host_flushing;                   /* CMD ring: the flush command flushing frontiers */
   uint32_t wait_yielded, wait_yielded_prev; /* wait list: the command, its predecessor */
 
-  struct ring fsq, fcq;        /* flash submission / completion */
-  struct ring ncmd, nxfer, ndone; /* NVMe fetched commands / transfers / done */
+  struct ring fsq, fcq;            /* flash submission / completion */
+  struct ring ncmd, nxfer, ndone;  /* NVMe fetched commands / transfers / done */
   uint32_t fsq_dirty, nxfer_dirty; /* doorbells to ring at the end of a pass */
   uint32_t flash_outstanding;
   uint32_t xfer_outstanding;
   uint32_t programs_inflight;
   uint32_t erases_inflight;
-  int functional; /* inside ftl_func_*: no host transfers */
-  int cmd_irq_masked; /* IRQ_NVME_CMD disabled while no command slot is free */
-  struct gcgate gate; /* host-coordinated GC (gcgate.c) */
+  int functional;               /* inside ftl_func_*: no host transfers */
+  int cmd_irq_masked;           /* IRQ_NVME_CMD disabled while no command slot is free */
+  struct gcgate gate;           /* host-coordinated GC (gcgate.c) */
   struct streams_state streams; /* NVMe Streams directive of namespace 1 (directives.c) */
 };
 
@@ -299,7 +310,9 @@ void buf_add(struct ftl *f, uint32_t b);
 uint32_t buf_find_row(const struct ftl *f, uint32_t row);
 
 /* ---- map.c: L2P and validity ----------------------------------------------- */
-static inline int ppa_valid(const struct ftl *f, uint32_t ppa) { return (int)((f->valid_bits[ppa >> 5] >> (ppa & 31)) & 1u); }
+static inline int ppa_valid(const struct ftl *f, uint32_t ppa) {
+  return (int)((f->valid_bits[ppa >> 5] >> (ppa & 31)) & 1u);
+}
 void map_set(struct ftl *f, uint32_t lpn, uint32_t ppa); /* invalidates the old location */
 void map_trim(struct ftl *f, uint32_t lpn);
 void map_invalidate_ppa(struct ftl *f, uint32_t ppa);

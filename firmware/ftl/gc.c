@@ -16,9 +16,7 @@ uint32_t gc_idle_job(const struct ftl *f) {
   return FTL_NONE;
 }
 
-int gc_below_threshold(const struct ftl *f) {
-  return f->free_total + f->erases_inflight < f->cfg.gc_threshold_blocks;
-}
+int gc_below_threshold(const struct ftl *f) { return f->free_total + f->erases_inflight < f->cfg.gc_threshold_blocks; }
 
 void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear) {
   struct gc_job *job = &f->jobs[j];
@@ -30,7 +28,8 @@ void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear) {
   f->stats.gc_victims++;
   hal_trace(f->hal, HAL_TRACE_GC_VICTIM_START, blk);
   if (f->gc_active++ == 0) f->gc_since_ns = hal_time_ns(f->hal);
-  if (f->gc_active == 1 && f->cfg.debug_gc_register) hal_write32(f->hal, SSDVP_NVME_BASE + NVME_DBG_GC, 1); /* GC starts */
+  if (f->gc_active == 1 && f->cfg.debug_gc_register)
+    hal_write32(f->hal, SSDVP_NVME_BASE + NVME_DBG_GC, 1); /* GC starts */
 }
 
 static uint32_t page_valid_mask(const struct ftl *f, uint32_t row) {
@@ -48,7 +47,8 @@ static uint32_t min_seq_in_flight(const struct ftl *f) {
   uint32_t lo = FTL_NONE;
   for (uint32_t b = 0; b < f->nbufs; ++b) {
     const struct pagebuf *pb = &f->bufs[b];
-    if (pb->state == BUF_PROGRAM && pb->token[2 * (size_t)f->cfg.slots_per_page] < lo) lo = pb->token[2 * (size_t)f->cfg.slots_per_page];
+    if (pb->state == BUF_PROGRAM && pb->token[2 * (size_t)f->cfg.slots_per_page] < lo)
+      lo = pb->token[2 * (size_t)f->cfg.slots_per_page];
   }
   return lo;
 }
@@ -58,14 +58,15 @@ static void job_finish_if_done(struct ftl *f, struct gc_job *j) {
   const uint32_t blk = j->victim;
   if (f->blk_valid[blk] != 0) {
     /* Every valid slot was read and placed; any left is a firmware bug. */
-    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: victim block %" PRIu32 " still has %" PRIu32 " valid LBAs after relocation", blk,
-             f->blk_valid[blk]);
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: victim block %" PRIu32 " still has %" PRIu32 " valid LBAs after relocation",
+             blk, f->blk_valid[blk]);
     f->fatal = 1;
   }
   if (f->cfg.gc_durable && !(f->blk_flags[blk] & BLKF_RETIRE)) {
     /* Its data must be on flash before the victim goes: pad and program what
      * relocation filled, then wait for every program submitted so far. */
-    if (f->gc_fr != FTL_NONE) frontier_flush_one(f, &f->fr[f->gc_fr]);
+    if (f->gc_fr != FTL_NONE)
+      frontier_flush_one(f, &f->fr[f->gc_fr]);
     else
       for (uint32_t i = 0; i < f->classes; ++i) frontier_flush_one(f, &f->fr[i]);
     j->erase_after = f->seq ? f->seq : 1;
@@ -100,7 +101,8 @@ static void job_erase(struct ftl *f, struct gc_job *j) {
   j->erase_after = 0;
   hal_trace(f->hal, HAL_TRACE_GC_VICTIM_END, blk);
   if (--f->gc_active == 0) f->stats.gc_active_ns += hal_time_ns(f->hal) - f->gc_since_ns;
-  if (f->gc_active == 0 && f->cfg.debug_gc_register) hal_write32(f->hal, SSDVP_NVME_BASE + NVME_DBG_GC, 0); /* GC ends */
+  if (f->gc_active == 0 && f->cfg.debug_gc_register)
+    hal_write32(f->hal, SSDVP_NVME_BASE + NVME_DBG_GC, 0); /* GC ends */
 }
 
 /* Issues reads for a job while GC buffers allow (two stay for the frontier). */
@@ -191,7 +193,8 @@ int gc_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries) {
      * until rewritten, and nothing of the page is relocated. */
     const uint32_t lost = map_lose_row(f, pb->row, pb->mask);
     f->stats.lost_lbas += lost;
-    hal_logf(f->hal, HAL_LOG_WARN, "ftl: GC read of row %" PRIu32 " uncorrectable: %" PRIu32 " LBAs lost", pb->row, lost);
+    hal_logf(f->hal, HAL_LOG_WARN, "ftl: GC read of row %" PRIu32 " uncorrectable: %" PRIu32 " LBAs lost", pb->row,
+             lost);
     pb->mask = 0;
   } else if (status != FC_OK) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: GC read of row %" PRIu32 " failed with status %d", pb->row, status);
@@ -202,8 +205,10 @@ int gc_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries) {
   pb->filled = 0;
   pb->yielded = 0;
   pb->next = FTL_NONE;
-  if (f->gc_place_tail == FTL_NONE) f->gc_place_head = b;
-  else f->bufs[f->gc_place_tail].next = b;
+  if (f->gc_place_tail == FTL_NONE)
+    f->gc_place_head = b;
+  else
+    f->bufs[f->gc_place_tail].next = b;
   f->gc_place_tail = b;
   return f->gc_place_head == b ? gc_relocate(f) : STEP_WAIT;
 }

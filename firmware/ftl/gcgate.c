@@ -110,8 +110,7 @@ int gcgate_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
           g->lock_mode = (uint8_t)((q->cdw11 >> 1) & 1);
           g->ggc_mode = (uint8_t)((q->cdw11 >> 2) & 1);
           return NVME_SC_SUCCESS;
-        default:
-          return NVME_SC_INVALID_FIELD;
+        default: return NVME_SC_INVALID_FIELD;
       }
     case NVME_ADMIN_ASYNC_EVENT_REQUEST:
       if (g->aer_count == GCGATE_MAX_AER) return 0x105; /* AER limit exceeded */
@@ -127,7 +126,6 @@ int gcgate_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
       g->collect_target = f->cfg.gc_threshold_blocks + q->cdw11;
       g->ggc_asked = 0;
       return NVME_SC_SUCCESS;
-    default:
-      return NVME_SC_INVALID_OPCODE;
+    default: return NVME_SC_INVALID_OPCODE;
   }
 }

@@ -27,14 +27,14 @@ struct ftl;
 enum gcgate_admin_opcode {
   NVME_ADMIN_SET_FEATURES = 0x09,
   NVME_ADMIN_ASYNC_EVENT_REQUEST = 0x0c,
-  NVME_ADMIN_VS_GC_LOCK = 0xc1, /* vendor: CDW10 = 1 grant the GC lock, 0 take it back */
+  NVME_ADMIN_VS_GC_LOCK = 0xc1,   /* vendor: CDW10 = 1 grant the GC lock, 0 take it back */
   NVME_ADMIN_VS_GC_COLLECT = 0xc2 /* vendor: CDW10 = 1 collect now until free blocks reach the GC threshold
                                      plus CDW11 (Harmonia's global GC, free-block banking), 0 stop */
 };
 /* Feature identifiers (CDW10 bits 7:0 of Set Features). */
 enum gcgate_feature {
-  NVME_FEAT_PLM_CONFIG = 0x09, /* Predictable Latency Mode Config: CDW12 bit 0 enable */
-  NVME_FEAT_PLM_WINDOW = 0x0a, /* Predictable Latency Mode Window: CDW12 bits 2:0, 1 DTWIN, 2 NDWIN */
+  NVME_FEAT_PLM_CONFIG = 0x09,  /* Predictable Latency Mode Config: CDW12 bit 0 enable */
+  NVME_FEAT_PLM_WINDOW = 0x0a,  /* Predictable Latency Mode Window: CDW12 bits 2:0, 1 DTWIN, 2 NDWIN */
   NVME_FEAT_VS_GC_REPORT = 0xc0 /* vendor: CDW11 bit 0 report GC start/end, bit 1 GC needs the lock,
                                    bit 2 GC needs a global collection (Harmonia) */
 };
@@ -42,8 +42,8 @@ enum { NVME_PLM_DTWIN = 1, NVME_PLM_NDWIN = 2 };
 /* Asynchronous event completion dword 0: type 7 (vendor specific) in bits
  * 2:0, event information in bits 15:8, log page 0xc0 in bits 23:16. */
 enum gcgate_event {
-  GCGATE_EV_GC_START = 1,    /* the drive started collecting */
-  GCGATE_EV_GC_END = 2,      /* it has no victim open any more */
+  GCGATE_EV_GC_START = 1,     /* the drive started collecting */
+  GCGATE_EV_GC_END = 2,       /* it has no victim open any more */
   GCGATE_EV_LOCK_REQUEST = 3, /* it wants to collect and asks for the lock */
   GCGATE_EV_LOCK_RELEASE = 4, /* it holds the lock and is done */
   GCGATE_EV_GGC_REQUEST = 5,  /* global-GC mode: it needs to collect and asks for a global collection */
@@ -54,18 +54,18 @@ enum gcgate_event {
 #define GCGATE_MAX_EVENTS 16u
 
 struct gcgate {
-  uint8_t plm;          /* PLM enabled by the host */
-  uint8_t window;       /* NVME_PLM_DTWIN or NVME_PLM_NDWIN */
-  uint8_t report;       /* report GC start/end */
-  uint8_t lock_mode;    /* GC needs the host's lock */
+  uint8_t plm;       /* PLM enabled by the host */
+  uint8_t window;    /* NVME_PLM_DTWIN or NVME_PLM_NDWIN */
+  uint8_t report;    /* report GC start/end */
+  uint8_t lock_mode; /* GC needs the host's lock */
   uint8_t lock_held;
   uint8_t lock_asked;
-  uint8_t reported_gc;  /* GC state last reported */
-  uint8_t forced_now;   /* the open victims include one started by urgency */
-  uint8_t ggc_mode;     /* non-urgent GC only inside a global collection the host starts (Harmonia) */
+  uint8_t reported_gc; /* GC state last reported */
+  uint8_t forced_now;  /* the open victims include one started by urgency */
+  uint8_t ggc_mode;    /* non-urgent GC only inside a global collection the host starts (Harmonia) */
   uint8_t ggc_asked;
-  uint8_t collect;      /* the host asked it to collect now (C2h) ... */
-  uint32_t collect_target; /* ... until free blocks (plus erases in flight) reach this */
+  uint8_t collect;              /* the host asked it to collect now (C2h) ... */
+  uint32_t collect_target;      /* ... until free blocks (plus erases in flight) reach this */
   uint32_t aer[GCGATE_MAX_AER]; /* command slots of outstanding AERs */
   uint32_t aer_count;
   uint8_t events[GCGATE_MAX_EVENTS];

@@ -101,8 +101,10 @@ static void host_send_admin_data(struct ftl *f, uint32_t c, uint32_t bytes) {
 
 void wait_push(struct ftl *f, uint32_t c) {
   f->cmds[c].next = FTL_NONE;
-  if (f->wait_tail == FTL_NONE) f->wait_head = c;
-  else f->cmds[f->wait_tail].next = c;
+  if (f->wait_tail == FTL_NONE)
+    f->wait_head = c;
+  else
+    f->cmds[f->wait_tail].next = c;
   f->wait_tail = c;
 }
 
@@ -333,8 +335,7 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
       xfer_post(f, XFER_H2D_RAW, cmd, XTAG(XK_DSM_RANGES, c), cmd->staging, cmd->prp,
                 cmd->nlb * (uint32_t)sizeof(struct nvme_dsm_range), 0);
       return;
-    default:
-      return host_cmd_finish(f, c, NVME_SC_INVALID_OPCODE);
+    default: return host_cmd_finish(f, c, NVME_SC_INVALID_OPCODE);
   }
 }
 
@@ -420,8 +421,10 @@ int host_resume_waiting(struct ftl *f) {
       return did | STEP_YIELD;
     }
     if (r == STEP_DONE) {
-      if (prev == FTL_NONE) f->wait_head = next;
-      else f->cmds[prev].next = next;
+      if (prev == FTL_NONE)
+        f->wait_head = next;
+      else
+        f->cmds[prev].next = next;
       if (f->wait_tail == c) f->wait_tail = prev;
       did = STEP_DONE;
     } else {

@@ -47,8 +47,7 @@ static uint16_t scale9(uint64_t v, uint64_t max) {
   return max ? (uint16_t)((v * HOT_MAX9) / max) : 0; /* v <= max, so at most 511 */
 }
 
-void hot_close_period(struct hot_monitor *m, uint64_t now, uint16_t *f9, uint16_t *t9, uint32_t *fraw,
-                      uint64_t *traw) {
+void hot_close_period(struct hot_monitor *m, uint64_t now, uint16_t *f9, uint16_t *t9, uint32_t *fraw, uint64_t *traw) {
   uint32_t fmax = 0;
   uint64_t tmax = 0;
   /* pass 1: averages in place (sum becomes the average interval) */

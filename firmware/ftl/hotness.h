@@ -46,7 +46,7 @@ extern "C" {
 enum hot_interval_rule { HOT_INTERVAL_PER_SLICE = 0, HOT_INTERVAL_GLOBAL = 1 };
 
 struct hot_monitor {
-  struct hal *hal;       /* for cost charging; may be NULL */
+  struct hal *hal; /* for cost charging; may be NULL */
   uint32_t slices;
   uint64_t period_ns;    /* T */
   uint32_t rule;         /* enum hot_interval_rule */

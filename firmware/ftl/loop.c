@@ -170,8 +170,9 @@ int ftl_func_write(struct ftl *f, uint64_t lba, uint32_t n, const uint32_t *toke
  * ftl.streams.limit is an error. */
 int ftl_func_write_stream(struct ftl *f, uint64_t lba, uint32_t n, const uint32_t *tokens, uint32_t stream) {
   if (stream > f->cfg.streams_limit) {
-    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: functional write with stream identifier %" PRIu32 " above ftl.streams.limit %" PRIu32,
-             stream, f->cfg.streams_limit);
+    hal_logf(f->hal, HAL_LOG_ERROR,
+             "ftl: functional write with stream identifier %" PRIu32 " above ftl.streams.limit %" PRIu32, stream,
+             f->cfg.streams_limit);
     return -1;
   }
   if (lba >= f->cfg.logical_lbas || n > f->cfg.logical_lbas - lba) return -1;

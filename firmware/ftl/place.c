@@ -97,7 +97,8 @@ static int cluster_accel(struct ftl *f, const uint16_t *x, const uint16_t *y, ui
                                 f->hot_labels, cx, cy, iters);
   hal_write32(f->hal, SSDVP_INTC_BASE + INTC_ENABLE, mask);
   if (rc == ACCEL_DRV_ERR_N) {
-    hal_logf(f->hal, HAL_LOG_WARN, "ftl: %" PRIu32 " slices do not fit the accelerator; clustering in software", f->slices);
+    hal_logf(f->hal, HAL_LOG_WARN, "ftl: %" PRIu32 " slices do not fit the accelerator; clustering in software",
+             f->slices);
     return kmeans2d(f->hal, x, y, f->slices, k, f->cfg.hot_max_iter, f->hot_labels, cx, cy, iters);
   }
   return rc;

@@ -95,7 +95,8 @@ static void scan_page(struct ftl *f, struct scan *sc, uint32_t b, const struct f
     }
     more = (row % ppb) + 1 < ppb;
   }
-  if (more) scan_submit(f, b, row + 1);
+  if (more)
+    scan_submit(f, b, row + 1);
   else if (!scan_next_block(f, sc, b)) {
     sc->active--;
     buf_put(f, b);
@@ -107,7 +108,8 @@ int recover_scan(struct ftl *f) {
   const uint64_t pages = (uint64_t)f->total_blocks * f->cfg.pages_per_block;
   const uint64_t at = (f->dram_end + 63) & ~(uint64_t)63;
   if (at + pages * 4 > f->cfg.dram_size) {
-    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: recovery needs %llu bytes of DRAM above the tables, %llu available (raise dram.size)",
+    hal_logf(f->hal, HAL_LOG_ERROR,
+             "ftl: recovery needs %llu bytes of DRAM above the tables, %llu available (raise dram.size)",
              (unsigned long long)pages * 4, (unsigned long long)(f->cfg.dram_size > at ? f->cfg.dram_size - at : 0));
     return -1;
   }
@@ -156,8 +158,7 @@ int recover_scan(struct ftl *f) {
   f->stats.free_blocks_min = f->free_total;
   f->gc_pending = 1;
   f->stats.recovery_ns = hal_time_ns(f->hal) - t0;
-  hal_logf(f->hal, HAL_LOG_INFO,
-           "ftl: recovered %llu LBAs from %llu pages (%llu torn), %" PRIu32 " free blocks",
+  hal_logf(f->hal, HAL_LOG_INFO, "ftl: recovered %llu LBAs from %llu pages (%llu torn), %" PRIu32 " free blocks",
            (unsigned long long)f->stats.recovery_lbas, (unsigned long long)f->stats.recovery_pages,
            (unsigned long long)f->stats.recovery_torn, f->free_total);
   return f->fatal ? -1 : 0;

@@ -48,7 +48,7 @@ enum ssdvp_reg_field {
 /* Mask, extraction and placement of a field f (a register field above or an
  * NVMe dword field below): SSDVP_FIELD_GET(ACCEL_STATUS_DONE, v). */
 #define SSDVP_FIELD_MASK(f) ((uint32_t)((((uint64_t)1 << f##_WIDTH) - 1) << f##_SHIFT))
-#define SSDVP_FIELD_GET(f, v) (((uint32_t)(v) & SSDVP_FIELD_MASK(f)) >> f##_SHIFT)
+#define SSDVP_FIELD_GET(f, v) (((uint32_t)(v)&SSDVP_FIELD_MASK(f)) >> f##_SHIFT)
 #define SSDVP_FIELD_PUT(f, x) (((uint32_t)(x) << f##_SHIFT) & SSDVP_FIELD_MASK(f))
 
 /* ---- interrupt lines (bit numbers in INTC PENDING/ENABLE) -------------- */
@@ -65,10 +65,16 @@ enum ssdvp_irq {
 #else
 #define SSDVP_STATIC_ASSERT _Static_assert
 #endif
-SSDVP_STATIC_ASSERT((int)IRQ_NVME_CMD == (int)INTC_PENDING_NVME_CMD_SHIFT && (int)IRQ_NVME_CMD == (int)INTC_ENABLE_NVME_CMD_SHIFT, "INTC field");
-SSDVP_STATIC_ASSERT((int)IRQ_NVME_DONE == (int)INTC_PENDING_NVME_DONE_SHIFT && (int)IRQ_NVME_DONE == (int)INTC_ENABLE_NVME_DONE_SHIFT, "INTC field");
-SSDVP_STATIC_ASSERT((int)IRQ_FLASH == (int)INTC_PENDING_FLASH_SHIFT && (int)IRQ_FLASH == (int)INTC_ENABLE_FLASH_SHIFT, "INTC field");
-SSDVP_STATIC_ASSERT((int)IRQ_ACCEL == (int)INTC_PENDING_ACCEL_SHIFT && (int)IRQ_ACCEL == (int)INTC_ENABLE_ACCEL_SHIFT, "INTC field");
+SSDVP_STATIC_ASSERT((int)IRQ_NVME_CMD == (int)INTC_PENDING_NVME_CMD_SHIFT &&
+                        (int)IRQ_NVME_CMD == (int)INTC_ENABLE_NVME_CMD_SHIFT,
+                    "INTC field");
+SSDVP_STATIC_ASSERT((int)IRQ_NVME_DONE == (int)INTC_PENDING_NVME_DONE_SHIFT &&
+                        (int)IRQ_NVME_DONE == (int)INTC_ENABLE_NVME_DONE_SHIFT,
+                    "INTC field");
+SSDVP_STATIC_ASSERT((int)IRQ_FLASH == (int)INTC_PENDING_FLASH_SHIFT && (int)IRQ_FLASH == (int)INTC_ENABLE_FLASH_SHIFT,
+                    "INTC field");
+SSDVP_STATIC_ASSERT((int)IRQ_ACCEL == (int)INTC_PENDING_ACCEL_SHIFT && (int)IRQ_ACCEL == (int)INTC_ENABLE_ACCEL_SHIFT,
+                    "INTC field");
 
 /* ---- tokens ----------------------------------------------------------- */
 #define SSDVP_TOKEN_DEALLOCATED 0x00000000u /* read of an unwritten or deallocated LBA */
@@ -83,10 +89,7 @@ enum nvme_opcode {
   NVME_OP_DSM = 0x09 /* Dataset Management; AD (deallocate) supported */
 };
 /* Admin commands (submission queue 0): the Directives of NVMe 1.4 section 9. */
-enum nvme_admin_opcode {
-  NVME_ADMIN_DIRECTIVE_SEND = 0x19,
-  NVME_ADMIN_DIRECTIVE_RECV = 0x1a
-};
+enum nvme_admin_opcode { NVME_ADMIN_DIRECTIVE_SEND = 0x19, NVME_ADMIN_DIRECTIVE_RECV = 0x1a };
 /* Directive operations (CDW11 bits 7:0 DOPER, 15:8 DTYPE, 31:16 DSPEC). */
 enum nvme_dir_oper {
   NVME_DIR_SND_ID_ENABLE = 0x01,      /* Identify, send: enable/disable a directive type (CDW12) */
@@ -100,17 +103,28 @@ enum nvme_dir_oper {
 /* Fields of the command dwords the firmware decodes and the host driver
  * encodes (NVMe base specification; use SSDVP_FIELD_GET/PUT). */
 enum nvme_dword_field {
-  NVME_CDW0_OPC_SHIFT = 0, NVME_CDW0_OPC_WIDTH = 8,      /* opcode */
-  NVME_CDW0_FUSE_SHIFT = 8, NVME_CDW0_FUSE_WIDTH = 2,    /* fused operation (not supported: 0 only) */
-  NVME_CDW0_PSDT_SHIFT = 14, NVME_CDW0_PSDT_WIDTH = 2,   /* PRP or SGL (SGLs not supported: 0 only) */
-  NVME_CDW0_CID_SHIFT = 16, NVME_CDW0_CID_WIDTH = 16,    /* command identifier */
-  NVME_CDW12_NLB_SHIFT = 0, NVME_CDW12_NLB_WIDTH = 16,   /* read/write: LBAs - 1 */
-  NVME_CDW12_DTYPE_SHIFT = 20, NVME_CDW12_DTYPE_WIDTH = 4, /* write: directive type */
-  NVME_CDW13_DSPEC_SHIFT = 16, NVME_CDW13_DSPEC_WIDTH = 16, /* write: directive specific (stream ID) */
-  NVME_CDW10_DSM_NR_SHIFT = 0, NVME_CDW10_DSM_NR_WIDTH = 8, /* DSM: ranges - 1 */
-  NVME_CDW11_DSM_AD_SHIFT = 2, NVME_CDW11_DSM_AD_WIDTH = 1, /* DSM: attribute deallocate */
-  NVME_CQE_STATUS_P_SHIFT = 0, NVME_CQE_STATUS_P_WIDTH = 1,   /* completion: phase tag */
-  NVME_CQE_STATUS_SF_SHIFT = 1, NVME_CQE_STATUS_SF_WIDTH = 15 /* completion: status field */
+  NVME_CDW0_OPC_SHIFT = 0,
+  NVME_CDW0_OPC_WIDTH = 8, /* opcode */
+  NVME_CDW0_FUSE_SHIFT = 8,
+  NVME_CDW0_FUSE_WIDTH = 2, /* fused operation (not supported: 0 only) */
+  NVME_CDW0_PSDT_SHIFT = 14,
+  NVME_CDW0_PSDT_WIDTH = 2, /* PRP or SGL (SGLs not supported: 0 only) */
+  NVME_CDW0_CID_SHIFT = 16,
+  NVME_CDW0_CID_WIDTH = 16, /* command identifier */
+  NVME_CDW12_NLB_SHIFT = 0,
+  NVME_CDW12_NLB_WIDTH = 16, /* read/write: LBAs - 1 */
+  NVME_CDW12_DTYPE_SHIFT = 20,
+  NVME_CDW12_DTYPE_WIDTH = 4, /* write: directive type */
+  NVME_CDW13_DSPEC_SHIFT = 16,
+  NVME_CDW13_DSPEC_WIDTH = 16, /* write: directive specific (stream ID) */
+  NVME_CDW10_DSM_NR_SHIFT = 0,
+  NVME_CDW10_DSM_NR_WIDTH = 8, /* DSM: ranges - 1 */
+  NVME_CDW11_DSM_AD_SHIFT = 2,
+  NVME_CDW11_DSM_AD_WIDTH = 1, /* DSM: attribute deallocate */
+  NVME_CQE_STATUS_P_SHIFT = 0,
+  NVME_CQE_STATUS_P_WIDTH = 1, /* completion: phase tag */
+  NVME_CQE_STATUS_SF_SHIFT = 1,
+  NVME_CQE_STATUS_SF_WIDTH = 15 /* completion: status field */
 };
 /* Write directives (CDW12 DTYPE, CDW13 DSPEC). */
 enum nvme_dtype { NVME_DTYPE_NONE = 0, NVME_DTYPE_STREAMS = 1 };
@@ -126,7 +140,7 @@ enum nvme_status {
   NVME_SC_CMD_SEQ_ERROR = 0x00c,
   NVME_SC_LBA_OUT_OF_RANGE = 0x080,
   NVME_SC_CAPACITY_EXCEEDED = 0x081,
-  NVME_SC_NS_NOT_READY = 0x082, /* retry later (DNR clear): ftl.ns_ready_after */
+  NVME_SC_NS_NOT_READY = 0x082,        /* retry later (DNR clear): ftl.ns_ready_after */
   NVME_SC_STREAM_ALLOC_FAILED = 0x17f, /* command specific: Stream Resource Allocation Failed */
   NVME_SC_UNRECOVERED_READ = 0x281     /* media error: Unrecovered Read Error (ECC failed after every retry) */
 };
@@ -211,8 +225,8 @@ enum fc_status {
   FC_ERR_ORDER = 2,      /* program out of page order within its block */
   FC_ERR_ADDRESS = 3,    /* row outside the geometry */
   FC_ERR_OPCODE = 4,
-  FC_ERR_DMA = 5,        /* buffer outside DRAM or unaligned */
-  FC_ERR_MASK = 6,       /* slot mask empty or beyond slots per page */
+  FC_ERR_DMA = 5,  /* buffer outside DRAM or unaligned */
+  FC_ERR_MASK = 6, /* slot mask empty or beyond slots per page */
   /* Media faults (models/flash/flash_faults.h): not firmware bugs, not
    * counted in ERRORS. */
   FC_ERR_UNCORRECTABLE = 7, /* READ: more bit errors than ECC corrects at every retry level, or a torn page */
@@ -266,7 +280,7 @@ struct fc_cqe {
 #define ACCEL_LABEL_NONE 8u /* label of a point after 0 iterations */
 /* A point word: x in bits 8:0, y in bits 24:16. */
 #define ACCEL_POINT(x, y) ((uint32_t)(x) | ((uint32_t)(y) << 16))
-#define ACCEL_POINT_X(w) ((uint16_t)((w) & 0xffffu))
+#define ACCEL_POINT_X(w) ((uint16_t)((w)&0xffffu))
 #define ACCEL_POINT_Y(w) ((uint16_t)((w) >> 16))
 
 enum accel_error {

@@ -40,11 +40,11 @@ extern "C" {
 
 /* Functional calls: iss_call(op) with arguments in the boot block. */
 enum iss_call_op {
-  ISS_CALL_WRITE = 1,        /* arg[0] lba, arg32[0] n, arg32[1] stream, tokens[] in; ret = 0/-1 */
-  ISS_CALL_TRIM = 2,         /* arg[0] lba, arg[1] n; ret = 0/-1 */
-  ISS_CALL_GC_ACTIVE_NS = 3, /* arg[0] now_ns; ret64 */
-  ISS_CALL_CLASSES = 4,      /* ret */
-  ISS_CALL_ERASE_SPREAD = 5, /* ret_u32[0] min, ret_u32[1] max, ret_double mean */
+  ISS_CALL_WRITE = 1,           /* arg[0] lba, arg32[0] n, arg32[1] stream, tokens[] in; ret = 0/-1 */
+  ISS_CALL_TRIM = 2,            /* arg[0] lba, arg[1] n; ret = 0/-1 */
+  ISS_CALL_GC_ACTIVE_NS = 3,    /* arg[0] now_ns; ret64 */
+  ISS_CALL_CLASSES = 4,         /* ret */
+  ISS_CALL_ERASE_SPREAD = 5,    /* ret_u32[0] min, ret_u32[1] max, ret_double mean */
   ISS_CALL_SET_GC_THRESHOLD = 6 /* arg32[0] blocks; ret = 0/-1 */
 };
 
@@ -57,13 +57,13 @@ struct iss_boot {
   struct ftl_config config;
 
   /* written by the program at boot */
-  int32_t init_result;    /* ftl_init's result; 1 while booting */
+  int32_t init_result; /* ftl_init's result; 1 while booting */
   uint32_t fw_config_bytes;
   uint32_t fw_stats_bytes;
-  uint32_t stats_addr;    /* struct ftl_stats, read by the platform at any time */
-  uint32_t stop_addr;     /* the FTL's stop flag (int), set by the platform */
-  uint32_t call_entry;    /* int32_t iss_call(uint32_t op) */
-  uint32_t call_return;   /* where iss_call returns to (the platform stops there) */
+  uint32_t stats_addr;  /* struct ftl_stats, read by the platform at any time */
+  uint32_t stop_addr;   /* the FTL's stop flag (int), set by the platform */
+  uint32_t call_entry;  /* int32_t iss_call(uint32_t op) */
+  uint32_t call_return; /* where iss_call returns to (the platform stops there) */
   uint32_t reserved0;
 
   /* functional calls */

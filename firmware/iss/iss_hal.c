@@ -61,8 +61,8 @@ static void iss_trace(void *ctx, enum hal_trace_event ev, uint32_t arg) {
   SYSCTL(SYSCTL_TRACE_EVENT) = (uint32_t)ev;
 }
 
-static const struct hal_ops iss_ops = {iss_read32, iss_write32, iss_dram,  iss_wait_irq,
-                                       iss_charge, iss_time_ns, iss_log, iss_trace};
+static const struct hal_ops iss_ops = {iss_read32, iss_write32, iss_dram, iss_wait_irq,
+                                       iss_charge, iss_time_ns, iss_log,  iss_trace};
 
 void iss_hal_init(struct iss_hal *h, uint32_t dram_base, uint32_t dram_size) {
   h->dram_base = dram_base;

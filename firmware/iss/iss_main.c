@@ -24,15 +24,10 @@ int32_t iss_call(uint32_t op) {
     case ISS_CALL_WRITE:
       if (b->arg32[0] > ISS_BOOT_TOKENS) return -1;
       return ftl_func_write_stream(f, b->arg[0], b->arg32[0], b->tokens, b->arg32[1]);
-    case ISS_CALL_TRIM:
-      return ftl_func_trim(f, b->arg[0], b->arg[1]);
-    case ISS_CALL_GC_ACTIVE_NS:
-      b->ret64 = ftl_gc_active_ns(f, b->arg[0]);
-      return 0;
-    case ISS_CALL_SET_GC_THRESHOLD:
-      return ftl_func_set_gc_threshold(f, b->arg32[0]);
-    case ISS_CALL_CLASSES:
-      return (int32_t)ftl_classes(f);
+    case ISS_CALL_TRIM: return ftl_func_trim(f, b->arg[0], b->arg[1]);
+    case ISS_CALL_GC_ACTIVE_NS: b->ret64 = ftl_gc_active_ns(f, b->arg[0]); return 0;
+    case ISS_CALL_SET_GC_THRESHOLD: return ftl_func_set_gc_threshold(f, b->arg32[0]);
+    case ISS_CALL_CLASSES: return (int32_t)ftl_classes(f);
     case ISS_CALL_ERASE_SPREAD: {
       uint32_t lo, hi;
       double mean;
@@ -42,8 +37,7 @@ int32_t iss_call(uint32_t op) {
       b->ret_double = mean;
       return 0;
     }
-    default:
-      return -1;
+    default: return -1;
   }
 }
 

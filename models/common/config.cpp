@@ -149,8 +149,7 @@ void Config::set(const std::string& key, const std::string& value) {
 
 void Config::set_assignment(const std::string& kv) {
   const auto eq = kv.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw ConfigError("override " + quoted(kv) + " is not of the form key=value");
+  if (eq == std::string::npos || eq == 0) throw ConfigError("override " + quoted(kv) + " is not of the form key=value");
   set(trim(kv.substr(0, eq)), trim(kv.substr(eq + 1)));
 }
 
@@ -217,8 +216,7 @@ const std::string* Config::lookup(const std::string& key, const std::string& typ
   return v;
 }
 
-uint64_t Config::get_u64(const std::string& key, uint64_t def, const std::string& desc, uint64_t min,
-                         uint64_t max) {
+uint64_t Config::get_u64(const std::string& key, uint64_t def, const std::string& desc, uint64_t min, uint64_t max) {
   const std::string* v = lookup(key, "u64", std::to_string(def), desc);
   uint64_t r = def;
   if (v) {
@@ -290,8 +288,8 @@ std::string Config::get_string(const std::string& key, const std::string& def, c
   return v ? *v : def;
 }
 
-std::string Config::get_choice(const std::string& key, const std::string& def,
-                               const std::vector<std::string>& choices, const std::string& desc) {
+std::string Config::get_choice(const std::string& key, const std::string& def, const std::vector<std::string>& choices,
+                               const std::string& desc) {
   std::string all;
   for (const auto& c : choices) all += (all.empty() ? "" : "|") + c;
   const std::string* v = lookup(key, "string", def, desc + " (" + all + ")");
@@ -306,14 +304,22 @@ uint64_t Config::parse_time_ps(const std::string& text) {
   std::string unit;
   split_number_unit(text, n, unit);
   double mult = 0;
-  if (unit == "ps") mult = 1;
-  else if (unit == "ns") mult = 1e3;
-  else if (unit == "us") mult = 1e6;
-  else if (unit == "ms") mult = 1e9;
-  else if (unit == "s") mult = 1e12;
-  else if (unit == "min") mult = 60e12;
-  else if (unit == "h") mult = 3600e12;
-  else throw std::invalid_argument(quoted(text) + " needs a time unit (ps, ns, us, ms, s, min, h)");
+  if (unit == "ps")
+    mult = 1;
+  else if (unit == "ns")
+    mult = 1e3;
+  else if (unit == "us")
+    mult = 1e6;
+  else if (unit == "ms")
+    mult = 1e9;
+  else if (unit == "s")
+    mult = 1e12;
+  else if (unit == "min")
+    mult = 60e12;
+  else if (unit == "h")
+    mult = 3600e12;
+  else
+    throw std::invalid_argument(quoted(text) + " needs a time unit (ps, ns, us, ms, s, min, h)");
   const double ps = n * mult;
   if (ps > 1.8e19) throw std::invalid_argument(quoted(text) + " is too large");
   return static_cast<uint64_t>(std::llround(ps));
@@ -324,16 +330,26 @@ uint64_t Config::parse_size(const std::string& text) {
   std::string unit;
   split_number_unit(text, n, unit);
   double mult = 0;
-  if (unit.empty() || unit == "B") mult = 1;
-  else if (unit == "KB") mult = 1e3;
-  else if (unit == "MB") mult = 1e6;
-  else if (unit == "GB") mult = 1e9;
-  else if (unit == "TB") mult = 1e12;
-  else if (unit == "KiB") mult = 1024.0;
-  else if (unit == "MiB") mult = 1024.0 * 1024;
-  else if (unit == "GiB") mult = 1024.0 * 1024 * 1024;
-  else if (unit == "TiB") mult = 1024.0 * 1024 * 1024 * 1024;
-  else throw std::invalid_argument(quoted(text) + " has an unknown size unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
+  if (unit.empty() || unit == "B")
+    mult = 1;
+  else if (unit == "KB")
+    mult = 1e3;
+  else if (unit == "MB")
+    mult = 1e6;
+  else if (unit == "GB")
+    mult = 1e9;
+  else if (unit == "TB")
+    mult = 1e12;
+  else if (unit == "KiB")
+    mult = 1024.0;
+  else if (unit == "MiB")
+    mult = 1024.0 * 1024;
+  else if (unit == "GiB")
+    mult = 1024.0 * 1024 * 1024;
+  else if (unit == "TiB")
+    mult = 1024.0 * 1024 * 1024 * 1024;
+  else
+    throw std::invalid_argument(quoted(text) + " has an unknown size unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
   const double b = n * mult;
   if (b != std::floor(b)) throw std::invalid_argument(quoted(text) + " is not a whole number of bytes");
   if (b > 1.8e19) throw std::invalid_argument(quoted(text) + " is too large");
@@ -415,14 +431,15 @@ void Config::check_unknown(bool skip_instance_keys) const {
     const auto near = near_misses(kv.first);
     for (size_t i = 0; i < near.size(); ++i) unknown += (i ? ", " : ": perhaps misspelt ") + near[i];
   }
-  if (!unknown.empty())
-    throw ConfigError("unknown config key(s); see `ssdvp params` for the valid ones:" + unknown);
+  if (!unknown.empty()) throw ConfigError("unknown config key(s); see `ssdvp params` for the valid ones:" + unknown);
 }
 
 std::string format_time_ps(uint64_t ps) {
-  static const struct { uint64_t mult; const char* unit; } units[] = {
-      {3600000000000000ull, "h"}, {1000000000000ull, "s"}, {1000000000ull, "ms"},
-      {1000000ull, "us"},         {1000ull, "ns"},         {1ull, "ps"}};
+  static const struct {
+    uint64_t mult;
+    const char* unit;
+  } units[] = {{3600000000000000ull, "h"}, {1000000000000ull, "s"}, {1000000000ull, "ms"},
+               {1000000ull, "us"},         {1000ull, "ns"},         {1ull, "ps"}};
   if (ps == 0) return "0ns";
   for (const auto& u : units)
     if (ps % u.mult == 0) return std::to_string(ps / u.mult) + u.unit;
@@ -434,9 +451,11 @@ std::string format_time_ps(uint64_t ps) {
 namespace ssdvp {
 
 std::string format_size(uint64_t bytes) {
-  static const struct { uint64_t mult; const char* unit; } units[] = {
-      {1ull << 40, "TiB"}, {1000000000000ull, "TB"}, {1ull << 30, "GiB"}, {1000000000ull, "GB"},
-      {1ull << 20, "MiB"}, {1000000ull, "MB"},       {1ull << 10, "KiB"}, {1000ull, "KB"}};
+  static const struct {
+    uint64_t mult;
+    const char* unit;
+  } units[] = {{1ull << 40, "TiB"}, {1000000000000ull, "TB"}, {1ull << 30, "GiB"}, {1000000000ull, "GB"},
+               {1ull << 20, "MiB"}, {1000000ull, "MB"},       {1ull << 10, "KiB"}, {1000ull, "KB"}};
   if (bytes == 0) return "0";
   for (const auto& u : units)
     if (bytes % u.mult == 0) return std::to_string(bytes / u.mult) + u.unit;

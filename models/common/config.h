@@ -57,16 +57,16 @@ class Config {
 
   // Declare-and-read. Ranges are inclusive; a value outside them is an error
   // naming the key.
-  uint64_t get_u64(const std::string& key, uint64_t def, const std::string& desc,
-                   uint64_t min = 0, uint64_t max = UINT64_MAX);
+  uint64_t get_u64(const std::string& key, uint64_t def, const std::string& desc, uint64_t min = 0,
+                   uint64_t max = UINT64_MAX);
   int64_t get_i64(const std::string& key, int64_t def, const std::string& desc);
-  double get_double(const std::string& key, double def, const std::string& desc,
-                    double min = -1e300, double max = 1e300);
+  double get_double(const std::string& key, double def, const std::string& desc, double min = -1e300,
+                    double max = 1e300);
   bool get_bool(const std::string& key, bool def, const std::string& desc);
   std::string get_string(const std::string& key, const std::string& def, const std::string& desc);
   // One of `choices`; the error lists them.
-  std::string get_choice(const std::string& key, const std::string& def,
-                         const std::vector<std::string>& choices, const std::string& desc);
+  std::string get_choice(const std::string& key, const std::string& def, const std::vector<std::string>& choices,
+                         const std::string& desc);
   // A time with a unit ("20us", "2 ms", "1.5ns", "6h"); returned in picoseconds.
   uint64_t get_time_ps(const std::string& key, const std::string& def, const std::string& desc);
   // A size with an optional unit ("8KiB", "300GB", "4096"); returned in bytes.
@@ -108,8 +108,8 @@ class Config {
   static uint64_t parse_size(const std::string& text);     // throws std::invalid_argument
 
  private:
-  const std::string* lookup(const std::string& key, const std::string& type,
-                            const std::string& def, const std::string& desc);
+  const std::string* lookup(const std::string& key, const std::string& type, const std::string& def,
+                            const std::string& desc);
   void record_value(const std::string& key, const std::string& value);
   [[noreturn]] void fail(const std::string& key, const std::string& what) const;
 

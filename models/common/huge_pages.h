@@ -31,13 +31,19 @@ struct HugePageAllocator {
   }
   void deallocate(T* p, size_t n) {
     const size_t bytes = n * sizeof(T);
-    if (bytes < kHuge) ::operator delete(p);
-    else munmap(p, bytes);
+    if (bytes < kHuge)
+      ::operator delete(p);
+    else
+      munmap(p, bytes);
   }
   template <class U>
-  bool operator==(const HugePageAllocator<U>&) const { return true; }
+  bool operator==(const HugePageAllocator<U>&) const {
+    return true;
+  }
   template <class U>
-  bool operator!=(const HugePageAllocator<U>&) const { return false; }
+  bool operator!=(const HugePageAllocator<U>&) const {
+    return false;
+  }
 };
 
 }  // namespace ssdvp

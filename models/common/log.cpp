@@ -31,7 +31,7 @@ LogLevel level_of(const sc_core::sc_report& r) {
     case sc_core::SC_WARNING: return LogLevel::warn;
     default: break;
   }
-  return r.get_verbosity() >= sc_core::SC_DEBUG ? LogLevel::trace
+  return r.get_verbosity() >= sc_core::SC_DEBUG  ? LogLevel::trace
          : r.get_verbosity() >= sc_core::SC_HIGH ? LogLevel::debug
                                                  : LogLevel::info;
 }
@@ -43,8 +43,8 @@ void handler(const sc_core::sc_report& r, const sc_core::sc_actions& actions) {
     sc_core::sc_report_handler::default_handler(r, actions);
     return;
   }
-  const std::string line = format_log_line(level_of(r), r.get_time().value(), r.get_msg_type() + sizeof kPrefix - 1,
-                                           r.get_msg());
+  const std::string line =
+      format_log_line(level_of(r), r.get_time().value(), r.get_msg_type() + sizeof kPrefix - 1, r.get_msg());
   if (actions & sc_core::SC_DISPLAY) std::fprintf(stderr, "%s\n", line.c_str());
   if ((actions & sc_core::SC_LOG) && sc_core::sc_report_handler::get_log_file_name()) {
     static std::FILE* log = nullptr;

@@ -52,8 +52,8 @@ class Logger {
   LogLevel level_;
 };
 
-#define SSDVP_LOG(logger, lvl, ...)                                      \
-  do {                                                                   \
+#define SSDVP_LOG(logger, lvl, ...)                                                                  \
+  do {                                                                                               \
     if ((logger).enabled(::ssdvp::LogLevel::lvl)) (logger).log(::ssdvp::LogLevel::lvl, __VA_ARGS__); \
   } while (0)
 

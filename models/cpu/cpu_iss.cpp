@@ -51,10 +51,11 @@ CpuIss::CpuIss(sc_core::sc_module_name nm, Config& cfg)
   cycle_ps_ = uint64_t(std::llround(1e12 / hz));
   cpi_ = cfg.get_double("cpu.iss.cpi", 1.0, "iss mode: cycles per retired instruction", 0.01, 100.0);
   quantum_insns_ = cfg.get_u64("cpu.iss.quantum", 10000,
-                               "iss mode: instructions between synchronisations with the kernel (and interrupt checks)", 1,
-                               1u << 30);
-  watchdog_insns_ = cfg.get_u64("cpu.iss.watchdog", 2000000000ull,
-                                "iss mode: stop the program after this many instructions without a wait for interrupt (0: never)");
+                               "iss mode: instructions between synchronisations with the kernel (and interrupt checks)",
+                               1, 1u << 30);
+  watchdog_insns_ =
+      cfg.get_u64("cpu.iss.watchdog", 2000000000ull,
+                  "iss mode: stop the program after this many instructions without a wait for interrupt (0: never)");
   uc_err e = uc_open(UC_ARCH_RISCV, UC_MODE_RISCV32, &uc_);
   if (e != UC_ERR_OK) throw std::runtime_error(std::string(name()) + ": Unicorn: " + uc_strerror(e));
   e = uc_mem_map(uc_, SSDVP_SRAM_BASE, SSDVP_SRAM_SIZE, UC_PROT_ALL);
@@ -74,11 +75,13 @@ CpuIss::CpuIss(sc_core::sc_module_name nm, Config& cfg)
   if (e == UC_ERR_OK)
     e = uc_mmio_map(uc_, SSDVP_SYSCTL_BASE, SSDVP_SYSCTL_SIZE, &CpuIss::sysctl_read, this, &CpuIss::sysctl_write, this);
   uc_hook hook;
-  if (e == UC_ERR_OK) e = uc_hook_add(uc_, &hook, UC_HOOK_BLOCK, reinterpret_cast<void*>(&CpuIss::block_hook), this, 1, 0);
-  if (e == UC_ERR_OK) e = uc_hook_add(uc_, &hook, UC_HOOK_INTR, reinterpret_cast<void*>(&CpuIss::exception_hook), this, 1, 0);
   if (e == UC_ERR_OK)
-    e = uc_hook_add(uc_, &hook, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT, reinterpret_cast<void*>(&CpuIss::unmapped_hook),
-                    this, 1, 0);
+    e = uc_hook_add(uc_, &hook, UC_HOOK_BLOCK, reinterpret_cast<void*>(&CpuIss::block_hook), this, 1, 0);
+  if (e == UC_ERR_OK)
+    e = uc_hook_add(uc_, &hook, UC_HOOK_INTR, reinterpret_cast<void*>(&CpuIss::exception_hook), this, 1, 0);
+  if (e == UC_ERR_OK)
+    e = uc_hook_add(uc_, &hook, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT,
+                    reinterpret_cast<void*>(&CpuIss::unmapped_hook), this, 1, 0);
   if (e != UC_ERR_OK) {
     uc_close(uc_);
     uc_ = nullptr;
@@ -113,12 +116,17 @@ void CpuIss::load_elf(const std::string& path) {
   if (!in) throw std::runtime_error(path + ": cannot open the firmware ELF");
   const std::vector<uint8_t> f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   auto bad = [&](const std::string& what) { return std::runtime_error(path + ": " + what); };
-  if (f.size() < 52 || std::memcmp(f.data(), "\x7f" "ELF", 4) != 0) throw bad("not an ELF file");
+  if (f.size() < 52 || std::memcmp(f.data(),
+                                   "\x7f"
+                                   "ELF",
+                                   4) != 0)
+    throw bad("not an ELF file");
   if (f[4] != 1 || f[5] != 1) throw bad("not a 32-bit little-endian ELF (expected RV32)");
   if (rd16(f, 18) != 243) throw bad("ELF machine " + std::to_string(rd16(f, 18)) + " is not RISC-V (243)");
   if (rd16(f, 16) != 2) throw bad("not an executable ELF (e_type " + std::to_string(rd16(f, 16)) + ")");
   const uint32_t phoff = rd32(f, 28), phentsize = rd16(f, 42), phnum = rd16(f, 44);
-  if (phentsize < 32 || uint64_t(phoff) + uint64_t(phnum) * phentsize > f.size()) throw bad("truncated program headers");
+  if (phentsize < 32 || uint64_t(phoff) + uint64_t(phnum) * phentsize > f.size())
+    throw bad("truncated program headers");
   // Check every segment before touching memory: a bad file changes nothing.
   struct Segment {
     uint32_t off, paddr, filesz, memsz;
@@ -129,8 +137,10 @@ void CpuIss::load_elf(const std::string& path) {
     if (rd32(f, ph) != 1) continue;  // PT_LOAD
     const uint32_t off = rd32(f, ph + 4), paddr = rd32(f, ph + 12), filesz = rd32(f, ph + 16), memsz = rd32(f, ph + 20);
     if (memsz == 0) continue;
-    if (filesz > memsz || uint64_t(off) + filesz > f.size()) throw bad("segment " + std::to_string(i) + " is truncated");
-    if (!inside(paddr, memsz, SSDVP_SRAM_BASE, SSDVP_SRAM_SIZE) && !inside(paddr, memsz, SSDVP_DRAM_BASE, SSDVP_DRAM_SIZE))
+    if (filesz > memsz || uint64_t(off) + filesz > f.size())
+      throw bad("segment " + std::to_string(i) + " is truncated");
+    if (!inside(paddr, memsz, SSDVP_SRAM_BASE, SSDVP_SRAM_SIZE) &&
+        !inside(paddr, memsz, SSDVP_DRAM_BASE, SSDVP_DRAM_SIZE))
       throw bad("segment " + std::to_string(i) + " at " + hex(paddr) + " (" + std::to_string(memsz) +
                 " bytes) is outside SRAM and DRAM");
     segs.push_back({off, paddr, filesz, memsz});
@@ -170,7 +180,8 @@ void CpuIss::read_symbols(const std::vector<uint8_t>& f) {
   funcs_.clear();
   names_.clear();
   const uint32_t shoff = rd32(f, 32), shentsize = rd16(f, 46), shnum = rd16(f, 48);
-  if (!shoff || shentsize < 40 || uint64_t(shoff) + uint64_t(shnum) * shentsize > f.size()) return;  // stripped: no names
+  if (!shoff || shentsize < 40 || uint64_t(shoff) + uint64_t(shnum) * shentsize > f.size())
+    return;  // stripped: no names
   for (uint32_t i = 0; i < shnum; ++i) {
     const size_t sh = shoff + size_t(i) * shentsize;
     if (rd32(f, sh + 4) != 2) continue;  // SHT_SYMTAB
@@ -428,12 +439,21 @@ void CpuIss::block_hook(uc_struct* uc, uint64_t address, uint32_t size, void* us
 // the firmware has no trap handler, and none of these is recoverable).
 void CpuIss::exception_hook(uc_struct* uc, uint32_t cause, void* user) {
   auto* self = static_cast<CpuIss*>(user);
-  static const char* const kCauses[] = {"instruction address misaligned", "instruction access fault", "illegal instruction",
-                                        "breakpoint", "load address misaligned", "load access fault",
-                                        "store address misaligned", "store access fault", "environment call from U-mode",
-                                        "environment call from S-mode", "exception 10", "environment call from M-mode"};
-  self->stop_with_fault("program fault at " + self->where(self->pc()) + ": " +
-                        (cause < sizeof kCauses / sizeof kCauses[0] ? kCauses[cause] : "exception " + std::to_string(cause)));
+  static const char* const kCauses[] = {"instruction address misaligned",
+                                        "instruction access fault",
+                                        "illegal instruction",
+                                        "breakpoint",
+                                        "load address misaligned",
+                                        "load access fault",
+                                        "store address misaligned",
+                                        "store access fault",
+                                        "environment call from U-mode",
+                                        "environment call from S-mode",
+                                        "exception 10",
+                                        "environment call from M-mode"};
+  self->stop_with_fault(
+      "program fault at " + self->where(self->pc()) + ": " +
+      (cause < sizeof kCauses / sizeof kCauses[0] ? kCauses[cause] : "exception " + std::to_string(cause)));
   uc_emu_stop(uc);
 }
 
@@ -483,10 +503,8 @@ uint64_t CpuIss::sysctl_read(uc_struct*, uint64_t offset, unsigned, void* user) 
       self->time_hi_ = uint32_t(t >> 32);
       return uint32_t(t);
     }
-    case SYSCTL_TIME_HI:
-      return self->time_hi_;
-    default:
-      return 0;
+    case SYSCTL_TIME_HI: return self->time_hi_;
+    default: return 0;
   }
 }
 
@@ -517,7 +535,7 @@ void CpuIss::sysctl_write(uc_struct*, uint64_t offset, unsigned, uint64_t value,
       break;
     }
     case SYSCTL_LOG: {
-      const LogLevel l = v <= HAL_LOG_ERROR ? LogLevel::error
+      const LogLevel l = v <= HAL_LOG_ERROR  ? LogLevel::error
                          : v == HAL_LOG_WARN ? LogLevel::warn
                          : v == HAL_LOG_INFO ? LogLevel::info
                                              : LogLevel::debug;
@@ -532,23 +550,18 @@ void CpuIss::sysctl_write(uc_struct*, uint64_t offset, unsigned, uint64_t value,
       self->mark(FW_OP_irq_entry, 0);
       if (!self->functional_) self->want_wait_ = true;
       break;
-    case SYSCTL_CHARGE_COUNT:
-      self->charge_count_ = v;
-      break;
+    case SYSCTL_CHARGE_COUNT: self->charge_count_ = v; break;
     case SYSCTL_CHARGE_OP:
       if (v < FW_OP_COUNT) self->mark(static_cast<enum fw_op>(v), self->charge_count_);
       self->charge_count_ = 1;
       break;
-    case SYSCTL_TRACE_ARG:
-      self->trace_arg_ = v;
-      break;
+    case SYSCTL_TRACE_ARG: self->trace_arg_ = v; break;
     case SYSCTL_TRACE_EVENT:
       if (self->on_trace && !self->functional_)
         self->on_trace(static_cast<enum hal_trace_event>(v), self->trace_arg_,
                        sc_core::sc_time_stamp().value() + self->local_now_ps());
       break;
-    default:
-      break;
+    default: break;
   }
 }
 

@@ -101,12 +101,12 @@ class CpuIss : public sc_core::sc_module {
     uint64_t instructions = 0;             // timed mode
     uint64_t functional_instructions = 0;  // functional mode and calls
     uint64_t mmio_reads = 0, mmio_writes = 0;
-    uint64_t interrupts = 0;  // traps injected
-    uint64_t waits = 0;       // SYSCTL.WFI
-    uint64_t idle_ps = 0;     // time waiting for an interrupt
-    uint64_t compute_ps = 0;  // time of retired instructions (timed mode)
-    uint64_t bus_ps = 0;      // time added by device accesses
-    std::array<uint64_t, FW_OP_COUNT> ops{};           // firmware operations marked (both modes)
+    uint64_t interrupts = 0;                              // traps injected
+    uint64_t waits = 0;                                   // SYSCTL.WFI
+    uint64_t idle_ps = 0;                                 // time waiting for an interrupt
+    uint64_t compute_ps = 0;                              // time of retired instructions (timed mode)
+    uint64_t bus_ps = 0;                                  // time added by device accesses
+    std::array<uint64_t, FW_OP_COUNT> ops{};              // firmware operations marked (both modes)
     std::array<uint64_t, FW_OP_COUNT> op_instructions{};  // instructions attributed to each
   };
   const Stats& stats() const { return stats_; }
@@ -166,7 +166,7 @@ class CpuIss : public sc_core::sc_module {
   uint64_t last_mark_ = 0;  // retired_now() at the last cost marker
   uint64_t busy_since_ps_ = 0;
   static constexpr uint32_t kPageBytes = 4096;  // Unicorn maps whole 4 KiB pages (the guard, DRAM)
-  uint32_t guard_ = 0;      // unmapped stack guard page (0: none)
+  uint32_t guard_ = 0;                          // unmapped stack guard page (0: none)
   bool bad_access_ = false;
   uint64_t bad_addr_ = 0;
   bool bad_write_ = false;
@@ -181,7 +181,7 @@ class CpuIss : public sc_core::sc_module {
   // Requests raised inside callbacks; acted on from the block hook, where the
   // PC is a block boundary (stopping inside an MMIO callback would replay it).
   bool want_wait_ = false, want_stop_ = false;
-  uint64_t block_insns_ = 0;  // instructions retired in the current emulation slice
+  uint64_t block_insns_ = 0;                          // instructions retired in the current emulation slice
   std::unordered_map<uint32_t, uint32_t> block_len_;  // block start -> instructions in it
   State state_ = State::loaded;
   int exit_code_ = 0;

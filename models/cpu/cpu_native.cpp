@@ -50,9 +50,9 @@ std::string CpuNative::cost_description(enum fw_op op) {
   return std::string("cycles: ") + kOps[op].desc + (calibrated_row(op) ? " (calibrated on the ISS)" : " (estimate)");
 }
 
-const hal_ops CpuNative::ops_ = {&CpuNative::hal_read32, &CpuNative::hal_write32, &CpuNative::hal_dram,
-                                 &CpuNative::hal_wait_irq, &CpuNative::hal_charge, &CpuNative::hal_time_ns,
-                                 &CpuNative::hal_log, &CpuNative::hal_trace};
+const hal_ops CpuNative::ops_ = {&CpuNative::hal_read32,   &CpuNative::hal_write32, &CpuNative::hal_dram,
+                                 &CpuNative::hal_wait_irq, &CpuNative::hal_charge,  &CpuNative::hal_time_ns,
+                                 &CpuNative::hal_log,      &CpuNative::hal_trace};
 
 const char* CpuNative::op_name(enum fw_op op) { return kOps[op].name; }
 
@@ -60,8 +60,8 @@ CpuNative::CpuNative(sc_core::sc_module_name nm, Config& cfg)
     : sc_module(nm), bus("bus"), irq("irq"), log_(name(), log_level_from(cfg, name())), hal_{&ops_, this} {
   const double hz = cfg.get_double("cpu.clock_hz", 1e9, "controller CPU clock in Hz", 1e3, 1e11);
   cycle_ps_ = uint64_t(std::llround(1e12 / hz));
-  quantum_ps_ = cfg.get_time_ps("cpu.quantum", "1us",
-                                "temporal-decoupling quantum: how far the CPU may run ahead of the kernel");
+  quantum_ps_ =
+      cfg.get_time_ps("cpu.quantum", "1us", "temporal-decoupling quantum: how far the CPU may run ahead of the kernel");
   for (int op = 0; op < FW_OP_COUNT; ++op)
     cost_[op] = cfg.get_u64(std::string("cpu.cost.") + kOps[op].name, default_cost(static_cast<enum fw_op>(op)),
                             cost_description(static_cast<enum fw_op>(op)));
@@ -100,8 +100,12 @@ uint32_t CpuNative::access(bool write, uint32_t addr, uint32_t value) {
   return value;
 }
 
-uint32_t CpuNative::hal_read32(void* ctx, uint32_t addr) { return static_cast<CpuNative*>(ctx)->access(false, addr, 0); }
-void CpuNative::hal_write32(void* ctx, uint32_t addr, uint32_t v) { static_cast<CpuNative*>(ctx)->access(true, addr, v); }
+uint32_t CpuNative::hal_read32(void* ctx, uint32_t addr) {
+  return static_cast<CpuNative*>(ctx)->access(false, addr, 0);
+}
+void CpuNative::hal_write32(void* ctx, uint32_t addr, uint32_t v) {
+  static_cast<CpuNative*>(ctx)->access(true, addr, v);
+}
 
 void* CpuNative::hal_dram(void* ctx, uint32_t addr, uint32_t bytes) {
   auto* self = static_cast<CpuNative*>(ctx);
@@ -147,9 +151,7 @@ void CpuNative::hal_charge(void* ctx, enum fw_op op, uint32_t count) {
   if (self->local_ps_ >= self->quantum_ps_) self->sync();
 }
 
-uint64_t CpuNative::hal_time_ns(void* ctx) {
-  return static_cast<CpuNative*>(ctx)->firmware_time_ns();
-}
+uint64_t CpuNative::hal_time_ns(void* ctx) { return static_cast<CpuNative*>(ctx)->firmware_time_ns(); }
 
 uint64_t CpuNative::firmware_time_ns() const {
   return clock_.now_ns(functional_, sc_core::sc_time_stamp().value() + local_ps_);
@@ -167,7 +169,7 @@ void CpuNative::hal_trace(void* ctx, enum hal_trace_event ev, uint32_t arg) {
 
 void CpuNative::hal_log(void* ctx, int level, const char* msg) {
   auto* self = static_cast<CpuNative*>(ctx);
-  const LogLevel l = level <= HAL_LOG_ERROR ? LogLevel::error
+  const LogLevel l = level <= HAL_LOG_ERROR  ? LogLevel::error
                      : level == HAL_LOG_WARN ? LogLevel::warn
                      : level == HAL_LOG_INFO ? LogLevel::info
                                              : LogLevel::debug;

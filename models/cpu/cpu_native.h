@@ -33,7 +33,9 @@ class CpuNative : public sc_core::sc_module {
   CpuNative(sc_core::sc_module_name name, Config& cfg);
 
   // The HAL the firmware runs on (valid for the module's lifetime).
-  struct hal* hal() { return &hal_; }
+  struct hal* hal() {
+    return &hal_;
+  }
   // The firmware's entry point, run in the CPU thread once start() is called.
   void set_firmware(std::function<void()> entry) { entry_ = std::move(entry); }
   void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }

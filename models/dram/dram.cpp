@@ -10,9 +10,7 @@
 #include <stdexcept>
 
 namespace ssdvp {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 Dram::Dram(sc_core::sc_module_name nm, Config& cfg)
     : sc_module(nm),
@@ -20,8 +18,8 @@ Dram::Dram(sc_core::sc_module_name nm, Config& cfg)
       log_(name(), log_level_from(cfg, name())),
       size_(cfg.get_size("dram.size", "512MiB", "DRAM capacity in bytes")),
       latency_ps_(cfg.get_time_ps("dram.latency", "60ns", "DRAM access latency (per transaction, and per DMI access)")),
-      mbps_(cfg.get_double("dram.bandwidth_mbps", 12800, "DRAM peak bandwidth in MB/s (10^6 bytes/s), shared by all initiators",
-                           1e-3)) {
+      mbps_(cfg.get_double("dram.bandwidth_mbps", 12800,
+                           "DRAM peak bandwidth in MB/s (10^6 bytes/s), shared by all initiators", 1e-3)) {
   if (size_ == 0 || size_ > region("DRAM").size)
     throw ConfigError("config key 'dram.size': must be between 1 byte and the DRAM region (" +
                       std::to_string(region("DRAM").size) + " bytes)");
@@ -64,13 +62,17 @@ bool Dram::access(tlm::tlm_generic_payload& tx) {
   const uint8_t* be = tx.get_byte_enable_ptr();
   const unsigned bel = tx.get_byte_enable_length();
   if (!be) {
-    if (tx.is_read()) std::memcpy(d, m, n);
-    else std::memcpy(m, d, n);
+    if (tx.is_read())
+      std::memcpy(d, m, n);
+    else
+      std::memcpy(m, d, n);
   } else {
     for (uint64_t i = 0; i < n; ++i) {
       if (be[i % bel] != TLM_BYTE_ENABLED) continue;
-      if (tx.is_read()) d[i] = m[i];
-      else m[i] = d[i];
+      if (tx.is_read())
+        d[i] = m[i];
+      else
+        m[i] = d[i];
     }
   }
   tx.set_dmi_allowed(true);
@@ -81,8 +83,10 @@ bool Dram::access(tlm::tlm_generic_payload& tx) {
 void Dram::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
   if (!access(tx)) return;
   const uint64_t n = tx.get_data_length();
-  if (tx.is_read()) ++reads_;
-  else if (tx.is_write()) ++writes_;
+  if (tx.is_read())
+    ++reads_;
+  else if (tx.is_write())
+    ++writes_;
   bytes_ += n;
   // The transfer starts when the bus is free and this request has arrived.
   const uint64_t now = sc_core::sc_time_stamp().value();
@@ -92,9 +96,7 @@ void Dram::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
   delay = sc_core::sc_time::from_value(busy_until_ps_ + latency_ps_ - now);
 }
 
-unsigned Dram::transport_dbg(tlm::tlm_generic_payload& tx) {
-  return access(tx) ? tx.get_data_length() : 0;
-}
+unsigned Dram::transport_dbg(tlm::tlm_generic_payload& tx) { return access(tx) ? tx.get_data_length() : 0; }
 
 bool Dram::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
   dmi.set_dmi_ptr(mem_);

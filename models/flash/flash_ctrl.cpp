@@ -21,7 +21,9 @@ const char* op_name(uint8_t op) {
 }
 
 template <class P>
-bool later(const P& a, const P& b) { return a.time != b.time ? a.time > b.time : a.order > b.order; }
+bool later(const P& a, const P& b) {
+  return a.time != b.time ? a.time > b.time : a.order > b.order;
+}
 
 }  // namespace
 
@@ -46,10 +48,14 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
   t_.read_ps = cfg.get_time_ps("flash.timing.read", "20us", "tR: array read time of a page");
   t_.program_ps = cfg.get_time_ps("flash.timing.program", "200us", "tPROG: page program time");
   t_.erase_ps = cfg.get_time_ps("flash.timing.erase", "2ms", "tBERS: block erase time");
-  t_.cmd_ps = cfg.get_time_ps("flash.timing.cmd", "100ns", "channel time of the command and address cycles of one operation");
+  t_.cmd_ps =
+      cfg.get_time_ps("flash.timing.cmd", "100ns", "channel time of the command and address cycles of one operation");
   t_.channel_mbps = cfg.get_double("flash.channel.mbps", 800, "flash channel data rate in MB/s (10^6 bytes/s)", 1e-3);
-  t_.dma_mbps = cfg.get_double("flash.dma.mbps", 12800, "flash controller DMA rate to DRAM in MB/s (page buffers)", 1e-3);
-  t_.sq_fetch_ps = cfg.get_time_ps("flash.sq_fetch", "20ns", "per-descriptor fetch and decode time (after the first DRAM access latency of a doorbell)");
+  t_.dma_mbps =
+      cfg.get_double("flash.dma.mbps", 12800, "flash controller DMA rate to DRAM in MB/s (page buffers)", 1e-3);
+  t_.sq_fetch_ps =
+      cfg.get_time_ps("flash.sq_fetch", "20ns",
+                      "per-descriptor fetch and decode time (after the first DRAM access latency of a doorbell)");
   t_.access_ps = cfg.get_time_ps("flash.access", "10ns", "flash controller register access time");
 
   dies_.reserve(geo_.dies());
@@ -77,10 +83,22 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
   bank_.on_read(FLASH_ERRORS, [this] { return errors_; });
   bank_.on_read(FLASH_LAST_ERR_ROW, [this] { return last_err_row_; });
   bank_.on_read(FLASH_LAST_ERR_CODE, [this] { return last_err_code_; });
-  bank_.on_write(FLASH_SQ_BASE, [this](uint32_t v) { sq_.base = v; write_ring(sq_, "SQ", sizeof(fc_sqe)); });
-  bank_.on_write(FLASH_SQ_SIZE, [this](uint32_t v) { sq_.size = v; write_ring(sq_, "SQ", sizeof(fc_sqe)); });
-  bank_.on_write(FLASH_CQ_BASE, [this](uint32_t v) { cq_.base = v; write_ring(cq_, "CQ", sizeof(fc_cqe)); });
-  bank_.on_write(FLASH_CQ_SIZE, [this](uint32_t v) { cq_.size = v; write_ring(cq_, "CQ", sizeof(fc_cqe)); });
+  bank_.on_write(FLASH_SQ_BASE, [this](uint32_t v) {
+    sq_.base = v;
+    write_ring(sq_, "SQ", sizeof(fc_sqe));
+  });
+  bank_.on_write(FLASH_SQ_SIZE, [this](uint32_t v) {
+    sq_.size = v;
+    write_ring(sq_, "SQ", sizeof(fc_sqe));
+  });
+  bank_.on_write(FLASH_CQ_BASE, [this](uint32_t v) {
+    cq_.base = v;
+    write_ring(cq_, "CQ", sizeof(fc_cqe));
+  });
+  bank_.on_write(FLASH_CQ_SIZE, [this](uint32_t v) {
+    cq_.size = v;
+    write_ring(cq_, "CQ", sizeof(fc_cqe));
+  });
   bank_.on_write(FLASH_SQ_TAIL, [this](uint32_t v) { write_sq_tail(v); });
   bank_.on_write(FLASH_CQ_HEAD, [this](uint32_t v) { write_cq_head(v); });
   bank_.on_read(FLASH_BBT_ADDR, [this] { return bbt_addr_; });
@@ -133,16 +151,20 @@ void FlashCtrl::write_ring(Ring& r, const char* which, uint32_t entry) {
   const uint64_t end = uint64_t(r.base) + uint64_t(r.size) * entry;
   const uint64_t dram_end = uint64_t(SSDVP_DRAM_BASE) + uint64_t(SSDVP_DRAM_SIZE);
   std::string bad;
-  if (r.size & (r.size - 1)) bad = "size is not a power of two";
-  else if (r.base % 4) bad = "base is not 4-byte aligned";
+  if (r.size & (r.size - 1))
+    bad = "size is not a power of two";
+  else if (r.base % 4)
+    bad = "base is not 4-byte aligned";
   else if (r.base < uint64_t(SSDVP_DRAM_BASE) || end > dram_end || !dram_reachable(r.base, end - r.base))
     bad = "ring is not inside DRAM";
   if (!bad.empty()) {
-    const std::string what = std::string(which) + " ring (base 0x" + [&] {
-      char b[16];
-      std::snprintf(b, sizeof b, "%x", r.base);
-      return std::string(b);
-    }() + ", " + std::to_string(r.size) + " entries): " + bad + "; ring disabled";
+    const std::string what = std::string(which) + " ring (base 0x" +
+                             [&] {
+                               char b[16];
+                               std::snprintf(b, sizeof b, "%x", r.base);
+                               return std::string(b);
+                             }() +
+                             ", " + std::to_string(r.size) + " entries): " + bad + "; ring disabled";
     ring_error(what.c_str(), r.size);
     return;
   }
@@ -151,17 +173,21 @@ void FlashCtrl::write_ring(Ring& r, const char* which, uint32_t entry) {
 
 void FlashCtrl::write_cq_head(uint32_t v) {
   if (!cq_.enabled || v >= cq_.size) {
-    ring_error(cq_.enabled ? "CQ_HEAD beyond the completion ring" : "CQ_HEAD written with the completion ring disabled", v);
+    ring_error(cq_.enabled ? "CQ_HEAD beyond the completion ring" : "CQ_HEAD written with the completion ring disabled",
+               v);
     return;
   }
   cq_.head = v;
-  if (functional_) post_ready();
-  else schedule_poke(doorbell_ps_);
+  if (functional_)
+    post_ready();
+  else
+    schedule_poke(doorbell_ps_);
 }
 
 void FlashCtrl::write_sq_tail(uint32_t v) {
   if (!sq_.enabled || v >= sq_.size) {
-    ring_error(sq_.enabled ? "SQ_TAIL beyond the submission ring" : "SQ_TAIL written with the submission ring disabled", v);
+    ring_error(sq_.enabled ? "SQ_TAIL beyond the submission ring" : "SQ_TAIL written with the submission ring disabled",
+               v);
     return;
   }
   sq_.tail = v;
@@ -187,8 +213,10 @@ void FlashCtrl::write_sq_tail(uint32_t v) {
     const uint64_t done = execute(d, t, cqe);
     complete(done, cqe, d.op, d.row);
   }
-  if (functional_) post_ready();
-  else fetch_free_ps_ = t;
+  if (functional_)
+    post_ready();
+  else
+    fetch_free_ps_ = t;
 }
 
 // ---- execution -------------------------------------------------------------
@@ -222,17 +250,17 @@ uint64_t FlashCtrl::reserve(uint32_t ch, uint64_t ready, uint64_t len) {
   uint64_t start = ready;
   // Reservations on a channel never overlap, so ends are sorted as starts
   // are: skip those over by `ready` with a binary search, not a walk.
-  size_t pos = size_t(std::partition_point(cal.begin() + head, cal.end(),
-                                           [start](const Interval& i) { return i.end <= start; }) -
-                      cal.begin());
+  size_t pos = size_t(
+      std::partition_point(cal.begin() + head, cal.end(), [start](const Interval& i) { return i.end <= start; }) -
+      cal.begin());
   for (; pos < cal.size(); ++pos) {
     if (cal[pos].end <= start) continue;
     if (cal[pos].start >= start + len) break;  // the gap before this interval fits
     start = std::max(start, cal[pos].end);
   }
   // Insert keeping the list sorted by start.
-  auto it = std::lower_bound(cal.begin() + head, cal.end(), start,
-                             [](const Interval& i, uint64_t s) { return i.start < s; });
+  auto it =
+      std::lower_bound(cal.begin() + head, cal.end(), start, [](const Interval& i, uint64_t s) { return i.start < s; });
   cal.insert(it, Interval{start, start + len});
   ch_busy_[ch] += len;
   return start;
@@ -250,7 +278,8 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
   if (d.op != FC_OP_READ && d.op != FC_OP_PROGRAM && d.op != FC_OP_ERASE) {
     bad = FC_ERR_OPCODE, why = "unknown opcode";
   } else if (d.op == FC_OP_ERASE ? d.row >= geo_.total_blocks() : d.row >= geo_.pages_total()) {
-    bad = FC_ERR_ADDRESS, why = d.op == FC_OP_ERASE ? "block row outside the geometry" : "page row outside the geometry";
+    bad = FC_ERR_ADDRESS,
+    why = d.op == FC_OP_ERASE ? "block row outside the geometry" : "page row outside the geometry";
   } else if (d.op == FC_OP_READ && (d.slot_mask == 0 || (S < 32 && (d.slot_mask >> S) != 0))) {
     bad = FC_ERR_MASK, why = d.slot_mask ? "slot mask beyond the slots of a page" : "empty slot mask";
   } else if (d.op != FC_OP_ERASE && (d.buf % 4 != 0 || d.buf < uint64_t(SSDVP_DRAM_BASE))) {
@@ -324,12 +353,15 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
         return arrival;
       }
       ++n_program_;
-      if (fail) cqe.status = FC_ERR_PROGRAM_FAIL;
-      else faults_.on_program(block, page, functional_ ? 0 : arrival);
+      if (fail)
+        cqe.status = FC_ERR_PROGRAM_FAIL;
+      else
+        faults_.on_program(block, page, functional_ ? 0 : arrival);
       if (functional_) return 0;
       const uint64_t x = t_.cmd_ps + t_.channel_ps(geo_.page_size);
       if (sched_.on())
-        return sched_timed(d, die, ch, block, arrival, arrival + lat + t_.dma_ps(geo_.page_size), x, 0, program_time(page));
+        return sched_timed(d, die, ch, block, arrival, arrival + lat + t_.dma_ps(geo_.page_size), x, 0,
+                           program_time(page));
       start = reserve(ch, std::max(arrival + lat + t_.dma_ps(geo_.page_size), die_free_[die]), x);
       end = done = start + x + program_time(page);
       break;
@@ -466,8 +498,10 @@ bool FlashCtrl::dram_access(bool write, uint64_t addr, void* data, uint32_t n, u
   }
   if (dmi_valid_ && addr >= dmi_.get_start_address() && n > 0 && addr + n - 1 <= dmi_.get_end_address()) {
     uint8_t* p = dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address());
-    if (write) std::memcpy(p, data, n);
-    else std::memcpy(data, p, n);
+    if (write)
+      std::memcpy(p, data, n);
+    else
+      std::memcpy(data, p, n);
     if (latency_ps) *latency_ps = (write ? dmi_.get_write_latency() : dmi_.get_read_latency()).value();
     return true;
   }

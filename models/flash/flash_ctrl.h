@@ -77,10 +77,10 @@ class FlashCtrl : public sc_core::sc_module {
   uint64_t reads() const { return n_read_; }
   uint64_t programs() const { return n_program_; }
   uint64_t erases() const { return n_erase_; }
-  uint64_t suspends() const { return n_suspend_; }         // program/erase suspensions (flash.suspend.*)
-  uint64_t read_bypasses() const { return n_bypass_; }     // reads that overtook a queued program/erase
-  uint64_t violations() const { return violations_; }  // NAND rule / descriptor errors
-  uint64_t errors() const { return errors_; }          // ERRORS: violations + ring errors
+  uint64_t suspends() const { return n_suspend_; }      // program/erase suspensions (flash.suspend.*)
+  uint64_t read_bypasses() const { return n_bypass_; }  // reads that overtook a queued program/erase
+  uint64_t violations() const { return violations_; }   // NAND rule / descriptor errors
+  uint64_t errors() const { return errors_; }           // ERRORS: violations + ring errors
   size_t completions_waiting() const { return heap_.size() + ready_.size(); }
   // Power loss now (outside any process, after the simulation stopped at the
   // cut): completions not yet due or not yet taken are dropped (the rings
@@ -133,14 +133,15 @@ class FlashCtrl : public sc_core::sc_module {
   // flash_sched.cpp: read priority and program/erase suspend (flash.read_priority,
   // flash.suspend.*); off by default, and then none of it runs.
   struct SchedOp {
-    uint64_t order = 0;  // heap order of its completion (when it owns one)
-    uint8_t op = 0;      // FC_OP_*
-    bool owns = true;    // carries the completion (false: the part before a suspension)
-    bool resume = false; // the rest of a suspended program/erase
-    bool urgent = false; // a read flash.priority_reads names
-    uint32_t block = 0;  // global block row
+    uint64_t order = 0;   // heap order of its completion (when it owns one)
+    uint8_t op = 0;       // FC_OP_*
+    bool owns = true;     // carries the completion (false: the part before a suspension)
+    bool resume = false;  // the rest of a suspended program/erase
+    bool urgent = false;  // a read flash.priority_reads names
+    uint32_t block = 0;   // global block row
     uint32_t suspends = 0;
-    uint64_t ready = 0, xfer = 0, post = 0, array = 0;  // inputs (ps): earliest start, channel time, after the die (read), array time left
+    uint64_t ready = 0, xfer = 0, post = 0,
+             array = 0;  // inputs (ps): earliest start, channel time, after the die (read), array time left
     uint64_t start = 0, array_start = 0, array_end = 0, end = 0, done = 0;  // computed (ps)
     uint64_t res_start[2] = {0, 0}, res_len[2] = {0, 0};
     uint8_t nres = 0;  // channel reservations held
@@ -160,9 +161,7 @@ class FlashCtrl : public sc_core::sc_module {
     std::vector<uint64_t> read_ps, program_ps;  // per type, LSB first
   };
   void page_types_config(Config& cfg);
-  uint64_t read_time(uint32_t page) const {
-    return cell_.read_ps[cell_.bits == 1 ? 0 : page % cell_.bits];
-  }
+  uint64_t read_time(uint32_t page) const { return cell_.read_ps[cell_.bits == 1 ? 0 : page % cell_.bits]; }
   uint64_t program_time(uint32_t page) const;
   void sched_config(Config& cfg);
   uint64_t sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint32_t block, uint64_t arrival, uint64_t ready,
@@ -179,7 +178,7 @@ class FlashCtrl : public sc_core::sc_module {
   void complete(uint64_t time, const fc_cqe& cqe, uint8_t op = 0, uint32_t row = 0);
   void schedule_wake(uint64_t time);  // completion_method at time (ps), see flash_ctrl.cpp
   void schedule_poke(uint64_t time);
-  void post_ready();      // ready completions into the CQ while it has room
+  void post_ready();         // ready completions into the CQ while it has room
   void completion_method();  // SC_METHOD
 
   Logger log_;
@@ -201,14 +200,14 @@ class FlashCtrl : public sc_core::sc_module {
   Sched sched_;
   PageTypes cell_;
   uint64_t n_suspend_ = 0, n_bypass_ = 0;
-  std::vector<size_t> cal_head_;                  // per channel: first interval that may still matter
+  std::vector<size_t> cal_head_;  // per channel: first interval that may still matter
 
   std::vector<Pending> heap_;  // min-heap on (time, order)
   uint64_t order_ = 0;
-  std::deque<fc_cqe> ready_;  // due, waiting for room in the CQ
-  sc_core::sc_event wake_;  // the earliest completion is due
+  std::deque<fc_cqe> ready_;       // due, waiting for room in the CQ
+  sc_core::sc_event wake_;         // the earliest completion is due
   uint64_t wake_at_ = UINT64_MAX;  // when wake_ is scheduled (ps; none: UINT64_MAX)
-  sc_core::sc_event poke_;  // re-evaluate irq after a CQ_HEAD write or leaving functional mode
+  sc_core::sc_event poke_;         // re-evaluate irq after a CQ_HEAD write or leaving functional mode
   uint64_t poke_at_ = UINT64_MAX;
 
   tlm::tlm_dmi dmi_;

@@ -46,10 +46,9 @@ void FlashGeometry::validate() const {
   const uint64_t dies64 = uint64_t(channels) * dies_per_channel;
   const uint64_t blocks64 = dies64 * planes_per_die * blocks_per_plane;
   if (blocks64 * pages_per_block >= (uint64_t(1) << 32))
-    bad("flash.blocks_per_plane",
-        "the geometry has " + std::to_string(blocks64 * pages_per_block) +
-            " pages; page rows must fit 32 bits (flash.channels x flash.dies_per_channel x "
-            "flash.planes_per_die x flash.blocks_per_plane x flash.pages_per_block < 2^32)");
+    bad("flash.blocks_per_plane", "the geometry has " + std::to_string(blocks64 * pages_per_block) +
+                                      " pages; page rows must fit 32 bits (flash.channels x flash.dies_per_channel x "
+                                      "flash.planes_per_die x flash.blocks_per_plane x flash.pages_per_block < 2^32)");
 }
 
 }  // namespace ssdvp

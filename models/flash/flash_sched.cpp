@@ -27,9 +27,9 @@
 namespace ssdvp {
 
 void FlashCtrl::sched_config(Config& cfg) {
-  sched_.read_priority = cfg.get_bool(
-      "flash.read_priority", false,
-      "reads overtake the queued (not started) programs and erases of other blocks on their die");
+  sched_.read_priority =
+      cfg.get_bool("flash.read_priority", false,
+                   "reads overtake the queued (not started) programs and erases of other blocks on their die");
   sched_.suspend = cfg.get_bool("flash.suspend.enable", false,
                                 "a read to a die programming or erasing another block suspends that operation");
   sched_.all_reads = cfg.get_choice("flash.priority_reads", "host", {"host", "all"},
@@ -39,8 +39,9 @@ void FlashCtrl::sched_config(Config& cfg) {
       cfg.get_u64("flash.suspend.max_per_op", 4, "suspensions allowed per program or erase operation", 1, 1000000));
   sched_.suspend_ps = cfg.get_time_ps("flash.suspend.latency", "10us",
                                       "time from a suspend command until the die accepts the read (tSUS)");
-  sched_.resume_ps = cfg.get_time_ps("flash.suspend.resume", "10us",
-                                     "time a suspended program or erase loses when it resumes (added to what was left)");
+  sched_.resume_ps =
+      cfg.get_time_ps("flash.suspend.resume", "10us",
+                      "time a suspended program or erase loses when it resumes (added to what was left)");
   if (sched_.on()) sched_.die.resize(geo_.dies());
 }
 

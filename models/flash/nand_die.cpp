@@ -54,8 +54,18 @@ NandDie::NandDie(const FlashGeometry& g)
 }
 
 NandDie::NandDie(NandDie&& o) noexcept
-    : blocks_(o.blocks_), pages_(o.pages_), slots_(o.slots_), map_(o.map_), map_bytes_(o.map_bytes_),
-      token_(o.token_), lpn_(o.lpn_), seq_(o.seq_), erases_(o.erases_), wp_(o.wp_), torn_(o.torn_), torn_n_(o.torn_n_) {
+    : blocks_(o.blocks_),
+      pages_(o.pages_),
+      slots_(o.slots_),
+      map_(o.map_),
+      map_bytes_(o.map_bytes_),
+      token_(o.token_),
+      lpn_(o.lpn_),
+      seq_(o.seq_),
+      erases_(o.erases_),
+      wp_(o.wp_),
+      torn_(o.torn_),
+      torn_n_(o.torn_n_) {
   o.map_ = nullptr;
   o.map_bytes_ = 0;
 }
@@ -64,8 +74,7 @@ NandDie::~NandDie() {
   if (map_) munmap(map_, map_bytes_);
 }
 
-fc_status NandDie::program(uint32_t block, uint32_t page, const uint32_t* tokens, const uint32_t* lpns,
-                           uint32_t seq) {
+fc_status NandDie::program(uint32_t block, uint32_t page, const uint32_t* tokens, const uint32_t* lpns, uint32_t seq) {
   if (block >= blocks_ || page >= pages_) return FC_ERR_ADDRESS;
   if (page < wp_[block]) return FC_ERR_NOT_ERASED;
   if (page > wp_[block]) return FC_ERR_ORDER;
@@ -136,8 +145,6 @@ bool NandDie::is_torn(uint32_t block, uint32_t page) const {
 
 uint32_t NandDie::erase_count(uint32_t block) const { return block < blocks_ ? erases_[block] : 0; }
 uint32_t NandDie::write_pointer(uint32_t block) const { return block < blocks_ ? wp_[block] : 0; }
-bool NandDie::is_programmed(uint32_t block, uint32_t page) const {
-  return block < blocks_ && page < wp_[block];
-}
+bool NandDie::is_programmed(uint32_t block, uint32_t page) const { return block < blocks_ && page < wp_[block]; }
 
 }  // namespace ssdvp

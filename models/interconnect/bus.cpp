@@ -34,7 +34,8 @@ void Bus::attach(const std::string& name_of_region, tlm::tlm_base_target_socket<
 
 void Bus::attach(const RegionInfo& r, tlm::tlm_base_target_socket<32>& target) {
   for (const Route& x : routes_)
-    if (x.region.name == r.name) throw std::runtime_error(std::string(name()) + ": region " + r.name + " attached twice");
+    if (x.region.name == r.name)
+      throw std::runtime_error(std::string(name()) + ": region " + r.name + " attached twice");
   const int port = static_cast<int>(isock.size());
   isock.bind(target);
   routes_.push_back(Route{r, port});

@@ -2,9 +2,7 @@
 #include "interconnect/intc.h"
 
 namespace ssdvp {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 Intc::Intc(sc_core::sc_module_name nm, Config& cfg)
     : sc_module(nm),

@@ -4,9 +4,7 @@
 #include "ssdvp_hw.h"
 
 namespace ssdvp {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 Timer::Timer(sc_core::sc_module_name nm, Config& cfg)
     : sc_module(nm),

@@ -31,7 +31,8 @@ NvmeCtrl::NvmeCtrl(sc_core::sc_module_name nm, Config& cfg)
   access_ps_ = cfg.get_time_ps("nvme.access", "10ns", "firmware-side register access time");
   fetch_ps_ = cfg.get_time_ps("nvme.fetch", "20ns", "controller time to parse one fetched command");
   cqe_ps_ = cfg.get_time_ps("nvme.completion", "20ns", "controller time to build one completion entry");
-  fetch_burst_ = uint32_t(cfg.get_u64("nvme.fetch_burst", 8, "commands fetched from one SQ per arbitration turn", 1, 64));
+  fetch_burst_ =
+      uint32_t(cfg.get_u64("nvme.fetch_burst", 8, "commands fetched from one SQ per arbitration turn", 1, 64));
   q_.resize(kMaxQueues + 1);
 
   host_regs.register_b_transport(this, &NvmeCtrl::host_b_transport);
@@ -42,12 +43,30 @@ NvmeCtrl::NvmeCtrl(sc_core::sc_module_name nm, Config& cfg)
   bank_.on_read(NVME_XFER_HEAD, [this] { return xfer_.head; });
   bank_.on_read(NVME_DONE_TAIL, [this] { return done_.tail; });
   bank_.on_read(NVME_ERRORS, [this] { return uint32_t(stats_.ring_errors); });
-  bank_.on_write(NVME_CMD_BASE, [this](uint32_t v) { cmd_.base = v; write_ring(cmd_, sizeof(nvme_cmd_entry)); });
-  bank_.on_write(NVME_CMD_SIZE, [this](uint32_t v) { cmd_.size = v; write_ring(cmd_, sizeof(nvme_cmd_entry)); });
-  bank_.on_write(NVME_XFER_BASE, [this](uint32_t v) { xfer_.base = v; write_ring(xfer_, sizeof(nvme_xfer)); });
-  bank_.on_write(NVME_XFER_SIZE, [this](uint32_t v) { xfer_.size = v; write_ring(xfer_, sizeof(nvme_xfer)); });
-  bank_.on_write(NVME_DONE_BASE, [this](uint32_t v) { done_.base = v; write_ring(done_, sizeof(nvme_done)); });
-  bank_.on_write(NVME_DONE_SIZE, [this](uint32_t v) { done_.size = v; write_ring(done_, sizeof(nvme_done)); });
+  bank_.on_write(NVME_CMD_BASE, [this](uint32_t v) {
+    cmd_.base = v;
+    write_ring(cmd_, sizeof(nvme_cmd_entry));
+  });
+  bank_.on_write(NVME_CMD_SIZE, [this](uint32_t v) {
+    cmd_.size = v;
+    write_ring(cmd_, sizeof(nvme_cmd_entry));
+  });
+  bank_.on_write(NVME_XFER_BASE, [this](uint32_t v) {
+    xfer_.base = v;
+    write_ring(xfer_, sizeof(nvme_xfer));
+  });
+  bank_.on_write(NVME_XFER_SIZE, [this](uint32_t v) {
+    xfer_.size = v;
+    write_ring(xfer_, sizeof(nvme_xfer));
+  });
+  bank_.on_write(NVME_DONE_BASE, [this](uint32_t v) {
+    done_.base = v;
+    write_ring(done_, sizeof(nvme_done));
+  });
+  bank_.on_write(NVME_DONE_SIZE, [this](uint32_t v) {
+    done_.size = v;
+    write_ring(done_, sizeof(nvme_done));
+  });
 
   SC_METHOD(publish_method);
   sensitive << publish_ev_;
@@ -93,8 +112,8 @@ bool NvmeCtrl::host_access(bool write, uint64_t addr, void* data, uint32_t len) 
 
 bool NvmeCtrl::create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {
   if (qid == 0 || qid > kMaxQueues || depth < 2 || depth > 65536 || q_[qid].live) {
-    SSDVP_LOG(log_, error, "create I/O queue %u with depth %u rejected (qid 1..%u, depth 2..65536, not yet live)",
-              qid, depth, kMaxQueues);
+    SSDVP_LOG(log_, error, "create I/O queue %u with depth %u rejected (qid 1..%u, depth 2..65536, not yet live)", qid,
+              depth, kMaxQueues);
     return false;
   }
   return add_queue(qid, sq_addr, cq_addr, depth, msi_addr);
@@ -227,7 +246,8 @@ void NvmeCtrl::host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& 
 }
 
 void NvmeCtrl::fetch(uint64_t at) {
-  if (!cmd_.ok || !SSDVP_FIELD_GET(NVME_ENABLE_FETCH, bank_.get(NVME_ENABLE))) return;  // the firmware enables fetching once its rings are set
+  if (!cmd_.ok || !SSDVP_FIELD_GET(NVME_ENABLE_FETCH, bank_.get(NVME_ENABLE)))
+    return;  // the firmware enables fetching once its rings are set
   const uint64_t now = std::max(at, now_ps());
   const uint32_t nq = uint32_t(live_.size());
   for (uint32_t idle = 0; nq && idle < nq;) {
@@ -413,7 +433,8 @@ void NvmeCtrl::post_completion(uint16_t qid, nvme_cqe cqe) {
     return;
   }
   cqe.sq_head = uint16_t(q.sq_head);
-  cqe.status = uint16_t((cqe.status & ~SSDVP_FIELD_MASK(NVME_CQE_STATUS_P)) | SSDVP_FIELD_PUT(NVME_CQE_STATUS_P, q.phase));
+  cqe.status =
+      uint16_t((cqe.status & ~SSDVP_FIELD_MASK(NVME_CQE_STATUS_P)) | SSDVP_FIELD_PUT(NVME_CQE_STATUS_P, q.phase));
   if (!host_access(true, q.cq_addr + uint64_t(q.cq_tail) * sizeof(nvme_cqe), &cqe, sizeof cqe))
     ++stats_.completion_errors;
   q.cq_tail = (q.cq_tail + 1) % q.depth;
@@ -446,14 +467,14 @@ void NvmeCtrl::publish_method() {
         irq_change = true;
         break;
       }
-      case EvKind::completion:
-        post_completion(ev.qid, ev.cqe);
-        break;
+      case EvKind::completion: post_completion(ev.qid, ev.cqe); break;
     }
   }
   if (irq_change) irq_ev_.notify(sc_core::SC_ZERO_TIME);
-  if (!events_.empty()) next_trigger(ps(events_.top().time - now), publish_ev_);
-  else next_trigger(publish_ev_);
+  if (!events_.empty())
+    next_trigger(ps(events_.top().time - now), publish_ev_);
+  else
+    next_trigger(publish_ev_);
 }
 
 void NvmeCtrl::irq_method() {

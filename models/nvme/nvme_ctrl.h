@@ -35,12 +35,12 @@ namespace ssdvp {
 
 class NvmeCtrl : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<NvmeCtrl> host_regs;     // host BAR (doorbells)
-  tlm_utils::simple_initiator_socket<NvmeCtrl> host_dma;   // to host memory (SQ, CQ, data, MSI)
-  tlm_utils::simple_target_socket<NvmeCtrl> regs;          // NVME registers (firmware)
-  tlm_utils::simple_initiator_socket<NvmeCtrl> dma;        // to the SoC bus (DRAM)
-  sc_core::sc_out<bool> irq_cmd;                           // CMD ring not empty
-  sc_core::sc_out<bool> irq_done;                          // DONE ring not empty
+  tlm_utils::simple_target_socket<NvmeCtrl> host_regs;    // host BAR (doorbells)
+  tlm_utils::simple_initiator_socket<NvmeCtrl> host_dma;  // to host memory (SQ, CQ, data, MSI)
+  tlm_utils::simple_target_socket<NvmeCtrl> regs;         // NVME registers (firmware)
+  tlm_utils::simple_initiator_socket<NvmeCtrl> dma;       // to the SoC bus (DRAM)
+  sc_core::sc_out<bool> irq_cmd;                          // CMD ring not empty
+  sc_core::sc_out<bool> irq_done;                         // DONE ring not empty
 
   NvmeCtrl(sc_core::sc_module_name name, Config& cfg);
 
@@ -75,9 +75,9 @@ class NvmeCtrl : public sc_core::sc_module {
     uint64_t error_completions = 0;
     uint64_t invalid_doorbells = 0;
     uint64_t ring_errors = 0;
-    uint64_t fetch_errors = 0;        // SQ entries not readable in host memory (dropped)
-    uint64_t completion_errors = 0;   // CQ entries or MSIs not writable in host memory
-    uint64_t aborted_sq_deletion = 0; // commands completed with 08h by delete_io_queue
+    uint64_t fetch_errors = 0;              // SQ entries not readable in host memory (dropped)
+    uint64_t completion_errors = 0;         // CQ entries or MSIs not writable in host memory
+    uint64_t aborted_sq_deletion = 0;       // commands completed with 08h by delete_io_queue
     uint64_t bytes_h2d = 0, bytes_d2h = 0;  // modelled bytes over the link
     uint64_t link_busy_up_ps = 0, link_busy_down_ps = 0;
   };
@@ -130,8 +130,8 @@ class NvmeCtrl : public sc_core::sc_module {
   unsigned transport_dbg(tlm::tlm_generic_payload& tx);
 
   void write_ring(Ring& r, uint32_t entry_bytes);
-  void fetch(uint64_t now_ps);                 // fetch host commands while the CMD ring has room
-  void process_xfers(uint64_t now_ps);         // serve the XFER ring
+  void fetch(uint64_t now_ps);                          // fetch host commands while the CMD ring has room
+  void process_xfers(uint64_t now_ps);                  // serve the XFER ring
   uint64_t link_read(uint64_t at_ps, uint64_t bytes);   // device reads host memory: data arrives
   uint64_t link_write(uint64_t at_ps, uint64_t bytes);  // device writes host memory: data lands
   void schedule(Event ev);

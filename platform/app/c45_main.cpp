@@ -1,9 +1,8 @@
 // c45_main.cpp - ssdvp_c45: offline training, scoring and printing of the
 // GC detector's C4.5 tree (platform/host/gcdetect/c45.h).
 //
-//   ssdvp_c45 train -o TREE [--class COL] [--label-threshold X] [--drop A,B] [--cf 0.25] [--min-leaf 2] [--no-prune] CSV...
-//   ssdvp_c45 eval TREE [--class COL] [--label-threshold X] [--positive gc] CSV...
-//   ssdvp_c45 print TREE
+//   ssdvp_c45 train -o TREE [--class COL] [--label-threshold X] [--drop A,B] [--cf 0.25] [--min-leaf 2] [--no-prune]
+//   CSV... ssdvp_c45 eval TREE [--class COL] [--label-threshold X] [--positive gc] CSV... ssdvp_c45 print TREE
 //
 // Defaults fit the sampler's iostat.csv: the class is gc_frac >= 0.5 ("gc",
 // else "idle"), and time_s, predicted, trim_bytes and the bandwidth columns
@@ -25,7 +24,8 @@ using namespace ssdvp::c45;
 namespace {
 
 const char* kUsage =
-    "usage: ssdvp_c45 train -o TREE [--class COL] [--label-threshold X] [--drop A,B] [--cf CF] [--min-leaf M] [--no-prune] CSV...\n"
+    "usage: ssdvp_c45 train -o TREE [--class COL] [--label-threshold X] [--drop A,B] [--cf CF] [--min-leaf M] "
+    "[--no-prune] CSV...\n"
     "       ssdvp_c45 eval TREE [--class COL] [--label-threshold X] [--positive NAME] CSV...\n"
     "       ssdvp_c45 print TREE\n"
     "A negative --label-threshold reads the class column as names (e.g. the weather data's 'play').\n";
@@ -87,16 +87,26 @@ int main(int argc, char** argv) {
         if (i + 1 >= argc) throw std::invalid_argument("option " + a + " needs a value");
         return argv[++i];
       };
-      if (a == "-o") out = val();
-      else if (a == "--class") cls = val();
-      else if (a == "--label-threshold") thr = std::stod(val());
-      else if (a == "--drop") drop = split(val());
-      else if (a == "--cf") cf = std::stod(val());
-      else if (a == "--min-leaf") min_leaf = unsigned(std::stoul(val()));
-      else if (a == "--no-prune") prune = false;
-      else if (a == "--positive") positive = val();
-      else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option " + a);
-      else files.push_back(a);
+      if (a == "-o")
+        out = val();
+      else if (a == "--class")
+        cls = val();
+      else if (a == "--label-threshold")
+        thr = std::stod(val());
+      else if (a == "--drop")
+        drop = split(val());
+      else if (a == "--cf")
+        cf = std::stod(val());
+      else if (a == "--min-leaf")
+        min_leaf = unsigned(std::stoul(val()));
+      else if (a == "--no-prune")
+        prune = false;
+      else if (a == "--positive")
+        positive = val();
+      else if (!a.empty() && a[0] == '-')
+        throw std::invalid_argument("unknown option " + a);
+      else
+        files.push_back(a);
     }
     if (cmd == "print") {
       if (files.size() != 1) throw std::invalid_argument("print takes one tree file");
@@ -119,7 +129,8 @@ int main(int argc, char** argv) {
       t.save(o);
       if (!o) throw C45Error(out + ": cannot write the tree file");
       std::printf("%s", t.print().c_str());
-      std::printf("\nNumber of leaves: %zu\nSize of the tree: %zu\nTraining rows: %zu\n", t.leaves(), t.size(), all.size());
+      std::printf("\nNumber of leaves: %zu\nSize of the tree: %zu\nTraining rows: %zu\n", t.leaves(), t.size(),
+                  all.size());
       std::string used;
       for (const auto& u : t.used_attributes()) used += (used.empty() ? "" : ", ") + u;
       std::printf("Attributes used: %s\n", used.empty() ? "(none: a single leaf)" : used.c_str());
@@ -132,17 +143,17 @@ int main(int argc, char** argv) {
       for (size_t i = 1; i < files.size(); ++i) {
         const Dataset d = read_csv_for(t, files[i], cls, thr);
         const Scores s = score(t, d, positive);
-        std::printf("%s: rows %zu tp %llu fp %llu tn %llu fn %llu precision %.3f recall %.3f F1 %.3f\n", files[i].c_str(),
-                    d.size(), (unsigned long long)s.tp, (unsigned long long)s.fp, (unsigned long long)s.tn,
-                    (unsigned long long)s.fn, s.precision(), s.recall(), s.f1());
+        std::printf("%s: rows %zu tp %llu fp %llu tn %llu fn %llu precision %.3f recall %.3f F1 %.3f\n",
+                    files[i].c_str(), d.size(), (unsigned long long)s.tp, (unsigned long long)s.fp,
+                    (unsigned long long)s.tn, (unsigned long long)s.fn, s.precision(), s.recall(), s.f1());
         total.tp += s.tp;
         total.fp += s.fp;
         total.tn += s.tn;
         total.fn += s.fn;
       }
-      std::printf("all: tp %llu fp %llu tn %llu fn %llu precision %.3f recall %.3f F1 %.3f\n", (unsigned long long)total.tp,
-                  (unsigned long long)total.fp, (unsigned long long)total.tn, (unsigned long long)total.fn,
-                  total.precision(), total.recall(), total.f1());
+      std::printf("all: tp %llu fp %llu tn %llu fn %llu precision %.3f recall %.3f F1 %.3f\n",
+                  (unsigned long long)total.tp, (unsigned long long)total.fp, (unsigned long long)total.tn,
+                  (unsigned long long)total.fn, total.precision(), total.recall(), total.f1());
       return 0;
     }
     throw std::invalid_argument("unknown command '" + cmd + "'");

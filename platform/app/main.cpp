@@ -38,7 +38,8 @@ namespace {
 const char* kUsage =
     "usage: ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--trace-format FMT] [-o OUTDIR] [--quiet]\n"
     "       ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]\n"
-    "       ssdvp serve [-c CONFIG] [--set key=value]... [--listen unix:PATH|tcp:127.0.0.1:PORT] [--record FILE] [-o OUTDIR]\n"
+    "       ssdvp serve [-c CONFIG] [--set key=value]... [--listen unix:PATH|tcp:127.0.0.1:PORT] [--record FILE] [-o "
+    "OUTDIR]\n"
     "       ssdvp registers\n"
     "       ssdvp hostile [-c CONFIG] [--set key=value]... [--quiet]\n"
     "       ssdvp --version\n";
@@ -60,18 +61,21 @@ void print_summary(const nlohmann::json& j, const std::string& out) {
   std::printf("ssdvp %s\n", j["ssdvp_version"].get<std::string>().c_str());
   std::printf("workload: %s\n", j["workload"]["description"].get<std::string>().c_str());
   if (const uint64_t back = j["workload"].value("backwards_timestamps", uint64_t(0)))
-    std::printf("  %llu records had a timestamp earlier than the previous one: issued at the previous one's time, "
-                "in file order\n", (unsigned long long)back);
+    std::printf(
+        "  %llu records had a timestamp earlier than the previous one: issued at the previous one's time, "
+        "in file order\n",
+        (unsigned long long)back);
   std::printf("simulated %.3f s: %.0f IOPS, %.1f MB/s\n", j["host"]["sim_time_s"].get<double>(),
               j["host"]["iops"].get<double>(), j["host"]["bandwidth_mbps"].get<double>());
   lat("read");
   lat("write");
   const auto& f = j["ftl"];
-  std::printf("WAF %.3f  (host %llu LBAs, GC %llu LBAs), GC victims %llu, erases %llu, erase count min/mean/max %u/%.2f/%u\n",
-              f["waf"].get<double>(), (unsigned long long)f["host_lba_writes"].get<uint64_t>(),
-              (unsigned long long)f["gc_lba_writes"].get<uint64_t>(), (unsigned long long)f["gc_runs"].get<uint64_t>(),
-              (unsigned long long)f["erases"].get<uint64_t>(), f["erase_count"]["min"].get<uint32_t>(),
-              f["erase_count"]["mean"].get<double>(), f["erase_count"]["max"].get<uint32_t>());
+  std::printf(
+      "WAF %.3f  (host %llu LBAs, GC %llu LBAs), GC victims %llu, erases %llu, erase count min/mean/max %u/%.2f/%u\n",
+      f["waf"].get<double>(), (unsigned long long)f["host_lba_writes"].get<uint64_t>(),
+      (unsigned long long)f["gc_lba_writes"].get<uint64_t>(), (unsigned long long)f["gc_runs"].get<uint64_t>(),
+      (unsigned long long)f["erases"].get<uint64_t>(), f["erase_count"]["min"].get<uint32_t>(),
+      f["erase_count"]["mean"].get<double>(), f["erase_count"]["max"].get<uint32_t>());
   const std::string warn = ssdvp::DeviceState::steady_state_warning(f["spare"]);
   if (!warn.empty()) std::printf("%s\n", warn.c_str());
   if (const std::string jl = ssdvp::journal_summary_line(j); !jl.empty()) std::printf("%s\n", jl.c_str());
@@ -105,8 +109,11 @@ int cmd_params(const po::variables_map& vm) {
   if (fmt == "json") {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& p : cfg.params()) {
-      nlohmann::json e = {{"key", p.key}, {"type", p.type}, {"default", p.default_value},
-                          {"description", p.description}, {"value", p.value}};
+      nlohmann::json e = {{"key", p.key},
+                          {"type", p.type},
+                          {"default", p.default_value},
+                          {"description", p.description},
+                          {"value", p.value}};
       if (!p.unit.empty()) e["unit"] = p.unit;
       if (!p.range.empty()) e["range"] = p.range;
       a.push_back(e);
@@ -146,7 +153,8 @@ void print_array_summary(const nlohmann::json& j, const std::string& out) {
     std::printf(" %s %llu", k.c_str(), (unsigned long long)a["reads_by_gc_devices"][k].get<uint64_t>());
   }
   std::printf("\ncollisions %llu, forced collections %llu, reconstructions %llu\n",
-              (unsigned long long)a["collisions"].get<uint64_t>(), (unsigned long long)a["forced_collisions"].get<uint64_t>(),
+              (unsigned long long)a["collisions"].get<uint64_t>(),
+              (unsigned long long)a["forced_collisions"].get<uint64_t>(),
               (unsigned long long)a["reconstructions"].get<uint64_t>());
   const auto& devs = j["devices"];
   for (size_t i = 0; i < devs.size(); ++i)
@@ -195,7 +203,8 @@ int cmd_registers() {
     for (const auto& r : regs) {
       char off[8];
       std::snprintf(off, sizeof off, "0x%02x", r.offset);
-      std::cout << "| | | " << r.name << " | `" << off << "` | 31:0 | " << acc(r.access) << " | " << r.description << " |\n";
+      std::cout << "| | | " << r.name << " | `" << off << "` | 31:0 | " << acc(r.access) << " | " << r.description
+                << " |\n";
       for (const auto& f : ssdvp::field_table())
         if (f.block == r.block && f.offset == r.offset)
           std::cout << "| | | " << r.name << "." << f.name << " | | " << f.msb << ":" << f.lsb << " | " << acc(f.access)
@@ -217,8 +226,9 @@ int cmd_run(const po::variables_map& vm) {
   if (vm.count("trace-format")) {
     cfg.set("workload.format", vm["trace-format"].as<std::string>());
   } else if (vm.count("format")) {
-    std::fprintf(stderr, "ssdvp: warning: `run --format` is deprecated, use --trace-format (--format is the output "
-                         "format of `ssdvp params`)\n");
+    std::fprintf(stderr,
+                 "ssdvp: warning: `run --format` is deprecated, use --trace-format (--format is the output "
+                 "format of `ssdvp params`)\n");
     cfg.set("workload.format", vm["format"].as<std::string>());
   }
   const std::string out = vm["out"].as<std::string>();
@@ -253,7 +263,8 @@ int cmd_serve(const po::variables_map& vm) {
     ssdvp::nbd::print_nbd_summary(r.summary);
   }
   if (!r.clean) {
-    std::fprintf(stderr, "ssdvp: the session found integrity mismatches, wrong data, NAND violations or firmware bus errors\n");
+    std::fprintf(stderr,
+                 "ssdvp: the session found integrity mismatches, wrong data, NAND violations or firmware bus errors\n");
     return 3;
   }
   return 0;
@@ -265,8 +276,8 @@ int sc_main(int argc, char* argv[]) {
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   po::options_description opts("options");
   opts.add_options()("help,h", "this help")("version", "print the version")(
-      "config,c", po::value<std::string>(), "YAML config file")(
-      "set", po::value<std::vector<std::string>>(), "override one key: --set key=value (repeatable)")(
+      "config,c", po::value<std::string>(), "YAML config file")("set", po::value<std::vector<std::string>>(),
+                                                                "override one key: --set key=value (repeatable)")(
       "trace", po::value<std::string>(), "replay this trace (sets workload.source=trace, workload.trace)")(
       "trace-format", po::value<std::string>(), "run: the trace's format (sets workload.format)")(
       "format", po::value<std::string>(), "params: output format, text|markdown|json (default text)")(

@@ -48,53 +48,77 @@ const char* to_string(Reconstruct r) {
 ArrayParams ArrayParams::from_config(Config& cfg) {
   ArrayParams p;
   const uint64_t n = cfg.get_u64("array.devices", 4, "RAID-5: number of SSDs in the array (3..16)");
-  if (n < 3 || n > 16) throw ConfigError("config key 'array.devices': " + std::to_string(n) + " devices; RAID-5 here takes 3..16");
+  if (n < 3 || n > 16)
+    throw ConfigError("config key 'array.devices': " + std::to_string(n) + " devices; RAID-5 here takes 3..16");
   p.devices = uint32_t(n);
-  p.chunk_bytes = cfg.get_size("array.chunk", "64KiB", "RAID-5 chunk (stripe unit) per device; a multiple of the LBA size");
-  const std::string co = cfg.get_choice("array.gc_coordination", "normal", {"normal", "gcsync", "gcsync_plus", "gclock", "harmonia"},
-                                        "GC coordination: none, per-device windows, windows with buffer time, a lock in the "
-                                        "controller, or all devices together (Harmonia)");
-  p.coordination = co == "gcsync" ? Coordination::gcsync : co == "gcsync_plus" ? Coordination::gcsync_plus
-                   : co == "gclock" ? Coordination::gclock : co == "harmonia" ? Coordination::harmonia : Coordination::normal;
+  p.chunk_bytes =
+      cfg.get_size("array.chunk", "64KiB", "RAID-5 chunk (stripe unit) per device; a multiple of the LBA size");
+  const std::string co =
+      cfg.get_choice("array.gc_coordination", "normal", {"normal", "gcsync", "gcsync_plus", "gclock", "harmonia"},
+                     "GC coordination: none, per-device windows, windows with buffer time, a lock in the "
+                     "controller, or all devices together (Harmonia)");
+  p.coordination = co == "gcsync"        ? Coordination::gcsync
+                   : co == "gcsync_plus" ? Coordination::gcsync_plus
+                   : co == "gclock"      ? Coordination::gclock
+                   : co == "harmonia"    ? Coordination::harmonia
+                                         : Coordination::normal;
   p.window_ps = cfg.get_time_ps("array.gc.time_window", "100ms", "gcsync/gcsync_plus: length of a device's GC window");
-  p.buffer_ps = cfg.get_time_ps("array.gc.buffer_time", "20ms", "gcsync_plus: time between one device's window and the next's");
-  p.harmonia_blocks = uint32_t(cfg.get_u64("array.gc.harmonia_blocks", 4,
-                                            "harmonia: free blocks above ftl.gc.threshold_blocks every drive collects up to in a global collection",
-                                            0, 1u << 24));
-  p.bank_blocks = uint32_t(cfg.get_u64("array.gc.bank_blocks", 0,
-                                       "gcsync/gcsync_plus: free blocks above ftl.gc.threshold_blocks a drive is told to collect up to when "
-                                       "its window opens (free-block banking; 0: off)",
-                                       0, 1u << 24));
+  p.buffer_ps =
+      cfg.get_time_ps("array.gc.buffer_time", "20ms", "gcsync_plus: time between one device's window and the next's");
+  p.harmonia_blocks = uint32_t(cfg.get_u64(
+      "array.gc.harmonia_blocks", 4,
+      "harmonia: free blocks above ftl.gc.threshold_blocks every drive collects up to in a global collection", 0,
+      1u << 24));
+  p.bank_blocks = uint32_t(
+      cfg.get_u64("array.gc.bank_blocks", 0,
+                  "gcsync/gcsync_plus: free blocks above ftl.gc.threshold_blocks a drive is told to collect up to when "
+                  "its window opens (free-block banking; 0: off)",
+                  0, 1u << 24));
   p.fail_device = cfg.get_i64("array.fail.device", -1, "degraded mode: the device that fails (-1: none)");
   if (p.fail_device < -1 || p.fail_device >= int64_t(p.devices))
-    throw ConfigError("config key 'array.fail.device': " + std::to_string(p.fail_device) + " is not a device of the array (0.." +
-                      std::to_string(p.devices - 1) + ", or -1 for none)");
-  p.fail_ps = cfg.get_time_ps("array.fail.at", "1s", "degraded mode: when the device fails (simulated time into the timed part)");
-  p.spare = cfg.get_bool("array.rebuild.spare", false, "a hot spare SSD (one more device) the array rebuilds a failed device onto");
-  p.rebuild_rate = cfg.get_size("array.rebuild.rate", "64MiB", "rebuild speed: bytes of the failed device rebuilt per second of simulated time");
-  if (p.spare && p.rebuild_rate == 0) throw ConfigError("config key 'array.rebuild.rate': must be positive with a spare");
-  p.xor_ps_per_kib = cfg.get_time_ps("array.cpu.xor_per_kib", "100ns", "RAID-driver host CPU time to XOR 1 KiB (parity, reconstruction, rebuild)");
-  p.stripe_op_ps = cfg.get_time_ps("array.cpu.stripe_op", "1us", "RAID-driver host CPU time per stripe operation (lock, planning, completion)");
+    throw ConfigError("config key 'array.fail.device': " + std::to_string(p.fail_device) +
+                      " is not a device of the array (0.." + std::to_string(p.devices - 1) + ", or -1 for none)");
+  p.fail_ps = cfg.get_time_ps("array.fail.at", "1s",
+                              "degraded mode: when the device fails (simulated time into the timed part)");
+  p.spare = cfg.get_bool("array.rebuild.spare", false,
+                         "a hot spare SSD (one more device) the array rebuilds a failed device onto");
+  p.rebuild_rate = cfg.get_size("array.rebuild.rate", "64MiB",
+                                "rebuild speed: bytes of the failed device rebuilt per second of simulated time");
+  if (p.spare && p.rebuild_rate == 0)
+    throw ConfigError("config key 'array.rebuild.rate': must be positive with a spare");
+  p.xor_ps_per_kib = cfg.get_time_ps("array.cpu.xor_per_kib", "100ns",
+                                     "RAID-driver host CPU time to XOR 1 KiB (parity, reconstruction, rebuild)");
+  p.stripe_op_ps = cfg.get_time_ps("array.cpu.stripe_op", "1us",
+                                   "RAID-driver host CPU time per stripe operation (lock, planning, completion)");
   const bool windows = p.coordination == Coordination::gcsync || p.coordination == Coordination::gcsync_plus;
-  if (windows && p.window_ps == 0) throw ConfigError("config key 'array.gc.time_window': must be positive with array.gc_coordination: " + co);
-  const std::string rc = cfg.get_choice("array.reconstruct", "never", {"never", "on_gc", "on_busy"},
-                                        "read the other devices and XOR instead of a device that reported GC (on_gc) or "
-                                        "has a deep queue (on_busy)");
+  if (windows && p.window_ps == 0)
+    throw ConfigError("config key 'array.gc.time_window': must be positive with array.gc_coordination: " + co);
+  const std::string rc =
+      cfg.get_choice("array.reconstruct", "never", {"never", "on_gc", "on_busy"},
+                     "read the other devices and XOR instead of a device that reported GC (on_gc) or "
+                     "has a deep queue (on_busy)");
   p.reconstruct = rc == "on_gc" ? Reconstruct::on_gc : rc == "on_busy" ? Reconstruct::on_busy : Reconstruct::never;
-  p.busy_depth = uint32_t(cfg.get_u64("array.reconstruct_depth", 8, "on_busy: a device with more commands queued than this counts as busy", 1, 65535));
-  p.device_qd = uint32_t(cfg.get_u64("array.device_queue_depth", 32, "NVMe I/O queue depth the controller uses per device", 1, 4096));
+  p.busy_depth = uint32_t(cfg.get_u64(
+      "array.reconstruct_depth", 8, "on_busy: a device with more commands queued than this counts as busy", 1, 65535));
+  p.device_qd = uint32_t(
+      cfg.get_u64("array.device_queue_depth", 32, "NVMe I/O queue depth the controller uses per device", 1, 4096));
   p.host_qd = uint32_t(cfg.get_u64("host.queue_depth", 32, "commands outstanding at most on the I/O queue", 1, 65535));
   const std::string mode = cfg.get_choice(
       "host.mode", "auto", {"auto", "open", "closed"},
       "open: issue at trace timestamps; closed: keep host.queue_depth outstanding; auto: closed for a synthetic "
       "workload without an arrival rate (workload.synthetic.iops: 0), open otherwise");
-  const bool synthetic_unpaced = cfg.get_string("workload.source", "synthetic", "where host requests come from") == "synthetic" &&
-                                 cfg.get_double("workload.synthetic.iops", 0.0, "open-loop arrival rate (0 = closed loop)", 0.0) == 0.0;
+  const bool synthetic_unpaced =
+      cfg.get_string("workload.source", "synthetic", "where host requests come from") == "synthetic" &&
+      cfg.get_double("workload.synthetic.iops", 0.0, "open-loop arrival rate (0 = closed loop)", 0.0) == 0.0;
   p.closed_loop = mode == "closed" || (mode == "auto" && synthetic_unpaced);
-  p.limit_ps = cfg.get_time_ps("host.time_limit", "0s", "stop issuing new requests after this much simulated time (0: run the whole workload)");
-  p.lba_wrap = cfg.get_bool("host.lba_wrap", true, "fold requests beyond the namespace back into it (modulo); else they fail with LBA out of range");
-  p.stall_ps = cfg.get_time_ps("host.stall_timeout", "60s",
-                               "fail the run if no command completes for this long while some are outstanding (0: never)");
+  p.limit_ps = cfg.get_time_ps("host.time_limit", "0s",
+                               "stop issuing new requests after this much simulated time (0: run the whole workload)");
+  p.lba_wrap =
+      cfg.get_bool("host.lba_wrap", true,
+                   "fold requests beyond the namespace back into it (modulo); else they fail with LBA out of range");
+  p.stall_ps =
+      cfg.get_time_ps("host.stall_timeout", "60s",
+                      "fail the run if no command completes for this long while some are outstanding (0: never)");
   return p;
 }
 
@@ -169,7 +193,8 @@ ArrayController::ArrayController(sc_core::sc_module_name nm, const ArrayParams& 
     port->dev = &dev;
     port->nvme = &dev.soc().nvme;
     port->mem = &dev.memory();
-    port->sock = std::make_unique<tlm_utils::simple_initiator_socket<ArrayController>>(("pcie" + std::to_string(d)).c_str());
+    port->sock =
+        std::make_unique<tlm_utils::simple_initiator_socket<ArrayController>>(("pcie" + std::to_string(d)).c_str());
     port->sock->bind(dev.soc().nvme.host_regs);
     HostMemory& m = *port->mem;
     const uint32_t depth = p.device_qd + 1;
@@ -449,8 +474,10 @@ void ArrayController::op_start(Op& op) {
       if (op.whi[j] > op.wlo[j]) read(map_.data_device(op.stripe, j), op.wlo[j], op.whi[j]);
     read(pd, op.o0, op.o1);
   } else {
-    if (rcw_reads == 0 && op.o0 == 0 && op.o1 == map_.chunk_lbas()) ++full_stripe_;
-    else ++rcw_;
+    if (rcw_reads == 0 && op.o0 == 0 && op.o1 == map_.chunk_lbas())
+      ++full_stripe_;
+    else
+      ++rcw_;
     for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
       const bool t = op.whi[j] > op.wlo[j];
       if (!(t && op.wlo[j] <= op.o0 && op.whi[j] >= op.o1)) read(map_.data_device(op.stripe, j), op.o0, op.o1);
@@ -502,7 +529,8 @@ void ArrayController::op_read_phase_done(Op& op) {
     std::fill(par.begin(), par.end(), 0u);
     for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
       const uint32_t d = map_.data_device(op.stripe, j);
-      for (uint64_t o = op.wlo[j]; o < op.whi[j]; ++o) op.tok[d][o - op.o0] = sb_.write(map_.array_lba(op.stripe, j, o));
+      for (uint64_t o = op.wlo[j]; o < op.whi[j]; ++o)
+        op.tok[d][o - op.o0] = sb_.write(map_.array_lba(op.stripe, j, o));
       for (uint64_t o = op.o0; o < op.o1; ++o) par[o - op.o0] ^= op.tok[d][o - op.o0];
     }
   }
@@ -512,7 +540,8 @@ void ArrayController::op_read_phase_done(Op& op) {
       const uint32_t d = map_.data_device(op.stripe, j);
       for (uint64_t o = op.wlo[j]; o < op.whi[j]; ++o) devtok_[phys(d, op.stripe)][base + o] = op.tok[d][o - op.o0];
       if (d == op.lost) continue;  // degraded: the lost chunk lives on in the parity
-      issue(DevIo{op.id, phys(d, op.stripe), true, base + op.wlo[j], uint32_t(op.whi[j] - op.wlo[j]), d, op.wlo[j] - op.o0});
+      issue(DevIo{op.id, phys(d, op.stripe), true, base + op.wlo[j], uint32_t(op.whi[j] - op.wlo[j]), d,
+                  op.wlo[j] - op.o0});
       op.outstanding++;
     }
   for (uint64_t o = op.o0; o < op.o1; ++o) devtok_[phys(pd, op.stripe)][base + o] = par[o - op.o0];
@@ -547,8 +576,10 @@ void ArrayController::op_finish(Op& op) {
     }
   }
   StripeLock& L = locks_[op.stripe];
-  if (op.write) L.writer = false;
-  else L.readers--;
+  if (op.write)
+    L.writer = false;
+  else
+    L.readers--;
   const uint64_t stripe = op.stripe, req = op.req;
   const bool rebuild = op.special == kRebuild;
   ops_.erase(op.id);
@@ -770,8 +801,10 @@ void ArrayController::io_done(Port& p, const Slot& s, uint16_t status) {
     }
   }
   if (--op.outstanding) return;
-  if (op.phase == 1) op_read_phase_done(op);
-  else op_finish(op);
+  if (op.phase == 1)
+    op_read_phase_done(op);
+  else
+    op_finish(op);
 }
 
 // ---- GC coordination ---------------------------------------------------------------------
@@ -886,7 +919,8 @@ void ArrayController::windows_update(uint64_t now) {
   const uint64_t t = now - t0_;
   for (uint32_t d = 0; d < ports_.size(); ++d) {
     Port& p = *ports_[d];
-    const uint32_t c = failed_ && d == spare_dev_ ? uint32_t(p_.fail_device) : d;  // the spare takes the failed device's windows
+    const uint32_t c =
+        failed_ && d == spare_dev_ ? uint32_t(p_.fail_device) : d;  // the spare takes the failed device's windows
     const uint32_t w = sched_.open(c, t) ? NVME_PLM_NDWIN : NVME_PLM_DTWIN;
     if (w == p.window) continue;
     if (timeline_ && p.window == NVME_PLM_NDWIN) timeline_->span(window_track_[d], "NDWIN", p.window_since, now);
@@ -947,7 +981,8 @@ void ArrayController::replay() {
     nvme_sqe e{};
     e.cdw0 = NVME_ADMIN_SET_FEATURES;  // GC start/end events; GCLock mode
     e.cdw10 = NVME_FEAT_VS_GC_REPORT;
-    e.cdw11 = 1u | (p_.coordination == Coordination::gclock ? 2u : 0u) | (p_.coordination == Coordination::harmonia ? 4u : 0u);
+    e.cdw11 = 1u | (p_.coordination == Coordination::gclock ? 2u : 0u) |
+              (p_.coordination == Coordination::harmonia ? 4u : 0u);
     admin(d, e, NVME_ADMIN_SET_FEATURES);
     if (windows) {
       e.cdw10 = NVME_FEAT_PLM_CONFIG;
@@ -1008,8 +1043,10 @@ void ArrayController::replay() {
     if (rebuilding && !rebuild_busy_) wake = std::min(wake, next_rebuild_);
     if (have_next && !p_.closed_loop) wake = std::min(wake, t0_ + io.time_ps);
     if (p_.stall_ps && !reqs_.empty()) wake = std::min(wake, last_progress + p_.stall_ps);
-    if (wake == UINT64_MAX) wait(any_msi_);
-    else if (wake > now) wait(ps(wake - now), any_msi_);
+    if (wake == UINT64_MAX)
+      wait(any_msi_);
+    else if (wake > now)
+      wait(ps(wake - now), any_msi_);
     const uint64_t before = requests_ + dev_checked_;
     for (uint32_t d = 0; d < ports_.size(); ++d) reap(d);
     if (requests_ + dev_checked_ != before || reqs_.empty()) last_progress = now_ps();
@@ -1019,7 +1056,8 @@ void ArrayController::replay() {
   }
   if (timeline_)
     for (uint32_t d = 0; d < ports_.size(); ++d)
-      if (ports_[d]->window == NVME_PLM_NDWIN) timeline_->span(window_track_[d], "NDWIN", ports_[d]->window_since, now_ps());
+      if (ports_[d]->window == NVME_PLM_NDWIN)
+        timeline_->span(window_track_[d], "NDWIN", ports_[d]->window_since, now_ps());
   finished_ = true;
 }
 
@@ -1040,8 +1078,11 @@ nlohmann::json ArrayController::summary() const {
   for (uint32_t g = 4; g < gc_hist_.size(); ++g) four_plus += gc_hist_[g];
   json devs = json::array();
   for (const auto& p : ports_)
-    devs.push_back({{"reads", p->reads}, {"writes", p->writes}, {"reconstruction_reads", p->recon_reads},
-                    {"max_queue", p->max_queue}, {"gc_reported", p->gc_reports}});
+    devs.push_back({{"reads", p->reads},
+                    {"writes", p->writes},
+                    {"reconstruction_reads", p->recon_reads},
+                    {"max_queue", p->max_queue},
+                    {"gc_reported", p->gc_reports}});
   return {{"level", "raid5"},
           {"devices", map_.devices()},
           {"chunk_lbas", map_.chunk_lbas()},
@@ -1051,8 +1092,12 @@ nlohmann::json ArrayController::summary() const {
           {"requests", requests_},
           {"reads", reads_},
           {"writes", writes_},
-          {"trims", {{"requests", trims_}, {"array_lbas", trim_array_lbas_}, {"rows_deallocated", trim_rows_},
-                     {"lbas_not_forwarded", trim_kept_lbas_}, {"device_commands", trim_device_cmds_}}},
+          {"trims",
+           {{"requests", trims_},
+            {"array_lbas", trim_array_lbas_},
+            {"rows_deallocated", trim_rows_},
+            {"lbas_not_forwarded", trim_kept_lbas_},
+            {"device_commands", trim_device_cmds_}}},
           {"flushes", flushes_},
           {"wrapped_requests", wrapped_},
           {"out_of_range_requests", out_of_range_},
@@ -1069,30 +1114,50 @@ nlohmann::json ArrayController::summary() const {
           {"stripe_writes", {{"full", full_stripe_}, {"reconstruct_write", rcw_}, {"read_modify_write", rmw_}}},
           {"reconstructions", reconstructions_},
           {"reconstruction_device_reads", recon_device_reads_},
-          {"gc_lock", {{"grants", grants_}, {"mean_hold_ms", grants_ ? double(hold_sum_) / double(grants_) * 1e-9 : 0.0},
-                       {"max_hold_ms", double(hold_max_) * 1e-9}, {"max_waiters", max_waiters_},
-                       {"overlaps", lock_overlaps_}}},
-          {"global_gc", {{"requests", ggc_requests_}, {"collections", ggc_rounds_},
-                         {"mean_ms", ggc_rounds_ ? double(ggc_sum_) / double(ggc_rounds_) * 1e-9 : 0.0},
-                         {"max_ms", double(ggc_max_) * 1e-9}}},
+          {"gc_lock",
+           {{"grants", grants_},
+            {"mean_hold_ms", grants_ ? double(hold_sum_) / double(grants_) * 1e-9 : 0.0},
+            {"max_hold_ms", double(hold_max_) * 1e-9},
+            {"max_waiters", max_waiters_},
+            {"overlaps", lock_overlaps_}}},
+          {"global_gc",
+           {{"requests", ggc_requests_},
+            {"collections", ggc_rounds_},
+            {"mean_ms", ggc_rounds_ ? double(ggc_sum_) / double(ggc_rounds_) * 1e-9 : 0.0},
+            {"max_ms", double(ggc_max_) * 1e-9}}},
           {"collect_commands", {{"sent", collects_sent_}, {"done", collects_done_}}},
-          {"degraded", {{"failed_device", p_.fail_device}, {"failed", failed_}, {"failed_at_s", double(failed_at_) * 1e-12},
-                        {"degraded_reads", degraded_reads_}, {"degraded_writes", degraded_writes_},
-                        {"rebuild", {{"spare", spare_dev_ != UINT32_MAX}, {"stripes_rebuilt", rebuilt_},
-                                     {"stripes", map_.array_lbas() / map_.stripe_lbas()},
-                                     {"begin_s", double(rebuild_begin_) * 1e-12}, {"end_s", double(rebuild_end_) * 1e-12},
-                                     {"lbas_checked", rebuild_checked_}, {"mismatches", rebuild_mismatches_}}}}},
-          {"host_cpu", {{"xor_bytes", xor_tokens_ * lba_size_}, {"stripe_ops", stripe_ops_},
-                        {"seconds", double(xor_tokens_) * lba_size_ / 1024.0 * double(p_.xor_ps_per_kib) * 1e-12 +
-                                        double(stripe_ops_) * double(p_.stripe_op_ps) * 1e-12},
-                        {"utilization", sim_s > 0 ? (double(xor_tokens_) * lba_size_ / 1024.0 * double(p_.xor_ps_per_kib) * 1e-12 +
-                                                     double(stripe_ops_) * double(p_.stripe_op_ps) * 1e-12) / sim_s : 0.0}}},
+          {"degraded",
+           {{"failed_device", p_.fail_device},
+            {"failed", failed_},
+            {"failed_at_s", double(failed_at_) * 1e-12},
+            {"degraded_reads", degraded_reads_},
+            {"degraded_writes", degraded_writes_},
+            {"rebuild",
+             {{"spare", spare_dev_ != UINT32_MAX},
+              {"stripes_rebuilt", rebuilt_},
+              {"stripes", map_.array_lbas() / map_.stripe_lbas()},
+              {"begin_s", double(rebuild_begin_) * 1e-12},
+              {"end_s", double(rebuild_end_) * 1e-12},
+              {"lbas_checked", rebuild_checked_},
+              {"mismatches", rebuild_mismatches_}}}}},
+          {"host_cpu",
+           {{"xor_bytes", xor_tokens_ * lba_size_},
+            {"stripe_ops", stripe_ops_},
+            {"seconds", double(xor_tokens_) * lba_size_ / 1024.0 * double(p_.xor_ps_per_kib) * 1e-12 +
+                            double(stripe_ops_) * double(p_.stripe_op_ps) * 1e-12},
+            {"utilization", sim_s > 0 ? (double(xor_tokens_) * lba_size_ / 1024.0 * double(p_.xor_ps_per_kib) * 1e-12 +
+                                         double(stripe_ops_) * double(p_.stripe_op_ps) * 1e-12) /
+                                            sim_s
+                                      : 0.0}}},
           {"plm_set_features", set_features_},
           {"async_events", aens_},
           {"errors", errors_},
           {"devices_io", devs},
-          {"integrity", {{"reads_checked", sb_.checked()}, {"mismatches", sb_.mismatches()},
-                         {"device_reads_checked", dev_checked_}, {"device_mismatches", dev_mismatches_}}}};
+          {"integrity",
+           {{"reads_checked", sb_.checked()},
+            {"mismatches", sb_.mismatches()},
+            {"device_reads_checked", dev_checked_},
+            {"device_mismatches", dev_mismatches_}}}};
 }
 
 }  // namespace ssdvp::array

@@ -50,7 +50,7 @@
 namespace ssdvp {
 class Device;
 class Timeline;
-}
+}  // namespace ssdvp
 
 namespace ssdvp::array {
 
@@ -64,18 +64,18 @@ struct ArrayParams {
   uint64_t chunk_bytes = 65536;
   Coordination coordination = Coordination::normal;
   Reconstruct reconstruct = Reconstruct::never;
-  uint32_t busy_depth = 8;        // on_busy: commands queued at a device beyond which it counts as busy
-  uint64_t window_ps = 0;         // array.gc.time_window
-  uint64_t buffer_ps = 0;         // array.gc.buffer_time
-  uint32_t harmonia_blocks = 4;   // array.gc.harmonia_blocks
-  uint32_t bank_blocks = 0;       // array.gc.bank_blocks
-  int64_t fail_device = -1;       // array.fail.device (-1: none)
-  uint64_t fail_ps = 0;           // array.fail.at
-  bool spare = false;             // array.rebuild.spare
-  uint64_t rebuild_rate = 0;      // array.rebuild.rate, bytes per second
+  uint32_t busy_depth = 8;                        // on_busy: commands queued at a device beyond which it counts as busy
+  uint64_t window_ps = 0;                         // array.gc.time_window
+  uint64_t buffer_ps = 0;                         // array.gc.buffer_time
+  uint32_t harmonia_blocks = 4;                   // array.gc.harmonia_blocks
+  uint32_t bank_blocks = 0;                       // array.gc.bank_blocks
+  int64_t fail_device = -1;                       // array.fail.device (-1: none)
+  uint64_t fail_ps = 0;                           // array.fail.at
+  bool spare = false;                             // array.rebuild.spare
+  uint64_t rebuild_rate = 0;                      // array.rebuild.rate, bytes per second
   uint64_t xor_ps_per_kib = 0, stripe_op_ps = 0;  // array.cpu.*
-  uint32_t device_qd = 32;        // NVMe I/O queue depth per device
-  uint32_t host_qd = 32;          // closed loop: array requests outstanding
+  uint32_t device_qd = 32;                        // NVMe I/O queue depth per device
+  uint32_t host_qd = 32;                          // closed loop: array requests outstanding
   bool closed_loop = false;
   bool lba_wrap = true;
   uint64_t stall_ps = 0, limit_ps = 0;
@@ -134,13 +134,13 @@ class ArrayController : public sc_core::sc_module {
 
  private:
   struct DevIo {
-    uint64_t op;       // stripe operation id
+    uint64_t op;  // stripe operation id
     uint32_t dev;
     bool write;
-    uint64_t lba;      // device LBA
+    uint64_t lba;  // device LBA
     uint32_t n;
-    uint32_t buf_dev;  // the op's token buffer (per device) ...
-    uint64_t buf_off;  // ... and the offset in it of lba
+    uint32_t buf_dev;     // the op's token buffer (per device) ...
+    uint64_t buf_off;     // ... and the offset in it of lba
     uint8_t special = 0;  // kTrim: deallocate [lba, lba + n); kFlush: flush the device
   };
   static constexpr uint8_t kTrim = 1, kFlush = 2, kRebuild = 3;
@@ -163,14 +163,14 @@ class ArrayController : public sc_core::sc_module {
   };
   struct Op {
     uint64_t id, req, stripe;
-    bool write;          // a write, trim or flush (takes the stripe lock exclusively; a flush takes none)
-    uint8_t special = 0;  // kTrim, kFlush or kRebuild (no request: rebuilds the stripe onto the spare)
-    uint32_t lost = UINT32_MAX;  // the failed device, when this stripe had none to stand in for it at op_start
-    uint64_t first, n;   // array LBAs [first, first + n), inside the stripe
-    uint64_t o0, o1;     // hull of the chunk offsets it touches
-    std::vector<uint64_t> wlo, whi;             // per data index: offsets touched [lo, hi)
-    std::vector<std::vector<uint32_t>> tok;     // per device: tokens over [o0, o1)
-    uint32_t phase = 0;  // 0 waiting for the lock, 1 reading, 2 writing
+    bool write;                      // a write, trim or flush (takes the stripe lock exclusively; a flush takes none)
+    uint8_t special = 0;             // kTrim, kFlush or kRebuild (no request: rebuilds the stripe onto the spare)
+    uint32_t lost = UINT32_MAX;      // the failed device, when this stripe had none to stand in for it at op_start
+    uint64_t first, n;               // array LBAs [first, first + n), inside the stripe
+    uint64_t o0, o1;                 // hull of the chunk offsets it touches
+    std::vector<uint64_t> wlo, whi;  // per data index: offsets touched [lo, hi)
+    std::vector<std::vector<uint32_t>> tok;  // per device: tokens over [o0, o1)
+    uint32_t phase = 0;                      // 0 waiting for the lock, 1 reading, 2 writing
     uint32_t outstanding = 0;
     bool rmw = false;
     uint32_t recon = UINT32_MAX;  // device read around (reconstruction)
@@ -192,7 +192,7 @@ class ArrayController : public sc_core::sc_module {
   void op_read_phase_done(Op& op);
   void op_finish(Op& op);
   void issue(const DevIo& io);
-  void pump(uint32_t d);          // waiting -> slots
+  void pump(uint32_t d);  // waiting -> slots
   void ring_all();
   void reap(uint32_t d);
   void io_done(Port& p, const Slot& s, uint16_t status);
@@ -221,8 +221,8 @@ class ArrayController : public sc_core::sc_module {
   ArrayParams p_;
   StripeMap map_;
   uint32_t lba_size_, max_transfer_;
-  Scoreboard sb_;                               // array LBAs: what every read must return
-  std::vector<std::vector<uint32_t>> devtok_;   // per device LBA: what the device must hold (data or parity)
+  Scoreboard sb_;                              // array LBAs: what every read must return
+  std::vector<std::vector<uint32_t>> devtok_;  // per device LBA: what the device must hold (data or parity)
   std::vector<std::unique_ptr<Port>> ports_;
   WindowSchedule sched_;
 
@@ -249,12 +249,12 @@ class ArrayController : public sc_core::sc_module {
   uint64_t hold_begin_ = 0, hold_sum_ = 0, hold_max_ = 0, grants_ = 0;
   std::deque<uint32_t> lock_waiters_;
   size_t max_waiters_ = 0;
-  uint64_t lock_overlaps_ = 0;  // release from a device that was not the holder (must stay 0)
-  uint32_t max_concurrent_gc_ = 0;  // most devices collecting at once (measurement)
+  uint64_t lock_overlaps_ = 0;       // release from a device that was not the holder (must stay 0)
+  uint32_t max_concurrent_gc_ = 0;   // most devices collecting at once (measurement)
   uint64_t instant_collisions_ = 0;  // reads during which 2+ devices collected at the same instant (measurement)
   uint32_t collecting_now_ = 0;      // devices with a victim open now
   bool multi_ever_ = false;
-  uint64_t multi_last_end_ = 0;      // when 2+ devices last stopped collecting at once
+  uint64_t multi_last_end_ = 0;  // when 2+ devices last stopped collecting at once
 
   // harmonia (global collections) and free-block banking
   bool ggc_active_ = false, ggc_pending_ = false;
@@ -276,7 +276,7 @@ class ArrayController : public sc_core::sc_module {
   uint64_t trims_ = 0, flushes_ = 0, trim_array_lbas_ = 0, trim_rows_ = 0, trim_kept_lbas_ = 0, trim_device_cmds_ = 0;
   uint64_t read_bytes_ = 0, write_bytes_ = 0;
   LatencyHistogram read_lat_, write_lat_;
-  std::vector<uint64_t> gc_hist_;               // reads by devices collecting while served
+  std::vector<uint64_t> gc_hist_;  // reads by devices collecting while served
   std::vector<LatencyHistogram> lat_by_gc_;
   uint64_t full_stripe_ = 0, rcw_ = 0, rmw_ = 0, reconstructions_ = 0, recon_device_reads_ = 0;
   uint64_t dev_checked_ = 0, dev_mismatches_ = 0, set_features_ = 0, aens_ = 0, errors_ = 0;

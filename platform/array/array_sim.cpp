@@ -67,10 +67,12 @@ void ArraySimulation::build() {
       i = uint32_t(std::stoul(k.substr(9, dot - 9), &pos));
       if (pos != dot - 9) throw std::invalid_argument("index");
     } catch (const std::exception&) {
-      throw ConfigError("config key '" + k + "': a per-device override is array.dev<i>.<key>, i in 0.." + std::to_string(p.devices - 1));
+      throw ConfigError("config key '" + k + "': a per-device override is array.dev<i>.<key>, i in 0.." +
+                        std::to_string(p.devices - 1));
     }
     if (i >= p.devices)
-      throw ConfigError("config key '" + k + "': device " + std::to_string(i) + " does not exist (array.devices: " + std::to_string(p.devices) + ")");
+      throw ConfigError("config key '" + k + "': device " + std::to_string(i) +
+                        " does not exist (array.devices: " + std::to_string(p.devices) + ")");
     cfg.get_string(k, "", "per-device override of " + k.substr(dot + 1) + " for device " + std::to_string(i));
     over[i].emplace_back(k.substr(dot + 1), kv.second);
     if (first_key[i].empty()) first_key[i] = k;
@@ -88,23 +90,25 @@ void ArraySimulation::build() {
       devs_.push_back(std::make_unique<Device>("ssd" + std::to_string(i), *dev_cfgs_.back()));
     } catch (const ConfigError& e) {
       if (first_key[i].empty()) throw;
-      throw ConfigError("config key '" + first_key[i] + "': device " + std::to_string(i) + " cannot be built with its overrides: " + e.what());
+      throw ConfigError("config key '" + first_key[i] + "': device " + std::to_string(i) +
+                        " cannot be built with its overrides: " + e.what());
     }
   }
   const SsdSoc& s0 = devs_[0]->soc();
   for (uint32_t i = 1; i < built; ++i) {
     const SsdSoc& si = devs_[i]->soc();
     if (geometry_text(si) != geometry_text(s0) || si.fw_config().max_transfer_lbas != s0.fw_config().max_transfer_lbas)
-      throw ConfigError("config key '" + (first_key[i].empty() ? std::string("array.devices") : first_key[i]) + "': device " +
-                        std::to_string(i) + " (" + geometry_text(si) + ") differs from device 0 (" + geometry_text(s0) +
-                        "); a RAID-5 array needs devices of one geometry");
+      throw ConfigError("config key '" + (first_key[i].empty() ? std::string("array.devices") : first_key[i]) +
+                        "': device " + std::to_string(i) + " (" + geometry_text(si) + ") differs from device 0 (" +
+                        geometry_text(s0) + "); a RAID-5 array needs devices of one geometry");
   }
   const uint32_t lba = s0.lba_size();
   if (p.chunk_bytes == 0 || p.chunk_bytes % lba != 0)
-    throw ConfigError("config key 'array.chunk': " + std::to_string(p.chunk_bytes) + " bytes is not a multiple of the LBA size (" +
-                      std::to_string(lba) + " bytes)");
+    throw ConfigError("config key 'array.chunk': " + std::to_string(p.chunk_bytes) +
+                      " bytes is not a multiple of the LBA size (" + std::to_string(lba) + " bytes)");
   if (p.chunk_bytes / lba > s0.logical_lbas()) throw ConfigError("config key 'array.chunk': larger than a device");
-  const uint64_t mem = cfg.get_size("array.host_memory", "8MiB", "host memory per device for its queues and buffers (RAID runs)");
+  const uint64_t mem =
+      cfg.get_size("array.host_memory", "8MiB", "host memory per device for its queues and buffers (RAID runs)");
   for (uint32_t i = 0; i < built; ++i) devs_[i]->attach_memory("ssd" + std::to_string(i) + "_mem", mem);
   std::vector<Device*> raw;
   for (auto& d : devs_) raw.push_back(d.get());
@@ -117,9 +121,11 @@ void ArraySimulation::build() {
   }
   const uint64_t interval = cfg.get_time_ps("stats.interval", "1s", "time-series interval (simulated time)");
   if (interval == 0) throw ConfigError("config key 'stats.interval': must be positive");
-  ctrl_->set_sampler([this] {
-    for (auto& d : devs_) d->sample();
-  }, interval);
+  ctrl_->set_sampler(
+      [this] {
+        for (auto& d : devs_) d->sample();
+      },
+      interval);
   workload_ = make_workload(cfg, ctrl_->map().array_lbas() * lba, lba);
   workload_desc_ = workload_->describe();
   cfg.check_unknown();
@@ -129,7 +135,8 @@ void ArraySimulation::precondition() {
   ArrayController& c = *ctrl_;
   const uint64_t lbas = c.map().array_lbas();
   const uint64_t fill = uint64_t(double(lbas) * keys_.fill);
-  for (uint64_t l = 0; l < fill; l += c.map().stripe_lbas()) c.precondition_write(l, std::min(c.map().stripe_lbas(), fill - l));
+  for (uint64_t l = 0; l < fill; l += c.map().stripe_lbas())
+    c.precondition_write(l, std::min(c.map().stripe_lbas(), fill - l));
   std::mt19937_64 rng(keys_.seed);
   const uint64_t rw = uint64_t(double(lbas) * keys_.random_dw);
   for (uint64_t i = 0; i < rw; ++i) c.precondition_write(rng() % lbas, 1);
@@ -184,7 +191,8 @@ RunOutcome ArraySimulation::run() {
   for (uint32_t i = 0; i < devs_.size(); ++i) {
     Controller& fw = devs_[i]->soc().cpu();
     fw.on_trace = [this, i](enum hal_trace_event ev, uint32_t, uint64_t at) {
-      if (ev == HAL_TRACE_GC_VICTIM_START || ev == HAL_TRACE_GC_VICTIM_END) ctrl_->gc_trace(i, ev == HAL_TRACE_GC_VICTIM_START, at);
+      if (ev == HAL_TRACE_GC_VICTIM_START || ev == HAL_TRACE_GC_VICTIM_END)
+        ctrl_->gc_trace(i, ev == HAL_TRACE_GC_VICTIM_START, at);
     };
     fw.on_stop = [this, i] {
       if (!devs_[i]->soc().cpu().fault().empty()) sc_core::sc_stop();
@@ -237,7 +245,8 @@ RunOutcome ArraySimulation::run() {
     gc_s += d["gc_active_s"].get<double>();
     erases += d["erases"].get<uint64_t>();
   }
-  j["array"]["device_mean"] = {{"waf", waf / double(devs.size())}, {"gc_active_s", gc_s / double(devs.size())},
+  j["array"]["device_mean"] = {{"waf", waf / double(devs.size())},
+                               {"gc_active_s", gc_s / double(devs.size())},
                                {"erases", double(erases) / double(devs.size())}};
   j["devices"] = devs;
   struct rusage ru {};
@@ -265,13 +274,16 @@ void ArraySimulation::write_outputs(const std::string& dir, const RunOutcome& ou
     fs::rename(tmp, d / name);
   };
   put("summary.json", out.summary.dump(2) + "\n");
-  std::string csv = "device,host_reads,host_writes,reconstruction_reads,max_queue,waf,erases,gc_runs,gc_active_s,gc_forced,gc_reported\n";
+  std::string csv =
+      "device,host_reads,host_writes,reconstruction_reads,max_queue,waf,erases,gc_runs,gc_active_s,gc_forced,gc_"
+      "reported\n";
   const auto& devs = out.summary["devices"];
   for (size_t i = 0; i < devs.size(); ++i) {
     const auto& x = devs[i];
     char line[320];
     std::snprintf(line, sizeof line, "%zu,%llu,%llu,%llu,%llu,%.4f,%llu,%llu,%.6f,%llu,%llu\n", i,
-                  (unsigned long long)x["io"]["reads"].get<uint64_t>(), (unsigned long long)x["io"]["writes"].get<uint64_t>(),
+                  (unsigned long long)x["io"]["reads"].get<uint64_t>(),
+                  (unsigned long long)x["io"]["writes"].get<uint64_t>(),
                   (unsigned long long)x["io"]["reconstruction_reads"].get<uint64_t>(),
                   (unsigned long long)x["io"]["max_queue"].get<uint64_t>(), x["waf"].get<double>(),
                   (unsigned long long)x["erases"].get<uint64_t>(), (unsigned long long)x["gc_runs"].get<uint64_t>(),
@@ -286,9 +298,9 @@ void ArraySimulation::write_outputs(const std::string& dir, const RunOutcome& ou
     const auto& lat = a["read_latency_by_gc_devices_us"];
     const bool has = lat.contains(kv.key());
     char line[200];
-    std::snprintf(line, sizeof line, "%s,%llu,%.3f,%.3f,%.3f\n", kv.key().c_str(), (unsigned long long)kv.value().get<uint64_t>(),
-                  has ? lat[kv.key()]["mean"].get<double>() : 0.0, has ? lat[kv.key()]["p99"].get<double>() : 0.0,
-                  has ? lat[kv.key()]["p999"].get<double>() : 0.0);
+    std::snprintf(line, sizeof line, "%s,%llu,%.3f,%.3f,%.3f\n", kv.key().c_str(),
+                  (unsigned long long)kv.value().get<uint64_t>(), has ? lat[kv.key()]["mean"].get<double>() : 0.0,
+                  has ? lat[kv.key()]["p99"].get<double>() : 0.0, has ? lat[kv.key()]["p999"].get<double>() : 0.0);
     h += line;
   }
   put("gc_histogram.csv", h);

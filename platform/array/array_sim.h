@@ -18,7 +18,7 @@
 namespace ssdvp {
 class Device;
 class Timeline;
-}
+}  // namespace ssdvp
 
 namespace ssdvp::array {
 

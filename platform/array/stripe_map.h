@@ -17,7 +17,7 @@ struct ChunkLoc {
   uint64_t stripe;
   uint32_t data_index;  // j: the chunk's place among the stripe's data chunks
   uint32_t device;
-  uint64_t offset;      // within the chunk
+  uint64_t offset;  // within the chunk
   uint64_t device_lba;
 };
 

@@ -36,16 +36,19 @@ GcMonitor::Policy GcMonitor::parse_policy(Config& cfg) {
 GcMonitor::GcMonitor(sc_core::sc_module_name nm, Config& cfg, NvmeCtrl& nvme, gcdetect::BlockStats& block,
                      fs::FileWorkload* files)
     : sc_module(nm), nvme_(nvme), block_(block), files_(files), policy_(parse_policy(cfg)), dev_(1) {
-  const bool want = cfg.get_bool("host.iostat.enable", false,
-                                 "sample iostat -x fields each host.iostat.interval into iostat.csv (with the GC label)");
+  const bool want =
+      cfg.get_bool("host.iostat.enable", false,
+                   "sample iostat -x fields each host.iostat.interval into iostat.csv (with the GC label)");
   interval_ps_ = cfg.get_time_ps("host.iostat.interval", "1s", "iostat sampling interval (simulated time)");
   const uint64_t window = cfg.get_u64("host.iostat.window", 50, "samples in the rolling average deviation", 1, 100000);
-  idle_ps_ = cfg.get_time_ps("host.trim.idle_time", "5s", "policy idle: send pending discards after this long with %util 0");
+  idle_ps_ =
+      cfg.get_time_ps("host.trim.idle_time", "5s", "policy idle: send pending discards after this long with %util 0");
   batch_max_ = cfg.get_size("host.trim.batch_max", "0", "most bytes of pending discards sent at one trigger (0: all)");
   cpu_cost_ps_ = cfg.get_time_ps("host.detector.cpu_cost", "2us",
                                  "host CPU time charged per classification before its TRIMs are queued");
-  label_threshold_ = cfg.get_double("host.detector.label_threshold", 0.5,
-                                    "a sample is labelled GC when GC was active this fraction of it (oracle acts on it)", 0, 1);
+  label_threshold_ =
+      cfg.get_double("host.detector.label_threshold", 0.5,
+                     "a sample is labelled GC when GC was active this fraction of it (oracle acts on it)", 0, 1);
   const std::string tree = cfg.get_string("host.detector.tree", "", "C4.5 tree file of the detector (ssdvp_c45 train)");
   if (interval_ps_ == 0) throw ConfigError("config key 'host.iostat.interval': must be positive");
   dev_ = gcdetect::RollingDeviation(window);
@@ -74,8 +77,9 @@ GcMonitor::GcMonitor(sc_core::sc_module_name nm, Config& cfg, NvmeCtrl& nvme, gc
   }
   enabled_ = want || policy_ == Policy::idle || policy_ == Policy::detector || policy_ == Policy::oracle;
   if (enabled_ && cfg.get_u64("ftl.debug.gc_register", 0, "", 0, 1) == 0)
-    throw ConfigError("config key 'ftl.debug.gc_register': must be 1 when the iostat sampler runs (host.iostat.enable "
-                      "or host.trim.policy idle/detector/oracle): it is the firmware's GC label");
+    throw ConfigError(
+        "config key 'ftl.debug.gc_register': must be 1 when the iostat sampler runs (host.iostat.enable "
+        "or host.trim.policy idle/detector/oracle): it is the firmware's GC label");
   if (enabled_) {
     SC_THREAD(run);
   }

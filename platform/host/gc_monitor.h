@@ -41,7 +41,7 @@ class GcMonitor : public sc_core::sc_module {
     double time_s;
     std::array<double, gcdetect::kIostatFields> f, dev;
     double gc_frac;
-    int predicted;  // detector's class (1 gc, 0 idle), -1 without a detector
+    int predicted;        // detector's class (1 gc, 0 idle), -1 without a detector
     uint64_t trim_bytes;  // pending discards queued after this sample
   };
 

@@ -46,8 +46,11 @@ void HostDriver::setup_streams() {
   if (!nvme_.create_admin_queue(asq_, acq_, kAdminDepth, HostMemory::kMsiBase))
     throw std::runtime_error(std::string(name()) + ": could not create the admin queue");
   auto fail = [](const char* what, uint16_t st) {
-    throw std::runtime_error(std::string("host.streams: ") + what + " failed with NVMe status 0x" +
-                             [&] { char b[8]; std::snprintf(b, sizeof b, "%03x", st); return std::string(b); }());
+    throw std::runtime_error(std::string("host.streams: ") + what + " failed with NVMe status 0x" + [&] {
+      char b[8];
+      std::snprintf(b, sizeof b, "%03x", st);
+      return std::string(b);
+    }());
   };
   nvme_sqe e{};
   e.cdw0 = NVME_ADMIN_DIRECTIVE_SEND;
@@ -75,9 +78,8 @@ void HostDriver::setup_streams() {
   grant_.allocated = nsa & 0xffff;
   if (grant_.allocated < streams_wanted_)
     throw std::runtime_error("host.streams: the device allocated " + std::to_string(grant_.allocated) +
-                             " streams of the " + std::to_string(streams_wanted_) +
-                             " the host needs (its limit is " + std::to_string(msl) +
-                             ": raise ftl.streams.limit or lower ftl.hot.classes)");
+                             " streams of the " + std::to_string(streams_wanted_) + " the host needs (its limit is " +
+                             std::to_string(msl) + ": raise ftl.streams.limit or lower ftl.hot.classes)");
 }
 
 }  // namespace ssdvp

@@ -51,20 +51,25 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
       "open: issue at trace timestamps; closed: keep host.queue_depth outstanding; auto: closed for a synthetic "
       "workload without an arrival rate (workload.synthetic.iops: 0) or a file-level one without host.files.rate, open "
       "otherwise");
-  const bool synthetic_unpaced = cfg.get_string("workload.source", "synthetic", "where host requests come from") == "synthetic" &&
-                                 cfg.get_double("workload.synthetic.iops", 0.0, "open-loop arrival rate (0 = closed loop)", 0.0) == 0.0;
-  const bool files_unpaced = cfg.get_string("workload.source", "synthetic", "where host requests come from") == "files" &&
-                             cfg.get_double("host.files.rate", 0.0, "file-level host: flowop loops per second (0: closed loop, flat out)", 0.0) == 0.0;
+  const bool synthetic_unpaced =
+      cfg.get_string("workload.source", "synthetic", "where host requests come from") == "synthetic" &&
+      cfg.get_double("workload.synthetic.iops", 0.0, "open-loop arrival rate (0 = closed loop)", 0.0) == 0.0;
+  const bool files_unpaced =
+      cfg.get_string("workload.source", "synthetic", "where host requests come from") == "files" &&
+      cfg.get_double("host.files.rate", 0.0, "file-level host: flowop loops per second (0: closed loop, flat out)",
+                     0.0) == 0.0;
   closed_loop_ = mode == "closed" || (mode == "auto" && (synthetic_unpaced || files_unpaced));
   limit_ps_ = cfg.get_time_ps("host.time_limit", "0s",
                               "stop issuing new requests after this much simulated time (0: run the whole workload)");
-  lba_wrap_ = cfg.get_bool("host.lba_wrap", true,
-                           "fold requests beyond the namespace back into it (modulo); else they fail with LBA out of range");
+  lba_wrap_ =
+      cfg.get_bool("host.lba_wrap", true,
+                   "fold requests beyond the namespace back into it (modulo); else they fail with LBA out of range");
   interval_ps_ = cfg.get_time_ps("stats.interval", "1s", "time-series interval (simulated time)");
   res_.interval_histograms = cfg.get_bool("stats.interval_histograms", false,
                                           "also write each interval's latency histograms (latency_histograms.csv)");
-  stall_ps_ = cfg.get_time_ps("host.stall_timeout", "60s",
-                              "fail the run if no command completes for this long while some are outstanding (0: never)");
+  stall_ps_ =
+      cfg.get_time_ps("host.stall_timeout", "60s",
+                      "fail the run if no command completes for this long while some are outstanding (0: never)");
   submit_ps_ = cfg.get_time_ps("host.submit", "0ns", "host software time per command submitted");
   if (interval_ps_ == 0) throw ConfigError("config key 'stats.interval': must be positive");
   slots_.resize(qd_);
@@ -213,9 +218,7 @@ bool HostDriver::issue_some(Request& r) {
   return true;
 }
 
-int HostDriver::occupancy_class(host::IoOp op) {
-  return op == host::IoOp::read ? 0 : op == host::IoOp::write ? 1 : 2;
-}
+int HostDriver::occupancy_class(host::IoOp op) { return op == host::IoOp::read ? 0 : op == host::IoOp::write ? 1 : 2; }
 
 void HostDriver::occupancy_advance(uint64_t now) {
   if (now <= occ_last_ps_) return;
@@ -264,9 +267,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
       res_.trims++;
       res_.trim_bytes += bytes;
       break;
-    case host::IoOp::flush:
-      res_.flushes++;
-      break;
+    case host::IoOp::flush: res_.flushes++; break;
   }
   if (r.io.flags & host::kIoFsyncEnd) res_.fsync_latency.add((now - fsync_begin_ps_) / 1000);
   res_.requests++;
@@ -305,7 +306,8 @@ void HostDriver::reap() {
       ++res_.errors_by_status[status];
       if (it != live_.end()) it->second.error = true;
     } else if (sb_.tracking() && sl.op != host::IoOp::read) {  // durability (power loss)
-      if (sl.op == host::IoOp::flush) sb_.flush_completed(c.cid);
+      if (sl.op == host::IoOp::flush)
+        sb_.flush_completed(c.cid);
       else if (sl.op == host::IoOp::write && sl.lba + sl.nlb <= lbas_)
         for (uint32_t i = 0; i < sl.nlb; ++i) sb_.acked(sl.lba + i);
     } else if (sl.op == host::IoOp::read && sl.lba + sl.nlb <= lbas_) {
@@ -316,7 +318,8 @@ void HostDriver::reap() {
                     (unsigned long long)(sl.lba + i), tok[i], sb_.expected(sl.lba + i));
       if (live_src_ && it != live_.end()) live_src_->on_read_tokens(it->second.io.line, sl.lba, tok, sl.nlb);
     }
-    if (it != live_.end() && --it->second.outstanding == 0 && it->second.issued >= std::max<uint64_t>(it->second.nlb, 1)) {
+    if (it != live_.end() && --it->second.outstanding == 0 &&
+        it->second.issued >= std::max<uint64_t>(it->second.nlb, 1)) {
       complete_request(it->second, now);
       live_.erase(it);
     }
@@ -428,10 +431,14 @@ void HostDriver::replay() {
     if (have_next && !closed_loop_ && (waiting_.empty() || busy_slots_ < qd_)) {
       const uint64_t due = t0 + io.time_ps;
       const uint64_t wake = std::min(due, next_sample_ps_);
-      if (wake > now) live_src_ ? wait(ps(wake - now), mem_.msi_event() | live_src_->arrival()) : wait(ps(wake - now), mem_.msi_event());
+      if (wake > now)
+        live_src_ ? wait(ps(wake - now), mem_.msi_event() | live_src_->arrival())
+                  : wait(ps(wake - now), mem_.msi_event());
     } else {
       const uint64_t wake = next_sample_ps_;
-      if (wake > now) live_src_ ? wait(ps(wake - now), mem_.msi_event() | live_src_->arrival()) : wait(ps(wake - now), mem_.msi_event());
+      if (wake > now)
+        live_src_ ? wait(ps(wake - now), mem_.msi_event() | live_src_->arrival())
+                  : wait(ps(wake - now), mem_.msi_event());
     }
     if (busy_slots_ == 0) last_progress_ps_ = now_ps();
     reap();

@@ -132,7 +132,7 @@ class HostDriver : public sc_core::sc_module {
   struct Request {
     host::IoRequest io;
     uint64_t arrival_ps;
-    uint64_t lba, nlb;  // in device LBAs
+    uint64_t lba, nlb;    // in device LBAs
     uint64_t issued = 0;  // LBAs handed to commands so far
     uint32_t outstanding = 0;
     bool error = false;
@@ -155,13 +155,13 @@ class HostDriver : public sc_core::sc_module {
   // on a thread's coroutine stack defeats AddressSanitizer's bookkeeping.
   void refill();
   bool next_request(host::IoRequest& io);  // in the thread; false at the end or on an error
-  bool admit(Request& r);       // maps bytes to LBAs; false if it has none
-  bool issue_some(Request& r);  // issues commands of r while slots allow; true when all issued
+  bool admit(Request& r);                  // maps bytes to LBAs; false if it has none
+  bool issue_some(Request& r);             // issues commands of r while slots allow; true when all issued
   bool conflicts(host::IoOp op, uint64_t lba, uint64_t n) const;
   uint32_t free_slot() const;
   void submit(uint32_t slot, const nvme_sqe& e);
   void ring_sq();
-  void reap();                  // handles new completion entries
+  void reap();  // handles new completion entries
   void complete_request(Request& r, uint64_t now);
   void sample(uint64_t now, bool final_row);
   void doorbell(uint32_t offset, uint32_t value);
@@ -199,8 +199,8 @@ class HostDriver : public sc_core::sc_module {
   uint64_t interval_ps_;
   uint64_t submit_ps_;
   uint64_t limit_ps_ = 0;
-  uint64_t stall_ps_ = 0;           // host.stall_timeout
-  uint64_t last_progress_ps_ = 0;   // last completion, or last time nothing was outstanding
+  uint64_t stall_ps_ = 0;          // host.stall_timeout
+  uint64_t last_progress_ps_ = 0;  // last completion, or last time nothing was outstanding
 
   uint64_t sq_addr_ = 0, cq_addr_ = 0;
   uint32_t sq_tail_ = 0, cq_head_ = 0;

@@ -30,8 +30,10 @@ void HostMemory::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& del
     tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  if (tx.is_read()) std::memcpy(tx.get_data_ptr(), &mem_[a], n);
-  else if (tx.is_write()) std::memcpy(&mem_[a], tx.get_data_ptr(), n);
+  if (tx.is_read())
+    std::memcpy(tx.get_data_ptr(), &mem_[a], n);
+  else if (tx.is_write())
+    std::memcpy(&mem_[a], tx.get_data_ptr(), n);
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -276,10 +276,14 @@ struct Hostile : sc_core::sc_module {
     }
     uint32_t ok = 0, aborted = 0, other = 0;
     for (const auto& [cid, st] : got) {
-      if (!index.count(cid)) ++other;
-      else if (st == NVME_SC_SUCCESS) ++ok;
-      else if (st == NVME_SC_ABORTED_SQ_DELETION) ++aborted;
-      else ++other;
+      if (!index.count(cid))
+        ++other;
+      else if (st == NVME_SC_SUCCESS)
+        ++ok;
+      else if (st == NVME_SC_ABORTED_SQ_DELETION)
+        ++aborted;
+      else
+        ++other;
     }
     const bool gone = !soc.nvme.queue_live(q.qid);
     note("queue deleted while in use: completions", "each of 1000 once: success or 0x008, some of each",
@@ -305,8 +309,8 @@ struct Hostile : sc_core::sc_module {
       for (const auto& [cid, i] : index) {
         if (i < at || i >= at + n) continue;
         auto it = got.find(cid);
-        const uint32_t want = it != got.end() && it->second == NVME_SC_SUCCESS ? 0x50000000u + i
-                                                                               : uint32_t(SSDVP_TOKEN_DEALLOCATED);
+        const uint32_t want =
+            it != got.end() && it->second == NVME_SC_SUCCESS ? 0x50000000u + i : uint32_t(SSDVP_TOKEN_DEALLOCATED);
         wrong += words(buf2)[i - at] != want;
       }
     }
@@ -341,8 +345,8 @@ std::vector<HostileResult> run_hostile(Config cfg) {
   if (!host.finished) r.push_back({"all cases ran", "finished", "stopped after 60 s of simulated time", false});
   const NvmeCtrl::Stats& s = soc.nvme.stats();
   r.push_back({"controller: no ring errors (firmware bugs)", "0", std::to_string(s.ring_errors), s.ring_errors == 0});
-  r.push_back({"flash: no NAND rule violations", "0", std::to_string(soc.flash.violations()),
-               soc.flash.violations() == 0});
+  r.push_back(
+      {"flash: no NAND rule violations", "0", std::to_string(soc.flash.violations()), soc.flash.violations() == 0});
   r.push_back({"firmware: no bus errors", "0", std::to_string(soc.cpu().usage().bus_errors),
                soc.cpu().usage().bus_errors == 0});
   return r;

@@ -37,13 +37,14 @@ class OracleStreams final : public host::Workload {
       uint64_t lba, cnt, pos;  // pos: LBAs written before it
       bool trim;
     };
-    std::vector<Req> reqs;  // writes and trims, in order
+    std::vector<Req> reqs;        // writes and trims, in order
     std::vector<uint64_t> index;  // request number of each
     uint64_t n = 0, pos = 0;
     host::IoRequest r;
     while (in_->next(r)) {
       if (++n > max_requests)
-        throw std::runtime_error("host.streams: oracle needs a finite workload (more than " + std::to_string(max_requests) +
+        throw std::runtime_error("host.streams: oracle needs a finite workload (more than " +
+                                 std::to_string(max_requests) +
                                  " requests; raise host.oracle.max_requests or set workload.loops)");
       if (r.op != host::IoOp::write && r.op != host::IoOp::trim) continue;
       uint64_t lba, cnt;

@@ -25,8 +25,10 @@ class RequestPrefetch {
     try {
       host::IoRequest io;
       while (q_.size() < depth_ && !end_) {
-        if (w && w->next(io)) q_.push_back(io);
-        else end_ = true;
+        if (w && w->next(io))
+          q_.push_back(io);
+        else
+          end_ = true;
       }
     } catch (...) {
       error_ = std::current_exception();

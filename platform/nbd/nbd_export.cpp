@@ -106,8 +106,9 @@ bool loopback_host(const std::string& h) { return h == "127.0.0.1" || h == "loca
 
 NbdExport::NbdExport(sc_core::sc_module_name nm, Config& cfg, uint64_t export_bytes, uint32_t lba_size)
     : sc_module(nm), export_bytes_(export_bytes), lba_size_(lba_size), store_(lba_size) {
-  listen_key_ = cfg.get_string("nbd.listen", "tcp:127.0.0.1:10809",
-                               "ssdvp serve: where to listen, unix:PATH or tcp:HOST:PORT (loopback unless nbd.allow_remote)");
+  listen_key_ =
+      cfg.get_string("nbd.listen", "tcp:127.0.0.1:10809",
+                     "ssdvp serve: where to listen, unix:PATH or tcp:HOST:PORT (loopback unless nbd.allow_remote)");
   name_ = cfg.get_string("nbd.export_name", "ssdvp", "ssdvp serve: the export's name (the empty name is accepted too)");
   paced_ = cfg.get_choice("nbd.time", "as_fast_as_possible", {"as_fast_as_possible", "paced"},
                           "ssdvp serve: as_fast_as_possible (simulated time stops while the host is idle) or paced "
@@ -117,10 +118,15 @@ NbdExport::NbdExport(sc_core::sc_module_name nm, Config& cfg, uint64_t export_by
                                     "driver (> 0 keeps recorded sessions exactly replayable)");
   pace_tick_ps_ = cfg.get_time_ps("nbd.pace_tick", "1ms",
                                   "ssdvp serve, paced: simulated time between checks against the wall clock");
-  lim_.max_payload = uint32_t(cfg.get_size("nbd.max_payload", "32MiB", "ssdvp serve: longest READ or WRITE accepted (larger: an error reply)"));
-  max_inflight_ = uint32_t(cfg.get_u64("nbd.max_inflight", 64, "ssdvp serve: requests of one client queued or in the drive at most (the reader waits beyond)", 1, 65536));
-  max_clients_ = uint32_t(cfg.get_u64("nbd.max_clients", 16, "ssdvp serve: clients connected at once at most (more are refused)", 1, 1024));
-  persistent_ = cfg.get_bool("nbd.persistent", false, "ssdvp serve: keep serving after the last client disconnects (end with a signal)");
+  lim_.max_payload = uint32_t(
+      cfg.get_size("nbd.max_payload", "32MiB", "ssdvp serve: longest READ or WRITE accepted (larger: an error reply)"));
+  max_inflight_ = uint32_t(cfg.get_u64(
+      "nbd.max_inflight", 64,
+      "ssdvp serve: requests of one client queued or in the drive at most (the reader waits beyond)", 1, 65536));
+  max_clients_ = uint32_t(
+      cfg.get_u64("nbd.max_clients", 16, "ssdvp serve: clients connected at once at most (more are refused)", 1, 1024));
+  persistent_ = cfg.get_bool("nbd.persistent", false,
+                             "ssdvp serve: keep serving after the last client disconnects (end with a signal)");
   allow_remote_ = cfg.get_bool("nbd.allow_remote", false, "ssdvp serve: allow listening on a non-loopback TCP address");
   if (admit_delay_ps_ == 0) throw ConfigError("config key 'nbd.admit_delay': must be positive");
   if (pace_tick_ps_ == 0) throw ConfigError("config key 'nbd.pace_tick': must be positive");
@@ -141,7 +147,8 @@ NbdExport::~NbdExport() {
 }
 
 uint64_t NbdExport::wall_ns() const {
-  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - wall0_).count());
+  return uint64_t(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - wall0_).count());
 }
 
 void NbdExport::set_record(const std::string& path) {
@@ -151,7 +158,9 @@ void NbdExport::set_record(const std::string& path) {
   rec_times_ = std::fopen((path + ".times.csv").c_str(), "w");
   if (!rec_ || !rec_times_) throw std::runtime_error("--record: cannot write " + path);
   std::fprintf(rec_, "fio version 3 iolog\n");
-  std::fprintf(rec_times_, "seq,client,cookie,op,offset,length,fua,sim_arrival_ps,sim_done_ps,wall_arrival_us,wall_reply_us,error\n");
+  std::fprintf(
+      rec_times_,
+      "seq,client,cookie,op,offset,length,fua,sim_arrival_ps,sim_done_ps,wall_arrival_us,wall_reply_us,error\n");
 }
 
 void NbdExport::listen(const std::string& spec_in) {
@@ -175,7 +184,8 @@ void NbdExport::listen(const std::string& spec_in) {
     std::string host = hp.substr(0, colon);
     const std::string port = hp.substr(colon + 1);
     if (!allow_remote_ && !loopback_host(host))
-      throw ConfigError(what + ": '" + host + "' is not a loopback address; set nbd.allow_remote: true to export the drive to the network");
+      throw ConfigError(what + ": '" + host +
+                        "' is not a loopback address; set nbd.allow_remote: true to export the drive to the network");
     if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
     addrinfo hints{}, *res = nullptr;
     hints.ai_socktype = SOCK_STREAM;
@@ -192,11 +202,14 @@ void NbdExport::listen(const std::string& spec_in) {
   } else {
     throw ConfigError(what + ": expected unix:PATH or tcp:HOST:PORT, got '" + spec + "'");
   }
-  if (::listen(listen_fd_, 16) != 0) throw std::runtime_error("nbd: cannot listen on " + spec + ": " + std::strerror(errno));
+  if (::listen(listen_fd_, 16) != 0)
+    throw std::runtime_error("nbd: cannot listen on " + spec + ": " + std::strerror(errno));
   address_ = spec;
 }
 
-void NbdExport::start() { acceptor_ = std::thread([this] { accept_loop(); }); }
+void NbdExport::start() {
+  acceptor_ = std::thread([this] { accept_loop(); });
+}
 
 void NbdExport::request_stop() {
   stop_.store(true);
@@ -236,7 +249,8 @@ void NbdExport::accept_loop() {
 }
 
 void NbdExport::session_main(std::shared_ptr<Session> s) {
-  if (handshake(*s)) transmission(s);
+  if (handshake(*s))
+    transmission(s);
   else {
     std::lock_guard<std::mutex> l(mu_);
     ++handshake_failures_;
@@ -265,9 +279,11 @@ bool NbdExport::handshake(Session& s) {
   uint8_t cf[4];
   if (!read_full(s.fd, cf, 4)) return false;
   const uint32_t cflags = get32(cf);
-  if (cflags & ~(kClientFixedNewstyle | kClientNoZeroes)) return false;  // unknown client flags: the protocol says close
+  if (cflags & ~(kClientFixedNewstyle | kClientNoZeroes))
+    return false;  // unknown client flags: the protocol says close
   const bool no_zeroes = cflags & kClientNoZeroes;
-  const uint16_t tflags = TF_HAS_FLAGS | TF_SEND_FLUSH | TF_SEND_FUA | TF_SEND_TRIM | TF_SEND_WRITE_ZEROES | TF_CAN_MULTI_CONN;
+  const uint16_t tflags =
+      TF_HAS_FLAGS | TF_SEND_FLUSH | TF_SEND_FUA | TF_SEND_TRIM | TF_SEND_WRITE_ZEROES | TF_CAN_MULTI_CONN;
   for (;;) {
     uint8_t h[16];
     if (!read_full(s.fd, h, 16) || get64(h) != kOptMagic) return false;
@@ -288,9 +304,7 @@ bool NbdExport::handshake(Session& s) {
         if (!no_zeroes) b.resize(b.size() + 124, 0);
         return s.send(b);
       }
-      case OPT_ABORT:
-        s.send(option_reply(opt, REP_ACK, {}));
-        return false;
+      case OPT_ABORT: s.send(option_reply(opt, REP_ACK, {})); return false;
       case OPT_LIST: {
         if (len) {
           s.send(option_reply(opt, REP_ERR_INVALID, {}));
@@ -380,8 +394,10 @@ void NbdExport::transmission(const std::shared_ptr<Session>& s) {
       const uint32_t err = d != Decode::kOk ? reply_error(d, r.type) : uint32_t(E_SHUTDOWN);
       s->send(simple_reply(err, r.cookie));
       std::lock_guard<std::mutex> l(mu_);
-      if (d == Decode::kZeroLength) ++zero_length_;
-      else ++rejected_[d != Decode::kOk ? to_string(d) : "server shutting down"];
+      if (d == Decode::kZeroLength)
+        ++zero_length_;
+      else
+        ++rejected_[d != Decode::kOk ? to_string(d) : "server shutting down"];
       continue;
     }
     p->s = s;
@@ -409,8 +425,10 @@ void NbdExport::transmission(const std::shared_ptr<Session>& s) {
 
 void NbdExport::enqueue(std::unique_ptr<Pending> p, bool front) {
   std::lock_guard<std::mutex> l(mu_);
-  if (front) pending_.push_front(std::move(p));
-  else pending_.push_back(std::move(p));
+  if (front)
+    pending_.push_front(std::move(p));
+  else
+    pending_.push_back(std::move(p));
   cv_.notify_all();
 }
 
@@ -450,10 +468,11 @@ bool NbdExport::poll(host::IoRequest& io, uint64_t rel_now) {
     p->sim_in_ps = now + (t - rel_now);
   }
   if (rec_) {
-    if (io.op == host::IoOp::flush) std::fprintf(rec_, "%llu ssdvp sync 0 0\n", (unsigned long long)t);
+    if (io.op == host::IoOp::flush)
+      std::fprintf(rec_, "%llu ssdvp sync 0 0\n", (unsigned long long)t);
     else
-      std::fprintf(rec_, "%llu ssdvp %s %llu %llu\n", (unsigned long long)t, action(io.op), (unsigned long long)io.offset,
-                   (unsigned long long)io.length);
+      std::fprintf(rec_, "%llu ssdvp %s %llu %llu\n", (unsigned long long)t, action(io.op),
+                   (unsigned long long)io.offset, (unsigned long long)io.length);
   }
   inflight_[p->seq] = std::move(p);
   return true;
@@ -507,8 +526,10 @@ void NbdExport::on_read_tokens(uint64_t tag, uint64_t lba, const uint32_t* token
 
 void NbdExport::reply(Pending& p, uint32_t error) {
   const auto h = simple_reply(error, p.req.cookie);
-  if (p.req.type == CMD_READ && error == E_OK) p.s->send(h.data(), h.size(), p.data.data(), p.data.size());
-  else p.s->send(h);
+  if (p.req.type == CMD_READ && error == E_OK)
+    p.s->send(h.data(), h.size(), p.data.data(), p.data.size());
+  else
+    p.s->send(h);
   p.s->done_one();
 }
 
@@ -520,7 +541,8 @@ void NbdExport::on_complete(uint64_t tag, bool error, uint64_t, uint64_t done_ps
   p->error = p->error || error;
   if (!p->flushing && !error) {
     if (p->op == host::IoOp::trim)  // the drive reads these back deallocated: drop their bytes
-      for (uint64_t l = p->req.offset / lba_size_, e = (p->req.offset + p->req.length) / lba_size_; l < e; ++l) store_.forget(l);
+      for (uint64_t l = p->req.offset / lba_size_, e = (p->req.offset + p->req.length) / lba_size_; l < e; ++l)
+        store_.forget(l);
     if (p->op == host::IoOp::read) read_bytes_ += p->req.length;
     if (p->op == host::IoOp::write) write_bytes_ += p->req.length;
   }
@@ -535,7 +557,8 @@ void NbdExport::on_complete(uint64_t tag, bool error, uint64_t, uint64_t done_ps
     std::fprintf(rec_times_, "%llu,%llu,%llu,%s,%llu,%u,%d,%llu,%llu,%.3f,%.3f,%d\n", (unsigned long long)p->seq,
                  (unsigned long long)p->s->id, (unsigned long long)p->req.cookie, action(p->op),
                  (unsigned long long)p->req.offset, p->req.length, int(p->fua), (unsigned long long)p->sim_in_ps,
-                 (unsigned long long)done_ps, double(p->wall_in_ns) / 1000.0, double(wall_ns()) / 1000.0, int(p->error));
+                 (unsigned long long)done_ps, double(p->wall_in_ns) / 1000.0, double(wall_ns()) / 1000.0,
+                 int(p->error));
   }
   reply(*p, p->error ? E_IO : E_OK);
 }
@@ -577,7 +600,8 @@ void NbdExport::shutdown() {
 nlohmann::json NbdExport::summary(double wall_s) const {
   using nlohmann::json;
   std::lock_guard<std::mutex> l(mu_);
-  static const char* names[] = {"read", "write", "disc", "flush", "trim", "cache", "write_zeroes", "block_status", "resize"};
+  static const char* names[] = {"read",  "write",        "disc",         "flush", "trim",
+                                "cache", "write_zeroes", "block_status", "resize"};
   json cmds = json::object();
   uint64_t total = 0;
   for (int i = 0; i < 9; ++i)
@@ -598,8 +622,11 @@ nlohmann::json NbdExport::summary(double wall_s) const {
           {"io_errors", io_errors_},
           {"read_bytes", read_bytes_},
           {"write_bytes", write_bytes_},
-          {"store", {{"lbas", pages}, {"data_pages", data_pages}, {"data_bytes", data_pages * lba_size_},
-                     {"poisoned_reads", store_.poisoned()}}},
+          {"store",
+           {{"lbas", pages},
+            {"data_pages", data_pages},
+            {"data_bytes", data_pages * lba_size_},
+            {"poisoned_reads", store_.poisoned()}}},
           {"wall_s", wall_s},
           {"requests_per_wall_s", wall_s > 0 ? double(total) / wall_s : 0.0},
           {"record", rec_path_}};
@@ -614,7 +641,8 @@ ServeResult serve(Config& cfg, const std::string& listen, const std::string& rec
                  cfg.values().at("host.mode").c_str());
   cfg.set("host.mode", "open");
   for (const char* k : {"host.time_limit", "precondition.workload_requests", "precondition.workload_fraction"})
-    if (cfg.has(k) && cfg.values().at(k) != "0") throw ConfigError(std::string("config key '") + k + "': not with ssdvp serve (the requests come from clients)");
+    if (cfg.has(k) && cfg.values().at(k) != "0")
+      throw ConfigError(std::string("config key '") + k + "': not with ssdvp serve (the requests come from clients)");
   const auto t0 = std::chrono::steady_clock::now();
   Simulation sim(cfg);
   const uint32_t lba = sim.soc().lba_size();
@@ -626,11 +654,13 @@ ServeResult serve(Config& cfg, const std::string& listen, const std::string& rec
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
-  struct sigaction old_int {}, old_term {};
+  struct sigaction old_int {
+  }, old_term{};
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   ex.start();
-  std::fprintf(stderr, "ssdvp serve: exporting '%s' (%llu bytes) on %s\n", cfg.get_string("nbd.export_name", "ssdvp", "").c_str(),
+  std::fprintf(stderr, "ssdvp serve: exporting '%s' (%llu bytes) on %s\n",
+               cfg.get_string("nbd.export_name", "ssdvp", "").c_str(),
                (unsigned long long)(sim.soc().logical_lbas() * lba), ex.address().c_str());
   std::fflush(stderr);
   RunOutcome r = sim.run();
@@ -656,13 +686,14 @@ ServeResult serve(Config& cfg, const std::string& listen, const std::string& rec
 void print_nbd_summary(const nlohmann::json& j) {
   if (!j.contains("nbd")) return;
   const auto& n = j["nbd"];
-  std::printf("nbd: %llu clients, %llu requests (%s), %llu rejected kinds, %llu I/O errors; store %llu pages (%.1f MiB), "
-              "%llu poisoned reads; %.0f requests per wall second\n",
-              (unsigned long long)n["clients"].get<uint64_t>(), (unsigned long long)n["requests"].get<uint64_t>(),
-              n["by_command"].dump().c_str(), (unsigned long long)n["rejected"].size(),
-              (unsigned long long)n["io_errors"].get<uint64_t>(), (unsigned long long)n["store"]["data_pages"].get<uint64_t>(),
-              double(n["store"]["data_bytes"].get<uint64_t>()) / 1048576.0,
-              (unsigned long long)n["store"]["poisoned_reads"].get<uint64_t>(), n["requests_per_wall_s"].get<double>());
+  std::printf(
+      "nbd: %llu clients, %llu requests (%s), %llu rejected kinds, %llu I/O errors; store %llu pages (%.1f MiB), "
+      "%llu poisoned reads; %.0f requests per wall second\n",
+      (unsigned long long)n["clients"].get<uint64_t>(), (unsigned long long)n["requests"].get<uint64_t>(),
+      n["by_command"].dump().c_str(), (unsigned long long)n["rejected"].size(),
+      (unsigned long long)n["io_errors"].get<uint64_t>(), (unsigned long long)n["store"]["data_pages"].get<uint64_t>(),
+      double(n["store"]["data_bytes"].get<uint64_t>()) / 1048576.0,
+      (unsigned long long)n["store"]["poisoned_reads"].get<uint64_t>(), n["requests_per_wall_s"].get<double>());
 }
 
 }  // namespace ssdvp::nbd

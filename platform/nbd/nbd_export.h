@@ -53,9 +53,9 @@ class NbdExport : public sc_core::sc_module, public LiveSource {
   // (unless nbd.allow_remote) and std::runtime_error when it cannot bind.
   void listen(const std::string& spec);
   const std::string& address() const { return address_; }
-  void start();       // the accept thread
+  void start();         // the accept thread
   void request_stop();  // async-signal-safe: ends the session (in-flight requests finish)
-  void shutdown();    // after the simulation: closes every socket, joins threads
+  void shutdown();      // after the simulation: closes every socket, joins threads
   void set_record(const std::string& path);
 
   nlohmann::json summary(double wall_s) const;

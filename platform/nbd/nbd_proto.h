@@ -15,9 +15,9 @@
 namespace ssdvp::nbd {
 
 // Handshake magics.
-constexpr uint64_t kNbdMagic = 0x4e42444d41474943ull;    // "NBDMAGIC"
-constexpr uint64_t kOptMagic = 0x49484156454f5054ull;    // "IHAVEOPT"
-constexpr uint64_t kRepMagic = 0x0003e889045565a9ull;    // option reply magic
+constexpr uint64_t kNbdMagic = 0x4e42444d41474943ull;  // "NBDMAGIC"
+constexpr uint64_t kOptMagic = 0x49484156454f5054ull;  // "IHAVEOPT"
+constexpr uint64_t kRepMagic = 0x0003e889045565a9ull;  // option reply magic
 constexpr uint32_t kRequestMagic = 0x25609513u;
 constexpr uint32_t kSimpleReplyMagic = 0x67446698u;
 
@@ -27,9 +27,17 @@ constexpr uint32_t kClientFixedNewstyle = 1u << 0, kClientNoZeroes = 1u << 1;
 
 // Options.
 enum Opt : uint32_t {
-  OPT_EXPORT_NAME = 1, OPT_ABORT = 2, OPT_LIST = 3, OPT_PEEK_EXPORT = 4, OPT_STARTTLS = 5,
-  OPT_INFO = 6, OPT_GO = 7, OPT_STRUCTURED_REPLY = 8, OPT_LIST_META_CONTEXT = 9,
-  OPT_SET_META_CONTEXT = 10, OPT_EXTENDED_HEADERS = 11,
+  OPT_EXPORT_NAME = 1,
+  OPT_ABORT = 2,
+  OPT_LIST = 3,
+  OPT_PEEK_EXPORT = 4,
+  OPT_STARTTLS = 5,
+  OPT_INFO = 6,
+  OPT_GO = 7,
+  OPT_STRUCTURED_REPLY = 8,
+  OPT_LIST_META_CONTEXT = 9,
+  OPT_SET_META_CONTEXT = 10,
+  OPT_EXTENDED_HEADERS = 11,
 };
 // Option reply types.
 constexpr uint32_t REP_ACK = 1, REP_SERVER = 2, REP_INFO = 3;
@@ -43,14 +51,32 @@ constexpr uint16_t TF_HAS_FLAGS = 1u << 0, TF_READ_ONLY = 1u << 1, TF_SEND_FLUSH
                    TF_SEND_TRIM = 1u << 5, TF_SEND_WRITE_ZEROES = 1u << 6, TF_CAN_MULTI_CONN = 1u << 8;
 
 // Commands and command flags.
-enum Cmd : uint16_t { CMD_READ = 0, CMD_WRITE = 1, CMD_DISC = 2, CMD_FLUSH = 3, CMD_TRIM = 4, CMD_CACHE = 5,
-                      CMD_WRITE_ZEROES = 6, CMD_BLOCK_STATUS = 7, CMD_RESIZE = 8 };
+enum Cmd : uint16_t {
+  CMD_READ = 0,
+  CMD_WRITE = 1,
+  CMD_DISC = 2,
+  CMD_FLUSH = 3,
+  CMD_TRIM = 4,
+  CMD_CACHE = 5,
+  CMD_WRITE_ZEROES = 6,
+  CMD_BLOCK_STATUS = 7,
+  CMD_RESIZE = 8
+};
 constexpr uint16_t CMD_FLAG_FUA = 1u << 0, CMD_FLAG_NO_HOLE = 1u << 1, CMD_FLAG_DF = 1u << 2,
                    CMD_FLAG_REQ_ONE = 1u << 3, CMD_FLAG_FAST_ZERO = 1u << 4;
 
 // Error values in replies (the protocol's, equal to Linux errno values).
-enum Err : uint32_t { E_OK = 0, E_PERM = 1, E_IO = 5, E_NOMEM = 12, E_INVAL = 22, E_NOSPC = 28, E_OVERFLOW = 75,
-                      E_NOTSUP = 95, E_SHUTDOWN = 108 };
+enum Err : uint32_t {
+  E_OK = 0,
+  E_PERM = 1,
+  E_IO = 5,
+  E_NOMEM = 12,
+  E_INVAL = 22,
+  E_NOSPC = 28,
+  E_OVERFLOW = 75,
+  E_NOTSUP = 95,
+  E_SHUTDOWN = 108
+};
 
 constexpr size_t kRequestHeader = 28;  // magic, flags, type, cookie, offset, length
 constexpr size_t kSimpleReplyHeader = 16;
@@ -66,8 +92,8 @@ struct Request {
 // What the server may accept; the limits a request is checked against.
 struct Limits {
   uint64_t export_size = 0;
-  uint32_t min_block = 1;          // offsets and lengths of data commands are multiples of this
-  uint32_t max_payload = 1u << 25; // READ/WRITE length at most this
+  uint32_t min_block = 1;           // offsets and lengths of data commands are multiples of this
+  uint32_t max_payload = 1u << 25;  // READ/WRITE length at most this
 };
 
 // decode_request's verdicts. kOk: a valid request (a WRITE's payload of
@@ -77,14 +103,14 @@ struct Limits {
 // (kTooBig: the connection is better closed, as the payload is not read).
 enum class Decode : int {
   kOk = 0,
-  kShort,          // fewer than kRequestHeader bytes
-  kBadMagic,       // not a request: the connection must be closed
-  kUnknownCommand, // not a command this server knows (the reply is NBD_EINVAL)
-  kBadFlags,       // a flag not valid for this command
-  kOutOfRange,     // offset + length beyond the export
-  kUnaligned,      // offset or length not a multiple of min_block
-  kTooBig,         // READ/WRITE longer than max_payload
-  kZeroLength,     // a data command of length 0 (answered without touching the drive)
+  kShort,           // fewer than kRequestHeader bytes
+  kBadMagic,        // not a request: the connection must be closed
+  kUnknownCommand,  // not a command this server knows (the reply is NBD_EINVAL)
+  kBadFlags,        // a flag not valid for this command
+  kOutOfRange,      // offset + length beyond the export
+  kUnaligned,       // offset or length not a multiple of min_block
+  kTooBig,          // READ/WRITE longer than max_payload
+  kZeroLength,      // a data command of length 0 (answered without touching the drive)
 };
 const char* to_string(Decode d);
 

@@ -32,8 +32,10 @@ class PageStore {
   void write(uint64_t lba, uint32_t token, const uint8_t* data) {
     Entry& e = map_[lba];
     e.token = token;
-    if (data) e.bytes.assign(data, data + lba_size_);
-    else e.bytes.clear();  // zeros, stored as nothing
+    if (data)
+      e.bytes.assign(data, data + lba_size_);
+    else
+      e.bytes.clear();  // zeros, stored as nothing
   }
   void forget(uint64_t lba) { map_.erase(lba); }
   // Fills out[0..lba_size) with what a read of lba returning `token` holds;
@@ -53,8 +55,10 @@ class PageStore {
       for (uint32_t i = 0; i < lba_size_; ++i) out[i] = uint8_t(kPoison[i % (sizeof kPoison - 1)]);
       return false;
     }
-    if (it->second.bytes.empty()) std::memset(out, 0, lba_size_);
-    else std::memcpy(out, it->second.bytes.data(), lba_size_);
+    if (it->second.bytes.empty())
+      std::memset(out, 0, lba_size_);
+    else
+      std::memcpy(out, it->second.bytes.data(), lba_size_);
     return true;
   }
   uint64_t pages() const { return map_.size(); }

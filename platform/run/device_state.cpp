@@ -77,7 +77,8 @@ nlohmann::json DeviceState::spare_json(double pool, uint64_t host_lbas) const {
   // Until the pool reaches the level it holds, the blocks it gives up (or
   // takes) are writes without (or GC without) host writes: their share of
   // the host writes is about how far the timed part's WAF is from steady.
-  const double transient = host_lbas ? std::fabs(double(start_free_) - pool) * slots_per_block / double(host_lbas) : 0.0;
+  const double transient =
+      host_lbas ? std::fabs(double(start_free_) - pool) * slots_per_block / double(host_lbas) : 0.0;
   return {{"nominal", (physical - logical) / physical},
           {"effective", t_eff > 0 ? (t_eff - logical) / t_eff : 0.0},
           {"free_blocks_start", start_free_},

@@ -13,12 +13,14 @@ namespace ssdvp {
 
 PowerKeys PowerKeys::read(Config& cfg) {
   PowerKeys k;
-  k.cut_ps = cfg.get_time_ps("power.cut_at", "0s",
-                             "power cut this long after the timed part starts, then recovery and a check of every LBA (0: none)");
+  k.cut_ps = cfg.get_time_ps(
+      "power.cut_at", "0s",
+      "power cut this long after the timed part starts, then recovery and a check of every LBA (0: none)");
   k.plp = cfg.get_bool("power.plp", true,
                        "power-loss protection: operations in flight finish and buffered pages are programmed at a cut");
-  k.plp_pages = static_cast<uint32_t>(cfg.get_u64(
-      "power.plp_pages", 64, "power-loss protection: pages the capacitor's energy can still program at a cut", 0, 1u << 20));
+  k.plp_pages = static_cast<uint32_t>(
+      cfg.get_u64("power.plp_pages", 64,
+                  "power-loss protection: pages the capacitor's energy can still program at a cut", 0, 1u << 20));
   return k;
 }
 

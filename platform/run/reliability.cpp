@@ -39,19 +39,18 @@ std::string reliability_line(const nlohmann::json& r) {
                        f["refreshes"].get<uint64_t>();
   if (!any) return "";
   char b[400];
-  std::snprintf(b, sizeof b,
-                "media: %llu program / %llu erase failures, %llu blocks retired (%llu in all, +%llu factory bad), %llu LBAs "
-                "rewritten; %llu reads retried (%llu levels), %llu uncorrectable, %llu LBAs lost, %llu refreshes",
-                (unsigned long long)f["program_failures"].get<uint64_t>(),
-                (unsigned long long)f["erase_failures"].get<uint64_t>(),
-                (unsigned long long)f["retired_blocks"].get<uint64_t>(),
-                (unsigned long long)f["retired_blocks_total"].get<uint64_t>(),
-                (unsigned long long)f["factory_bad_blocks"].get<uint64_t>(),
-                (unsigned long long)f["rewritten_lbas"].get<uint64_t>(),
-                (unsigned long long)f["reads_retried"].get<uint64_t>(),
-                (unsigned long long)f["read_retries"].get<uint64_t>(),
-                (unsigned long long)f["uncorrectable_reads"].get<uint64_t>(),
-                (unsigned long long)f["lost_lbas"].get<uint64_t>(), (unsigned long long)f["refreshes"].get<uint64_t>());
+  std::snprintf(
+      b, sizeof b,
+      "media: %llu program / %llu erase failures, %llu blocks retired (%llu in all, +%llu factory bad), %llu LBAs "
+      "rewritten; %llu reads retried (%llu levels), %llu uncorrectable, %llu LBAs lost, %llu refreshes",
+      (unsigned long long)f["program_failures"].get<uint64_t>(),
+      (unsigned long long)f["erase_failures"].get<uint64_t>(), (unsigned long long)f["retired_blocks"].get<uint64_t>(),
+      (unsigned long long)f["retired_blocks_total"].get<uint64_t>(),
+      (unsigned long long)f["factory_bad_blocks"].get<uint64_t>(),
+      (unsigned long long)f["rewritten_lbas"].get<uint64_t>(), (unsigned long long)f["reads_retried"].get<uint64_t>(),
+      (unsigned long long)f["read_retries"].get<uint64_t>(),
+      (unsigned long long)f["uncorrectable_reads"].get<uint64_t>(), (unsigned long long)f["lost_lbas"].get<uint64_t>(),
+      (unsigned long long)f["refreshes"].get<uint64_t>());
   return b;
 }
 

@@ -49,7 +49,10 @@ class Rebased : public host::Workload {
     r.time_ps = r.time_ps >= base_ ? r.time_ps - base_ : 0;
     return true;
   }
-  void rewind() override { in_.rewind(); based_ = false; }
+  void rewind() override {
+    in_.rewind();
+    based_ = false;
+  }
   std::string describe() const override { return in_.describe(); }
   const host::WorkloadStats& stats() const override { return in_.stats(); }
 
@@ -66,13 +69,19 @@ std::unique_ptr<host::Workload> make_rebased(host::Workload& inner) { return std
 std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size) {
   const std::string src = cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace", "files", "app"},
                                          "where host requests come from (app: workload.app.* generators)");
-  const std::string path = cfg.get_string("workload.trace", "", "trace file (workload.source: trace), relative to the working directory");
-  const std::string fmt = cfg.get_choice("workload.format", "auto", {"auto", "mqsim", "disksim", "msr", "systor", "spc", "blkparse", "fio"},
-                                         "trace format; auto detects it from the first lines");
-  const int64_t device = cfg.get_i64("workload.device", -1, "replay only this device/disk/LUN number of the trace (-1: all)");
-  const double scale = cfg.get_double("workload.time_scale", 1.0, "multiply trace inter-arrival times (0.5 = twice as fast)", 0.0, 1e9);
+  const std::string path =
+      cfg.get_string("workload.trace", "", "trace file (workload.source: trace), relative to the working directory");
+  const std::string fmt =
+      cfg.get_choice("workload.format", "auto", {"auto", "mqsim", "disksim", "msr", "systor", "spc", "blkparse", "fio"},
+                     "trace format; auto detects it from the first lines");
+  const int64_t device =
+      cfg.get_i64("workload.device", -1, "replay only this device/disk/LUN number of the trace (-1: all)");
+  const double scale =
+      cfg.get_double("workload.time_scale", 1.0, "multiply trace inter-arrival times (0.5 = twice as fast)", 0.0, 1e9);
   const uint64_t fio_unit = cfg.get_u64("workload.fio_time_unit_ps", 1000000000ull,
-                                        "unit of a fio v3 iolog's timestamp column in ps (1000000000: ms; fio's write_iolog writes us: 1000000; ssdvp serve --record writes ps: 1)", 1);
+                                        "unit of a fio v3 iolog's timestamp column in ps (1000000000: ms; fio's "
+                                        "write_iolog writes us: 1000000; ssdvp serve --record writes ps: 1)",
+                                        1);
   const uint64_t loops = cfg.get_u64("workload.loops", 1, "replay the trace this many times (0 = forever)");
   const bool allow_empty = cfg.get_bool("workload.allow_empty", false,
                                         "run a trace that yields no request (empty, or only zero-length or filtered "
@@ -80,15 +89,17 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
   // Both sources' keys are declared whichever is used, so one file may hold both.
   auto spec = host::SyntheticSpec::from_config(cfg, device_bytes);
   const auto files = fs::FilesSpec::from_config(cfg, device_bytes, lba_size,
-                                               GcMonitor::parse_policy(cfg) == GcMonitor::Policy::discard);
+                                                GcMonitor::parse_policy(cfg) == GcMonitor::Policy::discard);
   auto app = host::AppSpec::from_config(cfg, device_bytes);
   if (src == "synthetic") return host::make_synthetic(spec);
   if (src == "app") return host::make_app(app);
-  if (src == "files" && cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
-                                       "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
-                                       "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's)") != "none")
-    throw ConfigError("config key 'host.streams': the file-level workload takes no stream IDs (oracle cannot pre-read "
-                      "it, and autostream/lstm would hide it from its TRIM policy)");
+  if (src == "files" &&
+      cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
+                     "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
+                     "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's)") != "none")
+    throw ConfigError(
+        "config key 'host.streams': the file-level workload takes no stream IDs (oracle cannot pre-read "
+        "it, and autostream/lstm would hide it from its TRIM policy)");
   if (src == "files") return std::make_unique<fs::FileWorkload>(files);  // docs/models/host_files.md
   if (path.empty()) throw ConfigError("config key 'workload.trace': required when workload.source is trace");
   host::TraceOptions o;
@@ -109,8 +120,8 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
     // file, device or format): say why instead of reporting zero I/Os.
     const host::WorkloadStats& st = check->stats();
     if (st.records == 0 && !allow_empty)
-      throw host::TraceError(path + ": no requests to replay (" + std::to_string(st.lines) + " lines; skipped: " +
-                             std::to_string(st.skipped_zero_length) + " of zero length, " +
+      throw host::TraceError(path + ": no requests to replay (" + std::to_string(st.lines) +
+                             " lines; skipped: " + std::to_string(st.skipped_zero_length) + " of zero length, " +
                              std::to_string(st.skipped_device) + " of another device, " +
                              std::to_string(st.skipped_unsupported) +
                              " unsupported); set workload.allow_empty: true to run it anyway");
@@ -135,13 +146,14 @@ double peak_rss_mb() {
 nlohmann::json histogram_json(const LatencyHistogram& h) {
   nlohmann::json b = nlohmann::json::array();
   for (const auto& k : h.buckets())
-    b.push_back({double(k.lo) / 1000.0, k.hi == UINT64_MAX ? double(h.max() + 1) / 1000.0 : double(k.hi) / 1000.0, k.count});
+    b.push_back(
+        {double(k.lo) / 1000.0, k.hi == UINT64_MAX ? double(h.max() + 1) / 1000.0 : double(k.hi) / 1000.0, k.count});
   return b;
 }
 
 nlohmann::json latency_json(const LatencyHistogram& h) {
   auto us = [](uint64_t ns) { return double(ns) / 1000.0; };
-  return {{"count", h.count()},          {"mean", h.mean() / 1000.0},      {"p50", us(h.quantile(0.5))},
+  return {{"count", h.count()},          {"mean", h.mean() / 1000.0},     {"p50", us(h.quantile(0.5))},
           {"p99", us(h.quantile(0.99))}, {"p999", us(h.quantile(0.999))}, {"p9999", us(h.quantile(0.9999))},
           {"max", us(h.max())},          {"histogram", histogram_json(h)}};
 }
@@ -173,10 +185,12 @@ void write_interval_histograms(const std::filesystem::path& path, const std::vec
   f << "time_s,op,lo_us,hi_us,count\n";
   char line[128];
   for (const auto& r : rows)
-    for (const auto& [op, l] : {std::pair<const char*, const IntervalLatency*>{"read", &r.read_latency}, {"write", &r.write_latency}})
+    for (const auto& [op, l] :
+         {std::pair<const char*, const IntervalLatency*>{"read", &r.read_latency}, {"write", &r.write_latency}})
       for (const auto& b : l->buckets) {
         std::snprintf(line, sizeof line, "%.6f,%s,%.3f,%.3f,%llu\n", r.time_s, op, double(b.lo) / 1000.0,
-                      b.hi == UINT64_MAX ? double(b.lo) / 1000.0 * 2 : double(b.hi) / 1000.0, (unsigned long long)b.count);
+                      b.hi == UINT64_MAX ? double(b.lo) / 1000.0 * 2 : double(b.hi) / 1000.0,
+                      (unsigned long long)b.count);
         f << line;
       }
   if (!f) throw std::runtime_error("cannot write " + path.string());
@@ -184,19 +198,26 @@ void write_interval_histograms(const std::filesystem::path& path, const std::vec
 
 RunKeys RunKeys::read(Config& cfg) {
   RunKeys k;
-  k.fill = cfg.get_double("precondition.fill", 1.0, "fraction of the namespace written sequentially (functionally) before the run", 0, 1);
-  k.random_dw = cfg.get_double("precondition.random_drive_writes", 0.0,
-                               "then this many drive-writes of uniform random single-LBA overwrites (functionally)", 0, 1e3);
-  k.wl_requests = cfg.get_u64("precondition.workload_requests", 0, "then the workload's first N requests run functionally (writes and trims)");
-  k.wl_fraction = cfg.get_double("precondition.workload_fraction", 0.0,
-                                 "or that fraction of the workload's requests (counted first; the HAML method uses 0.5)", 0, 1);
+  k.fill = cfg.get_double("precondition.fill", 1.0,
+                          "fraction of the namespace written sequentially (functionally) before the run", 0, 1);
+  k.random_dw =
+      cfg.get_double("precondition.random_drive_writes", 0.0,
+                     "then this many drive-writes of uniform random single-LBA overwrites (functionally)", 0, 1e3);
+  k.wl_requests = cfg.get_u64("precondition.workload_requests", 0,
+                              "then the workload's first N requests run functionally (writes and trims)");
+  k.wl_fraction =
+      cfg.get_double("precondition.workload_fraction", 0.0,
+                     "or that fraction of the workload's requests (counted first; the HAML method uses 0.5)", 0, 1);
   k.seed = cfg.get_u64("precondition.seed", 1, "seed of the random preconditioning");
   k.free_pool = cfg.get_choice("precondition.free_pool", "auto", {"auto", "threshold", "reserve", "asis"},
                                "then random overwrites until the free pool is where the timed part holds it: the GC "
                                "threshold (a host that leaves GC time), the reserve (a saturating host), auto (reserve "
                                "for a closed-loop host, else threshold), asis (no overwrites)");
-  k.timeline = cfg.get_string("timeline.file", "", "write a Perfetto/Chrome trace-event timeline here (empty: none; ending in .gz: gzip-compressed)");
-  k.timeline_start = cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
+  k.timeline =
+      cfg.get_string("timeline.file", "",
+                     "write a Perfetto/Chrome trace-event timeline here (empty: none; ending in .gz: gzip-compressed)");
+  k.timeline_start =
+      cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
   k.timeline_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
   return k;
 }
@@ -234,15 +255,19 @@ void Simulation::build() {
   power_ = PowerKeys::read(cfg);
   if (power_.cut_ps && std::string(soc_->cpu().mode()) != "native")
     throw ConfigError("config key 'power.cut_at': power loss is modelled with cpu.mode native only");
-  if (!keys_.timeline.empty()) timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
+  if (!keys_.timeline.empty())
+    timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
   workload_ = make_workload(cfg, lbas * soc_->lba_size(), soc_->lba_size());
-  const std::string streams = cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
-                                             "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
-                                             "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's)");
+  const std::string streams =
+      cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
+                     "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
+                     "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's)");
   auto predict = host::PredictSpec::from_config(cfg, lbas, soc_->lba_size(), soc_->fw_config().hot_classes);
-  const uint64_t oracle_max = cfg.get_u64("host.oracle.max_requests", 100000000, "oracle: most requests the pre-pass reads", 1);
+  const uint64_t oracle_max =
+      cfg.get_u64("host.oracle.max_requests", 100000000, "oracle: most requests the pre-pass reads", 1);
   if (streams == "oracle")
-    workload_ = make_oracle_streams(std::move(workload_), lbas, soc_->lba_size(), soc_->fw_config().hot_classes, oracle_max);
+    workload_ =
+        make_oracle_streams(std::move(workload_), lbas, soc_->lba_size(), soc_->fw_config().hot_classes, oracle_max);
   if (streams == "autostream" || streams == "lstm") {
     predict.mode = streams;
     workload_ = host::make_predicted_streams(std::move(workload_), predict);
@@ -262,17 +287,19 @@ void Simulation::attach_files_host() {
   files_ = dynamic_cast<fs::FileWorkload*>(workload_.get());
   if (files_) {
     if (keys_.wl_fraction > 0)
-      throw ConfigError("config key 'precondition.workload_fraction': not with workload.source: files (use host.files.loops)");
+      throw ConfigError(
+          "config key 'precondition.workload_fraction': not with workload.source: files (use host.files.loops)");
     if (cfg.get_time_ps("host.time_limit", "0s", "") == 0 && cfg.get_u64("host.files.loops", 0, "") == 0)
-      throw ConfigError("config key 'host.time_limit': required with workload.source: files unless host.files.loops is set");
+      throw ConfigError(
+          "config key 'host.time_limit': required with workload.source: files unless host.files.loops is set");
     keys_.wl_requests += files_->setup_requests();  // the fileset is laid out as preconditioning
-    host_->set_prefetch(1);                     // TRIMs queued by the policy go out promptly
+    host_->set_prefetch(1);                         // TRIMs queued by the policy go out promptly
     files_->set_clock([] { return uint64_t(sc_core::sc_time_stamp().value()); });  // the journal's commit timer
-    if (const fs::Journal* jn = files_->journal(); jn && jn->spec().stream) {  // tagged journal: Streams directive
+    if (const fs::Journal* jn = files_->journal(); jn && jn->spec().stream) {      // tagged journal: Streams directive
       if (jn->spec().stream > soc_->fw_config().hot_classes)
-        throw ConfigError("config key 'host.files.journal_stream': " + std::to_string(jn->spec().stream) +
-                          " is above the device's streams (ftl.hot.classes = " +
-                          std::to_string(soc_->fw_config().hot_classes) + ")");
+        throw ConfigError(
+            "config key 'host.files.journal_stream': " + std::to_string(jn->spec().stream) +
+            " is above the device's streams (ftl.hot.classes = " + std::to_string(soc_->fw_config().hot_classes) + ")");
       host_->set_streams(soc_->fw_config().hot_classes);
     }
   }
@@ -302,7 +329,7 @@ void Simulation::precondition() {
   for (uint64_t i = 0; i < n && workload_->next(r); ++i) {
     if (r.op != host::IoOp::write && r.op != host::IoOp::trim) continue;
     fw.set_functional_time_ns(r.time_ps / 1000);  // the firmware's clock follows the trace
-    uint64_t lba, cnt;  // preconditioning always folds into the namespace
+    uint64_t lba, cnt;                            // preconditioning always folds into the namespace
     if (!lba_range(r.offset, r.length, lba_size, lbas, true, &lba, &cnt)) continue;
     if (r.op == host::IoOp::trim) {
       for (uint64_t k = 0; k < cnt; ++k) sb_->trim(lba + k);
@@ -320,13 +347,15 @@ void Simulation::precondition() {
 // above (after a fill with GC never started). Uniform random single-LBA
 // overwrites with the threshold lowered to the target bring it there, so the
 // timed part does not start with a transient (docs/outputs.md, ftl.spare).
-void Simulation::settle_free_pool(std::mt19937_64& rng, const std::function<void(uint64_t, uint32_t, uint32_t)>& write) {
+void Simulation::settle_free_pool(std::mt19937_64& rng,
+                                  const std::function<void(uint64_t, uint32_t, uint32_t)>& write) {
   if (keys_.free_pool == "asis" || precond_writes_ == 0) return;  // a fresh drive stays fresh
   Controller& fw = soc_->cpu();
   const ftl_config& c = soc_->fw_config();
   const bool reserve = keys_.free_pool == "reserve" || (keys_.free_pool == "auto" && host_->closed_loop());
   const uint32_t target = reserve ? c.gc_reserve_blocks + 1 : c.gc_threshold_blocks;
-  if (fw.func_set_gc_threshold(target) != 0) throw std::runtime_error("preconditioning: the firmware refused a GC threshold");
+  if (fw.func_set_gc_threshold(target) != 0)
+    throw std::runtime_error("preconditioning: the firmware refused a GC threshold");
   const uint64_t lbas = soc_->logical_lbas();
   for (uint64_t i = 0; fw.stats().free_blocks > target && i < 2 * lbas; ++i) write(rng() % lbas, 1, 0);
   fw.func_set_gc_threshold(c.gc_threshold_blocks);
@@ -343,11 +372,13 @@ void Simulation::attach_timeline() {
   const auto& geo = soc_->geometry();
   std::vector<int> die_track(geo.dies());
   for (uint32_t d = 0; d < geo.dies(); ++d)
-    die_track[d] = t.track(3, "ssd0 dies", "die " + std::to_string(d) + " (ch " + std::to_string(geo.channel_of_die(d)) + ")");
+    die_track[d] =
+        t.track(3, "ssd0 dies", "die " + std::to_string(d) + " (ch " + std::to_string(geo.channel_of_die(d)) + ")");
   host_->set_observer([&t, requests](const HostDriver::RequestRecord& r) {
     static const char* names[] = {"read", "write", "trim", "flush"};
-    t.span(requests, names[int(r.op)], r.arrival_ps, r.done_ps,
-           "\"lba\":" + std::to_string(r.lba) + ",\"nlb\":" + std::to_string(r.nlb) + (r.error ? ",\"error\":true" : ""));
+    t.span(
+        requests, names[int(r.op)], r.arrival_ps, r.done_ps,
+        "\"lba\":" + std::to_string(r.lba) + ",\"nlb\":" + std::to_string(r.nlb) + (r.error ? ",\"error\":true" : ""));
   });
   soc_->cpu().on_busy = [&t, cpu](uint64_t a, uint64_t b) { t.span(cpu, "busy", a, b); };
   soc_->cpu().on_trace = [this, &t](enum hal_trace_event ev, uint32_t arg, uint64_t at) {
@@ -467,11 +498,16 @@ nlohmann::json Simulation::summarize(double wall_s) const {
     errs[k] = kv.second;
   }
   const uint64_t ios = h.reads + h.writes;
-  j["host"] = {{"reads", h.reads},           {"writes", h.writes},
-               {"trims", h.trims},           {"flushes", h.flushes},
-               {"commands", h.commands},     {"errors", h.errors},
-               {"errors_by_status", errs},   {"read_bytes", h.read_bytes},
-               {"write_bytes", h.write_bytes}, {"sim_time_s", sim_s},
+  j["host"] = {{"reads", h.reads},
+               {"writes", h.writes},
+               {"trims", h.trims},
+               {"flushes", h.flushes},
+               {"commands", h.commands},
+               {"errors", h.errors},
+               {"errors_by_status", errs},
+               {"read_bytes", h.read_bytes},
+               {"write_bytes", h.write_bytes},
+               {"sim_time_s", sim_s},
                {"iops", sim_s > 0 ? double(ios) / sim_s : 0.0},
                {"bandwidth_mbps", sim_s > 0 ? double(h.read_bytes + h.write_bytes) / 1e6 / sim_s : 0.0}};
   j["latency_us"] = {{"read", latency_json(h.read_latency)}, {"write", latency_json(h.write_latency)}};
@@ -509,8 +545,11 @@ nlohmann::json Simulation::summarize(double wall_s) const {
               {"trim_lbas", s->trim_lbas},
               {"gc_active_s", double(fw.gc_active_ns(fw.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
               {"spare", device_->spare_json(h, host_timed)},
-              {"lifetime", {{"host_lba_writes", s->host_lba_writes}, {"gc_lba_writes", s->gc_lba_writes},
-                            {"erases", s->erases}, {"gc_runs", s->gc_victims}}}};
+              {"lifetime",
+               {{"host_lba_writes", s->host_lba_writes},
+                {"gc_lba_writes", s->gc_lba_writes},
+                {"erases", s->erases},
+                {"gc_runs", s->gc_victims}}}};
   {
     // Placement over the timed part: host LBAs per class, classification
     // rounds, wear migration, and the CPU time clustering took.
@@ -521,12 +560,13 @@ nlohmann::json Simulation::summarize(double wall_s) const {
     for (uint32_t i = 0; i < classes; ++i) {
       cls.push_back(s->class_lba_writes[i] - at_start_.class_lba_writes[i]);
       json row = json::array();
-      for (uint32_t k = 0; k <= FTL_MAX_CLASSES; ++k) row.push_back(s->class_by_stream[i][k] - at_start_.class_by_stream[i][k]);
+      for (uint32_t k = 0; k <= FTL_MAX_CLASSES; ++k)
+        row.push_back(s->class_by_stream[i][k] - at_start_.class_by_stream[i][k]);
       conf.push_back(row);
     }
     double cluster_s = 0;
-    for (enum fw_op op : {FW_OP_hot_record, FW_OP_hot_close_slice, FW_OP_kmeans_distance, FW_OP_kmeans_accumulate, FW_OP_kmeans_divide,
-                           FW_OP_accel_pack})
+    for (enum fw_op op : {FW_OP_hot_record, FW_OP_hot_close_slice, FW_OP_kmeans_distance, FW_OP_kmeans_accumulate,
+                          FW_OP_kmeans_divide, FW_OP_accel_pack})
       cluster_s += double(use.op_ps[op] - at_start_usage_.op_ps[op]) * 1e-12;
     j["placement"] = {{"classes", classes},
                       {"class_lba_writes", cls},
@@ -553,13 +593,19 @@ nlohmann::json Simulation::summarize(double wall_s) const {
                       {"channel_mean", csum / soc.geometry().channels},
                       {"cpu", 1.0 - double(cs.idle_ps) / double(span)}};
   j["dies"] = device_->dies_json(span);
-  j["flash"] = {{"reads", fl.reads()}, {"programs", fl.programs()}, {"erases", fl.erases()},
-                {"violations", fl.violations()}, {"errors", fl.errors()},
-                {"suspends", fl.suspends()}, {"read_bypasses", fl.read_bypasses()}};
+  j["flash"] = {{"reads", fl.reads()},
+                {"programs", fl.programs()},
+                {"erases", fl.erases()},
+                {"violations", fl.violations()},
+                {"errors", fl.errors()},
+                {"suspends", fl.suspends()},
+                {"read_bypasses", fl.read_bypasses()}};
   json ops = json::object();
   for (int op = 0; op < FW_OP_COUNT; ++op) {
     const uint64_t n = cs.ops[op] - at_start_usage_.ops[op];
-    if (n) ops[CpuNative::op_name(static_cast<enum fw_op>(op))] = {{"count", n}, {"time_s", double(cs.op_ps[op] - at_start_usage_.op_ps[op]) * 1e-12}};
+    if (n)
+      ops[CpuNative::op_name(static_cast<enum fw_op>(op))] = {
+          {"count", n}, {"time_s", double(cs.op_ps[op] - at_start_usage_.op_ps[op]) * 1e-12}};
   }
   j["cpu"] = {{"mode", fw.mode()},
               {"compute_s", double(cs.compute_ps) * 1e-12},
@@ -569,11 +615,15 @@ nlohmann::json Simulation::summarize(double wall_s) const {
               {"bus_errors", cs.bus_errors},
               {"instructions", cs.instructions},
               {"ops", ops}};
-  j["accel"] = {{"core", soc.accel.core_kind()}, {"jobs", soc.accel.jobs()}, {"errors", soc.accel.errors()},
+  j["accel"] = {{"core", soc.accel.core_kind()},
+                {"jobs", soc.accel.jobs()},
+                {"errors", soc.accel.errors()},
                 {"busy_s", double(soc.accel.busy_ps()) * 1e-12}};
   const auto& ns = soc.nvme.stats();
-  j["nvme"] = {{"commands", ns.commands_fetched}, {"completions", ns.completions},
-               {"error_completions", ns.error_completions}, {"invalid_doorbells", ns.invalid_doorbells},
+  j["nvme"] = {{"commands", ns.commands_fetched},
+               {"completions", ns.completions},
+               {"error_completions", ns.error_completions},
+               {"invalid_doorbells", ns.invalid_doorbells},
                {"ring_errors", ns.ring_errors}};
   if (files_ || (monitor_ && monitor_->enabled())) {
     json t = {{"policy", to_string(monitor_->policy())},
@@ -583,9 +633,12 @@ nlohmann::json Simulation::summarize(double wall_s) const {
               {"samples", monitor_->rows().size()}};
     if (files_) {
       const auto& st = files_->fs().stats();
-      t["files"] = {{"personality_loops", files_->loops_run()},  {"creates", st.creates},
-                    {"deletes", st.deletes},  {"appends", st.appends},
-                    {"overwrites", st.overwrites}, {"reads", st.reads},
+      t["files"] = {{"personality_loops", files_->loops_run()},
+                    {"creates", st.creates},
+                    {"deletes", st.deletes},
+                    {"appends", st.appends},
+                    {"overwrites", st.overwrites},
+                    {"reads", st.reads},
                     {"deleted_bytes", st.deleted_blocks * soc.lba_size()},
                     {"trimmed_bytes", st.trimmed_blocks * soc.lba_size()},
                     {"pending_bytes_at_end", files_->fs().pending().blocks() * soc.lba_size()},

@@ -114,7 +114,6 @@ class Simulation {
 
 std::string ssdvp_version();
 
-
 // The run's workload from workload.* (a trace read once through to check it,
 // or a synthetic generator over device_bytes); shared by every kind of run.
 std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size);

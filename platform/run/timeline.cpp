@@ -30,7 +30,10 @@ void append_us(std::string& out, uint64_t ns) {
 }  // namespace
 
 Timeline::Timeline(const std::string& path, uint64_t start_ps, uint64_t duration_ps)
-    : path_(path), tmp_(path + ".tmp"), gzip_(ends_with(path, ".gz")), start_(start_ps),
+    : path_(path),
+      tmp_(path + ".tmp"),
+      gzip_(ends_with(path, ".gz")),
+      start_(start_ps),
       end_(duration_ps ? start_ps + duration_ps : UINT64_MAX) {
   const auto dir = std::filesystem::path(path).parent_path();
   if (!dir.empty()) std::filesystem::create_directories(dir);
@@ -151,8 +154,9 @@ void Timeline::close() {
       std::snprintf(buf, sizeof buf, R"({"name":"thread_name","ph":"M","pid":%d,"tid":%d,"args":{"name":"%s"}})",
                     tr.pid, tid, name.c_str());
       emit(buf);
-      std::snprintf(buf, sizeof buf, R"({"name":"thread_sort_index","ph":"M","pid":%d,"tid":%d,"args":{"sort_index":%d}})",
-                    tr.pid, tid, tid);
+      std::snprintf(buf, sizeof buf,
+                    R"({"name":"thread_sort_index","ph":"M","pid":%d,"tid":%d,"args":{"sort_index":%d}})", tr.pid, tid,
+                    tid);
       emit(buf);
       ++lanes_;
     }

@@ -46,8 +46,12 @@ void bind_cpu(Cpu& cpu, Bus& bus, sc_core::sc_signal<bool>& irq) {
 
 }  // namespace
 
-uint32_t Controller::power_fail(uint32_t) { throw std::runtime_error(std::string("power loss is not modelled in cpu mode ") + mode()); }
-void Controller::recover(const ftl_config&) { throw std::runtime_error(std::string("power loss is not modelled in cpu mode ") + mode()); }
+uint32_t Controller::power_fail(uint32_t) {
+  throw std::runtime_error(std::string("power loss is not modelled in cpu mode ") + mode());
+}
+void Controller::recover(const ftl_config&) {
+  throw std::runtime_error(std::string("power loss is not modelled in cpu mode ") + mode());
+}
 int Controller::func_read(uint64_t, uint32_t, uint32_t*) {
   throw std::runtime_error(std::string("functional reads are not available in cpu mode ") + mode());
 }
@@ -82,7 +86,8 @@ class NativeController : public Controller {
   }
   void recover(const ftl_config& cfg) override {
     cpu_.set_functional(true);
-    if (ftl_recover(fw_, cpu_.hal(), &cfg) != 0) throw std::runtime_error("firmware recovery failed (see the log above)");
+    if (ftl_recover(fw_, cpu_.hal(), &cfg) != 0)
+      throw std::runtime_error("firmware recovery failed (see the log above)");
   }
   int func_read(uint64_t lba, uint32_t n, uint32_t* t) override { return ftl_func_read(fw_, lba, n, t); }
   void start() override {
@@ -101,7 +106,8 @@ class NativeController : public Controller {
     Usage u = time_usage(s);
     u.wakeups = s.wakeups;
     u.bus_errors = s.bus_errors;
-    for (int op = 0; op < FW_OP_COUNT; ++op) u.op_ps[op] = s.ops[op] * cpu_.cost_cycles(static_cast<enum fw_op>(op)) * cpu_.cycle_ps();
+    for (int op = 0; op < FW_OP_COUNT; ++op)
+      u.op_ps[op] = s.ops[op] * cpu_.cost_cycles(static_cast<enum fw_op>(op)) * cpu_.cycle_ps();
     return u;
   }
   const char* mode() const override { return "native"; }
@@ -138,7 +144,8 @@ class IssController : public Controller {
     cpu_.set_functional(true);
     const CpuIss::State st = cpu_.run_functional();
     get(0, &b, sizeof b);
-    if (st == CpuIss::State::faulted) throw std::runtime_error(elf_ + ": the firmware faulted at boot: " + cpu_.fault());
+    if (st == CpuIss::State::faulted)
+      throw std::runtime_error(elf_ + ": the firmware faulted at boot: " + cpu_.fault());
     if (b.init_result == -2)
       throw std::runtime_error(elf_ + ": the firmware's boot block does not match the platform's (config " +
                                std::to_string(b.fw_config_bytes) + " vs " + std::to_string(sizeof(ftl_config)) +
@@ -247,15 +254,17 @@ class IssController : public Controller {
 }  // namespace
 
 std::unique_ptr<Controller> make_controller(Config& cfg) {
-  const std::string mode = cfg.get_choice("cpu.mode", "native", {"native", "iss"},
-                                          "controller CPU: native (firmware compiled into the simulator, cost table) or iss (RV32 "
-                                          "firmware on an instruction-set simulator)");
+  const std::string mode =
+      cfg.get_choice("cpu.mode", "native", {"native", "iss"},
+                     "controller CPU: native (firmware compiled into the simulator, cost table) or iss (RV32 "
+                     "firmware on an instruction-set simulator)");
   if (mode == "native") return std::make_unique<NativeController>(cfg);
 #ifdef SSDVP_HAVE_ISS
   return std::make_unique<IssController>(cfg);
 #else
-  throw ConfigError("config key 'cpu.mode': iss is not built in (needs libunicorn-dev and gcc-riscv64-unknown-elf with "
-                    "picolibc at configure time: bash scripts/install-deps.sh)");
+  throw ConfigError(
+      "config key 'cpu.mode': iss is not built in (needs libunicorn-dev and gcc-riscv64-unknown-elf with "
+      "picolibc at configure time: bash scripts/install-deps.sh)");
 #endif
 }
 

@@ -23,8 +23,8 @@ struct Row {
 
 const Row kRows[] = {
 #define FTL_PARAM(key, field, kind, def, min, max, unit, desc) \
-  {key, kind, uint64_t(def), uint64_t(min), uint64_t(max), unit, desc,  \
-   [](ftl_config& c, uint64_t v) { c.field = static_cast<decltype(c.field)>(v); }},
+  {key,           kind, uint64_t(def), uint64_t(min),          \
+   uint64_t(max), unit, desc,          [](ftl_config& c, uint64_t v) { c.field = static_cast<decltype(c.field)>(v); }},
 #include "ftl_params.def"
 };
 
@@ -96,9 +96,7 @@ std::map<std::string, uint64_t> read_ftl_params(Config& cfg, uint32_t lba_size, 
   for (const Row& r : kRows) {
     uint64_t v = 0;
     switch (r.kind) {
-      case FTL_INT:
-        v = cfg.get_u64(r.key, r.def, r.desc, r.min, r.max);
-        break;
+      case FTL_INT: v = cfg.get_u64(r.key, r.def, r.desc, r.min, r.max); break;
       case FTL_SIZE: {
         const uint64_t bytes = cfg.get_size(r.key, default_text(r), r.desc);
         sizes[r.key] = bytes;

@@ -65,7 +65,6 @@ SsdSoc::SsdSoc(sc_core::sc_module_name nm, Config& cfg)
   accel.irq(irq_accel_);
   intc.irq_in[IRQ_ACCEL](irq_accel_);
   intc.irq_out(irq_cpu_);
-
 }
 
 void SsdSoc::boot() {

@@ -33,8 +33,8 @@ void expect_same(const Ref& r, const AccelResult& a, uint32_t k, const std::stri
 TEST(AccelCore, BitExactWithKmeans2dOnRandomAndEdgeData) {
   AccelShape s;
   TlmCore core(s);
-  const Kind kinds[] = {Kind::uniform, Kind::blobs, Kind::all_equal, Kind::duplicates,
-                        Kind::corner, Kind::extremes, Kind::ties};
+  const Kind kinds[] = {Kind::uniform, Kind::blobs,    Kind::all_equal, Kind::duplicates,
+                        Kind::corner,  Kind::extremes, Kind::ties};
   const uint32_t ns[] = {1, 2, 7, 640, 2560};
   uint32_t seed = 1, cases = 0, iters_above_1 = 0;
   for (Kind kind : kinds)
@@ -45,8 +45,9 @@ TEST(AccelCore, BitExactWithKmeans2dOnRandomAndEdgeData) {
           AccelResult a;
           core.run(pts, k, max_iter, a);
           const Ref r = kmeans_reference(pts, k, max_iter);
-          expect_same(r, a, k, std::string(accel_data::kind_name(kind)) + " n=" + std::to_string(n) +
-                                   " k=" + std::to_string(k) + " max_iter=" + std::to_string(max_iter));
+          expect_same(r, a, k,
+                      std::string(accel_data::kind_name(kind)) + " n=" + std::to_string(n) + " k=" + std::to_string(k) +
+                          " max_iter=" + std::to_string(max_iter));
           ++cases;
           iters_above_1 += a.iterations > 1;
         }
@@ -92,12 +93,13 @@ TEST(AccelCore, CycleCountFollowsTheFormula) {
   EXPECT_EQ(1u + 3u * (251 + 2 + 28 + 1), accel_compute_cycles(s, 1001, 5, 3));
   EXPECT_EQ(1u, accel_compute_cycles(s, 1001, 5, 0));
   s.dma_bytes_per_cycle = 16, s.dma_setup_cycles = 64;
-  EXPECT_EQ(64u + 251u, accel_dma_in_cycles(s, 1001));   // ceil(4004/16)
-  EXPECT_EQ(64u + 63u, accel_dma_out_cycles(s, 1001));   // ceil(1001/16)
+  EXPECT_EQ(64u + 251u, accel_dma_in_cycles(s, 1001));  // ceil(4004/16)
+  EXPECT_EQ(64u + 63u, accel_dma_out_cycles(s, 1001));  // ceil(1001/16)
 }
 
 TEST(AccelCore, ShapeComesFromConfigKeys) {
-  Config cfg = Config::from_yaml_string("accel: {lanes: 4, dividers: 3, divider_latency: 12, sram_points: 100, clock_hz: 1e9}");
+  Config cfg =
+      Config::from_yaml_string("accel: {lanes: 4, dividers: 3, divider_latency: 12, sram_points: 100, clock_hz: 1e9}");
   const AccelShape s = AccelShape::from_config(cfg);
   EXPECT_EQ(4u, s.lanes);
   EXPECT_EQ(3u, s.dividers);

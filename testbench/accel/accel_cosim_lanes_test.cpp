@@ -25,8 +25,8 @@ AccelShape shape() {
 TEST(AccelCosimLanes, FourLanesThreeDividersMatchTheTlmCore) {
   RtlDriver<Vkmeans_core_l4d3> rtl(shape(), "");
   TlmCore tlm(shape());
-  const Kind kinds[] = {Kind::uniform, Kind::blobs, Kind::all_equal, Kind::duplicates,
-                        Kind::corner, Kind::extremes, Kind::ties};
+  const Kind kinds[] = {Kind::uniform, Kind::blobs,    Kind::all_equal, Kind::duplicates,
+                        Kind::corner,  Kind::extremes, Kind::ties};
   uint32_t seed = 500;
   auto check = [&](const std::vector<uint32_t>& pts, uint32_t k, uint32_t max_iter, const std::string& what) {
     AccelResult a, b;

@@ -37,8 +37,8 @@ void compare(RtlCore& rtl, const std::vector<uint32_t>& pts, uint32_t k, uint32_
 
 TEST(AccelCosim, SmallAndEdgeDatasetsEveryK) {
   RtlCore rtl(rtl_built_shape(), "");
-  const Kind kinds[] = {Kind::uniform, Kind::blobs, Kind::all_equal, Kind::duplicates,
-                        Kind::corner, Kind::extremes, Kind::ties};
+  const Kind kinds[] = {Kind::uniform, Kind::blobs,    Kind::all_equal, Kind::duplicates,
+                        Kind::corner,  Kind::extremes, Kind::ties};
   uint32_t seed = 100;
   for (Kind kind : kinds)
     for (uint32_t n : {1u, 3u, 97u, 640u})
@@ -59,8 +59,8 @@ TEST(AccelCosim, LargeDatasets) {
   compare(rtl, accel_data::make(Kind::corner, 12800, 10), 8, 10, "corner n=12800 k=8");
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const uint64_t cycles = rtl.rtl_cycles() - c0;
-  std::printf("co-simulation: %llu RTL cycles in %.2f s = %.2f M cycles/s\n",
-              static_cast<unsigned long long>(cycles), s, cycles / s / 1e6);
+  std::printf("co-simulation: %llu RTL cycles in %.2f s = %.2f M cycles/s\n", static_cast<unsigned long long>(cycles),
+              s, cycles / s / 1e6);
   RecordProperty("rtl_mcycles_per_s", std::to_string(cycles / s / 1e6));
 }
 

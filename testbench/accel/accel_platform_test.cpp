@@ -22,7 +22,8 @@ nlohmann::json run_haml(const std::string& engine, const std::string& impl, cons
                           " --set ftl.hot.slice_size=4MiB --set ftl.hot.period=20ms"
                           " --set workload.synthetic.pattern=shifting --set workload.synthetic.requests=40000"
                           " --set workload.synthetic.shift_requests=10000 --set workload.synthetic.iops=200000"
-                          " --set workload.synthetic.read_fraction=0.3 " + extra + " -o " + out;
+                          " --set workload.synthetic.read_fraction=0.3 " +
+                          extra + " -o " + out;
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   std::ifstream f(out + "/summary.json");
   return nlohmann::json::parse(f);
@@ -50,7 +51,8 @@ TEST(AccelPlatform, MoreSlicesThanTheSramFallBackToSoftware) {
   EXPECT_EQ(0u, hw["integrity"]["mismatches"].get<uint64_t>());
   // kmeans2d ran instead (the runs' timing differs by the failed attempts, so
   // the monitor's figures, and the counts, need not be equal to sw's)
-  EXPECT_GT(hw["placement"]["kmeans_iterations"].get<uint64_t>(), hw["placement"]["cluster_runs_total"].get<uint64_t>());
+  EXPECT_GT(hw["placement"]["kmeans_iterations"].get<uint64_t>(),
+            hw["placement"]["cluster_runs_total"].get<uint64_t>());
   EXPECT_EQ(0u, sw["accel"]["errors"].get<uint64_t>());
 }
 

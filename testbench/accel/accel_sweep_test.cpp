@@ -17,7 +17,8 @@
 namespace {
 
 std::vector<std::map<std::string, std::string>> run_sweep(const std::string& name, const std::string& args) {
-  const auto r = ssdvp_test::run_command(ssdvp_test::scratch("ssdvp_sweep", name), std::string(SSDVP_ACCEL_SWEEP) + " " + args);
+  const auto r =
+      ssdvp_test::run_command(ssdvp_test::scratch("ssdvp_sweep", name), std::string(SSDVP_ACCEL_SWEEP) + " " + args);
   EXPECT_EQ(r.code, 0) << r.err;
   std::vector<std::map<std::string, std::string>> rows;
   std::istringstream in(r.out);

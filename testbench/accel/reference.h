@@ -26,8 +26,8 @@ inline KmeansRef kmeans_reference(const std::vector<uint32_t>& pts, uint32_t k, 
   for (size_t i = 0; i < pts.size(); ++i) x[i] = ACCEL_POINT_X(pts[i]), y[i] = ACCEL_POINT_Y(pts[i]);
   KmeansRef r;
   r.labels.resize(pts.size());
-  EXPECT_EQ(KMEANS_OK, kmeans2d(nullptr, x.data(), y.data(), uint32_t(pts.size()), k, max_iter, r.labels.data(),
-                                r.cx, r.cy, &r.iterations));
+  EXPECT_EQ(KMEANS_OK, kmeans2d(nullptr, x.data(), y.data(), uint32_t(pts.size()), k, max_iter, r.labels.data(), r.cx,
+                                r.cy, &r.iterations));
   return r;
 }
 

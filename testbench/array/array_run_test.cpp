@@ -33,8 +33,8 @@ struct Outcome {
 Outcome run(const std::string& name, const std::string& args) {
   const fs::path d = ssdvp_test::scratch("ssdvp_array", name);
   Outcome out;
-  out.r = ssdvp_test::run_command(d, std::string("'") + SSDVP_BIN + "' run -q -c '" + kRaid + "' -o '" + (d / "out").string() +
-                                          "'" + args);
+  out.r = ssdvp_test::run_command(
+      d, std::string("'") + SSDVP_BIN + "' run -q -c '" + kRaid + "' -o '" + (d / "out").string() + "'" + args);
   if (out.r.code == 0) out.j = nlohmann::json::parse(ssdvp_test::slurp(d / "out" / "summary.json"));
   return out;
 }
@@ -51,7 +51,8 @@ TEST(ArrayRun, EveryPolicyReadsBackWhatWasWrittenWithReconstruction) {
     const char* extra;
   } cases[] = {{"normal", " --set array.devices=4"},
                {"gcsync", " --set array.devices=5"},
-               {"gcsync_plus", " --set array.devices=4 --set workload.synthetic.io_size=40KiB --set workload.synthetic.align=4KiB"},
+               {"gcsync_plus",
+                " --set array.devices=4 --set workload.synthetic.io_size=40KiB --set workload.synthetic.align=4KiB"},
                {"gclock", " --set array.devices=6"},
                {"harmonia", " --set array.devices=3 --set array.chunk=16KiB --set workload.synthetic.io_size=32KiB"}};
   uint64_t full = 0, rcw = 0, rmw = 0;
@@ -145,7 +146,8 @@ TEST(ArrayRun, TrimsAndFlushesAreForwardedAndReadsAfterThemAreChecked) {
     f << "fio version 3 iolog\n";
     uint64_t t = 0;
     f << t << " /dev/md0 add\n" << t << " /dev/md0 open\n";
-    for (uint64_t o = 0; o < (1u << 20); o += 48 * 1024) f << ++t << " /dev/md0 write " << o << " " << std::min<uint64_t>(48 * 1024, (1u << 20) - o) << "\n";
+    for (uint64_t o = 0; o < (1u << 20); o += 48 * 1024)
+      f << ++t << " /dev/md0 write " << o << " " << std::min<uint64_t>(48 * 1024, (1u << 20) - o) << "\n";
     f << ++t << " /dev/md0 trim 0 " << 96 * 1024 << "\n";
     f << ++t << " /dev/md0 trim " << 100 * 1024 << " " << 40 * 1024 << "\n";
     f << ++t << " /dev/md0 sync 0 0\n";
@@ -155,9 +157,10 @@ TEST(ArrayRun, TrimsAndFlushesAreForwardedAndReadsAfterThemAreChecked) {
     for (uint64_t o = 0; o < (1u << 20); o += 16 * 1024) f << ++t << " /dev/md0 read " << o << " 16384\n";
     f << t << " /dev/md0 close\n";
   }
-  const std::string args = " --set array.chunk=16KiB --set precondition.fill=0 --set precondition.random_drive_writes=0"
-                           " --set workload.source=trace --set workload.format=fio --set workload.trace='" +
-                           trace.string() + "' --set array.reconstruct=on_busy --set array.reconstruct_depth=1";
+  const std::string args =
+      " --set array.chunk=16KiB --set precondition.fill=0 --set precondition.random_drive_writes=0"
+      " --set workload.source=trace --set workload.format=fio --set workload.trace='" +
+      trace.string() + "' --set array.reconstruct=on_busy --set array.reconstruct_depth=1";
   Outcome x = run("trim", args);
   ASSERT_EQ(x.r.code, 0) << x.r.err;
   const auto& a = x.j["array"];
@@ -178,7 +181,9 @@ TEST(ArrayRun, DevicesReportDiesAndSpareAndStartAtTheFreePoolAsked) {
   // precondition.free_pool applies to each array device as to a single run:
   // reserve brings every device's pool down to ftl.gc.reserve_blocks + 1
   // (configs/raid.yaml: 2) before the timed part; asis leaves it above.
-  Outcome x = run("free_pool", " --set workload.synthetic.requests=2000 --set precondition.free_pool=reserve --set stats.interval=100ms");
+  Outcome x =
+      run("free_pool",
+          " --set workload.synthetic.requests=2000 --set precondition.free_pool=reserve --set stats.interval=100ms");
   ASSERT_EQ(x.r.code, 0) << x.r.err;
   ASSERT_EQ(x.j["devices"].size(), 4u);
   for (const auto& d : x.j["devices"]) {
@@ -198,12 +203,14 @@ TEST(ArrayRun, BankingFreeBlocksInTheOpenWindowAvoidsForcedCollections) {
   // windows (docs/results/raid-window.md): devices must collect urgently.
   // Collecting ahead while the window is open (array.gc.bank_blocks) removes
   // most of those forced collections.
-  const std::string base = " --set workload.synthetic.requests=8000 --set ftl.gc.threshold_blocks=8 --set array.gc_coordination=gcsync";
+  const std::string base =
+      " --set workload.synthetic.requests=8000 --set ftl.gc.threshold_blocks=8 --set array.gc_coordination=gcsync";
   Outcome plain = run("bank0", base);
   ASSERT_EQ(plain.r.code, 0) << plain.r.err;
   Outcome bank = run("bank4", base + " --set array.gc.bank_blocks=4");
   ASSERT_EQ(bank.r.code, 0) << bank.r.err;
-  const uint64_t f0 = plain.j["array"]["forced_collisions"].get<uint64_t>(), f1 = bank.j["array"]["forced_collisions"].get<uint64_t>();
+  const uint64_t f0 = plain.j["array"]["forced_collisions"].get<uint64_t>(),
+                 f1 = bank.j["array"]["forced_collisions"].get<uint64_t>();
   EXPECT_GT(f0, 10u);  // the baseline is forced, so the test can fail
   EXPECT_LT(f1 * 4, f0);
   EXPECT_GT(bank.j["array"]["collect_commands"]["sent"].get<uint64_t>(), 0u);
@@ -215,8 +222,9 @@ TEST(ArrayRun, DegradedModeReconstructsAndRebuildsOntoTheSpareWithoutAMismatch) 
   // the others, writes go on without it (parity keeps its data), and the array
   // rebuilds it onto a hot spare at 128 MiB/s (224 MiB: 1.75 s), each rebuilt
   // LBA checked against what device 1 should hold; then the spare serves.
-  Outcome x = run("degraded", " --set workload.synthetic.requests=2000 --set array.fail.device=1 --set array.fail.at=0.5s"
-                              " --set array.rebuild.spare=true --set array.rebuild.rate=128MiB --set array.reconstruct=on_gc");
+  Outcome x = run("degraded",
+                  " --set workload.synthetic.requests=2000 --set array.fail.device=1 --set array.fail.at=0.5s"
+                  " --set array.rebuild.spare=true --set array.rebuild.rate=128MiB --set array.reconstruct=on_gc");
   ASSERT_EQ(x.r.code, 0) << x.r.err;
   const auto& a = x.j["array"];
   const auto& dg = a["degraded"];
@@ -224,14 +232,15 @@ TEST(ArrayRun, DegradedModeReconstructsAndRebuildsOntoTheSpareWithoutAMismatch) 
   EXPECT_GT(dg["degraded_reads"].get<uint64_t>(), 10u);
   EXPECT_GT(dg["degraded_writes"].get<uint64_t>(), 50u);
   EXPECT_EQ(dg["rebuild"]["stripes_rebuilt"], dg["rebuild"]["stripes"]);
-  EXPECT_EQ(dg["rebuild"]["lbas_checked"].get<uint64_t>(), dg["rebuild"]["stripes"].get<uint64_t>() * a["chunk_lbas"].get<uint64_t>());
+  EXPECT_EQ(dg["rebuild"]["lbas_checked"].get<uint64_t>(),
+            dg["rebuild"]["stripes"].get<uint64_t>() * a["chunk_lbas"].get<uint64_t>());
   EXPECT_EQ(dg["rebuild"]["mismatches"], 0);
   const double took = dg["rebuild"]["end_s"].get<double>() - dg["rebuild"]["begin_s"].get<double>();
   EXPECT_NEAR(took, 224.0 / 128.0, 0.1);  // the rate holds
   EXPECT_EQ(a["integrity"]["mismatches"], 0);
   EXPECT_EQ(a["integrity"]["device_mismatches"], 0);
   EXPECT_EQ(a["errors"], 0);
-  ASSERT_EQ(x.j["devices"].size(), 5u);  // 4 members and the spare
+  ASSERT_EQ(x.j["devices"].size(), 5u);                             // 4 members and the spare
   EXPECT_GT(x.j["devices"][4]["io"]["reads"].get<uint64_t>(), 0u);  // the spare serves reads after the rebuild
   EXPECT_GT(a["host_cpu"]["seconds"].get<double>(), 0.0);
 }
@@ -240,15 +249,16 @@ TEST(ArrayRun, BadArrayConfigurationsNameTheKey) {
   struct Case {
     const char* set;
     const char* key;
-  } cases[] = {{"array.devices=2", "array.devices"},
-               {"array.devices=17", "array.devices"},
-               {"array.chunk=6000", "array.chunk"},
-               {"array.gc.time_window=0 --set array.gc_coordination=gcsync", "array.gc.time_window"},
-               {"array.dev2.flash.blocks_per_plane=32", "array.dev2.flash.blocks_per_plane"},  // invalid for that device
-               {"array.dev1.flash.blocks_per_plane=80", "array.dev1.flash.blocks_per_plane"},  // valid, another geometry
-               {"array.dev9.ftl.gc.policy=fifo", "array.dev9.ftl.gc.policy"},
-               {"array.gc_coordination=lock", "array.gc_coordination"},
-               {"array.fail.device=4", "array.fail.device"}};
+  } cases[] = {
+      {"array.devices=2", "array.devices"},
+      {"array.devices=17", "array.devices"},
+      {"array.chunk=6000", "array.chunk"},
+      {"array.gc.time_window=0 --set array.gc_coordination=gcsync", "array.gc.time_window"},
+      {"array.dev2.flash.blocks_per_plane=32", "array.dev2.flash.blocks_per_plane"},  // invalid for that device
+      {"array.dev1.flash.blocks_per_plane=80", "array.dev1.flash.blocks_per_plane"},  // valid, another geometry
+      {"array.dev9.ftl.gc.policy=fifo", "array.dev9.ftl.gc.policy"},
+      {"array.gc_coordination=lock", "array.gc_coordination"},
+      {"array.fail.device=4", "array.fail.device"}};
   for (const auto& c : cases) {
     SCOPED_TRACE(c.set);
     Outcome x = run("bad", std::string(" --set ") + c.set);
@@ -265,8 +275,9 @@ TEST(ArrayRun, PerDeviceOverridesOfPolicyAreAllowed) {
 
 TEST(ArrayRun, OnBusyReconstructsAroundDeepQueues) {
   // 3,000 IOPS: device queues grow past 2 commands often enough
-  Outcome x = run("on_busy", kShort + " --set array.reconstruct=on_busy --set array.reconstruct_depth=2"
-                               " --set workload.synthetic.iops=3000");
+  Outcome x = run("on_busy", kShort +
+                                 " --set array.reconstruct=on_busy --set array.reconstruct_depth=2"
+                                 " --set workload.synthetic.iops=3000");
   ASSERT_EQ(x.r.code, 0) << x.r.err;
   const auto& a = x.j["array"];
   EXPECT_GT(a["reconstructions"].get<uint64_t>(), 0u);

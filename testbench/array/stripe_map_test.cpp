@@ -67,7 +67,8 @@ TEST(StripeMap, MatchesABruteForceLeftSymmetricLayout) {
           EXPECT_EQ(m.data_index_of(s, d), loc.data_index);
           EXPECT_EQ(m.array_lba(s, loc.data_index, loc.offset), uint64_t(a));
         }
-      for (uint64_t a = 0; a < m.array_lbas(); ++a) ASSERT_EQ(seen[a], 1u) << "array LBA " << a << " placed " << seen[a] << " times";
+      for (uint64_t a = 0; a < m.array_lbas(); ++a)
+        ASSERT_EQ(seen[a], 1u) << "array LBA " << a << " placed " << seen[a] << " times";
     }
   }
 }

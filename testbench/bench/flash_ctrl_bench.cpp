@@ -118,7 +118,7 @@ void BM_FlashCtrl_Reads(benchmark::State& state) {
     }
     x.cpu.delay = sc_core::SC_ZERO_TIME;
     x.cpu.wr(FLASH_SQ_TAIL, x.sq_tail);  // fetch, execute, calendar
-    sc_core::sc_start();                  // completion method posts the CQEs
+    sc_core::sc_start();                 // completion method posts the CQEs
     const uint32_t tail = x.cpu.rd(FLASH_CQ_TAIL);
     const uint32_t n = (tail + kCqN - x.cq_head) % kCqN;
     if (n != kDies) {

@@ -43,7 +43,8 @@ struct FtlDev {
       cfg.write_buffer_pages = 256, cfg.read_buffer_pages = 64, cfg.gc_buffer_pages = 64;
     } else {
       cfg.channels = 4, cfg.dies_per_channel = 2, cfg.blocks_per_die = 512, cfg.pages_per_block = 64;
-      cfg.logical_lbas = uint64_t(cfg.channels) * cfg.dies_per_channel * cfg.blocks_per_die * cfg.pages_per_block / 8 * 7;
+      cfg.logical_lbas =
+          uint64_t(cfg.channels) * cfg.dies_per_channel * cfg.blocks_per_die * cfg.pages_per_block / 8 * 7;
       cfg.gc_threshold_blocks = 16, cfg.gc_reserve_blocks = 4;
       cfg.write_buffer_pages = 64, cfg.read_buffer_pages = 32, cfg.gc_buffer_pages = 32;
     }

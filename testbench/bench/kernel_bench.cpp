@@ -68,8 +68,10 @@ struct Target : sc_core::sc_module {
     tsock.register_b_transport(this, &Target::b_transport);
   }
   void b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
-    if (tx.is_write()) std::memcpy(&reg, tx.get_data_ptr(), 4);
-    else std::memcpy(tx.get_data_ptr(), &reg, 4);
+    if (tx.is_write())
+      std::memcpy(&reg, tx.get_data_ptr(), 4);
+    else
+      std::memcpy(tx.get_data_ptr(), &reg, 4);
     delay += sc_time(10, SC_NS);
     tx.set_response_status(tlm::TLM_OK_RESPONSE);
   }

@@ -51,6 +51,8 @@ inline CommandResult run_command(const std::filesystem::path& dir, const std::st
   return r;
 }
 
-inline bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+inline bool contains(const std::string& hay, const std::string& needle) {
+  return hay.find(needle) != std::string::npos;
+}
 
 }  // namespace ssdvp_test

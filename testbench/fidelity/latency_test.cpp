@@ -124,9 +124,9 @@ TEST(Latency, Qd1WriteCompletesFromTheBufferAndProgramsLater) {
   ASSERT_TRUE(sim.run().clean);
   const uint64_t L = t(c, "pcie.latency");
   const double pcie = d(c, "pcie.mbps");
-  const uint64_t want = 3 * L + xfer_ps(64, pcie) + t(c, "nvme.fetch")          // SQ fetch
-                        + 2 * L + xfer_ps(4096, pcie)                          // data: read request, data back
-                        + t(c, "nvme.completion") + xfer_ps(16, pcie) + L;     // completion
+  const uint64_t want = 3 * L + xfer_ps(64, pcie) + t(c, "nvme.fetch")      // SQ fetch
+                        + 2 * L + xfer_ps(4096, pcie)                       // data: read request, data back
+                        + t(c, "nvme.completion") + xfer_ps(16, pcie) + L;  // completion
   EXPECT_LT(sim.host().results().write_latency.max(), 200000u) << "a write must not wait for tPROG (200 us)";
   EXPECT_EQ(sim.host().results().write_latency.max(), want / 1000);
 }

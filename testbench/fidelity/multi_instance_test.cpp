@@ -66,9 +66,11 @@ void fill(Instance& in, double fraction) {
 
 nlohmann::json run_alone(const std::string& pattern, const std::string& seed) {
   const std::string out = testing::TempDir() + "alone_" + pattern;
-  const std::string cmd = std::string(SSDVP_BIN) + " run -q -c " SSDVP_SOURCE_DIR "/configs/small.yaml" +
-                          " --set workload.synthetic.pattern=" + pattern + " --set workload.synthetic.seed=" + seed +
-                          " --set workload.synthetic.requests=80000 --set precondition.fill=1.0 --set precondition.free_pool=asis -o " + out;
+  const std::string cmd =
+      std::string(SSDVP_BIN) + " run -q -c " SSDVP_SOURCE_DIR "/configs/small.yaml" +
+      " --set workload.synthetic.pattern=" + pattern + " --set workload.synthetic.seed=" + seed +
+      " --set workload.synthetic.requests=80000 --set precondition.fill=1.0 --set precondition.free_pool=asis -o " +
+      out;
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   std::ifstream f(out + "/summary.json");
   return nlohmann::json::parse(f);

@@ -23,8 +23,8 @@
 #include "common/config.h"
 #include "run_command.h"
 
-using ssdvp::Config;
 using nlohmann::json;
+using ssdvp::Config;
 
 namespace {
 
@@ -86,11 +86,17 @@ Bounds bounds(const json& c, bool write) {
 
 std::vector<std::string> saturation_sets(bool write) {
   // writes: fewer than the free space holds, so GC stays out of the bound
-  return {"workload.source=synthetic", "workload.synthetic.pattern=uniform", "workload.synthetic.io_size=4KiB",
+  return {"workload.source=synthetic",
+          "workload.synthetic.pattern=uniform",
+          "workload.synthetic.io_size=4KiB",
           std::string("workload.synthetic.read_fraction=") + (write ? "0" : "1"),
-          std::string("workload.synthetic.requests=") + (write ? "12000" : "40000"), "workload.loops=1",
-          "workload.time_scale=1", "host.mode=closed", "host.queue_depth=256",
-          std::string("precondition.fill=") + (write ? "0" : "1.0"), "precondition.random_drive_writes=0",
+          std::string("workload.synthetic.requests=") + (write ? "12000" : "40000"),
+          "workload.loops=1",
+          "workload.time_scale=1",
+          "host.mode=closed",
+          "host.queue_depth=256",
+          std::string("precondition.fill=") + (write ? "0" : "1.0"),
+          "precondition.random_drive_writes=0",
           "precondition.workload_fraction=0"};
 }
 
@@ -99,9 +105,10 @@ void check_saturation(bool write) {
   ASSERT_TRUE(s.contains("host"));
   const Bounds b = bounds(s, write);
   const double iops = s["host"]["iops"].get<double>();
-  std::printf("4 KiB random %s at QD 256, default geometry: %.0f IOPS; bounds: dies %.0f, channels %.0f, PCIe %.0f, "
-              "controller CPU %.0f: %s bind (%.1f %% of it)\n",
-              write ? "writes" : "reads", iops, b.die, b.channel, b.pcie, b.cpu, b.binding(), 100 * iops / b.min());
+  std::printf(
+      "4 KiB random %s at QD 256, default geometry: %.0f IOPS; bounds: dies %.0f, channels %.0f, PCIe %.0f, "
+      "controller CPU %.0f: %s bind (%.1f %% of it)\n",
+      write ? "writes" : "reads", iops, b.die, b.channel, b.pcie, b.cpu, b.binding(), 100 * iops / b.min());
   EXPECT_LE(iops, b.min() * 1.001) << "above the bound";
   // Within 10 %: the ramp at both ends of the run and the stages that do not
   // overlap perfectly are the rest.
@@ -225,9 +232,10 @@ TEST(MD1, PoissonReadsToOneDie) {
     const double want_mean = base_us + 1e6 * rho * D / (2 * (1 - rho));  // Pollaczek-Khinchine
     const double want_p99 = base_us + 1e6 * md1_wait_quantile(0.99, lambda, D);
     const Spread sp = md1_spread(lambda, D, n, 40);
-    std::printf("M/D/1 rho %.2f (D %.2f us, rest of the path %.2f us): mean %.2f us (formula %.2f, sampling sd %.2f), "
-                "p99 %.2f us (formula %.2f, sampling sd %.2f)\n",
-                rho, D * 1e6, base_us, mean_us, want_mean, sp.mean_sd * 1e6, p99_us, want_p99, sp.p99_sd * 1e6);
+    std::printf(
+        "M/D/1 rho %.2f (D %.2f us, rest of the path %.2f us): mean %.2f us (formula %.2f, sampling sd %.2f), "
+        "p99 %.2f us (formula %.2f, sampling sd %.2f)\n",
+        rho, D * 1e6, base_us, mean_us, want_mean, sp.mean_sd * 1e6, p99_us, want_p99, sp.p99_sd * 1e6);
     // Four sampling standard deviations, plus 1 % for the firmware's own
     // queue in front of the die (a tandem, not a single server) and, for the
     // p99, the histogram's 0.8 %.

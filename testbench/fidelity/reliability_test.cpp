@@ -24,7 +24,8 @@ struct Run {
 };
 Run run(const std::string& name, const Sets& sets) {
   const auto dir = ssdvp_test::scratch("reliability", name);
-  std::string cmd = std::string(SSDVP_BIN) + " run -q -c " SSDVP_SOURCE_DIR "/configs/small.yaml -o '" + dir.string() + "'";
+  std::string cmd =
+      std::string(SSDVP_BIN) + " run -q -c " SSDVP_SOURCE_DIR "/configs/small.yaml -o '" + dir.string() + "'";
   for (const auto& s : sets) cmd += " --set " + s;
   const auto r = ssdvp_test::run_command(dir, cmd);
   EXPECT_EQ(r.code, 0) << cmd << "\n" << r.err;
@@ -39,8 +40,11 @@ uint64_t u(const json& j) { return j.get<uint64_t>(); }
 // Every LBA of the namespace read back once, sequentially, after an aged
 // preconditioning (fill, then one drive write of random overwrites with GC).
 Sets read_everything() {
-  return {"precondition.fill=1", "precondition.random_drive_writes=1.0", "workload.synthetic.pattern=sequential",
-          "workload.synthetic.read_fraction=1", "workload.synthetic.io_size=128KiB",
+  return {"precondition.fill=1",
+          "precondition.random_drive_writes=1.0",
+          "workload.synthetic.pattern=sequential",
+          "workload.synthetic.read_fraction=1",
+          "workload.synthetic.io_size=128KiB",
           "workload.synthetic.requests=7168"};  // 896 MiB / 128 KiB: the whole namespace
 }
 Sets with(Sets a, const Sets& b) {
@@ -49,9 +53,9 @@ Sets with(Sets a, const Sets& b) {
 }
 
 TEST(MediaFaults, ProgramAndEraseFailuresDuringAgingLoseNothing) {
-  const auto r = run("aging", with(read_everything(), {"flash.fault.program_fail_rate=0.00005",
-                                                       "flash.fault.erase_fail_rate=0.002",
-                                                       "flash.fault.fail_blocks=3,700,1500"}));
+  const auto r = run(
+      "aging", with(read_everything(), {"flash.fault.program_fail_rate=0.00005", "flash.fault.erase_fail_rate=0.002",
+                                        "flash.fault.fail_blocks=3,700,1500"}));
   ASSERT_TRUE(r.ok);
   const auto& j = r.summary;
   EXPECT_EQ(u(j["integrity"]["mismatches"]), 0u);
@@ -69,8 +73,8 @@ TEST(MediaFaults, ProgramAndEraseFailuresDuringAgingLoseNothing) {
 
 TEST(MediaFaults, ProgramFailuresUnderTimedLoadLoseNothing) {
   const auto r = run("timed", {"workload.synthetic.pattern=hotcold", "workload.synthetic.requests=60000",
-                              "workload.synthetic.read_fraction=0.4", "precondition.random_drive_writes=0.5",
-                              "flash.fault.program_fail_rate=0.0002", "flash.fault.erase_fail_rate=0.005"});
+                               "workload.synthetic.read_fraction=0.4", "precondition.random_drive_writes=0.5",
+                               "flash.fault.program_fail_rate=0.0002", "flash.fault.erase_fail_rate=0.005"});
   ASSERT_TRUE(r.ok);
   const auto& j = r.summary;
   EXPECT_EQ(u(j["integrity"]["mismatches"]), 0u);
@@ -131,7 +135,7 @@ TEST(MediaFaults, UncorrectableReadsCompleteWithUnrecoveredReadError) {
 
 TEST(MediaFaults, ReadDisturbRefreshesBlocks) {
   const auto r = run("disturb", with(read_heavy(), {"workload.synthetic.pattern=hotcold",
-                                                   "flash.ecc.rber_per_read=0.000001", "ftl.refresh.read_limit=20"}));
+                                                    "flash.ecc.rber_per_read=0.000001", "ftl.refresh.read_limit=20"}));
   ASSERT_TRUE(r.ok);
   const auto& j = r.summary;
   EXPECT_EQ(u(j["integrity"]["mismatches"]), 0u);
@@ -141,9 +145,9 @@ TEST(MediaFaults, ReadDisturbRefreshesBlocks) {
 
 TEST(MediaFaults, BadFailBlockListNamesTheKey) {
   const auto dir = ssdvp_test::scratch("reliability", "badlist");
-  const auto r = ssdvp_test::run_command(dir, std::string(SSDVP_BIN) + " run -q -c " SSDVP_SOURCE_DIR
-                                              "/configs/small.yaml -o '" + dir.string() +
-                                              "' --set flash.fault.fail_blocks=3,x");
+  const auto r =
+      ssdvp_test::run_command(dir, std::string(SSDVP_BIN) + " run -q -c " SSDVP_SOURCE_DIR "/configs/small.yaml -o '" +
+                                       dir.string() + "' --set flash.fault.fail_blocks=3,x");
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.err.find("flash.fault.fail_blocks"), std::string::npos) << r.err;
 }

@@ -4,7 +4,7 @@
 #include <cstring>
 
 const hal_ops FakeHal::ops_ = {&FakeHal::read32, &FakeHal::write32, &FakeHal::dram, &FakeHal::wait_irq,
-                               &FakeHal::charge, &FakeHal::time_ns, &FakeHal::log, &FakeHal::trace};
+                               &FakeHal::charge, &FakeHal::time_ns, &FakeHal::log,  &FakeHal::trace};
 
 namespace {
 ssdvp::FlashGeometry one_die(uint32_t blocks, uint32_t ppb, uint32_t slots) {
@@ -50,9 +50,7 @@ void* FakeHal::dram(void* ctx, uint32_t addr, uint32_t bytes) {
 }
 
 void FakeHal::wait_irq(void*) {}
-void FakeHal::charge(void* ctx, enum fw_op op, uint32_t count) {
-  static_cast<FakeHal*>(ctx)->cycles[op] += count;
-}
+void FakeHal::charge(void* ctx, enum fw_op op, uint32_t count) { static_cast<FakeHal*>(ctx)->cycles[op] += count; }
 uint64_t FakeHal::time_ns(void* ctx) { return static_cast<FakeHal*>(ctx)->now_ns; }
 void FakeHal::trace(void* ctx, enum hal_trace_event ev, uint32_t) {
   if (ev == HAL_TRACE_GC_VICTIM_START) static_cast<FakeHal*>(ctx)->gc_victims_traced++;

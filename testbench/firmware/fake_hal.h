@@ -28,7 +28,9 @@ class FakeHal {
  public:
   FakeHal(uint32_t dram_bytes, uint32_t blocks, uint32_t pages_per_block, uint32_t slots_per_page);
 
-  struct hal* hal() { return &hal_; }
+  struct hal* hal() {
+    return &hal_;
+  }
   uint64_t now_ns = 0;
   uint64_t cycles[FW_OP_COUNT] = {};
   std::vector<std::string> log_lines;

@@ -47,7 +47,8 @@ struct Device {
   void write(uint64_t lba, uint32_t n, uint32_t stream = 0) {
     std::vector<uint32_t> t(n);
     for (uint32_t i = 0; i < n; ++i) t[i] = token_of(lba + i, ++version[lba + i]);
-    ASSERT_EQ(ftl_func_write_stream(f, lba, n, t.data(), stream), 0) << (hal->log_lines.empty() ? "" : hal->log_lines.back());
+    ASSERT_EQ(ftl_func_write_stream(f, lba, n, t.data(), stream), 0)
+        << (hal->log_lines.empty() ? "" : hal->log_lines.back());
   }
   // Number of LBAs in [lba, lba+n) whose read does not match the scoreboard.
   uint64_t mismatches(uint64_t lba, uint64_t n) {

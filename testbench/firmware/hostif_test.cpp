@@ -107,8 +107,7 @@ TEST(HostIf, DeallocateReadsBackDeallocatedAndHintsAreIgnored) {
   EXPECT_EQ(h.run(dsm), NVME_SC_SUCCESS);
   EXPECT_EQ(ftl_get_stats(h.d.f)->trim_lbas, 4u);
   ASSERT_EQ(h.run(Host::rw(NVME_OP_READ, 40, 8)), NVME_SC_SUCCESS);
-  for (uint32_t i = 0; i < 8; ++i)
-    EXPECT_EQ(h.buf()[i], i >= 2 && i < 6 ? SSDVP_TOKEN_DEALLOCATED : 0x2000 + i) << i;
+  for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(h.buf()[i], i >= 2 && i < 6 ? SSDVP_TOKEN_DEALLOCATED : 0x2000 + i) << i;
 }
 
 TEST(HostIf, ATransferOutsideHostMemoryFailsTheCommand) {

@@ -185,7 +185,8 @@ TEST(KMeans, RandomBlobsAgreeWithReferenceAlmostEverywhere) {
       std::vector<uint8_t> labels(x.size());
       uint16_t cx[8], cy[8];
       uint32_t it;
-      ASSERT_EQ(kmeans2d(nullptr, x.data(), y.data(), uint32_t(x.size()), k, 10, labels.data(), cx, cy, &it), KMEANS_OK);
+      ASSERT_EQ(kmeans2d(nullptr, x.data(), y.data(), uint32_t(x.size()), k, 10, labels.data(), cx, cy, &it),
+                KMEANS_OK);
       const Reference r = reference(x, y, k, 10);
       for (size_t i = 0; i < x.size(); ++i) same += int(labels[i]) == r.labels[i];
       total += x.size();

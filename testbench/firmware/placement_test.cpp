@@ -199,15 +199,16 @@ TEST_P(PlacementIntegrity, RandomOverwritesWithMovingTimeKeepIntegrity) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllPlacements, PlacementIntegrity,
-    ::testing::Values(PlaceCase{"single", FTL_PLACE_SINGLE, 0, 0, 0}, PlaceCase{"double", FTL_PLACE_DOUBLE, 0, 0, 0},
-                      PlaceCase{"hotis", FTL_PLACE_HOTIS, 0, 0, 0}, PlaceCase{"asa", FTL_PLACE_ASA, 0, 0, 0},
-                      PlaceCase{"haml", FTL_PLACE_HAML, 0, 0, 0},
-                      PlaceCase{"haml_gc_cluster", FTL_PLACE_HAML, FTL_GC_PLACE_CLUSTER, 0, 0},
-                      PlaceCase{"haml_wear", FTL_PLACE_HAML, 0, FTL_BLOCK_ERASE_COUNT, 4},
-                      PlaceCase{"stream", FTL_PLACE_STREAM, 0, FTL_BLOCK_ERASE_COUNT, 0}),
-    [](const ::testing::TestParamInfo<PlaceCase>& i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(AllPlacements, PlacementIntegrity,
+                         ::testing::Values(PlaceCase{"single", FTL_PLACE_SINGLE, 0, 0, 0},
+                                           PlaceCase{"double", FTL_PLACE_DOUBLE, 0, 0, 0},
+                                           PlaceCase{"hotis", FTL_PLACE_HOTIS, 0, 0, 0},
+                                           PlaceCase{"asa", FTL_PLACE_ASA, 0, 0, 0},
+                                           PlaceCase{"haml", FTL_PLACE_HAML, 0, 0, 0},
+                                           PlaceCase{"haml_gc_cluster", FTL_PLACE_HAML, FTL_GC_PLACE_CLUSTER, 0, 0},
+                                           PlaceCase{"haml_wear", FTL_PLACE_HAML, 0, FTL_BLOCK_ERASE_COUNT, 4},
+                                           PlaceCase{"stream", FTL_PLACE_STREAM, 0, FTL_BLOCK_ERASE_COUNT, 0}),
+                         [](const ::testing::TestParamInfo<PlaceCase>& i) { return std::string(i.param.name); });
 
 // Wear levelling: with erase-count block choice and migration the erase
 // counts stay within the threshold plus what one check interval can add;

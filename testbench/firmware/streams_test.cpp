@@ -88,7 +88,8 @@ TEST(StreamPlacement, OneOpenBlockPerStreamPerDieUnderGcAndWearLevelling) {
   uint32_t violations = 0;
   for (int i = 0; i < 60000; ++i) {
     // stream s writes its own region; hot streams (low IDs) get most writes
-    const uint32_t s = 1 + uint32_t(std::min<uint64_t>(7, uint64_t(-std::log(1.0 - double(rng() % 1000) / 1000.0) * 2)));
+    const uint32_t s =
+        1 + uint32_t(std::min<uint64_t>(7, uint64_t(-std::log(1.0 - double(rng() % 1000) / 1000.0) * 2)));
     const uint64_t region = d.cfg.logical_lbas / 8;
     const uint64_t lba = (s - 1) * region + rng() % (region - 4);
     const uint32_t n = 1 + uint32_t(rng() % 4);
@@ -99,8 +100,8 @@ TEST(StreamPlacement, OneOpenBlockPerStreamPerDieUnderGcAndWearLevelling) {
   }
   const ftl_stats* st = ftl_get_stats(d.f);
   EXPECT_EQ(violations, 0u);
-  EXPECT_GT(st->gc_victims, 200u);   // GC ran
-  EXPECT_GT(st->wear_victims, 0u);   // and wear levelling moved data
+  EXPECT_GT(st->gc_victims, 200u);  // GC ran
+  EXPECT_GT(st->wear_victims, 0u);  // and wear levelling moved data
   EXPECT_EQ(d.hal->violations, 0u);
   EXPECT_EQ(d.mismatches(0, d.cfg.logical_lbas), 0u);
   EXPECT_EQ(ftl_self_check(d.f), 0u);
@@ -120,7 +121,7 @@ TEST(StreamsDirective, WriteAdmissionFollowsEnableAllocateAndRelease) {
   EXPECT_EQ(streams_write_check(f, 5), NVME_SC_INVALID_FIELD);  // above the limit
   EXPECT_EQ(streams_write_check(f, 4), NVME_SC_SUCCESS);
   EXPECT_EQ(streams_write_check(f, 2), NVME_SC_SUCCESS);
-  EXPECT_EQ(streams_write_check(f, 4), NVME_SC_SUCCESS);  // already open
+  EXPECT_EQ(streams_write_check(f, 4), NVME_SC_SUCCESS);              // already open
   EXPECT_EQ(streams_write_check(f, 3), NVME_SC_STREAM_ALLOC_FAILED);  // two of two open
   EXPECT_EQ(f->streams.open_mask, (1u << 3) | (1u << 1));
 }

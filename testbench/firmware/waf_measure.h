@@ -76,8 +76,9 @@ inline WafResult measure(const WafSetup& s) {
   bool ok = ftl_init(f, hal.hal(), &c) == 0;
   if (!ok) return {0, 0, false};
   // the hot set, rounded to whole slices for the oracle classes
-  const uint64_t hot = s.hot_lbas >= 1 ? c.logical_lbas
-                                       : uint64_t(s.hot_lbas * double(c.logical_lbas)) / c.hot_slice_lbas * c.hot_slice_lbas;
+  const uint64_t hot = s.hot_lbas >= 1
+                           ? c.logical_lbas
+                           : uint64_t(s.hot_lbas * double(c.logical_lbas)) / c.hot_slice_lbas * c.hot_slice_lbas;
   if (s.oracle_classes)
     for (uint32_t i = 0; i < f->slices; ++i) f->slice_class[i] = uint64_t(i) * c.hot_slice_lbas < hot ? 0 : 1;
 

@@ -111,7 +111,6 @@ TEST(Waf, DChoicesApproachesRandomAsDShrinks) {
   EXPECT_GT(d3, d30);
 }
 
-
 // ---- absolute checks against the reference models (testbench/reference) ----
 // One die: the models have no dies, and a victim choice that looks at per-die
 // free blocks must not move these figures.
@@ -149,7 +148,8 @@ TEST(WafReference, DChoicesMatchesMeanFieldModel) {
     WafSetup s = one_die(FTL_GC_DCHOICES, 32, 0.125);
     s.dchoices = d;
     const WafResult r = checked(s);
-    const double want = ref::MeanField(r.sf_eff, 32, 1, 1, ref::Victim::dchoices, int(d), ref::Frontiers::host_gc).solve(40, 0.02);
+    const double want =
+        ref::MeanField(r.sf_eff, 32, 1, 1, ref::Victim::dchoices, int(d), ref::Frontiers::host_gc).solve(40, 0.02);
     std::printf("d-choices d=%u b=32 S_f=0.125 (effective %.4f): measured %.4f, mean-field model %.4f (%+.2f %%)\n", d,
                 r.sf_eff, r.waf, want, 100 * (r.waf / want - 1));
     EXPECT_NEAR(r.waf / want, 1.0, 0.005) << "d=" << d;
@@ -204,8 +204,9 @@ TEST(WafSkewed, DChoicesSeparatedMatchesMeanField) {
   const WafResult r = checked(s);
   const double want =
       ref::MeanField(r.sf_eff, 32, 0.2, 0.8, ref::Victim::dchoices, 10, ref::Frontiers::by_class).solve(60, 0.05);
-  std::printf("d-choices(10) 80/20 hot/cold frontiers (effective S_f %.4f): measured %.4f, mean-field %.4f (%+.2f %%)\n",
-              r.sf_eff, r.waf, want, 100 * (r.waf / want - 1));
+  std::printf(
+      "d-choices(10) 80/20 hot/cold frontiers (effective S_f %.4f): measured %.4f, mean-field %.4f (%+.2f %%)\n",
+      r.sf_eff, r.waf, want, 100 * (r.waf / want - 1));
   EXPECT_NEAR(r.waf / want, 1.0, 0.01);
 }
 

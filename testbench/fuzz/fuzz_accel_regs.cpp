@@ -69,8 +69,10 @@ struct Bench : sc_core::sc_module {
       return;
     }
     auto* bytes = reinterpret_cast<uint8_t*>(mem.data()) + a;
-    if (tx.is_write()) std::memcpy(bytes, tx.get_data_ptr(), n);
-    else std::memcpy(tx.get_data_ptr(), bytes, n);
+    if (tx.is_write())
+      std::memcpy(bytes, tx.get_data_ptr(), n);
+    else
+      std::memcpy(tx.get_data_ptr(), bytes, n);
     tx.set_response_status(tlm::TLM_OK_RESPONSE);
   }
   bool access(bool write, uint32_t offset, uint32_t& v) {
@@ -133,7 +135,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   // A job of the largest N and K ends well within a second of simulated time.
-  for (int i = 0; i < 1000 && (b.status() & ACCEL_STATUS_BUSY); ++i) sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+  for (int i = 0; i < 1000 && (b.status() & ACCEL_STATUS_BUSY); ++i)
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
   check(!(b.status() & ACCEL_STATUS_BUSY), "a job still runs after a second");
   settle_and_check(b);
   uint32_t v = ACCEL_CTRL_CLEAR;

@@ -52,11 +52,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   TraceOptions opt;
   const unsigned sel = data[0] & 7;
-  static const TraceFormat formats[] = {TraceFormat::mqsim, TraceFormat::disksim, TraceFormat::msr,
-                                        TraceFormat::systor, TraceFormat::spc, TraceFormat::blkparse,
+  static const TraceFormat formats[] = {TraceFormat::mqsim,  TraceFormat::disksim, TraceFormat::msr,
+                                        TraceFormat::systor, TraceFormat::spc,     TraceFormat::blkparse,
                                         TraceFormat::fio};
-  if (sel == 7) opt.detect = true;
-  else opt.format = formats[sel];
+  if (sel == 7)
+    opt.detect = true;
+  else
+    opt.format = formats[sel];
   opt.skip_zero_length = !(data[0] & 8);
   if (data[0] & 16) opt.device = 0;
   try {

@@ -111,8 +111,10 @@ TEST(C45, SyntheticThresholdLearnedExactly) {
   for (int i = 0; i < 2000; ++i) {
     const double x = std::round(u(rng) * 1000) / 1000;
     csv << x << ',' << noise(rng) << ',' << (x > 37.5 ? 1 : 0) << "\n";
-    if (x <= 37.5) below = std::max(below, x);
-    else above = std::min(above, x);
+    if (x <= 37.5)
+      below = std::max(below, x);
+    else
+      above = std::min(above, x);
   }
   const Dataset d = read_csv(tmp("thr.csv", csv.str()), "label", {}, 0.5);
   const Tree t = Tree::train(d);
@@ -151,8 +153,9 @@ TEST(C45, BadTreeFilesNameFileAndLine) {
   EXPECT_NE(err("hello\n").find("t.tree:1: expected the header"), std::string::npos);
   EXPECT_NE(err("c45-tree 1\nclasses idle gc\nattributes 1\nattr x continuous\nsplit 0 zz 0 1 0\n").find("t.tree:5:"),
             std::string::npos);
-  EXPECT_NE(err("c45-tree 1\nclasses idle gc\nattributes 1\nattr x continuous\nsplit 3 1 0 1 0\n").find("attribute index"),
-            std::string::npos);
+  EXPECT_NE(
+      err("c45-tree 1\nclasses idle gc\nattributes 1\nattr x continuous\nsplit 3 1 0 1 0\n").find("attribute index"),
+      std::string::npos);
   EXPECT_NE(err("c45-tree 1\nclasses idle gc\nattributes 1\nattr x continuous\nsplit 0 1 0 1 0\nleaf 0 1 0\n")
                 .find("unexpected end of file"),
             std::string::npos);

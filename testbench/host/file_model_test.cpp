@@ -39,7 +39,7 @@ TEST(ExtentAllocator, FirstFitTakesLowestFreeExtents) {
   ASSERT_TRUE(a.alloc(10, &x));
   ASSERT_TRUE(a.alloc(10, &y));
   ASSERT_TRUE(a.alloc(10, &z));
-  a.free(x[0]);          // hole [0,10)
+  a.free(x[0]);  // hole [0,10)
   std::vector<Extent> w;
   ASSERT_TRUE(a.alloc(15, &w));  // first fit: the hole, then [30,35)
   ASSERT_EQ(w.size(), 2u);

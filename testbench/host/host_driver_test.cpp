@@ -13,7 +13,6 @@
 #include "run/simulation.h"
 #include "soc/ssd_soc.h"
 
-
 using ssdvp::Config;
 
 namespace {
@@ -41,11 +40,11 @@ Config with_trace(const std::string& name, const std::string& body) {
 TEST(HostDriver, RequestsAreSplitAtMaxTransfer) {
   // mqsim: arrival_ns device start_sector sectors type(0 write, 1 read)
   Config c = with_trace("split.trace",
-                        "0 0 0 2048 0\n"           // 1 MiB = 256 LBAs -> 4 commands of 64
-                        "0 0 4096 520 0\n"         // 260 KiB = 65 LBAs -> 64 + 1
-                        "1000000 0 0 2048 1\n"     // read back the first: 4 commands
-                        "1000000 0 4096 520 1\n"   // and the second: 2
-                        "2000000 0 9 8 0\n");      // 4 KiB not LBA-aligned: LBAs 1..2, one command
+                        "0 0 0 2048 0\n"          // 1 MiB = 256 LBAs -> 4 commands of 64
+                        "0 0 4096 520 0\n"        // 260 KiB = 65 LBAs -> 64 + 1
+                        "1000000 0 0 2048 1\n"    // read back the first: 4 commands
+                        "1000000 0 4096 520 1\n"  // and the second: 2
+                        "2000000 0 9 8 0\n");     // 4 KiB not LBA-aligned: LBAs 1..2, one command
   c.set("ftl.max_transfer", "64");
   ssdvp::Simulation sim(c);
   const ssdvp::RunOutcome r = sim.run();
@@ -115,8 +114,8 @@ TEST(HostDriver, RequestsBeyondTheNamespaceAreFoldedByDefault) {
 TEST(HostDriver, RequestsBeyondTheNamespaceFailWithoutFolding) {
   Config c = with_trace("nowrap.trace",
                         "0 0 2000000 8 0\n"
-                        "0 0 1835000 16 1\n"           // crosses the end
-                        "0 0 8796093022208 8 0\n"      // LBA 2^40: far outside the scoreboard too
+                        "0 0 1835000 16 1\n"       // crosses the end
+                        "0 0 8796093022208 8 0\n"  // LBA 2^40: far outside the scoreboard too
                         "1000000 0 0 8 0\n");
   c.set("host.lba_wrap", "false");
   ssdvp::Simulation sim(c);

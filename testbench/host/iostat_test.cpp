@@ -26,24 +26,24 @@ TEST(Iostat, FieldsFromCountersByHand) {
   b.done(kDiscard, 1024 * 1024, 200 * kMs, 203 * kMs);
   const DiskCounters c1 = b.snapshot(1000 * kMs);
   const auto f = iostat_fields(c0, c1, 1000 * kMs);
-  EXPECT_DOUBLE_EQ(f[0], 1);        // r/s
-  EXPECT_DOUBLE_EQ(f[1], 2);        // w/s
-  EXPECT_DOUBLE_EQ(f[2], 4);        // rkB/s
-  EXPECT_DOUBLE_EQ(f[3], 1024);     // wkB/s
-  EXPECT_DOUBLE_EQ(f[4], 0);        // rrqm/s (the host merges nothing)
-  EXPECT_DOUBLE_EQ(f[5], 0);        // wrqm/s
-  EXPECT_DOUBLE_EQ(f[6], 1);        // r_await ms
-  EXPECT_DOUBLE_EQ(f[7], 4);        // w_await ms
+  EXPECT_DOUBLE_EQ(f[0], 1);            // r/s
+  EXPECT_DOUBLE_EQ(f[1], 2);            // w/s
+  EXPECT_DOUBLE_EQ(f[2], 4);            // rkB/s
+  EXPECT_DOUBLE_EQ(f[3], 1024);         // wkB/s
+  EXPECT_DOUBLE_EQ(f[4], 0);            // rrqm/s (the host merges nothing)
+  EXPECT_DOUBLE_EQ(f[5], 0);            // wrqm/s
+  EXPECT_DOUBLE_EQ(f[6], 1);            // r_await ms
+  EXPECT_DOUBLE_EQ(f[7], 4);            // w_await ms
   EXPECT_DOUBLE_EQ(f[8], 12.0 / 1000);  // aqu-sz = (4 + 4 + 1 + 3) ms / 1000 ms
-  EXPECT_DOUBLE_EQ(f[9], 4);        // rareq-sz kB
-  EXPECT_DOUBLE_EQ(f[10], 512);     // wareq-sz kB
+  EXPECT_DOUBLE_EQ(f[9], 4);            // rareq-sz kB
+  EXPECT_DOUBLE_EQ(f[10], 512);         // wareq-sz kB
   // io_ticks: [10,16] + [100,101] + [200,203] = 10 ms busy over 4 I/Os
   EXPECT_DOUBLE_EQ(f[11], 10.0 / 4);  // svctm ms
-  EXPECT_DOUBLE_EQ(f[12], 1.0);     // %util = 10 / 1000 * 100
-  EXPECT_DOUBLE_EQ(f[13], 1);       // d/s
-  EXPECT_DOUBLE_EQ(f[14], 1024);    // dkB/s
-  EXPECT_DOUBLE_EQ(f[15], 3);       // d_await
-  EXPECT_DOUBLE_EQ(f[16], 1024);    // dareq-sz
+  EXPECT_DOUBLE_EQ(f[12], 1.0);       // %util = 10 / 1000 * 100
+  EXPECT_DOUBLE_EQ(f[13], 1);         // d/s
+  EXPECT_DOUBLE_EQ(f[14], 1024);      // dkB/s
+  EXPECT_DOUBLE_EQ(f[15], 3);         // d_await
+  EXPECT_DOUBLE_EQ(f[16], 1024);      // dareq-sz
   // Half the interval: rates double.
   const auto g = iostat_fields(c0, c1, 500 * kMs);
   EXPECT_DOUBLE_EQ(g[1], 4);

@@ -11,7 +11,6 @@
 
 #include "host/latency_histogram.h"
 
-
 using ssdvp::LatencyHistogram;
 
 namespace {

@@ -63,7 +63,7 @@ TEST(Oracle, StreamsFollowTheNextOverwrite) {
   v.push_back(req(IoOp::write, 10, 1));
   v.push_back(req(IoOp::write, 20, 1));
   v.push_back(req(IoOp::write, 30, 1));
-  v.push_back(req(IoOp::write, 0, 1));   // distance 4 - 0 = 4: class 0 for the first
+  v.push_back(req(IoOp::write, 0, 1));  // distance 4 - 0 = 4: class 0 for the first
   v.push_back(req(IoOp::read, 0, 1));
   v.push_back(req(IoOp::write, 100, 296));  // positions 5..300
   v.push_back(req(IoOp::write, 10, 1));     // position 301: distance 300

@@ -110,8 +110,8 @@ TEST(KMeans1d, AgreesWithTheFirmwaresKmeans2dOnTheDiagonal) {
 TEST(Statistics, RankAndLinearCorrelation) {
   EXPECT_NEAR(spearman({1, 2, 3, 4}, {10, 20, 25, 1000}), 1.0, 1e-12);
   EXPECT_NEAR(spearman({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0, 1e-12);
-  EXPECT_LT(pearson({1, 2, 3, 4}, {10, 20, 25, 1000}), 0.9);  // not linear
-  EXPECT_EQ(pearson({1, 1, 1}, {1, 2, 3}), 0.0);            // constant side
+  EXPECT_LT(pearson({1, 2, 3, 4}, {10, 20, 25, 1000}), 0.9);      // not linear
+  EXPECT_EQ(pearson({1, 1, 1}, {1, 2, 3}), 0.0);                  // constant side
   EXPECT_NEAR(spearman({0, 0, 1, 1}, {0, 0, 1, 1}), 1.0, 1e-12);  // ties
 }
 
@@ -181,7 +181,7 @@ PredictSpec small_spec(const std::string& mode) {
   s.mode = mode;
   s.lbas = 1000;
   s.lba_size = 4096;
-  s.chunks = 10;  // 100 LBAs per chunk
+  s.chunks = 10;                   // 100 LBAs per chunk
   s.period_ps = 1000000000000ull;  // 1 s
   s.streams = 8;
   return s;
@@ -190,10 +190,10 @@ PredictSpec small_spec(const std::string& mode) {
 TEST(PredictedStreams, AutostreamRanksLastPeriodsHottestChunkFirst) {
   std::vector<IoRequest> v;
   for (int i = 0; i < 10; ++i) v.push_back(req(IoOp::write, 1000 * i, 5, 1));  // chunk 0: 10 writes
-  v.push_back(req(IoOp::write, 20000, 150, 1));                                 // chunk 1: one
-  v.push_back(req(IoOp::write, 1500000, 7, 1));    // period 1: chunk 0
-  v.push_back(req(IoOp::write, 1500001, 155, 1));  // chunk 1
-  v.push_back(req(IoOp::write, 1500002, 550, 1));  // chunk 5, not written last period
+  v.push_back(req(IoOp::write, 20000, 150, 1));                                // chunk 1: one
+  v.push_back(req(IoOp::write, 1500000, 7, 1));                                // period 1: chunk 0
+  v.push_back(req(IoOp::write, 1500001, 155, 1));                              // chunk 1
+  v.push_back(req(IoOp::write, 1500002, 550, 1));                              // chunk 5, not written last period
   auto w = make_predicted_streams(std::make_unique<VectorWorkload>(v), small_spec("autostream"));
   IoRequest r;
   std::vector<uint8_t> streams;
@@ -228,7 +228,8 @@ TEST(PredictedStreams, AModelFileNotMatchingTheConfiguredFeaturesIsRefused) {
   }
   s.features = "temperature,reads";
   s.k = 4;
-  EXPECT_THROW(make_predicted_streams(std::make_unique<VectorWorkload>(std::vector<IoRequest>{}), s), ssdvp::ConfigError);
+  EXPECT_THROW(make_predicted_streams(std::make_unique<VectorWorkload>(std::vector<IoRequest>{}), s),
+               ssdvp::ConfigError);
   s.k = 5;
   EXPECT_NO_THROW(make_predicted_streams(std::make_unique<VectorWorkload>(std::vector<IoRequest>{}), s));
   {
@@ -280,7 +281,8 @@ TEST(AppWorkloads, StayInsideTheirFootprintAndRepeatAfterRewind) {
     w->rewind();
     const auto b = drain(*w);
     ASSERT_EQ(a.size(), b.size()) << kind;
-    for (size_t i = 0; i < a.size(); ++i) ASSERT_TRUE(a[i].offset == b[i].offset && a[i].op == b[i].op) << kind << " " << i;
+    for (size_t i = 0; i < a.size(); ++i)
+      ASSERT_TRUE(a[i].offset == b[i].offset && a[i].op == b[i].op) << kind << " " << i;
   }
 }
 

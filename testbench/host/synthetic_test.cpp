@@ -41,8 +41,7 @@ std::vector<IoRequest> run(const SyntheticSpec& s) {
 bool same(const std::vector<IoRequest>& a, const std::vector<IoRequest>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].time_ps != b[i].time_ps || a[i].offset != b[i].offset || a[i].length != b[i].length ||
-        a[i].op != b[i].op)
+    if (a[i].time_ps != b[i].time_ps || a[i].offset != b[i].offset || a[i].length != b[i].length || a[i].op != b[i].op)
       return false;
   return true;
 }
@@ -154,7 +153,7 @@ TEST(Synthetic, HotColdSplitWithinBounds) {
     }
   }
   EXPECT_NEAR(hot / 100000.0, 0.8, 0.01);
-  EXPECT_GT(max_hot, hot_end - 64 * 4096);    // the hot set spans 20 % of the space
+  EXPECT_GT(max_hot, hot_end - 64 * 4096);  // the hot set spans 20 % of the space
   EXPECT_LT(min_cold, hot_end + 64 * 4096);
 
   s.hot_requests = 0.95;
@@ -191,7 +190,8 @@ TEST(Synthetic, ZipfScatterSpreadsHotItems) {
   EXPECT_NEAR(rank_frequency_slope(counts, 100), -0.99, 0.08);  // same shape after the permutation
   std::vector<size_t> idx(counts.size());
   for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-  std::partial_sort(idx.begin(), idx.begin() + 10, idx.end(), [&](size_t a, size_t b) { return counts[a] > counts[b]; });
+  std::partial_sort(idx.begin(), idx.begin() + 10, idx.end(),
+                    [&](size_t a, size_t b) { return counts[a] > counts[b]; });
   std::vector<size_t> top(idx.begin(), idx.begin() + 10);
   std::sort(top.begin(), top.end());
   EXPECT_GT(top.back() - top.front(), 1000u);  // the 10 hottest items are not one cluster

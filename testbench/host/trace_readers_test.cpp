@@ -24,8 +24,8 @@ std::string bundled(const std::string& name) { return std::string(SSDVP_SOURCE_D
 // Writes `bytes` to a fresh temporary file and returns its path.
 std::string temp_trace(const std::string& bytes, const std::string& suffix = ".trace") {
   static std::atomic<int> n{0};
-  const std::string path = ::testing::TempDir() + "ssdvp_trace_" + std::to_string(::getpid()) + "_" +
-                           std::to_string(n++) + suffix;
+  const std::string path =
+      ::testing::TempDir() + "ssdvp_trace_" + std::to_string(::getpid()) + "_" + std::to_string(n++) + suffix;
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
 }
@@ -111,8 +111,7 @@ TEST(MqsimTrace, ZeroLengthIsAnErrorWhenNotSkipped) {
     read_all(path, o);
     FAIL() << "expected TraceError";
   } catch (const TraceError& e) {
-    EXPECT_NE(std::string(e.what()).find(path + ":5: expected a non-zero request size"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find(path + ":5: expected a non-zero request size"), std::string::npos) << e.what();
   }
 }
 
@@ -218,7 +217,7 @@ TEST(SpcTrace, SecondsBlocksBytesExtraFieldsNoFinalNewline) {
   expect_req(v[1], 0, 55590ull * 512, 3072, IoOp::write, 1, 2);
   expect_req(v[2], 26214000000ull, 303574ull * 512, 3584, IoOp::write, 0, 3);
   expect_req(v[3], 78643000000ull, 55596ull * 512, 3072, IoOp::read, 1, 4);  // trailing fields tolerated
-  expect_req(v[4], 1500000000000ull, 0, 512, IoOp::read, 2, 5);             // last line, no newline
+  expect_req(v[4], 1500000000000ull, 0, 512, IoOp::read, 2, 5);              // last line, no newline
 }
 
 TEST(SpcTrace, MalformedLines) {
@@ -235,12 +234,12 @@ TEST(BlkparseTrace, QueueEventsRwbsAndSummarySkipped) {
   ASSERT_EQ(v.size(), 7u);
   const uint32_t sda = (8u << 20) | 0, sdb = (8u << 20) | 16;
   expect_req(v[0], 0, 223490ull * 512, 8 * 512, IoOp::write, sda, 1);
-  expect_req(v[1], 150000000ull, 1000 * 512, 16 * 512, IoOp::read, sda, 4);        // 0.000150000 s
-  expect_req(v[2], 200000000ull, 2048 * 512, 2048 * 512, IoOp::trim, sda, 5);      // DS: discard
-  expect_req(v[3], 300000000ull, 0, 0, IoOp::flush, sda, 6);                       // FN, no sectors
-  expect_req(v[4], 310000000ull, 0, 0, IoOp::flush, sda, 7);                       // FWS, no sectors
-  expect_req(v[5], 400000000ull, 5000 * 512, 8 * 512, IoOp::write, sda, 8);        // WS
-  expect_req(v[6], 500000000ull, 64 * 512, 32 * 512, IoOp::read, sdb, 9);          // RA on 8,16
+  expect_req(v[1], 150000000ull, 1000 * 512, 16 * 512, IoOp::read, sda, 4);    // 0.000150000 s
+  expect_req(v[2], 200000000ull, 2048 * 512, 2048 * 512, IoOp::trim, sda, 5);  // DS: discard
+  expect_req(v[3], 300000000ull, 0, 0, IoOp::flush, sda, 6);                   // FN, no sectors
+  expect_req(v[4], 310000000ull, 0, 0, IoOp::flush, sda, 7);                   // FWS, no sectors
+  expect_req(v[5], 400000000ull, 5000 * 512, 8 * 512, IoOp::write, sda, 8);    // WS
+  expect_req(v[6], 500000000ull, 64 * 512, 32 * 512, IoOp::read, sdb, 9);      // RA on 8,16
   const auto& s = w->stats();
   EXPECT_EQ(s.flushes, 2u);
   EXPECT_EQ(s.trims, 1u);
@@ -266,7 +265,8 @@ TEST(BlkparseTrace, OtherActionAndDeviceFilter) {
 TEST(BlkparseTrace, MalformedLines) {
   expect_error(TraceFormat::blkparse, "  8,0  3  1  0.000000000  697  Q   W 223490 + x [a]\n", 1,
                "sector count (field 10), got 'x'");
-  expect_error(TraceFormat::blkparse, "  8,0  3  1  0.000000000  697  Q   W [a]\n", 1, "'sector + count' after the RWBS");
+  expect_error(TraceFormat::blkparse, "  8,0  3  1  0.000000000  697  Q   W [a]\n", 1,
+               "'sector + count' after the RWBS");
   expect_error(TraceFormat::blkparse, "  8,0  3  1  zero  697  Q   W 1 + 8 [a]\n", 1, "time (seconds, field 4)");
   expect_error(TraceFormat::blkparse, "  8,0  3  1\n", 1, "blkparse event fields");
 }
@@ -279,10 +279,10 @@ TEST(FioTrace, Version2ActionsFilesAndWait) {
   ASSERT_EQ(v.size(), 5u);
   expect_req(v[0], 0, 0, 4096, IoOp::write, 0, 4);
   expect_req(v[1], 0, 4096, 8192, IoOp::read, 0, 5);
-  expect_req(v[2], 0, 1048576, 65536, IoOp::trim, 1, 8);  // second file -> device 1
+  expect_req(v[2], 0, 1048576, 65536, IoOp::trim, 1, 8);     // second file -> device 1
   expect_req(v[3], 250000000ull, 0, 0, IoOp::flush, 0, 10);  // after "wait 250" (microseconds)
   expect_req(v[4], 250000000ull, 0, 0, IoOp::flush, 0, 11);  // datasync
-  EXPECT_EQ(w->stats().skipped_unsupported, 7u);  // 2 add, 2 open, wait, 2 close
+  EXPECT_EQ(w->stats().skipped_unsupported, 7u);             // 2 add, 2 open, wait, 2 close
 }
 
 TEST(FioTrace, Version3TimestampsDefaultMilliseconds) {
@@ -304,7 +304,8 @@ TEST(FioTrace, Version3MicrosecondUnit) {
 }
 
 TEST(FioTrace, MalformedLines) {
-  expect_error(TraceFormat::fio, "fio version 1 iolog\n", 1, "the header 'fio version 2 iolog' or 'fio version 3 iolog'");
+  expect_error(TraceFormat::fio, "fio version 1 iolog\n", 1,
+               "the header 'fio version 2 iolog' or 'fio version 3 iolog'");
   expect_error(TraceFormat::fio, "fio version 2 iolog\n/dev/sda add\n/dev/sda erase 0 4096\n", 3,
                "a fio action (read, write, trim, sync, datasync, add, open, close, wait), got 'erase'");
   expect_error(TraceFormat::fio, "fio version 2 iolog\n/dev/sda read 4096\n", 2, "'offset length' after 'read'");
@@ -375,7 +376,9 @@ TEST(TraceOptionsTest, RewindRestartsAtTimeZeroAndStatsAccumulate) {
 }
 
 TEST(TraceOptionsTest, Utf8ByteOrderMarkIsIgnored) {
-  auto v = read_all(temp_trace("\xEF\xBB\xBF" "0 0 0 8 1\n"), fmt(TraceFormat::mqsim));
+  auto v = read_all(temp_trace("\xEF\xBB\xBF"
+                               "0 0 0 8 1\n"),
+                    fmt(TraceFormat::mqsim));
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].length, 4096u);
 }

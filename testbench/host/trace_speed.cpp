@@ -18,8 +18,10 @@ int main(int argc, char** argv) {
   try {
     TraceOptions o;
     const std::string f = argc > 2 ? argv[2] : "detect";
-    if (f == "detect") o.detect = true;
-    else o.format = parse_trace_format(f);
+    if (f == "detect")
+      o.detect = true;
+    else
+      o.format = parse_trace_format(f);
     const int repeat = argc > 3 ? std::atoi(argv[3]) : 1;
     auto w = open_trace(argv[1], o);
     IoRequest q;

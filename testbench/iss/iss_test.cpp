@@ -86,7 +86,7 @@ TEST(CpuIss, RunsAProgramThroughDramAndTheBusAndCountsItsTime) {
   EXPECT_EQ(b.cpu.exit_code(), 7);
   uint32_t sum = 0;
   for (uint32_t i = 1; i <= 1000; ++i) sum += i * i % 7;
-  EXPECT_EQ(b.cpu.peek32(SSDVP_DRAM_BASE + 0x100), sum);  // the program's store, in the DRAM model
+  EXPECT_EQ(b.cpu.peek32(SSDVP_DRAM_BASE + 0x100), sum);   // the program's store, in the DRAM model
   EXPECT_EQ(b.cpu.peek32(SSDVP_DRAM_BASE + 0x104), 0x5u);  // INTC.ENABLE written and read back over the bus
   EXPECT_EQ(b.intc.enabled(), 0x5u);
   const auto& s = b.cpu.stats();

@@ -10,8 +10,8 @@
 #include "test_initiator.h"
 
 using namespace ssdvp;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 struct Bench {

@@ -26,10 +26,10 @@ using sc_core::SC_ZERO_TIME;
 namespace {
 
 constexpr uint64_t kNs = 1000, kUs = 1000000;
-constexpr uint64_t kCycle = 2 * kNs;     // cpu.clock_hz 500 MHz
-constexpr uint64_t kQuantum = 1 * kUs;   // cpu.quantum
-constexpr uint64_t kBus = 2 * kNs;       // 2 cycles at 1 GHz
-constexpr uint64_t kProbe = 7 * kNs;     // the probe's own access time
+constexpr uint64_t kCycle = 2 * kNs;             // cpu.clock_hz 500 MHz
+constexpr uint64_t kQuantum = 1 * kUs;           // cpu.quantum
+constexpr uint64_t kBus = 2 * kNs;               // 2 cycles at 1 GHz
+constexpr uint64_t kProbe = 7 * kNs;             // the probe's own access time
 constexpr uint64_t kDecode = 100, kLookup = 25;  // cycles, as configured
 
 const char* kConfig = R"(
@@ -101,7 +101,9 @@ struct Bench {
   CpuNative cpu{"cpu", cfg};
   IrqDriver irqd{"irqd"};
   sc_core::sc_signal<bool> irq{"irq"};
-  struct hal* h() { return cpu.hal(); }
+  struct hal* h() {
+    return cpu.hal();
+  }
   bool ran = false;
 
   // Runs `fw` as the firmware in the CPU thread until the simulation starves.

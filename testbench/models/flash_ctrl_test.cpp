@@ -26,13 +26,13 @@ namespace {
 // The timing figures of the config below, in ps, written out by hand.
 constexpr uint64_t kNs = 1000, kUs = 1000000;
 constexpr uint64_t tR = 25 * kUs, tPROG = 300 * kUs, tBERS = 3000 * kUs, tCMD = 150 * kNs;
-constexpr uint64_t kBus = 2 * kNs;                       // 2 cycles at 1 GHz
-constexpr uint64_t kDramLat = 50 * kNs + kBus;           // DMI latency seen through the bus
-constexpr uint64_t kFetch = 30 * kNs;                    // flash.sq_fetch
-constexpr uint64_t kChan4K = 4096 * kUs / 400;           // 4096 B at 400 MB/s = 10.24 us
-constexpr uint64_t kChan8K = 8192 * kUs / 400;           // 20.48 us
-constexpr uint64_t kDma4K = 4096 * kUs / 10000;          // 4096 B at 10000 MB/s = 409.6 ns
-constexpr uint64_t kDma8K = 8192 * kUs / 10000;          // 819.2 ns
+constexpr uint64_t kBus = 2 * kNs;               // 2 cycles at 1 GHz
+constexpr uint64_t kDramLat = 50 * kNs + kBus;   // DMI latency seen through the bus
+constexpr uint64_t kFetch = 30 * kNs;            // flash.sq_fetch
+constexpr uint64_t kChan4K = 4096 * kUs / 400;   // 4096 B at 400 MB/s = 10.24 us
+constexpr uint64_t kChan8K = 8192 * kUs / 400;   // 20.48 us
+constexpr uint64_t kDma4K = 4096 * kUs / 10000;  // 4096 B at 10000 MB/s = 409.6 ns
+constexpr uint64_t kDma8K = 8192 * kUs / 10000;  // 819.2 ns
 
 const char* kConfig = R"(
 flash:
@@ -245,8 +245,8 @@ TEST(FlashCtrl, ReadsOnDifferentChannelsOverlap) {
   Bench b;
   b.run([&] {
     b.setup_rings();
-    const uint64_t t0 = b.submit({read_op(1, page_row(0, 0, 0), 0b11, buf_addr(0)),
-                                  read_op(2, page_row(1, 0, 0), 0b11, buf_addr(1))});
+    const uint64_t t0 =
+        b.submit({read_op(1, page_row(0, 0, 0), 0b11, buf_addr(0)), read_op(2, page_row(1, 0, 0), 0b11, buf_addr(1))});
     auto d = b.collect(2);
     const uint64_t a1 = t0 + kDramLat + kFetch, a2 = a1 + kFetch;
     const uint64_t svc = read_service(kChan8K, kDma8K);
@@ -262,8 +262,8 @@ TEST(FlashCtrl, ReadsOnSameDieSerialise) {
   Bench b;
   b.run([&] {
     b.setup_rings();
-    const uint64_t t0 = b.submit({read_op(1, page_row(2, 0, 0), 0b11, buf_addr(0)),
-                                  read_op(2, page_row(2, 5, 3), 0b11, buf_addr(1))});
+    const uint64_t t0 =
+        b.submit({read_op(1, page_row(2, 0, 0), 0b11, buf_addr(0)), read_op(2, page_row(2, 5, 3), 0b11, buf_addr(1))});
     auto d = b.collect(2);
     const uint64_t a1 = t0 + kDramLat + kFetch;
     const uint64_t die_free = a1 + tCMD + tR + kChan8K;  // after the first data-out
@@ -280,15 +280,15 @@ TEST(FlashCtrl, ProgramTransferFillsChannelGap) {
     b.fill_buffer(1, 5, 5, 5);
     // die 0 read: cmd now, data-out reserved ~tR later on channel 0;
     // die 2 program (also channel 0) fits its data-in in between.
-    const uint64_t t0 = b.submit({read_op(1, page_row(0, 0, 0), 0b11, buf_addr(0)),
-                                  program_op(2, page_row(2, 0, 0), buf_addr(1))});
+    const uint64_t t0 =
+        b.submit({read_op(1, page_row(0, 0, 0), 0b11, buf_addr(0)), program_op(2, page_row(2, 0, 0), buf_addr(1))});
     auto d = b.collect(2);
     const uint64_t a1 = t0 + kDramLat + kFetch, a2 = a1 + kFetch;
     ASSERT_LT(a2 + kDramLat + kDma8K + tCMD + kChan8K, a1 + tCMD + tR) << "test premise: the gap is big enough";
     std::map<uint32_t, uint64_t> at;
     for (auto& x : d) at[x.cqe.tag] = x.time;
-    EXPECT_EQ(at[1], a1 + read_service(kChan8K, kDma8K));                      // read undisturbed
-    EXPECT_EQ(at[2], a2 + kDramLat + kDma8K + tCMD + kChan8K + tPROG);      // program not behind the read
+    EXPECT_EQ(at[1], a1 + read_service(kChan8K, kDma8K));               // read undisturbed
+    EXPECT_EQ(at[2], a2 + kDramLat + kDma8K + tCMD + kChan8K + tPROG);  // program not behind the read
   });
 }
 
@@ -298,9 +298,9 @@ TEST(FlashCtrl, ProgramTransferWaitsWhenGapTooSmall) {
     b.setup_rings();
     b.fill_buffer(1, 5, 5, 5);
     // Two reads on dies 0 and 2 (channel 0), then a program on die 0 behind them.
-    const uint64_t t0 = b.submit({read_op(1, page_row(0, 0, 0), 0b11, buf_addr(0)),
-                                  read_op(2, page_row(2, 0, 0), 0b11, buf_addr(2)),
-                                  program_op(3, page_row(0, 1, 0), buf_addr(1))});
+    const uint64_t t0 =
+        b.submit({read_op(1, page_row(0, 0, 0), 0b11, buf_addr(0)), read_op(2, page_row(2, 0, 0), 0b11, buf_addr(2)),
+                  program_op(3, page_row(0, 1, 0), buf_addr(1))});
     auto d = b.collect(3);
     const uint64_t a1 = t0 + kDramLat + kFetch, a2 = a1 + kFetch;
     const uint64_t r1_out = a1 + tCMD + tR;  // read 1 data-out start
@@ -328,7 +328,7 @@ TEST(FlashCtrl, CompletionRingFullStalls) {
     auto d = b.collect(5);
     ASSERT_EQ(d.size(), 5u);
     for (uint32_t i = 0; i < 5; ++i) EXPECT_EQ(d[i].cqe.tag, 10 + i);  // in order
-    EXPECT_GT(d[3].time, d[2].time);  // posted only after the head moved
+    EXPECT_GT(d[3].time, d[2].time);                                   // posted only after the head moved
     EXPECT_EQ(b.fc.completions_waiting(), 0u);
   });
 }
@@ -339,17 +339,22 @@ TEST(FlashCtrl, ViolationCompletesWithStatusAndCounts) {
     b.setup_rings();
     b.fill_buffer(0, 1, 1, 1);
     const uint64_t t0 = b.submit({
-        program_op(1, page_row(0, 0, 1), buf_addr(0)),                   // skips page 0
-        program_op(2, page_row(0, 0, 0), buf_addr(0)),                   // ok
-        program_op(3, page_row(0, 0, 0), buf_addr(0)),                   // again: not erased
-        read_op(4, 4 * kBpd * kPpb, 0b1, buf_addr(1)),                   // beyond the geometry
-        erase_op(5, 4 * kBpd),                                           // block beyond the geometry
-        [] { fc_sqe d{}; d.op = 9; d.tag = 6; return d; }(),             // bad opcode
-        read_op(7, page_row(0, 0, 0), 0, buf_addr(1)),                   // empty mask
-        read_op(8, page_row(0, 0, 0), 0b100, buf_addr(1)),               // slot 2 of 2
-        read_op(9, page_row(0, 0, 0), 0b1, 0x1000),                      // buffer in SRAM
+        program_op(1, page_row(0, 0, 1), buf_addr(0)),  // skips page 0
+        program_op(2, page_row(0, 0, 0), buf_addr(0)),  // ok
+        program_op(3, page_row(0, 0, 0), buf_addr(0)),  // again: not erased
+        read_op(4, 4 * kBpd * kPpb, 0b1, buf_addr(1)),  // beyond the geometry
+        erase_op(5, 4 * kBpd),                          // block beyond the geometry
+        [] {
+          fc_sqe d{};
+          d.op = 9;
+          d.tag = 6;
+          return d;
+        }(),                                                                 // bad opcode
+        read_op(7, page_row(0, 0, 0), 0, buf_addr(1)),                       // empty mask
+        read_op(8, page_row(0, 0, 0), 0b100, buf_addr(1)),                   // slot 2 of 2
+        read_op(9, page_row(0, 0, 0), 0b1, 0x1000),                          // buffer in SRAM
         read_op(10, page_row(0, 0, 0), 0b1, SSDVP_DRAM_BASE + (16u << 20)),  // past the DRAM model
-        read_op(11, page_row(0, 0, 0), 0b1, buf_addr(1) + 2),            // unaligned
+        read_op(11, page_row(0, 0, 0), 0b1, buf_addr(1) + 2),                // unaligned
     });
     auto d = b.collect(11);
     std::map<uint32_t, Done> by;
@@ -488,7 +493,8 @@ namespace {
 constexpr uint64_t kSus = 7 * kUs, kRes = 4 * kUs;  // flash.suspend.latency / resume below
 const char* kSuspend = "flash: {priority_reads: all, suspend: {enable: true, latency: 7us, resume: 4us}}";
 const char* kPriority = "flash: {priority_reads: all, read_priority: true}";
-const char* kBoth = "flash: {read_priority: true, suspend: {enable: true, latency: 7us, resume: 4us}}";  // host reads only
+const char* kBoth =
+    "flash: {read_priority: true, suspend: {enable: true, latency: 7us, resume: 4us}}";  // host reads only
 }  // namespace
 
 TEST(FlashCtrlSuspend, ReadSuspendsEraseAndEraseResumes) {
@@ -574,8 +580,8 @@ namespace {
 uint64_t erase_then_queued_program(Bench& b) {
   b.setup_rings();
   b.fill_buffer(1, 5, 5, 5);
-  const uint64_t a = b.submit({erase_op(1, block_row(0, 1)), program_op(2, page_row(0, 3, 0), buf_addr(1))}) +
-                     kDramLat + kFetch;
+  const uint64_t a =
+      b.submit({erase_op(1, block_row(0, 1)), program_op(2, page_row(0, 3, 0), buf_addr(1))}) + kDramLat + kFetch;
   sc_core::wait(sc_time(1, sc_core::SC_MS));
   return a;
 }
@@ -601,7 +607,8 @@ void erase_program_read(const char* cfg) {
         EXPECT_EQ(at[3], erase_end + prog + read_service(kChan4K, kDma4K));
         EXPECT_EQ(b.fc.read_bypasses(), 0u);
       }
-      EXPECT_EQ(b.fc.channel_busy_ps(0), tCMD + tCMD + kChan8K + tCMD + kChan4K);  // re-timing keeps one reservation each
+      EXPECT_EQ(b.fc.channel_busy_ps(0),
+                tCMD + tCMD + kChan8K + tCMD + kChan4K);  // re-timing keeps one reservation each
     });
   }
 }
@@ -633,8 +640,9 @@ TEST(FlashCtrlSuspend, PriorityAndSuspendTogether) {
 // ---- page types (flash.cell.*, flash.timing.read_types / program_types) ----
 
 TEST(FlashCtrlPageTypes, QlcReadAndProgramTimePerPageType) {
-  Bench b("flash: {cell: {bits: 4}, timing: {read_types: '30us, 40us, 60us, 90us', "
-          "program_types: '100us,200us, 400us,800us'}}");
+  Bench b(
+      "flash: {cell: {bits: 4}, timing: {read_types: '30us, 40us, 60us, 90us', "
+      "program_types: '100us,200us, 400us,800us'}}");
   const uint64_t rt[4] = {30 * kUs, 40 * kUs, 60 * kUs, 90 * kUs}, pt[4] = {100 * kUs, 200 * kUs, 400 * kUs, 800 * kUs};
   b.run([&] {
     b.setup_rings();
@@ -663,8 +671,8 @@ TEST(FlashCtrlPageTypes, OneShotProgramsTheWordLineOnItsLastPage) {
       const uint64_t t0 = b.submit({program_op(p, page_row(0, 0, p), buf_addr(1))});
       t[p] = b.collect(1)[0].time - (t0 + kDramLat + kFetch + kDramLat + kDma8K + tCMD + kChan8K);
     }
-    EXPECT_EQ(t[0], 0u);                  // loaded only
-    EXPECT_EQ(t[1], 600 * kUs);           // the word line: 150 + 450 us
+    EXPECT_EQ(t[0], 0u);         // loaded only
+    EXPECT_EQ(t[1], 600 * kUs);  // the word line: 150 + 450 us
     EXPECT_EQ(b.fc.die(0).write_pointer(0), 2u);
   });
 }
@@ -686,8 +694,9 @@ TEST(FlashCtrlPageTypes, DefaultIsOneTimeAndBadTablesAreConfigErrors) {
   };
   EXPECT_NE(error_of("flash: {cell: {bits: 2}, timing: {read_types: '30us'}}").find("flash.timing.read_types"),
             std::string::npos);
-  EXPECT_NE(error_of("flash: {cell: {bits: 2}, timing: {program_types: '30us, fast'}}").find("flash.timing.program_types"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("flash: {cell: {bits: 2}, timing: {program_types: '30us, fast'}}").find("flash.timing.program_types"),
+      std::string::npos);
   EXPECT_NE(error_of("flash: {cell: {bits: 3}}").find("flash.cell.bits"), std::string::npos);  // 16 pages per block
   EXPECT_NE(error_of("flash: {cell: {bits: 5}}").find("flash.cell.bits"), std::string::npos);
   EXPECT_NE(error_of("flash: {cell: {program_order: zigzag}}").find("flash.cell.program_order"), std::string::npos);
@@ -697,8 +706,8 @@ TEST(FlashCtrlSuspend, HostReadOvertakesQueuedGcRead) {
   Bench b("flash: {read_priority: true}");
   b.run([&] {
     b.setup_rings();
-    const uint64_t a = b.submit({erase_op(1, block_row(0, 1)), read_op(2, page_row(0, 3, 0), 0b01, buf_addr(1))}) +
-                       kDramLat + kFetch;
+    const uint64_t a =
+        b.submit({erase_op(1, block_row(0, 1)), read_op(2, page_row(0, 3, 0), 0b01, buf_addr(1))}) + kDramLat + kFetch;
     sc_core::wait(sc_time(1, sc_core::SC_MS));
     fc_sqe h = read_op(3, page_row(0, 2, 0), 0b01, buf_addr(0));
     h.hint = FC_HINT_HOST;

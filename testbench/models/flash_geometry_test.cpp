@@ -30,7 +30,8 @@ TEST(FlashGeometry, DefaultsAreHamlSsdTableIII) {
 }
 
 TEST(FlashGeometry, ConsecutiveDiesOnDifferentChannels) {
-  Config cfg = Config::from_yaml_string("flash: {channels: 4, dies_per_channel: 2, blocks_per_plane: 10, planes_per_die: 2}");
+  Config cfg =
+      Config::from_yaml_string("flash: {channels: 4, dies_per_channel: 2, blocks_per_plane: 10, planes_per_die: 2}");
   const FlashGeometry g = FlashGeometry::from_config(cfg);
   EXPECT_EQ(g.blocks_per_die(), 20u);
   EXPECT_EQ(g.die_of_block(19), 0u);

@@ -13,9 +13,7 @@ namespace {
 
 struct Talker : sc_core::sc_module {
   ssdvp::Logger log_;
-  explicit Talker(sc_core::sc_module_name n) : sc_module(n), log_(name(), ssdvp::LogLevel::debug) {
-    SC_THREAD(run);
-  }
+  explicit Talker(sc_core::sc_module_name n) : sc_module(n), log_(name(), ssdvp::LogLevel::debug) { SC_THREAD(run); }
   SC_HAS_PROCESS(Talker);
   void run() {
     wait(sc_core::sc_time(1234567, sc_core::SC_PS));

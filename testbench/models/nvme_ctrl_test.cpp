@@ -30,11 +30,11 @@ namespace {
 
 // The figures of the config below, in ps, written out by hand.
 constexpr uint64_t kNs = 1000;
-constexpr uint64_t L = 400 * kNs;                // pcie.latency (one way)
+constexpr uint64_t L = 400 * kNs;                             // pcie.latency (one way)
 constexpr uint64_t x(uint64_t bytes) { return bytes * 250; }  // at 4000 MB/s: 0.25 ns per byte
-constexpr uint64_t kFetch = 20 * kNs;            // nvme.fetch
-constexpr uint64_t kCqe = 30 * kNs;              // nvme.completion
-constexpr uint64_t kRegWrite = 2 * kNs + 10 * kNs;  // bus (2 cycles at 1 GHz) + nvme.access
+constexpr uint64_t kFetch = 20 * kNs;                         // nvme.fetch
+constexpr uint64_t kCqe = 30 * kNs;                           // nvme.completion
+constexpr uint64_t kRegWrite = 2 * kNs + 10 * kNs;            // bus (2 cycles at 1 GHz) + nvme.access
 constexpr uint64_t kLba = 4096;
 
 const char* kConfig = R"(
@@ -48,7 +48,6 @@ log: {level: error}
 constexpr uint32_t kCmdRing = SSDVP_DRAM_BASE + 0x1000, kXferRing = SSDVP_DRAM_BASE + 0x4000,
                    kDoneRing = SSDVP_DRAM_BASE + 0x5000, kStaging = SSDVP_DRAM_BASE + 0x10000;
 constexpr uint64_t kSq = 0x1000, kCq = 0x3000, kHostBuf = 0x10000, kMsi = 0xfee00000ull;
-
 
 sc_time ps(uint64_t v) { return sc_time::from_value(v); }
 uint64_t now() { return sc_core::sc_time_stamp().value(); }
@@ -69,7 +68,9 @@ struct HostMem : sc_core::sc_module {
   };
   std::vector<Msi> msis;
 
-  explicit HostMem(sc_core::sc_module_name n) : sc_module(n) { tsock.register_b_transport(this, &HostMem::b_transport); }
+  explicit HostMem(sc_core::sc_module_name n) : sc_module(n) {
+    tsock.register_b_transport(this, &HostMem::b_transport);
+  }
   void b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
     const uint64_t a = tx.get_address(), len = tx.get_data_length();
     if (a >= kMsi && a < kMsi + 0x1000 && tx.is_write() && len == 4) {
@@ -436,8 +437,8 @@ TEST(NvmeCtrl, TransferToUnmappedAddressCompletesWithDataTransferError) {
   Bench b;
   b.run([&] {
     b.rings();
-    b.put_xfer(XFER_H2D, 1, kStaging, 0x40000000ull, 1);        // host address beyond host memory
-    b.put_xfer(XFER_D2H, 2, 0x10000000u, kHostBuf, 1);            // not DRAM
+    b.put_xfer(XFER_H2D, 1, kStaging, 0x40000000ull, 1);                      // host address beyond host memory
+    b.put_xfer(XFER_D2H, 2, 0x10000000u, kHostBuf, 1);                        // not DRAM
     b.put_xfer(XFER_H2D, 3, SSDVP_DRAM_BASE + (16u << 20) - 2, kHostBuf, 1);  // runs past the DRAM model
     b.xfer_doorbell();
     b.drv.until(now() + 10 * L + x(3 * kLba));
@@ -564,10 +565,10 @@ TEST(NvmeCtrl, DoorbellOnUnknownQueueIsIgnoredAndCounted) {
     tlm::tlm_response_status st;
     b.drv.doorbell(NvmeCtrl::kDoorbellBase + 8 * 2, 1, &st);  // queue 2 was never created
     EXPECT_EQ(st, tlm::TLM_OK_RESPONSE);                      // NVMe: ignored, not a bus error
-    b.drv.doorbell(NvmeCtrl::kDoorbellBase + 0, 1);            // admin queue (not modelled)
-    b.drv.doorbell(NvmeCtrl::kDoorbellBase + 8 * 65, 1);       // beyond kMaxQueues
-    b.drv.doorbell(NvmeCtrl::kDoorbellBase + 8, 4);            // SQ tail == depth
-    b.drv.doorbell(NvmeCtrl::kDoorbellBase + 12, 9);           // CQ head beyond depth
+    b.drv.doorbell(NvmeCtrl::kDoorbellBase + 0, 1);           // admin queue (not modelled)
+    b.drv.doorbell(NvmeCtrl::kDoorbellBase + 8 * 65, 1);      // beyond kMaxQueues
+    b.drv.doorbell(NvmeCtrl::kDoorbellBase + 8, 4);           // SQ tail == depth
+    b.drv.doorbell(NvmeCtrl::kDoorbellBase + 12, 9);          // CQ head beyond depth
     EXPECT_EQ(b.nvme.stats().invalid_doorbells, 5u);
     // not a doorbell at all: bus errors, also counted
     b.drv.doorbell(0x10, 1, &st);

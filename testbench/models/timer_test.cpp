@@ -7,8 +7,8 @@
 #include "test_initiator.h"
 
 using namespace ssdvp;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 TEST(Timer, ReadsTimeIncludingAnnotatedDelay) {
   Config cfg = Config::from_yaml_string("timer: {access: 7ns}");

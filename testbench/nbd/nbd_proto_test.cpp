@@ -88,7 +88,7 @@ TEST(NbdProto, InfoRequestParsing) {
   EXPECT_EQ(name, "ssdvp");
   EXPECT_EQ(infos, (std::vector<uint16_t>{INFO_BLOCK_SIZE, INFO_NAME}));
   EXPECT_FALSE(parse_info_request(d.data(), d.size() - 1, &name, &infos));  // count does not match
-  d[3] = 200;                                                                // name longer than the data
+  d[3] = 200;                                                               // name longer than the data
   EXPECT_FALSE(parse_info_request(d.data(), d.size(), &name, &infos));
   EXPECT_FALSE(parse_info_request(d.data(), 3, &name, &infos));
 }
@@ -108,7 +108,8 @@ TEST(NbdProto, FuzzedHeadersNeverYieldAnInvalidOk) {
         b[0] = 0x25, b[1] = 0x60, b[2] = 0x95, b[3] = 0x13;
       }
     } else {
-      b = request_bytes(req(uint16_t(rng() % 10), (rng() % 300000) * 4096, uint32_t((rng() % 300) * 4096), uint16_t(rng() % 32)));
+      b = request_bytes(
+          req(uint16_t(rng() % 10), (rng() % 300000) * 4096, uint32_t((rng() % 300) * 4096), uint16_t(rng() % 32)));
       b[rng() % b.size()] ^= uint8_t(1u << (rng() % 8));
     }
     Request r;

@@ -36,9 +36,9 @@ const std::string kConfig = SSDVP_SOURCE_DIR "/configs/nbd.yaml";
 class Server {
  public:
   Server(const fs::path& dir, const std::string& args) : dir_(dir), sock_(dir / "nbd.sock") {
-    const std::string cmd = std::string("exec '") + SSDVP_BIN + "' serve -c '" + kConfig + "' --listen 'unix:" +
-                            sock_.string() + "' -o '" + (dir / "out").string() + "' " + args + " >'" +
-                            (dir / "serve.out").string() + "' 2>'" + (dir / "serve.err").string() + "'";
+    const std::string cmd = std::string("exec '") + SSDVP_BIN + "' serve -c '" + kConfig +
+                            "' --listen 'unix:" + sock_.string() + "' -o '" + (dir / "out").string() + "' " + args +
+                            " >'" + (dir / "serve.out").string() + "' 2>'" + (dir / "serve.err").string() + "'";
     pid_ = ::fork();
     if (pid_ == 0) {
       ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
@@ -313,7 +313,8 @@ TEST(NbdServe, SeveralClientsAtOnceAndHostileOnes) {
         const uint64_t off = (uint64_t(k) * 8 + uint64_t(i)) * chunk;
         const auto v = random_bytes(chunk, uint64_t(k * 100 + i));
         std::vector<uint8_t> got;
-        good += c.cmd(CMD_WRITE, off, chunk, 0, v.data()) == 0 && c.cmd(CMD_READ, off, chunk, 0, nullptr, &got) == 0 && got == v;
+        good += c.cmd(CMD_WRITE, off, chunk, 0, v.data()) == 0 && c.cmd(CMD_READ, off, chunk, 0, nullptr, &got) == 0 &&
+                got == v;
       }
       ok[size_t(k)] = good;
       c.disc();
@@ -425,9 +426,9 @@ TEST(NbdServe, RecordedSessionReplaysToIdenticalResults) {
     const auto live = srv.summary();
     const fs::path d2 = d / "replay";
     fs::create_directories(d2);
-    const auto r = ssdvp_test::run_command(d2, std::string("'") + SSDVP_BIN + "' run -c '" + kConfig + "' --trace '" +
-                                                   rec.string() + "' --trace-format fio --set workload.fio_time_unit_ps=1 -o '" +
-                                                   (d2 / "out").string() + "'");
+    const auto r = ssdvp_test::run_command(
+        d2, std::string("'") + SSDVP_BIN + "' run -c '" + kConfig + "' --trace '" + rec.string() +
+                "' --trace-format fio --set workload.fio_time_unit_ps=1 -o '" + (d2 / "out").string() + "'");
     ASSERT_EQ(r.code, 0) << r.err;
     const auto rep = nlohmann::json::parse(ssdvp_test::slurp(d2 / "out" / "summary.json"));
     EXPECT_GT(live["workload"]["requests"].get<uint64_t>(), 200u);
@@ -435,7 +436,8 @@ TEST(NbdServe, RecordedSessionReplaysToIdenticalResults) {
     for (const char* k : {"reads", "writes", "trims", "flushes", "sim_time_s", "iops"})
       EXPECT_EQ(live["host"][k], rep["host"][k]) << k;
     for (const char* op : {"read", "write"})
-      for (const char* k : {"count", "mean", "p50", "p99", "max"}) EXPECT_EQ(live["latency_us"][op][k], rep["latency_us"][op][k]) << op << " " << k;
+      for (const char* k : {"count", "mean", "p50", "p99", "max"})
+        EXPECT_EQ(live["latency_us"][op][k], rep["latency_us"][op][k]) << op << " " << k;
     EXPECT_EQ(live["ftl"], rep["ftl"]);
     EXPECT_EQ(live["integrity"], rep["integrity"]);
     EXPECT_EQ(live["flash"], rep["flash"]);

@@ -45,13 +45,13 @@ TEST(BadInput, HelpAndVersionPrintNoSystemCBanner) {
   const fs::path d = scratch("banner");
   for (const std::string& args : {std::string("--version"), std::string("--help"), std::string("")}) {
     // run_command turns the banner off; take that away again
-    const Result r = ssdvp_test::run_command(d, std::string("env -u SYSTEMC_DISABLE_COPYRIGHT_MESSAGE '") + SSDVP_BIN +
-                                                    "' " + args);
+    const Result r =
+        ssdvp_test::run_command(d, std::string("env -u SYSTEMC_DISABLE_COPYRIGHT_MESSAGE '") + SSDVP_BIN + "' " + args);
     EXPECT_FALSE(contains(r.out + r.err, "SystemC")) << args << ": " << r.out << r.err;
     EXPECT_FALSE(contains(r.out + r.err, "Copyright")) << args;
   }
-  const Result v = ssdvp_test::run_command(d, std::string("env -u SYSTEMC_DISABLE_COPYRIGHT_MESSAGE '") + SSDVP_BIN +
-                                                  "' --version");
+  const Result v =
+      ssdvp_test::run_command(d, std::string("env -u SYSTEMC_DISABLE_COPYRIGHT_MESSAGE '") + SSDVP_BIN + "' --version");
   EXPECT_EQ(v.code, 0);
   EXPECT_EQ(v.out.rfind("ssdvp ", 0), 0u) << v.out;
   EXPECT_TRUE(v.err.empty()) << v.err;

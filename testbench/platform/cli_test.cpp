@@ -64,9 +64,9 @@ TEST(Cli, MisspeltKeyIsNamedEvenWhenTheConfigIsAlsoInvalid) {
 
 TEST(Cli, BadValueNamesTheKey) {
   const fs::path d = scratch("bad_value");
-  for (const std::string& kv : {std::string("flash.timing.read=20xs"), std::string("pcie.mbps=fast"),
-                                std::string("ftl.gc.policy=lru"), std::string("nvme.fetch_burst=0"),
-                                std::string("dram.size=12 parsecs")}) {
+  for (const std::string& kv :
+       {std::string("flash.timing.read=20xs"), std::string("pcie.mbps=fast"), std::string("ftl.gc.policy=lru"),
+        std::string("nvme.fetch_burst=0"), std::string("dram.size=12 parsecs")}) {
     const std::string key = kv.substr(0, kv.find('='));
     Result r = run_ssdvp(d, "run -c '" + kSmall + "' --set '" + kv + "' -o '" + (d / "out").string() + "'");
     EXPECT_EQ(r.code, 2) << kv << ": " << r.err;
@@ -84,7 +84,7 @@ TEST(Cli, MalformedTraceLineExitsTwoWithFileLineAndWritesNoOutputs) {
     // mqsim through --trace-format; auto through the older `run --format`, which still works and warns.
     const std::string opt = fmt == "mqsim" ? "--trace-format " : "--format ";
     Result r = run_ssdvp(d, "run -c '" + kSmall + "' --trace '" + trace.string() + "' " + opt + fmt +
-                            " --set precondition.fill=0 -o '" + out.string() + "'");
+                                " --set precondition.fill=0 -o '" + out.string() + "'");
     EXPECT_EQ(r.code, 2) << fmt << ": " << r.err;
     EXPECT_EQ(contains(r.err, "deprecated, use --trace-format"), fmt == "auto") << fmt << ": " << r.err;
     EXPECT_TRUE(contains(r.err, trace.string() + ":4")) << fmt << ": " << r.err;
@@ -96,8 +96,8 @@ TEST(Cli, MalformedTraceLineExitsTwoWithFileLineAndWritesNoOutputs) {
     EXPECT_FALSE(fs::exists(out / ".timeseries.csv.tmp")) << fmt;
   }
   // A trace that does not exist: exit 2, names the file.
-  Result r = run_ssdvp(d, "run -c '" + kSmall + "' --trace '" + (d / "missing.trace").string() + "' -o '" +
-                          (d / "out").string() + "'");
+  Result r = run_ssdvp(
+      d, "run -c '" + kSmall + "' --trace '" + (d / "missing.trace").string() + "' -o '" + (d / "out").string() + "'");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_TRUE(contains(r.err, "missing.trace")) << r.err;
 }
@@ -105,8 +105,10 @@ TEST(Cli, MalformedTraceLineExitsTwoWithFileLineAndWritesNoOutputs) {
 TEST(Cli, AStuckDeviceFailsTheRunInsteadOfHanging) {
   // Erases of 1,000 s: GC cannot free a block within host.stall_timeout.
   const fs::path d = scratch("stall");
-  Result r = run_ssdvp(d, "run -c '" + kSmall + "' --set flash.timing.erase=1000s --set host.stall_timeout=2s"
-                          " --set precondition.random_drive_writes=1 -o '" + (d / "out").string() + "'");
+  Result r = run_ssdvp(d, "run -c '" + kSmall +
+                              "' --set flash.timing.erase=1000s --set host.stall_timeout=2s"
+                              " --set precondition.random_drive_writes=1 -o '" +
+                              (d / "out").string() + "'");
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_TRUE(contains(r.err, "host.stall_timeout")) << r.err;
   EXPECT_FALSE(fs::exists(d / "out" / "summary.json"));
@@ -132,8 +134,7 @@ TEST(Cli, ParamsJsonListsEveryKeyWithADescription) {
     const std::string path = std::string(SSDVP_SOURCE_DIR) + cfg;
     if (!fs::exists(path)) continue;
     const ssdvp::Config c = ssdvp::Config::from_yaml_file(path);
-    for (const auto& kv : c.values())
-      EXPECT_TRUE(keys.count(kv.first)) << cfg << ": " << kv.first;
+    for (const auto& kv : c.values()) EXPECT_TRUE(keys.count(kv.first)) << cfg << ": " << kv.first;
   }
   // Every firmware operation has its cost key, and the models' keys are there.
   const char* ops[] = {
@@ -163,12 +164,15 @@ TEST(Cli, ParamsJsonListsEveryKeyWithADescription) {
 
 TEST(Cli, IntervalHistogramsOnlyWhenAskedAndTheyAddUp) {
   const fs::path d = scratch("ihist");
-  Result r = run_ssdvp(d, "run -c '" + kSmall + "' --set workload.synthetic.requests=2000 --set stats.interval=5ms -q -o '" +
-                          (d / "plain").string() + "'");
+  Result r =
+      run_ssdvp(d, "run -c '" + kSmall + "' --set workload.synthetic.requests=2000 --set stats.interval=5ms -q -o '" +
+                       (d / "plain").string() + "'");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_FALSE(fs::exists(d / "plain" / "latency_histograms.csv"));
-  r = run_ssdvp(d, "run -c '" + kSmall + "' --set workload.synthetic.requests=2000 --set stats.interval=5ms "
-                   "--set stats.interval_histograms=true -q -o '" + (d / "hist").string() + "'");
+  r = run_ssdvp(d, "run -c '" + kSmall +
+                       "' --set workload.synthetic.requests=2000 --set stats.interval=5ms "
+                       "--set stats.interval_histograms=true -q -o '" +
+                       (d / "hist").string() + "'");
   ASSERT_EQ(r.code, 0) << r.err;
   const nlohmann::json s = nlohmann::json::parse(slurp(d / "hist" / "summary.json"));
   std::istringstream lines(slurp(d / "hist" / "latency_histograms.csv"));
@@ -194,8 +198,9 @@ TEST(Cli, IntervalHistogramsOnlyWhenAskedAndTheyAddUp) {
 TEST(Cli, SmallRunWritesSummaryAndTimeseries) {
   const fs::path d = scratch("run");
   const fs::path out = d / "out";
-  Result r = run_ssdvp(d, "run -c '" + kSmall + "' --set workload.synthetic.requests=3000 --set stats.interval=5ms -q -o '" +
-                          out.string() + "'");
+  Result r =
+      run_ssdvp(d, "run -c '" + kSmall + "' --set workload.synthetic.requests=3000 --set stats.interval=5ms -q -o '" +
+                       out.string() + "'");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(r.out.empty()) << "--quiet printed: " << r.out;
   const nlohmann::json s = nlohmann::json::parse(slurp(out / "summary.json"));
@@ -213,8 +218,9 @@ TEST(Cli, SmallRunWritesSummaryAndTimeseries) {
   std::istringstream lines(csv);
   std::string header;
   std::getline(lines, header);
-  EXPECT_EQ(header, "time_s,read_mbps,write_mbps,read_iops,write_iops,gc_lba_moves,erases,free_blocks,"
-                    "read_p50_us,read_p99_us,read_p999_us,read_max_us,write_p50_us,write_p99_us,write_p999_us,write_max_us");
+  EXPECT_EQ(header,
+            "time_s,read_mbps,write_mbps,read_iops,write_iops,gc_lba_moves,erases,free_blocks,"
+            "read_p50_us,read_p99_us,read_p999_us,read_max_us,write_p50_us,write_p99_us,write_p999_us,write_max_us");
   size_t rows = 0;
   for (std::string line; std::getline(lines, line);) {
     ++rows;

@@ -76,9 +76,9 @@ TEST(GcDetector, IdlePolicyTrimsWhenTheHostPauses) {
   // so the idle policy sends the pending discards; closed loop it never does
   // (previous test).
   const fs::path d = scratch("idle");
-  const auto r = ssdvp_test::run_command(
-      d, ssdvp("--set host.mode=auto --set host.files.rate=2 --set host.trim.policy=idle --set host.trim.idle_time=200ms -o '" +
-               (d / "o").string() + "'"));
+  const auto r = ssdvp_test::run_command(d, ssdvp("--set host.mode=auto --set host.files.rate=2 --set "
+                                                  "host.trim.policy=idle --set host.trim.idle_time=200ms -o '" +
+                                                  (d / "o").string() + "'"));
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = summary(d / "o");
   EXPECT_GE(j["trim"]["batches"].get<uint64_t>(), 1u);
@@ -142,8 +142,8 @@ TEST(GcDetector, TrainedTreeDrivesTheDetector) {
   const auto j = summary(d / "det");
   EXPECT_GE(j["trim"]["classifications"].get<uint64_t>(), 19u);
   EXPECT_EQ(j["integrity"]["mismatches"], 0);
-  r = ssdvp_test::run_command(d, std::string("'") + SSDVP_C45 + "' eval '" + tree.string() + "' '" +
-                                     (d / "det" / "iostat.csv").string() + "'");
+  r = ssdvp_test::run_command(
+      d, std::string("'") + SSDVP_C45 + "' eval '" + tree.string() + "' '" + (d / "det" / "iostat.csv").string() + "'");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "F1"));
 }
@@ -151,7 +151,8 @@ TEST(GcDetector, TrainedTreeDrivesTheDetector) {
 TEST(GcDetector, BadInputNamesTheKeyOrFile) {
   const fs::path d = scratch("bad");
   {
-    std::ofstream(d / "bad.tree") << "c45-tree 1\nclasses idle gc\nattributes 1\nattr w/s continuous\nsplit 0 x 0 1 0\n";
+    std::ofstream(d / "bad.tree")
+        << "c45-tree 1\nclasses idle gc\nattributes 1\nattr w/s continuous\nsplit 0 x 0 1 0\n";
     const auto r = ssdvp_test::run_command(
         d, ssdvp("--set host.trim.policy=detector --set host.detector.tree='" + (d / "bad.tree").string() + "'"));
     EXPECT_EQ(r.code, 2);
@@ -182,8 +183,8 @@ TEST(GcDetector, BadInputNamesTheKeyOrFile) {
   {
     std::ofstream(d / "short.csv") << "time_s,r/s,gc_frac\n0.1,5,1\n";
     std::ofstream(d / "t.tree") << "c45-tree 1\nclasses idle gc\nattributes 1\nattr w/s continuous\nleaf 1 1 0\n";
-    const auto r = ssdvp_test::run_command(d, std::string("'") + SSDVP_C45 + "' eval '" + (d / "t.tree").string() + "' '" +
-                                                  (d / "short.csv").string() + "'");
+    const auto r = ssdvp_test::run_command(d, std::string("'") + SSDVP_C45 + "' eval '" + (d / "t.tree").string() +
+                                                  "' '" + (d / "short.csv").string() + "'");
     EXPECT_EQ(r.code, 2);
     EXPECT_TRUE(contains(r.err, "short.csv: missing column 'w/s'")) << r.err;
   }

@@ -28,9 +28,9 @@ TEST(Hostile, EveryCaseCompletesWithItsStatusOrIsRefused) {
     kinds.insert(x.name.substr(0, x.name.find(':')));
   }
   // Each kind of hostile input the issue names was tried.
-  for (const char* k : {"namespace not ready", "invalid opcode", "invalid field", "invalid namespace",
-                        "LBA out of range", "PRP outside host memory", "SQ outside host memory",
-                        "queue deleted while in use", "after all of it"})
+  for (const char* k :
+       {"namespace not ready", "invalid opcode", "invalid field", "invalid namespace", "LBA out of range",
+        "PRP outside host memory", "SQ outside host memory", "queue deleted while in use", "after all of it"})
     EXPECT_TRUE(kinds.count(k)) << k;
   // The namespace-not-ready case ran (not the "not tried" line).
   bool not_ready_ran = false;

@@ -54,8 +54,9 @@ fs::path scratch(const std::string& name) { return ssdvp_test::scratch("ssdvp_is
 Result run(const fs::path& dir, const std::string& args) {
   const fs::path cfg = dir / "quiet.yaml";
   std::ofstream(cfg) << kQuiet;
-  const ssdvp_test::CommandResult c = ssdvp_test::run_command(
-      dir, std::string("'") + SSDVP_BIN + "' run -c '" + cfg.string() + "' -o '" + (dir / "out").string() + "' " + args);
+  const ssdvp_test::CommandResult c =
+      ssdvp_test::run_command(dir, std::string("'") + SSDVP_BIN + "' run -c '" + cfg.string() + "' -o '" +
+                                       (dir / "out").string() + "' " + args);
   Result r{c.code, c.err, {}};
   std::ifstream sum(dir / "out" / "summary.json");
   if (sum) sum >> r.summary;
@@ -98,19 +99,21 @@ TEST(IssMode, MakesTheSameDecisionsAsNativeAndDiffersOnlyInCpuTime) {
   // the slower mode. A difference in flash scheduling would show tens of
   // microseconds (a read is 20 us, a program 200 us).
   const double reqs = a["workload"]["requests"].get<double>();
-  auto cpu_us = [&](const json& s) { return (s["cpu"]["compute_s"].get<double>() + s["cpu"]["bus_s"].get<double>()) * 1e6 / reqs; };
+  auto cpu_us = [&](const json& s) {
+    return (s["cpu"]["compute_s"].get<double>() + s["cpu"]["bus_s"].get<double>()) * 1e6 / reqs;
+  };
   const double budget = std::max(cpu_us(a), cpu_us(b));
   for (const char* op : {"read", "write"}) {
     const double d = b["latency_us"][op]["mean"].get<double>() - a["latency_us"][op]["mean"].get<double>();
-    EXPECT_LE(std::fabs(d), budget) << op << ": mean latency differs by " << d << " us; CPU time per request is at most "
-                                    << budget << " us";
+    EXPECT_LE(std::fabs(d), budget) << op << ": mean latency differs by " << d
+                                    << " us; CPU time per request is at most " << budget << " us";
   }
   EXPECT_GT(b["cpu"]["instructions"].get<uint64_t>(), 0u);
 }
 
 TEST(IssMode, AFirmwareFaultStopsTheRunNamingThePcTheFunctionAndTheCause) {
-  const Result r = run(scratch("fault"), std::string("--set cpu.mode=iss --set cpu.iss.firmware=") + SSDVP_ISS_PROGRAMS +
-                                             "/fw_fault.elf");
+  const Result r = run(scratch("fault"), std::string("--set cpu.mode=iss --set cpu.iss.firmware=") +
+                                             SSDVP_ISS_PROGRAMS + "/fw_fault.elf");
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_TRUE(contains(r.err, "firmware fault")) << r.err;
   EXPECT_TRUE(contains(r.err, "(broken_event_loop+0x")) << r.err;
@@ -135,8 +138,8 @@ TEST(IssMode, AMissingFirmwareImageIsNamed) {
 
 TEST(IssMode, AnImageThatIsNotTheFirmwareIsRefusedAtBoot) {
   // A valid RV32 program that never parks: it exits at once.
-  const Result r = run(scratch("notfw"), std::string("--set cpu.mode=iss --set cpu.iss.firmware=") + SSDVP_ISS_PROGRAMS +
-                                             "/compute.elf");
+  const Result r = run(scratch("notfw"),
+                       std::string("--set cpu.mode=iss --set cpu.iss.firmware=") + SSDVP_ISS_PROGRAMS + "/compute.elf");
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_TRUE(contains(r.err, "compute.elf")) << r.err;
 }

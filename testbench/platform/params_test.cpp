@@ -62,7 +62,8 @@ TEST(ParamRegistry, IssBuildReadsExactlyTheRegistry) {
   EXPECT_TRUE(c.drift().empty()) << joined(c.drift());
   for (const auto& k : c.unread())
     EXPECT_TRUE(k.rfind("cpu.cost.", 0) == 0 || k == "cpu.quantum" || k.rfind("array.", 0) == 0 ||
-                k.rfind("nbd.", 0) == 0) << "nobody reads " << k;
+                k.rfind("nbd.", 0) == 0)
+        << "nobody reads " << k;
 }
 #endif
 
@@ -181,8 +182,8 @@ TEST(FtlParams, EveryRangeIsCheckedOnBothSides) {
   }
   EXPECT_GT(checked, 30);
   // the platform side, for an integer, a size, a time and a choice
-  for (const char* kv : {"ftl.gc.max_active=65", "ftl.hot.slice_size=1KiB", "ftl.hot.period=10ps",
-                         "ftl.gc.policy=lru", "ftl.buffers.gc_pages=3", "nvme.namespace_size=0"}) {
+  for (const char* kv : {"ftl.gc.max_active=65", "ftl.hot.slice_size=1KiB", "ftl.hot.period=10ps", "ftl.gc.policy=lru",
+                         "ftl.buffers.gc_pages=3", "nvme.namespace_size=0"}) {
     Config c = small();
     c.set_assignment(kv);
     const std::string key = std::string(kv).substr(0, std::string(kv).find('='));

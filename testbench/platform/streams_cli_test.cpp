@@ -18,7 +18,8 @@ namespace {
 const std::string kCfg = SSDVP_SOURCE_DIR "/configs/streams.yaml";
 
 ssdvp_test::CommandResult run(const fs::path& d, const std::string& args) {
-  return ssdvp_test::run_command(d, std::string("'") + SSDVP_BIN + "' run -c '" + kCfg + "' -o '" + (d / "out").string() +
+  return ssdvp_test::run_command(d, std::string("'") + SSDVP_BIN + "' run -c '" + kCfg + "' -o '" +
+                                        (d / "out").string() +
                                         "' --set precondition.fill=0 --set workload.app.operations=3000 " + args);
 }
 
@@ -37,7 +38,8 @@ TEST(StreamsCli, LstmTrainsSavesAndReloadsItsModelAndRefusesAMismatch) {
   const fs::path d = ssdvp_test::scratch("streams_cli", "lstm");
   const std::string common =
       "--set host.streams=lstm --set workload.app.operations=12000 --set host.predict.period=1s "
-      "--set host.predict.chunks=500 --set host.predict.train_periods=4 --set host.predict.k=2 --set host.predict.epochs=2 ";
+      "--set host.predict.chunks=500 --set host.predict.train_periods=4 --set host.predict.k=2 --set "
+      "host.predict.epochs=2 ";
   auto r = run(d, common + "--set host.predict.model_out='" + (d / "m.txt").string() + "' --set host.predict.report='" +
                       (d / "rep.json").string() + "'");
   ASSERT_EQ(r.code, 0) << r.err;
@@ -49,7 +51,8 @@ TEST(StreamsCli, LstmTrainsSavesAndReloadsItsModelAndRefusesAMismatch) {
   r = run(d, common + "--set host.predict.model='" + (d / "m.txt").string() + "'");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_FALSE(contains(r.err, "stream predictor: selected")) << "a loaded model is not trained again";
-  r = run(d, common + "--set host.predict.model='" + (d / "m.txt").string() + "' --set host.predict.features=reads,trims");
+  r = run(d,
+          common + "--set host.predict.model='" + (d / "m.txt").string() + "' --set host.predict.features=reads,trims");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(contains(r.err, (d / "m.txt").string() + ":2")) << r.err;
 }

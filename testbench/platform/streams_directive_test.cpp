@@ -156,7 +156,8 @@ struct Platform {
     return v;
   }
   uint16_t enable(bool on) {
-    return admin(directive(NVME_ADMIN_DIRECTIVE_SEND, kIdentify, NVME_DIR_SND_ID_ENABLE, 0, (kStreams << 8) | (on ? 1 : 0)));
+    return admin(
+        directive(NVME_ADMIN_DIRECTIVE_SEND, kIdentify, NVME_DIR_SND_ID_ENABLE, 0, (kStreams << 8) | (on ? 1 : 0)));
   }
   uint16_t allocate(uint32_t nsr) {
     return admin(directive(NVME_ADMIN_DIRECTIVE_RECV, kStreams, NVME_DIR_RCV_ST_ALLOCATE, 0, nsr));
@@ -164,7 +165,8 @@ struct Platform {
   // Get Status: the open stream identifiers.
   std::vector<uint16_t> open_streams() {
     std::memset(mem.data() + buf, 0xee, 64);
-    EXPECT_EQ(admin(directive(NVME_ADMIN_DIRECTIVE_RECV, kStreams, NVME_DIR_RCV_ST_STATUS, 0, 0, buf, 64)), NVME_SC_SUCCESS);
+    EXPECT_EQ(admin(directive(NVME_ADMIN_DIRECTIVE_RECV, kStreams, NVME_DIR_RCV_ST_STATUS, 0, 0, buf, 64)),
+              NVME_SC_SUCCESS);
     std::vector<uint16_t> ids;
     for (uint32_t i = 0; i < u16(0); ++i) ids.push_back(u16(2 + 2 * i));
     return ids;
@@ -204,12 +206,13 @@ TEST(StreamsDirective, DirectivesOnANamespaceWithoutStreamsAreRefused) {
   p.run([&] {
     EXPECT_EQ(p.io(write(0, 1, p.data, 1)), NVME_SC_INVALID_FIELD);
     EXPECT_EQ(p.allocate(4), NVME_SC_INVALID_FIELD);
-    EXPECT_EQ(p.admin(directive(NVME_ADMIN_DIRECTIVE_SEND, kStreams, NVME_DIR_SND_ST_RELEASE_RES)), NVME_SC_INVALID_FIELD);
+    EXPECT_EQ(p.admin(directive(NVME_ADMIN_DIRECTIVE_SEND, kStreams, NVME_DIR_SND_ST_RELEASE_RES)),
+              NVME_SC_INVALID_FIELD);
     EXPECT_EQ(p.admin(directive(NVME_ADMIN_DIRECTIVE_RECV, kStreams, NVME_DIR_RCV_ST_PARAMS, 0, 0, p.buf, 32)),
               NVME_SC_INVALID_FIELD);
     // other namespaces, opcodes and types
-    EXPECT_EQ(p.admin(directive(NVME_ADMIN_DIRECTIVE_SEND, kIdentify, NVME_DIR_SND_ID_ENABLE, 0, (kStreams << 8) | 1,
-                                0, 0, 2)),
+    EXPECT_EQ(p.admin(directive(NVME_ADMIN_DIRECTIVE_SEND, kIdentify, NVME_DIR_SND_ID_ENABLE, 0, (kStreams << 8) | 1, 0,
+                                0, 2)),
               NVME_SC_INVALID_NS);
     nvme_sqe e{};
     e.cdw0 = 0x7e;
@@ -226,14 +229,14 @@ TEST(StreamsDirective, AllocateGrantsUpToTheLimitAndParametersReportIt) {
   p.run([&] {
     ASSERT_EQ(p.enable(true), NVME_SC_SUCCESS);
     EXPECT_EQ(p.allocate(20), NVME_SC_SUCCESS);
-    EXPECT_EQ(p.host.last_dw0 & 0xffff, 5u);  // NSA = min(NSR, MSL)
+    EXPECT_EQ(p.host.last_dw0 & 0xffff, 5u);          // NSA = min(NSR, MSL)
     EXPECT_EQ(p.allocate(2), NVME_SC_CMD_SEQ_ERROR);  // already holds streams
     std::memset(p.mem.data() + p.buf, 0xee, 64);
     ASSERT_EQ(p.admin(directive(NVME_ADMIN_DIRECTIVE_RECV, kStreams, NVME_DIR_RCV_ST_PARAMS, 0, 0, p.buf, 32)),
               NVME_SC_SUCCESS);
-    EXPECT_EQ(p.u16(0), 5u);   // MSL
-    EXPECT_EQ(p.u16(22), 5u);  // NSA
-    EXPECT_EQ(p.u16(24), 0u);  // NSO
+    EXPECT_EQ(p.u16(0), 5u);                    // MSL
+    EXPECT_EQ(p.u16(22), 5u);                   // NSA
+    EXPECT_EQ(p.u16(24), 0u);                   // NSO
     EXPECT_EQ(p.mem.data()[p.buf + 32], 0xee);  // nothing beyond the 32 bytes
     EXPECT_EQ(p.io(write(0, 1, p.data, 2)), NVME_SC_SUCCESS);
     ASSERT_EQ(p.admin(directive(NVME_ADMIN_DIRECTIVE_RECV, kStreams, NVME_DIR_RCV_ST_PARAMS, 0, 0, p.buf, 32)),
@@ -254,14 +257,15 @@ TEST(StreamsDirective, WritesNeedAnAllocatedStreamWithinTheLimit) {
     nvme_sqe zero = write(0, 1, p.data, 0);
     zero.cdw12 |= uint32_t(NVME_DTYPE_STREAMS) << 20;  // Streams directive, identifier 0
     EXPECT_EQ(p.io(zero), NVME_SC_INVALID_FIELD);
-    EXPECT_EQ(p.io(write(0, 4, p.data, 7)), NVME_SC_SUCCESS);   // opens 7
-    EXPECT_EQ(p.io(write(8, 4, p.data, 3)), NVME_SC_SUCCESS);   // opens 3
+    EXPECT_EQ(p.io(write(0, 4, p.data, 7)), NVME_SC_SUCCESS);               // opens 7
+    EXPECT_EQ(p.io(write(8, 4, p.data, 3)), NVME_SC_SUCCESS);               // opens 3
     EXPECT_EQ(p.io(write(16, 4, p.data, 5)), NVME_SC_STREAM_ALLOC_FAILED);  // both allocated streams open
     EXPECT_EQ(p.open_streams(), (std::vector<uint16_t>{3, 7}));
     // Release Identifier: 7 closes, another identifier may open in its place
     EXPECT_EQ(p.admin(directive(NVME_ADMIN_DIRECTIVE_SEND, kStreams, NVME_DIR_SND_ST_RELEASE_ID, 7)), NVME_SC_SUCCESS);
     EXPECT_EQ(p.open_streams(), (std::vector<uint16_t>{3}));
-    EXPECT_EQ(p.admin(directive(NVME_ADMIN_DIRECTIVE_SEND, kStreams, NVME_DIR_SND_ST_RELEASE_ID, 9)), NVME_SC_INVALID_FIELD);
+    EXPECT_EQ(p.admin(directive(NVME_ADMIN_DIRECTIVE_SEND, kStreams, NVME_DIR_SND_ST_RELEASE_ID, 9)),
+              NVME_SC_INVALID_FIELD);
     EXPECT_EQ(p.io(write(16, 4, p.data, 5)), NVME_SC_SUCCESS);
     EXPECT_EQ(p.io(write(24, 4, p.data, 7)), NVME_SC_STREAM_ALLOC_FAILED);  // released, and no room to reopen
     // Release Resources: no stream may be used until allocated again

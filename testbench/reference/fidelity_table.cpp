@@ -84,13 +84,17 @@ int main(int argc, char** argv) {
   bool sim = false, quick = false, header = true;
   std::string part;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--sim")) sim = true;
-    else if (!std::strcmp(argv[i], "--quick")) quick = true;
-    else if (!std::strcmp(argv[i], "--part") && i + 1 < argc && (!std::strcmp(argv[i + 1], "uniform") || !std::strcmp(argv[i + 1], "skewed"))) {
+    if (!std::strcmp(argv[i], "--sim"))
+      sim = true;
+    else if (!std::strcmp(argv[i], "--quick"))
+      quick = true;
+    else if (!std::strcmp(argv[i], "--part") && i + 1 < argc &&
+             (!std::strcmp(argv[i + 1], "uniform") || !std::strcmp(argv[i + 1], "skewed"))) {
       part = argv[++i];
       header = part == "uniform";
     } else {
-      std::fprintf(stderr, "fidelity_table: unknown argument '%s' (use --sim, --quick, --part uniform|skewed)\n", argv[i]);
+      std::fprintf(stderr, "fidelity_table: unknown argument '%s' (use --sim, --quick, --part uniform|skewed)\n",
+                   argv[i]);
       return 2;
     }
   }
@@ -124,8 +128,9 @@ int main(int argc, char** argv) {
     pts.swap(keep);
   }
   if (header)
-    std::printf("workload,f,r,frontiers,policy,d,pages_per_block,sf_nominal,sf_effective,measured,model,model_name,"
-              "model_diff_pct,page_sim,page_sim_random_ties,desnoyers_greedy\n");
+    std::printf(
+        "workload,f,r,frontiers,policy,d,pages_per_block,sf_nominal,sf_effective,measured,model,model_name,"
+        "model_diff_pct,page_sim,page_sim_random_ties,desnoyers_greedy\n");
   for (const Point& p : pts) {
     const uint32_t b = p.b;
     waf::WafSetup s;
@@ -146,7 +151,8 @@ int main(int argc, char** argv) {
     s.measure_drive_writes = quick ? 0.5 : std::max(2.0, 0.5 * cold_period);
     const waf::WafResult r = waf::measure(s);
     if (!r.clean) {
-      std::fprintf(stderr, "fidelity_table: run %s %s failed its self-check\n", p.workload.c_str(), policy_name(p.policy));
+      std::fprintf(stderr, "fidelity_table: run %s %s failed its self-check\n", p.workload.c_str(),
+                   policy_name(p.policy));
       return 1;
     }
     std::string name;
@@ -170,8 +176,11 @@ int main(int argc, char** argv) {
     const double dg = desnoyers_greedy(p, r.sf_eff, b);
     const std::string desn = dg > 0 ? std::to_string(dg) : "";
     std::printf("%s,%.2f,%.2f,%s,%s,%u,%u,%.4f,%.5f,%.4f,%.4f,%s,%+.2f,%s,%s,%s\n", p.workload.c_str(), p.f, p.r,
-                p.single ? "one" : p.separate ? "hot/cold" : "host+gc", policy_name(p.policy), p.policy == FTL_GC_DCHOICES ? p.d : 0u, b, p.sf,
-                r.sf_eff, r.waf, m, name.c_str(), 100 * (r.waf / m - 1), ps.c_str(), ps_random.c_str(), desn.c_str());
+                p.single     ? "one"
+                : p.separate ? "hot/cold"
+                             : "host+gc",
+                policy_name(p.policy), p.policy == FTL_GC_DCHOICES ? p.d : 0u, b, p.sf, r.sf_eff, r.waf, m,
+                name.c_str(), 100 * (r.waf / m - 1), ps.c_str(), ps_random.c_str(), desn.c_str());
     std::fflush(stdout);
   }
   return 0;

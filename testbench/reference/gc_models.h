@@ -116,7 +116,8 @@ inline double desnoyers_greedy_waf(double sf, int b) {
   return fifo_waf(sf_of_alpha(k * alpha)) / k;
 }
 
-inline double desnoyers_greedy_waf_classes(double sf, int b, const std::vector<double>& f, const std::vector<double>& r) {
+inline double desnoyers_greedy_waf_classes(double sf, int b, const std::vector<double>& f,
+                                           const std::vector<double>& r) {
   const double k = desnoyers_k(b), alpha = 1.0 / (1.0 - sf);
   return fifo_waf_classes(sf_of_alpha(k * alpha), f, r) / k;
 }
@@ -204,7 +205,8 @@ class MeanField {
     x[at(0, b)] += cold_blocks;
     x[at(0, 0)] += 1.0 - hot_blocks - cold_blocks;
     // Stability of the explicit step: one step's invalidations must not empty a state.
-    const double hot_rate = f_ > 0 && r_ > 0 ? r_ / (f_ * rho * b) : 0, cold_rate = f_ < 1 && r_ < 1 ? (1 - r_) / ((1 - f_) * rho * b) : 0;
+    const double hot_rate = f_ > 0 && r_ > 0 ? r_ / (f_ * rho * b) : 0,
+                 cold_rate = f_ < 1 && r_ < 1 ? (1 - r_) / ((1 - f_) * rho * b) : 0;
     const double dt = step / (b * b * std::max(hot_rate, cold_rate));
     const double steps_per_dw = rho / dt;  // a step writes dt*b pages; a drive write is rho*b pages per block
     const long steps = long(drive_writes * steps_per_dw);

@@ -47,8 +47,13 @@ class PageSim {
   };
 
   explicit PageSim(const Config& c)
-      : c_(c), rng_(c.seed), valid_(c.blocks, 0), key_(c.blocks, 0), pos_(c.blocks, -1),
-        owner_(uint64_t(c.blocks) * c.pages_per_block, kNone), where_(c.logical_pages, kNone) {
+      : c_(c),
+        rng_(c.seed),
+        valid_(c.blocks, 0),
+        key_(c.blocks, 0),
+        pos_(c.blocks, -1),
+        owner_(uint64_t(c.blocks) * c.pages_per_block, kNone),
+        where_(c.logical_pages, kNone) {
     if (c.logical_pages == 0 || c.logical_pages >= uint64_t(c.blocks) * c.pages_per_block)
       throw std::invalid_argument("PageSim: logical_pages must be in (0, physical pages)");
     if (c.threshold < 3) throw std::invalid_argument("PageSim: threshold must be >= 3 (frontiers refill during GC)");
@@ -199,7 +204,7 @@ class PageSim {
   std::mt19937_64 rng_;
   std::vector<uint32_t> valid_;
   std::vector<uint64_t> key_;  // greedy's tie-break key (smallest first)
-  std::vector<int64_t> pos_;  // index in closed_, -1 if not closed
+  std::vector<int64_t> pos_;   // index in closed_, -1 if not closed
   std::vector<uint64_t> owner_, where_;
   std::vector<uint32_t> closed_;
   std::deque<uint32_t> fifo_, free_;
@@ -212,7 +217,8 @@ class PageSim {
 // The WAF of a two-temperature workload (hot share r of writes to the first
 // f of the LBAs; f = 1 is uniform) after a sequential fill and warm_dw drive
 // writes, measured over measure_dw drive writes.
-inline double page_sim_waf(PageSim::Config c, double f, double r, double warm_dw, double measure_dw, uint64_t seed = 7) {
+inline double page_sim_waf(PageSim::Config c, double f, double r, double warm_dw, double measure_dw,
+                           uint64_t seed = 7) {
   const uint64_t U = c.logical_pages;
   const uint64_t hot = f >= 1 ? U : uint64_t(f * double(U));
   c.hot_lbas = hot;

@@ -27,7 +27,8 @@ std::vector<std::string> nesting_violations(const nlohmann::json& ev) {
   for (const auto& e : ev)
     if (e["ph"] == "X") {
       const int64_t a = ns(e["ts"]);
-      tracks[{e["pid"].get<int>(), e["tid"].get<int>()}].emplace_back(a, a + ns(e["dur"]), e["name"].get<std::string>());
+      tracks[{e["pid"].get<int>(), e["tid"].get<int>()}].emplace_back(a, a + ns(e["dur"]),
+                                                                      e["name"].get<std::string>());
     }
   std::vector<std::string> bad;
   for (auto& [id, sl] : tracks) {

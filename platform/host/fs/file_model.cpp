@@ -67,8 +67,10 @@ bool ExtentAllocator::alloc(uint64_t n, std::vector<Extent>* out) {
     const auto it = free_.map().begin();  // first fit: lowest free extent
     const Extent e{it->first, std::min(it->second, need)};
     free_.remove(e);
-    if (!out->empty() && out->back().start + out->back().len == e.start) out->back().len += e.len;
-    else out->push_back(e);
+    if (!out->empty() && out->back().start + out->back().len == e.start)
+      out->back().len += e.len;
+    else
+      out->push_back(e);
     need -= e.len;
   }
   return true;
@@ -87,7 +89,9 @@ bool ExtentAllocator::reserve(Extent e) {
 }
 
 FileSystem::FileSystem(uint64_t blocks, uint32_t block_bytes, uint64_t max_io_bytes, Sink sink)
-    : alloc_(blocks), block_(block_bytes), max_io_blocks_(std::max<uint64_t>(1, max_io_bytes / block_bytes)),
+    : alloc_(blocks),
+      block_(block_bytes),
+      max_io_blocks_(std::max<uint64_t>(1, max_io_bytes / block_bytes)),
       sink_(std::move(sink)) {}
 
 void FileSystem::mark_free_pending() {
@@ -128,8 +132,10 @@ void FileSystem::take(uint64_t n, File& f) {
     pending_.remove(e);
     st_.reclaimed_pending_blocks += before - pending_.blocks();
     emit(host::IoOp::write, e);
-    if (!f.ext.empty() && f.ext.back().start + f.ext.back().len == e.start) f.ext.back().len += e.len;
-    else f.ext.push_back(e);
+    if (!f.ext.empty() && f.ext.back().start + f.ext.back().len == e.start)
+      f.ext.back().len += e.len;
+    else
+      f.ext.push_back(e);
     f.blocks += e.len;
   }
   taken_ = std::move(got);

@@ -85,9 +85,9 @@ class FileSystemFull : public std::runtime_error {
 class FileSystemObserver {
  public:
   virtual ~FileSystemObserver() = default;
-  virtual void on_create(uint64_t file) = 0;                  // a new inode and directory entry
-  virtual void on_alloc(uint64_t file, const Extent& e) = 0;  // blocks taken (bitmaps, inode)
-  virtual void on_overwrite(uint64_t file) = 0;               // data rewritten in place (mtime)
+  virtual void on_create(uint64_t file) = 0;                                  // a new inode and directory entry
+  virtual void on_alloc(uint64_t file, const Extent& e) = 0;                  // blocks taken (bitmaps, inode)
+  virtual void on_overwrite(uint64_t file) = 0;                               // data rewritten in place (mtime)
   virtual void on_remove(uint64_t file, const std::vector<Extent>& ext) = 0;  // before the blocks are freed
   // true: the observer made the fsync durable itself (no plain flush).
   virtual bool on_fsync() = 0;

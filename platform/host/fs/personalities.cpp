@@ -14,23 +14,28 @@ FilesSpec FilesSpec::from_config(Config& cfg, uint64_t device_bytes, uint32_t bl
   s.device_bytes = device_bytes;
   s.block_bytes = block_bytes;
   s.discard_on_delete = discard_on_delete;
-  s.personality = cfg.get_choice("host.files.personality", "fio", {"fio", "fileserver", "varmail", "webserver"},
-                                 "file-level workload (workload.source: files): the seed's fio job or a Filebench personality");
-  s.fill = cfg.get_double("host.files.fill", 0.8,
-                          "fio: fraction of the namespace its files fill; Filebench personalities: the most of the namespace "
-                          "their mean fileset may need (more is an error)",
-                          0.01, 1.0);
+  s.personality =
+      cfg.get_choice("host.files.personality", "fio", {"fio", "fileserver", "varmail", "webserver"},
+                     "file-level workload (workload.source: files): the seed's fio job or a Filebench personality");
+  s.fill = cfg.get_double(
+      "host.files.fill", 0.8,
+      "fio: fraction of the namespace its files fill; Filebench personalities: the most of the namespace "
+      "their mean fileset may need (more is an error)",
+      0.01, 1.0);
   s.loops = cfg.get_u64("host.files.loops", 0, "flowop loops to run (0: endless; stop with host.time_limit)");
   s.seed = cfg.get_u64("host.files.seed", 1, "seed of the file-level workload");
-  s.rate = cfg.get_double("host.files.rate", 0.0, "file-level host: flowop loops per second (0: closed loop, flat out)", 0.0);
-  s.initial_free_pending = cfg.get_bool("host.files.initial_free_pending", true,
-                                        "the free space at the start counts as pending discards (never trimmed before)");
+  s.rate = cfg.get_double("host.files.rate", 0.0, "file-level host: flowop loops per second (0: closed loop, flat out)",
+                          0.0);
+  s.initial_free_pending =
+      cfg.get_bool("host.files.initial_free_pending", true,
+                   "the free space at the start counts as pending discards (never trimmed before)");
   s.fio_nrfiles = cfg.get_u64("host.files.fio.nrfiles", 4, "fio: number of files (fio's nrfiles)", 1, 1u << 20);
   s.fio_bs = cfg.get_size("host.files.fio.bs", "512KiB", "fio: block size of the random writes (fio's bs)");
-  s.fio_loops = cfg.get_double("host.files.fio.loops", 1.0,
-                               "fio: a file is replaced (new one laid out, old one deleted) after this many times its size "
-                               "in random writes",
-                               0.01, 1e6);
+  s.fio_loops =
+      cfg.get_double("host.files.fio.loops", 1.0,
+                     "fio: a file is replaced (new one laid out, old one deleted) after this many times its size "
+                     "in random writes",
+                     0.01, 1e6);
   s.fio_fsync = cfg.get_u64("host.files.fio.fsync", 0, "fio: fsync after every n writes (fio's fsync=n; 0: never)");
   s.fio_sequential = cfg.get_choice("host.files.fio.rw", "randwrite", {"randwrite", "write"},
                                     "fio: random or sequential overwrites inside each file (fio's rw)") == "write";
@@ -42,13 +47,15 @@ FilesSpec FilesSpec::from_config(Config& cfg, uint64_t device_bytes, uint32_t bl
                          "Filebench: files in the fileset (0: the personality's default, fileserver 10000, varmail and "
                          "webserver 1000)");
   if (!s.nfiles) s.nfiles = fsrv ? 10000 : 1000;
-  s.meanfilesize = cfg.get_size("host.files.meanfilesize", "0",
-                                "Filebench: mean file size (0: the personality's default, fileserver 128KiB, others 16KiB)");
+  s.meanfilesize =
+      cfg.get_size("host.files.meanfilesize", "0",
+                   "Filebench: mean file size (0: the personality's default, fileserver 128KiB, others 16KiB)");
   if (!s.meanfilesize) s.meanfilesize = fsrv ? 128 * 1024 : 16 * 1024;
   s.meanappendsize = cfg.get_size("host.files.meanappendsize", "16KiB", "Filebench: largest append (appendfilerand)");
   s.iosize = cfg.get_size("host.files.iosize", "1MiB", "Filebench: largest request of a whole-file read or write");
   if (s.fio_bs < block_bytes || s.fio_bs % block_bytes)
-    throw ConfigError("config key 'host.files.fio.bs': must be a multiple of the LBA size (" + std::to_string(block_bytes) + ")");
+    throw ConfigError("config key 'host.files.fio.bs': must be a multiple of the LBA size (" +
+                      std::to_string(block_bytes) + ")");
   if (s.iosize < block_bytes) throw ConfigError("config key 'host.files.iosize': must be at least one LBA");
   if (s.meanappendsize == 0) throw ConfigError("config key 'host.files.meanappendsize': must be positive");
   s.journal = JournalSpec::from_config(cfg);
@@ -72,17 +79,20 @@ FileWorkload::FileWorkload(const FilesSpec& s)
   if (s.personality == "fio") {
     fio_file_bytes_ = uint64_t(double(ns) * s.fill / double(s.fio_nrfiles)) / s.fio_bs * s.fio_bs;
     if (fio_file_bytes_ == 0) {
-      std::snprintf(buf, sizeof buf, "config key 'host.files.fio.nrfiles': %llu files of at least one %llu-byte block "
+      std::snprintf(buf, sizeof buf,
+                    "config key 'host.files.fio.nrfiles': %llu files of at least one %llu-byte block "
                     "do not fit in %.3g of the %llu-byte namespace (host.files.fill)",
                     (unsigned long long)s.fio_nrfiles, (unsigned long long)s.fio_bs, s.fill, (unsigned long long)ns);
       throw ConfigError(buf);
     }
     // Replacing a file needs room for the new one before the old is deleted.
     if (fio_file_bytes_ * (s.fio_nrfiles + 1) > avail) {
-      std::snprintf(buf, sizeof buf, "config key 'host.files.fill': the workload needs more space than the namespace: "
-                    "%llu files of %llu bytes plus one being replaced exceed %llu bytes (lower host.files.fill or raise "
-                    "host.files.fio.nrfiles)",
-                    (unsigned long long)s.fio_nrfiles, (unsigned long long)fio_file_bytes_, (unsigned long long)avail);
+      std::snprintf(
+          buf, sizeof buf,
+          "config key 'host.files.fill': the workload needs more space than the namespace: "
+          "%llu files of %llu bytes plus one being replaced exceed %llu bytes (lower host.files.fill or raise "
+          "host.files.fio.nrfiles)",
+          (unsigned long long)s.fio_nrfiles, (unsigned long long)fio_file_bytes_, (unsigned long long)avail);
       throw ConfigError(buf);
     }
     for (uint64_t i = 0; i < s.fio_nrfiles; ++i) {
@@ -92,9 +102,11 @@ FileWorkload::FileWorkload(const FilesSpec& s)
   } else {
     const double need = double(s.nfiles) * double(s.meanfilesize);
     if (need > double(ns) * s.fill) {
-      std::snprintf(buf, sizeof buf, "config key 'host.files.nfiles': the workload needs more space than the namespace: "
+      std::snprintf(buf, sizeof buf,
+                    "config key 'host.files.nfiles': the workload needs more space than the namespace: "
                     "%llu files of mean %llu bytes = %.0f bytes > %.3g of %llu bytes (host.files.fill)",
-                    (unsigned long long)s.nfiles, (unsigned long long)s.meanfilesize, need, s.fill, (unsigned long long)ns);
+                    (unsigned long long)s.nfiles, (unsigned long long)s.meanfilesize, need, s.fill,
+                    (unsigned long long)ns);
       throw ConfigError(buf);
     }
     // Filebench preallocates 80 % of the fileset (webserver 100 %).
@@ -112,8 +124,10 @@ FileWorkload::FileWorkload(const FilesSpec& s)
 }
 
 void FileWorkload::push(const host::IoRequest& r) {
-  if (r.op == host::IoOp::trim) trims_.push_back(r);
-  else q_.push_back(r);
+  if (r.op == host::IoOp::trim)
+    trims_.push_back(r);
+  else
+    q_.push_back(r);
 }
 
 uint64_t FileWorkload::trim_pending(uint64_t max_bytes) { return fs_.trim_pending(max_bytes); }
@@ -149,9 +163,18 @@ bool FileWorkload::next(host::IoRequest& out) {
   out.time_ps = s_.rate > 0 && loops_run_ ? uint64_t(double(loops_run_ - 1) * 1e12 / s_.rate) : 0;
   ++stats_.records;
   switch (out.op) {
-    case host::IoOp::read: ++stats_.reads; stats_.read_bytes += out.length; break;
-    case host::IoOp::write: ++stats_.writes; stats_.write_bytes += out.length; break;
-    case host::IoOp::trim: ++stats_.trims; stats_.trim_bytes += out.length; break;
+    case host::IoOp::read:
+      ++stats_.reads;
+      stats_.read_bytes += out.length;
+      break;
+    case host::IoOp::write:
+      ++stats_.writes;
+      stats_.write_bytes += out.length;
+      break;
+    case host::IoOp::trim:
+      ++stats_.trims;
+      stats_.trim_bytes += out.length;
+      break;
     case host::IoOp::flush: ++stats_.flushes; break;
   }
   return true;
@@ -162,10 +185,12 @@ void FileWorkload::rewind() { throw std::logic_error("a file-level workload cann
 std::string FileWorkload::describe() const {
   char b[256];
   if (s_.personality == "fio")
-    std::snprintf(b, sizeof b, "files: fio, %llu files of %llu bytes (fill %.2f), %llu-byte %s writes, file replaced every %.2fx its size%s",
-                  (unsigned long long)s_.fio_nrfiles, (unsigned long long)fio_file_bytes_, s_.fill,
-                  (unsigned long long)s_.fio_bs, s_.fio_sequential ? "sequential" : "random", s_.fio_loops,
-                  s_.fio_fsync ? (", fsync every " + std::to_string(s_.fio_fsync) + " writes").c_str() : "");
+    std::snprintf(
+        b, sizeof b,
+        "files: fio, %llu files of %llu bytes (fill %.2f), %llu-byte %s writes, file replaced every %.2fx its size%s",
+        (unsigned long long)s_.fio_nrfiles, (unsigned long long)fio_file_bytes_, s_.fill, (unsigned long long)s_.fio_bs,
+        s_.fio_sequential ? "sequential" : "random", s_.fio_loops,
+        s_.fio_fsync ? (", fsync every " + std::to_string(s_.fio_fsync) + " writes").c_str() : "");
   else
     std::snprintf(b, sizeof b, "files: %s, %llu files of mean %llu bytes, appends up to %llu bytes, iosize %llu",
                   s_.personality.c_str(), (unsigned long long)s_.nfiles, (unsigned long long)s_.meanfilesize,
@@ -173,8 +198,9 @@ std::string FileWorkload::describe() const {
   std::string d = b;
   if (journal_) {
     std::snprintf(b, sizeof b, "; ext4 journal (ordered) of %llu blocks at %llu, commit %.3g s, journal stream %u",
-                  (unsigned long long)journal_->journal_extent().len, (unsigned long long)journal_->journal_extent().start,
-                  double(s_.journal.commit_ps) * 1e-12, unsigned(s_.journal.stream));
+                  (unsigned long long)journal_->journal_extent().len,
+                  (unsigned long long)journal_->journal_extent().start, double(s_.journal.commit_ps) * 1e-12,
+                  unsigned(s_.journal.stream));
     d += b;
   }
   return d;
@@ -196,17 +222,22 @@ void FileWorkload::make_room(uint64_t bytes) {
 }
 
 void FileWorkload::step() {
-  if (s_.personality == "fio") step_fio();
-  else if (s_.personality == "fileserver") step_fileserver();
-  else if (s_.personality == "varmail") step_varmail();
-  else step_webserver();
+  if (s_.personality == "fio")
+    step_fio();
+  else if (s_.personality == "fileserver")
+    step_fileserver();
+  else if (s_.personality == "varmail")
+    step_varmail();
+  else
+    step_webserver();
 }
 
 void FileWorkload::step_fio() {
   const size_t k = rng_() % fio_files_.size();
   const uint64_t blocks = fio_file_bytes_ / s_.fio_bs;
   // rw=write: the file is overwritten in order from where it stands
-  const uint64_t off = s_.fio_sequential ? (fio_written_[k] / s_.fio_bs % blocks) * s_.fio_bs : (rng_() % blocks) * s_.fio_bs;
+  const uint64_t off =
+      s_.fio_sequential ? (fio_written_[k] / s_.fio_bs % blocks) * s_.fio_bs : (rng_() % blocks) * s_.fio_bs;
   fs_.overwrite(fio_files_[k], off, s_.fio_bs);
   fio_written_[k] += s_.fio_bs;
   if (s_.fio_fsync && ++fio_writes_ >= s_.fio_fsync) {

@@ -43,20 +43,20 @@ struct FilesSpec {
   std::string personality = "fio";  // fio | fileserver | varmail | webserver
   uint64_t device_bytes = 0;
   uint32_t block_bytes = 4096;
-  double fill = 0.8;                // fio: fraction of the namespace the files fill; others: most the fileset may need
-  uint64_t loops = 0;               // flowop loops to run (0: endless)
-  double rate = 0;                  // flowop loops per second (open loop; 0: closed loop)
+  double fill = 0.8;   // fio: fraction of the namespace the files fill; others: most the fileset may need
+  uint64_t loops = 0;  // flowop loops to run (0: endless)
+  double rate = 0;     // flowop loops per second (open loop; 0: closed loop)
   uint64_t seed = 1;
   bool discard_on_delete = false;
   bool initial_free_pending = true;
   // fio
   uint64_t fio_nrfiles = 4, fio_bs = 512 * 1024;
   double fio_loops = 1.0;
-  uint64_t fio_fsync = 0;           // fsync after every n writes (fio's fsync=n; 0: never)
-  bool fio_sequential = false;      // fio's rw=write (each file overwritten in order) instead of randwrite
+  uint64_t fio_fsync = 0;       // fsync after every n writes (fio's fsync=n; 0: never)
+  bool fio_sequential = false;  // fio's rw=write (each file overwritten in order) instead of randwrite
   // filebench
   uint64_t nfiles = 0, meanfilesize = 0, meanappendsize = 16 * 1024, iosize = 1024 * 1024;
-  JournalSpec journal;              // ext4-like journal (journal.h); off by default
+  JournalSpec journal;  // ext4-like journal (journal.h); off by default
   // Reads the host.files.* keys (and errors naming them).
   static FilesSpec from_config(Config& cfg, uint64_t device_bytes, uint32_t block_bytes, bool discard_on_delete);
 };

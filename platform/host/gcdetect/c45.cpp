@@ -92,8 +92,7 @@ struct Builder {
     const size_t n = idx.size();
     std::vector<size_t> o(idx);
     std::sort(o.begin(), o.end(), [&](size_t i, size_t j) { return d.x[i][a] < d.x[j][a]; });
-    const double min_split =
-        std::min(25.0, std::max(double(p.min_leaf), 0.1 * double(n) / double(d.classes.size())));
+    const double min_split = std::min(25.0, std::max(double(p.min_leaf), 0.1 * double(n) / double(d.classes.size())));
     std::vector<double> left(d.classes.size(), 0), right = counts(idx);
     double best_rest = 1e300;
     size_t best_i = 0, cuts = 0;
@@ -247,7 +246,8 @@ double add_errs(double n, double e, double cf) {
   if (e < 1e-6) return val0;
   if (e < 0.9999) return val0 + e * (add_errs(n, 1.0, cf) - val0);
   if (e + 0.5 >= n) return 0.67 * (n - e);
-  const double pr = (e + 0.5 + coeff / 2 + std::sqrt(coeff * ((e + 0.5) * (1 - (e + 0.5) / n) + coeff / 4))) / (n + coeff);
+  const double pr =
+      (e + 0.5 + coeff / 2 + std::sqrt(coeff * ((e + 0.5) * (1 - (e + 0.5) / n) + coeff / 4))) / (n + coeff);
   return n * pr - e;
 }
 
@@ -443,8 +443,10 @@ std::string Tree::print() const {
   std::ostringstream os;
   auto tail = [&](const Node& n) {
     char b[96];
-    if (n.errors > 0) std::snprintf(b, sizeof b, ": %s (%.1f/%.1f)\n", classes_[n.cls].c_str(), n.n, n.errors);
-    else std::snprintf(b, sizeof b, ": %s (%.1f)\n", classes_[n.cls].c_str(), n.n);
+    if (n.errors > 0)
+      std::snprintf(b, sizeof b, ": %s (%.1f/%.1f)\n", classes_[n.cls].c_str(), n.n, n.errors);
+    else
+      std::snprintf(b, sizeof b, ": %s (%.1f)\n", classes_[n.cls].c_str(), n.n);
     return std::string(b);
   };
   std::function<void(const Node&, int)> f = [&](const Node& n, int depth) {
@@ -452,8 +454,8 @@ std::string Tree::print() const {
     for (size_t k = 0; k < n.kids.size(); ++k) {
       std::string pre;
       for (int i = 0; i < depth; ++i) pre += "|   ";
-      std::string cond = a.nominal ? a.name + " = " + a.values[k]
-                                   : a.name + (k == 0 ? " <= " : " > ") + fmt_print(n.threshold);
+      std::string cond =
+          a.nominal ? a.name + " = " + a.values[k] : a.name + (k == 0 ? " <= " : " > ") + fmt_print(n.threshold);
       const Node& kid = *n.kids[k];
       if (kid.leaf) {
         os << pre << cond << tail(kid);
@@ -463,8 +465,10 @@ std::string Tree::print() const {
       }
     }
   };
-  if (root_->leaf) os << tail(*root_).substr(2);
-  else f(*root_, 0);
+  if (root_->leaf)
+    os << tail(*root_).substr(2);
+  else
+    f(*root_, 0);
   return os.str();
 }
 
@@ -517,8 +521,8 @@ void read_class(const RawCsv& r, const std::string& path, int ci, double thr, Da
     for (size_t i = 0; i < r.rows.size(); ++i) {
       double v;
       if (!parse_num(r.rows[i][ci], &v))
-        throw C45Error(path + ":" + std::to_string(r.lines[i]) + ": column '" + r.header[ci] + "': expected a number, got '" +
-                       r.rows[i][ci] + "'");
+        throw C45Error(path + ":" + std::to_string(r.lines[i]) + ": column '" + r.header[ci] +
+                       "': expected a number, got '" + r.rows[i][ci] + "'");
       d.y.push_back(v >= thr ? 1 : 0);
     }
     return;
@@ -623,10 +627,14 @@ Scores score(const Tree& t, const Dataset& d, const std::string& positive) {
   Scores s;
   for (size_t i = 0; i < d.size(); ++i) {
     const bool pred = t.classify(d.x[i].data()) == pos, truth = d.y[i] == pos;
-    if (pred && truth) ++s.tp;
-    else if (pred) ++s.fp;
-    else if (truth) ++s.fn;
-    else ++s.tn;
+    if (pred && truth)
+      ++s.tp;
+    else if (pred)
+      ++s.fp;
+    else if (truth)
+      ++s.fn;
+    else
+      ++s.tn;
   }
   return s;
 }

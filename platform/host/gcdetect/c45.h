@@ -56,17 +56,17 @@ struct Dataset {
 };
 
 struct Params {
-  double cf = 0.25;         // confidence factor of pruning (0 < cf <= 0.5)
-  uint32_t min_leaf = 2;    // C4.5's -m
+  double cf = 0.25;       // confidence factor of pruning (0 < cf <= 0.5)
+  uint32_t min_leaf = 2;  // C4.5's -m
   bool prune = true;
 };
 
 struct Node {
   bool leaf = true;
-  int cls = 0;              // majority class (the prediction of a leaf)
-  double n = 0, errors = 0; // training cases reaching the node, of them not of class `cls`
-  int attr = -1;            // split attribute
-  double threshold = 0;     // continuous: branch 0 is value <= threshold, branch 1 the rest
+  int cls = 0;                              // majority class (the prediction of a leaf)
+  double n = 0, errors = 0;                 // training cases reaching the node, of them not of class `cls`
+  int attr = -1;                            // split attribute
+  double threshold = 0;                     // continuous: branch 0 is value <= threshold, branch 1 the rest
   std::vector<std::unique_ptr<Node>> kids;  // nominal: one per value
 };
 
@@ -126,7 +126,8 @@ Dataset read_csv(const std::string& path, const std::string& class_col, const st
 // Rows of `path` arranged in the attribute order of `tree` (columns missing
 // from the file: C45Error naming the file and the column) and their classes
 // (from class_col as for read_csv).
-Dataset read_csv_for(const Tree& tree, const std::string& path, const std::string& class_col, double label_threshold = -1);
+Dataset read_csv_for(const Tree& tree, const std::string& path, const std::string& class_col,
+                     double label_threshold = -1);
 
 struct Scores {
   uint64_t tp = 0, fp = 0, tn = 0, fn = 0;

@@ -70,7 +70,8 @@ constexpr size_t kIostatFields = 17;
 extern const std::array<const char*, kIostatFields> kIostatNames;
 // r/s w/s rkB/s wkB/s rrqm/s wrqm/s r_await w_await aqu-sz rareq-sz wareq-sz
 // svctm %util d/s dkB/s d_await dareq-sz
-std::array<double, kIostatFields> iostat_fields(const DiskCounters& prev, const DiskCounters& cur, uint64_t interval_ps);
+std::array<double, kIostatFields> iostat_fields(const DiskCounters& prev, const DiskCounters& cur,
+                                                uint64_t interval_ps);
 
 // Average absolute deviation of each field over the last `window` samples
 // (mean |x - mean|; over the samples so far while fewer than `window`).

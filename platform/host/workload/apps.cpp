@@ -83,7 +83,8 @@ class FioApp final : public AppBase {
     const uint64_t shifts = s_.fio_shift_s > 0 ? uint64_t(double(now_ps()) * 1e-12 / s_.fio_shift_s) : 0;
     const uint64_t hot_start = (shifts * hot) % slots;
     for (uint64_t k = 0; k < qd && ops_ < s_.operations; ++k) {
-      const uint64_t slot = rng_.uniform() < s_.fio_hot_requests ? (hot_start + rng_.below(hot)) % slots : rng_.below(slots);
+      const uint64_t slot =
+          rng_.uniform() < s_.fio_hot_requests ? (hot_start + rng_.below(hot)) % slots : rng_.below(slots);
       push(IoOp::write, base + slot * size, size);
       ++ops_;
     }
@@ -99,7 +100,8 @@ class Lsm {
  public:
   Lsm(const AppSpec& s, uint64_t base, uint64_t bytes, uint64_t seed) : s_(s), base_(base) {
     wal_bytes_ = 2 * s.sst_bytes;
-    if (bytes < wal_bytes_ + 8 * s.sst_bytes) throw std::invalid_argument("workload.app: footprint too small for rocksdb (sst_size)");
+    if (bytes < wal_bytes_ + 8 * s.sst_bytes)
+      throw std::invalid_argument("workload.app: footprint too small for rocksdb (sst_size)");
     const uint64_t slots = (bytes - wal_bytes_) / s.sst_bytes;
     for (uint64_t i = 0; i < slots; ++i) free_.push_back(i);
     cap_last_ = std::max<uint64_t>(4, uint64_t(double(slots) * s.db_fraction));
@@ -126,16 +128,19 @@ class Lsm {
   uint64_t sst_off(uint64_t slot) const { return base_ + wal_bytes_ + slot * s_.sst_bytes; }
   template <class Push>
   void write_sst(Push&& push, size_t level) {
-    if (free_.empty()) throw std::runtime_error("workload.app rocksdb: no room for an SST (lower db_fraction or sst_size)");
+    if (free_.empty())
+      throw std::runtime_error("workload.app rocksdb: no room for an SST (lower db_fraction or sst_size)");
     const uint64_t slot = free_.front();
     free_.pop_front();
-    for (uint64_t o = 0; o < s_.sst_bytes; o += s_.io_bytes) push(IoOp::write, sst_off(slot) + o, std::min(s_.io_bytes, s_.sst_bytes - o));
+    for (uint64_t o = 0; o < s_.sst_bytes; o += s_.io_bytes)
+      push(IoOp::write, sst_off(slot) + o, std::min(s_.io_bytes, s_.sst_bytes - o));
     if (levels_.size() <= level) levels_.resize(level + 1);
     levels_[level].push_back(slot);
   }
   template <class Push>
   void read_trim(Push&& push, uint64_t slot) {
-    for (uint64_t o = 0; o < s_.sst_bytes; o += s_.io_bytes) push(IoOp::read, sst_off(slot) + o, std::min(s_.io_bytes, s_.sst_bytes - o));
+    for (uint64_t o = 0; o < s_.sst_bytes; o += s_.io_bytes)
+      push(IoOp::read, sst_off(slot) + o, std::min(s_.io_bytes, s_.sst_bytes - o));
     push(IoOp::trim, sst_off(slot), s_.sst_bytes);
     free_.push_back(slot);
   }
@@ -150,13 +155,15 @@ class Lsm {
     if (levels_.size() <= to) levels_.resize(to + 1);
     auto& dst = levels_[to];
     const size_t take = from == 0 ? dst.size() : std::min<size_t>(s_.ratio, dst.size());
-    const size_t at = take && dst.size() > take ? rng_.below(dst.size() - take + 1) : 0;  // a key range of the next level
+    const size_t at =
+        take && dst.size() > take ? rng_.below(dst.size() - take + 1) : 0;  // a key range of the next level
     std::vector<uint64_t> old(dst.begin() + at, dst.begin() + at + take);
     dst.erase(dst.begin() + at, dst.begin() + at + take);
     const uint64_t total = in.size() + old.size();
     uint64_t out = total - uint64_t(std::llround(double(total) * s_.dedup));
     // the live data is bounded: past db_fraction, new keys only replace old ones
-    if (dst.size() + out > cap_last_) out = std::max<uint64_t>(old.size(), cap_last_ > dst.size() ? cap_last_ - dst.size() : 0);
+    if (dst.size() + out > cap_last_)
+      out = std::max<uint64_t>(old.size(), cap_last_ > dst.size() ? cap_last_ - dst.size() : 0);
     out = std::max<uint64_t>(out, 1);
     for (uint64_t slot : in) read_trim(push, slot);
     for (uint64_t slot : old) read_trim(push, slot);
@@ -245,7 +252,8 @@ class MysqlApp final : public AppBase {
 
 std::string AppSpec::describe() const {
   std::ostringstream o;
-  o << "app " << kind << ", " << operations << " operations at " << iops << "/s, footprint " << footprint << ", seed " << seed;
+  o << "app " << kind << ", " << operations << " operations at " << iops << "/s, footprint " << footprint << ", seed "
+    << seed;
   return o.str();
 }
 
@@ -253,29 +261,47 @@ AppSpec AppSpec::from_config(ssdvp::Config& cfg, uint64_t device_bytes) {
   const std::string p = "workload.app.";
   AppSpec s;
   s.kind = cfg.get_choice(p + "kind", "fio", {"fio", "rocksdb", "mysql", "rocksdb2"},
-                          "application workload (workload.source: app): fio jobs, a RocksDB-like LSM, MySQL-like pages + redo log, two LSMs");
-  s.operations = cfg.get_u64(p + "operations", 200000, "operations (fio: requests, rocksdb: 4 KiB puts, mysql: page updates)", 1);
+                          "application workload (workload.source: app): fio jobs, a RocksDB-like LSM, MySQL-like pages "
+                          "+ redo log, two LSMs");
+  s.operations =
+      cfg.get_u64(p + "operations", 200000, "operations (fio: requests, rocksdb: 4 KiB puts, mysql: page updates)", 1);
   s.iops = cfg.get_double(p + "iops", 2000, "operations per second (open loop)", 1e-3, 1e9);
   s.footprint = cfg.get_double(p + "footprint", 0.9, "fraction of the namespace the application uses", 0.01, 1.0);
   s.seed = cfg.get_u64(p + "seed", 1, "generator seed");
-  s.fio_jobs = uint32_t(cfg.get_u64(p + "fio.jobs", 4, "fio: jobs; job j: size 4 KiB << (j % 3), queue depth 1 << (j % 4)", 1, 64));
-  s.fio_hot_space = cfg.get_double(p + "fio.hot_space", 0.1, "fio: fraction of a job's area in its hot window", 1e-6, 1.0);
-  s.fio_hot_requests = cfg.get_double(p + "fio.hot_requests", 0.8, "fio: fraction of a job's writes to its hot window", 0.0, 1.0);
-  s.fio_shift_s = double(cfg.get_time_ps(p + "fio.shift", "20s", "fio: the hot window moves by its length this often (0: never)")) * 1e-12;
+  s.fio_jobs = uint32_t(
+      cfg.get_u64(p + "fio.jobs", 4, "fio: jobs; job j: size 4 KiB << (j % 3), queue depth 1 << (j % 4)", 1, 64));
+  s.fio_hot_space =
+      cfg.get_double(p + "fio.hot_space", 0.1, "fio: fraction of a job's area in its hot window", 1e-6, 1.0);
+  s.fio_hot_requests =
+      cfg.get_double(p + "fio.hot_requests", 0.8, "fio: fraction of a job's writes to its hot window", 0.0, 1.0);
+  s.fio_shift_s =
+      double(cfg.get_time_ps(p + "fio.shift", "20s", "fio: the hot window moves by its length this often (0: never)")) *
+      1e-12;
   s.sst_bytes = cfg.get_size(p + "rocksdb.sst_size", "4MiB", "rocksdb: SST file and memtable size");
   s.io_bytes = cfg.get_size(p + "rocksdb.io_size", "128KiB", "rocksdb: request size of flushes and compactions");
-  s.l0_trigger = uint32_t(cfg.get_u64(p + "rocksdb.l0_trigger", 4, "rocksdb: L0 files that trigger an L0 -> L1 compaction", 1, 64));
-  s.l1_files = uint32_t(cfg.get_u64(p + "rocksdb.l1_files", 8, "rocksdb: L1 size in files (level i: l1_files * ratio^(i-1))", 1, 1u << 20));
-  s.ratio = uint32_t(cfg.get_u64(p + "rocksdb.ratio", 4, "rocksdb: level size ratio, and next-level files a compaction rewrites", 2, 100));
-  s.dedup = cfg.get_double(p + "rocksdb.dedup", 0.1, "rocksdb: fraction of compaction input dropped as overwritten keys (the key distribution's effect)", 0.0, 0.9);
-  s.db_fraction = cfg.get_double(p + "rocksdb.db_fraction", 0.6, "rocksdb: most live data, a fraction of the SST area", 0.05, 0.95);
-  s.hot_space = cfg.get_double(p + "mysql.hot_space", 0.1, "mysql: fraction of the table space in hot 1 MiB chunks", 1e-6, 1.0);
-  s.hot_requests = cfg.get_double(p + "mysql.hot_requests", 0.8, "mysql: fraction of page updates to hot chunks", 0.0, 1.0);
-  s.read_fraction = cfg.get_double(p + "mysql.read_fraction", 0.3, "mysql: probability of a page read per update", 0.0, 1.0);
-  s.redo_fraction = cfg.get_double(p + "mysql.redo_fraction", 0.05, "mysql: redo log area, a fraction of the footprint", 0.001, 0.5);
+  s.l0_trigger = uint32_t(
+      cfg.get_u64(p + "rocksdb.l0_trigger", 4, "rocksdb: L0 files that trigger an L0 -> L1 compaction", 1, 64));
+  s.l1_files = uint32_t(cfg.get_u64(p + "rocksdb.l1_files", 8,
+                                    "rocksdb: L1 size in files (level i: l1_files * ratio^(i-1))", 1, 1u << 20));
+  s.ratio = uint32_t(cfg.get_u64(p + "rocksdb.ratio", 4,
+                                 "rocksdb: level size ratio, and next-level files a compaction rewrites", 2, 100));
+  s.dedup = cfg.get_double(
+      p + "rocksdb.dedup", 0.1,
+      "rocksdb: fraction of compaction input dropped as overwritten keys (the key distribution's effect)", 0.0, 0.9);
+  s.db_fraction =
+      cfg.get_double(p + "rocksdb.db_fraction", 0.6, "rocksdb: most live data, a fraction of the SST area", 0.05, 0.95);
+  s.hot_space =
+      cfg.get_double(p + "mysql.hot_space", 0.1, "mysql: fraction of the table space in hot 1 MiB chunks", 1e-6, 1.0);
+  s.hot_requests =
+      cfg.get_double(p + "mysql.hot_requests", 0.8, "mysql: fraction of page updates to hot chunks", 0.0, 1.0);
+  s.read_fraction =
+      cfg.get_double(p + "mysql.read_fraction", 0.3, "mysql: probability of a page read per update", 0.0, 1.0);
+  s.redo_fraction =
+      cfg.get_double(p + "mysql.redo_fraction", 0.05, "mysql: redo log area, a fraction of the footprint", 0.001, 0.5);
   s.device_bytes = device_bytes;
   if (s.sst_bytes < s.io_bytes || s.io_bytes == 0 || s.io_bytes % 4096)
-    throw ConfigError("config key 'workload.app.rocksdb.io_size': must be a positive multiple of 4 KiB, at most rocksdb.sst_size");
+    throw ConfigError(
+        "config key 'workload.app.rocksdb.io_size': must be a positive multiple of 4 KiB, at most rocksdb.sst_size");
   return s;
 }
 

@@ -57,7 +57,8 @@ class LoopedWorkload final : public Workload {
   }
 
   std::string describe() const override {
-    return inner_->describe() + ", looped " + (loops_ == 0 ? std::string("forever") : std::to_string(loops_) + " times");
+    return inner_->describe() + ", looped " +
+           (loops_ == 0 ? std::string("forever") : std::to_string(loops_) + " times");
   }
 
   const WorkloadStats& stats() const override { return inner_->stats(); }
@@ -65,11 +66,11 @@ class LoopedWorkload final : public Workload {
  private:
   std::unique_ptr<Workload> inner_;
   uint64_t loops_;
-  uint64_t pass_ = 0;      // completed passes
-  uint64_t offset_ = 0;    // added to the inner times of the current pass
-  uint64_t in_pass_ = 0;   // records of the current pass
-  uint64_t last_ = 0;      // inner time of the last record of the current pass
-  uint64_t gap_ = 0;       // mean inter-arrival time of the first pass
+  uint64_t pass_ = 0;     // completed passes
+  uint64_t offset_ = 0;   // added to the inner times of the current pass
+  uint64_t in_pass_ = 0;  // records of the current pass
+  uint64_t last_ = 0;     // inner time of the last record of the current pass
+  uint64_t gap_ = 0;      // mean inter-arrival time of the first pass
   bool gap_known_ = false;
   bool done_ = false;
 };

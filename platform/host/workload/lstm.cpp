@@ -106,7 +106,8 @@ double Lstm::loss(const std::vector<Eigen::MatrixXd>& xs, const Eigen::VectorXd&
     const Eigen::ArrayXXd tc = cs[t + 1].array().tanh();
     const Eigen::ArrayXXd dO = dh.array() * tc;
     dc = (dc.array() + dh.array() * O[t].array() * (1 - tc * tc)).matrix();
-    const Eigen::ArrayXXd dI = dc.array() * G[t].array(), dF = dc.array() * cs[t].array(), dG = dc.array() * I[t].array();
+    const Eigen::ArrayXXd dI = dc.array() * G[t].array(), dF = dc.array() * cs[t].array(),
+                          dG = dc.array() * I[t].array();
     Eigen::MatrixXd dz(4 * H, B);
     dz.topRows(H) = (dI * I[t].array() * (1 - I[t].array())).matrix();
     dz.middleRows(H, H) = (dF * F[t].array() * (1 - F[t].array())).matrix();

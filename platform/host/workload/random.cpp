@@ -46,8 +46,10 @@ uint64_t ZipfSampler::operator()(Xoshiro256& rng) const {
     const double u = h_n_ + rng.uniform() * (h_x1_ - h_n_);
     const double x = H_inv(u);
     double kd = std::floor(x + 0.5);
-    if (kd < 1.0) kd = 1.0;
-    else if (kd > static_cast<double>(n_)) kd = static_cast<double>(n_);
+    if (kd < 1.0)
+      kd = 1.0;
+    else if (kd > static_cast<double>(n_))
+      kd = static_cast<double>(n_);
     if (kd - x <= s_ || u >= H(kd + 0.5) - h(kd)) return static_cast<uint64_t>(kd) - 1;
   }
 }

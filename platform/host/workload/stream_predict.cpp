@@ -17,13 +17,17 @@
 namespace ssdvp::host {
 
 const std::array<const char*, kFeatureCount> kFeatureNames = {
-    "temperature", "reads",          "write_kib", "read_kib", "mean_write_kib", "seq_fraction",
-    "mean_gap_ms", "distinct_lbas",  "overwrite_fraction", "trims", "write_ratio"};
+    "temperature", "reads",         "write_kib",          "read_kib", "mean_write_kib", "seq_fraction",
+    "mean_gap_ms", "distinct_lbas", "overwrite_fraction", "trims",    "write_ratio"};
 
 // ---- feature capture -------------------------------------------------------
 
 FeatureCapture::FeatureCapture(uint64_t lbas, uint32_t lba_size, uint32_t chunks)
-    : lbas_(lbas), lba_size_(lba_size), chunks_(uint32_t(std::min<uint64_t>(chunks, lbas))), stamp_(lbas, 0), acc_(chunks_) {}
+    : lbas_(lbas),
+      lba_size_(lba_size),
+      chunks_(uint32_t(std::min<uint64_t>(chunks, lbas))),
+      stamp_(lbas, 0),
+      acc_(chunks_) {}
 
 uint32_t FeatureCapture::chunk_of(uint64_t offset) const {
   const uint64_t lba = (offset / lba_size_) % lbas_;
@@ -33,7 +37,8 @@ uint32_t FeatureCapture::chunk_of(uint64_t offset) const {
 void FeatureCapture::record(const IoRequest& r) {
   if (r.op == IoOp::flush || r.length == 0) return;
   const uint64_t first = (r.offset / lba_size_) % lbas_;
-  const uint64_t n = std::min<uint64_t>((r.offset + r.length + lba_size_ - 1) / lba_size_ - r.offset / lba_size_, lbas_);
+  const uint64_t n =
+      std::min<uint64_t>((r.offset + r.length + lba_size_ - 1) / lba_size_ - r.offset / lba_size_, lbas_);
   uint32_t last_chunk = UINT32_MAX;
   for (uint64_t i = 0; i < n; ++i) {
     const uint64_t lba = (first + i) % lbas_;
@@ -99,7 +104,8 @@ void FeatureCapture::close_period(std::vector<float>& out) {
 
 // ---- clustering and statistics -------------------------------------------
 
-std::vector<uint16_t> kmeans1d(const std::vector<uint16_t>& x, uint32_t k, uint32_t max_iter, std::vector<uint8_t>& labels) {
+std::vector<uint16_t> kmeans1d(const std::vector<uint16_t>& x, uint32_t k, uint32_t max_iter,
+                               std::vector<uint8_t>& labels) {
   std::vector<uint16_t> cx(k);
   for (uint32_t c = 0; c < k; ++c) cx[c] = k <= 1 ? 0 : uint16_t(c * 511u / (k - 1));
   labels.assign(x.size(), uint8_t(k));
@@ -164,26 +170,39 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b) { re
 PredictSpec PredictSpec::from_config(ssdvp::Config& cfg, uint64_t lbas, uint32_t lba_size, uint32_t classes) {
   const std::string p = "host.predict.";
   PredictSpec s;
-  s.chunks = uint32_t(cfg.get_u64(p + "chunks", 10000, "autostream/lstm: chunks the namespace is cut into (chunk size = namespace / chunks)", 1, 1u << 24));
+  s.chunks = uint32_t(cfg.get_u64(p + "chunks", 10000,
+                                  "autostream/lstm: chunks the namespace is cut into (chunk size = namespace / chunks)",
+                                  1, 1u << 24));
   s.period_ps = cfg.get_time_ps(p + "period", "5s", "autostream/lstm: feature period (the paper: 1, 5 or 10 s)");
   if (s.period_ps == 0) throw ConfigError("config key 'host.predict.period': must be positive");
-  s.streams = uint32_t(cfg.get_u64(p + "streams", std::min<uint32_t>(8, classes), "autostream/lstm: K-Means clusters of predicted temperature, one stream each (at most ftl.hot.classes)", 1, 8));
+  s.streams = uint32_t(cfg.get_u64(
+      p + "streams", std::min<uint32_t>(8, classes),
+      "autostream/lstm: K-Means clusters of predicted temperature, one stream each (at most ftl.hot.classes)", 1, 8));
   if (s.streams > classes)
-    throw ConfigError("config key 'host.predict.streams': " + std::to_string(s.streams) + " streams but ftl.hot.classes is " + std::to_string(classes));
+    throw ConfigError("config key 'host.predict.streams': " + std::to_string(s.streams) +
+                      " streams but ftl.hot.classes is " + std::to_string(classes));
   s.k = uint32_t(cfg.get_u64(p + "k", 5, "lstm: records per input sequence (the paper: 5)", 1, 64));
   s.batch = uint32_t(cfg.get_u64(p + "batch", 100, "lstm: chunks per training batch (the paper: 100)", 1, 1u << 20));
   s.hidden = uint32_t(cfg.get_u64(p + "hidden", 16, "lstm: hidden units", 1, 512));
-  s.select = uint32_t(cfg.get_u64(p + "select", 4, "lstm: features kept, those best correlated with next-period temperature (the paper keeps 4)", 1, kFeatureCount));
-  s.features = cfg.get_string(p + "features", "auto", "lstm: 'auto' (Pearson selection) or a comma-separated list of feature names");
-  s.train_periods = uint32_t(cfg.get_u64(p + "train_periods", 12, "lstm: periods captured before training (AutoStream's prediction meanwhile)", 2, 1u << 20));
+  s.select = uint32_t(cfg.get_u64(
+      p + "select", 4, "lstm: features kept, those best correlated with next-period temperature (the paper keeps 4)", 1,
+      kFeatureCount));
+  s.features = cfg.get_string(p + "features", "auto",
+                              "lstm: 'auto' (Pearson selection) or a comma-separated list of feature names");
+  s.train_periods =
+      uint32_t(cfg.get_u64(p + "train_periods", 12,
+                           "lstm: periods captured before training (AutoStream's prediction meanwhile)", 2, 1u << 20));
   s.epochs = uint32_t(cfg.get_u64(p + "epochs", 10, "lstm: passes over the training samples", 1, 100000));
-  s.max_samples = cfg.get_u64(p + "max_samples", 20000, "lstm: training samples (chunk, period) at most, chosen at random", 1);
+  s.max_samples =
+      cfg.get_u64(p + "max_samples", 20000, "lstm: training samples (chunk, period) at most, chosen at random", 1);
   s.lr = cfg.get_double(p + "learning_rate", 0.01, "lstm: Adam step size", 1e-9, 10);
   s.seed = cfg.get_u64(p + "seed", 1, "lstm: weight initialisation and batch order seed");
   s.model_in = cfg.get_string(p + "model", "", "lstm: load this model file instead of training (empty: train)");
   s.model_out = cfg.get_string(p + "model_out", "", "lstm: save the trained model here (empty: do not)");
-  s.report = cfg.get_string(p + "report", "", "autostream/lstm: write the predictor's report (JSON) here (empty: none)");
-  if (s.k + 1 >= s.train_periods) throw ConfigError("config key 'host.predict.train_periods': must exceed host.predict.k + 1");
+  s.report =
+      cfg.get_string(p + "report", "", "autostream/lstm: write the predictor's report (JSON) here (empty: none)");
+  if (s.k + 1 >= s.train_periods)
+    throw ConfigError("config key 'host.predict.train_periods': must exceed host.predict.k + 1");
   s.lbas = lbas;
   s.lba_size = lba_size;
   return s;
@@ -358,7 +377,8 @@ class PredictedStreams final : public Workload {
     if (s_.features == "auto") {
       std::vector<int> order(kFeatureCount);
       std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return std::fabs(pearson_[size_t(a)]) > std::fabs(pearson_[size_t(b)]); });
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int a, int b) { return std::fabs(pearson_[size_t(a)]) > std::fabs(pearson_[size_t(b)]); });
       sel_.assign(order.begin(), order.begin() + s_.select);
     } else {
       sel_ = parse_features(s_.features, "config key 'host.predict.features'");
@@ -372,7 +392,8 @@ class PredictedStreams final : public Workload {
     for (const auto& rec : train_hist_)
       for (uint32_t c = 0; c < C_; ++c) {
         for (size_t j = 0; j < sel_.size(); ++j)
-          scale_[j] = std::max(scale_[j], std::log1p(std::max(0.0, double(rec[size_t(c) * kFeatureCount + size_t(sel_[j])]))));
+          scale_[j] =
+              std::max(scale_[j], std::log1p(std::max(0.0, double(rec[size_t(c) * kFeatureCount + size_t(sel_[j])]))));
         tscale_ = std::max(tscale_, std::log1p(double(rec[size_t(c) * kFeatureCount])));
       }
     // samples: (chunk, end period); inactive windows mostly left out
@@ -385,7 +406,8 @@ class PredictedStreams final : public Workload {
         if (active || rng.below(10) == 0) samples.emplace_back(c, t);
       }
     // at most max_samples, a uniform choice
-    for (size_t i = 0; i < samples.size() && i < s_.max_samples; ++i) std::swap(samples[i], samples[i + rng.below(samples.size() - i)]);
+    for (size_t i = 0; i < samples.size() && i < s_.max_samples; ++i)
+      std::swap(samples[i], samples[i + rng.below(samples.size() - i)]);
     if (samples.size() > s_.max_samples) samples.resize(s_.max_samples);
     net_ = Lstm(int(sel_.size()), int(s_.hidden), s_.seed);
     loss_.clear();
@@ -400,7 +422,8 @@ class PredictedStreams final : public Workload {
         for (size_t i = 0; i < n; ++i) {
           const auto [c, t] = samples[b0 + i];
           for (uint32_t d = 0; d < s_.k; ++d)
-            for (size_t j = 0; j < sel_.size(); ++j) xs[d](Eigen::Index(j), Eigen::Index(i)) = feat(train_hist_[t + 1 - s_.k + d], c, j);
+            for (size_t j = 0; j < sel_.size(); ++j)
+              xs[d](Eigen::Index(j), Eigen::Index(i)) = feat(train_hist_[t + 1 - s_.k + d], c, j);
           y(Eigen::Index(i)) = std::log1p(double(train_hist_[t + 1][size_t(c) * kFeatureCount])) / tscale_;
         }
         sum += net_.train_step(xs, y, s_.lr);
@@ -434,7 +457,8 @@ class PredictedStreams final : public Workload {
     int line_no = 0;
     auto next_line = [&](const char* what) {
       ++line_no;
-      if (!std::getline(in, line)) throw ConfigError(f + ":" + std::to_string(line_no) + ": expected " + what + ", got the end of the file");
+      if (!std::getline(in, line))
+        throw ConfigError(f + ":" + std::to_string(line_no) + ": expected " + what + ", got the end of the file");
     };
     next_line("the header 'ssdvp-lstm-model 1'");
     if (line != "ssdvp-lstm-model 1") throw ConfigError(f + ":1: expected 'ssdvp-lstm-model 1', got '" + line + "'");
@@ -456,9 +480,11 @@ class PredictedStreams final : public Workload {
     scale_.assign(sel_.size(), 0);
     for (auto& v : scale_) sc >> v;
     sc >> tscale_;
-    if (word != "scales" || !sc || tscale_ <= 0) throw ConfigError(f + ":4: expected 'scales' and " + std::to_string(sel_.size() + 1) + " positive numbers");
+    if (word != "scales" || !sc || tscale_ <= 0)
+      throw ConfigError(f + ":4: expected 'scales' and " + std::to_string(sel_.size() + 1) + " positive numbers");
     if (!net_.load(in) || net_.inputs() != int(sel_.size()))
-      throw ConfigError(f + ":5: malformed LSTM weights (or their input count differs from the " + std::to_string(sel_.size()) + " features)");
+      throw ConfigError(f + ":5: malformed LSTM weights (or their input count differs from the " +
+                        std::to_string(sel_.size()) + " features)");
     loaded_ = true;
   }
 
@@ -485,29 +511,32 @@ class PredictedStreams final : public Workload {
         if (r.lstm_scored) s += get(r), ++n;
       return n ? s / double(n) : 0.0;
     };
-    o << "{\n  \"mode\": \"" << s_.mode << "\", \"chunks\": " << C_ << ", \"period_s\": " << double(s_.period_ps) * 1e-12
-      << ", \"streams\": " << s_.streams << ", \"k\": " << s_.k << ",\n  \"features\": [";
+    o << "{\n  \"mode\": \"" << s_.mode << "\", \"chunks\": " << C_
+      << ", \"period_s\": " << double(s_.period_ps) * 1e-12 << ", \"streams\": " << s_.streams << ", \"k\": " << s_.k
+      << ",\n  \"features\": [";
     for (int f = 0; f < kFeatureCount; ++f) o << (f ? ", " : "") << '"' << kFeatureNames[size_t(f)] << '"';
     o << "],\n  \"pearson\": [";
     for (size_t f = 0; f < pearson_.size(); ++f) o << (f ? ", " : "") << pearson_[f];
     o << "],\n  \"selected\": [";
     for (size_t j = 0; j < sel_.size(); ++j) o << (j ? ", " : "") << '"' << kFeatureNames[size_t(sel_[j])] << '"';
-    o << "],\n  \"periods\": " << rows_.size() << ", \"trained_at_period\": " << trained_at_ << ", \"train_samples\": " << train_samples_
-      << ", \"train_cpu_s\": " << train_s_ << ",\n  \"train_loss\": [";
+    o << "],\n  \"periods\": " << rows_.size() << ", \"trained_at_period\": " << trained_at_
+      << ", \"train_samples\": " << train_samples_ << ", \"train_cpu_s\": " << train_s_ << ",\n  \"train_loss\": [";
     for (size_t i = 0; i < loss_.size(); ++i) o << (i ? ", " : "") << loss_[i];
     o << "],\n  \"autostream\": {\"mae\": " << mean([](const Row& r) { return r.auto_mae; }, false)
       << ", \"spearman\": " << mean([](const Row& r) { return r.auto_rho; }, false)
       << ", \"mae_lstm_periods\": " << since([](const Row& r) { return r.auto_mae; })
-      << ", \"spearman_lstm_periods\": " << since([](const Row& r) { return r.auto_rho; }) << "},\n  \"lstm\": {\"mae\": "
-      << mean([](const Row& r) { return r.lstm_mae; }, true) << ", \"spearman\": " << mean([](const Row& r) { return r.lstm_rho; }, true)
+      << ", \"spearman_lstm_periods\": " << since([](const Row& r) { return r.auto_rho; })
+      << "},\n  \"lstm\": {\"mae\": " << mean([](const Row& r) { return r.lstm_mae; }, true)
+      << ", \"spearman\": " << mean([](const Row& r) { return r.lstm_rho; }, true)
       << "},\n  \"cpu_per_period_ms\": {\"capture\": " << 1e3 * mean([](const Row& r) { return r.capture_s; }, false)
       << ", \"predict\": " << 1e3 * mean([](const Row& r) { return r.predict_s; }, false) << "},\n  \"per_period\": [";
     for (size_t i = 0; i < rows_.size(); ++i) {
       const Row& r = rows_[i];
-      o << (i ? ",\n    " : "\n    ") << "{\"period\": " << r.period << ", \"writes\": " << r.writes << ", \"auto_mae\": " << r.auto_mae
-        << ", \"auto_rho\": " << r.auto_rho << ", \"lstm_mae\": " << (r.lstm_scored ? r.lstm_mae : -1) << ", \"lstm_rho\": "
-        << (r.lstm_scored ? r.lstm_rho : 0) << ", \"capture_ms\": " << r.capture_s * 1e3 << ", \"predict_ms\": " << r.predict_s * 1e3
-        << "}";
+      o << (i ? ",\n    " : "\n    ") << "{\"period\": " << r.period << ", \"writes\": " << r.writes
+        << ", \"auto_mae\": " << r.auto_mae << ", \"auto_rho\": " << r.auto_rho
+        << ", \"lstm_mae\": " << (r.lstm_scored ? r.lstm_mae : -1)
+        << ", \"lstm_rho\": " << (r.lstm_scored ? r.lstm_rho : 0) << ", \"capture_ms\": " << r.capture_s * 1e3
+        << ", \"predict_ms\": " << r.predict_s * 1e3 << "}";
     }
     o << "\n  ]\n}\n";
   }

@@ -57,15 +57,16 @@ class FeatureCapture {
   };
   uint64_t lbas_;
   uint32_t lba_size_, chunks_;
-  uint16_t period_ = 1;               // stamp of the current period (never 0)
-  std::vector<uint16_t> stamp_;       // per LBA: period of its last write (0: never written)
+  uint16_t period_ = 1;          // stamp of the current period (never 0)
+  std::vector<uint16_t> stamp_;  // per LBA: period of its last write (0: never written)
   std::vector<Acc> acc_;
 };
 
 // 1-D K-Means with kmeans2d's rules: values in 0..511, initial centroids
 // i * 511 / (k - 1), ties to the lower index, integer means, stop when no
 // label changes or after max_iter. Returns centroids; labels filled.
-std::vector<uint16_t> kmeans1d(const std::vector<uint16_t>& x, uint32_t k, uint32_t max_iter, std::vector<uint8_t>& labels);
+std::vector<uint16_t> kmeans1d(const std::vector<uint16_t>& x, uint32_t k, uint32_t max_iter,
+                               std::vector<uint8_t>& labels);
 
 // Spearman rank correlation (average ranks for ties); 0 if a side is constant.
 double spearman(const std::vector<double>& a, const std::vector<double>& b);
@@ -76,10 +77,10 @@ struct PredictSpec {
   uint32_t chunks = 10000;
   uint64_t period_ps = 5000000000000ull;
   uint32_t streams = 8;
-  uint32_t k = 5;               // records per LSTM input sequence
-  uint32_t batch = 100;         // chunks per training batch
+  uint32_t k = 5;        // records per LSTM input sequence
+  uint32_t batch = 100;  // chunks per training batch
   uint32_t hidden = 16;
-  uint32_t select = 4;          // features kept by Pearson correlation
+  uint32_t select = 4;            // features kept by Pearson correlation
   std::string features = "auto";  // or a comma-separated list of feature names
   uint32_t train_periods = 12;
   uint32_t epochs = 10;

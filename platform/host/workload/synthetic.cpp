@@ -16,7 +16,7 @@ const std::string kPrefix = "workload.synthetic.";
 
 // Independent streams so that, e.g., changing read_fraction does not change
 // the address sequence.
-constexpr uint64_t kStreamOp = 0x6f702d7374726561ull;     // "op-strea"
+constexpr uint64_t kStreamOp = 0x6f702d7374726561ull;       // "op-strea"
 constexpr uint64_t kStreamAddr = 0x616464722d737472ull;     // "addr-str"
 constexpr uint64_t kStreamTime = 0x74696d652d737472ull;     // "time-str"
 constexpr uint64_t kStreamScatter = 0x7363617474657221ull;  // "scatter!"
@@ -106,7 +106,8 @@ class SyntheticWorkload final : public Workload {
         const uint64_t phase = spec_.shift_requests ? issued_ / spec_.shift_requests : 0;
         const uint64_t start = (phase % active_) * hot_slots_ % active_;
         const uint64_t warm = active_ - hot_slots_;
-        if (warm == 0 || addr_rng_.uniform() < spec_.hot_requests) return (start + addr_rng_.below(hot_slots_)) % active_;
+        if (warm == 0 || addr_rng_.uniform() < spec_.hot_requests)
+          return (start + addr_rng_.below(hot_slots_)) % active_;
         return (start + hot_slots_ + addr_rng_.below(warm)) % active_;
       }
       case SyntheticPattern::uniform: return addr_rng_.below(slots_);
@@ -174,13 +175,17 @@ uint64_t SyntheticSpec::slots() const {
 }
 
 void SyntheticSpec::validate() const {
-  if (io_size == 0 || io_size % 512 != 0) bad("io_size", "must be a positive multiple of 512 bytes, got " + std::to_string(io_size));
-  if (align == 0 || align % 512 != 0) bad("align", "must be a positive multiple of 512 bytes, got " + std::to_string(align));
+  if (io_size == 0 || io_size % 512 != 0)
+    bad("io_size", "must be a positive multiple of 512 bytes, got " + std::to_string(io_size));
+  if (align == 0 || align % 512 != 0)
+    bad("align", "must be a positive multiple of 512 bytes, got " + std::to_string(align));
   if (device_bytes == 0) bad("footprint", "the device size is 0 bytes");
   if (footprint > device_bytes)
-    bad("footprint", std::to_string(footprint) + " bytes is larger than the device (" + std::to_string(device_bytes) + " bytes)");
+    bad("footprint",
+        std::to_string(footprint) + " bytes is larger than the device (" + std::to_string(device_bytes) + " bytes)");
   if (effective_footprint() < io_size)
-    bad("footprint", std::to_string(effective_footprint()) + " bytes is smaller than io_size (" + std::to_string(io_size) + " bytes)");
+    bad("footprint", std::to_string(effective_footprint()) + " bytes is smaller than io_size (" +
+                         std::to_string(io_size) + " bytes)");
   if (!(read_fraction >= 0 && read_fraction <= 1)) bad("read_fraction", "must be in [0, 1], got " + fmt(read_fraction));
   if (!(hot_requests >= 0 && hot_requests <= 1)) bad("hot_requests", "must be in [0, 1], got " + fmt(hot_requests));
   if (!(hot_space > 0 && hot_space <= 1)) bad("hot_space", "must be in (0, 1], got " + fmt(hot_space));
@@ -194,43 +199,57 @@ void SyntheticSpec::validate() const {
 std::string SyntheticSpec::describe() const {
   std::ostringstream o;
   o << "synthetic " << to_string(pattern);
-  if (pattern == SyntheticPattern::hotcold) o << " (" << hot_requests << " of requests to " << hot_space << " of space)";
+  if (pattern == SyntheticPattern::hotcold)
+    o << " (" << hot_requests << " of requests to " << hot_space << " of space)";
   if (pattern == SyntheticPattern::shifting)
     o << " (" << hot_requests << " of requests to a window of " << hot_space << " of the written part, moving every "
       << shift_requests << " requests; " << cold_space << " of space never written)";
-  if (pattern == SyntheticPattern::zipf) o << " (theta=" << zipf_theta << (zipf_scatter ? ", scattered)" : ", unscattered)");
+  if (pattern == SyntheticPattern::zipf)
+    o << " (theta=" << zipf_theta << (zipf_scatter ? ", scattered)" : ", unscattered)");
   o << ": " << (requests ? std::to_string(requests) : std::string("unlimited")) << " requests of "
     << bytes_text(io_size) << " aligned to " << bytes_text(align) << " over " << bytes_text(effective_footprint())
     << ", read_fraction=" << read_fraction << ", ";
-  if (iops > 0) o << iops << " IOPS " << to_string(arrival);
-  else o << "closed loop";
+  if (iops > 0)
+    o << iops << " IOPS " << to_string(arrival);
+  else
+    o << "closed loop";
   o << ", seed=" << seed;
   return o.str();
 }
 
 SyntheticSpec SyntheticSpec::from_config(ssdvp::Config& cfg, uint64_t device_bytes) {
   SyntheticSpec s;
-  const std::string p = cfg.get_choice(kPrefix + "pattern", "uniform", {"uniform", "hotcold", "zipf", "sequential", "shifting"},
-                                       "synthetic address pattern");
-  s.pattern = p == "uniform" ? SyntheticPattern::uniform
-              : p == "hotcold" ? SyntheticPattern::hotcold
-              : p == "zipf"    ? SyntheticPattern::zipf
+  const std::string p =
+      cfg.get_choice(kPrefix + "pattern", "uniform", {"uniform", "hotcold", "zipf", "sequential", "shifting"},
+                     "synthetic address pattern");
+  s.pattern = p == "uniform"    ? SyntheticPattern::uniform
+              : p == "hotcold"  ? SyntheticPattern::hotcold
+              : p == "zipf"     ? SyntheticPattern::zipf
               : p == "shifting" ? SyntheticPattern::shifting
-                               : SyntheticPattern::sequential;
+                                : SyntheticPattern::sequential;
   s.requests = cfg.get_u64(kPrefix + "requests", 100000, "number of synthetic requests per pass (0 = unlimited)");
   s.io_size = cfg.get_size(kPrefix + "io_size", "4KiB", "bytes per synthetic request (a multiple of 512)");
   s.align = cfg.get_size(kPrefix + "align", std::to_string(s.io_size),
                          "request offsets are multiples of this (a multiple of 512; default: io_size)");
-  s.read_fraction = cfg.get_double(kPrefix + "read_fraction", 0.5, "fraction of synthetic requests that are reads", 0.0, 1.0);
+  s.read_fraction =
+      cfg.get_double(kPrefix + "read_fraction", 0.5, "fraction of synthetic requests that are reads", 0.0, 1.0);
   s.footprint = cfg.get_size(kPrefix + "footprint", "0", "bytes addressed from offset 0 (0 = the whole device)");
-  s.hot_requests = cfg.get_double(kPrefix + "hot_requests", 0.8, "hotcold, shifting: fraction of requests that go to the hot set", 0.0, 1.0);
-  s.hot_space = cfg.get_double(kPrefix + "hot_space", 0.2, "hotcold: fraction of the footprint that is hot (its start); shifting: of the written part", 0.0, 1.0);
-  s.cold_space = cfg.get_double(kPrefix + "cold_space", 0.5, "shifting: fraction of the footprint (its end) never written", 0.0, 1.0);
-  s.shift_requests = cfg.get_u64(kPrefix + "shift_requests", 100000, "shifting: the hot window moves on by its own size every this many requests (0: never)");
+  s.hot_requests = cfg.get_double(kPrefix + "hot_requests", 0.8,
+                                  "hotcold, shifting: fraction of requests that go to the hot set", 0.0, 1.0);
+  s.hot_space = cfg.get_double(
+      kPrefix + "hot_space", 0.2,
+      "hotcold: fraction of the footprint that is hot (its start); shifting: of the written part", 0.0, 1.0);
+  s.cold_space = cfg.get_double(kPrefix + "cold_space", 0.5,
+                                "shifting: fraction of the footprint (its end) never written", 0.0, 1.0);
+  s.shift_requests =
+      cfg.get_u64(kPrefix + "shift_requests", 100000,
+                  "shifting: the hot window moves on by its own size every this many requests (0: never)");
   s.zipf_theta = cfg.get_double(kPrefix + "zipf_theta", 0.99, "zipf: skew exponent, P(rank k) ~ 1/k^theta", 0.0, 100.0);
-  s.zipf_scatter = cfg.get_bool(kPrefix + "zipf_scatter", true,
-                                "zipf: scatter ranks over the footprint with a keyed permutation (false: rank k at slot k)");
-  s.iops = cfg.get_double(kPrefix + "iops", 0.0, "open-loop arrival rate in requests/s (0 = all at time 0, closed loop)", 0.0);
+  s.zipf_scatter =
+      cfg.get_bool(kPrefix + "zipf_scatter", true,
+                   "zipf: scatter ranks over the footprint with a keyed permutation (false: rank k at slot k)");
+  s.iops = cfg.get_double(kPrefix + "iops", 0.0,
+                          "open-loop arrival rate in requests/s (0 = all at time 0, closed loop)", 0.0);
   const std::string a = cfg.get_choice(kPrefix + "arrival", "fixed", {"fixed", "poisson"},
                                        "inter-arrival times: fixed 1/iops or exponential with mean 1/iops");
   s.arrival = a == "fixed" ? ArrivalProcess::fixed : ArrivalProcess::poisson;

@@ -24,21 +24,21 @@ const char* to_string(ArrivalProcess a);
 
 struct SyntheticSpec {
   SyntheticPattern pattern = SyntheticPattern::uniform;
-  uint64_t requests = 100000;   // requests per pass; 0 = unlimited (the driver stops the run)
-  uint64_t io_size = 4096;      // bytes per request, a multiple of 512
-  uint64_t align = 4096;        // request offsets are multiples of this (a multiple of 512)
-  double read_fraction = 0.5;   // probability that a request is a read (else a write)
-  uint64_t footprint = 0;       // bytes addressed from offset 0; 0 = the whole device
-  double hot_requests = 0.8;    // hotcold: fraction of requests that go to the hot set
-  double hot_space = 0.2;       // hotcold: fraction of the footprint's slots that are hot (the first ones)
-  double cold_space = 0.5;      // shifting: fraction of the footprint (its end) never written
+  uint64_t requests = 100000;        // requests per pass; 0 = unlimited (the driver stops the run)
+  uint64_t io_size = 4096;           // bytes per request, a multiple of 512
+  uint64_t align = 4096;             // request offsets are multiples of this (a multiple of 512)
+  double read_fraction = 0.5;        // probability that a request is a read (else a write)
+  uint64_t footprint = 0;            // bytes addressed from offset 0; 0 = the whole device
+  double hot_requests = 0.8;         // hotcold: fraction of requests that go to the hot set
+  double hot_space = 0.2;            // hotcold: fraction of the footprint's slots that are hot (the first ones)
+  double cold_space = 0.5;           // shifting: fraction of the footprint (its end) never written
   uint64_t shift_requests = 100000;  // shifting: the hot window moves on every this many requests (0: never)
-  double zipf_theta = 0.99;     // zipf: P(rank k) ~ 1/k^theta
-  bool zipf_scatter = true;     // zipf: scatter ranks over the footprint with a keyed permutation
-  double iops = 0;              // open-loop arrival rate; 0 = all at time 0 (closed loop)
+  double zipf_theta = 0.99;          // zipf: P(rank k) ~ 1/k^theta
+  bool zipf_scatter = true;          // zipf: scatter ranks over the footprint with a keyed permutation
+  double iops = 0;                   // open-loop arrival rate; 0 = all at time 0 (closed loop)
   ArrivalProcess arrival = ArrivalProcess::fixed;  // inter-arrival: fixed 1/iops or exponential
   uint64_t seed = 1;
-  uint64_t device_bytes = 0;    // capacity the footprint must fit in
+  uint64_t device_bytes = 0;  // capacity the footprint must fit in
 
   // Reads workload.synthetic.* (declaring each key with its default and
   // description) and validates; throws ConfigError naming the key.

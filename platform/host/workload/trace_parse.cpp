@@ -111,16 +111,23 @@ bool parse_decimal_scaled(std::string_view s, int scale, u128& out) {
   bool any = false;
   bool dropped_nonzero = false;
   while (i < n && s[i] >= '0' && s[i] <= '9') {
-    if (mant < kMantissaCap) mant = mant * 10 + static_cast<unsigned>(s[i] - '0');
-    else { ++exp10; dropped_nonzero |= s[i] != '0'; }
+    if (mant < kMantissaCap)
+      mant = mant * 10 + static_cast<unsigned>(s[i] - '0');
+    else {
+      ++exp10;
+      dropped_nonzero |= s[i] != '0';
+    }
     any = true;
     ++i;
   }
   if (i < n && s[i] == '.') {
     ++i;
     while (i < n && s[i] >= '0' && s[i] <= '9') {
-      if (mant < kMantissaCap) { mant = mant * 10 + static_cast<unsigned>(s[i] - '0'); --exp10; }
-      else dropped_nonzero |= s[i] != '0';
+      if (mant < kMantissaCap) {
+        mant = mant * 10 + static_cast<unsigned>(s[i] - '0');
+        --exp10;
+      } else
+        dropped_nonzero |= s[i] != '0';
       any = true;
       ++i;
     }

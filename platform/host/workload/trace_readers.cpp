@@ -106,8 +106,8 @@ class TraceReader : public Workload {
   }
 
   std::string describe() const override {
-    std::string d = std::string(to_string(format())) + " trace '" + lines_.path() + "' (device=" +
-                    (opt_.device < 0 ? std::string("all") : std::to_string(opt_.device)) +
+    std::string d = std::string(to_string(format())) + " trace '" + lines_.path() +
+                    "' (device=" + (opt_.device < 0 ? std::string("all") : std::to_string(opt_.device)) +
                     ", time_scale=" + format_double(opt_.time_scale) +
                     ", skip_zero_length=" + (opt_.skip_zero_length ? "true" : "false");
     const std::string extra = describe_extra();
@@ -130,8 +130,8 @@ class TraceReader : public Workload {
   virtual std::string describe_extra() const { return {}; }
 
   [[noreturn]] void fail(const std::string& what, std::string_view got) const {
-    throw TraceError(lines_.path() + ":" + std::to_string(lines_.line_number()) + ": expected " + what +
-                     ", got '" + shorten(got) + "'");
+    throw TraceError(lines_.path() + ":" + std::to_string(lines_.line_number()) + ": expected " + what + ", got '" +
+                     shorten(got) + "'");
   }
 
   uint64_t u64(std::string_view field, const char* what) const {
@@ -168,9 +168,18 @@ class TraceReader : public Workload {
   void count(const IoRequest& q) {
     ++stats_.records;
     switch (q.op) {
-      case IoOp::read: ++stats_.reads; stats_.read_bytes += q.length; break;
-      case IoOp::write: ++stats_.writes; stats_.write_bytes += q.length; break;
-      case IoOp::trim: ++stats_.trims; stats_.trim_bytes += q.length; break;
+      case IoOp::read:
+        ++stats_.reads;
+        stats_.read_bytes += q.length;
+        break;
+      case IoOp::write:
+        ++stats_.writes;
+        stats_.write_bytes += q.length;
+        break;
+      case IoOp::trim:
+        ++stats_.trims;
+        stats_.trim_bytes += q.length;
+        break;
       case IoOp::flush: ++stats_.flushes; break;
     }
   }
@@ -195,15 +204,17 @@ class MqsimReader final : public TraceReader {
   LineKind parse(std::string_view line, RawRecord& r) override {
     std::string_view f[5];
     const size_t n = detail::split_ws(line, f, 5);
-    if (n != 5)
-      fail("5 blank-separated fields 'arrival_time_ns device start_lba size_sectors type'", line);
+    if (n != 5) fail("5 blank-separated fields 'arrival_time_ns device start_lba size_sectors type'", line);
     r.time_ps = static_cast<u128>(u64(f[0], "arrival time (ns, field 1)")) * kPsPerNs;
     r.device = u32(f[1], "device (field 2)");
     r.offset = sectors_to_bytes(u64(f[2], "start LBA (512-byte sectors, field 3)"), f[2], "start LBA");
     r.length = sectors_to_bytes(u64(f[3], "size (512-byte sectors, field 4)"), f[3], "size");
-    if (f[4] == "0") r.op = IoOp::write;
-    else if (f[4] == "1") r.op = IoOp::read;
-    else fail("type 0 (write) or 1 (read) in field 5", f[4]);
+    if (f[4] == "0")
+      r.op = IoOp::write;
+    else if (f[4] == "1")
+      r.op = IoOp::read;
+    else
+      fail("type 0 (write) or 1 (read) in field 5", f[4]);
     return LineKind::record;
   }
 };
@@ -248,13 +259,16 @@ class MsrReader final : public TraceReader {
     std::string_view f[7];
     const size_t n = detail::split_csv(line, f, 7);
     if (n != 7) fail("7 comma-separated fields 'Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime'", line);
-    r.time_ps = static_cast<u128>(u64(f[0], "Timestamp (Windows FILETIME, 100 ns ticks, field 1)")) *
-                kPsPerFiletimeTick;
+    r.time_ps =
+        static_cast<u128>(u64(f[0], "Timestamp (Windows FILETIME, 100 ns ticks, field 1)")) * kPsPerFiletimeTick;
     if (f[1].empty()) fail("a Hostname (field 2)", line);
     r.device = u32(f[2], "DiskNumber (field 3)");
-    if (detail::iequals(f[3], "read")) r.op = IoOp::read;
-    else if (detail::iequals(f[3], "write")) r.op = IoOp::write;
-    else fail("Type Read or Write (field 4)", f[3]);
+    if (detail::iequals(f[3], "read"))
+      r.op = IoOp::read;
+    else if (detail::iequals(f[3], "write"))
+      r.op = IoOp::write;
+    else
+      fail("Type Read or Write (field 4)", f[3]);
     r.offset = u64(f[4], "Offset (bytes, field 5)");
     r.length = u64(f[5], "Size (bytes, field 6)");
     u64(f[6], "ResponseTime (100 ns ticks, field 7)");
@@ -279,9 +293,12 @@ class SystorReader final : public TraceReader {
     if (n != 6) fail("6 comma-separated fields 'Timestamp,Response,IOType,LUN,Offset,Size'", line);
     r.time_ps = decimal_time(f[0], 12, "Timestamp (Unix seconds, field 1)");
     // f[1] (Response, seconds) is not used and may be empty.
-    if (f[2] == "R" || f[2] == "r") r.op = IoOp::read;
-    else if (f[2] == "W" || f[2] == "w") r.op = IoOp::write;
-    else fail("IOType R or W (field 3)", f[2]);
+    if (f[2] == "R" || f[2] == "r")
+      r.op = IoOp::read;
+    else if (f[2] == "W" || f[2] == "w")
+      r.op = IoOp::write;
+    else
+      fail("IOType R or W (field 3)", f[2]);
     r.device = u32(f[3], "LUN (field 4)");
     r.offset = u64(f[4], "Offset (bytes, field 5)");
     r.length = u64(f[5], "Size (bytes, field 6)");
@@ -304,9 +321,12 @@ class SpcReader final : public TraceReader {
     r.device = u32(f[0], "ASU (field 1)");
     r.offset = sectors_to_bytes(u64(f[1], "LBA (512-byte blocks, field 2)"), f[1], "LBA");
     r.length = u64(f[2], "Size (bytes, field 3)");
-    if (f[3] == "r" || f[3] == "R") r.op = IoOp::read;
-    else if (f[3] == "w" || f[3] == "W") r.op = IoOp::write;
-    else fail("Opcode r, R, w or W (field 4)", f[3]);
+    if (f[3] == "r" || f[3] == "R")
+      r.op = IoOp::read;
+    else if (f[3] == "w" || f[3] == "W")
+      r.op = IoOp::write;
+    else
+      fail("Opcode r, R, w or W (field 4)", f[3]);
     r.time_ps = decimal_time(f[4], 12, "Timestamp (seconds, field 5)");
     return LineKind::record;
   }
@@ -348,13 +368,17 @@ class BlkparseReader final : public TraceReader {
       sector = u64(f[7], "start sector (field 8)");
       count = u64(f[9], "sector count (field 10)");
     }
-    if (discard) r.op = IoOp::trim;
-    else if (flush && (!has_range || count == 0)) r.op = IoOp::flush;  // "F", "FN", "FWS" without data
-    else if (write) r.op = IoOp::write;
-    else if (read) r.op = IoOp::read;
-    else return LineKind::skip;  // "N" and other no-data requests
-    if (r.op != IoOp::flush && !has_range)
-      fail("'sector + count' after the RWBS field '" + shorten(rwbs) + "'", line);
+    if (discard)
+      r.op = IoOp::trim;
+    else if (flush && (!has_range || count == 0))
+      r.op = IoOp::flush;  // "F", "FN", "FWS" without data
+    else if (write)
+      r.op = IoOp::write;
+    else if (read)
+      r.op = IoOp::read;
+    else
+      return LineKind::skip;  // "N" and other no-data requests
+    if (r.op != IoOp::flush && !has_range) fail("'sector + count' after the RWBS field '" + shorten(rwbs) + "'", line);
     r.offset = sectors_to_bytes(sector, f[7], "start sector");
     r.length = r.op == IoOp::flush ? 0 : sectors_to_bytes(count, f[9], "sector count");
     return LineKind::record;
@@ -390,9 +414,12 @@ class FioReader final : public TraceReader {
   LineKind parse(std::string_view line, RawRecord& r) override {
     if (version_ == 0) {
       const std::string_view t = detail::trim(line);
-      if (t == "fio version 2 iolog") version_ = 2;
-      else if (t == "fio version 3 iolog") version_ = 3;
-      else fail("the header 'fio version 2 iolog' or 'fio version 3 iolog'", line);
+      if (t == "fio version 2 iolog")
+        version_ = 2;
+      else if (t == "fio version 3 iolog")
+        version_ = 3;
+      else
+        fail("the header 'fio version 2 iolog' or 'fio version 3 iolog'", line);
       return LineKind::ignore;
     }
     std::string_view f[5];
@@ -423,10 +450,14 @@ class FioReader final : public TraceReader {
       r.length = 0;
       return LineKind::record;
     }
-    if (action == "read") r.op = IoOp::read;
-    else if (action == "write") r.op = IoOp::write;
-    else if (action == "trim") r.op = IoOp::trim;
-    else fail("a fio action (read, write, trim, sync, datasync, add, open, close, wait)", action);
+    if (action == "read")
+      r.op = IoOp::read;
+    else if (action == "write")
+      r.op = IoOp::write;
+    else if (action == "trim")
+      r.op = IoOp::trim;
+    else
+      fail("a fio action (read, write, trim, sync, datasync, add, open, close, wait)", action);
     if (args < 2) fail("'offset length' after '" + shorten(action) + "'", line);
     r.offset = u64(f[i + 2], "offset (bytes)");
     r.length = u64(f[i + 3], "length (bytes)");
@@ -468,12 +499,11 @@ std::unique_ptr<TraceReader> make_reader(const std::string& path, TraceFormat f,
   throw std::invalid_argument("unknown trace format");
 }
 
-constexpr TraceFormat kAllFormats[] = {TraceFormat::mqsim, TraceFormat::disksim, TraceFormat::msr,
-                                       TraceFormat::systor, TraceFormat::spc, TraceFormat::blkparse,
-                                       TraceFormat::fio};
+constexpr TraceFormat kAllFormats[] = {TraceFormat::mqsim, TraceFormat::disksim,  TraceFormat::msr, TraceFormat::systor,
+                                       TraceFormat::spc,   TraceFormat::blkparse, TraceFormat::fio};
 // Detection order: the most specific first; mqsim (all-integer columns) last.
-constexpr TraceFormat kDetectOrder[] = {TraceFormat::fio, TraceFormat::systor, TraceFormat::msr,
-                                        TraceFormat::spc, TraceFormat::blkparse, TraceFormat::disksim,
+constexpr TraceFormat kDetectOrder[] = {TraceFormat::fio,  TraceFormat::systor,   TraceFormat::msr,
+                                        TraceFormat::spc,  TraceFormat::blkparse, TraceFormat::disksim,
                                         TraceFormat::mqsim};
 constexpr uint64_t kSniffLines = 64;
 
@@ -546,7 +576,8 @@ TraceFormat detect_trace_format(const std::string& path) {
       IoRequest q;
       while (reader->next(q)) {
       }
-      if (reader->recognized() == 0) reason = "no request line in the first " + std::to_string(kSniffLines) + " lines";
+      if (reader->recognized() == 0)
+        reason = "no request line in the first " + std::to_string(kSniffLines) + " lines";
       else if (f == TraceFormat::disksim && !static_cast<DisksimReader&>(*reader).saw_fraction())
         reason = "no fractional millisecond time (integer times are read as mqsim nanoseconds)";
     } catch (const TraceError& e) {
@@ -555,9 +586,10 @@ TraceFormat detect_trace_format(const std::string& path) {
     if (reason.empty()) return f;
     why += std::string("\n  ") + to_string(f) + ": " + reason;
   }
-  throw TraceError(path + ": could not tell the trace format from its first lines (first line '" +
-                   shorten(first_line) + "'); tried fio, systor, msr, spc, blkparse, disksim, mqsim; "
-                   "pass the format explicitly:" + why);
+  throw TraceError(path + ": could not tell the trace format from its first lines (first line '" + shorten(first_line) +
+                   "'); tried fio, systor, msr, spc, blkparse, disksim, mqsim; "
+                   "pass the format explicitly:" +
+                   why);
 }
 
 std::unique_ptr<Workload> open_trace(const std::string& path, const TraceOptions& opt) {

@@ -27,10 +27,10 @@ struct IoRequest {
   uint64_t offset = 0;   // bytes
   uint64_t length = 0;   // bytes (0 only for flush)
   IoOp op = IoOp::read;
-  uint32_t device = 0;   // device / disk number / LUN / ASU field (0 if the format has none)
-  uint64_t line = 0;     // 1-based source line (0 for synthetic)
-  uint8_t stream = 0;    // write: NVMe stream ID to send (0: none; set by host.streams)
-  uint8_t flags = 0;     // IoFlag bits (the file-level host's journal: ordering and fsync timing)
+  uint32_t device = 0;  // device / disk number / LUN / ASU field (0 if the format has none)
+  uint64_t line = 0;    // 1-based source line (0 for synthetic)
+  uint8_t stream = 0;   // write: NVMe stream ID to send (0: none; set by host.streams)
+  uint8_t flags = 0;    // IoFlag bits (the file-level host's journal: ordering and fsync timing)
 };
 
 // IoRequest::flags. barrier: not issued before every earlier request has
@@ -79,10 +79,10 @@ const char* to_string(TraceFormat f);  // the name parse_trace_format accepts
 
 struct TraceOptions {
   TraceFormat format = TraceFormat::mqsim;
-  bool detect = false;        // ignore `format` and sniff the file (detect_trace_format)
-  int64_t device = -1;        // keep only this device / disk / LUN / ASU / fio file index; -1: all
-  double time_scale = 1.0;    // multiplies inter-arrival times (2.0 = half the rate); >= 0
-  bool skip_zero_length = true;  // zero-length read/write/trim: skip and count (true) or TraceError
+  bool detect = false;                // ignore `format` and sniff the file (detect_trace_format)
+  int64_t device = -1;                // keep only this device / disk / LUN / ASU / fio file index; -1: all
+  double time_scale = 1.0;            // multiplies inter-arrival times (2.0 = half the rate); >= 0
+  bool skip_zero_length = true;       // zero-length read/write/trim: skip and count (true) or TraceError
   std::string blkparse_action = "Q";  // the blkparse action whose lines are requests
   // Unit of the fio v3 iolog timestamp column, in ps. Default: milliseconds.
   // Note: fio's own writer (iolog.c, log_io_u) prints utime_since_now(), i.e.

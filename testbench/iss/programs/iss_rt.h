@@ -11,7 +11,7 @@
 
 static inline void iss_wfi(void) { MMIO32(SSDVP_SYSCTL_BASE + SYSCTL_WFI) = 1; }
 static inline void iss_irq_enable(void) {
-  __asm__ volatile("csrs mie, %0" ::"r"(1u << 11));  /* MEIE */
+  __asm__ volatile("csrs mie, %0" ::"r"(1u << 11));    /* MEIE */
   __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3)); /* MIE */
 }
 #endif
