@@ -9,19 +9,13 @@
 namespace ssdvp {
 
 KMeansAccel::KMeansAccel(sc_core::sc_module_name nm, Config& cfg)
-    : sc_module(nm),
-      regs("regs"),
+    : BusDevice(nm, cfg, "ACCEL", "accel.access", "accelerator register access time"),
       dma("dma"),
       irq("irq"),
-      log_(name(), log_level_from(cfg, name())),
       shape_(AccelShape::from_config(cfg)),
-      core_(make_accel_core(cfg, shape_)),
-      bank_("ACCEL") {
+      core_(make_accel_core(cfg, shape_)) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     throw std::runtime_error(std::string(name()) + ": needs the SystemC time resolution of 1 ps");
-  access_ps_ = cfg.get_time_ps("accel.access", "10ns", "accelerator register access time");
-  regs.register_b_transport(this, &KMeansAccel::b_transport);
-  regs.register_transport_dbg(this, &KMeansAccel::transport_dbg);
 
   bank_.on_read(ACCEL_CTRL, [this] { return irq_en_ ? ACCEL_CTRL_IRQ_EN : 0u; });
   bank_.on_write(ACCEL_CTRL, [this](uint32_t v) { write_ctrl(v); });
@@ -39,18 +33,7 @@ KMeansAccel::KMeansAccel(sc_core::sc_module_name nm, Config& cfg)
   dont_initialize();
 }
 
-void KMeansAccel::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
-  access_at_ps_ = (sc_core::sc_time_stamp() + delay).value();
-  if (!bank_.transport(tx))
-    SSDVP_LOG(log_, warn, "rejected register access at offset 0x%llx",
-              static_cast<unsigned long long>(tx.get_address()));
-  delay += sc_core::sc_time::from_value(access_ps_);
-}
-
-unsigned KMeansAccel::transport_dbg(tlm::tlm_generic_payload& tx) {
-  if (!tx.is_read()) return 0;  // debug accesses have no side effects
-  return bank_.transport(tx) ? 4 : 0;
-}
+void KMeansAccel::on_reset() { bank_.set(ACCEL_SRAM_POINTS, shape_.sram_points); }
 
 uint64_t KMeansAccel::cycles_to_ps(uint64_t cycles) const {
   return uint64_t(std::llround(double(cycles) * 1e12 / shape_.clock_hz));
@@ -62,13 +45,14 @@ void KMeansAccel::notify_at(sc_core::sc_event& ev, uint64_t at_ps) {
 }
 
 void KMeansAccel::write_ctrl(uint32_t v) {
+  at_ps_ = access_at_ps();
   irq_en_ = v & ACCEL_CTRL_IRQ_EN;
   if (v & ACCEL_CTRL_CLEAR) {
     done_ = error_ = false;
     error_code_ = ACCEL_ERR_NONE;
   }
   if (v & ACCEL_CTRL_START) start();
-  notify_at(irq_ev_, access_at_ps_);
+  notify_at(irq_ev_, at_ps_);
 }
 
 void KMeansAccel::fail(accel_error code, const char* what) {
@@ -76,7 +60,7 @@ void KMeansAccel::fail(accel_error code, const char* what) {
   if (!error_) error_code_ = code;  // the first error since CLEAR
   error_ = true;
   SSDVP_LOG(log_, warn, "%s (error %u)", what, unsigned(code));
-  notify_at(irq_ev_, access_at_ps_);
+  notify_at(irq_ev_, at_ps_);
 }
 
 bool KMeansAccel::dma_access(bool write, uint32_t addr, void* data, uint32_t bytes) {
@@ -116,11 +100,11 @@ void KMeansAccel::start() {
   // Functional mode (the firmware run from outside the kernel, e.g. while
   // preconditioning): no time passes, so the job completes at once.
   if (sc_core::sc_get_status() != sc_core::SC_RUNNING) return finish();
-  notify_at(done_ev_, access_at_ps_ + cycles_to_ps(job_cycles_));
+  notify_at(done_ev_, at_ps_ + cycles_to_ps(job_cycles_));
 }
 
 void KMeansAccel::done_method() {
-  access_at_ps_ = sc_core::sc_time_stamp().value();
+  at_ps_ = sc_core::sc_time_stamp().value();
   finish();
 }
 

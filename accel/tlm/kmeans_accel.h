@@ -14,23 +14,19 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 
-#include "common/config.h"
-#include "common/log.h"
-#include "common/register_bank.h"
+#include "common/bus_device.h"
 #include "ssdvp_hw.h"
 #include "tlm/accel_core.h"
 
 namespace ssdvp {
 
-class KMeansAccel : public sc_core::sc_module {
+class KMeansAccel : public BusDevice {  // regs: ACCEL registers
  public:
-  tlm_utils::simple_target_socket<KMeansAccel> regs;    // ACCEL registers
   tlm_utils::simple_initiator_socket<KMeansAccel> dma;  // to the bus (DRAM)
   sc_core::sc_out<bool> irq;                            // done or error, if enabled
 
@@ -48,8 +44,7 @@ class KMeansAccel : public sc_core::sc_module {
 
  private:
   SC_HAS_PROCESS(KMeansAccel);
-  void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
-  unsigned transport_dbg(tlm::tlm_generic_payload& tx);
+  void on_reset() override;
   void write_ctrl(uint32_t v);
   void start();
   void fail(accel_error code, const char* what);
@@ -59,13 +54,10 @@ class KMeansAccel : public sc_core::sc_module {
   void irq_method();   // SC_METHOD: drives irq
   void notify_at(sc_core::sc_event& ev, uint64_t at_ps);
 
-  Logger log_;
   AccelShape shape_;
   std::unique_ptr<AccelCore> core_;
-  RegisterBank bank_;
-  uint64_t access_ps_ = 0;
 
-  uint64_t access_at_ps_ = 0;  // local time of the register access being served
+  uint64_t at_ps_ = 0;  // local time of what is being served: a CTRL write or the job's end
   bool busy_ = false, done_ = false, error_ = false, irq_en_ = false;
   uint32_t error_code_ = ACCEL_ERR_NONE;
   uint32_t job_n_ = 0, job_dst_ = 0;

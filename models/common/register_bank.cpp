@@ -100,17 +100,21 @@ void RegisterBank::set_field(uint32_t offset, const std::string& name, uint32_t 
   set(offset, field(offset, name).put(get(offset), value));
 }
 
-bool RegisterBank::transport(tlm::tlm_generic_payload& tx) {
+RegisterBank::Reg* RegisterBank::target(tlm::tlm_generic_payload& tx) {
   const uint64_t addr = tx.get_address();
   if (tx.get_data_length() != 4 || tx.get_streaming_width() < 4 || tx.get_byte_enable_ptr() || addr % 4) {
-    ++errors_;
     tx.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-    return false;
+    return nullptr;
   }
   Reg* r = addr <= UINT32_MAX ? find(static_cast<uint32_t>(addr)) : nullptr;
+  if (!r) tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  return r;
+}
+
+bool RegisterBank::transport(tlm::tlm_generic_payload& tx) {
+  Reg* r = target(tx);
   if (!r) {
     ++errors_;
-    tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return false;
   }
   uint32_t v = 0;
@@ -134,6 +138,24 @@ bool RegisterBank::transport(tlm::tlm_generic_payload& tx) {
   }
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
   return true;
+}
+
+unsigned RegisterBank::transport_dbg(tlm::tlm_generic_payload& tx) {
+  Reg* r = target(tx);
+  if (!r) return 0;
+  if (tx.is_read()) {
+    const uint32_t v = r->read ? r->read() : r->value;
+    std::memcpy(tx.get_data_ptr(), &v, 4);
+  } else if (tx.is_write()) {
+    if (r->write) return 0;  // only its handler could take it: no side effects here
+    std::memcpy(&r->value, tx.get_data_ptr(), 4);
+  }
+  tx.set_response_status(tlm::TLM_OK_RESPONSE);
+  return 4;
+}
+
+void RegisterBank::reset() {
+  for (Reg& r : regs_) r.value = 0;
 }
 
 }  // namespace ssdvp

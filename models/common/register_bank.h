@@ -77,6 +77,14 @@ class RegisterBank {
   // Serves one access; adds nothing to delay (the caller adds its latency).
   // Returns false (and sets the payload's response status) on a guest error.
   bool transport(tlm::tlm_generic_payload& tx);
+  // A debug access (transport_dbg), without side effects: a read returns the
+  // live value (read handlers must have none), a write changes only a
+  // register without a write handler (a handler could ring a doorbell).
+  // Returns the bytes accessed (4), or 0 for a refused or bad access; counts
+  // no error.
+  unsigned transport_dbg(tlm::tlm_generic_payload& tx);
+  // Every register's stored value back to 0 (handlers stay).
+  void reset();
 
   const std::string& block() const { return block_; }
   size_t size() const { return regs_.size(); }
@@ -91,6 +99,8 @@ class RegisterBank {
     std::function<void(uint32_t)> write;
   };
   Reg* find(uint32_t offset);
+  // The register an access names, or null (response status set) if malformed.
+  Reg* target(tlm::tlm_generic_payload& tx);
   const Reg* find(uint32_t offset) const;
 
   std::string block_;

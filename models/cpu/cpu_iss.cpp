@@ -46,7 +46,7 @@ bool inside(uint64_t addr, uint64_t len, uint64_t base, uint64_t size) {
 }  // namespace
 
 CpuIss::CpuIss(sc_core::sc_module_name nm, Config& cfg)
-    : sc_module(nm), bus("bus"), irq("irq"), log_(name(), log_level_from(cfg, name())) {
+    : sc_module(nm), bus("bus", SSDVP_DRAM_BASE), irq("irq"), log_(name(), log_level_from(cfg, name())) {
   const double hz = cfg.get_double("cpu.clock_hz", 1e9, "controller CPU clock in Hz", 1e3, 1e11);
   cycle_ps_ = uint64_t(std::llround(1e12 / hz));
   cpi_ = cfg.get_double("cpu.iss.cpi", 1.0, "iss mode: cycles per retired instruction", 0.01, 100.0);
@@ -87,6 +87,10 @@ CpuIss::CpuIss(sc_core::sc_module_name nm, Config& cfg)
     uc_ = nullptr;
     throw std::runtime_error(std::string(name()) + ": Unicorn memory map: " + uc_strerror(e));
   }
+  // The DMI pointer DRAM is mapped through honours invalidation: the slice
+  // running stops at the next block boundary (block_hook), and DRAM is
+  // mapped again (from a new pointer) before the next slice.
+  bus.on_invalidate = [this](uint64_t, uint64_t) { dram_stale_ = dram_mapped_; };
   SC_THREAD(run);
 }
 
@@ -95,19 +99,22 @@ CpuIss::~CpuIss() {
 }
 
 void CpuIss::map_dram() {
+  if (dram_stale_ && dram_mapped_) {
+    uc_mem_unmap(uc_, dram_start_, dram_size_);
+    dram_mapped_ = false;
+  }
+  dram_stale_ = false;
   if (dram_mapped_) return;
-  tlm::tlm_generic_payload tx;
-  tlm::tlm_dmi dmi;
-  tx.set_address(SSDVP_DRAM_BASE);
-  tx.set_command(tlm::TLM_READ_COMMAND);
-  if (!bus->get_direct_mem_ptr(tx, dmi) || !dmi.is_read_write_allowed())
-    throw std::runtime_error(std::string(name()) + ": the bus gives no direct pointer to DRAM");
-  const uint64_t start = dmi.get_start_address(), size = dmi.get_end_address() - start + 1;
+  const tlm::tlm_dmi* dmi = bus.region();
+  if (!dmi) throw std::runtime_error(std::string(name()) + ": the bus gives no direct pointer to DRAM");
+  const uint64_t start = dmi->get_start_address(), size = dmi->get_end_address() - start + 1;
   if (start != SSDVP_DRAM_BASE || size % kPageBytes)
     throw std::runtime_error(std::string(name()) + ": DRAM of " + std::to_string(size) + " bytes at " + hex(start) +
                              " cannot be mapped (needs the region start and a multiple of 4 KiB)");
-  const uc_err e = uc_mem_map_ptr(uc_, start, size, UC_PROT_ALL, dmi.get_dmi_ptr());
+  const uc_err e = uc_mem_map_ptr(uc_, start, size, UC_PROT_ALL, dmi->get_dmi_ptr());
   if (e != UC_ERR_OK) throw std::runtime_error(std::string(name()) + ": Unicorn DRAM map: " + uc_strerror(e));
+  dram_start_ = start;
+  dram_size_ = size;
   dram_mapped_ = true;
 }
 
@@ -300,6 +307,7 @@ void CpuIss::stop_with_fault(const std::string& why) {
 // or `until` (0: none). Adds the instructions retired to *retired and checks
 // the result and the watchdog.
 void CpuIss::emulate(uint64_t until, uint64_t* retired) {
+  if (dram_stale_) map_dram();
   block_insns_ = 0;
   bad_access_ = false;
   const uint32_t from = pc();
@@ -419,7 +427,7 @@ void CpuIss::run() {
 
 void CpuIss::block_hook(uc_struct* uc, uint64_t address, uint32_t size, void* user) {
   auto* self = static_cast<CpuIss*>(user);
-  if (self->want_stop_ || self->want_wait_ || self->block_insns_ >= self->quantum_insns_) {
+  if (self->want_stop_ || self->want_wait_ || self->dram_stale_ || self->block_insns_ >= self->quantum_insns_) {
     uc_emu_stop(uc);  // the block at `address` has not run: pc stays on it
     return;
   }

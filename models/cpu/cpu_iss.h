@@ -31,7 +31,6 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include <array>
 #include <cstdint>
@@ -42,6 +41,7 @@
 #include <vector>
 
 #include "common/config.h"
+#include "common/dmi_socket.h"
 #include "common/log.h"
 #include "cpu/firmware_clock.h"
 #include "hal.h"
@@ -52,8 +52,8 @@ namespace ssdvp {
 
 class CpuIss : public sc_core::sc_module {
  public:
-  tlm_utils::simple_initiator_socket<CpuIss> bus;  // to the SoC bus
-  sc_core::sc_in<bool> irq;                        // from the interrupt controller
+  DmiSocket bus;             // to the SoC bus (DRAM mapped through its DMI pointer)
+  sc_core::sc_in<bool> irq;  // from the interrupt controller
 
   CpuIss(sc_core::sc_module_name name, Config& cfg);
   ~CpuIss() override;
@@ -178,6 +178,8 @@ class CpuIss : public sc_core::sc_module {
   std::unordered_map<std::string, uint32_t> names_;  // every named symbol
   uint32_t entry_ = 0;
   bool dram_mapped_ = false;
+  bool dram_stale_ = false;
+  uint64_t dram_start_ = 0, dram_size_ = 0;  // the DMI pointer was invalidated: map DRAM again before the next slice
   // Requests raised inside callbacks; acted on from the block hook, where the
   // PC is a block boundary (stopping inside an MMIO callback would replay it).
   bool want_wait_ = false, want_stop_ = false;

@@ -57,7 +57,11 @@ const hal_ops CpuNative::ops_ = {&CpuNative::hal_read32,   &CpuNative::hal_write
 const char* CpuNative::op_name(enum fw_op op) { return kOps[op].name; }
 
 CpuNative::CpuNative(sc_core::sc_module_name nm, Config& cfg)
-    : sc_module(nm), bus("bus"), irq("irq"), log_(name(), log_level_from(cfg, name())), hal_{&ops_, this} {
+    : sc_module(nm),
+      bus("bus", SSDVP_DRAM_BASE),
+      irq("irq"),
+      log_(name(), log_level_from(cfg, name())),
+      hal_{&ops_, this} {
   const double hz = cfg.get_double("cpu.clock_hz", 1e9, "controller CPU clock in Hz", 1e3, 1e11);
   cycle_ps_ = uint64_t(std::llround(1e12 / hz));
   quantum_ps_ =
@@ -108,17 +112,7 @@ void CpuNative::hal_write32(void* ctx, uint32_t addr, uint32_t v) {
 }
 
 void* CpuNative::hal_dram(void* ctx, uint32_t addr, uint32_t bytes) {
-  auto* self = static_cast<CpuNative*>(ctx);
-  if (!self->dmi_ok_) {
-    tlm::tlm_generic_payload tx;
-    tx.set_address(SSDVP_DRAM_BASE);
-    tx.set_command(tlm::TLM_READ_COMMAND);
-    self->dmi_ok_ = self->bus->get_direct_mem_ptr(tx, self->dmi_) && self->dmi_.is_read_write_allowed();
-    if (!self->dmi_ok_) return nullptr;
-  }
-  const tlm::tlm_dmi& d = self->dmi_;
-  if (addr < d.get_start_address() || uint64_t(addr) + bytes - 1 > d.get_end_address()) return nullptr;
-  return d.get_dmi_ptr() + (addr - d.get_start_address());
+  return static_cast<CpuNative*>(ctx)->bus.dmi_ptr(addr, bytes);
 }
 
 void CpuNative::hal_wait_irq(void* ctx) {

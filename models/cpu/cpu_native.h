@@ -12,13 +12,13 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include <array>
 #include <cstdint>
 #include <functional>
 
 #include "common/config.h"
+#include "common/dmi_socket.h"
 #include "common/log.h"
 #include "cpu/firmware_clock.h"
 #include "hal.h"
@@ -27,8 +27,8 @@ namespace ssdvp {
 
 class CpuNative : public sc_core::sc_module {
  public:
-  tlm_utils::simple_initiator_socket<CpuNative> bus;  // to the SoC bus
-  sc_core::sc_in<bool> irq;                           // from the interrupt controller
+  DmiSocket bus;             // to the SoC bus (DMI to DRAM for hal_dram)
+  sc_core::sc_in<bool> irq;  // from the interrupt controller
 
   CpuNative(sc_core::sc_module_name name, Config& cfg);
 
@@ -100,8 +100,6 @@ class CpuNative : public sc_core::sc_module {
   uint64_t busy_since_ps_ = 0;
   std::array<uint64_t, FW_OP_COUNT> cost_{};
   tlm::tlm_generic_payload tx_;
-  tlm::tlm_dmi dmi_;
-  bool dmi_ok_ = false;
   Stats stats_;
 };
 

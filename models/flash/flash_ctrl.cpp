@@ -35,13 +35,10 @@ uint64_t FlashCtrl::Timing::dma_ps(uint64_t bytes) const {
 }
 
 FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
-    : sc_module(nm),
-      regs("regs"),
-      dma("dma"),
+    : BusDevice(nm, cfg, "FLASH", "flash.access", "flash controller register access time"),
+      dma("dma", SSDVP_DRAM_BASE),
       irq("irq"),
-      log_(name(), log_level_from(cfg, name())),
       geo_(FlashGeometry::from_config(cfg)),
-      bank_("FLASH"),
       faults_(cfg, geo_) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     throw std::runtime_error(std::string(name()) + ": needs the SystemC time resolution of 1 ps");
@@ -56,7 +53,7 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
   t_.sq_fetch_ps =
       cfg.get_time_ps("flash.sq_fetch", "20ns",
                       "per-descriptor fetch and decode time (after the first DRAM access latency of a doorbell)");
-  t_.access_ps = cfg.get_time_ps("flash.access", "10ns", "flash controller register access time");
+  t_.access_ps = access_ps();
 
   dies_.reserve(geo_.dies());
   for (uint32_t d = 0; d < geo_.dies(); ++d) dies_.emplace_back(geo_);
@@ -67,10 +64,6 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
   sched_config(cfg);
   page_types_config(cfg);
   cal_head_.assign(geo_.channels, 0);
-
-  regs.register_b_transport(this, &FlashCtrl::b_transport);
-  regs.register_transport_dbg(this, &FlashCtrl::transport_dbg);
-  dma.register_invalidate_direct_mem_ptr(this, &FlashCtrl::invalidate_dmi);
 
   bank_.on_read(FLASH_SQ_BASE, [this] { return sq_.base; });
   bank_.on_read(FLASH_SQ_SIZE, [this] { return sq_.size; });
@@ -110,19 +103,6 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
 }
 
 // ---- registers -------------------------------------------------------------
-
-void FlashCtrl::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
-  doorbell_ps_ = functional_ ? 0 : (sc_core::sc_time_stamp() + delay).value();
-  if (!bank_.transport(tx))
-    SSDVP_LOG(log_, warn, "rejected register access at offset 0x%llx",
-              static_cast<unsigned long long>(tx.get_address()));
-  delay += ps(t_.access_ps);
-}
-
-unsigned FlashCtrl::transport_dbg(tlm::tlm_generic_payload& tx) {
-  if (!tx.is_read()) return 0;  // debug accesses have no side effects
-  return bank_.transport(tx) ? 4 : 0;
-}
 
 void FlashCtrl::ring_error(const char* what, uint32_t value) {
   ++errors_;
@@ -181,7 +161,7 @@ void FlashCtrl::write_cq_head(uint32_t v) {
   if (functional_)
     post_ready();
   else
-    schedule_poke(doorbell_ps_);
+    schedule_poke(doorbell_ps());
 }
 
 void FlashCtrl::write_sq_tail(uint32_t v) {
@@ -191,7 +171,7 @@ void FlashCtrl::write_sq_tail(uint32_t v) {
     return;
   }
   sq_.tail = v;
-  uint64_t t = std::max(doorbell_ps_, fetch_free_ps_);
+  uint64_t t = std::max(doorbell_ps(), fetch_free_ps_);
   bool first = true;
   while (sq_.head != sq_.tail) {
     fc_sqe d;
@@ -482,47 +462,11 @@ void FlashCtrl::set_functional(bool on) {
 
 // ---- DRAM access -------------------------------------------------------------
 
-void FlashCtrl::invalidate_dmi(sc_dt::uint64, sc_dt::uint64) {
-  dmi_valid_ = false;
-  dmi_tried_ = false;
-}
-
-bool FlashCtrl::dram_access(bool write, uint64_t addr, void* data, uint32_t n, uint64_t* latency_ps) {
-  if (!dmi_tried_) {
-    dmi_tried_ = true;
-    tlm::tlm_generic_payload tx;
-    tx.set_address(SSDVP_DRAM_BASE);
-    tx.set_command(tlm::TLM_READ_COMMAND);
-    dmi_ = tlm::tlm_dmi();
-    dmi_valid_ = dma->get_direct_mem_ptr(tx, dmi_) && dmi_.is_read_write_allowed();
-  }
-  if (dmi_valid_ && addr >= dmi_.get_start_address() && n > 0 && addr + n - 1 <= dmi_.get_end_address()) {
-    uint8_t* p = dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address());
-    if (write)
-      std::memcpy(p, data, n);
-    else
-      std::memcpy(data, p, n);
-    if (latency_ps) *latency_ps = (write ? dmi_.get_write_latency() : dmi_.get_read_latency()).value();
-    return true;
-  }
-  tlm::tlm_generic_payload tx;
-  tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  tx.set_address(addr);
-  tx.set_data_ptr(static_cast<unsigned char*>(data));
-  tx.set_data_length(n);
-  tx.set_streaming_width(n);
-  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  dma->b_transport(tx, delay);
-  if (latency_ps) *latency_ps = delay.value();
-  return tx.is_response_ok();
-}
-
 bool FlashCtrl::dram_read(uint64_t addr, void* dst, uint32_t n, uint64_t* latency_ps) {
-  return dram_access(false, addr, dst, n, latency_ps);
+  return dma.copy(false, addr, dst, n, latency_ps);
 }
 bool FlashCtrl::dram_write(uint64_t addr, const void* src, uint32_t n, uint64_t* latency_ps) {
-  return dram_access(true, addr, const_cast<void*>(src), n, latency_ps);
+  return dma.copy(true, addr, const_cast<void*>(src), n, latency_ps);
 }
 
 bool FlashCtrl::dram_reachable(uint64_t addr, uint64_t bytes) {

@@ -15,17 +15,14 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <vector>
 
-#include "common/config.h"
-#include "common/log.h"
-#include "common/register_bank.h"
+#include "common/bus_device.h"
+#include "common/dmi_socket.h"
 #include "flash/flash_faults.h"
 #include "flash/flash_geometry.h"
 #include "flash/nand_die.h"
@@ -45,11 +42,10 @@ struct FlashOpRecord {
   uint64_t done;     // completion due (a read: after its DRAM write)
 };
 
-class FlashCtrl : public sc_core::sc_module {
+class FlashCtrl : public BusDevice {  // regs: FLASH registers
  public:
-  tlm_utils::simple_target_socket<FlashCtrl> regs;    // FLASH registers
-  tlm_utils::simple_initiator_socket<FlashCtrl> dma;  // to the bus (DRAM at SSDVP_DRAM_BASE)
-  sc_core::sc_out<bool> irq;                          // completion ring not empty
+  DmiSocket dma;              // to the bus (DRAM at SSDVP_DRAM_BASE)
+  sc_core::sc_out<bool> irq;  // completion ring not empty
 
   FlashCtrl(sc_core::sc_module_name name, Config& cfg);
 
@@ -114,9 +110,8 @@ class FlashCtrl : public sc_core::sc_module {
   };
 
   SC_HAS_PROCESS(FlashCtrl);
-  void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
-  unsigned transport_dbg(tlm::tlm_generic_payload& tx);
-  void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
+  // Local time (ps) of the register access being served (0 in functional mode).
+  uint64_t doorbell_ps() const { return functional_ ? 0 : access_at_ps(); }
 
   void write_ring(Ring& ring, const char* which, uint32_t entry_bytes);
   void write_sq_tail(uint32_t v);
@@ -172,7 +167,6 @@ class FlashCtrl : public sc_core::sc_module {
 
   bool dram_read(uint64_t addr, void* dst, uint32_t n, uint64_t* latency_ps);
   bool dram_write(uint64_t addr, const void* src, uint32_t n, uint64_t* latency_ps);
-  bool dram_access(bool write, uint64_t addr, void* data, uint32_t n, uint64_t* latency_ps);
   bool dram_reachable(uint64_t addr, uint64_t bytes);
 
   void complete(uint64_t time, const fc_cqe& cqe, uint8_t op = 0, uint32_t row = 0);
@@ -181,10 +175,8 @@ class FlashCtrl : public sc_core::sc_module {
   void post_ready();         // ready completions into the CQ while it has room
   void completion_method();  // SC_METHOD
 
-  Logger log_;
   FlashGeometry geo_;
   Timing t_;
-  RegisterBank bank_;
   std::vector<NandDie> dies_;
   FlashFaults faults_;
   uint32_t bbt_addr_ = 0;
@@ -192,7 +184,6 @@ class FlashCtrl : public sc_core::sc_module {
   std::function<void(const FlashOpRecord&)> observer_;
 
   Ring sq_, cq_;
-  uint64_t doorbell_ps_ = 0;  // local time of the register access being served
   uint64_t fetch_free_ps_ = 0;
 
   std::vector<uint64_t> die_free_, die_busy_, ch_busy_;
@@ -209,9 +200,6 @@ class FlashCtrl : public sc_core::sc_module {
   uint64_t wake_at_ = UINT64_MAX;  // when wake_ is scheduled (ps; none: UINT64_MAX)
   sc_core::sc_event poke_;         // re-evaluate irq after a CQ_HEAD write or leaving functional mode
   uint64_t poke_at_ = UINT64_MAX;
-
-  tlm::tlm_dmi dmi_;
-  bool dmi_valid_ = false, dmi_tried_ = false;
 
   uint64_t n_read_ = 0, n_program_ = 0, n_erase_ = 0, violations_ = 0, n_torn_read_ = 0;
   uint32_t errors_ = 0, last_err_row_ = 0, last_err_code_ = 0;

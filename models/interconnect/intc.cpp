@@ -5,15 +5,7 @@ namespace ssdvp {
 namespace {}  // namespace
 
 Intc::Intc(sc_core::sc_module_name nm, Config& cfg)
-    : sc_module(nm),
-      regs("regs"),
-      irq_out("irq_out"),
-      log_(name(), log_level_from(cfg, name())),
-      bank_("INTC"),
-      access_(sc_core::sc_time::from_value(
-          cfg.get_time_ps("intc.access", "10ns", "interrupt controller register access time"))) {
-  regs.register_b_transport(this, &Intc::b_transport);
-  regs.register_transport_dbg(this, &Intc::transport_dbg);
+    : BusDevice(nm, cfg, "INTC", "intc.access", "interrupt controller register access time"), irq_out("irq_out") {
   bank_.on_read(INTC_PENDING, [this] { return read_pending(); });
   bank_.on_write(INTC_ENABLE, [this](uint32_t v) { write_enable(v); });
   SC_METHOD(update);
@@ -34,13 +26,5 @@ void Intc::write_enable(uint32_t v) {
 }
 
 void Intc::update() { irq_out.write((pending() & enabled()) != 0); }
-
-void Intc::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
-  delay += access_;
-  if (!bank_.transport(tx))
-    SSDVP_LOG(log_, warn, "rejected access at offset 0x%llx", static_cast<unsigned long long>(tx.get_address()));
-}
-
-unsigned Intc::transport_dbg(tlm::tlm_generic_payload& tx) { return bank_.transport(tx) ? 4 : 0; }
 
 }  // namespace ssdvp

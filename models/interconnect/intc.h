@@ -7,21 +7,16 @@
 #pragma once
 
 #include <systemc>
-#include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
-#include "common/config.h"
-#include "common/log.h"
-#include "common/register_bank.h"
+#include "common/bus_device.h"
 #include "ssdvp_hw.h"
 
 namespace ssdvp {
 
-class Intc : public sc_core::sc_module {
+class Intc : public BusDevice {  // regs: INTC registers
  public:
-  tlm_utils::simple_target_socket<Intc> regs;  // INTC registers
-  sc_core::sc_in<bool> irq_in[IRQ_COUNT];      // bit i of PENDING
-  sc_core::sc_out<bool> irq_out;               // to the CPU
+  sc_core::sc_in<bool> irq_in[IRQ_COUNT];  // bit i of PENDING
+  sc_core::sc_out<bool> irq_out;           // to the CPU
 
   Intc(sc_core::sc_module_name name, Config& cfg);
 
@@ -30,15 +25,10 @@ class Intc : public sc_core::sc_module {
 
  private:
   SC_HAS_PROCESS(Intc);
-  void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
-  unsigned transport_dbg(tlm::tlm_generic_payload& tx);
   uint32_t read_pending() const { return pending(); }
   void write_enable(uint32_t v);
   void update();  // SC_METHOD: drives irq_out
 
-  Logger log_;
-  RegisterBank bank_;
-  sc_core::sc_time access_;
   sc_core::sc_event enable_changed_;
 };
 

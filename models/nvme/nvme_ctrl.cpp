@@ -16,19 +16,15 @@ uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
 }  // namespace
 
 NvmeCtrl::NvmeCtrl(sc_core::sc_module_name nm, Config& cfg)
-    : sc_module(nm),
+    : BusDevice(nm, cfg, "NVME", "nvme.access", "firmware-side register access time"),
       host_regs("host_regs"),
       host_dma("host_dma"),
-      regs("regs"),
-      dma("dma"),
+      dma("dma", SSDVP_DRAM_BASE),
       irq_cmd("irq_cmd"),
-      irq_done("irq_done"),
-      log_(name(), log_level_from(cfg, name())),
-      bank_("NVME") {
+      irq_done("irq_done") {
   lba_size_ = uint32_t(cfg.get_size("nvme.lba_size", "4KiB", "bytes per logical block (512 or 4096)"));
   link_latency_ps_ = cfg.get_time_ps("pcie.latency", "400ns", "one-way PCIe latency of a transaction (TLP)");
   link_mbps_ = cfg.get_double("pcie.mbps", 3940, "PCIe link data rate per direction in MB/s (Gen3 x4: 3940)", 1e-3);
-  access_ps_ = cfg.get_time_ps("nvme.access", "10ns", "firmware-side register access time");
   fetch_ps_ = cfg.get_time_ps("nvme.fetch", "20ns", "controller time to parse one fetched command");
   cqe_ps_ = cfg.get_time_ps("nvme.completion", "20ns", "controller time to build one completion entry");
   fetch_burst_ =
@@ -36,8 +32,6 @@ NvmeCtrl::NvmeCtrl(sc_core::sc_module_name nm, Config& cfg)
   q_.resize(kMaxQueues + 1);
 
   host_regs.register_b_transport(this, &NvmeCtrl::host_b_transport);
-  regs.register_b_transport(this, &NvmeCtrl::b_transport);
-  regs.register_transport_dbg(this, &NvmeCtrl::transport_dbg);
 
   bank_.on_read(NVME_CMD_TAIL, [this] { return cmd_visible_tail_; });
   bank_.on_read(NVME_XFER_HEAD, [this] { return xfer_.head; });
@@ -67,6 +61,11 @@ NvmeCtrl::NvmeCtrl(sc_core::sc_module_name nm, Config& cfg)
     done_.size = v;
     write_ring(done_, sizeof(nvme_done));
   });
+  bank_.on_write(NVME_XFER_TAIL, [this](uint32_t v) { write_xfer_tail(v); });
+  bank_.on_write(NVME_CMD_HEAD, [this](uint32_t v) { write_cmd_head(v); });
+  bank_.on_write(NVME_DONE_HEAD, [this](uint32_t v) { write_done_head(v); });
+  bank_.on_write(NVME_ENABLE, [this](uint32_t) { fetch(access_end_ps()); });
+  bank_.on_write(NVME_DBG_GC, [this](uint32_t v) { debug_gc_write(v != 0, access_end_ps()); });
 
   SC_METHOD(publish_method);
   sensitive << publish_ev_;
@@ -88,18 +87,6 @@ void NvmeCtrl::write_ring(Ring& r, uint32_t entry_bytes) {
   }
   r.ok = true;
   if (&r == &cmd_) cmd_visible_tail_ = 0;
-}
-
-uint8_t* NvmeCtrl::dram_ptr(uint32_t addr, uint32_t len) {
-  if (!dmi_ok_) {
-    tlm::tlm_generic_payload tx;
-    tx.set_address(SSDVP_DRAM_BASE);
-    tx.set_command(tlm::TLM_READ_COMMAND);
-    dmi_ok_ = dma->get_direct_mem_ptr(tx, dmi_) && dmi_.is_read_write_allowed();
-    if (!dmi_ok_) return nullptr;
-  }
-  if (addr < dmi_.get_start_address() || uint64_t(addr) + len - 1 > dmi_.get_end_address()) return nullptr;
-  return dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address());
 }
 
 bool NvmeCtrl::host_access(bool write, uint64_t addr, void* data, uint32_t len) {
@@ -293,43 +280,34 @@ void NvmeCtrl::fetch(uint64_t at) {
 
 // ---- firmware side ---------------------------------------------------------
 
-void NvmeCtrl::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
-  delay += ps(access_ps_);
-  const uint64_t off = tx.get_address();
-  if (!bank_.transport(tx)) return;
-  if (!tx.is_write()) return;
-  const uint64_t at = now_ps() + delay.value();
-  if (off == NVME_XFER_TAIL) {
-    if (!xfer_.ok || bank_.get(NVME_XFER_TAIL) >= xfer_.size) {
-      ++stats_.ring_errors;
-      SSDVP_LOG(log_, error, "firmware bug: XFER tail %u with the ring not programmed or out of range",
-                bank_.get(NVME_XFER_TAIL));
-      return;
-    }
-    xfer_.tail = bank_.get(NVME_XFER_TAIL);
-    process_xfers(at);
-  } else if (off == NVME_CMD_HEAD) {
-    const uint32_t h = bank_.get(NVME_CMD_HEAD);
-    if (!cmd_.ok || h >= cmd_.size) {
-      ++stats_.ring_errors;
-      return;
-    }
-    cmd_.head = h;
-    irq_ev_.notify(ps(at - now_ps()));
-    fetch(at);
-  } else if (off == NVME_DONE_HEAD) {
-    const uint32_t h = bank_.get(NVME_DONE_HEAD);
-    if (!done_.ok || h >= done_.size) {
-      ++stats_.ring_errors;
-      return;
-    }
-    done_.head = h;
-    irq_ev_.notify(ps(at - now_ps()));
-  } else if (off == NVME_ENABLE) {
-    fetch(at);
-  } else if (off == NVME_DBG_GC) {
-    debug_gc_write(bank_.get(NVME_DBG_GC) != 0, at);
+void NvmeCtrl::write_xfer_tail(uint32_t v) {
+  if (!xfer_.ok || v >= xfer_.size) {
+    ++stats_.ring_errors;
+    SSDVP_LOG(log_, error, "firmware bug: XFER tail %u with the ring not programmed or out of range", v);
+    return;
   }
+  xfer_.tail = v;
+  process_xfers(access_end_ps());
+}
+
+void NvmeCtrl::write_cmd_head(uint32_t v) {
+  if (!cmd_.ok || v >= cmd_.size) {
+    ++stats_.ring_errors;
+    return;
+  }
+  const uint64_t at = access_end_ps();
+  cmd_.head = v;
+  irq_ev_.notify(ps(at - now_ps()));
+  fetch(at);
+}
+
+void NvmeCtrl::write_done_head(uint32_t v) {
+  if (!done_.ok || v >= done_.size) {
+    ++stats_.ring_errors;
+    return;
+  }
+  done_.head = v;
+  irq_ev_.notify(ps(access_end_ps() - now_ps()));
 }
 
 void NvmeCtrl::debug_gc_write(bool on, uint64_t at) {
@@ -341,13 +319,6 @@ void NvmeCtrl::debug_gc_write(bool on, uint64_t at) {
 
 uint64_t NvmeCtrl::debug_gc_active_ps(uint64_t now) const {
   return dbg_gc_ps_ + (dbg_gc_on_ && now > dbg_gc_since_ ? now - dbg_gc_since_ : 0);
-}
-
-unsigned NvmeCtrl::transport_dbg(tlm::tlm_generic_payload& tx) {
-  // Reads see the live values (read handlers have no side effects); debug
-  // writes are refused so they cannot ring a doorbell.
-  if (!tx.is_read()) return 0;
-  return bank_.transport(tx) ? 4 : 0;
 }
 
 void NvmeCtrl::process_xfers(uint64_t at) {

@@ -25,20 +25,18 @@
 #include <queue>
 #include <vector>
 
-#include "common/config.h"
-#include "common/log.h"
+#include "common/bus_device.h"
+#include "common/dmi_socket.h"
 #include "common/payload_pool.h"
-#include "common/register_bank.h"
 #include "ssdvp_hw.h"
 
 namespace ssdvp {
 
-class NvmeCtrl : public sc_core::sc_module {
+class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
  public:
   tlm_utils::simple_target_socket<NvmeCtrl> host_regs;    // host BAR (doorbells)
   tlm_utils::simple_initiator_socket<NvmeCtrl> host_dma;  // to host memory (SQ, CQ, data, MSI)
-  tlm_utils::simple_target_socket<NvmeCtrl> regs;         // NVME registers (firmware)
-  tlm_utils::simple_initiator_socket<NvmeCtrl> dma;       // to the SoC bus (DRAM)
+  DmiSocket dma;                                          // to the SoC bus (DRAM)
   sc_core::sc_out<bool> irq_cmd;                          // CMD ring not empty
   sc_core::sc_out<bool> irq_done;                         // DONE ring not empty
 
@@ -126,8 +124,11 @@ class NvmeCtrl : public sc_core::sc_module {
 
   SC_HAS_PROCESS(NvmeCtrl);
   void host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
-  void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
-  unsigned transport_dbg(tlm::tlm_generic_payload& tx);
+  // Local time (ps) at which the register access being served takes effect.
+  uint64_t access_end_ps() const { return access_at_ps() + access_ps(); }
+  void write_xfer_tail(uint32_t v);
+  void write_cmd_head(uint32_t v);
+  void write_done_head(uint32_t v);
 
   void write_ring(Ring& r, uint32_t entry_bytes);
   void fetch(uint64_t now_ps);                          // fetch host commands while the CMD ring has room
@@ -145,14 +146,12 @@ class NvmeCtrl : public sc_core::sc_module {
   void finish_delete(uint16_t qid);  // removes a deleting queue once nothing is in flight
 
   bool host_access(bool write, uint64_t addr, void* data, uint32_t len);
-  uint8_t* dram_ptr(uint32_t addr, uint32_t len);
+  uint8_t* dram_ptr(uint32_t addr, uint32_t len) { return dma.dmi_ptr(addr, len); }
 
-  Logger log_;
-  RegisterBank bank_;
   uint32_t lba_size_;
   uint64_t link_latency_ps_;
   double link_mbps_;
-  uint64_t access_ps_, fetch_ps_, cqe_ps_;
+  uint64_t fetch_ps_, cqe_ps_;
   uint32_t fetch_burst_;
 
   Ring cmd_, xfer_, done_;
@@ -165,8 +164,6 @@ class NvmeCtrl : public sc_core::sc_module {
   std::priority_queue<Event, std::vector<Event>, Later> events_;
   sc_core::sc_event publish_ev_, irq_ev_;
   PayloadPool payloads_;  // for host_access (common/payload_pool.h)
-  tlm::tlm_dmi dmi_;
-  bool dmi_ok_ = false;
   Stats stats_;
 };
 

@@ -1,0 +1,57 @@
+// dmi_socket.cpp - see dmi_socket.h.
+#include "common/dmi_socket.h"
+
+#include <cstring>
+
+#include "common/tlm_access.h"
+
+namespace ssdvp {
+
+DmiSocket::DmiSocket(const char* name, uint64_t dmi_addr)
+    : tlm_utils::simple_initiator_socket<DmiSocket>(name), dmi_addr_(dmi_addr) {
+  register_invalidate_direct_mem_ptr(this, &DmiSocket::invalidate);
+}
+
+bool DmiSocket::acquire() {
+  if (!tried_) {
+    tried_ = true;
+    tlm::tlm_generic_payload tx;
+    tx.set_address(dmi_addr_);
+    tx.set_command(tlm::TLM_READ_COMMAND);
+    dmi_ = tlm::tlm_dmi();
+    valid_ = (*this)->get_direct_mem_ptr(tx, dmi_) && dmi_.is_read_write_allowed();
+  }
+  return valid_;
+}
+
+uint8_t* DmiSocket::dmi_ptr(uint64_t addr, uint64_t len) {
+  if (!acquire() || addr < dmi_.get_start_address() || addr + len - 1 > dmi_.get_end_address()) return nullptr;
+  return dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address());
+}
+
+bool DmiSocket::copy(bool write, uint64_t addr, void* data, uint32_t n, uint64_t* latency_ps) {
+  if (n > 0) {
+    if (uint8_t* p = dmi_ptr(addr, n)) {
+      if (write)
+        std::memcpy(p, data, n);
+      else
+        std::memcpy(data, p, n);
+      if (latency_ps) *latency_ps = (write ? dmi_.get_write_latency() : dmi_.get_read_latency()).value();
+      return true;
+    }
+  }
+  tlm::tlm_generic_payload tx;
+  prepare_access(tx, write, addr, data, n);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  (*this)->b_transport(tx, delay);
+  if (latency_ps) *latency_ps = delay.value();
+  return tx.is_response_ok();
+}
+
+void DmiSocket::invalidate(sc_dt::uint64 start, sc_dt::uint64 end) {
+  ++invalidations_;
+  valid_ = tried_ = false;
+  if (on_invalidate) on_invalidate(start, end);
+}
+
+}  // namespace ssdvp

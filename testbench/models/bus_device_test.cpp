@@ -1,0 +1,137 @@
+// Bench for the model base (common/bus_device.h) and the DMI socket
+// (common/dmi_socket.h): access time and local time, the debug-transport
+// rule, the reset hook, DMI invalidation.
+#include <gtest/gtest.h>
+
+#include "common/bus_device.h"
+#include "common/config.h"
+#include "common/dmi_socket.h"
+#include "dram/dram.h"
+#include "ssdvp_hw.h"
+#include "test_initiator.h"
+
+using namespace ssdvp;
+using sc_core::SC_NS;
+using sc_core::sc_time;
+
+namespace {
+
+// A block with the FLASH rows: SQ_TAIL is a doorbell (a write handler),
+// SQ_BASE a plain register, SQ_HEAD a live value (a read handler).
+struct Probe : BusDevice {
+  Probe(sc_core::sc_module_name nm, Config& cfg)
+      : BusDevice(nm, cfg, "FLASH", "flash.access", "flash controller register access time") {
+    bank_.on_write(FLASH_SQ_TAIL, [this](uint32_t v) {
+      ++doorbells;
+      rung_at_ps = access_at_ps();
+      head = v;
+    });
+    bank_.on_read(FLASH_SQ_HEAD, [this] { return head; });
+  }
+  void on_reset() override { ++resets; }
+  int doorbells = 0, resets = 0;
+  uint64_t rung_at_ps = 0;
+  uint32_t head = 0;
+};
+
+unsigned debug(tlm::tlm_fw_transport_if<>& t, bool write, uint32_t addr, uint32_t& v) {
+  tlm::tlm_generic_payload tx;
+  tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  tx.set_address(addr);
+  tx.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+  tx.set_data_length(4);
+  tx.set_streaming_width(4);
+  return t.transport_dbg(tx);
+}
+
+struct Bench {
+  Config cfg;
+  test::TestInitiator ini{"ini"};
+  Probe probe{"probe", cfg};
+  Bench() { ini.isock.bind(probe.regs); }
+};
+
+}  // namespace
+
+TEST(BusDevice, AccessTimeAndTheWritersLocalTime) {
+  Bench b;
+  b.ini.body = [&](test::TestInitiator& t) {
+    t.local = sc_time(5, SC_NS);
+    EXPECT_EQ(t.write32(FLASH_SQ_TAIL, 3), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(b.probe.rung_at_ps, sc_time(5, SC_NS).value());  // the doorbell takes effect at the writer's time
+    EXPECT_EQ(t.local, sc_time(5 + 10, SC_NS));                // plus the access time (flash.access)
+    EXPECT_EQ(t.read32(FLASH_SQ_HEAD), 3u);
+    tlm::tlm_response_status st;
+    t.read32(0xffc, &st);
+    EXPECT_EQ(st, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_EQ(b.probe.bank().errors(), 1u);
+  };
+  sc_core::sc_start();
+  EXPECT_TRUE(b.ini.done);
+}
+
+TEST(BusDevice, DebugAccessesHaveNoSideEffects) {
+  Bench b;
+  b.ini.body = [&](test::TestInitiator& t) {
+    uint32_t v = 9;
+    EXPECT_EQ(debug(*t.isock.operator->(), true, FLASH_SQ_TAIL, v), 0u);  // a doorbell: refused
+    EXPECT_EQ(b.probe.doorbells, 0);
+    v = 0x80001000u;
+    EXPECT_EQ(debug(*t.isock.operator->(), true, FLASH_SQ_BASE, v), 4u);  // a plain register: written
+    EXPECT_EQ(t.read32(FLASH_SQ_BASE), 0x80001000u);
+    t.write32(FLASH_SQ_TAIL, 5);
+    v = 0;
+    EXPECT_EQ(debug(*t.isock.operator->(), false, FLASH_SQ_HEAD, v), 4u);  // a live value
+    EXPECT_EQ(v, 5u);
+    EXPECT_EQ(debug(*t.isock.operator->(), false, 0xffc, v), 0u);  // unmapped: refused, not counted
+    EXPECT_EQ(b.probe.bank().errors(), 0u);
+    EXPECT_EQ(b.probe.doorbells, 1);
+  };
+  sc_core::sc_start();
+  EXPECT_TRUE(b.ini.done);
+}
+
+TEST(BusDevice, ResetClearsRegistersAndCallsTheHook) {
+  Bench b;
+  b.ini.body = [&](test::TestInitiator& t) {
+    t.write32(FLASH_SQ_BASE, 0x1234);
+    EXPECT_EQ(t.read32(FLASH_SQ_BASE), 0x1234u);
+    b.probe.reset();
+    EXPECT_EQ(t.read32(FLASH_SQ_BASE), 0u);
+    EXPECT_EQ(b.probe.resets, 1);
+  };
+  sc_core::sc_start();
+  EXPECT_TRUE(b.ini.done);
+}
+
+namespace {
+struct DmiBench : sc_core::sc_module {
+  Config cfg;
+  DmiSocket sock{"sock", 0};
+  Dram dram{"dram", cfg};
+  explicit DmiBench(sc_core::sc_module_name n) : sc_module(n) { sock.bind(dram.tsock); }
+};
+}  // namespace
+
+TEST(DmiSocket, PointerCopyAndInvalidation) {
+  DmiBench b("b");
+  uint8_t* p = b.sock.dmi_ptr(64, 16);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p, b.dram.data() + 64);
+  EXPECT_EQ(b.sock.dmi_ptr(b.dram.size() - 4, 8), nullptr);  // beyond the region
+  uint32_t v = 0xabcd, back = 0;
+  uint64_t lat = 0;
+  EXPECT_TRUE(b.sock.copy(true, 128, &v, 4, &lat));
+  EXPECT_EQ(lat, b.dram.latency_ps());
+  EXPECT_TRUE(b.sock.copy(false, 128, &back, 4, nullptr));
+  EXPECT_EQ(back, 0xabcdu);
+  EXPECT_EQ(b.dram.reads() + b.dram.writes(), 0u);  // both through the pointer
+  // Beyond the DMI region: b_transport, which the DRAM refuses.
+  EXPECT_FALSE(b.sock.copy(false, b.dram.size(), &back, 4, nullptr));
+  std::pair<uint64_t, uint64_t> told{1, 1};
+  b.sock.on_invalidate = [&](uint64_t s, uint64_t e) { told = {s, e}; };
+  b.dram.tsock->invalidate_direct_mem_ptr(0, 255);
+  EXPECT_EQ(b.sock.invalidations(), 1u);
+  EXPECT_EQ(told, std::make_pair(uint64_t(0), uint64_t(255)));
+  EXPECT_EQ(b.sock.dmi_ptr(64, 16), b.dram.data() + 64);  // requested again
+}
