@@ -20,11 +20,6 @@ const char* op_name(uint8_t op) {
   }
 }
 
-template <class P>
-bool later(const P& a, const P& b) {
-  return a.time != b.time ? a.time > b.time : a.order > b.order;
-}
-
 }  // namespace
 
 uint64_t FlashCtrl::Timing::channel_ps(uint64_t bytes) const {
@@ -370,8 +365,7 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
 // ---- completions -----------------------------------------------------------
 
 void FlashCtrl::complete(uint64_t time, const fc_cqe& cqe, uint8_t op, uint32_t row) {
-  heap_.push_back(Pending{time, order_++, cqe, op, row});
-  std::push_heap(heap_.begin(), heap_.end(), [](const Pending& a, const Pending& b) { return later(a, b); });
+  due_.push(time, Pending{cqe, op, row});
   schedule_wake(time);
 }
 
@@ -420,23 +414,19 @@ void FlashCtrl::completion_method() {
   const uint64_t now = sc_core::sc_time_stamp().value();
   if (now >= wake_at_) wake_at_ = UINT64_MAX;  // the scheduled wake-up is this one
   if (now >= poke_at_) poke_at_ = UINT64_MAX;
-  auto cmp = [](const Pending& a, const Pending& b) { return later(a, b); };
-  while (!heap_.empty() && heap_.front().time <= now) {
-    std::pop_heap(heap_.begin(), heap_.end(), cmp);
-    ready_.push_back(heap_.back().cqe);
-    heap_.pop_back();
-  }
+  due_.pop_due(now, [this](const DueQueue<Pending>::Entry& e) { ready_.push_back(e.item.cqe); });
   post_ready();
   irq.write(cq_.enabled && cq_.tail != cq_.head);
-  if (!heap_.empty()) schedule_wake(heap_.front().time);
+  if (!due_.empty()) schedule_wake(due_.next_time());
 }
 
 FlashCtrl::CutResult FlashCtrl::power_cut(bool hold_power) {
   CutResult r;
   const uint64_t now = sc_core::sc_time_stamp().value();
-  for (const Pending& p : heap_) {
+  for (const auto& e : due_) {
+    const Pending& p = e.item;
     ++r.dropped;
-    if (hold_power || p.time <= now || p.cqe.status != FC_OK) continue;
+    if (hold_power || e.time <= now || p.cqe.status != FC_OK) continue;
     if (p.op == FC_OP_PROGRAM) {
       const uint32_t block = p.row / geo_.pages_per_block;
       dies_[geo_.die_of_block(block)].tear_page(block % geo_.blocks_per_die(), p.row % geo_.pages_per_block);
@@ -447,7 +437,7 @@ FlashCtrl::CutResult FlashCtrl::power_cut(bool hold_power) {
     }
   }
   r.dropped += ready_.size();
-  heap_.clear();
+  due_.clear();
   ready_.clear();
   cq_.head = cq_.tail;  // what the firmware had not taken is gone (power-up programs the rings again)
   fetch_free_ps_ = 0;

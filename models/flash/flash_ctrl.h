@@ -23,6 +23,7 @@
 
 #include "common/bus_device.h"
 #include "common/dmi_socket.h"
+#include "common/due_queue.h"
 #include "flash/flash_faults.h"
 #include "flash/flash_geometry.h"
 #include "flash/nand_die.h"
@@ -77,7 +78,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   uint64_t read_bypasses() const { return n_bypass_; }  // reads that overtook a queued program/erase
   uint64_t violations() const { return violations_; }   // NAND rule / descriptor errors
   uint64_t errors() const { return errors_; }           // ERRORS: violations + ring errors
-  size_t completions_waiting() const { return heap_.size() + ready_.size(); }
+  size_t completions_waiting() const { return due_.size() + ready_.size(); }
   // Power loss now (outside any process, after the simulation stopped at the
   // cut): completions not yet due or not yet taken are dropped (the rings
   // stay usable for the power-fail handler; power-up programs them again). hold_power (power-loss protection): the
@@ -98,9 +99,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
     uint32_t base = 0, size = 0, head = 0, tail = 0;
     bool enabled = false;
   };
-  struct Pending {
-    uint64_t time;  // ps
-    uint64_t order;
+  struct Pending {  // a completion not yet due (DueQueue entry: time, order)
     fc_cqe cqe;
     uint8_t op;
     uint32_t row;
@@ -193,8 +192,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   uint64_t n_suspend_ = 0, n_bypass_ = 0;
   std::vector<size_t> cal_head_;  // per channel: first interval that may still matter
 
-  std::vector<Pending> heap_;  // min-heap on (time, order)
-  uint64_t order_ = 0;
+  DueQueue<Pending> due_;          // completions by due time (common/due_queue.h)
   std::deque<fc_cqe> ready_;       // due, waiting for room in the CQ
   sc_core::sc_event wake_;         // the earliest completion is due
   uint64_t wake_at_ = UINT64_MAX;  // when wake_ is scheduled (ps; none: UINT64_MAX)

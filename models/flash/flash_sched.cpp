@@ -101,7 +101,7 @@ uint64_t FlashCtrl::sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint
   q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(drop));
 
   SchedOp n;
-  n.order = order_;  // complete() gives the new completion this order next
+  n.order = due_.next_order();  // complete() gives the new completion this order next
   n.op = d.op;
   n.block = block;
   n.ready = ready;
@@ -156,20 +156,12 @@ uint64_t FlashCtrl::sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint
     free_at = o.end;
     q.push_back(o);
     if (!o.owns) continue;
-    for (Pending& pe : heap_) {
-      if (pe.order == o.order) {
-        moved |= pe.time != o.done;
-        pe.time = o.done;
-        break;
-      }
-    }
+    moved |= due_.retime(o.order, o.done);
   }
   die_free_[die] = q.back().end;
   if (moved) {
-    std::make_heap(heap_.begin(), heap_.end(), [](const Pending& a, const Pending& b) {
-      return a.time != b.time ? a.time > b.time : a.order > b.order;
-    });
-    if (!heap_.empty()) schedule_wake(heap_.front().time);  // an earlier wake-up, if the front moved earlier
+    due_.reorder();
+    if (!due_.empty()) schedule_wake(due_.next_time());  // an earlier wake-up, if the front moved earlier
   }
   if (observer_) observer_(FlashOpRecord{die, ch, d.op, d.row, arrival, n.start, n.end, n.done});
   return n.done;

@@ -329,7 +329,6 @@ void NvmeCtrl::process_xfers(uint64_t at) {
     const nvme_xfer x = ring[xfer_.head];
     xfer_.head = (xfer_.head + 1) % xfer_.size;
     Event ev{};
-    ev.order = 0;
     ev.done.tag = x.tag;
     ev.done.status = 0;
     const uint64_t qid = x.sqid;
@@ -389,11 +388,10 @@ void NvmeCtrl::process_xfers(uint64_t at) {
 }
 
 void NvmeCtrl::schedule(Event ev) {
-  ev.order = order_++;
   const uint64_t now = now_ps();
   if (ev.time < now) ev.time = now;
-  const bool earliest = events_.empty() || ev.time < events_.top().time;
-  events_.push(ev);
+  const bool earliest = ev.time < events_.next_time();
+  events_.push(ev.time, ev);
   if (earliest) publish_ev_.notify(ps(ev.time - now));
 }
 
@@ -421,9 +419,8 @@ void NvmeCtrl::post_completion(uint16_t qid, nvme_cqe cqe) {
 void NvmeCtrl::publish_method() {
   const uint64_t now = now_ps();
   bool irq_change = false;
-  while (!events_.empty() && events_.top().time <= now) {
-    const Event ev = events_.top();
-    events_.pop();
+  while (!events_.empty() && events_.next_time() <= now) {
+    const Event ev = events_.pop().item;
     switch (ev.kind) {
       case EvKind::cmd_visible:
         cmd_visible_tail_ = (cmd_visible_tail_ + 1) % cmd_.size;
@@ -443,7 +440,7 @@ void NvmeCtrl::publish_method() {
   }
   if (irq_change) irq_ev_.notify(sc_core::SC_ZERO_TIME);
   if (!events_.empty())
-    next_trigger(ps(events_.top().time - now), publish_ev_);
+    next_trigger(ps(events_.next_time() - now), publish_ev_);
   else
     next_trigger(publish_ev_);
 }

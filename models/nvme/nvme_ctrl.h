@@ -22,11 +22,11 @@
 
 #include <cstdint>
 #include <deque>
-#include <queue>
 #include <vector>
 
 #include "common/bus_device.h"
 #include "common/dmi_socket.h"
+#include "common/due_queue.h"
 #include "common/payload_pool.h"
 #include "ssdvp_hw.h"
 
@@ -108,18 +108,12 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
   };
   enum class EvKind : uint8_t { cmd_visible, done_entry, completion };
   struct Event {
-    uint64_t time;
-    uint64_t order;
+    uint64_t time;  // due (ps); the queue keeps it with the order of scheduling
     EvKind kind;
     nvme_cmd_entry cmd;  // cmd_visible
     nvme_done done;      // done_entry
     nvme_cqe cqe;        // completion
     uint16_t qid;
-  };
-  struct Later {
-    bool operator()(const Event& a, const Event& b) const {
-      return a.time != b.time ? a.time > b.time : a.order > b.order;
-    }
   };
 
   SC_HAS_PROCESS(NvmeCtrl);
@@ -160,8 +154,7 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
   std::vector<uint16_t> live_;  // created queue ids, in creation order
   uint32_t rr_ = 0;             // round-robin position in live_
   uint64_t up_free_ = 0, down_free_ = 0, engine_free_ = 0;
-  uint64_t order_ = 0;
-  std::priority_queue<Event, std::vector<Event>, Later> events_;
+  DueQueue<Event> events_;  // effects by due time (common/due_queue.h)
   sc_core::sc_event publish_ev_, irq_ev_;
   PayloadPool payloads_;  // for host_access (common/payload_pool.h)
   Stats stats_;
