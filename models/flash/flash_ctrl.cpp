@@ -6,6 +6,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/ring.h"
+
 namespace ssdvp {
 namespace {
 
@@ -123,16 +125,11 @@ void FlashCtrl::write_ring(Ring& r, const char* which, uint32_t entry) {
   r.enabled = false;
   r.head = r.tail = 0;
   if (r.size == 0 || r.base == 0) return;  // not configured (yet)
-  const uint64_t end = uint64_t(r.base) + uint64_t(r.size) * entry;
   const uint64_t dram_end = uint64_t(SSDVP_DRAM_BASE) + uint64_t(SSDVP_DRAM_SIZE);
-  std::string bad;
-  if (r.size & (r.size - 1))
-    bad = "size is not a power of two";
-  else if (r.base % 4)
-    bad = "base is not 4-byte aligned";
-  else if (r.base < uint64_t(SSDVP_DRAM_BASE) || end > dram_end || !dram_reachable(r.base, end - r.base))
-    bad = "ring is not inside DRAM";
-  if (!bad.empty()) {
+  const char* bad = ring_layout_fault(r.base, r.size, entry, 1, [&](uint64_t base, uint64_t bytes) {
+    return base >= uint64_t(SSDVP_DRAM_BASE) && base + bytes <= dram_end && dram_reachable(base, bytes);
+  });
+  if (bad) {
     const std::string what = std::string(which) + " ring (base 0x" +
                              [&] {
                                char b[16];
@@ -147,7 +144,7 @@ void FlashCtrl::write_ring(Ring& r, const char* which, uint32_t entry) {
 }
 
 void FlashCtrl::write_cq_head(uint32_t v) {
-  if (!cq_.enabled || v >= cq_.size) {
+  if (!ring_index_ok(cq_.enabled, v, cq_.size)) {
     ring_error(cq_.enabled ? "CQ_HEAD beyond the completion ring" : "CQ_HEAD written with the completion ring disabled",
                v);
     return;
@@ -160,7 +157,7 @@ void FlashCtrl::write_cq_head(uint32_t v) {
 }
 
 void FlashCtrl::write_sq_tail(uint32_t v) {
-  if (!sq_.enabled || v >= sq_.size) {
+  if (!ring_index_ok(sq_.enabled, v, sq_.size)) {
     ring_error(sq_.enabled ? "SQ_TAIL beyond the submission ring" : "SQ_TAIL written with the submission ring disabled",
                v);
     return;
@@ -176,7 +173,7 @@ void FlashCtrl::write_sq_tail(uint32_t v) {
       sq_.enabled = false;
       return;
     }
-    sq_.head = (sq_.head + 1) & (sq_.size - 1);
+    sq_.head = ring_next(sq_.head, sq_.size);
     fc_cqe cqe{};
     if (functional_) {
       execute(d, 0, cqe);
@@ -398,7 +395,7 @@ void FlashCtrl::schedule_poke(uint64_t time) {
 }
 
 void FlashCtrl::post_ready() {
-  while (!ready_.empty() && cq_.enabled && ((cq_.tail + 1) & (cq_.size - 1)) != cq_.head) {
+  while (!ready_.empty() && cq_.enabled && !ring_full(cq_.head, cq_.tail, cq_.size)) {
     if (!dram_write(uint64_t(cq_.base) + uint64_t(cq_.tail) * sizeof(fc_cqe), &ready_.front(), sizeof(fc_cqe),
                     nullptr)) {
       ring_error("completion ring became unwritable; ring disabled", cq_.base);
@@ -406,7 +403,7 @@ void FlashCtrl::post_ready() {
       return;
     }
     ready_.pop_front();
-    cq_.tail = (cq_.tail + 1) & (cq_.size - 1);
+    cq_.tail = ring_next(cq_.tail, cq_.size);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/ring.h"
 #include "common/tlm_access.h"
 
 namespace ssdvp {
@@ -78,11 +79,12 @@ void NvmeCtrl::write_ring(Ring& r, uint32_t entry_bytes) {
   r.head = r.tail = 0;
   r.ok = false;
   if (r.base == 0 || r.size == 0) return;  // being programmed
-  if ((r.size & (r.size - 1)) || r.size < 2 || r.base % 4 ||
-      !dram_ptr(r.base, uint32_t(std::min<uint64_t>(uint64_t(r.size) * entry_bytes, UINT32_MAX)))) {
+  const char* bad = ring_layout_fault(r.base, r.size, entry_bytes, 2, [this](uint64_t base, uint64_t bytes) {
+    return dram_ptr(uint32_t(base), uint32_t(std::min<uint64_t>(bytes, UINT32_MAX))) != nullptr;
+  });
+  if (bad) {
     ++stats_.ring_errors;
-    SSDVP_LOG(log_, error, "firmware bug: ring at 0x%08x with %u entries is not a power of two inside DRAM", r.base,
-              r.size);
+    SSDVP_LOG(log_, error, "firmware bug: ring at 0x%08x with %u entries: %s", r.base, r.size, bad);
     return;
   }
   r.ok = true;
@@ -123,7 +125,7 @@ bool NvmeCtrl::delete_io_queue(uint16_t qid) {
   q.deleting = true;
   // Commands still in the SQ: read for their CID, completed with 08h.
   const uint64_t now = now_ps();
-  for (; q.sq_head != q.sq_tail; q.sq_head = (q.sq_head + 1) % q.depth) {
+  for (; q.sq_head != q.sq_tail; q.sq_head = ring_next(q.sq_head, q.depth)) {
     nvme_sqe e{};
     if (!host_access(false, q.sq_addr + uint64_t(q.sq_head) * sizeof(nvme_sqe), &e, sizeof e)) {
       ++stats_.fetch_errors;
@@ -199,7 +201,7 @@ void NvmeCtrl::host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& 
   const uint32_t idx = uint32_t((addr - kDoorbellBase) / 4);
   const uint32_t qid = idx / 2;
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
-  if (qid > kMaxQueues || !q_[qid].live || v >= q_[qid].depth) {  // queue 0: create_admin_queue
+  if (qid > kMaxQueues || !ring_index_ok(q_[qid].live, v, q_[qid].depth)) {  // queue 0: create_admin_queue
     // NVMe: an asynchronous "invalid doorbell" event; the write is ignored.
     ++stats_.invalid_doorbells;
     SSDVP_LOG(log_, warn, "invalid doorbell write: queue %u, value %u", qid, v);
@@ -219,7 +221,7 @@ void NvmeCtrl::host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& 
     // Completions held for a full CQ go out once the doorbell has arrived,
     // each built and sent over the link like any other.
     const uint64_t arrived = now_ps() + delay.value();
-    uint32_t room = (q.cq_head + q.depth - q.cq_tail - 1) % q.depth;
+    uint32_t room = ring_room(q.cq_head, q.cq_tail, q.depth);
     while (!q.cq_backlog.empty() && room-- > 0) {
       Event ev{};
       ev.kind = EvKind::completion;
@@ -238,7 +240,7 @@ void NvmeCtrl::fetch(uint64_t at) {
   const uint64_t now = std::max(at, now_ps());
   const uint32_t nq = uint32_t(live_.size());
   for (uint32_t idle = 0; nq && idle < nq;) {
-    const uint32_t used = (cmd_.tail - cmd_.head + cmd_.size) % cmd_.size;
+    const uint32_t used = ring_used(cmd_.head, cmd_.tail, cmd_.size);
     if (used + 1 >= cmd_.size) return;  // CMD ring full: wait for the firmware
     rr_ = rr_ % nq;
     const uint32_t qid = live_[rr_++];
@@ -256,7 +258,7 @@ void NvmeCtrl::fetch(uint64_t at) {
       const bool readable =
           host_access(false, q.sq_addr + uint64_t(q.sq_head) * sizeof(nvme_sqe), &ev.cmd.sqe, sizeof(nvme_sqe));
       ev.cmd.sqid = uint16_t(qid);
-      q.sq_head = (q.sq_head + 1) % q.depth;
+      q.sq_head = ring_next(q.sq_head, q.depth);
       ++n;
       if (!readable) {
         // No command, so no CID to complete: a real controller reports a
@@ -271,7 +273,7 @@ void NvmeCtrl::fetch(uint64_t at) {
       // the entry lands in the CMD ring now; the tail moves at ev.time
       auto* slot = reinterpret_cast<nvme_cmd_entry*>(dram_ptr(cmd_.base, cmd_.size * sizeof(nvme_cmd_entry)));
       if (slot) slot[cmd_.tail] = ev.cmd;
-      cmd_.tail = (cmd_.tail + 1) % cmd_.size;
+      cmd_.tail = ring_next(cmd_.tail, cmd_.size);
       ++stats_.commands_fetched;
       schedule(ev);
     }
@@ -281,7 +283,7 @@ void NvmeCtrl::fetch(uint64_t at) {
 // ---- firmware side ---------------------------------------------------------
 
 void NvmeCtrl::write_xfer_tail(uint32_t v) {
-  if (!xfer_.ok || v >= xfer_.size) {
+  if (!ring_index_ok(xfer_.ok, v, xfer_.size)) {
     ++stats_.ring_errors;
     SSDVP_LOG(log_, error, "firmware bug: XFER tail %u with the ring not programmed or out of range", v);
     return;
@@ -291,7 +293,7 @@ void NvmeCtrl::write_xfer_tail(uint32_t v) {
 }
 
 void NvmeCtrl::write_cmd_head(uint32_t v) {
-  if (!cmd_.ok || v >= cmd_.size) {
+  if (!ring_index_ok(cmd_.ok, v, cmd_.size)) {
     ++stats_.ring_errors;
     return;
   }
@@ -302,7 +304,7 @@ void NvmeCtrl::write_cmd_head(uint32_t v) {
 }
 
 void NvmeCtrl::write_done_head(uint32_t v) {
-  if (!done_.ok || v >= done_.size) {
+  if (!ring_index_ok(done_.ok, v, done_.size)) {
     ++stats_.ring_errors;
     return;
   }
@@ -327,7 +329,7 @@ void NvmeCtrl::process_xfers(uint64_t at) {
   uint64_t t = std::max(at, engine_free_);
   while (xfer_.head != xfer_.tail) {
     const nvme_xfer x = ring[xfer_.head];
-    xfer_.head = (xfer_.head + 1) % xfer_.size;
+    xfer_.head = ring_next(xfer_.head, xfer_.size);
     Event ev{};
     ev.done.tag = x.tag;
     ev.done.status = 0;
@@ -397,7 +399,7 @@ void NvmeCtrl::schedule(Event ev) {
 
 void NvmeCtrl::post_completion(uint16_t qid, nvme_cqe cqe) {
   Queue& q = q_[qid];
-  if ((q.cq_tail + 1) % q.depth == q.cq_head) {  // host CQ full: hold it
+  if (ring_full(q.cq_head, q.cq_tail, q.depth)) {  // host CQ full: hold it
     q.cq_backlog.push_back(cqe);
     return;
   }
@@ -406,7 +408,7 @@ void NvmeCtrl::post_completion(uint16_t qid, nvme_cqe cqe) {
       uint16_t((cqe.status & ~SSDVP_FIELD_MASK(NVME_CQE_STATUS_P)) | SSDVP_FIELD_PUT(NVME_CQE_STATUS_P, q.phase));
   if (!host_access(true, q.cq_addr + uint64_t(q.cq_tail) * sizeof(nvme_cqe), &cqe, sizeof cqe))
     ++stats_.completion_errors;
-  q.cq_tail = (q.cq_tail + 1) % q.depth;
+  q.cq_tail = ring_next(q.cq_tail, q.depth);
   if (q.cq_tail == 0) q.phase = !q.phase;
   ++stats_.completions;
   if (SSDVP_FIELD_GET(NVME_CQE_STATUS_SF, cqe.status)) ++stats_.error_completions;
@@ -423,14 +425,14 @@ void NvmeCtrl::publish_method() {
     const Event ev = events_.pop().item;
     switch (ev.kind) {
       case EvKind::cmd_visible:
-        cmd_visible_tail_ = (cmd_visible_tail_ + 1) % cmd_.size;
+        cmd_visible_tail_ = ring_next(cmd_visible_tail_, cmd_.size);
         irq_change = true;
         break;
       case EvKind::done_entry: {
         auto* ring = reinterpret_cast<nvme_done*>(dram_ptr(done_.base, done_.size * sizeof(nvme_done)));
         if (ring && done_.ok) {
           ring[done_.tail] = ev.done;
-          done_.tail = (done_.tail + 1) % done_.size;
+          done_.tail = ring_next(done_.tail, done_.size);
         }
         irq_change = true;
         break;
