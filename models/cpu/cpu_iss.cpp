@@ -251,24 +251,18 @@ uint32_t CpuIss::pc() {
 
 uint64_t CpuIss::retired_now() const { return stats_.instructions + stats_.functional_instructions + block_insns_; }
 
-uint64_t CpuIss::local_now_ps() const {
-  return local_ps_ + uint64_t(std::llround(double(block_insns_) * cpi_ * double(cycle_ps_)));
-}
+uint64_t CpuIss::block_ps() const { return uint64_t(std::llround(double(block_insns_) * cpi_ * double(cycle_ps_))); }
 
-uint64_t CpuIss::firmware_time_ns() const {
-  return clock_.now_ns(functional_, sc_core::sc_time_stamp().value() + local_now_ps());
-}
+uint64_t CpuIss::local_now_ps() const { return qk_.local_ps() + block_ps(); }
+
+uint64_t CpuIss::firmware_time_ns() const { return qk_.firmware_time_ns(functional_, block_ps()); }
 
 void CpuIss::set_functional(bool on) {
-  if (functional_ && !on) clock_.continue_from_functional(sc_core::sc_time_stamp().value());
+  if (functional_ && !on) qk_.clock.continue_from_functional(sc_core::sc_time_stamp().value());
   functional_ = on;
 }
 
-void CpuIss::sync() {
-  if (local_ps_ == 0) return;
-  wait(ps(local_ps_));
-  local_ps_ = 0;
-}
+void CpuIss::sync() { qk_.sync(); }
 
 void CpuIss::mark(enum fw_op op, uint32_t count) {
   const uint64_t now = retired_now();
@@ -403,7 +397,7 @@ void CpuIss::run() {
     emulate(0, &retired);
     stats_.instructions += retired;
     const uint64_t t = uint64_t(std::llround(double(retired) * insn_ps));
-    local_ps_ += t;
+    qk_.inc(t);
     stats_.compute_ps += t;
     if (state_ != State::running) break;
     sync();
@@ -481,7 +475,7 @@ uint64_t CpuIss::bus_access(bool write, uint32_t addr, uint64_t value, unsigned 
   prepare_access(tx, write, addr, &data, size > 4 ? 4 : size);
   bus->b_transport(tx, delay);
   if (!functional_ && delay.value() > now_ps) {
-    local_ps_ += delay.value() - now_ps;
+    qk_.inc(delay.value() - now_ps);
     stats_.bus_ps += delay.value() - now_ps;
   }
   if (!tx.is_response_ok()) {

@@ -43,7 +43,7 @@
 #include "common/config.h"
 #include "common/dmi_socket.h"
 #include "common/log.h"
-#include "cpu/firmware_clock.h"
+#include "cpu/quantum_keeper.h"
 #include "hal.h"
 
 struct uc_struct;
@@ -70,7 +70,7 @@ class CpuIss : public sc_core::sc_module {
   // Functional mode (see above). Leaving it, the CPU's clock continues from
   // the functional clock (set_functional_time_ns), as CpuNative's does.
   void set_functional(bool on);
-  void set_functional_time_ns(uint64_t ns) { clock_.set_functional_time_ns(ns); }
+  void set_functional_time_ns(uint64_t ns) { qk_.clock.set_functional_time_ns(ns); }
   uint64_t firmware_time_ns() const;
   // Functional: runs the program from its entry point (or where it parked)
   // until it parks, exits or faults; returns the state it stopped in.
@@ -129,6 +129,7 @@ class CpuIss : public sc_core::sc_module {
   void mark(enum fw_op op, uint32_t count);
   uint64_t retired_now() const;
   uint64_t local_now_ps() const;
+  uint64_t block_ps() const;  // time of the instructions retired in the running slice
   void read_symbols(const std::vector<uint8_t>& f);
   void set_guard(uint32_t page);
   std::string where(uint32_t at) const;  // "pc 0x... (function+0x...)"
@@ -156,11 +157,10 @@ class CpuIss : public sc_core::sc_module {
   double cpi_;
   uint64_t quantum_insns_;
   uint64_t watchdog_insns_;
-  uint64_t local_ps_ = 0;
+  QuantumKeeper qk_;  // local time offset and the firmware's clock (the quantum is in instructions)
   uint64_t insns_since_wait_ = 0;
   bool functional_ = false;
   bool in_emulation_ = false;  // inside uc_emu_start (callbacks run here)
-  FirmwareClock clock_;
   uint32_t time_hi_ = 0;
   uint32_t charge_count_ = 1, trace_arg_ = 0;
   uint64_t last_mark_ = 0;  // retired_now() at the last cost marker

@@ -64,8 +64,8 @@ CpuNative::CpuNative(sc_core::sc_module_name nm, Config& cfg)
       hal_{&ops_, this} {
   const double hz = cfg.get_double("cpu.clock_hz", 1e9, "controller CPU clock in Hz", 1e3, 1e11);
   cycle_ps_ = uint64_t(std::llround(1e12 / hz));
-  quantum_ps_ =
-      cfg.get_time_ps("cpu.quantum", "1us", "temporal-decoupling quantum: how far the CPU may run ahead of the kernel");
+  qk_.set_quantum_ps(cfg.get_time_ps("cpu.quantum", "1us",
+                                     "temporal-decoupling quantum: how far the CPU may run ahead of the kernel"));
   for (int op = 0; op < FW_OP_COUNT; ++op)
     cost_[op] = cfg.get_u64(std::string("cpu.cost.") + kOps[op].name, default_cost(static_cast<enum fw_op>(op)),
                             cost_description(static_cast<enum fw_op>(op)));
@@ -79,14 +79,12 @@ void CpuNative::run() {
 }
 
 void CpuNative::sync() {
-  if (functional_ || local_ps_ == 0) return;
-  wait(ps(local_ps_));
-  local_ps_ = 0;
+  if (!functional_) qk_.sync();
 }
 
 uint32_t CpuNative::access(bool write, uint32_t addr, uint32_t value) {
   tlm::tlm_generic_payload& tx = tx_;  // reused: constructing one costs an allocation
-  sc_core::sc_time delay = ps(functional_ ? 0 : local_ps_);
+  sc_core::sc_time delay = ps(functional_ ? 0 : qk_.local_ps());
   const sc_core::sc_time before = delay;
   prepare_access(tx, write, addr, &value, 4);
   bus->b_transport(tx, delay);
@@ -98,8 +96,8 @@ uint32_t CpuNative::access(bool write, uint32_t addr, uint32_t value) {
   }
   if (!functional_) {
     stats_.bus_ps += (delay - before).value();
-    local_ps_ = delay.value();
-    if (local_ps_ >= quantum_ps_) sync();
+    qk_.set(delay.value());
+    if (qk_.need_sync()) sync();
   }
   return value;
 }
@@ -118,7 +116,7 @@ void* CpuNative::hal_dram(void* ctx, uint32_t addr, uint32_t bytes) {
 void CpuNative::hal_wait_irq(void* ctx) {
   auto* self = static_cast<CpuNative*>(ctx);
   if (self->functional_) return;
-  const bool time_passes = self->local_ps_ > 0;
+  const bool time_passes = self->qk_.local_ps() > 0;
   self->sync();
   ++self->stats_.wakeups;
   // A line the firmware has just serviced falls a few delta cycles after the
@@ -141,24 +139,22 @@ void CpuNative::hal_charge(void* ctx, enum fw_op op, uint32_t count) {
   if (self->functional_) return;
   const uint64_t t = self->cost_[op] * count * self->cycle_ps_;
   self->stats_.compute_ps += t;
-  self->local_ps_ += t;
-  if (self->local_ps_ >= self->quantum_ps_) self->sync();
+  self->qk_.inc(t);
+  if (self->qk_.need_sync()) self->sync();
 }
 
 uint64_t CpuNative::hal_time_ns(void* ctx) { return static_cast<CpuNative*>(ctx)->firmware_time_ns(); }
 
-uint64_t CpuNative::firmware_time_ns() const {
-  return clock_.now_ns(functional_, sc_core::sc_time_stamp().value() + local_ps_);
-}
+uint64_t CpuNative::firmware_time_ns() const { return qk_.firmware_time_ns(functional_); }
 
 void CpuNative::set_functional(bool on) {
-  if (functional_ && !on) clock_.continue_from_functional(sc_core::sc_time_stamp().value());
+  if (functional_ && !on) qk_.clock.continue_from_functional(sc_core::sc_time_stamp().value());
   functional_ = on;
 }
 
 void CpuNative::hal_trace(void* ctx, enum hal_trace_event ev, uint32_t arg) {
   auto* self = static_cast<CpuNative*>(ctx);
-  if (self->on_trace && !self->functional_) self->on_trace(ev, arg, sc_core::sc_time_stamp().value() + self->local_ps_);
+  if (self->on_trace && !self->functional_) self->on_trace(ev, arg, self->qk_.now_ps());
 }
 
 void CpuNative::hal_log(void* ctx, int level, const char* msg) {

@@ -20,7 +20,7 @@
 #include "common/config.h"
 #include "common/dmi_socket.h"
 #include "common/log.h"
-#include "cpu/firmware_clock.h"
+#include "cpu/quantum_keeper.h"
 #include "hal.h"
 
 namespace ssdvp {
@@ -46,7 +46,7 @@ class CpuNative : public sc_core::sc_module {
   // unless set here (preconditioning replays a trace's first half at its
   // timestamps so that time-based firmware, e.g. the hotness monitor, sees
   // them); timed simulation continues from it.
-  void set_functional_time_ns(uint64_t ns) { clock_.set_functional_time_ns(ns); }
+  void set_functional_time_ns(uint64_t ns) { qk_.clock.set_functional_time_ns(ns); }
   uint64_t firmware_time_ns() const;
 
   struct Stats {
@@ -94,9 +94,7 @@ class CpuNative : public sc_core::sc_module {
   sc_core::sc_event start_ev_;
   bool functional_ = false;
   uint64_t cycle_ps_;
-  uint64_t quantum_ps_;
-  uint64_t local_ps_ = 0;
-  FirmwareClock clock_;
+  QuantumKeeper qk_;  // local time offset, cpu.quantum, the firmware's clock
   uint64_t busy_since_ps_ = 0;
   std::array<uint64_t, FW_OP_COUNT> cost_{};
   tlm::tlm_generic_payload tx_;
