@@ -3,7 +3,7 @@
 # build-fuzz/ and runs each for a bounded time (docs/robustness.md).
 #   FUZZ_SECONDS (default 20): seconds per harness;
 #   FUZZ_JOBS (default 1): parallel fuzzing processes per harness;
-#   arguments: the harnesses to run (default all: trace config nvme_decode accel_regs).
+#   arguments: the harnesses to run (default all: trace config nvme_decode accel_regs nbd_request).
 # Each harness starts from its seed corpus (testbench/fuzz/corpus/<name>) and
 # keeps what it finds in build-fuzz/corpus/<name>; a crash is written to
 # build-fuzz/artifacts/<name>/ and ends the script with exit 1: minimise it,
@@ -15,7 +15,7 @@ build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 seconds=${FUZZ_SECONDS:-20}
 jobs=${FUZZ_JOBS:-1}
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(trace config nvme_decode accel_regs)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(trace config nvme_decode accel_regs nbd_request)
 
 cc=$(command -v clang-14 || command -v clang || true)
 cxx=$(command -v clang++-14 || command -v clang++ || true)

@@ -94,6 +94,7 @@ int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, 
    * opened from the reserve, or GC runs out of room and nothing moves. (An
    * LBA a block was just opened for has passed this check already.) */
   const int resuming = fr->buf != FTL_NONE && f->bufs[fr->buf].row == FTL_NONE;
+  if (f->ckpt.draining) return PLACE_WAIT; /* a checkpoint waits for the programs in flight (ckpt.c) */
   if (!for_gc && !resuming && fr->gc_shared && f->free_total <= host_floor(f)) return PLACE_WAIT;
   if (fr->buf == FTL_NONE) {
     const uint32_t b = buf_get(f, fr->pool, BUF_FILLING);

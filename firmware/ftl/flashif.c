@@ -20,10 +20,21 @@ void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_
   e->slot_mask = mask;
   e->buf = buf;
   e->seq = f->seq;
+  e->meta = 0;
+  e->meta_bytes = 0;
   f->fsq.tail = (f->fsq.tail + 1) & (f->fsq.size - 1);
   f->fsq_dirty = 1;
   f->flash_outstanding++;
   hal_charge(f->hal, FW_OP_flash_submit, 1);
+}
+
+void flash_submit_meta(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t buf, uint32_t meta,
+                       uint32_t meta_bytes) {
+  const uint32_t S = f->cfg.slots_per_page;
+  struct fc_sqe *e = (struct fc_sqe *)f->fsq.mem + f->fsq.tail;
+  flash_submit(f, op, tag, row, S >= 32 ? 0xffffffffu : (1u << S) - 1, buf);
+  e->meta = meta;
+  e->meta_bytes = meta_bytes;
 }
 
 int flash_doorbell(struct ftl *f) {

@@ -114,6 +114,10 @@ struct ftl_config {
   uint32_t refresh_retries;    /* a read that needed at least this many retry levels refreshes its block (0: never) */
   uint32_t gc_durable;  /* 1: erase a victim only once its relocated data is programmed (power loss without PLP) */
   uint32_t ns_ready_ns; /* I/O commands complete with Namespace Not Ready before this firmware time (0: ready) */
+  /* checkpoints (branch power, ckpt.c): either interval nonzero turns them on */
+  uint32_t lba_bytes;          /* bytes per LBA (a checkpoint page holds slots_per_page * lba_bytes) */
+  uint32_t ckpt_interval_lbas; /* a checkpoint after this many host LBA writes (0: not by writes) */
+  uint64_t ckpt_interval_ns;   /* a checkpoint this long after the previous one (0: not by time) */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */
@@ -162,6 +166,17 @@ struct ftl_stats {
   uint64_t recovery_lbas;       /* LBAs mapped after the scan */
   uint64_t recovery_ns;         /* time the scan took (0 in functional mode) */
   uint64_t blocks_closed_early; /* open blocks closed before they were full (a released stream) */
+  /* checkpoints (ckpt.c) and recovery from them */
+  uint64_t ckpt_taken;          /* complete checkpoints */
+  uint64_t ckpt_failed;         /* checkpoints abandoned (an erase or program of theirs failed) */
+  uint64_t ckpt_programs;       /* checkpoint page programs (metadata writes: not in programs) */
+  uint64_t ckpt_erases;         /* checkpoint area erases (not in erases) */
+  uint64_t ckpt_drain_ns;       /* time placement waited for the programs in flight before snapshots */
+  uint64_t ckpt_in_progress;    /* 1 while a checkpoint drains, erases or programs */
+  uint64_t recovery_ckpt_gen;   /* generation of the checkpoint recovery started from (0: full scan) */
+  uint64_t recovery_ckpt_pages; /* checkpoint pages read by recovery */
+  uint64_t recovery_ckpt_torn;  /* newer checkpoints that did not read back whole (torn by the cut) */
+  uint64_t recovery_dropped;    /* checkpoint L2P entries whose page was erased or rewritten since */
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */

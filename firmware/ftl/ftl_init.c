@@ -26,6 +26,7 @@ void ftl_config_default(struct ftl_config *c) {
   c->slots_per_page = 2;
   c->dram_base = SSDVP_DRAM_BASE;
   c->dram_size = 512u << 20;
+  c->lba_bytes = FTL_DEFAULT_LBA_BYTES;
 #define FTL_PARAM(key, field, kind, def, min, max, unit, desc) c->field = FTL_DEF_##kind(def);
 #include "ftl_params.def"
 }
@@ -55,13 +56,13 @@ static uint32_t staging_lbas(const struct ftl_config *c) {
   return n < 1024 ? 1024 : n;
 }
 static uint32_t flash_ring_entries(const struct ftl_config *c) {
-  return pow2_at_least(nbufs_of(c) + c->gc_max_active + 1);
+  return pow2_at_least(nbufs_of(c) + c->gc_max_active + 1 + (ckpt_enabled(c) ? CKPT_INFLIGHT : 0));
 }
 
 struct dram_map {
   uint64_t l2p, valid, fsq, fcq, ncmd, nxfer, ndone, bufs, staging;
   uint64_t valid_cnt, erase, state, wp, inbuf, closed_ns, next, prev, cpos, closed, bucket;
-  uint64_t dfh, dft, dfc, drc, dca, fr, bufmeta, cmds, jobs, place, flags, reads, bbt, end;
+  uint64_t dfh, dft, dfc, drc, dca, fr, bufmeta, cmds, jobs, place, flags, reads, bbt, ckpt, end;
 };
 
 static void plan(const struct ftl_config *c, struct dram_map *m) {
@@ -106,6 +107,7 @@ static void plan(const struct ftl_config *c, struct dram_map *m) {
   m->flags = take(&l, blocks);
   m->reads = take(&l, blocks * 4);
   m->bbt = take(&l, (blocks + 31) / 32 * 4);
+  m->ckpt = ckpt_enabled(c) ? take(&l, ckpt_dram_bytes(c)) : l.off;
   m->end = l.off;
 }
 
@@ -141,6 +143,11 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
   const uint64_t dies = (uint64_t)c->channels * c->dies_per_channel;
   const uint64_t blocks = dies * c->blocks_per_die;
   const uint64_t spb = (uint64_t)c->pages_per_block * c->slots_per_page;
+  CHECK(!ckpt_enabled(c) || (c->lba_bytes >= 64 && c->lba_bytes % 4 == 0),
+        "ftl: checkpoints need lba_bytes a multiple of 4 and at least 64 (%" PRIu32 ")", c->lba_bytes);
+  CHECK(!ckpt_enabled(c) || c->logical_lbas * 4 + blocks * 5 + 64 < (1ull << 31),
+        "ftl: a checkpoint of %llu LBAs and %llu blocks exceeds 2 GiB (power.checkpoint.*)",
+        (unsigned long long)c->logical_lbas, (unsigned long long)blocks);
   CHECK(blocks < (1u << 24), "ftl: %llu blocks exceed the firmware's 2^24 limit", (unsigned long long)blocks);
   CHECK(blocks * spb < 0xffffffffull, "ftl: %llu physical slots exceed 32-bit addressing",
         (unsigned long long)(blocks * spb));
@@ -158,7 +165,8 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
   /* Blocks that never hold logical data in steady state: the free pool kept
    * by the threshold, one open block per die for each frontier, and the
    * victims in flight. The spare must exceed them or GC cannot make room. */
-  const uint64_t overhead = (uint64_t)c->gc_threshold_blocks + place_frontiers(c) * dies + c->gc_max_active + 1;
+  const uint64_t overhead =
+      (uint64_t)c->gc_threshold_blocks + place_frontiers(c) * dies + c->gc_max_active + 1 + 2ull * ckpt_area_blocks(c);
   const uint64_t data_blocks = (c->logical_lbas + spb - 1) / spb;
   CHECK(blocks > data_blocks + overhead,
         "ftl: over-provisioning too small: %llu blocks for %llu blocks of logical data plus %llu for the GC "
@@ -375,6 +383,7 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
   if (carve_tables(f, &m)) return -1;
   block_init(f);
   if (skip_factory_bad(f, &m)) return -1;
+  if (ckpt_init(f, m.ckpt)) return -1;
   if (init_frontiers(f, &m)) return -1;
   init_buffers(f, &m);
   init_commands(f, &m);

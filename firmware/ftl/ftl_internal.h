@@ -8,6 +8,8 @@
  *   loop.c     event loop: polls the rings, dispatches flash completions by
  *              tag kind, and is the only place GC work starts (gc_schedule);
  *              functional access (ftl_func_*), self-check
+ *   ckpt.c     periodic checkpoints of the L2P and block table to reserved
+ *              blocks, and reading the newest complete one back (recovery)
  *   hostif.c   NVMe commands: decode, transfers, placement of host writes,
  *              reads, deallocate, flush
  *   directives.c  admin commands: the Identify and Streams directives, the
@@ -79,7 +81,7 @@ enum buf_state {
 };
 
 /* Flash command tags: kind in the top byte, index below. */
-enum tag_kind { TAG_PROGRAM = 1, TAG_HOST_READ = 2, TAG_GC_READ = 3, TAG_ERASE = 4 };
+enum tag_kind { TAG_PROGRAM = 1, TAG_HOST_READ = 2, TAG_GC_READ = 3, TAG_ERASE = 4, TAG_CKPT = 5 };
 #define TAG(kind, idx) (((uint32_t)(kind) << 24) | (uint32_t)(idx))
 #define TAG_KIND(t) ((t) >> 24)
 #define TAG_IDX(t) ((t)&0xffffffu)
@@ -168,6 +170,51 @@ struct ring {
   uint32_t head; /* consumer index */
   uint32_t tail; /* producer index */
   void *mem;     /* window */
+};
+
+/* Checkpoints (ckpt.c). The image in DRAM and on flash: a header of
+ * CKPT_HEADER_BYTES (words CKPT_H_*), the L2P (4 bytes per LBA), the erase
+ * count of every block (4 bytes), the state of every block (1 byte,
+ * CKPT_BLK_*). A checkpoint page's slots carry the generation (slot
+ * CKPT_T_GEN) and the page index (slot CKPT_T_PAGE, when a page has two). */
+#define CKPT_INFLIGHT 4u /* checkpoint programs or erases in flight at once */
+#define CKPT_BUF_STRIDE ((FC_PAGE_BUF_BYTES(32) + 63u) & ~63u)
+#define CKPT_HEADER_BYTES 64u
+#define CKPT_MAGIC 0x54504b43u /* "CKPT" */
+#define CKPT_TAG_ERASE 0x800000u
+enum {
+  CKPT_H_MAGIC = 0,
+  CKPT_H_GEN,
+  CKPT_H_SEQ,
+  CKPT_H_LBAS_LO,
+  CKPT_H_LBAS_HI,
+  CKPT_H_BLOCKS,
+  CKPT_H_PAGES,
+  CKPT_H_BYTES
+};
+enum { CKPT_T_GEN = 0, CKPT_T_PAGE = 1 };
+enum { CKPT_BLK_FREE = 0, CKPT_BLK_USED = 1, CKPT_BLK_OPEN = 2, CKPT_BLK_BAD = 3 };
+
+struct ckpt {
+  uint8_t on;          /* checkpoints configured (areas reserved) */
+  uint8_t phase;       /* ckpt.c: idle, drain, erase, program */
+  uint8_t draining;    /* placement waits (place_lba) */
+  uint8_t failed;      /* an erase or program of this checkpoint failed */
+  uint32_t writing;    /* area the next checkpoint goes to */
+  uint32_t gen;        /* generation of the newest complete checkpoint (0: none) */
+  uint32_t area_n;     /* blocks per area */
+  uint32_t *area;      /* [2 * area_n] block numbers: area a is area[a * area_n ...] */
+  uint32_t *image;     /* the image in DRAM (whole pages) */
+  uint32_t image_bus;  /* its bus address */
+  void *bufmem;        /* CKPT_INFLIGHT page buffers (token, lpn, seq) */
+  uint32_t bufs_bus;   /* their bus address */
+  uint32_t free_bufs;  /* bit i: buffer i free */
+  uint32_t next, done; /* erase or program phase: operations issued, completed */
+  uint32_t inflight;   /* operations in flight */
+  uint32_t snap_seq;   /* sequence number at the snapshot */
+  uint64_t next_ns;    /* power.checkpoint.interval: due at this time */
+  uint64_t next_lbas;  /* power.checkpoint.writes: due at this count of host LBA writes */
+  uint64_t drain_since_ns;
 };
 
 /* The Streams directive of a namespace (NVMe 1.4 section 9.3). */
@@ -269,6 +316,7 @@ struct ftl {
   int cmd_irq_masked;           /* IRQ_NVME_CMD disabled while no command slot is free */
   struct gcgate gate;           /* host-coordinated GC (gcgate.c) */
   struct streams_state streams; /* NVMe Streams directive of namespace 1 (directives.c) */
+  struct ckpt ckpt;             /* periodic checkpoints (ckpt.c) */
 };
 
 /* ---- block.c: block manager ---------------------------------------------- */
@@ -381,8 +429,34 @@ void gc_erase_done(struct ftl *f, uint32_t blk, int status);
  * 0, or -1 (logged). */
 int recover_scan(struct ftl *f);
 
+/* ---- ckpt.c: checkpoints ---------------------------------------------------- */
+static inline int ckpt_enabled(const struct ftl_config *c) {
+  return c->ckpt_interval_ns != 0 || c->ckpt_interval_lbas != 0;
+}
+uint32_t ckpt_image_bytes(const struct ftl_config *c);
+uint32_t ckpt_pages(const struct ftl_config *c);       /* flash pages of one checkpoint */
+uint32_t ckpt_area_blocks(const struct ftl_config *c); /* blocks of one area (0: checkpoints off) */
+uint64_t ckpt_dram_bytes(const struct ftl_config *c);  /* image, buffers, area list (0: off) */
+/* Carves the image at DRAM offset off and reserves the two areas (after the
+ * factory bad blocks are known); 0 or -1. */
+int ckpt_init(struct ftl *f, uint64_t off);
+int ckpt_is_area_block(const struct ftl *f, uint32_t blk);
+uint32_t ckpt_row(const struct ftl *f, uint32_t area, uint32_t page);
+/* The loop's stage: starts a checkpoint when due and drives it (nonzero if
+ * it did work). */
+int ckpt_poll(struct ftl *f);
+/* A checkpoint erase or program completed. */
+void ckpt_done(struct ftl *f, uint32_t idx, int status);
+/* Recovery: reads the newest complete checkpoint into the image (the older
+ * one if the newest does not read back whole); 0, or -1 if there is none. */
+int ckpt_load(struct ftl *f);
+
 /* ---- flashif.c: flash rings ----------------------------------------------- */
 void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t mask, uint32_t buf);
+/* The same with a metadata payload (fc_sqe.meta): bytes at bus address meta
+ * programmed with the page, or read back into it. */
+void flash_submit_meta(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t buf, uint32_t meta,
+                       uint32_t meta_bytes);
 int flash_doorbell(struct ftl *f); /* nonzero if it rang */
 /* Completions: flash_cq_fetch() reads the controller's tail (0: nothing new),
  * flash_cq_pop() hands them out one by one, flash_cq_release() returns the

@@ -75,6 +75,7 @@ static int flash_completions(struct ftl *f) {
         }
         break;
       case TAG_ERASE: gc_erase_done(f, idx, c.status); break;
+      case TAG_CKPT: ckpt_done(f, idx, c.status); break;
       default:
         hal_logf(f->hal, HAL_LOG_ERROR, "ftl: flash completion with unknown tag 0x%" PRIx32 "", c.tag);
         f->fatal = 1;
@@ -88,6 +89,7 @@ static int flash_completions(struct ftl *f) {
 
 int ftl_poll(struct ftl *f) {
   int did = flash_completions(f);
+  did |= ckpt_poll(f); /* periodic checkpoints (ckpt.c): may hold placement while it drains */
   if (!f->functional) {
     did |= drain(f, host_transfers_done);
     did |= drain(f, host_commands);

@@ -18,9 +18,21 @@
  * Then: a block with any page written is closed (its unwritten pages wait
  * for GC), the others are free; validity and valid counts follow from the
  * L2P; the sequence counter continues after the largest number seen.
- * Not recovered (no checkpoint yet): erase counts (they restart at 0), the
+ * Without checkpoints, not recovered: erase counts (they restart at 0), the
  * grown bad-block table (a retired block is scanned and used again) and
  * deallocations (a trimmed LBA reads its last data again).
+ *
+ * With checkpoints (ckpt.c): the newest complete checkpoint gives the L2P,
+ * erase counts and grown bad blocks as of its snapshot (sequence number S:
+ * every L2P entry then pointed at a programmed page). Then only what was
+ * written since is scanned: a block open at the snapshot is read whole; of
+ * every other block the first page only: erased (free now), sequence <= S
+ * (untouched since: its pages are as the checkpoint knows them, no more
+ * reads) or newer (erased and written again since: read whole). Pages with a
+ * sequence number above S update the L2P, newest wins. A checkpoint entry
+ * whose page was erased or rewritten since, and that no newer page replaced,
+ * is dropped (unmapped: its data was trimmed and collected after the
+ * snapshot). Deallocations after the snapshot are not recovered.
  */
 #include <string.h>
 
@@ -43,11 +55,22 @@ uint32_t ftl_power_fail(struct ftl *f, uint32_t budget_pages) {
 }
 
 struct scan {
-  uint32_t *rseq; /* [pages]: sequence number of each page read (0: none or torn) */
+  uint32_t *rseq;   /* [pages]: sequence number of each page read (0: none or torn) */
+  uint8_t *cls;     /* [blocks] with a checkpoint: enum scan_class */
+  uint32_t *mapped; /* [lbas / 32] with a checkpoint: the L2P entry came from the scan */
   uint32_t next_block;
   uint32_t active;
   uint32_t max_seq;
+  uint32_t snap; /* with a checkpoint: its sequence number S (0: full scan) */
+  int ckpt;
 };
+
+/* With a checkpoint, what the scan found a block to be. */
+enum scan_class { SC_SKIP = 0, SC_PROBE = 1, SC_READ = 2, SC_KEEP = 3, SC_FREE = 4 };
+
+static uint32_t *ckpt_l2p(struct ftl *f) { return f->ckpt.image + CKPT_HEADER_BYTES / 4; }
+static uint32_t *ckpt_erase(struct ftl *f) { return ckpt_l2p(f) + f->cfg.logical_lbas; }
+static uint8_t *ckpt_state(struct ftl *f) { return (uint8_t *)(ckpt_erase(f) + f->total_blocks); }
 
 static void scan_submit(struct ftl *f, uint32_t b, uint32_t row) {
   struct pagebuf *pb = &f->bufs[b];
@@ -62,6 +85,10 @@ static int scan_next_block(struct ftl *f, struct scan *sc, uint32_t b) {
   while (sc->next_block < f->total_blocks) {
     const uint32_t blk = sc->next_block++;
     if (f->blk_state[blk] == BLK_BAD) continue;
+    if (sc->ckpt) {
+      if (ckpt_state(f)[blk] == CKPT_BLK_BAD) continue;
+      sc->cls[blk] = ckpt_state(f)[blk] == CKPT_BLK_OPEN ? SC_READ : SC_PROBE;
+    }
     f->blk_wp[blk] = 0;
     scan_submit(f, b, blk * f->cfg.pages_per_block);
     return 1;
@@ -77,18 +104,27 @@ static void scan_page(struct ftl *f, struct scan *sc, uint32_t b, const struct f
   int more = 0;
   if (c->status == FC_OK && (c->flags & FC_FLAG_ERASED)) {
     more = 0; /* the first erased page ends the block */
+    if (sc->ckpt && sc->cls[blk] == SC_PROBE) sc->cls[blk] = SC_FREE;
+  } else if (sc->ckpt && sc->cls[blk] == SC_PROBE && c->status == FC_OK && pb->token[2 * (size_t)S] <= sc->snap) {
+    sc->cls[blk] = SC_KEEP; /* not written since the checkpoint: as it knows it */
+    f->blk_wp[blk] = (uint16_t)ppb;
   } else {
+    if (sc->ckpt && sc->cls[blk] == SC_PROBE) sc->cls[blk] = SC_READ; /* written since (or torn): read it all */
     f->blk_wp[blk]++;
     sc->rseq[row] = 0;
     if (c->status == FC_OK) {
       const uint32_t seq = pb->token[2 * (size_t)S];
       sc->rseq[row] = seq;
       if (seq > sc->max_seq) sc->max_seq = seq;
-      for (uint32_t s = 0; s < S; ++s) {
+      for (uint32_t s = 0; s < S && seq > sc->snap; ++s) {
         const uint32_t lpn = pb->lpn[s];
         if (lpn >= f->cfg.logical_lbas) continue; /* padding */
         const uint32_t cur = f->l2p[lpn];
-        if (cur == FTL_UNMAPPED || sc->rseq[cur / S] < seq) f->l2p[lpn] = row * S + s;
+        const int from_scan = !sc->ckpt || ((sc->mapped[lpn >> 5] >> (lpn & 31)) & 1u);
+        if (cur == FTL_UNMAPPED || !from_scan || sc->rseq[cur / S] < seq) {
+          f->l2p[lpn] = row * S + s;
+          if (sc->ckpt) sc->mapped[lpn >> 5] |= 1u << (lpn & 31);
+        }
       }
     } else {
       f->stats.recovery_torn++; /* torn (or unreadable): its copies are older or lost */
@@ -103,19 +139,68 @@ static void scan_page(struct ftl *f, struct scan *sc, uint32_t b, const struct f
   }
 }
 
+/* Checkpoint: the tables as of its snapshot. */
+static void load_checkpoint(struct ftl *f, struct scan *sc) {
+  const uint32_t B = f->total_blocks;
+  sc->snap = f->ckpt.image[CKPT_H_SEQ];
+  sc->max_seq = sc->snap;
+  memcpy(f->l2p, ckpt_l2p(f), f->cfg.logical_lbas * 4);
+  memcpy(f->blk_erase, ckpt_erase(f), (size_t)B * 4);
+  for (uint32_t blk = 0; blk < B; ++blk)
+    if (ckpt_state(f)[blk] == CKPT_BLK_BAD && f->blk_state[blk] == BLK_FREE && !ckpt_is_area_block(f, blk)) {
+      block_set_state(f, blk, BLK_BAD); /* grown bad: retired before the snapshot */
+      f->stats.factory_bad_blocks--;
+      f->stats.retired_blocks++;
+    }
+}
+
+/* Checkpoint entries no scanned page replaced: kept if their page is as the
+ * checkpoint knew it, dropped if it was erased or written again since. */
+static void drop_stale(struct ftl *f, struct scan *sc) {
+  const uint32_t ppb = f->cfg.pages_per_block;
+  for (uint64_t l = 0; l < f->cfg.logical_lbas; ++l) {
+    const uint32_t p = f->l2p[l];
+    if (p == FTL_UNMAPPED || p == FTL_LOST || ((sc->mapped[l >> 5] >> (l & 31)) & 1u)) continue;
+    const uint32_t row = ppa_row(f, p), blk = row_block(f, row);
+    int ok = 0;
+    if (sc->cls[blk] == SC_KEEP)
+      ok = 1;
+    else if (sc->cls[blk] == SC_READ)
+      ok = row % ppb < f->blk_wp[blk] && sc->rseq[row] != 0 && sc->rseq[row] <= sc->snap;
+    if (!ok) {
+      f->l2p[l] = FTL_UNMAPPED;
+      f->stats.recovery_dropped++;
+    }
+  }
+}
+
 int recover_scan(struct ftl *f) {
   const uint64_t t0 = hal_time_ns(f->hal);
   const uint64_t pages = (uint64_t)f->total_blocks * f->cfg.pages_per_block;
   const uint64_t at = (f->dram_end + 63) & ~(uint64_t)63;
-  if (at + pages * 4 > f->cfg.dram_size) {
+  const uint64_t cls_at = (at + pages * 4 + 63) & ~(uint64_t)63;
+  const uint64_t map_at = (cls_at + f->total_blocks + 63) & ~(uint64_t)63;
+  const uint64_t map_bytes = (f->cfg.logical_lbas + 31) / 32 * 4;
+  const uint64_t need = f->ckpt.on ? map_at + map_bytes : at + pages * 4;
+  if (need > f->cfg.dram_size) {
     hal_logf(f->hal, HAL_LOG_ERROR,
              "ftl: recovery needs %llu bytes of DRAM above the tables, %llu available (raise dram.size)",
-             (unsigned long long)pages * 4, (unsigned long long)(f->cfg.dram_size > at ? f->cfg.dram_size - at : 0));
+             (unsigned long long)(need - at), (unsigned long long)(f->cfg.dram_size > at ? f->cfg.dram_size - at : 0));
     return -1;
   }
   struct scan sc = {0};
   sc.rseq = hal_dram(f->hal, (uint32_t)(f->cfg.dram_base + at), (uint32_t)(pages * 4));
   if (!sc.rseq) return -1;
+  if (f->ckpt.on && ckpt_load(f) == 0) {
+    sc.ckpt = 1;
+    sc.cls = hal_dram(f->hal, (uint32_t)(f->cfg.dram_base + cls_at), f->total_blocks);
+    sc.mapped = hal_dram(f->hal, (uint32_t)(f->cfg.dram_base + map_at), (uint32_t)map_bytes);
+    if (!sc.cls || !sc.mapped) return -1;
+    memset(sc.cls, SC_SKIP, f->total_blocks);
+    memset(sc.mapped, 0, (size_t)map_bytes);
+    load_checkpoint(f, &sc);
+  }
+  if (f->fatal) return -1;
   for (uint32_t b = buf_get(f, POOL_READ, BUF_HOST_READ); b != FTL_NONE; b = buf_get(f, POOL_READ, BUF_HOST_READ)) {
     if (!scan_next_block(f, &sc, b)) {
       buf_put(f, b);
@@ -140,6 +225,13 @@ int recover_scan(struct ftl *f) {
     flash_cq_release(f);
     flash_doorbell(f);
   }
+  if (sc.ckpt) {
+    drop_stale(f, &sc);
+    /* erase counts: a block erased since the snapshot was erased at least once more */
+    for (uint32_t blk = 0; blk < f->total_blocks; ++blk)
+      if ((sc.cls[blk] == SC_FREE || sc.cls[blk] == SC_READ) && ckpt_state(f)[blk] == CKPT_BLK_USED)
+        f->blk_erase[blk]++;
+  }
   /* Blocks: written ones closed (their rest unused until collected), the rest free. */
   for (uint32_t blk = 0; blk < f->total_blocks; ++blk) {
     if (f->blk_state[blk] == BLK_BAD || f->blk_wp[blk] == 0) continue;
@@ -149,7 +241,7 @@ int recover_scan(struct ftl *f) {
   }
   for (uint64_t l = 0; l < f->cfg.logical_lbas; ++l) {
     const uint32_t p = f->l2p[l];
-    if (p == FTL_UNMAPPED) continue;
+    if (p == FTL_UNMAPPED || p == FTL_LOST) continue; /* LOST: only from a checkpoint */
     f->valid_bits[p >> 5] |= 1u << (p & 31);
     block_valid_inc(f, row_block(f, ppa_row(f, p)));
     f->stats.recovery_lbas++;

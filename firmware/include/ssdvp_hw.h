@@ -250,10 +250,12 @@ struct fc_sqe {
   uint16_t rsvd1;
   uint32_t tag;
   uint32_t row;
-  uint32_t slot_mask; /* READ: which slots to transfer */
-  uint32_t buf;       /* DRAM address of a page buffer (layout below) */
-  uint32_t seq;       /* PROGRAM: sequence number stored in the OOB area */
-  uint32_t rsvd2[2];
+  uint32_t slot_mask;  /* READ: which slots to transfer */
+  uint32_t buf;        /* DRAM address of a page buffer (layout below) */
+  uint32_t seq;        /* PROGRAM: sequence number stored in the OOB area */
+  uint32_t meta;       /* 0, or the DRAM address of a metadata payload (checkpoints): PROGRAM stores
+                          meta_bytes bytes from it with the page, READ writes back what the page stored */
+  uint32_t meta_bytes; /* at most the page size */
 };
 
 /* Completion ring entry (8 bytes). */

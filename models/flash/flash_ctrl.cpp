@@ -256,6 +256,8 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
     bad = FC_ERR_MASK, why = d.slot_mask ? "slot mask beyond the slots of a page" : "empty slot mask";
   } else if (d.op != FC_OP_ERASE && (d.buf % 4 != 0 || d.buf < uint64_t(SSDVP_DRAM_BASE))) {
     bad = FC_ERR_DMA, why = "page buffer outside DRAM or unaligned";
+  } else if (d.meta && (d.op == FC_OP_ERASE || d.meta_bytes > geo_.page_size)) {
+    bad = FC_ERR_DMA, why = "metadata payload larger than a page, or on an erase";
   }
   if (bad != FC_OK) {
     cqe.status = static_cast<uint16_t>(violation(d, bad, why));
@@ -287,7 +289,7 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
       } else if (faults_.bit_errors_on() && !(flags & FC_FLAG_ERASED)) {
         ecc = faults_.read(block, nand.erase_count(bid), codewords, functional_ ? 0 : arrival);
       }
-      if (!dram_write(d.buf, buf, buf_bytes, &lat)) {
+      if (!dram_write(d.buf, buf, buf_bytes, &lat) || !meta_read(d, flags, ecc.uncorrectable, &lat)) {
         cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "page buffer outside DRAM"));
         return arrival;
       }
@@ -322,6 +324,10 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
       if (st != FC_OK) {
         cqe.status = static_cast<uint16_t>(violation(
             d, st, st == FC_ERR_NOT_ERASED ? "page is not erased" : "program out of page order in its block"));
+        return arrival;
+      }
+      if (!meta_program(d, fail, &lat)) {
+        cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "metadata payload outside DRAM"));
         return arrival;
       }
       ++n_program_;

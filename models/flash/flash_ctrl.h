@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <unordered_map>
 #include <vector>
 
 #include "common/bus_device.h"
@@ -177,6 +178,12 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   FlashGeometry geo_;
   Timing t_;
   std::vector<NandDie> dies_;
+  // Metadata payloads (fc_sqe.meta: the firmware's checkpoint pages) by page
+  // row: the bytes of a page the token model does not carry. Read back only
+  // while the page reads as programmed and not torn (flash_meta.cpp).
+  std::unordered_map<uint32_t, std::vector<uint8_t>> meta_;
+  bool meta_program(const fc_sqe& d, bool failed, uint64_t* lat);
+  bool meta_read(const fc_sqe& d, uint32_t flags, bool uncorrectable, uint64_t* lat);
   FlashFaults faults_;
   uint32_t bbt_addr_ = 0;
   bool functional_ = false;

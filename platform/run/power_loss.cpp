@@ -28,6 +28,11 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
   const auto w0 = std::chrono::steady_clock::now();
   const uint64_t cut_ps = sc_core::sc_time_stamp().value();
   const uint32_t outstanding = host.outstanding_commands();
+  Controller& fw0 = soc.cpu();
+  const ftl_stats at_cut = fw0.stats();
+  const uint64_t now_ns = fw0.firmware_time_ns();
+  const bool gc_at_cut = fw0.gc_active_ns(now_ns) != at_cut.gc_active_ns;  // a victim open: GC relocating
+  const bool ckpt_at_cut = at_cut.ckpt_in_progress != 0;
   const FlashCtrl::CutResult torn = soc.flash.power_cut(k.plp);
   soc.flash.set_functional(true);
   Controller& fw = soc.cpu();
@@ -59,17 +64,20 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
       }
     }
   }
-  // Recovery time: the scan's page reads spread over the dies, each a
-  // command, tR and a page over its channel (an estimate: the scan ran
-  // functionally).
+  // Recovery time: the page reads (checkpoint and scan) spread over the
+  // dies, each a command, tR and a page over its channel (an estimate: the
+  // recovery ran functionally).
   const auto& t = soc.flash.timing();
   const auto& g = soc.geometry();
-  const uint64_t per_die = (rs.recovery_pages + g.dies() - 1) / g.dies();
+  const uint64_t read_pages = rs.recovery_pages + rs.recovery_ckpt_pages;
+  const uint64_t per_die = (read_pages + g.dies() - 1) / g.dies();
   const uint64_t xfer = t.channel_ps(g.page_size);
   const uint64_t die_ps = per_die * (t.cmd_ps + t.read_ps + xfer);
   const uint64_t ch_ps = per_die * g.dies_per_channel * (t.cmd_ps + xfer);
   return {{"cut_at_s", double(cut_ps) * 1e-12},
           {"plp", k.plp},
+          {"during_gc", gc_at_cut},
+          {"during_checkpoint", ckpt_at_cut},
           {"host_commands_failed", outstanding},
           {"flash_completions_dropped", torn.dropped},
           {"torn_programs", torn.torn_programs},
@@ -78,6 +86,10 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
           {"recovery",
            {{"pages_read", rs.recovery_pages},
             {"torn_pages", rs.recovery_torn},
+            {"checkpoint_generation", rs.recovery_ckpt_gen},
+            {"checkpoint_pages_read", rs.recovery_ckpt_pages},
+            {"checkpoints_torn", rs.recovery_ckpt_torn},
+            {"checkpoint_entries_dropped", rs.recovery_dropped},
             {"lbas_mapped", rs.recovery_lbas},
             {"free_blocks", rs.free_blocks},
             {"time_s_estimate", double(std::max(die_ps, ch_ps)) * 1e-12}}},

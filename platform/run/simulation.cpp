@@ -19,6 +19,7 @@
 #include "run/device_state.h"
 #include "run/journal_summary.h"
 #include "run/params.h"
+#include "run/checkpoints.h"
 #include "run/reliability.h"
 #include "run/timeline.h"
 #include "cpu/cpu_native.h"
@@ -532,7 +533,8 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   uint32_t emin, emax;
   double emean;
   fw.erase_spread(&emin, &emean, &emax);
-  j["ftl"] = {{"waf", host_timed ? double(host_timed + gc_timed) / double(host_timed) : 0.0},
+  const uint64_t meta_timed = checkpoint_slots(*s, at_start_, soc.fw_config().slots_per_page);  // 0: no checkpoints
+  j["ftl"] = {{"waf", host_timed ? double(host_timed + gc_timed + meta_timed) / double(host_timed) : 0.0},
               {"host_lba_writes", host_timed},
               {"gc_lba_writes", gc_timed},
               {"gc_runs", victims_timed},
@@ -649,6 +651,8 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   if (files_ && files_->journal()) j["journal"] = journal_summary(*files_->journal(), h.fsync_latency, soc.lba_size());
   j["integrity"] = {{"reads_checked", sb_->checked()}, {"mismatches", sb_->mismatches()}};
   j["reliability"] = reliability_json(fl, *s, at_start_);
+  if (soc.fw_config().ckpt_interval_ns || soc.fw_config().ckpt_interval_lbas)
+    j["checkpoints"] = checkpoint_json(soc.fw_config(), *s, at_start_);
   j["run"] = {{"wall_s", wall_s},
               {"host_ios_per_s", wall_s > 0 ? double(h.requests) / wall_s : 0.0},
               {"peak_rss_mb", peak_rss_mb()},

@@ -15,6 +15,7 @@ ftl_config make_ftl_config(Config& cfg, const FlashGeometry& geo) {
   c.blocks_per_die = geo.blocks_per_die();
   c.pages_per_block = geo.pages_per_block;
   c.slots_per_page = geo.slots_per_page();
+  c.lba_bytes = geo.lba_size;
   // every tunable of firmware/ftl/ftl_params.def, with its range
   const auto sizes = read_ftl_params(cfg, geo.lba_size, c);
   const uint64_t ns_bytes = sizes.at("nvme.namespace_size");

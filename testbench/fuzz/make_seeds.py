@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the binary seed inputs of the nvme_decode and accel_regs harnesses
-(corpus/nvme_decode, corpus/accel_regs). The text seeds (trace, config) are
+"""Writes the binary seed inputs of the nvme_decode, accel_regs and nbd_request
+harnesses (corpus/nvme_decode, corpus/accel_regs, corpus/nbd_request). The text seeds (trace, config) are
 copies of test fixtures and configs. Run from anywhere; the files are in the
 tree, so this is only needed to change them."""
 import os
@@ -62,7 +62,31 @@ accel = {
     'bad_point': step(2, 0, 0xffff0000) + program(300, 2, 10, 0x80000000, 0x80008000),
 }
 
-for name, blobs in (('nvme_decode', nvme), ('accel_regs', accel)):
+
+
+def nbd_req(typ, offset, length, flags=0, cookie=7, magic=0x25609513, limits=0, export=1 << 30):
+    # limits byte, export size, then the request header as on the wire (big-endian)
+    return bytes([limits]) + struct.pack('>Q', export) + struct.pack('>IHHQQI', magic, flags, typ, cookie, offset, length)
+
+
+nbd = {
+    'read': nbd_req(0, 4096, 4096),
+    'write_fua': nbd_req(1, 0, 512, flags=1, limits=1),
+    'flush': nbd_req(3, 0, 0),
+    'disc': nbd_req(2, 0, 0),
+    'trim': nbd_req(4, 1 << 20, 1 << 20, limits=2),
+    'write_zeroes': nbd_req(6, 0, 8192, flags=3),
+    'zero_length': nbd_req(0, 0, 0),
+    'past_end': nbd_req(1, (1 << 30) - 512, 1024, limits=1),
+    'unaligned': nbd_req(0, 100, 4096, limits=2),
+    'too_big': nbd_req(0, 0, 8192, limits=4),
+    'bad_flags': nbd_req(0, 0, 512, flags=1),
+    'unknown': nbd_req(7, 0, 512),
+    'bad_magic': nbd_req(0, 0, 512, magic=0x12345678),
+    'short': nbd_req(0, 0, 512)[:20],
+}
+
+for name, blobs in (('nvme_decode', nvme), ('accel_regs', accel), ('nbd_request', nbd)):
     d = os.path.join(here, 'corpus', name)
     os.makedirs(d, exist_ok=True)
     for k, v in blobs.items():
