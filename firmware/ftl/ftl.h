@@ -60,6 +60,12 @@ enum ftl_block_choice {
 
 #define FTL_MAX_CLASSES 8u
 
+/* Where the L2P lives (docs/firmware.md, "Cached mapping"). */
+enum ftl_mapping {
+  FTL_MAP_FULL = 0,  /* the whole table in DRAM */
+  FTL_MAP_CACHED = 1 /* DFTL: translation pages in flash, a cache of entries in DRAM (cmt.c) */
+};
+
 /* The firmware's configuration: a plain struct with defaults and a separate
  * validity check. The platform fills it from YAML (ftl.* keys). */
 struct ftl_config {
@@ -118,6 +124,12 @@ struct ftl_config {
   uint32_t lba_bytes;          /* bytes per LBA (a checkpoint page holds slots_per_page * lba_bytes) */
   uint32_t ckpt_interval_lbas; /* a checkpoint after this many host LBA writes (0: not by writes) */
   uint64_t ckpt_interval_ns;   /* a checkpoint this long after the previous one (0: not by time) */
+  /* cached mapping table (branch dftl, cmt.c) */
+  uint32_t mapping;                /* enum ftl_mapping */
+  uint32_t cmt_entries;            /* mapping entries the cache holds (clamped to logical_lbas) */
+  uint32_t cmt_tp_entries;         /* entries per translation page (0: slots_per_page * 1024) */
+  uint32_t cmt_buffers;            /* page buffers for translation page operations (the last: translation GC) */
+  uint32_t cmt_translation_blocks; /* blocks set aside for translation pages (0: 2 x what they fill + 2) */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */
@@ -177,6 +189,19 @@ struct ftl_stats {
   uint64_t recovery_ckpt_pages; /* checkpoint pages read by recovery */
   uint64_t recovery_ckpt_torn;  /* newer checkpoints that did not read back whole (torn by the cut) */
   uint64_t recovery_dropped;    /* checkpoint L2P entries whose page was erased or rewritten since */
+  /* cached mapping table (ftl.mapping: cached; docs/firmware.md "Cached mapping") */
+  uint64_t cmt_hits;             /* host lookups whose entry was cached */
+  uint64_t cmt_misses;           /* host lookups whose entry had to be loaded */
+  uint64_t cmt_cold_misses;      /* of them: translation page never written, no flash read */
+  uint64_t cmt_evictions;        /* entries evicted */
+  uint64_t cmt_dirty_evictions;  /* of them dirty: a write-back of their translation page */
+  uint64_t tp_reads;             /* translation page reads (misses, read-modify-writes, translation GC) */
+  uint64_t tp_writes;            /* translation page programs */
+  uint64_t tp_writeback_entries; /* dirty cached entries written back by them */
+  uint64_t tp_gc_updates;        /* write-backs asked for by data GC, trims or media errors (entry not cached) */
+  uint64_t tgc_victims;          /* translation blocks collected */
+  uint64_t tgc_moves;            /* valid translation pages relocated by translation GC */
+  uint64_t tgc_erases;           /* translation block erases */
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */

@@ -56,13 +56,14 @@ static uint32_t staging_lbas(const struct ftl_config *c) {
   return n < 1024 ? 1024 : n;
 }
 static uint32_t flash_ring_entries(const struct ftl_config *c) {
-  return pow2_at_least(nbufs_of(c) + c->gc_max_active + 1 + (ckpt_enabled(c) ? CKPT_INFLIGHT : 0));
+  return pow2_at_least(nbufs_of(c) + c->gc_max_active + 1 + (ckpt_enabled(c) ? CKPT_INFLIGHT : 0) +
+                       cmt_flash_slots(c));
 }
 
 struct dram_map {
   uint64_t l2p, valid, fsq, fcq, ncmd, nxfer, ndone, bufs, staging;
   uint64_t valid_cnt, erase, state, wp, inbuf, closed_ns, next, prev, cpos, closed, bucket;
-  uint64_t dfh, dft, dfc, drc, dca, fr, bufmeta, cmds, jobs, place, flags, reads, bbt, ckpt, end;
+  uint64_t dfh, dft, dfc, drc, dca, fr, bufmeta, cmds, jobs, place, flags, reads, bbt, ckpt, cmt, end;
 };
 
 static void plan(const struct ftl_config *c, struct dram_map *m) {
@@ -108,6 +109,8 @@ static void plan(const struct ftl_config *c, struct dram_map *m) {
   m->reads = take(&l, blocks * 4);
   m->bbt = take(&l, (blocks + 31) / 32 * 4);
   m->ckpt = ckpt_enabled(c) ? take(&l, ckpt_dram_bytes(c)) : l.off;
+  m->cmt = l.off; /* cached mapping (cmt.c): nothing with the full table */
+  l.off += cmt_dram_bytes(c);
   m->end = l.off;
 }
 
@@ -165,13 +168,15 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
   /* Blocks that never hold logical data in steady state: the free pool kept
    * by the threshold, one open block per die for each frontier, and the
    * victims in flight. The spare must exceed them or GC cannot make room. */
-  const uint64_t overhead =
-      (uint64_t)c->gc_threshold_blocks + place_frontiers(c) * dies + c->gc_max_active + 1 + 2ull * ckpt_area_blocks(c);
+  const uint64_t overhead = (uint64_t)c->gc_threshold_blocks + place_frontiers(c) * dies + c->gc_max_active + 1 +
+                            2ull * ckpt_area_blocks(c) +
+                            cmt_region_blocks(c); /* translation blocks (ftl.mapping: cached) */
   const uint64_t data_blocks = (c->logical_lbas + spb - 1) / spb;
   CHECK(blocks > data_blocks + overhead,
         "ftl: over-provisioning too small: %llu blocks for %llu blocks of logical data plus %llu for the GC "
         "threshold, open frontiers and victims (lower ftl.gc.threshold_blocks or the logical capacity)",
         (unsigned long long)blocks, (unsigned long long)data_blocks, (unsigned long long)overhead);
+  if (cmt_config_check(c, msg, msg_len)) return -1;
   const uint64_t need = ftl_dram_bytes(c);
   CHECK(need <= c->dram_size, "ftl: needs %llu bytes of DRAM, %" PRIu32 " configured (raise dram.size)",
         (unsigned long long)need, c->dram_size);
@@ -361,8 +366,9 @@ static int init_rings(struct ftl *f, const struct dram_map *m) {
 }
 
 /* All tables, rings, buffers and staging areas live in DRAM (plan()); the
- * struct ftl itself holds only pointers into it and counters. */
-int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
+ * struct ftl itself holds only pointers into it and counters. Recovery sets
+ * up the translation region after its scan (region 0). */
+static int init_device(struct ftl *f, struct hal *hal, const struct ftl_config *cfg, int region) {
   char msg[256];
   memset(f, 0, sizeof *f);
   f->hal = hal;
@@ -388,6 +394,7 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
   init_buffers(f, &m);
   init_commands(f, &m);
   if (init_rings(f, &m)) return -1;
+  if (cmt_init(f, m.cmt, region)) return -1;
   hal_logf(hal, HAL_LOG_INFO,
            "ftl: %" PRIu32 " dies x %" PRIu32 " blocks x %" PRIu32 " pages x %" PRIu32 " slots, %llu LBAs, %" PRIu32
            " free blocks",
@@ -396,7 +403,10 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
   return 0;
 }
 
+int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) { return init_device(f, hal, cfg, 1); }
+
 int ftl_recover(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
-  if (ftl_init(f, hal, cfg)) return -1;
-  return recover_scan(f);
+  if (init_device(f, hal, cfg, 0)) return -1;
+  if (recover_scan(f)) return -1;
+  return cmt_after_recovery(f);
 }

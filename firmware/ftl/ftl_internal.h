@@ -22,6 +22,8 @@
  *   alloc.c    write frontiers: page rows on striped open blocks, placing an
  *              LBA in a page buffer, programs
  *   map.c      L2P table and per-slot validity
+ *   cmt.c      cached mapping table (ftl.mapping: cached): the cache of
+ *              entries, the translation pages in flash, their GC
  *   buf.c      page-buffer pools
  *   block.c    block manager: block table, per-die free lists, the GC
  *              candidate index of every policy, victim choice, and
@@ -48,6 +50,7 @@
 
 #include <inttypes.h>
 
+#include "cmt.h"
 #include "ftl.h"
 #include "gcgate.h"
 #include "hotness.h"
@@ -81,7 +84,14 @@ enum buf_state {
 };
 
 /* Flash command tags: kind in the top byte, index below. */
-enum tag_kind { TAG_PROGRAM = 1, TAG_HOST_READ = 2, TAG_GC_READ = 3, TAG_ERASE = 4, TAG_CKPT = 5 };
+enum tag_kind {
+  TAG_PROGRAM = 1,
+  TAG_HOST_READ = 2,
+  TAG_GC_READ = 3,
+  TAG_ERASE = 4,
+  TAG_CKPT = 5, /* a checkpoint program or erase (ckpt.c) */
+  TAG_TRANS = 6 /* a translation page operation or erase (cmt.c) */
+};
 #define TAG(kind, idx) (((uint32_t)(kind) << 24) | (uint32_t)(idx))
 #define TAG_KIND(t) ((t) >> 24)
 #define TAG_IDX(t) ((t)&0xffffffu)
@@ -317,6 +327,7 @@ struct ftl {
   struct gcgate gate;           /* host-coordinated GC (gcgate.c) */
   struct streams_state streams; /* NVMe Streams directive of namespace 1 (directives.c) */
   struct ckpt ckpt;             /* periodic checkpoints (ckpt.c) */
+  struct cmt cmt;               /* cached mapping table (cmt.c) */
 };
 
 /* ---- block.c: block manager ---------------------------------------------- */
@@ -367,6 +378,37 @@ void map_invalidate_ppa(struct ftl *f, uint32_t ppa);
 /* The LBAs mapped to the slots of row in mask become FTL_LOST (a GC read of
  * the row failed); returns how many. Scans the L2P: rare. */
 uint32_t map_lose_row(struct ftl *f, uint32_t row, uint32_t mask);
+/* Whether lpn's mapping entry is at hand: always with the full table; with
+ * the cached one (cmt.c) 0 means its translation page is being read, and the
+ * caller waits (the loop retries waiting commands when it arrives). */
+int map_ready(struct ftl *f, uint32_t lpn);
+
+/* ---- cmt.c: cached mapping table ------------------------------------------------ */
+/* DRAM it needs (0 with the full table) and its set-up at offset off; the
+ * translation region is taken from the free blocks unless reserve is 0
+ * (recovery: cmt_after_recovery takes it). 0 or -1. */
+uint64_t cmt_dram_bytes(const struct ftl_config *c);
+uint32_t cmt_flash_slots(const struct ftl_config *c);   /* flash operations it may have in flight */
+uint32_t cmt_region_blocks(const struct ftl_config *c); /* blocks the translation pages take (0: full table) */
+int cmt_config_check(const struct ftl_config *c, char *msg, size_t msg_len);
+int cmt_init(struct ftl *f, uint64_t off, int reserve);
+/* 1 if lpn's entry is cached (made most recent); 0: its translation page is
+ * being read. */
+int cmt_lookup(struct ftl *f, uint32_t lpn);
+/* lpn's mapping changed: a cached entry becomes dirty, otherwise its
+ * translation page is read-modify-written. */
+void cmt_update(struct ftl *f, uint32_t lpn);
+/* Starts queued translation page operations and translation GC; 1 if it
+ * loaded entries waiting commands need (retry them). */
+int cmt_pump(struct ftl *f);
+/* A TAG_TRANS completion; 1 if it loaded entries waiting commands need. */
+int cmt_flash_done(struct ftl *f, const struct fc_cqe *c);
+int cmt_busy(const struct ftl *f);
+/* After the OOB scan: the region is taken afresh and every translation page
+ * holding a mapped LBA is written again from the rebuilt table. */
+int cmt_after_recovery(struct ftl *f);
+/* Inconsistencies of the directory and the region (ftl_self_check). */
+uint64_t cmt_self_check(const struct ftl *f);
 
 /* ---- alloc.c: write frontiers ---------------------------------------------- */
 enum place_result { PLACE_OK = 0, PLACE_WAIT = 1, PLACE_YIELD = 2 };

@@ -121,6 +121,7 @@ int cmd_place_writes(struct ftl *f, uint32_t c) {
   }
   while (cmd->progress < cmd->nlb) {
     const uint32_t lpn = (uint32_t)(cmd->slba + cmd->progress);
+    if (!map_ready(f, lpn)) return STEP_WAIT; /* its mapping entry is being read (cmt.c) */
     struct frontier *fr = place_host(f, lpn, cmd->stream);
     const int r = place_lba(f, fr, lpn, cmd->tokens[cmd->progress], 0);
     if (r == PLACE_YIELD) return STEP_YIELD;
@@ -174,6 +175,10 @@ int cmd_start_read(struct ftl *f, uint32_t c) {
   cmd->state = CMD_READ;
   for (; cmd->progress < cmd->nlb; ++cmd->progress) {
     const uint32_t i = cmd->progress;
+    if (!map_ready(f, (uint32_t)(cmd->slba + i))) { /* its mapping entry is being read (cmt.c); resumes at i */
+      if (cur != FTL_NONE) read_submit(f, cur);
+      return STEP_WAIT;
+    }
     const uint32_t ppa = f->l2p[cmd->slba + i];
     hal_charge(f->hal, FW_OP_l2p_lookup, 1);
     if (ppa == FTL_UNMAPPED || ppa == FTL_LOST) {

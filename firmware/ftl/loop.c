@@ -76,6 +76,9 @@ static int flash_completions(struct ftl *f) {
         break;
       case TAG_ERASE: gc_erase_done(f, idx, c.status); break;
       case TAG_CKPT: ckpt_done(f, idx, c.status); break;
+      case TAG_TRANS: /* cmt.c; commands waiting for the entries it loaded go on at once */
+        if (cmt_flash_done(f, &c) && f->wait_head != FTL_NONE) drain(f, host_resume_waiting);
+        break;
       default:
         hal_logf(f->hal, HAL_LOG_ERROR, "ftl: flash completion with unknown tag 0x%" PRIx32 "", c.tag);
         f->fatal = 1;
@@ -99,6 +102,7 @@ int ftl_poll(struct ftl *f) {
   gc_schedule(f);
   gcgate_poll(f); /* GC events and the lock for a coordinating host (gcgate.c) */
   for (uint32_t c, dw0; gcgate_next_completion(f, &c, &dw0);) host_cmd_finish_dw0(f, c, NVME_SC_SUCCESS, dw0);
+  while (cmt_pump(f) && f->wait_head != FTL_NONE) did |= drain(f, host_resume_waiting); /* cached mapping */
   did |= flash_doorbell(f);
   did |= host_doorbell(f);
   return did;
@@ -116,7 +120,7 @@ void ftl_request_stop(struct ftl *f) { f->stop = 1; }
 
 int ftl_busy(const struct ftl *f) {
   return f->flash_outstanding || f->xfer_outstanding || f->gc_active || f->wait_head != FTL_NONE ||
-         f->gc_place_head != FTL_NONE;
+         f->gc_place_head != FTL_NONE || cmt_busy(f);
 }
 
 const struct ftl_stats *ftl_get_stats(const struct ftl *f) { return &f->stats; }
@@ -267,5 +271,5 @@ uint64_t ftl_self_check(const struct ftl *f) {
     valid += n;
   }
   if (valid != mapped) ++bad;
-  return bad;
+  return bad + cmt_self_check(f);
 }

@@ -18,6 +18,7 @@
 #include "run/device.h"
 #include "run/device_state.h"
 #include "run/journal_summary.h"
+#include "run/mapping_summary.h"
 #include "run/params.h"
 #include "run/checkpoints.h"
 #include "run/reliability.h"
@@ -648,6 +649,8 @@ nlohmann::json Simulation::summarize(double wall_s) const {
     }
     j["trim"] = t;
   }
+  if (soc.fw_config().mapping == FTL_MAP_CACHED)
+    j["mapping"] = mapping_summary(soc.fw_config(), *s, at_start_, host_timed, gc_timed);  // cmt.c
   if (files_ && files_->journal()) j["journal"] = journal_summary(*files_->journal(), h.fsync_latency, soc.lba_size());
   j["integrity"] = {{"reads_checked", sb_->checked()}, {"mismatches", sb_->mismatches()}};
   j["reliability"] = reliability_json(fl, *s, at_start_);

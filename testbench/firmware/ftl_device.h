@@ -32,10 +32,11 @@ struct Device {
   ftl* f = nullptr;
   std::vector<uint32_t> version;  // host scoreboard: 0 = never written / trimmed
 
-  explicit Device(void (*tune)(ftl_config&) = nullptr) {
+  // extra_dram: DRAM above the firmware's tables (recovery's scratch needs 4 bytes a page).
+  explicit Device(void (*tune)(ftl_config&) = nullptr, uint32_t extra_dram = 4096) {
     fake_small_drive_config(cfg, 64, 6000);
     if (tune) tune(cfg);
-    cfg.dram_size = uint32_t(ftl_dram_bytes(&cfg) + 4096);
+    cfg.dram_size = uint32_t(ftl_dram_bytes(&cfg) + extra_dram);
     const uint32_t blocks = cfg.channels * cfg.dies_per_channel * cfg.blocks_per_die;
     hal = std::make_unique<FakeHal>(cfg.dram_size, blocks, cfg.pages_per_block, cfg.slots_per_page);
     mem.reset(new uint8_t[ftl_size()]);

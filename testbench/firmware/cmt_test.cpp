@@ -1,0 +1,171 @@
+// cmt_test.cpp - the cached mapping table (ftl.mapping: cached, cmt.c) on a
+// tiny drive: hits, misses, evictions and write-back by hand; integrity and
+// translation GC under data GC with a small cache; recovery; configuration.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "ftl_device.h"
+
+using ftltest::Device;
+
+namespace {
+
+// 8 entries per translation page, 4 cached entries.
+void tiny_cache(ftl_config& c) {
+  c.mapping = FTL_MAP_CACHED;
+  c.cmt_entries = 4;
+  c.cmt_tp_entries = 8;
+  c.logical_lbas = 2000;  // 250 translation pages, 16 blocks of them
+}
+
+// 32 entries per translation page (188 pages on 6000 LBAs, 26 translation
+// blocks of 16 pages), 32 cached entries: translation GC runs often.
+void small_cache(ftl_config& c) {
+  c.mapping = FTL_MAP_CACHED;
+  c.cmt_entries = 32;
+  c.cmt_tp_entries = 32;
+}
+
+}  // namespace
+
+TEST(Cmt, HitsMissesEvictionAndBatchedWriteBackByHand) {
+  Device d(tiny_cache);
+  ASSERT_EQ(d.init(), 0);
+  const ftl_stats* s = ftl_get_stats(d.f);
+  // Four LBAs of translation page 0, never written: cold misses, no flash read.
+  d.write(0, 4);
+  EXPECT_EQ(s->cmt_misses, 4u);
+  EXPECT_EQ(s->cmt_cold_misses, 4u);
+  EXPECT_EQ(s->tp_reads, 0u);
+  EXPECT_EQ(s->tp_writes, 0u);
+  EXPECT_EQ(s->cmt_evictions, 0u);
+  // Reading them back: four hits (LRU order now 3, 2, 1, 0; 0 is the oldest).
+  EXPECT_EQ(d.mismatches(0, 4), 0u);
+  EXPECT_EQ(s->cmt_hits, 4u);
+  // LBA 8 (page 1) evicts LBA 0, dirty: page 0 is written back with all four
+  // of its dirty entries (one program), and entries 1..3 are clean after it.
+  d.write(8, 1);
+  EXPECT_EQ(s->cmt_evictions, 1u);
+  EXPECT_EQ(s->cmt_dirty_evictions, 1u);
+  EXPECT_EQ(s->tp_writeback_entries, 4u);
+  EXPECT_EQ(s->tp_writes, 1u);
+  EXPECT_EQ(s->tp_reads, 0u) << "page 0 had no copy in flash: nothing to merge";
+  // LBAs 9 and 10 evict LBAs 1 and 2: clean, no write-back.
+  d.write(9, 2);
+  EXPECT_EQ(s->cmt_evictions, 3u);
+  EXPECT_EQ(s->cmt_dirty_evictions, 1u);
+  EXPECT_EQ(s->tp_writes, 1u);
+  // LBA 0 again: a miss that reads translation page 0 from flash.
+  const uint64_t misses = s->cmt_misses;
+  EXPECT_EQ(d.mismatches(0, 1), 0u);
+  EXPECT_EQ(s->cmt_misses, misses + 1);
+  EXPECT_EQ(s->tp_reads, 1u);
+  EXPECT_EQ(ftl_self_check(d.f), 0u);
+  // The write-back of page 1 (8, 9, 10 dirty) when they go: overwrite 16..19.
+  d.write(16, 4);
+  EXPECT_EQ(s->tp_writes, 2u);
+  EXPECT_EQ(s->tp_writeback_entries, 7u);
+  EXPECT_EQ(d.mismatches(0, 24), 0u);
+}
+
+TEST(Cmt, FullTableIsUntouched) {
+  Device d;
+  ASSERT_EQ(d.init(), 0);
+  d.write(0, 64);
+  EXPECT_EQ(d.mismatches(0, 64), 0u);
+  const ftl_stats* s = ftl_get_stats(d.f);
+  EXPECT_EQ(s->cmt_hits + s->cmt_misses + s->tp_reads + s->tp_writes, 0u);
+  ftl_config c;
+  ftl_config_default(&c);
+  EXPECT_EQ(c.mapping, uint32_t(FTL_MAP_FULL));
+}
+
+TEST(Cmt, IntegrityAndTranslationGcUnderDataGcWithASmallCache) {
+  Device d(small_cache);
+  ASSERT_EQ(d.init(), 0);
+  const uint64_t n = d.cfg.logical_lbas;
+  d.write(0, uint32_t(std::min<uint64_t>(n, 64)));
+  for (uint64_t at = 64; at < n; at += 64) d.write(at, uint32_t(std::min<uint64_t>(64, n - at)));
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 4000; ++i) {
+    const uint32_t len = 1 + uint32_t(rng() % 8);
+    const uint64_t lba = rng() % (n - len);
+    d.write(lba, len);
+    if (::testing::Test::HasFailure()) return;
+    if (i % 500 == 0) {
+      ASSERT_EQ(d.mismatches(rng() % (n - 64), 64), 0u);
+    }
+  }
+  const ftl_stats* s = ftl_get_stats(d.f);
+  EXPECT_GT(s->gc_victims, 0u) << "data GC must run";
+  EXPECT_GT(s->tp_gc_updates, 0u) << "relocated LBAs outside the cache update their translation pages";
+  EXPECT_GT(s->tgc_victims, 0u) << "translation GC must run";
+  EXPECT_GT(s->tgc_moves, 0u) << "its victims held current translation pages";
+  EXPECT_GT(s->tgc_erases, 0u);
+  EXPECT_GT(s->tp_reads, 0u);
+  EXPECT_EQ(ftl_self_check(d.f), 0u);
+  EXPECT_EQ(d.mismatches(0, n), 0u);
+  // Every translation page holding a mapped LBA has a current copy in the region.
+  const cmt& m = d.f->cmt;
+  uint32_t orphans = 0;
+  for (uint32_t tp = 0; tp < m.tps; ++tp) {
+    const uint32_t row = m.gtd[tp];
+    if (row == FTL_NONE) continue;
+    const uint32_t r = m.rindex[row / d.cfg.pages_per_block];
+    orphans += r == FTL_NONE || m.rtp[uint64_t(r) * d.cfg.pages_per_block + row % d.cfg.pages_per_block] != tp;
+  }
+  EXPECT_EQ(orphans, 0u);
+}
+
+TEST(Cmt, CacheLargerThanTheTableIsClampedAndZeroIsAnError) {
+  Device big([](ftl_config& c) {
+    c.mapping = FTL_MAP_CACHED;
+    c.cmt_entries = 1u << 30;
+  });
+  ASSERT_EQ(big.init(), 0);
+  EXPECT_EQ(big.f->cmt.entries, uint32_t(big.cfg.logical_lbas));
+  big.write(0, 64);
+  EXPECT_EQ(big.mismatches(0, 64), 0u);
+
+  char msg[256] = "";
+  ftl_config c = big.cfg;
+  c.cmt_entries = 0;
+  EXPECT_NE(ftl_config_check(&c, msg, sizeof msg), 0);
+  EXPECT_NE(std::string(msg).find("ftl.cmt.entries"), std::string::npos) << msg;
+  c = big.cfg;
+  c.cmt_tp_entries = 8;
+  c.cmt_translation_blocks = 3;
+  EXPECT_NE(ftl_config_check(&c, msg, sizeof msg), 0);
+  EXPECT_NE(std::string(msg).find("ftl.cmt.translation_blocks"), std::string::npos) << msg;
+  // In full mode the cache keys are not looked at.
+  c = big.cfg;
+  c.mapping = FTL_MAP_FULL;
+  c.cmt_translation_blocks = 3;
+  EXPECT_EQ(ftl_config_check(&c, msg, sizeof msg), 0) << msg;
+}
+
+TEST(Cmt, RecoveryRebuildsFromTheOobAndRewritesTheTranslationPages) {
+  Device d(small_cache, 64 * 1024);
+  ASSERT_EQ(d.init(), 0);
+  std::mt19937_64 rng(11);
+  const uint64_t n = d.cfg.logical_lbas;
+  for (int i = 0; i < 1500; ++i) {
+    const uint32_t len = 1 + uint32_t(rng() % 8);
+    d.write(rng() % (n - len), len);
+  }
+  ASSERT_EQ(ftl_func_flush(d.f), 0);
+  EXPECT_EQ(ftl_power_fail(d.f, 16), 0u);
+  // Power-up on the same NAND: the OOB scan rebuilds the table (translation
+  // pages carry no LBA and are skipped), then the pages are written afresh.
+  std::unique_ptr<uint8_t[]> mem(new uint8_t[ftl_size()]);
+  ftl* g = reinterpret_cast<ftl*>(mem.get());
+  ASSERT_EQ(ftl_recover(g, d.hal->hal(), &d.cfg), 0) << d.hal->log_lines.back();
+  const uint64_t before = ftl_get_stats(g)->tp_writes;
+  d.f = g;
+  ASSERT_EQ(ftl_func_flush(g), 0);  // drains the rewrite of the translation pages
+  EXPECT_GT(ftl_get_stats(g)->tp_writes, before);
+  EXPECT_EQ(ftl_self_check(g), 0u);
+  EXPECT_EQ(d.mismatches(0, n), 0u);
+}
