@@ -225,7 +225,7 @@ int ckpt_poll(struct ftl *f) {
         buf[CKPT_T_GEN] = k->gen + 1;
         if (S > CKPT_T_PAGE) buf[CKPT_T_PAGE] = k->next;
         for (uint32_t s = 0; s < S; ++s) buf[S + s] = SSDVP_LPN_NONE;
-        buf[2 * S] = k->gen + 1; /* OOB sequence: the generation (never compared with data pages') */
+        buf[2 * (size_t)S] = k->gen + 1; /* OOB sequence: the generation (never compared with data pages') */
         const uint32_t at = k->next * pbytes, len = bytes - at < pbytes ? bytes - at : pbytes;
         flash_submit_meta(f, FC_OP_PROGRAM, TAG(TAG_CKPT, i), ckpt_row(f, a, k->next), ckpt_buf_bus(f, i),
                           k->image_bus + at, len);
