@@ -54,8 +54,8 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
 
   dies_.reserve(geo_.dies());
   for (uint32_t d = 0; d < geo_.dies(); ++d) dies_.emplace_back(geo_);
-  die_free_.assign(geo_.dies(), 0);
-  die_busy_.assign(geo_.dies(), 0);
+  die_busy_until_.assign(geo_.dies(), 0);
+  die_busy_ps_.assign(geo_.dies(), 0);
   ch_busy_.assign(geo_.channels, 0);
   calendar_.resize(geo_.channels);
   sched_config(cfg);
@@ -304,7 +304,7 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
       if (sched_.on())
         return sched_timed(d, die, ch, block, arrival, arrival, x, lat + t_.dma_ps(bytes),
                            read_time(page) + uint64_t(ecc.retries) * (t_.cmd_ps + read_time(page) + x));
-      start = reserve(ch, std::max(arrival, die_free_[die]), t_.cmd_ps);
+      start = reserve(ch, std::max(arrival, die_busy_until_[die]), t_.cmd_ps);
       uint64_t xs = reserve(ch, start + t_.cmd_ps + read_time(page), x);
       for (uint32_t r = 0; r < ecc.retries; ++r) {  // each level: command, tR, data-out again
         const uint64_t c = reserve(ch, xs + x, t_.cmd_ps);
@@ -340,7 +340,7 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
       if (sched_.on())
         return sched_timed(d, die, ch, block, arrival, arrival + lat + t_.dma_ps(geo_.page_size), x, 0,
                            program_time(page));
-      start = reserve(ch, std::max(arrival + lat + t_.dma_ps(geo_.page_size), die_free_[die]), x);
+      start = reserve(ch, std::max(arrival + lat + t_.dma_ps(geo_.page_size), die_busy_until_[die]), x);
       end = done = start + x + program_time(page);
       break;
     }
@@ -354,13 +354,13 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
       ++n_erase_;
       if (functional_) return 0;
       if (sched_.on()) return sched_timed(d, die, ch, block, arrival, arrival, 0, 0, t_.erase_ps);
-      start = reserve(ch, std::max(arrival, die_free_[die]), t_.cmd_ps);
+      start = reserve(ch, std::max(arrival, die_busy_until_[die]), t_.cmd_ps);
       end = done = start + t_.cmd_ps + t_.erase_ps;
       break;
     }
   }
-  die_free_[die] = end;
-  die_busy_[die] += end - start;
+  die_busy_until_[die] = end;
+  die_busy_ps_[die] += end - start;
   if (observer_) observer_(FlashOpRecord{die, ch, d.op, d.row, arrival, start, end, done});
   return done;
 }

@@ -70,7 +70,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   const FlashGeometry& geometry() const { return geo_; }
   const NandDie& die(uint32_t i) const { return dies_.at(i); }
 
-  uint64_t die_busy_ps(uint32_t die) const { return die_busy_.at(die); }
+  uint64_t die_busy_ps(uint32_t die) const { return die_busy_ps_.at(die); }
   uint64_t channel_busy_ps(uint32_t channel) const { return ch_busy_.at(channel); }
   uint64_t reads() const { return n_read_; }
   uint64_t programs() const { return n_program_; }
@@ -192,7 +192,8 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   Ring sq_, cq_;
   uint64_t fetch_free_ps_ = 0;
 
-  std::vector<uint64_t> die_free_, die_busy_, ch_busy_;
+  // per die: when it is free again (ps) and its summed busy time (ps); per channel: summed busy time
+  std::vector<uint64_t> die_busy_until_, die_busy_ps_, ch_busy_;
   std::vector<std::vector<Interval>> calendar_;  // per channel, sorted by start
   Sched sched_;
   PageTypes cell_;

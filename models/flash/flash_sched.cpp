@@ -58,7 +58,7 @@ void FlashCtrl::unreserve(uint32_t ch, uint64_t start, uint64_t len) {
 
 void FlashCtrl::sched_untime_op(const SchedOp& o, uint32_t die, uint32_t ch) {
   for (uint8_t i = 0; i < o.nres; ++i) unreserve(ch, o.res_start[i], o.res_len[i]);
-  die_busy_[die] -= o.end - o.start;
+  die_busy_ps_[die] -= o.end - o.start;
 }
 
 void FlashCtrl::sched_time_op(SchedOp& o, uint32_t die, uint32_t ch, uint64_t die_free) {
@@ -90,7 +90,7 @@ void FlashCtrl::sched_time_op(SchedOp& o, uint32_t die, uint32_t ch, uint64_t di
     o.array_end = o.array_start + o.array;
     o.end = o.done = o.array_end;
   }
-  die_busy_[die] += o.end - o.start;
+  die_busy_ps_[die] += o.end - o.start;
 }
 
 uint64_t FlashCtrl::sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint32_t block, uint64_t arrival,
@@ -132,11 +132,11 @@ uint64_t FlashCtrl::sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint
       rest.array = o.array_end - arrival;
       rest.ready = 0;
       rest.nres = 0;
-      die_busy_[die] -= o.end - o.start;
+      die_busy_ps_[die] -= o.end - o.start;
       o.owns = false;
       o.array_end = arrival;
       o.end = arrival + sched_.suspend_ps;
-      die_busy_[die] += o.end - o.start;
+      die_busy_ps_[die] += o.end - o.start;
       split = true;
       ++n_suspend_;
     }
@@ -158,7 +158,7 @@ uint64_t FlashCtrl::sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint
     if (!o.owns) continue;
     moved |= due_.retime(o.order, o.done);
   }
-  die_free_[die] = q.back().end;
+  die_busy_until_[die] = q.back().end;
   if (moved) {
     due_.reorder();
     if (!due_.empty()) schedule_wake(due_.next_time());  // an earlier wake-up, if the front moved earlier

@@ -1,11 +1,17 @@
 // Bench for the model base (common/bus_device.h) and the DMI socket
 // (common/dmi_socket.h): access time and local time, the debug-transport
-// rule, the reset hook, DMI invalidation.
+// rule, the reset hook, DMI invalidation; and the shared helpers: the
+// due-time queue, the ring rules, the quantum keeper.
 #include <gtest/gtest.h>
+
+#include <vector>
 
 #include "common/bus_device.h"
 #include "common/config.h"
 #include "common/dmi_socket.h"
+#include "common/due_queue.h"
+#include "common/ring.h"
+#include "cpu/quantum_keeper.h"
 #include "dram/dram.h"
 #include "ssdvp_hw.h"
 #include "test_initiator.h"
@@ -134,4 +140,66 @@ TEST(DmiSocket, PointerCopyAndInvalidation) {
   EXPECT_EQ(b.sock.invalidations(), 1u);
   EXPECT_EQ(told, std::make_pair(uint64_t(0), uint64_t(255)));
   EXPECT_EQ(b.sock.dmi_ptr(64, 16), b.dram.data() + 64);  // requested again
+}
+
+// ---- the due-time queue, the ring rules, the quantum keeper ----------------
+
+TEST(DueQueue, EarliestFirstAndPushOrderAtOneTime) {
+  DueQueue<int> q;
+  EXPECT_EQ(q.next_time(), UINT64_MAX);
+  q.push(30, 1);
+  const uint64_t moved = q.push(20, 2);
+  q.push(20, 3);
+  q.push(10, 4);
+  EXPECT_EQ(q.next_time(), 10u);
+  EXPECT_TRUE(q.retime(moved, 40));  // 2 now last
+  EXPECT_FALSE(q.retime(moved, 40));
+  q.reorder();
+  std::vector<int> got;
+  q.pop_due(30, [&](const DueQueue<int>::Entry& e) { got.push_back(e.item); });
+  EXPECT_EQ(got, (std::vector<int>{4, 3, 1}));
+  EXPECT_EQ(q.size(), 1u);
+  EXPECT_EQ(q.pop().item, 2);
+  EXPECT_TRUE(q.empty());
+}
+
+TEST(Ring, IndicesAndLayoutRules) {
+  EXPECT_EQ(ring_next(7, 8), 0u);
+  EXPECT_EQ(ring_used(6, 2, 8), 4u);
+  EXPECT_EQ(ring_room(6, 2, 8), 3u);  // N entries hold N - 1
+  EXPECT_TRUE(ring_full(3, 2, 8));
+  EXPECT_FALSE(ring_index_ok(false, 0, 8));
+  EXPECT_FALSE(ring_index_ok(true, 8, 8));
+  auto dram = [](uint64_t base, uint64_t bytes) { return base >= 0x1000 && base + bytes <= 0x2000; };
+  EXPECT_EQ(ring_layout_fault(0x1000, 16, 32, 2, dram), nullptr);
+  EXPECT_STREQ(ring_layout_fault(0x1000, 12, 32, 2, dram), "size is not a power of two");
+  EXPECT_STREQ(ring_layout_fault(0x1000, 1, 32, 2, dram), "too few entries");
+  EXPECT_STREQ(ring_layout_fault(0x1002, 16, 32, 2, dram), "base is not 4-byte aligned");
+  EXPECT_STREQ(ring_layout_fault(0x1f00, 16, 32, 2, dram), "ring is not inside DRAM");
+}
+
+TEST(QuantumKeeper, RunsAheadThenWaitsTheOffsetOff) {
+  struct Cpu : sc_core::sc_module {
+    QuantumKeeper qk{sc_time(100, SC_NS).value()};
+    std::vector<uint64_t> seen;
+    SC_HAS_PROCESS(Cpu);
+    explicit Cpu(sc_core::sc_module_name n) : sc_module(n) { SC_THREAD(run); }
+    void run() {
+      qk.inc(sc_time(60, SC_NS).value());
+      EXPECT_FALSE(qk.need_sync());
+      EXPECT_EQ(qk.now_ps(), sc_time(60, SC_NS).value());  // the kernel has not moved
+      EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);
+      qk.inc(sc_time(50, SC_NS).value());
+      EXPECT_TRUE(qk.need_sync());
+      EXPECT_TRUE(qk.sync());
+      EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(110, SC_NS));
+      EXPECT_EQ(qk.local_ps(), 0u);
+      EXPECT_FALSE(qk.sync());
+      EXPECT_EQ(qk.firmware_time_ns(false, 5000), 115u);  // kernel + offset + pending, in ns
+      qk.clock.set_functional_time_ns(7);
+      EXPECT_EQ(qk.firmware_time_ns(true), 7u);
+    }
+  } cpu("cpu");
+  sc_core::sc_start();
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(110, SC_NS));
 }
