@@ -181,6 +181,8 @@ uint16_t admin_execute(struct ftl *f, struct fw_cmd *cmd, const struct nvme_sqe 
       if (cmd->opcode == NVME_ADMIN_DIRECTIVE_SEND) return directive_send(f, q);
       return directive_recv(f, cmd, q, send);
     default: {
+      const int qs = queues_admin(f, cmd->opcode, q, &cmd->dw0); /* queues.c: I/O queues, arbitration */
+      if (qs != QUEUES_NOT_MINE) return (uint16_t)qs;
       const int st = gcgate_admin(f, (uint32_t)(cmd - f->cmds), q); /* gcgate.c */
       return st == GCGATE_HELD ? ADMIN_HELD : (uint16_t)st;
     }

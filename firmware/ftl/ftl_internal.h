@@ -16,6 +16,8 @@
  *              admission of stream writes (hostif.c posts data and completions)
  *   gcgate.c   host-coordinated GC: the gate gc_schedule consults, admin
  *              commands (PLM windows, GC lock, AERs), GC events
+ *   queues.c   admin commands: Create I/O CQ/SQ and the Arbitration
+ *              feature, through the NVMe controller's Q_* and ARB registers
  *   gc.c       GC jobs: start, victim reads, relocation, erase completion
  *   place.c    write classes: which frontier an LBA goes to
  *   hotness.c  the hotness monitor and K-Means (place.c's)
@@ -537,6 +539,12 @@ void cmd_trim(struct ftl *f, uint64_t slba, uint64_t n);
  * go to gcgate_admin(). */
 #define ADMIN_HELD GCGATE_HELD
 uint16_t admin_execute(struct ftl *f, struct fw_cmd *cmd, const struct nvme_sqe *q, uint32_t *send);
+/* ---- queues.c ----------------------------------------------------------- */
+/* Create I/O CQ/SQ, Set/Get Features Arbitration (01h): the status, or
+ * QUEUES_NOT_MINE for another command (another Set Features identifier);
+ * completion dword 0 in *dw0 (Get Features). */
+#define QUEUES_NOT_MINE (-1)
+int queues_admin(struct ftl *f, uint8_t opcode, const struct nvme_sqe *q, uint32_t *dw0);
 /* Status of a write with the Streams directive and stream identifier dspec;
  * opens the stream when it is not yet open. */
 uint16_t streams_write_check(struct ftl *f, uint32_t dspec);

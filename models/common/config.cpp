@@ -189,7 +189,11 @@ std::vector<std::string> Config::unread() const {
   return r;
 }
 
-bool Config::is_instance_key(const std::string& key) { return key.rfind("log.", 0) == 0 && key != "log.level"; }
+bool Config::is_instance_key(const std::string& key) {
+  // log.<instance>, and a flow's keys flows.<i>.* (platform/host/flows.h)
+  return (key.rfind("log.", 0) == 0 && key != "log.level") ||
+         (key.rfind("flows.", 0) == 0 && key.size() > 6 && key[6] >= '0' && key[6] <= '9');
+}
 
 const std::string* Config::lookup(const std::string& key, const std::string& type, const std::string& def,
                                   const std::string& desc) {

@@ -31,6 +31,16 @@ NvmeCtrl::NvmeCtrl(sc_core::sc_module_name nm, Config& cfg)
   fetch_burst_ =
       uint32_t(cfg.get_u64("nvme.fetch_burst", 8, "commands fetched from one SQ per arbitration turn", 1, 64));
   q_.resize(kMaxQueues + 1);
+  arb_ = NvmeArbiter(fetch_burst_);
+  arb_.set_mechanism(
+      cfg.get_choice("nvme.arbitration", "rr", {"rr", "wrr"},
+                     "command arbitration (CC.AMS): rr round robin; wrr weighted round robin with urgent "
+                     "priority class (weights: Set Features 01h)") == "wrr"
+          ? NvmeArbiter::Mechanism::wrr
+          : NvmeArbiter::Mechanism::rr);
+  mqes_ = uint32_t(cfg.get_u64("nvme.max_queue_entries", 65536,
+                               "largest I/O queue Create I/O CQ/SQ accept, in entries (CAP.MQES + 1)", 2, 65536) -
+                   1);
 
   host_regs.register_b_transport(this, &NvmeCtrl::host_b_transport);
 
@@ -38,6 +48,11 @@ NvmeCtrl::NvmeCtrl(sc_core::sc_module_name nm, Config& cfg)
   bank_.on_read(NVME_XFER_HEAD, [this] { return xfer_.head; });
   bank_.on_read(NVME_DONE_TAIL, [this] { return done_.tail; });
   bank_.on_read(NVME_ERRORS, [this] { return uint32_t(stats_.ring_errors); });
+  bank_.on_write(NVME_Q_CMD, [this](uint32_t v) { bank_.set(NVME_Q_STATUS, queue_command(v)); });
+  bank_.on_write(NVME_ARB, [this](uint32_t v) { arb_.set_feature(v); });
+  bank_.on_read(NVME_ARB, [this] { return arb_.feature(); });
+  bank_.on_read(NVME_MQES, [this] { return mqes_; });
+  bank_.on_read(NVME_AMS, [this] { return arb_.mechanism() == NvmeArbiter::Mechanism::wrr ? 1u : 0u; });
   bank_.on_write(NVME_CMD_BASE, [this](uint32_t v) {
     cmd_.base = v;
     write_ring(cmd_, sizeof(nvme_cmd_entry));
@@ -99,13 +114,59 @@ bool NvmeCtrl::host_access(bool write, uint64_t addr, void* data, uint32_t len) 
   return tx->is_response_ok();
 }
 
-bool NvmeCtrl::create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {
-  if (qid == 0 || qid > kMaxQueues || depth < 2 || depth > 65536 || q_[qid].live) {
+bool NvmeCtrl::create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr,
+                               NvmeArbiter::Priority prio) {
+  if (qid == 0 || qid > kMaxQueues || depth < 2 || depth > 65536 || q_[qid].live || q_[qid].cq) {
     SSDVP_LOG(log_, error, "create I/O queue %u with depth %u rejected (qid 1..%u, depth 2..65536, not yet live)", qid,
               depth, kMaxQueues);
     return false;
   }
-  return add_queue(qid, sq_addr, cq_addr, depth, msi_addr);
+  if (!add_queue(qid, sq_addr, cq_addr, depth, msi_addr)) return false;
+  arb_.add(qid, prio);
+  return true;
+}
+
+uint32_t NvmeCtrl::queue_command(uint32_t cmd) {
+  const uint32_t id = bank_.get(NVME_Q_ID), args = bank_.get(NVME_Q_ARGS);
+  const uint16_t qid = uint16_t(SSDVP_FIELD_GET(NVME_Q_ID_QID, id));
+  const uint32_t qsize = SSDVP_FIELD_GET(NVME_Q_ID_QSIZE, id);  // 0's based
+  const uint32_t ref = SSDVP_FIELD_GET(NVME_Q_ARGS_QREF, args);
+  const uint64_t addr = uint64_t(bank_.get(NVME_Q_ADDR_HI)) << 32 | bank_.get(NVME_Q_ADDR_LO);
+  if (cmd != NVME_QCMD_CREATE_CQ && cmd != NVME_QCMD_CREATE_SQ) {
+    ++stats_.ring_errors;
+    SSDVP_LOG(log_, error, "firmware bug: queue command %u unknown", cmd);
+    return NVME_SC_INTERNAL;
+  }
+  const bool cq = cmd == NVME_QCMD_CREATE_CQ;
+  // NVMe: Invalid Queue Identifier, then (SQ) Completion Queue Invalid,
+  // then Invalid Queue Size; a non-contiguous queue is not supported.
+  if (qid == 0 || qid > kMaxQueues || (cq ? q_[qid].cq : q_[qid].live)) return NVME_SC_INVALID_QID;
+  if (!cq && (ref == 0 || ref > kMaxQueues || !q_[ref].cq)) return NVME_SC_CQ_INVALID;
+  if (qsize == 0 || qsize > mqes_) return NVME_SC_INVALID_QSIZE;
+  if (!SSDVP_FIELD_GET(NVME_Q_ARGS_PC, args)) return NVME_SC_INVALID_FIELD;
+  Queue& q = q_[qid];
+  if (cq) {
+    q.cq = true;
+    q.cq_addr = addr;
+    q.cq_depth = qsize + 1;
+    q.cq_tail = q.cq_head = 0;
+    q.phase = true;
+    q.cq_backlog.clear();
+    q.msi_addr = q_[0].msi_addr;  // MSI-X table not modelled: the admin queue's window, value = IV
+    q.msi_vec = ref;
+  } else {
+    q.live = true;
+    q.deleting = false;
+    q.in_flight = 0;
+    q.sq_addr = addr;
+    q.depth = qsize + 1;
+    q.sq_head = q.sq_tail = 0;
+    q.cqid = ref;
+    live_.push_back(qid);
+    arb_.add(qid, NvmeArbiter::Priority(SSDVP_FIELD_GET(NVME_Q_ARGS_QPRIO, args)));
+  }
+  SSDVP_LOG(log_, info, "I/O %s %u created: %u entries", cq ? "CQ" : "SQ", qid, qsize + 1);
+  return NVME_SC_SUCCESS;
 }
 
 bool NvmeCtrl::create_admin_queue(uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {
@@ -113,7 +174,9 @@ bool NvmeCtrl::create_admin_queue(uint64_t sq_addr, uint64_t cq_addr, uint32_t d
     SSDVP_LOG(log_, error, "create admin queue with depth %u rejected (depth 2..4096, once)", depth);
     return false;
   }
-  return add_queue(0, sq_addr, cq_addr, depth, msi_addr);
+  if (!add_queue(0, sq_addr, cq_addr, depth, msi_addr)) return false;
+  arb_.add(0, NvmeArbiter::urgent);  // admin: its own strict level under wrr
+  return true;
 }
 
 bool NvmeCtrl::delete_io_queue(uint16_t qid) {
@@ -149,8 +212,9 @@ bool NvmeCtrl::delete_io_queue(uint16_t qid) {
 void NvmeCtrl::finish_delete(uint16_t qid) {
   Queue& q = q_[qid];
   if (!q.deleting || q.in_flight || !q.cq_backlog.empty()) return;
-  q.live = q.deleting = false;
+  q.live = q.deleting = q.cq = false;
   live_.erase(std::find(live_.begin(), live_.end(), qid));
+  arb_.remove(qid);
   SSDVP_LOG(log_, info, "I/O queue %u deleted", qid);
   deleted.notify(sc_core::SC_ZERO_TIME);
 }
@@ -158,11 +222,13 @@ void NvmeCtrl::finish_delete(uint16_t qid) {
 bool NvmeCtrl::add_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {
   Queue& q = q_[qid];
   q = Queue{};
-  q.live = true;
+  q.live = q.cq = true;
+  q.cqid = qid;
   q.sq_addr = sq_addr;
   q.cq_addr = cq_addr;
   q.msi_addr = msi_addr;
-  q.depth = depth;
+  q.msi_vec = qid;
+  q.depth = q.cq_depth = depth;
   live_.push_back(qid);
   return true;
 }
@@ -201,7 +267,9 @@ void NvmeCtrl::host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& 
   const uint32_t idx = uint32_t((addr - kDoorbellBase) / 4);
   const uint32_t qid = idx / 2;
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
-  if (qid > kMaxQueues || !ring_index_ok(q_[qid].live, v, q_[qid].depth)) {  // queue 0: create_admin_queue
+  const bool sq_db = idx % 2 == 0;
+  if (qid > kMaxQueues || !ring_index_ok(sq_db ? q_[qid].live : q_[qid].cq, v,
+                                         sq_db ? q_[qid].depth : q_[qid].cq_depth)) {  // queue 0: create_admin_queue
     // NVMe: an asynchronous "invalid doorbell" event; the write is ignored.
     ++stats_.invalid_doorbells;
     SSDVP_LOG(log_, warn, "invalid doorbell write: queue %u, value %u", qid, v);
@@ -221,11 +289,11 @@ void NvmeCtrl::host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& 
     // Completions held for a full CQ go out once the doorbell has arrived,
     // each built and sent over the link like any other.
     const uint64_t arrived = now_ps() + delay.value();
-    uint32_t room = ring_room(q.cq_head, q.cq_tail, q.depth);
+    uint32_t room = ring_room(q.cq_head, q.cq_tail, q.cq_depth);
     while (!q.cq_backlog.empty() && room-- > 0) {
       Event ev{};
       ev.kind = EvKind::completion;
-      ev.qid = uint16_t(qid);
+      ev.qid = q.cq_backlog.front().sq_id;  // the SQ it completes (CQs may be shared)
       ev.cqe = q.cq_backlog.front();
       q.cq_backlog.pop_front();
       ev.time = link_write(arrived + cqe_ps_, sizeof(nvme_cqe));
@@ -238,20 +306,19 @@ void NvmeCtrl::fetch(uint64_t at) {
   if (!cmd_.ok || !SSDVP_FIELD_GET(NVME_ENABLE_FETCH, bank_.get(NVME_ENABLE)))
     return;  // the firmware enables fetching once its rings are set
   const uint64_t now = std::max(at, now_ps());
-  const uint32_t nq = uint32_t(live_.size());
-  for (uint32_t idle = 0; nq && idle < nq;) {
+  const auto waiting = [this](uint16_t id) {
+    const Queue& s = q_[id];
+    return s.live && !s.deleting ? ring_used(s.sq_head, s.sq_tail, s.depth) : 0u;
+  };
+  for (;;) {
     const uint32_t used = ring_used(cmd_.head, cmd_.tail, cmd_.size);
     if (used + 1 >= cmd_.size) return;  // CMD ring full: wait for the firmware
-    rr_ = rr_ % nq;
-    const uint32_t qid = live_[rr_++];
+    uint16_t qid = 0;
+    uint32_t quota = 0;
+    if (!arb_.pick(waiting, &qid, &quota)) return;  // nvme_arbiter.h: RR, or WRR with urgent
     Queue& q = q_[qid];
-    if (q.sq_head == q.sq_tail || q.deleting) {
-      ++idle;
-      continue;
-    }
-    idle = 0;
     uint32_t n = 0;
-    while (n < fetch_burst_ && q.sq_head != q.sq_tail && used + n + 1 < cmd_.size) {
+    while (n < quota && q.sq_head != q.sq_tail && used + n + 1 < cmd_.size) {
       Event ev{};
       ev.kind = EvKind::cmd_visible;
       ev.qid = uint16_t(qid);
@@ -277,6 +344,7 @@ void NvmeCtrl::fetch(uint64_t at) {
       ++stats_.commands_fetched;
       schedule(ev);
     }
+    arb_.took(qid, n);
   }
 }
 
@@ -398,23 +466,24 @@ void NvmeCtrl::schedule(Event ev) {
 }
 
 void NvmeCtrl::post_completion(uint16_t qid, nvme_cqe cqe) {
-  Queue& q = q_[qid];
-  if (ring_full(q.cq_head, q.cq_tail, q.depth)) {  // host CQ full: hold it
+  Queue& sq = q_[qid];
+  Queue& q = q_[sq.cqid];                             // the CQ (its own id for a pair)
+  if (ring_full(q.cq_head, q.cq_tail, q.cq_depth)) {  // host CQ full: hold it
     q.cq_backlog.push_back(cqe);
     return;
   }
-  cqe.sq_head = uint16_t(q.sq_head);
+  cqe.sq_head = uint16_t(sq.sq_head);
   cqe.status =
       uint16_t((cqe.status & ~SSDVP_FIELD_MASK(NVME_CQE_STATUS_P)) | SSDVP_FIELD_PUT(NVME_CQE_STATUS_P, q.phase));
   if (!host_access(true, q.cq_addr + uint64_t(q.cq_tail) * sizeof(nvme_cqe), &cqe, sizeof cqe))
     ++stats_.completion_errors;
-  q.cq_tail = ring_next(q.cq_tail, q.depth);
+  q.cq_tail = ring_next(q.cq_tail, q.cq_depth);
   if (q.cq_tail == 0) q.phase = !q.phase;
   ++stats_.completions;
   if (SSDVP_FIELD_GET(NVME_CQE_STATUS_SF, cqe.status)) ++stats_.error_completions;
-  uint32_t vec = qid;
+  uint32_t vec = q.msi_vec;
   if (!host_access(true, q.msi_addr, &vec, 4)) ++stats_.completion_errors;  // MSI
-  if (q.in_flight) --q.in_flight;
+  if (sq.in_flight) --sq.in_flight;
   finish_delete(qid);
 }
 

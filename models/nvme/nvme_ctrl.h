@@ -28,6 +28,7 @@
 #include "common/dmi_socket.h"
 #include "common/due_queue.h"
 #include "common/payload_pool.h"
+#include "nvme/nvme_arbiter.h"
 #include "ssdvp_hw.h"
 
 namespace ssdvp {
@@ -43,9 +44,13 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
   NvmeCtrl(sc_core::sc_module_name name, Config& cfg);
 
   // Creates I/O queue pair qid (1-based) with its rings in host memory;
-  // completions raise an MSI by writing `qid` to msi_addr. Returns false
-  // (and logs) on a bad qid, depth or address.
-  bool create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
+  // completions raise an MSI by writing `qid` to msi_addr; prio is the SQ's
+  // class under weighted round robin (nvme_arbiter.h). Returns false (and
+  // logs) on a bad qid, depth or address. The firmware's admin commands
+  // Create I/O CQ/SQ reach the same queues through the Q_* registers.
+  bool create_io_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr,
+                       NvmeArbiter::Priority prio = NvmeArbiter::medium);
+  const NvmeArbiter& arbiter() const { return arb_; }
   // Admin queue (queue 0): its commands reach the firmware's CMD ring like
   // I/O commands, tagged SQ 0 (the firmware's admin handler, directives.c,
   // serves Directive Send/Receive and hands Set Features, Asynchronous Event
@@ -96,7 +101,10 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
     bool ok = false;
   };
   struct Queue {
-    bool live = false;
+    bool live = false;  // the SQ exists (fetch, SQ doorbell)
+    bool cq = false;    // the CQ of this id exists (completions, CQ doorbell)
+    uint16_t cqid = 0;  // the SQ's completion queue
+    uint32_t cq_depth = 0, msi_vec = 0;
     uint64_t sq_addr = 0, cq_addr = 0, msi_addr = 0;
     uint32_t depth = 0;
     uint32_t sq_tail = 0, sq_head = 0;  // sq_head: next entry to fetch
@@ -137,7 +145,8 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
   bool dbg_gc_on_ = false;
   uint64_t dbg_gc_since_ = 0, dbg_gc_ps_ = 0;
   bool add_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
-  void finish_delete(uint16_t qid);  // removes a deleting queue once nothing is in flight
+  void finish_delete(uint16_t qid);      // removes a deleting queue once nothing is in flight
+  uint32_t queue_command(uint32_t cmd);  // NVME_Q_CMD (admin Create I/O CQ/SQ): the NVMe status
 
   bool host_access(bool write, uint64_t addr, void* data, uint32_t len);
   uint8_t* dram_ptr(uint32_t addr, uint32_t len) { return dma.dmi_ptr(addr, len); }
@@ -152,7 +161,8 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
   uint32_t cmd_visible_tail_ = 0;
   std::vector<Queue> q_;
   std::vector<uint16_t> live_;  // created queue ids, in creation order
-  uint32_t rr_ = 0;             // round-robin position in live_
+  NvmeArbiter arb_;             // which SQ is fetched next (nvme.arbitration)
+  uint32_t mqes_ = 65535;       // largest queue, 0's based
   uint64_t up_free_ = 0, down_free_ = 0, engine_free_ = 0;
   DueQueue<Event> events_;  // effects by due time (common/due_queue.h)
   sc_core::sc_event publish_ev_, irq_ev_;

@@ -22,6 +22,7 @@
 #include "common/config.h"
 #include "array/array_sim.h"
 #include "common/register_bank.h"
+#include "host/flows.h"
 #include "host/hostile.h"
 #include "run/device_state.h"
 #include "run/journal_summary.h"
@@ -70,6 +71,7 @@ void print_summary(const nlohmann::json& j, const std::string& out) {
               j["host"]["iops"].get<double>(), j["host"]["bandwidth_mbps"].get<double>());
   lat("read");
   lat("write");
+  ssdvp::print_flows_summary(j);  // per-flow lines (flows.count > 0)
   const auto& f = j["ftl"];
   std::printf(
       "WAF %.3f  (host %llu LBAs, GC %llu LBAs), GC victims %llu, erases %llu, erase count min/mean/max %u/%.2f/%u\n",

@@ -39,12 +39,22 @@ uint16_t HostDriver::admin_exec(nvme_sqe e, uint32_t* dw0) {
   }
 }
 
-void HostDriver::setup_streams() {
+void HostDriver::ensure_admin() {
+  if (asq_) return;
   asq_ = mem_.alloc(kAdminDepth * sizeof(nvme_sqe));
   acq_ = mem_.alloc(kAdminDepth * sizeof(nvme_cqe));
-  const uint64_t buf = mem_.alloc(64);
   if (!nvme_.create_admin_queue(asq_, acq_, kAdminDepth, HostMemory::kMsiBase))
     throw std::runtime_error(std::string(name()) + ": could not create the admin queue");
+}
+
+uint16_t HostDriver::admin(const nvme_sqe& e, uint32_t* dw0) {
+  ensure_admin();
+  return admin_exec(e, dw0);
+}
+
+void HostDriver::setup_streams() {
+  ensure_admin();
+  const uint64_t buf = mem_.alloc(64);
   auto fail = [](const char* what, uint16_t st) {
     throw std::runtime_error(std::string("host.streams: ") + what + " failed with NVMe status 0x" + [&] {
       char b[8];

@@ -35,7 +35,7 @@ bool lba_range(uint64_t offset, uint64_t length, uint32_t lba_size, uint64_t lba
 }
 
 HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem, NvmeCtrl& nvme, Scoreboard& sb,
-                       uint32_t lba_size, uint32_t max_transfer)
+                       uint32_t lba_size, uint32_t max_transfer, const HostQueue& queue)
     : sc_module(nm),
       pcie("pcie"),
       log_(name(), log_level_from(cfg, name())),
@@ -44,7 +44,9 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
       sb_(sb),
       lba_size_(lba_size),
       max_transfer_(max_transfer),
-      lbas_(sb.lbas()) {
+      lbas_(queue.lbas ? queue.lbas : sb.lbas()) {
+  hq_ = queue;
+  lba_end_ = hq_.lba_base + lbas_;
   qd_ = uint32_t(cfg.get_u64("host.queue_depth", 32, "commands outstanding at most on the I/O queue", 1, 65535));
   const std::string mode = cfg.get_choice(
       "host.mode", "auto", {"auto", "open", "closed"},
@@ -79,7 +81,7 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
   const uint32_t depth = qd_ + 1;  // one entry always empty
   sq_addr_ = mem_.alloc(uint64_t(depth) * sizeof(nvme_sqe));
   cq_addr_ = mem_.alloc(uint64_t(depth) * sizeof(nvme_cqe));
-  if (!nvme_.create_io_queue(1, sq_addr_, cq_addr_, depth, HostMemory::kMsiBase))
+  if (hq_.create && !nvme_.create_io_queue(hq_.qid, sq_addr_, cq_addr_, depth, HostMemory::kMsiBase))
     throw std::runtime_error(std::string(name()) + ": could not create the I/O queue");
   SC_THREAD(run);
   SC_METHOD(refill);
@@ -118,6 +120,7 @@ bool HostDriver::admit(Request& r) {
   bool wrapped = false;
   if (!lba_range(io.offset, io.length, lba_size_, lbas_, lba_wrap_, &r.lba, &r.nlb, &wrapped)) return false;
   res_.wrapped += wrapped;
+  r.lba += hq_.lba_base;  // a flow's LBAs (flows.h); 0 for a lone host
   return true;
 }
 
@@ -148,7 +151,7 @@ void HostDriver::submit(uint32_t slot, const nvme_sqe& e) {
 void HostDriver::ring_sq() {
   if (!sq_dirty_) return;
   sq_dirty_ = false;
-  doorbell(NvmeCtrl::kDoorbellBase + 8, sq_tail_);
+  doorbell(NvmeCtrl::kDoorbellBase + 8 * hq_.qid, sq_tail_);
 }
 
 bool HostDriver::issue_some(Request& r) {
@@ -186,7 +189,7 @@ bool HostDriver::issue_some(Request& r) {
     e.prp1 = sl.buf;
     // Out-of-range commands (host.lba_wrap: false) go to the device, which
     // fails them; the scoreboard only tracks LBAs that exist.
-    const bool in_range = lba < lbas_ && n <= lbas_ - lba;
+    const bool in_range = lba < lba_end_ && n <= lba_end_ - lba;
     if (op == host::IoOp::trim) {
       nvme_dsm_range range{0, n, lba};
       std::memcpy(mem_.data() + sl.buf, &range, sizeof range);
@@ -308,9 +311,9 @@ void HostDriver::reap() {
     } else if (sb_.tracking() && sl.op != host::IoOp::read) {  // durability (power loss)
       if (sl.op == host::IoOp::flush)
         sb_.flush_completed(c.cid);
-      else if (sl.op == host::IoOp::write && sl.lba + sl.nlb <= lbas_)
+      else if (sl.op == host::IoOp::write && sl.lba + sl.nlb <= lba_end_)
         for (uint32_t i = 0; i < sl.nlb; ++i) sb_.acked(sl.lba + i);
-    } else if (sl.op == host::IoOp::read && sl.lba + sl.nlb <= lbas_) {
+    } else if (sl.op == host::IoOp::read && sl.lba + sl.nlb <= lba_end_) {
       const auto* tok = reinterpret_cast<const uint32_t*>(mem_.data() + sl.buf);
       for (uint32_t i = 0; i < sl.nlb; ++i)
         if (!sb_.check(sl.lba + i, tok[i]) && sb_.mismatches() <= 10)
@@ -324,7 +327,7 @@ void HostDriver::reap() {
       live_.erase(it);
     }
   }
-  if (any) doorbell(NvmeCtrl::kDoorbellBase + 12, cq_head_);
+  if (any) doorbell(NvmeCtrl::kDoorbellBase + 8 * hq_.qid + 4, cq_head_);
 }
 
 void HostDriver::sample(uint64_t now, bool final_row) {
@@ -372,6 +375,7 @@ void HostDriver::run() {
 }
 
 void HostDriver::replay() {
+  if (before_replay_) before_replay_();
   if (streams_wanted_) setup_streams();
   res_.start_ps = last_sample_ps_ = occ_last_ps_ = now_ps();
   next_sample_ps_ = res_.start_ps + interval_ps_;

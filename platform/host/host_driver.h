@@ -87,12 +87,30 @@ struct HostResults {
   double device_commands_ps = 0;
 };
 
+// The I/O queue pair a driver uses and the LBAs it owns (flows.h: one per
+// flow). create: the driver creates the pair itself (create_io_queue, as a
+// lone host does); else whoever owns the admin queue sends Create I/O CQ/SQ.
+struct HostQueue {
+  uint16_t qid = 1;
+  bool create = true;
+  uint64_t lba_base = 0, lbas = 0;  // lbas 0: the whole namespace
+};
+
 class HostDriver : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<HostDriver> pcie;  // to the SSD's host_regs (doorbells)
 
   HostDriver(sc_core::sc_module_name name, Config& cfg, HostMemory& mem, NvmeCtrl& nvme, Scoreboard& sb,
-             uint32_t lba_size, uint32_t max_transfer_lbas);
+             uint32_t lba_size, uint32_t max_transfer_lbas, const HostQueue& queue = HostQueue());
+  const HostQueue& queue() const { return hq_; }
+  uint64_t sq_addr() const { return sq_addr_; }
+  uint64_t cq_addr() const { return cq_addr_; }
+  // Runs in the driver's thread when it starts, before replay (flows.cpp:
+  // the admin commands that create the other flows' queues).
+  void set_before_replay(std::function<void()> f) { before_replay_ = std::move(f); }
+  // One admin command on the admin queue (created at the first call), from
+  // the driver's thread; returns its NVMe status (host_admin.cpp).
+  uint16_t admin(const nvme_sqe& e, uint32_t* dw0 = nullptr);
 
   void set_workload(host::Workload* w) { workload_ = w; }
   // Before replay, enable the NVMe Streams directive and allocate `streams`
@@ -168,6 +186,10 @@ class HostDriver : public sc_core::sc_module {
   // host_admin.cpp: the admin queue, used once before replay.
   void setup_streams();
   uint16_t admin_exec(nvme_sqe e, uint32_t* dw0);
+  void ensure_admin();
+  HostQueue hq_;
+  uint64_t lba_end_ = 0;  // hq_.lba_base + lbas_: LBAs the scoreboard checks
+  std::function<void()> before_replay_;
   uint32_t streams_wanted_ = 0;
   StreamsGrant grant_;
   uint64_t asq_ = 0, acq_ = 0;

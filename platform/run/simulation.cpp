@@ -10,6 +10,7 @@
 #include <random>
 
 #include "fs/personalities.h"
+#include "host/flows.h"
 #include "host/gc_monitor.h"
 #include "host/host_driver.h"
 #include "host/host_memory.h"
@@ -249,9 +250,18 @@ void Simulation::build() {
   dev_->attach_memory("host_mem", cfg.get_size("host.memory", "64MiB", "host memory for queues and data buffers"));
   mem_ = &dev_->memory();
   sb_ = std::make_unique<Scoreboard>(lbas);
-  host_ = std::make_unique<HostDriver>("host", cfg, *mem_, soc_->nvme, *sb_, soc_->lba_size(),
-                                       soc_->fw_config().max_transfer_lbas);
-  host_->pcie.bind(soc_->nvme.host_regs);
+  auto flows = read_flows(cfg, lbas);  // flows.count > 0: several hosts (host/flows.h)
+  Config& hcfg = flows.empty() ? cfg : *flows[0].cfg;
+  const uint64_t host_lbas = flows.empty() ? lbas : flows[0].queue.lbas;
+  host_ =
+      std::make_unique<HostDriver>("host", hcfg, *mem_, soc_->nvme, *sb_, soc_->lba_size(),
+                                   soc_->fw_config().max_transfer_lbas, flows.empty() ? HostQueue() : flows[0].queue);
+  if (flows.empty())
+    host_->pcie.bind(soc_->nvme.host_regs);
+  else
+    flows_ = std::make_unique<FlowSet>(
+        std::move(flows), cfg, *host_, *mem_, soc_->nvme, *sb_, soc_->lba_size(), soc_->fw_config().max_transfer_lbas,
+        [this](Config& c, uint64_t bytes) { return make_workload(c, bytes, soc_->lba_size()); });
 
   keys_ = RunKeys::read(cfg);
   power_ = PowerKeys::read(cfg);
@@ -259,7 +269,9 @@ void Simulation::build() {
     throw ConfigError("config key 'power.cut_at': power loss is modelled with cpu.mode native only");
   if (!keys_.timeline.empty())
     timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
-  workload_ = make_workload(cfg, lbas * soc_->lba_size(), soc_->lba_size());
+  if (flows_ && (keys_.wl_requests || keys_.wl_fraction > 0))
+    throw ConfigError("config key 'precondition.workload_requests': not with flows (each flow's workload is its own)");
+  workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size());
   const std::string streams =
       cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
                      "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
@@ -281,6 +293,9 @@ void Simulation::build() {
 }
 
 Simulation::~Simulation() = default;
+
+const HostResults& Simulation::host_results() const { return flows_ ? flows_->totals() : host_->results(); }
+bool Simulation::host_finished() const { return flows_ ? flows_->finished() : host_->finished(); }
 
 uint64_t Simulation::run_timeline_events() const { return timeline_ ? timeline_->events() : 0; }
 
@@ -422,6 +437,13 @@ RunOutcome Simulation::run() {
     soc_->stop();
     sc_core::sc_stop();
   });
+  if (flows_)
+    flows_->prepare(
+        [this] { soc_->stop(), sc_core::sc_stop(); }, timed_.get(),
+        [this] {
+          const ftl_stats* s = &soc_->cpu().stats();
+          return DeviceSample{s->host_lba_writes, s->gc_lba_writes, s->erases, s->gc_victims, s->free_blocks};
+        });
   if (timeline_) attach_timeline();
   soc_->cpu().on_stop = [this] {
     if (!soc_->cpu().fault().empty()) sc_core::sc_stop();  // a firmware fault ends the run
@@ -442,11 +464,11 @@ RunOutcome Simulation::run() {
     failed.error = "firmware fault: " + soc_->cpu().fault();
     return failed;
   }
-  if (host_->error()) {
+  if (const std::exception_ptr herr = flows_ ? flows_->error() : host_->error()) {
     RunOutcome failed;
     failed.clean = false;
     try {
-      std::rethrow_exception(host_->error());
+      std::rethrow_exception(herr);
     } catch (const std::exception& e) {
       failed.error = e.what();
     }
@@ -457,7 +479,7 @@ RunOutcome Simulation::run() {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   out.summary = summarize(wall);
   out.clean = out.summary["integrity"]["mismatches"] == 0 && out.summary["flash"]["violations"] == 0 &&
-              out.summary["cpu"]["bus_errors"] == 0 && host_->finished();
+              out.summary["cpu"]["bus_errors"] == 0 && host_finished();
   return out;
 }
 
@@ -475,7 +497,7 @@ RunOutcome Simulation::run_power_cut(std::chrono::steady_clock::time_point t0) {
 
 nlohmann::json Simulation::summarize(double wall_s) const {
   using nlohmann::json;
-  const HostResults& h = host_->results();
+  const HostResults& h = host_results();
   Controller& fw = soc_->cpu();
   const ftl_stats* s = &fw.stats();
   const SsdSoc& soc = *soc_;
@@ -659,9 +681,10 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   j["run"] = {{"wall_s", wall_s},
               {"host_ios_per_s", wall_s > 0 ? double(h.requests) / wall_s : 0.0},
               {"peak_rss_mb", peak_rss_mb()},
-              {"finished", host_->finished()},
+              {"finished", host_finished()},
               {"delta_cycles", uint64_t(sc_core::sc_delta_count())},
               {"time_limited", h.time_limited}};
+  if (flows_) j["flows"] = flows_->summary();  // per-flow figures (host/flows.h)
   return j;
 }
 
@@ -677,11 +700,11 @@ void Simulation::write_outputs(const std::string& dir, const RunOutcome& out) co
   {
     std::ofstream f(d / ".timeseries.csv.tmp");
     f << kTimeseriesHeader << "\n";
-    for (const auto& r : host_->results().timeseries) f << timeseries_line(r);
+    for (const auto& r : host_results().timeseries) f << timeseries_line(r);
     if (!f) throw std::runtime_error("cannot write " + (d / "timeseries.csv").string());
   }
-  const bool hist = host_->results().interval_histograms;
-  if (hist) write_interval_histograms(d / ".latency_histograms.csv.tmp", host_->results().timeseries);
+  const bool hist = host_results().interval_histograms;
+  if (hist) write_interval_histograms(d / ".latency_histograms.csv.tmp", host_results().timeseries);
   if (monitor_ && monitor_->enabled()) monitor_->write_csv((d / "iostat.csv").string());
   fs::rename(d / ".summary.json.tmp", d / "summary.json");
   fs::rename(d / ".timeseries.csv.tmp", d / "timeseries.csv");

@@ -31,6 +31,8 @@ class LatencyHistogram;
 class HostMemory;
 class HostDriver;
 class Scoreboard;
+class FlowSet;
+struct HostResults;
 class Timeline;
 class GcMonitor;
 namespace fs {
@@ -107,7 +109,10 @@ class Simulation {
   uint64_t at_start_gc_active_ns_ = 0;
   Controller::Usage at_start_usage_{};
   RunKeys keys_;
-  PowerKeys power_;  // power.* (power_loss.h)
+  PowerKeys power_;                 // power.* (power_loss.h)
+  std::unique_ptr<FlowSet> flows_;  // flows.count > 0: host_ is flow 0 (host/flows.h)
+  const HostResults& host_results() const;
+  bool host_finished() const;
   RunOutcome run_power_cut(std::chrono::steady_clock::time_point t0);
   void settle_free_pool(std::mt19937_64& rng, const std::function<void(uint64_t, uint32_t, uint32_t)>& write);
 };

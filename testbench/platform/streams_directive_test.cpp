@@ -10,86 +10,16 @@
 #include <functional>
 #include <vector>
 
-#include "common/tlm_access.h"
-#include "host/host_memory.h"
+#include "nvme_test_host.h"
 #include "soc/ssd_soc.h"
-#include "ssdvp_hw.h"
 
 using namespace ssdvp;
+using namespace nvme_test;
 using sc_core::sc_time;
 
 namespace {
 
-constexpr uint32_t kDepth = 8;
-constexpr uint16_t kTimedOut = 0xffff;
 constexpr uint32_t kIdentify = 0, kStreams = 1;
-
-// One submission/completion queue pair driven by hand.
-struct QueuePair {
-  uint16_t qid = 0;
-  uint64_t sq = 0, cq = 0;
-  uint32_t sq_tail = 0, cq_head = 0;
-  bool phase = true;
-  uint16_t next_cid = 0;
-};
-
-struct Host : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<Host> pcie{"pcie"};
-  HostMemory& mem;
-  QueuePair admin, io;
-  std::function<void()> body, on_done;
-  bool done = false;
-  uint32_t last_dw0 = 0;
-
-  SC_HAS_PROCESS(Host);
-  Host(sc_core::sc_module_name n, HostMemory& m) : sc_module(n), mem(m) {
-    for (QueuePair* q : {&admin, &io}) {
-      q->sq = mem.alloc(kDepth * sizeof(nvme_sqe));
-      q->cq = mem.alloc(kDepth * sizeof(nvme_cqe));
-    }
-    io.qid = 1;
-    SC_THREAD(run);
-  }
-  void run() {
-    if (body) body();
-    done = true;
-    if (on_done) on_done();
-  }
-  void doorbell(uint32_t off, uint32_t v) {
-    tlm::tlm_generic_payload tx;
-    sc_time d = sc_core::SC_ZERO_TIME;
-    prepare_access(tx, true, off, &v, 4);
-    pcie->b_transport(tx, d);
-    EXPECT_TRUE(tx.is_response_ok());
-    wait(d);
-  }
-  uint16_t exec(QueuePair& q, nvme_sqe e) {
-    const uint16_t cid = q.next_cid++;
-    e.cdw0 = (e.cdw0 & 0xffff) | (uint32_t(cid) << 16);
-    std::memcpy(mem.data() + q.sq + q.sq_tail * sizeof(nvme_sqe), &e, sizeof e);
-    q.sq_tail = (q.sq_tail + 1) % kDepth;
-    doorbell(NvmeCtrl::kDoorbellBase + 8 * q.qid, q.sq_tail);
-    const sc_time deadline = sc_core::sc_time_stamp() + sc_time(50, sc_core::SC_MS);
-    for (;;) {
-      nvme_cqe c;
-      std::memcpy(&c, mem.data() + q.cq + q.cq_head * sizeof(nvme_cqe), sizeof c);
-      if (bool(c.status & 1) == q.phase) {
-        q.cq_head = (q.cq_head + 1) % kDepth;
-        if (q.cq_head == 0) q.phase = !q.phase;
-        doorbell(NvmeCtrl::kDoorbellBase + 8 * q.qid + 4, q.cq_head);
-        EXPECT_EQ(c.cid, cid);
-        EXPECT_EQ(c.sq_id, q.qid);
-        last_dw0 = c.dw0;
-        return uint16_t(c.status >> 1);
-      }
-      if (sc_core::sc_time_stamp() >= deadline) {
-        ADD_FAILURE() << "no completion for command " << cid << " on queue " << q.qid;
-        return kTimedOut;
-      }
-      wait(deadline - sc_core::sc_time_stamp(), mem.msi_event());
-    }
-  }
-};
 
 nvme_sqe directive(uint8_t opcode, uint32_t dtype, uint32_t doper, uint32_t dspec = 0, uint32_t cdw12 = 0,
                    uint64_t prp = 0, uint32_t bytes = 0, uint32_t nsid = 1) {
@@ -114,41 +44,16 @@ nvme_sqe write(uint64_t slba, uint32_t nlb, uint64_t prp, uint32_t stream) {
   return e;
 }
 
-struct Platform {
-  Config cfg;
-  std::unique_ptr<SsdSoc> soc;
-  HostMemory mem{"host_mem", 16u << 20};
-  Host host{"host", mem};
+struct Platform : SmallSoc {
   uint64_t data = 0, buf = 0;
 
-  explicit Platform(uint32_t limit = 8) {
-    cfg = Config::from_yaml_file(SSDVP_SOURCE_DIR "/configs/small.yaml");
-    cfg.set("log.level", "error");
-    cfg.set("ftl.streams.limit", std::to_string(limit));
-    soc = std::make_unique<SsdSoc>("ssd0", cfg);
-    host.pcie.bind(soc->nvme.host_regs);
-    soc->nvme.host_dma.bind(mem.tsock);
-    EXPECT_TRUE(soc->nvme.create_admin_queue(host.admin.sq, host.admin.cq, kDepth, HostMemory::kMsiBase));
+  explicit Platform(uint32_t limit = 8)
+      : SmallSoc([limit](Config& c) { c.set("ftl.streams.limit", std::to_string(limit)); }) {
     EXPECT_FALSE(soc->nvme.create_admin_queue(host.admin.sq, host.admin.cq, kDepth, HostMemory::kMsiBase));  // once
     EXPECT_TRUE(soc->nvme.create_io_queue(1, host.io.sq, host.io.cq, kDepth, HostMemory::kMsiBase));
     data = mem.alloc(4 * 64);
     buf = mem.alloc(4096);
-    host.on_done = [this] {
-      soc->stop();
-      sc_core::sc_stop();
-    };
   }
-  void run(std::function<void()> body) {
-    host.body = std::move(body);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    soc->boot();
-    soc->start();
-    sc_core::sc_start(sc_time(10, sc_core::SC_SEC));
-    EXPECT_TRUE(host.done);
-    EXPECT_EQ(soc->nvme.stats().ring_errors, 0u);
-    EXPECT_EQ(soc->nvme.stats().invalid_doorbells, 0u);
-  }
-  uint16_t admin(nvme_sqe e) { return host.exec(host.admin, e); }
   uint16_t io(nvme_sqe e) { return host.exec(host.io, e); }
   uint16_t u16(uint32_t off) {
     uint16_t v;

@@ -1,0 +1,393 @@
+// flows.cpp - see flows.h.
+#include "host/flows.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "host/host_memory.h"
+#include "host/scoreboard.h"
+#include "nvme/nvme_ctrl.h"
+#include "run/simulation.h"
+
+namespace ssdvp {
+namespace {
+
+constexpr uint32_t kAdminSetFeatures = 0x09;  // NVMe admin opcode
+const char* const kPriorities[] = {"urgent", "high", "medium", "low"};
+
+// Keys a flow may set for itself: its workload and how its host issues.
+bool flow_overridable(const std::string& k) {
+  return k.rfind("workload.", 0) == 0 || k == "host.queue_depth" || k == "host.mode" || k == "host.submit";
+}
+
+class Delayed : public host::Workload {
+ public:
+  Delayed(host::Workload& inner, uint64_t d) : in_(inner), d_(d) {}
+  bool next(host::IoRequest& r) override {
+    if (!in_.next(r)) return false;
+    r.time_ps += d_;
+    return true;
+  }
+  void rewind() override { in_.rewind(); }
+  std::string describe() const override { return in_.describe(); }
+  const host::WorkloadStats& stats() const override { return in_.stats(); }
+
+ private:
+  host::Workload& in_;
+  uint64_t d_;
+};
+
+}  // namespace
+
+std::unique_ptr<host::Workload> make_delayed(host::Workload& inner, uint64_t delay_ps) {
+  return std::make_unique<Delayed>(inner, delay_ps);
+}
+
+std::vector<FlowSpec> read_flows(Config& cfg, uint64_t lbas) {
+  const uint64_t n = cfg.get_u64("flows.count", 0,
+                                 "hosts sharing the drive, each with its own I/O queue pair, workload and statistics "
+                                 "(flows.N.*; 0: one host with the top-level keys)",
+                                 0, NvmeCtrl::kMaxQueues);
+  // The host's Arbitration feature (FlowSet sends it): read here so that the
+  // registry's keys are read whether or not there are flows.
+  cfg.get_u64("flows.arbitration_burst", 3,
+              "Set Features Arbitration (01h) the host sends: AB, 2^AB commands per arbitration turn (7: no limit)", 0,
+              7);
+  for (const char* c : {"high", "medium", "low"})
+    cfg.get_u64(std::string("flows.weight_") + c, 1, std::string("WRR weight of the ") + c + " class, in commands", 1,
+                256);
+  std::vector<FlowSpec> flows;
+  if (n == 0) {
+    for (const auto& kv : cfg.values())
+      if (kv.first.rfind("flows.", 0) == 0 && kv.first != "flows.count")
+        throw ConfigError("config key '" + kv.first + "': flows.count is 0 (set it to the number of flows)");
+    return flows;
+  }
+  const std::string limited = cfg.has("host.streams") ? "host.streams" : cfg.has("power.cut_at") ? "power.cut_at" : "";
+  if (!limited.empty()) throw ConfigError("config key '" + limited + "': not with flows (flows.count > 0)");
+  if (!cfg.get_bool("host.lba_wrap", true, ""))
+    throw ConfigError("config key 'host.lba_wrap': flows need it true (each flow folds its requests into its LBAs)");
+  std::vector<std::vector<std::pair<std::string, std::string>>> over(n);
+  for (const auto& kv : cfg.values()) {
+    const std::string& k = kv.first;
+    if (k.rfind("flows.", 0) != 0 || k == "flows.count" || k == "flows.arbitration_burst" ||
+        k.rfind("flows.weight_", 0) == 0)
+      continue;
+    const size_t dot = k.find('.', 6);
+    size_t pos = 0;
+    uint64_t i = UINT64_MAX;
+    try {
+      if (dot != std::string::npos && dot > 6) i = std::stoull(k.substr(6, dot - 6), &pos);
+    } catch (const std::exception&) {
+    }
+    if (i == UINT64_MAX || pos != dot - 6)
+      throw ConfigError("config key '" + k + "': a flow's key is flows.<i>.<key>, i in 0.." + std::to_string(n - 1));
+    if (i >= n)
+      throw ConfigError("config key '" + k + "': flow " + std::to_string(i) +
+                        " does not exist (flows.count: " + std::to_string(n) + ")");
+    const std::string sub = k.substr(dot + 1);
+    if (sub == "name" || sub == "priority" || sub == "start" || sub == "stop" || sub == "share") continue;
+    if (!flow_overridable(sub))
+      throw ConfigError("config key '" + k + "': a flow sets name, priority, start, stop, share, workload.* and " +
+                        "host.queue_depth/mode/submit; '" + sub + "' is shared by all flows");
+    bool known = false;
+    for (const auto& p : cfg.params()) known = known || p.key == sub;
+    if (!known) {
+      const auto near = cfg.near_misses(sub, 1);
+      throw ConfigError("config key '" + k + "': '" + sub + "' is not a parameter" +
+                        (near.empty() ? std::string() : " (perhaps " + near[0] + ")"));
+    }
+    cfg.get_string(k, "", "flow " + std::to_string(i) + "'s " + sub);
+    over[i].emplace_back(sub, kv.second);
+  }
+  double claimed = 0;
+  uint64_t unclaimed = 0;
+  std::vector<double> share(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    const std::string p = "flows." + std::to_string(i) + ".";
+    FlowSpec f;
+    f.name = cfg.get_string(p + "name", "flow" + std::to_string(i), "flow " + std::to_string(i) + "'s label");
+    f.priority =
+        NvmeArbiter::Priority(std::find(std::begin(kPriorities), std::end(kPriorities),
+                                        cfg.get_choice(p + "priority", "medium", {"urgent", "high", "medium", "low"},
+                                                       "its SQ's priority class (QPRIO) under nvme.arbitration: wrr")) -
+                              std::begin(kPriorities));
+    f.start_ps = cfg.get_time_ps(p + "start", "0s", "its first request no earlier than this (open loop)");
+    f.stop_ps = cfg.get_time_ps(p + "stop", "0s", "no new request after this (0: its whole workload)");
+    if (f.stop_ps && f.stop_ps <= f.start_ps)
+      throw ConfigError("config key '" + p + "stop': at or before " + p + "start");
+    share[i] =
+        cfg.get_double(p + "share", 0.0, "fraction of the namespace it owns (0: an equal part of the rest)", 0.0, 1.0);
+    claimed += share[i];
+    unclaimed += share[i] == 0;
+    f.cfg = std::make_unique<Config>(cfg);
+    for (const auto& o : over[i]) f.cfg->set(o.first, o.second);
+    // The totals' time series are merged from the flows' interval histograms.
+    f.cfg->set("stats.interval_histograms", "true");
+    if (f.stop_ps) f.cfg->set("host.time_limit", format_time_ps(f.stop_ps));
+    f.queue.qid = uint16_t(i + 1);
+    f.queue.create = false;
+    flows.push_back(std::move(f));
+  }
+  if (claimed > 1.0 + 1e-9 || (unclaimed && claimed >= 1.0))
+    throw ConfigError("config key 'flows.0.share': the flows' shares add up to " + std::to_string(claimed) +
+                      (unclaimed ? " and leave nothing for the flows without one" : ", more than the namespace"));
+  uint64_t base = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    const double s = share[i] ? share[i] : (1.0 - claimed) / double(unclaimed);
+    uint64_t len = i + 1 == n && unclaimed && share[i] == 0 ? lbas - base : uint64_t(double(lbas) * s);
+    len = std::min(len, lbas - base);
+    if (len == 0) throw ConfigError("config key 'flows." + std::to_string(i) + ".share': the flow gets no LBA");
+    flows[i].queue.lba_base = base;
+    flows[i].queue.lbas = len;
+    base += len;
+  }
+  return flows;
+}
+
+DoorbellFanIn::DoorbellFanIn(sc_core::sc_module_name n) : sc_module(n), in("in"), out("out") {
+  in.register_b_transport(this, &DoorbellFanIn::b_transport);
+}
+
+FlowSet::FlowSet(std::vector<FlowSpec> specs, Config& cfg, HostDriver& first, HostMemory& mem, NvmeCtrl& nvme,
+                 Scoreboard& sb, uint32_t lba_size, uint32_t max_transfer, const WorkloadFactory& make)
+    : specs_(std::move(specs)), first_(first), nvme_(nvme), fan_("flows_doorbells") {
+  user_interval_histograms_ = cfg.get_bool("stats.interval_histograms", false,
+                                           "also write each interval's latency histograms (latency_histograms.csv)");
+  const uint64_t ab = cfg.get_u64("flows.arbitration_burst", 3, "", 0, 7);  // read_flows declared these
+  const uint64_t hpw = cfg.get_u64("flows.weight_high", 1, "", 1, 256);
+  const uint64_t mpw = cfg.get_u64("flows.weight_medium", 1, "", 1, 256);
+  const uint64_t lpw = cfg.get_u64("flows.weight_low", 1, "", 1, 256);
+  set_arbitration_ = cfg.has("flows.arbitration_burst") || cfg.has("flows.weight_high") ||
+                     cfg.has("flows.weight_medium") || cfg.has("flows.weight_low");
+  arbitration_dw11_ = uint32_t(ab | (lpw - 1) << 8 | (mpw - 1) << 16 | (hpw - 1) << 24);
+  fan_.out.bind(nvme.host_regs);
+  first_.pcie.bind(fan_.in);
+  for (size_t i = 1; i < specs_.size(); ++i) {
+    FlowSpec& f = specs_[i];
+    drivers_.push_back(std::make_unique<HostDriver>(("host_flow" + std::to_string(i)).c_str(), *f.cfg, mem, nvme, sb,
+                                                    lba_size, max_transfer, f.queue));
+    drivers_.back()->pcie.bind(fan_.in);
+    workloads_.push_back(make(*f.cfg, f.queue.lbas * lba_size));
+    if (f.start_ps && drivers_.back()->closed_loop())
+      throw ConfigError("config key 'flows." + std::to_string(i) + ".start': a closed-loop flow starts at once");
+  }
+  if (specs_[0].start_ps && first_.closed_loop())
+    throw ConfigError("config key 'flows.0.start': a closed-loop flow starts at once");
+  first_.set_before_replay([this] { create_queues(); });
+}
+
+FlowSet::~FlowSet() = default;
+
+void FlowSet::create_queues() {
+  auto fail = [](const std::string& what, uint16_t st) {
+    char b[8];
+    std::snprintf(b, sizeof b, "%03x", st);
+    throw std::runtime_error("flows: " + what + " failed with NVMe status 0x" + b);
+  };
+  if (set_arbitration_) {
+    nvme_sqe e{};
+    e.cdw0 = kAdminSetFeatures;
+    e.cdw10 = NVME_FEAT_ARBITRATION;
+    e.cdw11 = arbitration_dw11_;
+    if (uint16_t st = first_.admin(e)) fail("Set Features (Arbitration)", st);
+  }
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    const HostDriver& d = driver(i);
+    const uint32_t qid = d.queue().qid, qsize = uint32_t(d.queue_depth());  // depth + 1 entries, 0's based
+    nvme_sqe e{};
+    e.cdw0 = NVME_ADMIN_CREATE_CQ;
+    e.prp1 = d.cq_addr();
+    e.cdw10 = qsize << 16 | qid;
+    e.cdw11 = qid << 16 | 1u << 1 | 1u;  // IV = qid, IEN, PC
+    if (uint16_t st = first_.admin(e)) fail("Create I/O CQ " + std::to_string(qid), st);
+    e = nvme_sqe{};
+    e.cdw0 = NVME_ADMIN_CREATE_SQ;
+    e.prp1 = d.sq_addr();
+    e.cdw10 = qsize << 16 | qid;
+    e.cdw11 = qid << 16 | uint32_t(specs_[i].priority) << 1 | 1u;  // CQID, QPRIO, PC
+    if (uint16_t st = first_.admin(e)) fail("Create I/O SQ " + std::to_string(qid), st);
+  }
+  for (auto& d : drivers_) d->start();  // in this time step, as flow 0 starts its replay
+}
+
+void FlowSet::prepare(std::function<void()> all_done, host::Workload* first_workload,
+                      std::function<DeviceSample()> sampler) {
+  all_done_ = std::move(all_done);
+  if (specs_[0].start_ps && first_workload) {
+    wrapped_.push_back(make_delayed(*first_workload, specs_[0].start_ps));
+    first_.set_workload(wrapped_.back().get());
+  }
+  auto one_done = [this] {
+    if (++done_ == specs_.size() || error()) all_done_();
+  };
+  first_.set_on_finish(one_done);
+  for (size_t i = 1; i < specs_.size(); ++i) {
+    HostDriver& d = *drivers_[i - 1];
+    wrapped_.push_back(make_rebased(*workloads_[i - 1]));
+    if (specs_[i].start_ps) wrapped_.push_back(make_delayed(*wrapped_.back(), specs_[i].start_ps));
+    d.set_workload(wrapped_.back().get());
+    d.set_sampler(sampler);
+    d.set_on_finish(one_done);
+  }
+}
+
+bool FlowSet::finished() const {
+  for (size_t i = 0; i < size(); ++i)
+    if (!driver(i).finished()) return false;
+  return true;
+}
+
+std::exception_ptr FlowSet::error() const {
+  for (size_t i = 0; i < size(); ++i)
+    if (driver(i).error()) return driver(i).error();
+  return nullptr;
+}
+
+namespace {
+
+IntervalLatency merge_interval(const std::vector<const IntervalLatency*>& parts, bool keep_buckets) {
+  LatencyHistogram h;  // rebuilt from the buckets' lower bounds
+  IntervalLatency out{};
+  std::vector<LatencyHistogram::Bucket> all;
+  for (const IntervalLatency* p : parts) {
+    out.count += p->count;
+    out.max = std::max(out.max, p->max);
+    all.insert(all.end(), p->buckets.begin(), p->buckets.end());
+  }
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.lo < b.lo; });
+  auto q = [&](double f) {
+    const uint64_t want = uint64_t(f * double(out.count) + 0.999999);
+    uint64_t seen = 0;
+    for (const auto& b : all)
+      if ((seen += b.count) >= want) return std::min(double(b.lo + b.hi) / 2000.0, out.max);
+    return out.max;
+  };
+  if (out.count) {
+    out.p50 = q(0.5);
+    out.p99 = q(0.99);
+    out.p999 = q(0.999);
+  }
+  if (keep_buckets) {  // same-bounds buckets of different flows summed
+    for (const auto& b : all)
+      if (!out.buckets.empty() && out.buckets.back().lo == b.lo)
+        out.buckets.back().count += b.count;
+      else
+        out.buckets.push_back(b);
+  }
+  return out;
+}
+
+}  // namespace
+
+const HostResults& FlowSet::totals() const {
+  if (totals_) return *totals_;
+  totals_ = std::make_unique<HostResults>();
+  HostResults& t = *totals_;
+  t.start_ps = UINT64_MAX;
+  size_t longest = 0;
+  for (size_t i = 0; i < size(); ++i) {
+    const HostResults& r = driver(i).results();
+    t.requests += r.requests;
+    t.reads += r.reads;
+    t.writes += r.writes;
+    t.trims += r.trims;
+    t.flushes += r.flushes;
+    t.read_bytes += r.read_bytes;
+    t.write_bytes += r.write_bytes;
+    t.trim_bytes += r.trim_bytes;
+    t.commands += r.commands;
+    t.errors += r.errors;
+    t.wrapped += r.wrapped;
+    t.time_limited = t.time_limited || r.time_limited;
+    for (const auto& kv : r.errors_by_status) t.errors_by_status[kv.first] += kv.second;
+    t.read_latency.merge(r.read_latency);
+    t.write_latency.merge(r.write_latency);
+    t.fsync_latency.merge(r.fsync_latency);
+    t.start_ps = std::min(t.start_ps, r.start_ps);
+    t.end_ps = std::max(t.end_ps, r.end_ps);
+    for (int k = 0; k < 3; ++k) t.in_system_ps[k] += r.in_system_ps[k];
+    t.device_commands_ps += r.device_commands_ps;
+    if (r.timeseries.size() > driver(longest).results().timeseries.size()) longest = i;
+  }
+  t.interval_histograms = user_interval_histograms_;
+  const auto& base = driver(longest).results().timeseries;
+  for (size_t row = 0; row < base.size(); ++row) {
+    TimeseriesRow m = base[row];  // device columns and time from the longest flow
+    m.read_mbps = m.write_mbps = m.read_iops = m.write_iops = 0;
+    std::vector<const IntervalLatency*> rd, wr;
+    for (size_t i = 0; i < size(); ++i) {
+      const auto& ts = driver(i).results().timeseries;
+      if (row >= ts.size()) continue;
+      m.read_mbps += ts[row].read_mbps;
+      m.write_mbps += ts[row].write_mbps;
+      m.read_iops += ts[row].read_iops;
+      m.write_iops += ts[row].write_iops;
+      rd.push_back(&ts[row].read_latency);
+      wr.push_back(&ts[row].write_latency);
+    }
+    m.read_latency = merge_interval(rd, user_interval_histograms_);
+    m.write_latency = merge_interval(wr, user_interval_histograms_);
+    t.timeseries.push_back(m);
+  }
+  if (t.start_ps == UINT64_MAX) t.start_ps = 0;
+  return t;
+}
+
+nlohmann::json FlowSet::summary() const {
+  nlohmann::json a = nlohmann::json::array();
+  for (size_t i = 0; i < size(); ++i) {
+    const HostDriver& d = driver(i);
+    const HostResults& r = d.results();
+    const FlowSpec& f = specs_[i];
+    const uint64_t begin = r.start_ps + f.start_ps;
+    const double secs = r.end_ps > begin ? double(r.end_ps - begin) * 1e-12 : 0.0;
+    a.push_back({{"name", f.name},
+                 {"qid", d.queue().qid},
+                 {"priority", kPriorities[f.priority]},
+                 {"queue_depth", d.queue_depth()},
+                 {"closed_loop", d.closed_loop()},
+                 {"lba_base", d.queue().lba_base},
+                 {"lbas", d.queue().lbas},
+                 {"start_s", double(f.start_ps) * 1e-12},
+                 {"stop_s", double(f.stop_ps) * 1e-12},
+                 {"active_s", secs},
+                 {"requests", r.requests},
+                 {"reads", r.reads},
+                 {"writes", r.writes},
+                 {"trims", r.trims},
+                 {"flushes", r.flushes},
+                 {"read_bytes", r.read_bytes},
+                 {"write_bytes", r.write_bytes},
+                 {"errors", r.errors},
+                 {"iops", secs > 0 ? double(r.requests) / secs : 0.0},
+                 {"bandwidth_mbps", secs > 0 ? double(r.read_bytes + r.write_bytes) / 1e6 / secs : 0.0},
+                 {"latency_us", {{"read", latency_json(r.read_latency)}, {"write", latency_json(r.write_latency)}}}});
+    for (const char* op : {"read", "write"}) a.back()["latency_us"][op].erase("histogram");
+  }
+  return {{"arbitration", nvme_.arbiter().mechanism() == NvmeArbiter::Mechanism::wrr ? "wrr" : "rr"},
+          {"arbitration_feature", nvme_.arbiter().feature()},
+          {"flows", a}};
+}
+
+void print_flows_summary(const nlohmann::json& j) {
+  if (!j.contains("flows")) return;
+  const auto& s = j["flows"];
+  std::printf("flows (%s arbitration):\n", s["arbitration"].get<std::string>().c_str());
+  for (const auto& f : s["flows"]) {
+    std::printf("  %s: qid %u, %s, QD %llu, %.0f IOPS, %.1f MB/s\n", f["name"].get<std::string>().c_str(),
+                f["qid"].get<unsigned>(), f["priority"].get<std::string>().c_str(),
+                (unsigned long long)f["queue_depth"].get<uint64_t>(), f["iops"].get<double>(),
+                f["bandwidth_mbps"].get<double>());
+    for (const char* op : {"read", "write"}) {
+      const auto& l = f["latency_us"][op];
+      if (l["count"].get<uint64_t>() == 0) continue;
+      std::printf("    %-5s %9llu ios  mean %9.1f us  p50 %9.1f  p99 %9.1f  p99.9 %9.1f\n", op,
+                  (unsigned long long)l["count"].get<uint64_t>(), l["mean"].get<double>(), l["p50"].get<double>(),
+                  l["p99"].get<double>(), l["p999"].get<double>());
+    }
+  }
+}
+
+}  // namespace ssdvp

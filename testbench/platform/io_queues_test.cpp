@@ -1,0 +1,110 @@
+// io_queues_test.cpp - the whole SoC (configs/small.yaml) creating I/O
+// queues from admin commands (Create I/O CQ 05h, Create I/O SQ 01h; the
+// firmware's queues.c and the controller's Q_* registers): every bad
+// argument gets its NVMe status, never a crash; completions of an SQ go to
+// the CQ it named, with its SQ id; the Arbitration feature reads back.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+
+#include "nvme_test_host.h"
+#include "soc/ssd_soc.h"
+
+using namespace ssdvp;
+using namespace nvme_test;
+using sc_core::sc_time;
+
+namespace {
+
+struct Platform : SmallSoc {
+  Platform() : SmallSoc([](Config& c) { c.set("nvme.max_queue_entries", "16"); }) {}
+  // entries: the queue's size (the command carries it 0's based).
+  uint16_t create_cq(uint32_t qid, uint64_t addr, uint32_t entries, bool pc = true) {
+    nvme_sqe e{};
+    e.cdw0 = NVME_ADMIN_CREATE_CQ;
+    e.prp1 = addr;
+    e.cdw10 = (entries - 1) << 16 | qid;
+    e.cdw11 = qid << 16 | 1u << 1 | (pc ? 1u : 0u);
+    return admin(e);
+  }
+  uint16_t create_sq(uint32_t qid, uint64_t addr, uint32_t entries, uint32_t cqid, uint32_t prio = 2) {
+    nvme_sqe e{};
+    e.cdw0 = NVME_ADMIN_CREATE_SQ;
+    e.prp1 = addr;
+    e.cdw10 = (entries - 1) << 16 | qid;
+    e.cdw11 = cqid << 16 | prio << 1 | 1u;
+    return admin(e);
+  }
+};
+
+nvme_sqe io(uint8_t op, uint64_t lba, uint64_t prp) {
+  nvme_sqe e{};
+  e.cdw0 = op;
+  e.nsid = 1;
+  e.prp1 = prp;
+  e.cdw10 = uint32_t(lba);
+  return e;
+}
+
+}  // namespace
+
+TEST(IoQueues, CreateWithBadArgumentsGetsTheNvmeStatusAndGoodOnesCarryIo) {
+  Platform p;
+  const uint64_t sq2 = p.mem.alloc(kDepth * sizeof(nvme_sqe)), cq2 = p.mem.alloc(kDepth * sizeof(nvme_cqe));
+  const uint64_t sq3 = p.mem.alloc(kDepth * sizeof(nvme_sqe)), data = p.mem.alloc(64);
+  p.run([&] {
+    EXPECT_EQ(p.create_cq(0, cq2, kDepth), NVME_SC_INVALID_QID);           // the admin queue's id
+    EXPECT_EQ(p.create_cq(65, cq2, kDepth), NVME_SC_INVALID_QID);          // above the controller's 64
+    EXPECT_EQ(p.create_cq(2, cq2, 1), NVME_SC_INVALID_QSIZE);              // a queue holds at least 2
+    EXPECT_EQ(p.create_cq(2, cq2, 17), NVME_SC_INVALID_QSIZE);             // nvme.max_queue_entries 16
+    EXPECT_EQ(p.create_cq(2, cq2, kDepth, false), NVME_SC_INVALID_FIELD);  // not contiguous
+    EXPECT_EQ(p.create_sq(2, sq2, kDepth, 2), NVME_SC_CQ_INVALID);         // CQ 2 does not exist yet
+    EXPECT_EQ(p.create_sq(2, sq2, kDepth, 0), NVME_SC_CQ_INVALID);         // the admin CQ is not an I/O CQ
+    EXPECT_EQ(p.create_cq(2, cq2, kDepth), NVME_SC_SUCCESS);
+    EXPECT_EQ(p.create_cq(2, cq2, kDepth), NVME_SC_INVALID_QID);  // exists
+    EXPECT_EQ(p.create_sq(2, sq2, 17, 2), NVME_SC_INVALID_QSIZE);
+    EXPECT_EQ(p.create_sq(0, sq2, kDepth, 2), NVME_SC_INVALID_QID);
+    EXPECT_EQ(p.create_sq(2, sq2, kDepth, 2, 1), NVME_SC_SUCCESS);
+    EXPECT_EQ(p.create_sq(2, sq2, kDepth, 2), NVME_SC_INVALID_QID);                        // exists
+    EXPECT_EQ(p.create_sq(3, sq3, kDepth, 2, 0), NVME_SC_SUCCESS);                         // a second SQ on CQ 2
+    EXPECT_FALSE(p.soc->nvme.create_io_queue(2, sq2, cq2, kDepth, HostMemory::kMsiBase));  // taken
+    QueuePair s2, s3;  // SQs 2 and 3 share CQ 2 (held by s2)
+    s2.qid = 2, s2.sq = sq2, s2.cq = cq2;
+    s3.qid = 3, s3.sq = sq3;
+    const uint32_t token = 0x5eed;
+    std::memcpy(p.mem.data() + data, &token, 4);
+    EXPECT_EQ(p.host.exec(s2, io(NVME_OP_WRITE, 7, data)), NVME_SC_SUCCESS);
+    EXPECT_EQ(p.host.last_sq_id, 2);
+    std::memset(p.mem.data() + data, 0, 4);
+    EXPECT_EQ(p.host.exec(s3, io(NVME_OP_READ, 7, data), &s2), NVME_SC_SUCCESS);  // completes on CQ 2
+    EXPECT_EQ(p.host.last_sq_id, 3);
+    uint32_t back = 0;
+    std::memcpy(&back, p.mem.data() + data, 4);
+    EXPECT_EQ(back, token);
+  });
+  EXPECT_TRUE(p.soc->nvme.queue_live(2));
+  EXPECT_TRUE(p.soc->nvme.queue_live(3));
+}
+
+TEST(IoQueues, ArbitrationFeatureIsSetAndReadBackThroughTheAdminQueue) {
+  Platform p;
+  const uint32_t dw11 = 2u | 3u << 8 | 5u << 16 | 9u << 24;  // AB 2, LPW 3, MPW 5, HPW 9
+  p.run([&] {
+    nvme_sqe e{};
+    e.cdw0 = 0x09;  // Set Features
+    e.cdw10 = NVME_FEAT_ARBITRATION;
+    e.cdw11 = dw11;
+    EXPECT_EQ(p.admin(e), NVME_SC_SUCCESS);
+    e = nvme_sqe{};
+    e.cdw0 = NVME_ADMIN_GET_FEATURES;
+    e.cdw10 = NVME_FEAT_ARBITRATION;
+    EXPECT_EQ(p.admin(e), NVME_SC_SUCCESS);
+    EXPECT_EQ(p.host.last_dw0, dw11);
+    e.cdw10 = 0x7f;  // a feature the firmware does not have
+    EXPECT_EQ(p.admin(e), NVME_SC_INVALID_FIELD);
+  });
+  EXPECT_EQ(p.soc->nvme.arbiter().burst(), 4u);
+  EXPECT_EQ(p.soc->nvme.arbiter().weight(NvmeArbiter::high), 10u);
+  EXPECT_EQ(p.soc->nvme.arbiter().weight(NvmeArbiter::low), 4u);
+}
