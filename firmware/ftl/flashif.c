@@ -10,6 +10,29 @@
  */
 #include "ftl_internal.h"
 
+/* ftl.multiplane: the descriptor just written at the tail joins the group of
+ * the one before it (not yet rung) when both are the same operation on the
+ * same die at the same page offset and its plane is not in the group yet:
+ * the one before becomes a plane opcode (ssdvp_hw.h, FC_OP_PLANE_*), so the
+ * die runs the group as one operation. Otherwise it starts a group. The
+ * last descriptor of a group keeps its plain opcode, so every group is
+ * complete when the doorbell rings. */
+static void flash_group(struct ftl *f, uint8_t op, uint32_t row) {
+  const uint32_t blk = op == FC_OP_ERASE ? row : row / f->cfg.pages_per_block;
+  const uint32_t die = blk / f->cfg.blocks_per_die, plane = 1u << block_plane(f, blk);
+  const uint32_t page = op == FC_OP_ERASE ? 0 : row % f->cfg.pages_per_block;
+  if (f->mp_used && f->mp_op == op && f->mp_die == die && f->mp_page == page && !(f->mp_used & plane)) {
+    ((struct fc_sqe *)f->fsq.mem)[f->mp_last].op = (uint8_t)(op + (FC_OP_PLANE_READ - FC_OP_READ));
+    f->mp_used |= plane;
+  } else {
+    f->mp_op = op;
+    f->mp_die = die;
+    f->mp_page = page;
+    f->mp_used = plane;
+  }
+  f->mp_last = f->fsq.tail;
+}
+
 void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t mask, uint32_t buf) {
   struct fc_sqe *e = (struct fc_sqe *)f->fsq.mem + f->fsq.tail;
   e->op = op;
@@ -20,6 +43,7 @@ void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_
   e->slot_mask = mask;
   e->buf = buf;
   e->seq = f->seq;
+  if (mp_planes(f) > 1) flash_group(f, op, row);
   f->fsq.tail = (f->fsq.tail + 1) & (f->fsq.size - 1);
   f->fsq_dirty = 1;
   f->flash_outstanding++;
@@ -29,6 +53,7 @@ void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_
 int flash_doorbell(struct ftl *f) {
   if (!f->fsq_dirty) return 0;
   f->fsq_dirty = 0;
+  f->mp_used = 0; /* the controller takes what is rung: a later descriptor starts a group */
   hal_write32(f->hal, SSDVP_FLASH_BASE + FLASH_SQ_TAIL, f->fsq.tail);
   return 1;
 }

@@ -59,6 +59,7 @@ enum ftl_block_choice {
 };
 
 #define FTL_MAX_CLASSES 8u
+#define FTL_MAX_PLANES 16u /* planes_per_die the firmware handles (the flash model's limit) */
 
 /* The firmware's configuration: a plain struct with defaults and a separate
  * validity check. The platform fills it from YAML (ftl.* keys). */
@@ -114,6 +115,10 @@ struct ftl_config {
   uint32_t refresh_retries;    /* a read that needed at least this many retry levels refreshes its block (0: never) */
   uint32_t gc_durable;  /* 1: erase a victim only once its relocated data is programmed (power loss without PLP) */
   uint32_t ns_ready_ns; /* I/O commands complete with Namespace Not Ready before this firmware time (0: ready) */
+  /* multi-plane operations (branch nand) */
+  uint32_t planes_per_die; /* geometry: block-in-die i is in plane i % planes_per_die (0 or 1: one plane) */
+  uint32_t multiplane;     /* 1: frontiers write a die's planes at the same page offset and the flash interface
+                              groups neighbouring descriptors into multi-plane operations */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */

@@ -77,10 +77,11 @@ class FlashCtrl : public sc_core::sc_module {
   uint64_t reads() const { return n_read_; }
   uint64_t programs() const { return n_program_; }
   uint64_t erases() const { return n_erase_; }
-  uint64_t suspends() const { return n_suspend_; }      // program/erase suspensions (flash.suspend.*)
-  uint64_t read_bypasses() const { return n_bypass_; }  // reads that overtook a queued program/erase
-  uint64_t violations() const { return violations_; }   // NAND rule / descriptor errors
-  uint64_t errors() const { return errors_; }           // ERRORS: violations + ring errors
+  uint64_t suspends() const { return n_suspend_; }       // program/erase suspensions (flash.suspend.*)
+  uint64_t read_bypasses() const { return n_bypass_; }   // reads that overtook a queued program/erase
+  uint64_t multiplane_ops() const { return n_mp_ops_; }  // multi-plane groups executed (flash_multiplane.cpp)
+  uint64_t violations() const { return violations_; }    // NAND rule / descriptor errors
+  uint64_t errors() const { return errors_; }            // ERRORS: violations + ring errors
   size_t completions_waiting() const { return heap_.size() + ready_.size(); }
   // Power loss now (outside any process, after the simulation stopped at the
   // cut): completions not yet due or not yet taken are dropped (the rings
@@ -140,6 +141,7 @@ class FlashCtrl : public sc_core::sc_module {
     bool urgent = false;  // a read flash.priority_reads names
     uint32_t block = 0;   // global block row
     uint32_t suspends = 0;
+    uint32_t group = 1;  // completions it carries: orders order .. order + group - 1 (a multi-plane group)
     uint64_t ready = 0, xfer = 0, post = 0,
              array = 0;  // inputs (ps): earliest start, channel time, after the die (read), array time left
     uint64_t start = 0, array_start = 0, array_end = 0, end = 0, done = 0;  // computed (ps)
@@ -169,6 +171,21 @@ class FlashCtrl : public sc_core::sc_module {
   void sched_time_op(SchedOp& o, uint32_t die, uint32_t ch, uint64_t die_free);
   void sched_untime_op(const SchedOp& o, uint32_t die, uint32_t ch);
   void unreserve(uint32_t ch, uint64_t start, uint64_t len);
+
+  // flash_multiplane.cpp: multi-plane groups (FC_OP_PLANE_*). multiplane_take
+  // returns true if d belongs to a group (it is then held, or the group it
+  // ends is executed and its completions posted).
+  struct MpMember {
+    fc_sqe d;
+    uint64_t arrival;
+  };
+  bool multiplane_take(const fc_sqe& d, uint64_t arrival);
+  void multiplane_run();
+  void multiplane_post(const MpMember& m, const fc_cqe& cqe, uint64_t done);
+  std::vector<MpMember> mp_;  // the group being received
+  bool mp_untimed_ = false;   // execute() does the functional part only (a member of a group)
+  uint32_t sched_group_ = 1;  // completions the next sched_timed() operation carries
+  uint64_t n_mp_ops_ = 0;
 
   bool dram_read(uint64_t addr, void* dst, uint32_t n, uint64_t* latency_ps);
   bool dram_write(uint64_t addr, const void* src, uint32_t n, uint64_t* latency_ps);

@@ -84,7 +84,7 @@ void FlashCtrl::sched_time_op(SchedOp& o, uint32_t die, uint32_t ch, uint64_t di
     o.end = xs + o.xfer;
     o.done = o.end + o.post;
   } else {  // program: command and data in; erase: command
-    const uint64_t len = o.op == FC_OP_PROGRAM ? o.xfer : t_.cmd_ps;
+    const uint64_t len = o.op == FC_OP_PROGRAM ? o.xfer : t_.cmd_ps + o.xfer;  // erase: xfer 0 but in a group
     o.start = take(s0, len);
     o.array_start = o.start + len;
     o.array_end = o.array_start + o.array;
@@ -108,6 +108,7 @@ uint64_t FlashCtrl::sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint
   n.xfer = xfer;
   n.post = post;
   n.array = array;
+  n.group = sched_group_;
   n.urgent = d.op == FC_OP_READ && (sched_.all_reads || (d.hint & FC_HINT_HOST));
 
   const bool urgent = n.urgent;
@@ -156,11 +157,12 @@ uint64_t FlashCtrl::sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint
     free_at = o.end;
     q.push_back(o);
     if (!o.owns) continue;
+    uint32_t found = 0;
     for (Pending& pe : heap_) {
-      if (pe.order == o.order) {
+      if (pe.order >= o.order && pe.order < o.order + o.group) {
         moved |= pe.time != o.done;
         pe.time = o.done;
-        break;
+        if (++found == o.group) break;
       }
     }
   }
