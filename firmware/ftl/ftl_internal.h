@@ -161,6 +161,14 @@ struct gc_job {
                            waiting) */
 };
 
+/* A multi-plane group being built on one die (flashif.c); used 0: none. */
+#define FTL_MP_OPEN 16u
+struct mp_group {
+  uint32_t die, page, used; /* used: a bit per plane in it */
+  uint32_t last;            /* SQ index of its last descriptor */
+  uint8_t op;
+};
+
 /* Indices wrap at size (empty when head == tail). On a ring the firmware
  * consumes, tail is the producer's index as last read from the device. */
 struct ring {
@@ -262,10 +270,8 @@ struct ftl {
   struct ring fsq, fcq;            /* flash submission / completion */
   struct ring ncmd, nxfer, ndone;  /* NVMe fetched commands / transfers / done */
   uint32_t fsq_dirty, nxfer_dirty; /* doorbells to ring at the end of a pass */
-  /* ftl.multiplane (flashif.c): the multi-plane group the last descriptor
-   * not yet rung belongs to (mp_used 0: none) */
-  uint32_t mp_last, mp_die, mp_page, mp_used;
-  uint8_t mp_op;
+  struct mp_group mp[FTL_MP_OPEN]; /* ftl.multiplane (flashif.c): groups open on dies, not yet rung */
+  uint32_t mp_next;                /* the entry to reuse next */
   uint32_t flash_outstanding;
   uint32_t xfer_outstanding;
   uint32_t programs_inflight;

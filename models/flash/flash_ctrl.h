@@ -172,19 +172,20 @@ class FlashCtrl : public sc_core::sc_module {
   void sched_untime_op(const SchedOp& o, uint32_t die, uint32_t ch);
   void unreserve(uint32_t ch, uint64_t start, uint64_t len);
 
-  // flash_multiplane.cpp: multi-plane groups (FC_OP_PLANE_*). multiplane_take
-  // returns true if d belongs to a group (it is then held, or the group it
-  // ends is executed and its completions posted).
+  // flash_multiplane.cpp: multi-plane groups (FC_OP_PLANE_*), one being
+  // received per die. multiplane_take returns true if d belongs to a group
+  // (it is then held, or the group it ends is executed and its completions
+  // posted).
   struct MpMember {
     fc_sqe d;
     uint64_t arrival;
   };
   bool multiplane_take(const fc_sqe& d, uint64_t arrival);
-  void multiplane_run();
+  void multiplane_run(uint32_t die);
   void multiplane_post(const MpMember& m, const fc_cqe& cqe, uint64_t done);
-  std::vector<MpMember> mp_;  // the group being received
-  bool mp_untimed_ = false;   // execute() does the functional part only (a member of a group)
-  uint32_t sched_group_ = 1;  // completions the next sched_timed() operation carries
+  std::vector<std::vector<MpMember>> mp_;  // per die: the group being received
+  bool mp_untimed_ = false;                // execute() does the functional part only (a member of a group)
+  uint32_t sched_group_ = 1;               // completions the next sched_timed() operation carries
   uint64_t n_mp_ops_ = 0;
 
   bool dram_read(uint64_t addr, void* dst, uint32_t n, uint64_t* latency_ps);

@@ -1,9 +1,11 @@
 // flash_multiplane.cpp - multi-plane operations in the flash controller (see
 // flash_ctrl.h, docs/models/flash_ctrl.md "Multi-plane operations").
 //
-// Descriptors with a plane opcode (FC_OP_PLANE_*) are held until the plain
-// opcode that ends their group arrives (in the same doorbell or a later
-// one). The group is then checked against the NAND rules
+// Descriptors with a plane opcode (FC_OP_PLANE_*) are held, per die, until
+// the plain opcode on the same die that ends their group arrives (in the
+// same doorbell or a later one); descriptors for other dies may come in
+// between, as a controller addresses other LUNs of a channel while one waits
+// for its group's last plane. The group is then checked against the NAND rules
 // (multiplane_rules.h) and against the rules each member would meet alone
 // (address, mask, page buffer, page order); a group that breaks any changes
 // nothing and completes every member with the status at the arrival of its
@@ -19,11 +21,25 @@
 namespace ssdvp {
 
 bool FlashCtrl::multiplane_take(const fc_sqe& d, uint64_t arrival) {
-  if (!FC_OP_IS_PLANE(d.op) && mp_.empty()) return false;
-  mp_.push_back(MpMember{d, arrival});
+  const bool plane = FC_OP_IS_PLANE(d.op);
+  const uint32_t kind = FC_OP_KIND(d.op);
+  if (kind < FC_OP_READ || kind > FC_OP_ERASE) return false;  // execute() refuses the opcode
+  if (kind == FC_OP_ERASE ? d.row >= geo_.total_blocks() : d.row >= geo_.pages_total()) {
+    if (!plane) return false;  // execute() refuses the row
+    fc_sqe k = d;              // a plane descriptor outside the geometry: refused alone, as its plain kind
+    k.op = static_cast<uint8_t>(kind);
+    fc_cqe cqe{};
+    multiplane_post(MpMember{k, arrival}, cqe, execute(k, arrival, cqe));
+    return true;
+  }
+  const uint32_t die = geo_.die_of_block(kind == FC_OP_ERASE ? d.row : d.row / geo_.pages_per_block);
+  if (mp_.empty()) mp_.resize(geo_.dies());
+  std::vector<MpMember>& g = mp_[die];
+  if (!plane && g.empty()) return false;
+  g.push_back(MpMember{d, arrival});
   // A plain opcode ends the group; a group already longer than the die has
   // planes cannot become legal: it is refused now rather than held.
-  if (!FC_OP_IS_PLANE(d.op) || mp_.size() > geo_.planes_per_die) multiplane_run();
+  if (!plane || g.size() > geo_.planes_per_die) multiplane_run(die);
   return true;
 }
 
@@ -34,9 +50,9 @@ void FlashCtrl::multiplane_post(const MpMember& m, const fc_cqe& cqe, uint64_t d
     complete(done, cqe, static_cast<uint8_t>(FC_OP_KIND(m.d.op)), m.d.row);
 }
 
-void FlashCtrl::multiplane_run() {
+void FlashCtrl::multiplane_run(uint32_t group_die) {
   std::vector<MpMember> g;
-  g.swap(mp_);
+  g.swap(mp_[group_die]);
   const size_t n = g.size();
   const uint64_t a = g.back().arrival;
   const uint32_t kind = FC_OP_KIND(g.back().d.op);

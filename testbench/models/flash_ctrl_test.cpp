@@ -817,7 +817,6 @@ TEST(FlashCtrlMultiplane, RuleViolationsAreAStatusAndChangeNothing) {
         {"mixed operations",
          {plane(read_op(5, row2(0, 0, 0), 0b1, buf_addr(1))), program_op(6, row2(0, 1, 0), buf_addr(0))},
          FC_ERR_MULTIPLANE},
-        {"two dies", {plane(erase_op(7, blk2(0, 0))), erase_op(8, blk2(1, 1))}, FC_ERR_MULTIPLANE},
         {"more members than planes",
          {plane(erase_op(9, blk2(0, 0))), plane(erase_op(10, blk2(0, 1))), plane(erase_op(11, blk2(0, 3))),
           erase_op(12, blk2(0, 5))},
@@ -858,5 +857,28 @@ TEST(FlashCtrlMultiplane, RuleViolationsAreAStatusAndChangeNothing) {
     EXPECT_EQ(b.fc.die(0).write_pointer(0), 1u);
     EXPECT_EQ(b.fc.die(0).write_pointer(1), 1u);
     EXPECT_EQ(b.fc.multiplane_ops(), 1u);
+  });
+}
+
+TEST(FlashCtrlMultiplane, GroupsAreHeldPerDieWhileOtherDiesGoOn) {
+  Bench b(kTwoPlanes);
+  b.run([&] {
+    b.setup_rings();
+    b.fill_buffer(0, 1, 1, 1);
+    // die 0 plane 0, then a program on die 1 (alone), then die 0 plane 1 ends die 0's group
+    const uint64_t t0 =
+        b.submit({plane(program_op(1, row2(0, 0, 0), buf_addr(0))), program_op(2, row2(1, 0, 0), buf_addr(0)),
+                  program_op(3, row2(0, 1, 0), buf_addr(0))});
+    auto d = b.collect(3);
+    std::map<uint32_t, Done> by;
+    for (auto& x : d) by[x.cqe.tag] = x;
+    const uint64_t a1 = t0 + kDramLat + kFetch, in = kDramLat + kDma8K;
+    EXPECT_EQ(by[2].time, a1 + kFetch + in + kIn8K + tPROG);  // die 1 (channel 1): a plain program
+    // die 0 (channel 0): plane 0's data-in from its own arrival, plane 1's after it, one tPROG
+    EXPECT_EQ(by[1].time, a1 + in + 2 * kIn8K + tPROG);
+    EXPECT_EQ(by[3].time, by[1].time);
+    for (auto& x : d) EXPECT_EQ(x.cqe.status, FC_OK);
+    EXPECT_EQ(b.fc.multiplane_ops(), 1u);
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 0u);
   });
 }
