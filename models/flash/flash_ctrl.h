@@ -151,6 +151,7 @@ class FlashCtrl : public sc_core::sc_module {
   struct Sched {
     bool read_priority = false, suspend = false, all_reads = false;
     uint32_t max_suspends = 0;
+    uint32_t max_reads = 0;  // reads served in one suspension (0: no limit)
     uint64_t suspend_ps = 0, resume_ps = 0;
     std::vector<std::vector<SchedOp>> die;  // per die, in die order, ops not yet over
     bool on() const { return read_priority || suspend; }

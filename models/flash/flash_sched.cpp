@@ -15,7 +15,9 @@
 //   another block in its array phase, with more than flash.suspend.latency
 //   left and fewer than flash.suspend.max_per_op suspensions so far, it is
 //   suspended: the die takes flash.suspend.latency, serves the read(s), then
-//   takes flash.suspend.resume and the array time that was left.
+//   takes flash.suspend.resume and the array time that was left; with
+//   flash.suspend.max_reads, at most that many reads are served in one
+//   suspension (later ones queue behind the resumed operation).
 // Both apply to the reads flash.priority_reads names: host reads (the
 // firmware marks them FC_HINT_HOST) or all reads (GC's too).
 // The operations behind the new read are timed again: their channel
@@ -37,6 +39,9 @@ void FlashCtrl::sched_config(Config& cfg) {
                                     "firmware) or all (GC reads too)") == "all";
   sched_.max_suspends = static_cast<uint32_t>(
       cfg.get_u64("flash.suspend.max_per_op", 4, "suspensions allowed per program or erase operation", 1, 1000000));
+  sched_.max_reads = static_cast<uint32_t>(cfg.get_u64(
+      "flash.suspend.max_reads", 0,
+      "reads served during one suspension; later reads wait for the resumed operation (0: no limit)", 0, 1000000));
   sched_.suspend_ps = cfg.get_time_ps("flash.suspend.latency", "10us",
                                       "time from a suspend command until the die accepts the read (tSUS)");
   sched_.resume_ps =
@@ -117,6 +122,11 @@ uint64_t FlashCtrl::sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint
     while (p > 0) {
       const SchedOp& o = q[p - 1];
       if (o.urgent || o.start <= arrival || o.block == block) break;
+      if (o.resume && sched_.max_reads) {  // flash.suspend.max_reads: the reads already served in this suspension
+        uint32_t served = 0;
+        for (size_t i = p - 1; i > 0 && q[i - 1].op == FC_OP_READ; --i) ++served;
+        if (served >= sched_.max_reads) break;
+      }
       --p;
     }
     if (p < q.size()) ++n_bypass_;

@@ -882,3 +882,29 @@ TEST(FlashCtrlMultiplane, GroupsAreHeldPerDieWhileOtherDiesGoOn) {
     EXPECT_EQ(b.reg(FLASH_ERRORS), 0u);
   });
 }
+
+TEST(FlashCtrlSuspend, MaxReadsPerSuspensionSendsTheNextReadBehindTheResume) {
+  Bench b(
+      "flash: {priority_reads: all, read_priority: true, suspend: {enable: true, latency: 7us, resume: 4us, "
+      "max_reads: 2}}");
+  b.run([&] {
+    b.setup_rings();
+    const uint64_t a = b.submit({erase_op(1, block_row(0, 1))}) + kDramLat + kFetch;
+    sc_core::wait(sc_time(1, sc_core::SC_MS));  // the erase is in its array phase
+    const uint64_t a2 =
+        b.submit({read_op(2, page_row(0, 2, 0), 0b01, buf_addr(0)), read_op(3, page_row(0, 3, 0), 0b01, buf_addr(1)),
+                  read_op(4, page_row(0, 4, 0), 0b01, buf_addr(2))}) +
+        kDramLat + kFetch;
+    auto d = b.collect(4);
+    std::map<uint32_t, uint64_t> at;
+    for (auto& x : d) at[x.cqe.tag] = x.time;
+    const uint64_t r = tCMD + tR + kChan4K;  // die time of a 1-LBA read
+    const uint64_t end1 = a2 + kSus + r, end2 = end1 + r;
+    EXPECT_EQ(at[2], end1 + kDramLat + kDma4K);
+    EXPECT_EQ(at[3], end2 + kDramLat + kDma4K);  // the second read is served in the suspension
+    const uint64_t erase_end = end2 + kRes + (a + tCMD + tBERS - a2);
+    EXPECT_EQ(at[1], erase_end);
+    EXPECT_EQ(at[4], erase_end + r + kDramLat + kDma4K);  // the third waits for the resumed erase
+    EXPECT_EQ(b.fc.suspends(), 1u);
+  });
+}
