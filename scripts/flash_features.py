@@ -53,9 +53,25 @@ CELL_RUNS += [("cell-tlc-oneshot", "TLC, one-shot", CELL_GEO + CELLS["tlc"] + ["
 CELL_RUNS += [("cell-tlc-suspend", "TLC, one-shot, priority + suspend",
                CELL_GEO + CELLS["tlc"] + ["flash.cell.program_order=oneshot"] + PRIO + SUS)]
 
+# Multi-plane (ftl.multiplane): the same flash (8 dies, 256 blocks of 64 pages
+# each) as 1, 2 or 4 planes per die, with and without multi-plane operations;
+# first the default job, then a saturating random-write run on configs/small.yaml.
+def planes(p):
+    return [f"flash.planes_per_die={p}", f"flash.blocks_per_plane={256 // p}"] if p > 1 else []
+
+
+MP_RUNS = [(f"mp-p{p}-{'on' if m else 'off'}", f"{p} plane{'s' if p > 1 else ''}, multiplane {'on' if m else 'off'}",
+            planes(p) + (["ftl.multiplane=1"] if m else [])) for p in (1, 2, 4) for m in (0, 1)]
+MP_WRITE = ["workload.synthetic.read_fraction=0", "workload.synthetic.requests=40000", "precondition.fill=1",
+            "precondition.random_drive_writes=1"]
+MP_BW_RUNS = [("w" + n, d + ", random writes QD32", ["@configs/small.yaml"] + MP_WRITE + s) for n, d, s in MP_RUNS]
+
 
 def command(build, name, sets):
-    cmd = [os.path.join(build, "platform", "ssdvp"), "run", "-c", "configs/default.yaml", "-o",
+    config = "configs/default.yaml"
+    if sets and sets[0].startswith("@"):
+        config, sets = sets[0][1:], sets[1:]
+    cmd = [os.path.join(build, "platform", "ssdvp"), "run", "-c", config, "-o",
            os.path.join("out", "flash-features", name)]
     for s in sets:
         cmd += ["--set", s]
@@ -145,23 +161,49 @@ def section(build, runs, fig, title):
     return lines
 
 
+MP_HEAD = ("| run | setting | write MB/s | write mean | p99 | read mean | p99 | WAF | GC active (s) | GC LBAs | "
+           "programs | multi-plane ops | die busy |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def mp_row(name, desc, j):
+    r, w, f, fl = j["latency_us"]["read"], j["latency_us"]["write"], j["ftl"], j["flash"]
+    wmbps = j["host"]["write_bytes"] / 1e6 / max(j["host"]["sim_time_s"], 1e-12)
+    return (f"| {name} | {desc} | {wmbps:.1f} | {fmt(w['mean'])} | {fmt(w['p99'])} | {fmt(r['mean'])} | "
+            f"{fmt(r['p99'])} | {f['waf']:.3f} | {f['gc_active_s']:.2f} | {f['gc_lba_writes']:,} | "
+            f"{fl['programs']:,} | {fl.get('multiplane_ops', 0):,} | {j['utilization']['die_mean']:.3f} |")
+
+
+def mp_section(runs):
+    have = [(n, d, s, load(n)) for n, d, s in runs]
+    have = [h for h in have if h[3] is not None]
+    if not have:
+        return ["(not run yet)"]
+    lines = [MP_HEAD] + [mp_row(n, d, j) for n, d, s, j in have] + ["", "```sh"]
+    lines += [" ".join(command("build", n, s)) for n, d, s, j in have]
+    return lines + ["```", ""]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--section", choices=["suspend", "cells", "all", "page"], default="all")
+    ap.add_argument("--section", choices=["suspend", "cells", "multiplane", "all", "page"], default="all")
     a = ap.parse_args()
     todo = []
     if a.section in ("suspend", "all"):
         todo += SUSPEND_RUNS
     if a.section in ("cells", "all"):
         todo += CELL_RUNS
+    if a.section in ("multiplane", "all"):
+        todo += MP_RUNS + MP_BW_RUNS
     with ThreadPoolExecutor(max_workers=a.jobs) as ex:
         list(ex.map(lambda r: run(a.build, r[0], r[2]), todo))
     with open(os.path.join(ROOT, "scripts", "flash_features_page.md.in")) as f:
         page = f.read()
     page = page.replace("{{SUSPEND}}", "\n".join(section(a.build, SUSPEND_RUNS, "suspend.png", "Read priority and suspend")))
     page = page.replace("{{CELLS}}", "\n".join(section(a.build, CELL_RUNS, "cells.png", "Page types")))
+    page = page.replace("{{MULTIPLANE}}", "\n".join(mp_section(MP_RUNS)))
+    page = page.replace("{{MULTIPLANE_WRITES}}", "\n".join(mp_section(MP_BW_RUNS)))
     with open(PAGE, "w") as f:
         f.write(page)
     print("wrote", PAGE)

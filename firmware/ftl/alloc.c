@@ -6,6 +6,14 @@
  * consecutive pages spread over channels first), on that die's open block.
  * A full page buffer is programmed at once; the buffer is held until the
  * program completes so that reads of its LBAs are served from DRAM.
+ *
+ * ftl.multiplane (with several planes per die): the round robin goes over
+ * lanes, one per plane of each die (die-major: die 0 plane 0, die 0 plane 1,
+ * ..., die 1 plane 0, ...), each with its own open block in that plane.
+ * The planes of a die open their blocks in the same pass and take pages in
+ * turn, so their write frontiers stay at the same page offset, and the
+ * programs of one die's planes are submitted one after the other: the flash
+ * interface groups them into one multi-plane program (flashif.c).
  */
 #include "ftl_internal.h"
 
@@ -40,16 +48,17 @@ static uint32_t host_floor(const struct ftl *f) {
  * free blocks left are needed by empty GC frontiers: it writes where it has
  * room. */
 static int frontier_next_row(struct ftl *f, struct frontier *fr, int for_gc, uint32_t *row) {
-  for (uint32_t tries = 0; tries < f->dies; ++tries) {
-    const uint32_t d = fr->next_die;
+  const uint32_t planes = mp_planes(f), lanes = f->dies * planes;
+  for (uint32_t tries = 0; tries < lanes; ++tries) {
+    const uint32_t d = fr->next_die; /* a lane: the die itself with one plane */
     const uint32_t blk = fr->open_block[d];
     if (blk == FTL_NONE) {
       if (!for_gc && f->free_total <= host_floor(f)) return -1;
-      const uint32_t opened = fr->open_count && f->free_total <= gc_frontiers_empty(f, fr->index)
-                                  ? FTL_NONE
-                                  : block_take_free(f, d, fr->wear);
+      const uint32_t opened = fr->open_count && f->free_total <= gc_frontiers_empty(f, fr->index) ? FTL_NONE
+                              : planes > 1 ? block_take_free_plane(f, d / planes, d % planes, fr->wear)
+                                           : block_take_free(f, d, fr->wear);
       if (opened == FTL_NONE) { /* this die has none left (or they are needed elsewhere): try the next one */
-        fr->next_die = (d + 1) % f->dies;
+        fr->next_die = (d + 1) % lanes;
         continue;
       }
       fr->open_block[d] = opened;
@@ -61,7 +70,7 @@ static int frontier_next_row(struct ftl *f, struct frontier *fr, int for_gc, uin
       fr->open_block[d] = FTL_NONE;
       fr->open_count--;
     }
-    fr->next_die = (d + 1) % f->dies;
+    fr->next_die = (d + 1) % lanes;
     hal_charge(f->hal, FW_OP_page_alloc, 1);
     *row = blk * f->cfg.pages_per_block + page;
     return 0;
@@ -148,7 +157,7 @@ int frontier_flush_one(struct ftl *f, struct frontier *fr) {
 
 void frontier_close(struct ftl *f, struct frontier *fr) {
   if (fr->buf != FTL_NONE && f->bufs[fr->buf].row != FTL_NONE) frontier_flush(f, fr);
-  for (uint32_t d = 0; d < f->dies; ++d) {
+  for (uint32_t d = 0; d < f->dies * mp_planes(f); ++d) {
     const uint32_t blk = fr->open_block[d];
     if (blk == FTL_NONE) continue;
     fr->open_block[d] = FTL_NONE;
@@ -171,7 +180,7 @@ int frontier_flush_host(struct ftl *f) {
  * frontier has no page of it being filled, the block closes now (pages not
  * yet allocated stay unused) and, being flagged, is collected and retired. */
 static void abandon_block(struct ftl *f, struct frontier *fr, uint32_t blk) {
-  const uint32_t d = block_die(f, blk);
+  const uint32_t d = block_die(f, blk) * mp_planes(f) + (mp_planes(f) > 1 ? block_plane(f, blk) : 0);
   if (fr->open_block[d] != blk) return;
   if (fr->buf != FTL_NONE && f->bufs[fr->buf].row != FTL_NONE && row_block(f, f->bufs[fr->buf].row) == blk) return;
   fr->open_block[d] = FTL_NONE;

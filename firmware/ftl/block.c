@@ -244,6 +244,16 @@ uint32_t block_take_free(struct ftl *f, uint32_t d, uint8_t wear) {
   return blk;
 }
 
+uint32_t block_take_free_plane(struct ftl *f, uint32_t d, uint32_t plane, uint8_t wear) {
+  const int from_tail = f->cfg.block_choice == FTL_BLOCK_ERASE_COUNT && wear == WEAR_HIGHEST;
+  uint32_t blk = from_tail ? f->die_free_tail[d] : f->die_free_head[d];
+  while (blk != FTL_NONE && block_plane(f, blk) != plane) blk = from_tail ? f->blk_prev[blk] : f->blk_next[blk];
+  if (blk == FTL_NONE) return FTL_NONE;
+  block_set_state(f, blk, BLK_OPEN);
+  hal_charge(f->hal, FW_OP_block_alloc, 1);
+  return blk;
+}
+
 /* ---- victim choice ------------------------------------------------------------------ */
 
 /* a * b > c * d for 64-bit operands, exactly, without a 128-bit type (the

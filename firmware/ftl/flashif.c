@@ -10,6 +10,39 @@
  */
 #include "ftl_internal.h"
 
+/* ftl.multiplane: the descriptor just written at the tail joins the group
+ * open on its die (a descriptor of that die not yet rung) when both are the
+ * same operation at the same page offset and its plane is not in the group
+ * yet: the group's last descriptor becomes a plane opcode (ssdvp_hw.h,
+ * FC_OP_PLANE_*) and this one ends the group, so the die runs it as one
+ * operation; descriptors of other dies may lie between them. Otherwise it
+ * opens a new group on its die. A group's last descriptor always has its
+ * plain opcode, so every group is complete when the doorbell rings. Groups
+ * are tracked for FTL_MP_OPEN dies at a time (the oldest is forgotten). */
+static void flash_group(struct ftl *f, uint8_t op, uint32_t row) {
+  const uint32_t blk = op == FC_OP_ERASE ? row : row / f->cfg.pages_per_block;
+  const uint32_t die = blk / f->cfg.blocks_per_die, plane = 1u << block_plane(f, blk);
+  const uint32_t page = op == FC_OP_ERASE ? 0 : row % f->cfg.pages_per_block;
+  struct mp_group *g = NULL;
+  for (uint32_t i = 0; i < FTL_MP_OPEN && !g; ++i)
+    if (f->mp[i].used && f->mp[i].die == die) g = &f->mp[i];
+  if (g && g->op == op && g->page == page && !(g->used & plane)) {
+    ((struct fc_sqe *)f->fsq.mem)[g->last].op = (uint8_t)(op + (FC_OP_PLANE_READ - FC_OP_READ));
+    g->used |= plane;
+    g->last = f->fsq.tail;
+    return;
+  }
+  if (!g) {
+    g = &f->mp[f->mp_next];
+    f->mp_next = (f->mp_next + 1) % FTL_MP_OPEN;
+  }
+  g->die = die;
+  g->op = op;
+  g->page = page;
+  g->used = plane;
+  g->last = f->fsq.tail;
+}
+
 void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t mask, uint32_t buf) {
   struct fc_sqe *e = (struct fc_sqe *)f->fsq.mem + f->fsq.tail;
   e->op = op;
@@ -22,6 +55,7 @@ void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_
   e->seq = f->seq;
   e->meta = 0;
   e->meta_bytes = 0;
+  if (mp_planes(f) > 1) flash_group(f, op, row);
   f->fsq.tail = (f->fsq.tail + 1) & (f->fsq.size - 1);
   f->fsq_dirty = 1;
   f->flash_outstanding++;
@@ -40,6 +74,7 @@ void flash_submit_meta(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, ui
 int flash_doorbell(struct ftl *f) {
   if (!f->fsq_dirty) return 0;
   f->fsq_dirty = 0;
+  for (uint32_t i = 0; i < FTL_MP_OPEN; ++i) f->mp[i].used = 0; /* rung: a later descriptor starts a group */
   hal_write32(f->hal, SSDVP_FLASH_BASE + FLASH_SQ_TAIL, f->fsq.tail);
   return 1;
 }

@@ -59,6 +59,7 @@ enum ftl_block_choice {
 };
 
 #define FTL_MAX_CLASSES 8u
+#define FTL_MAX_PLANES 16u /* planes_per_die the firmware handles (the flash model's limit) */
 
 /* Where the L2P lives (docs/firmware.md, "Cached mapping"). */
 enum ftl_mapping {
@@ -130,6 +131,10 @@ struct ftl_config {
   uint32_t cmt_tp_entries;         /* entries per translation page (0: slots_per_page * 1024) */
   uint32_t cmt_buffers;            /* page buffers for translation page operations (the last: translation GC) */
   uint32_t cmt_translation_blocks; /* blocks set aside for translation pages (0: 2 x what they fill + 2) */
+  /* multi-plane operations (branch nand) */
+  uint32_t planes_per_die; /* geometry: block-in-die i is in plane i % planes_per_die (0 or 1: one plane) */
+  uint32_t multiplane;     /* 1: frontiers write a die's planes at the same page offset and the flash interface
+                              groups neighbouring descriptors into multi-plane operations */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */

@@ -24,6 +24,7 @@ void ftl_config_default(struct ftl_config *c) {
   c->blocks_per_die = 2400;
   c->pages_per_block = 256;
   c->slots_per_page = 2;
+  c->planes_per_die = 1;
   c->dram_base = SSDVP_DRAM_BASE;
   c->dram_size = 512u << 20;
   c->lba_bytes = FTL_DEFAULT_LBA_BYTES;
@@ -100,7 +101,7 @@ static void plan(const struct ftl_config *c, struct dram_map *m) {
   m->dfc = take(&l, dies * 4);
   m->drc = take(&l, dies * 4);
   m->dca = take(&l, dies * 4);
-  m->fr = take(&l, dies * 4 * FTL_MAX_FRONTIERS);
+  m->fr = take(&l, dies * mp_planes_of(c) * 4 * FTL_MAX_FRONTIERS);
   m->bufmeta = take(&l, (uint64_t)nbufs_of(c) * sizeof(struct pagebuf));
   m->cmds = take(&l, (uint64_t)c->cmd_slots * sizeof(struct fw_cmd));
   m->jobs = take(&l, (uint64_t)c->gc_max_active * sizeof(struct gc_job));
@@ -143,6 +144,8 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
   CHECK(c->blocks_per_die >= 2, "ftl: blocks_per_die must be >= 2");
   CHECK(c->pages_per_block >= 1 && c->pages_per_block <= 65535, "ftl: pages_per_block must be in [1, 65535]");
   CHECK(c->slots_per_page >= 1 && c->slots_per_page <= 32, "ftl: slots_per_page must be in [1, 32]");
+  CHECK(c->planes_per_die <= FTL_MAX_PLANES && (c->planes_per_die <= 1 || c->blocks_per_die % c->planes_per_die == 0),
+        "ftl: planes_per_die must be at most %u and divide blocks_per_die", FTL_MAX_PLANES);
   const uint64_t dies = (uint64_t)c->channels * c->dies_per_channel;
   const uint64_t blocks = dies * c->blocks_per_die;
   const uint64_t spb = (uint64_t)c->pages_per_block * c->slots_per_page;
@@ -168,8 +171,8 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
   /* Blocks that never hold logical data in steady state: the free pool kept
    * by the threshold, one open block per die for each frontier, and the
    * victims in flight. The spare must exceed them or GC cannot make room. */
-  const uint64_t overhead = (uint64_t)c->gc_threshold_blocks + place_frontiers(c) * dies + c->gc_max_active + 1 +
-                            2ull * ckpt_area_blocks(c) +
+  const uint64_t overhead = (uint64_t)c->gc_threshold_blocks + place_frontiers(c) * dies * mp_planes_of(c) +
+                            c->gc_max_active + 1 + 2ull * ckpt_area_blocks(c) +
                             cmt_region_blocks(c); /* translation blocks (ftl.mapping: cached) */
   const uint64_t data_blocks = (c->logical_lbas + spb - 1) / spb;
   CHECK(blocks > data_blocks + overhead,
@@ -198,7 +201,7 @@ static void ring_init(struct ftl *f, struct ring *r, uint64_t off, uint32_t entr
 static void frontier_init(struct ftl *f, uint32_t i, uint32_t *open, int pool, uint8_t wear) {
   struct frontier *fr = &f->fr[i];
   fr->open_block = open;
-  for (uint32_t d = 0; d < f->dies; ++d) open[d] = FTL_NONE;
+  for (uint32_t d = 0; d < f->dies * mp_planes(f); ++d) open[d] = FTL_NONE;
   fr->next_die = 0;
   fr->buf = FTL_NONE;
   fr->pool = (uint8_t)pool;
@@ -275,12 +278,13 @@ static int init_frontiers(struct ftl *f, const struct dram_map *m) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: placement tables not accessible");
     return -1;
   }
-  uint32_t *open = win(f, m->fr, (uint64_t)f->dies * 4 * FTL_MAX_FRONTIERS);
+  const uint32_t lanes = f->dies * mp_planes(f);
+  uint32_t *open = win(f, m->fr, (uint64_t)lanes * 4 * FTL_MAX_FRONTIERS);
   if (!open) return -1;
   for (uint32_t i = 0; i < place_frontiers(&f->cfg); ++i) {
     const int gc = i == f->classes;
     const uint8_t wear = gc || (i == f->classes - 1 && i > 0) ? WEAR_HIGHEST : i == 0 ? WEAR_LOWEST : WEAR_RANDOM;
-    frontier_init(f, i, open + (uint64_t)i * f->dies, gc ? POOL_GC : POOL_WRITE, wear);
+    frontier_init(f, i, open + (uint64_t)i * lanes, gc ? POOL_GC : POOL_WRITE, wear);
     f->fr[i].gc_shared = (uint8_t)(!gc && (f->gc_fr == i || f->gc_fr == FTL_NONE));
     f->fr[i].gc_writes = (uint8_t)(gc || f->fr[i].gc_shared);
   }

@@ -121,15 +121,16 @@ enum step { STEP_WAIT = 0, STEP_DONE = 1, STEP_YIELD = 2 };
 enum wear_pick { WEAR_LOWEST = 0, WEAR_HIGHEST = 1, WEAR_RANDOM = 2 };
 
 struct frontier {
-  uint32_t *open_block; /* per die: open block, or FTL_NONE */
-  uint32_t next_die;    /* round-robin striping position */
+  uint32_t *open_block; /* per lane: open block, or FTL_NONE (a lane is a die, or with ftl.multiplane a
+                           plane of a die: lane = die * planes + plane) */
+  uint32_t next_die;    /* round-robin striping position (a lane) */
   uint32_t buf;         /* current FILLING buffer, or FTL_NONE */
   uint8_t pool;         /* pool its page buffers come from */
   uint8_t index;        /* in ftl.fr */
   uint8_t wear;         /* enum wear_pick (block_choice erase_count) */
   uint8_t gc_shared;    /* host class that relocated data also goes to */
   uint8_t gc_writes;    /* relocated data goes here (the GC frontier, or a gc_shared class) */
-  uint32_t open_count;  /* dies with an open block */
+  uint32_t open_count;  /* lanes with an open block */
 };
 
 /* Host classes 0..classes-1, then the GC frontier if it has its own. */
@@ -172,6 +173,14 @@ struct gc_job {
   uint32_t wear;        /* 1: a wear-levelling victim (chosen for its low erase count) */
   uint32_t erase_after; /* ftl.gc.durable: all placed, erase once programs up to this sequence number completed (0: not
                            waiting) */
+};
+
+/* A multi-plane group being built on one die (flashif.c); used 0: none. */
+#define FTL_MP_OPEN 16u
+struct mp_group {
+  uint32_t die, page, used; /* used: a bit per plane in it */
+  uint32_t last;            /* SQ index of its last descriptor */
+  uint8_t op;
 };
 
 /* Indices wrap at size (empty when head == tail). On a ring the firmware
@@ -320,6 +329,8 @@ struct ftl {
   struct ring fsq, fcq;            /* flash submission / completion */
   struct ring ncmd, nxfer, ndone;  /* NVMe fetched commands / transfers / done */
   uint32_t fsq_dirty, nxfer_dirty; /* doorbells to ring at the end of a pass */
+  struct mp_group mp[FTL_MP_OPEN]; /* ftl.multiplane (flashif.c): groups open on dies, not yet rung */
+  uint32_t mp_next;                /* the entry to reuse next */
   uint32_t flash_outstanding;
   uint32_t xfer_outstanding;
   uint32_t programs_inflight;
@@ -345,6 +356,9 @@ void block_init(struct ftl *f);
 void block_set_state(struct ftl *f, uint32_t blk, enum blk_state to);
 /* Opens a free block of die d (which one: wear), or FTL_NONE if d has none. */
 uint32_t block_take_free(struct ftl *f, uint32_t d, uint8_t wear);
+/* The same within one plane of die d (ftl.multiplane): the first free block
+ * of that plane from the end wear picks from (random: from the head). */
+uint32_t block_take_free_plane(struct ftl *f, uint32_t d, uint32_t plane, uint8_t wear);
 /* A candidate chosen by ftl.gc.policy, or FTL_NONE if there is none. */
 uint32_t block_pick_victim(struct ftl *f);
 /* The candidate with the lowest erase count (wear levelling), or FTL_NONE. */
@@ -496,6 +510,15 @@ void ckpt_done(struct ftl *f, uint32_t idx, int status);
 int ckpt_load(struct ftl *f);
 
 /* ---- flashif.c: flash rings ----------------------------------------------- */
+/* ftl.multiplane: planes a lane set and a multi-plane group span (1: off). */
+static inline uint32_t mp_planes_of(const struct ftl_config *c) {
+  return c->multiplane && c->planes_per_die > 1 ? c->planes_per_die : 1;
+}
+static inline uint32_t mp_planes(const struct ftl *f) { return mp_planes_of(&f->cfg); }
+/* The plane of block b (ssdvp_hw.h: block-in-die i is in plane i % planes). */
+static inline uint32_t block_plane(const struct ftl *f, uint32_t b) {
+  return f->cfg.planes_per_die > 1 ? (b % f->cfg.blocks_per_die) % f->cfg.planes_per_die : 0;
+}
 void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t mask, uint32_t buf);
 /* The same with a metadata payload (fc_sqe.meta): bytes at bus address meta
  * programmed with the page, or read back into it. */

@@ -224,13 +224,27 @@ struct nvme_done {
 
 /* ---- flash controller ------------------------------------------------- */
 /* Rows: block b = ((way * channels + channel) * blocks_per_die) + block-in-die,
- * page row = b * pages_per_block + page. Consecutive dies sit on different
+ * page row = b * pages_per_block + page. Block-in-die i is in plane
+ * i % planes_per_die (planes interleave by block address). Consecutive dies sit on different
  * channels, so striping over die index spreads over channels first. */
 enum fc_opcode {
   FC_OP_READ = 1,    /* page row, slot mask -> buffer */
   FC_OP_PROGRAM = 2, /* buffer -> page row (all slots) */
-  FC_OP_ERASE = 3    /* block row */
+  FC_OP_ERASE = 3,   /* block row */
+  /* Multi-plane: one plane of a multi-plane operation (ONFI's 11h confirm).
+   * The group goes on with the next descriptor and ends with a plain READ,
+   * PROGRAM or ERASE of the same kind; the die runs it as one operation (one
+   * tR, tPROG or tBERS). Rules: every member on the same die, each in another
+   * plane, at the same page offset (READ, PROGRAM); block addresses within
+   * their planes are free. A group breaking them completes with
+   * FC_ERR_MULTIPLANE on every member and changes nothing. */
+  FC_OP_PLANE_READ = 4,
+  FC_OP_PLANE_PROGRAM = 5,
+  FC_OP_PLANE_ERASE = 6
 };
+/* The plain operation of a descriptor's opcode (a plane opcode's kind). */
+#define FC_OP_KIND(op) ((op) >= FC_OP_PLANE_READ && (op) <= FC_OP_PLANE_ERASE ? (op)-3u : (uint32_t)(op))
+#define FC_OP_IS_PLANE(op) ((op) >= FC_OP_PLANE_READ && (op) <= FC_OP_PLANE_ERASE)
 
 enum fc_status {
   FC_OK = 0,
@@ -244,7 +258,9 @@ enum fc_status {
    * counted in ERRORS. */
   FC_ERR_UNCORRECTABLE = 7, /* READ: more bit errors than ECC corrects at every retry level, or a torn page */
   FC_ERR_PROGRAM_FAIL = 8,  /* PROGRAM: status fail; the page is consumed and reads back uncorrectable */
-  FC_ERR_ERASE_FAIL = 9     /* ERASE: status fail; the block keeps its contents */
+  FC_ERR_ERASE_FAIL = 9,    /* ERASE: status fail; the block keeps its contents */
+  FC_ERR_MULTIPLANE = 10    /* a multi-plane group broke a rule (fc_opcode): mixed kinds, another die, a plane
+                               twice, page offsets that differ, more members than planes */
 };
 #define FC_FLAG_ERASED 0x1u /* read of a page that was never programmed */
 /* READ completions: read-retry levels used (0: the first read decoded). */

@@ -63,6 +63,19 @@ class DueQueue {
       }
     return false;
   }
+  // Moves the count entries with order numbers first .. first + count - 1
+  // (a multi-plane group's completions) to time; true if any moved.
+  bool retime_range(uint64_t first, uint32_t count, uint64_t time) {
+    bool moved = false;
+    uint32_t found = 0;
+    for (Entry& e : heap_)
+      if (e.order >= first && e.order < first + count) {
+        moved |= e.time != time;
+        e.time = time;
+        if (++found == count) break;
+      }
+    return moved;
+  }
   void reorder() { std::make_heap(heap_.begin(), heap_.end(), later); }
   void clear() { heap_.clear(); }
   // The entries in no particular order.

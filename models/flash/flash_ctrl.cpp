@@ -176,12 +176,14 @@ void FlashCtrl::write_sq_tail(uint32_t v) {
     sq_.head = ring_next(sq_.head, sq_.size);
     fc_cqe cqe{};
     if (functional_) {
+      if (multiplane_take(d, 0)) continue;
       execute(d, 0, cqe);
       ready_.push_back(cqe);
       continue;
     }
     t += (first ? lat : 0) + t_.sq_fetch_ps;
     first = false;
+    if (multiplane_take(d, t)) continue;
     const uint64_t done = execute(d, t, cqe);
     complete(done, cqe, d.op, d.row);
   }
@@ -296,7 +298,7 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
       cqe.flags = static_cast<uint16_t>(flags | (std::min<uint32_t>(ecc.retries, 255) << FC_FLAG_RETRIES_SHIFT));
       if (ecc.uncorrectable) cqe.status = FC_ERR_UNCORRECTABLE;
       ++n_read_;
-      if (functional_) return 0;
+      if (functional_ || mp_untimed_) return 0;
       const uint64_t bytes = uint64_t(codewords) * geo_.lba_size;
       const uint64_t x = t_.channel_ps(bytes);
       // Under the read-priority scheduler a read's retry levels lengthen its die time (command, tR and data-out
@@ -335,7 +337,7 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
         cqe.status = FC_ERR_PROGRAM_FAIL;
       else
         faults_.on_program(block, page, functional_ ? 0 : arrival);
-      if (functional_) return 0;
+      if (functional_ || mp_untimed_) return 0;
       const uint64_t x = t_.cmd_ps + t_.channel_ps(geo_.page_size);
       if (sched_.on())
         return sched_timed(d, die, ch, block, arrival, arrival + lat + t_.dma_ps(geo_.page_size), x, 0,
@@ -352,7 +354,7 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
         faults_.on_erase(block);
       }
       ++n_erase_;
-      if (functional_) return 0;
+      if (functional_ || mp_untimed_) return 0;
       if (sched_.on()) return sched_timed(d, die, ch, block, arrival, arrival, 0, 0, t_.erase_ps);
       start = reserve(ch, std::max(arrival, die_busy_until_[die]), t_.cmd_ps);
       end = done = start + t_.cmd_ps + t_.erase_ps;

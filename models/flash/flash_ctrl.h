@@ -75,10 +75,11 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   uint64_t reads() const { return n_read_; }
   uint64_t programs() const { return n_program_; }
   uint64_t erases() const { return n_erase_; }
-  uint64_t suspends() const { return n_suspend_; }      // program/erase suspensions (flash.suspend.*)
-  uint64_t read_bypasses() const { return n_bypass_; }  // reads that overtook a queued program/erase
-  uint64_t violations() const { return violations_; }   // NAND rule / descriptor errors
-  uint64_t errors() const { return errors_; }           // ERRORS: violations + ring errors
+  uint64_t suspends() const { return n_suspend_; }       // program/erase suspensions (flash.suspend.*)
+  uint64_t read_bypasses() const { return n_bypass_; }   // reads that overtook a queued program/erase
+  uint64_t multiplane_ops() const { return n_mp_ops_; }  // multi-plane groups executed (flash_multiplane.cpp)
+  uint64_t violations() const { return violations_; }    // NAND rule / descriptor errors
+  uint64_t errors() const { return errors_; }            // ERRORS: violations + ring errors
   size_t completions_waiting() const { return due_.size() + ready_.size(); }
   // Power loss now (outside any process, after the simulation stopped at the
   // cut): completions not yet due or not yet taken are dropped (the rings
@@ -135,6 +136,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
     bool urgent = false;  // a read flash.priority_reads names
     uint32_t block = 0;   // global block row
     uint32_t suspends = 0;
+    uint32_t group = 1;  // completions it carries: orders order .. order + group - 1 (a multi-plane group)
     uint64_t ready = 0, xfer = 0, post = 0,
              array = 0;  // inputs (ps): earliest start, channel time, after the die (read), array time left
     uint64_t start = 0, array_start = 0, array_end = 0, end = 0, done = 0;  // computed (ps)
@@ -144,6 +146,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   struct Sched {
     bool read_priority = false, suspend = false, all_reads = false;
     uint32_t max_suspends = 0;
+    uint32_t max_reads = 0;  // reads served in one suspension (0: no limit)
     uint64_t suspend_ps = 0, resume_ps = 0;
     std::vector<std::vector<SchedOp>> die;  // per die, in die order, ops not yet over
     bool on() const { return read_priority || suspend; }
@@ -164,6 +167,22 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   void sched_time_op(SchedOp& o, uint32_t die, uint32_t ch, uint64_t die_free);
   void sched_untime_op(const SchedOp& o, uint32_t die, uint32_t ch);
   void unreserve(uint32_t ch, uint64_t start, uint64_t len);
+
+  // flash_multiplane.cpp: multi-plane groups (FC_OP_PLANE_*), one being
+  // received per die. multiplane_take returns true if d belongs to a group
+  // (it is then held, or the group it ends is executed and its completions
+  // posted).
+  struct MpMember {
+    fc_sqe d;
+    uint64_t arrival;
+  };
+  bool multiplane_take(const fc_sqe& d, uint64_t arrival);
+  void multiplane_run(uint32_t die);
+  void multiplane_post(const MpMember& m, const fc_cqe& cqe, uint64_t done);
+  std::vector<std::vector<MpMember>> mp_;  // per die: the group being received
+  bool mp_untimed_ = false;                // execute() does the functional part only (a member of a group)
+  uint32_t sched_group_ = 1;               // completions the next sched_timed() operation carries
+  uint64_t n_mp_ops_ = 0;
 
   bool dram_read(uint64_t addr, void* dst, uint32_t n, uint64_t* latency_ps);
   bool dram_write(uint64_t addr, const void* src, uint32_t n, uint64_t* latency_ps);

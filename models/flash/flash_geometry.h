@@ -3,8 +3,8 @@
 // Dies are numbered d = way * channels + channel, so consecutive dies sit on
 // different channels (ssdvp_hw.h). Blocks are numbered across the whole array:
 // block b lives on die b / blocks_per_die(); a page row is
-// b * pages_per_block + page. Planes only scale the block count of a die
-// (multi-plane operations are not modelled).
+// b * pages_per_block + page. Block-in-die i is in plane i % planes_per_die;
+// multi-plane operations address one block per plane (multiplane_rules.h).
 #pragma once
 
 #include <cstdint>
@@ -31,6 +31,7 @@ struct FlashGeometry {
   uint64_t physical_bytes() const { return pages_total() * page_size; }
   uint32_t die_of_block(uint32_t block) const { return block / blocks_per_die(); }
   uint32_t channel_of_die(uint32_t die) const { return die % channels; }
+  uint32_t plane_of_block(uint32_t block) const { return (block % blocks_per_die()) % planes_per_die; }
 
   // Reads flash.* and nvme.lba_size, then validate(). Throws ConfigError
   // naming the offending key.

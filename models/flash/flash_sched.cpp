@@ -15,7 +15,9 @@
 //   another block in its array phase, with more than flash.suspend.latency
 //   left and fewer than flash.suspend.max_per_op suspensions so far, it is
 //   suspended: the die takes flash.suspend.latency, serves the read(s), then
-//   takes flash.suspend.resume and the array time that was left.
+//   takes flash.suspend.resume and the array time that was left; with
+//   flash.suspend.max_reads, at most that many reads are served in one
+//   suspension (later ones queue behind the resumed operation).
 // Both apply to the reads flash.priority_reads names: host reads (the
 // firmware marks them FC_HINT_HOST) or all reads (GC's too).
 // The operations behind the new read are timed again: their channel
@@ -37,6 +39,9 @@ void FlashCtrl::sched_config(Config& cfg) {
                                     "firmware) or all (GC reads too)") == "all";
   sched_.max_suspends = static_cast<uint32_t>(
       cfg.get_u64("flash.suspend.max_per_op", 4, "suspensions allowed per program or erase operation", 1, 1000000));
+  sched_.max_reads = static_cast<uint32_t>(cfg.get_u64(
+      "flash.suspend.max_reads", 0,
+      "reads served during one suspension; later reads wait for the resumed operation (0: no limit)", 0, 1000000));
   sched_.suspend_ps = cfg.get_time_ps("flash.suspend.latency", "10us",
                                       "time from a suspend command until the die accepts the read (tSUS)");
   sched_.resume_ps =
@@ -84,7 +89,7 @@ void FlashCtrl::sched_time_op(SchedOp& o, uint32_t die, uint32_t ch, uint64_t di
     o.end = xs + o.xfer;
     o.done = o.end + o.post;
   } else {  // program: command and data in; erase: command
-    const uint64_t len = o.op == FC_OP_PROGRAM ? o.xfer : t_.cmd_ps;
+    const uint64_t len = o.op == FC_OP_PROGRAM ? o.xfer : t_.cmd_ps + o.xfer;  // erase: xfer 0 but in a group
     o.start = take(s0, len);
     o.array_start = o.start + len;
     o.array_end = o.array_start + o.array;
@@ -108,6 +113,7 @@ uint64_t FlashCtrl::sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint
   n.xfer = xfer;
   n.post = post;
   n.array = array;
+  n.group = sched_group_;
   n.urgent = d.op == FC_OP_READ && (sched_.all_reads || (d.hint & FC_HINT_HOST));
 
   const bool urgent = n.urgent;
@@ -116,6 +122,11 @@ uint64_t FlashCtrl::sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint
     while (p > 0) {
       const SchedOp& o = q[p - 1];
       if (o.urgent || o.start <= arrival || o.block == block) break;
+      if (o.resume && sched_.max_reads) {  // flash.suspend.max_reads: the reads already served in this suspension
+        uint32_t served = 0;
+        for (size_t i = p - 1; i > 0 && q[i - 1].op == FC_OP_READ; --i) ++served;
+        if (served >= sched_.max_reads) break;
+      }
       --p;
     }
     if (p < q.size()) ++n_bypass_;
@@ -156,7 +167,7 @@ uint64_t FlashCtrl::sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint
     free_at = o.end;
     q.push_back(o);
     if (!o.owns) continue;
-    moved |= due_.retime(o.order, o.done);
+    moved |= due_.retime_range(o.order, o.group, o.done);
   }
   die_busy_until_[die] = q.back().end;
   if (moved) {

@@ -624,7 +624,8 @@ nlohmann::json Simulation::summarize(double wall_s) const {
                 {"violations", fl.violations()},
                 {"errors", fl.errors()},
                 {"suspends", fl.suspends()},
-                {"read_bypasses", fl.read_bypasses()}};
+                {"read_bypasses", fl.read_bypasses()},
+                {"multiplane_ops", fl.multiplane_ops()}};
   json ops = json::object();
   for (int op = 0; op < FW_OP_COUNT; ++op) {
     const uint64_t n = cs.ops[op] - at_start_usage_.ops[op];

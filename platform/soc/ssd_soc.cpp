@@ -13,6 +13,7 @@ ftl_config make_ftl_config(Config& cfg, const FlashGeometry& geo) {
   c.channels = geo.channels;
   c.dies_per_channel = geo.dies_per_channel;
   c.blocks_per_die = geo.blocks_per_die();
+  c.planes_per_die = geo.planes_per_die;
   c.pages_per_block = geo.pages_per_block;
   c.slots_per_page = geo.slots_per_page();
   c.lba_bytes = geo.lba_size;

@@ -74,7 +74,9 @@ void FakeHal::flash_doorbell(uint32_t tail) {
 
 // The flash controller's checks (FlashCtrl::execute) around the NAND
 // model's rules; a rejected operation is a violation, as in the model.
-uint16_t FakeHal::execute(const fc_sqe& e, uint16_t* flags) {
+uint16_t FakeHal::execute(const fc_sqe& in, uint16_t* flags) {
+  fc_sqe e = in;
+  e.op = static_cast<uint8_t>(FC_OP_KIND(e.op));  // a multi-plane group: its planes one by one (no timing here)
   auto* buf = static_cast<uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(slots_)));
   fc_status st = FC_ERR_OPCODE;
   if (e.op == FC_OP_ERASE) {

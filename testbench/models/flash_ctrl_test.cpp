@@ -721,3 +721,190 @@ TEST(FlashCtrlSuspend, HostReadOvertakesQueuedGcRead) {
     EXPECT_EQ(b.fc.read_bypasses(), 1u);
   });
 }
+
+// ---- multi-plane operations (FC_OP_PLANE_*) ----
+// Two planes per die: 16 blocks per die, block-in-die i in plane i % 2.
+
+namespace {
+const char* kTwoPlanes = "flash: {planes_per_die: 2}";
+constexpr uint32_t kBpd2 = 16;
+uint32_t row2(uint32_t die, uint32_t block, uint32_t page) { return (die * kBpd2 + block) * kPpb + page; }
+uint32_t blk2(uint32_t die, uint32_t block) { return die * kBpd2 + block; }
+fc_sqe plane(fc_sqe d) {
+  d.op = static_cast<uint8_t>(d.op + 3);  // READ/PROGRAM/ERASE -> PLANE_READ/PLANE_PROGRAM/PLANE_ERASE
+  return d;
+}
+constexpr uint64_t kIn8K = tCMD + kChan8K;  // command + data-in of one plane's page
+}  // namespace
+
+TEST(FlashCtrlMultiplane, ProgramTakesOneTprogAndReadOneTr) {
+  Bench b(kTwoPlanes);
+  b.run([&] {
+    b.setup_rings();
+    b.fill_buffer(0, 100, 10, 5);
+    b.fill_buffer(1, 200, 20, 6);
+    const uint64_t t0 =
+        b.submit({plane(program_op(1, row2(0, 4, 0), buf_addr(0))), program_op(2, row2(0, 7, 0), buf_addr(1))});
+    auto d = b.collect(2);
+    const uint64_t s0 = t0 + kDramLat + kFetch + kDramLat + kDma8K;  // first plane's data ready
+    // plane 0 data-in, plane 1 data-in right after it (its own data was ready earlier), one tPROG
+    for (auto& x : d) {
+      EXPECT_EQ(x.cqe.status, FC_OK);
+      EXPECT_EQ(x.time, s0 + 2 * kIn8K + tPROG);
+    }
+    EXPECT_EQ(b.fc.die_busy_ps(0), 2 * kIn8K + tPROG);
+    EXPECT_EQ(b.fc.programs(), 2u);
+    EXPECT_EQ(b.fc.multiplane_ops(), 1u);
+    EXPECT_TRUE(b.fc.die(0).is_programmed(4, 0));
+    EXPECT_TRUE(b.fc.die(0).is_programmed(7, 0));
+
+    // Read both back as one multi-plane read: one slot of plane 0, both of plane 1.
+    const uint64_t t1 =
+        b.submit({plane(read_op(3, row2(0, 4, 0), 0b10, buf_addr(2))), read_op(4, row2(0, 7, 0), 0b11, buf_addr(3))});
+    auto r = b.collect(2);
+    std::map<uint32_t, Done> by;
+    for (auto& x : r) by[x.cqe.tag] = x;
+    const uint64_t a = t1 + kDramLat + 2 * kFetch;  // the group starts with its last descriptor
+    const uint64_t out0 = a + 2 * tCMD + tR + kChan4K;
+    EXPECT_EQ(by[3].time, out0 + kDramLat + kDma4K);
+    EXPECT_EQ(by[4].time, out0 + kChan8K + kDramLat + kDma8K);
+    EXPECT_EQ(b.buf_word(2, 1), 101u);  // plane 0: token[1]
+    EXPECT_EQ(b.buf_word(3, 0), 200u);  // plane 1: token[0], token[1], lpn[0]
+    EXPECT_EQ(b.buf_word(3, 1), 201u);
+    EXPECT_EQ(b.buf_word(3, 2), 20u);
+    EXPECT_EQ(b.fc.reads(), 2u);
+  });
+}
+
+namespace {
+// With or without the read-priority scheduler (which times a group as one queued operation).
+void erase_takes_one_tbers(const std::string& extra) {
+  Bench b("flash: {planes_per_die: 2" + extra + "}");
+  b.run([&] {
+    b.setup_rings();
+    const uint64_t t0 = b.submit({plane(erase_op(1, blk2(1, 2))), erase_op(2, blk2(1, 5))});
+    auto d = b.collect(2);
+    for (auto& x : d) EXPECT_EQ(x.time, t0 + kDramLat + 2 * kFetch + 2 * tCMD + tBERS);
+    EXPECT_EQ(b.fc.die(1).erase_count(2), 1u);
+    EXPECT_EQ(b.fc.die(1).erase_count(5), 1u);
+    EXPECT_EQ(b.fc.die_busy_ps(1), 2 * tCMD + tBERS);
+  });
+}
+}  // namespace
+
+TEST(FlashCtrlMultiplane, EraseTakesOneTbers) { erase_takes_one_tbers(""); }
+TEST(FlashCtrlMultiplane, EraseTakesOneTbersUnderTheScheduler) {
+  erase_takes_one_tbers(", read_priority: true, suspend: {enable: true}");
+}
+
+TEST(FlashCtrlMultiplane, RuleViolationsAreAStatusAndChangeNothing) {
+  Bench b(kTwoPlanes);
+  b.run([&] {
+    b.setup_rings();
+    b.fill_buffer(0, 1, 1, 1);
+    struct Case {
+      const char* what;
+      std::vector<fc_sqe> group;
+      uint16_t status;
+    };
+    const std::vector<Case> cases = {
+        {"same plane twice",
+         {plane(program_op(1, row2(0, 0, 0), buf_addr(0))), program_op(2, row2(0, 2, 0), buf_addr(0))},
+         FC_ERR_MULTIPLANE},
+        {"different page offsets",
+         {plane(program_op(3, row2(0, 0, 0), buf_addr(0))), program_op(4, row2(0, 1, 1), buf_addr(0))},
+         FC_ERR_MULTIPLANE},
+        {"mixed operations",
+         {plane(read_op(5, row2(0, 0, 0), 0b1, buf_addr(1))), program_op(6, row2(0, 1, 0), buf_addr(0))},
+         FC_ERR_MULTIPLANE},
+        {"more members than planes",
+         {plane(erase_op(9, blk2(0, 0))), plane(erase_op(10, blk2(0, 1))), plane(erase_op(11, blk2(0, 3))),
+          erase_op(12, blk2(0, 5))},
+         FC_ERR_MULTIPLANE},
+        {"a legal group",
+         {plane(program_op(13, row2(0, 0, 0), buf_addr(0))), program_op(14, row2(0, 1, 0), buf_addr(0))},
+         FC_OK},
+        {"then one not at its write pointer",
+         {plane(program_op(15, row2(0, 2, 0), buf_addr(0))), program_op(16, row2(0, 1, 0), buf_addr(0))},
+         FC_ERR_NOT_ERASED},
+        {"empty read mask",
+         {plane(read_op(17, row2(0, 0, 0), 0, buf_addr(1))), read_op(18, row2(0, 1, 0), 0b1, buf_addr(1))},
+         FC_ERR_MASK},
+    };
+    uint32_t errors = 0;
+    for (const Case& c : cases) {
+      SCOPED_TRACE(c.what);
+      const uint64_t t = b.submit(c.group);
+      auto d = b.collect(c.group.size() == 4 ? 4 : 2);
+      for (auto& x : d) {
+        if (x.cqe.tag == 12) {  // after the refused three: a plain erase of its own
+          EXPECT_EQ(x.cqe.status, FC_OK);
+          continue;
+        }
+        EXPECT_EQ(x.cqe.status, c.status);
+        if (c.status != FC_OK) {
+          EXPECT_EQ(x.time, t + kDramLat + (c.group.size() == 4 ? 3 : 2) * kFetch);
+        }
+      }
+      if (c.status != FC_OK) ++errors;
+    }
+    // "more members than planes" is refused at its third descriptor; the fourth is then a plain erase alone
+    EXPECT_EQ(b.fc.die(0).erase_count(5), 1u);
+    EXPECT_EQ(b.fc.die(0).erase_count(0), 0u);
+    EXPECT_EQ(b.reg(FLASH_ERRORS), errors);
+    EXPECT_EQ(b.reg(FLASH_LAST_ERR_CODE), uint32_t(FC_ERR_MASK));
+    EXPECT_EQ(b.fc.die(0).write_pointer(2), 0u);  // the refused group left plane 0 alone
+    EXPECT_EQ(b.fc.die(0).write_pointer(0), 1u);
+    EXPECT_EQ(b.fc.die(0).write_pointer(1), 1u);
+    EXPECT_EQ(b.fc.multiplane_ops(), 1u);
+  });
+}
+
+TEST(FlashCtrlMultiplane, GroupsAreHeldPerDieWhileOtherDiesGoOn) {
+  Bench b(kTwoPlanes);
+  b.run([&] {
+    b.setup_rings();
+    b.fill_buffer(0, 1, 1, 1);
+    // die 0 plane 0, then a program on die 1 (alone), then die 0 plane 1 ends die 0's group
+    const uint64_t t0 =
+        b.submit({plane(program_op(1, row2(0, 0, 0), buf_addr(0))), program_op(2, row2(1, 0, 0), buf_addr(0)),
+                  program_op(3, row2(0, 1, 0), buf_addr(0))});
+    auto d = b.collect(3);
+    std::map<uint32_t, Done> by;
+    for (auto& x : d) by[x.cqe.tag] = x;
+    const uint64_t a1 = t0 + kDramLat + kFetch, in = kDramLat + kDma8K;
+    EXPECT_EQ(by[2].time, a1 + kFetch + in + kIn8K + tPROG);  // die 1 (channel 1): a plain program
+    // die 0 (channel 0): plane 0's data-in from its own arrival, plane 1's after it, one tPROG
+    EXPECT_EQ(by[1].time, a1 + in + 2 * kIn8K + tPROG);
+    EXPECT_EQ(by[3].time, by[1].time);
+    for (auto& x : d) EXPECT_EQ(x.cqe.status, FC_OK);
+    EXPECT_EQ(b.fc.multiplane_ops(), 1u);
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 0u);
+  });
+}
+
+TEST(FlashCtrlSuspend, MaxReadsPerSuspensionSendsTheNextReadBehindTheResume) {
+  Bench b(
+      "flash: {priority_reads: all, read_priority: true, suspend: {enable: true, latency: 7us, resume: 4us, "
+      "max_reads: 2}}");
+  b.run([&] {
+    b.setup_rings();
+    const uint64_t a = b.submit({erase_op(1, block_row(0, 1))}) + kDramLat + kFetch;
+    sc_core::wait(sc_time(1, sc_core::SC_MS));  // the erase is in its array phase
+    const uint64_t a2 =
+        b.submit({read_op(2, page_row(0, 2, 0), 0b01, buf_addr(0)), read_op(3, page_row(0, 3, 0), 0b01, buf_addr(1)),
+                  read_op(4, page_row(0, 4, 0), 0b01, buf_addr(2))}) +
+        kDramLat + kFetch;
+    auto d = b.collect(4);
+    std::map<uint32_t, uint64_t> at;
+    for (auto& x : d) at[x.cqe.tag] = x.time;
+    const uint64_t r = tCMD + tR + kChan4K;  // die time of a 1-LBA read
+    const uint64_t end1 = a2 + kSus + r, end2 = end1 + r;
+    EXPECT_EQ(at[2], end1 + kDramLat + kDma4K);
+    EXPECT_EQ(at[3], end2 + kDramLat + kDma4K);  // the second read is served in the suspension
+    const uint64_t erase_end = end2 + kRes + (a + tCMD + tBERS - a2);
+    EXPECT_EQ(at[1], erase_end);
+    EXPECT_EQ(at[4], erase_end + r + kDramLat + kDma4K);  // the third waits for the resumed erase
+    EXPECT_EQ(b.fc.suspends(), 1u);
+  });
+}
