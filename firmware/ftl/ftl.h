@@ -60,6 +60,11 @@ enum ftl_block_choice {
 
 #define FTL_MAX_CLASSES 8u
 
+/* The command set of the namespace (nvme.command_set): the NVM command set
+ * over the FTL, or Open-Channel 2.0 (ocssd.c, docs/models/ocssd.md): the host
+ * sees chunks and write pointers, and no map, placement or GC runs here. */
+enum ftl_command_set { FTL_CMDSET_NVM = 0, FTL_CMDSET_OPEN_CHANNEL = 1 };
+
 /* The firmware's configuration: a plain struct with defaults and a separate
  * validity check. The platform fills it from YAML (ftl.* keys). */
 struct ftl_config {
@@ -114,6 +119,11 @@ struct ftl_config {
   uint32_t refresh_retries;    /* a read that needed at least this many retry levels refreshes its block (0: never) */
   uint32_t gc_durable;  /* 1: erase a victim only once its relocated data is programmed (power loss without PLP) */
   uint32_t ns_ready_ns; /* I/O commands complete with Namespace Not Ready before this firmware time (0: ready) */
+  /* branch opench: the open-channel personality */
+  uint32_t command_set; /* enum ftl_command_set */
+  uint32_t oc_read_ns;  /* timing hints the Geometry reports (the platform copies flash.timing.*; 0: unknown) */
+  uint32_t oc_program_ns;
+  uint32_t oc_erase_ns;
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */

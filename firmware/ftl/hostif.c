@@ -72,6 +72,12 @@ static void xfer_post(struct ftl *f, uint8_t op, const struct fw_cmd *cmd, uint3
   hal_charge(f->hal, FW_OP_xfer_submit, 1);
 }
 
+void host_xfer(struct ftl *f, uint8_t op, uint32_t c, uint32_t tag, uint32_t dram, uint64_t host, uint32_t n) {
+  xfer_post(f, op, &f->cmds[c], tag, dram, host, n, 0);
+}
+
+void host_mask_commands(struct ftl *f, int masked) { cmd_irq_mask(f, masked); }
+
 int host_doorbell(struct ftl *f) {
   if (!f->nxfer_dirty) return 0;
   f->nxfer_dirty = 0;
