@@ -13,50 +13,16 @@
 
 #include "ftl/host_ftl_hal.h"
 #include "ocssd_device.h"
+#include "ocssd_port.h"
 
 namespace {
 
 using ftltest::token_of;
-using octest::kData;
 using octest::Oc;
-
-constexpr uint32_t kMeta = 0x30000;
-
-// The port: each command through the drive's NVMe rings, run to completion.
-class DevicePort : public ssdvp::OcssdPort {
- public:
-  explicit DevicePort(Oc& o) : o_(o) {}
-  uint16_t vector(uint8_t opc, const uint64_t* addrs, uint32_t n, uint32_t* data, uint32_t* meta) override {
-    nvme_sqe q = o_.vector(opc, std::vector<uint64_t>(addrs, addrs + n));
-    if (opc == OCSSD_OP_VECTOR_WRITE) {
-      std::memcpy(o_.words(kData), data, n * 4);
-      std::memcpy(o_.words(kMeta), meta, n * 4);
-    }
-    if (meta) q.mptr = kMeta;
-    const int st = o_.run(q);
-    if (opc == OCSSD_OP_VECTOR_READ && st == NVME_SC_SUCCESS) {
-      std::memcpy(data, o_.words(kData), n * 4);
-      std::memcpy(meta, o_.words(kMeta), n * 4);
-    }
-    ++commands;
-    return uint16_t(st);
-  }
-  uint16_t geometry(ocssd_geometry* out) override {
-    *out = o_.geo;
-    return NVME_SC_SUCCESS;
-  }
-  uint16_t chunk_log(uint64_t off, uint32_t bytes, void* out) override {
-    return uint16_t(o_.chunk_log(off, bytes, out));
-  }
-  uint64_t commands = 0;
-
- private:
-  Oc& o_;
-};
 
 struct HostFtl {
   Oc drive;
-  DevicePort port{drive};
+  octest::FakeDrivePort port{*drive.d.hal, drive.d.f};
   std::unique_ptr<ssdvp::HostFtlHal> hal;
   ftl_config cfg{};
   std::unique_ptr<uint8_t[]> mem;
