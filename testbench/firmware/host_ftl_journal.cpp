@@ -193,14 +193,16 @@ int main(int argc, char** argv) {
     const double cpu = hal ? hal->busy_ns() - cpu0 : 0;
     std::printf(
         "{\"arm\": \"%s\", \"separate\": %d, \"personality\": \"%s\", \"requests\": %llu, \"host_lbas\": %llu, "
-        "\"journal_lbas\": %llu, \"gc_lbas\": %llu, \"waf\": %.4f, \"erases\": %llu, \"reads_checked\": %llu, "
+        "\"journal_lbas\": %llu, \"gc_lbas\": %llu, \"pad_lbas\": %llu, \"waf\": %.4f, \"erases\": %llu, "
+        "\"reads_checked\": %llu, "
         "\"mismatches\": %llu, \"host_cpu_ms\": %.3f, \"host_cpu_us_per_io\": %.3f, \"ocssd_commands\": %llu, "
         "\"self_check\": %llu, \"nand_violations\": %llu}\n",
         arm.c_str(), separate, spec.personality.c_str(), (unsigned long long)requests, (unsigned long long)hw,
-        (unsigned long long)journal_lbas, (unsigned long long)gw, hw ? double(hw + gw) / double(hw) : 0.0,
-        (unsigned long long)(s.erases - base.erases), (unsigned long long)checked, (unsigned long long)mismatches,
-        cpu / 1e6, ios ? cpu / 1e3 / double(ios) : 0.0, (unsigned long long)(port ? port->commands : 0),
-        (unsigned long long)ftl_self_check(f), (unsigned long long)drive->hal->violations);
+        (unsigned long long)journal_lbas, (unsigned long long)gw, (unsigned long long)(s.pad_slots - base.pad_slots),
+        hw ? double(hw + gw) / double(hw) : 0.0, (unsigned long long)(s.erases - base.erases),
+        (unsigned long long)checked, (unsigned long long)mismatches, cpu / 1e6, ios ? cpu / 1e3 / double(ios) : 0.0,
+        (unsigned long long)(port ? port->commands : 0), (unsigned long long)ftl_self_check(f),
+        (unsigned long long)drive->hal->violations);
     return mismatches || drive->hal->violations ? 3 : 0;
   } catch (const std::exception& e) {
     die(e.what());
