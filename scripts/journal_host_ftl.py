@@ -149,9 +149,9 @@ def main():
           "- Each row is one run with one seed, on a full drive (filled once, no TRIM during the run); a sweep "
           "over fill level, journal size and commit interval with several seeds is not done.", ""]
     L.append(provenance_section(args.bin, cmd))
-    L.append("The tool: `build/testbench/firmware/host_ftl_journal` (built with the tests, "
-             "`-DSSDVP_TESTS=ON`), one run per row; `--help`-less: see the header of "
-             "`testbench/firmware/host_ftl_journal.cpp`.\n")
+    L.append("Each row is one run of `build/testbench/firmware/host_ftl_journal` (built with the tests, "
+             "`-DSSDVP_TESTS=ON`; its options are in the header of `testbench/firmware/host_ftl_journal.cpp`), "
+             "under the same commit as the ssdvp above.\n")
     with open(args.doc, "w") as fh:
         fh.write("\n".join(L))
     print(f"wrote {args.doc}", file=sys.stderr)
