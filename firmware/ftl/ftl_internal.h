@@ -414,6 +414,9 @@ uint32_t cmd_alloc(struct ftl *f);
  * interrupt while no command slot is free. */
 void host_xfer(struct ftl *f, uint8_t op, uint32_t c, uint32_t tag, uint32_t dram, uint64_t host, uint32_t n);
 void host_mask_commands(struct ftl *f, int masked);
+/* The part of decoding every personality shares: the command's fields from
+ * its SQE, the decode cost; 0 if that already completed it (fused or SGL). */
+int host_cmd_begin(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e);
 /* Queues command slot c to be resumed when buffers or blocks free up. */
 void wait_push(struct ftl *f, uint32_t c);
 int cmd_place_writes(struct ftl *f, uint32_t c);

@@ -449,14 +449,7 @@ static void oc_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
 static void oc_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
   struct fw_cmd *cmd = &f->cmds[c];
   const struct nvme_sqe *q = &e->sqe;
-  f->stats.host_cmds++;
-  cmd->opcode = (uint8_t)SSDVP_FIELD_GET(NVME_CDW0_OPC, q->cdw0);
-  cmd->cid = (uint16_t)SSDVP_FIELD_GET(NVME_CDW0_CID, q->cdw0);
-  cmd->sqid = e->sqid;
-  cmd->prp = q->prp1;
-  hal_charge(f->hal, FW_OP_cmd_decode, 1);
-  if (SSDVP_FIELD_GET(NVME_CDW0_FUSE, q->cdw0) || SSDVP_FIELD_GET(NVME_CDW0_PSDT, q->cdw0))
-    return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+  if (!host_cmd_begin(f, c, e)) return;
   if (e->sqid == 0) return oc_admin(f, c, q);
   if (cmd->opcode == NVME_OP_FLUSH) return host_cmd_finish(f, c, NVME_SC_SUCCESS); /* nothing cached */
   if (!is_read(cmd) && !is_write(cmd) && cmd->opcode != OCSSD_OP_VECTOR_RESET)
