@@ -67,6 +67,11 @@ enum ftl_mapping {
   FTL_MAP_CACHED = 1 /* DFTL: translation pages in flash, a cache of entries in DRAM (cmt.c) */
 };
 
+/* The command set of the namespace (nvme.command_set): the NVM command set
+ * over the FTL, or Open-Channel 2.0 (ocssd.c, docs/models/ocssd.md): the host
+ * sees chunks and write pointers, and no map, placement or GC runs here. */
+enum ftl_command_set { FTL_CMDSET_NVM = 0, FTL_CMDSET_OPEN_CHANNEL = 1 };
+
 /* The firmware's configuration: a plain struct with defaults and a separate
  * validity check. The platform fills it from YAML (ftl.* keys). */
 struct ftl_config {
@@ -135,6 +140,11 @@ struct ftl_config {
   uint32_t planes_per_die; /* geometry: block-in-die i is in plane i % planes_per_die (0 or 1: one plane) */
   uint32_t multiplane;     /* 1: frontiers write a die's planes at the same page offset and the flash interface
                               groups neighbouring descriptors into multi-plane operations */
+  /* branch opench: the open-channel personality */
+  uint32_t command_set; /* enum ftl_command_set */
+  uint32_t oc_read_ns;  /* timing hints the Geometry reports (the platform copies flash.timing.*; 0: unknown) */
+  uint32_t oc_program_ns;
+  uint32_t oc_erase_ns;
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */

@@ -10,6 +10,9 @@
  *              functional access (ftl_func_*), self-check
  *   ckpt.c     periodic checkpoints of the L2P and block table to reserved
  *              blocks, and reading the newest complete one back (recovery)
+ *   ocssd.c    the open-channel personality (nvme.command_set open_channel):
+ *              Open-Channel 2.0 commands on chunks; ftl_poll's whole pass
+ *              then, with no map, placement or GC (branch opench)
  *   hostif.c   NVMe commands: decode, transfers, placement of host writes,
  *              reads, deallocate, flush
  *   directives.c  admin commands: the Identify and Streams directives, the
@@ -547,6 +550,14 @@ void host_cmd_finish_dw0(struct ftl *f, uint32_t c, uint16_t status, uint32_t dw
 /* Completes flush commands once no program is in flight. */
 void host_check_flush(struct ftl *f);
 uint32_t cmd_alloc(struct ftl *f);
+/* For ocssd.c: a transfer for command c (op, DRAM and host addresses, n
+ * tokens or bytes, tag echoed in its DONE entry), and masking the command
+ * interrupt while no command slot is free. */
+void host_xfer(struct ftl *f, uint8_t op, uint32_t c, uint32_t tag, uint32_t dram, uint64_t host, uint32_t n);
+void host_mask_commands(struct ftl *f, int masked);
+/* The part of decoding every personality shares: the command's fields from
+ * its SQE, the decode cost; 0 if that already completed it (fused or SGL). */
+int host_cmd_begin(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e);
 /* Queues command slot c to be resumed when buffers or blocks free up. */
 void wait_push(struct ftl *f, uint32_t c);
 int cmd_place_writes(struct ftl *f, uint32_t c);
@@ -571,5 +582,9 @@ int queues_admin(struct ftl *f, uint8_t opcode, const struct nvme_sqe *q, uint32
 /* Status of a write with the Streams directive and stream identifier dspec;
  * opens the stream when it is not yet open. */
 uint16_t streams_write_check(struct ftl *f, uint32_t dspec);
+
+/* ---- ocssd.c: the open-channel personality --------------------------------- */
+/* One pass of the event loop under nvme.command_set open_channel. */
+int ocssd_poll(struct ftl *f);
 
 #endif /* SSDVP_FTL_INTERNAL_H */

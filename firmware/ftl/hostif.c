@@ -72,6 +72,12 @@ static void xfer_post(struct ftl *f, uint8_t op, const struct fw_cmd *cmd, uint3
   hal_charge(f->hal, FW_OP_xfer_submit, 1);
 }
 
+void host_xfer(struct ftl *f, uint8_t op, uint32_t c, uint32_t tag, uint32_t dram, uint64_t host, uint32_t n) {
+  xfer_post(f, op, &f->cmds[c], tag, dram, host, n, 0);
+}
+
+void host_mask_commands(struct ftl *f, int masked) { cmd_irq_mask(f, masked); }
+
 int host_doorbell(struct ftl *f) {
   if (!f->nxfer_dirty) return 0;
   f->nxfer_dirty = 0;
@@ -278,7 +284,7 @@ void host_check_flush(struct ftl *f) {
 /* The namespace answers I/O once the firmware clock passed ftl.ns_ready_after. */
 static int ns_ready(struct ftl *f) { return !f->cfg.ns_ready_ns || hal_time_ns(f->hal) >= f->cfg.ns_ready_ns; }
 
-static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
+int host_cmd_begin(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
   struct fw_cmd *cmd = &f->cmds[c];
   const struct nvme_sqe *q = &e->sqe;
   f->stats.host_cmds++;
@@ -288,8 +294,17 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
   cmd->prp = q->prp1;
   hal_charge(f->hal, FW_OP_cmd_decode, 1);
   /* No fused operations and no SGLs (PRPs only): Invalid Field, as NVMe asks. */
-  if (SSDVP_FIELD_GET(NVME_CDW0_FUSE, q->cdw0) || SSDVP_FIELD_GET(NVME_CDW0_PSDT, q->cdw0))
-    return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+  if (SSDVP_FIELD_GET(NVME_CDW0_FUSE, q->cdw0) || SSDVP_FIELD_GET(NVME_CDW0_PSDT, q->cdw0)) {
+    host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+    return 0;
+  }
+  return 1;
+}
+
+static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  const struct nvme_sqe *q = &e->sqe;
+  if (!host_cmd_begin(f, c, e)) return;
   if (e->sqid == 0) { /* admin queue: directives.c (and gcgate.c below it) */
     uint32_t bytes = 0;
     const uint16_t st = admin_execute(f, cmd, q, &bytes);

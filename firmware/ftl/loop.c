@@ -91,6 +91,7 @@ static int flash_completions(struct ftl *f) {
 }
 
 int ftl_poll(struct ftl *f) {
+  if (f->cfg.command_set == FTL_CMDSET_OPEN_CHANNEL) return ocssd_poll(f); /* no FTL on the drive */
   int did = flash_completions(f);
   did |= ckpt_poll(f); /* periodic checkpoints (ckpt.c): may hold placement while it drains */
   if (!f->functional) {
@@ -153,6 +154,10 @@ static int func_drain(struct ftl *f) {
 }
 
 static uint32_t func_cmd(struct ftl *f, uint8_t opcode, uint64_t lba, uint32_t n) {
+  if (f->cfg.command_set == FTL_CMDSET_OPEN_CHANNEL) { /* no LBA space: the host maps (ocssd.c) */
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: functional access needs nvme.command_set nvm");
+    return FTL_NONE;
+  }
   const uint32_t c = cmd_alloc(f);
   if (c == FTL_NONE) return FTL_NONE;
   struct fw_cmd *cmd = &f->cmds[c];

@@ -42,6 +42,9 @@ SsdSoc::SsdSoc(sc_core::sc_module_name nm, Config& cfg)
       geo_(flash.geometry()),
       cpu_(make_controller(cfg)) {
   fwcfg_ = make_ftl_config(cfg, geo_);
+  fwcfg_.oc_read_ns = uint32_t(flash.timing().read_ps / 1000);  // the open-channel Geometry's timing hints
+  fwcfg_.oc_program_ns = uint32_t(flash.timing().program_ps / 1000);
+  fwcfg_.oc_erase_ns = uint32_t(flash.timing().erase_ps / 1000);
   fwcfg_.dram_size = uint32_t(std::min<uint64_t>(dram.size(), 0x80000000ull));
   char msg[512];
   if (ftl_config_check(&fwcfg_, msg, sizeof msg))

@@ -130,7 +130,7 @@ void FakeHal::xfer_doorbell(uint32_t tail) {
       completions.push_back({x.cid, x.status});
       continue;
     }
-    const uint64_t bytes = x.op == XFER_H2D_RAW ? x.nlb : uint64_t(x.nlb) * 4;
+    const uint64_t bytes = x.op == XFER_H2D_RAW || x.op == XFER_D2H_RAW ? x.nlb : uint64_t(x.nlb) * 4;
     void* d = dram(this, x.dram, uint32_t(bytes));
     const uint64_t host_bytes = host_words.size() * 4;  // (x.host + bytes could wrap: a fuzzed PRP)
     const bool host_ok = x.host % 4 == 0 && x.host <= host_bytes && bytes <= host_bytes - x.host;

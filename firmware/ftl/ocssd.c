@@ -1,0 +1,541 @@
+/*
+ * ocssd.c - the open-channel personality (nvme.command_set: open_channel).
+ *
+ * The namespace speaks Open-Channel SSD 2.0 (firmware/include/ocssd.h,
+ * docs/models/ocssd.md) and the host runs the FTL. What stays on the drive is
+ * what stays on a drive in that model: the chunk table (block.c's block
+ * states and write pointers: free, open, closed, and bad = offline), bad
+ * blocks, erase counts, and the flash's own timing. No L2P, placement or GC
+ * runs: ftl_poll() hands every pass to ocssd_poll().
+ *
+ * Geometry: a group is a channel, a parallel unit a die on it, a chunk a
+ * block, a sector one LBA slot of a flash page; the minimum write unit
+ * (ws_min) is one page of sectors. Writes complete once programmed
+ * (mw_cunits 0: the host keeps no data for reads after completion).
+ *
+ * Commands, on the I/O queues (namespace 1):
+ *  - Vector Chunk Write (91h), and NVM Write (01h) with a sector address and
+ *    consecutive sectors: units of ws_min consecutive sectors of one chunk,
+ *    each at that chunk's write pointer (a command may write several units,
+ *    of one chunk or several);
+ *  - Vector Chunk Read (92h), and NVM Read (02h): sectors below their
+ *    chunk's write pointer, any order;
+ *  - Vector Chunk Reset (90h): closed chunks (the sector bits are ignored);
+ *  - Flush (00h): completes at once (nothing is cached).
+ * A vector command names NLB + 1 <= 64 sectors (CDW12 bits 5:0): with one,
+ * CDW10-11 is the sector address; with more, the host address of a list of
+ * 8-byte addresses, fetched into the command's staging area (OC_LIST_OFF)
+ * before the data. Every address and chunk of a command is checked before
+ * any flash operation is issued, so a refused command changes nothing.
+ * Admin: Geometry (E2h) and Get Log Page (02h) of the chunk information log
+ * (CAh, 32 bytes per chunk, group-major; at most 4 KiB per command); any
+ * other admin command goes to admin_execute() (directives.c).
+ *
+ * Statuses for bad input (never an assert):
+ *   an address outside the geometry          LBA Out of Range (080h)
+ *   a write not in whole units (ws_min) or a unit not consecutive
+ *                                            Invalid Field in Command (002h)
+ *   a write not at the write pointer, or to a closed chunk
+ *                                            Out of Order Write (2F2h)
+ *   a read at or above the write pointer     Deallocated or Unwritten Logical Block (287h)
+ *   a command on an offline (bad) chunk      Offline Chunk (2C0h)
+ *   a reset of a free or open chunk          Invalid Reset (2C1h)
+ * and for media faults: a failed program completes with Write Fail - Write
+ * Next Unit (2F0h; the unit is consumed, the chunk stays open), a failed
+ * erase takes the chunk offline (Offline Chunk), an uncorrectable read is
+ * Unrecovered Read Error (281h).
+ *
+ * Commands wait in order (f->wait_head) for page buffers and room in the
+ * flash ring; programs therefore reach each die in write-pointer order.
+ */
+#include <string.h>
+
+#include "ftl_internal.h"
+#include "ocssd.h"
+
+_Static_assert(sizeof(struct ocssd_geometry) == 4096, "the Geometry data structure is 4096 bytes");
+_Static_assert(sizeof(struct ocssd_chunk_desc) == 32, "a chunk descriptor is 32 bytes");
+
+/* The staging area of a command: tokens (data) at 0, per-sector metadata at
+ * OC_META_OFF, the sector list at OC_LIST_OFF (at most 64 entries each). */
+#define OC_META_OFF 1024u
+#define OC_LIST_OFF 2048u
+#define OC_LIST_SKIP UINT64_MAX /* a reset list entry naming a chunk already reset by this command */
+#define OC_ADMIN_BYTES 4096u    /* admin data per command (the staging area holds at least this) */
+/* Transfers: the list in, the data in, the data out; a command with
+ * metadata moves two (data and metadata), the first tagged OXK_PART. */
+enum oc_xfer_kind { OXK_LIST = 0x21, OXK_DATA = 0x22, OXK_OUT = 0x23, OXK_PART = 0x24 };
+#define OXTAG(kind, c) (((uint32_t)(kind) << 24) | (c))
+
+static uint8_t bits_for(uint32_t n) {
+  uint8_t b = 0;
+  while ((1ull << b) < n) ++b;
+  return b;
+}
+
+static struct ocssd_lbaf oc_lbaf(const struct ftl *f) {
+  struct ocssd_lbaf l;
+  memset(&l, 0, sizeof l);
+  l.grp_len = bits_for(f->cfg.channels);
+  l.pu_len = bits_for(f->cfg.dies_per_channel);
+  l.chk_len = bits_for(f->cfg.blocks_per_die);
+  l.sec_len = bits_for(f->slots_per_block);
+  return l;
+}
+
+static uint64_t *oc_list(struct fw_cmd *cmd) { return (uint64_t *)(void *)((uint8_t *)cmd->tokens + OC_LIST_OFF); }
+static uint32_t *oc_meta(struct fw_cmd *cmd) { return (uint32_t *)(void *)((uint8_t *)cmd->tokens + OC_META_OFF); }
+/* A vector command's metadata pointer (MPTR, 4 bytes per sector; 0: none) is
+ * kept in cmd->slba, which has no other use here. */
+static uint64_t oc_mptr(const struct fw_cmd *cmd) { return cmd->slba; }
+
+/* The block and sector of address a, or LBA Out of Range. */
+static uint16_t oc_locate(struct ftl *f, const struct ocssd_lbaf *l, uint64_t a, uint32_t *blk, uint32_t *sec) {
+  const uint32_t grp = ocssd_grp(l, a), pu = ocssd_pu(l, a), chk = ocssd_chk(l, a), s = ocssd_sec(l, a);
+  if (ocssd_excess(l, a) || grp >= f->cfg.channels || pu >= f->cfg.dies_per_channel || chk >= f->cfg.blocks_per_die ||
+      s >= f->slots_per_block)
+    return NVME_SC_LBA_OUT_OF_RANGE;
+  *blk = (pu * f->cfg.channels + grp) * f->cfg.blocks_per_die + chk;
+  *sec = s;
+  return NVME_SC_SUCCESS;
+}
+
+static int oc_ring_room(const struct ftl *f) { return f->flash_outstanding + 1 < f->fsq.size; }
+
+static int is_read(const struct fw_cmd *cmd) {
+  return cmd->opcode == OCSSD_OP_VECTOR_READ || cmd->opcode == NVME_OP_READ;
+}
+static int is_write(const struct fw_cmd *cmd) {
+  return cmd->opcode == OCSSD_OP_VECTOR_WRITE || cmd->opcode == NVME_OP_WRITE;
+}
+
+/* ---- checks (no side effect unless they pass) -------------------------- */
+
+/* Writes: whole units at the write pointers; reserves the units (the write
+ * pointers move, free chunks open, full chunks close). */
+static uint16_t oc_check_write(struct ftl *f, struct fw_cmd *cmd) {
+  const uint32_t S = f->cfg.slots_per_page, ppb = f->cfg.pages_per_block;
+  const struct ocssd_lbaf l = oc_lbaf(f);
+  const uint64_t *list = oc_list(cmd);
+  if (cmd->nlb % S) return NVME_SC_INVALID_FIELD;
+  uint16_t st = NVME_SC_SUCCESS;
+  uint32_t i = 0, blk = 0, sec = 0;
+  for (; i < cmd->nlb; i += S) {
+    st = oc_locate(f, &l, list[i], &blk, &sec);
+    for (uint32_t k = 1; st == NVME_SC_SUCCESS && k < S; ++k)
+      if (list[i + k] != list[i] + k) st = NVME_SC_INVALID_FIELD;
+    if (st == NVME_SC_SUCCESS && f->blk_state[blk] == BLK_BAD) st = OCSSD_SC_OFFLINE_CHUNK;
+    if (st == NVME_SC_SUCCESS && f->blk_state[blk] != BLK_FREE && f->blk_state[blk] != BLK_OPEN)
+      st = OCSSD_SC_OUT_OF_ORDER;
+    if (st == NVME_SC_SUCCESS && sec != (uint32_t)f->blk_wp[blk] * S) st = OCSSD_SC_OUT_OF_ORDER;
+    if (st != NVME_SC_SUCCESS) break;
+    f->blk_wp[blk]++; /* later units of this command see the moved write pointer */
+  }
+  if (st != NVME_SC_SUCCESS) { /* undo the units reserved so far */
+    for (uint32_t j = 0; j < i; j += S)
+      if (oc_locate(f, &l, list[j], &blk, &sec) == NVME_SC_SUCCESS) f->blk_wp[blk]--;
+    return st;
+  }
+  for (i = 0; i < cmd->nlb; i += S) {
+    oc_locate(f, &l, list[i], &blk, &sec);
+    if (f->blk_state[blk] == BLK_FREE) {
+      const uint16_t wp = f->blk_wp[blk];
+      block_set_state(f, blk, BLK_OPEN); /* (clears the write pointer) */
+      f->blk_wp[blk] = wp;
+    }
+    if (f->blk_state[blk] == BLK_OPEN && f->blk_wp[blk] == ppb) block_set_state(f, blk, BLK_CLOSED);
+  }
+  return NVME_SC_SUCCESS;
+}
+
+static uint16_t oc_check_read(struct ftl *f, struct fw_cmd *cmd) {
+  const struct ocssd_lbaf l = oc_lbaf(f);
+  const uint64_t *list = oc_list(cmd);
+  for (uint32_t i = 0; i < cmd->nlb; ++i) {
+    uint32_t blk = 0, sec = 0;
+    const uint16_t st = oc_locate(f, &l, list[i], &blk, &sec);
+    if (st != NVME_SC_SUCCESS) return st;
+    const uint8_t s = f->blk_state[blk];
+    if (s == BLK_BAD) return OCSSD_SC_OFFLINE_CHUNK;
+    if ((s != BLK_OPEN && s != BLK_CLOSED) || sec >= (uint32_t)f->blk_wp[blk] * f->cfg.slots_per_page)
+      return OCSSD_SC_UNWRITTEN;
+  }
+  return NVME_SC_SUCCESS;
+}
+
+/* Resets: closed chunks only; they start their erase (VICTIM, ERASING). */
+static uint16_t oc_check_reset(struct ftl *f, struct fw_cmd *cmd) {
+  const struct ocssd_lbaf l = oc_lbaf(f);
+  uint64_t *list = oc_list(cmd);
+  uint32_t blk = 0, sec = 0;
+  for (uint32_t i = 0; i < cmd->nlb; ++i) {
+    const uint16_t st = oc_locate(f, &l, list[i], &blk, &sec);
+    if (st != NVME_SC_SUCCESS) return st;
+    if (f->blk_state[blk] == BLK_BAD) return OCSSD_SC_OFFLINE_CHUNK;
+    if (f->blk_state[blk] != BLK_CLOSED) return OCSSD_SC_INVALID_RESET;
+  }
+  for (uint32_t i = 0; i < cmd->nlb; ++i) {
+    oc_locate(f, &l, list[i], &blk, &sec);
+    if (f->blk_state[blk] != BLK_CLOSED) { /* named twice in the list */
+      list[i] = OC_LIST_SKIP;
+      continue;
+    }
+    block_set_state(f, blk, BLK_VICTIM);
+    block_set_state(f, blk, BLK_ERASING);
+  }
+  return NVME_SC_SUCCESS;
+}
+
+/* ---- flash operations --------------------------------------------------- */
+
+static void oc_maybe_done(struct ftl *f, uint32_t c) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  if (cmd->progress < cmd->nlb || cmd->pending) return;
+  if (is_read(cmd) && cmd->status == NVME_SC_SUCCESS) {
+    f->stats.host_lba_reads += cmd->nlb;
+    cmd->state = CMD_D2H;
+    if (oc_mptr(cmd)) host_xfer(f, XFER_D2H, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd), cmd->nlb);
+    host_xfer(f, XFER_D2H, c, OXTAG(OXK_OUT, c), cmd->staging, cmd->prp, cmd->nlb);
+    return;
+  }
+  host_cmd_finish(f, c, cmd->status);
+}
+
+/* Issues the command's flash operations from where it stopped: STEP_DONE when
+ * all are issued, STEP_WAIT without a page buffer or ring room. */
+static int oc_submit(struct ftl *f, uint32_t c) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  const uint32_t S = f->cfg.slots_per_page, ppb = f->cfg.pages_per_block;
+  const struct ocssd_lbaf l = oc_lbaf(f);
+  const uint64_t *list = oc_list(cmd);
+  uint32_t blk = 0, sec = 0;
+  if (is_write(cmd)) {
+    for (; cmd->progress < cmd->nlb; cmd->progress += S) {
+      if (!oc_ring_room(f)) return STEP_WAIT;
+      const uint32_t b = buf_get(f, POOL_WRITE, BUF_PROGRAM);
+      if (b == FTL_NONE) return STEP_WAIT;
+      oc_locate(f, &l, list[cmd->progress], &blk, &sec);
+      struct pagebuf *pb = &f->bufs[b];
+      pb->row = blk * ppb + sec / S;
+      pb->cmd = c;
+      for (uint32_t k = 0; k < S; ++k) {
+        pb->token[k] = cmd->tokens[cmd->progress + k];
+        /* OOB: the host's metadata (pblk keeps the LBA there), or the sector address */
+        pb->lpn[k] = oc_mptr(cmd) ? oc_meta(cmd)[cmd->progress + k] : (uint32_t)list[cmd->progress + k];
+      }
+      pb->token[2 * (size_t)S] = ++f->seq;
+      cmd->pending++;
+      f->programs_inflight++;
+      f->stats.programs++;
+      f->stats.host_lba_writes += S;
+      flash_submit(f, FC_OP_PROGRAM, TAG(TAG_PROGRAM, b), pb->row, 0, pb->dram);
+    }
+  } else if (is_read(cmd)) {
+    uint32_t cur = FTL_NONE;
+    for (; cmd->progress < cmd->nlb; ++cmd->progress) {
+      oc_locate(f, &l, list[cmd->progress], &blk, &sec);
+      const uint32_t row = blk * ppb + sec / S, slot = sec % S;
+      if (cur != FTL_NONE && f->bufs[cur].row == row) {
+        f->bufs[cur].mask |= 1u << slot;
+        f->bufs[cur].slot_idx[slot] = (uint16_t)cmd->progress;
+        continue;
+      }
+      if (cur != FTL_NONE)
+        flash_submit(f, FC_OP_READ, TAG(TAG_HOST_READ, cur), f->bufs[cur].row, f->bufs[cur].mask, f->bufs[cur].dram);
+      cur = oc_ring_room(f) ? buf_get(f, POOL_READ, BUF_HOST_READ) : FTL_NONE;
+      if (cur == FTL_NONE) return STEP_WAIT; /* resumes at this address */
+      struct pagebuf *pb = &f->bufs[cur];
+      pb->row = row;
+      pb->mask = 1u << slot;
+      pb->cmd = c;
+      pb->slot_idx[slot] = (uint16_t)cmd->progress;
+      cmd->pending++;
+      f->stats.flash_reads++;
+    }
+    if (cur != FTL_NONE)
+      flash_submit(f, FC_OP_READ, TAG(TAG_HOST_READ, cur), f->bufs[cur].row, f->bufs[cur].mask, f->bufs[cur].dram);
+  } else { /* reset */
+    for (; cmd->progress < cmd->nlb; ++cmd->progress) {
+      if (list[cmd->progress] == OC_LIST_SKIP) continue;
+      if (!oc_ring_room(f)) return STEP_WAIT;
+      oc_locate(f, &l, list[cmd->progress], &blk, &sec);
+      f->blk_valid[blk] = c; /* no L2P here: an erasing chunk's valid count names its command */
+      cmd->pending++;
+      f->erases_inflight++;
+      flash_submit(f, FC_OP_ERASE, TAG(TAG_ERASE, blk), blk, 0, 0);
+    }
+  }
+  oc_maybe_done(f, c);
+  return STEP_DONE;
+}
+
+static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
+  const uint32_t idx = TAG_IDX(e->tag);
+  uint32_t c;
+  switch (TAG_KIND(e->tag)) {
+    case TAG_PROGRAM: {
+      c = f->bufs[idx].cmd;
+      f->programs_inflight--;
+      if (e->status == FC_ERR_PROGRAM_FAIL) {
+        f->stats.program_failures++;
+        f->cmds[c].status = OCSSD_SC_WRITE_NEXT_UNIT;
+      } else if (e->status != FC_OK) {
+        f->stats.flash_errors++;
+        f->cmds[c].status = NVME_SC_INTERNAL;
+      }
+      buf_put(f, idx);
+      break;
+    }
+    case TAG_HOST_READ: {
+      struct pagebuf *pb = &f->bufs[idx];
+      c = pb->cmd;
+      if (e->status == FC_ERR_UNCORRECTABLE) {
+        f->stats.uncorrectable_reads++;
+        f->cmds[c].status = NVME_SC_UNRECOVERED_READ;
+      } else if (e->status != FC_OK) {
+        f->stats.flash_errors++;
+        f->cmds[c].status = NVME_SC_INTERNAL;
+      }
+      for (uint32_t s = 0; s < f->cfg.slots_per_page; ++s)
+        if (pb->mask & (1u << s)) {
+          f->cmds[c].tokens[pb->slot_idx[s]] = pb->token[s];
+          oc_meta(&f->cmds[c])[pb->slot_idx[s]] = pb->lpn[s];
+        }
+      buf_put(f, idx);
+      break;
+    }
+    case TAG_ERASE:
+      c = f->blk_valid[idx];
+      f->erases_inflight--;
+      if (e->status == FC_OK) {
+        f->stats.erases++;
+        block_set_state(f, idx, BLK_FREE);
+      } else {
+        if (e->status == FC_ERR_ERASE_FAIL)
+          f->stats.erase_failures++;
+        else
+          f->stats.flash_errors++;
+        block_set_state(f, idx, BLK_BAD); /* the chunk goes offline */
+        f->cmds[c].status = OCSSD_SC_OFFLINE_CHUNK;
+      }
+      break;
+    default:
+      hal_logf(f->hal, HAL_LOG_ERROR, "ocssd: flash completion with unknown tag 0x%" PRIx32 "", e->tag);
+      f->fatal = 1;
+      return;
+  }
+  f->cmds[c].pending--;
+  oc_maybe_done(f, c);
+}
+
+/* Commands wait in arrival order. */
+static void oc_run(struct ftl *f, uint32_t c) {
+  if (f->wait_head != FTL_NONE || oc_submit(f, c) == STEP_WAIT) wait_push(f, c);
+}
+
+static int oc_resume(struct ftl *f) {
+  int did = 0;
+  while (f->wait_head != FTL_NONE) {
+    const uint32_t c = f->wait_head, next = f->cmds[c].next;
+    if (oc_submit(f, c) == STEP_WAIT) break;
+    f->wait_head = next;
+    if (next == FTL_NONE) f->wait_tail = FTL_NONE;
+    did = STEP_DONE;
+  }
+  return did;
+}
+
+/* The command's data (writes) or list (reads, resets) is in: check, then run. */
+static void oc_start(struct ftl *f, uint32_t c) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  hal_charge(f->hal, FW_OP_l2p_lookup, cmd->nlb); /* one chunk-table lookup per address */
+  const uint16_t st = is_write(cmd)  ? oc_check_write(f, cmd)
+                      : is_read(cmd) ? oc_check_read(f, cmd)
+                                     : oc_check_reset(f, cmd);
+  if (st != NVME_SC_SUCCESS) return host_cmd_finish(f, c, st);
+  cmd->state = is_read(cmd) ? CMD_READ : CMD_PLACE;
+  oc_run(f, c);
+}
+
+/* The sector list is in: a write fetches its data, the others start. */
+static void oc_list_ready(struct ftl *f, uint32_t c) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  if (!is_write(cmd)) return oc_start(f, c);
+  cmd->state = CMD_H2D;
+  if (oc_mptr(cmd)) host_xfer(f, XFER_H2D, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd), cmd->nlb);
+  host_xfer(f, XFER_H2D, c, OXTAG(OXK_DATA, c), cmd->staging, cmd->prp, cmd->nlb);
+}
+
+/* ---- admin --------------------------------------------------------------- */
+
+static uint16_t oc_geometry(struct ftl *f, struct fw_cmd *cmd, uint32_t *bytes) {
+  struct ocssd_geometry *g = (struct ocssd_geometry *)(void *)cmd->tokens;
+  const uint32_t S = f->cfg.slots_per_page;
+  memset(g, 0, sizeof *g);
+  g->major = 2;
+  g->lbaf = oc_lbaf(f);
+  g->num_grp = (uint16_t)f->cfg.channels;
+  g->num_pu = (uint16_t)f->cfg.dies_per_channel;
+  g->num_chk = f->cfg.blocks_per_die;
+  g->clba = f->slots_per_block;
+  g->ws_min = S;
+  g->ws_opt = S;
+  g->trdt = g->trdm = f->cfg.oc_read_ns;
+  g->tprt = g->tprm = f->cfg.oc_program_ns;
+  g->tbet = g->tbem = f->cfg.oc_erase_ns;
+  *bytes = (uint32_t)sizeof *g;
+  return NVME_SC_SUCCESS;
+}
+
+static uint8_t oc_chunk_state(uint8_t blk_state) {
+  switch (blk_state) {
+    case BLK_FREE: return OCSSD_CHUNK_FREE;
+    case BLK_OPEN: return OCSSD_CHUNK_OPEN;
+    case BLK_BAD: return OCSSD_CHUNK_OFFLINE;
+    default: return OCSSD_CHUNK_CLOSED; /* closed, or being reset */
+  }
+}
+
+/* Get Log Page, chunk information: NUMD (CDW10 31:16, CDW11 15:0) dwords from
+ * byte offset LPO (CDW12-13), a whole number of descriptors in. */
+static uint16_t oc_chunk_log(struct ftl *f, struct fw_cmd *cmd, const struct nvme_sqe *q, uint32_t *bytes) {
+  const uint64_t numd = ((uint64_t)(q->cdw11 & 0xffffu) << 16 | q->cdw10 >> 16) + 1;
+  const uint64_t off = (uint64_t)q->cdw12 | (uint64_t)q->cdw13 << 32;
+  const uint64_t total = (uint64_t)f->total_blocks * sizeof(struct ocssd_chunk_desc);
+  if (numd * 4 > OC_ADMIN_BYTES || off % sizeof(struct ocssd_chunk_desc) || off >= total || numd * 4 > total - off)
+    return NVME_SC_INVALID_FIELD;
+  const struct ocssd_lbaf l = oc_lbaf(f);
+  const uint32_t bpd = f->cfg.blocks_per_die, pus = f->cfg.dies_per_channel;
+  uint8_t *out = (uint8_t *)cmd->tokens;
+  for (uint64_t at = 0; at < numd * 4; at += sizeof(struct ocssd_chunk_desc)) {
+    const uint32_t n = (uint32_t)((off + at) / sizeof(struct ocssd_chunk_desc)); /* group, PU, chunk order */
+    const uint32_t chk = n % bpd, pu = n / bpd % pus, grp = n / bpd / pus;
+    const uint32_t blk = (pu * f->cfg.channels + grp) * bpd + chk;
+    struct ocssd_chunk_desc d;
+    memset(&d, 0, sizeof d);
+    d.state = oc_chunk_state(f->blk_state[blk]);
+    d.type = OCSSD_CHUNK_TYPE_SEQUENTIAL;
+    d.wear_index = (uint8_t)(f->blk_erase[blk] > 255 ? 255 : f->blk_erase[blk]);
+    d.slba = ocssd_addr(&l, grp, pu, chk, 0);
+    d.cnlb = f->slots_per_block;
+    d.wp = d.slba + (d.state == OCSSD_CHUNK_OFFLINE ? 0 : (uint64_t)f->blk_wp[blk] * f->cfg.slots_per_page);
+    const uint64_t left = numd * 4 - at;
+    memcpy(out + at, &d, left < sizeof d ? (size_t)left : sizeof d);
+  }
+  *bytes = (uint32_t)(numd * 4);
+  return NVME_SC_SUCCESS;
+}
+
+static void oc_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  uint32_t bytes = 0;
+  uint16_t st;
+  if (cmd->opcode == OCSSD_ADMIN_GEOMETRY) {
+    st = q->nsid == 1 ? oc_geometry(f, cmd, &bytes) : NVME_SC_INVALID_NS;
+  } else if (cmd->opcode == OCSSD_ADMIN_GET_LOG_PAGE && (q->cdw10 & 0xffu) == OCSSD_LOG_CHUNK_INFO) {
+    st = oc_chunk_log(f, cmd, q, &bytes);
+  } else {
+    st = admin_execute(f, cmd, q, &bytes); /* directives.c */
+    if (st == ADMIN_HELD) return;
+  }
+  cmd->status = st;
+  if (st != NVME_SC_SUCCESS || !bytes) return host_cmd_finish(f, c, st);
+  cmd->state = CMD_D2H;
+  host_xfer(f, XFER_D2H_RAW, c, OXTAG(OXK_OUT, c), cmd->staging, cmd->prp, bytes);
+}
+
+/* ---- decode and the rings ------------------------------------------------- */
+
+static void oc_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  const struct nvme_sqe *q = &e->sqe;
+  if (!host_cmd_begin(f, c, e)) return;
+  if (e->sqid == 0) return oc_admin(f, c, q);
+  if (cmd->opcode == NVME_OP_FLUSH) return host_cmd_finish(f, c, NVME_SC_SUCCESS); /* nothing cached */
+  if (!is_read(cmd) && !is_write(cmd) && cmd->opcode != OCSSD_OP_VECTOR_RESET)
+    return host_cmd_finish(f, c, NVME_SC_INVALID_OPCODE);
+  if (q->nsid != 1) return host_cmd_finish(f, c, NVME_SC_INVALID_NS);
+  const uint64_t lba = (uint64_t)q->cdw10 | (uint64_t)q->cdw11 << 32;
+  uint64_t *list = oc_list(cmd);
+  cmd->slba = cmd->opcode == OCSSD_OP_VECTOR_RESET ? 0 : q->mptr;    /* oc_mptr() */
+  if (cmd->opcode == NVME_OP_READ || cmd->opcode == NVME_OP_WRITE) { /* consecutive sectors from an address */
+    cmd->nlb = SSDVP_FIELD_GET(NVME_CDW12_NLB, q->cdw12) + 1;
+    if (cmd->nlb > OCSSD_MAX_VECTOR) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+    for (uint32_t i = 0; i < cmd->nlb; ++i) list[i] = lba + i;
+    return oc_list_ready(f, c);
+  }
+  cmd->nlb = (q->cdw12 & (OCSSD_MAX_VECTOR - 1)) + 1;
+  if (cmd->nlb == 1) {
+    list[0] = lba;
+    return oc_list_ready(f, c);
+  }
+  cmd->state = CMD_H2D;
+  host_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_LIST, c), cmd->staging + OC_LIST_OFF, lba, cmd->nlb * 8u);
+}
+
+static int oc_commands(struct ftl *f) {
+  const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_CMD_TAIL);
+  if (tail == f->ncmd.head || tail >= f->ncmd.size) return 0;
+  f->ncmd.tail = tail;
+  const struct nvme_cmd_entry *ring = (const struct nvme_cmd_entry *)f->ncmd.mem;
+  int did = 0;
+  while (f->ncmd.head != f->ncmd.tail) {
+    const uint32_t c = cmd_alloc(f);
+    if (c == FTL_NONE) { /* the rest stays in the ring until a slot frees */
+      host_mask_commands(f, 1);
+      break;
+    }
+    oc_decode(f, c, &ring[f->ncmd.head]);
+    f->ncmd.head = (f->ncmd.head + 1) & (f->ncmd.size - 1);
+    did = STEP_DONE;
+  }
+  if (did) hal_write32(f->hal, SSDVP_NVME_BASE + NVME_CMD_HEAD, f->ncmd.head);
+  return did;
+}
+
+static int oc_transfers_done(struct ftl *f) {
+  const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_DONE_TAIL);
+  if (tail == f->ndone.head || tail >= f->ndone.size) return 0;
+  f->ndone.tail = tail;
+  const struct nvme_done *ring = (const struct nvme_done *)f->ndone.mem;
+  while (f->ndone.head != f->ndone.tail) {
+    const struct nvme_done d = ring[f->ndone.head];
+    f->ndone.head = (f->ndone.head + 1) & (f->ndone.size - 1);
+    f->xfer_outstanding--;
+    hal_charge(f->hal, FW_OP_xfer_complete, 1);
+    const uint32_t c = d.tag & 0xffffffu;
+    if (c >= f->cfg.cmd_slots) continue;
+    if (d.tag >> 24 == OXK_PART) { /* the next transfer of the command goes on from here */
+      if (d.status) f->cmds[c].status = NVME_SC_DATA_XFER_ERROR;
+      continue;
+    }
+    if (d.status || f->cmds[c].status == NVME_SC_DATA_XFER_ERROR) {
+      host_cmd_finish(f, c, NVME_SC_DATA_XFER_ERROR);
+      continue;
+    }
+    switch (d.tag >> 24) {
+      case OXK_LIST: oc_list_ready(f, c); break;
+      case OXK_DATA: oc_start(f, c); break;
+      case OXK_OUT: host_cmd_finish(f, c, f->cmds[c].status); break;
+      default: break;
+    }
+  }
+  hal_write32(f->hal, SSDVP_NVME_BASE + NVME_DONE_HEAD, f->ndone.head);
+  return STEP_DONE;
+}
+
+int ocssd_poll(struct ftl *f) {
+  int did = 0;
+  if (flash_cq_fetch(f)) {
+    struct fc_cqe e;
+    while (flash_cq_pop(f, &e)) oc_flash_done(f, &e);
+    flash_cq_release(f);
+    did = STEP_DONE;
+  }
+  did |= oc_transfers_done(f);
+  did |= oc_commands(f);
+  if (f->wait_head != FTL_NONE) did |= oc_resume(f);
+  did |= flash_doorbell(f);
+  did |= host_doorbell(f);
+  return did;
+}

@@ -1,0 +1,169 @@
+// host_ftl_hal.cpp - see host_ftl_hal.h.
+#include "host_ftl_hal.h"
+
+#include <cstring>
+
+namespace ssdvp {
+
+const hal_ops HostFtlHal::ops_ = {&HostFtlHal::read32, &HostFtlHal::write32, &HostFtlHal::dram, &HostFtlHal::wait_irq,
+                                  &HostFtlHal::charge, &HostFtlHal::time_ns, &HostFtlHal::log,  &HostFtlHal::trace};
+
+HostCpuCost HostCpuCost::defaults() {
+  HostCpuCost c;
+#define FW_OP(name, est, desc) c.cycles[FW_OP_##name] = est;
+#include "fw_ops.def"
+  return c;
+}
+
+HostFtlHal::HostFtlHal(OcssdPort& port, const ocssd_geometry& geo, uint32_t dram_bytes, HostCpuCost cost)
+    : hal_{&ops_, this}, port_(port), geo_(geo), cost_(cost), dram_(dram_bytes, 0) {}
+
+ftl_config HostFtlHal::config() const {
+  ftl_config c;
+  ftl_config_default(&c);
+  c.channels = geo_.num_grp;
+  c.dies_per_channel = geo_.num_pu;
+  c.blocks_per_die = geo_.num_chk;
+  c.slots_per_page = geo_.ws_min;
+  c.pages_per_block = geo_.ws_min ? geo_.clba / geo_.ws_min : 0;
+  c.dram_base = SSDVP_DRAM_BASE;
+  c.dram_size = uint32_t(dram_.size());
+  return c;
+}
+
+// Firmware die d is group d mod groups, PU d / groups (die d sits on channel d mod channels).
+uint64_t HostFtlHal::address(uint32_t row, uint32_t sector) const {
+  const uint32_t ppb = geo_.clba / geo_.ws_min;
+  const uint32_t block = row / ppb, die = block / geo_.num_chk;
+  return ocssd_addr(&geo_.lbaf, die % geo_.num_grp, die / geo_.num_grp, block % geo_.num_chk,
+                    (row % ppb) * geo_.ws_min + sector);
+}
+
+uint32_t HostFtlHal::read32(void* ctx, uint32_t addr) {
+  auto* self = static_cast<HostFtlHal*>(ctx);
+  if (addr == SSDVP_FLASH_BASE + FLASH_CQ_TAIL) return self->cq_tail_;
+  auto it = self->regs_.find(addr);
+  return it == self->regs_.end() ? 0 : it->second;
+}
+
+void HostFtlHal::write32(void* ctx, uint32_t addr, uint32_t value) {
+  auto* self = static_cast<HostFtlHal*>(ctx);
+  self->regs_[addr] = value;
+  if (addr == SSDVP_FLASH_BASE + FLASH_SQ_TAIL) self->flash_doorbell(value);
+  if (addr == SSDVP_FLASH_BASE + FLASH_BBT_ADDR) self->fill_bad_block_table(value);
+}
+
+void* HostFtlHal::dram(void* ctx, uint32_t addr, uint32_t bytes) {
+  auto* self = static_cast<HostFtlHal*>(ctx);
+  if (addr < SSDVP_DRAM_BASE) return nullptr;
+  const uint64_t off = uint64_t(addr) - SSDVP_DRAM_BASE;
+  if (off + bytes > self->dram_.size()) return nullptr;
+  return self->dram_.data() + off;
+}
+
+void HostFtlHal::wait_irq(void*) {}  // every operation completed inside its doorbell
+
+void HostFtlHal::charge(void* ctx, enum fw_op op, uint32_t count) {
+  auto* self = static_cast<HostFtlHal*>(ctx);
+  self->op_count_[op] += count;
+  self->busy_ns_ += self->cost_.cycles[op] * count / self->cost_.clock_hz * 1e9;
+}
+
+uint64_t HostFtlHal::time_ns(void*) { return 0; }  // functional: the caller keeps time
+
+void HostFtlHal::log(void* ctx, int, const char* msg) { static_cast<HostFtlHal*>(ctx)->log_lines.emplace_back(msg); }
+
+void HostFtlHal::trace(void*, enum hal_trace_event, uint32_t) {}
+
+// The drive's offline chunks are the host FTL's bad blocks (ftl_init reads the
+// bitmap right after programming its address).
+void HostFtlHal::fill_bad_block_table(uint32_t addr) {
+  const uint32_t blocks = uint32_t(geo_.num_grp) * geo_.num_pu * geo_.num_chk;
+  auto* bbt = static_cast<uint32_t*>(dram(this, addr, (blocks + 31) / 32 * 4));
+  if (!bbt) return;
+  constexpr uint32_t kPer = 4096 / sizeof(ocssd_chunk_desc);
+  std::vector<ocssd_chunk_desc> part(kPer);
+  for (uint32_t first = 0; first < blocks; first += kPer) {
+    const uint32_t n = std::min(kPer, blocks - first);
+    if (port_.chunk_log(uint64_t(first) * sizeof(ocssd_chunk_desc), n * uint32_t(sizeof(ocssd_chunk_desc)),
+                        part.data()) != NVME_SC_SUCCESS) {
+      ++failed;
+      return;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      if (part[i].state != OCSSD_CHUNK_OFFLINE) continue;
+      const uint32_t idx = first + i;  // group, PU, chunk order
+      const uint32_t chk = idx % geo_.num_chk, pu = idx / geo_.num_chk % geo_.num_pu,
+                     grp = idx / geo_.num_chk / geo_.num_pu;
+      const uint32_t block = (pu * geo_.num_grp + grp) * geo_.num_chk + chk;
+      bbt[block / 32] |= 1u << (block % 32);
+    }
+  }
+}
+
+// One flash operation of the host FTL as one Open-Channel command.
+uint16_t HostFtlHal::execute(const fc_sqe& e, uint16_t* flags) {
+  const uint32_t S = geo_.ws_min;
+  uint64_t addrs[32];
+  uint32_t data[32], meta[32];
+  if (e.op == FC_OP_ERASE) {
+    const uint32_t ppb = geo_.clba / S;
+    addrs[0] = address(e.row * ppb, 0);
+    ++resets;
+    const uint16_t st = port_.vector(OCSSD_OP_VECTOR_RESET, addrs, 1, nullptr, nullptr);
+    if (st == NVME_SC_SUCCESS) return FC_OK;
+    ++failed;
+    return st == OCSSD_SC_OFFLINE_CHUNK ? FC_ERR_ERASE_FAIL : FC_ERR_ADDRESS;
+  }
+  auto* buf = static_cast<uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(S)));
+  if (!buf || S > 32) return FC_ERR_DMA;
+  if (e.op == FC_OP_PROGRAM) {
+    for (uint32_t k = 0; k < S; ++k) addrs[k] = address(e.row, k);
+    ++writes;
+    const uint16_t st = port_.vector(OCSSD_OP_VECTOR_WRITE, addrs, S, buf, buf + S);  // tokens, OOB LPNs
+    if (st == NVME_SC_SUCCESS) return FC_OK;
+    ++failed;
+    if (st == OCSSD_SC_WRITE_NEXT_UNIT) return FC_ERR_PROGRAM_FAIL;
+    return st == OCSSD_SC_OUT_OF_ORDER ? FC_ERR_ORDER : FC_ERR_ADDRESS;
+  }
+  if (e.op != FC_OP_READ) return FC_ERR_OPCODE;
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < S; ++k)
+    if (e.slot_mask & (1u << k)) addrs[n++] = address(e.row, k);
+  if (!n) return FC_ERR_MASK;
+  ++reads;
+  const uint16_t st = port_.vector(OCSSD_OP_VECTOR_READ, addrs, n, data, meta);
+  if (st == OCSSD_SC_UNWRITTEN) {  // as the NAND returns an erased page
+    *flags |= FC_FLAG_ERASED;
+    for (uint32_t k = 0; k < S; ++k)
+      if (e.slot_mask & (1u << k)) buf[k] = SSDVP_TOKEN_ERASED, buf[S + k] = SSDVP_LPN_NONE;
+    return FC_OK;
+  }
+  if (st != NVME_SC_SUCCESS) {
+    ++failed;
+    return st == NVME_SC_UNRECOVERED_READ ? FC_ERR_UNCORRECTABLE : FC_ERR_ADDRESS;
+  }
+  for (uint32_t k = 0, i = 0; k < S; ++k)
+    if (e.slot_mask & (1u << k)) buf[k] = data[i], buf[S + k] = meta[i++];
+  return FC_OK;
+}
+
+void HostFtlHal::flash_doorbell(uint32_t tail) {
+  const uint32_t sq_size = regs_[SSDVP_FLASH_BASE + FLASH_SQ_SIZE], cq_size = regs_[SSDVP_FLASH_BASE + FLASH_CQ_SIZE];
+  auto* sq = static_cast<fc_sqe*>(dram(this, regs_[SSDVP_FLASH_BASE + FLASH_SQ_BASE], sq_size * sizeof(fc_sqe)));
+  auto* cq = static_cast<fc_cqe*>(dram(this, regs_[SSDVP_FLASH_BASE + FLASH_CQ_BASE], cq_size * sizeof(fc_cqe)));
+  if (!sq || !cq || !sq_size || !cq_size || tail >= sq_size) {
+    ++failed;
+    return;
+  }
+  while (sq_head_ != tail) {
+    const fc_sqe e = sq[sq_head_];
+    sq_head_ = (sq_head_ + 1) % sq_size;
+    uint16_t flags = 0;
+    const uint16_t st = execute(e, &flags);
+    cq[cq_tail_] = fc_cqe{e.tag, st, flags};
+    cq_tail_ = (cq_tail_ + 1) % cq_size;
+  }
+}
+
+}  // namespace ssdvp

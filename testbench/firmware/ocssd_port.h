@@ -1,0 +1,86 @@
+// ocssd_port.h - an OcssdPort (platform/host/ftl/host_ftl_hal.h) onto a drive
+// in the open-channel personality on the fake HAL: each command goes through
+// the drive firmware's NVMe rings and runs to completion (functional).
+#pragma once
+
+#include <cstring>
+#include <vector>
+
+#include "fake_hal.h"
+#include "ftl/host_ftl_hal.h"
+
+namespace octest {
+
+class FakeDrivePort : public ssdvp::OcssdPort {
+ public:
+  // hal and f: the drive (ftl_init done with command_set open_channel).
+  FakeDrivePort(FakeHal& hal, ftl* f) : hal_(hal), f_(f) {
+    if (hal_.host_words.size() < kWords) hal_.host_words.assign(kWords, 0);
+  }
+  uint16_t vector(uint8_t opc, const uint64_t* addrs, uint32_t n, uint32_t* data, uint32_t* meta) override {
+    nvme_sqe q = command(opc);
+    q.prp1 = kData;
+    uint64_t lbal = addrs[0];
+    if (n > 1) {
+      std::memcpy(words(kList), addrs, size_t(n) * 8);
+      lbal = kList;
+    }
+    q.cdw10 = uint32_t(lbal);
+    q.cdw11 = uint32_t(lbal >> 32);
+    q.cdw12 = n - 1;
+    if (opc == OCSSD_OP_VECTOR_WRITE) {
+      std::memcpy(words(kData), data, size_t(n) * 4);
+      std::memcpy(words(kMeta), meta, size_t(n) * 4);
+    }
+    if (meta) q.mptr = kMeta;
+    const uint16_t st = run(q, 1);
+    if (opc == OCSSD_OP_VECTOR_READ && st == NVME_SC_SUCCESS) {
+      std::memcpy(data, words(kData), size_t(n) * 4);
+      std::memcpy(meta, words(kMeta), size_t(n) * 4);
+    }
+    ++commands;
+    return st;
+  }
+  uint16_t geometry(ocssd_geometry* out) override {
+    nvme_sqe q = command(OCSSD_ADMIN_GEOMETRY);
+    q.prp1 = kAdmin;
+    const uint16_t st = run(q, 0);
+    if (st == NVME_SC_SUCCESS) std::memcpy(out, words(kAdmin), sizeof *out);
+    return st;
+  }
+  uint16_t chunk_log(uint64_t off, uint32_t bytes, void* out) override {
+    nvme_sqe q = command(OCSSD_ADMIN_GET_LOG_PAGE);
+    q.prp1 = kAdmin;
+    const uint32_t numd = bytes / 4 - 1;
+    q.cdw10 = OCSSD_LOG_CHUNK_INFO | (numd & 0xffffu) << 16;
+    q.cdw11 = numd >> 16;
+    q.cdw12 = uint32_t(off);
+    q.cdw13 = uint32_t(off >> 32);
+    const uint16_t st = run(q, 0);
+    if (st == NVME_SC_SUCCESS && out) std::memcpy(out, words(kAdmin), bytes);
+    return st;
+  }
+  uint64_t commands = 0;
+
+ private:
+  static constexpr uint32_t kData = 0x1000, kMeta = 0x2000, kList = 0x3000, kAdmin = 0x4000, kWords = 0x2000;
+  uint32_t* words(uint32_t byte_addr) { return hal_.host_words.data() + byte_addr / 4; }
+  static nvme_sqe command(uint8_t opc) {
+    nvme_sqe q{};
+    q.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, opc);
+    q.nsid = 1;
+    return q;
+  }
+  uint16_t run(nvme_sqe q, uint16_t sqid) {
+    hal_.completions.clear();
+    q.cdw0 |= SSDVP_FIELD_PUT(NVME_CDW0_CID, 1);
+    hal_.nvme_submit(q, sqid);
+    while (ftl_poll(f_) || ftl_busy(f_)) {
+    }
+    return hal_.completions.size() == 1 ? hal_.completions[0].status : uint16_t(NVME_SC_INTERNAL);
+  }
+  FakeHal& hal_;
+  ftl* f_;
+};
+
+}  // namespace octest
