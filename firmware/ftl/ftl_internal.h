@@ -3,6 +3,7 @@
  *
  * Layers, top to bottom. A unit calls only units below it; nothing calls up.
  *
+ *   state.c    a saved drive: the state outside DRAM (--save-state/--load-state)
  *   power.c    power loss: the capacitor's last programs (PLP) and the
  *              power-up scan of the OOB that rebuilds the tables
  *   loop.c     event loop: polls the rings, dispatches flash completions by
