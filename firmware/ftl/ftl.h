@@ -282,6 +282,15 @@ uint32_t ftl_lookup(const struct ftl *f, uint64_t lba);
 uint32_t ftl_power_fail(struct ftl *f, uint32_t budget_pages);
 int ftl_recover(struct ftl *f, struct hal *hal, const struct ftl_config *cfg);
 
+/* A saved drive (firmware/ftl/state.c, docs/state.md): the firmware's state
+ * outside DRAM, ftl_state_bytes() bytes. Save when idle (after functional
+ * preconditioning); load after ftl_init with the same configuration and the
+ * DRAM image restored. 0, or -1 (logged). Native mode only (the windows onto
+ * DRAM are host pointers). */
+size_t ftl_state_bytes(void);
+int ftl_state_save(const struct ftl *f, void *out);
+int ftl_state_load(struct ftl *f, const void *in, size_t bytes);
+
 /* Consistency check of the FTL's tables (L2P vs validity vs counts);
  * returns the number of inconsistencies found (0 expected). Slow. */
 uint64_t ftl_self_check(const struct ftl *f);

@@ -3,6 +3,7 @@
  *
  * Layers, top to bottom. A unit calls only units below it; nothing calls up.
  *
+ *   state.c    a saved drive: the state outside DRAM (--save-state/--load-state)
  *   power.c    power loss: the capacitor's last programs (PLP) and the
  *              power-up scan of the OOB that rebuilds the tables
  *   loop.c     event loop: polls the rings, dispatches flash completions by
@@ -479,6 +480,10 @@ void gc_issue_reads(struct ftl *f);
 int gc_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries);
 /* Places waiting relocated data in order until something must wait. */
 int gc_relocate(struct ftl *f);
+/* Host speed only: prefetches the L2P entries GC read buffer b's slots will
+ * check and update (no simulated cost; loop.c calls it on the native build
+ * only, as the RV32 build's instructions are its time). */
+void gc_prefetch(const struct ftl *f, uint32_t b);
 /* ftl.gc.durable: erases victims whose relocated data is programmed now. */
 void gc_erase_ready(struct ftl *f);
 /* An erase completed: the block is free again. */

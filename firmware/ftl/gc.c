@@ -170,6 +170,15 @@ static int place_from(struct ftl *f, uint32_t b) {
   return STEP_DONE;
 }
 
+void gc_prefetch(const struct ftl *f, uint32_t b) {
+  const struct pagebuf *pb = &f->bufs[b];
+  for (uint32_t s = 0; s < f->cfg.slots_per_page; ++s) {
+    if (!(pb->mask & (1u << s))) continue;
+    const uint32_t lpn = pb->lpn[s];
+    if (lpn < f->cfg.logical_lbas) __builtin_prefetch(&f->l2p[lpn], 1);
+  }
+}
+
 int gc_relocate(struct ftl *f) {
   int did = 0;
   while (f->gc_place_head != FTL_NONE) {

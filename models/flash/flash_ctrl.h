@@ -95,6 +95,14 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   // Media faults (flash_faults.h): failures, retries, uncorrectable reads.
   const FlashFaults& faults() const { return faults_; }
   uint64_t torn_reads() const { return n_torn_read_; }  // reads of a torn page
+  // A saved drive (platform/run/saved_state.h): the NAND arrays, and the
+  // operation counters preconditioning left (reads, programs, erases).
+  NandDie& die_store(uint32_t i) { return dies_.at(i); }
+  void set_op_counts(uint64_t reads, uint64_t programs, uint64_t erases) {
+    n_read_ = reads;
+    n_program_ = programs;
+    n_erase_ = erases;
+  }
 
  private:
   struct Ring {

@@ -62,6 +62,8 @@ class NandDie {
   uint32_t slots_per_page() const { return slots_; }
   // Bytes reserved (address space, not resident memory).
   size_t reserved_bytes() const { return map_bytes_; }
+  // The whole store, reserved_bytes() long (a saved drive: platform/run/saved_state.h).
+  uint8_t* store() { return static_cast<uint8_t*>(map_); }
 
  private:
   uint64_t page_index(uint32_t block, uint32_t page) const { return uint64_t(block) * pages_ + page; }

@@ -1,6 +1,7 @@
 // main.cpp - the ssdvp command.
 //
 //   ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--trace-format F] [-o OUTDIR] [--quiet]
+//             [--save-state DIR [--precondition-only] | --load-state DIR]   a saved drive (docs/state.md)
 //   ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]
 //   ssdvp serve [-c CONFIG] [--set key=value]... [--listen unix:PATH|tcp:HOST:PORT] [--record FILE] [-o OUTDIR]
 //   ssdvp registers                 the register map with its fields (markdown)
@@ -39,6 +40,7 @@ namespace {
 
 const char* kUsage =
     "usage: ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--trace-format FMT] [-o OUTDIR] [--quiet]\n"
+    "                 [--save-state DIR [--precondition-only] | --load-state DIR]\n"
     "       ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]\n"
     "       ssdvp serve [-c CONFIG] [--set key=value]... [--listen unix:PATH|tcp:127.0.0.1:PORT] [--record FILE] [-o "
     "OUTDIR]\n"
@@ -236,12 +238,26 @@ int cmd_run(const po::variables_map& vm) {
     cfg.set("workload.format", vm["format"].as<std::string>());
   }
   const std::string out = vm["out"].as<std::string>();
-  if (cfg.has("array.level") && ssdvp::array::array_requested(cfg)) return run_array(cfg, out, vm.count("quiet") != 0);
+  if (cfg.has("array.level") && ssdvp::array::array_requested(cfg)) {
+    if (vm.count("save-state") || vm.count("load-state"))
+      throw ssdvp::ConfigError("--save-state/--load-state: a single drive only (not with array.level)");
+    return run_array(cfg, out, vm.count("quiet") != 0);
+  }
   ssdvp::Simulation sim(cfg);
+  ssdvp::StateOptions state;
+  if (vm.count("save-state")) state.save_dir = vm["save-state"].as<std::string>();
+  if (vm.count("load-state")) state.load_dir = vm["load-state"].as<std::string>();
+  state.precondition_only = vm.count("precondition-only") != 0;
+  sim.set_state_options(state);
   const ssdvp::RunOutcome r = sim.run();
   if (!r.error.empty()) {
     std::fprintf(stderr, "ssdvp: error: %s\n", r.error.c_str());
     return 1;
+  }
+  if (state.precondition_only) {
+    if (!vm.count("quiet"))
+      std::printf("drive saved in %s/ (no timed part: --precondition-only)\n", state.save_dir.c_str());
+    return 0;
   }
   sim.write_outputs(out, r);
   if (!vm.count("quiet")) print_summary(r.summary, out);
@@ -288,6 +304,9 @@ int sc_main(int argc, char* argv[]) {
       "out,o", po::value<std::string>()->default_value("out"), "output directory")("quiet,q", "no summary on stdout")(
       "listen", po::value<std::string>(), "serve: unix:PATH or tcp:127.0.0.1:PORT (sets nbd.listen)")(
       "record", po::value<std::string>(), "serve: record every request to this fio v3 iolog (and FILE.times.csv)")(
+      "save-state", po::value<std::string>(), "run: save the drive after preconditioning into DIR (docs/state.md)")(
+      "load-state", po::value<std::string>(), "run: start from the drive saved in DIR instead of preconditioning")(
+      "precondition-only", "run: with --save-state, stop after saving (no timed part)")(
       "command", po::value<std::string>(), "run | serve | params | registers | hostile");
   po::positional_options_description pos;
   pos.add("command", 1);

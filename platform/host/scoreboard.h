@@ -29,6 +29,8 @@ class Scoreboard {
  public:
   explicit Scoreboard(uint64_t lbas) : v_(lbas, 0) {}
   uint64_t lbas() const { return v_.size(); }
+  // Every LBA's write version (a saved drive: platform/run/saved_state.h).
+  uint32_t* versions() { return v_.data(); }
   // Records a write and returns the token to send.
   uint32_t write(uint64_t lba) {
     uint32_t& v = v_[lba];

@@ -417,7 +417,23 @@ RunOutcome Simulation::run() {
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   soc_->boot();
-  precondition();
+  if (!state_.load_dir.empty() || !state_.save_dir.empty()) {
+    try {  // returned, not thrown, once SystemC ran (RunOutcome)
+      if (state_.load_dir.empty())
+        precondition();
+      else
+        load_drive_state();
+      if (!state_.save_dir.empty()) save_drive_state();
+    } catch (const std::exception& e) {
+      RunOutcome failed;
+      failed.clean = false;
+      failed.error = std::string(state_.load_dir.empty() ? "--save-state " : "--load-state ") + e.what();
+      return failed;
+    }
+    if (state_.precondition_only) return RunOutcome{};
+  } else {
+    precondition();
+  }
   {
     Controller& fw = soc_->cpu();
     at_start_ = fw.stats();

@@ -17,6 +17,7 @@
 
 #include "common/config.h"
 #include "run/power_loss.h"
+#include "run/saved_state.h"
 #include "soc/controller.h"
 
 extern "C" {
@@ -72,6 +73,9 @@ class Simulation {
   explicit Simulation(Config& cfg);
   ~Simulation();
   RunOutcome run();
+  // --save-state / --load-state / --precondition-only (saved_state.h); call
+  // before run(). Throws ConfigError naming the key a saved drive disagrees on.
+  void set_state_options(const StateOptions& o);
 
   SsdSoc& soc() { return *soc_; }
   // Events written to the timeline (0 when timeline.file is empty).
@@ -114,6 +118,12 @@ class Simulation {
   const HostResults& host_results() const;
   bool host_finished() const;
   RunOutcome run_power_cut(std::chrono::steady_clock::time_point t0);
+  // A saved drive (saved_state.cpp).
+  StateOptions state_;
+  nlohmann::json loaded_header_;
+  nlohmann::json state_keys() const;
+  void save_drive_state();
+  void load_drive_state();
   void settle_free_pool(std::mt19937_64& rng, const std::function<void(uint64_t, uint32_t, uint32_t)>& write);
 };
 

@@ -55,6 +55,12 @@ void Controller::recover(const ftl_config&) {
 int Controller::func_read(uint64_t, uint32_t, uint32_t*) {
   throw std::runtime_error(std::string("functional reads are not available in cpu mode ") + mode());
 }
+std::vector<uint8_t> Controller::save_firmware() {
+  throw std::runtime_error(std::string("a saved drive is not available in cpu mode ") + mode() + " (native only)");
+}
+void Controller::load_firmware(const std::vector<uint8_t>&) {
+  throw std::runtime_error(std::string("a saved drive is not available in cpu mode ") + mode() + " (native only)");
+}
 
 namespace {
 
@@ -90,6 +96,16 @@ class NativeController : public Controller {
       throw std::runtime_error("firmware recovery failed (see the log above)");
   }
   int func_read(uint64_t lba, uint32_t n, uint32_t* t) override { return ftl_func_read(fw_, lba, n, t); }
+  std::vector<uint8_t> save_firmware() override {
+    std::vector<uint8_t> v(ftl_state_bytes());
+    if (ftl_state_save(fw_, v.data()) != 0)
+      throw std::runtime_error("the firmware refused to save its state (see the log)");
+    return v;
+  }
+  void load_firmware(const std::vector<uint8_t>& v) override {
+    if (ftl_state_load(fw_, v.data(), v.size()) != 0)
+      throw std::runtime_error("the firmware refused the saved state (see the log)");
+  }
   void start() override {
     cpu_.set_functional(false);
     cpu_.start();

@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/config.h"
 #include "interconnect/bus.h"
@@ -49,6 +50,11 @@ class Controller {
   virtual uint32_t power_fail(uint32_t budget_pages);
   virtual void recover(const ftl_config& cfg);
   virtual int func_read(uint64_t lba, uint32_t n, uint32_t* tokens);
+  // A saved drive (native mode only; the others throw std::runtime_error):
+  // the firmware's state outside DRAM after preconditioning, and its load
+  // after boot() with the DRAM image restored (platform/run/saved_state.h).
+  virtual std::vector<uint8_t> save_firmware();
+  virtual void load_firmware(const std::vector<uint8_t>& state);
 
   // Timed simulation: leaves functional mode and starts the event loop; the
   // loop returns at its next wake-up after request_stop().

@@ -1,0 +1,156 @@
+// saved_state_test.cpp - a saved drive through the ssdvp command (the real
+// binary, SSDVP_BIN; docs/state.md): a run that loads the drive another run
+// preconditioned and saved gives the summary of a run that preconditioned
+// itself, field by field; a key that shapes the drive and differs is a clear
+// error naming it; timing keys may differ; a missing or damaged drive is an
+// error, not a crash.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "run_command.h"
+
+namespace fs = std::filesystem;
+using ssdvp_test::contains;
+
+namespace {
+
+const std::string kSmall = SSDVP_SOURCE_DIR "/configs/small.yaml";
+
+ssdvp_test::CommandResult ssdvp(const fs::path& d, const std::string& args) {
+  return ssdvp_test::run_command(d, std::string("'") + SSDVP_BIN + "' run -c '" + kSmall + "' --quiet " + args);
+}
+
+nlohmann::json summary(const fs::path& out) {
+  std::ifstream f(out / "summary.json");
+  nlohmann::json j;
+  f >> j;
+  return j;
+}
+
+// Every leaf of a and b equal, except the process's own figures.
+void expect_same(const nlohmann::json& a, const nlohmann::json& b, const std::string& path, int* compared) {
+  static const std::vector<std::string> skip = {"/run/wall_s", "/run/host_ios_per_s", "/run/peak_rss_mb"};
+  for (const auto& s : skip)
+    if (path == s) return;
+  if (a.is_object() && b.is_object()) {
+    for (auto it = a.begin(); it != a.end(); ++it) {
+      EXPECT_TRUE(b.contains(it.key())) << path << "/" << it.key() << " missing";
+      if (b.contains(it.key())) expect_same(it.value(), b[it.key()], path + "/" + it.key(), compared);
+    }
+    for (auto it = b.begin(); it != b.end(); ++it) EXPECT_TRUE(a.contains(it.key())) << path << "/" << it.key();
+    return;
+  }
+  if (a.is_array() && b.is_array() && a.size() == b.size()) {
+    for (size_t i = 0; i < a.size(); ++i) expect_same(a[i], b[i], path + "/" + std::to_string(i), compared);
+    return;
+  }
+  ++*compared;
+  EXPECT_EQ(a, b) << path;
+}
+
+// GC in steady state from the first timed write: a full drive with a drive-write
+// of random overwrites, then 20,000 timed requests (30 % reads, checked).
+const std::string kAged =
+    "--set precondition.random_drive_writes=1 --set workload.synthetic.requests=20000 --set stats.interval=5ms ";
+
+}  // namespace
+
+TEST(SavedState, LoadedRunEqualsARunThatPreconditionedItselfFieldByField) {
+  const fs::path d = ssdvp_test::scratch("saved_state", "equal");
+  auto r = ssdvp(d, kAged + "-o '" + (d / "ref").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = ssdvp(d, kAged + "--save-state '" + (d / "drive").string() + "' --precondition-only");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(d / "drive" / "state.json"));
+  EXPECT_FALSE(fs::exists(d / "out" / "summary.json"));  // no timed part
+  r = ssdvp(d, kAged + "--load-state '" + (d / "drive").string() + "' -o '" + (d / "loaded").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  // Saving on the way does not change the run either.
+  r = ssdvp(d, kAged + "--save-state '" + (d / "drive2").string() + "' -o '" + (d / "saved").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto ref = summary(d / "ref");
+  ASSERT_GT(ref["ftl"]["gc_lba_writes"].get<uint64_t>(), 0u);  // GC active
+  ASSERT_GT(ref["integrity"]["reads_checked"].get<uint64_t>(), 0u);
+  int compared = 0;
+  expect_same(ref, summary(d / "loaded"), "", &compared);
+  expect_same(ref, summary(d / "saved"), "", &compared);
+  EXPECT_GT(compared, 200);
+  // The same time series.
+  std::ifstream a(d / "ref" / "timeseries.csv"), b(d / "loaded" / "timeseries.csv");
+  std::string la, lb;
+  int rows = 0;
+  while (std::getline(a, la)) {
+    ASSERT_TRUE(std::getline(b, lb));
+    EXPECT_EQ(la, lb);
+    ++rows;
+  }
+  EXPECT_GT(rows, 2);
+}
+
+TEST(SavedState, WorkloadPreconditioningContinuesTheWorkloadWhereItStopped) {
+  const fs::path d = ssdvp_test::scratch("saved_state", "workload");
+  const std::string cfg =
+      "--set precondition.workload_requests=30000 --set workload.synthetic.requests=40000 "
+      "--set workload.synthetic.pattern=hotcold ";
+  auto r = ssdvp(d, cfg + "-o '" + (d / "ref").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = ssdvp(d, cfg + "--save-state '" + (d / "drive").string() + "' --precondition-only");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = ssdvp(d, cfg + "--load-state '" + (d / "drive").string() + "' -o '" + (d / "loaded").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  int compared = 0;
+  expect_same(summary(d / "ref"), summary(d / "loaded"), "", &compared);
+  EXPECT_GT(compared, 200);
+  // The workload's keys shape this drive (its first requests aged it).
+  r = ssdvp(d, cfg + "--set workload.synthetic.seed=2 --load-state '" + (d / "drive").string() + "' -o '" +
+                   (d / "x").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "workload.synthetic.seed")) << r.err;
+}
+
+TEST(SavedState, AKeyThatShapesTheDriveIsNamedTimingKeysMayDiffer) {
+  const fs::path d = ssdvp_test::scratch("saved_state", "keys");
+  const std::string base = "--set workload.synthetic.requests=2000 ";
+  auto r = ssdvp(d, base + "--save-state '" + (d / "drive").string() + "' --precondition-only");
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const std::string& kv : {std::string("ftl.gc.policy=fifo"), std::string("flash.pages_per_block=128"),
+                                std::string("precondition.random_drive_writes=0.5")}) {
+    const std::string key = kv.substr(0, kv.find('='));
+    r = ssdvp(d,
+              base + "--set " + kv + " --load-state '" + (d / "drive").string() + "' -o '" + (d / "x").string() + "'");
+    EXPECT_EQ(r.code, 2) << kv << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "'" + key + "'")) << kv << ": " << r.err;
+    EXPECT_FALSE(fs::exists(d / "x" / "summary.json")) << kv;
+  }
+  r = ssdvp(d, base + "--set flash.timing.program=300us --set host.queue_depth=8 --load-state '" +
+                   (d / "drive").string() + "' -o '" + (d / "slow").string() + "'");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(d / "slow" / "summary.json"));
+}
+
+TEST(SavedState, MissingOrDamagedDriveIsAnErrorNotACrash) {
+  const fs::path d = ssdvp_test::scratch("saved_state", "damaged");
+  const std::string base = "--set workload.synthetic.requests=1000 ";
+  auto r = ssdvp(d, base + "--load-state '" + (d / "nothing").string() + "' -o '" + (d / "x").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "no saved drive")) << r.err;
+  r = ssdvp(d, base + "--precondition-only -o '" + (d / "x").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "--save-state")) << r.err;
+  r = ssdvp(d, base + "--save-state '" + (d / "drive").string() + "' --precondition-only");
+  ASSERT_EQ(r.code, 0) << r.err;
+  fs::resize_file(d / "drive" / "dram.img", fs::file_size(d / "drive" / "dram.img") / 2);
+  r = ssdvp(d, base + "--load-state '" + (d / "drive").string() + "' -o '" + (d / "x").string() + "'");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "dram.img")) << r.err;
+  EXPECT_FALSE(fs::exists(d / "x" / "summary.json"));
+  std::ofstream(d / "drive" / "state.json") << "{\"format\": \"ssdvp-saved-drive\", \"version\": 99, \"keys\": {}}";
+  r = ssdvp(d, base + "--load-state '" + (d / "drive").string() + "' -o '" + (d / "x").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "version 99")) << r.err;
+}
