@@ -47,6 +47,14 @@ enum ftl_placement {
 enum ftl_cluster_engine { FTL_CLUSTER_SOFTWARE = 0, FTL_CLUSTER_ACCEL = 1 };
 
 /* Where GC-relocated LBAs go (placements other than single and double). */
+/* ftl.write.at_floor: what a host write does when its frontier needs a block
+ * on its next die and the free blocks are at the host floor (issue 16). */
+enum ftl_floor_policy {
+  FTL_FLOOR_WAIT = 0, /* wait for that block, and every later write waits behind it */
+  FTL_FLOOR_PASS = 1, /* wait for that block; later writes to other frontiers and LBAs pass it */
+  FTL_FLOOR_ROOM = 2  /* as pass, and the frontier writes on the dies where it has an open block meanwhile */
+};
+
 enum ftl_gc_placement {
   FTL_GC_PLACE_SEPARATE = 0, /* a GC frontier of its own */
   FTL_GC_PLACE_CLUSTER = 1   /* the current class of the LBA's slice (stream: the GC frontier) */
@@ -114,6 +122,8 @@ struct ftl_config {
   uint32_t refresh_retries;    /* a read that needed at least this many retry levels refreshes its block (0: never) */
   uint32_t gc_durable;  /* 1: erase a victim only once its relocated data is programmed (power loss without PLP) */
   uint32_t ns_ready_ns; /* I/O commands complete with Namespace Not Ready before this firmware time (0: ready) */
+  /* branch fidelity */
+  uint32_t floor_policy; /* enum ftl_floor_policy */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */
