@@ -51,12 +51,13 @@ def uniform_table(df: pd.DataFrame) -> str:
 def skewed_table(df: pd.DataFrame) -> str:
     s = df[df.workload != "uniform"]
     rows = ["| workload (r/f) | frontiers | policy | S_f effective | firmware | model | model | firmware vs model "
-            "| page-level simulator, firmware's ties | page-level simulator, random ties | Desnoyers' greedy model |",
-            "|---|---|---|---|---|---|---|---|---|---|---|"]
+            "| page-level simulator, firmware's ties | page-level simulator, random ties "
+            "| page-level simulator, oldest first | Desnoyers' greedy model |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for _, r in s.iterrows():
         rows.append(f"| {r.workload} | {r.frontiers} | {label(r)} | {r.sf_effective:.4f} | {r.measured:.3f} | "
                     f"{r.model:.3f} | {r.model_name} | {r.model_diff_pct:+.2f} % | {fmt_sim(r.page_sim)} | "
-                    f"{fmt_sim(r.page_sim_random_ties)} | {desn(r)} |")
+                    f"{fmt_sim(r.page_sim_random_ties)} | {fmt_sim(r.get('page_sim_oldest_ties'))} | {desn(r)} |")
     return "\n".join(rows)
 
 
@@ -121,8 +122,18 @@ def findings(df: pd.DataFrame) -> str:
                         (gs, "separated, two pools at p = f (Eq. 20-22)")):
             if r is None or pd.isna(r.get("desnoyers_greedy")) or r.get("desnoyers_greedy") == "":
                 continue
+            dg = float(r.desnoyers_greedy)
+            sim = ""
+            po = r.get("page_sim_oldest_ties")
+            if r.frontiers == "one" and po is not None and not pd.isna(po) and po != "":
+                ps, pr, po = float(r.page_sim), float(r.page_sim_random_ties), float(po)
+                sim = (f" The page-level simulator, one frontier: with the firmware's tie-breaking {ps:.3f} "
+                       f"({_pct(r.measured, ps)} from the firmware), with random ties {pr:.3f} ({_pct(pr, dg)} from "
+                       f"the model), with the oldest block first, the LRW order Eq. 16 is built on, {po:.3f} "
+                       f"({_pct(po, dg)} from the model). The firmware's rule costs {_pct(ps, po)} against the "
+                       f"oldest first.")
             out.append(f"- {w}, greedy {name}: firmware {r.measured:.3f}, Desnoyers' greedy model "
-                       f"{float(r.desnoyers_greedy):.3f} ({_pct(r.measured, float(r.desnoyers_greedy))}; he states 2 %).")
+                       f"{dg:.3f} ({_pct(r.measured, dg)}; he states 2 %).{sim}")
         if gs is not None and ds is not None:
             out.append(f"- {w}, separated: greedy ({gs.measured:.3f}) is worse than d-choices with d = 10 "
                        f"({ds.measured:.3f}): with one frontier per temperature, greedy keeps taking hot blocks that "

@@ -9,6 +9,11 @@ writes the results page, a CSV table and SVG bar charts (no plotting
 library needed). Python 3 standard library only; one run at a time.
 
     python3 scripts/streams_experiment.py [--bin build/platform/ssdvp] [--out out/streams] [--quick]
+                                          [--only fio,...] [--large | --no-large] [--render]
+
+Besides the small drive of configs/streams.yaml (1 GiB of flash), it runs
+fio and mysql on a drive four times larger (LARGE below, `out/streams/large/`),
+where eight streams' open blocks are a small part of the spare.
 """
 import argparse
 import json
@@ -40,16 +45,29 @@ POLICIES = {
              "ftl.hot.slice_size": "1MiB", "ftl.hot.period": "5s"},
 }
 
+# The larger drive (issue 16): 4 GiB of flash (1024 blocks a die), 3.5 GiB
+# exported, the same 12.5 % spare; the workloads' operations scaled with the
+# drive so that each run writes as many drive writes as on the small drive.
+# Eight streams' open blocks (8 x 8 dies x 512 KiB) plus GC's are 36 MiB:
+# 28 % of the small drive's 128 MiB spare, 7 % of this one's 512 MiB.
+LARGE = {"flash.blocks_per_plane": 1024, "nvme.namespace_size": "3584MiB", "dram.size": "128MiB"}
+LARGE_SCALE = 4
+LARGE_WORKLOADS = ["fio", "mysql"]
+LARGE_POLICIES = ["none", "autostream", "lstm", "oracle"]
+
 # The cost of open frontiers: AutoStream with fewer streams (8 is the main table).
 EXTRAS = {f"autostream-{n}": {"host.streams": "autostream", "host.predict.streams": n} for n in (2, 4)}
 EXTRA_WORKLOADS = ["fio", "mysql"]
 
 
-def run(binary, out, wl, pol, quick):
-    d = os.path.join(out, f"{wl}_{pol}")
+def run(binary, out, wl, pol, quick, large=False):
+    d = os.path.join(out, "large" if large else "", f"{wl}_{pol}")
     os.makedirs(d, exist_ok=True)
     sets = dict(WORKLOADS[wl])
     sets.update(POLICIES.get(pol) or EXTRAS[pol])
+    if large:
+        sets.update(LARGE)
+        sets["workload.app.operations"] = sets["workload.app.operations"] * LARGE_SCALE
     if quick:
         sets["workload.app.operations"] = sets["workload.app.operations"] // 5
         sets["host.predict.train_periods"] = 4
@@ -63,18 +81,39 @@ def run(binary, out, wl, pol, quick):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"{wl}/{pol}: ssdvp failed ({p.returncode}):\n{p.stderr}{p.stdout}")
+    r = row_of(d, wl, pol, large, round(time.time() - t0, 1))
+    print(f"{'4GiB ' if large else ''}{wl:9s} {pol:10s} WAF {r['waf']:.3f} erases {r['erases']} p99.99 "
+          f"{r['w_p9999']:.0f} us ({r['wall_s']} s)", flush=True)
+    return r
+
+
+def row_of(d, wl, pol, large, wall_s):
+    """A table row from one run's outputs (summary.json, predictor.json)."""
+    report = os.path.join(d, "predictor.json")
     with open(os.path.join(d, "summary.json")) as f:
         s = json.load(f)
-    r = {"workload": wl, "policy": pol, "waf": s["ftl"]["waf"], "erases": s["ftl"]["erases"],
+    r = {"workload": wl, "policy": pol, "large": large, "waf": s["ftl"]["waf"], "erases": s["ftl"]["erases"],
          "stalls": s["ftl"]["write_stalls"], "w_mean": s["latency_us"]["write"]["mean"],
-         "w_p9999": s["latency_us"]["write"]["p9999"], "wall_s": round(time.time() - t0, 1),
-         "sim_s": s["host"]["sim_time_s"]}
+         "w_p9999": s["latency_us"]["write"]["p9999"], "wall_s": wall_s,
+         "sim_s": s["host"]["sim_time_s"], "free_min": s["ftl"].get("free_blocks_min")}
     if os.path.exists(report) and pol in ("autostream", "lstm"):
         with open(report) as f:
             r["pred"] = json.load(f)
-    print(f"{wl:9s} {pol:10s} WAF {r['waf']:.3f} erases {r['erases']} p99.99 {r['w_p9999']:.0f} us ({r['wall_s']} s)",
-          flush=True)
     return r
+
+
+def collect(out, large):
+    """Rows of every finished run under out/ (or out/large/), for a page from runs made by several processes
+    or cut short (--collect)."""
+    base = os.path.join(out, "large") if large else out
+    pols = LARGE_POLICIES if large else list(POLICIES) + list(EXTRAS)
+    rows = []
+    for wl in (LARGE_WORKLOADS if large else WORKLOADS):
+        for pol in pols:
+            d = os.path.join(base, f"{wl}_{pol}")
+            if os.path.exists(os.path.join(d, "summary.json")):
+                rows.append(row_of(d, wl, pol, large, None))
+    return rows
 
 
 def svg_bars(path, title, groups, series, values, unit):
@@ -134,9 +173,30 @@ def main():
     ap.add_argument("--only", default="", help="rerun only these workloads (comma list), keep the others' rows")
     ap.add_argument("--extras", action="store_true", help="run only the fewer-streams runs, keep the other rows")
     ap.add_argument("--render", action="store_true", help="only rewrite the page from the last run's rows.json")
+    ap.add_argument("--large", dest="large", action="store_true", default=None,
+                    help="run only the larger drive's rows (fio, mysql), keep the small drive's")
+    ap.add_argument("--no-large", dest="large", action="store_false", help="skip the larger drive's rows, keep them")
+    ap.add_argument("--collect", action="store_true",
+                    help="only rewrite the page from the finished runs' outputs under --out (both drives)")
     args = ap.parse_args()
     rows_path = os.path.join(args.out, "rows.json")
-    if args.render:
+    large_path = os.path.join(args.out, "large", "rows.json")
+    if args.collect:
+        for large, path in ((False, rows_path), (True, large_path)):
+            with open(path, "w") as f:
+                json.dump(collect(args.out, large), f)
+        args.render = True
+    if args.large is not False and not args.render:  # the larger drive (kept from the last run with --no-large)
+        lrows = [run(args.bin, args.out, wl, pol, args.quick, True) for wl in LARGE_WORKLOADS
+                 if not args.only or wl in args.only.split(",") for pol in LARGE_POLICIES]
+        os.makedirs(os.path.dirname(large_path), exist_ok=True)
+        with open(large_path, "w") as f:
+            json.dump(lrows, f)
+    large_rows = []
+    if os.path.exists(large_path):
+        with open(large_path) as f:
+            large_rows = json.load(f)
+    if args.render or args.large:
         with open(rows_path) as f:
             rows = json.load(f)
     else:
@@ -159,7 +219,8 @@ def main():
     figdir = os.path.join(os.path.dirname(args.doc), "streams")
     os.makedirs(figdir, exist_ok=True)
     by = {(r["workload"], r["policy"]): r for r in rows}
-    wls, pols = list(WORKLOADS), list(POLICIES)
+    wls = [w for w in WORKLOADS if (w, "none") in by and (w, "lstm") in by]  # runs cut short: whole workloads only
+    pols = list(POLICIES)
     with open(os.path.join(figdir, "table.csv"), "w") as f:
         f.write("workload,policy,waf,erases,write_stalls,write_mean_us,write_p9999_us,mae,spearman,sim_s,wall_s\n")
         for r in rows:
@@ -185,20 +246,43 @@ def main():
     if feats:
         svg_bars(os.path.join(figdir, "pearson.svg"), "|Pearson r| of each feature with next-period temperature",
                  feats, wls, pear, "|r|")
-    write_doc(args, rows, by, wls, pols)
+    write_doc(args, rows, by, wls, pols, large_rows)
 
 
-def write_doc(args, rows, by, wls, pols):
+def large_table(large_rows, by):
+    """The larger drive's rows beside the small drive's (same workloads, same placements)."""
+    L = ["| workload | placement | WAF, 1 GiB | vs none | WAF, 4 GiB | vs none | write p99.99 (us), 1 GiB | "
+         "write p99.99 (us), 4 GiB | vs none | free blocks min, 4 GiB |",
+         "|---|---|---|---|---|---|---|---|---|---|"]
+    lb = {(r["workload"], r["policy"]): r for r in large_rows}
+    for w in LARGE_WORKLOADS:
+        for p in LARGE_POLICIES:
+            r, s = lb.get((w, p)), by.get((w, p))
+            if not r or not s:
+                continue
+            b, sb = lb[(w, "none")], by[(w, "none")]
+            L.append(f"| {w} | {p} | {s['waf']:.3f} | {pct(s['waf'], sb['waf']) if p != 'none' else ''} | "
+                     f"{r['waf']:.3f} | {pct(r['waf'], b['waf']) if p != 'none' else ''} | {s['w_p9999']:.0f} | "
+                     f"{r['w_p9999']:.0f} | {pct(r['w_p9999'], b['w_p9999']) if p != 'none' else ''} | "
+                     f"{r.get('free_min', '')} |")
+    return "\n".join(L)
+
+
+def write_doc(args, rows, by, wls, pols, large_rows=()):
     L = []
     A = L.append
     A("# Multi-stream placement from predicted temperature (LSTM, AutoStream) against no streams, an oracle and HAML-SSD\n")
     A("<!-- Generated by scripts/streams_experiment.py. Do not edit: edit the script and regenerate. -->\n")
-    A("**Regenerate** (about ten minutes on one core): `python3 scripts/streams_experiment.py` "
+    A("**Regenerate** (about 40 minutes on one core, most of it the larger drive's runs): "
+      "`python3 scripts/streams_experiment.py` "
       "(runs `build/platform/ssdvp` on `configs/streams.yaml`; outputs in `out/streams/`).\n")
     A("**Setup.** The small drive of `configs/small.yaml` (1 GiB of flash, 896 MiB exported, 12.5 % spare, "
       "greedy GC below 16 free blocks), filled sequentially before the timed run, eight host classes "
       "(`ftl.hot.classes: 8`), the firmware's `stream` placement (stream *s* writes class *s* - 1, one open "
-      "block per die per class; relocated data has a frontier of its own). The host enables the NVMe Streams "
+      "block per die per class; relocated data has a frontier of its own; `ftl.write.at_floor: room`: at the host "
+      "floor a stream writes on the dies where it has an open block instead of waiting for a block on its next "
+      "die, and waiting writes to other streams pass, issue 16's fix of the start-of-stream stall, below). The host "
+      "enables the NVMe Streams "
       "directive and allocates eight streams over the admin queue before the run. Workloads are the "
       "application generators (`workload.source: app`, docs/traces.md) open loop:\n")
     for w, s in WORKLOADS.items():
@@ -219,7 +303,9 @@ def write_doc(args, rows, by, wls, pols):
     for w in wls:
         base = by[(w, "none")]
         for p in pols:
-            r = by[(w, p)]
+            r = by.get((w, p))
+            if not r:
+                continue
             A(f"| {w} | {p} | {r['waf']:.3f} | {pct(r['waf'], base['waf']) if p != 'none' else ''} | {r['erases']} | "
               f"{r['stalls']} | {r['w_mean']:.0f} | {r['w_p9999']:.0f} | "
               f"{pct(r['w_p9999'], base['w_p9999']) if p != 'none' else ''} |")
@@ -254,6 +340,14 @@ def write_doc(args, rows, by, wls, pols):
       "column); predict covers closing the records, the LSTM over all chunks and the K-Means. They are wall-clock "
       "time of the simulator's host process on a shared machine; `build/testbench/bench/ssdvp_bench "
       "--benchmark_filter='FeatureCapture|Lstm|Kmeans1d'` measures the pieces alone.\n")
+    if large_rows:
+        A("### A drive where eight streams do not eat the spare\n")
+        A(f"The same runs on a drive {LARGE_SCALE} times larger (`" + ", ".join(f"{k}={v}" for k, v in LARGE.items())
+          + f"`; 12.5 % spare as above, operations x {LARGE_SCALE} so that each run writes as many drive writes): "
+          "eight streams' open blocks on every die plus GC's frontier (36 MiB) are 7 % of its 512 MiB spare "
+          "instead of 28 % of 128 MiB. `python3 scripts/streams_experiment.py --large` reruns these rows alone "
+          "(outputs in `out/streams/large/`).\n")
+        A(large_table(large_rows, by) + "\n")
     A(FINDINGS)
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     from provenance import provenance_section  # explore's form: version, binary digest, commit

@@ -46,14 +46,21 @@ static uint32_t host_floor(const struct ftl *f) {
  * can be opened (host frontier: free blocks at the host floor). A frontier
  * that has an open block on another die does not open one more while the
  * free blocks left are needed by empty GC frontiers: it writes where it has
- * room. */
+ * room. Nor does a host frontier at the host floor under ftl.write.at_floor
+ * room: a stream that starts, or whose blocks fill together, opens its
+ * blocks one die at a time as GC frees them instead of stalling its writes
+ * until it has one on each die (issue 16). */
 static int frontier_next_row(struct ftl *f, struct frontier *fr, int for_gc, uint32_t *row) {
   const uint32_t planes = mp_planes(f), lanes = f->dies * planes;
   for (uint32_t tries = 0; tries < lanes; ++tries) {
     const uint32_t d = fr->next_die; /* a lane: the die itself with one plane */
     const uint32_t blk = fr->open_block[d];
     if (blk == FTL_NONE) {
-      if (!for_gc && f->free_total <= host_floor(f)) return -1;
+      if (!for_gc && f->free_total <= host_floor(f)) {
+        if (!fr->open_count || f->cfg.floor_policy != FTL_FLOOR_ROOM) return -1;
+        fr->next_die = (d + 1) % lanes; /* write where it has room */
+        continue;
+      }
       const uint32_t opened = fr->open_count && f->free_total <= gc_frontiers_empty(f, fr->index) ? FTL_NONE
                               : planes > 1 ? block_take_free_plane(f, d / planes, d % planes, fr->wear)
                                            : block_take_free(f, d, fr->wear);

@@ -47,6 +47,14 @@ enum ftl_placement {
 enum ftl_cluster_engine { FTL_CLUSTER_SOFTWARE = 0, FTL_CLUSTER_ACCEL = 1 };
 
 /* Where GC-relocated LBAs go (placements other than single and double). */
+/* ftl.write.at_floor: what a host write does when its frontier needs a block
+ * on its next die and the free blocks are at the host floor (issue 16). */
+enum ftl_floor_policy {
+  FTL_FLOOR_WAIT = 0, /* wait for that block, and every later write waits behind it */
+  FTL_FLOOR_PASS = 1, /* wait for that block; later writes to other frontiers and LBAs pass it */
+  FTL_FLOOR_ROOM = 2  /* as pass, and the frontier writes on the dies where it has an open block meanwhile */
+};
+
 enum ftl_gc_placement {
   FTL_GC_PLACE_SEPARATE = 0, /* a GC frontier of its own */
   FTL_GC_PLACE_CLUSTER = 1   /* the current class of the LBA's slice (stream: the GC frontier) */
@@ -145,6 +153,8 @@ struct ftl_config {
   uint32_t oc_read_ns;  /* timing hints the Geometry reports (the platform copies flash.timing.*; 0: unknown) */
   uint32_t oc_program_ns;
   uint32_t oc_erase_ns;
+  /* branch fidelity */
+  uint32_t floor_policy; /* enum ftl_floor_policy */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */

@@ -146,8 +146,34 @@ int cmd_place_writes(struct ftl *f, uint32_t c) {
   return STEP_DONE;
 }
 
-/* Places a write whose data arrived; one that must wait joins the wait list. */
+/* ---- waiting writes passing each other (ftl.write.at_floor pass, room) - */
+
+/* Whether a waiting write ahead of write c in the wait list (from its head up
+ * to `stop`, exclusive) writes an LBA that c writes: c must not land first. */
+static int overlaps_waiting(const struct ftl *f, uint32_t c, uint32_t stop) {
+  const struct fw_cmd *b = &f->cmds[c];
+  for (uint32_t w = f->wait_head; w != stop && w != FTL_NONE; w = f->cmds[w].next) {
+    const struct fw_cmd *a = &f->cmds[w];
+    if (w != c && a->opcode == NVME_OP_WRITE && a->slba < b->slba + b->nlb && b->slba < a->slba + a->nlb) return 1;
+  }
+  return 0;
+}
+
+/* The frontier write c places its next LBA on, as a bit. */
+static uint32_t next_frontier_bit(struct ftl *f, uint32_t c) {
+  const struct fw_cmd *cmd = &f->cmds[c];
+  return 1u << place_host(f, (uint32_t)(cmd->slba + cmd->progress), cmd->stream)->index;
+}
+
+/* Places a write whose data arrived; one that must wait joins the wait list,
+ * as does one that writes an LBA of a write already waiting (pass and room:
+ * waiting writes may be passed, so the same LBA must keep its order here). */
 static int place_command(struct ftl *f, uint32_t c) {
+  if (f->cfg.floor_policy >= FTL_FLOOR_PASS && f->wait_head != FTL_NONE && overlaps_waiting(f, c, FTL_NONE)) {
+    f->cmds[c].state = CMD_PLACE;
+    wait_push(f, c);
+    return STEP_WAIT;
+  }
   const int r = cmd_place_writes(f, c);
   if (r == STEP_WAIT) wait_push(f, c);
   return r;
@@ -423,17 +449,32 @@ int host_commands(struct ftl *f) {
   return did;
 }
 
+/* Waiting commands in order. Reads always try. A write that still cannot be
+ * placed holds back the writes after it: all of them (ftl.write.at_floor
+ * wait), or (pass, room) only those that write one of its LBAs or whose next
+ * LBA goes to a frontier a write ahead of them waits on (it would wait too);
+ * writes to streams or classes that have room pass. */
 int host_resume_waiting(struct ftl *f) {
   int did = 0;
-  uint32_t prev = FTL_NONE, c = f->wait_head;
-  if (f->wait_yielded != FTL_NONE) { /* continue where a write yielded */
+  const int pass = f->cfg.floor_policy >= FTL_FLOOR_PASS;
+  uint32_t prev = FTL_NONE, c = f->wait_head, held = 0; /* held: frontiers waited on, as bits */
+  if (f->wait_yielded != FTL_NONE) {                    /* continue where a write yielded */
     c = f->wait_yielded;
     prev = f->wait_yielded_prev;
     f->wait_yielded = FTL_NONE;
+    for (uint32_t w = f->wait_head; pass && w != c && w != FTL_NONE; w = f->cmds[w].next)
+      if (f->cmds[w].opcode != NVME_OP_READ) held |= next_frontier_bit(f, w);
   }
   while (c != FTL_NONE) {
     const uint32_t next = f->cmds[c].next;
     const int opcode = f->cmds[c].opcode;
+    if (pass && opcode != NVME_OP_READ && prev != FTL_NONE &&
+        ((held & next_frontier_bit(f, c)) || overlaps_waiting(f, c, c))) {
+      held |= next_frontier_bit(f, c); /* stays, behind the writes it must follow */
+      prev = c;
+      c = next;
+      continue;
+    }
     const int r = opcode == NVME_OP_READ ? cmd_start_read(f, c) : cmd_place_writes(f, c);
     if (r == STEP_YIELD) {
       f->wait_yielded = c;
@@ -449,7 +490,10 @@ int host_resume_waiting(struct ftl *f) {
       did = STEP_DONE;
     } else {
       prev = c;
-      if (opcode != NVME_OP_READ) break; /* writes keep their order */
+      if (opcode != NVME_OP_READ) {
+        if (!pass) break; /* writes keep their order */
+        held |= next_frontier_bit(f, c);
+      }
     }
     c = next;
   }

@@ -12,7 +12,8 @@
 //    Desnoyers' non-uniform model, d-choices against the hot/cold mean-field
 //    model, greedy against the page-level simulator (testbench/reference)
 //    and Desnoyers' greedy models (one frontier; hot/cold pools), 80/20 and
-//    90/10.
+//    90/10 (at 90/10 with one frontier the page-level simulator arbitrates
+//    between the firmware and Eq. 16: greedy's tie rule).
 // Single-LBA writes, one LBA per page, >= 16k blocks, run functionally (same
 // firmware, no timing; waf_measure.h). The spare factor is the effective
 // one unless said otherwise: blocks held free by the GC threshold and the
@@ -281,6 +282,46 @@ TEST(WafSkewed, NinetyTenAgainstDesnoyers) {
                 100 * (r.waf / want - 1));
     EXPECT_NEAR(r.waf / want, 1.0, pol == FTL_GC_FIFO ? 0.01 : 0.02);
   }
+}
+
+// 90/10 greedy with one frontier, the setting of Desnoyers' Eq. 16: the
+// firmware is 4.5 % above the model, beyond the 2 % he states. The page-level
+// simulator arbitrates (same drive, spare, threshold and protocol): with the
+// firmware's tie-breaking among blocks with as many valid pages (the one
+// whose count changed last, usually a hot block that would have lost more)
+// it lands on the firmware (1 %); with the oldest block first, the LRW order
+// Eq. 16 is built on, it lands within the model's 2 % (+0.9 % when this was
+// written; random ties +2.1 %). So the gap is the firmware's tie rule, which
+// costs a few per cent at this skew, not an error in the model or the
+// firmware (docs/results/fidelity.md).
+TEST(WafSkewed, NinetyTenOneFrontierAgainstDesnoyersAndPageSimulator) {
+  WafSetup s = skewed(FTL_GC_GREEDY, false);
+  s.placement = FTL_PLACE_SINGLE;
+  s.hot_lbas = 0.1;
+  s.hot_writes = 0.9;
+  s.warm_drive_writes = 18;
+  s.measure_drive_writes = 4.5;
+  const WafResult r = checked(s);
+  ref::PageSim::Config c;
+  c.blocks = uint32_t(s.T / s.ppb);
+  c.pages_per_block = s.ppb;
+  c.logical_pages = uint64_t(std::llround(double(s.T) * (1.0 - s.sf)));
+  c.victim = ref::SimVictim::greedy;
+  c.frontiers = ref::Frontiers::single;
+  c.tie = ref::TieBreak::latest_change;
+  const double sim_fw = ref::page_sim_waf(c, s.hot_lbas, s.hot_writes, s.warm_drive_writes, s.measure_drive_writes);
+  c.tie = ref::TieBreak::oldest_closed;
+  const double sim_old = ref::page_sim_waf(c, s.hot_lbas, s.hot_writes, s.warm_drive_writes, s.measure_drive_writes);
+  const double desn = ref::desnoyers_greedy_waf_classes(r.sf_eff, int(s.ppb), {0.1, 0.9}, {0.9, 0.1});
+  std::printf(
+      "greedy 90/10 one frontier (effective S_f %.4f): measured %.4f, page-level simulator with the firmware's ties "
+      "%.4f (%+.2f %%), with the oldest first %.4f; Desnoyers (Eq. 16) %.4f: firmware %+.2f %%, simulator with the "
+      "oldest first %+.2f %%\n",
+      r.sf_eff, r.waf, sim_fw, 100 * (r.waf / sim_fw - 1), sim_old, desn, 100 * (r.waf / desn - 1),
+      100 * (sim_old / desn - 1));
+  EXPECT_NEAR(r.waf / sim_fw, 1.0, 0.01) << "the firmware against the simulator with the same rule";
+  EXPECT_NEAR(sim_old / desn, 1.0, 0.02) << "Eq. 16 within its stated accuracy where its ordering holds";
+  EXPECT_GT(sim_fw / sim_old, 1.02) << "the tie rule is what moves the firmware off the model";
 }
 
 }  // namespace

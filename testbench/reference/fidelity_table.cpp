@@ -8,7 +8,9 @@
 //     --sim    also run page_sim.h at the skewed greedy points, with the
 //              firmware's tie-breaking (the block whose valid count changed
 //              last) and with uniformly random ties (the mean-field model's),
-//              and at the skewed d-choices point with host and GC frontiers
+//              at the one-frontier points also with the oldest block first
+//              (the LRW order Desnoyers' Eq. 16 builds on), and at the skewed
+//              d-choices point with host and GC frontiers
 //     --quick  fewer drive writes (a smoke run, not for the page)
 //     --part   only the uniform or only the skewed points (two processes)
 #include <cstdio>
@@ -130,7 +132,7 @@ int main(int argc, char** argv) {
   if (header)
     std::printf(
         "workload,f,r,frontiers,policy,d,pages_per_block,sf_nominal,sf_effective,measured,model,model_name,"
-        "model_diff_pct,page_sim,page_sim_random_ties,desnoyers_greedy\n");
+        "model_diff_pct,page_sim,page_sim_random_ties,desnoyers_greedy,page_sim_oldest_ties\n");
   for (const Point& p : pts) {
     const uint32_t b = p.b;
     waf::WafSetup s;
@@ -157,30 +159,34 @@ int main(int argc, char** argv) {
     }
     std::string name;
     const double m = model(p, r.sf_eff, b, &name);
-    std::string ps, ps_random;
-    if (sim && p.f < 1 && !p.single && (p.policy == FTL_GC_GREEDY || (p.policy == FTL_GC_DCHOICES && !p.separate))) {
+    std::string ps, ps_random, ps_oldest;
+    if (sim && p.f < 1 && (p.policy == FTL_GC_GREEDY || (p.policy == FTL_GC_DCHOICES && !p.separate))) {
       ref::PageSim::Config c;
       c.blocks = uint32_t(kPages / b);
       c.pages_per_block = b;
       c.logical_pages = uint64_t(std::llround(double(kPages) * (1.0 - p.sf)));
       c.victim = p.policy == FTL_GC_GREEDY ? ref::SimVictim::greedy : ref::SimVictim::dchoices;
       c.d = s.dchoices;
-      c.frontiers = p.separate ? ref::Frontiers::by_class : ref::Frontiers::host_gc;
+      c.frontiers = p.single ? ref::Frontiers::single : p.separate ? ref::Frontiers::by_class : ref::Frontiers::host_gc;
       c.tie = ref::TieBreak::latest_change;
       ps = std::to_string(ref::page_sim_waf(c, p.f, p.r, s.warm_drive_writes, s.measure_drive_writes));
       if (p.policy == FTL_GC_GREEDY) {
         c.tie = ref::TieBreak::random;
         ps_random = std::to_string(ref::page_sim_waf(c, p.f, p.r, s.warm_drive_writes, s.measure_drive_writes));
+        if (p.single) {
+          c.tie = ref::TieBreak::oldest_closed;
+          ps_oldest = std::to_string(ref::page_sim_waf(c, p.f, p.r, s.warm_drive_writes, s.measure_drive_writes));
+        }
       }
     }
     const double dg = desnoyers_greedy(p, r.sf_eff, b);
     const std::string desn = dg > 0 ? std::to_string(dg) : "";
-    std::printf("%s,%.2f,%.2f,%s,%s,%u,%u,%.4f,%.5f,%.4f,%.4f,%s,%+.2f,%s,%s,%s\n", p.workload.c_str(), p.f, p.r,
+    std::printf("%s,%.2f,%.2f,%s,%s,%u,%u,%.4f,%.5f,%.4f,%.4f,%s,%+.2f,%s,%s,%s,%s\n", p.workload.c_str(), p.f, p.r,
                 p.single     ? "one"
                 : p.separate ? "hot/cold"
                              : "host+gc",
                 policy_name(p.policy), p.policy == FTL_GC_DCHOICES ? p.d : 0u, b, p.sf, r.sf_eff, r.waf, m,
-                name.c_str(), 100 * (r.waf / m - 1), ps.c_str(), ps_random.c_str(), desn.c_str());
+                name.c_str(), 100 * (r.waf / m - 1), ps.c_str(), ps_random.c_str(), desn.c_str(), ps_oldest.c_str());
     std::fflush(stdout);
   }
   return 0;

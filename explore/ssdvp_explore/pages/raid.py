@@ -231,15 +231,15 @@ def render_shape(ctx) -> str:
 FINDINGS = """\
 **What the recorded run shows** (the tables below; regenerate to check):
 
-- **GCSync+ and GCLock remove every collision**, on every workload, as in the
-  slides: no read met two collecting devices (one read under GCLock with
-  reconstruction spanned a lock hand-over; none met two at one instant), and
+- **GCSync+ and GCLock remove the collisions**, on every workload, as in the
+  slides: under GCSync+ no read met two collecting devices; under GCLock one
+  read on stress spanned a lock hand-over (none met two at one instant); and
   the firmware's own GC activity never had two devices collecting at once
-  (`max_devices_collecting` 1). **GCSync** removes most: stress 197 to 11
-  (-94 %; the slides: -60 to -71 %), TPCC 21 to 0, DTRS 3 to 0. Devices now
+  (`max_devices_collecting` 1). **GCSync** removes most: stress 197 to 8
+  (-96 %; the slides: -60 to -71 %), TPCC 21 to 0, DTRS 4 to 0. Devices now
   start at their GC threshold, so a window policy forces a collection here and
   there (0-3 per run): a device whose pool runs out before its window comes.
-- **Our baselines collide far less than the slides'** (normal: TPCC 21, DTRS 3,
+- **Our baselines collide far less than the slides'** (normal: TPCC 21, DTRS 4,
   MSNFS-like 0, against 3,323 / 1,214 / 3,509). Our devices collect one victim
   at a time, a few ms each, and spend little time in GC on these traces, so two
   devices rarely collect at once; the slides' SSDSim configuration is not given
@@ -248,17 +248,17 @@ FINDINGS = """\
   policies, not counts.
 - **Coordination did not make reads slower here** (the slides: 1.5-2.1x slower
   mean reads, MSNFS faster). Mean read latency moves by a few percent either
-  way (stress 105-108 us under every policy but Harmonia, 111). A device that
+  way (stress 104-110 us under every policy but Harmonia, 111). A device that
   waits for its window only defers collection it would have done anyway, and
   with GC below 16 free blocks it has the headroom to wait; the reads that meet
-  one collecting device are as slow as before (70-530 us mean instead of
+  one collecting device are as slow as before (70-620 us mean instead of
   40-100), there are just no more of them. With less headroom (GC below 8 free
   blocks, [raid-window.md](raid-window.md)) devices run out during the closed
   time and collect urgently unless they bank free blocks in their window.
 - **Harmonia (the paper's global GC) does the opposite on purpose**: when one
   drive needs to collect, all four collect together (`max_devices_collecting`
   4; 17 global collections on TPCC, 351 on DTRS). Its collisions are higher
-  than normal's on TPCC, DTRS and MSNFS-like (30 / 19 / 4 against 21 / 3 / 0)
+  than normal's on TPCC, DTRS and MSNFS-like (30 / 19 / 4 against 21 / 4 / 0)
   and lower on stress (38 against 197, with fewer reads meeting no GC at all).
   It costs the devices: WAF +6 to +14 % (TPCC 6.18 to 7.07) and GC time +7 to
   +16 %, because the idle drives are made to collect victims that still hold
@@ -266,13 +266,13 @@ FINDINGS = """\
   which these loads do not stress; here it helps nothing.
 - **With reconstruction (`on_gc`), a read that meets one collecting device
   costs little extra**: the mean latency of 1GC reads goes from 3-5.5x that of
-  reads that meet no GC (stress 228 us against 57, DTRS 369 against 103) to
-  1.0-1.4x (stress 58, DTRS 116), under every policy. Collisions cannot be
+  reads that meet no GC (stress 228 us against 56, DTRS 353 against 103) to
+  1.0-1.4x (stress 58, DTRS 114), under every policy. Collisions cannot be
   reconstructed round, so coordination and reconstruction together are best:
   on the stress load the mean read falls from 106 us (normal, no
-  reconstruction) to 57-59 us (any coordination with reconstruction; normal
-  with reconstruction 67 us), and p99.9 from 2.3 ms to 0.26 ms under GCLock
-  and about 1.2 ms under GCSync, GCSync+ and Harmonia (normal with
+  reconstruction) to 56-59 us (any coordination with reconstruction; normal
+  with reconstruction 67 us), and p99.9 from 2.3 ms to 0.24 ms under GCLock
+  and 1.1-1.5 ms under GCSync, GCSync+ and Harmonia (normal with
   reconstruction 2.0 ms). On TPCC, p99.9 falls from 1.9 ms to 0.15-0.19 ms
   with any window or lock policy plus reconstruction. The remaining tail is
   reads queued behind writes of the same stripe and behind GC writes on the
@@ -285,17 +285,17 @@ FINDINGS = """\
 WINDOW_FINDINGS = """\
 **What the recorded run shows:** with GC below 16 free blocks, GCSync+ with a
 20 ms buffer has no collision at any window from 25 to 400 ms; a 5 ms buffer
-leaves a few (a victim can take longer than 5 ms), and GCSync keeps 1-11 at
-every window. Devices start at their GC threshold, so now and then a device
-runs out before its window comes (0-3 forced collections per run). With GC below 8 free blocks the
+leaves at most one (a victim can take longer than 5 ms), and GCSync keeps 0-8
+at every window. Devices start at their GC threshold, so now and then a device
+runs out before its window comes (0-5 forced collections per run). With GC below 8 free blocks the
 devices cannot wait for their window: the closed time ((n-1) windows plus
 buffers) consumes more blocks than the headroom (threshold minus reserve),
-urgent collections are forced (50 to 147 per run, growing with the window),
-and collisions return under every policy (40-122). **Banking** 4 free blocks
+urgent collections are forced (59 to 139 per run, more at the longer windows),
+and collisions return under every policy (29-95). **Banking** 4 free blocks
 while the window is open (`array.gc.bank_blocks: 4`) removes most of that:
-forced collections fall to 2-17 and collisions to 6-37, fewest at the longer
-windows, and the p99.9 write latency returns from 3.6-8.1 ms (20 ms buffer)
-to about 2.5 ms, at the cost of a few percent on mean
+forced collections fall to 1-15 and collisions to 0-32 (GCSync's fewest at the
+longer windows), and the p99.9 write latency returns from 3.0-9.7 ms (20 ms
+buffer) to 2.4-2.9 ms, at the cost of a few percent on mean
 reads. At 16 blocks banking removes the few forced collections but not
 GCSync's collisions (victims that run past a window's end). The window must
 otherwise be short enough for the headroom: headroom (blocks) >= write rate per
