@@ -141,7 +141,7 @@ void FlashCtrl::multiplane_run(uint32_t group_die) {
         for (size_t i = 0; i < n; ++i) multiplane_post(g[i], cqe[i], t);
         return;
       }
-      start = reserve(ch, std::max(a, die_free_[die]), cmds);
+      start = reserve(ch, std::max(a, die_busy_until_[die]), cmds);
       uint64_t prev = start + cmds + tr;
       for (size_t i = 0; i < n; ++i) {
         uint64_t xs = reserve(ch, prev, x[i]);
@@ -165,7 +165,7 @@ void FlashCtrl::multiplane_run(uint32_t group_die) {
         for (size_t i = 0; i < n; ++i) multiplane_post(g[i], cqe[i], t);
         return;
       }
-      uint64_t prev = die_free_[die];
+      uint64_t prev = die_busy_until_[die];
       for (size_t i = 0; i < n; ++i) {  // data-in plane by plane, then one tPROG
         const uint64_t s = reserve(ch, std::max(g[i].arrival + in, prev), x);
         if (i == 0) start = s;
@@ -183,14 +183,14 @@ void FlashCtrl::multiplane_run(uint32_t group_die) {
         for (size_t i = 0; i < n; ++i) multiplane_post(g[i], cqe[i], t);
         return;
       }
-      start = reserve(ch, std::max(a, die_free_[die]), cmds);
+      start = reserve(ch, std::max(a, die_busy_until_[die]), cmds);
       end = start + cmds + t_.erase_ps;
       std::fill(done.begin(), done.end(), end);
       break;
     }
   }
-  die_free_[die] = end;
-  die_busy_[die] += end - start;
+  die_busy_until_[die] = end;
+  die_busy_ps_[die] += end - start;
   for (size_t i = 0; i < n; ++i) {
     if (observer_)
       observer_(FlashOpRecord{die, ch, static_cast<uint8_t>(kind), g[i].d.row, g[i].arrival, start, end, done[i]});

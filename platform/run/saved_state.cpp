@@ -136,7 +136,9 @@ nlohmann::json drive_shaping_keys(const Config& cfg, bool workload_preconditione
     const std::string& k = p.key;
     if (free_to_differ(k)) continue;
     bool shapes = starts_with(k, "flash.") || starts_with(k, "ftl.") || starts_with(k, "precondition.") ||
-                  k == "nvme.lba_size" || k == "nvme.namespace_size" || k == "dram.size" || k == "cpu.mode";
+                  starts_with(k, "power.checkpoint.") ||  // its blocks and DRAM region are part of the drive
+                  k == "nvme.lba_size" || k == "nvme.namespace_size" || k == "nvme.command_set" || k == "dram.size" ||
+                  k == "cpu.mode";
     if (workload_preconditioned)
       shapes = shapes || starts_with(k, "workload.") || k == "host.streams" || starts_with(k, "host.oracle.") ||
                starts_with(k, "host.predict.") || starts_with(k, "host.files.");
