@@ -12,21 +12,14 @@ DmiSocket::DmiSocket(const char* name, uint64_t dmi_addr)
   register_invalidate_direct_mem_ptr(this, &DmiSocket::invalidate);
 }
 
-bool DmiSocket::acquire() {
-  if (!tried_) {
-    tried_ = true;
-    tlm::tlm_generic_payload tx;
-    tx.set_address(dmi_addr_);
-    tx.set_command(tlm::TLM_READ_COMMAND);
-    dmi_ = tlm::tlm_dmi();
-    valid_ = (*this)->get_direct_mem_ptr(tx, dmi_) && dmi_.is_read_write_allowed();
-  }
+bool DmiSocket::request() {
+  tried_ = true;
+  tlm::tlm_generic_payload tx;
+  tx.set_address(dmi_addr_);
+  tx.set_command(tlm::TLM_READ_COMMAND);
+  dmi_ = tlm::tlm_dmi();
+  valid_ = (*this)->get_direct_mem_ptr(tx, dmi_) && dmi_.is_read_write_allowed();
   return valid_;
-}
-
-uint8_t* DmiSocket::dmi_ptr(uint64_t addr, uint64_t len) {
-  if (!acquire() || addr < dmi_.get_start_address() || addr + len - 1 > dmi_.get_end_address()) return nullptr;
-  return dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address());
 }
 
 bool DmiSocket::copy(bool write, uint64_t addr, void* data, uint32_t n, uint64_t* latency_ps) {

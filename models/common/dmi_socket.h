@@ -25,7 +25,11 @@ class DmiSocket : public tlm_utils::simple_initiator_socket<DmiSocket> {
   // The DMI region (requested if needed), or null if the target gives none.
   const tlm::tlm_dmi* region() { return acquire() ? &dmi_ : nullptr; }
   // A pointer to [addr, addr + len) if the DMI region holds it, else null.
-  uint8_t* dmi_ptr(uint64_t addr, uint64_t len);
+  // Inline: the firmware's every hal_dram() window comes through here.
+  uint8_t* dmi_ptr(uint64_t addr, uint64_t len) {
+    if (!acquire() || addr < dmi_.get_start_address() || addr + len - 1 > dmi_.get_end_address()) return nullptr;
+    return dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address());
+  }
   // Reads or writes n bytes at addr, through the DMI region if it holds them
   // (latency: its read or write latency), else by b_transport (latency: the
   // annotated delay). False if the target answered with an error.
@@ -35,7 +39,8 @@ class DmiSocket : public tlm_utils::simple_initiator_socket<DmiSocket> {
   std::function<void(uint64_t start, uint64_t end)> on_invalidate;
 
  private:
-  bool acquire();
+  bool acquire() { return tried_ ? valid_ : request(); }
+  bool request();  // asks the target for the region
   void invalidate(sc_dt::uint64 start, sc_dt::uint64 end);
 
   uint64_t dmi_addr_;
