@@ -64,7 +64,9 @@ std::vector<FlowSpec> read_flows(Config& cfg, uint64_t lbas) {
         throw ConfigError("config key '" + kv.first + "': flows.count is 0 (set it to the number of flows)");
     return flows;
   }
-  const std::string limited = cfg.has("host.streams") ? "host.streams" : cfg.has("power.cut_at") ? "power.cut_at" : "";
+  const std::string limited = cfg.get_string("host.streams", "none", "") != "none" ? "host.streams"
+                              : cfg.get_time_ps("power.cut_at", "0s", "") != 0     ? "power.cut_at"
+                                                                                   : "";
   if (!limited.empty()) throw ConfigError("config key '" + limited + "': not with flows (flows.count > 0)");
   if (!cfg.get_bool("host.lba_wrap", true, ""))
     throw ConfigError("config key 'host.lba_wrap': flows need it true (each flow folds its requests into its LBAs)");

@@ -57,7 +57,7 @@ void expect_flows_add_up(const nlohmann::json& j) {
 
 TEST(Flows, PerFlowFiguresAddUpAndEveryReadChecksOutUnderRoundRobin) {
   const fs::path d = ssdvp_test::scratch("flows", "rr");
-  const auto r = run(d, kTwo);
+  const auto r = run(d, kTwo + "--set host.streams=none");  // the default, set: allowed
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = summary(d);
   ASSERT_TRUE(j.contains("flows"));
@@ -113,6 +113,7 @@ TEST(Flows, ABadFlowKeyIsAnErrorNamingIt) {
       {"--set flows.count=2 --set flows.0.start=1ms", "flows.0.start"},  // small.yaml is closed loop
       {"--set flows.count=65", "flows.count"},
       {"--set flows.0.name=a", "flows.0.name"},  // no flows.count
+      {"--set flows.count=2 --set host.streams=oracle", "host.streams"},
   };
   for (const auto& c : cases) {
     const auto r = run(d, c.set);
