@@ -87,7 +87,7 @@ enum tag_kind {
   TAG_HOST_READ = 2,
   TAG_GC_READ = 3,
   TAG_ERASE = 4,
-  TAG_TRANS = 5 /* a translation page operation or erase (cmt.c) */
+  TAG_TRANS = 6 /* a translation page operation or erase (cmt.c); 5 is kept for main's TAG_CKPT */
 };
 #define TAG(kind, idx) (((uint32_t)(kind) << 24) | (uint32_t)(idx))
 #define TAG_KIND(t) ((t) >> 24)
