@@ -57,8 +57,7 @@ static uint32_t staging_lbas(const struct ftl_config *c) {
   return n < 1024 ? 1024 : n;
 }
 static uint32_t flash_ring_entries(const struct ftl_config *c) {
-  return pow2_at_least(nbufs_of(c) + c->gc_max_active + 1 + (ckpt_enabled(c) ? CKPT_INFLIGHT : 0) +
-                       cmt_flash_slots(c));
+  return pow2_at_least(nbufs_of(c) + c->gc_max_active + 1 + (ckpt_enabled(c) ? CKPT_INFLIGHT : 0) + cmt_flash_slots(c));
 }
 
 struct dram_map {
