@@ -9,11 +9,11 @@ listed on the page; each writes out/flash-features/<name>/summary.json. The
 page is rebuilt from all summaries found, so one section can be rerun alone.
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+
+from runpoint import load_summary, run_point
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "flash-features")
@@ -79,20 +79,11 @@ def command(build, name, sets):
 
 
 def run(build, name, sets):
-    cmd = command(build, name, sets)
-    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    r = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if r.returncode != 0:
-        sys.exit(f"{name}: exit {r.returncode}\n{r.stdout[-3000:]}")
-    print(f"{name}: done", flush=True)
+    run_point(command(build, name, sets), name)
 
 
 def load(name):
-    path = os.path.join(OUT, name, "summary.json")
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        return json.load(f)
+    return load_summary(OUT, name)
 
 
 def fmt(v, nd=1):

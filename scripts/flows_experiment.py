@@ -13,9 +13,10 @@ on the page; each writes out/flows/<name>/summary.json.
 import argparse
 import json
 import os
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+
+from runpoint import run_point
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "flows")
@@ -56,12 +57,7 @@ def command(build, name, sets):
 
 
 def run_one(build, name, sets):
-    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    r = subprocess.run(command(build, name, sets), cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True)
-    if r.returncode != 0:
-        sys.exit(f"{name}: exit {r.returncode}\n{r.stdout[-3000:]}")
-    print(f"{name}: done", flush=True)
+    run_point(command(build, name, sets), name)
 
 
 def summary(name):

@@ -1,0 +1,26 @@
+"""Shared by the result-page scripts (dftl.py, flows_experiment.py, flash_features.py):
+run one ssdvp point and read its summary back."""
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run_point(cmd, name):
+    """Runs cmd (an ssdvp command line) from the repository root; exits naming the point if it fails."""
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    r = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        sys.exit(f"{name}: exit {r.returncode}\n{r.stdout[-3000:]}")
+    print(f"{name}: done", flush=True)
+
+
+def load_summary(out, name):
+    """The point's summary.json under out/name, or None if it has not run."""
+    path = os.path.join(out, name, "summary.json")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
