@@ -53,30 +53,20 @@ NvmeCtrl::NvmeCtrl(sc_core::sc_module_name nm, Config& cfg)
   bank_.on_read(NVME_ARB, [this] { return arb_.feature(); });
   bank_.on_read(NVME_MQES, [this] { return mqes_; });
   bank_.on_read(NVME_AMS, [this] { return arb_.mechanism() == NvmeArbiter::Mechanism::wrr ? 1u : 0u; });
-  bank_.on_write(NVME_CMD_BASE, [this](uint32_t v) {
-    cmd_.base = v;
-    write_ring(cmd_, sizeof(nvme_cmd_entry));
-  });
-  bank_.on_write(NVME_CMD_SIZE, [this](uint32_t v) {
-    cmd_.size = v;
-    write_ring(cmd_, sizeof(nvme_cmd_entry));
-  });
-  bank_.on_write(NVME_XFER_BASE, [this](uint32_t v) {
-    xfer_.base = v;
-    write_ring(xfer_, sizeof(nvme_xfer));
-  });
-  bank_.on_write(NVME_XFER_SIZE, [this](uint32_t v) {
-    xfer_.size = v;
-    write_ring(xfer_, sizeof(nvme_xfer));
-  });
-  bank_.on_write(NVME_DONE_BASE, [this](uint32_t v) {
-    done_.base = v;
-    write_ring(done_, sizeof(nvme_done));
-  });
-  bank_.on_write(NVME_DONE_SIZE, [this](uint32_t v) {
-    done_.size = v;
-    write_ring(done_, sizeof(nvme_done));
-  });
+  // Each firmware ring's BASE and SIZE registers: a write re-checks the ring's layout.
+  const auto ring_regs = [this](Ring& r, uint32_t base_reg, uint32_t size_reg, uint32_t entry_bytes) {
+    bank_.on_write(base_reg, [this, &r, entry_bytes](uint32_t v) {
+      r.base = v;
+      write_ring(r, entry_bytes);
+    });
+    bank_.on_write(size_reg, [this, &r, entry_bytes](uint32_t v) {
+      r.size = v;
+      write_ring(r, entry_bytes);
+    });
+  };
+  ring_regs(cmd_, NVME_CMD_BASE, NVME_CMD_SIZE, sizeof(nvme_cmd_entry));
+  ring_regs(xfer_, NVME_XFER_BASE, NVME_XFER_SIZE, sizeof(nvme_xfer));
+  ring_regs(done_, NVME_DONE_BASE, NVME_DONE_SIZE, sizeof(nvme_done));
   bank_.on_write(NVME_XFER_TAIL, [this](uint32_t v) { write_xfer_tail(v); });
   bank_.on_write(NVME_CMD_HEAD, [this](uint32_t v) { write_cmd_head(v); });
   bank_.on_write(NVME_DONE_HEAD, [this](uint32_t v) { write_done_head(v); });
