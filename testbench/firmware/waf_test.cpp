@@ -170,6 +170,19 @@ TEST(WafReference, FifoAtNominalSpareFactor) {
 // ---- skewed workloads: a fraction f of the LBAs gets a fraction r of the writes ----
 // 80/20 (f = 0.2, r = 0.8) on 16384 blocks of 32 pages.
 
+// The page simulator set up as the firmware drive s: same blocks, pages per
+// block and logical space, greedy with the firmware's tie rule.
+ref::PageSim::Config greedy_page_sim(const WafSetup& s, ref::Frontiers frontiers) {
+  ref::PageSim::Config c;
+  c.blocks = uint32_t(s.T / s.ppb);
+  c.pages_per_block = s.ppb;
+  c.logical_pages = uint64_t(std::llround(double(s.T) * (1.0 - s.sf)));
+  c.victim = ref::SimVictim::greedy;
+  c.tie = ref::TieBreak::latest_change;
+  c.frontiers = frontiers;
+  return c;
+}
+
 WafSetup skewed(int policy, bool separate) {
   WafSetup s = one_die(policy, 32, 0.125);
   s.T = 1ull << 19;
@@ -224,13 +237,7 @@ TEST(WafSkewed, GreedyMatchesPageSimulatorWithAndWithoutSeparation) {
     s.warm_drive_writes = 8;
     s.measure_drive_writes = 3;
     const WafResult r = checked(s);
-    ref::PageSim::Config c;
-    c.blocks = uint32_t(s.T / s.ppb);
-    c.pages_per_block = s.ppb;
-    c.logical_pages = uint64_t(std::llround(double(s.T) * (1.0 - s.sf)));
-    c.victim = ref::SimVictim::greedy;
-    c.tie = ref::TieBreak::latest_change;
-    c.frontiers = sep ? ref::Frontiers::by_class : ref::Frontiers::host_gc;
+    const ref::PageSim::Config c = greedy_page_sim(s, sep ? ref::Frontiers::by_class : ref::Frontiers::host_gc);
     const double want = ref::page_sim_waf(c, s.hot_lbas, s.hot_writes, s.warm_drive_writes, s.measure_drive_writes);
     std::printf("greedy 80/20 %s: measured %.4f, page-level simulator %.4f (%+.2f %%)\n",
                 sep ? "hot/cold frontiers" : "host+GC frontiers", r.waf, want, 100 * (r.waf / want - 1));
@@ -302,13 +309,7 @@ TEST(WafSkewed, NinetyTenOneFrontierAgainstDesnoyersAndPageSimulator) {
   s.warm_drive_writes = 18;
   s.measure_drive_writes = 4.5;
   const WafResult r = checked(s);
-  ref::PageSim::Config c;
-  c.blocks = uint32_t(s.T / s.ppb);
-  c.pages_per_block = s.ppb;
-  c.logical_pages = uint64_t(std::llround(double(s.T) * (1.0 - s.sf)));
-  c.victim = ref::SimVictim::greedy;
-  c.frontiers = ref::Frontiers::single;
-  c.tie = ref::TieBreak::latest_change;
+  ref::PageSim::Config c = greedy_page_sim(s, ref::Frontiers::single);
   const double sim_fw = ref::page_sim_waf(c, s.hot_lbas, s.hot_writes, s.warm_drive_writes, s.measure_drive_writes);
   c.tie = ref::TieBreak::oldest_closed;
   const double sim_old = ref::page_sim_waf(c, s.hot_lbas, s.hot_writes, s.warm_drive_writes, s.measure_drive_writes);
