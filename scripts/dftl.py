@@ -15,7 +15,7 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from runpoint import load_summary, run_point
+from runpoint import load_summary, run_point, ssdvp_run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "dftl")
@@ -47,11 +47,7 @@ def runs():
 
 
 def command(build, name, sets):
-    cmd = [os.path.join(build, "platform", "ssdvp"), "run", "-c", "configs/default.yaml", "-o",
-           os.path.join("out", "dftl", name)]
-    for s in sets:
-        cmd += ["--set", s]
-    return cmd
+    return ssdvp_run(build, "configs/default.yaml", "dftl", name, sets)
 
 
 def run(build, name, sets):

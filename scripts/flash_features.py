@@ -13,7 +13,7 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from runpoint import load_summary, run_point
+from runpoint import load_summary, run_point, ssdvp_run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "flash-features")
@@ -71,11 +71,7 @@ def command(build, name, sets):
     config = "configs/default.yaml"
     if sets and sets[0].startswith("@"):
         config, sets = sets[0][1:], sets[1:]
-    cmd = [os.path.join(build, "platform", "ssdvp"), "run", "-c", config, "-o",
-           os.path.join("out", "flash-features", name)]
-    for s in sets:
-        cmd += ["--set", s]
-    return cmd
+    return ssdvp_run(build, config, "flash-features", name, sets)
 
 
 def run(build, name, sets):

@@ -16,7 +16,7 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from runpoint import run_point
+from runpoint import run_point, ssdvp_run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "flows")
@@ -49,11 +49,7 @@ def runs():
 
 
 def command(build, name, sets):
-    cmd = [os.path.join(build, "platform", "ssdvp"), "run", "-q", "-c", "configs/flows.yaml", "-o",
-           os.path.join("out", "flows", name)]
-    for s in sets:
-        cmd += ["--set", s]
-    return cmd
+    return ssdvp_run(build, "configs/flows.yaml", "flows", name, sets, quiet=True)
 
 
 def run_one(build, name, sets):

@@ -8,6 +8,15 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def ssdvp_run(build, config, out, name, sets, quiet=False):
+    """The command line of one point: `ssdvp run -c config -o out/name --set s ...` (paths from the root)."""
+    cmd = [os.path.join(build, "platform", "ssdvp"), "run"] + (["-q"] if quiet else [])
+    cmd += ["-c", config, "-o", os.path.join("out", out, name)]
+    for s in sets:
+        cmd += ["--set", s]
+    return cmd
+
+
 def run_point(cmd, name):
     """Runs cmd (an ssdvp command line) from the repository root; exits naming the point if it fails."""
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
