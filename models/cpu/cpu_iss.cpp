@@ -62,7 +62,6 @@ CpuIss::CpuIss(sc_core::sc_module_name nm, Config& cfg)
   const struct {
     uint32_t base, size;
   } devices[] = {{SSDVP_INTC_BASE, SSDVP_INTC_SIZE},
-                 {SSDVP_TIMER_BASE, SSDVP_TIMER_SIZE},
                  {SSDVP_NVME_BASE, SSDVP_NVME_SIZE},
                  {SSDVP_FLASH_BASE, SSDVP_FLASH_SIZE},
                  {SSDVP_ACCEL_BASE, SSDVP_ACCEL_SIZE}};

@@ -3,7 +3,7 @@
 //
 // Memory seen by the program: SRAM (code, data, stack) is the ISS's own RAM;
 // DRAM is mapped onto the DRAM model's storage through the bus's DMI pointer
-// (devices' DMA and the program see the same bytes); INTC, TIMER, NVME, FLASH
+// (devices' DMA and the program see the same bytes); INTC, NVME, FLASH
 // and ACCEL are MMIO that becomes TLM transactions on the SoC bus, as in
 // native mode; SYSCTL (exit code, console, wait-for-interrupt) is served here.
 //
@@ -188,7 +188,7 @@ class CpuIss : public sc_core::sc_module {
   State state_ = State::loaded;
   int exit_code_ = 0;
   std::string fault_, console_, line_;
-  Window windows_[5];
+  Window windows_[4];
   tlm::tlm_generic_payload tx_;  // MMIO transactions (one at a time)
   Stats stats_;
 };

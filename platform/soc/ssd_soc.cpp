@@ -35,7 +35,6 @@ SsdSoc::SsdSoc(sc_core::sc_module_name nm, Config& cfg)
       bus("bus", cfg),
       dram("dram", cfg),
       intc("intc", cfg),
-      timer("timer", cfg),
       flash("flash", cfg),
       nvme("nvme", cfg),
       accel("accel", cfg),
@@ -52,7 +51,6 @@ SsdSoc::SsdSoc(sc_core::sc_module_name nm, Config& cfg)
 
   bus.attach("DRAM", dram.tsock);
   bus.attach("INTC", intc.regs);
-  bus.attach("TIMER", timer.regs);
   bus.attach("NVME", nvme.regs);
   bus.attach("FLASH", flash.regs);
   bus.attach("ACCEL", accel.regs);

@@ -2,7 +2,7 @@
 // firmware running on the CPU model.
 //
 //   nvme.host_regs / nvme.host_dma  <- the host side binds here (PCIe)
-//   cpu.bus, nvme.dma, flash.dma, accel.dma -> bus -> DRAM, INTC, TIMER, NVME, FLASH, ACCEL
+//   cpu.bus, nvme.dma, flash.dma, accel.dma -> bus -> DRAM, INTC, NVME, FLASH, ACCEL
 //   nvme.irq_cmd/irq_done, flash.irq, accel.irq -> intc -> cpu.irq
 //   cpu: CpuNative or CpuIss (cpu.mode), behind soc/controller.h
 //
@@ -22,7 +22,6 @@
 #include "flash/flash_geometry.h"
 #include "interconnect/bus.h"
 #include "interconnect/intc.h"
-#include "interconnect/timer.h"
 #include "nvme/nvme_ctrl.h"
 #include "soc/controller.h"
 #include "tlm/kmeans_accel.h"
@@ -38,7 +37,6 @@ class SsdSoc : public sc_core::sc_module {
   Bus bus;
   Dram dram;
   Intc intc;
-  Timer timer;
   FlashCtrl flash;
   NvmeCtrl nvme;
   KMeansAccel accel;  // accel.impl: TLM or verilated RTL core

@@ -36,7 +36,7 @@ Config zero_firmware_cost_config(const std::string& trace) {
                          "block_alloc", "flash_submit", "flash_complete", "xfer_submit", "xfer_complete",
                          "gc_victim_select", "gc_page_move", "trim_lba"})
     c.set(std::string("cpu.cost.") + op, "0");
-  for (const char* k : {"flash.access", "nvme.access", "intc.access", "timer.access"}) c.set(k, "0ns");
+  for (const char* k : {"flash.access", "nvme.access", "intc.access"}) c.set(k, "0ns");
   c.set("bus.latency_cycles", "0");
   c.set("workload.source", "trace");
   c.set("workload.trace", trace);

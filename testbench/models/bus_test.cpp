@@ -5,7 +5,7 @@
 #include "common/config.h"
 #include "dram/dram.h"
 #include "interconnect/bus.h"
-#include "interconnect/timer.h"
+#include "common/bus_device.h"
 #include "ssdvp_hw.h"
 #include "test_initiator.h"
 
@@ -14,16 +14,22 @@ using sc_core::SC_NS;
 using sc_core::sc_time;
 
 namespace {
+// A register block with the INTC rows and no ports: something to route to.
+struct Regs : BusDevice {
+  Regs(sc_core::sc_module_name nm, Config& cfg)
+      : BusDevice(nm, cfg, "INTC", "intc.access", "interrupt controller register access time") {}
+};
+
 struct Bench {
   Config cfg = Config::from_yaml_string("dram: {size: 1MiB, latency: 40ns}\nbus: {latency_cycles: 3, clock_hz: 5e8}");
   test::TestInitiator ini{"ini"};
   Bus bus{"bus", cfg};
   Dram dram{"dram", cfg};
-  Timer timer{"timer", cfg};
+  Regs intc{"intc", cfg};
   Bench() {
     ini.isock.bind(bus.tsock);
     bus.attach("DRAM", dram.tsock);
-    bus.attach("TIMER", timer.regs);
+    bus.attach("INTC", intc.regs);
   }
 };
 }  // namespace
@@ -38,7 +44,8 @@ TEST(Bus, RoutesByRegionWithRelativeAddressesAndLatency) {
     // 3 cycles at 500 MHz + DRAM latency + 4 bytes at 12800 MB/s
     EXPECT_EQ(t.local, sc_time(6, SC_NS) + sc_time(40, SC_NS) + sc_time::from_value(std::llround(4e6 / 12800)));
     t.local = sc_core::SC_ZERO_TIME;
-    EXPECT_EQ(t.read32(SSDVP_TIMER_BASE + TIMER_TIME_LO), 6u);  // arrives after the bus latency
+    EXPECT_EQ(t.read32(SSDVP_INTC_BASE + INTC_ENABLE), 0u);
+    EXPECT_EQ(t.local, sc_time(6, SC_NS) + sc_time(10, SC_NS));  // bus latency + intc.access
   };
   sc_core::sc_start();
   EXPECT_EQ(b.bus.accesses(), 2u);
@@ -54,8 +61,8 @@ TEST(Bus, UnmappedAccessGivesAddressError) {
     t.read32(SSDVP_NVME_BASE, &st);  // a region with nothing attached
     EXPECT_EQ(st, tlm::TLM_ADDRESS_ERROR_RESPONSE);
     uint8_t buf[8];
-    // starts inside TIMER, runs past its end
-    EXPECT_EQ(t.access(tlm::TLM_READ_COMMAND, SSDVP_TIMER_BASE + SSDVP_TIMER_SIZE - 4, buf, 8),
+    // starts inside INTC, runs past its end
+    EXPECT_EQ(t.access(tlm::TLM_READ_COMMAND, SSDVP_INTC_BASE + SSDVP_INTC_SIZE - 4, buf, 8),
               tlm::TLM_ADDRESS_ERROR_RESPONSE);
     // beyond the DRAM model's size but inside the DRAM region: the target says no
     t.read32(SSDVP_DRAM_BASE + (1u << 20), &st);
@@ -80,7 +87,7 @@ TEST(Bus, DmiThroughBusInBusAddresses) {
     EXPECT_LE(hole.get_start_address(), 0x20000000u);
     EXPECT_GE(hole.get_end_address(), 0x20000000u);
     EXPECT_LT(hole.get_end_address(), uint64_t(SSDVP_DRAM_BASE));
-    EXPECT_GT(hole.get_start_address(), uint64_t(SSDVP_TIMER_BASE));
+    EXPECT_GT(hole.get_start_address(), uint64_t(SSDVP_INTC_BASE));
   };
   sc_core::sc_start();
   EXPECT_TRUE(b.ini.done);
