@@ -164,7 +164,7 @@ struct fw_cmd {
   uint64_t prp;        /* host address */
   uint32_t staging;    /* bus address of the token staging area */
   uint32_t *tokens;    /* window onto it */
-  uint32_t functional; /* 1: issued by ftl_func_* (no host transfers) */
+  uint32_t no_host_io; /* 1: issued by ftl_func_* (preconditioning): no host transfers, no completion posted */
   uint8_t stream;      /* write: NVMe stream ID (0: none) */
   uint8_t recorded;    /* write: seen by the hotness monitor */
   uint32_t dw0;        /* completion dword 0 (admin commands) */
@@ -339,7 +339,7 @@ struct ftl {
   uint32_t xfer_outstanding;
   uint32_t programs_inflight;
   uint32_t erases_inflight;
-  int functional;               /* inside ftl_func_*: no host transfers */
+  int in_func_call;             /* inside an ftl_func_* call: host rings not served, the CMD interrupt not unmasked */
   int cmd_irq_masked;           /* IRQ_NVME_CMD disabled while no command slot is free */
   struct gcgate gate;           /* host-coordinated GC (gcgate.c) */
   struct streams_state streams; /* NVMe Streams directive of namespace 1 (directives.c) */

@@ -30,7 +30,7 @@ uint32_t cmd_alloc(struct ftl *f) {
   cmd->progress = 0;
   cmd->pending = 0;
   cmd->status = NVME_SC_SUCCESS;
-  cmd->functional = 0;
+  cmd->no_host_io = 0;
   cmd->stream = 0;
   cmd->recorded = 0;
   cmd->dw0 = 0;
@@ -50,7 +50,7 @@ static void cmd_release(struct ftl *f, uint32_t c) {
   f->cmd_free = c;
   /* A level interrupt must never stay raised for work the firmware cannot
    * take: the command line is masked while no slot is free. */
-  if (f->cmd_irq_masked && !f->functional) cmd_irq_mask(f, 0);
+  if (f->cmd_irq_masked && !f->in_func_call) cmd_irq_mask(f, 0);
 }
 
 static void xfer_post(struct ftl *f, uint8_t op, const struct fw_cmd *cmd, uint32_t tag, uint32_t dram, uint64_t host,
@@ -89,7 +89,7 @@ void host_cmd_finish(struct ftl *f, uint32_t c, uint16_t status) {
   struct fw_cmd *cmd = &f->cmds[c];
   cmd->status = status;
   if (status != NVME_SC_SUCCESS) f->stats.host_errors++;
-  if (!cmd->functional) xfer_post(f, XFER_COMPLETE, cmd, 0, 0, 0, 0, status); /* completion dword 0: cmd->dw0 */
+  if (!cmd->no_host_io) xfer_post(f, XFER_COMPLETE, cmd, 0, 0, 0, 0, status); /* completion dword 0: cmd->dw0 */
   cmd_release(f, c);
 }
 
@@ -192,7 +192,7 @@ static void read_maybe_done(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   if (cmd->progress < cmd->nlb || cmd->pending) return;
   f->stats.host_lba_reads += cmd->nlb;
-  if (cmd->functional) {
+  if (cmd->no_host_io) {
     cmd->state = CMD_FREE; /* ftl_func_read copies the tokens and releases */
     return;
   }

@@ -108,7 +108,7 @@ int ftl_poll(struct ftl *f) {
   if (f->cfg.command_set == FTL_CMDSET_OPEN_CHANNEL) return ocssd_poll(f); /* no FTL on the drive */
   int did = flash_completions(f);
   did |= ckpt_poll(f); /* periodic checkpoints (ckpt.c): may hold placement while it drains */
-  if (!f->functional) {
+  if (!f->in_func_call) {
     did |= drain(f, host_transfers_done);
     did |= drain(f, host_commands);
   }
@@ -178,7 +178,7 @@ static uint32_t func_cmd(struct ftl *f, uint8_t opcode, uint64_t lba, uint32_t n
   cmd->opcode = opcode;
   cmd->slba = lba;
   cmd->nlb = n;
-  cmd->functional = 1;
+  cmd->no_host_io = 1;
   return c;
 }
 
@@ -201,7 +201,7 @@ int ftl_func_write_stream(struct ftl *f, uint64_t lba, uint32_t n, const uint32_
     return -1;
   }
   if (lba >= f->cfg.logical_lbas || n > f->cfg.logical_lbas - lba) return -1;
-  f->functional = 1;
+  f->in_func_call = 1;
   int rc = 0;
   while (n && rc == 0) {
     const uint32_t chunk = n < f->cfg.max_transfer_lbas ? n : f->cfg.max_transfer_lbas;
@@ -221,13 +221,13 @@ int ftl_func_write_stream(struct ftl *f, uint64_t lba, uint32_t n, const uint32_
     tokens += chunk;
   }
   if (rc == 0) rc = func_drain(f);
-  f->functional = 0;
+  f->in_func_call = 0;
   return rc;
 }
 
 int ftl_func_read(struct ftl *f, uint64_t lba, uint32_t n, uint32_t *tokens) {
   if (lba >= f->cfg.logical_lbas || n > f->cfg.logical_lbas - lba) return -1;
-  f->functional = 1;
+  f->in_func_call = 1;
   int rc = 0;
   while (n && rc == 0) {
     const uint32_t chunk = n < f->cfg.max_transfer_lbas ? n : f->cfg.max_transfer_lbas;
@@ -247,7 +247,7 @@ int ftl_func_read(struct ftl *f, uint64_t lba, uint32_t n, uint32_t *tokens) {
     n -= chunk;
     tokens += chunk;
   }
-  f->functional = 0;
+  f->in_func_call = 0;
   return rc;
 }
 
@@ -264,10 +264,10 @@ int ftl_func_set_gc_threshold(struct ftl *f, uint32_t blocks) {
 }
 
 int ftl_func_flush(struct ftl *f) {
-  f->functional = 1;
+  f->in_func_call = 1;
   while (frontier_flush_host(f) == STEP_YIELD) gc_schedule(f);
   const int rc = func_drain(f);
-  f->functional = 0;
+  f->in_func_call = 0;
   return rc;
 }
 

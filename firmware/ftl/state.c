@@ -30,7 +30,7 @@ int ftl_state_save(const struct ftl *f, void *out) {
   /* The rings are not saved (ftl_state_load keeps the fresh ones): nothing
    * may be in them or in flight. */
   if (f->flash_outstanding || f->xfer_outstanding || f->programs_inflight || f->erases_inflight || f->fsq_dirty ||
-      f->nxfer_dirty || f->functional) {
+      f->nxfer_dirty || f->in_func_call) {
     hal_logf(f->hal, HAL_LOG_ERROR,
              "ftl: state saved while work is in flight (flash %" PRIu32 ", transfers %" PRIu32 ", programs %" PRIu32
              ", erases %" PRIu32 "): save after preconditioning only",
