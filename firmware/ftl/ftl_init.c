@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "ftl_internal.h"
+#include "ssdvp_geometry.h"
 
 size_t ftl_size(void) { return sizeof(struct ftl); }
 
 /* Defaults of the tunables (ftl_params.def); an FTL_SIZE default is in
  * bytes, converted with the platform's default LBA size. */
-#define FTL_DEFAULT_LBA_BYTES 4096u
+#define FTL_DEFAULT_LBA_BYTES SSDVP_GEO_LBA_BYTES
 #define FTL_DEF_FTL_INT(d) (d)
 #define FTL_DEF_FTL_SIZE(d) ((d) / FTL_DEFAULT_LBA_BYTES)
 #define FTL_DEF_FTL_TIME(d) (d)
@@ -18,13 +19,13 @@ size_t ftl_size(void) { return sizeof(struct ftl); }
 
 void ftl_config_default(struct ftl_config *c) {
   memset(c, 0, sizeof *c);
-  /* geometry: the flash controller's flash.* defaults */
-  c->channels = 8;
-  c->dies_per_channel = 8;
-  c->blocks_per_die = 2400;
-  c->pages_per_block = 256;
-  c->slots_per_page = 2;
-  c->planes_per_die = 1;
+  /* geometry: the flash controller's flash.* defaults (ssdvp_geometry.h) */
+  c->channels = SSDVP_GEO_CHANNELS;
+  c->dies_per_channel = SSDVP_GEO_DIES_PER_CHANNEL;
+  c->blocks_per_die = SSDVP_GEO_PLANES_PER_DIE * SSDVP_GEO_BLOCKS_PER_PLANE;
+  c->pages_per_block = SSDVP_GEO_PAGES_PER_BLOCK;
+  c->slots_per_page = SSDVP_GEO_PAGE_BYTES / SSDVP_GEO_LBA_BYTES;
+  c->planes_per_die = SSDVP_GEO_PLANES_PER_DIE;
   c->dram_base = SSDVP_DRAM_BASE;
   c->dram_size = 512u << 20;
   c->lba_bytes = FTL_DEFAULT_LBA_BYTES;

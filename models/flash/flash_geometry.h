@@ -9,18 +9,21 @@
 
 #include <cstdint>
 
+#include "ssdvp_geometry.h"
+
 namespace ssdvp {
 
 class Config;
 
 struct FlashGeometry {
-  uint32_t channels = 8;
-  uint32_t dies_per_channel = 8;
-  uint32_t planes_per_die = 1;
-  uint32_t blocks_per_plane = 2400;
-  uint32_t pages_per_block = 256;
-  uint32_t page_size = 8192;  // bytes
-  uint32_t lba_size = 4096;   // bytes
+  // The defaults (firmware/include/ssdvp_geometry.h, shared with the firmware).
+  uint32_t channels = SSDVP_GEO_CHANNELS;
+  uint32_t dies_per_channel = SSDVP_GEO_DIES_PER_CHANNEL;
+  uint32_t planes_per_die = SSDVP_GEO_PLANES_PER_DIE;
+  uint32_t blocks_per_plane = SSDVP_GEO_BLOCKS_PER_PLANE;
+  uint32_t pages_per_block = SSDVP_GEO_PAGES_PER_BLOCK;
+  uint32_t page_size = SSDVP_GEO_PAGE_BYTES;  // bytes
+  uint32_t lba_size = SSDVP_GEO_LBA_BYTES;    // bytes
 
   uint32_t dies() const { return channels * dies_per_channel; }
   uint32_t blocks_per_die() const { return planes_per_die * blocks_per_plane; }
