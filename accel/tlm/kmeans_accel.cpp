@@ -33,8 +33,6 @@ KMeansAccel::KMeansAccel(sc_core::sc_module_name nm, Config& cfg)
   dont_initialize();
 }
 
-void KMeansAccel::on_reset() { bank_.set(ACCEL_SRAM_POINTS, shape_.sram_points); }
-
 uint64_t KMeansAccel::cycles_to_ps(uint64_t cycles) const {
   return uint64_t(std::llround(double(cycles) * 1e12 / shape_.clock_hz));
 }

@@ -44,7 +44,6 @@ class KMeansAccel : public BusDevice {  // regs: ACCEL registers
 
  private:
   SC_HAS_PROCESS(KMeansAccel);
-  void on_reset() override;
   void write_ctrl(uint32_t v);
   void start();
   void fail(accel_error code, const char* what);

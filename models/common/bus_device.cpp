@@ -24,9 +24,4 @@ void BusDevice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& dela
 
 unsigned BusDevice::transport_dbg(tlm::tlm_generic_payload& tx) { return bank_.transport_dbg(tx); }
 
-void BusDevice::reset() {
-  bank_.reset();
-  on_reset();
-}
-
 }  // namespace ssdvp

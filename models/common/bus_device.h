@@ -13,9 +13,10 @@
 //   - one debug-transport rule (RegisterBank::transport_dbg): debug reads see
 //     live values (read handlers have no side effects: no clear-on-read),
 //     debug writes change only registers without a write handler (never a
-//     doorbell, never a ring reset);
-//   - a reset hook: reset() puts every register back to 0 and calls
-//     on_reset(), which a block overrides to clear its own state.
+//     doorbell, never a ring reset).
+// No reset hook: nothing resets a block in a run (a power cut is the flash
+// controller's own power_cut()), and a register-only reset would leave the
+// controllers' ring state behind.
 // Guest mistakes get a TLM error response, never an assert.
 #pragma once
 
@@ -36,8 +37,6 @@ class BusDevice : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<BusDevice> regs;  // the block's registers
 
-  // Registers back to 0, then the block's own on_reset().
-  void reset();
   const RegisterBank& bank() const { return bank_; }
   uint64_t access_ps() const { return access_ps_; }
 
@@ -48,7 +47,6 @@ class BusDevice : public sc_core::sc_module {
             const char* access_desc);
   // The initiator's local time (ps) when the access being served arrived.
   uint64_t access_at_ps() const { return access_at_ps_; }
-  virtual void on_reset() {}
 
   Logger log_;
   RegisterBank bank_;

@@ -154,8 +154,4 @@ unsigned RegisterBank::transport_dbg(tlm::tlm_generic_payload& tx) {
   return 4;
 }
 
-void RegisterBank::reset() {
-  for (Reg& r : regs_) r.value = 0;
-}
-
 }  // namespace ssdvp

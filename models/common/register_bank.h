@@ -83,8 +83,6 @@ class RegisterBank {
   // Returns the bytes accessed (4), or 0 for a refused or bad access; counts
   // no error.
   unsigned transport_dbg(tlm::tlm_generic_payload& tx);
-  // Every register's stored value back to 0 (handlers stay).
-  void reset();
 
   const std::string& block() const { return block_; }
   size_t size() const { return regs_.size(); }

@@ -34,8 +34,7 @@ struct Probe : BusDevice {
     });
     bank_.on_read(FLASH_SQ_HEAD, [this] { return head; });
   }
-  void on_reset() override { ++resets; }
-  int doorbells = 0, resets = 0;
+  int doorbells = 0;
   uint64_t rung_at_ps = 0;
   uint32_t head = 0;
 };
@@ -92,19 +91,6 @@ TEST(BusDevice, DebugAccessesHaveNoSideEffects) {
     EXPECT_EQ(debug(*t.isock.operator->(), false, 0xffc, v), 0u);  // unmapped: refused, not counted
     EXPECT_EQ(b.probe.bank().errors(), 0u);
     EXPECT_EQ(b.probe.doorbells, 1);
-  };
-  sc_core::sc_start();
-  EXPECT_TRUE(b.ini.done);
-}
-
-TEST(BusDevice, ResetClearsRegistersAndCallsTheHook) {
-  Bench b;
-  b.ini.body = [&](test::TestInitiator& t) {
-    t.write32(FLASH_SQ_BASE, 0x1234);
-    EXPECT_EQ(t.read32(FLASH_SQ_BASE), 0x1234u);
-    b.probe.reset();
-    EXPECT_EQ(t.read32(FLASH_SQ_BASE), 0u);
-    EXPECT_EQ(b.probe.resets, 1);
   };
   sc_core::sc_start();
   EXPECT_TRUE(b.ini.done);
