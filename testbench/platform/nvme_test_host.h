@@ -1,6 +1,6 @@
 // nvme_test_host.h - a host that drives NVMe queues by hand from its own
 // thread, for SoC-level tests of admin and I/O commands
-// (streams_directive_test.cpp, io_queues_test.cpp): an admin and an I/O queue
+// (streams_directive_test.cpp, io_queues_test.cpp, error_paths_test.cpp): an admin and an I/O queue
 // pair in host memory, doorbells through its pcie socket, and exec(), which
 // submits one command and waits (50 ms at most) for its completion on the SQ's
 // own CQ or on another one.
@@ -42,6 +42,7 @@ struct Host : sc_core::sc_module {
   bool done = false;
   uint32_t last_dw0 = 0;
   uint16_t last_sq_id = 0;
+  uint16_t last_sq_head = 0;  // the last completion's SQ head pointer
 
   SC_HAS_PROCESS(Host);
   Host(sc_core::sc_module_name n, HostMemory& m) : sc_module(n), mem(m) {
@@ -86,6 +87,7 @@ struct Host : sc_core::sc_module {
         EXPECT_EQ(c.sq_id, q.qid);
         last_dw0 = c.dw0;
         last_sq_id = c.sq_id;
+        last_sq_head = c.sq_head;
         return uint16_t(c.status >> 1);
       }
       if (sc_core::sc_time_stamp() >= deadline) {
