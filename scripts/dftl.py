@@ -8,7 +8,8 @@ Every run is `ssdvp run -c configs/default.yaml` with the --set overrides
 listed on the page (the default job's drive: 1 GiB of flash, 896 MiB
 exported, 229,376 LBAs of 4 KiB, translation pages of 2,048 entries); each
 writes out/dftl/<name>/summary.json. Three workloads x the full table and
-four cache sizes (1/64, 1/16, 1/4 and all of the table).
+four cache sizes (1/64, 1/16, 1/4 and all of the table), and 1/64 with the
+translation pages on one die (ftl.cmt.stripe=1) for two of them.
 """
 import argparse
 import os
@@ -43,6 +44,9 @@ def runs():
         for label, div in FRACTIONS:
             out.append((f"{w}-cmt{div}", w, label,
                         wsets + ["ftl.mapping=cached", f"ftl.cmt.entries={LBAS // div}"]))
+        if w != "hotcold":  # translation pages on one die, as before ftl.cmt.stripe
+            out.append((f"{w}-cmt64-stripe1", w, "1/64, one die",
+                        wsets + ["ftl.mapping=cached", f"ftl.cmt.entries={LBAS // 64}", "ftl.cmt.stripe=1"]))
     return out
 
 
@@ -58,13 +62,24 @@ def load(name):
     return load_summary(OUT, name)
 
 
-HEAD = ("| workload | table | hit rate | misses | translation reads | translation writes | translation GC moves | "
+HEAD = ("| workload | table | FTL DRAM MiB | hit rate | misses | translation reads | translation writes | translation GC moves | "
         "WAF host+GC | WAF translation | WAF total | read mean us | read p99 us | write mean us | write p99 us | IOPS |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def full_dram(w):
+    """The FTL's DRAM with the full table, from a cached run's summary of the same drive."""
+    for _, div in FRACTIONS:
+        j = load(f"{w}-cmt{div}")
+        if j and "dram_bytes_full_table" in j.get("mapping", {}):
+            return j["mapping"]["dram_bytes_full_table"]
+    return None
 
 
 def row(w, label, j):
     m = j.get("mapping")
+    dram = m.get("dram_bytes") if m else full_dram(w)
+    mib = f"{dram / 1048576:.2f}" if dram else "-"
     r, wr = j["latency_us"]["read"], j["latency_us"]["write"]
     waf = j["ftl"]["waf"]
     if m:
@@ -72,7 +87,7 @@ def row(w, label, j):
                  f"{m['tgc_moves']:,}", f"{waf:.3f}", f"{m['waf']['translation']:.3f}", f"{m['waf']['total']:.3f}"]
     else:
         cells = ["-", "-", "-", "-", "-", f"{waf:.3f}", "0", f"{waf:.3f}"]
-    return (f"| {w} | {label} | " + " | ".join(cells) +
+    return (f"| {w} | {label} | {mib} | " + " | ".join(cells) +
             f" | {r['mean']:,.1f} | {r['p99']:,.1f} | {wr['mean']:,.1f} | {wr['p99']:,.1f} | {j['host']['iops']:,.0f} |")
 
 
