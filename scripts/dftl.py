@@ -11,12 +11,10 @@ writes out/dftl/<name>/summary.json. Three workloads x the full table and
 four cache sizes (1/64, 1/16, 1/4 and all of the table), and 1/64 with the
 translation pages on one die (ftl.cmt.stripe=1) for two of them.
 """
-import argparse
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
-from runpoint import load_summary, run_point, ssdvp_run
+from runpoint import load_summary, page_args, run_all, run_point, ssdvp_run, write_page
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "dftl")
@@ -129,28 +127,19 @@ def plot(have):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("build")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--page-only", action="store_true", help="rebuild the page from the runs found")
+    ap = page_args()
     ap.add_argument("--only", help="run only the runs whose name starts with this")
     a = ap.parse_args()
     todo = runs()
     if not a.page_only:
-        mine = [r for r in todo if not a.only or r[0].startswith(a.only)]
-        with ThreadPoolExecutor(max_workers=a.jobs) as ex:
-            list(ex.map(lambda r: run(a.build, r[0], r[3]), mine))
+        run_all(a.jobs, [r for r in todo if not a.only or r[0].startswith(a.only)], lambda r: run(a.build, r[0], r[3]))
     have = [(n, w, label, sets, load(n)) for n, w, label, sets in todo]
     have = [h for h in have if h[4] is not None]
     lines = [HEAD] + [row(w, label, j) for n, w, label, sets, j in have] + ["", "```sh"]
     lines += [" ".join(command("build", n, sets)) for n, w, label, sets, j in have] + ["```", ""]
     if plot(have):
         lines += ["![WAF, read latency and hit rate against cache size](dftl/dftl.png)", ""]
-    with open(TEMPLATE) as f:
-        page = f.read()
-    with open(PAGE, "w") as f:
-        f.write(page.replace("{{TABLE}}", "\n".join(lines)))
-    print("wrote", PAGE)
+    write_page(TEMPLATE, PAGE, "\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -12,12 +12,10 @@ flow 1 keeps 2 requests outstanding, flow 2 keeps 2 to 256. Each flow is also
 run alone (the other issues one request). A flow's slowdown is its mean read
 latency shared over alone; fairness is the smaller slowdown over the larger.
 """
-import argparse
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
-from runpoint import load_summary, run_point, ssdvp_run
+from runpoint import load_summary, page_args, run_all, run_point, ssdvp_run, write_page
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "mqsim")
@@ -66,21 +64,12 @@ def table():
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("build")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--page-only", action="store_true", help="rebuild the page from the runs found")
-    a = ap.parse_args()
+    a = page_args().parse_args()
     todo = runs()
     if not a.page_only:
-        with ThreadPoolExecutor(max_workers=a.jobs) as ex:
-            list(ex.map(lambda r: run_point(command(a.build, r[0], r[1]), r[0]), todo))
+        run_all(a.jobs, todo, lambda r: run_point(command(a.build, r[0], r[1]), r[0]))
     lines = table() + ["", "```sh"] + [" ".join(command("build", n, s)) for n, s in todo] + ["```"]
-    with open(TEMPLATE) as f:
-        page = f.read()
-    with open(PAGE, "w") as f:
-        f.write(page.replace("{{TABLE}}", "\n".join(lines)))
-    print("wrote", PAGE)
+    write_page(TEMPLATE, PAGE, "\n".join(lines))
 
 
 if __name__ == "__main__":
