@@ -8,14 +8,13 @@ Every run is `ssdvp run -c configs/default.yaml` with the --set overrides
 listed on the page (the default job's drive: 1 GiB of flash, 896 MiB
 exported, 229,376 LBAs of 4 KiB, translation pages of 2,048 entries); each
 writes out/dftl/<name>/summary.json. Three workloads x the full table and
-four cache sizes (1/64, 1/16, 1/4 and all of the table).
+four cache sizes (1/64, 1/16, 1/4 and all of the table), and 1/64 with the
+translation pages on one die (ftl.cmt.stripe=1) for two of them.
 """
-import argparse
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
-from runpoint import load_summary, run_point, ssdvp_run
+from runpoint import load_summary, page_args, run_all, run_point, ssdvp_run, write_page
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "dftl")
@@ -43,6 +42,9 @@ def runs():
         for label, div in FRACTIONS:
             out.append((f"{w}-cmt{div}", w, label,
                         wsets + ["ftl.mapping=cached", f"ftl.cmt.entries={LBAS // div}"]))
+        if w != "hotcold":  # translation pages on one die, as before ftl.cmt.stripe
+            out.append((f"{w}-cmt64-stripe1", w, "1/64, one die",
+                        wsets + ["ftl.mapping=cached", f"ftl.cmt.entries={LBAS // 64}", "ftl.cmt.stripe=1"]))
     return out
 
 
@@ -58,13 +60,24 @@ def load(name):
     return load_summary(OUT, name)
 
 
-HEAD = ("| workload | table | hit rate | misses | translation reads | translation writes | translation GC moves | "
+HEAD = ("| workload | table | FTL DRAM MiB | hit rate | misses | translation reads | translation writes | translation GC moves | "
         "WAF host+GC | WAF translation | WAF total | read mean us | read p99 us | write mean us | write p99 us | IOPS |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def full_dram(w):
+    """The FTL's DRAM with the full table, from a cached run's summary of the same drive."""
+    for _, div in FRACTIONS:
+        j = load(f"{w}-cmt{div}")
+        if j and "dram_bytes_full_table" in j.get("mapping", {}):
+            return j["mapping"]["dram_bytes_full_table"]
+    return None
 
 
 def row(w, label, j):
     m = j.get("mapping")
+    dram = m.get("dram_bytes") if m else full_dram(w)
+    mib = f"{dram / 1048576:.2f}" if dram else "-"
     r, wr = j["latency_us"]["read"], j["latency_us"]["write"]
     waf = j["ftl"]["waf"]
     if m:
@@ -72,7 +85,7 @@ def row(w, label, j):
                  f"{m['tgc_moves']:,}", f"{waf:.3f}", f"{m['waf']['translation']:.3f}", f"{m['waf']['total']:.3f}"]
     else:
         cells = ["-", "-", "-", "-", "-", f"{waf:.3f}", "0", f"{waf:.3f}"]
-    return (f"| {w} | {label} | " + " | ".join(cells) +
+    return (f"| {w} | {label} | {mib} | " + " | ".join(cells) +
             f" | {r['mean']:,.1f} | {r['p99']:,.1f} | {wr['mean']:,.1f} | {wr['p99']:,.1f} | {j['host']['iops']:,.0f} |")
 
 
@@ -114,28 +127,19 @@ def plot(have):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("build")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--page-only", action="store_true", help="rebuild the page from the runs found")
+    ap = page_args()
     ap.add_argument("--only", help="run only the runs whose name starts with this")
     a = ap.parse_args()
     todo = runs()
     if not a.page_only:
-        mine = [r for r in todo if not a.only or r[0].startswith(a.only)]
-        with ThreadPoolExecutor(max_workers=a.jobs) as ex:
-            list(ex.map(lambda r: run(a.build, r[0], r[3]), mine))
+        run_all(a.jobs, [r for r in todo if not a.only or r[0].startswith(a.only)], lambda r: run(a.build, r[0], r[3]))
     have = [(n, w, label, sets, load(n)) for n, w, label, sets in todo]
     have = [h for h in have if h[4] is not None]
     lines = [HEAD] + [row(w, label, j) for n, w, label, sets, j in have] + ["", "```sh"]
     lines += [" ".join(command("build", n, sets)) for n, w, label, sets, j in have] + ["```", ""]
     if plot(have):
         lines += ["![WAF, read latency and hit rate against cache size](dftl/dftl.png)", ""]
-    with open(TEMPLATE) as f:
-        page = f.read()
-    with open(PAGE, "w") as f:
-        f.write(page.replace("{{TABLE}}", "\n".join(lines)))
-    print("wrote", PAGE)
+    write_page(TEMPLATE, PAGE, "\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 """Shared by the result-page scripts (dftl.py, flows_experiment.py, flash_features.py):
 run one ssdvp point and read its summary back."""
+import argparse
 import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -33,3 +35,27 @@ def load_summary(out, name):
         return None
     with open(path) as f:
         return json.load(f)
+
+
+def page_args(page_only_help="rebuild the page from the runs found"):
+    """The arguments every result-page script takes: BUILD_DIR, --jobs, --page-only (add more before parsing)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--page-only", action="store_true", help=page_only_help)
+    return ap
+
+
+def run_all(jobs, todo, fn):
+    """fn(point) for every point of todo, jobs at a time."""
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        list(ex.map(fn, todo))
+
+
+def write_page(template, page, text, key="{{TABLE}}"):
+    """The page: template with key replaced by text."""
+    with open(template) as f:
+        body = f.read()
+    with open(page, "w") as f:
+        f.write(body.replace(key, text))
+    print("wrote", page)

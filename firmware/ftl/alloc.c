@@ -93,7 +93,7 @@ static void program_buffer(struct ftl *f, uint32_t b) {
   const uint32_t S = f->cfg.slots_per_page;
   for (uint32_t s = 0; s < S; ++s) {
     const uint32_t lpn = pb->lpn[s];
-    if (lpn < f->cfg.logical_lbas && f->l2p[lpn] != pb->row * S + s) pb->lpn[s] = SSDVP_LPN_NONE;
+    if (lpn < f->cfg.logical_lbas && !map_current(f, lpn, pb->row * S + s)) pb->lpn[s] = SSDVP_LPN_NONE;
   }
   pb->state = BUF_PROGRAM;
   pb->token[2 * (size_t)f->cfg.slots_per_page] = ++f->seq; /* OOB sequence number */
@@ -111,6 +111,7 @@ int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, 
    * LBA a block was just opened for has passed this check already.) */
   const int resuming = fr->buf != FTL_NONE && f->bufs[fr->buf].row == FTL_NONE;
   if (f->ckpt.draining) return PLACE_WAIT; /* a checkpoint waits for the programs in flight (ckpt.c) */
+  if (!cmt_room(f)) return PLACE_WAIT;     /* the cached mapping's log of pending updates is full (cmt.c) */
   if (!for_gc && !resuming && fr->gc_shared && f->free_total <= host_floor(f)) return PLACE_WAIT;
   if (fr->buf == FTL_NONE) {
     const uint32_t b = buf_get(f, fr->pool, BUF_FILLING);
@@ -220,8 +221,9 @@ static void program_failed(struct ftl *f, uint32_t b) {
   for (uint32_t s = 0; s < S; ++s) {
     const uint32_t lpn = pb->lpn[s];
     if (lpn == SSDVP_LPN_NONE) continue;
-    if (lpn < f->cfg.logical_lbas && f->l2p[lpn] == old * S + s) {
+    if (lpn < f->cfg.logical_lbas && map_current(f, lpn, old * S + s)) {
       map_set(f, lpn, row * S + s);
+      map_invalidate_ppa(f, old * S + s); /* done already unless the entry is not cached (cmt.c) */
       f->stats.rewritten_lbas++;
     } else {
       pb->token[s] = SSDVP_TOKEN_ERASED;

@@ -139,6 +139,14 @@ static void valid_moved(struct ftl *f, uint32_t blk, uint32_t old_valid) {
 void block_valid_inc(struct ftl *f, uint32_t blk) { valid_moved(f, blk, f->blk_valid[blk]++); }
 void block_valid_dec(struct ftl *f, uint32_t blk) { valid_moved(f, blk, f->blk_valid[blk]--); }
 
+void block_invalidate_slot(struct ftl *f, uint32_t ppa) {
+  uint32_t *w = &f->valid_bits[ppa >> 5];
+  const uint32_t bit = 1u << (ppa & 31);
+  if (!(*w & bit)) return;
+  *w &= ~bit;
+  block_valid_dec(f, row_block(f, ppa_row(f, ppa)));
+}
+
 /* ---- state ------------------------------------------------------------------------ */
 
 void block_init(struct ftl *f) {

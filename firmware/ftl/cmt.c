@@ -4,18 +4,21 @@
  *
  * Lookups (map_ready): a cached entry is a hit and becomes the most recent;
  * otherwise the access waits while its translation page is read (a miss),
- * unless the page was never written (a cold miss: nothing to read, the entry
- * is made at once). When the read completes, the entries the waiting
- * commands need next from that page are loaded (at most half the cache), and
- * the loop retries them at once.
+ * unless the entry is known without a read: pending in the log, or on a page
+ * never written (a cold miss: unmapped). When the read completes, the entries
+ * the waiting commands need next from that page are loaded from its bytes (at
+ * most half the cache), and the loop retries them at once.
  * Updates (map_set, map_trim): a cached entry becomes dirty; an entry that is
- * not cached (relocation by data GC, trims) has its translation page
- * read-modify-written, as DFTL does for GC (several updates of one page while
- * it waits are one write).
- * Eviction: the least recent entry; a dirty one causes a read-modify-write of
- * its translation page, which cleans every dirty cached entry of that page
- * (batching). The evicting access does not wait for it (the entries it
- * writes are copied into the operation's buffer).
+ * not cached (relocation by data GC, trims) goes into the log of pending
+ * updates and has its translation page read-modify-written, as DFTL does for
+ * GC (several updates of one page while it waits are one write). A full log
+ * holds placement and deallocation until a write-back has emptied some of it.
+ * Eviction: the least recent entry; a dirty one goes into the log and causes a
+ * read-modify-write of its translation page, which writes every dirty cached
+ * entry of that page too (batching). The evicting access does not wait for it.
+ * The merge (when the read of a write-back completes): the page's bytes, then
+ * its pending updates from the log (which leave the log), then its cached
+ * entries (dirty ones become clean); the buffer is programmed as the new copy.
  * One operation per translation page at a time; cmt_buffers of them in
  * flight, the last buffer kept for translation GC.
  * Translation region: cmt_translation_blocks blocks taken from the free
@@ -43,20 +46,32 @@ static uint32_t entries_of(const struct ftl_config *c) {
 static uint32_t blocks_needed(const struct ftl_config *c) {
   return (tps_of(c) + c->pages_per_block - 1) / c->pages_per_block;
 }
+static uint32_t lanes_of(const struct ftl_config *c) {
+  const uint32_t dies = c->channels * c->dies_per_channel;
+  return c->cmt_stripe && c->cmt_stripe < dies ? c->cmt_stripe : dies;
+}
 static uint32_t rblocks_of(const struct ftl_config *c) {
-  return c->cmt_translation_blocks ? c->cmt_translation_blocks : 2 * blocks_needed(c) + 2;
+  return c->cmt_translation_blocks ? c->cmt_translation_blocks : 2 * blocks_needed(c) + 1 + lanes_of(c);
 }
 static uint32_t qsize_of(const struct ftl_config *c) {
   uint32_t p = 1;
   while (p < tps_of(c) + 1) p <<= 1;
   return p;
 }
+static uint32_t bits_for(uint32_t n) {
+  uint32_t b = 1;
+  while (b < 31 && (1u << b) < n) ++b;
+  return b;
+}
+static uint32_t log_total_of(const struct ftl_config *c) { return c->cmt_log_entries + 4 * c->slots_per_page + 8; }
 static uint32_t stride_of(const struct ftl_config *c) { return (FC_PAGE_BUF_BYTES(c->slots_per_page) + 63) & ~63u; }
+static uint32_t ent_stride_of(const struct ftl_config *c) { return (tp_entries_of(c) * 4u + 63) & ~63u; }
 
 /* Offsets of the tables, for sizing and carving. */
 struct cmt_lay {
-  uint64_t where, lpn, prev, next, gen, gtd, tgen, tdirty, tflags, queue;
-  uint64_t rblk, rvalid, rwp, rtp, rindex, rfree, ops, bufs, end;
+  uint64_t hhead, hnext, lpn, ppa, prev, next, flags, gtd, tdirty, tlog, tflags, queue;
+  uint64_t lhead, llpn, lval, lhnext, ltnext, lflags;
+  uint64_t rblk, rvalid, rwp, rtp, rindex, rfree, lopen, ops, bufs, ents, end;
 };
 static uint64_t lay_take(uint64_t *off, uint64_t bytes) {
   const uint64_t at = (*off + 63) & ~(uint64_t)63;
@@ -65,26 +80,36 @@ static uint64_t lay_take(uint64_t *off, uint64_t bytes) {
 }
 static void lay_out(const struct ftl_config *c, struct cmt_lay *l) {
   uint64_t o = 0;
-  const uint64_t e = entries_of(c), t = tps_of(c), r = rblocks_of(c);
+  const uint64_t e = entries_of(c), t = tps_of(c), r = rblocks_of(c), lt = log_total_of(c);
   const uint64_t blocks = (uint64_t)c->channels * c->dies_per_channel * c->blocks_per_die;
-  l->where = lay_take(&o, c->logical_lbas * 4);
+  l->hhead = lay_take(&o, ((uint64_t)1 << bits_for(entries_of(c))) * 4);
+  l->hnext = lay_take(&o, e * 4);
   l->lpn = lay_take(&o, e * 4);
+  l->ppa = lay_take(&o, e * 4);
   l->prev = lay_take(&o, e * 4);
   l->next = lay_take(&o, e * 4);
-  l->gen = lay_take(&o, e * 4);
+  l->flags = lay_take(&o, e * 4);
   l->gtd = lay_take(&o, t * 4);
-  l->tgen = lay_take(&o, t * 4);
   l->tdirty = lay_take(&o, t * 4);
+  l->tlog = lay_take(&o, t * 4);
   l->tflags = lay_take(&o, t);
   l->queue = lay_take(&o, (uint64_t)qsize_of(c) * 8);
+  l->lhead = lay_take(&o, ((uint64_t)1 << bits_for(log_total_of(c))) * 4);
+  l->llpn = lay_take(&o, lt * 4);
+  l->lval = lay_take(&o, lt * 4);
+  l->lhnext = lay_take(&o, lt * 4);
+  l->ltnext = lay_take(&o, lt * 4);
+  l->lflags = lay_take(&o, lt);
   l->rblk = lay_take(&o, r * 4);
   l->rvalid = lay_take(&o, r * 4);
   l->rwp = lay_take(&o, r * 4);
   l->rtp = lay_take(&o, r * c->pages_per_block * 4);
   l->rindex = lay_take(&o, blocks * 4);
   l->rfree = lay_take(&o, r * 4);
+  l->lopen = lay_take(&o, (uint64_t)lanes_of(c) * 4);
   l->ops = lay_take(&o, (uint64_t)c->cmt_buffers * sizeof(struct cmt_op));
   l->bufs = lay_take(&o, (uint64_t)c->cmt_buffers * stride_of(c));
+  l->ents = lay_take(&o, (uint64_t)c->cmt_buffers * ent_stride_of(c));
   l->end = o;
 }
 
@@ -103,11 +128,12 @@ int cmt_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
   if (c->mapping != FTL_MAP_CACHED) return 0;
   const uint64_t blocks = (uint64_t)c->channels * c->dies_per_channel * c->blocks_per_die;
   const uint32_t need = blocks_needed(c), r = rblocks_of(c);
-  if (r < need + 2) {
+  if (r < need + 1 + lanes_of(c)) {
     snprintf(msg, msg_len,
              "ftl.cmt.translation_blocks: %" PRIu32 " blocks cannot hold %" PRIu32
-             " translation pages with room for their GC (at least %" PRIu32 ")",
-             r, tps_of(c), need + 2);
+             " translation pages with an open block on each of %" PRIu32
+             " dies and room for their GC (at least %" PRIu32 ")",
+             r, tps_of(c), lanes_of(c), need + 1 + lanes_of(c));
     return -1;
   }
   if ((uint64_t)r * 4 > blocks) {
@@ -123,15 +149,93 @@ int cmt_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
              c->cmt_tp_entries);
     return -1;
   }
+  if (c->lba_bytes && (uint64_t)tp_entries_of(c) * 4 > (uint64_t)c->slots_per_page * c->lba_bytes) {
+    snprintf(msg, msg_len,
+             "ftl.cmt.tp_entries: %" PRIu32 " entries of 4 bytes do not fit in a flash page of %" PRIu32 " bytes",
+             tp_entries_of(c), c->slots_per_page * c->lba_bytes);
+    return -1;
+  }
+  if (c->cmt_log_entries < 16) {
+    snprintf(msg, msg_len, "ftl.cmt.log_entries: %" PRIu32 " is below 16", c->cmt_log_entries);
+    return -1;
+  }
+  if (ckpt_enabled(c)) {
+    snprintf(msg, msg_len,
+             "power.checkpoint: checkpoints of the L2P need the whole table in DRAM (ftl.mapping: full), "
+             "not the cached mapping");
+    return -1;
+  }
   return 0;
 }
 
-/* ---- the cache of entries --------------------------------------------------------- */
+/* ---- the cache of entries and the log ---------------------------------------------- */
 
-static int entry_dirty(const struct cmt *m, uint32_t e) {
-  const uint32_t tp = m->e_lpn[e] / m->tp_entries;
-  return (m->e_gen[e] & CMT_DIRTY) && (m->e_gen[e] & CMT_GEN_MASK) == (m->tp_gen[tp] & CMT_GEN_MASK);
+static uint32_t hash_of(uint32_t lpn, uint32_t bits) { return (uint32_t)(lpn * 2654435761u) >> (32 - bits); }
+
+static uint32_t c_find(const struct cmt *m, uint32_t lpn) {
+  for (uint32_t e = m->hhead[hash_of(lpn, m->hbits)]; e != FTL_NONE; e = m->e_hnext[e])
+    if (m->e_lpn[e] == lpn) return e;
+  return FTL_NONE;
 }
+static void c_hash_add(struct cmt *m, uint32_t e) {
+  const uint32_t h = hash_of(m->e_lpn[e], m->hbits);
+  m->e_hnext[e] = m->hhead[h];
+  m->hhead[h] = e;
+}
+static void c_hash_del(struct cmt *m, uint32_t e) {
+  uint32_t *p = &m->hhead[hash_of(m->e_lpn[e], m->hbits)];
+  while (*p != e) p = &m->e_hnext[*p];
+  *p = m->e_hnext[e];
+}
+
+static uint32_t l_find(const struct cmt *m, uint32_t lpn) {
+  for (uint32_t i = m->lhead[hash_of(lpn, m->lbits)]; i != FTL_NONE; i = m->l_hnext[i])
+    if (m->l_lpn[i] == lpn) return i;
+  return FTL_NONE;
+}
+
+static void tp_request(struct ftl *f, uint32_t tp, uint8_t want);
+
+/* lpn's log entry, made (unmapped, no flags) if it has none; its page's
+ * write-back is requested. Ordinary updates stay within lcap (callers check
+ * cmt_room first); a rewrite after a failure (force) may use the reserve.
+ * FTL_NONE (a fatal error) if even that is gone. */
+static uint32_t l_take(struct ftl *f, uint32_t lpn, int force) {
+  struct cmt *m = &f->cmt;
+  const uint32_t tp = lpn / m->tp_entries;
+  uint32_t i = l_find(m, lpn);
+  if (i == FTL_NONE) {
+    if ((!force && m->lused >= m->lcap) || m->lfree == FTL_NONE) {
+      hal_logf(f->hal, HAL_LOG_ERROR, "ftl: cached mapping: the log of %" PRIu32 " pending updates is full", m->ltotal);
+      f->fatal = 1;
+      return FTL_NONE;
+    }
+    i = m->lfree;
+    m->lfree = m->l_tnext[i];
+    m->lused++;
+    m->l_lpn[i] = lpn;
+    m->l_val[i] = FTL_UNMAPPED;
+    m->l_flags[i] = 0;
+    const uint32_t h = hash_of(lpn, m->lbits);
+    m->l_hnext[i] = m->lhead[h];
+    m->lhead[h] = i;
+    m->l_tnext[i] = m->tp_log[tp];
+    m->tp_log[tp] = i;
+  }
+  tp_request(f, tp, CMT_TP_WANT_WB);
+  return i;
+}
+
+static void l_free(struct cmt *m, uint32_t i) {
+  uint32_t *p = &m->lhead[hash_of(m->l_lpn[i], m->lbits)];
+  while (*p != i) p = &m->l_hnext[*p];
+  *p = m->l_hnext[i];
+  m->l_tnext[i] = m->lfree;
+  m->lfree = i;
+  m->lused--;
+}
+
+int cmt_room(const struct ftl *f) { return !f->cmt.on || f->cmt.lused < f->cmt.lcap; }
 
 static void lru_unlink(struct cmt *m, uint32_t e) {
   const uint32_t p = m->e_prev[e], n = m->e_next[e];
@@ -186,16 +290,13 @@ static uint32_t tp_next(struct ftl *f) {
   return FTL_NONE;
 }
 
-/* A write-back of tp: every dirty cached entry of tp is clean from now on. */
-static void tp_writeback(struct ftl *f, uint32_t tp) {
-  struct cmt *m = &f->cmt;
-  f->stats.tp_writeback_entries += m->tp_dirty[tp];
-  m->tp_dirty[tp] = 0;
-  m->tp_gen[tp]++;
-  tp_request(f, tp, CMT_TP_WANT_WB);
+/* Whether an entry can be brought in now: a dirty entry it would evict needs
+ * room in the log. */
+static int insert_room(const struct cmt *m) {
+  return m->used < m->entries || !(m->e_flags[m->lru_tail] & CMT_DIRTY) || m->lused < m->lcap;
 }
 
-static void entry_insert(struct ftl *f, uint32_t lpn, uint32_t flags) {
+static void entry_insert(struct ftl *f, uint32_t lpn, uint32_t ppa, uint32_t flags) {
   struct cmt *m = &f->cmt;
   uint32_t e;
   if (m->used < m->entries) {
@@ -204,25 +305,28 @@ static void entry_insert(struct ftl *f, uint32_t lpn, uint32_t flags) {
     e = m->lru_tail;
     const uint32_t old = m->e_lpn[e];
     f->stats.cmt_evictions++;
-    if (entry_dirty(m, e)) {
+    if (m->e_flags[e] & CMT_DIRTY) { /* into the log, and its page is written back */
       f->stats.cmt_dirty_evictions++;
-      tp_writeback(f, old / m->tp_entries);
+      m->tp_dirty[old / m->tp_entries]--;
+      const uint32_t i = l_take(f, old, 1);
+      if (i != FTL_NONE) m->l_val[i] = m->e_ppa[e];
     }
-    m->where[old] = FTL_NONE;
+    c_hash_del(m, e);
     lru_unlink(m, e);
   }
   m->e_lpn[e] = lpn;
-  m->e_gen[e] = flags;
-  m->where[lpn] = e;
+  m->e_ppa[e] = ppa;
+  m->e_flags[e] = flags;
+  c_hash_add(m, e);
   lru_push(m, e);
 }
 
 int cmt_lookup(struct ftl *f, uint32_t lpn) {
   struct cmt *m = &f->cmt;
-  const uint32_t e = m->where[lpn];
+  const uint32_t e = c_find(m, lpn);
   if (e != FTL_NONE) {
-    if (m->e_gen[e] & CMT_LOADED) {
-      m->e_gen[e] &= ~CMT_LOADED;
+    if (m->e_flags[e] & CMT_LOADED) {
+      m->e_flags[e] &= ~CMT_LOADED;
       f->stats.cmt_misses++;
     } else if (lpn != m->last_lpn) { /* not the same access again after a yield or a wait for a buffer */
       f->stats.cmt_hits++;
@@ -232,13 +336,17 @@ int cmt_lookup(struct ftl *f, uint32_t lpn) {
     lru_push(m, e);
     return 1;
   }
-  const uint32_t tp = lpn / m->tp_entries;
-  if (m->gtd[tp] == FTL_NONE && !(m->tp_flags[tp] & CMT_TP_BUSY)) {
-    /* Never written: its entries are unmapped, or dirty in the cache or in a
-     * write-back buffer; no flash read. */
+  const uint32_t tp = lpn / m->tp_entries, li = l_find(m, lpn);
+  if (li != FTL_NONE || (m->gtd[tp] == FTL_NONE && !(m->tp_flags[tp] & CMT_TP_BUSY))) {
+    /* Known without a flash read: pending in the log, or on a page never
+     * written (unmapped; its other entries are in the cache or the log). */
+    if (!insert_room(m)) {
+      m->room_wait = 1;
+      return 0;
+    }
     f->stats.cmt_misses++;
-    f->stats.cmt_cold_misses++;
-    entry_insert(f, lpn, 0);
+    if (li == FTL_NONE) f->stats.cmt_cold_misses++;
+    entry_insert(f, lpn, li != FTL_NONE ? m->l_val[li] : FTL_UNMAPPED, 0);
     m->last_lpn = lpn;
     return 1;
   }
@@ -246,23 +354,102 @@ int cmt_lookup(struct ftl *f, uint32_t lpn) {
   return 0;
 }
 
-void cmt_update(struct ftl *f, uint32_t lpn) {
-  struct cmt *m = &f->cmt;
-  const uint32_t e = m->where[lpn], tp = lpn / m->tp_entries;
-  if (e == FTL_NONE) {
-    f->stats.tp_gc_updates++;
-    tp_writeback(f, tp);
-    return;
-  }
-  if (entry_dirty(m, e)) return;
-  m->e_gen[e] = (m->e_gen[e] & CMT_LOADED) | CMT_DIRTY | (m->tp_gen[tp] & CMT_GEN_MASK);
-  m->tp_dirty[tp]++;
+uint32_t cmt_get(const struct ftl *f, uint32_t lpn) {
+  const struct cmt *m = &f->cmt;
+  const uint32_t e = c_find(m, lpn);
+  if (e != FTL_NONE) return m->e_ppa[e];
+  const uint32_t i = l_find(m, lpn);
+  return i != FTL_NONE ? m->l_val[i] : FTL_NONE;
 }
 
-/* Loads, from translation page tp just read, the entries the waiting
+/* A cached entry gets value v (dirty); the old value. */
+static uint32_t entry_set(struct cmt *m, uint32_t e, uint32_t v) {
+  const uint32_t old = m->e_ppa[e];
+  m->e_ppa[e] = v;
+  if (!(m->e_flags[e] & CMT_DIRTY)) {
+    m->e_flags[e] |= CMT_DIRTY;
+    m->tp_dirty[m->e_lpn[e] / m->tp_entries]++;
+  }
+  return old;
+}
+
+uint32_t cmt_set(struct ftl *f, uint32_t lpn, uint32_t v) {
+  struct cmt *m = &f->cmt;
+  const uint32_t e = c_find(m, lpn);
+  if (e != FTL_NONE) return entry_set(m, e, v);
+  f->stats.tp_gc_updates++;
+  const uint32_t i = l_take(f, lpn, 1);
+  if (i == FTL_NONE) return FTL_NONE;
+  const uint32_t old = m->l_val[i];
+  m->l_val[i] = v;
+  return old == FTL_UNMAPPED && (m->l_flags[i] & LOG_INVAL) ? FTL_NONE : old;
+}
+
+uint32_t cmt_trim(struct ftl *f, uint32_t lpn) {
+  struct cmt *m = &f->cmt;
+  const uint32_t e = c_find(m, lpn);
+  if (e != FTL_NONE) return m->e_ppa[e] == FTL_UNMAPPED ? FTL_UNMAPPED : entry_set(m, e, FTL_UNMAPPED);
+  const int had = l_find(m, lpn) != FTL_NONE;
+  f->stats.tp_gc_updates++;
+  const uint32_t i = l_take(f, lpn, 0);
+  if (i == FTL_NONE) return FTL_NONE;
+  if (!had) { /* the slot it had is on flash: invalidated when the merge reads it */
+    m->l_flags[i] = LOG_INVAL;
+    return FTL_NONE;
+  }
+  const uint32_t old = m->l_val[i];
+  m->l_val[i] = FTL_UNMAPPED;
+  return old;
+}
+
+int cmt_current(struct ftl *f, uint32_t lpn, uint32_t ppa) {
+  struct cmt *m = &f->cmt;
+  const uint32_t v = cmt_get(f, lpn);
+  if (v == FTL_NONE || v == ppa) return 1; /* the slot is valid and nothing newer is known */
+  const uint32_t i = l_find(m, lpn);
+  if (i != FTL_NONE) m->l_flags[i] &= (uint8_t)~LOG_INVAL; /* the caller invalidates the slot now */
+  return 0;
+}
+
+/* The merge of a write-back: the page's entries (ent), then its pending
+ * updates from the log, then its cached entries. */
+static void merge(struct ftl *f, uint32_t tp, uint32_t *ent) {
+  struct cmt *m = &f->cmt;
+  const uint64_t lo = (uint64_t)tp * m->tp_entries;
+  uint64_t merged = 0;
+  for (uint32_t i = m->tp_log[tp], next; i != FTL_NONE; i = next) {
+    next = m->l_tnext[i];
+    const uint32_t k = (uint32_t)(m->l_lpn[i] - lo), x = ent[k];
+    if ((m->l_flags[i] & LOG_INVAL) && x < FTL_LOST && ppa_valid(f, x)) block_invalidate_slot(f, x);
+    ent[k] = m->l_val[i];
+    l_free(m, i);
+    ++merged;
+  }
+  m->tp_log[tp] = FTL_NONE;
+  if (m->tp_dirty[tp]) {
+    const uint64_t hi = lo + m->tp_entries < f->cfg.logical_lbas ? lo + m->tp_entries : f->cfg.logical_lbas;
+    for (uint64_t l = lo; l < hi; ++l) {
+      const uint32_t e = c_find(m, (uint32_t)l);
+      if (e == FTL_NONE) continue;
+      ent[l - lo] = m->e_ppa[e];
+      if (m->e_flags[e] & CMT_DIRTY) {
+        m->e_flags[e] &= ~CMT_DIRTY;
+        ++merged;
+      }
+    }
+    m->tp_dirty[tp] = 0;
+  }
+  f->stats.tp_writeback_entries += merged;
+  if (m->room_wait && m->lused < m->lcap) { /* lookups that waited for room go on */
+    m->room_wait = 0;
+    m->woke = 1;
+  }
+}
+
+/* Loads, from translation page tp just read (ent), the entries the waiting
  * commands need next (their remaining LBAs in tp), at most half the cache so
- * that none evicts another. */
-static int load_waiters(struct ftl *f, uint32_t tp) {
+ * that none evicts another. An entry pending in the log is taken from it. */
+static int load_waiters(struct ftl *f, uint32_t tp, const uint32_t *ent) {
   struct cmt *m = &f->cmt;
   const uint64_t lo = (uint64_t)tp * m->tp_entries, hi = lo + m->tp_entries;
   uint32_t budget = m->entries / 2 ? m->entries / 2 : 1;
@@ -274,8 +461,13 @@ static int load_waiters(struct ftl *f, uint32_t tp) {
     if (a < lo) a = lo;
     if (b > hi) b = hi;
     for (; a < b && budget; ++a) {
-      if (m->where[a] != FTL_NONE) continue;
-      entry_insert(f, (uint32_t)a, CMT_LOADED);
+      if (c_find(m, (uint32_t)a) != FTL_NONE) continue;
+      if (!insert_room(m)) {
+        m->room_wait = 1;
+        return loaded;
+      }
+      const uint32_t i = l_find(m, (uint32_t)a);
+      entry_insert(f, (uint32_t)a, i != FTL_NONE ? m->l_val[i] : ent[a - lo], CMT_LOADED);
       --budget;
       loaded = 1;
     }
@@ -287,21 +479,39 @@ static int load_waiters(struct ftl *f, uint32_t tp) {
 
 static uint32_t region_of_row(const struct ftl *f, uint32_t row) { return f->cmt.rindex[row_block(f, row)]; }
 
-/* The next row of the translation frontier, or FTL_NONE. Only GC's moves
- * (last) may open the last free block. */
+/* The next row of the translation frontier, or FTL_NONE: one open block per
+ * lane (ftl.cmt.stripe dies), the lanes in turn, so that translation pages
+ * are programmed on several dies at once. Ordinary write-backs take no row
+ * once the free blocks are gone (the open blocks then hold GC's last one),
+ * nor open the last free block; GC's moves (last) may. */
 static uint32_t row_alloc(struct ftl *f, int last) {
   struct cmt *m = &f->cmt;
   const uint32_t ppb = f->cfg.pages_per_block;
-  if (!last && m->nfree == 0) return FTL_NONE; /* the open block is GC's last one */
-  if (m->open == FTL_NONE) {
-    if (m->nfree == 0 || (!last && m->nfree <= 1)) return FTL_NONE;
-    m->open = m->rfree[--m->nfree];
-    m->rwp[m->open] = 0;
+  if (!last && m->nfree == 0) return FTL_NONE;
+  for (uint32_t k = 0; k < m->lanes; ++k) {
+    const uint32_t ln = (m->next_lane + k) % m->lanes;
+    uint32_t r = m->lopen[ln];
+    if (r == FTL_NONE) {
+      if (m->nfree == 0 || (!last && m->nfree <= 1)) continue;
+      uint32_t at = m->nfree - 1; /* a free block on the lane's die if there is one, else the next */
+      for (uint32_t i = m->nfree; i-- > 0;)
+        if (block_die(f, m->rblk[m->rfree[i]]) % m->lanes == ln) {
+          at = i;
+          break;
+        }
+      r = m->rfree[at];
+      for (uint32_t i = at; i + 1 < m->nfree; ++i) m->rfree[i] = m->rfree[i + 1];
+      m->nfree--;
+      m->lopen[ln] = r;
+      m->rwp[r] = 0;
+    }
+    const uint32_t page = m->rwp[r]++;
+    if (m->rwp[r] == ppb) m->lopen[ln] = FTL_NONE;
+    m->next_lane = (ln + 1) % m->lanes;
+    hal_charge(f->hal, FW_OP_page_alloc, 1);
+    return m->rblk[r] * ppb + page;
   }
-  const uint32_t r = m->open, page = m->rwp[r]++;
-  if (m->rwp[r] == ppb) m->open = FTL_NONE;
-  hal_charge(f->hal, FW_OP_page_alloc, 1);
-  return m->rblk[r] * ppb + page;
+  return FTL_NONE;
 }
 
 static void op_finish(struct ftl *f, uint32_t o) {
@@ -332,7 +542,7 @@ static void op_program(struct ftl *f, uint32_t o) {
   m->rvalid[r]++;
   m->rtp[(uint64_t)r * f->cfg.pages_per_block + row % f->cfg.pages_per_block] = op->tp;
   for (uint32_t s = 0; s < S; ++s) {
-    op->token[s] = op->tp;             /* the page's contents stand in f->l2p (cmt.h) */
+    op->token[s] = op->tp;             /* the entries travel as the page's metadata payload */
     op->token[S + s] = SSDVP_LPN_NONE; /* no LBA: the OOB scan of recovery skips it */
   }
   op->token[2 * (size_t)S] = ++f->seq;
@@ -340,7 +550,7 @@ static void op_program(struct ftl *f, uint32_t o) {
   f->stats.tp_writes++;
   if (op->tgc) f->stats.tgc_moves++;
   m->inflight++;
-  flash_submit(f, FC_OP_PROGRAM, TAG(TAG_TRANS, o), row, 0, op->dram);
+  flash_submit_meta(f, FC_OP_PROGRAM, TAG(TAG_TRANS, o), row, op->dram, op->meta, m->tp_entries * 4);
 }
 
 static void op_read_done(struct ftl *f, uint32_t o, int *loaded) {
@@ -348,12 +558,14 @@ static void op_read_done(struct ftl *f, uint32_t o, int *loaded) {
   struct cmt_op *op = &m->ops[o];
   if (m->tp_flags[op->tp] & CMT_TP_WANT_READ) {
     m->tp_flags[op->tp] &= (uint8_t)~CMT_TP_WANT_READ;
-    *loaded |= load_waiters(f, op->tp);
+    *loaded |= load_waiters(f, op->tp, op->ent);
   }
-  if (op->wb)
+  if (op->wb) {
+    merge(f, op->tp, op->ent);
     op_program(f, o);
-  else
+  } else {
     op_finish(f, o);
+  }
 }
 
 static void op_start(struct ftl *f, uint32_t o, uint32_t tp, int tgc, int *loaded) {
@@ -362,17 +574,19 @@ static void op_start(struct ftl *f, uint32_t o, uint32_t tp, int tgc, int *loade
   op->tp = tp;
   op->tgc = (uint8_t)tgc;
   op->wb = (uint8_t)(tgc || (m->tp_flags[tp] & CMT_TP_WANT_WB));
+  const int host = (m->tp_flags[tp] & CMT_TP_WANT_READ) != 0; /* a host command waits for it */
   m->tp_flags[tp] = (uint8_t)((m->tp_flags[tp] & ~CMT_TP_WANT_WB) | CMT_TP_BUSY);
-  if (m->gtd[tp] == FTL_NONE) { /* nothing on flash to read */
+  if (m->gtd[tp] == FTL_NONE) { /* nothing on flash to read: every entry unmapped */
+    for (uint32_t k = 0; k < m->tp_entries; ++k) op->ent[k] = FTL_UNMAPPED;
     op->state = CMT_OP_READ;
     op_read_done(f, o, loaded);
     return;
   }
   op->state = CMT_OP_READ;
-  const uint32_t S = f->cfg.slots_per_page;
   f->stats.tp_reads++;
   m->inflight++;
-  flash_submit(f, FC_OP_READ, TAG(TAG_TRANS, o), m->gtd[tp], S >= 32 ? 0xffffffffu : (1u << S) - 1, op->dram);
+  flash_submit_meta(f, FC_OP_READ, TAG(TAG_TRANS, o), m->gtd[tp], op->dram, op->meta, m->tp_entries * 4);
+  if (host) flash_hint_host(f); /* the flash scheduler's read priority and suspend treat it as a host read */
 }
 
 /* Translation GC: a victim when one free block is left; its current
@@ -385,7 +599,7 @@ static void tgc_step(struct ftl *f, int *loaded) {
     if (m->nfree > 1) return;
     uint32_t best = FTL_NONE;
     for (uint32_t r = 0; r < m->rblocks; ++r) {
-      if (r == m->open || m->rwp[r] < ppb || m->rindex[m->rblk[r]] != r) continue;
+      if (m->rwp[r] < ppb || m->rindex[m->rblk[r]] != r) continue; /* open, or retired */
       if (best == FTL_NONE || m->rvalid[r] < m->rvalid[best]) best = r;
     }
     hal_charge(f->hal, FW_OP_gc_victim_select, 1);
@@ -448,6 +662,8 @@ int cmt_pump(struct ftl *f) {
     if (tp == FTL_NONE) break;
     op_start(f, o, tp, 0, &loaded);
   }
+  loaded |= m->woke;
+  m->woke = 0;
   return loaded;
 }
 
@@ -467,9 +683,13 @@ int cmt_flash_done(struct ftl *f, const struct fc_cqe *c) {
   }
   struct cmt_op *op = &m->ops[o];
   if (op->state == CMT_OP_READ) {
-    if (c->status == FC_ERR_UNCORRECTABLE) {
-      f->stats.uncorrectable_reads++; /* the model goes on with the contents it keeps (cmt.h) */
-      hal_logf(f->hal, HAL_LOG_WARN, "ftl: translation page %" PRIu32 " read uncorrectable", op->tp);
+    if (c->status == FC_ERR_UNCORRECTABLE || (c->flags & FC_FLAG_ERASED)) {
+      /* Its entries are gone: their LBAs read as Unrecovered Read Error until
+       * written again (their slots stay valid until GC finds them). */
+      f->stats.uncorrectable_reads++;
+      hal_logf(f->hal, HAL_LOG_WARN, "ftl: translation page %" PRIu32 " read uncorrectable: its entries are lost",
+               op->tp);
+      for (uint32_t k = 0; k < m->tp_entries; ++k) op->ent[k] = FTL_LOST;
     } else if (c->status != FC_OK) {
       f->stats.flash_errors++;
     }
@@ -486,6 +706,8 @@ int cmt_flash_done(struct ftl *f, const struct fc_cqe *c) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: translation completion for idle operation %" PRIu32, o);
     f->fatal = 1;
   }
+  loaded |= m->woke;
+  m->woke = 0;
   return loaded;
 }
 
@@ -500,31 +722,17 @@ static void *cwin(struct ftl *f, uint64_t off, uint64_t bytes) {
   return hal_dram(f->hal, (uint32_t)(f->cfg.dram_base + off), (uint32_t)(bytes ? bytes : 1));
 }
 
-/* The translation region: free blocks, or after recovery (used) closed
- * blocks without valid data first - the old translation blocks are such -
- * which join it full and empty, so that translation GC erases them. */
-static int region_take(struct ftl *f, int used) {
+/* The translation region: blocks taken from the free ones. */
+static int region_take(struct ftl *f) {
   struct cmt *m = &f->cmt;
-  const uint32_t ppb = f->cfg.pages_per_block;
-  uint32_t scan = 0;
   m->nfree = 0;
-  m->open = m->victim = FTL_NONE;
+  m->victim = FTL_NONE;
   m->erasing = 0;
-  for (uint64_t i = 0; i < (uint64_t)m->rblocks * ppb; ++i) m->rtp[i] = FTL_NONE;
+  m->next_lane = 0;
+  for (uint32_t i = 0; i < m->lanes; ++i) m->lopen[i] = FTL_NONE;
+  for (uint64_t i = 0; i < (uint64_t)m->rblocks * f->cfg.pages_per_block; ++i) m->rtp[i] = FTL_NONE;
   for (uint32_t r = 0; r < m->rblocks; ++r) {
     uint32_t blk = FTL_NONE;
-    for (; used && scan < f->total_blocks && blk == FTL_NONE; ++scan)
-      if (f->blk_state[scan] == BLK_CLOSED && f->blk_valid[scan] == 0 && m->rindex[scan] == FTL_NONE) {
-        blk = scan;
-        block_set_state(f, blk, BLK_VICTIM); /* out of data GC's candidates for good */
-      }
-    if (blk != FTL_NONE) {
-      m->rblk[r] = blk;
-      m->rindex[blk] = r;
-      m->rvalid[r] = 0;
-      m->rwp[r] = ppb;
-      continue;
-    }
     for (uint32_t k = 0; k < f->dies && blk == FTL_NONE; ++k) blk = block_take_free(f, (r + k) % f->dies, WEAR_HIGHEST);
     if (blk == FTL_NONE) {
       hal_logf(f->hal, HAL_LOG_ERROR, "ftl: no free block left for translation block %" PRIu32, r);
@@ -548,6 +756,7 @@ int cmt_init(struct ftl *f, uint64_t off, int reserve) {
   struct cmt *m = &f->cmt;
   const struct ftl_config *c = &f->cfg;
   memset(m, 0, sizeof *m);
+  m->trim_head = m->trim_tail = FTL_NONE;
   if (c->mapping != FTL_MAP_CACHED) return 0;
   struct cmt_lay l;
   lay_out(c, &l);
@@ -559,45 +768,67 @@ int cmt_init(struct ftl *f, uint64_t off, int reserve) {
   m->rblocks = rblocks_of(c);
   m->nops = c->cmt_buffers;
   m->qsize = qsize_of(c);
-  m->where = cwin(f, off + l.where, c->logical_lbas * 4);
+  m->hbits = bits_for(m->entries);
+  m->lcap = c->cmt_log_entries;
+  m->ltotal = log_total_of(c);
+  m->lbits = bits_for(m->ltotal);
+  m->hhead = cwin(f, off + l.hhead, ((uint64_t)1 << m->hbits) * 4);
+  m->e_hnext = cwin(f, off + l.hnext, (uint64_t)m->entries * 4);
   m->e_lpn = cwin(f, off + l.lpn, (uint64_t)m->entries * 4);
+  m->e_ppa = cwin(f, off + l.ppa, (uint64_t)m->entries * 4);
   m->e_prev = cwin(f, off + l.prev, (uint64_t)m->entries * 4);
   m->e_next = cwin(f, off + l.next, (uint64_t)m->entries * 4);
-  m->e_gen = cwin(f, off + l.gen, (uint64_t)m->entries * 4);
+  m->e_flags = cwin(f, off + l.flags, (uint64_t)m->entries * 4);
   m->gtd = cwin(f, off + l.gtd, (uint64_t)m->tps * 4);
-  m->tp_gen = cwin(f, off + l.tgen, (uint64_t)m->tps * 4);
   m->tp_dirty = cwin(f, off + l.tdirty, (uint64_t)m->tps * 4);
+  m->tp_log = cwin(f, off + l.tlog, (uint64_t)m->tps * 4);
   m->tp_flags = cwin(f, off + l.tflags, m->tps);
-  m->queue = cwin(f, off + l.queue, (uint64_t)m->qsize * 4);
+  m->queue = cwin(f, off + l.queue, (uint64_t)m->qsize * 8);
+  m->lhead = cwin(f, off + l.lhead, ((uint64_t)1 << m->lbits) * 4);
+  m->l_lpn = cwin(f, off + l.llpn, (uint64_t)m->ltotal * 4);
+  m->l_val = cwin(f, off + l.lval, (uint64_t)m->ltotal * 4);
+  m->l_hnext = cwin(f, off + l.lhnext, (uint64_t)m->ltotal * 4);
+  m->l_tnext = cwin(f, off + l.ltnext, (uint64_t)m->ltotal * 4);
+  m->l_flags = cwin(f, off + l.lflags, m->ltotal);
   m->rblk = cwin(f, off + l.rblk, (uint64_t)m->rblocks * 4);
   m->rvalid = cwin(f, off + l.rvalid, (uint64_t)m->rblocks * 4);
   m->rwp = cwin(f, off + l.rwp, (uint64_t)m->rblocks * 4);
   m->rtp = cwin(f, off + l.rtp, (uint64_t)m->rblocks * c->pages_per_block * 4);
   m->rindex = cwin(f, off + l.rindex, (uint64_t)f->total_blocks * 4);
   m->rfree = cwin(f, off + l.rfree, (uint64_t)m->rblocks * 4);
+  m->lanes = lanes_of(c);
+  m->lopen = cwin(f, off + l.lopen, (uint64_t)m->lanes * 4);
   m->ops = cwin(f, off + l.ops, (uint64_t)m->nops * sizeof(struct cmt_op));
-  if (!m->where || !m->e_lpn || !m->e_prev || !m->e_next || !m->e_gen || !m->gtd || !m->tp_gen || !m->tp_dirty ||
-      !m->tp_flags || !m->queue || !m->rblk || !m->rvalid || !m->rwp || !m->rtp || !m->rindex || !m->rfree || !m->ops) {
+  if (!m->hhead || !m->e_hnext || !m->e_lpn || !m->e_ppa || !m->e_prev || !m->e_next || !m->e_flags || !m->gtd ||
+      !m->tp_dirty || !m->tp_log || !m->tp_flags || !m->queue || !m->lhead || !m->l_lpn || !m->l_val || !m->l_hnext ||
+      !m->l_tnext || !m->l_flags || !m->rblk || !m->rvalid || !m->rwp || !m->rtp || !m->rindex || !m->rfree ||
+      !m->lopen || !m->ops) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: cached mapping tables not accessible");
     return -1;
   }
-  memset(m->where, 0xff, c->logical_lbas * 4);
+  memset(m->hhead, 0xff, ((size_t)1 << m->hbits) * 4);
   memset(m->gtd, 0xff, (size_t)m->tps * 4);
-  memset(m->tp_gen, 0, (size_t)m->tps * 4);
   memset(m->tp_dirty, 0, (size_t)m->tps * 4);
+  memset(m->tp_log, 0xff, (size_t)m->tps * 4);
   memset(m->tp_flags, 0, m->tps);
+  memset(m->lhead, 0xff, ((size_t)1 << m->lbits) * 4);
+  for (uint32_t i = 0; i < m->ltotal; ++i) m->l_tnext[i] = i + 1 < m->ltotal ? i + 1 : FTL_NONE;
+  m->lfree = 0;
+  m->lused = 0;
   memset(m->rindex, 0xff, (size_t)f->total_blocks * 4);
   m->lru_head = m->lru_tail = FTL_NONE;
-  const uint32_t stride = stride_of(c);
+  const uint32_t stride = stride_of(c), estride = ent_stride_of(c);
   for (uint32_t o = 0; o < m->nops; ++o) {
     struct cmt_op *op = &m->ops[o];
     memset(op, 0, sizeof *op);
     op->dram = (uint32_t)(c->dram_base + off + l.bufs + (uint64_t)o * stride);
     op->token = cwin(f, off + l.bufs + (uint64_t)o * stride, stride);
-    if (!op->token) return -1;
+    op->meta = (uint32_t)(c->dram_base + off + l.ents + (uint64_t)o * estride);
+    op->ent = cwin(f, off + l.ents + (uint64_t)o * estride, estride);
+    if (!op->token || !op->ent) return -1;
   }
-  m->open = m->victim = m->last_lpn = FTL_NONE;
-  if (reserve && region_take(f, 0)) return -1;
+  m->victim = m->last_lpn = FTL_NONE;
+  if (reserve && region_take(f)) return -1;
   hal_logf(f->hal, HAL_LOG_INFO,
            "ftl: cached mapping: %" PRIu32 " entries, %" PRIu32 " translation pages of %" PRIu32 " entries, %" PRIu32
            " translation blocks",
@@ -606,19 +837,11 @@ int cmt_init(struct ftl *f, uint64_t off, int reserve) {
 }
 
 int cmt_after_recovery(struct ftl *f) {
-  struct cmt *m = &f->cmt;
-  if (!m->on) return 0;
-  if (region_take(f, 1)) return -1;
-  for (uint32_t tp = 0; tp < m->tps; ++tp) {
-    const uint64_t lo = (uint64_t)tp * m->tp_entries;
-    const uint64_t hi = lo + m->tp_entries < f->cfg.logical_lbas ? lo + m->tp_entries : f->cfg.logical_lbas;
-    for (uint64_t l = lo; l < hi; ++l)
-      if (f->l2p[l] != FTL_UNMAPPED) {
-        tp_request(f, tp, CMT_TP_WANT_WB);
-        break;
-      }
-  }
-  return 0;
+  if (!f->cmt.on) return 0;
+  hal_logf(f->hal, HAL_LOG_ERROR,
+           "ftl: recovery after a power cut is not built for ftl.mapping: cached (the scan of the OOB rebuilds the "
+           "whole table, which this mode does not keep in DRAM)");
+  return -1;
 }
 
 uint64_t cmt_self_check(const struct ftl *f) {
@@ -635,7 +858,19 @@ uint64_t cmt_self_check(const struct ftl *f) {
     }
     if (n != m->rvalid[r]) ++bad;
   }
-  for (uint32_t e = 0; e < m->used; ++e)
-    if (m->where[m->e_lpn[e]] != e) ++bad;
+  /* Every cached entry is found by its LBA, and a slot it or a pending update
+   * names is valid; the log's counts add up. */
+  for (uint32_t e = 0; e < m->used; ++e) {
+    if (c_find(m, m->e_lpn[e]) != e) ++bad;
+    if (m->e_ppa[e] < FTL_LOST && !ppa_valid(f, m->e_ppa[e])) ++bad;
+  }
+  uint32_t logged = 0;
+  for (uint32_t tp = 0; tp < m->tps; ++tp)
+    for (uint32_t i = m->tp_log[tp]; i != FTL_NONE; i = m->l_tnext[i]) {
+      ++logged;
+      if (l_find(m, m->l_lpn[i]) != i || m->l_lpn[i] / m->tp_entries != tp) ++bad;
+      if (c_find(m, m->l_lpn[i]) == FTL_NONE && m->l_val[i] < FTL_LOST && !ppa_valid(f, m->l_val[i])) ++bad;
+    }
+  if (logged != m->lused) ++bad;
   return bad;
 }

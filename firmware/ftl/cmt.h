@@ -11,12 +11,16 @@
  * its translation page (DFTL's batching), by a read-modify-write of that page
  * when it is evicted.
  *
- * The model keeps the whole L2P in DRAM as well (f->l2p): it stands for the
- * contents of the translation pages, which a page of this flash model (a few
- * 32-bit tokens) cannot hold. The cache decides what costs what: a host access
- * whose entry is not cached waits for a real, timed flash read of its
- * translation page; write-backs and translation GC are real reads, programs
- * and erases.
+ * Nothing else holds the table: DRAM has the GTD, the cache, a log of pending
+ * updates and the operations' buffers (cmt_dram_bytes), and a translation
+ * page's tp_entries entries go to flash as bytes with the page (the flash
+ * controller's metadata payload, fc_sqe.meta) and come back from it when the
+ * page is read. An update of an entry that is not cached (a GC move, a trim)
+ * goes into the log until its translation page's next write-back merges it
+ * (read, merge, program). A trim of an entry that is not cached does not know
+ * the slot the LBA had: that slot stays valid until the merge reads the old
+ * entry (or GC finds the slot and sees the LBA maps elsewhere), then it is
+ * invalidated (a deferred invalidation, LOG_INVAL).
  */
 #ifndef SSDVP_CMT_H
 #define SSDVP_CMT_H
@@ -35,6 +39,8 @@ struct cmt_op {
   uint32_t tp;   /* translation page */
   uint32_t dram; /* bus address of its page buffer */
   uint32_t *token;
+  uint32_t meta; /* bus address of its entries (the metadata payload) */
+  uint32_t *ent; /* [tp_entries] the page's entries */
 };
 
 struct cmt {
@@ -43,19 +49,35 @@ struct cmt {
   uint32_t used;             /* entries in use */
   uint32_t tp_entries;       /* mapping entries per translation page */
   uint32_t tps;              /* translation pages */
-  uint32_t *where;           /* [LBAs] cache entry of the LBA, or FTL_NONE */
+  uint32_t hbits;            /* the cache's index: 2^hbits hash buckets */
+  uint32_t *hhead;           /* [2^hbits] first entry of the bucket, or FTL_NONE */
+  uint32_t *e_hnext;         /* [entries] next entry of the bucket */
   uint32_t *e_lpn;           /* [entries] */
+  uint32_t *e_ppa;           /* [entries] the mapping entry: slot address, FTL_UNMAPPED or FTL_LOST */
   uint32_t *e_prev, *e_next; /* [entries] LRU links (head: most recent) */
-  uint32_t *e_gen;           /* [entries] CMT_DIRTY, CMT_LOADED, translation page generation */
+  uint32_t *e_flags;         /* [entries] CMT_DIRTY, CMT_LOADED */
   uint32_t lru_head, lru_tail;
   uint32_t last_lpn;  /* the last lookup that found its entry (a retry of it is not counted again) */
   uint32_t *gtd;      /* [tps] row of the current copy, or FTL_NONE (never written) */
-  uint32_t *tp_gen;   /* [tps] write-back generation: an entry is dirty only for its generation */
   uint32_t *tp_dirty; /* [tps] dirty cached entries */
+  uint32_t *tp_log;   /* [tps] first pending update of the page in the log, or FTL_NONE */
   uint8_t *tp_flags;  /* [tps] CMT_TP_* */
   uint32_t *queue;    /* translation pages waiting for an operation: two FIFO rings of qsize, */
   uint32_t qsize;     /* [0] write-backs, [1] misses (a host command waits: served first) */
   uint32_t qhead[2], qtail[2];
+  /* the log of pending updates of entries that are not cached */
+  uint32_t lcap;                 /* entries for ordinary updates (ftl.cmt.log_entries) */
+  uint32_t ltotal;               /* lcap plus a reserve for rewrites after a program failure or a lost page */
+  uint32_t lused, lfree;         /* in use; free list (through l_tnext) */
+  uint32_t lbits;                /* 2^lbits hash buckets */
+  uint32_t *lhead;               /* [2^lbits] */
+  uint32_t *l_lpn, *l_val;       /* [ltotal] LBA and its newest entry */
+  uint32_t *l_hnext;             /* [ltotal] next of the bucket */
+  uint32_t *l_tnext;             /* [ltotal] next of the translation page (or of the free list) */
+  uint8_t *l_flags;              /* [ltotal] LOG_INVAL */
+  int room_wait;                 /* a lookup waited for room in the log */
+  int woke;                      /* a merge made room since: waiting commands are retried */
+  uint32_t trim_head, trim_tail; /* deallocate commands waiting for room in the log (hostif.c) */
   /* translation region */
   uint32_t rblocks; /* blocks */
   uint32_t *rblk;   /* [rblocks] block number */
@@ -65,7 +87,9 @@ struct cmt {
   uint32_t *rindex; /* [blocks] region index, or FTL_NONE */
   uint32_t *rfree;  /* stack of free region indices */
   uint32_t nfree;
-  uint32_t open;      /* region index being written, or FTL_NONE */
+  uint32_t lanes;  /* open blocks written in turn (ftl.cmt.stripe, one per die) */
+  uint32_t *lopen; /* [lanes] region index being written, or FTL_NONE */
+  uint32_t next_lane;
   uint32_t victim;    /* translation GC victim (region index), or FTL_NONE */
   uint32_t vpage;     /* its next page to examine */
   int erasing;        /* the victim's erase is in flight */
@@ -75,9 +99,10 @@ struct cmt {
   uint32_t rowwait;  /* operations waiting for a row */
 };
 
-#define CMT_DIRTY 0x80000000u
-#define CMT_LOADED 0x40000000u /* brought in for a waiting access: its first lookup counts as the miss */
-#define CMT_GEN_MASK 0x3fffffffu
+#define CMT_DIRTY 1u
+#define CMT_LOADED 2u /* brought in for a waiting access: its first lookup counts as the miss */
+/* A trim whose LBA's old slot is not known yet: the merge (or GC) invalidates it. */
+#define LOG_INVAL 1u
 
 /* WANT_*: what the next operation on the page must do; INQ_*: the page is in
  * that ring (at most once each; an entry whose page is busy or wants nothing

@@ -71,6 +71,11 @@ void flash_submit_meta(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, ui
   e->meta_bytes = meta_bytes;
 }
 
+void flash_hint_host(struct ftl *f) {
+  struct fc_sqe *e = (struct fc_sqe *)f->fsq.mem + ((f->fsq.tail - 1) & (f->fsq.size - 1));
+  e->hint = FC_HINT_HOST;
+}
+
 int flash_doorbell(struct ftl *f) {
   if (!f->fsq_dirty) return 0;
   f->fsq_dirty = 0;

@@ -143,7 +143,9 @@ struct ftl_config {
   uint32_t cmt_entries;            /* mapping entries the cache holds (clamped to logical_lbas) */
   uint32_t cmt_tp_entries;         /* entries per translation page (0: slots_per_page * 1024) */
   uint32_t cmt_buffers;            /* page buffers for translation page operations (the last: translation GC) */
-  uint32_t cmt_translation_blocks; /* blocks set aside for translation pages (0: 2 x what they fill + 2) */
+  uint32_t cmt_translation_blocks; /* blocks set aside for translation pages (0: 2 x what they fill + 1 + stripe) */
+  uint32_t cmt_log_entries;        /* pending updates of entries not cached, held until their write-back */
+  uint32_t cmt_stripe;             /* dies translation pages are programmed on in turn (0: every die) */
   /* multi-plane operations (branch nand) */
   uint32_t planes_per_die; /* geometry: block-in-die i is in plane i % planes_per_die (0 or 1: one plane) */
   uint32_t multiplane;     /* 1: frontiers write a die's planes at the same page offset and the flash interface

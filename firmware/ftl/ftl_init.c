@@ -74,7 +74,7 @@ static void plan(const struct ftl_config *c, struct dram_map *m) {
   const uint32_t fr = flash_ring_entries(c);
   const uint32_t cr = pow2_at_least(c->cmd_slots);
   const uint32_t xr = pow2_at_least(2 * c->cmd_slots + 1);
-  m->l2p = take(&l, c->logical_lbas * 4);
+  m->l2p = take(&l, c->mapping == FTL_MAP_CACHED ? 0 : c->logical_lbas * 4); /* cached: cmt.c instead */
   m->valid = take(&l, (slots + 31) / 32 * 4);
   m->fsq = take(&l, (uint64_t)fr * sizeof(struct fc_sqe));
   m->fcq = take(&l, (uint64_t)fr * sizeof(struct fc_cqe));
@@ -214,7 +214,7 @@ static void frontier_init(struct ftl *f, uint32_t i, uint32_t *open, int pool, u
 static int carve_tables(struct ftl *f, const struct dram_map *m) {
   const struct ftl_config *cfg = &f->cfg;
   const uint32_t B = f->total_blocks;
-  f->l2p = win(f, m->l2p, cfg->logical_lbas * 4);
+  f->l2p = cfg->mapping == FTL_MAP_CACHED ? NULL : win(f, m->l2p, cfg->logical_lbas * 4);
   f->valid_bits = win(f, m->valid, m->fsq - m->valid);
   f->blk_valid = win(f, m->valid_cnt, (uint64_t)B * 4);
   f->blk_erase = win(f, m->erase, (uint64_t)B * 4);
@@ -237,14 +237,14 @@ static int carve_tables(struct ftl *f, const struct dram_map *m) {
   f->jobs = win(f, m->jobs, (uint64_t)cfg->gc_max_active * sizeof(struct gc_job));
   f->blk_flags = win(f, m->flags, B);
   f->blk_reads = win(f, m->reads, (uint64_t)B * 4);
-  if (!f->l2p || !f->valid_bits || !f->blk_valid || !f->bufs || !f->cmds || !f->jobs || !f->blk_flags ||
-      !f->blk_reads) {
+  if ((!f->l2p && cfg->mapping != FTL_MAP_CACHED) || !f->valid_bits || !f->blk_valid || !f->bufs || !f->cmds ||
+      !f->jobs || !f->blk_flags || !f->blk_reads) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: DRAM window at 0x%" PRIx32 " (%" PRIu32 " bytes) is not accessible",
              cfg->dram_base, cfg->dram_size);
     return -1;
   }
   /* L2P: all unmapped; validity: none. (Fresh DRAM is zero; L2P needs 0xff.) */
-  memset(f->l2p, 0xff, cfg->logical_lbas * 4);
+  if (f->l2p) memset(f->l2p, 0xff, cfg->logical_lbas * 4);
   memset(f->valid_bits, 0, m->fsq - m->valid);
   return 0;
 }
@@ -411,6 +411,6 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) { ret
 
 int ftl_recover(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
   if (init_device(f, hal, cfg, 0)) return -1;
-  if (recover_scan(f)) return -1;
-  return cmt_after_recovery(f);
+  if (cmt_after_recovery(f)) return -1; /* not built for the cached mapping: before the scan */
+  return recover_scan(f);
 }

@@ -378,6 +378,9 @@ void block_note_read(struct ftl *f, uint32_t blk, uint32_t retries, int uncorrec
 /* A block's valid-LBA count moved by one (map.c). */
 void block_valid_inc(struct ftl *f, uint32_t blk);
 void block_valid_dec(struct ftl *f, uint32_t blk);
+/* Slot ppa is no longer valid (its bit cleared, its block's count down); a
+ * slot already invalid is left alone. */
+void block_invalidate_slot(struct ftl *f, uint32_t ppa);
 
 /* ---- buf.c: page buffers --------------------------------------------------- */
 /* A free buffer of pool, in state (FTL_NONE if the pool is empty). */
@@ -392,12 +395,20 @@ uint32_t buf_find_row(const struct ftl *f, uint32_t row);
 static inline int ppa_valid(const struct ftl *f, uint32_t ppa) {
   return (int)((f->valid_bits[ppa >> 5] >> (ppa & 31)) & 1u);
 }
-void map_set(struct ftl *f, uint32_t lpn, uint32_t ppa); /* invalidates the old location */
+/* Invalidates the old location, if known: with the cached mapping a mover
+ * (GC, a rewrite after a program failure) invalidates the slot it moved from
+ * itself (map_invalidate_ppa: nothing if already done). */
+void map_set(struct ftl *f, uint32_t lpn, uint32_t ppa);
 void map_trim(struct ftl *f, uint32_t lpn);
 void map_invalidate_ppa(struct ftl *f, uint32_t ppa);
+/* Whether slot ppa, written for lpn, still holds lpn's data (GC, programs). */
+int map_current(struct ftl *f, uint32_t lpn, uint32_t ppa);
+/* lpn's slot address after map_ready said 1 (or FTL_UNMAPPED, FTL_LOST). */
+uint32_t map_get(const struct ftl *f, uint32_t lpn);
 /* The LBAs mapped to the slots of row in mask become FTL_LOST (a GC read of
- * the row failed); returns how many. Scans the L2P: rare. */
-uint32_t map_lose_row(struct ftl *f, uint32_t row, uint32_t mask);
+ * the row failed); returns how many. Scans the L2P (rare); with the cached
+ * mapping it takes the LBAs from lpns, the page's OOB. */
+uint32_t map_lose_row(struct ftl *f, uint32_t row, uint32_t mask, const uint32_t *lpns);
 /* Whether lpn's mapping entry is at hand: always with the full table; with
  * the cached one (cmt.c) 0 means its translation page is being read, and the
  * caller waits (the loop retries waiting commands when it arrives). */
@@ -415,17 +426,30 @@ int cmt_init(struct ftl *f, uint64_t off, int reserve);
 /* 1 if lpn's entry is cached (made most recent); 0: its translation page is
  * being read. */
 int cmt_lookup(struct ftl *f, uint32_t lpn);
-/* lpn's mapping changed: a cached entry becomes dirty, otherwise its
- * translation page is read-modify-written. */
-void cmt_update(struct ftl *f, uint32_t lpn);
+/* Room in the log of pending updates for one more (placement and
+ * deallocation wait for it; always 1 with the full table). */
+int cmt_room(const struct ftl *f);
+/* lpn's entry: cached, or pending in the log; FTL_NONE if neither. */
+uint32_t cmt_get(const struct ftl *f, uint32_t lpn);
+/* lpn's entry becomes v: a cached entry becomes dirty, otherwise the update
+ * goes into the log and its translation page is read-modify-written. The old
+ * value if known (FTL_NONE: the caller invalidates the slot it moves from). */
+uint32_t cmt_set(struct ftl *f, uint32_t lpn, uint32_t v);
+/* lpn is deallocated (as cmt_set with FTL_UNMAPPED); the old value if known,
+ * else FTL_NONE: its slot is invalidated when the merge reads it (cmt.h). */
+uint32_t cmt_trim(struct ftl *f, uint32_t lpn);
+/* Whether valid slot ppa, written for lpn, is still lpn's: 0 if the cache or
+ * the log maps lpn elsewhere (a deferred invalidation: the caller
+ * invalidates ppa, and the log forgets it). */
+int cmt_current(struct ftl *f, uint32_t lpn, uint32_t ppa);
 /* Starts queued translation page operations and translation GC; 1 if it
  * loaded entries waiting commands need (retry them). */
 int cmt_pump(struct ftl *f);
 /* A TAG_TRANS completion; 1 if it loaded entries waiting commands need. */
 int cmt_flash_done(struct ftl *f, const struct fc_cqe *c);
 int cmt_busy(const struct ftl *f);
-/* After the OOB scan: the region is taken afresh and every translation page
- * holding a mapped LBA is written again from the rebuilt table. */
+/* Before the OOB scan of recovery: -1 (with its error) with the cached
+ * mapping, which has no whole table to rebuild. */
 int cmt_after_recovery(struct ftl *f);
 /* Inconsistencies of the directory and the region (ftl_self_check). */
 uint64_t cmt_self_check(const struct ftl *f);
@@ -532,6 +556,9 @@ void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_
  * programmed with the page, or read back into it. */
 void flash_submit_meta(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t buf, uint32_t meta,
                        uint32_t meta_bytes);
+/* The descriptor just submitted is a read a host command waits for (a
+ * translation page read on a cache miss): FC_HINT_HOST, as host reads have. */
+void flash_hint_host(struct ftl *f);
 int flash_doorbell(struct ftl *f); /* nonzero if it rang */
 /* Completions: flash_cq_fetch() reads the controller's tail (0: nothing new),
  * flash_cq_pop() hands them out one by one, flash_cq_release() returns the
@@ -567,7 +594,10 @@ int host_cmd_begin(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e);
 void wait_push(struct ftl *f, uint32_t c);
 int cmd_place_writes(struct ftl *f, uint32_t c);
 int cmd_start_read(struct ftl *f, uint32_t c);
-void cmd_trim(struct ftl *f, uint64_t slba, uint64_t n);
+uint64_t cmd_trim(struct ftl *f, uint64_t slba, uint64_t n);
+/* Deallocate commands that waited for room in the cached mapping's log go on
+ * (the loop); 1 if one completed. */
+int host_resume_trims(struct ftl *f);
 
 /* ---- directives.c ------------------------------------------------------- */
 /* Executes an admin command (submission queue 0): returns its status, or

@@ -154,10 +154,11 @@ static int place_from(struct ftl *f, uint32_t b) {
     const uint32_t s = pb->filled;
     if (!(pb->mask & (1u << s))) continue;
     const uint32_t old = pb->row * S + s, lpn = pb->lpn[s];
-    if (lpn >= f->cfg.logical_lbas || f->l2p[lpn] != old) continue; /* overwritten or trimmed meanwhile */
+    if (lpn >= f->cfg.logical_lbas || !map_current(f, lpn, old)) continue; /* overwritten or trimmed meanwhile */
     const int r = place_lba(f, place_gc(f, lpn), lpn, pb->token[s], 1);
     if (r == PLACE_WAIT) return STEP_WAIT;
     if (r == PLACE_YIELD) return STEP_YIELD;
+    map_invalidate_ppa(f, old); /* done already unless the entry is not cached (cmt.c) */
     if (f->gc_pending) {
       pb->yielded = 1;
       return STEP_YIELD;
@@ -175,7 +176,7 @@ void gc_prefetch(const struct ftl *f, uint32_t b) {
   for (uint32_t s = 0; s < f->cfg.slots_per_page; ++s) {
     if (!(pb->mask & (1u << s))) continue;
     const uint32_t lpn = pb->lpn[s];
-    if (lpn < f->cfg.logical_lbas) __builtin_prefetch(&f->l2p[lpn], 1);
+    if (lpn < f->cfg.logical_lbas && f->l2p) __builtin_prefetch(&f->l2p[lpn], 1);
   }
 }
 
@@ -200,7 +201,7 @@ int gc_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries) {
   if (status == FC_ERR_UNCORRECTABLE) {
     /* The data of the page is gone: its LBAs read as Unrecovered Read Error
      * until rewritten, and nothing of the page is relocated. */
-    const uint32_t lost = map_lose_row(f, pb->row, pb->mask);
+    const uint32_t lost = map_lose_row(f, pb->row, pb->mask, pb->lpn);
     f->stats.lost_lbas += lost;
     hal_logf(f->hal, HAL_LOG_WARN, "ftl: GC read of row %" PRIu32 " uncorrectable: %" PRIu32 " LBAs lost", pb->row,
              lost);

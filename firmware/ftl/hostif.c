@@ -211,7 +211,7 @@ int cmd_start_read(struct ftl *f, uint32_t c) {
       if (cur != FTL_NONE) read_submit(f, cur);
       return STEP_WAIT;
     }
-    const uint32_t ppa = f->l2p[cmd->slba + i];
+    const uint32_t ppa = map_get(f, (uint32_t)(cmd->slba + i));
     hal_charge(f->hal, FW_OP_l2p_lookup, 1);
     if (ppa == FTL_UNMAPPED || ppa == FTL_LOST) {
       cmd->tokens[i] = SSDVP_TOKEN_DEALLOCATED;
@@ -264,10 +264,42 @@ void host_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries) {
 
 /* ---- deallocate and flush ------------------------------------------------ */
 
-void cmd_trim(struct ftl *f, uint64_t slba, uint64_t n) {
-  for (uint64_t i = 0; i < n; ++i) map_trim(f, (uint32_t)(slba + i));
-  f->stats.trim_lbas += n;
-  hal_charge(f->hal, FW_OP_trim_lba, (uint32_t)(n > 0xffffffffu ? 0xffffffffu : n));
+uint64_t cmd_trim(struct ftl *f, uint64_t slba, uint64_t n) {
+  uint64_t i = 0;
+  while (i < n && cmt_room(f)) map_trim(f, (uint32_t)(slba + i++));
+  f->stats.trim_lbas += i;
+  hal_charge(f->hal, FW_OP_trim_lba, (uint32_t)(i > 0xffffffffu ? 0xffffffffu : i));
+  return i;
+}
+
+/* Deallocates DSM command c's ranges from where it stopped (range index in
+ * pending, LBA offset in progress): STEP_DONE (completed), or STEP_WAIT when
+ * the cached mapping's log is full (host_resume_trims goes on). */
+static int dsm_trim(struct ftl *f, uint32_t c) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  const struct nvme_dsm_range *r = (const struct nvme_dsm_range *)cmd->tokens;
+  for (; cmd->pending < cmd->nlb; ++cmd->pending, cmd->progress = 0) {
+    const uint64_t left = r[cmd->pending].nlb - (uint64_t)cmd->progress;
+    const uint64_t done = cmd_trim(f, r[cmd->pending].slba + cmd->progress, left);
+    cmd->progress += (uint32_t)done;
+    if (done < left) return STEP_WAIT;
+  }
+  cmd->pending = 0;
+  host_cmd_finish(f, c, NVME_SC_SUCCESS);
+  return STEP_DONE;
+}
+
+int host_resume_trims(struct ftl *f) {
+  struct cmt *m = &f->cmt;
+  int did = 0;
+  while (m->trim_head != FTL_NONE) {
+    const uint32_t c = m->trim_head, next = f->cmds[c].next; /* finishing frees the slot, which reuses the link */
+    if (dsm_trim(f, c) == STEP_WAIT) break;
+    m->trim_head = next;
+    if (next == FTL_NONE) m->trim_tail = FTL_NONE;
+    did = 1;
+  }
+  return did;
 }
 
 static void dsm_ranges_done(struct ftl *f, uint32_t c) {
@@ -278,8 +310,16 @@ static void dsm_ranges_done(struct ftl *f, uint32_t c) {
       host_cmd_finish(f, c, NVME_SC_LBA_OUT_OF_RANGE);
       return;
     }
-  for (uint32_t i = 0; i < cmd->nlb; ++i) cmd_trim(f, r[i].slba, r[i].nlb);
-  host_cmd_finish(f, c, NVME_SC_SUCCESS);
+  cmd->pending = 0;
+  cmd->progress = 0;
+  if (dsm_trim(f, c) == STEP_DONE) return;
+  struct cmt *m = &f->cmt; /* waits for room in the log, behind deallocations waiting already */
+  cmd->next = FTL_NONE;
+  if (m->trim_tail == FTL_NONE)
+    m->trim_head = c;
+  else
+    f->cmds[m->trim_tail].next = c;
+  m->trim_tail = c;
 }
 
 /* Pads and programs the host frontiers' open pages; the command completes

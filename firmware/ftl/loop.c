@@ -118,6 +118,7 @@ int ftl_poll(struct ftl *f) {
   gcgate_poll(f); /* GC events and the lock for a coordinating host (gcgate.c) */
   for (uint32_t c, dw0; gcgate_next_completion(f, &c, &dw0);) host_cmd_finish_dw0(f, c, NVME_SC_SUCCESS, dw0);
   while (cmt_pump(f) && f->wait_head != FTL_NONE) did |= drain(f, host_resume_waiting); /* cached mapping */
+  if (f->cmt.on && f->cmt.trim_head != FTL_NONE) did |= host_resume_trims(f);
   did |= flash_doorbell(f);
   did |= host_doorbell(f);
   return did;
@@ -253,8 +254,16 @@ int ftl_func_read(struct ftl *f, uint64_t lba, uint32_t n, uint32_t *tokens) {
 
 int ftl_func_trim(struct ftl *f, uint64_t lba, uint64_t n) {
   if (lba >= f->cfg.logical_lbas || n > f->cfg.logical_lbas - lba) return -1;
-  cmd_trim(f, lba, n);
-  return 0;
+  for (;;) {
+    const uint64_t done = cmd_trim(f, lba, n);
+    lba += done;
+    n -= done;
+    if (!n) return 0;
+    f->functional = 1; /* the cached mapping's log is full: its write-backs first (cmt.c) */
+    const int rc = func_drain(f);
+    f->functional = 0;
+    if (rc) return -1;
+  }
 }
 
 int ftl_func_set_gc_threshold(struct ftl *f, uint32_t blocks) {
@@ -275,7 +284,7 @@ uint64_t ftl_self_check(const struct ftl *f) {
   uint64_t bad = 0;
   /* every mapped LBA points at a valid slot; per-block counts match bits */
   uint64_t mapped = 0;
-  for (uint64_t l = 0; l < f->cfg.logical_lbas; ++l) {
+  for (uint64_t l = 0; f->l2p && l < f->cfg.logical_lbas; ++l) { /* cached mapping: cmt_self_check */
     const uint32_t p = f->l2p[l];
     if (p == FTL_UNMAPPED || p == FTL_LOST) continue;
     ++mapped;
@@ -289,6 +298,6 @@ uint64_t ftl_self_check(const struct ftl *f) {
     if (n != f->blk_valid[b]) ++bad;
     valid += n;
   }
-  if (valid != mapped) ++bad;
+  if (f->l2p && valid != mapped) ++bad;
   return bad + cmt_self_check(f);
 }

@@ -37,6 +37,10 @@ int ftl_state_save(const struct ftl *f, void *out) {
              f->flash_outstanding, f->xfer_outstanding, f->programs_inflight, f->erases_inflight);
     return -1;
   }
+  if (f->cmt.on) { /* its translation pages' bytes live in the flash controller, which a saved drive does not hold */
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: --save-state is not built for ftl.mapping: cached");
+    return -1;
+  }
   struct state_header h = {STATE_MAGIC, (uint32_t)sizeof(struct ftl)};
   memcpy(out, &h, sizeof h);
   memcpy((char *)out + sizeof h, f, sizeof *f);

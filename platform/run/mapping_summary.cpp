@@ -14,7 +14,12 @@ nlohmann::json mapping_summary(const ftl_config& cfg, const ftl_stats& now, cons
   const uint64_t trans_lbas = tp_writes * cfg.slots_per_page;
   const double host = double(std::max<uint64_t>(host_lbas, 1));
   const uint64_t entries = std::min<uint64_t>(cfg.cmt_entries, cfg.logical_lbas);
+  ftl_config full = cfg;
+  full.mapping = FTL_MAP_FULL;
   return {{"mode", "cached"},
+          {"dram_bytes", ftl_dram_bytes(&cfg)},
+          {"dram_bytes_full_table", ftl_dram_bytes(&full)},
+          {"l2p_bytes_full_table", cfg.logical_lbas * 4},
           {"cache_entries", entries},
           {"cache_fraction", double(entries) / double(cfg.logical_lbas)},
           {"tp_entries", cfg.cmt_tp_entries ? cfg.cmt_tp_entries : cfg.slots_per_page * 1024u},
@@ -44,10 +49,12 @@ std::string mapping_summary_line(const nlohmann::json& summary) {
   const auto& m = summary["mapping"];
   char b[512];
   std::snprintf(b, sizeof b,
-                "mapping: cached, %llu entries (%.4f of the table), hit rate %.4f (%llu misses, %llu cold); "
+                "mapping: cached, %llu entries (%.4f of the table), FTL DRAM %.2f MiB (%.2f MiB with the full table), "
+                "hit rate %.4f (%llu misses, %llu cold); "
                 "translation pages %llu read, %llu written; translation GC %llu victims, %llu moves; "
                 "WAF %.3f = 1 + GC %.3f + translation %.3f",
                 (unsigned long long)m["cache_entries"].get<uint64_t>(), m["cache_fraction"].get<double>(),
+                m["dram_bytes"].get<double>() / 1048576.0, m["dram_bytes_full_table"].get<double>() / 1048576.0,
                 m["hit_rate"].get<double>(), (unsigned long long)m["misses"].get<uint64_t>(),
                 (unsigned long long)m["cold_misses"].get<uint64_t>(), (unsigned long long)m["tp_reads"].get<uint64_t>(),
                 (unsigned long long)m["tp_writes"].get<uint64_t>(),

@@ -267,6 +267,8 @@ void Simulation::build() {
   power_ = PowerKeys::read(cfg);
   if (power_.cut_ps && std::string(soc_->cpu().mode()) != "native")
     throw ConfigError("config key 'power.cut_at': power loss is modelled with cpu.mode native only");
+  if (power_.cut_ps && soc_->fw_config().mapping == FTL_MAP_CACHED)  // cmt.c keeps no whole table to rebuild
+    throw ConfigError("config key 'power.cut_at': recovery is not built for ftl.mapping: cached");
   if (!keys_.timeline.empty())
     timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
   if (flows_ && (keys_.wl_requests || keys_.wl_fraction > 0))

@@ -1,10 +1,13 @@
 // cmt_test.cpp - the cached mapping table (ftl.mapping: cached, cmt.c) on a
 // tiny drive: hits, misses, evictions and write-back by hand; integrity and
-// translation GC under data GC with a small cache; recovery; configuration.
+// translation GC under data GC with a small cache; the entries as bytes in
+// flash and the DRAM they no longer take; trims through the log; configuration.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "ftl_device.h"
 
@@ -146,26 +149,132 @@ TEST(Cmt, CacheLargerThanTheTableIsClampedAndZeroIsAnError) {
   EXPECT_EQ(ftl_config_check(&c, msg, sizeof msg), 0) << msg;
 }
 
-TEST(Cmt, RecoveryRebuildsFromTheOobAndRewritesTheTranslationPages) {
-  Device d(small_cache, 64 * 1024);
+// The table the drive holds, put together as a reader of its flash would: an
+// entry from the cache or the log if there, else from the bytes its
+// translation page's last program stored (the fake HAL keeps the metadata
+// payloads); unmapped if the page was never written.
+std::vector<uint32_t> table_from_flash(const ftltest::Device& d) {
+  const cmt& m = d.f->cmt;
+  std::vector<uint32_t> t(d.cfg.logical_lbas, FTL_UNMAPPED);
+  for (uint64_t l = 0; l < d.cfg.logical_lbas; ++l) {
+    const uint32_t v = cmt_get(d.f, uint32_t(l));
+    if (v != FTL_NONE) {
+      t[l] = v;
+      continue;
+    }
+    const uint32_t row = m.gtd[l / m.tp_entries];
+    if (row == FTL_NONE) continue;
+    const auto it = d.hal->meta.find(row);
+    EXPECT_NE(it, d.hal->meta.end()) << "translation page " << l / m.tp_entries << " has no bytes on flash";
+    if (it == d.hal->meta.end()) continue;
+    EXPECT_EQ(it->second.size(), size_t(m.tp_entries) * 4);
+    std::memcpy(&t[l], it->second.data() + (l % m.tp_entries) * 4, 4);
+  }
+  return t;
+}
+
+// The mapped entries of that table are exactly the valid slots of the drive.
+void expect_table_matches_valid_slots(const ftltest::Device& d) {
+  const std::vector<uint32_t> t = table_from_flash(d);
+  uint64_t mapped = 0, valid = 0, bad = 0;
+  for (const uint32_t p : t) {
+    if (p >= FTL_LOST) continue;
+    ++mapped;
+    bad += !ppa_valid(d.f, p);
+  }
+  for (uint32_t b = 0; b < d.f->total_blocks; ++b) valid += d.f->blk_valid[b];
+  EXPECT_EQ(bad, 0u);
+  EXPECT_EQ(mapped, valid);
+}
+
+TEST(Cmt, DramHoldsNoTableAndTranslationPagesCarryTheEntries) {
+  Device d([](ftl_config& c) {
+    small_cache(c);
+    c.cmt_log_entries = 64;  // the default 4,096 alone is larger than this tiny drive's table
+  });
   ASSERT_EQ(d.init(), 0);
-  std::mt19937_64 rng(11);
+  EXPECT_EQ(d.f->l2p, nullptr);
+  ftl_config full = d.cfg;
+  full.mapping = FTL_MAP_FULL;
+  // The cache (32 entries), the log (64) and the directory take less than
+  // the 6000-entry table they replace.
+  EXPECT_LT(ftl_dram_bytes(&d.cfg), ftl_dram_bytes(&full));
+  std::mt19937_64 rng(5);
   const uint64_t n = d.cfg.logical_lbas;
+  for (uint64_t at = 0; at < n; at += 64) d.write(at, uint32_t(std::min<uint64_t>(64, n - at)));
   for (int i = 0; i < 1500; ++i) {
     const uint32_t len = 1 + uint32_t(rng() % 8);
     d.write(rng() % (n - len), len);
   }
+  EXPECT_EQ(d.mismatches(0, n), 0u);
+  EXPECT_FALSE(d.hal->meta.empty());
+  expect_table_matches_valid_slots(d);
+  EXPECT_EQ(ftl_self_check(d.f), 0u);
+}
+
+// Trims of entries that are not cached wait in the log until their page is
+// merged (the slot they had is invalidated then, or by GC); a small log makes
+// long deallocations wait for write-backs, functionally and by NVMe command.
+TEST(Cmt, TrimsOfEntriesNotCachedThroughASmallLog) {
+  Device d([](ftl_config& c) {
+    small_cache(c);
+    c.cmt_log_entries = 16;
+  });
+  ASSERT_EQ(d.init(), 0);
+  const uint64_t n = d.cfg.logical_lbas;
+  for (uint64_t at = 0; at < n; at += 64) d.write(at, uint32_t(std::min<uint64_t>(64, n - at)));
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 300; ++i) {
+    const uint64_t lba = rng() % (n - 300), len = 1 + rng() % 299;
+    if (i % 3 == 0) {
+      ASSERT_EQ(ftl_func_trim(d.f, lba, len), 0);
+      for (uint64_t l = lba; l < lba + len; ++l) d.version[l] = 0;
+    } else {
+      d.write(lba, uint32_t(std::min<uint64_t>(len, 8)));
+    }
+    ASSERT_LE(d.f->cmt.lused, d.f->cmt.lcap);
+  }
+  ASSERT_EQ(ftl_func_flush(d.f), 0);
+  const ftl_stats* s = ftl_get_stats(d.f);
+  EXPECT_GT(s->gc_victims, 0u);
+  EXPECT_EQ(d.mismatches(0, n), 0u);
+  EXPECT_EQ(ftl_self_check(d.f), 0u);
+  expect_table_matches_valid_slots(d);
+  // A deallocate command of 2000 LBAs, none cached: it waits for room in the
+  // log, and completes.
+  d.hal->host_words.assign(1024, 0);
+  nvme_dsm_range r{0, 2000, 3000};  // attributes, LBAs, first LBA
+  std::memcpy(d.hal->host_words.data(), &r, sizeof r);
+  nvme_sqe q{};
+  q.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_DSM) | SSDVP_FIELD_PUT(NVME_CDW0_CID, 7);
+  q.nsid = 1;
+  q.prp1 = 0;
+  q.cdw10 = SSDVP_FIELD_PUT(NVME_CDW10_DSM_NR, 0);
+  q.cdw11 = SSDVP_FIELD_PUT(NVME_CDW11_DSM_AD, 1);
+  d.hal->nvme_submit(q);
+  bool waited = false;
+  for (int i = 0; i < 100000 && (ftl_poll(d.f) || ftl_busy(d.f)); ++i) waited |= d.f->cmt.trim_head != FTL_NONE;
+  EXPECT_TRUE(waited) << "2000 deallocations through a 16-entry log wait for write-backs";
+  ASSERT_EQ(d.hal->completions.size(), 1u);
+  EXPECT_EQ(d.hal->completions[0].status, 0u);
+  for (uint64_t l = 3000; l < 5000; ++l) d.version[l] = 0;
+  EXPECT_EQ(d.mismatches(0, n), 0u);
+  EXPECT_EQ(ftl_self_check(d.f), 0u);
+}
+
+TEST(Cmt, RecoveryAndCheckpointsAreErrorsWithTheCachedMapping) {
+  Device d(small_cache, 64 * 1024);
+  ASSERT_EQ(d.init(), 0);
+  d.write(0, 64);
   ASSERT_EQ(ftl_func_flush(d.f), 0);
   EXPECT_EQ(ftl_power_fail(d.f, 16), 0u);
-  // Power-up on the same NAND: the OOB scan rebuilds the table (translation
-  // pages carry no LBA and are skipped), then the pages are written afresh.
   std::unique_ptr<uint8_t[]> mem(new uint8_t[ftl_size()]);
   ftl* g = reinterpret_cast<ftl*>(mem.get());
-  ASSERT_EQ(ftl_recover(g, d.hal->hal(), &d.cfg), 0) << d.hal->log_lines.back();
-  const uint64_t before = ftl_get_stats(g)->tp_writes;
-  d.f = g;
-  ASSERT_EQ(ftl_func_flush(g), 0);  // drains the rewrite of the translation pages
-  EXPECT_GT(ftl_get_stats(g)->tp_writes, before);
-  EXPECT_EQ(ftl_self_check(g), 0u);
-  EXPECT_EQ(d.mismatches(0, n), 0u);
+  EXPECT_NE(ftl_recover(g, d.hal->hal(), &d.cfg), 0);
+  EXPECT_NE(d.hal->log_lines.back().find("ftl.mapping: cached"), std::string::npos) << d.hal->log_lines.back();
+  char msg[256] = "";
+  ftl_config c = d.cfg;
+  c.ckpt_interval_lbas = 1000;
+  EXPECT_NE(ftl_config_check(&c, msg, sizeof msg), 0);
+  EXPECT_NE(std::string(msg).find("power.checkpoint"), std::string::npos) << msg;
 }

@@ -1,6 +1,7 @@
 // fake_hal.cpp - see fake_hal.h.
 #include "fake_hal.h"
 
+#include <algorithm>
 #include <cstring>
 
 const hal_ops FakeHal::ops_ = {&FakeHal::read32, &FakeHal::write32, &FakeHal::dram, &FakeHal::wait_irq,
@@ -81,6 +82,7 @@ uint16_t FakeHal::execute(const fc_sqe& in, uint16_t* flags) {
   fc_status st = FC_ERR_OPCODE;
   if (e.op == FC_OP_ERASE) {
     st = e.row < blocks_ ? nand_.erase(e.row) : FC_ERR_ADDRESS;
+    if (st == FC_OK) meta.erase(meta.lower_bound(e.row * ppb_), meta.lower_bound((e.row + 1) * ppb_));
   } else if (e.op == FC_OP_PROGRAM || e.op == FC_OP_READ) {
     const uint32_t blk = e.row / ppb_, page = e.row % ppb_;
     if (blk >= blocks_) {
@@ -90,10 +92,16 @@ uint16_t FakeHal::execute(const fc_sqe& in, uint16_t* flags) {
     } else if (e.op == FC_OP_PROGRAM) {
       st = nand_.program(blk, page, buf, buf + slots_, buf[2 * slots_]);
       if (st == FC_OK) program_rows.push_back(e.row);
+      const auto* m = e.meta ? static_cast<const uint8_t*>(dram(this, e.meta, e.meta_bytes)) : nullptr;
+      if (st == FC_OK && m) meta[e.row].assign(m, m + e.meta_bytes);
     } else {
       uint32_t f = 0;
       st = nand_.read(blk, page, e.slot_mask, buf, buf + slots_, buf + 2 * slots_, &f);
       *flags = uint16_t(f);
+      const auto it = meta.find(e.row);
+      auto* m = e.meta ? static_cast<uint8_t*>(dram(this, e.meta, e.meta_bytes)) : nullptr;
+      if (st == FC_OK && m && it != meta.end())
+        std::memcpy(m, it->second.data(), std::min<size_t>(e.meta_bytes, it->second.size()));
     }
   }
   if (st != FC_OK) ++violations;

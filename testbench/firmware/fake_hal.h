@@ -37,6 +37,8 @@ class FakeHal {
   uint64_t violations = 0;
   uint64_t gc_victims_traced = 0;
   std::vector<uint32_t> program_rows;  // every programmed row, in order
+  // Metadata payloads (fc_sqe.meta) by row, as FlashCtrl keeps them (flash_meta.cpp).
+  std::map<uint32_t, std::vector<uint8_t>> meta;
   uint32_t erase_count(uint32_t block) const { return nand_.erase_count(block); }
 
   // NVMe side: the test is the host (and the controller's fetch).

@@ -147,7 +147,7 @@ TEST(IssMode, AnImageThatIsNotTheFirmwareIsRefusedAtBoot) {
 // ftl.mapping: cached (firmware/ftl/cmt.c) on the same quiet workload, with a
 // cache of 1/14 of the table and small translation pages so that misses,
 // write-backs and translation GC all happen: the cache makes the same
-// decisions on the RV32 ISS as natively.
+// decisions on the RV32 ISS as natively; the data path nearly so.
 TEST(IssMode, CachedMappingMakesTheSameDecisions) {
   const std::string cached = " --set ftl.mapping=cached --set ftl.cmt.entries=4096 --set ftl.cmt.tp_entries=256";
   const Result n = run(scratch("cmt-native"), "--set cpu.mode=native" + cached);
@@ -160,20 +160,27 @@ TEST(IssMode, CachedMappingMakesTheSameDecisions) {
   EXPECT_GT(a["mapping"]["misses"].get<uint64_t>(), 0u);
   EXPECT_GT(a["mapping"]["tp_reads"].get<uint64_t>(), 0u);
   EXPECT_GT(a["mapping"]["tp_writes"].get<uint64_t>(), 0u);
-  // The cache's decisions and the data path are the same to the last count.
-  for (const char* k : {"lookups", "hits", "misses", "cold_misses", "evictions", "dirty_evictions", "tp_gc_updates"})
+  // The host's lookups and the cache's decisions are the same to the last count.
+  for (const char* k : {"lookups", "hits", "misses", "cold_misses", "evictions", "dirty_evictions"})
     EXPECT_EQ(a["mapping"][k], b["mapping"][k]) << k;
-  EXPECT_EQ(a["ftl"]["waf"], b["ftl"]["waf"]);
-  EXPECT_EQ(a["ftl"]["lifetime"], b["ftl"]["lifetime"]);
+  EXPECT_EQ(a["ftl"]["lifetime"]["host_lba_writes"], b["ftl"]["lifetime"]["host_lba_writes"]);
   EXPECT_EQ(a["integrity"], b["integrity"]);
-  // Not so the number of translation page writes: updates of a translation
-  // page merge into one write while it waits, but not once its write has
-  // started, and when it starts relative to GC's relocations (during GC, not
-  // between requests) depends on CPU time. Measured: 3,609 native, 3,634 on
-  // the ISS (0.7 %).
-  for (const char* k : {"tp_reads", "tp_writes"}) {
+  // Not so what happens during GC, which runs while requests are served: a
+  // write-back merges the pending updates of its page when its read
+  // completes (cmt.c), so whether an access finds its entry still pending in
+  // the log (served at once) or must wait for a translation read, and whether
+  // a relocated LBA's entry is cached when GC updates it, depend on when the
+  // write-backs ran, i.e. on CPU time; placement follows. Measured: WAF 7.982
+  // native and 8.021 on the ISS (0.5 %), GC writes 173,703 and 173,814,
+  // updates of entries not cached 19,533 and 19,643, translation writes 4,936
+  // and 4,946.
+  for (const char* k : {"tp_gc_updates", "tp_reads", "tp_writes"}) {
     const double x = a["mapping"][k].get<double>(), y = b["mapping"][k].get<double>();
     EXPECT_NEAR(x, y, 0.03 * x) << k;
   }
+  EXPECT_NEAR(a["ftl"]["waf"].get<double>(), b["ftl"]["waf"].get<double>(), 0.02 * a["ftl"]["waf"].get<double>());
+  const double g = a["ftl"]["lifetime"]["gc_lba_writes"].get<double>();
+  EXPECT_NEAR(g, b["ftl"]["lifetime"]["gc_lba_writes"].get<double>(), 0.02 * g);
+  EXPECT_EQ(a["integrity"]["mismatches"], 0);
   EXPECT_EQ(b["integrity"]["mismatches"], 0);
 }
