@@ -259,9 +259,9 @@ int ftl_func_trim(struct ftl *f, uint64_t lba, uint64_t n) {
     lba += done;
     n -= done;
     if (!n) return 0;
-    f->functional = 1; /* the cached mapping's log is full: its write-backs first (cmt.c) */
+    f->in_func_call = 1; /* the cached mapping's log is full: its write-backs first (cmt.c) */
     const int rc = func_drain(f);
-    f->functional = 0;
+    f->in_func_call = 0;
     if (rc) return -1;
   }
 }
