@@ -317,6 +317,7 @@ struct ftl {
   struct fw_cmd *cmds;
   uint32_t cmd_free;
   uint32_t wait_head, wait_tail; /* commands waiting for buffers or blocks */
+  uint32_t wait_reads;           /* reads among them */
   uint32_t flush_waiters;        /* commands in CMD_WAIT_FLUSH */
 
   struct gc_job *jobs;

@@ -107,6 +107,7 @@ static void host_send_admin_data(struct ftl *f, uint32_t c, uint32_t bytes) {
 
 void wait_push(struct ftl *f, uint32_t c) {
   f->cmds[c].next = FTL_NONE;
+  if (f->cmds[c].opcode == NVME_OP_READ) f->wait_reads++;
   if (f->wait_tail == FTL_NONE)
     f->wait_head = c;
   else
@@ -473,6 +474,7 @@ int host_resume_waiting(struct ftl *f) {
     const uint32_t next = f->cmds[c].next;
     const int opcode = f->cmds[c].opcode;
     if (pass && opcode != NVME_OP_READ && prev != FTL_NONE) {
+      if ((held & only_bit) && f->wait_reads == 0) break; /* the rest are writes, all held */
       const uint32_t bit = (held & only_bit) ? only_bit : next_frontier_bit(f, c);
       if ((held & bit) || overlaps_waiting(f, c, c)) {
         held |= bit; /* stays, behind the writes it must follow */
@@ -493,6 +495,7 @@ int host_resume_waiting(struct ftl *f) {
       else
         f->cmds[prev].next = next;
       if (f->wait_tail == c) f->wait_tail = prev;
+      if (opcode == NVME_OP_READ) f->wait_reads--;
       did = STEP_DONE;
     } else {
       prev = c;
