@@ -328,6 +328,7 @@ static void init_commands(struct ftl *f, const struct dram_map *m) {
     f->cmd_free = c;
   }
   f->wait_head = f->wait_tail = FTL_NONE;
+  f->wait_reads = 0;
   f->host_placing = f->host_flushing = f->wait_yielded = f->wait_yielded_prev = FTL_NONE;
   for (uint32_t j = 0; j < cfg->gc_max_active; ++j) {
     f->jobs[j].victim = FTL_NONE;

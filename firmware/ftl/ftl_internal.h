@@ -317,6 +317,7 @@ struct ftl {
   struct fw_cmd *cmds;
   uint32_t cmd_free;
   uint32_t wait_head, wait_tail; /* commands waiting for buffers or blocks */
+  uint32_t wait_reads;           /* reads among them */
   uint32_t flush_waiters;        /* commands in CMD_WAIT_FLUSH */
 
   struct gc_job *jobs;
@@ -487,6 +488,9 @@ int place_init(struct ftl *f, uint64_t off);
 void place_note_write(struct ftl *f, uint64_t slba, uint32_t n);
 /* The frontier a host LBA goes to, with the command's stream ID. */
 struct frontier *place_host(struct ftl *f, uint32_t lpn, uint32_t stream);
+/* The frontier place_host returns for every LBA and stream, or NULL when it
+ * depends on them (streams, hotness slices). */
+const struct frontier *place_host_only(const struct ftl *f);
 /* The frontier a relocated LBA goes to. */
 struct frontier *place_gc(struct ftl *f, uint32_t lpn);
 

@@ -107,6 +107,7 @@ static void host_send_admin_data(struct ftl *f, uint32_t c, uint32_t bytes) {
 
 void wait_push(struct ftl *f, uint32_t c) {
   f->cmds[c].next = FTL_NONE;
+  if (f->cmds[c].opcode == NVME_OP_READ) f->wait_reads++;
   if (f->wait_tail == FTL_NONE)
     f->wait_head = c;
   else
@@ -497,23 +498,30 @@ int host_commands(struct ftl *f) {
 int host_resume_waiting(struct ftl *f) {
   int did = 0;
   const int pass = f->cfg.floor_policy >= FTL_FLOOR_PASS;
+  /* One host frontier for every write: once it is held, every later write is
+   * held without asking place_host (the list is walked once per loop pass). */
+  const struct frontier *only = place_host_only(f);
+  const uint32_t only_bit = only ? 1u << only->index : 0;
   uint32_t prev = FTL_NONE, c = f->wait_head, held = 0; /* held: frontiers waited on, as bits */
   if (f->wait_yielded != FTL_NONE) {                    /* continue where a write yielded */
     c = f->wait_yielded;
     prev = f->wait_yielded_prev;
     f->wait_yielded = FTL_NONE;
-    for (uint32_t w = f->wait_head; pass && w != c && w != FTL_NONE; w = f->cmds[w].next)
+    for (uint32_t w = f->wait_head; pass && w != c && w != FTL_NONE && !(held & only_bit); w = f->cmds[w].next)
       if (f->cmds[w].opcode != NVME_OP_READ) held |= next_frontier_bit(f, w);
   }
   while (c != FTL_NONE) {
     const uint32_t next = f->cmds[c].next;
     const int opcode = f->cmds[c].opcode;
-    if (pass && opcode != NVME_OP_READ && prev != FTL_NONE &&
-        ((held & next_frontier_bit(f, c)) || overlaps_waiting(f, c, c))) {
-      held |= next_frontier_bit(f, c); /* stays, behind the writes it must follow */
-      prev = c;
-      c = next;
-      continue;
+    if (pass && opcode != NVME_OP_READ && prev != FTL_NONE) {
+      if ((held & only_bit) && f->wait_reads == 0) break; /* the rest are writes, all held */
+      const uint32_t bit = (held & only_bit) ? only_bit : next_frontier_bit(f, c);
+      if ((held & bit) || overlaps_waiting(f, c, c)) {
+        held |= bit; /* stays, behind the writes it must follow */
+        prev = c;
+        c = next;
+        continue;
+      }
     }
     const int r = opcode == NVME_OP_READ ? cmd_start_read(f, c) : cmd_place_writes(f, c);
     if (r == STEP_YIELD) {
@@ -527,6 +535,7 @@ int host_resume_waiting(struct ftl *f) {
       else
         f->cmds[prev].next = next;
       if (f->wait_tail == c) f->wait_tail = prev;
+      if (opcode == NVME_OP_READ) f->wait_reads--;
       did = STEP_DONE;
     } else {
       prev = c;

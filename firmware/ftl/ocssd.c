@@ -339,6 +339,7 @@ static int oc_resume(struct ftl *f) {
     const uint32_t c = f->wait_head, next = f->cmds[c].next;
     if (oc_submit(f, c) == STEP_WAIT) break;
     f->wait_head = next;
+    if (f->cmds[c].opcode == NVME_OP_READ) f->wait_reads--;
     if (next == FTL_NONE) f->wait_tail = FTL_NONE;
     did = STEP_DONE;
   }

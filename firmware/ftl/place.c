@@ -175,6 +175,10 @@ struct frontier *place_host(struct ftl *f, uint32_t lpn, uint32_t stream) {
   return &f->fr[0];
 }
 
+const struct frontier *place_host_only(const struct ftl *f) {
+  return f->cfg.placement == FTL_PLACE_STREAM || f->slices ? NULL : &f->fr[0];
+}
+
 struct frontier *place_gc(struct ftl *f, uint32_t lpn) {
   if (f->gc_fr != FTL_NONE) return &f->fr[f->gc_fr];
   return &f->fr[f->slice_class[lpn / f->cfg.hot_slice_lbas]];

@@ -15,7 +15,7 @@ BusDevice::BusDevice(sc_core::sc_module_name nm, Config& cfg, const char* block,
 }
 
 void BusDevice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
-  access_at_ps_ = (sc_core::sc_time_stamp() + delay).value();
+  access_delay_ps_ = delay.value();
   delay += sc_core::sc_time::from_value(access_ps_);
   if (!bank_.transport(tx))
     SSDVP_LOG(log_, warn, "rejected register access at offset 0x%llx",

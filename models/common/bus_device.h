@@ -45,8 +45,12 @@ class BusDevice : public sc_core::sc_module {
   // access_desc: the access-time parameter (default 10 ns, as in params.def).
   BusDevice(sc_core::sc_module_name name, Config& cfg, const char* block, const char* access_key,
             const char* access_desc);
-  // The initiator's local time (ps) when the access being served arrived.
-  uint64_t access_at_ps() const { return access_at_ps_; }
+  // The initiator's local time (ps) when the access being served arrived:
+  // the kernel's time plus the access's annotated delay, read only by the
+  // handlers that need it (one time read per access at most).
+  uint64_t access_at_ps() const { return sc_core::sc_time_stamp().value() + access_delay_ps_; }
+  // How far the access being served lies ahead of the kernel's time (ps).
+  uint64_t access_delay_ps() const { return access_delay_ps_; }
 
   Logger log_;
   RegisterBank bank_;
@@ -56,7 +60,7 @@ class BusDevice : public sc_core::sc_module {
   unsigned transport_dbg(tlm::tlm_generic_payload& tx);
 
   uint64_t access_ps_;
-  uint64_t access_at_ps_ = 0;
+  uint64_t access_delay_ps_ = 0;  // the annotated delay of the access being served
 };
 
 }  // namespace ssdvp

@@ -1,8 +1,6 @@
 // dmi_socket.cpp - see dmi_socket.h.
 #include "common/dmi_socket.h"
 
-#include <cstring>
-
 #include "common/tlm_access.h"
 
 namespace ssdvp {
@@ -19,20 +17,12 @@ bool DmiSocket::request() {
   tx.set_command(tlm::TLM_READ_COMMAND);
   dmi_ = tlm::tlm_dmi();
   valid_ = (*this)->get_direct_mem_ptr(tx, dmi_) && dmi_.is_read_write_allowed();
+  read_latency_ps_ = dmi_.get_read_latency().value();
+  write_latency_ps_ = dmi_.get_write_latency().value();
   return valid_;
 }
 
-bool DmiSocket::copy(bool write, uint64_t addr, void* data, uint32_t n, uint64_t* latency_ps) {
-  if (n > 0) {
-    if (uint8_t* p = dmi_ptr(addr, n)) {
-      if (write)
-        std::memcpy(p, data, n);
-      else
-        std::memcpy(data, p, n);
-      if (latency_ps) *latency_ps = (write ? dmi_.get_write_latency() : dmi_.get_read_latency()).value();
-      return true;
-    }
-  }
+bool DmiSocket::copy_transport(bool write, uint64_t addr, void* data, uint32_t n, uint64_t* latency_ps) {
   tlm::tlm_generic_payload tx;
   prepare_access(tx, write, addr, data, n);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;

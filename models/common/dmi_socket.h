@@ -14,6 +14,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 
 namespace ssdvp {
@@ -33,7 +34,18 @@ class DmiSocket : public tlm_utils::simple_initiator_socket<DmiSocket> {
   // Reads or writes n bytes at addr, through the DMI region if it holds them
   // (latency: its read or write latency), else by b_transport (latency: the
   // annotated delay). False if the target answered with an error.
-  bool copy(bool write, uint64_t addr, void* data, uint32_t n, uint64_t* latency_ps);
+  // Inline: the flash controller's every descriptor, page buffer and
+  // completion goes through it; only the fallback is out of line.
+  bool copy(bool write, uint64_t addr, void* data, uint32_t n, uint64_t* latency_ps) {
+    uint8_t* p = n > 0 ? dmi_ptr(addr, n) : nullptr;
+    if (!p) return copy_transport(write, addr, data, n, latency_ps);
+    if (write)
+      std::memcpy(p, data, n);
+    else
+      std::memcpy(data, p, n);
+    if (latency_ps) *latency_ps = write ? write_latency_ps_ : read_latency_ps_;
+    return true;
+  }
   uint64_t invalidations() const { return invalidations_; }
 
   std::function<void(uint64_t start, uint64_t end)> on_invalidate;
@@ -42,9 +54,11 @@ class DmiSocket : public tlm_utils::simple_initiator_socket<DmiSocket> {
   bool acquire() { return tried_ ? valid_ : request(); }
   bool request();  // asks the target for the region
   void invalidate(sc_dt::uint64 start, sc_dt::uint64 end);
+  bool copy_transport(bool write, uint64_t addr, void* data, uint32_t n, uint64_t* latency_ps);
 
   uint64_t dmi_addr_;
   tlm::tlm_dmi dmi_;
+  uint64_t read_latency_ps_ = 0, write_latency_ps_ = 0;  // dmi_'s, read once per request
   bool tried_ = false, valid_ = false;
   uint64_t invalidations_ = 0;
 };

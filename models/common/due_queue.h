@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace ssdvp {
@@ -29,6 +30,11 @@ class DueQueue {
   // Adds item, due at time; returns its order number.
   uint64_t push(uint64_t time, const T& item) {
     heap_.push_back(Entry{time, order_, item});
+    std::push_heap(heap_.begin(), heap_.end(), later);
+    return order_++;
+  }
+  uint64_t push(uint64_t time, T&& item) {
+    heap_.push_back(Entry{time, order_, std::move(item)});
     std::push_heap(heap_.begin(), heap_.end(), later);
     return order_++;
   }

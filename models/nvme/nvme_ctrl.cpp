@@ -193,7 +193,7 @@ bool NvmeCtrl::delete_io_queue(uint16_t qid) {
     ev.time = link_write(link_read(now, sizeof(nvme_sqe)) + cqe_ps_, sizeof(nvme_cqe));
     ++q.in_flight;
     ++stats_.aborted_sq_deletion;
-    schedule(ev);
+    schedule(std::move(ev));
   }
   finish_delete(qid);
   return true;
@@ -287,7 +287,7 @@ void NvmeCtrl::host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& 
       ev.cqe = q.cq_backlog.front();
       q.cq_backlog.pop_front();
       ev.time = link_write(arrived + cqe_ps_, sizeof(nvme_cqe));
-      schedule(ev);
+      schedule(std::move(ev));
     }
   }
 }
@@ -312,9 +312,10 @@ void NvmeCtrl::fetch(uint64_t at) {
       Event ev{};
       ev.kind = EvKind::cmd_visible;
       ev.qid = uint16_t(qid);
+      nvme_cmd_entry cmd{};
       const bool readable =
-          host_access(false, q.sq_addr + uint64_t(q.sq_head) * sizeof(nvme_sqe), &ev.cmd.sqe, sizeof(nvme_sqe));
-      ev.cmd.sqid = uint16_t(qid);
+          host_access(false, q.sq_addr + uint64_t(q.sq_head) * sizeof(nvme_sqe), &cmd.sqe, sizeof(nvme_sqe));
+      cmd.sqid = uint16_t(qid);
       q.sq_head = ring_next(q.sq_head, q.depth);
       ++n;
       if (!readable) {
@@ -329,10 +330,10 @@ void NvmeCtrl::fetch(uint64_t at) {
       ev.time = link_read(now, sizeof(nvme_sqe)) + fetch_ps_;  // monotonic: ring order = time order
       // the entry lands in the CMD ring now; the tail moves at ev.time
       auto* slot = reinterpret_cast<nvme_cmd_entry*>(dram_ptr(cmd_.base, cmd_.size * sizeof(nvme_cmd_entry)));
-      if (slot) slot[cmd_.tail] = ev.cmd;
+      if (slot) slot[cmd_.tail] = cmd;
       cmd_.tail = ring_next(cmd_.tail, cmd_.size);
       ++stats_.commands_fetched;
-      schedule(ev);
+      schedule(std::move(ev));
     }
     arb_.took(qid, n);
   }
@@ -355,10 +356,9 @@ void NvmeCtrl::write_cmd_head(uint32_t v) {
     ++stats_.ring_errors;
     return;
   }
-  const uint64_t at = access_end_ps();
   cmd_.head = v;
-  irq_ev_.notify(ps(at - now_ps()));
-  fetch(at);
+  irq_ev_.notify(ps(access_delay_ps() + access_ps()));
+  fetch(access_end_ps());
 }
 
 void NvmeCtrl::write_done_head(uint32_t v) {
@@ -367,7 +367,7 @@ void NvmeCtrl::write_done_head(uint32_t v) {
     return;
   }
   done_.head = v;
-  irq_ev_.notify(ps(access_end_ps() - now_ps()));
+  irq_ev_.notify(ps(access_delay_ps() + access_ps()));
 }
 
 void NvmeCtrl::debug_gc_write(bool on, uint64_t at) {
@@ -403,7 +403,7 @@ void NvmeCtrl::process_xfers(uint64_t at) {
         stats_.bytes_h2d += modelled;
         ev.time = link_read(t, modelled);
         ev.kind = EvKind::done_entry;
-        schedule(ev);
+        schedule(std::move(ev));
         break;
       }
       case XFER_D2H:
@@ -416,7 +416,7 @@ void NvmeCtrl::process_xfers(uint64_t at) {
         stats_.bytes_d2h += modelled;
         ev.time = link_write(t, modelled);
         ev.kind = EvKind::done_entry;
-        schedule(ev);
+        schedule(std::move(ev));
         break;
       }
       case XFER_COMPLETE: {
@@ -432,7 +432,7 @@ void NvmeCtrl::process_xfers(uint64_t at) {
         ev.cqe.sq_id = uint16_t(qid);
         ev.cqe.status = uint16_t(SSDVP_FIELD_PUT(NVME_CQE_STATUS_SF, x.status));  // phase filled in when posted
         ev.time = link_write(t + cqe_ps_, sizeof(nvme_cqe));
-        schedule(ev);
+        schedule(std::move(ev));
         break;
       }
       default:
@@ -441,18 +441,19 @@ void NvmeCtrl::process_xfers(uint64_t at) {
         ev.done.status = NVME_SC_DATA_XFER_ERROR;
         ev.time = t;
         ev.kind = EvKind::done_entry;
-        schedule(ev);
+        schedule(std::move(ev));
     }
   }
   engine_free_ = t;
 }
 
-void NvmeCtrl::schedule(Event ev) {
+void NvmeCtrl::schedule(Event&& ev) {
   const uint64_t now = now_ps();
   if (ev.time < now) ev.time = now;
-  const bool earliest = ev.time < events_.next_time();
-  events_.push(ev.time, ev);
-  if (earliest) publish_ev_.notify(ps(ev.time - now));
+  const uint64_t t = ev.time;
+  const bool earliest = t < events_.next_time();
+  events_.push(t, std::move(ev));
+  if (earliest) publish_ev_.notify(ps(t - now));
 }
 
 void NvmeCtrl::post_completion(uint16_t qid, nvme_cqe cqe) {
@@ -481,7 +482,7 @@ void NvmeCtrl::publish_method() {
   const uint64_t now = now_ps();
   bool irq_change = false;
   while (!events_.empty() && events_.next_time() <= now) {
-    const Event ev = events_.pop().item;
+    const Event ev = events_.pop().item;  // 32 bytes
     switch (ev.kind) {
       case EvKind::cmd_visible:
         cmd_visible_tail_ = ring_next(cmd_visible_tail_, cmd_.size);

@@ -115,13 +115,16 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
     uint32_t in_flight = 0;           // fetched, completion not yet posted
   };
   enum class EvKind : uint8_t { cmd_visible, done_entry, completion };
+  // Small (32 bytes), as it is moved through the due queue's heap: a fetched
+  // command is already in the CMD ring, so cmd_visible carries nothing.
   struct Event {
     uint64_t time;  // due (ps); the queue keeps it with the order of scheduling
     EvKind kind;
-    nvme_cmd_entry cmd;  // cmd_visible
-    nvme_done done;      // done_entry
-    nvme_cqe cqe;        // completion
     uint16_t qid;
+    union {
+      nvme_cqe cqe;    // completion (first: Event{} zeroes all of it)
+      nvme_done done;  // done_entry
+    };
   };
 
   SC_HAS_PROCESS(NvmeCtrl);
@@ -137,7 +140,7 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
   void process_xfers(uint64_t now_ps);                  // serve the XFER ring
   uint64_t link_read(uint64_t at_ps, uint64_t bytes);   // device reads host memory: data arrives
   uint64_t link_write(uint64_t at_ps, uint64_t bytes);  // device writes host memory: data lands
-  void schedule(Event ev);
+  void schedule(Event&& ev);
   void publish_method();
   void irq_method();
   void post_completion(uint16_t qid, nvme_cqe cqe);
