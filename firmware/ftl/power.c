@@ -9,10 +9,11 @@
  * state - is gone.
  *
  * Recovery runs in simulated time like any other firmware work (its reads
- * go to the dies, its table work is charged: l2p_update per slot of a page
- * newer than the checkpoint, ckpt_copy_word per word of a checkpoint loaded,
- * l2p_lookup per LBA for each pass over the L2P); ftl_recover keeps the
- * host interface disabled until it is done.
+ * go to the dies, its table work is charged: l2p_lookup per slot of a page
+ * newer than the checkpoint (compare and take), ckpt_copy_word per word of a
+ * checkpoint loaded and per LBA of each pass over the L2P: the same
+ * word-at-a-time work); ftl_recover keeps the host interface disabled until
+ * it is done.
  *
  * Recovery (recover_scan, after ftl_init): every block that is not factory
  * bad is read page by page from page 0 until the first erased page, one block
@@ -123,7 +124,7 @@ static void scan_page(struct ftl *f, struct scan *sc, uint32_t b, const struct f
       const uint32_t seq = pb->token[2 * (size_t)S];
       sc->rseq[row] = seq;
       if (seq > sc->max_seq) sc->max_seq = seq;
-      if (seq > sc->snap) hal_charge(f->hal, FW_OP_l2p_update, S); /* each slot: newest wins */
+      if (seq > sc->snap) hal_charge(f->hal, FW_OP_l2p_lookup, S); /* each slot: newest wins */
       for (uint32_t s = 0; s < S && seq > sc->snap; ++s) {
         const uint32_t lpn = pb->lpn[s];
         if (lpn >= f->cfg.logical_lbas) continue; /* padding */
@@ -181,7 +182,7 @@ static void drop_stale(struct ftl *f, struct scan *sc) {
       f->stats.recovery_dropped++;
     }
   }
-  hal_charge(f->hal, FW_OP_l2p_lookup, (uint32_t)f->cfg.logical_lbas);
+  hal_charge(f->hal, FW_OP_ckpt_copy_word, (uint32_t)f->cfg.logical_lbas);
 }
 
 int recover_scan(struct ftl *f) {
@@ -256,7 +257,7 @@ int recover_scan(struct ftl *f) {
     block_valid_inc(f, row_block(f, ppa_row(f, p)));
     f->stats.recovery_lbas++;
   }
-  hal_charge(f->hal, FW_OP_l2p_lookup, (uint32_t)f->cfg.logical_lbas); /* validity from the L2P */
+  hal_charge(f->hal, FW_OP_ckpt_copy_word, (uint32_t)f->cfg.logical_lbas); /* validity from the L2P */
   f->seq = sc.max_seq;
   f->stats.free_blocks_min = f->free_total;
   f->gc_pending = 1;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "cpu/cpu_native.h"
 #include "host/host_driver.h"
 #include "host/scoreboard.h"
 #include "soc/ssd_soc.h"
@@ -99,6 +100,11 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
   fw.pause_functional();
   soc.flash.set_functional(true);
   const ftl_stats rs = fw.stats();
+  nlohmann::json ops = nlohmann::json::object();  // what the recovery's CPU time went to
+  for (int op = 0; op < FW_OP_COUNT; ++op)
+    if (const uint64_t n = u1.ops[op] - u0.ops[op])
+      ops[CpuNative::op_name(static_cast<enum fw_op>(op))] = {{"count", n},
+                                                              {"time_s", double(u1.op_ps[op] - u0.op_ps[op]) * 1e-12}};
 
   // The host reads every LBA back.
   const uint64_t lbas = soc.logical_lbas();
@@ -153,7 +159,9 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
             {"free_blocks", rs.free_blocks},
             {"time_s", double(ready_ns - up_ns) * 1e-9},
             {"scan_time_s", double(rs.recovery_ns) * 1e-9},
-            {"cpu_s", double(u1.compute_ps + u1.bus_ps - u0.compute_ps - u0.bus_ps) * 1e-12}}},
+            {"cpu_s", double(u1.compute_ps + u1.bus_ps - u0.compute_ps - u0.bus_ps) * 1e-12},
+            {"cpu_bus_s", double(u1.bus_ps - u0.bus_ps) * 1e-12},
+            {"cpu_ops", ops}}},
           {"check",
            {{"lbas", lbas},
             {"latest", latest},
