@@ -5,9 +5,9 @@
 #
 #   scripts/power-cuts.sh [N] [SEED] [OUT.csv]     (defaults: 1000, 1, out/power-cuts.csv)
 #
-# The N cuts are made PER_RUN at a time (default 25) in runs of
+# The N cuts are made PER_RUN at a time (default 20) in runs of
 # configs/small.yaml (aged: one drive write of random overwrites), with
-# power.cuts = PER_RUN at instants uniform in [0, 6 s) of the timed part
+# power.cuts = PER_RUN at instants uniform in [0, 6 s) of the time powered up
 # (power.seed differs per run), on one of eight set-ups in turn: a synthetic
 # hot/cold workload (GC relocating all the time) or the varmail file workload
 # (a flush after every few writes), each with and without power-loss
@@ -23,7 +23,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 n="${1:-1000}"
 seed="${2:-1}"
 out="${3:-$root/out/power-cuts.csv}"
-per="${PER_RUN:-25}"
+per="${PER_RUN:-20}"
 bin="${SSDVP:-$root/build/platform/ssdvp}"
 [ -x "$bin" ] || { echo "power-cuts: no ssdvp binary at $bin" >&2; exit 2; }
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
@@ -49,7 +49,7 @@ for ((run = 0; done_cuts < n; run++)); do
     name=hotcold
   else
     sets+=(--set workload.source=files --set host.files.personality=varmail --set host.files.fill=0.6
-           --set host.files.loops=0 --set host.time_limit=12s)
+           --set host.files.loops=0 --set host.time_limit=18s)
     name=varmail
   fi
   if ! "$bin" run -q -c "$root/configs/small.yaml" -o "$tmp/run" "${sets[@]}" > "$tmp/log" 2>&1; then

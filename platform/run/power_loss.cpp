@@ -30,8 +30,8 @@ PowerKeys PowerKeys::read(Config& cfg) {
                        0, 1u << 20);
   k.seed = cfg.get_u64("power.seed", 1, "power.cuts: seed of the cut instants");
   k.span_ps = cfg.get_time_ps("power.cuts_span", "1s",
-                              "power.cuts: the instants are uniform in [0, this) of the timed part (one that falls "
-                              "before the drive is ready again waits for it)");
+                              "power.cuts: the instants are uniform in [0, this) of the timed part's time powered up "
+                              "(recoveries not counted)");
   if (k.cuts && k.cut_ps) throw ConfigError("config key 'power.cuts': not with power.cut_at (one or the other)");
   if (k.cuts && k.span_ps == 0) throw ConfigError("config key 'power.cuts_span': must be positive with power.cuts");
   return k;

@@ -3,7 +3,8 @@
 //
 // power.cut_at: the simulation stops that long after the timed part starts
 // and the run ends after the check. power.cuts: N: N instants drawn with
-// power.seed in [0, power.cuts_span) of the timed part; after each cut,
+// power.seed in [0, power.cuts_span) of the timed part's time powered up
+// (the recoveries' time not counted); after each cut,
 // recovery and check the host goes on (the scoreboard takes what was read
 // back) until the next cut or the end of the workload.
 //
