@@ -45,25 +45,22 @@ std::vector<uint64_t> PowerKeys::instants() const {
   return t;
 }
 
-void halt_processes(sc_core::sc_object& root) {
+namespace {
+
+void suspend_or_resume(sc_core::sc_object& root, bool suspend) {
   for (sc_core::sc_object* o : root.get_child_objects()) {
     sc_core::sc_process_handle h(o);
     if (!h.valid())
-      halt_processes(*o);
+      suspend_or_resume(*o, suspend);
     else if (!h.terminated())
-      h.suspend();
+      suspend ? h.suspend() : h.resume();
   }
 }
 
-void resume_processes(sc_core::sc_object& root) {
-  for (sc_core::sc_object* o : root.get_child_objects()) {
-    sc_core::sc_process_handle h(o);
-    if (!h.valid())
-      resume_processes(*o);
-    else if (!h.terminated())
-      h.resume();
-  }
-}
+}  // namespace
+
+void halt_processes(sc_core::sc_object& root) { suspend_or_resume(root, true); }
+void resume_processes(sc_core::sc_object& root) { suspend_or_resume(root, false); }
 
 nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& sb, const PowerKeys& k, bool go_on) {
   const auto w0 = std::chrono::steady_clock::now();
