@@ -52,6 +52,7 @@ for ((run = 0; done_cuts < n; run++)); do
            --set host.files.loops=0 --set host.time_limit=18s)
     name=varmail
   fi
+  rm -rf "$tmp/run"
   if ! "$bin" run -q -c "$root/configs/small.yaml" -o "$tmp/run" "${sets[@]}" > "$tmp/log" 2>&1; then
     echo "power-cuts: run $run ($name, plp $plp, checkpoints $with_ckpt, power.seed $rs) failed:" >&2
     tail -5 "$tmp/log" >&2
