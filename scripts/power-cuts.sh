@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
 # Power cuts at random instants across GC-heavy runs, each followed by
-# recovery and the host's check of every LBA (docs/results/reliability.md).
+# recovery in simulated time, the host's check of every LBA, and the run
+# going on (power.cuts; docs/results/reliability.md).
 #
 #   scripts/power-cuts.sh [N] [SEED] [OUT.csv]     (defaults: 1000, 1, out/power-cuts.csv)
 #
-# Cut i runs configs/small.yaml (aged: one drive write of random overwrites)
-# with power.cut_at uniform in [0.05 s, 6 s) of the timed part, on one of eight
-# set-ups in turn: a synthetic hot/cold workload (GC relocating all the
-# time) or the varmail file workload (a flush after every few writes), each
-# with and without power-loss protection (without it, with ftl.gc.durable: 1),
-# each without and with checkpoints (power.checkpoint.interval CKPT, default
-# 250ms: recovery from the newest complete one). One row per cut; the last
-# lines count the cuts during GC, during a checkpoint, the torn programs and
-# erases, and total the violations (must be 0; exit 1 otherwise).
-# Environment: SSDVP (the binary), CKPT (the checkpoint interval).
+# The N cuts are made PER_RUN at a time (default 20) in runs of
+# configs/small.yaml (aged: one drive write of random overwrites), with
+# power.cuts = PER_RUN at instants uniform in [0, 6 s) of the time powered up
+# (power.seed differs per run), on one of eight set-ups in turn: a synthetic
+# hot/cold workload (GC relocating all the time) or the varmail file workload
+# (a flush after every few writes), each with and without power-loss
+# protection (without it, with ftl.gc.durable: 1), each without and with
+# checkpoints (power.checkpoint.interval CKPT, default 250ms: recovery from
+# the newest complete one). One row per cut; the last lines count the cuts
+# during GC, during a checkpoint, the torn programs and erases, and total the
+# violations and the host's integrity mismatches between cuts (both must be
+# 0; exit 1 otherwise).
+# Environment: SSDVP (the binary), CKPT (the checkpoint interval), PER_RUN.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 n="${1:-1000}"
 seed="${2:-1}"
 out="${3:-$root/out/power-cuts.csv}"
+per="${PER_RUN:-20}"
 bin="${SSDVP:-$root/build/platform/ssdvp}"
 [ -x "$bin" ] || { echo "power-cuts: no ssdvp binary at $bin" >&2; exit 2; }
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
@@ -26,61 +31,65 @@ mkdir -p "$(dirname "$out")"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 ckpt="${CKPT:-250ms}"
-echo "cut,setup,plp,checkpoints,cut_at_s,gc_runs,flushes,torn_programs,torn_erases,older_allowed,durable_lost,foreign,unreadable,violations,recovery_pages,recovery_time_s,during_gc,during_checkpoint,checkpoint_generation,checkpoint_pages_read,checkpoints_torn" > "$out"
-RANDOM="$seed"
-total=0
-for ((i = 0; i < n; i++)); do
-  setup=$(( i % 4 ))
-  with_ckpt=$([ $(( (i / 4) % 2 )) -eq 1 ] && echo true || echo false)
+echo "cut,run,setup,plp,checkpoints,cut_at_s,gc_runs,flushes,torn_programs,torn_erases,older_allowed,durable_lost,foreign,unreadable,violations,recovery_pages,recovery_time_s,recovery_cpu_s,during_gc,during_checkpoint,checkpoint_generation,checkpoint_pages_read,checkpoints_torn,host_mismatches" > "$out"
+done_cuts=0
+failed_runs=0
+for ((run = 0; done_cuts < n; run++)); do
+  k=$(( n - done_cuts < per ? n - done_cuts : per ))
+  setup=$(( run % 4 ))
+  with_ckpt=$([ $(( (run / 4) % 2 )) -eq 1 ] && echo true || echo false)
   plp=$([ $(( setup % 2 )) -eq 0 ] && echo true || echo false)
   durable=$([ $plp = true ] && echo 0 || echo 1)  # without PLP, GC erases a victim only once its data is programmed
-  cut_ms=$(( 50 + (RANDOM * 32768 + RANDOM) % 5950 ))
-  sets=(--set power.cut_at=${cut_ms}ms --set power.plp=$plp --set ftl.gc.durable=$durable --set precondition.random_drive_writes=1.0
-        --set workload.synthetic.seed=$((seed * 100000 + i)) --set flash.fault.seed=$((seed * 100000 + i)))
+  rs=$(( seed * 100000 + run ))
+  sets=(--set power.cuts=$k --set power.cuts_span=6s --set power.seed=$rs --set power.plp=$plp --set ftl.gc.durable=$durable
+        --set precondition.random_drive_writes=1.0 --set workload.synthetic.seed=$rs --set flash.fault.seed=$rs)
   [ "$with_ckpt" = true ] && sets+=(--set power.checkpoint.interval="$ckpt")
   if [ $setup -lt 2 ]; then
-    sets+=(--set workload.synthetic.pattern=hotcold --set workload.synthetic.requests=400000)
+    sets+=(--set workload.synthetic.pattern=hotcold --set workload.synthetic.requests=600000)
     name=hotcold
   else
     sets+=(--set workload.source=files --set host.files.personality=varmail --set host.files.fill=0.6
-           --set host.files.loops=0 --set host.time_limit=10s)
+           --set host.files.loops=0 --set host.time_limit=18s)
     name=varmail
   fi
+  rm -rf "$tmp/run"
   if ! "$bin" run -q -c "$root/configs/small.yaml" -o "$tmp/run" "${sets[@]}" > "$tmp/log" 2>&1; then
-    echo "power-cuts: cut $i ($name, plp $plp, ${cut_ms} ms) failed:" >&2
+    echo "power-cuts: run $run ($name, plp $plp, checkpoints $with_ckpt, power.seed $rs) failed:" >&2
     tail -5 "$tmp/log" >&2
+    failed_runs=$(( failed_runs + 1 ))
   fi
-  row=$(python3 - "$tmp/run/summary.json" <<'PY'
+  python3 - "$tmp/run/summary.json" "$out" "$done_cuts" "$run" "$name" "$plp" "$with_ckpt" <<'PY'
 import json, sys
-j = json.load(open(sys.argv[1]))
-p = j.get("power")
-if p is None:
-    print("nan,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0")
-else:
-    c = p["check"]
-    print(",".join(str(x) for x in [p["cut_at_s"], j["ftl"]["gc_runs"], j["host"]["flushes"], p["torn_programs"], p["torn_erases"],
-          c["older_allowed"], c["durable_lost"], c["foreign"], c["unreadable"], p["violations"],
-          p["recovery"]["pages_read"], p["recovery"]["time_s_estimate"], int(p["during_gc"]), int(p["during_checkpoint"]),
-          p["recovery"]["checkpoint_generation"], p["recovery"]["checkpoint_pages_read"],
-          p["recovery"]["checkpoints_torn"]]))
+path, out, first, run, name, plp, ck = sys.argv[1:]
+try:
+    j = json.load(open(path))
+except (OSError, ValueError):
+    sys.exit(0)
+p = j.get("power", {})
+with open(out, "a") as f:
+    for i, c in enumerate(p.get("each", [])):
+        r, k = c["recovery"], c["check"]
+        f.write(",".join(str(x) for x in [int(first) + i, run, name, plp, ck, c["cut_at_s"], j["ftl"]["gc_runs"], j["host"]["flushes"],
+                c["torn_programs"], c["torn_erases"], k["older_allowed"], k["durable_lost"], k["foreign"], k["unreadable"],
+                c["violations"], r["pages_read"], r["time_s"], r["cpu_s"], int(c["during_gc"]), int(c["during_checkpoint"]),
+                r["checkpoint_generation"], r["checkpoint_pages_read"], r["checkpoints_torn"],
+                j["integrity"]["mismatches"] if i == 0 else 0]) + "\n")
 PY
-)
-  echo "$i,$name,$plp,$with_ckpt,$row" >> "$out"
-  v=$(echo "$row" | cut -d, -f10)
-  total=$(( total + v ))
+  done_cuts=$(( done_cuts + k ))
 done
-python3 - "$out" <<'PY'
+python3 - "$out" "$n" "$failed_runs" <<'PY'
 import csv, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["cut_at_s"] != "nan"]
+rows = list(csv.DictReader(open(sys.argv[1])))
 s = lambda k, rs=rows: sum(int(float(r[k])) for r in rs)
 ck = [r for r in rows if r["checkpoints"] == "true"]
-print(f"power-cuts: {len(rows)} cuts happened ({sum(r['plp'] == 'true' for r in rows)} with PLP, {len(ck)} with checkpoints); "
-      f"{s('during_gc')} during GC, {s('during_checkpoint')} during a checkpoint; "
+print(f"power-cuts: {len(rows)} of {sys.argv[2]} cuts happened ({sum(r['plp'] == 'true' for r in rows)} with PLP, {len(ck)} with checkpoints; "
+      f"{sys.argv[3]} runs failed); {s('during_gc')} during GC, {s('during_checkpoint')} during a checkpoint; "
       f"{s('torn_programs')} programs and {s('torn_erases')} erases torn; {s('checkpoints_torn')} newest checkpoints torn")
 for label, rs in (("without checkpoints", [r for r in rows if r["checkpoints"] == "false"]), ("with checkpoints", ck)):
     if rs:
         print(f"power-cuts: {label}: recovery reads {sum(float(r['recovery_pages']) + float(r['checkpoint_pages_read']) for r in rs) / len(rs):.0f} pages, "
-              f"{sum(float(r['recovery_time_s']) for r in rs) / len(rs) * 1e3:.1f} ms estimated, on average")
+              f"{sum(float(r['recovery_time_s']) for r in rs) / len(rs) * 1e3:.1f} ms simulated "
+              f"(CPU {sum(float(r['recovery_cpu_s']) for r in rs) / len(rs) * 1e3:.1f} ms), on average")
+print(f"power-cuts: {s('violations')} violations, {s('host_mismatches')} host integrity mismatches ({sys.argv[1]})")
+sys.exit(0 if s("violations") == 0 and s("host_mismatches") == 0 and sys.argv[3] == "0" else 1)
 PY
-echo "power-cuts: $n cuts, $total violations ($out)"
-[ "$total" -eq 0 ]

@@ -7,6 +7,9 @@
  *    frontier (page buffers); the completion is posted once all are placed
  *    (write-back: the data is in DRAM, as on a drive with power-loss
  *    protection). Without a page buffer or a block the command waits.
+ *    With FUA (CDW12 bit 30) it is durable at completion instead: once
+ *    placed, the host frontiers' open pages are padded and programmed and
+ *    it waits, as a flush does, until no program is in flight.
  *  - Read: each LBA from a page buffer (recent writes), as deallocated, or
  *    by flash reads grouped per page; then staging -> host and completion.
  *  - Dataset Management (deallocate): range list -> staging, then trims.
@@ -33,6 +36,7 @@ uint32_t cmd_alloc(struct ftl *f) {
   cmd->no_host_io = 0;
   cmd->stream = 0;
   cmd->recorded = 0;
+  cmd->fua = 0;
   cmd->dw0 = 0;
   return c;
 }
@@ -142,6 +146,13 @@ int cmd_place_writes(struct ftl *f, uint32_t c) {
     f->stats.class_by_stream[cls][cmd->stream <= FTL_MAX_CLASSES ? cmd->stream : 0]++;
     ++cmd->progress;
     if (f->gc_pending) return STEP_YIELD;
+  }
+  if (cmd->fua) { /* durable before it completes: programmed, then as a flush */
+    for (uint32_t i = 0; i < f->classes; ++i) frontier_flush_one(f, &f->fr[i]);
+    cmd->state = CMD_WAIT_FLUSH;
+    f->flush_waiters++;
+    host_check_flush(f);
+    return STEP_DONE;
   }
   host_cmd_finish(f, c, NVME_SC_SUCCESS);
   return STEP_DONE;
@@ -402,6 +413,7 @@ static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e
           if (st != NVME_SC_SUCCESS) return host_cmd_finish(f, c, st);
         }
         cmd->stream = (uint8_t)(dtype == NVME_DTYPE_STREAMS ? dspec : 0);
+        cmd->fua = (uint8_t)SSDVP_FIELD_GET(NVME_CDW12_FUA, q->cdw12);
         cmd->state = CMD_H2D;
         xfer_post(f, XFER_H2D, cmd, XTAG(XK_WRITE_DATA, c), cmd->staging, cmd->prp, cmd->nlb, 0);
       } else if (!cmd_start_read(f, c)) {

@@ -8,10 +8,17 @@
  * larger number). DRAM - the L2P, the block table, page buffers, command
  * state - is gone.
  *
+ * Recovery runs in simulated time like any other firmware work (its reads
+ * go to the dies, its table work is charged: l2p_lookup per slot of a page
+ * newer than the checkpoint (compare and take), ckpt_copy_word per word of a
+ * checkpoint loaded and per LBA of each pass over the L2P: the same
+ * word-at-a-time work); ftl_recover keeps the host interface disabled until
+ * it is done.
+ *
  * Recovery (recover_scan, after ftl_init): every block that is not factory
  * bad is read page by page from page 0 until the first erased page, one block
- * per read buffer, so the scan runs on as many dies at once as there are
- * read buffers. A torn page (a program or erase the cut interrupted; it
+ * per read buffer, the blocks taken from the dies in turn, so the scan runs
+ * on as many dies at once as there are read buffers. A torn page (a program or erase the cut interrupted; it
  * reads uncorrectable) is skipped. For each slot the L2P takes the copy with
  * the newest sequence number; the sequence number of each page is kept in a
  * scratch table in the DRAM above the firmware's layout (4 bytes per page).
@@ -83,7 +90,8 @@ static void scan_submit(struct ftl *f, uint32_t b, uint32_t row) {
 /* Gives buffer b the next block to scan; 0 if none is left. */
 static int scan_next_block(struct ftl *f, struct scan *sc, uint32_t b) {
   while (sc->next_block < f->total_blocks) {
-    const uint32_t blk = sc->next_block++;
+    const uint32_t i = sc->next_block++;
+    const uint32_t blk = (i % f->dies) * f->cfg.blocks_per_die + i / f->dies; /* the dies in turn */
     if (f->blk_state[blk] == BLK_BAD) continue;
     if (sc->ckpt) {
       if (ckpt_state(f)[blk] == CKPT_BLK_BAD) continue;
@@ -116,6 +124,7 @@ static void scan_page(struct ftl *f, struct scan *sc, uint32_t b, const struct f
       const uint32_t seq = pb->token[2 * (size_t)S];
       sc->rseq[row] = seq;
       if (seq > sc->max_seq) sc->max_seq = seq;
+      if (seq > sc->snap) hal_charge(f->hal, FW_OP_l2p_lookup, S); /* each slot: newest wins */
       for (uint32_t s = 0; s < S && seq > sc->snap; ++s) {
         const uint32_t lpn = pb->lpn[s];
         if (lpn >= f->cfg.logical_lbas) continue; /* padding */
@@ -152,6 +161,7 @@ static void load_checkpoint(struct ftl *f, struct scan *sc) {
       f->stats.factory_bad_blocks--;
       f->stats.retired_blocks++;
     }
+  hal_charge(f->hal, FW_OP_ckpt_copy_word, (uint32_t)(f->cfg.logical_lbas + B)); /* the copies above */
 }
 
 /* Checkpoint entries no scanned page replaced: kept if their page is as the
@@ -172,6 +182,7 @@ static void drop_stale(struct ftl *f, struct scan *sc) {
       f->stats.recovery_dropped++;
     }
   }
+  hal_charge(f->hal, FW_OP_ckpt_copy_word, (uint32_t)f->cfg.logical_lbas);
 }
 
 int recover_scan(struct ftl *f) {
@@ -246,6 +257,7 @@ int recover_scan(struct ftl *f) {
     block_valid_inc(f, row_block(f, ppa_row(f, p)));
     f->stats.recovery_lbas++;
   }
+  hal_charge(f->hal, FW_OP_ckpt_copy_word, (uint32_t)f->cfg.logical_lbas); /* validity from the L2P */
   f->seq = sc.max_seq;
   f->stats.free_blocks_min = f->free_total;
   f->gc_pending = 1;

@@ -125,6 +125,8 @@ enum nvme_dword_field {
   NVME_CDW12_NLB_WIDTH = 16, /* read/write: LBAs - 1 */
   NVME_CDW12_DTYPE_SHIFT = 20,
   NVME_CDW12_DTYPE_WIDTH = 4, /* write: directive type */
+  NVME_CDW12_FUA_SHIFT = 30,
+  NVME_CDW12_FUA_WIDTH = 1, /* write: force unit access (durable at completion) */
   NVME_CDW13_DSPEC_SHIFT = 16,
   NVME_CDW13_DSPEC_WIDTH = 16, /* write: directive specific (stream ID) */
   NVME_CDW10_DSM_NR_SHIFT = 0,

@@ -73,9 +73,23 @@ CpuNative::CpuNative(sc_core::sc_module_name nm, Config& cfg)
 }
 
 void CpuNative::run() {
+  thread_ = sc_core::sc_get_current_process_handle();
   wait(start_ev_);
   if (entry_) entry_();
   sync();
+}
+
+void CpuNative::power_cycle(std::function<void()> entry) {
+  if (thread_.valid() && !thread_.terminated()) thread_.suspend();
+  qk_.set(0);  // what the old thread had not waited off is gone with it
+  set_functional(false);
+  busy_since_ps_ = sc_core::sc_time_stamp().value();
+  thread_ = sc_core::sc_spawn(
+      [this, entry] {
+        entry();
+        sync();
+      },
+      sc_core::sc_gen_unique_name("firmware_after_power_up"));
 }
 
 void CpuNative::sync() {

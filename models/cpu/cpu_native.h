@@ -39,6 +39,12 @@ class CpuNative : public sc_core::sc_module {
   // The firmware's entry point, run in the CPU thread once start() is called.
   void set_firmware(std::function<void()> entry) { entry_ = std::move(entry); }
   void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }
+  // Power loss in timed simulation (call while the simulation is paused):
+  // the firmware thread running now never runs again (suspended where it
+  // waits; its frames are abandoned, not unwound) and `entry` runs from the
+  // start in a new thread at the current time, in timed mode. Call
+  // set_functional(true) with the clock frozen first to keep it continuous.
+  void power_cycle(std::function<void()> entry);
   // Functional mode: the HAL charges no time and never waits (preconditioning
   // and boot run from outside any SystemC process).
   void set_functional(bool on);
@@ -92,6 +98,7 @@ class CpuNative : public sc_core::sc_module {
   struct hal hal_;
   std::function<void()> entry_;
   sc_core::sc_event start_ev_;
+  sc_core::sc_process_handle thread_;  // the thread running the firmware (power_cycle replaces it)
   bool functional_ = false;
   uint64_t cycle_ps_;
   QuantumKeeper qk_;  // local time offset, cpu.quantum, the firmware's clock

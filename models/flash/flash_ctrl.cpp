@@ -514,6 +514,10 @@ FlashCtrl::CutResult FlashCtrl::power_cut(bool hold_power) {
   ready_.clear();
   cq_.head = cq_.tail;  // what the firmware had not taken is gone (power-up programs the rings again)
   fetch_free_ps_ = 0;
+  if (!hold_power)  // the dies' operations stopped with the power: free for the recovery's reads
+    for (auto& t : die_busy_until_) t = std::min(t, now);
+  for (auto& d : sched_.die) d.clear();
+  for (auto& g : mp_) g.clear();
   return r;
 }
 

@@ -67,6 +67,12 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
   // notified. Returns false (and logs) for a queue that is not live.
   bool delete_io_queue(uint16_t qid);
   bool queue_live(uint16_t qid) const { return qid <= kMaxQueues && q_[qid].live; }
+  // Power loss (platform/run/power_loss.h; call while the simulation is
+  // paused): every queue, the admin queue included, and everything not yet
+  // published (fetched commands, DONE entries, completions) is gone; fetching
+  // stops until the firmware enables it again (NVME_ENABLE, the model's
+  // CSTS.RDY) and the host creates its queues again (nvme_power.cpp).
+  void power_loss();
   sc_core::sc_event deleted;
 
   static constexpr uint32_t kDoorbellBase = 0x1000;

@@ -73,6 +73,9 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
       cfg.get_time_ps("host.stall_timeout", "60s",
                       "fail the run if no command completes for this long while some are outstanding (0: never)");
   submit_ps_ = cfg.get_time_ps("host.submit", "0ns", "host software time per command submitted");
+  fua_fraction_ =
+      cfg.get_double("host.fua_fraction", 0.0,
+                     "share of write commands sent with FUA (durable at completion; evenly spread)", 0.0, 1.0);
   if (interval_ps_ == 0) throw ConfigError("config key 'stats.interval': must be positive");
   slots_.resize(qd_);
   inflight_ = InflightIndex(qd_);
@@ -227,6 +230,9 @@ nvme_sqe HostDriver::io_command(const Request& r, uint32_t s, uint64_t lba, uint
       e.cdw12 |= SSDVP_FIELD_PUT(NVME_CDW12_DTYPE, NVME_DTYPE_STREAMS);
       e.cdw13 = SSDVP_FIELD_PUT(NVME_CDW13_DSPEC, r.io.stream);
     }
+    fua_acc_ += fua_fraction_;  // host.fua_fraction, evenly spread
+    sl.fua = fua_acc_ >= 1.0;
+    if (sl.fua) fua_acc_ -= 1.0, e.cdw12 |= SSDVP_FIELD_PUT(NVME_CDW12_FUA, 1);
     auto* tok = reinterpret_cast<uint32_t*>(mem_.data() + sl.buf);
     for (uint32_t i = 0; i < n; ++i) tok[i] = in_range ? sb_.write(lba + i) : 0;
     if (live_src_ && in_range) live_src_->on_write_tokens(r.io.line, lba, tok, n);
@@ -335,7 +341,7 @@ void HostDriver::complete_command(const nvme_cqe& c, uint64_t now) {
     if (sl.op == host::IoOp::flush)
       sb_.flush_completed(c.cid);
     else if (sl.op == host::IoOp::write && sl.lba + sl.nlb <= lba_end_)
-      for (uint32_t i = 0; i < sl.nlb; ++i) sb_.acked(sl.lba + i);
+      for (uint32_t i = 0; i < sl.nlb; ++i) sb_.acked(sl.lba + i, sl.fua);
   } else if (sl.op == host::IoOp::read && sl.lba + sl.nlb <= lba_end_) {
     const auto* tok = reinterpret_cast<const uint32_t*>(mem_.data() + sl.buf);
     for (uint32_t i = 0; i < sl.nlb; ++i)

@@ -134,6 +134,13 @@ class HostDriver : public sc_core::sc_module {
   void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }
   bool finished() const { return finished_; }
   uint32_t outstanding_commands() const { return busy_slots_; }  // submitted, not completed
+  // Power loss (host_power.cpp; the driver's thread halted, the controller's
+  // queues gone): every outstanding command fails with Command Aborted due to
+  // Power Loss Notification (00h/05h), its request with it; the I/O queue
+  // pair is created again, empty. Then power_up() lets the thread go on.
+  void power_loss();
+  void power_up();
+  uint64_t power_aborted() const { return power_aborted_; }
   // An error the replay stopped on (a malformed trace line), rethrown by the runner.
   std::exception_ptr error() const { return error_; }
   const HostResults& results() const { return res_; }
@@ -164,6 +171,7 @@ class HostDriver : public sc_core::sc_module {
     uint64_t lba = 0;
     uint32_t nlb = 0;
     uint64_t buf = 0;  // host address of its token buffer
+    bool fua = false;  // a write with force unit access (host.fua_fraction)
   };
 
   SC_HAS_PROCESS(HostDriver);
@@ -223,6 +231,7 @@ class HostDriver : public sc_core::sc_module {
   bool closed_loop_, lba_wrap_;
   uint64_t interval_ps_;
   uint64_t submit_ps_;
+  double fua_fraction_ = 0, fua_acc_ = 0;  // host.fua_fraction: FUA on that share of write commands
   uint64_t limit_ps_ = 0;
   uint64_t stall_ps_ = 0;          // host.stall_timeout
   uint64_t last_progress_ps_ = 0;  // last completion, or last time nothing was outstanding
@@ -260,6 +269,7 @@ class HostDriver : public sc_core::sc_module {
   gcdetect::BlockStats block_;
 
   HostResults res_;
+  uint64_t power_aborted_ = 0;  // commands failed by power loss (host_power.cpp)
   // time series state
   uint64_t next_sample_ps_ = 0, last_sample_ps_ = 0;
   uint64_t iv_read_bytes_ = 0, iv_write_bytes_ = 0, iv_reads_ = 0, iv_writes_ = 0;

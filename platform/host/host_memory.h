@@ -29,6 +29,8 @@ class HostMemory : public sc_core::sc_module {
   // Bump allocation of host memory (64-byte aligned); throws if exhausted.
   uint64_t alloc(uint64_t bytes);
   const sc_core::sc_event& msi_event() const { return msi_; }
+  // Wakes whoever waits for an MSI, as one would (power-up: the host driver).
+  void wake() { msi_.notify(sc_core::SC_ZERO_TIME); }
   uint64_t msis() const { return msis_; }
 
  private:

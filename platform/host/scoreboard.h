@@ -62,9 +62,11 @@ class Scoreboard {
     durable_.assign(v_.size(), 0);
   }
   bool tracking() const { return !acked_.empty(); }
-  void acked(uint64_t lba) {
+  // durable: a write with FUA (durable at its completion, no flush needed).
+  void acked(uint64_t lba, bool durable = false) {
     if (!tracking()) return;
     acked_[lba] = v_[lba] & kVersionMask;
+    if (durable && acked_[lba] > durable_[lba]) durable_[lba] = acked_[lba];
     since_flush_.emplace_back(lba, acked_[lba]);
   }
   // What was acknowledged before a flush was submitted is durable once it completes.
@@ -85,15 +87,37 @@ class Scoreboard {
   // an older one below it (a durable write lost); anything else (another
   // LBA's data, garbage). Deallocated LBAs are unchecked (deallocation is
   // not persistent yet).
-  Recovered check_recovered(uint64_t lba, uint32_t token, bool plp) const {
+  // *found (if given): the version read (0: deallocated), or kForeign.
+  Recovered check_recovered(uint64_t lba, uint32_t token, bool plp, uint32_t* found = nullptr) const {
     const uint32_t v = v_[lba];
-    if (v & kTrimmed) return Recovered::unchecked;
     const uint32_t cur = v & kVersionMask, floor = plp ? acked_[lba] : durable_[lba];
     auto tok = [lba](uint32_t ver) { return ver == 0 ? SSDVP_TOKEN_DEALLOCATED : token_of(lba, ver); };
-    if (token == tok(cur)) return Recovered::latest;
-    for (uint32_t ver = cur; ver-- > 0;)
-      if (token == tok(ver)) return ver >= floor ? Recovered::older : Recovered::lost;
-    return Recovered::foreign;
+    uint32_t ver = cur + 1;
+    while (ver-- > 0 && token != tok(ver)) {
+    }
+    if (found) *found = ver <= cur ? ver : kForeign;
+    if (v & kTrimmed) return Recovered::unchecked;
+    if (ver == cur) return Recovered::latest;
+    if (ver > cur) return Recovered::foreign;
+    return ver >= floor ? Recovered::older : Recovered::lost;
+  }
+  static constexpr uint32_t kForeign = 0xffffffffu;
+  // After the check of a cut the host goes on (power.cuts): what was read is
+  // what the LBA holds now, and it is on the flash (durable). An LBA that
+  // reads deallocated stays at its version, marked deallocated, so that its
+  // next write's token is new; one that reads an older version is set back
+  // to it (its lost versions are nowhere readable: recovery maps the newest
+  // readable copy), so its next write reuses the first lost version's token.
+  void recovered(uint64_t lba, uint32_t found) {
+    if (found == kForeign) return;  // a violation, counted; left as it was
+    uint32_t& v = v_[lba];
+    v = found == 0 ? ((v & kVersionMask) | (v & kVersionMask ? kTrimmed : 0u)) : found;
+    if (tracking()) acked_[lba] = durable_[lba] = found;
+  }
+  // After every LBA's recovered(): nothing is in flight any more.
+  void recovered_all() {
+    since_flush_.clear();
+    flushes_.clear();
   }
 
  private:

@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <random>
+#include <stdexcept>
 #include <vector>
 
+#include "cpu/cpu_native.h"
 #include "host/host_driver.h"
 #include "host/scoreboard.h"
 #include "soc/ssd_soc.h"
@@ -21,24 +24,84 @@ PowerKeys PowerKeys::read(Config& cfg) {
   k.plp_pages = static_cast<uint32_t>(
       cfg.get_u64("power.plp_pages", 64,
                   "power-loss protection: pages the capacitor's energy can still program at a cut", 0, 1u << 20));
+  k.cuts = cfg.get_u64("power.cuts", 0,
+                       "power cuts at random instants of the timed part, each followed by recovery, a check of every "
+                       "LBA and the run going on (0: none)",
+                       0, 1u << 20);
+  k.seed = cfg.get_u64("power.seed", 1, "power.cuts: seed of the cut instants");
+  k.span_ps = cfg.get_time_ps("power.cuts_span", "1s",
+                              "power.cuts: the instants are uniform in [0, this) of the timed part's time powered up "
+                              "(recoveries not counted)");
+  if (k.cuts && k.cut_ps) throw ConfigError("config key 'power.cuts': not with power.cut_at (one or the other)");
+  if (k.cuts && k.span_ps == 0) throw ConfigError("config key 'power.cuts_span': must be positive with power.cuts");
   return k;
 }
 
-nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& sb, const PowerKeys& k) {
+std::vector<uint64_t> PowerKeys::instants() const {
+  std::mt19937_64 rng(seed);
+  std::vector<uint64_t> t(cuts);
+  for (auto& x : t) x = 1 + rng() % span_ps;
+  std::sort(t.begin(), t.end());
+  return t;
+}
+
+namespace {
+
+void suspend_or_resume(sc_core::sc_object& root, bool suspend) {
+  for (sc_core::sc_object* o : root.get_child_objects()) {
+    sc_core::sc_process_handle h(o);
+    if (!h.valid())
+      suspend_or_resume(*o, suspend);
+    else if (!h.terminated())
+      suspend ? h.suspend() : h.resume();
+  }
+}
+
+}  // namespace
+
+void halt_processes(sc_core::sc_object& root) { suspend_or_resume(root, true); }
+void resume_processes(sc_core::sc_object& root) { suspend_or_resume(root, false); }
+
+nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& sb, const PowerKeys& k, bool go_on) {
   const auto w0 = std::chrono::steady_clock::now();
   const uint64_t cut_ps = sc_core::sc_time_stamp().value();
   const uint32_t outstanding = host.outstanding_commands();
-  Controller& fw0 = soc.cpu();
-  const ftl_stats at_cut = fw0.stats();
-  const uint64_t now_ns = fw0.firmware_time_ns();
-  const bool gc_at_cut = fw0.gc_active_ns(now_ns) != at_cut.gc_active_ns;  // a victim open: GC relocating
+  Controller& fw = soc.cpu();
+  const ftl_stats at_cut = fw.stats();
+  const uint64_t now_ns = fw.firmware_time_ns();
+  const bool gc_at_cut = fw.gc_active_ns(now_ns) != at_cut.gc_active_ns;  // a victim open: GC relocating
   const bool ckpt_at_cut = at_cut.ckpt_in_progress != 0;
   const FlashCtrl::CutResult torn = soc.flash.power_cut(k.plp);
+  soc.nvme.power_loss();  // queues and unpublished completions gone
+  halt_processes(host);   // the host waits for the drive to be ready again
+  host.power_loss();      // its outstanding commands fail; its queue is created again
   soc.flash.set_functional(true);
-  Controller& fw = soc.cpu();
   const uint32_t unflushed = k.plp ? fw.power_fail(k.plp_pages) : 0;
-  fw.recover(soc.fw_config());
+  if (!k.plp) fw.pause_functional();
+
+  // Power-up: the firmware recovers in simulated time from now.
+  soc.flash.set_functional(false);
+  const Controller::Usage u0 = fw.usage();
+  const uint64_t up_ns = fw.firmware_time_ns();
+  bool done = false, ok = false;
+  uint64_t ready_ns = 0;
+  fw.power_up(soc.fw_config(), [&](bool good) {
+    done = true, ok = good;
+    ready_ns = fw.firmware_time_ns();
+    sc_core::sc_pause();
+  });
+  sc_core::sc_start();
+  if (!done) throw std::runtime_error("power-up: the firmware's recovery did not finish (nothing left to simulate)");
+  if (!ok) throw std::runtime_error("power-up: firmware recovery failed (see the log above)");
+  const Controller::Usage u1 = fw.usage();
+  fw.pause_functional();
+  soc.flash.set_functional(true);
   const ftl_stats rs = fw.stats();
+  nlohmann::json ops = nlohmann::json::object();  // what the recovery's CPU time went to
+  for (int op = 0; op < FW_OP_COUNT; ++op)
+    if (const uint64_t n = u1.ops[op] - u0.ops[op])
+      ops[CpuNative::op_name(static_cast<enum fw_op>(op))] = {{"count", n},
+                                                              {"time_s", double(u1.op_ps[op] - u0.op_ps[op]) * 1e-12}};
 
   // The host reads every LBA back.
   const uint64_t lbas = soc.logical_lbas();
@@ -55,25 +118,24 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
       }
     }
     for (uint32_t i = 0; i < n; ++i) {
-      switch (sb.check_recovered(lba + i, tok[i], k.plp)) {
+      uint32_t found = 0;
+      switch (sb.check_recovered(lba + i, tok[i], k.plp, &found)) {
         case Scoreboard::Recovered::latest: ++latest; break;
         case Scoreboard::Recovered::older: ++older; break;
         case Scoreboard::Recovered::lost: ++lost; break;
         case Scoreboard::Recovered::foreign: ++foreign; break;
         case Scoreboard::Recovered::unchecked: ++unchecked; break;
       }
+      if (go_on) sb.recovered(lba + i, found);
     }
   }
-  // Recovery time: the page reads (checkpoint and scan) spread over the
-  // dies, each a command, tR and a page over its channel (an estimate: the
-  // recovery ran functionally).
-  const auto& t = soc.flash.timing();
-  const auto& g = soc.geometry();
-  const uint64_t read_pages = rs.recovery_pages + rs.recovery_ckpt_pages;
-  const uint64_t per_die = (read_pages + g.dies() - 1) / g.dies();
-  const uint64_t xfer = t.channel_ps(g.page_size);
-  const uint64_t die_ps = per_die * (t.cmd_ps + t.read_ps + xfer);
-  const uint64_t ch_ps = per_die * g.dies_per_channel * (t.cmd_ps + xfer);
+  if (go_on) {  // the drive is ready: the firmware's event loop and the host go on
+    sb.recovered_all();
+    soc.flash.set_functional(false);
+    fw.resume();
+    resume_processes(host);
+    host.power_up();
+  }
   return {{"cut_at_s", double(cut_ps) * 1e-12},
           {"plp", k.plp},
           {"during_gc", gc_at_cut},
@@ -92,7 +154,11 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
             {"checkpoint_entries_dropped", rs.recovery_dropped},
             {"lbas_mapped", rs.recovery_lbas},
             {"free_blocks", rs.free_blocks},
-            {"time_s_estimate", double(std::max(die_ps, ch_ps)) * 1e-12}}},
+            {"time_s", double(ready_ns - up_ns) * 1e-9},
+            {"scan_time_s", double(rs.recovery_ns) * 1e-9},
+            {"cpu_s", double(u1.compute_ps + u1.bus_ps - u0.compute_ps - u0.bus_ps) * 1e-12},
+            {"cpu_bus_s", double(u1.bus_ps - u0.bus_ps) * 1e-12},
+            {"cpu_ops", ops}}},
           {"check",
            {{"lbas", lbas},
             {"latest", latest},
@@ -102,7 +168,39 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
             {"unreadable", unreadable},
             {"deallocated_unchecked", unchecked}}},
           {"violations", lost + foreign + unreadable},
+          {"ready_at_s", double(sc_core::sc_time_stamp().value()) * 1e-12},
           {"wall_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count()}};
+}
+
+nlohmann::json power_cuts_summary(const std::vector<nlohmann::json>& cuts, const PowerKeys& k) {
+  uint64_t violations = 0, during_gc = 0, during_ckpt = 0, torn_p = 0, torn_e = 0, failed = 0;
+  double rec_s = 0, rec_max = 0, cpu_s = 0;
+  for (const auto& c : cuts) {
+    violations += c["violations"].get<uint64_t>();
+    during_gc += c["during_gc"].get<bool>();
+    during_ckpt += c["during_checkpoint"].get<bool>();
+    torn_p += c["torn_programs"].get<uint64_t>();
+    torn_e += c["torn_erases"].get<uint64_t>();
+    failed += c["host_commands_failed"].get<uint64_t>();
+    const double t = c["recovery"]["time_s"].get<double>();
+    rec_s += t;
+    rec_max = std::max(rec_max, t);
+    cpu_s += c["recovery"]["cpu_s"].get<double>();
+  }
+  const double n = cuts.empty() ? 1.0 : double(cuts.size());
+  return {{"plp", k.plp},
+          {"cuts_asked", k.cuts},
+          {"cuts", cuts.size()},
+          {"during_gc", during_gc},
+          {"during_checkpoint", during_ckpt},
+          {"torn_programs", torn_p},
+          {"torn_erases", torn_e},
+          {"host_commands_failed", failed},
+          {"recovery_time_s_mean", rec_s / n},
+          {"recovery_time_s_max", rec_max},
+          {"recovery_cpu_s_mean", cpu_s / n},
+          {"violations", violations},
+          {"each", cuts}};
 }
 
 }  // namespace ssdvp

@@ -265,10 +265,14 @@ void Simulation::build() {
 
   keys_ = RunKeys::read(cfg);
   power_ = PowerKeys::read(cfg);
-  if (power_.cut_ps && std::string(soc_->cpu().mode()) != "native")
-    throw ConfigError("config key 'power.cut_at': power loss is modelled with cpu.mode native only");
-  if (power_.cut_ps && soc_->fw_config().mapping == FTL_MAP_CACHED)  // cmt.c keeps no whole table to rebuild
-    throw ConfigError("config key 'power.cut_at': recovery is not built for ftl.mapping: cached");
+  if ((power_.cut_ps || power_.cuts) && std::string(soc_->cpu().mode()) != "native")
+    throw ConfigError(std::string("config key '") + (power_.cuts ? "power.cuts" : "power.cut_at") +
+                      "': power loss is modelled with cpu.mode native only");
+  if ((power_.cut_ps || power_.cuts) && soc_->fw_config().mapping == FTL_MAP_CACHED)  // cmt.c keeps no whole table
+    throw ConfigError(std::string("config key '") + (power_.cuts ? "power.cuts" : "power.cut_at") +
+                      "': recovery is not built for ftl.mapping: cached");
+  if (power_.cuts && flows_)
+    throw ConfigError("config key 'power.cuts': not with flows (each flow's queues would have to be made again)");
   if (!keys_.timeline.empty())
     timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
   if (flows_ && (keys_.wl_requests || keys_.wl_fraction > 0))
@@ -288,6 +292,9 @@ void Simulation::build() {
     predict.mode = streams;
     workload_ = host::make_predicted_streams(std::move(workload_), predict);
   }
+  if (power_.cuts && streams != "none")
+    throw ConfigError(
+        "config key 'power.cuts': not with host.streams (the Streams directive would have to be enabled again)");
   if (streams != "none") host_->set_streams(soc_->fw_config().hot_classes);  // Streams directive, before replay
   workload_desc_ = workload_->describe();
   attach_files_host();
@@ -469,10 +476,13 @@ RunOutcome Simulation::run() {
   soc_->start();
   host_->start();
   if (monitor_ && monitor_->enabled()) monitor_->start();
+  std::vector<nlohmann::json> cuts;
   if (power_.cut_ps) {
     sb_->track_durability();
     sc_core::sc_start(sc_core::sc_time::from_value(power_.cut_ps));
     if (!host_->finished() && host_->error() == nullptr && soc_->cpu().fault().empty()) return run_power_cut(t0);
+  } else if (power_.cuts) {
+    cuts = run_power_cuts();
   } else {
     sc_core::sc_start();
   }
@@ -498,6 +508,10 @@ RunOutcome Simulation::run() {
   out.summary = summarize(wall);
   out.clean = out.summary["integrity"]["mismatches"] == 0 && out.summary["flash"]["violations"] == 0 &&
               out.summary["cpu"]["bus_errors"] == 0 && host_finished();
+  if (power_.cuts) {
+    out.summary["power"] = power_cuts_summary(cuts, power_);
+    out.clean = out.clean && out.summary["power"]["violations"] == 0;
+  }
   return out;
 }
 
@@ -507,6 +521,8 @@ RunOutcome Simulation::run_power_cut(std::chrono::steady_clock::time_point t0) {
   if (timeline_) timeline_->close();
   RunOutcome out;
   out.summary = summarize(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  if (monitor_) halt_processes(*monitor_);
+  for (size_t i = 1; flows_ && i < flows_->size(); ++i) halt_processes(flows_->driver(i));
   out.summary["power"] = power_cut_and_recover(*soc_, *host_, *sb_, power_);
   out.clean = out.summary["integrity"]["mismatches"] == 0 && out.summary["flash"]["violations"] == 0 &&
               out.summary["cpu"]["bus_errors"] == 0 && out.summary["power"]["violations"] == 0;

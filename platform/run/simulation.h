@@ -12,6 +12,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -132,6 +133,9 @@ class Simulation {
   const HostResults& host_results() const;
   bool host_finished() const;
   RunOutcome run_power_cut(std::chrono::steady_clock::time_point t0);
+  // power.cuts (simulation_power.cpp): runs the timed part through every
+  // cut, recovery and check; their records for the summary's "power".
+  std::vector<nlohmann::json> run_power_cuts();
   // A saved drive (saved_state.cpp).
   StateOptions state_;
   nlohmann::json loaded_header_;

@@ -49,7 +49,11 @@ void bind_cpu(Cpu& cpu, Bus& bus, sc_core::sc_signal<bool>& irq) {
 uint32_t Controller::power_fail(uint32_t) {
   throw std::runtime_error(std::string("power loss is not modelled in cpu mode ") + mode());
 }
-void Controller::recover(const ftl_config&) {
+void Controller::power_up(const ftl_config&, std::function<void(bool)>) {
+  throw std::runtime_error(std::string("power loss is not modelled in cpu mode ") + mode());
+}
+void Controller::resume() { throw std::runtime_error(std::string("power loss is not modelled in cpu mode ") + mode()); }
+void Controller::pause_functional() {
   throw std::runtime_error(std::string("power loss is not modelled in cpu mode ") + mode());
 }
 int Controller::func_read(uint64_t, uint32_t, uint32_t*) {
@@ -87,13 +91,27 @@ class NativeController : public Controller {
   int func_set_gc_threshold(uint32_t blocks) override { return ftl_func_set_gc_threshold(fw_, blocks); }
   void set_functional_time_ns(uint64_t ns) override { cpu_.set_functional_time_ns(ns); }
   uint32_t power_fail(uint32_t budget_pages) override {
-    cpu_.set_functional(true);
+    pause_functional();
     return ftl_power_fail(fw_, budget_pages);
   }
-  void recover(const ftl_config& cfg) override {
+  void pause_functional() override {
+    cpu_.set_functional_time_ns(cpu_.firmware_time_ns());
     cpu_.set_functional(true);
-    if (ftl_recover(fw_, cpu_.hal(), &cfg) != 0)
-      throw std::runtime_error("firmware recovery failed (see the log above)");
+  }
+  void power_up(const ftl_config& cfg, std::function<void(bool)> on_ready) override {
+    pause_functional();
+    cpu_.power_cycle([this, cfg, on_ready] {
+      const bool ok = ftl_recover(fw_, cpu_.hal(), &cfg) == 0;
+      on_ready(ok);
+      if (!ok) return;
+      sc_core::wait(resume_ev_);
+      ftl_main(fw_);
+      if (on_stop) on_stop();
+    });
+  }
+  void resume() override {
+    cpu_.set_functional(false);
+    resume_ev_.notify(sc_core::SC_ZERO_TIME);
   }
   int func_read(uint64_t lba, uint32_t n, uint32_t* t) override { return ftl_func_read(fw_, lba, n, t); }
   std::vector<uint8_t> save_firmware() override {
@@ -132,6 +150,7 @@ class NativeController : public Controller {
   CpuNative cpu_;
   std::unique_ptr<uint8_t[]> mem_;
   struct ftl* fw_;
+  sc_core::sc_event resume_ev_;  // power_up: the recovered firmware's event loop may start
 };
 
 #ifdef SSDVP_HAVE_ISS

@@ -45,11 +45,23 @@ class Controller {
   virtual void set_functional_time_ns(uint64_t ns) = 0;
   // Power loss (native mode only; the others throw std::runtime_error): the
   // power-fail handler with a capacitor budget in pages (returns the pages it
-  // could not program), power-up with recovery from the flash, and
-  // functional reads (the check after recovery).
+  // could not program; functional, the clock frozen), and functional reads
+  // (the check after recovery).
   virtual uint32_t power_fail(uint32_t budget_pages);
-  virtual void recover(const ftl_config& cfg);
   virtual int func_read(uint64_t lba, uint32_t n, uint32_t* tokens);
+  // Power-up after a cut, in timed simulation (call while it is paused): the
+  // firmware that ran is gone (its thread never runs again); a new one starts
+  // now and recovers (ftl_recover) in simulated time: its reads go to the
+  // dies through the flash controller, its CPU work is charged as anywhere
+  // else, and the host interface stays disabled (no command fetched) until
+  // the tables are rebuilt. Then it calls on_ready(ok) in its thread and
+  // waits for resume() before its event loop (the platform checks every LBA
+  // in between, functionally).
+  virtual void power_up(const ftl_config& cfg, std::function<void(bool ok)> on_ready);
+  virtual void resume();
+  // Functional mode with the firmware's clock frozen where it is (between
+  // timed phases: the PLP handler, the check after recovery).
+  virtual void pause_functional();
   // A saved drive (native mode only; the others throw std::runtime_error):
   // the firmware's state outside DRAM after preconditioning, and its load
   // after boot() with the DRAM image restored (platform/run/saved_state.h).
