@@ -77,6 +77,10 @@ for _p in (1, 2, 4):
 MP_WRITE = ["workload.synthetic.read_fraction=0", "workload.synthetic.requests=40000", "precondition.fill=1",
             "precondition.random_drive_writes=1"]
 MP_BW_RUNS = [("w" + n, d + ", random writes QD32", ["@configs/small.yaml"] + MP_WRITE + s) for n, d, s in MP_RUNS]
+# The hold bound on the same load (2 planes, align on): 0 (align only) and 1 ms (on) are rows above.
+MP_BW_RUNS += [(f"wmp-p2-hold{t}", f"2 planes, multiplane on, hold {t}, random writes QD32",
+                ["@configs/small.yaml"] + MP_WRITE + planes(2) + ["ftl.multiplane=1", f"ftl.multiplane_hold={t}"])
+               for t in ("200us", "5ms")]
 
 
 def command(build, name, sets):
