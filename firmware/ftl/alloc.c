@@ -283,15 +283,17 @@ static void frontier_flush(struct ftl *f, struct frontier *fr) {
 }
 
 int frontier_flush_one(struct ftl *f, struct frontier *fr) {
-  held_release(f, 1); /* checkpoints and ftl.gc.durable wait for the programs in flight */
-  if (fr->buf == FTL_NONE || f->bufs[fr->buf].row == FTL_NONE) return 0;
-  frontier_flush(f, fr);
-  return 1;
+  const int flushed = fr->buf != FTL_NONE && f->bufs[fr->buf].row != FTL_NONE;
+  if (flushed) frontier_flush(f, fr);
+  /* Checkpoints, ftl.gc.durable and the power-fail handler wait for (or must
+   * submit) every program: nothing stays held, the page just flushed neither. */
+  held_release(f, 1);
+  return flushed;
 }
 
 void frontier_close(struct ftl *f, struct frontier *fr) {
-  held_release(f, 1); /* its blocks close now: no page of theirs may stay unsubmitted */
   if (fr->buf != FTL_NONE && f->bufs[fr->buf].row != FTL_NONE) frontier_flush(f, fr);
+  held_release(f, 1); /* its blocks close now: no page of theirs may stay unsubmitted */
   for (uint32_t d = 0; d < f->dies * mp_planes(f); ++d) {
     const uint32_t blk = fr->open_block[d];
     if (blk == FTL_NONE) continue;
