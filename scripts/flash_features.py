@@ -60,11 +60,27 @@ def planes(p):
     return [f"flash.planes_per_die={p}", f"flash.blocks_per_plane={256 // p}"] if p > 1 else []
 
 
-MP_RUNS = [(f"mp-p{p}-{'on' if m else 'off'}", f"{p} plane{'s' if p > 1 else ''}, multiplane {'on' if m else 'off'}",
-            planes(p) + (["ftl.multiplane=1"] if m else [])) for p in (1, 2, 4) for m in (0, 1)]
+# "on" is ftl.multiplane=1 with its defaults (pages held up to 1 ms for their
+# plane siblings, planes realigned); "plain" is multi-plane as it was before
+# ftl.multiplane_hold and ftl.multiplane_align (each page programmed as soon
+# as it is full, planes left to drift apart); "hold" and "align" each alone.
+MP_VARIANTS = [("on", "multiplane on", []),
+               ("plain", "multiplane on, no hold, no align", ["ftl.multiplane_hold=0ns", "ftl.multiplane_align=0"]),
+               ("hold", "multiplane on, hold only", ["ftl.multiplane_align=0"]),
+               ("align", "multiplane on, align only", ["ftl.multiplane_hold=0ns"])]
+MP_RUNS = []
+for _p in (1, 2, 4):
+    _pl = f"{_p} plane{'s' if _p > 1 else ''}"
+    MP_RUNS.append((f"mp-p{_p}-off", f"{_pl}, multiplane off", planes(_p)))
+    for _v, _d, _s in MP_VARIANTS[:1] if _p == 1 else MP_VARIANTS:
+        MP_RUNS.append((f"mp-p{_p}-{_v}", f"{_pl}, {_d}", planes(_p) + ["ftl.multiplane=1"] + _s))
 MP_WRITE = ["workload.synthetic.read_fraction=0", "workload.synthetic.requests=40000", "precondition.fill=1",
             "precondition.random_drive_writes=1"]
 MP_BW_RUNS = [("w" + n, d + ", random writes QD32", ["@configs/small.yaml"] + MP_WRITE + s) for n, d, s in MP_RUNS]
+# The hold bound on the same load (2 planes, align on): 0 (align only) and 1 ms (on) are rows above.
+MP_BW_RUNS += [(f"wmp-p2-hold{t}", f"2 planes, multiplane on, hold {t}, random writes QD32",
+                ["@configs/small.yaml"] + MP_WRITE + planes(2) + ["ftl.multiplane=1", f"ftl.multiplane_hold={t}"])
+               for t in ("200us", "5ms")]
 
 
 def command(build, name, sets):

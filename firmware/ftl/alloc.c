@@ -13,7 +13,9 @@
  * The planes of a die open their blocks in the same pass and take pages in
  * turn, so their write frontiers stay at the same page offset, and the
  * programs of one die's planes are submitted one after the other: the flash
- * interface groups them into one multi-plane program (flashif.c).
+ * interface groups them into one multi-plane program (flashif.c). A full page
+ * may be held for its siblings (ftl.multiplane_hold) and a plane that got
+ * ahead of its siblings waits for them (ftl.multiplane_align): below.
  */
 #include "ftl_internal.h"
 
@@ -39,6 +41,23 @@ static uint32_t gc_frontiers_empty(const struct ftl *f, uint32_t except) {
 static uint32_t host_floor(const struct ftl *f) {
   const uint32_t e = gc_frontiers_empty(f, FTL_NONE);
   return e > f->cfg.gc_reserve_blocks ? e : f->cfg.gc_reserve_blocks;
+}
+
+/* ftl.multiplane_align: lane l of frontier fr is ahead of a sibling plane of
+ * its die (an open block there at a lower page offset). A lane that could not
+ * open a block when its plane had none free opens it later than its
+ * siblings, and without this their write pointers stay apart for good: none
+ * of their pages could be programmed together again. Skipping the lane ahead
+ * until the others reach its offset brings them back; the sibling with the
+ * lowest offset is never skipped, so the frontier always has a lane to write. */
+static int lane_ahead(const struct ftl *f, const struct frontier *fr, uint32_t l) {
+  if (!f->cfg.mp_align) return 0;
+  const uint32_t planes = mp_planes(f), first = l - l % planes, wp = f->blk_wp[fr->open_block[l]];
+  for (uint32_t q = first; q < first + planes; ++q) {
+    const uint32_t ob = fr->open_block[q];
+    if (q != l && ob != FTL_NONE && f->blk_wp[ob] < wp) return 1;
+  }
+  return 0;
 }
 
 /* The next page on frontier fr: 0 and *row; 1 if a free block was opened
@@ -72,6 +91,10 @@ static int frontier_next_row(struct ftl *f, struct frontier *fr, int for_gc, uin
       fr->open_count++;
       return 1;
     }
+    if (planes > 1 && lane_ahead(f, fr, d)) { /* let a sibling plane catch up (ftl.multiplane_align) */
+      fr->next_die = (d + 1) % lanes;
+      continue;
+    }
     const uint32_t page = f->blk_wp[blk]++;
     if (f->blk_wp[blk] == f->cfg.pages_per_block) { /* closed when programmed */
       fr->open_block[d] = FTL_NONE;
@@ -83,6 +106,112 @@ static int frontier_next_row(struct ftl *f, struct frontier *fr, int for_gc, uin
     return 0;
   }
   return -1;
+}
+
+/* ---- ftl.multiplane_hold ----------------------------------------------------
+ * Under a steady stream of writes a die's planes fill their pages one after
+ * the other (the lanes are die-major), often in different loop passes: the
+ * first page's program went alone and the second waited a whole tPROG behind
+ * it on the same die, which made multi-plane slower than one plane. So a full
+ * page waits, up to ftl.multiplane_hold, while a sibling lane of its frontier
+ * on the same die will take a page at the same offset; when the last sibling
+ * is full they are submitted together (one multi-plane program, flashif.c).
+ * A held page goes alone when it has waited the bound, checked at the end of
+ * every loop pass (frontier_hold_poll), or at once when no flash operation is
+ * outstanding (no completion would wake the firmware to check the bound: a
+ * lone write on an idle drive is never held), and on a flush, a checkpoint,
+ * a closing frontier or a power failure. Never in the functional API
+ * (preconditioning: no time). A held page counts as a program in flight from
+ * the moment it is held; its block closes when it is submitted. */
+static uint32_t frontier_count(const struct ftl *f) { return f->classes + (f->gc_fr == f->classes); }
+
+static uint32_t row_lane(const struct ftl *f, uint32_t row) {
+  const uint32_t blk = row_block(f, row);
+  return block_die(f, blk) * mp_planes(f) + block_plane(f, blk);
+}
+
+static void program_submit_one(struct ftl *f, uint32_t b) {
+  const struct pagebuf *pb = &f->bufs[b];
+  flash_submit(f, FC_OP_PROGRAM, TAG(TAG_PROGRAM, b), pb->row, 0, pb->dram);
+  /* Pages of a block are programmed in order, so the last page's program
+   * makes the whole block readable from flash: only now is it a GC candidate. */
+  if ((pb->row + 1) % f->cfg.pages_per_block == 0) block_set_state(f, row_block(f, pb->row), BLK_CLOSED);
+}
+
+/* Submits buffer b and, just before it, the pages held on its die at the same
+ * page offset (any frontier), so that they form one multi-plane program. */
+static void program_submit(struct ftl *f, uint32_t b) {
+  if (f->mp_held) {
+    const uint32_t planes = mp_planes(f), row = f->bufs[b].row, page = row % f->cfg.pages_per_block;
+    const uint32_t die = block_die(f, row_block(f, row));
+    struct frontier *fr = &f->fr[f->bufs[b].frontier];
+    const uint32_t own = fr->held[row_lane(f, row)];
+    if (own != FTL_NONE && own != b) { /* an earlier page of its block: pages go in order */
+      fr->held[row_lane(f, row)] = FTL_NONE;
+      f->mp_held--;
+      program_submit(f, own);
+    }
+    for (uint32_t i = 0; i < frontier_count(f) && f->mp_held; ++i)
+      for (uint32_t q = 0; q < planes; ++q) {
+        const uint32_t lane = die * planes + q, h = f->fr[i].held[lane];
+        if (h == FTL_NONE || h == b || f->bufs[h].row % f->cfg.pages_per_block != page) continue;
+        f->fr[i].held[lane] = FTL_NONE;
+        f->mp_held--;
+        program_submit_one(f, h);
+      }
+  }
+  program_submit_one(f, b);
+}
+
+/* Releases every held page that has waited ftl.multiplane_hold, or all of
+ * them with force or when no flash operation is outstanding. */
+static void held_release(struct ftl *f, int force) {
+  if (!f->mp_held) return;
+  const uint64_t now = hal_time_ns(f->hal);
+  const uint32_t lanes = f->dies * mp_planes(f);
+  force |= f->flash_outstanding == 0;
+  for (uint32_t i = 0; i < frontier_count(f) && f->mp_held; ++i) {
+    struct frontier *fr = &f->fr[i];
+    for (uint32_t l = 0; l < lanes && f->mp_held; ++l) {
+      const uint32_t h = fr->held[l];
+      if (h == FTL_NONE || (!force && now - fr->held_ns[l] < f->cfg.mp_hold_ns)) continue;
+      fr->held[l] = FTL_NONE;
+      f->mp_held--;
+      program_submit(f, h);
+    }
+  }
+}
+
+void frontier_release_held(struct ftl *f) { held_release(f, 1); }
+
+int frontier_hold_poll(struct ftl *f) {
+  const uint32_t held = f->mp_held;
+  held_release(f, 0);
+  return f->mp_held != held;
+}
+
+/* Holds full buffer b for its plane siblings: 1 if held. */
+static int program_hold(struct ftl *f, uint32_t b) {
+  if (!f->fr[0].held || f->functional || !f->flash_outstanding) return 0;
+  const struct pagebuf *pb = &f->bufs[b];
+  struct frontier *fr = &f->fr[pb->frontier];
+  const uint32_t planes = mp_planes(f), page = pb->row % f->cfg.pages_per_block;
+  const uint32_t lane = row_lane(f, pb->row), die = lane / planes;
+  if (fr->held[lane] != FTL_NONE) return 0;
+  int sibling = 0; /* a sibling lane will take (or is filling) a page at this offset */
+  for (uint32_t q = 0; q < planes && !sibling; ++q) {
+    const uint32_t ob = fr->open_block[die * planes + q];
+    sibling = die * planes + q != lane && ob != FTL_NONE && f->blk_wp[ob] == page;
+  }
+  if (!sibling && fr->buf != FTL_NONE && f->bufs[fr->buf].row != FTL_NONE) {
+    const uint32_t r = f->bufs[fr->buf].row;
+    sibling = row_lane(f, r) / planes == die && r % f->cfg.pages_per_block == page;
+  }
+  if (!sibling) return 0;
+  fr->held[lane] = b;
+  fr->held_ns[lane] = hal_time_ns(f->hal);
+  f->mp_held++;
+  return 1;
 }
 
 static void program_buffer(struct ftl *f, uint32_t b) {
@@ -99,10 +228,7 @@ static void program_buffer(struct ftl *f, uint32_t b) {
   pb->token[2 * (size_t)f->cfg.slots_per_page] = ++f->seq; /* OOB sequence number */
   f->programs_inflight++;
   f->stats.programs++;
-  flash_submit(f, FC_OP_PROGRAM, TAG(TAG_PROGRAM, b), pb->row, 0, pb->dram);
-  /* Pages of a block are programmed in order, so the last page's program
-   * makes the whole block readable from flash: only now is it a GC candidate. */
-  if ((pb->row + 1) % f->cfg.pages_per_block == 0) block_set_state(f, row_block(f, pb->row), BLK_CLOSED);
+  if (!program_hold(f, b)) program_submit(f, b);
 }
 
 int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, int for_gc) {
@@ -158,13 +284,17 @@ static void frontier_flush(struct ftl *f, struct frontier *fr) {
 }
 
 int frontier_flush_one(struct ftl *f, struct frontier *fr) {
-  if (fr->buf == FTL_NONE || f->bufs[fr->buf].row == FTL_NONE) return 0;
-  frontier_flush(f, fr);
-  return 1;
+  const int flushed = fr->buf != FTL_NONE && f->bufs[fr->buf].row != FTL_NONE;
+  if (flushed) frontier_flush(f, fr);
+  /* Checkpoints, ftl.gc.durable and the power-fail handler wait for (or must
+   * submit) every program: nothing stays held, the page just flushed neither. */
+  held_release(f, 1);
+  return flushed;
 }
 
 void frontier_close(struct ftl *f, struct frontier *fr) {
   if (fr->buf != FTL_NONE && f->bufs[fr->buf].row != FTL_NONE) frontier_flush(f, fr);
+  held_release(f, 1); /* its blocks close now: no page of theirs may stay unsubmitted */
   for (uint32_t d = 0; d < f->dies * mp_planes(f); ++d) {
     const uint32_t blk = fr->open_block[d];
     if (blk == FTL_NONE) continue;
@@ -181,6 +311,7 @@ int frontier_flush_host(struct ftl *f) {
     frontier_flush(f, &f->fr[i]);
     if (f->gc_pending) return STEP_YIELD;
   }
+  held_release(f, 1); /* a flush completes when no program is in flight */
   return STEP_DONE;
 }
 
@@ -205,6 +336,7 @@ static void program_failed(struct ftl *f, uint32_t b) {
   struct frontier *fr = &f->fr[pb->frontier];
   const uint32_t S = f->cfg.slots_per_page, old = pb->row, blk = row_block(f, old);
   f->stats.program_failures++;
+  held_release(f, 1); /* its block may close now */
   block_flag(f, blk, BLKF_RETIRE);
   abandon_block(f, fr, blk);
   uint32_t row = FTL_NONE;

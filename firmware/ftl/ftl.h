@@ -150,6 +150,8 @@ struct ftl_config {
   uint32_t planes_per_die; /* geometry: block-in-die i is in plane i % planes_per_die (0 or 1: one plane) */
   uint32_t multiplane;     /* 1: frontiers write a die's planes at the same page offset and the flash interface
                               groups neighbouring descriptors into multi-plane operations */
+  uint32_t mp_hold_ns;     /* a full page waits at most this long for its plane siblings (0: never held) */
+  uint32_t mp_align;       /* 1: a plane's lane ahead of a sibling plane's (page offset) waits until it catches up */
   /* branch opench: the open-channel personality */
   uint32_t command_set; /* enum ftl_command_set */
   uint32_t oc_read_ns;  /* timing hints the Geometry reports (the platform copies flash.timing.*; 0: unknown) */

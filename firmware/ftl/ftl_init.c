@@ -101,7 +101,7 @@ static void plan(const struct ftl_config *c, struct dram_map *m) {
   m->dfc = take(&l, dies * 4);
   m->drc = take(&l, dies * 4);
   m->dca = take(&l, dies * 4);
-  m->fr = take(&l, dies * mp_planes_of(c) * 4 * FTL_MAX_FRONTIERS);
+  m->fr = take(&l, dies * mp_planes_of(c) * 4 * FTL_MAX_FRONTIERS + mp_hold_bytes(c));
   m->bufmeta = take(&l, (uint64_t)nbufs_of(c) * sizeof(struct pagebuf));
   m->cmds = take(&l, (uint64_t)c->cmd_slots * sizeof(struct fw_cmd));
   m->jobs = take(&l, (uint64_t)c->gc_max_active * sizeof(struct gc_job));
@@ -201,6 +201,8 @@ static void ring_init(struct ftl *f, struct ring *r, uint64_t off, uint32_t entr
 static void frontier_init(struct ftl *f, uint32_t i, uint32_t *open, int pool, uint8_t wear) {
   struct frontier *fr = &f->fr[i];
   fr->open_block = open;
+  fr->held = NULL;
+  fr->held_ns = NULL;
   for (uint32_t d = 0; d < f->dies * mp_planes(f); ++d) open[d] = FTL_NONE;
   fr->next_die = 0;
   fr->buf = FTL_NONE;
@@ -279,12 +281,22 @@ static int init_frontiers(struct ftl *f, const struct dram_map *m) {
     return -1;
   }
   const uint32_t lanes = f->dies * mp_planes(f);
-  uint32_t *open = win(f, m->fr, (uint64_t)lanes * 4 * FTL_MAX_FRONTIERS);
+  const uint64_t open_bytes = (uint64_t)lanes * 4 * FTL_MAX_FRONTIERS;
+  uint32_t *open = win(f, m->fr, open_bytes + mp_hold_bytes(&f->cfg));
   if (!open) return -1;
+  /* ftl.multiplane_hold: held buffers and their times per lane */
+  uint32_t *held = mp_hold_bytes(&f->cfg) ? open + (uint64_t)lanes * FTL_MAX_FRONTIERS : NULL;
+  uint64_t *held_ns = held ? (uint64_t *)(void *)(held + (uint64_t)lanes * FTL_MAX_FRONTIERS) : NULL;
+  f->mp_held = 0;
   for (uint32_t i = 0; i < place_frontiers(&f->cfg); ++i) {
     const int gc = i == f->classes;
     const uint8_t wear = gc || (i == f->classes - 1 && i > 0) ? WEAR_HIGHEST : i == 0 ? WEAR_LOWEST : WEAR_RANDOM;
     frontier_init(f, i, open + (uint64_t)i * lanes, gc ? POOL_GC : POOL_WRITE, wear);
+    if (held) {
+      f->fr[i].held = held + (uint64_t)i * lanes;
+      f->fr[i].held_ns = held_ns + (uint64_t)i * lanes;
+      for (uint32_t d = 0; d < lanes; ++d) f->fr[i].held[d] = FTL_NONE;
+    }
     f->fr[i].gc_shared = (uint8_t)(!gc && (f->gc_fr == i || f->gc_fr == FTL_NONE));
     f->fr[i].gc_writes = (uint8_t)(gc || f->fr[i].gc_shared);
   }

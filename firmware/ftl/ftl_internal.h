@@ -135,6 +135,8 @@ struct frontier {
   uint8_t gc_shared;    /* host class that relocated data also goes to */
   uint8_t gc_writes;    /* relocated data goes here (the GC frontier, or a gc_shared class) */
   uint32_t open_count;  /* lanes with an open block */
+  uint32_t *held;       /* ftl.multiplane_hold: per lane, a full page buffer not submitted yet, or FTL_NONE */
+  uint64_t *held_ns;    /* per lane: when it was held */
 };
 
 /* Host classes 0..classes-1, then the GC frontier if it has its own. */
@@ -340,6 +342,7 @@ struct ftl {
   uint32_t flash_outstanding;
   uint32_t xfer_outstanding;
   uint32_t programs_inflight;
+  uint32_t mp_held; /* ftl.multiplane_hold: page buffers held for their plane siblings (in programs_inflight) */
   uint32_t erases_inflight;
   int in_func_call;             /* inside an ftl_func_* call: host rings not served, the CMD interrupt not unmasked */
   int cmd_irq_masked;           /* IRQ_NVME_CMD disabled while no command slot is free */
@@ -477,6 +480,13 @@ int frontier_flush_one(struct ftl *f, struct frontier *fr);
 void frontier_close(struct ftl *f, struct frontier *fr);
 /* A program completed (the loop's dispatch). */
 void program_done(struct ftl *f, uint32_t b, int status);
+/* ftl.multiplane_hold: submits every page held for its plane siblings (flush,
+ * checkpoint, power fail); the pages were counted as programs in flight. */
+void frontier_release_held(struct ftl *f);
+/* ftl.multiplane_hold: submits the held pages that waited their bound, or all
+ * when no flash operation is outstanding (the end of every loop pass); 1 if
+ * it submitted any. */
+int frontier_hold_poll(struct ftl *f);
 
 /* ---- place.c: write classes ------------------------------------------------ */
 /* Frontier count and DRAM for a configuration. */
@@ -552,6 +562,13 @@ static inline uint32_t mp_planes_of(const struct ftl_config *c) {
   return c->multiplane && c->planes_per_die > 1 ? c->planes_per_die : 1;
 }
 static inline uint32_t mp_planes(const struct ftl *f) { return mp_planes_of(&f->cfg); }
+/* ftl.multiplane_hold: DRAM after the frontiers' open blocks for held page
+ * buffers (4 B) and their times (8 B) per lane and frontier; 0 when nothing
+ * is ever held. */
+static inline uint64_t mp_hold_bytes(const struct ftl_config *c) {
+  if (mp_planes_of(c) < 2 || !c->mp_hold_ns) return 0;
+  return (uint64_t)c->channels * c->dies_per_channel * mp_planes_of(c) * 12 * FTL_MAX_FRONTIERS;
+}
 /* The plane of block b (ssdvp_hw.h: block-in-die i is in plane i % planes). */
 static inline uint32_t block_plane(const struct ftl *f, uint32_t b) {
   return f->cfg.planes_per_die > 1 ? (b % f->cfg.blocks_per_die) % f->cfg.planes_per_die : 0;

@@ -119,6 +119,7 @@ int ftl_poll(struct ftl *f) {
   for (uint32_t c, dw0; gcgate_next_completion(f, &c, &dw0);) host_cmd_finish_dw0(f, c, NVME_SC_SUCCESS, dw0);
   while (cmt_pump(f) && f->wait_head != FTL_NONE) did |= drain(f, host_resume_waiting); /* cached mapping */
   if (f->cmt.on && f->cmt.trim_head != FTL_NONE) did |= host_resume_trims(f);
+  did |= frontier_hold_poll(f); /* ftl.multiplane_hold: pages that waited long enough for their planes */
   did |= flash_doorbell(f);
   did |= host_doorbell(f);
   return did;

@@ -48,6 +48,7 @@
 uint32_t ftl_power_fail(struct ftl *f, uint32_t budget_pages) {
   uint32_t lost = 0;
   const uint32_t n = place_frontiers(&f->cfg);
+  frontier_release_held(f); /* pages held for multi-plane were already programs in flight */
   for (uint32_t i = 0; i < n; ++i) {
     struct frontier *fr = &f->fr[i];
     if (fr->buf == FTL_NONE || f->bufs[fr->buf].row == FTL_NONE) continue;

@@ -1,7 +1,7 @@
 // multiplane_rules.h - the NAND rules of a multi-plane group (ssdvp_hw.h,
-// fc_opcode), as the flash controller model checks them (the firmware tests'
-// fake HAL has no dies or planes: it runs a group's members as plain
-// operations and does not check these rules).
+// fc_opcode), as the flash controller model checks them; the firmware tests'
+// fake HAL checks the same rules once it is given the geometry
+// (FakeHal::set_geometry, testbench/firmware/fake_hal.h).
 //
 // A group is n descriptors: n - 1 plane opcodes (FC_OP_PLANE_*) then the
 // plain opcode of the same kind. Rules (the vendor rule adopted, as in ONFI

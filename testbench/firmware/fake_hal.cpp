@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "flash/multiplane_rules.h"
+
 const hal_ops FakeHal::ops_ = {&FakeHal::read32, &FakeHal::write32, &FakeHal::dram, &FakeHal::wait_irq,
                                &FakeHal::charge, &FakeHal::time_ns, &FakeHal::log,  &FakeHal::trace};
 
@@ -63,13 +65,64 @@ void FakeHal::flash_doorbell(uint32_t tail) {
   const uint32_t cqb = regs_[SSDVP_FLASH_BASE + FLASH_CQ_BASE], cqs = regs_[SSDVP_FLASH_BASE + FLASH_CQ_SIZE];
   auto* sq = static_cast<fc_sqe*>(dram(this, sqb, sqs * sizeof(fc_sqe)));
   auto* cq = static_cast<fc_cqe*>(dram(this, cqb, cqs * sizeof(fc_cqe)));
+  if (!sq || !cq) return;
+  cq_ = cq;
+  cq_size_ = cqs;
   while (sq_head_ != tail) {
     const fc_sqe e = sq[sq_head_];
     sq_head_ = (sq_head_ + 1) % sqs;
+    const uint32_t kind = FC_OP_KIND(e.op);
+    const bool erase = kind == FC_OP_ERASE;
+    const bool in_range =
+        (kind == FC_OP_READ || kind == FC_OP_PROGRAM || erase) && (erase ? e.row < blocks_ : e.row / ppb_ < blocks_);
+    if (geo_.planes_per_die > 1 && in_range) {
+      std::vector<fc_sqe>& g = groups_[geo_.die_of_block(erase ? e.row : e.row / ppb_)];
+      if (FC_OP_IS_PLANE(e.op) || !g.empty()) {
+        g.push_back(e);
+        if (!FC_OP_IS_PLANE(e.op) || g.size() > geo_.planes_per_die) run_group(g);
+        continue;
+      }
+    }
     uint16_t flags = 0;
     const uint16_t status = execute(e, &flags);
-    cq[cq_tail_] = fc_cqe{e.tag, status, flags};
-    cq_tail_ = (cq_tail_ + 1) % cqs;
+    post(e, status, flags);
+  }
+}
+
+void FakeHal::post(const fc_sqe& e, uint16_t status, uint16_t flags) {
+  cq_[cq_tail_] = fc_cqe{e.tag, status, flags};
+  cq_tail_ = (cq_tail_ + 1) % cq_size_;
+}
+
+void FakeHal::set_geometry(const ftl_config& cfg) {
+  geo_.channels = cfg.channels;
+  geo_.dies_per_channel = cfg.dies_per_channel;
+  geo_.planes_per_die = cfg.planes_per_die > 1 ? cfg.planes_per_die : 1;
+  geo_.blocks_per_plane = cfg.blocks_per_die / geo_.planes_per_die;
+  geo_.pages_per_block = cfg.pages_per_block;
+  geo_.lba_size = 4096;
+  geo_.page_size = cfg.slots_per_page * geo_.lba_size;
+  groups_.assign(geo_.dies(), {});
+}
+
+// A group as the flash model runs it (flash_multiplane.cpp): the rules before
+// anything changes, then each plane as a plain operation.
+void FakeHal::run_group(std::vector<fc_sqe>& g) {
+  std::vector<fc_sqe> members;
+  members.swap(g);
+  ssdvp::MultiplaneVerdict v = ssdvp::multiplane_check(geo_, members.data(), members.size());
+  if (v.status == FC_OK && FC_OP_IS_PLANE(members.back().op)) v.status = FC_ERR_MULTIPLANE;  // too many members
+  if (v.status != FC_OK) {
+    ++violations;
+    ++multiplane_violations;
+    for (const fc_sqe& e : members) post(e, uint16_t(v.status), 0);
+    return;
+  }
+  if (members.size() > 1) ++multiplane_groups;
+  for (const fc_sqe& e : members) {
+    uint16_t flags = 0;
+    const uint16_t status = execute(e, &flags);
+    post(e, status, flags);
   }
 }
 

@@ -22,6 +22,7 @@ extern "C" {
 #include "ssdvp_hw.h"
 }
 
+#include "flash/flash_geometry.h"
 #include "flash/nand_die.h"
 
 class FakeHal {
@@ -40,6 +41,15 @@ class FakeHal {
   // Metadata payloads (fc_sqe.meta) by row, as FlashCtrl keeps them (flash_meta.cpp).
   std::map<uint32_t, std::vector<uint8_t>> meta;
   uint32_t erase_count(uint32_t block) const { return nand_.erase_count(block); }
+  // Several planes per die (cfg.planes_per_die > 1): multi-plane groups
+  // (FC_OP_PLANE_* ... plain opcode, ssdvp_hw.h) are held per die until their
+  // last descriptor and checked against the NAND rules as the flash model
+  // checks them (flash/multiplane_rules.h): a group that breaks one completes
+  // every member with its status and counts one violation. Without it a
+  // group's members run one by one, unchecked.
+  void set_geometry(const ftl_config& cfg);
+  uint64_t multiplane_groups = 0;      // groups of two or more planes executed
+  uint64_t multiplane_violations = 0;  // groups refused by the rules (also in violations)
 
   // NVMe side: the test is the host (and the controller's fetch).
   struct Completion {
@@ -66,6 +76,10 @@ class FakeHal {
   void xfer_doorbell(uint32_t tail);
   uint32_t reg(uint32_t nvme_offset) { return regs_[SSDVP_NVME_BASE + nvme_offset]; }
   uint16_t execute(const fc_sqe& e, uint16_t* flags);
+  void post(const fc_sqe& e, uint16_t status, uint16_t flags);
+  void run_group(std::vector<fc_sqe>& g);
+  ssdvp::FlashGeometry geo_;
+  std::vector<std::vector<fc_sqe>> groups_;  // per die: plane descriptors waiting for their group's end
 
   static const hal_ops ops_;
   struct hal hal_;
@@ -74,6 +88,8 @@ class FakeHal {
   uint32_t blocks_, ppb_, slots_;
   ssdvp::NandDie nand_;
   uint32_t sq_head_ = 0, cq_tail_ = 0;
+  fc_cqe* cq_ = nullptr;
+  uint32_t cq_size_ = 1;
   uint32_t xfer_head_ = 0;
 };
 

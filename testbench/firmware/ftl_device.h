@@ -39,6 +39,7 @@ struct Device {
     cfg.dram_size = uint32_t(ftl_dram_bytes(&cfg) + extra_dram);
     const uint32_t blocks = cfg.channels * cfg.dies_per_channel * cfg.blocks_per_die;
     hal = std::make_unique<FakeHal>(cfg.dram_size, blocks, cfg.pages_per_block, cfg.slots_per_page);
+    if (cfg.planes_per_die > 1) hal->set_geometry(cfg);  // multi-plane groups checked as the model does
     mem.reset(new uint8_t[ftl_size()]);
     f = reinterpret_cast<ftl*>(mem.get());
     version.assign(cfg.logical_lbas, 0);
