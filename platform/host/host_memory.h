@@ -30,6 +30,12 @@ class HostMemory : public sc_core::sc_module {
   uint64_t alloc(uint64_t bytes);
   const sc_core::sc_event& msi_event() const { return msi_; }
   uint64_t msis() const { return msis_; }
+  // An interrupt raised on the host itself (the host-level FTL's block layer
+  // completing a command: host/ftl/host_ftl_block.h), as an MSI write would.
+  void notify_msi() {
+    ++msis_;
+    msi_.notify(sc_core::SC_ZERO_TIME);
+  }
 
  private:
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
