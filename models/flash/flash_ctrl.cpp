@@ -240,130 +240,198 @@ uint64_t FlashCtrl::reserve(uint32_t ch, uint64_t ready, uint64_t len) {
   return start;
 }
 
+// One descriptor: the checks that need no NAND state, then per opcode its
+// functional part (NAND array, DRAM buffers, faults; a failure completes at
+// arrival) and its timing part (die and channel occupancy, completion time).
+// Functional mode and a multi-plane group's members stop after the
+// functional part and complete at 0.
 uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
-  const uint32_t S = geo_.slots_per_page();
-  const uint32_t buf_bytes = FC_PAGE_BUF_BYTES(S);
   cqe.tag = d.tag;
   cqe.flags = 0;
   cqe.status = FC_OK;
-  // Checks that do not depend on the NAND state; a violation completes at arrival.
-  fc_status bad = FC_OK;
   const char* why = nullptr;
-  if (d.op != FC_OP_READ && d.op != FC_OP_PROGRAM && d.op != FC_OP_ERASE) {
-    bad = FC_ERR_OPCODE, why = "unknown opcode";
-  } else if (d.op == FC_OP_ERASE ? d.row >= geo_.total_blocks() : d.row >= geo_.pages_total()) {
-    bad = FC_ERR_ADDRESS,
-    why = d.op == FC_OP_ERASE ? "block row outside the geometry" : "page row outside the geometry";
-  } else if (d.op == FC_OP_READ && (d.slot_mask == 0 || (S < 32 && (d.slot_mask >> S) != 0))) {
-    bad = FC_ERR_MASK, why = d.slot_mask ? "slot mask beyond the slots of a page" : "empty slot mask";
-  } else if (d.op != FC_OP_ERASE && (d.buf % 4 != 0 || d.buf < uint64_t(SSDVP_DRAM_BASE))) {
-    bad = FC_ERR_DMA, why = "page buffer outside DRAM or unaligned";
-  } else if (d.meta && (d.op == FC_OP_ERASE || d.meta_bytes > geo_.page_size)) {
-    bad = FC_ERR_DMA, why = "metadata payload larger than a page, or on an erase";
-  }
-  if (bad != FC_OK) {
+  if (const fc_status bad = check_descriptor(d, &why); bad != FC_OK) {
     cqe.status = static_cast<uint16_t>(violation(d, bad, why));
     return arrival;
   }
-
-  const uint32_t block = d.op == FC_OP_ERASE ? d.row : d.row / geo_.pages_per_block;
-  const uint32_t page = d.op == FC_OP_ERASE ? 0 : d.row % geo_.pages_per_block;
-  const uint32_t die = geo_.die_of_block(block);
-  const uint32_t bid = block % geo_.blocks_per_die();
-  const uint32_t ch = geo_.channel_of_die(die);
-  NandDie& nand = dies_[die];
-  uint32_t buf[2 * 32 + 1];  // token[S], lpn[S], seq
-  uint64_t lat = 0;
-  uint64_t start = 0, end = 0, done = arrival;
-
+  const OpTarget at = target(d);
+  const bool untimed = functional_ || mp_untimed_;
   switch (d.op) {
     case FC_OP_READ: {
-      if (!dram_read(d.buf, buf, buf_bytes, &lat)) {  // the slots not selected stay as they are
-        cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "page buffer outside DRAM"));
-        return arrival;
-      }
-      uint32_t flags = 0;
-      const uint32_t codewords = uint32_t(__builtin_popcount(d.slot_mask));
-      FlashFaults::ReadOutcome ecc;
-      if (nand.read(bid, page, d.slot_mask, buf, buf + S, buf + 2 * S, &flags) == FC_ERR_UNCORRECTABLE) {
-        ++n_torn_read_;  // a torn page: nothing decodes, whatever the retries
-        ecc.uncorrectable = true;
-      } else if (faults_.bit_errors_on() && !(flags & FC_FLAG_ERASED)) {
-        ecc = faults_.read(block, nand.erase_count(bid), codewords, functional_ ? 0 : arrival);
-      }
-      if (!dram_write(d.buf, buf, buf_bytes, &lat) || !meta_read(d, flags, ecc.uncorrectable, &lat)) {
-        cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "page buffer outside DRAM"));
-        return arrival;
-      }
-      cqe.flags = static_cast<uint16_t>(flags | (std::min<uint32_t>(ecc.retries, 255) << FC_FLAG_RETRIES_SHIFT));
-      if (ecc.uncorrectable) cqe.status = FC_ERR_UNCORRECTABLE;
-      ++n_read_;
-      if (functional_ || mp_untimed_) return 0;
-      const uint64_t bytes = uint64_t(codewords) * geo_.lba_size;
-      const uint64_t x = t_.channel_ps(bytes);
-      // Under the read-priority scheduler a read's retry levels lengthen its die time (command, tR and data-out
-      // each; their channel time is not reserved separately there).
-      if (sched_.on())
-        return sched_timed(d, die, ch, block, arrival, arrival, x, lat + t_.dma_ps(bytes),
-                           read_time(page) + uint64_t(ecc.retries) * (t_.cmd_ps + read_time(page) + x));
-      start = reserve(ch, std::max(arrival, die_busy_until_[die]), t_.cmd_ps);
-      uint64_t xs = reserve(ch, start + t_.cmd_ps + read_time(page), x);
-      for (uint32_t r = 0; r < ecc.retries; ++r) {  // each level: command, tR, data-out again
-        const uint64_t c = reserve(ch, xs + x, t_.cmd_ps);
-        xs = reserve(ch, c + t_.cmd_ps + read_time(page), x);
-      }
-      end = xs + x;
-      done = end + lat + t_.dma_ps(bytes);
-      break;
+      ReadDone r;
+      if (!read_page(d, at, arrival, cqe, r)) return arrival;
+      return untimed ? 0 : read_timing(d, at, arrival, r);
     }
     case FC_OP_PROGRAM: {
-      if (!dram_read(d.buf, buf, buf_bytes, &lat)) {
-        cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "page buffer outside DRAM"));
-        return arrival;
-      }
-      const bool fail = faults_.program_fails(block);
-      const fc_status st = fail ? nand.program_torn(bid, page) : nand.program(bid, page, buf, buf + S, buf[2 * S]);
-      if (st != FC_OK) {
-        cqe.status = static_cast<uint16_t>(violation(
-            d, st, st == FC_ERR_NOT_ERASED ? "page is not erased" : "program out of page order in its block"));
-        return arrival;
-      }
-      if (!meta_program(d, fail, &lat)) {
-        cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "metadata payload outside DRAM"));
-        return arrival;
-      }
-      ++n_program_;
-      if (fail)
-        cqe.status = FC_ERR_PROGRAM_FAIL;
-      else
-        faults_.on_program(block, page, functional_ ? 0 : arrival);
-      if (functional_ || mp_untimed_) return 0;
-      const uint64_t x = t_.cmd_ps + t_.channel_ps(geo_.page_size);
-      if (sched_.on())
-        return sched_timed(d, die, ch, block, arrival, arrival + lat + t_.dma_ps(geo_.page_size), x, 0,
-                           program_time(page));
-      start = reserve(ch, std::max(arrival + lat + t_.dma_ps(geo_.page_size), die_busy_until_[die]), x);
-      end = done = start + x + program_time(page);
-      break;
+      uint64_t lat = 0;
+      if (!program_page(d, at, arrival, cqe, &lat)) return arrival;
+      return untimed ? 0 : program_timing(d, at, arrival, lat);
     }
-    case FC_OP_ERASE: {
-      if (faults_.erase_fails(block)) {
-        cqe.status = FC_ERR_ERASE_FAIL;  // the block keeps its contents
-      } else {
-        nand.erase(bid);
-        faults_.on_erase(block);
-      }
-      ++n_erase_;
-      if (functional_ || mp_untimed_) return 0;
-      if (sched_.on()) return sched_timed(d, die, ch, block, arrival, arrival, 0, 0, t_.erase_ps);
-      start = reserve(ch, std::max(arrival, die_busy_until_[die]), t_.cmd_ps);
-      end = done = start + t_.cmd_ps + t_.erase_ps;
-      break;
-    }
+    default: erase_block(at, cqe); return untimed ? 0 : erase_timing(d, at, arrival);
   }
-  die_busy_until_[die] = end;
-  die_busy_ps_[die] += end - start;
-  if (observer_) observer_(FlashOpRecord{die, ch, d.op, d.row, arrival, start, end, done});
+}
+
+// Checks that do not depend on the NAND state (FC_OK: none failed; *why says
+// which did).
+fc_status FlashCtrl::check_descriptor(const fc_sqe& d, const char** why) const {
+  const uint32_t S = geo_.slots_per_page();
+  if (d.op != FC_OP_READ && d.op != FC_OP_PROGRAM && d.op != FC_OP_ERASE) {
+    *why = "unknown opcode";
+    return FC_ERR_OPCODE;
+  }
+  if (d.op == FC_OP_ERASE ? d.row >= geo_.total_blocks() : d.row >= geo_.pages_total()) {
+    *why = d.op == FC_OP_ERASE ? "block row outside the geometry" : "page row outside the geometry";
+    return FC_ERR_ADDRESS;
+  }
+  if (d.op == FC_OP_READ && (d.slot_mask == 0 || (S < 32 && (d.slot_mask >> S) != 0))) {
+    *why = d.slot_mask ? "slot mask beyond the slots of a page" : "empty slot mask";
+    return FC_ERR_MASK;
+  }
+  if (d.op != FC_OP_ERASE && (d.buf % 4 != 0 || d.buf < uint64_t(SSDVP_DRAM_BASE))) {
+    *why = "page buffer outside DRAM or unaligned";
+    return FC_ERR_DMA;
+  }
+  if (d.meta && (d.op == FC_OP_ERASE || d.meta_bytes > geo_.page_size)) {
+    *why = "metadata payload larger than a page, or on an erase";
+    return FC_ERR_DMA;
+  }
+  return FC_OK;
+}
+
+FlashCtrl::OpTarget FlashCtrl::target(const fc_sqe& d) const {
+  OpTarget at;
+  at.block = d.op == FC_OP_ERASE ? d.row : d.row / geo_.pages_per_block;
+  at.page = d.op == FC_OP_ERASE ? 0 : d.row % geo_.pages_per_block;
+  at.die = geo_.die_of_block(at.block);
+  at.bid = at.block % geo_.blocks_per_die();
+  at.ch = geo_.channel_of_die(at.die);
+  return at;
+}
+
+// ---- functional parts ----------------------------------------------------
+
+// The page's selected slots into the DRAM buffer (the others stay as they
+// are), its metadata, and the ECC outcome; false after a violation.
+bool FlashCtrl::read_page(const fc_sqe& d, const OpTarget& at, uint64_t arrival, fc_cqe& cqe, ReadDone& r) {
+  const uint32_t S = geo_.slots_per_page();
+  const uint32_t buf_bytes = FC_PAGE_BUF_BYTES(S);
+  uint32_t buf[2 * 32 + 1];  // token[S], lpn[S], seq
+  NandDie& nand = dies_[at.die];
+  if (!dram_read(d.buf, buf, buf_bytes, &r.lat)) {
+    cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "page buffer outside DRAM"));
+    return false;
+  }
+  uint32_t flags = 0;
+  r.codewords = uint32_t(__builtin_popcount(d.slot_mask));
+  FlashFaults::ReadOutcome ecc;
+  if (nand.read(at.bid, at.page, d.slot_mask, buf, buf + S, buf + 2 * S, &flags) == FC_ERR_UNCORRECTABLE) {
+    ++n_torn_read_;  // a torn page: nothing decodes, whatever the retries
+    ecc.uncorrectable = true;
+  } else if (faults_.bit_errors_on() && !(flags & FC_FLAG_ERASED)) {
+    ecc = faults_.read(at.block, nand.erase_count(at.bid), r.codewords, functional_ ? 0 : arrival);
+  }
+  if (!dram_write(d.buf, buf, buf_bytes, &r.lat) || !meta_read(d, flags, ecc.uncorrectable, &r.lat)) {
+    cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "page buffer outside DRAM"));
+    return false;
+  }
+  cqe.flags = static_cast<uint16_t>(flags | (std::min<uint32_t>(ecc.retries, 255) << FC_FLAG_RETRIES_SHIFT));
+  if (ecc.uncorrectable) cqe.status = FC_ERR_UNCORRECTABLE;
+  r.retries = ecc.retries;
+  ++n_read_;
+  return true;
+}
+
+// The DRAM buffer into the page (or a torn page when the fault model fails
+// the program) and its metadata; false after a violation.
+bool FlashCtrl::program_page(const fc_sqe& d, const OpTarget& at, uint64_t arrival, fc_cqe& cqe, uint64_t* lat) {
+  const uint32_t S = geo_.slots_per_page();
+  uint32_t buf[2 * 32 + 1];  // token[S], lpn[S], seq
+  NandDie& nand = dies_[at.die];
+  if (!dram_read(d.buf, buf, FC_PAGE_BUF_BYTES(S), lat)) {
+    cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "page buffer outside DRAM"));
+    return false;
+  }
+  const bool fail = faults_.program_fails(at.block);
+  const fc_status st =
+      fail ? nand.program_torn(at.bid, at.page) : nand.program(at.bid, at.page, buf, buf + S, buf[2 * S]);
+  if (st != FC_OK) {
+    cqe.status = static_cast<uint16_t>(
+        violation(d, st, st == FC_ERR_NOT_ERASED ? "page is not erased" : "program out of page order in its block"));
+    return false;
+  }
+  if (!meta_program(d, fail, lat)) {
+    cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "metadata payload outside DRAM"));
+    return false;
+  }
+  ++n_program_;
+  if (fail)
+    cqe.status = FC_ERR_PROGRAM_FAIL;
+  else
+    faults_.on_program(at.block, at.page, functional_ ? 0 : arrival);
+  return true;
+}
+
+void FlashCtrl::erase_block(const OpTarget& at, fc_cqe& cqe) {
+  if (faults_.erase_fails(at.block)) {
+    cqe.status = FC_ERR_ERASE_FAIL;  // the block keeps its contents
+  } else {
+    dies_[at.die].erase(at.bid);
+    faults_.on_erase(at.block);
+  }
+  ++n_erase_;
+}
+
+// ---- timing parts ----------------------------------------------------------
+// Each returns the completion time. Under the read-priority/suspend scheduler
+// (flash_sched.cpp) it times the operation; otherwise the operation takes its
+// channel time first-fit in the channel's calendar after the die is free.
+
+// Command, tR and data-out on die and channel (each ECC retry level again),
+// then the DMA into DRAM.
+uint64_t FlashCtrl::read_timing(const fc_sqe& d, const OpTarget& at, uint64_t arrival, const ReadDone& r) {
+  const uint64_t bytes = uint64_t(r.codewords) * geo_.lba_size;
+  const uint64_t x = t_.channel_ps(bytes);
+  // Under the read-priority scheduler a read's retry levels lengthen its die time (command, tR and data-out
+  // each; their channel time is not reserved separately there).
+  if (sched_.on())
+    return sched_timed(d, at.die, at.ch, at.block, arrival, arrival, x, r.lat + t_.dma_ps(bytes),
+                       read_time(at.page) + uint64_t(r.retries) * (t_.cmd_ps + read_time(at.page) + x));
+  const uint64_t start = reserve(at.ch, std::max(arrival, die_busy_until_[at.die]), t_.cmd_ps);
+  uint64_t xs = reserve(at.ch, start + t_.cmd_ps + read_time(at.page), x);
+  for (uint32_t i = 0; i < r.retries; ++i) {  // each level: command, tR, data-out again
+    const uint64_t c = reserve(at.ch, xs + x, t_.cmd_ps);
+    xs = reserve(at.ch, c + t_.cmd_ps + read_time(at.page), x);
+  }
+  const uint64_t end = xs + x;
+  return occupy(d, at, arrival, start, end, end + r.lat + t_.dma_ps(bytes));
+}
+
+// The DMA from DRAM, command and data-in on the channel, then tPROG.
+uint64_t FlashCtrl::program_timing(const fc_sqe& d, const OpTarget& at, uint64_t arrival, uint64_t lat) {
+  const uint64_t x = t_.cmd_ps + t_.channel_ps(geo_.page_size);
+  if (sched_.on())
+    return sched_timed(d, at.die, at.ch, at.block, arrival, arrival + lat + t_.dma_ps(geo_.page_size), x, 0,
+                       program_time(at.page));
+  const uint64_t start =
+      reserve(at.ch, std::max(arrival + lat + t_.dma_ps(geo_.page_size), die_busy_until_[at.die]), x);
+  const uint64_t end = start + x + program_time(at.page);
+  return occupy(d, at, arrival, start, end, end);
+}
+
+// The command on the channel, then tBERS.
+uint64_t FlashCtrl::erase_timing(const fc_sqe& d, const OpTarget& at, uint64_t arrival) {
+  if (sched_.on()) return sched_timed(d, at.die, at.ch, at.block, arrival, arrival, 0, 0, t_.erase_ps);
+  const uint64_t start = reserve(at.ch, std::max(arrival, die_busy_until_[at.die]), t_.cmd_ps);
+  const uint64_t end = start + t_.cmd_ps + t_.erase_ps;
+  return occupy(d, at, arrival, start, end, end);
+}
+
+// The die is busy from start to end; the observer sees the operation.
+uint64_t FlashCtrl::occupy(const fc_sqe& d, const OpTarget& at, uint64_t arrival, uint64_t start, uint64_t end,
+                           uint64_t done) {
+  die_busy_until_[at.die] = end;
+  die_busy_ps_[at.die] += end - start;
+  if (observer_) observer_(FlashOpRecord{at.die, at.ch, d.op, d.row, arrival, start, end, done});
   return done;
 }
 

@@ -130,6 +130,23 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
 
   // Executes one descriptor; returns its completion time in ps.
   uint64_t execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe);
+  // execute()'s parts (flash_ctrl.cpp): checks, functional and timing parts per opcode.
+  struct OpTarget {
+    uint32_t block, page, die, bid, ch;  // global block row, page, die, block in the die, channel
+  };
+  struct ReadDone {
+    uint64_t lat = 0;  // DRAM latency of the buffer and metadata transfers
+    uint32_t codewords = 0, retries = 0;
+  };
+  fc_status check_descriptor(const fc_sqe& d, const char** why) const;
+  OpTarget target(const fc_sqe& d) const;
+  bool read_page(const fc_sqe& d, const OpTarget& at, uint64_t arrival, fc_cqe& cqe, ReadDone& r);
+  bool program_page(const fc_sqe& d, const OpTarget& at, uint64_t arrival, fc_cqe& cqe, uint64_t* lat);
+  void erase_block(const OpTarget& at, fc_cqe& cqe);
+  uint64_t read_timing(const fc_sqe& d, const OpTarget& at, uint64_t arrival, const ReadDone& r);
+  uint64_t program_timing(const fc_sqe& d, const OpTarget& at, uint64_t arrival, uint64_t lat);
+  uint64_t erase_timing(const fc_sqe& d, const OpTarget& at, uint64_t arrival);
+  uint64_t occupy(const fc_sqe& d, const OpTarget& at, uint64_t arrival, uint64_t start, uint64_t end, uint64_t done);
   fc_status violation(const fc_sqe& d, fc_status code, const char* reason);
   // Earliest start >= ready of a free interval of `len` on channel ch; reserves it.
   uint64_t reserve(uint32_t ch, uint64_t ready, uint64_t len);

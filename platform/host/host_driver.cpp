@@ -154,20 +154,14 @@ void HostDriver::ring_sq() {
   doorbell(NvmeCtrl::kDoorbellBase + 8 * hq_.qid, sq_tail_);
 }
 
+// Submission: r's commands while slots allow and no earlier command in flight
+// overlaps them (a flush takes one slot; a trim may be one long command).
 bool HostDriver::issue_some(Request& r) {
   const host::IoOp op = r.io.op;
   if (op == host::IoOp::flush) {
     const uint32_t s = free_slot();
     if (s == UINT32_MAX) return false;
-    Slot& sl = slots_[s];
-    sl.request = r.id;
-    sl.op = op;
-    sl.lba = sl.nlb = 0;
-    nvme_sqe e{};
-    e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_FLUSH) | SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
-    e.nsid = 1;
-    sb_.flush_submitted(s);
-    submit(s, e);
+    submit(s, flush_command(r, s));
     r.issued = 1;
     r.outstanding++;
     return true;
@@ -179,46 +173,65 @@ bool HostDriver::issue_some(Request& r) {
     if (conflicts(op, lba, n)) return false;
     const uint32_t s = free_slot();
     if (s == UINT32_MAX) return false;
-    Slot& sl = slots_[s];
-    sl.request = r.id;
-    sl.op = op;
-    sl.lba = lba;
-    sl.nlb = n;
-    nvme_sqe e{};
-    e.nsid = 1;
-    e.prp1 = sl.buf;
-    // Out-of-range commands (host.lba_wrap: false) go to the device, which
-    // fails them; the scoreboard only tracks LBAs that exist.
-    const bool in_range = lba < lba_end_ && n <= lba_end_ - lba;
-    if (op == host::IoOp::trim) {
-      nvme_dsm_range range{0, n, lba};
-      std::memcpy(mem_.data() + sl.buf, &range, sizeof range);
-      if (in_range)
-        for (uint64_t i = 0; i < n; ++i) sb_.trim(lba + i);
-      e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_DSM) | SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
-      e.cdw10 = SSDVP_FIELD_PUT(NVME_CDW10_DSM_NR, 0);  // one range
-      e.cdw11 = SSDVP_FIELD_PUT(NVME_CDW11_DSM_AD, 1);  // deallocate
-    } else {
-      e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, op == host::IoOp::write ? NVME_OP_WRITE : NVME_OP_READ) |
-               SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
-      e.cdw10 = uint32_t(lba);
-      e.cdw11 = uint32_t(lba >> 32);
-      e.cdw12 = SSDVP_FIELD_PUT(NVME_CDW12_NLB, n - 1);
-      if (op == host::IoOp::write) {
-        if (r.io.stream) {  // Streams directive
-          e.cdw12 |= SSDVP_FIELD_PUT(NVME_CDW12_DTYPE, NVME_DTYPE_STREAMS);
-          e.cdw13 = SSDVP_FIELD_PUT(NVME_CDW13_DSPEC, r.io.stream);
-        }
-        auto* tok = reinterpret_cast<uint32_t*>(mem_.data() + sl.buf);
-        for (uint32_t i = 0; i < n; ++i) tok[i] = in_range ? sb_.write(lba + i) : 0;
-        if (live_src_ && in_range) live_src_->on_write_tokens(r.io.line, lba, tok, n);
-      }
-    }
-    submit(s, e);
+    submit(s, io_command(r, s, lba, n));
     r.issued += n;
     r.outstanding++;
   }
   return true;
+}
+
+nvme_sqe HostDriver::flush_command(const Request& r, uint32_t s) {
+  Slot& sl = slots_[s];
+  sl.request = r.id;
+  sl.op = host::IoOp::flush;
+  sl.lba = sl.nlb = 0;
+  nvme_sqe e{};
+  e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_FLUSH) | SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
+  e.nsid = 1;
+  sb_.flush_submitted(s);
+  return e;
+}
+
+// The read, write or trim command for LBAs lba..lba+n-1 of r in slot s, its
+// buffer filled (a write's tokens, a trim's range) and the scoreboard told.
+nvme_sqe HostDriver::io_command(const Request& r, uint32_t s, uint64_t lba, uint32_t n) {
+  const host::IoOp op = r.io.op;
+  Slot& sl = slots_[s];
+  sl.request = r.id;
+  sl.op = op;
+  sl.lba = lba;
+  sl.nlb = n;
+  nvme_sqe e{};
+  e.nsid = 1;
+  e.prp1 = sl.buf;
+  // Out-of-range commands (host.lba_wrap: false) go to the device, which
+  // fails them; the scoreboard only tracks LBAs that exist.
+  const bool in_range = lba < lba_end_ && n <= lba_end_ - lba;
+  if (op == host::IoOp::trim) {
+    nvme_dsm_range range{0, n, lba};
+    std::memcpy(mem_.data() + sl.buf, &range, sizeof range);
+    if (in_range)
+      for (uint64_t i = 0; i < n; ++i) sb_.trim(lba + i);
+    e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_DSM) | SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
+    e.cdw10 = SSDVP_FIELD_PUT(NVME_CDW10_DSM_NR, 0);  // one range
+    e.cdw11 = SSDVP_FIELD_PUT(NVME_CDW11_DSM_AD, 1);  // deallocate
+    return e;
+  }
+  e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, op == host::IoOp::write ? NVME_OP_WRITE : NVME_OP_READ) |
+           SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
+  e.cdw10 = uint32_t(lba);
+  e.cdw11 = uint32_t(lba >> 32);
+  e.cdw12 = SSDVP_FIELD_PUT(NVME_CDW12_NLB, n - 1);
+  if (op == host::IoOp::write) {
+    if (r.io.stream) {  // Streams directive
+      e.cdw12 |= SSDVP_FIELD_PUT(NVME_CDW12_DTYPE, NVME_DTYPE_STREAMS);
+      e.cdw13 = SSDVP_FIELD_PUT(NVME_CDW13_DSPEC, r.io.stream);
+    }
+    auto* tok = reinterpret_cast<uint32_t*>(mem_.data() + sl.buf);
+    for (uint32_t i = 0; i < n; ++i) tok[i] = in_range ? sb_.write(lba + i) : 0;
+    if (live_src_ && in_range) live_src_->on_write_tokens(r.io.line, lba, tok, n);
+  }
+  return e;
 }
 
 int HostDriver::occupancy_class(host::IoOp op) { return op == host::IoOp::read ? 0 : op == host::IoOp::write ? 1 : 2; }
@@ -280,6 +293,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
   if (live_src_) live_src_->on_complete(r.io.line, r.error, r.arrival_ps, now);
 }
 
+// Completion handling: every new completion entry, then the CQ head doorbell.
 void HostDriver::reap() {
   const uint64_t now = now_ps();
   const uint32_t depth = qd_ + 1;
@@ -292,42 +306,49 @@ void HostDriver::reap() {
     if (cq_head_ == 0) phase_ = !phase_;
     any = true;
     last_progress_ps_ = now;
-    const uint16_t status = uint16_t(SSDVP_FIELD_GET(NVME_CQE_STATUS_SF, c.status));
-    if (c.cid >= qd_ || !slots_[c.cid].busy) {
-      SSDVP_LOG(log_, error, "completion for command id %u which is not outstanding", c.cid);
-      ++res_.errors;
-      continue;
-    }
-    Slot& sl = slots_[c.cid];
-    sl.busy = false;
-    inflight_.remove(c.cid, sl.op != host::IoOp::flush, is_write_like(sl.op), sl.lba, sl.nlb);
-    occupancy_advance(now);
-    --busy_slots_;
-    auto it = live_.find(sl.request);
-    if (status != NVME_SC_SUCCESS) {
-      ++res_.errors;
-      ++res_.errors_by_status[status];
-      if (it != live_.end()) it->second.error = true;
-    } else if (sb_.tracking() && sl.op != host::IoOp::read) {  // durability (power loss)
-      if (sl.op == host::IoOp::flush)
-        sb_.flush_completed(c.cid);
-      else if (sl.op == host::IoOp::write && sl.lba + sl.nlb <= lba_end_)
-        for (uint32_t i = 0; i < sl.nlb; ++i) sb_.acked(sl.lba + i);
-    } else if (sl.op == host::IoOp::read && sl.lba + sl.nlb <= lba_end_) {
-      const auto* tok = reinterpret_cast<const uint32_t*>(mem_.data() + sl.buf);
-      for (uint32_t i = 0; i < sl.nlb; ++i)
-        if (!sb_.check(sl.lba + i, tok[i]) && sb_.mismatches() <= 10)
-          SSDVP_LOG(log_, error, "integrity: LBA %llu read token 0x%08x, expected 0x%08x",
-                    (unsigned long long)(sl.lba + i), tok[i], sb_.expected(sl.lba + i));
-      if (live_src_ && it != live_.end()) live_src_->on_read_tokens(it->second.io.line, sl.lba, tok, sl.nlb);
-    }
-    if (it != live_.end() && --it->second.outstanding == 0 &&
-        it->second.issued >= std::max<uint64_t>(it->second.nlb, 1)) {
-      complete_request(it->second, now);
-      live_.erase(it);
-    }
+    complete_command(c, now);
   }
   if (any) doorbell(NvmeCtrl::kDoorbellBase + 8 * hq_.qid + 4, cq_head_);
+}
+
+// One command's completion: its slot freed, its status counted, the scoreboard
+// checks a read's tokens (or records a write's durability), and its request
+// completes with its last command.
+void HostDriver::complete_command(const nvme_cqe& c, uint64_t now) {
+  const uint16_t status = uint16_t(SSDVP_FIELD_GET(NVME_CQE_STATUS_SF, c.status));
+  if (c.cid >= qd_ || !slots_[c.cid].busy) {
+    SSDVP_LOG(log_, error, "completion for command id %u which is not outstanding", c.cid);
+    ++res_.errors;
+    return;
+  }
+  Slot& sl = slots_[c.cid];
+  sl.busy = false;
+  inflight_.remove(c.cid, sl.op != host::IoOp::flush, is_write_like(sl.op), sl.lba, sl.nlb);
+  occupancy_advance(now);
+  --busy_slots_;
+  auto it = live_.find(sl.request);
+  if (status != NVME_SC_SUCCESS) {
+    ++res_.errors;
+    ++res_.errors_by_status[status];
+    if (it != live_.end()) it->second.error = true;
+  } else if (sb_.tracking() && sl.op != host::IoOp::read) {  // durability (power loss)
+    if (sl.op == host::IoOp::flush)
+      sb_.flush_completed(c.cid);
+    else if (sl.op == host::IoOp::write && sl.lba + sl.nlb <= lba_end_)
+      for (uint32_t i = 0; i < sl.nlb; ++i) sb_.acked(sl.lba + i);
+  } else if (sl.op == host::IoOp::read && sl.lba + sl.nlb <= lba_end_) {
+    const auto* tok = reinterpret_cast<const uint32_t*>(mem_.data() + sl.buf);
+    for (uint32_t i = 0; i < sl.nlb; ++i)
+      if (!sb_.check(sl.lba + i, tok[i]) && sb_.mismatches() <= 10)
+        SSDVP_LOG(log_, error, "integrity: LBA %llu read token 0x%08x, expected 0x%08x",
+                  (unsigned long long)(sl.lba + i), tok[i], sb_.expected(sl.lba + i));
+    if (live_src_ && it != live_.end()) live_src_->on_read_tokens(it->second.io.line, sl.lba, tok, sl.nlb);
+  }
+  if (it != live_.end() && --it->second.outstanding == 0 &&
+      it->second.issued >= std::max<uint64_t>(it->second.nlb, 1)) {
+    complete_request(it->second, now);
+    live_.erase(it);
+  }
 }
 
 void HostDriver::sample(uint64_t now, bool final_row) {
@@ -374,89 +395,109 @@ void HostDriver::run() {
   }
 }
 
+// The host's thread: read and pace the workload, submit, wait, handle
+// completions, until the workload is done (or the device stalls).
 void HostDriver::replay() {
-  if (before_replay_) before_replay_();
-  if (streams_wanted_) setup_streams();
-  res_.start_ps = last_sample_ps_ = occ_last_ps_ = now_ps();
-  next_sample_ps_ = res_.start_ps + interval_ps_;
-  if (sampler_) last_dev_ = sampler_();
-  if (!workload_) {
-    finished_ = true;
-    if (on_finish_) on_finish_();
-    return;
-  }
-  const uint64_t t0 = now_ps();
-  live_t0_ = t0;
-  host::IoRequest io;
-  bool have_next = next_request(io);
+  if (!replay_begin()) return;
+  Arrivals a;
+  a.t0 = now_ps();
+  live_t0_ = a.t0;
+  a.more = next_request(a.next);
   for (;;) {
     const uint64_t now = now_ps();
-    if (live_src_ && !have_next) have_next = next_request(io);  // arrived since the last pass
-    if (limit_ps_ && now - t0 >= limit_ps_ && have_next) {
-      have_next = false;
-      res_.time_limited = true;
-    }
-    // admit what has arrived (closed loop: as long as slots could take it)
-    while (have_next && (closed_loop_ ? waiting_.size() < qd_ : t0 + io.time_ps <= now)) {
-      Request r;
-      r.io = io;
-      r.arrival_ps = closed_loop_ ? now : t0 + io.time_ps;
-      r.id = next_id_++;
-      if (io.flags & host::kIoFsyncBegin) fsync_begin_ps_ = r.arrival_ps;
-      if (admit(r)) {
-        live_.emplace(r.id, r);
-        waiting_.push_back(r.id);
-        block_.start(now);
-      }
-      have_next = next_request(io);
-    }
-    // issue in arrival order
-    while (!waiting_.empty()) {
-      Request& r = live_.at(waiting_.front());
-      // a barrier waits for every earlier request (live_ is ordered by id)
-      if ((r.io.flags & host::kIoBarrier) && r.issued == 0 && live_.begin()->first != r.id) break;
-      if (closed_loop_ && r.issued == 0) r.arrival_ps = now;  // closed loop: latency from issue
-      const bool all = issue_some(r);
-      if (r.issued > 0) occupancy_enter(r, now);  // its latency clock runs (from arrival_ps)
-      if (!all) break;
-      waiting_.pop_front();
-    }
+    take_arrivals(a, now);
+    issue_waiting(now);
     if (submit_ps_ && res_.commands > charged_commands_) {  // host software time before the doorbell
       wait(ps(submit_ps_ * (res_.commands - charged_commands_)));
       charged_commands_ = res_.commands;
     }
     ring_sq();
-    if (!have_next && waiting_.empty() && busy_slots_ == 0) {
+    if (!a.more && waiting_.empty() && busy_slots_ == 0) {
       const LiveSource::Idle idle = live_src_ ? live_src_->idle() : LiveSource::Idle::end;
       if (idle == LiveSource::Idle::end) break;
       if (idle == LiveSource::Idle::again) continue;
     }
-    // wait for a completion or the next arrival
-    if (have_next && !closed_loop_ && (waiting_.empty() || busy_slots_ < qd_)) {
-      const uint64_t due = t0 + io.time_ps;
-      const uint64_t wake = std::min(due, next_sample_ps_);
-      if (wake > now)
-        live_src_ ? wait(ps(wake - now), mem_.msi_event() | live_src_->arrival())
-                  : wait(ps(wake - now), mem_.msi_event());
-    } else {
-      const uint64_t wake = next_sample_ps_;
-      if (wake > now)
-        live_src_ ? wait(ps(wake - now), mem_.msi_event() | live_src_->arrival())
-                  : wait(ps(wake - now), mem_.msi_event());
-    }
-    if (busy_slots_ == 0) last_progress_ps_ = now_ps();
-    reap();
-    if (now_ps() >= next_sample_ps_) sample(now_ps(), false);
-    if (stall_ps_ && busy_slots_ && now_ps() - last_progress_ps_ >= stall_ps_) {
-      error_ = std::make_exception_ptr(std::runtime_error(
-          "host: no command completed in " + std::to_string(double(stall_ps_) * 1e-12) + " s of simulated time with " +
-          std::to_string(busy_slots_) + " outstanding: the device is stuck (host.stall_timeout)"));
-      break;
-    }
+    wait_for_work(a, now);
+    if (!handle_completions()) break;
   }
   sample(now_ps(), true);
   finished_ = !error_;
   if (on_finish_) on_finish_();
+}
+
+// Statistics start now; false (and the run finished) without a workload.
+bool HostDriver::replay_begin() {
+  if (before_replay_) before_replay_();
+  if (streams_wanted_) setup_streams();
+  res_.start_ps = last_sample_ps_ = occ_last_ps_ = now_ps();
+  next_sample_ps_ = res_.start_ps + interval_ps_;
+  if (sampler_) last_dev_ = sampler_();
+  if (workload_) return true;
+  finished_ = true;
+  if (on_finish_) on_finish_();
+  return false;
+}
+
+// Reading and pacing: admits the requests that have arrived by now (closed
+// loop: as many as slots could take), stops reading at host.time_limit.
+void HostDriver::take_arrivals(Arrivals& a, uint64_t now) {
+  if (live_src_ && !a.more) a.more = next_request(a.next);  // arrived since the last pass
+  if (limit_ps_ && now - a.t0 >= limit_ps_ && a.more) {
+    a.more = false;
+    res_.time_limited = true;
+  }
+  while (a.more && (closed_loop_ ? waiting_.size() < qd_ : a.t0 + a.next.time_ps <= now)) {
+    Request r;
+    r.io = a.next;
+    r.arrival_ps = closed_loop_ ? now : a.t0 + a.next.time_ps;
+    r.id = next_id_++;
+    if (a.next.flags & host::kIoFsyncBegin) fsync_begin_ps_ = r.arrival_ps;
+    if (admit(r)) {
+      live_.emplace(r.id, r);
+      waiting_.push_back(r.id);
+      block_.start(now);
+    }
+    a.more = next_request(a.next);
+  }
+}
+
+// Submission: the waiting requests' commands in arrival order while slots allow.
+void HostDriver::issue_waiting(uint64_t now) {
+  while (!waiting_.empty()) {
+    Request& r = live_.at(waiting_.front());
+    // a barrier waits for every earlier request (live_ is ordered by id)
+    if ((r.io.flags & host::kIoBarrier) && r.issued == 0 && live_.begin()->first != r.id) break;
+    if (closed_loop_ && r.issued == 0) r.arrival_ps = now;  // closed loop: latency from issue
+    const bool all = issue_some(r);
+    if (r.issued > 0) occupancy_enter(r, now);  // its latency clock runs (from arrival_ps)
+    if (!all) break;
+    waiting_.pop_front();
+  }
+}
+
+// Waits for a completion, the next sample time or (open loop, room to issue)
+// the next arrival.
+void HostDriver::wait_for_work(const Arrivals& a, uint64_t now) {
+  uint64_t wake = next_sample_ps_;
+  if (a.more && !closed_loop_ && (waiting_.empty() || busy_slots_ < qd_))
+    wake = std::min(a.t0 + a.next.time_ps, next_sample_ps_);
+  if (wake > now)
+    live_src_ ? wait(ps(wake - now), mem_.msi_event() | live_src_->arrival()) : wait(ps(wake - now), mem_.msi_event());
+}
+
+// Completion handling after a wait: completions, the time series, the stall
+// check (false: the device is stuck, error_ says so).
+bool HostDriver::handle_completions() {
+  if (busy_slots_ == 0) last_progress_ps_ = now_ps();
+  reap();
+  if (now_ps() >= next_sample_ps_) sample(now_ps(), false);
+  if (stall_ps_ && busy_slots_ && now_ps() - last_progress_ps_ >= stall_ps_) {
+    error_ = std::make_exception_ptr(std::runtime_error(
+        "host: no command completed in " + std::to_string(double(stall_ps_) * 1e-12) + " s of simulated time with " +
+        std::to_string(busy_slots_) + " outstanding: the device is stuck (host.stall_timeout)"));
+    return false;
+  }
+  return true;
 }
 
 }  // namespace ssdvp

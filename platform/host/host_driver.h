@@ -175,11 +175,14 @@ class HostDriver : public sc_core::sc_module {
   bool next_request(host::IoRequest& io);  // in the thread; false at the end or on an error
   bool admit(Request& r);                  // maps bytes to LBAs; false if it has none
   bool issue_some(Request& r);             // issues commands of r while slots allow; true when all issued
+  nvme_sqe flush_command(const Request& r, uint32_t slot);
+  nvme_sqe io_command(const Request& r, uint32_t slot, uint64_t lba, uint32_t n);
   bool conflicts(host::IoOp op, uint64_t lba, uint64_t n) const;
   uint32_t free_slot() const;
   void submit(uint32_t slot, const nvme_sqe& e);
   void ring_sq();
   void reap();  // handles new completion entries
+  void complete_command(const nvme_cqe& c, uint64_t now);
   void complete_request(Request& r, uint64_t now);
   void sample(uint64_t now, bool final_row);
   void doorbell(uint32_t offset, uint32_t value);
@@ -239,6 +242,17 @@ class HostDriver : public sc_core::sc_module {
   bool finished_ = false;
   std::exception_ptr error_;
   void replay();
+  // replay()'s parts (host_driver.cpp): reading/pacing, submission, waiting, completion handling.
+  struct Arrivals {
+    host::IoRequest next;  // the next request not yet admitted (while more)
+    bool more = false;
+    uint64_t t0 = 0;  // replay start: request times count from it
+  };
+  bool replay_begin();
+  void take_arrivals(Arrivals& a, uint64_t now);
+  void issue_waiting(uint64_t now);
+  void wait_for_work(const Arrivals& a, uint64_t now);
+  bool handle_completions();
   RequestPrefetch prefetch_;
   LiveSource* live_src_ = nullptr;
   uint64_t live_t0_ = 0;

@@ -517,26 +517,78 @@ RunOutcome Simulation::run_power_cut(std::chrono::steady_clock::time_point t0) {
   return out;
 }
 
+// What the summary's sections share: the run's end state and the timed part's
+// totals (the firmware's state when the timed part started is at_start_*).
+struct Simulation::SummaryInput {
+  const HostResults& h;
+  Controller& fw;
+  const ftl_stats* s;
+  const SsdSoc& soc;
+  uint64_t host_timed = 0, gc_timed = 0, erases_timed = 0, victims_timed = 0;  // LBAs, erases, GC victims
+  uint64_t span = 1;  // ps from time 0 to the last completion (busy counters run from time 0)
+};
+
+// One function per section: a new section is one function and one line here.
 nlohmann::json Simulation::summarize(double wall_s) const {
-  using nlohmann::json;
-  const HostResults& h = host_results();
-  Controller& fw = soc_->cpu();
-  const ftl_stats* s = &fw.stats();
-  const SsdSoc& soc = *soc_;
-  const double sim_s = double(h.end_ps - h.start_ps) * 1e-12;
-  json j;
+  SummaryInput x{host_results(), soc_->cpu(), &soc_->cpu().stats(), *soc_};
+  // FTL figures over the timed part only: subtract what preconditioning did.
+  for (const auto& row : x.h.timeseries) {
+    x.gc_timed += row.gc_lba_moves;
+    x.erases_timed += row.erases;
+    x.victims_timed += row.gc_victims;
+  }
+  x.host_timed = x.h.write_bytes / x.soc.lba_size();
+  x.span = x.h.end_ps > 0 ? x.h.end_ps : 1;
+  const ftl_config& fc = x.soc.fw_config();
+  nlohmann::json j;
   j["ssdvp_version"] = ssdvp_version();
-  json c = json::object();
+  j["config"] = summary_config();
+  j["workload"] = summary_workload(x);
+  j["host"] = summary_host(x);
+  j["latency_us"] = {{"read", latency_json(x.h.read_latency)}, {"write", latency_json(x.h.write_latency)}};
+  j["ftl"] = summary_ftl(x);
+  j["placement"] = summary_placement(x);
+  j["utilization"] = summary_utilization(x);
+  j["dies"] = device_->dies_json(x.span);
+  j["flash"] = summary_flash(x);
+  j["cpu"] = summary_cpu(x);
+  j["accel"] = summary_accel(x);
+  j["nvme"] = summary_nvme(x);
+  if (files_ || (monitor_ && monitor_->enabled())) j["trim"] = summary_trim(x);
+  if (fc.mapping == FTL_MAP_CACHED)
+    j["mapping"] = mapping_summary(fc, *x.s, at_start_, x.host_timed, x.gc_timed);  // cmt.c
+  if (files_ && files_->journal())
+    j["journal"] = journal_summary(*files_->journal(), x.h.fsync_latency, x.soc.lba_size());
+  j["integrity"] = {{"reads_checked", sb_->checked()}, {"mismatches", sb_->mismatches()}};
+  j["reliability"] = reliability_json(x.soc.flash, *x.s, at_start_);
+  if (fc.ckpt_interval_ns || fc.ckpt_interval_lbas) j["checkpoints"] = checkpoint_json(fc, *x.s, at_start_);
+  j["run"] = summary_run(x, wall_s);
+  if (flows_) j["flows"] = flows_->summary();  // per-flow figures (host/flows.h)
+  if (host_ftl_) j["host_ftl"] = host_ftl_->summary(double(x.h.end_ps - x.h.start_ps) * 1e-12);  // host_ftl_block.h
+  return j;
+}
+
+nlohmann::json Simulation::summary_config() const {
+  nlohmann::json c = nlohmann::json::object();
   for (const auto& p : cfg_.params()) c[p.key] = p.value;
-  j["config"] = c;
-  j["workload"] = {{"description", workload_desc_},
-                   {"requests", h.requests},
-                   {"records_read", workload_->stats().records},
-                   {"skipped", workload_->stats().skipped()},
-                   // earlier than the previous record's time: issued at that time, in file order
-                   {"backwards_timestamps", workload_->stats().clamped},
-                   {"wrapped_requests", h.wrapped},
-                   {"precondition_lba_writes", precond_writes_}};
+  return c;
+}
+
+nlohmann::json Simulation::summary_workload(const SummaryInput& x) const {
+  return {{"description", workload_desc_},
+          {"requests", x.h.requests},
+          {"records_read", workload_->stats().records},
+          {"skipped", workload_->stats().skipped()},
+          // earlier than the previous record's time: issued at that time, in file order
+          {"backwards_timestamps", workload_->stats().clamped},
+          {"wrapped_requests", x.h.wrapped},
+          {"precondition_lba_writes", precond_writes_}};
+}
+
+nlohmann::json Simulation::summary_host(const SummaryInput& x) const {
+  using nlohmann::json;
+  const HostResults& h = x.h;
+  const double sim_s = double(h.end_ps - h.start_ps) * 1e-12;
   json errs = json::object();
   for (const auto& kv : h.errors_by_status) {
     char k[16];
@@ -544,172 +596,182 @@ nlohmann::json Simulation::summarize(double wall_s) const {
     errs[k] = kv.second;
   }
   const uint64_t ios = h.reads + h.writes;
-  j["host"] = {{"reads", h.reads},
-               {"writes", h.writes},
-               {"trims", h.trims},
-               {"flushes", h.flushes},
-               {"commands", h.commands},
-               {"errors", h.errors},
-               {"errors_by_status", errs},
-               {"read_bytes", h.read_bytes},
-               {"write_bytes", h.write_bytes},
-               {"sim_time_s", sim_s},
-               {"iops", sim_s > 0 ? double(ios) / sim_s : 0.0},
-               {"bandwidth_mbps", sim_s > 0 ? double(h.read_bytes + h.write_bytes) / 1e6 / sim_s : 0.0}};
-  j["latency_us"] = {{"read", latency_json(h.read_latency)}, {"write", latency_json(h.write_latency)}};
+  json j = {{"reads", h.reads},
+            {"writes", h.writes},
+            {"trims", h.trims},
+            {"flushes", h.flushes},
+            {"commands", h.commands},
+            {"errors", h.errors},
+            {"errors_by_status", errs},
+            {"read_bytes", h.read_bytes},
+            {"write_bytes", h.write_bytes},
+            {"sim_time_s", sim_s},
+            {"iops", sim_s > 0 ? double(ios) / sim_s : 0.0},
+            {"bandwidth_mbps", sim_s > 0 ? double(h.read_bytes + h.write_bytes) / 1e6 / sim_s : 0.0}};
   // Little's law: time-weighted mean requests in the system per class (from
   // the start of their latency to completion) = throughput x mean latency.
   const double run_ps = double(h.end_ps - h.start_ps);
   auto per_run = [run_ps](double area) { return run_ps > 0 ? area / run_ps : 0.0; };
-  j["host"]["in_system_mean"] = {{"read", per_run(h.in_system_ps[0])},
-                                 {"write", per_run(h.in_system_ps[1])},
-                                 {"other", per_run(h.in_system_ps[2])}};
-  j["host"]["device_commands_mean"] = per_run(h.device_commands_ps);
+  j["in_system_mean"] = {{"read", per_run(h.in_system_ps[0])},
+                         {"write", per_run(h.in_system_ps[1])},
+                         {"other", per_run(h.in_system_ps[2])}};
+  j["device_commands_mean"] = per_run(h.device_commands_ps);
+  return j;
+}
 
-  // FTL figures over the timed part only: subtract what preconditioning did.
-  const auto& ts = h.timeseries;
-  uint64_t gc_timed = 0, erases_timed = 0, victims_timed = 0;
-  for (const auto& row : ts) {
-    gc_timed += row.gc_lba_moves;
-    erases_timed += row.erases;
-    victims_timed += row.gc_victims;
-  }
-  const uint64_t host_timed = h.write_bytes / soc.lba_size();
+nlohmann::json Simulation::summary_ftl(const SummaryInput& x) const {
+  const ftl_stats* s = x.s;
+  Controller& fw = x.fw;
   uint32_t emin, emax;
   double emean;
   fw.erase_spread(&emin, &emean, &emax);
-  const uint64_t meta_timed = checkpoint_slots(*s, at_start_, soc.fw_config().slots_per_page);  // 0: no checkpoints
-  j["ftl"] = {{"waf", host_timed ? double(host_timed + gc_timed + meta_timed) / double(host_timed) : 0.0},
-              {"host_lba_writes", host_timed},
-              {"gc_lba_writes", gc_timed},
-              {"gc_runs", victims_timed},
-              {"erases", erases_timed},
-              {"erase_count", {{"min", emin}, {"mean", emean}, {"max", emax}}},
-              {"free_blocks_min", s->free_blocks_min},
-              {"write_stalls", s->write_stalls},
-              {"pad_slots", s->pad_slots},
-              {"blocks_closed_early", s->blocks_closed_early},
-              {"trim_lbas", s->trim_lbas},
-              {"gc_active_s", double(fw.gc_active_ns(fw.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
-              {"spare", device_->spare_json(h, host_timed)},
-              {"lifetime",
-               {{"host_lba_writes", s->host_lba_writes},
-                {"gc_lba_writes", s->gc_lba_writes},
-                {"erases", s->erases},
-                {"gc_runs", s->gc_victims}}}};
-  {
-    // Placement over the timed part: host LBAs per class, classification
-    // rounds, wear migration, and the CPU time clustering took.
-    json cls = json::array();
-    json conf = json::array();
-    const uint32_t classes = fw.classes();
-    const Controller::Usage use = fw.usage();
-    for (uint32_t i = 0; i < classes; ++i) {
-      cls.push_back(s->class_lba_writes[i] - at_start_.class_lba_writes[i]);
-      json row = json::array();
-      for (uint32_t k = 0; k <= FTL_MAX_CLASSES; ++k)
-        row.push_back(s->class_by_stream[i][k] - at_start_.class_by_stream[i][k]);
-      conf.push_back(row);
-    }
-    double cluster_s = 0;
-    for (enum fw_op op : {FW_OP_hot_record, FW_OP_hot_close_slice, FW_OP_kmeans_distance, FW_OP_kmeans_accumulate,
-                          FW_OP_kmeans_divide, FW_OP_accel_pack})
-      cluster_s += double(use.op_ps[op] - at_start_usage_.op_ps[op]) * 1e-12;
-    j["placement"] = {{"classes", classes},
-                      {"class_lba_writes", cls},
-                      {"class_by_stream", conf},
-                      {"cluster_runs", s->cluster_runs - at_start_.cluster_runs},
-                      {"cluster_runs_total", s->cluster_runs},
-                      {"kmeans_iterations", s->kmeans_iterations - at_start_.kmeans_iterations},
-                      {"monitor_cpu_s", cluster_s},
-                      {"wear_victims", s->wear_victims - at_start_.wear_victims},
-                      {"wear_lba_writes", s->wear_lba_writes - at_start_.wear_lba_writes}};
+  const uint64_t meta_timed = checkpoint_slots(*s, at_start_, x.soc.fw_config().slots_per_page);  // 0: no checkpoints
+  const uint64_t host_timed = x.host_timed;
+  return {{"waf", host_timed ? double(host_timed + x.gc_timed + meta_timed) / double(host_timed) : 0.0},
+          {"host_lba_writes", host_timed},
+          {"gc_lba_writes", x.gc_timed},
+          {"gc_runs", x.victims_timed},
+          {"erases", x.erases_timed},
+          {"erase_count", {{"min", emin}, {"mean", emean}, {"max", emax}}},
+          {"free_blocks_min", s->free_blocks_min},
+          {"write_stalls", s->write_stalls},
+          {"pad_slots", s->pad_slots},
+          {"blocks_closed_early", s->blocks_closed_early},
+          {"trim_lbas", s->trim_lbas},
+          {"gc_active_s", double(fw.gc_active_ns(fw.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
+          {"spare", device_->spare_json(x.h, host_timed)},
+          {"lifetime",
+           {{"host_lba_writes", s->host_lba_writes},
+            {"gc_lba_writes", s->gc_lba_writes},
+            {"erases", s->erases},
+            {"gc_runs", s->gc_victims}}}};
+}
+
+// Placement over the timed part: host LBAs per class, classification
+// rounds, wear migration, and the CPU time clustering took.
+nlohmann::json Simulation::summary_placement(const SummaryInput& x) const {
+  using nlohmann::json;
+  const ftl_stats* s = x.s;
+  json cls = json::array();
+  json conf = json::array();
+  const uint32_t classes = x.fw.classes();
+  const Controller::Usage use = x.fw.usage();
+  for (uint32_t i = 0; i < classes; ++i) {
+    cls.push_back(s->class_lba_writes[i] - at_start_.class_lba_writes[i]);
+    json row = json::array();
+    for (uint32_t k = 0; k <= FTL_MAX_CLASSES; ++k)
+      row.push_back(s->class_by_stream[i][k] - at_start_.class_by_stream[i][k]);
+    conf.push_back(row);
   }
-  const FlashCtrl& fl = soc.flash;
-  const uint64_t span = h.end_ps > 0 ? h.end_ps : 1;  // busy counters run from time 0
+  double cluster_s = 0;
+  for (enum fw_op op : {FW_OP_hot_record, FW_OP_hot_close_slice, FW_OP_kmeans_distance, FW_OP_kmeans_accumulate,
+                        FW_OP_kmeans_divide, FW_OP_accel_pack})
+    cluster_s += double(use.op_ps[op] - at_start_usage_.op_ps[op]) * 1e-12;
+  return {{"classes", classes},
+          {"class_lba_writes", cls},
+          {"class_by_stream", conf},
+          {"cluster_runs", s->cluster_runs - at_start_.cluster_runs},
+          {"cluster_runs_total", s->cluster_runs},
+          {"kmeans_iterations", s->kmeans_iterations - at_start_.kmeans_iterations},
+          {"monitor_cpu_s", cluster_s},
+          {"wear_victims", s->wear_victims - at_start_.wear_victims},
+          {"wear_lba_writes", s->wear_lba_writes - at_start_.wear_lba_writes}};
+}
+
+nlohmann::json Simulation::summary_utilization(const SummaryInput& x) const {
+  const FlashCtrl& fl = x.soc.flash;
+  const FlashGeometry& g = x.soc.geometry();
   double dsum = 0, dmax = 0, csum = 0;
-  for (uint32_t d = 0; d < soc.geometry().dies(); ++d) {
-    const double u = double(fl.die_busy_ps(d)) / double(span);
+  for (uint32_t d = 0; d < g.dies(); ++d) {
+    const double u = double(fl.die_busy_ps(d)) / double(x.span);
     dsum += u;
     dmax = std::max(dmax, u);
   }
-  for (uint32_t ch = 0; ch < soc.geometry().channels; ++ch) csum += double(fl.channel_busy_ps(ch)) / double(span);
-  const Controller::Usage cs = fw.usage();
-  j["utilization"] = {{"die_mean", dsum / soc.geometry().dies()},
-                      {"die_max", dmax},
-                      {"channel_mean", csum / soc.geometry().channels},
-                      {"cpu", 1.0 - double(cs.idle_ps) / double(span)}};
-  j["dies"] = device_->dies_json(span);
-  j["flash"] = {{"reads", fl.reads()},
-                {"programs", fl.programs()},
-                {"erases", fl.erases()},
-                {"violations", fl.violations()},
-                {"errors", fl.errors()},
-                {"suspends", fl.suspends()},
-                {"read_bypasses", fl.read_bypasses()},
-                {"multiplane_ops", fl.multiplane_ops()}};
-  json ops = json::object();
+  for (uint32_t ch = 0; ch < g.channels; ++ch) csum += double(fl.channel_busy_ps(ch)) / double(x.span);
+  return {{"die_mean", dsum / g.dies()},
+          {"die_max", dmax},
+          {"channel_mean", csum / g.channels},
+          {"cpu", 1.0 - double(x.fw.usage().idle_ps) / double(x.span)}};
+}
+
+nlohmann::json Simulation::summary_flash(const SummaryInput& x) const {
+  const FlashCtrl& fl = x.soc.flash;
+  return {{"reads", fl.reads()},
+          {"programs", fl.programs()},
+          {"erases", fl.erases()},
+          {"violations", fl.violations()},
+          {"errors", fl.errors()},
+          {"suspends", fl.suspends()},
+          {"read_bypasses", fl.read_bypasses()},
+          {"multiplane_ops", fl.multiplane_ops()}};
+}
+
+nlohmann::json Simulation::summary_cpu(const SummaryInput& x) const {
+  const Controller::Usage cs = x.fw.usage();
+  nlohmann::json ops = nlohmann::json::object();
   for (int op = 0; op < FW_OP_COUNT; ++op) {
     const uint64_t n = cs.ops[op] - at_start_usage_.ops[op];
     if (n)
       ops[CpuNative::op_name(static_cast<enum fw_op>(op))] = {
           {"count", n}, {"time_s", double(cs.op_ps[op] - at_start_usage_.op_ps[op]) * 1e-12}};
   }
-  j["cpu"] = {{"mode", fw.mode()},
-              {"compute_s", double(cs.compute_ps) * 1e-12},
-              {"bus_s", double(cs.bus_ps) * 1e-12},
-              {"idle_s", double(cs.idle_ps) * 1e-12},
-              {"wakeups", cs.wakeups},
-              {"bus_errors", cs.bus_errors},
-              {"instructions", cs.instructions},
-              {"ops", ops}};
-  j["accel"] = {{"core", soc.accel.core_kind()},
-                {"jobs", soc.accel.jobs()},
-                {"errors", soc.accel.errors()},
-                {"busy_s", double(soc.accel.busy_ps()) * 1e-12}};
-  const auto& ns = soc.nvme.stats();
-  j["nvme"] = {{"commands", ns.commands_fetched},
-               {"completions", ns.completions},
-               {"error_completions", ns.error_completions},
-               {"invalid_doorbells", ns.invalid_doorbells},
-               {"ring_errors", ns.ring_errors}};
-  if (files_ || (monitor_ && monitor_->enabled())) {
-    json t = {{"policy", to_string(monitor_->policy())},
-              {"batches", monitor_->trims_sent()},
-              {"policy_bytes", monitor_->trim_bytes()},
-              {"classifications", monitor_->classifications()},
-              {"samples", monitor_->rows().size()}};
-    if (files_) {
-      const auto& st = files_->fs().stats();
-      t["files"] = {{"personality_loops", files_->loops_run()},
-                    {"creates", st.creates},
-                    {"deletes", st.deletes},
-                    {"appends", st.appends},
-                    {"overwrites", st.overwrites},
-                    {"reads", st.reads},
-                    {"deleted_bytes", st.deleted_blocks * soc.lba_size()},
-                    {"trimmed_bytes", st.trimmed_blocks * soc.lba_size()},
-                    {"pending_bytes_at_end", files_->fs().pending().blocks() * soc.lba_size()},
-                    {"free_bytes_at_end", files_->fs().allocator().free_blocks() * soc.lba_size()}};
-    }
-    j["trim"] = t;
+  return {{"mode", x.fw.mode()},
+          {"compute_s", double(cs.compute_ps) * 1e-12},
+          {"bus_s", double(cs.bus_ps) * 1e-12},
+          {"idle_s", double(cs.idle_ps) * 1e-12},
+          {"wakeups", cs.wakeups},
+          {"bus_errors", cs.bus_errors},
+          {"instructions", cs.instructions},
+          {"ops", ops}};
+}
+
+nlohmann::json Simulation::summary_accel(const SummaryInput& x) const {
+  return {{"core", x.soc.accel.core_kind()},
+          {"jobs", x.soc.accel.jobs()},
+          {"errors", x.soc.accel.errors()},
+          {"busy_s", double(x.soc.accel.busy_ps()) * 1e-12}};
+}
+
+nlohmann::json Simulation::summary_nvme(const SummaryInput& x) const {
+  const auto& ns = x.soc.nvme.stats();
+  return {{"commands", ns.commands_fetched},
+          {"completions", ns.completions},
+          {"error_completions", ns.error_completions},
+          {"invalid_doorbells", ns.invalid_doorbells},
+          {"ring_errors", ns.ring_errors}};
+}
+
+// The file-level host and its TRIM/iostat monitor.
+nlohmann::json Simulation::summary_trim(const SummaryInput& x) const {
+  const uint32_t lba = x.soc.lba_size();
+  nlohmann::json t = {{"policy", to_string(monitor_->policy())},
+                      {"batches", monitor_->trims_sent()},
+                      {"policy_bytes", monitor_->trim_bytes()},
+                      {"classifications", monitor_->classifications()},
+                      {"samples", monitor_->rows().size()}};
+  if (files_) {
+    const auto& st = files_->fs().stats();
+    t["files"] = {{"personality_loops", files_->loops_run()},
+                  {"creates", st.creates},
+                  {"deletes", st.deletes},
+                  {"appends", st.appends},
+                  {"overwrites", st.overwrites},
+                  {"reads", st.reads},
+                  {"deleted_bytes", st.deleted_blocks * lba},
+                  {"trimmed_bytes", st.trimmed_blocks * lba},
+                  {"pending_bytes_at_end", files_->fs().pending().blocks() * lba},
+                  {"free_bytes_at_end", files_->fs().allocator().free_blocks() * lba}};
   }
-  if (soc.fw_config().mapping == FTL_MAP_CACHED)
-    j["mapping"] = mapping_summary(soc.fw_config(), *s, at_start_, host_timed, gc_timed);  // cmt.c
-  if (files_ && files_->journal()) j["journal"] = journal_summary(*files_->journal(), h.fsync_latency, soc.lba_size());
-  j["integrity"] = {{"reads_checked", sb_->checked()}, {"mismatches", sb_->mismatches()}};
-  j["reliability"] = reliability_json(fl, *s, at_start_);
-  if (soc.fw_config().ckpt_interval_ns || soc.fw_config().ckpt_interval_lbas)
-    j["checkpoints"] = checkpoint_json(soc.fw_config(), *s, at_start_);
-  j["run"] = {{"wall_s", wall_s},
-              {"host_ios_per_s", wall_s > 0 ? double(h.requests) / wall_s : 0.0},
-              {"peak_rss_mb", peak_rss_mb()},
-              {"finished", host_finished()},
-              {"delta_cycles", uint64_t(sc_core::sc_delta_count())},
-              {"time_limited", h.time_limited}};
-  if (flows_) j["flows"] = flows_->summary();                // per-flow figures (host/flows.h)
-  if (host_ftl_) j["host_ftl"] = host_ftl_->summary(sim_s);  // host/ftl/host_ftl_block.h
-  return j;
+  return t;
+}
+
+nlohmann::json Simulation::summary_run(const SummaryInput& x, double wall_s) const {
+  return {{"wall_s", wall_s},
+          {"host_ios_per_s", wall_s > 0 ? double(x.h.requests) / wall_s : 0.0},
+          {"peak_rss_mb", peak_rss_mb()},
+          {"finished", host_finished()},
+          {"delta_cycles", uint64_t(sc_core::sc_delta_count())},
+          {"time_limited", x.h.time_limited}};
 }
 
 void Simulation::write_outputs(const std::string& dir, const RunOutcome& out) const {

@@ -92,6 +92,20 @@ class Simulation {
   void build();
   void precondition();
   nlohmann::json summarize(double wall_s) const;
+  // summarize()'s sections (simulation.cpp), one function each.
+  struct SummaryInput;
+  nlohmann::json summary_config() const;
+  nlohmann::json summary_workload(const SummaryInput& x) const;
+  nlohmann::json summary_host(const SummaryInput& x) const;
+  nlohmann::json summary_ftl(const SummaryInput& x) const;
+  nlohmann::json summary_placement(const SummaryInput& x) const;
+  nlohmann::json summary_utilization(const SummaryInput& x) const;
+  nlohmann::json summary_flash(const SummaryInput& x) const;
+  nlohmann::json summary_cpu(const SummaryInput& x) const;
+  nlohmann::json summary_accel(const SummaryInput& x) const;
+  nlohmann::json summary_nvme(const SummaryInput& x) const;
+  nlohmann::json summary_trim(const SummaryInput& x) const;
+  nlohmann::json summary_run(const SummaryInput& x, double wall_s) const;
 
   Config& cfg_;
   std::unique_ptr<Device> dev_;  // the SoC and its host memory (device.h)
