@@ -7,6 +7,7 @@
 
 #include "host/ftl/host_ftl_block.h"
 #include "host/host_driver.h"
+#include "run/device_state.h"
 #include "run/simulation.h"
 #include "soc/ssd_soc.h"
 
@@ -37,6 +38,7 @@ void Simulation::start_host_ftl() {
     if (!err.empty()) throw std::runtime_error(err);
     precondition();
     host_ftl_->start();
+    device_->start(host_ftl_->stats().free_blocks);  // the free pool is the host FTL's
   });
 }
 
