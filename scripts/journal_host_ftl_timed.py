@@ -54,6 +54,10 @@ def main():
             hf = s.get("host_ftl")
             r["cpu_s"] = hf["cpu"]["busy_s"] if hf else None
             r["cpu_util"] = hf["cpu"]["utilization"] if hf else None
+            if hf:  # the ftl section's pad_slots is the drive's: the host FTL pads its own pages
+                h = s["ftl"]["host_lba_writes"]
+                r["pad_lbas"] = hf["pad_slots"]
+                r["flash_waf"] = (h + s["ftl"]["gc_lba_writes"] + hf["pad_slots"]) / h if h else 0.0
             res[(wl, arm)] = r
     figs = os.path.join(os.path.dirname(a.page), "journal_host_ftl_timed")
     os.makedirs(figs, exist_ok=True)

@@ -120,13 +120,8 @@ uint16_t HostFtlBlock::geometry(ocssd_geometry* out) {
 }
 
 uint16_t HostFtlBlock::chunk_log(uint64_t off, uint32_t bytes, void* out) {
-  nvme_sqe q = command(OCSSD_ADMIN_GET_LOG_PAGE, 0);
+  nvme_sqe q = chunk_log_command(off, bytes);
   q.prp1 = admin_buf_;
-  const uint32_t numd = bytes / 4 - 1;
-  q.cdw10 = OCSSD_LOG_CHUNK_INFO | (numd & 0xffffu) << 16;
-  q.cdw11 = numd >> 16;
-  q.cdw12 = uint32_t(off);
-  q.cdw13 = uint32_t(off >> 32);
   const uint16_t st = admin_(q);
   if (st == NVME_SC_SUCCESS && out) std::memcpy(out, mem_.data() + admin_buf_, bytes);
   return st;
@@ -386,6 +381,7 @@ nlohmann::json HostFtlBlock::summary(double span_s) const {
           {"gc_lba_writes", gc},
           {"gc_runs", s.gc_victims - at_start_.gc_victims},
           {"erases", s.erases - at_start_.erases},
+          {"pad_slots", s.pad_slots - at_start_.pad_slots},
           {"free_blocks_min", s.free_blocks_min},
           {"error", error_}};
 }

@@ -60,6 +60,21 @@ class OcssdPort {
   virtual uint16_t chunk_log(uint64_t off, uint32_t bytes, void* out) = 0;
 };
 
+// Get Log Page for `bytes` of the chunk information log at byte offset off
+// (NUMD in CDW10 31:16 and CDW11 15:0, the offset in CDW12-13); the caller
+// sets the command identifier and PRP1.
+inline nvme_sqe chunk_log_command(uint64_t off, uint32_t bytes) {
+  nvme_sqe q{};
+  q.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, OCSSD_ADMIN_GET_LOG_PAGE);
+  q.nsid = 1;
+  const uint32_t numd = bytes / 4 - 1;
+  q.cdw10 = OCSSD_LOG_CHUNK_INFO | (numd & 0xffffu) << 16;
+  q.cdw11 = numd >> 16;
+  q.cdw12 = uint32_t(off);
+  q.cdw13 = uint32_t(off >> 32);
+  return q;
+}
+
 // The host CPU the host FTL runs on: cycles per firmware operation at a clock.
 // Defaults: the firmware's first estimates (fw_ops.def) at 3 GHz, an
 // assumption (docs/models/host_ftl.md), not a measurement.
