@@ -143,7 +143,9 @@ def main():
           "16 writes there are far fewer flushes and separation pays. The timed device arms of "
           "[journal.md](journal.md) find the same directions under greedy GC (and where cost-benefit GC turns "
           "varmail around).",
-          "- **I/O performance** (+46..50 % in the seed) cannot be checked on this page: no time. The host FTL's "
+          "- **I/O performance** (+46..50 % in the seed) cannot be checked on this page: no time; the same arms "
+          "in simulated time, with throughput and fsync latency, are in "
+          "[journal_host_ftl_timed.md](journal_host_ftl_timed.md). The host FTL's "
           "CPU time by its assumed cost table is 0.07..0.8 us per I/O (map updates, GC moves, allocation; not "
           "the block layer), small next to a flash program.",
           "- Each row is one run with one seed, on a full drive (filled once, no TRIM during the run); a sweep "

@@ -274,6 +274,16 @@ int ftl_func_flush(struct ftl *f);
 /* Moves the GC threshold (preconditioning: to leave the free pool at the
  * level a timed part will hold); -1 unless reserve < blocks. */
 int ftl_func_set_gc_threshold(struct ftl *f, uint32_t blocks);
+/* Without waiting, for the host-level FTL's block layer (branch hostftl,
+ * platform/host/ftl/host_ftl_block.cpp), whose flash completes in simulated
+ * time: a write (write != 0) is placed, complete once its LBAs are in page
+ * buffers as an NVMe write is, or a read started; returns its command slot,
+ * or FTL_NONE when none is free or the range is bad. ftl_func_done returns 1
+ * once slot c's command finished (a read's tokens copied out, its slot
+ * released; a write's slot is released by the FTL itself, so call it for
+ * every slot in flight before the next ftl_func_submit), with its status. */
+uint32_t ftl_func_submit(struct ftl *f, int write, uint64_t lba, uint32_t n, const uint32_t *tokens, uint32_t stream);
+int ftl_func_done(struct ftl *f, uint32_t c, uint32_t *tokens, uint16_t *status);
 
 const struct ftl_stats *ftl_get_stats(const struct ftl *f);
 /* Simulated time with at least one GC victim open, up to now_ns. */

@@ -281,6 +281,39 @@ int ftl_func_flush(struct ftl *f) {
   return rc;
 }
 
+uint32_t ftl_func_submit(struct ftl *f, int write, uint64_t lba, uint32_t n, const uint32_t *tokens, uint32_t stream) {
+  if (lba >= f->cfg.logical_lbas || n > f->cfg.logical_lbas - lba || n == 0 || n > f->cfg.max_transfer_lbas ||
+      stream > f->cfg.streams_limit)
+    return FTL_NONE;
+  const uint32_t c = func_cmd(f, write ? NVME_OP_WRITE : NVME_OP_READ, lba, n);
+  if (c == FTL_NONE) return FTL_NONE;
+  f->functional = 1;
+  if (write) {
+    memcpy(f->cmds[c].tokens, tokens, (size_t)n * 4);
+    f->cmds[c].stream = (uint8_t)stream;
+    int r;
+    while ((r = cmd_place_writes(f, c)) == STEP_YIELD) gc_schedule(f);
+    if (r == STEP_WAIT) wait_push(f, c);
+  } else if (!cmd_start_read(f, c)) {
+    wait_push(f, c);
+  }
+  f->functional = 0;
+  return c;
+}
+
+int ftl_func_done(struct ftl *f, uint32_t c, uint32_t *tokens, uint16_t *status) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  if (cmd->state != CMD_FREE) return 0;
+  if (status) *status = cmd->status;
+  if (cmd->opcode == NVME_OP_READ) { /* read_maybe_done marked it free without linking it back */
+    if (tokens) memcpy(tokens, cmd->tokens, (size_t)cmd->nlb * 4);
+    cmd->opcode = NVME_OP_FLUSH; /* reported once */
+    cmd->next = f->cmd_free;
+    f->cmd_free = c;
+  }
+  return 1;
+}
+
 uint64_t ftl_self_check(const struct ftl *f) {
   uint64_t bad = 0;
   /* every mapped LBA points at a valid slot; per-block counts match bits */

@@ -26,6 +26,7 @@
 #include "host/flows.h"
 #include "host/hostile.h"
 #include "run/device_state.h"
+#include "host/ftl/host_ftl_block.h"
 #include "run/journal_summary.h"
 #include "run/mapping_summary.h"
 #include "run/reliability.h"
@@ -85,6 +86,7 @@ void print_summary(const nlohmann::json& j, const std::string& out) {
   if (!warn.empty()) std::printf("%s\n", warn.c_str());
   if (const std::string jl = ssdvp::journal_summary_line(j); !jl.empty()) std::printf("%s\n", jl.c_str());
   if (const std::string ml = ssdvp::mapping_summary_line(j); !ml.empty()) std::printf("%s\n", ml.c_str());
+  if (const std::string hl = ssdvp::host_ftl_summary_line(j); !hl.empty()) std::printf("%s\n", hl.c_str());
   std::printf("integrity: %llu reads checked, %llu mismatches; NAND violations %llu; host errors %llu\n",
               (unsigned long long)j["integrity"]["reads_checked"].get<uint64_t>(),
               (unsigned long long)j["integrity"]["mismatches"].get<uint64_t>(),

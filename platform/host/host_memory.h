@@ -32,6 +32,12 @@ class HostMemory : public sc_core::sc_module {
   // Wakes whoever waits for an MSI, as one would (power-up: the host driver).
   void wake() { msi_.notify(sc_core::SC_ZERO_TIME); }
   uint64_t msis() const { return msis_; }
+  // An interrupt raised on the host itself (the host-level FTL's block layer
+  // completing a command: host/ftl/host_ftl_block.h), as an MSI write would.
+  void notify_msi() {
+    ++msis_;
+    msi_.notify(sc_core::SC_ZERO_TIME);
+  }
 
  private:
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);

@@ -263,6 +263,10 @@ void Simulation::set_state_options(const StateOptions& o) {
     throw ConfigError("--save-state with --load-state: the loaded drive is already saved");
   state_ = o;
   if (o.save_dir.empty() && o.load_dir.empty()) return;
+  if (host_ftl_)
+    throw ConfigError(
+        "config key 'nvme.command_set': open_channel keeps its FTL on the host, which a saved drive "
+        "does not carry (no --save-state / --load-state)");
   const nlohmann::json keys = state_keys();
   for (const char* k : {"flash.fault.program_fail_rate", "flash.fault.erase_fail_rate", "flash.ecc.rber",
                         "flash.ecc.rber_per_pe", "flash.ecc.rber_per_hour", "flash.ecc.rber_per_read"})

@@ -11,6 +11,7 @@
 
 #include "fs/personalities.h"
 #include "host/flows.h"
+#include "host/ftl/host_ftl_block.h"
 #include "host/gc_monitor.h"
 #include "host/host_driver.h"
 #include "host/host_memory.h"
@@ -253,15 +254,18 @@ void Simulation::build() {
   auto flows = read_flows(cfg, lbas);  // flows.count > 0: several hosts (host/flows.h)
   Config& hcfg = flows.empty() ? cfg : *flows[0].cfg;
   const uint64_t host_lbas = flows.empty() ? lbas : flows[0].queue.lbas;
-  host_ =
-      std::make_unique<HostDriver>("host", hcfg, *mem_, soc_->nvme, *sb_, soc_->lba_size(),
-                                   soc_->fw_config().max_transfer_lbas, flows.empty() ? HostQueue() : flows[0].queue);
-  if (flows.empty())
-    host_->pcie.bind(soc_->nvme.host_regs);
-  else
+  HostQueue hq = flows.empty() ? HostQueue() : flows[0].queue;
+  hq.create = hq.create && soc_->fw_config().command_set != FTL_CMDSET_OPEN_CHANNEL;  // served by the host FTL
+  host_ = std::make_unique<HostDriver>("host", hcfg, *mem_, soc_->nvme, *sb_, soc_->lba_size(),
+                                       soc_->fw_config().max_transfer_lbas, hq);
+  const bool host_ftl = build_host_ftl();  // open_channel: the host FTL serves the host (host_ftl_run.cpp)
+  if (flows.empty()) {
+    if (!host_ftl) host_->pcie.bind(soc_->nvme.host_regs);
+  } else {
     flows_ = std::make_unique<FlowSet>(
         std::move(flows), cfg, *host_, *mem_, soc_->nvme, *sb_, soc_->lba_size(), soc_->fw_config().max_transfer_lbas,
         [this](Config& c, uint64_t bytes) { return make_workload(c, bytes, soc_->lba_size()); });
+  }
 
   keys_ = RunKeys::read(cfg);
   power_ = PowerKeys::read(cfg);
@@ -333,13 +337,13 @@ void Simulation::attach_files_host() {
 }
 
 void Simulation::precondition() {
-  Controller& fw = soc_->cpu();
+  FuncFtl fw = func_ftl();  // the firmware, or the host FTL (host_ftl_run.cpp)
   const uint64_t lbas = soc_->logical_lbas();
   const uint32_t chunk = soc_->fw_config().max_transfer_lbas;
   std::vector<uint32_t> tok(chunk);
   auto fwrite = [&](uint64_t lba, uint32_t n, uint32_t stream) {
     for (uint32_t i = 0; i < n; ++i) tok[i] = sb_->write(lba + i);
-    if (fw.func_write(lba, n, tok.data(), stream) != 0)
+    if (fw.write(lba, n, tok.data(), stream) != 0)
       throw std::runtime_error("preconditioning: the firmware failed a functional write (see the log)");
     precond_writes_ += n;
   };
@@ -354,12 +358,12 @@ void Simulation::precondition() {
   const uint32_t lba_size = soc_->lba_size();
   for (uint64_t i = 0; i < n && workload_->next(r); ++i) {
     if (r.op != host::IoOp::write && r.op != host::IoOp::trim) continue;
-    fw.set_functional_time_ns(r.time_ps / 1000);  // the firmware's clock follows the trace
-    uint64_t lba, cnt;                            // preconditioning always folds into the namespace
+    fw.set_time_ns(r.time_ps / 1000);  // the firmware's clock follows the trace
+    uint64_t lba, cnt;                 // preconditioning always folds into the namespace
     if (!lba_range(r.offset, r.length, lba_size, lbas, true, &lba, &cnt)) continue;
     if (r.op == host::IoOp::trim) {
       for (uint64_t k = 0; k < cnt; ++k) sb_->trim(lba + k);
-      fw.func_trim(lba, cnt);
+      fw.trim(lba, cnt);
     } else {
       for (uint64_t k = 0; k < cnt; k += chunk) fwrite(lba + k, uint32_t(std::min<uint64_t>(chunk, cnt - k)), r.stream);
     }
@@ -376,15 +380,15 @@ void Simulation::precondition() {
 void Simulation::settle_free_pool(std::mt19937_64& rng,
                                   const std::function<void(uint64_t, uint32_t, uint32_t)>& write) {
   if (keys_.free_pool == "asis" || precond_writes_ == 0) return;  // a fresh drive stays fresh
-  Controller& fw = soc_->cpu();
+  FuncFtl fw = func_ftl();
   const ftl_config& c = soc_->fw_config();
   const bool reserve = keys_.free_pool == "reserve" || (keys_.free_pool == "auto" && host_->closed_loop());
   const uint32_t target = reserve ? c.gc_reserve_blocks + 1 : c.gc_threshold_blocks;
-  if (fw.func_set_gc_threshold(target) != 0)
+  if (fw.set_gc_threshold(target) != 0)
     throw std::runtime_error("preconditioning: the firmware refused a GC threshold");
   const uint64_t lbas = soc_->logical_lbas();
   for (uint64_t i = 0; fw.stats().free_blocks > target && i < 2 * lbas; ++i) write(rng() % lbas, 1, 0);
-  fw.func_set_gc_threshold(c.gc_threshold_blocks);
+  fw.set_gc_threshold(c.gc_threshold_blocks);
 }
 
 // Timeline tracks: pid 1 host (requests), pid 2 firmware (CPU, GC victims,
@@ -440,6 +444,8 @@ RunOutcome Simulation::run() {
       return failed;
     }
     if (state_.precondition_only) return RunOutcome{};
+  } else if (host_ftl_) {
+    start_host_ftl();  // timed, in the host's thread before its replay (host_ftl_run.cpp)
   } else {
     precondition();
   }
@@ -454,7 +460,7 @@ RunOutcome Simulation::run() {
   timed_ = make_rebased(*workload_);
   host_->set_workload(timed_.get());
   host_->set_sampler([this] {
-    const ftl_stats* s = &soc_->cpu().stats();
+    const ftl_stats* s = host_ftl_ ? &host_ftl_->stats() : &soc_->cpu().stats();
     device_->sample();
     return DeviceSample{s->host_lba_writes, s->gc_lba_writes, s->erases, s->gc_victims, s->free_blocks};
   });
@@ -576,6 +582,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   if (fc.ckpt_interval_ns || fc.ckpt_interval_lbas) j["checkpoints"] = checkpoint_json(fc, *x.s, at_start_);
   j["run"] = summary_run(x, wall_s);
   if (flows_) j["flows"] = flows_->summary();  // per-flow figures (host/flows.h)
+  if (host_ftl_) j["host_ftl"] = host_ftl_->summary(double(x.h.end_ps - x.h.start_ps) * 1e-12);  // host_ftl_block.h
   return j;
 }
 

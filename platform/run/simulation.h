@@ -34,6 +34,7 @@ class HostMemory;
 class HostDriver;
 class Scoreboard;
 class FlowSet;
+class HostFtlBlock;
 struct HostResults;
 class Timeline;
 class GcMonitor;
@@ -143,6 +144,20 @@ class Simulation {
   void save_drive_state();
   void load_drive_state();
   void settle_free_pool(std::mt19937_64& rng, const std::function<void(uint64_t, uint32_t, uint32_t)>& write);
+  // nvme.command_set open_channel: the host-level FTL between the host driver
+  // and the drive (host_ftl_run.cpp); preconditioning writes through it, timed.
+  std::unique_ptr<HostFtlBlock> host_ftl_;
+  bool build_host_ftl();  // false: the NVM personality (host.ftl.* read either way)
+  void start_host_ftl();  // before the host's replay: init, precondition, start
+  // What preconditioning writes through: the SoC's firmware (functional) or the host FTL.
+  struct FuncFtl {
+    std::function<int(uint64_t, uint32_t, const uint32_t*, uint32_t)> write;
+    std::function<int(uint64_t, uint64_t)> trim;
+    std::function<int(uint32_t)> set_gc_threshold;
+    std::function<const ftl_stats&()> stats;
+    std::function<void(uint64_t)> set_time_ns;
+  };
+  FuncFtl func_ftl();
 };
 
 std::string ssdvp_version();

@@ -49,13 +49,8 @@ class FakeDrivePort : public ssdvp::OcssdPort {
     return st;
   }
   uint16_t chunk_log(uint64_t off, uint32_t bytes, void* out) override {
-    nvme_sqe q = command(OCSSD_ADMIN_GET_LOG_PAGE);
+    nvme_sqe q = ssdvp::chunk_log_command(off, bytes);
     q.prp1 = kAdmin;
-    const uint32_t numd = bytes / 4 - 1;
-    q.cdw10 = OCSSD_LOG_CHUNK_INFO | (numd & 0xffffu) << 16;
-    q.cdw11 = numd >> 16;
-    q.cdw12 = uint32_t(off);
-    q.cdw13 = uint32_t(off >> 32);
     const uint16_t st = run(q, 0);
     if (st == NVME_SC_SUCCESS && out) std::memcpy(out, words(kAdmin), bytes);
     return st;

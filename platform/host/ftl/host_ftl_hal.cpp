@@ -41,7 +41,13 @@ uint64_t HostFtlHal::address(uint32_t row, uint32_t sector) const {
 
 uint32_t HostFtlHal::read32(void* ctx, uint32_t addr) {
   auto* self = static_cast<HostFtlHal*>(ctx);
-  if (addr == SSDVP_FLASH_BASE + FLASH_CQ_TAIL) return self->cq_tail_;
+  if (addr == SSDVP_FLASH_BASE + FLASH_CQ_TAIL) {
+    // blocking calls (set_blocking): nothing new, so wait for the drive
+    while (self->blocking_ && !self->queued_.empty() &&
+           self->cq_tail_ == self->regs_[SSDVP_FLASH_BASE + FLASH_CQ_HEAD] && self->port_.wait_any()) {
+    }
+    return self->cq_tail_;
+  }
   auto it = self->regs_.find(addr);
   return it == self->regs_.end() ? 0 : it->second;
 }
@@ -61,7 +67,10 @@ void* HostFtlHal::dram(void* ctx, uint32_t addr, uint32_t bytes) {
   return self->dram_.data() + off;
 }
 
-void HostFtlHal::wait_irq(void*) {}  // every operation completed inside its doorbell
+void HostFtlHal::wait_irq(void* ctx) {  // functional: every operation completed inside its doorbell
+  auto* self = static_cast<HostFtlHal*>(ctx);
+  if (!self->queued_.empty()) self->port_.wait_any();
+}
 
 void HostFtlHal::charge(void* ctx, enum fw_op op, uint32_t count) {
   auto* self = static_cast<HostFtlHal*>(ctx);
@@ -69,7 +78,7 @@ void HostFtlHal::charge(void* ctx, enum fw_op op, uint32_t count) {
   self->busy_ns_ += self->cost_.cycles[op] * count / self->cost_.clock_hz * 1e9;
 }
 
-uint64_t HostFtlHal::time_ns(void*) { return 0; }  // functional: the caller keeps time
+uint64_t HostFtlHal::time_ns(void* ctx) { return static_cast<HostFtlHal*>(ctx)->port_.now_ns(); }
 
 void HostFtlHal::log(void* ctx, int, const char* msg) { static_cast<HostFtlHal*>(ctx)->log_lines.emplace_back(msg); }
 
@@ -101,38 +110,57 @@ void HostFtlHal::fill_bad_block_table(uint32_t addr) {
   }
 }
 
-// One flash operation of the host FTL as one Open-Channel command.
-uint16_t HostFtlHal::execute(const fc_sqe& e, uint16_t* flags) {
+// One flash operation of the host FTL as one Open-Channel command: its
+// opcode and sector addresses, counted as sent.
+uint32_t HostFtlHal::prepare(const fc_sqe& e, uint8_t* opcode, uint64_t* addrs, uint16_t* st) {
   const uint32_t S = geo_.ws_min;
-  uint64_t addrs[32];
-  uint32_t data[32], meta[32];
   if (e.op == FC_OP_ERASE) {
-    const uint32_t ppb = geo_.clba / S;
-    addrs[0] = address(e.row * ppb, 0);
+    addrs[0] = address(e.row * (geo_.clba / S), 0);
+    *opcode = OCSSD_OP_VECTOR_RESET;
     ++resets;
-    const uint16_t st = port_.vector(OCSSD_OP_VECTOR_RESET, addrs, 1, nullptr, nullptr);
+    return 1;
+  }
+  if (!dram(this, e.buf, FC_PAGE_BUF_BYTES(S)) || S > 32) {
+    *st = FC_ERR_DMA;
+    return 0;
+  }
+  if (e.op == FC_OP_PROGRAM) {
+    for (uint32_t k = 0; k < S; ++k) addrs[k] = address(e.row, k);
+    *opcode = OCSSD_OP_VECTOR_WRITE;
+    ++writes;
+    return S;
+  }
+  if (e.op != FC_OP_READ) {
+    *st = FC_ERR_OPCODE;
+    return 0;
+  }
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < S; ++k)
+    if (e.slot_mask & (1u << k)) addrs[n++] = address(e.row, k);
+  if (!n) {
+    *st = FC_ERR_MASK;
+    return 0;
+  }
+  *opcode = OCSSD_OP_VECTOR_READ;
+  ++reads;
+  return n;
+}
+
+// The drive's status as the flash controller's; a read's sectors into the page buffer.
+uint16_t HostFtlHal::finish(const fc_sqe& e, uint16_t st, const uint32_t* data, const uint32_t* meta, uint16_t* flags) {
+  const uint32_t S = geo_.ws_min;
+  if (e.op == FC_OP_ERASE) {
     if (st == NVME_SC_SUCCESS) return FC_OK;
     ++failed;
     return st == OCSSD_SC_OFFLINE_CHUNK ? FC_ERR_ERASE_FAIL : FC_ERR_ADDRESS;
   }
   auto* buf = static_cast<uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(S)));
-  if (!buf || S > 32) return FC_ERR_DMA;
   if (e.op == FC_OP_PROGRAM) {
-    for (uint32_t k = 0; k < S; ++k) addrs[k] = address(e.row, k);
-    ++writes;
-    const uint16_t st = port_.vector(OCSSD_OP_VECTOR_WRITE, addrs, S, buf, buf + S);  // tokens, OOB LPNs
     if (st == NVME_SC_SUCCESS) return FC_OK;
     ++failed;
     if (st == OCSSD_SC_WRITE_NEXT_UNIT) return FC_ERR_PROGRAM_FAIL;
     return st == OCSSD_SC_OUT_OF_ORDER ? FC_ERR_ORDER : FC_ERR_ADDRESS;
   }
-  if (e.op != FC_OP_READ) return FC_ERR_OPCODE;
-  uint32_t n = 0;
-  for (uint32_t k = 0; k < S; ++k)
-    if (e.slot_mask & (1u << k)) addrs[n++] = address(e.row, k);
-  if (!n) return FC_ERR_MASK;
-  ++reads;
-  const uint16_t st = port_.vector(OCSSD_OP_VECTOR_READ, addrs, n, data, meta);
   if (st == OCSSD_SC_UNWRITTEN) {  // as the NAND returns an erased page
     *flags |= FC_FLAG_ERASED;
     for (uint32_t k = 0; k < S; ++k)
@@ -148,11 +176,53 @@ uint16_t HostFtlHal::execute(const fc_sqe& e, uint16_t* flags) {
   return FC_OK;
 }
 
+uint16_t HostFtlHal::execute(const fc_sqe& e, uint16_t* flags) {
+  uint64_t addrs[32];
+  uint32_t data[32], meta[32];
+  uint8_t opc = 0;
+  uint16_t bad = FC_OK;
+  const uint32_t n = prepare(e, &opc, addrs, &bad);
+  if (!n) return bad;
+  uint32_t* buf = e.op == FC_OP_PROGRAM ? static_cast<uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(n))) : nullptr;
+  const bool reset = opc == OCSSD_OP_VECTOR_RESET;
+  const uint16_t st = port_.vector(opc, addrs, n,
+                                   reset ? nullptr
+                                   : buf ? buf
+                                         : data,
+                                   reset ? nullptr
+                                   : buf ? buf + n
+                                         : meta);  // a program: tokens, OOB LPNs
+  return finish(e, st, data, meta, flags);
+}
+
+void HostFtlHal::post(const fc_cqe& c) {
+  const uint32_t cq_size = regs_[SSDVP_FLASH_BASE + FLASH_CQ_SIZE];
+  auto* cq = static_cast<fc_cqe*>(dram(this, regs_[SSDVP_FLASH_BASE + FLASH_CQ_BASE], cq_size * sizeof(fc_cqe)));
+  if (!cq || !cq_size) {
+    ++failed;
+    return;
+  }
+  cq[cq_tail_] = c;
+  cq_tail_ = (cq_tail_ + 1) % cq_size;
+}
+
+void HostFtlHal::complete(uint32_t id, uint16_t status, const uint32_t* data, const uint32_t* meta) {
+  auto it = queued_.find(id);
+  if (it == queued_.end()) {
+    ++failed;
+    return;
+  }
+  const fc_sqe e = it->second;
+  queued_.erase(it);
+  uint16_t flags = 0;
+  const uint16_t st = finish(e, status, data, meta, &flags);
+  post(fc_cqe{e.tag, st, flags});
+}
+
 void HostFtlHal::flash_doorbell(uint32_t tail) {
   const uint32_t sq_size = regs_[SSDVP_FLASH_BASE + FLASH_SQ_SIZE], cq_size = regs_[SSDVP_FLASH_BASE + FLASH_CQ_SIZE];
   auto* sq = static_cast<fc_sqe*>(dram(this, regs_[SSDVP_FLASH_BASE + FLASH_SQ_BASE], sq_size * sizeof(fc_sqe)));
-  auto* cq = static_cast<fc_cqe*>(dram(this, regs_[SSDVP_FLASH_BASE + FLASH_CQ_BASE], cq_size * sizeof(fc_cqe)));
-  if (!sq || !cq || !sq_size || !cq_size || tail >= sq_size) {
+  if (!sq || !cq_size || !sq_size || tail >= sq_size) {
     ++failed;
     return;
   }
@@ -160,9 +230,24 @@ void HostFtlHal::flash_doorbell(uint32_t tail) {
     const fc_sqe e = sq[sq_head_];
     sq_head_ = (sq_head_ + 1) % sq_size;
     uint16_t flags = 0;
-    const uint16_t st = execute(e, &flags);
-    cq[cq_tail_] = fc_cqe{e.tag, st, flags};
-    cq_tail_ = (cq_tail_ + 1) % cq_size;
+    if (!port_.queued()) {
+      const uint16_t st = execute(e, &flags);
+      post(fc_cqe{e.tag, st, flags});
+      continue;
+    }
+    uint64_t addrs[32];
+    uint8_t opc = 0;
+    uint16_t bad = FC_OK;
+    const uint32_t n = prepare(e, &opc, addrs, &bad);
+    if (!n) {
+      post(fc_cqe{e.tag, bad, 0});
+      continue;
+    }
+    const uint32_t id = next_id_++;
+    queued_[id] = e;
+    const auto* buf = static_cast<const uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(geo_.ws_min)));
+    const bool program = opc == OCSSD_OP_VECTOR_WRITE;
+    port_.submit(*this, id, opc, addrs, n, program ? buf : nullptr, program ? buf + n : nullptr);
   }
 }
 

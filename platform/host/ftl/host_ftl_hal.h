@@ -13,9 +13,10 @@
 // chunks (chunk information log). Its CPU time goes to a host CPU with its
 // own cost table (HostCpuCost), not to the controller. docs/models/host_ftl.md.
 //
-// The port executes each command to completion before the doorbell returns
-// (functional, as the firmware's ftl_func_* expect): the host FTL is driven
-// through ftl_func_write/read/trim, its block-layer entry points.
+// A functional port executes each command to completion before the doorbell
+// returns (as the firmware's ftl_func_* expect). A queued port (the timed
+// platform's, host_ftl_block.h) sends it and returns; the HAL posts the
+// flash completion when the port calls complete(), in simulated time.
 #pragma once
 
 #include <array>
@@ -33,10 +34,23 @@ extern "C" {
 
 namespace ssdvp {
 
+class HostFtlHal;
+
 // One Open-Channel command to the drive, executed to completion.
 class OcssdPort {
  public:
   virtual ~OcssdPort() = default;
+  // A queued port: submit() sends a command and returns at once, and the
+  // port calls hal.complete(id, ...) when the drive completed it;
+  // wait_any() blocks (a SystemC wait) until some command completed, false
+  // when none is outstanding. A functional port runs vector() instead.
+  virtual bool queued() const { return false; }
+  virtual void submit(HostFtlHal& hal, uint32_t id, uint8_t opcode, const uint64_t* addrs, uint32_t n,
+                      const uint32_t* data, const uint32_t* meta) {
+    (void)hal, (void)id, (void)opcode, (void)addrs, (void)n, (void)data, (void)meta;
+  }
+  virtual bool wait_any() { return false; }
+  virtual uint64_t now_ns() { return 0; }  // the FTL's clock (0: functional)
   // A vector command (OCSSD_OP_VECTOR_*) over n <= 64 sector addresses, with
   // one data token and one metadata word per sector (both may be null for a
   // reset): in for a write, out for a read. Returns the completion status.
@@ -45,6 +59,21 @@ class OcssdPort {
   virtual uint16_t geometry(ocssd_geometry* out) = 0;
   virtual uint16_t chunk_log(uint64_t off, uint32_t bytes, void* out) = 0;
 };
+
+// Get Log Page for `bytes` of the chunk information log at byte offset off
+// (NUMD in CDW10 31:16 and CDW11 15:0, the offset in CDW12-13); the caller
+// sets the command identifier and PRP1.
+inline nvme_sqe chunk_log_command(uint64_t off, uint32_t bytes) {
+  nvme_sqe q{};
+  q.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, OCSSD_ADMIN_GET_LOG_PAGE);
+  q.nsid = 1;
+  const uint32_t numd = bytes / 4 - 1;
+  q.cdw10 = OCSSD_LOG_CHUNK_INFO | (numd & 0xffffu) << 16;
+  q.cdw11 = numd >> 16;
+  q.cdw12 = uint32_t(off);
+  q.cdw13 = uint32_t(off >> 32);
+  return q;
+}
 
 // The host CPU the host FTL runs on: cycles per firmware operation at a clock.
 // Defaults: the firmware's first estimates (fw_ops.def) at 3 GHz, an
@@ -70,6 +99,14 @@ class HostFtlHal {
 
   // Host CPU time the FTL was charged, and per operation.
   double busy_ns() const { return busy_ns_; }
+  void charge_op(enum fw_op op, uint32_t count) { charge(this, op, count); }
+  // A queued port's completion of command id (data and metadata of a read).
+  void complete(uint32_t id, uint16_t status, const uint32_t* data, const uint32_t* meta);
+  // While set, the FTL's read of the flash CQ tail waits (port.wait_any) for
+  // a completion when commands are outstanding and none is new: the
+  // blocking ftl_func_* calls then run in simulated time.
+  void set_blocking(bool on) { blocking_ = on; }
+  size_t outstanding() const { return queued_.size(); }
   const std::array<uint64_t, FW_OP_COUNT>& op_counts() const { return op_count_; }
   // Open-Channel commands sent, and those that did not succeed.
   uint64_t writes = 0, reads = 0, resets = 0, failed = 0;
@@ -87,6 +124,11 @@ class HostFtlHal {
   void flash_doorbell(uint32_t tail);
   void fill_bad_block_table(uint32_t addr);
   uint16_t execute(const fc_sqe& e, uint16_t* flags);
+  // One descriptor as a vector command: its opcode and addresses (0 sectors: a bad descriptor, *st its status).
+  uint32_t prepare(const fc_sqe& e, uint8_t* opcode, uint64_t* addrs, uint16_t* st);
+  // The drive's status (and a read's data) back into the descriptor's buffer: the flash controller's status.
+  uint16_t finish(const fc_sqe& e, uint16_t st, const uint32_t* data, const uint32_t* meta, uint16_t* flags);
+  void post(const fc_cqe& c);
   uint64_t address(uint32_t row, uint32_t sector) const;
 
   static const hal_ops ops_;
@@ -97,6 +139,9 @@ class HostFtlHal {
   std::vector<uint8_t> dram_;
   std::map<uint32_t, uint32_t> regs_;
   uint32_t sq_head_ = 0, cq_tail_ = 0;
+  bool blocking_ = false;
+  uint32_t next_id_ = 0;
+  std::map<uint32_t, fc_sqe> queued_;  // sent through a queued port, by id
   double busy_ns_ = 0;
   std::array<uint64_t, FW_OP_COUNT> op_count_{};
 };

@@ -1,0 +1,164 @@
+// host_ftl_block.h - the timed host-level FTL: a pblk-like block device on
+// the host between the host driver and an open-channel drive
+// (nvme.command_set: open_channel; docs/models/host_ftl.md).
+//
+//   HostDriver --NVM commands on its queue in host memory--> HostFtlBlock
+//     (the firmware's FTL sources in a second struct ftl, HAL host_ftl_hal.h)
+//   HostFtlBlock --Open-Channel vector commands, I/O queue 1--> the SoC
+//
+// The host driver is built with HostQueue::create false and its doorbell
+// socket bound to host_regs: its I/O queue is served here, in the host,
+// with no PCIe between (the host driver's admin queue doorbells are passed
+// on to the drive). The FTL runs in this module's thread: it places writes
+// (complete once in its page buffers, as the device FTL's are), starts
+// reads, trims and flushes, and its flash operations become vector commands
+// on its own I/O queue pair of the SoC's NVMe controller (host.ftl.queue_depth
+// outstanding), so they take the drive's firmware, PCIe and flash time. Its
+// CPU time (the firmware's cost estimates x host.ftl.cost_scale at
+// host.ftl.clock_hz) passes in simulated time on the one host CPU thread
+// that runs it, before the vector commands and completions it leads to.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/config.h"
+#include "common/payload_pool.h"
+#include "ftl/host_ftl_hal.h"
+#include "host/host_memory.h"
+
+namespace ssdvp {
+
+class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
+ public:
+  tlm_utils::simple_target_socket<HostFtlBlock> host_regs;  // the host driver's doorbells
+  tlm_utils::simple_initiator_socket<HostFtlBlock> drive;   // to the SSD's doorbells (its host_regs)
+
+  // host.ftl.* (read by every run, so that the keys are known in either personality).
+  struct Keys {
+    double clock_hz = 3e9, cost_scale = 1.0;
+    uint32_t queue_depth = 64;
+    static Keys read(Config& cfg);
+  };
+  // tunables: the run's firmware configuration (ftl.* keys: placement, GC,
+  // buffers, ...), whose geometry is replaced by the drive's Geometry.
+  HostFtlBlock(sc_core::sc_module_name name, const Keys& keys, HostMemory& mem, const ftl_config& tunables);
+  ~HostFtlBlock() override;
+
+  // The host driver's I/O queue (its ring addresses and depth) served here.
+  void attach_host(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth);
+  // In a SystemC thread, before anything else: creates I/O queue pair 1 on
+  // the drive (create_io_queue), reads the Geometry and the chunk log over
+  // the admin queue (admin: the host driver's) and initialises the FTL.
+  // Returns an empty string, or what failed.
+  using Admin = std::function<uint16_t(const nvme_sqe&)>;
+  std::string init(const Admin& admin, const std::function<bool(uint64_t, uint64_t, uint32_t)>& create_queue);
+
+  // Blocking access in a SystemC thread (preconditioning), in simulated time.
+  int write(uint64_t lba, uint32_t n, const uint32_t* tokens, uint32_t stream);
+  int trim(uint64_t lba, uint64_t n);
+  int set_gc_threshold(uint32_t blocks);
+  const ftl_stats& stats() const;
+  const ftl_config& config() const { return cfg_; }
+
+  // The timed part starts: figures are counted from here, and the block
+  // layer serves the host driver's queue.
+  void start();
+  // The summary's "host_ftl" section: figures of the timed part.
+  nlohmann::json summary(double span_s) const;
+  std::string error() const { return error_; }
+
+  // OcssdPort (queued)
+  bool queued() const override { return true; }
+  void submit(HostFtlHal& hal, uint32_t id, uint8_t opcode, const uint64_t* addrs, uint32_t n, const uint32_t* data,
+              const uint32_t* meta) override;
+  bool wait_any() override;
+  uint64_t now_ns() override { return sc_core::sc_time_stamp().value() / 1000; }
+  uint16_t vector(uint8_t, const uint64_t*, uint32_t, uint32_t*, uint32_t*) override { return NVME_SC_INTERNAL; }
+  uint16_t geometry(ocssd_geometry* out) override;
+  uint16_t chunk_log(uint64_t off, uint32_t bytes, void* out) override;
+
+ private:
+  SC_HAS_PROCESS(HostFtlBlock);
+  void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  void serve();     // the block layer's thread
+  void reap();      // SC_METHOD on MSIs: the drive's completions
+  void sync_cpu();  // lets the host CPU time charged so far pass
+  void doorbell(uint32_t offset, uint32_t value);
+  void send(uint32_t slot);
+  bool fetch();  // takes the host driver's next command; false when none or no room
+  void sweep();  // host commands the FTL finished, into finished_
+  void finish(uint16_t cid, uint16_t status);
+
+  struct Vec {  // a vector command in flight at the drive
+    uint32_t id = 0;
+    uint8_t opcode = 0;
+    uint32_t n = 0;
+    bool busy = false;
+    uint64_t buf = 0;  // host memory: data, metadata, address list
+  };
+  struct Pending {
+    uint32_t id;
+    uint8_t opcode;
+    uint32_t n;
+    std::vector<uint64_t> addrs;
+    std::vector<uint32_t> data, meta;
+  };
+  struct Inflight {  // a host command the FTL is serving
+    uint32_t slot;   // its FTL command slot
+    uint16_t cid;
+    bool read;
+    uint64_t buf;  // the host driver's token buffer
+  };
+
+  HostMemory& mem_;
+  ftl_config cfg_;
+  double clock_hz_, cost_scale_;
+  uint32_t qd_;
+  // the drive side
+  std::unique_ptr<HostFtlHal> hal_;
+  HostFtlHal* hal_ptr_ = nullptr;
+  std::unique_ptr<uint8_t[]> ftl_mem_;
+  ftl* f_ = nullptr;
+  uint64_t sq_ = 0, cq_ = 0, admin_buf_ = 0;
+  uint32_t sq_tail_ = 0, cq_head_ = 0;
+  bool phase_ = true;
+  std::vector<Vec> vec_;
+  std::deque<Pending> pending_;
+  uint32_t vec_busy_ = 0;
+  sc_core::sc_event done_;
+  Admin admin_;
+  PayloadPool payloads_;
+  // the host side
+  uint16_t hqid_ = 1;
+  uint64_t hsq_ = 0, hcq_ = 0;
+  uint32_t hdepth_ = 0, hsq_head_ = 0, hsq_tail_ = 0, hcq_tail_ = 0;
+  bool hphase_ = true;
+  std::vector<Inflight> inflight_;
+  sc_core::sc_event work_, start_ev_;
+  bool started_ = false;
+  std::vector<std::pair<uint16_t, uint16_t>> finished_;  // (cid, status) to complete
+  double synced_ns_ = 0;
+  std::string error_;
+  // figures at the start of the timed part
+  ftl_stats at_start_{};
+  double busy_at_start_ = 0;
+  uint64_t vec_at_start_[4] = {};  // writes, reads, resets, failed
+  uint64_t host_cmds_ = 0, max_vec_busy_ = 0;
+};
+
+// One line for the printed summary ("" when the run had no host FTL).
+std::string host_ftl_summary_line(const nlohmann::json& summary);
+
+}  // namespace ssdvp

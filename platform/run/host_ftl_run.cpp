@@ -1,0 +1,61 @@
+// host_ftl_run.cpp - a run with nvme.command_set open_channel: the host
+// driver's queue is served by the host-level FTL (host/ftl/host_ftl_block.h),
+// which talks Open-Channel to the SoC. Preconditioning writes through the
+// same FTL, timed (the drive has no functional path for vector commands),
+// in the host driver's thread before its replay; the timed part starts after.
+#include <stdexcept>
+
+#include "host/ftl/host_ftl_block.h"
+#include "host/host_driver.h"
+#include "run/device_state.h"
+#include "run/simulation.h"
+#include "soc/ssd_soc.h"
+
+namespace ssdvp {
+
+bool Simulation::build_host_ftl() {
+  Config& cfg = cfg_;
+  const HostFtlBlock::Keys keys = HostFtlBlock::Keys::read(cfg);
+  if (soc_->fw_config().command_set != FTL_CMDSET_OPEN_CHANNEL) return false;
+  if (cfg.get_u64("flows.count", 0, "") != 0)
+    throw ConfigError("config key 'flows.count': not with nvme.command_set open_channel (one host FTL, one host)");
+  if (cfg.get_time_ps("power.cut_at", "0s", "") != 0)
+    throw ConfigError(
+        "config key 'power.cut_at': not with nvme.command_set open_channel (the host FTL has no recovery yet)");
+  host_ftl_ = std::make_unique<HostFtlBlock>("host_ftl", keys, *mem_, soc_->fw_config());
+  host_->pcie.bind(host_ftl_->host_regs);
+  host_ftl_->drive.bind(soc_->nvme.host_regs);
+  host_ftl_->attach_host(host_->queue().qid, host_->sq_addr(), host_->cq_addr(), uint32_t(host_->queue_depth() + 1));
+  return true;
+}
+
+void Simulation::start_host_ftl() {
+  host_->set_before_replay([this] {
+    const std::string err = host_ftl_->init([this](const nvme_sqe& e) { return host_->admin(e); },
+                                            [this](uint64_t sq, uint64_t cq, uint32_t depth) {
+                                              return soc_->nvme.create_io_queue(1, sq, cq, depth, HostMemory::kMsiBase);
+                                            });
+    if (!err.empty()) throw std::runtime_error(err);
+    precondition();
+    host_ftl_->start();
+    device_->start(host_ftl_->stats().free_blocks);  // the free pool is the host FTL's
+  });
+}
+
+Simulation::FuncFtl Simulation::func_ftl() {
+  if (host_ftl_) {
+    HostFtlBlock& h = *host_ftl_;
+    return FuncFtl{[&h](uint64_t lba, uint32_t n, const uint32_t* t, uint32_t s) { return h.write(lba, n, t, s); },
+                   [&h](uint64_t lba, uint64_t n) { return h.trim(lba, n); },
+                   [&h](uint32_t b) { return h.set_gc_threshold(b); }, [&h]() -> const ftl_stats& { return h.stats(); },
+                   [](uint64_t) {}};
+  }
+  Controller& fw = soc_->cpu();
+  return FuncFtl{[&fw](uint64_t lba, uint32_t n, const uint32_t* t, uint32_t s) { return fw.func_write(lba, n, t, s); },
+                 [&fw](uint64_t lba, uint64_t n) { return fw.func_trim(lba, n); },
+                 [&fw](uint32_t b) { return fw.func_set_gc_threshold(b); },
+                 [&fw]() -> const ftl_stats& { return fw.stats(); },
+                 [&fw](uint64_t ns) { fw.set_functional_time_ns(ns); }};
+}
+
+}  // namespace ssdvp
