@@ -96,6 +96,7 @@ def run(binary, out, wl, pol, quick, large=False):
     if p.returncode != 0:
         sys.exit(f"{wl}/{pol}: ssdvp failed ({p.returncode}):\n{p.stderr}{p.stdout}")
     r = row_of(d, wl, pol, large, round(time.time() - t0, 1))
+    r["ssdvp"] = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.split("\n")[0].strip()
     print(f"{'4GiB ' if large else ''}{wl:9s} {pol:10s} WAF {r['waf']:.3f} erases {r['erases']} p99.99 "
           f"{r['w_p9999']:.0f} us ({r['wall_s']} s)", flush=True)
     return r
@@ -331,7 +332,20 @@ def large_section(large_rows, by):
             "each run loads it. `python3 scripts/streams_experiment.py --large` reruns these rows alone "
             "(outputs in `out/streams/large/`). The last column is the seed's result for its LSTM scheme "
             "against no streams (and AutoStream) on its drive, for comparison with the `lstm` row; what differs "
-            "and why is in the findings below.\n\n" + large_table(large_rows, by) + "\n")
+            "and why is in the findings below.\n\n" + large_table(large_rows, by) + "\n" + made_by(large_rows))
+
+
+def made_by(large_rows):
+    """Which simulator made which of the larger drive's rows (they may come from several runs)."""
+    groups = {}
+    for r in large_rows:
+        who = r.get("ssdvp") or ("the previous version of this page (figures as it showed them)"
+                                 if r.get("from_page") else "")
+        if who:
+            groups.setdefault(who, []).append(f"{r['workload']}/{r['policy']}")
+    if len(groups) < 2:
+        return ""
+    return "\nRows by simulator: " + "; ".join(f"{', '.join(v)}: {k}" for k, v in groups.items()) + ".\n"
 
 
 def patch_large_section(doc, large_rows, by):
