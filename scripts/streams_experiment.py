@@ -63,7 +63,7 @@ LARGE_POLICIES = ["none", "autostream", "lstm", "oracle"]
 SEED = {
     "fio": "WAF -43.5 % (vs AutoStream -10.7 %), p99.99 write -79.3 %",
     "rocksdb": "WAF -35.9 % (vs AutoStream -10.7 %), write latency -29 %",
-    "mysql": "WAF -21 % (vs AutoStream -4 %), tpmC higher",
+    "mysql": "WAF -21 % (vs AutoStream -4 %)",
     "rocksdb2": "WAF -34 %, throughput +28 % per instance",
 }
 
@@ -318,7 +318,7 @@ def large_table(large_rows, by):
                 f"{r['w_p9999']:.0f}",
                 pct(r["w_p9999"], b["w_p9999"]) if vs_none else "",
                 str(r.get("free_min", "")),
-                SEED.get(w, "") if p == "lstm" else ""]) + " |")
+                SEED.get(w, "") if p == ("lstm" if (w, "lstm") in lb else "none") else ""]) + " |")
     return "\n".join(L)
 
 
@@ -331,7 +331,8 @@ def large_section(large_rows, by):
             "instead of 28 % of 128 MiB. The drive is filled once and saved (`--save-state`, docs/state.md); "
             "each run loads it. `python3 scripts/streams_experiment.py --large` reruns these rows alone "
             "(outputs in `out/streams/large/`). The last column is the seed's result for its LSTM scheme "
-            "against no streams (and AutoStream) on its drive, for comparison with the `lstm` row; what differs "
+            "against no streams (and AutoStream) on its drive, for comparison with the `lstm` row (with the "
+            "`none` row where `lstm` was not run); what differs "
             "and why is in the findings below.\n\n" + large_table(large_rows, by) + "\n" + made_by(large_rows))
 
 
@@ -354,11 +355,11 @@ def patch_large_section(doc, large_rows, by):
     with open(doc) as f:
         text = f.read()
     head = "### A drive where eight streams do not eat the spare"
-    i, j = text.find(head), text.find("## What we find")
-    if i < 0 or j < 0:
+    i, j, k = text.find(head), text.find("## What we find"), text.find("## Provenance")
+    if i < 0 or j < 0 or k < j:
         sys.exit(f"{doc}: no larger-drive section to rewrite (run the whole experiment)")
-    with open(doc, "w") as f:
-        f.write(text[:i] + large_section(large_rows, by) + "\n" + text[j:])
+    with open(doc, "w") as f:  # the findings too: they are pasted in from scripts/streams_findings.md
+        f.write(text[:i] + large_section(large_rows, by) + "\n" + FINDINGS.rstrip("\n") + "\n\n" + text[k:])
 
 
 def large_rows_from_page(doc):
