@@ -238,36 +238,28 @@ def _hours(df: pd.DataFrame) -> pd.DataFrame:
 
 FINDINGS = """\
 **What the recorded run shows** (numbers from the tables below; regenerate
-to check them). These figures were taken after `ftl.write.at_floor` became
-`room` (issue 16: a host frontier at the host floor writes on the dies where
-it has an open block instead of waiting for one on its next die), on top of
-issue 22's per-die victim choice and free-pool preconditioning. Before issue
-22, HAML-K's WAF was above `double`'s on five of six workloads; after it,
-above on three and below on three; since the flip, above on four (DTRS,
-PostMark and both synthetic workloads) and below on two (the MSR excerpt,
-TPC-C). Against the previous version of this page (made at 0241352, before
-both issue 22's guard at the reserve and the flip; we have not separated the
-two changes' shares) the baselines moved more than HAML-K: `double` fell on
-three real traces (MSR 2.75 to 2.61, DTRS 1.15 to 1.06, TPC-C 2.08 to 1.71),
-HOTIS rose on TPC-C (1.28 to 1.77) and the MSR excerpt (2.55 to 2.62), while
-HAML-K moved by at most 0.12 (MSR 2.69 to 2.57).
+to check them). These figures were taken after GC's victim choice became
+aware of per-die free blocks and preconditioning began leaving the free pool
+at its operating level (issue 22). Before that, HAML-K's WAF was above
+`double`'s on five of six workloads; now it is above on three and below on
+three.
 
 - **Separating relocated data from host data matters most on the real
   traces.** `single` has the highest WAF on the four real traces (3.3-4.9)
-  and 1.8-5.4x the response time of `double`, which alone removes most of it.
-  On the two synthetic workloads `double` helps little (4.96 against 5.32
-  shifting, 5.10 against 5.09 hot/cold, 0.64 and 0.68 of `single`'s response
-  time), and HAML-K is the highest there (5.42 and 5.28).
-- **HAML-K does not beat the simple baselines at the paper's settings, with
-  one exception.** Its WAF is above `double` on four of six workloads (DTRS
-  1.15 against 1.06, PostMark 2.95 against 2.29, the shifting workload 5.42
-  against 4.96, hot/cold 5.28 against 5.10) and below it on two (the MSR
-  excerpt 2.57 against 2.61, TPC-C 1.67 against 1.71). On the MSR excerpt it
-  is now the lowest of the policies a drive could run (HOTIS 2.62, ASA-FTL
-  2.72), by 1.4 %; on TPC-C it ties ASA-FTL (1.671); elsewhere `double` or
-  ASA-FTL is lowest. Erases follow WAF. Mean response times: 18 % below
-  `double`'s on the MSR excerpt, the same on TPC-C and DTRS (+3 %), and 6-12 %
-  above on hot/cold, the shifting workload and PostMark.
+  and 1.9-5.2x the response time of `double`, which alone removes most of it.
+  On the two synthetic workloads `double` helps little (4.97 against 5.32
+  shifting, 5.09 against 5.09 hot/cold, the same response time on hot/cold),
+  and HAML-K is the highest there (5.41 and 5.27).
+- **HAML-K does not beat the simple baselines at the paper's settings.** Its
+  WAF is above `double` on three of six workloads (PostMark 2.89 against
+  2.28, the shifting workload 5.41 against 4.97, hot/cold 5.27 against 5.09)
+  and below it on the other three (the MSR excerpt 2.69 against 2.75, DTRS
+  1.13 against 1.15, TPC-C 1.67 against 2.08), and on those three HOTIS is
+  lower still (2.55, 1.10, 1.28). On no workload is HAML-K the lowest of the
+  policies a drive could run (HOTIS, ASA-FTL or `double` always is). Erases
+  follow WAF. Mean response times are mixed: 20-26 % below `double`'s on the
+  MSR excerpt, TPC-C and hot/cold, the same on DTRS, 22 % above on PostMark
+  and 39 % above on the shifting workload (above `single`'s there).
 - **Why, from the data**: the rank correlation between the class HAML picks
   and the data's real death time is at most 0.11 on the real traces (about
   0 on PostMark and TPC-C) and negative (-0.11) on the shifting workload; 23-55 % of what HAML's hottest
@@ -278,43 +270,40 @@ HAML-K moved by at most 0.12 (MSR 2.69 to 2.57).
   the axes, where a slice written once or twice in a period gets an interval
   that only says when in the period it was written. Only on the static
   hot/cold workload does HAML order data well (0.60, above HOTIS's 0.43), and
-  it still loses to `double` there (5.28 against 5.10):
+  it still loses to `double` there (5.27 against 5.09):
 - **every class costs open blocks.** Each frontier keeps one open block per
   die: HAML-6 with a GC frontier holds up to 56 of the drive's 256 spare
-  blocks open, `double` 16. WAF rises with K on PostMark (2.62 at K = 3 to
-  3.04 at K = 8, at every step) and on the shifting workload (5.14 to 5.68,
-  not at every step); on the MSR excerpt it falls (2.64 at K = 3, 2.43 at
+  blocks open, `double` 16. WAF rises with K on PostMark (2.61 at K = 3 to
+  3.02 at K = 8) and on the shifting workload (5.15 to 5.68), though not
+  monotonically; on the MSR excerpt it does not (2.59 at K = 3, 2.42 at
   K = 8, where the rank correlation rises to 0.40; [haml-k](haml-k.md)). On
   the paper's 256 GB drive the same 56 blocks would be noise.
 - **The oracle** (fixed log-scale death-time bins, its own GC frontier) is
-  best on PostMark, TPC-C and both synthetic workloads (4.12 against 4.96 on
+  best on PostMark, TPC-C and both synthetic workloads (4.11 against 4.97 on
   the shifting one), but it is not a true lower bound: on the MSR excerpt
   every rewrite falls in its first bin (rewritten within 1/16 of a
-  drive-write), so it separates nothing that `double` does not, and HAML-K
-  and `double` beat it (2.57 and 2.61 against 2.62); on DTRS `double`, HOTIS
-  and ASA-FTL do too (1.06-1.07 against 1.08). What WAF is left on the MSR
-  excerpt comes from GC moving the cold data left by preconditioning, which
-  host-write placement cannot change.
+  drive-write), so it separates nothing that `double` does not and HOTIS
+  beats it (2.55 against 2.56); on DTRS ASA-FTL does too (1.06 against
+  1.08). What WAF is left on the MSR excerpt comes from GC moving the cold
+  data left by preconditioning, which host-write placement cannot change.
 - **Settings matter more than the method**: HAML with a shorter period does
-  much better on the MSR excerpt (WAF 1.75 at T = 2 'paper hours' against
-  2.57 at 6 h, below every policy on the main table there) and somewhat
-  better on PostMark (2.59 at T = 1 against 2.95; [haml-period](haml-period.md)),
-  smaller slices help the real traces (MSR 2.44 and PostMark 2.68 at 36 KiB
-  against 2.57 and 2.95 at 352 KiB; [haml-slice](haml-slice.md)) and barely
-  the shifting workload (5.35 against 5.42; its lowest is 5.27 at 704 KiB),
-  and putting
-  relocated data into its slice's class instead of a GC frontier cut WAF on
-  both synthetic workloads (3.71 against 5.41 on the shifting one; 4.38
-  against 5.27 on hot/cold) but raised it on every real trace (DTRS 1.13 to
-  4.37; [haml-gc](haml-gc.md), whose figures predate the flip to `room`). No
-  single setting wins everywhere.
+  much better on the MSR excerpt (WAF 1.78 at T = 2 'paper hours' against
+  2.69 at 6 h, below every policy on the main table there) and somewhat
+  better on PostMark (2.57 at T = 1 against 2.89; [haml-period](haml-period.md)), smaller slices
+  help the real traces (MSR 2.44 and PostMark 2.63 at 36 KiB against 2.69
+  and 2.89 at 352 KiB; [haml-slice](haml-slice.md)) but not the shifting
+  workload (5.33 against 5.41), and putting relocated data into its slice's
+  class instead of a GC frontier cuts WAF on both synthetic workloads (3.71
+  against 5.41 on the shifting one, better than the oracle's 4.11; 4.38
+  against 5.27 on hot/cold) but raises it on every real trace (DTRS 1.13 to
+  4.37; [haml-gc](haml-gc.md)). No single setting wins everywhere.
 - **Clustering cost** is small at these sizes: the monitor and HAML's
   software K-Means take 16-120 ms of controller CPU over the timed half
   (2,607 points, K = 6, at most 10 iterations per period; the native CPU's
   cost table calibrated on the ISS, docs/results/calibration.md).
-- **Wear levelling**: erase counts spread by 5-84 at the end; migration at
+- **Wear levelling**: erase counts spread by 5-69 at the end; migration at
   one look every 64 erases does not hold the spread to its threshold of 16 on
-  workloads that concentrate writes (TPC-C 35-84, the MSR excerpt 26-40),
+  workloads that concentrate writes (TPC-C 35-69, the MSR excerpt 29-51),
   because it moves one block per look while the hot class wears many."""
 
 register(Page(name="haml", title="HAML-SSD: hotness queues and the policies it is compared with",

@@ -28,8 +28,8 @@ What the recorded run shows (check the table below after regenerating):
   despite its higher WAF (the 30 % lead it once had was GC starving dies,
   fixed in issue 22: next section). All policies but random are within 5 %
   of each other.
-- Since `ftl.write.at_floor` became `room` (issue 16, the last part of the
-  next section) every policy but random delivers 26-28 % fewer IOPS here than under `pass`,
+- Since `ftl.write.at_floor` became `room` (issue 16, the section after
+  next) every policy but random delivers 26-28 % fewer IOPS here than under `pass`,
   with the dies busy 0.60 of the time instead of 0.82: this saturating
   closed-loop host pays for the fix of the start-of-stream stall.
 
