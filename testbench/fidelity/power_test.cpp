@@ -116,16 +116,14 @@ TEST(PowerCut, WithCheckpointsWithoutPlpFlushedWritesSurvive) {
 }
 
 // A cut while the second checkpoint is being programmed (it starts about
-// 0.66 s into this run: 300 ms after the first completed; 0.63 s before
-// the default of ftl.write.at_floor became room; a cut at 660-675 ms hits
-// it; if the model's
+// 0.63 s into this run: 300 ms after the first completed; if the model's
 // timing moves, find the instant again with the summary's
 // power.during_checkpoint and checkpoints.programs): the newest area reads
 // back incomplete, recovery falls back to the previous checkpoint and scans
 // everything written since it.
 TEST(PowerCut, CutDuringACheckpointFallsBackToThePreviousOne) {
   const json s = cut("ckpt_torn",
-                     {"workload.synthetic.pattern=hotcold", "workload.synthetic.requests=400000", "power.cut_at=667ms",
+                     {"workload.synthetic.pattern=hotcold", "workload.synthetic.requests=400000", "power.cut_at=633ms",
                       "power.plp=false", "ftl.gc.durable=1", "power.checkpoint.interval=300ms"});
   expect_recovered(s);
   if (!s.contains("power")) return;

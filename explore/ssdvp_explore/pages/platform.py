@@ -14,24 +14,20 @@ stealing bandwidth.
 
 What the recorded run shows (check the table below after regenerating):
 
-- Random victims double the write amplification (about 8.2, the 1/S_f law)
-  and cost about 43 % of the IOPS: the baseline every other policy must beat.
-- Under uniform writes greedy and cost-benefit are close (about 4.18-4.20);
-  FIFO is about 3 % higher (4.32), d-choices (d = 10) in between, as the
-  mean-field analysis predicts (the firmware-level WAF tests check the same
-  order against the formulas).
-- Skew hurts greedy: with hot/cold writes its WAF rises (about 4.45) because hot
+- Random victims double the write amplification (about 8.4, the 1/S_f law)
+  and halve the IOPS: the baseline every other policy must beat.
+- Under uniform writes greedy and cost-benefit are close (about 4.25); FIFO is
+  about 3 % higher, d-choices (d = 10) in between, as the mean-field analysis
+  predicts (the firmware-level WAF tests check the same order against the
+  formulas).
+- Skew hurts greedy: with hot/cold writes its WAF rises (about 4.52) because hot
   and cold LBAs share blocks and cold-heavy blocks are never the emptiest;
-  cost-benefit, which weighs age, improves (about 4.17). Separating hot and
+  cost-benefit, which weighs age, improves (about 4.23). Separating hot and
   cold data (the HAML issue) is the remedy this platform is built to measure.
-- IOPS follow the flash work: FIFO does not deliver more IOPS than greedy
-  despite its higher WAF (the 30 % lead it once had was GC starving dies,
-  fixed in issue 22: next section). All policies but random are within 5 %
-  of each other.
-- Since `ftl.write.at_floor` became `room` (issue 16, the section after
-  next) every policy but random delivers 26-28 % fewer IOPS here than under `pass`,
-  with the dies busy 0.60 of the time instead of 0.82: this saturating
-  closed-loop host pays for the fix of the start-of-stream stall.
+- IOPS follow the flash work: FIFO no longer delivers about 30 % more IOPS
+  than greedy despite its higher WAF. The 30 % lead was GC starving dies,
+  fixed in issue 22 (next section); compare the IOPS column of the table
+  below.
 
 ## Die starvation: before and after
 
@@ -124,11 +120,13 @@ random's (+1.4 % at 4 and 8 dies: its short-die candidates were written more
 recently). The default job's WAF goes from 2.608 back to 2.666 (README).
 
 **`ftl.write.at_floor: room` on a saturating host (issue 16).** The table
-below is made with `room`, the firmware's default since issue 16 (a host
-frontier whose next die has no open block while the free pool is at the host
-floor writes on the dies where it has room instead of waiting). Under
-`pass`, the previous default, the same sweep (main at b980063) gave, as means
-over the two seeds:
+at the end of this page is made with `pass`, the default. `room` (a host
+frontier whose next die has no open block while the free pool is at the
+host floor writes on the dies where it has room instead of waiting; it
+removes the start-of-stream stall of docs/results/streams.md) was tried as
+the default: the same sweep with `--set ftl.write.at_floor=room` (the
+simulator of c25b42e, which had it as default) against `pass` (main at
+b980063), means over the two seeds:
 
 | workload | policy | IOPS pass | IOPS room | WAF pass | WAF room | dies busy pass | dies busy room | read p99 (us) pass | read p99 (us) room |
 |---|---|---:|---:|---:|---:|---:|---:|---:|---:|
@@ -158,8 +156,8 @@ are. Random stays last and the others stay within 5 % of each other (their
 order inside that band moves: greedy first on uniform writes, cost-benefit
 on hot/cold). On an open-loop host that leaves GC time (the default job,
 docs/results/streams.md) `room` lowers both WAF and the tails; on this
-saturating closed loop it is the worse choice, and `--set
-ftl.write.at_floor=pass` restores the figures above.
+saturating closed loop it is the worse choice, which is why it is not the
+default.
 
 ```sh
 for pat in uniform hotcold; do for pol in greedy fifo random cost_benefit dchoices; do
