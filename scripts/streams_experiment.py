@@ -12,8 +12,10 @@ library needed). Python 3 standard library only; one run at a time.
                                           [--only fio,...] [--large | --no-large] [--render]
 
 Besides the small drive of configs/streams.yaml (1 GiB of flash), it runs
-fio and mysql on a drive four times larger (LARGE below, `out/streams/large/`),
-where eight streams' open blocks are a small part of the spare.
+every workload on a drive four times larger (LARGE below, `out/streams/large/`),
+where eight streams' open blocks are a small part of the spare. That drive is
+filled once and saved (`ssdvp run --save-state`, docs/state.md); every larger
+run loads it (`--load-state`) instead of filling 3.5 GiB again.
 """
 import argparse
 import json
@@ -52,8 +54,18 @@ POLICIES = {
 # 28 % of the small drive's 128 MiB spare, 7 % of this one's 512 MiB.
 LARGE = {"flash.blocks_per_plane": 1024, "nvme.namespace_size": "3584MiB", "dram.size": "128MiB"}
 LARGE_SCALE = 4
-LARGE_WORKLOADS = ["fio", "mysql"]
+LARGE_WORKLOADS = ["fio", "rocksdb", "mysql", "rocksdb2"]
 LARGE_POLICIES = ["none", "autostream", "lstm", "oracle"]
+
+# The seed's figures (its Section 4.1, on a Samsung PM963 with its own fio, RocksDB, MySQL and two-RocksDB
+# Docker runs): its LSTM scheme against no streams and against AutoStream. MySQL's and Docker's performance
+# figures are tpmC and per-application throughput, not write latency.
+SEED = {
+    "fio": "WAF -43.5 % (vs AutoStream -10.7 %), p99.99 write -79.3 %",
+    "rocksdb": "WAF -35.9 % (vs AutoStream -10.7 %), write latency -29 %",
+    "mysql": "WAF -21 % (vs AutoStream -4 %)",
+    "rocksdb2": "WAF -34 %, throughput +28 % per instance",
+}
 
 # The cost of open frontiers: AutoStream with fewer streams (8 is the main table).
 EXTRAS = {f"autostream-{n}": {"host.streams": "autostream", "host.predict.streams": n} for n in (2, 4)}
@@ -77,14 +89,33 @@ def run(binary, out, wl, pol, quick, large=False):
     cmd = [binary, "run", "-c", os.path.join(ROOT, "configs/streams.yaml"), "-o", d]
     for k, v in sets.items():
         cmd += ["--set", f"{k}={v}"]
+    if large and pol in LARGE_POLICIES:  # the filled drive, saved once (the haml placement shapes its own)
+        cmd += ["--load-state", large_drive(binary, out)]
     t0 = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"{wl}/{pol}: ssdvp failed ({p.returncode}):\n{p.stderr}{p.stdout}")
     r = row_of(d, wl, pol, large, round(time.time() - t0, 1))
+    r["ssdvp"] = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.split("\n")[0].strip()
     print(f"{'4GiB ' if large else ''}{wl:9s} {pol:10s} WAF {r['waf']:.3f} erases {r['erases']} p99.99 "
           f"{r['w_p9999']:.0f} us ({r['wall_s']} s)", flush=True)
     return r
+
+
+def large_drive(binary, out):
+    """The larger drive after its sequential fill, saved once in out/large/drive and loaded by every larger
+    run: the fill does not depend on the workload or the stream assignment (docs/state.md lists the keys that
+    shape a saved drive; ssdvp refuses a drive whose keys differ from the run's)."""
+    d = os.path.join(out, "large", "drive")
+    if not os.path.exists(os.path.join(d, "state.json")):
+        cmd = [binary, "run", "-q", "-c", os.path.join(ROOT, "configs/streams.yaml"), "--save-state", d,
+               "--precondition-only"]
+        for k, v in LARGE.items():
+            cmd += ["--set", f"{k}={v}"]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit(f"saving the larger drive failed ({p.returncode}):\n{p.stderr}{p.stdout}")
+    return d
 
 
 def row_of(d, wl, pol, large, wall_s):
@@ -174,8 +205,9 @@ def main():
     ap.add_argument("--extras", action="store_true", help="run only the fewer-streams runs, keep the other rows")
     ap.add_argument("--render", action="store_true", help="only rewrite the page from the last run's rows.json")
     ap.add_argument("--large", dest="large", action="store_true", default=None,
-                    help="run only the larger drive's rows (fio, mysql), keep the small drive's")
+                    help="run only the larger drive's rows, keep the small drive's")
     ap.add_argument("--no-large", dest="large", action="store_false", help="skip the larger drive's rows, keep them")
+    ap.add_argument("--policies", default="", help="with --large: run only these placements (comma list)")
     ap.add_argument("--collect", action="store_true",
                     help="only rewrite the page from the finished runs' outputs under --out (both drives)")
     args = ap.parse_args()
@@ -186,16 +218,26 @@ def main():
             with open(path, "w") as f:
                 json.dump(collect(args.out, large), f)
         args.render = True
-    if args.large is not False and not args.render:  # the larger drive (kept from the last run with --no-large)
-        lrows = [run(args.bin, args.out, wl, pol, args.quick, True) for wl in LARGE_WORKLOADS
-                 if not args.only or wl in args.only.split(",") for pol in LARGE_POLICIES]
-        os.makedirs(os.path.dirname(large_path), exist_ok=True)
-        with open(large_path, "w") as f:
-            json.dump(lrows, f)
     large_rows = []
     if os.path.exists(large_path):
         with open(large_path) as f:
             large_rows = json.load(f)
+    elif os.path.exists(args.doc):  # the rows the page shows, kept when only some are rerun here
+        large_rows = large_rows_from_page(args.doc)
+    if args.large is not False and not args.render:  # the larger drive (kept from the last run with --no-large)
+        os.makedirs(os.path.dirname(large_path), exist_ok=True)
+        for wl in LARGE_WORKLOADS:
+            for pol in LARGE_POLICIES:
+                if (args.only and wl not in args.only.split(",")) or (args.policies and
+                                                                      pol not in args.policies.split(",")):
+                    continue
+                r = run(args.bin, args.out, wl, pol, args.quick, True)
+                large_rows = [x for x in large_rows if (x["workload"], x["policy"]) != (wl, pol)] + [r]
+                with open(large_path, "w") as f:  # after each run: a run cut short keeps the finished ones
+                    json.dump(large_rows, f)
+    if (args.render or args.large) and not os.path.exists(rows_path) and large_rows:
+        patch_large_section(args.doc, large_rows, small_rows_from_csv(args.doc))
+        return
     if args.render or args.large:
         with open(rows_path) as f:
             rows = json.load(f)
@@ -250,22 +292,104 @@ def main():
 
 
 def large_table(large_rows, by):
-    """The larger drive's rows beside the small drive's (same workloads, same placements)."""
-    L = ["| workload | placement | WAF, 1 GiB | vs none | WAF, 4 GiB | vs none | write p99.99 (us), 1 GiB | "
-         "write p99.99 (us), 4 GiB | vs none | free blocks min, 4 GiB |",
-         "|---|---|---|---|---|---|---|---|---|---|"]
+    """The larger drive's rows beside the small drive's (same workloads, same placements) and the seed's."""
+    L = ["| workload | placement | WAF, 1 GiB | vs none | WAF, 4 GiB | vs none | vs autostream | "
+         "write p99.99 (us), 1 GiB | write p99.99 (us), 4 GiB | vs none | free blocks min, 4 GiB | "
+         "the seed (its LSTM scheme, PM963) |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     lb = {(r["workload"], r["policy"]): r for r in large_rows}
     for w in LARGE_WORKLOADS:
+        if (w, "none") not in lb:
+            continue
+        b, sb = lb[(w, "none")], by.get((w, "none"))
         for p in LARGE_POLICIES:
-            r, s = lb.get((w, p)), by.get((w, p))
-            if not r or not s:
+            r, s, a = lb.get((w, p)), by.get((w, p)), lb.get((w, "autostream"))
+            if not r:
                 continue
-            b, sb = lb[(w, "none")], by[(w, "none")]
-            L.append(f"| {w} | {p} | {s['waf']:.3f} | {pct(s['waf'], sb['waf']) if p != 'none' else ''} | "
-                     f"{r['waf']:.3f} | {pct(r['waf'], b['waf']) if p != 'none' else ''} | {s['w_p9999']:.0f} | "
-                     f"{r['w_p9999']:.0f} | {pct(r['w_p9999'], b['w_p9999']) if p != 'none' else ''} | "
-                     f"{r.get('free_min', '')} |")
+            vs_none = p != "none"
+            L.append("| " + " | ".join([
+                w, p,
+                f"{s['waf']:.3f}" if s else "not run",
+                pct(s["waf"], sb["waf"]) if s and sb and vs_none else "",
+                f"{r['waf']:.3f}",
+                pct(r["waf"], b["waf"]) if vs_none else "",
+                pct(r["waf"], a["waf"]) if p == "lstm" and a else "",
+                f"{s['w_p9999']:.0f}" if s else "not run",
+                f"{r['w_p9999']:.0f}",
+                pct(r["w_p9999"], b["w_p9999"]) if vs_none else "",
+                str(r.get("free_min", "")),
+                SEED.get(w, "") if p == ("lstm" if (w, "lstm") in lb else "none") else ""]) + " |")
     return "\n".join(L)
+
+
+def large_section(large_rows, by):
+    """The larger drive's section of the page (its heading up to the findings)."""
+    return ("### A drive where eight streams do not eat the spare\n\n"
+            f"The same runs on a drive {LARGE_SCALE} times larger (`" + ", ".join(f"{k}={v}" for k, v in LARGE.items())
+            + f"`; 12.5 % spare as above, operations x {LARGE_SCALE} so that each run writes as many drive writes): "
+            "eight streams' open blocks on every die plus GC's frontier (36 MiB) are 7 % of its 512 MiB spare "
+            "instead of 28 % of 128 MiB. The drive is filled once and saved (`--save-state`, docs/state.md); "
+            "each run loads it. `python3 scripts/streams_experiment.py --large` reruns these rows alone "
+            "(outputs in `out/streams/large/`). The last column is the seed's result for its LSTM scheme "
+            "against no streams (and AutoStream) on its drive, for comparison with the `lstm` row (with the "
+            "`none` row where `lstm` was not run); what differs "
+            "and why is in the findings below.\n\n" + large_table(large_rows, by) + "\n" + made_by(large_rows))
+
+
+def made_by(large_rows):
+    """Which simulator made which of the larger drive's rows (they may come from several runs)."""
+    groups = {}
+    for r in large_rows:
+        who = r.get("ssdvp") or ("the previous version of this page (figures as it showed them)"
+                                 if r.get("from_page") else "")
+        if who:
+            groups.setdefault(who, []).append(f"{r['workload']}/{r['policy']}")
+    if len(groups) < 2:
+        return ""
+    return "\nRows by simulator: " + "; ".join(f"{', '.join(v)}: {k}" for k, v in groups.items()) + ".\n"
+
+
+def patch_large_section(doc, large_rows, by):
+    """Rewrite only the larger drive's section of an existing page (the small drive's rows.json, which the
+    rest of the page is drawn from, is not there: they were run elsewhere)."""
+    with open(doc) as f:
+        text = f.read()
+    head = "### A drive where eight streams do not eat the spare"
+    i, j, k = text.find(head), text.find("## What we find"), text.find("## Provenance")
+    if i < 0 or j < 0 or k < j:
+        sys.exit(f"{doc}: no larger-drive section to rewrite (run the whole experiment)")
+    with open(doc, "w") as f:  # the findings too: they are pasted in from scripts/streams_findings.md
+        f.write(text[:i] + large_section(large_rows, by) + "\n" + FINDINGS.rstrip("\n") + "\n\n" + text[k:])
+
+
+def large_rows_from_page(doc):
+    """The larger drive's rows as the page shows them (WAF, p99.99, free blocks min), when out/ has none."""
+    rows, on = [], False
+    with open(doc) as f:
+        for line in f:
+            if line.startswith("### A drive where eight streams"):
+                on = True
+            elif line.startswith("#"):
+                on = False
+            c = [x.strip() for x in line.strip().strip("|").split("|")]
+            if not on or len(c) < 10 or c[0] not in LARGE_WORKLOADS or c[1] not in LARGE_POLICIES:
+                continue
+            new = len(c) >= 12  # this script's columns (the previous one had no vs autostream, no seed)
+            rows.append({"workload": c[0], "policy": c[1], "large": True, "waf": float(c[4]),
+                         "w_p9999": float(c[8 if new else 7]), "free_min": int(c[10 if new else 9]) if
+                         c[10 if new else 9].isdigit() else None, "from_page": True})
+    return rows
+
+
+def small_rows_from_csv(doc):
+    """The small drive's WAF and tail per (workload, placement) from the page's own table.csv."""
+    import csv
+    path = os.path.join(os.path.dirname(doc), "streams", "table.csv")
+    by = {}
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            by[(r["workload"], r["policy"])] = {"waf": float(r["waf"]), "w_p9999": float(r["write_p9999_us"])}
+    return by
 
 
 def write_doc(args, rows, by, wls, pols, large_rows=()):
@@ -341,13 +465,7 @@ def write_doc(args, rows, by, wls, pols, large_rows=()):
       "time of the simulator's host process on a shared machine; `build/testbench/bench/ssdvp_bench "
       "--benchmark_filter='FeatureCapture|Lstm|Kmeans1d'` measures the pieces alone.\n")
     if large_rows:
-        A("### A drive where eight streams do not eat the spare\n")
-        A(f"The same runs on a drive {LARGE_SCALE} times larger (`" + ", ".join(f"{k}={v}" for k, v in LARGE.items())
-          + f"`; 12.5 % spare as above, operations x {LARGE_SCALE} so that each run writes as many drive writes): "
-          "eight streams' open blocks on every die plus GC's frontier (36 MiB) are 7 % of its 512 MiB spare "
-          "instead of 28 % of 128 MiB. `python3 scripts/streams_experiment.py --large` reruns these rows alone "
-          "(outputs in `out/streams/large/`).\n")
-        A(large_table(large_rows, by) + "\n")
+        A(large_section(large_rows, by))
     A(FINDINGS)
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     from provenance import provenance_section  # explore's form: version, binary digest, commit

@@ -119,6 +119,46 @@ greedy's dies busy 0.81 (0.76 before). WAFs move by less than 0.3 %, except
 random's (+1.4 % at 4 and 8 dies: its short-die candidates were written more
 recently). The default job's WAF goes from 2.608 back to 2.666 (README).
 
+**`ftl.write.at_floor: room` on a saturating host (issue 16).** The table
+at the end of this page is made with `pass`, the default. `room` (a host
+frontier whose next die has no open block while the free pool is at the
+host floor writes on the dies where it has room instead of waiting; it
+removes the start-of-stream stall of docs/results/streams.md) was tried as
+the default: the same sweep with `--set ftl.write.at_floor=room` (the
+simulator of c25b42e, which had it as default) against `pass` (main at
+b980063), means over the two seeds:
+
+| workload | policy | IOPS pass | IOPS room | WAF pass | WAF room | dies busy pass | dies busy room | read p99 (us) pass | read p99 (us) room |
+|---|---|---:|---:|---:|---:|---:|---:|---:|---:|
+| uniform | greedy | 16,050 | 11,840 | 4.250 | 4.178 | 0.82 | 0.59 | 4,104 | 13,400 |
+| uniform | fifo | 15,910 | 11,740 | 4.389 | 4.321 | 0.84 | 0.61 | 4,039 | 13,240 |
+| uniform | random | 8,005 | 6,726 | 8.451 | 8.228 | 0.81 | 0.66 | 4,080 | 13,530 |
+| uniform | cost_benefit | 15,980 | 11,570 | 4.263 | 4.195 | 0.82 | 0.58 | 4,104 | 13,430 |
+| uniform | dchoices | 15,740 | 11,790 | 4.363 | 4.305 | 0.82 | 0.61 | 4,129 | 13,240 |
+| hot/cold | greedy | 15,120 | 11,260 | 4.506 | 4.450 | 0.82 | 0.60 | 4,096 | 13,370 |
+| hot/cold | fifo | 15,020 | 11,190 | 4.666 | 4.622 | 0.84 | 0.62 | 4,104 | 13,210 |
+| hot/cold | random | 8,154 | 6,729 | 8.306 | 8.205 | 0.81 | 0.66 | 4,022 | 13,470 |
+| hot/cold | cost_benefit | 16,110 | 11,730 | 4.245 | 4.174 | 0.82 | 0.59 | 4,153 | 13,370 |
+| hot/cold | dchoices | 15,390 | 11,460 | 4.476 | 4.424 | 0.82 | 0.61 | 4,055 | 13,340 |
+
+`room` lowers WAF by 1-3 % and costs every policy 16-28 % of its IOPS and
+triples the read p99. The dies are idle evenly (about 6.9 s each of a 17 s
+run under `room`, 2.3 s of 13 s under `pass`), and write stalls rise by about
+half (greedy uniform: 1.17 M to 1.75 M), so it is not a die left out but the
+whole array running below its parallelism while the pool sits at the floor,
+which is all the time for a host that saturates the drive. What we believe
+happens (not isolated): under `pass` a frontier keeps one open block on every
+die and waits for its next die, so the writes stay striped; under `room` it
+writes on into the dies where it still has room until its open blocks are
+used up together, and then opens them again one die at a time as GC frees
+blocks, so for part of each cycle the host writes to fewer dies than there
+are. Random stays last and the others stay within 5 % of each other (their
+order inside that band moves: greedy first on uniform writes, cost-benefit
+on hot/cold). On an open-loop host that leaves GC time (the default job,
+docs/results/streams.md) `room` lowers both WAF and the tails; on this
+saturating closed loop it is the worse choice, which is why it is not the
+default.
+
 ```sh
 for pat in uniform hotcold; do for pol in greedy fifo random cost_benefit dchoices; do
   build/platform/ssdvp run -c configs/small.yaml -o out/rank/${pat}_$pol --set workload.synthetic.pattern=$pat \\
