@@ -53,20 +53,22 @@ READ_FRACTION = 0.2
 # (the 1 GiB page's rule, T = 1/25 of the replay), which lets them share the
 # synthetic workloads' saved drives (ftl.hot.* keys are part of a saved drive).
 # PostMark: 2.18 M LBA writes a pass, 5 passes (10.9 M) at 12.5x speed (196 s).
+# Its writes average 830 KiB, so it gets the default 64 MiB of host memory, as at
+# 1 GiB (host keys are not part of a saved drive; 1 MiB gave the same figures).
 TRACES = {
     "postmark": ["workload.source=trace", "workload.trace=traces/postmark.ascii", "workload.format=mqsim",
-                 "workload.loops=5", "workload.time_scale=0.08"],
+                 "workload.loops=5", "workload.time_scale=0.08", "host.memory=64MiB"],
 }
 WORKLOADS = ["hotcold", "shifting"] + list(TRACES)
 AGE = ["precondition.workload_fraction=0"]
 
 
-def sets_of(policy, workload=None, requests=None):
+def sets_of(policy, workload=None, writes=None):
     s = [f"ftl.placement.policy={policy}", "host.streams=oracle"] + AGE
     if workload in TRACES:
         s += TRACES[workload]
     elif workload:
-        s += SYNTHETIC + [f"workload.synthetic.pattern={workload}", f"workload.synthetic.requests={requests}"]
+        s += SYNTHETIC + [f"workload.synthetic.pattern={workload}", f"workload.synthetic.requests={round(writes / (1 - READ_FRACTION))}"]
     return s
 
 
@@ -105,64 +107,73 @@ def age(build, state, policy):
     print(f"age {policy}: {cpu['user_s']:.1f} + {cpu['sys_s']:.1f} s CPU, {cpu['wall_s']:.0f} s wall", flush=True)
 
 
-def point_dir(workload, policy):
-    return os.path.join(ROOT, OUT, f"{workload}-{policy}")
+def point_name(workload, policy, writes):
+    """out/haml_scale/<workload>-<policy>[-<writes>] (a trace's length is fixed by its loops)."""
+    if workload in TRACES:
+        return f"{workload}-{policy}"
+    return f"{workload}-{policy}-" + (f"{writes // 1_000_000}M" if writes % 1_000_000 == 0 else str(writes))
 
 
-def point_cmd(build, state, workload, policy, requests):
-    return command(build, sets_of(policy, workload, requests),
-                   ["--load-state", os.path.join(state, policy), "-o", os.path.relpath(point_dir(workload, policy), ROOT)])
+def point_dir(workload, policy, writes):
+    return os.path.join(ROOT, OUT, point_name(workload, policy, writes))
 
 
-def done(cmd, workload, policy):
-    """The point has run with this command line."""
+def point_cmd(build, state, workload, policy, writes):
+    return command(build, sets_of(policy, workload, writes),
+                   ["--load-state", os.path.join(state, policy), "-o",
+                    os.path.relpath(point_dir(workload, policy, writes), ROOT)])
+
+
+def done(cmd, d):
+    """The point in directory d has run with this command line."""
     try:
-        with open(os.path.join(point_dir(workload, policy), "cmd.json")) as f:
-            return json.load(f)["cmd"] == cmd and os.path.exists(
-                os.path.join(point_dir(workload, policy), "summary.json"))
+        with open(os.path.join(d, "cmd.json")) as f:
+            return json.load(f)["cmd"] == cmd and os.path.exists(os.path.join(d, "summary.json"))
     except (OSError, KeyError, ValueError):
         return False
 
 
-def point(cmd, workload, policy):
-    d = point_dir(workload, policy)
-    print(f"{workload}-{policy}: {' '.join(cmd)}", flush=True)
+def point(cmd, d):
+    name = os.path.basename(d)
+    print(f"{name}: {' '.join(cmd)}", flush=True)
     os.makedirs(d, exist_ok=True)
     cpu = run(cmd, os.path.join(d, "log.txt"))
     with open(os.path.join(d, "cmd.json"), "w") as f:
         json.dump({"cmd": cmd, **cpu}, f, indent=1)
-    print(f"{workload}-{policy}: {cpu['user_s']:.1f} + {cpu['sys_s']:.1f} s CPU, {cpu['wall_s']:.0f} s wall",
+    print(f"{name}: {cpu['user_s']:.1f} + {cpu['sys_s']:.1f} s CPU, {cpu['wall_s']:.0f} s wall",
           flush=True)
 
 
-def table(workloads, policies):
-    """The page's table: one row per point that has run."""
+def table(workloads, policies, writes):
+    """The page's table: one row per point that has run (each count of writes in turn, then the traces)."""
     head = ("| workload | policy | host writes | WAF | erases | GC victims | read mean (us) | read p99 (us) | "
             "write mean (us) | write p99.9 (us) | hottest class share | rank corr. | never rewritten in hottest | "
             "CPU s (user + sys) | peak RSS MB |")
     lines = [head, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for w in workloads:
-        for p in policies:
-            d = point_dir(w, p)
-            try:
-                with open(os.path.join(d, "summary.json")) as f:
-                    j = json.load(f)
-                with open(os.path.join(d, "cmd.json")) as f:
-                    c = json.load(f)
-            except OSError:
-                continue
-            lat = j["latency_us"]
-            cls = j["placement"]["class_lba_writes"]
-            share = f"{cls[0] / sum(cls):.2f}" if len(cls) > 1 and sum(cls) else ""
-            conf = j["placement"]["class_by_stream"]
-            rc, ch = rank_correlation(conf), cold_in_hot(conf)
-            rc = "" if rc != rc else f"{rc:.3f}"  # NaN: one class
-            ch = "" if ch != ch else f"{ch:.3f}"
-            lines.append(
-                f"| {w} | {POLICIES[p]} | {j['ftl']['host_lba_writes']:,} | {j['ftl']['waf']:.3f} | "
-                f"{j['ftl']['erases']:,} | {j['ftl']['gc_runs']:,} | {lat['read']['mean']:.1f} | "
-                f"{lat['read']['p99']:.1f} | {lat['write']['mean']:.1f} | {lat['write']['p999']:,.0f} | {share} | "
-                f"{rc} | {ch} | {c['user_s']:.1f} + {c['sys_s']:.1f} | {c['peak_rss_mb']:,.0f} |")
+    rows = []
+    for n in writes:
+        rows += [(w, p, point_dir(w, p, n)) for w in workloads if w not in TRACES for p in policies]
+    rows += [(w, p, point_dir(w, p, 0)) for w in workloads if w in TRACES for p in policies]
+    for w, p, d in rows:
+        try:
+            with open(os.path.join(d, "summary.json")) as f:
+                j = json.load(f)
+            with open(os.path.join(d, "cmd.json")) as f:
+                c = json.load(f)
+        except OSError:
+            continue
+        lat = j["latency_us"]
+        cls = j["placement"]["class_lba_writes"]
+        share = f"{cls[0] / sum(cls):.2f}" if len(cls) > 1 and sum(cls) else ""
+        conf = j["placement"]["class_by_stream"]
+        rc, ch = rank_correlation(conf), cold_in_hot(conf)
+        rc = "" if rc != rc else f"{rc:.3f}"  # NaN: one class
+        ch = "" if ch != ch else f"{ch:.3f}"
+        lines.append(
+            f"| {w} | {POLICIES[p]} | {j['ftl']['host_lba_writes']:,} | {j['ftl']['waf']:.3f} | "
+            f"{j['ftl']['erases']:,} | {j['ftl']['gc_runs']:,} | {lat['read']['mean']:,.1f} | "
+            f"{lat['read']['p99']:,.1f} | {lat['write']['mean']:,.1f} | {lat['write']['p999']:,.0f} | {share} | "
+            f"{rc} | {ch} | {c['user_s']:.1f} + {c['sys_s']:.1f} | {c['peak_rss_mb']:,.0f} |")
     return "\n".join(lines)
 
 
@@ -170,7 +181,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("build", help="the build directory (holds platform/ssdvp)")
     ap.add_argument("--state", required=True, help="directory for the saved drives (outside the repository)")
-    ap.add_argument("--writes", type=int, default=10_000_000, help="host writes per point (default 10 M)")
+    ap.add_argument("--writes", default="10000000",
+                    help="host writes per synthetic point (default 10 M); comma-separated: each in turn")
     ap.add_argument("--policies", default=",".join(POLICIES), help="comma-separated, in run order")
     ap.add_argument("--workloads", default=",".join(WORKLOADS), help="comma-separated")
     ap.add_argument("--clean", action="store_true", help="delete each policy's saved drive after its last point")
@@ -184,20 +196,20 @@ def main():
     for w in workloads:
         if w not in WORKLOADS:
             sys.exit(f"--workloads: unknown workload '{w}' (one of {', '.join(WORKLOADS)})")
-    requests = round(a.writes / (1 - READ_FRACTION))
+    writes = [int(n) for n in a.writes.split(",")]
     build = os.path.abspath(a.build)
     state = os.path.abspath(a.state)
     if not a.table_only:
         for p in policies:
-            todo = [(w, point_cmd(build, state, w, p, requests)) for w in workloads]
-            todo = [(w, c) for w, c in todo if not done(c, w, p)]
+            todo = [(point_cmd(build, state, w, p, n), point_dir(w, p, n)) for n in writes for w in workloads]
+            todo = [(c, d) for i, (c, d) in enumerate(todo) if not done(c, d) and (c, d) not in todo[:i]]
             if todo:
                 age(build, state, p)
-            for w, c in todo:
-                point(c, w, p)
+            for c, d in todo:
+                point(c, d)
             if a.clean:
                 shutil.rmtree(os.path.join(state, p), ignore_errors=True)
-    print(table(workloads, policies))
+    print(table(workloads, policies, writes))
 
 
 if __name__ == "__main__":
