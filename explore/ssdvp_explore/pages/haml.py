@@ -3,6 +3,7 @@ policies it is compared with (HAML-SSD Fig. 10-14, Table VI)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -104,67 +105,8 @@ def cold_in_hot(cell) -> float:
     return float(m[0, never] / m[0].sum())
 
 
-PAPER_SCALE = """\
-## At the paper's scale (HAML-SSD Table III)
-
-Measured by hand (not by the sweep: a paper-scale point is ageing a 256 GiB
-drive), 2026-11-25, branch `speed`. `configs/haml_table3_policies.yaml` is this
-page's method and policy settings on the Table III drive (`configs/haml_table3.yaml`:
-300 GiB of flash in 8 x 8 dies x 2400 blocks x 256 pages x 8 KiB, 256 GiB
-exported, greedy GC at 128 free blocks) with the paper's 100 MB slices (2,560
-slices) and the synthetic workloads' T = 8 s. Workload `hotcold` with 2 M
-requests: the sequential fill and one random drive-write (134 M functional LBA
-writes), the first 1 M requests functional, the second 1 M timed (800k writes:
-3.1 GiB, 1.2 % of a drive-write; 200 s simulated). Without `host.streams`
-(only the oracle policy uses it). One run per policy:
-
-| policy | WAF | erases | GC victims | read mean (us) | read p99 (us) | write mean (us) | write p99.9 (us) | CPU s (user + sys) | peak RSS MB |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
-| double (host/GC) | 3.546 | 5505 | 5505 | 65.1 | 183.8 | 41.8 | 14,713 | 105.7 + 2.9 | 1,337 |
-| HAML-K | 3.608 | 5629 | 5629 | 54.8 | 193.0 | 30.2 | 4,604 | 96.6 + 2.9 | 1,337 |
-
-At 1 GiB (the tables above) the same workload gives WAF 5.088 (`double`) and
-5.268 (HAML-K). What changed:
-
-- **Both policies land near the WAF of the aged drive itself, not of the
-  workload.** 1 M timed requests write 1.2 % of the 256 GiB namespace, so GC
-  collects the blocks the uniform random drive-write left behind: uniform random
-  writes on the same aged drive give WAF 3.58 (docs/performance.md, the 10 M-write
-  run). At 1 GiB the same request count writes the namespace about 1.4 times over
-  and the workload's own hot/cold structure sets the WAF (5.09 and 5.27). Reaching
-  the workload's steady state at 256 GiB takes several drive-writes of it: hundreds
-  of millions of requests, beyond even the issue's 10 M.
-- **HAML-K is still not below `double`**: WAF 3.608 against 3.546 (+1.7 %, at 1 GiB
-  +3.5 %), 2.3 % more erases. HAML's open blocks cost less here, as the 1 GiB finding
-  predicted (7 frontiers x 64 dies = 448 open blocks of the drive's 22,528 spare,
-  2.0 %, against 56 of 256, 22 %, at 1 GiB), but the classes still do not separate
-  data by death time well enough to pay for them in this window.
-- **Response time favours HAML-K at this scale**: mean read 54.8 against 65.1 us,
-  mean write 30.2 against 41.8 us, write p99.9 4.6 against 14.7 ms (at 1 GiB its
-  mean was 5 % above `double`'s). K-Means ran 25 times (0.30 s of controller CPU);
-  80 % of the host LBAs went to its hottest class. One run each, one seed: a
-  difference of this size in the tail is not established by it.
-- The CPU times are not comparable between the two rows: `double` ran on the build
-  before the GC prefetch (docs/performance.md), `haml` after it.
-
-Commands (each ages its own drive, since the policy shapes it, and saves it;
-`--load-state DIR` with the same keys repeats the timed half without ageing;
-a saved drive of this method also fixes the workload's keys, since its first
-half aged the drive):
-
-```sh
-ssdvp run -c configs/haml_table3_policies.yaml --set ftl.placement.policy=double \\
-    --set workload.synthetic.requests=2000000 --save-state DIR/double -o out/double
-ssdvp run -c configs/haml_table3_policies.yaml --set ftl.placement.policy=haml \\
-    --set workload.synthetic.requests=2000000 --save-state DIR/haml -o out/haml
-```
-
-Not run for lack of CPU time on a shared 2-core machine (each point is about
-110 s of CPU, 25 min of wall time at the load of the day): the other four
-policies (`single`, `hotis`, `asa`, and `stream` with `--set host.streams=oracle`),
-the `shifting` workload (`--set workload.synthetic.pattern=shifting`), the real
-traces, and the issue's 10 M timed requests per policy
-(`--set workload.synthetic.requests=20000000`: 10 M functional, then 10 M timed)."""
+# Measured by hand at Table III scale (scripts/haml_scale.py, not a sweep point).
+PAPER_SCALE = (Path(__file__).parent / "haml_paper_scale.md").read_text().rstrip("\n")
 
 
 def render_main(ctx) -> str:

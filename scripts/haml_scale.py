@@ -1,0 +1,216 @@
+#!/usr/bin/python3
+"""haml_scale.py - HAML-SSD's policy comparison at the paper's scale (issue 19):
+the `haml` sweep's placement policies on its synthetic workloads, on the Table III
+drive (configs/haml_table3_policies.yaml: 300 GiB of flash, 256 GiB exported),
+each point starting from a saved aged drive. Prints the table of
+docs/results/haml.md's paper-scale section.
+
+    python3 scripts/haml_scale.py BUILD_DIR --state DIR [--writes N] [--policies double,haml]
+        [--workloads hotcold,shifting] [--clean]
+
+A placement policy shapes what ageing did (its ftl.* keys are checked on load,
+docs/state.md), so the drive is aged once per policy (sequential fill + one
+drive-write of uniform random overwrites, `--save-state DIR/<policy>
+--precondition-only`) and loaded by each workload's point. Ageing does not run
+the workload (precondition.workload_fraction=0, so the workload's keys are not
+part of the saved drive): each point's whole workload is timed, N host writes
+(N / (1 - read fraction) requests). Saved drives are about 1.3 GB each: keep DIR
+outside the repository; --clean deletes each policy's drive after its last point.
+
+Points already run (out/haml_scale/<workload>-<policy>/summary.json with the same
+request count) are not run again; delete the directory to redo one. One point runs
+at a time. Each point's command line and CPU time are in out/haml_scale/<point>/cmd.json.
+"""
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "explore"))
+from ssdvp_explore.pages.haml import NAMES, cold_in_hot, rank_correlation  # noqa: E402  (the 1 GiB page's measures)
+CONFIG = "configs/haml_table3_policies.yaml"
+OUT = os.path.join("out", "haml_scale")
+
+# The `haml` sweep's policies (explore/sweeps/haml.yaml; the oracle is `stream`)
+# and their names on the page. Every point carries the oracle's stream IDs (a
+# host-side pre-pass over the whole workload; only `stream` places by them), so
+# each policy's classes can be compared with real death times, as at 1 GiB.
+POLICIES = NAMES
+# The sweep's synthetic workloads (its fixed overrides and cases; T = 8 s and
+# HOTIS's 2 s are the base config's ftl.hot keys). N host writes are
+# N / (1 - read fraction) requests.
+SYNTHETIC = ["workload.source=synthetic", "workload.synthetic.iops=5000", "workload.synthetic.read_fraction=0.2",
+             "workload.synthetic.hot_space=0.1", "workload.synthetic.hot_requests=0.8",
+             "workload.synthetic.shift_requests=50000", "workload.synthetic.cold_space=0.5"]
+READ_FRACTION = 0.2
+# Real traces, replayed at their own LBAs (each fits in 256 GiB, so nothing is
+# folded), looped and sped up so that the replay lasts about 25 periods of 8 s
+# (the 1 GiB page's rule, T = 1/25 of the replay), which lets them share the
+# synthetic workloads' saved drives (ftl.hot.* keys are part of a saved drive).
+# PostMark: 2.18 M LBA writes a pass, 5 passes (10.9 M) at 12.5x speed (196 s).
+# Its writes average 830 KiB, so it gets the default 64 MiB of host memory, as at
+# 1 GiB (host keys are not part of a saved drive; 1 MiB gave the same figures).
+TRACES = {
+    "postmark": ["workload.source=trace", "workload.trace=traces/postmark.ascii", "workload.format=mqsim",
+                 "workload.loops=5", "workload.time_scale=0.08", "host.memory=64MiB"],
+}
+WORKLOADS = ["hotcold", "shifting"] + list(TRACES)
+AGE = ["precondition.workload_fraction=0"]
+
+
+def sets_of(policy, workload=None, writes=None):
+    s = [f"ftl.placement.policy={policy}", "host.streams=oracle"] + AGE
+    if workload in TRACES:
+        s += TRACES[workload]
+    elif workload:
+        s += SYNTHETIC + [f"workload.synthetic.pattern={workload}", f"workload.synthetic.requests={round(writes / (1 - READ_FRACTION))}"]
+    return s
+
+
+def command(build, sets, extra):
+    cmd = [os.path.join(build, "platform", "ssdvp"), "run", "-q", "-c", CONFIG]
+    for s in sets:
+        cmd += ["--set", s]
+    return cmd + extra
+
+
+def run(cmd, log):
+    """Runs cmd from the repository root; returns its CPU seconds (user, sys)."""
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.time()
+    with open(log, "w") as f:
+        r = subprocess.run(cmd, cwd=ROOT, env=env, stdout=f, stderr=subprocess.STDOUT)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode != 0:
+        sys.exit(f"exit {r.returncode}: {' '.join(cmd)} (log: {log})")
+    return {"user_s": after.ru_utime - before.ru_utime, "sys_s": after.ru_stime - before.ru_stime,
+            "wall_s": time.time() - t0, "peak_rss_mb": after.ru_maxrss / 1024.0}
+
+
+def age(build, state, policy):
+    """Ages and saves the drive of one policy (unless it is there)."""
+    d = os.path.join(state, policy)
+    if os.path.exists(os.path.join(d, "state.json")):
+        return
+    os.makedirs(os.path.join(ROOT, OUT), exist_ok=True)
+    cmd = command(build, sets_of(policy), ["--save-state", d, "--precondition-only"])
+    print(f"age {policy}: {' '.join(cmd)}", flush=True)
+    cpu = run(cmd, os.path.join(ROOT, OUT, f"age-{policy}.log"))
+    with open(os.path.join(ROOT, OUT, f"age-{policy}.json"), "w") as f:
+        json.dump({"cmd": cmd, **cpu}, f, indent=1)
+    print(f"age {policy}: {cpu['user_s']:.1f} + {cpu['sys_s']:.1f} s CPU, {cpu['wall_s']:.0f} s wall", flush=True)
+
+
+def point_name(workload, policy, writes):
+    """out/haml_scale/<workload>-<policy>[-<writes>] (a trace's length is fixed by its loops)."""
+    if workload in TRACES:
+        return f"{workload}-{policy}"
+    return f"{workload}-{policy}-" + (f"{writes // 1_000_000}M" if writes % 1_000_000 == 0 else str(writes))
+
+
+def point_dir(workload, policy, writes):
+    return os.path.join(ROOT, OUT, point_name(workload, policy, writes))
+
+
+def point_cmd(build, state, workload, policy, writes):
+    return command(build, sets_of(policy, workload, writes),
+                   ["--load-state", os.path.join(state, policy), "-o",
+                    os.path.relpath(point_dir(workload, policy, writes), ROOT)])
+
+
+def done(cmd, d):
+    """The point in directory d has run with this command line."""
+    try:
+        with open(os.path.join(d, "cmd.json")) as f:
+            return json.load(f)["cmd"] == cmd and os.path.exists(os.path.join(d, "summary.json"))
+    except (OSError, KeyError, ValueError):
+        return False
+
+
+def point(cmd, d):
+    name = os.path.basename(d)
+    print(f"{name}: {' '.join(cmd)}", flush=True)
+    os.makedirs(d, exist_ok=True)
+    cpu = run(cmd, os.path.join(d, "log.txt"))
+    with open(os.path.join(d, "cmd.json"), "w") as f:
+        json.dump({"cmd": cmd, **cpu}, f, indent=1)
+    print(f"{name}: {cpu['user_s']:.1f} + {cpu['sys_s']:.1f} s CPU, {cpu['wall_s']:.0f} s wall",
+          flush=True)
+
+
+def table(workloads, policies, writes):
+    """The page's table: one row per point that has run (each count of writes in turn, then the traces)."""
+    head = ("| workload | policy | host writes | WAF | erases | GC victims | read mean (us) | read p99 (us) | "
+            "write mean (us) | write p99.9 (us) | hottest class share | rank corr. | never rewritten in hottest | "
+            "CPU s (user + sys) | peak RSS MB |")
+    lines = [head, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    rows = []
+    for n in writes:
+        rows += [(w, p, point_dir(w, p, n)) for w in workloads if w not in TRACES for p in policies]
+    rows += [(w, p, point_dir(w, p, 0)) for w in workloads if w in TRACES for p in policies]
+    for w, p, d in rows:
+        try:
+            with open(os.path.join(d, "summary.json")) as f:
+                j = json.load(f)
+            with open(os.path.join(d, "cmd.json")) as f:
+                c = json.load(f)
+        except OSError:
+            continue
+        lat = j["latency_us"]
+        cls = j["placement"]["class_lba_writes"]
+        share = f"{cls[0] / sum(cls):.2f}" if len(cls) > 1 and sum(cls) else ""
+        conf = j["placement"]["class_by_stream"]
+        rc, ch = rank_correlation(conf), cold_in_hot(conf)
+        rc = "" if rc != rc else f"{rc:.3f}"  # NaN: one class
+        ch = "" if ch != ch else f"{ch:.3f}"
+        lines.append(
+            f"| {w} | {POLICIES[p]} | {j['ftl']['host_lba_writes']:,} | {j['ftl']['waf']:.3f} | "
+            f"{j['ftl']['erases']:,} | {j['ftl']['gc_runs']:,} | {lat['read']['mean']:,.1f} | "
+            f"{lat['read']['p99']:,.1f} | {lat['write']['mean']:,.1f} | {lat['write']['p999']:,.0f} | {share} | "
+            f"{rc} | {ch} | {c['user_s']:.1f} + {c['sys_s']:.1f} | {c['peak_rss_mb']:,.0f} |")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("build", help="the build directory (holds platform/ssdvp)")
+    ap.add_argument("--state", required=True, help="directory for the saved drives (outside the repository)")
+    ap.add_argument("--writes", default="10000000",
+                    help="host writes per synthetic point (default 10 M); comma-separated: each in turn")
+    ap.add_argument("--policies", default=",".join(POLICIES), help="comma-separated, in run order")
+    ap.add_argument("--workloads", default=",".join(WORKLOADS), help="comma-separated")
+    ap.add_argument("--clean", action="store_true", help="delete each policy's saved drive after its last point")
+    ap.add_argument("--table-only", action="store_true", help="print the table of what has run")
+    a = ap.parse_args()
+    policies = a.policies.split(",")
+    workloads = a.workloads.split(",")
+    for p in policies:
+        if p not in POLICIES:
+            sys.exit(f"--policies: unknown policy '{p}' (one of {', '.join(POLICIES)})")
+    for w in workloads:
+        if w not in WORKLOADS:
+            sys.exit(f"--workloads: unknown workload '{w}' (one of {', '.join(WORKLOADS)})")
+    writes = [int(n) for n in a.writes.split(",")]
+    build = os.path.abspath(a.build)
+    state = os.path.abspath(a.state)
+    if not a.table_only:
+        for p in policies:
+            todo = [(point_cmd(build, state, w, p, n), point_dir(w, p, n)) for n in writes for w in workloads]
+            todo = [(c, d) for i, (c, d) in enumerate(todo) if not done(c, d) and (c, d) not in todo[:i]]
+            if todo:
+                age(build, state, p)
+            for c, d in todo:
+                point(c, d)
+            if a.clean:
+                shutil.rmtree(os.path.join(state, p), ignore_errors=True)
+    print(table(workloads, policies, writes))
+
+
+if __name__ == "__main__":
+    main()
