@@ -192,7 +192,7 @@ int frontier_hold_poll(struct ftl *f) {
 
 /* Holds full buffer b for its plane siblings: 1 if held. */
 static int program_hold(struct ftl *f, uint32_t b) {
-  if (!f->fr[0].held || f->functional || !f->flash_outstanding) return 0;
+  if (!f->fr[0].held || f->in_func_call || !f->flash_outstanding) return 0;
   const struct pagebuf *pb = &f->bufs[b];
   struct frontier *fr = &f->fr[pb->frontier];
   const uint32_t planes = mp_planes(f), page = pb->row % f->cfg.pages_per_block;

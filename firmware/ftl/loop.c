@@ -287,7 +287,7 @@ uint32_t ftl_func_submit(struct ftl *f, int write, uint64_t lba, uint32_t n, con
     return FTL_NONE;
   const uint32_t c = func_cmd(f, write ? NVME_OP_WRITE : NVME_OP_READ, lba, n);
   if (c == FTL_NONE) return FTL_NONE;
-  f->functional = 1;
+  f->in_func_call = 1;
   if (write) {
     memcpy(f->cmds[c].tokens, tokens, (size_t)n * 4);
     f->cmds[c].stream = (uint8_t)stream;
@@ -297,7 +297,7 @@ uint32_t ftl_func_submit(struct ftl *f, int write, uint64_t lba, uint32_t n, con
   } else if (!cmd_start_read(f, c)) {
     wait_push(f, c);
   }
-  f->functional = 0;
+  f->in_func_call = 0;
   return c;
 }
 
