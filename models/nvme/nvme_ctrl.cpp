@@ -38,6 +38,9 @@ NvmeCtrl::NvmeCtrl(sc_core::sc_module_name nm, Config& cfg)
                      "priority class (weights: Set Features 01h)") == "wrr"
           ? NvmeArbiter::Mechanism::wrr
           : NvmeArbiter::Mechanism::rr);
+  vectors_ =
+      uint32_t(cfg.get_u64("nvme.interrupt_vectors", 65,
+                           "MSI-X interrupt vectors the controller has (Create I/O CQ's IV must be below)", 1, 2048));
   mqes_ = uint32_t(cfg.get_u64("nvme.max_queue_entries", 65536,
                                "largest I/O queue Create I/O CQ/SQ accept, in entries (CAP.MQES + 1)", 2, 65536) -
                    1);
@@ -134,6 +137,7 @@ uint32_t NvmeCtrl::queue_command(uint32_t cmd) {
   if (qid == 0 || qid > kMaxQueues || (cq ? q_[qid].cq : q_[qid].live)) return NVME_SC_INVALID_QID;
   if (!cq && (ref == 0 || ref > kMaxQueues || !q_[ref].cq)) return NVME_SC_CQ_INVALID;
   if (qsize == 0 || qsize > mqes_) return NVME_SC_INVALID_QSIZE;
+  if (cq && ref >= vectors_) return NVME_SC_INVALID_VECTOR;
   if (!SSDVP_FIELD_GET(NVME_Q_ARGS_PC, args)) return NVME_SC_INVALID_FIELD;
   Queue& q = q_[qid];
   if (cq) {
@@ -145,6 +149,7 @@ uint32_t NvmeCtrl::queue_command(uint32_t cmd) {
     q.cq_backlog.clear();
     q.msi_addr = q_[0].msi_addr;  // MSI-X table not modelled: the admin queue's window, value = IV
     q.msi_vec = ref;
+    q.ien = SSDVP_FIELD_GET(NVME_Q_ARGS_IEN, args) != 0;  // clear: completions raise no interrupt
   } else {
     q.live = true;
     q.deleting = false;
@@ -505,7 +510,7 @@ void NvmeCtrl::post_completion(uint16_t qid, nvme_cqe cqe) {
   ++stats_.completions;
   if (SSDVP_FIELD_GET(NVME_CQE_STATUS_SF, cqe.status)) ++stats_.error_completions;
   uint32_t vec = q.msi_vec;
-  if (!host_access(true, q.msi_addr, &vec, 4)) ++stats_.completion_errors;  // MSI
+  if (q.ien && !host_access(true, q.msi_addr, &vec, 4)) ++stats_.completion_errors;  // MSI (vector = IV)
   if (sq.in_flight) --sq.in_flight;
   finish_delete(qid);
 }

@@ -113,6 +113,7 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
     std::deque<nvme_cqe> cq_backlog;  // completions waiting for CQ room
     bool deleting = false;            // delete_io_queue: no fetch, gone once drained
     bool sq_only = false;             // Delete I/O SQ (admin): the CQ of this id stays
+    bool ien = true;                  // CQ: interrupts enabled (Create I/O CQ's IEN)
     uint32_t in_flight = 0;           // fetched, completion not yet posted
   };
   enum class EvKind : uint8_t { cmd_visible, done_entry, completion };
@@ -149,6 +150,7 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
   void finish_delete(uint16_t qid);                // removes a deleting queue once nothing is in flight
   uint32_t queue_command(uint32_t cmd);            // NVME_Q_CMD (admin Create I/O CQ/SQ): the NVMe status
   uint32_t delete_command(bool cq, uint16_t qid);  // NVME_Q_CMD delete SQ/CQ (admin 00h/04h): the NVMe status
+  uint32_t vectors_ = 65;                          // nvme.interrupt_vectors
   uint32_t admin_deletes_ = 0;                     // Delete I/O SQ commands still draining their SQ
   std::deque<nvme_cqe> held_admin_;                // admin completions held until they are done
 

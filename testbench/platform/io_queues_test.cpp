@@ -26,12 +26,13 @@ struct Platform : SmallSoc {
           tune(c);
         }) {}
   // entries: the queue's size (the command carries it 0's based).
-  uint16_t create_cq(uint32_t qid, uint64_t addr, uint32_t entries, bool pc = true) {
+  // iv: its interrupt vector (default: the qid); ien: interrupts enabled.
+  uint16_t create_cq(uint32_t qid, uint64_t addr, uint32_t entries, bool pc = true, int iv = -1, bool ien = true) {
     nvme_sqe e{};
     e.cdw0 = NVME_ADMIN_CREATE_CQ;
     e.prp1 = addr;
     e.cdw10 = (entries - 1) << 16 | qid;
-    e.cdw11 = qid << 16 | 1u << 1 | (pc ? 1u : 0u);
+    e.cdw11 = uint32_t(iv < 0 ? qid : uint32_t(iv)) << 16 | (ien ? 1u : 0u) << 1 | (pc ? 1u : 0u);
     return admin(e);
   }
   uint16_t create_sq(uint32_t qid, uint64_t addr, uint32_t entries, uint32_t cqid, uint32_t prio = 2) {
@@ -193,4 +194,48 @@ TEST(IoQueues, DeleteQueuesGetTheNvmeStatusesAndAnSqIsDrainedBeforeItsDeleteComp
   EXPECT_GE(aborted, 1u);
   EXPECT_GE(done, 1u);
   EXPECT_EQ(p.soc->nvme.stats().aborted_sq_deletion, aborted);
+}
+
+// One interrupt vector per CQ (MSI-X style): Create I/O CQ's IV (CDW11 31:16)
+// at or above nvme.interrupt_vectors gets Invalid Interrupt Vector (108h);
+// two CQs on vectors 3 and 5 each raise only their own vector, a host
+// waiting on vector 3 wakes with CQ 2's completion, and a CQ created with IEN
+// clear raises none (its completion is still posted).
+TEST(IoQueues, EachCqRaisesItsOwnInterruptVector) {
+  Platform p([](Config& c) { c.set("nvme.interrupt_vectors", "8"); });
+  const uint64_t sq2 = p.mem.alloc(kDepth * sizeof(nvme_sqe)), cq2 = p.mem.alloc(kDepth * sizeof(nvme_cqe));
+  const uint64_t sq4 = p.mem.alloc(kDepth * sizeof(nvme_sqe)), cq4 = p.mem.alloc(kDepth * sizeof(nvme_cqe));
+  const uint64_t sq6 = p.mem.alloc(kDepth * sizeof(nvme_sqe)), cq6 = p.mem.alloc(kDepth * sizeof(nvme_cqe));
+  const uint64_t data = p.mem.alloc(4096);
+  p.run([&] {
+    EXPECT_EQ(p.create_cq(2, cq2, kDepth, true, 8), NVME_SC_INVALID_VECTOR);  // vectors 0..7
+    EXPECT_EQ(p.create_cq(2, cq2, kDepth, true, 3), NVME_SC_SUCCESS);
+    EXPECT_EQ(p.create_cq(4, cq4, kDepth, true, 5), NVME_SC_SUCCESS);
+    EXPECT_EQ(p.create_cq(6, cq6, kDepth, true, 6, false), NVME_SC_SUCCESS);  // IEN clear
+    EXPECT_EQ(p.create_sq(2, sq2, kDepth, 2), NVME_SC_SUCCESS);
+    EXPECT_EQ(p.create_sq(4, sq4, kDepth, 4), NVME_SC_SUCCESS);
+    EXPECT_EQ(p.create_sq(6, sq6, kDepth, 6), NVME_SC_SUCCESS);
+    QueuePair s2, s4, s6;
+    s2.qid = 2, s2.sq = sq2, s2.cq = cq2;
+    s4.qid = 4, s4.sq = sq4, s4.cq = cq4;
+    s6.qid = 6, s6.sq = sq6, s6.cq = cq6;
+    EXPECT_EQ(p.mem.msis(3) + p.mem.msis(5), 0u);
+    // Waiting on CQ 2's vector: woken by its completion, well before the timeout.
+    const sc_time limit(50, sc_core::SC_MS), t0 = sc_core::sc_time_stamp();
+    p.submit(s2, {io(NVME_OP_WRITE, 1, data)});
+    sc_core::wait(limit, p.mem.msi_event(3));
+    EXPECT_LT(sc_core::sc_time_stamp() - t0, limit);
+    ASSERT_EQ(p.posted(s2).size(), 1u);
+    s2.cq_head = 1;
+    p.host.doorbell(NvmeCtrl::kDoorbellBase + 8 * 2 + 4, s2.cq_head);
+    EXPECT_EQ(p.mem.msis(3), 1u);
+    EXPECT_EQ(p.mem.msis(5), 0u);
+    EXPECT_EQ(p.host.exec(s4, io(NVME_OP_WRITE, 2, data)), NVME_SC_SUCCESS);
+    EXPECT_EQ(p.mem.msis(3), 1u);
+    EXPECT_EQ(p.mem.msis(5), 1u);
+    const uint64_t before = p.mem.msis();
+    EXPECT_EQ(p.host.exec(s6, io(NVME_OP_WRITE, 3, data)), NVME_SC_SUCCESS);  // found when exec polls again
+    EXPECT_EQ(p.mem.msis(), before);
+    EXPECT_EQ(p.mem.msis(6), 0u);
+  });
 }
