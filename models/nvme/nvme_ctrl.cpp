@@ -149,7 +149,7 @@ uint32_t NvmeCtrl::queue_command(uint32_t cmd) {
     q.cq_backlog.clear();
     q.msi_addr = q_[0].msi_addr;  // MSI-X table not modelled: the admin queue's window, value = IV
     q.msi_vec = ref;
-    q.ien = SSDVP_FIELD_GET(NVME_Q_ARGS_IEN, args) != 0;  // clear: completions raise no interrupt
+    q.ien = (args >> 1 & 1u) != 0;  // IEN, CDW11 bit 1 (QPRIO's bits in an SQ's): clear, no interrupt
   } else {
     q.live = true;
     q.deleting = false;
