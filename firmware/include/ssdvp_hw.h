@@ -90,16 +90,18 @@ enum nvme_opcode {
 };
 /* Admin commands (submission queue 0): the Directives of NVMe 1.4 section 9. */
 enum nvme_admin_opcode { NVME_ADMIN_DIRECTIVE_SEND = 0x19, NVME_ADMIN_DIRECTIVE_RECV = 0x1a };
-/* Admin commands that create I/O queues and get the Arbitration feature
- * (firmware/ftl/queues.c; Set Features 01h goes there too). */
+/* Admin commands that create and delete I/O queues and get the Arbitration
+ * feature (firmware/ftl/queues.c; Set Features 01h goes there too). */
 enum nvme_admin_queue_opcode {
+  NVME_ADMIN_DELETE_SQ = 0x00,
   NVME_ADMIN_CREATE_SQ = 0x01,
+  NVME_ADMIN_DELETE_CQ = 0x04,
   NVME_ADMIN_CREATE_CQ = 0x05,
   NVME_ADMIN_GET_FEATURES = 0x0a
 };
 #define NVME_FEAT_ARBITRATION 0x01u
 /* NVME_Q_CMD values: what a write of the register executes. */
-enum nvme_qcmd { NVME_QCMD_CREATE_CQ = 1, NVME_QCMD_CREATE_SQ = 2 };
+enum nvme_qcmd { NVME_QCMD_CREATE_CQ = 1, NVME_QCMD_CREATE_SQ = 2, NVME_QCMD_DELETE_SQ = 3, NVME_QCMD_DELETE_CQ = 4 };
 /* Directive operations (CDW11 bits 7:0 DOPER, 15:8 DTYPE, 31:16 DSPEC). */
 enum nvme_dir_oper {
   NVME_DIR_SND_ID_ENABLE = 0x01,      /* Identify, send: enable/disable a directive type (CDW12) */
@@ -156,6 +158,8 @@ enum nvme_status {
   NVME_SC_CQ_INVALID = 0x100,          /* command specific: Create I/O SQ names no existing CQ */
   NVME_SC_INVALID_QID = 0x101,         /* command specific: Invalid Queue Identifier */
   NVME_SC_INVALID_QSIZE = 0x102,       /* command specific: Invalid Queue Size */
+  NVME_SC_INVALID_VECTOR = 0x108,      /* command specific: Create I/O CQ: Invalid Interrupt Vector */
+  NVME_SC_INVALID_QDELETION = 0x10c,   /* command specific: Delete I/O CQ: Invalid Queue Deletion (SQs attached) */
   NVME_SC_STREAM_ALLOC_FAILED = 0x17f, /* command specific: Stream Resource Allocation Failed */
   NVME_SC_UNRECOVERED_READ = 0x281     /* media error: Unrecovered Read Error (ECC failed after every retry) */
 };

@@ -38,6 +38,9 @@ NvmeCtrl::NvmeCtrl(sc_core::sc_module_name nm, Config& cfg)
                      "priority class (weights: Set Features 01h)") == "wrr"
           ? NvmeArbiter::Mechanism::wrr
           : NvmeArbiter::Mechanism::rr);
+  vectors_ =
+      uint32_t(cfg.get_u64("nvme.interrupt_vectors", 65,
+                           "MSI-X interrupt vectors the controller has (Create I/O CQ's IV must be below)", 1, 2048));
   mqes_ = uint32_t(cfg.get_u64("nvme.max_queue_entries", 65536,
                                "largest I/O queue Create I/O CQ/SQ accept, in entries (CAP.MQES + 1)", 2, 65536) -
                    1);
@@ -122,6 +125,7 @@ uint32_t NvmeCtrl::queue_command(uint32_t cmd) {
   const uint32_t qsize = SSDVP_FIELD_GET(NVME_Q_ID_QSIZE, id);  // 0's based
   const uint32_t ref = SSDVP_FIELD_GET(NVME_Q_ARGS_QREF, args);
   const uint64_t addr = uint64_t(bank_.get(NVME_Q_ADDR_HI)) << 32 | bank_.get(NVME_Q_ADDR_LO);
+  if (cmd == NVME_QCMD_DELETE_SQ || cmd == NVME_QCMD_DELETE_CQ) return delete_command(cmd == NVME_QCMD_DELETE_CQ, qid);
   if (cmd != NVME_QCMD_CREATE_CQ && cmd != NVME_QCMD_CREATE_SQ) {
     ++stats_.ring_errors;
     SSDVP_LOG(log_, error, "firmware bug: queue command %u unknown", cmd);
@@ -133,6 +137,7 @@ uint32_t NvmeCtrl::queue_command(uint32_t cmd) {
   if (qid == 0 || qid > kMaxQueues || (cq ? q_[qid].cq : q_[qid].live)) return NVME_SC_INVALID_QID;
   if (!cq && (ref == 0 || ref > kMaxQueues || !q_[ref].cq)) return NVME_SC_CQ_INVALID;
   if (qsize == 0 || qsize > mqes_) return NVME_SC_INVALID_QSIZE;
+  if (cq && ref >= vectors_) return NVME_SC_INVALID_VECTOR;
   if (!SSDVP_FIELD_GET(NVME_Q_ARGS_PC, args)) return NVME_SC_INVALID_FIELD;
   Queue& q = q_[qid];
   if (cq) {
@@ -144,6 +149,7 @@ uint32_t NvmeCtrl::queue_command(uint32_t cmd) {
     q.cq_backlog.clear();
     q.msi_addr = q_[0].msi_addr;  // MSI-X table not modelled: the admin queue's window, value = IV
     q.msi_vec = ref;
+    q.ien = (args >> 1 & 1u) != 0;  // IEN, CDW11 bit 1 (QPRIO's bits in an SQ's): clear, no interrupt
   } else {
     q.live = true;
     q.deleting = false;
@@ -156,6 +162,27 @@ uint32_t NvmeCtrl::queue_command(uint32_t cmd) {
     arb_.add(qid, NvmeArbiter::Priority(SSDVP_FIELD_GET(NVME_Q_ARGS_QPRIO, args)));
   }
   SSDVP_LOG(log_, info, "I/O %s %u created: %u entries", cq ? "CQ" : "SQ", qid, qsize + 1);
+  return NVME_SC_SUCCESS;
+}
+
+uint32_t NvmeCtrl::delete_command(bool cq, uint16_t qid) {
+  // NVMe: Invalid Queue Identifier for queue 0, one that does not exist or an
+  // SQ already being deleted; Invalid Queue Deletion for a CQ an SQ still uses.
+  if (qid == 0 || qid > kMaxQueues) return NVME_SC_INVALID_QID;
+  Queue& q = q_[qid];
+  if (cq) {
+    if (!q.cq) return NVME_SC_INVALID_QID;
+    for (uint16_t s : live_)
+      if (s != 0 && q_[s].cqid == qid) return NVME_SC_INVALID_QDELETION;
+    q.cq = false;
+    q.cq_backlog.clear();
+    SSDVP_LOG(log_, info, "I/O CQ %u deleted", qid);
+    return NVME_SC_SUCCESS;
+  }
+  if (!q.live || q.deleting) return NVME_SC_INVALID_QID;
+  q.sq_only = true;  // its CQ stays until Delete I/O CQ
+  ++admin_deletes_;  // admin completions wait for the deletion (finish_delete)
+  delete_io_queue(qid);
   return NVME_SC_SUCCESS;
 }
 
@@ -202,11 +229,18 @@ bool NvmeCtrl::delete_io_queue(uint16_t qid) {
 void NvmeCtrl::finish_delete(uint16_t qid) {
   Queue& q = q_[qid];
   if (!q.deleting || q.in_flight || !q.cq_backlog.empty()) return;
-  q.live = q.deleting = q.cq = false;
+  const bool sq_only = q.sq_only;
+  q.live = q.deleting = q.sq_only = false;
+  if (!sq_only) q.cq = false;
   live_.erase(std::find(live_.begin(), live_.end(), qid));
   arb_.remove(qid);
-  SSDVP_LOG(log_, info, "I/O queue %u deleted", qid);
+  SSDVP_LOG(log_, info, "I/O %s %u deleted", sq_only ? "SQ" : "queue", qid);
   deleted.notify(sc_core::SC_ZERO_TIME);
+  if (sq_only && --admin_deletes_ == 0) {  // the Delete I/O SQ's completion, and what queued behind it
+    std::deque<nvme_cqe> held;
+    held.swap(held_admin_);
+    for (const nvme_cqe& c : held) post_completion(0, c);
+  }
 }
 
 bool NvmeCtrl::add_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr) {
@@ -457,6 +491,10 @@ void NvmeCtrl::schedule(Event&& ev) {
 }
 
 void NvmeCtrl::post_completion(uint16_t qid, nvme_cqe cqe) {
+  if (qid == 0 && admin_deletes_) {  // a Delete I/O SQ is still draining its SQ
+    held_admin_.push_back(cqe);
+    return;
+  }
   Queue& sq = q_[qid];
   Queue& q = q_[sq.cqid];                             // the CQ (its own id for a pair)
   if (ring_full(q.cq_head, q.cq_tail, q.cq_depth)) {  // host CQ full: hold it
@@ -473,7 +511,7 @@ void NvmeCtrl::post_completion(uint16_t qid, nvme_cqe cqe) {
   ++stats_.completions;
   if (SSDVP_FIELD_GET(NVME_CQE_STATUS_SF, cqe.status)) ++stats_.error_completions;
   uint32_t vec = q.msi_vec;
-  if (!host_access(true, q.msi_addr, &vec, 4)) ++stats_.completion_errors;  // MSI
+  if (q.ien && !host_access(true, q.msi_addr, &vec, 4)) ++stats_.completion_errors;  // MSI (vector = IV)
   if (sq.in_flight) --sq.in_flight;
   finish_delete(qid);
 }

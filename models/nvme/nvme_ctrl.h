@@ -118,6 +118,8 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
     bool phase = true;
     std::deque<nvme_cqe> cq_backlog;  // completions waiting for CQ room
     bool deleting = false;            // delete_io_queue: no fetch, gone once drained
+    bool sq_only = false;             // Delete I/O SQ (admin): the CQ of this id stays
+    bool ien = true;                  // CQ: interrupts enabled (Create I/O CQ's IEN)
     uint32_t in_flight = 0;           // fetched, completion not yet posted
   };
   enum class EvKind : uint8_t { cmd_visible, done_entry, completion };
@@ -154,8 +156,12 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
   bool dbg_gc_on_ = false;
   uint64_t dbg_gc_since_ = 0, dbg_gc_ps_ = 0;
   bool add_queue(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr, uint32_t depth, uint64_t msi_addr);
-  void finish_delete(uint16_t qid);      // removes a deleting queue once nothing is in flight
-  uint32_t queue_command(uint32_t cmd);  // NVME_Q_CMD (admin Create I/O CQ/SQ): the NVMe status
+  void finish_delete(uint16_t qid);                // removes a deleting queue once nothing is in flight
+  uint32_t queue_command(uint32_t cmd);            // NVME_Q_CMD (admin Create I/O CQ/SQ): the NVMe status
+  uint32_t delete_command(bool cq, uint16_t qid);  // NVME_Q_CMD delete SQ/CQ (admin 00h/04h): the NVMe status
+  uint32_t vectors_ = 65;                          // nvme.interrupt_vectors
+  uint32_t admin_deletes_ = 0;                     // Delete I/O SQ commands still draining their SQ
+  std::deque<nvme_cqe> held_admin_;                // admin completions held until they are done
 
   bool host_access(bool write, uint64_t addr, void* data, uint32_t len);
   uint8_t* dram_ptr(uint32_t addr, uint32_t len) { return dma.dmi_ptr(addr, len); }

@@ -35,7 +35,8 @@ uint16_t HostDriver::admin_exec(nvme_sqe e, uint32_t* dw0) {
     if (stall_ps_ && sc_core::sc_time_stamp().value() - t0 >= stall_ps_)
       throw std::runtime_error("host: admin command 0x" + std::to_string(e.cdw0 & 0xff) +
                                " did not complete (host.stall_timeout)");
-    wait(sc_core::sc_time::from_value(stall_ps_ ? stall_ps_ : 1000000000000ull), mem_.msi_event());
+    wait(sc_core::sc_time::from_value(stall_ps_ ? stall_ps_ : 1000000000000ull),
+         mem_.msi_event(0));  // the admin CQ's vector
   }
 }
 

@@ -488,7 +488,8 @@ void HostDriver::wait_for_work(const Arrivals& a, uint64_t now) {
   if (a.more && !closed_loop_ && (waiting_.empty() || busy_slots_ < qd_))
     wake = std::min(a.t0 + a.next.time_ps, next_sample_ps_);
   if (wake > now)
-    live_src_ ? wait(ps(wake - now), mem_.msi_event() | live_src_->arrival()) : wait(ps(wake - now), mem_.msi_event());
+    live_src_ ? wait(ps(wake - now), mem_.msi_event(hq_.qid) | live_src_->arrival())
+              : wait(ps(wake - now), mem_.msi_event(hq_.qid));  // its CQ's vector (IV = qid)
 }
 
 // Completion handling after a wait: completions, the time series, the stall

@@ -2,8 +2,10 @@
 //
 // Plain memory at [0, host.memory) for submission/completion rings and data
 // buffers (tokens), and an MSI doorbell window: a 4-byte write there notifies
-// msi_event() (after the transaction's annotated delay). No timing of its
-// own: the PCIe link model in the NVMe controller charges transfers.
+// msi_event() (after the transaction's annotated delay) and the event of the
+// vector written (the 4-byte value: the CQ's interrupt vector, MSI-X style).
+// No timing of its own: the PCIe link model in the NVMe controller charges
+// transfers.
 #pragma once
 
 #include <systemc>
@@ -11,6 +13,8 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <vector>
 
 #include "common/config.h"
@@ -33,11 +37,18 @@ class HostMemory : public sc_core::sc_module {
   void wake() { msi_.notify(sc_core::SC_ZERO_TIME); }
   uint64_t msis() const { return msis_; }
   // An interrupt raised on the host itself (the host-level FTL's block layer
-  // completing a command: host/ftl/host_ftl_block.h), as an MSI write would.
-  void notify_msi() {
+  // completing a command on queue `vector`: host/ftl/host_ftl_block.h), as an
+  // MSI write of that vector would.
+  void notify_msi(uint32_t vector) {
     ++msis_;
     msi_.notify(sc_core::SC_ZERO_TIME);
+    Vector& v = vector_(vector);
+    ++v.count;
+    v.event.notify(sc_core::SC_ZERO_TIME);
   }
+  // One interrupt vector: its event and how many MSIs it got.
+  const sc_core::sc_event& msi_event(uint32_t vector) { return vector_(vector).event; }
+  uint64_t msis(uint32_t vector) { return vector_(vector).count; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
@@ -45,6 +56,12 @@ class HostMemory : public sc_core::sc_module {
   uint64_t next_ = 0;
   sc_core::sc_event msi_;
   uint64_t msis_ = 0;
+  struct Vector {
+    sc_core::sc_event event;
+    uint64_t count = 0;
+  };
+  Vector& vector_(uint32_t v);
+  std::map<uint32_t, std::unique_ptr<Vector>> vectors_;
 };
 
 }  // namespace ssdvp

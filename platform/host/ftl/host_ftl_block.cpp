@@ -353,7 +353,7 @@ void HostFtlBlock::serve() {
     if (!finished_.empty()) {
       for (const auto& [cid, st] : finished_) finish(cid, st);
       finished_.clear();
-      mem_.notify_msi();
+      mem_.notify_msi(hqid_);  // the host queue's CQ vector (IV = qid)
       did = true;
     }
     if (!did) wait(work_ | done_);
