@@ -24,16 +24,20 @@ HostMemory::Vector& HostMemory::vector_(uint32_t v) {
   return *slot;
 }
 
+void HostMemory::raise(uint32_t vector, const sc_core::sc_time& delay) {
+  ++msis_;
+  msi_.notify(delay);
+  Vector& vec = vector_(vector);
+  ++vec.count;
+  vec.event.notify(delay);
+}
+
 void HostMemory::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
   const uint64_t a = tx.get_address(), n = tx.get_data_length();
   if (a >= kMsiBase && a < kMsiBase + 0x1000 && tx.is_write()) {
-    ++msis_;
-    msi_.notify(delay);
     uint32_t v = 0;
     if (n == 4) std::memcpy(&v, tx.get_data_ptr(), 4);
-    Vector& vec = vector_(v);
-    ++vec.count;
-    vec.event.notify(delay);
+    raise(v, delay);
     tx.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }

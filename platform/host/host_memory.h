@@ -33,25 +33,25 @@ class HostMemory : public sc_core::sc_module {
   // Bump allocation of host memory (64-byte aligned); throws if exhausted.
   uint64_t alloc(uint64_t bytes);
   const sc_core::sc_event& msi_event() const { return msi_; }
-  // Wakes whoever waits for an MSI, as one would (power-up: the host driver).
-  void wake() { msi_.notify(sc_core::SC_ZERO_TIME); }
+  // Wakes whoever waits for an MSI on `vector` (or on any MSI), as one would,
+  // without counting one (power-up: the host driver waits on its CQ's vector).
+  void wake(uint32_t vector) {
+    msi_.notify(sc_core::SC_ZERO_TIME);
+    vector_(vector).event.notify(sc_core::SC_ZERO_TIME);
+  }
   uint64_t msis() const { return msis_; }
   // An interrupt raised on the host itself (the host-level FTL's block layer
   // completing a command on queue `vector`: host/ftl/host_ftl_block.h), as an
   // MSI write of that vector would.
-  void notify_msi(uint32_t vector) {
-    ++msis_;
-    msi_.notify(sc_core::SC_ZERO_TIME);
-    Vector& v = vector_(vector);
-    ++v.count;
-    v.event.notify(sc_core::SC_ZERO_TIME);
-  }
+  void notify_msi(uint32_t vector) { raise(vector, sc_core::SC_ZERO_TIME); }
   // One interrupt vector: its event and how many MSIs it got.
   const sc_core::sc_event& msi_event(uint32_t vector) { return vector_(vector).event; }
   uint64_t msis(uint32_t vector) { return vector_(vector).count; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  // One MSI of `vector` after `delay`: counted, its event and the any-MSI event.
+  void raise(uint32_t vector, const sc_core::sc_time& delay);
   std::vector<uint8_t> mem_;
   uint64_t next_ = 0;
   sc_core::sc_event msi_;

@@ -51,7 +51,7 @@ void HostDriver::power_loss() {
 
 void HostDriver::power_up() {
   last_progress_ps_ = sc_core::sc_time_stamp().value();
-  mem_.wake();  // the thread goes on at once, not at its next sample
+  mem_.wake(hq_.qid);  // the thread (waiting on its CQ's vector) goes on at once, not at its next sample
 }
 
 }  // namespace ssdvp
