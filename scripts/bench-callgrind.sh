@@ -3,19 +3,21 @@
 # valgrind's callgrind: a figure that does not depend on the machine's load
 # (docs/performance.md, "Instructions per host I/O").
 #
-#   scripts/bench-callgrind.sh [SSDVP_BINARY] [REQUESTS]
+#   scripts/bench-callgrind.sh [SSDVP_BINARY] [REQUESTS] [--set key=value ...]
 #
 # Runs configs/bench32g.yaml shrunk to 1 GiB of flash (32 blocks per die,
 # 768 MiB exported, so GC is in steady state after the functional
 # preconditioning) with REQUESTS (default 20000) closed-loop 4 KiB random
 # writes at QD64, and counts instructions only inside the timed sc_start()
 # (--toggle-collect), so set-up and preconditioning are left out. Prints
-# instructions per host I/O and delta cycles per host I/O; the callgrind
+# instructions per host I/O and delta cycles per host I/O (further arguments
+# go to `ssdvp run`, e.g. --set host.coalesce.entries=8); the callgrind
 # output stays in OUT_DIR (default /tmp/ssdvp-callgrind) for callgrind_annotate.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${1:-$ROOT/build/platform/ssdvp}
 REQ=${2:-20000}
+shift $(($# < 2 ? $# : 2))
 OUT_DIR=${OUT_DIR:-/tmp/ssdvp-callgrind}
 command -v valgrind >/dev/null || { echo "bench-callgrind.sh: valgrind is not installed" >&2; exit 2; }
 mkdir -p "$OUT_DIR"
@@ -23,7 +25,7 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 valgrind --tool=callgrind --callgrind-out-file="$OUT_DIR/callgrind.out" --collect-atstart=no \
   --toggle-collect='sc_core::sc_start()' "$BIN" run -c "$ROOT/configs/bench32g.yaml" \
   --set flash.blocks_per_plane=32 --set nvme.namespace_size=768MiB --set dram.size=16MiB \
-  --set workload.synthetic.requests="$REQ" -o "$OUT_DIR/run" -q 2>"$OUT_DIR/valgrind.log"
+  --set workload.synthetic.requests="$REQ" -o "$OUT_DIR/run" -q "$@" 2>"$OUT_DIR/valgrind.log"
 ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$OUT_DIR/valgrind.log")
 python3 - "$ir" "$REQ" "$OUT_DIR/run/summary.json" <<'PY'
 import json, sys
@@ -31,5 +33,6 @@ ir, req, s = int(sys.argv[1]), int(sys.argv[2]), json.load(open(sys.argv[3]))
 print(f"instructions in the timed part: {ir:,}")
 print(f"instructions per host I/O: {ir / req:,.0f}")
 print(f"delta cycles per host I/O: {s['run']['delta_cycles'] / req:.1f}  (whole run)")
+print(f"interrupts per host I/O: {s['nvme'].get('interrupts', s['nvme']['completions']) / req:.2f}, firmware wake-ups per host I/O: {s['cpu']['wakeups'] / req:.2f}  (whole run)")
 print(f"WAF {s['ftl']['waf']}, flash programs {s['flash']['programs']}, reads {s['flash']['reads']}, erases {s['flash']['erases']}")
 PY

@@ -2,7 +2,8 @@
  * queues.c - admin commands that shape the host interface: Create I/O
  * Completion Queue (05h), Create I/O Submission Queue (01h), Delete I/O
  * Submission Queue (00h), Delete I/O Completion Queue (04h) and the
- * Arbitration feature (Set/Get Features 01h).
+ * Arbitration feature (Set/Get Features 01h) and the Interrupt Coalescing
+ * feature (Set/Get Features 08h: the controller's IRQ_COAL register).
  *
  * The NVMe controller holds the queues and arbitrates between them; the
  * firmware decodes the command and hands its dwords to the controller's Q_*
@@ -41,10 +42,18 @@ int queues_admin(struct ftl *f, uint8_t opcode, const struct nvme_sqe *q, uint32
     case NVME_ADMIN_DELETE_SQ: return queue_command(f, q, NVME_QCMD_DELETE_SQ);
     case NVME_ADMIN_DELETE_CQ: return queue_command(f, q, NVME_QCMD_DELETE_CQ);
     case NVME_ADMIN_SET_FEATURES:
+      if (fid == NVME_FEAT_IRQ_COALESCING) {
+        hal_write32(f->hal, SSDVP_NVME_BASE + NVME_IRQ_COAL, q->cdw11 & 0xffffu); /* THR 7:0, TIME 15:8 */
+        return NVME_SC_SUCCESS;
+      }
       if (fid != NVME_FEAT_ARBITRATION) return QUEUES_NOT_MINE;
       hal_write32(f->hal, SSDVP_NVME_BASE + NVME_ARB, q->cdw11);
       return NVME_SC_SUCCESS;
     case NVME_ADMIN_GET_FEATURES:
+      if (fid == NVME_FEAT_IRQ_COALESCING) {
+        *dw0 = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_IRQ_COAL);
+        return NVME_SC_SUCCESS;
+      }
       if (fid != NVME_FEAT_ARBITRATION) return NVME_SC_INVALID_FIELD;
       *dw0 = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_ARB);
       return NVME_SC_SUCCESS;

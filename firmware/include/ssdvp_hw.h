@@ -100,6 +100,7 @@ enum nvme_admin_queue_opcode {
   NVME_ADMIN_GET_FEATURES = 0x0a
 };
 #define NVME_FEAT_ARBITRATION 0x01u
+#define NVME_FEAT_IRQ_COALESCING 0x08u /* Interrupt Coalescing: the controller's IRQ_COAL register */
 /* NVME_Q_CMD values: what a write of the register executes. */
 enum nvme_qcmd { NVME_QCMD_CREATE_CQ = 1, NVME_QCMD_CREATE_SQ = 2, NVME_QCMD_DELETE_SQ = 3, NVME_QCMD_DELETE_CQ = 4 };
 /* Directive operations (CDW11 bits 7:0 DOPER, 15:8 DTYPE, 31:16 DSPEC). */

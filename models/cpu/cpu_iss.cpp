@@ -53,6 +53,9 @@ CpuIss::CpuIss(sc_core::sc_module_name nm, Config& cfg)
   quantum_insns_ = cfg.get_u64("cpu.iss.quantum", 10000,
                                "iss mode: instructions between synchronisations with the kernel (and interrupt checks)",
                                1, 1u << 30);
+  profile_path_ = cfg.get_string("cpu.iss.profile", "",
+                                 "iss mode: write the instructions each firmware function ran to this file at the "
+                                 "end (empty: none)");
   watchdog_insns_ =
       cfg.get_u64("cpu.iss.watchdog", 2000000000ull,
                   "iss mode: stop the program after this many instructions without a wait for interrupt (0: never)");
@@ -94,6 +97,7 @@ CpuIss::CpuIss(sc_core::sc_module_name nm, Config& cfg)
 }
 
 CpuIss::~CpuIss() {
+  if (!profile_path_.empty()) write_profile();
   if (uc_) uc_close(uc_);
 }
 
@@ -431,9 +435,10 @@ void CpuIss::block_hook(uc_struct* uc, uint64_t address, uint32_t size, void* us
     uint32_t n = 0;
     if (uc_mem_read(uc, address, code.data(), size) == UC_ERR_OK)
       for (uint32_t at = 0; at < size; at += (code[at] & 3) == 3 ? 4 : 2) ++n;
-    it = self->block_len_.emplace(uint32_t(address), n).first;
+    it = self->block_len_.emplace(uint32_t(address), Block{n, 0}).first;
   }
-  self->block_insns_ += it->second;
+  self->block_insns_ += it->second.len;
+  ++it->second.runs;
 }
 
 // A synchronous exception (Unicorn raises it instead of trapping to mtvec:

@@ -183,8 +183,14 @@ class CpuIss : public sc_core::sc_module {
   // Requests raised inside callbacks; acted on from the block hook, where the
   // PC is a block boundary (stopping inside an MMIO callback would replay it).
   bool want_wait_ = false, want_stop_ = false;
-  uint64_t block_insns_ = 0;                          // instructions retired in the current emulation slice
-  std::unordered_map<uint32_t, uint32_t> block_len_;  // block start -> instructions in it
+  uint64_t block_insns_ = 0;  // instructions retired in the current emulation slice
+  struct Block {
+    uint32_t len = 0;   // instructions in it
+    uint64_t runs = 0;  // times it ran (cpu.iss.profile)
+  };
+  std::unordered_map<uint32_t, Block> block_len_;  // by block start
+  std::string profile_path_;                       // cpu.iss.profile
+  void write_profile() const;                      // cpu_iss_profile.cpp
   State state_ = State::loaded;
   int exit_code_ = 0;
   std::string fault_, console_, line_;

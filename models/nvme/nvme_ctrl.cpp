@@ -41,6 +41,9 @@ NvmeCtrl::NvmeCtrl(sc_core::sc_module_name nm, Config& cfg)
   vectors_ =
       uint32_t(cfg.get_u64("nvme.interrupt_vectors", 65,
                            "MSI-X interrupt vectors the controller has (Create I/O CQ's IV must be below)", 1, 2048));
+  coalesce_unit_ps_ = cfg.get_time_ps("nvme.coalesce_time_unit", "100us",
+                                      "unit of the Interrupt Coalescing feature's aggregation time (NVMe: 100 us)");
+  coalesce_.resize(vectors_);
   mqes_ = uint32_t(cfg.get_u64("nvme.max_queue_entries", 65536,
                                "largest I/O queue Create I/O CQ/SQ accept, in entries (CAP.MQES + 1)", 2, 65536) -
                    1);
@@ -510,8 +513,7 @@ void NvmeCtrl::post_completion(uint16_t qid, nvme_cqe cqe) {
   if (q.cq_tail == 0) q.phase = !q.phase;
   ++stats_.completions;
   if (SSDVP_FIELD_GET(NVME_CQE_STATUS_SF, cqe.status)) ++stats_.error_completions;
-  uint32_t vec = q.msi_vec;
-  if (q.ien && !host_access(true, q.msi_addr, &vec, 4)) ++stats_.completion_errors;  // MSI (vector = IV)
+  interrupt(sq.cqid);
   if (sq.in_flight) --sq.in_flight;
   finish_delete(qid);
 }
@@ -536,6 +538,7 @@ void NvmeCtrl::publish_method() {
         break;
       }
       case EvKind::completion: post_completion(ev.qid, ev.cqe); break;
+      case EvKind::coalesce_timer: coalesce_timer(ev.qid, ev.time); break;
     }
   }
   if (irq_change) irq_ev_.notify(sc_core::SC_ZERO_TIME);

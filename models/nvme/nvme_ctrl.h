@@ -89,6 +89,7 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
     uint64_t aborted_sq_deletion = 0;       // commands completed with 08h by delete_io_queue
     uint64_t bytes_h2d = 0, bytes_d2h = 0;  // modelled bytes over the link
     uint64_t link_busy_up_ps = 0, link_busy_down_ps = 0;
+    uint64_t msis = 0;  // interrupts sent (MSI writes); fewer than completions with coalescing
   };
   const Stats& stats() const { return stats_; }
   uint32_t lba_size() const { return lba_size_; }
@@ -122,7 +123,7 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
     bool ien = true;                  // CQ: interrupts enabled (Create I/O CQ's IEN)
     uint32_t in_flight = 0;           // fetched, completion not yet posted
   };
-  enum class EvKind : uint8_t { cmd_visible, done_entry, completion };
+  enum class EvKind : uint8_t { cmd_visible, done_entry, completion, coalesce_timer };
   // Small (32 bytes), as it is moved through the due queue's heap: a fetched
   // command is already in the CMD ring, so cmd_visible carries nothing.
   struct Event {
@@ -152,6 +153,18 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
   void publish_method();
   void irq_method();
   void post_completion(uint16_t qid, nvme_cqe cqe);
+  // Interrupt Coalescing (Set Features 08h, register IRQ_COAL; nvme_coalesce.cpp):
+  // a completion posted on CQ `cqid` raises its vector's MSI now, or counts
+  // towards the aggregation threshold with a timer for the aggregation time.
+  void interrupt(uint16_t cqid);
+  void coalesce_timer(uint16_t cqid, uint64_t due_ps);
+  void send_msi(const Queue& cq);
+  struct Coalesce {  // one interrupt vector's completions not yet signalled
+    uint32_t pending = 0;
+    uint64_t deadline_ps = 0;
+  };
+  std::vector<Coalesce> coalesce_;  // by vector
+  uint64_t coalesce_unit_ps_ = 0;   // nvme.coalesce_time_unit
   void debug_gc_write(bool on, uint64_t at_ps);
   bool dbg_gc_on_ = false;
   uint64_t dbg_gc_since_ = 0, dbg_gc_ps_ = 0;

@@ -15,7 +15,8 @@ void NvmeCtrl::power_loss() {
   cmd_visible_tail_ = 0;
   bank_.set(NVME_ENABLE, 0);  // not ready: no fetch until the firmware enables it again
   dbg_gc_on_ = false;
-  irq_ev_.notify(sc_core::SC_ZERO_TIME);  // the interrupt lines fall
+  for (Coalesce& c : coalesce_) c = Coalesce{};  // IRQ_COAL stays, as a feature saved across resets (SV)
+  irq_ev_.notify(sc_core::SC_ZERO_TIME);         // the interrupt lines fall
 }
 
 }  // namespace ssdvp

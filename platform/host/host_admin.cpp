@@ -93,4 +93,20 @@ void HostDriver::setup_streams() {
                              std::to_string(msl) + ": raise ftl.streams.limit or lower ftl.hot.classes)");
 }
 
+// Interrupt Coalescing (Set Features 08h): the controller sends one MSI per
+// host.coalesce.entries completions, or host.coalesce.time after the first.
+void HostDriver::setup_coalescing() {
+  ensure_admin();
+  nvme_sqe e{};
+  e.cdw0 = 0x09;  // Set Features
+  e.cdw10 = NVME_FEAT_IRQ_COALESCING;
+  e.cdw11 = coalesce_dw11_;
+  if (uint16_t st = admin_exec(e, nullptr)) {
+    char b[8];
+    std::snprintf(b, sizeof b, "%03x", st);
+    throw std::runtime_error(
+        std::string("host.coalesce: Set Features (Interrupt Coalescing) failed with NVMe status 0x") + b);
+  }
+}
+
 }  // namespace ssdvp

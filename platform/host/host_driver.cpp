@@ -77,6 +77,12 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
       cfg.get_double("host.fua_fraction", 0.0,
                      "share of write commands sent with FUA (durable at completion; evenly spread)", 0.0, 1.0);
   if (interval_ps_ == 0) throw ConfigError("config key 'stats.interval': must be positive");
+  const uint64_t coal_entries = cfg.get_u64(
+      "host.coalesce.entries", 1, "completions per interrupt the host asks for (Set Features 08h; 1: off)", 1, 256);
+  const uint64_t coal_time = cfg.get_u64(
+      "host.coalesce.time", 0,
+      "longest delay of an interrupt the host asks for, in units of nvme.coalesce_time_unit (0: off)", 0, 255);
+  if (coal_entries > 1 && coal_time > 0) coalesce_dw11_ = uint32_t(coal_entries - 1) | uint32_t(coal_time) << 8;
   slots_.resize(qd_);
   inflight_ = InflightIndex(qd_);
   const uint64_t buf_bytes = std::max<uint64_t>(uint64_t(max_transfer_) * 4, sizeof(nvme_dsm_range));
@@ -435,6 +441,7 @@ void HostDriver::replay() {
 bool HostDriver::replay_begin() {
   if (before_replay_) before_replay_();
   if (streams_wanted_) setup_streams();
+  if (coalesce_dw11_ && (hq_.create || before_replay_)) setup_coalescing();  // the admin queue's owner
   res_.start_ps = last_sample_ps_ = occ_last_ps_ = now_ps();
   next_sample_ps_ = res_.start_ps + interval_ps_;
   if (sampler_) last_dev_ = sampler_();
@@ -487,9 +494,17 @@ void HostDriver::wait_for_work(const Arrivals& a, uint64_t now) {
   uint64_t wake = next_sample_ps_;
   if (a.more && !closed_loop_ && (waiting_.empty() || busy_slots_ < qd_))
     wake = std::min(a.t0 + a.next.time_ps, next_sample_ps_);
+  // An MSI that came while the thread was not waiting (an interrupt is
+  // latched): handle its completions now instead of waiting for the next one.
+  const uint64_t msis = mem_.msis(hq_.qid);
+  if (msis != msis_seen_) {
+    msis_seen_ = msis;
+    return;
+  }
   if (wake > now)
     live_src_ ? wait(ps(wake - now), mem_.msi_event(hq_.qid) | live_src_->arrival())
               : wait(ps(wake - now), mem_.msi_event(hq_.qid));  // its CQ's vector (IV = qid)
+  msis_seen_ = mem_.msis(hq_.qid);
 }
 
 // Completion handling after a wait: completions, the time series, the stall

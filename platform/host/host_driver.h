@@ -196,6 +196,8 @@ class HostDriver : public sc_core::sc_module {
   void doorbell(uint32_t offset, uint32_t value);
   // host_admin.cpp: the admin queue, used once before replay.
   void setup_streams();
+  void setup_coalescing();      // Set Features 08h (host.coalesce.*; host_admin.cpp)
+  uint32_t coalesce_dw11_ = 0;  // its dword 11 (THR 7:0, TIME 15:8); 0: not sent
   uint16_t admin_exec(nvme_sqe e, uint32_t* dw0);
   void ensure_admin();
   HostQueue hq_;
@@ -235,6 +237,7 @@ class HostDriver : public sc_core::sc_module {
   uint64_t limit_ps_ = 0;
   uint64_t stall_ps_ = 0;          // host.stall_timeout
   uint64_t last_progress_ps_ = 0;  // last completion, or last time nothing was outstanding
+  uint64_t msis_seen_ = 0;         // the CQ vector's MSIs when the thread last waited (an MSI is latched)
 
   uint64_t sq_addr_ = 0, cq_addr_ = 0;
   uint32_t sq_tail_ = 0, cq_head_ = 0;

@@ -752,11 +752,9 @@ nlohmann::json Simulation::summary_accel(const SummaryInput& x) const {
 
 nlohmann::json Simulation::summary_nvme(const SummaryInput& x) const {
   const auto& ns = x.soc.nvme.stats();
-  return {{"commands", ns.commands_fetched},
-          {"completions", ns.completions},
-          {"error_completions", ns.error_completions},
-          {"invalid_doorbells", ns.invalid_doorbells},
-          {"ring_errors", ns.ring_errors}};
+  return {{"commands", ns.commands_fetched},           {"completions", ns.completions},
+          {"error_completions", ns.error_completions}, {"interrupts", ns.msis},
+          {"invalid_doorbells", ns.invalid_doorbells}, {"ring_errors", ns.ring_errors}};
 }
 
 // The file-level host and its TRIM/iostat monitor.
