@@ -77,7 +77,14 @@ static int frontier_next_row(struct ftl *f, struct frontier *fr, int for_gc, uin
     if (blk == FTL_NONE) {
       if (!for_gc && f->free_total <= host_floor(f)) {
         if (!fr->open_count || f->cfg.floor_policy != FTL_FLOOR_ROOM) return -1;
-        fr->next_die = (d + 1) % lanes; /* write where it has room */
+        /* Write where it has room, but no faster than those dies program:
+         * at most one page in flight per open block. Unbounded, a frontier
+         * left with one open block queued up to the whole write pool on
+         * that die (64 pages, 13 ms of programs), GC's moves to it waited
+         * behind them, GC freed blocks slowly and the other dies idled
+         * (issue 16, docs/results/platform.md). */
+        if (fr->programs >= fr->open_count) return -1;
+        fr->next_die = (d + 1) % lanes;
         continue;
       }
       const uint32_t opened = fr->open_count && f->free_total <= gc_frontiers_empty(f, fr->index) ? FTL_NONE
@@ -227,6 +234,7 @@ static void program_buffer(struct ftl *f, uint32_t b) {
   pb->state = BUF_PROGRAM;
   pb->token[2 * (size_t)f->cfg.slots_per_page] = ++f->seq; /* OOB sequence number */
   f->programs_inflight++;
+  f->fr[pb->frontier].programs++;
   f->stats.programs++;
   if (!program_hold(f, b)) program_submit(f, b);
 }
@@ -344,6 +352,7 @@ static void program_failed(struct ftl *f, uint32_t b) {
   while ((r = frontier_next_row(f, fr, 1, &row)) > 0) {
   } /* opened a block: take its first page */
   f->programs_inflight--;
+  fr->programs--;
   if (r < 0) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: no free block left to rewrite row %" PRIu32 " after a program failure", old);
     f->fatal = 1;
@@ -379,5 +388,6 @@ void program_done(struct ftl *f, uint32_t b, int status) {
     f->stats.flash_errors++;
   }
   f->programs_inflight--;
+  f->fr[pb->frontier].programs--;
   buf_put(f, b);
 }

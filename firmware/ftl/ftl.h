@@ -52,7 +52,8 @@ enum ftl_cluster_engine { FTL_CLUSTER_SOFTWARE = 0, FTL_CLUSTER_ACCEL = 1 };
 enum ftl_floor_policy {
   FTL_FLOOR_WAIT = 0, /* wait for that block, and every later write waits behind it */
   FTL_FLOOR_PASS = 1, /* wait for that block; later writes to other frontiers and LBAs pass it */
-  FTL_FLOOR_ROOM = 2  /* as pass, and the frontier writes on the dies where it has an open block meanwhile */
+  FTL_FLOOR_ROOM = 2  /* as pass, and the frontier writes on the dies where it has an open block meanwhile
+                         (at most one page in flight per open block) */
 };
 
 enum ftl_gc_placement {

@@ -210,6 +210,7 @@ static void frontier_init(struct ftl *f, uint32_t i, uint32_t *open, int pool, u
   fr->index = (uint8_t)i;
   fr->wear = wear;
   fr->open_count = 0;
+  fr->programs = 0;
 }
 
 /* Windows onto every table plan() laid out; -1 if DRAM is not accessible. */

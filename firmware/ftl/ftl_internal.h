@@ -135,6 +135,7 @@ struct frontier {
   uint8_t gc_shared;    /* host class that relocated data also goes to */
   uint8_t gc_writes;    /* relocated data goes here (the GC frontier, or a gc_shared class) */
   uint32_t open_count;  /* lanes with an open block */
+  uint32_t programs;    /* its page programs in flight (held ones included) */
   uint32_t *held;       /* ftl.multiplane_hold: per lane, a full page buffer not submitted yet, or FTL_NONE */
   uint64_t *held_ns;    /* per lane: when it was held */
 };

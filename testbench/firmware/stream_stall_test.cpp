@@ -8,9 +8,10 @@
 // floor, and every write behind it in the wait list waits too, even writes
 // to streams with room. With `pass` a waiting write holds back only the
 // writes that share its LBAs or its frontier; with `room` the frontier at
-// the floor also writes on the dies where it has an open block. Measured: waiting writes whose
-// stream has an open block (they wait behind another write, not for a
-// block), summed over the firmware's passes; the host's scoreboard checks
+// the floor also writes on the dies where it has an open block, at most one
+// page in flight per open block. Measured: waiting writes whose stream has an
+// open block and room under that bound (they wait behind another write, not
+// for a block), summed over the firmware's passes; the host's scoreboard checks
 // that a later write to an LBA never lands before an earlier one. (The
 // fake HAL's flash is instant and the host closed loop, so the pool sits at
 // the floor: the stall is GC-bound in both modes, and the longest run of
@@ -34,7 +35,8 @@ constexpr uint32_t kSlotWords = 64;  // host buffer words per command slot (up t
 
 struct StallRun {
   // Summed over the firmware's passes: waiting writes whose stream had an
-  // open block with room (they wait behind another write, not for a block).
+  // open block with room and fewer programs in flight than open blocks (they
+  // wait behind another write, not for a block or a program).
   uint64_t held_with_room = 0;
   // ... and whose stream had room on the very die its next page goes to
   // (it could be placed now: it waits only behind another write).
@@ -107,7 +109,10 @@ StallRun run(uint32_t floor_policy, uint32_t qd, uint32_t writes) {
     for (uint32_t c = f->wait_head; c != FTL_NONE; c = f->cmds[c].next) {
       const fw_cmd& cmd = f->cmds[c];
       const frontier* fr = place_host(f, uint32_t(cmd.slba + cmd.progress), cmd.stream);
-      r.held_with_room += fr->open_count > 0;
+      // (room bounds a frontier writing where it has room to one page in
+      // flight per open block: a write over that bound waits for a program,
+      // not for a block or another write, under every setting)
+      r.held_with_room += fr->open_count > 0 && fr->programs < fr->open_count;
       r.held_behind += fr->open_block[fr->next_die] != FTL_NONE;
     }
     const uint64_t now = flash_ops();

@@ -180,28 +180,36 @@ def _hours(df: pd.DataFrame) -> pd.DataFrame:
 
 FINDINGS = """\
 **What the recorded run shows** (numbers from the tables below; regenerate
-to check them). These figures were taken after GC's victim choice became
-aware of per-die free blocks and preconditioning began leaving the free pool
-at its operating level (issue 22). Before that, HAML-K's WAF was above
-`double`'s on five of six workloads; now it is above on three and below on
-three.
+to check them). Regenerated at the commit the provenance names, after the GC
+die rule was held to the reserve and `ftl.write.at_floor: pass` became the
+firmware's default (issues 16 and 22). Against the previous run (0241352)
+WAFs moved by up to 0.09 (DTRS `double` 1.147 to 1.055, HOTIS on the MSR
+excerpt 2.550 to 2.636), which changed three conclusions: HAML-K is now
+above `double` on four of six workloads (DTRS moved), the oracle is now the
+lowest on the MSR excerpt, and `double`'s host writes on the synthetic
+workloads now wait four times as often (below).
 
 - **Separating relocated data from host data matters most on the real
   traces.** `single` has the highest WAF on the four real traces (3.3-4.9)
-  and 1.9-5.2x the response time of `double`, which alone removes most of it.
-  On the two synthetic workloads `double` helps little (4.97 against 5.32
-  shifting, 5.09 against 5.09 hot/cold, the same response time on hot/cold),
-  and HAML-K is the highest there (5.41 and 5.27).
+  and 1.9-5.0x the response time of `double`, which alone removes most of it.
+  On the two synthetic workloads `double` helps little (4.95 against 5.32
+  shifting, 5.07 against 5.09 hot/cold) and its mean response time is now
+  above `single`'s (1.32x and 1.45x): its host writes wait (190k and 206k
+  write stalls against `single`'s 2k and 5k, 49k and 88k in the previous
+  run; write mean 77 and 85 us against 6 us, write p99 3.6 and 3.9 ms); why
+  `double` waits where `single` does not is not isolated here. HAML-K has the
+  highest WAF there (5.38 and 5.27).
 - **HAML-K does not beat the simple baselines at the paper's settings.** Its
-  WAF is above `double` on three of six workloads (PostMark 2.89 against
-  2.28, the shifting workload 5.41 against 4.97, hot/cold 5.27 against 5.09)
-  and below it on the other three (the MSR excerpt 2.69 against 2.75, DTRS
-  1.13 against 1.15, TPC-C 1.67 against 2.08), and on those three HOTIS is
-  lower still (2.55, 1.10, 1.28). On no workload is HAML-K the lowest of the
+  WAF is above `double` on four of six workloads (DTRS 1.15 against 1.06,
+  PostMark 2.87 against 2.27, the shifting workload 5.38 against 4.95,
+  hot/cold 5.27 against 5.07) and below it on the other two (the MSR excerpt
+  2.68 against 2.75, TPC-C 1.67 against 2.05), and on those two HOTIS is
+  lower still (2.64, 1.28). On no workload is HAML-K the lowest of the
   policies a drive could run (HOTIS, ASA-FTL or `double` always is). Erases
-  follow WAF. Mean response times are mixed: 20-26 % below `double`'s on the
-  MSR excerpt, TPC-C and hot/cold, the same on DTRS, 22 % above on PostMark
-  and 39 % above on the shifting workload (above `single`'s there).
+  follow WAF. Mean response times are mixed: below `double`'s on the MSR
+  excerpt (20 %), TPC-C (24 %) and both synthetic workloads (23 % shifting,
+  49 % hot/cold, where `double`'s writes wait), 3 % above on DTRS and
+  20 % above on PostMark; on the shifting workload it is above `single`'s.
 - **Why, from the data**: the rank correlation between the class HAML picks
   and the data's real death time is at most 0.11 on the real traces (about
   0 on PostMark and TPC-C) and negative (-0.11) on the shifting workload; 23-55 % of what HAML's hottest
@@ -212,7 +220,7 @@ three.
   the axes, where a slice written once or twice in a period gets an interval
   that only says when in the period it was written. Only on the static
   hot/cold workload does HAML order data well (0.60, above HOTIS's 0.43), and
-  it still loses to `double` there (5.27 against 5.09):
+  it still loses to `double` there (5.27 against 5.07):
 - **every class costs open blocks.** Each frontier keeps one open block per
   die: HAML-6 with a GC frontier holds up to 56 of the drive's 256 spare
   blocks open, `double` 16. WAF rises with K on PostMark (2.61 at K = 3 to
@@ -221,31 +229,34 @@ three.
   K = 8, where the rank correlation rises to 0.40; [haml-k](haml-k.md)). On
   the paper's 256 GB drive the same 56 blocks would be noise.
 - **The oracle** (fixed log-scale death-time bins, its own GC frontier) is
-  best on PostMark, TPC-C and both synthetic workloads (4.11 against 4.97 on
-  the shifting one), but it is not a true lower bound: on the MSR excerpt
-  every rewrite falls in its first bin (rewritten within 1/16 of a
-  drive-write), so it separates nothing that `double` does not and HOTIS
-  beats it (2.55 against 2.56); on DTRS ASA-FTL does too (1.06 against
-  1.08). What WAF is left on the MSR excerpt comes from GC moving the cold
-  data left by preconditioning, which host-write placement cannot change.
+  the lowest on five of six workloads (4.10 against 4.95 on the shifting
+  one), but it is not a true lower bound: on DTRS `double`, ASA-FTL and HOTIS
+  beat it (1.055, 1.068 and 1.073 against 1.082), and on the MSR excerpt it
+  wins by little (2.59 against HOTIS's 2.64, 6 % below `double`): 96 % of
+  the host writes there are rewritten within 1/16 of a drive-write (its
+  first bin) and the rest never, so it has only those two classes to
+  separate. What WAF is left on the MSR excerpt comes from GC moving the
+  cold data left by preconditioning, which host-write placement cannot
+  change.
 - **Settings matter more than the method**: HAML with a shorter period does
-  much better on the MSR excerpt (WAF 1.78 at T = 2 'paper hours' against
-  2.69 at 6 h, below every policy on the main table there) and somewhat
-  better on PostMark (2.57 at T = 1 against 2.89; [haml-period](haml-period.md)), smaller slices
-  help the real traces (MSR 2.44 and PostMark 2.63 at 36 KiB against 2.69
-  and 2.89 at 352 KiB; [haml-slice](haml-slice.md)) but not the shifting
-  workload (5.33 against 5.41), and putting relocated data into its slice's
-  class instead of a GC frontier cuts WAF on both synthetic workloads (3.71
-  against 5.41 on the shifting one, better than the oracle's 4.11; 4.38
-  against 5.27 on hot/cold) but raises it on every real trace (DTRS 1.13 to
-  4.37; [haml-gc](haml-gc.md)). No single setting wins everywhere.
+  much better on the MSR excerpt (WAF 1.80 at T = 2 'paper hours' against
+  2.68 at 6 h, below every policy on the main table there) and somewhat
+  better on PostMark (2.62 at T = 1 against 2.87, WAF rising with T from 1
+  to 12 h; [haml-period](haml-period.md)), smaller slices
+  help the real traces (MSR 2.46 and PostMark 2.61 at 36 KiB against 2.68
+  and 2.87 at 352 KiB; [haml-slice](haml-slice.md)) but not the shifting
+  workload (5.33 against 5.38), and putting relocated data into its slice's
+  class instead of a GC frontier cuts WAF on both synthetic workloads (3.67
+  against 5.39 on the shifting one, better than the oracle's 4.10; 4.35
+  against 5.27 on hot/cold) but raises it on every real trace (DTRS 1.15 to
+  4.36; [haml-gc](haml-gc.md)). No single setting wins everywhere.
 - **Clustering cost** is small at these sizes: the monitor and HAML's
   software K-Means take 16-120 ms of controller CPU over the timed half
   (2,607 points, K = 6, at most 10 iterations per period; the native CPU's
   cost table calibrated on the ISS, docs/results/calibration.md).
-- **Wear levelling**: erase counts spread by 5-69 at the end; migration at
+- **Wear levelling**: erase counts spread by 5-88 at the end; migration at
   one look every 64 erases does not hold the spread to its threshold of 16 on
-  workloads that concentrate writes (TPC-C 35-69, the MSR excerpt 29-51),
+  workloads that concentrate writes (TPC-C 35-88, the MSR excerpt 28-42),
   because it moves one block per look while the hot class wears many."""
 
 register(Page(name="haml", title="HAML-SSD: hotness queues and the policies it is compared with",
