@@ -159,6 +159,10 @@ struct ftl_config {
   uint32_t oc_erase_ns;
   /* branch fidelity */
   uint32_t floor_policy; /* enum ftl_floor_policy */
+  /* branch nand (issue 21): copyback (copyback.c) */
+  uint32_t cell_bits;            /* geometry: bits per cell (flash.cell.bits): page p is of type p % cell_bits */
+  uint32_t gc_copyback;          /* 1: GC moves whole valid pages within their plane by copyback */
+  uint32_t gc_copyback_max_hops; /* consecutive copybacks of a page's data without an ECC check */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */
@@ -231,6 +235,9 @@ struct ftl_stats {
   uint64_t tgc_victims;          /* translation blocks collected */
   uint64_t tgc_moves;            /* valid translation pages relocated by translation GC */
   uint64_t tgc_erases;           /* translation block erases */
+  /* copyback (ftl.gc.copyback, copyback.c) */
+  uint64_t gc_copybacks;       /* victim pages moved on their die by copyback (their LBAs are in gc_lba_writes) */
+  uint64_t gc_copyback_capped; /* whole valid pages read through the controller because of the hop limit */
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */

@@ -113,6 +113,10 @@ static void job_issue_reads(struct ftl *f, struct gc_job *j) {
     const uint32_t mask = page_valid_mask(f, row);
     j->page++;
     if (!mask) continue;
+    if (copyback_try(f, (uint32_t)(j - f->jobs), row, mask)) { /* moved on its die (copyback.c) */
+      j->reads++;
+      continue;
+    }
     const uint32_t b = buf_get(f, POOL_GC, BUF_GC_READ);
     struct pagebuf *pb = &f->bufs[b];
     pb->row = row;
@@ -223,6 +227,24 @@ int gc_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries) {
   return f->gc_place_head == b ? gc_relocate(f) : STEP_WAIT;
 }
 
+/* A copyback completed: the LBAs it moved are mapped to the copy; if the
+ * copy failed, the page is read through the controller as any other. */
+int gc_copyback_done(struct ftl *f, uint32_t b, int status, uint32_t hops) {
+  struct pagebuf *pb = &f->bufs[b];
+  struct gc_job *j = &f->jobs[pb->cmd];
+  const uint32_t moved = copyback_done(f, b, status, hops);
+  if (moved == FTL_NONE) {
+    f->stats.flash_reads++;
+    flash_submit(f, FC_OP_READ, TAG(TAG_GC_READ, b), pb->row, pb->mask, pb->dram);
+    return STEP_DONE;
+  }
+  for (uint32_t i = 0; i < moved; ++i) account_move(f, j);
+  buf_put(f, b);
+  j->reads--;
+  job_finish_if_done(f, j);
+  return STEP_DONE;
+}
+
 /* ---- erase and wear ------------------------------------------------------------ */
 
 /* Wear levelling by migration: every wear_check_erases erases, if the erase
@@ -256,6 +278,7 @@ void gc_erase_done(struct ftl *f, uint32_t blk, int status) {
     f->stats.flash_errors++;
   }
   f->stats.erases++;
+  copyback_erased(f, blk); /* its pages' hop counts start again at 0 */
   block_set_state(f, blk, BLK_FREE);
   wear_check(f);
 }
