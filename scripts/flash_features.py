@@ -82,22 +82,32 @@ MP_BW_RUNS += [(f"wmp-p2-hold{t}", f"2 planes, multiplane on, hold {t}, random w
                 ["@configs/small.yaml"] + MP_WRITE + planes(2) + ["ftl.multiplane=1", f"ftl.multiplane_hold={t}"])
                for t in ("200us", "5ms")]
 
+# GC victim pairing (ftl.gc.pair_planes) on the multi-plane runs above: 2 and 4
+# planes with multi-plane on, without and with pairing; the default job, then
+# the saturating random writes.
+PAIR_RUNS = [(f"mp-p{p}-on", f"{p} planes, multiplane on", planes(p) + ["ftl.multiplane=1"]) for p in (2, 4)]
+PAIR_RUNS += [(f"mp-p{p}-pair", f"{p} planes, multiplane on, GC victims paired",
+               planes(p) + ["ftl.multiplane=1", "ftl.gc.pair_planes=1"]) for p in (2, 4)]
+PAIR_RUNS += [("w" + n, d + ", random writes QD32", ["@configs/small.yaml"] + MP_WRITE + s) for n, d, s in PAIR_RUNS]
+
 # Copyback (ftl.gc.copyback): the default job and the saturating random writes
 # above, off and on; then with bit errors, where copies carry them forward.
-CB = ["ftl.gc.copyback=1"]
+CB = ["ftl.gc.copyback=1", "ftl.gc.copyback_max_hops=1"]
+CB4 = ["ftl.gc.copyback=1", "ftl.gc.copyback_max_hops=4"]
 CB_RUNS = [("cb-off", "copyback off (the default)", []),
-           ("cb-on", "copyback on (at most 4 hops)", CB),
-           ("cb-hop1", "copyback on, at most 1 hop", CB + ["ftl.gc.copyback_max_hops=1"])]
+           ("cb-on", "copyback on (at most 1 hop, the default)", CB),
+           ("cb-hop4", "copyback on, at most 4 hops", CB4)]
 CB_RUNS += [("cb-ps-off", "copyback off, read priority + suspend", PRIO + SUS),
-            ("cb-ps-on", "copyback on, read priority + suspend", PRIO + SUS + CB)]
+            ("cb-ps-hop4", "copyback on (4 hops), read priority + suspend", PRIO + SUS + CB4)]
 CB_RUNS += [(f"{n}-seed{k}", f"{d}; precondition.seed={k}", s + [f"precondition.seed={k}"])
-            for k in (2, 3) for n, d, s in CB_RUNS[:2]]
+            for k in (2, 3) for n, d, s in (CB_RUNS[0], CB_RUNS[2])]
 CB_RUNS += [("w" + n, d + ", random writes QD32", ["@configs/small.yaml"] + MP_WRITE + s) for n, d, s in CB_RUNS[:3]]
 # Bit errors: about 16 raw errors per 4 KiB codeword on a fresh page (ECC corrects 72), more with wear.
 ECC = ["flash.ecc.rber=0.0005", "flash.ecc.rber_per_pe=0.00001"]
 CB_ECC_RUNS = [("cb-ecc-off", "bit errors, copyback off", ECC),
-               ("cb-ecc-on", "bit errors, copyback on (at most 4 hops)", ECC + CB),
-               ("cb-ecc-hop1", "bit errors, copyback on, at most 1 hop", ECC + CB + ["ftl.gc.copyback_max_hops=1"])]
+               ("cb-ecc-on", "bit errors, copyback on (at most 1 hop, the default)", ECC + CB),
+               ("cb-ecc-hop2", "bit errors, copyback on, at most 2 hops", ECC + ["ftl.gc.copyback=1", "ftl.gc.copyback_max_hops=2"]),
+               ("cb-ecc-hop4", "bit errors, copyback on, at most 4 hops", ECC + CB4)]
 
 
 def command(build, name, sets):
@@ -203,6 +213,18 @@ def mp_section(runs):
     return lines + ["```", ""]
 
 
+PAIR_HEAD = ("| run | setting | write MB/s | write mean | p99 | read mean | p99 | WAF | GC active (s) | erases | "
+             "paired victims | multi-plane ops | die busy |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def pair_row(name, desc, j):
+    r, w, f, fl = j["latency_us"]["read"], j["latency_us"]["write"], j["ftl"], j["flash"]
+    wmbps = j["host"]["write_bytes"] / 1e6 / max(j["host"]["sim_time_s"], 1e-12)
+    return (f"| {name} | {desc} | {wmbps:.1f} | {fmt(w['mean'])} | {fmt(w['p99'])} | {fmt(r['mean'])} | "
+            f"{fmt(r['p99'])} | {f['waf']:.3f} | {f['gc_active_s']:.2f} | {f['erases']:,} | {f.get('gc_paired', 0):,} | "
+            f"{fl.get('multiplane_ops', 0):,} | {j['utilization']['die_mean']:.3f} |")
+
+
 CB_HEAD = ("| run | setting | WAF | GC LBAs | copybacks | capped | GC active (s) | read mean | p99 | p99.9 | "
            "write mean | p99 | write MB/s | die busy | channel busy |\n"
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -242,7 +264,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--section", choices=["suspend", "cells", "multiplane", "copyback", "all", "page"], default="all")
+    ap.add_argument("--section", choices=["suspend", "cells", "multiplane", "pairing", "copyback", "all", "page"],
+                    default="all")
     a = ap.parse_args()
     todo = []
     if a.section in ("suspend", "all"):
@@ -251,6 +274,8 @@ def main():
         todo += CELL_RUNS
     if a.section in ("multiplane", "all"):
         todo += MP_RUNS + MP_BW_RUNS
+    if a.section in ("pairing", "all"):
+        todo += [r for r in PAIR_RUNS if r not in MP_RUNS + MP_BW_RUNS or a.section == "pairing"]
     if a.section in ("copyback", "all"):
         todo += CB_RUNS + CB_ECC_RUNS
     with ThreadPoolExecutor(max_workers=a.jobs) as ex:
@@ -261,6 +286,7 @@ def main():
     page = page.replace("{{CELLS}}", "\n".join(section(a.build, CELL_RUNS, "cells.png", "Page types")))
     page = page.replace("{{MULTIPLANE}}", "\n".join(mp_section(MP_RUNS)))
     page = page.replace("{{MULTIPLANE_WRITES}}", "\n".join(mp_section(MP_BW_RUNS)))
+    page = page.replace("{{PAIRING}}", "\n".join(table_section(PAIR_RUNS, PAIR_HEAD, pair_row)))
     page = page.replace("{{COPYBACK}}", "\n".join(table_section(CB_RUNS, CB_HEAD, cb_row)))
     page = page.replace("{{COPYBACK_ECC}}", "\n".join(table_section(CB_ECC_RUNS, CB_ECC_HEAD, cb_ecc_row)))
     with open(PAGE, "w") as f:

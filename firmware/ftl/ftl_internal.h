@@ -184,6 +184,8 @@ struct gc_job {
   uint32_t wear;        /* 1: a wear-levelling victim (chosen for its low erase count) */
   uint32_t erase_after; /* ftl.gc.durable: all placed, erase once programs up to this sequence number completed (0: not
                            waiting) */
+  uint32_t pair;        /* ftl.gc.pair_planes: the first job of its group of sibling victims (FTL_NONE: alone) */
+  uint32_t pair_wait;   /* 1: relocated, its erase waits for the rest of its group */
 };
 
 /* A multi-plane group being built on one die (flashif.c); used 0: none. */
@@ -523,6 +525,9 @@ uint32_t gc_idle_job(const struct ftl *f);
 int gc_below_threshold(const struct ftl *f);
 /* Starts job j on victim blk (wear: a wear-levelling victim). */
 void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear);
+/* ftl.gc.pair_planes: starts idle jobs on the closed siblings of job j's
+ * victim at its block offset in the die's other planes that qualify. */
+void gc_pair(struct ftl *f, uint32_t j);
 /* Issues victim reads for every running job while GC buffers allow. */
 void gc_issue_reads(struct ftl *f);
 /* A victim read completed: its slots wait to be placed, and are placed now

@@ -45,6 +45,7 @@ static void gc_schedule(struct ftl *f) {
     const uint32_t blk = block_pick_victim(f);
     if (blk == FTL_NONE) break;
     gc_start(f, j, blk, 0);
+    gc_pair(f, j); /* ftl.gc.pair_planes: its siblings in the die's other planes */
   }
   gc_issue_reads(f);
 }

@@ -658,6 +658,7 @@ nlohmann::json Simulation::summary_ftl(const SummaryInput& x) const {
           {"trim_lbas", s->trim_lbas},
           {"gc_copybacks", s->gc_copybacks},  // ftl.gc.copyback (all of the run, preconditioning included)
           {"gc_copyback_capped", s->gc_copyback_capped},
+          {"gc_paired", s->gc_paired},  // ftl.gc.pair_planes: victims started as a sibling of another
           {"gc_active_s", double(fw.gc_active_ns(fw.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
           {"spare", device_->spare_json(x.h, host_timed)},
           {"lifetime",

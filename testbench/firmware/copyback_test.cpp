@@ -43,7 +43,10 @@ Outcome random_writes(void (*tune)(ftl_config&), bool hot_only = false) {
   return o;
 }
 
-void on(ftl_config& c) { c.gc_copyback = 1; }
+void on(ftl_config& c) {
+  c.gc_copyback = 1;
+  c.gc_copyback_max_hops = 3;
+}
 // FIFO collects the oldest block whatever it holds, so copies come up for GC again.
 void on_hop1(ftl_config& c) {
   on(c);
@@ -73,7 +76,7 @@ TEST(CopybackFirmware, MovesAreLegalAndKeepData) {
     EXPECT_EQ(o.self_check, 0u);
     EXPECT_GT(o.copybacks, 100u) << "test premise: GC finds victim pages whose slots are all valid";
     EXPECT_EQ(o.copybacks, o.fw_copybacks);
-    EXPECT_LE(o.max_hops, 4u) << "ftl.gc.copyback_max_hops (default 4)";
+    EXPECT_LE(o.max_hops, 3u) << "ftl.gc.copyback_max_hops";
     EXPECT_GT(o.gc_lbas, 2 * o.copybacks) << "moves by copyback count as GC writes, and not all go that way";
   }
 }

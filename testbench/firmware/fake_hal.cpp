@@ -123,6 +123,7 @@ void FakeHal::run_group(std::vector<fc_sqe>& g) {
     return;
   }
   if (members.size() > 1) ++multiplane_groups;
+  if (members.size() > 1 && FC_OP_KIND(members.back().op) == FC_OP_ERASE) multiplane_erases += members.size();
   for (const fc_sqe& e : members) {
     uint16_t flags = 0;
     const uint16_t status = execute(e, &flags);

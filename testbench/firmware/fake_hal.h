@@ -50,6 +50,7 @@ class FakeHal {
   void set_geometry(const ftl_config& cfg);
   uint64_t multiplane_groups = 0;      // groups of two or more planes executed
   uint64_t multiplane_violations = 0;  // groups refused by the rules (also in violations)
+  uint64_t multiplane_erases = 0;      // erases executed in groups of two or more planes
   // Copybacks (FC_OP_COPYBACK) are checked as the flash model checks them
   // (flash/copyback_rules.h with the geometry set_geometry gave, page types
   // by cfg.cell_bits; NandDie::copy_page) and executed without faults.
