@@ -195,22 +195,22 @@ MP_HEAD = ("| run | setting | write MB/s | write mean | p99 | read mean | p99 | 
            "programs | multi-plane ops | die busy |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
-def mp_row(name, desc, j):
-    r, w, f, fl = j["latency_us"]["read"], j["latency_us"]["write"], j["ftl"], j["flash"]
+def write_cells(name, desc, j):
+    """The first cells of a multi-plane or pairing row: bandwidth, latencies, WAF, GC time."""
+    r, w, f = j["latency_us"]["read"], j["latency_us"]["write"], j["ftl"]
     wmbps = j["host"]["write_bytes"] / 1e6 / max(j["host"]["sim_time_s"], 1e-12)
     return (f"| {name} | {desc} | {wmbps:.1f} | {fmt(w['mean'])} | {fmt(w['p99'])} | {fmt(r['mean'])} | "
-            f"{fmt(r['p99'])} | {f['waf']:.3f} | {f['gc_active_s']:.2f} | {f['gc_lba_writes']:,} | "
+            f"{fmt(r['p99'])} | {f['waf']:.3f} | {f['gc_active_s']:.2f} | ")
+
+
+def mp_row(name, desc, j):
+    f, fl = j["ftl"], j["flash"]
+    return (write_cells(name, desc, j) + f"{f['gc_lba_writes']:,} | "
             f"{fl['programs']:,} | {fl.get('multiplane_ops', 0):,} | {j['utilization']['die_mean']:.3f} |")
 
 
 def mp_section(runs):
-    have = [(n, d, s, load(n)) for n, d, s in runs]
-    have = [h for h in have if h[3] is not None]
-    if not have:
-        return ["(not run yet)"]
-    lines = [MP_HEAD] + [mp_row(n, d, j) for n, d, s, j in have] + ["", "```sh"]
-    lines += [" ".join(command("build", n, s)) for n, d, s, j in have]
-    return lines + ["```", ""]
+    return table_section(runs, MP_HEAD, mp_row)
 
 
 PAIR_HEAD = ("| run | setting | write MB/s | write mean | p99 | read mean | p99 | WAF | GC active (s) | erases | "
@@ -218,10 +218,8 @@ PAIR_HEAD = ("| run | setting | write MB/s | write mean | p99 | read mean | p99 
 
 
 def pair_row(name, desc, j):
-    r, w, f, fl = j["latency_us"]["read"], j["latency_us"]["write"], j["ftl"], j["flash"]
-    wmbps = j["host"]["write_bytes"] / 1e6 / max(j["host"]["sim_time_s"], 1e-12)
-    return (f"| {name} | {desc} | {wmbps:.1f} | {fmt(w['mean'])} | {fmt(w['p99'])} | {fmt(r['mean'])} | "
-            f"{fmt(r['p99'])} | {f['waf']:.3f} | {f['gc_active_s']:.2f} | {f['erases']:,} | {f.get('gc_paired', 0):,} | "
+    f, fl = j["ftl"], j["flash"]
+    return (write_cells(name, desc, j) + f"{f['erases']:,} | {f.get('gc_paired', 0):,} | "
             f"{fl.get('multiplane_ops', 0):,} | {j['utilization']['die_mean']:.3f} |")
 
 

@@ -105,7 +105,7 @@ static void job_finish_if_done(struct ftl *f, struct gc_job *j) {
     if (pair_busy(f, g) && f->free_total > f->cfg.gc_reserve_blocks) return;
     for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i) {
       struct gc_job *k = &f->jobs[i];
-      if (k->victim == FTL_NONE || k->pair != g) continue;
+      if (k->victim == FTL_NONE || k->pair != g || !k->pair_wait) continue; /* (at the reserve some still relocate) */
       k->pair = FTL_NONE;
       k->pair_wait = 0;
       job_erase(f, k);
