@@ -2,7 +2,7 @@
 """flash_features.py - runs the flash-feature experiments of issue 21 and writes
 docs/results/flash-features.md with its plots (docs/results/flash-features/).
 
-    python3 scripts/flash_features.py BUILD_DIR [--jobs N] [--section suspend|cells]
+    python3 scripts/flash_features.py BUILD_DIR [--jobs N] [--section suspend|cells|multiplane|copyback]
 
 Every run is `ssdvp run -c configs/default.yaml` with the --set overrides
 listed on the page; each writes out/flash-features/<name>/summary.json. The
@@ -81,6 +81,33 @@ MP_BW_RUNS = [("w" + n, d + ", random writes QD32", ["@configs/small.yaml"] + MP
 MP_BW_RUNS += [(f"wmp-p2-hold{t}", f"2 planes, multiplane on, hold {t}, random writes QD32",
                 ["@configs/small.yaml"] + MP_WRITE + planes(2) + ["ftl.multiplane=1", f"ftl.multiplane_hold={t}"])
                for t in ("200us", "5ms")]
+
+# GC victim pairing (ftl.gc.pair_planes) on the multi-plane runs above: 2 and 4
+# planes with multi-plane on, without and with pairing; the default job, then
+# the saturating random writes.
+PAIR_RUNS = [(f"mp-p{p}-on", f"{p} planes, multiplane on", planes(p) + ["ftl.multiplane=1"]) for p in (2, 4)]
+PAIR_RUNS += [(f"mp-p{p}-pair", f"{p} planes, multiplane on, GC victims paired",
+               planes(p) + ["ftl.multiplane=1", "ftl.gc.pair_planes=1"]) for p in (2, 4)]
+PAIR_RUNS += [("w" + n, d + ", random writes QD32", ["@configs/small.yaml"] + MP_WRITE + s) for n, d, s in PAIR_RUNS]
+
+# Copyback (ftl.gc.copyback): the default job and the saturating random writes
+# above, off and on; then with bit errors, where copies carry them forward.
+CB = ["ftl.gc.copyback=1", "ftl.gc.copyback_max_hops=1"]
+CB4 = ["ftl.gc.copyback=1", "ftl.gc.copyback_max_hops=4"]
+CB_RUNS = [("cb-off", "copyback off (the default)", []),
+           ("cb-on", "copyback on (at most 1 hop, the default)", CB),
+           ("cb-hop4", "copyback on, at most 4 hops", CB4)]
+CB_RUNS += [("cb-ps-off", "copyback off, read priority + suspend", PRIO + SUS),
+            ("cb-ps-hop4", "copyback on (4 hops), read priority + suspend", PRIO + SUS + CB4)]
+CB_RUNS += [(f"{n}-seed{k}", f"{d}; precondition.seed={k}", s + [f"precondition.seed={k}"])
+            for k in (2, 3) for n, d, s in (CB_RUNS[0], CB_RUNS[2])]
+CB_RUNS += [("w" + n, d + ", random writes QD32", ["@configs/small.yaml"] + MP_WRITE + s) for n, d, s in CB_RUNS[:3]]
+# Bit errors: about 16 raw errors per 4 KiB codeword on a fresh page (ECC corrects 72), more with wear.
+ECC = ["flash.ecc.rber=0.0005", "flash.ecc.rber_per_pe=0.00001"]
+CB_ECC_RUNS = [("cb-ecc-off", "bit errors, copyback off", ECC),
+               ("cb-ecc-on", "bit errors, copyback on (at most 1 hop, the default)", ECC + CB),
+               ("cb-ecc-hop2", "bit errors, copyback on, at most 2 hops", ECC + ["ftl.gc.copyback=1", "ftl.gc.copyback_max_hops=2"]),
+               ("cb-ecc-hop4", "bit errors, copyback on, at most 4 hops", ECC + CB4)]
 
 
 def command(build, name, sets):
@@ -168,20 +195,65 @@ MP_HEAD = ("| run | setting | write MB/s | write mean | p99 | read mean | p99 | 
            "programs | multi-plane ops | die busy |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
-def mp_row(name, desc, j):
-    r, w, f, fl = j["latency_us"]["read"], j["latency_us"]["write"], j["ftl"], j["flash"]
+def write_cells(name, desc, j):
+    """The first cells of a multi-plane or pairing row: bandwidth, latencies, WAF, GC time."""
+    r, w, f = j["latency_us"]["read"], j["latency_us"]["write"], j["ftl"]
     wmbps = j["host"]["write_bytes"] / 1e6 / max(j["host"]["sim_time_s"], 1e-12)
     return (f"| {name} | {desc} | {wmbps:.1f} | {fmt(w['mean'])} | {fmt(w['p99'])} | {fmt(r['mean'])} | "
-            f"{fmt(r['p99'])} | {f['waf']:.3f} | {f['gc_active_s']:.2f} | {f['gc_lba_writes']:,} | "
+            f"{fmt(r['p99'])} | {f['waf']:.3f} | {f['gc_active_s']:.2f} | ")
+
+
+def mp_row(name, desc, j):
+    f, fl = j["ftl"], j["flash"]
+    return (write_cells(name, desc, j) + f"{f['gc_lba_writes']:,} | "
             f"{fl['programs']:,} | {fl.get('multiplane_ops', 0):,} | {j['utilization']['die_mean']:.3f} |")
 
 
 def mp_section(runs):
+    return table_section(runs, MP_HEAD, mp_row)
+
+
+PAIR_HEAD = ("| run | setting | write MB/s | write mean | p99 | read mean | p99 | WAF | GC active (s) | erases | "
+             "paired victims | multi-plane ops | die busy |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def pair_row(name, desc, j):
+    f, fl = j["ftl"], j["flash"]
+    return (write_cells(name, desc, j) + f"{f['erases']:,} | {f.get('gc_paired', 0):,} | "
+            f"{fl.get('multiplane_ops', 0):,} | {j['utilization']['die_mean']:.3f} |")
+
+
+CB_HEAD = ("| run | setting | WAF | GC LBAs | copybacks | capped | GC active (s) | read mean | p99 | p99.9 | "
+           "write mean | p99 | write MB/s | die busy | channel busy |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def cb_row(name, desc, j):
+    r, w, f, fl, u = j["latency_us"]["read"], j["latency_us"]["write"], j["ftl"], j["flash"], j["utilization"]
+    wmbps = j["host"]["write_bytes"] / 1e6 / max(j["host"]["sim_time_s"], 1e-12)
+    return (f"| {name} | {desc} | {f['waf']:.3f} | {f['gc_lba_writes']:,} | {fl.get('copybacks', 0):,} | "
+            f"{f.get('gc_copyback_capped', 0):,} | {f['gc_active_s']:.2f} | {fmt(r['mean'])} | {fmt(r['p99'])} | "
+            f"{fmt(r['p999'])} | {fmt(w['mean'])} | {fmt(w['p99'])} | {wmbps:.1f} | {u['die_mean']:.3f} | "
+            f"{u['channel_mean']:.4f} |")
+
+
+CB_ECC_HEAD = ("| run | setting | WAF | copybacks | flash reads retried | uncorrectable flash reads | LBAs lost by GC | "
+               "host read errors | read mean | p99 |\n|---|---|---|---|---|---|---|---|---|---|")
+
+
+def cb_ecc_row(name, desc, j):
+    rf, rt, r = j["reliability"]["flash"], j["reliability"]["ftl"], j["latency_us"]["read"]
+    return (f"| {name} | {desc} | {j['ftl']['waf']:.3f} | {j['flash'].get('copybacks', 0):,} | "
+            f"{rf['reads_retried']:,} | {rf['uncorrectable_reads']:,} | {rt['lost_lbas']:,} | {j['host']['errors']:,} | "
+            f"{fmt(r['mean'])} | {fmt(r['p99'])} |")
+
+
+def table_section(runs, head, row):
     have = [(n, d, s, load(n)) for n, d, s in runs]
     have = [h for h in have if h[3] is not None]
     if not have:
         return ["(not run yet)"]
-    lines = [MP_HEAD] + [mp_row(n, d, j) for n, d, s, j in have] + ["", "```sh"]
+    lines = [head] + [row(n, d, j) for n, d, s, j in have] + ["", "```sh"]
     lines += [" ".join(command("build", n, s)) for n, d, s, j in have]
     return lines + ["```", ""]
 
@@ -190,7 +262,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--section", choices=["suspend", "cells", "multiplane", "all", "page"], default="all")
+    ap.add_argument("--section", choices=["suspend", "cells", "multiplane", "pairing", "copyback", "all", "page"],
+                    default="all")
     a = ap.parse_args()
     todo = []
     if a.section in ("suspend", "all"):
@@ -199,6 +272,10 @@ def main():
         todo += CELL_RUNS
     if a.section in ("multiplane", "all"):
         todo += MP_RUNS + MP_BW_RUNS
+    if a.section in ("pairing", "all"):
+        todo += [r for r in PAIR_RUNS if r not in MP_RUNS + MP_BW_RUNS or a.section == "pairing"]
+    if a.section in ("copyback", "all"):
+        todo += CB_RUNS + CB_ECC_RUNS
     with ThreadPoolExecutor(max_workers=a.jobs) as ex:
         list(ex.map(lambda r: run(a.build, r[0], r[2]), todo))
     with open(os.path.join(ROOT, "scripts", "flash_features_page.md.in")) as f:
@@ -207,6 +284,9 @@ def main():
     page = page.replace("{{CELLS}}", "\n".join(section(a.build, CELL_RUNS, "cells.png", "Page types")))
     page = page.replace("{{MULTIPLANE}}", "\n".join(mp_section(MP_RUNS)))
     page = page.replace("{{MULTIPLANE_WRITES}}", "\n".join(mp_section(MP_BW_RUNS)))
+    page = page.replace("{{PAIRING}}", "\n".join(table_section(PAIR_RUNS, PAIR_HEAD, pair_row)))
+    page = page.replace("{{COPYBACK}}", "\n".join(table_section(CB_RUNS, CB_HEAD, cb_row)))
+    page = page.replace("{{COPYBACK_ECC}}", "\n".join(table_section(CB_ECC_RUNS, CB_ECC_HEAD, cb_ecc_row)))
     with open(PAGE, "w") as f:
         f.write(page)
     print("wrote", PAGE)

@@ -25,7 +25,7 @@
  * reaches, so its blocks fill together; with a frontier per class
  * (ftl.placement.gc: cluster) one victim's valid data can need a fresh block
  * in several classes before the victim is erased. */
-static uint32_t gc_frontiers_empty(const struct ftl *f, uint32_t except) {
+uint32_t gc_frontiers_empty(const struct ftl *f, uint32_t except) {
   uint32_t n = 0;
   for (uint32_t i = 0; i <= f->classes && i < FTL_MAX_FRONTIERS; ++i)
     if (i != except && f->fr[i].gc_writes && f->fr[i].open_count == 0) ++n;

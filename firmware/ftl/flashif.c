@@ -20,6 +20,12 @@
  * plain opcode, so every group is complete when the doorbell rings. Groups
  * are tracked for FTL_MP_OPEN dies at a time (the oldest is forgotten). */
 static void flash_group(struct ftl *f, uint8_t op, uint32_t row) {
+  if (op == FC_OP_COPYBACK) { /* never grouped, and no group of its die goes on past it */
+    const uint32_t die = row / f->cfg.pages_per_block / f->cfg.blocks_per_die;
+    for (uint32_t i = 0; i < FTL_MP_OPEN; ++i)
+      if (f->mp[i].used && f->mp[i].die == die) f->mp[i].used = 0;
+    return;
+  }
   const uint32_t blk = op == FC_OP_ERASE ? row : row / f->cfg.pages_per_block;
   const uint32_t die = blk / f->cfg.blocks_per_die, plane = 1u << block_plane(f, blk);
   const uint32_t page = op == FC_OP_ERASE ? 0 : row % f->cfg.pages_per_block;

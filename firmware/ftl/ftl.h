@@ -160,6 +160,14 @@ struct ftl_config {
   uint32_t oc_erase_ns;
   /* branch fidelity */
   uint32_t floor_policy; /* enum ftl_floor_policy */
+  /* branch nand (issue 21): copyback (copyback.c) */
+  uint32_t cell_bits;            /* geometry: bits per cell (flash.cell.bits): page p is of type p % cell_bits */
+  uint32_t gc_copyback;          /* 1: GC moves whole valid pages within their plane by copyback */
+  uint32_t gc_copyback_max_hops; /* consecutive copybacks of a page's data without an ECC check */
+  /* branch nand (issue 21): GC victims paired across planes for multi-plane erases */
+  uint32_t gc_pair_planes; /* 1: a victim's closed siblings at its block offset in the die's other planes are collected
+                              with it, and their erases go together */
+  uint32_t gc_pair_slack;  /* percent of a block's LBAs a sibling may hold beyond the victim's valid LBAs */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */
@@ -232,6 +240,10 @@ struct ftl_stats {
   uint64_t tgc_victims;          /* translation blocks collected */
   uint64_t tgc_moves;            /* valid translation pages relocated by translation GC */
   uint64_t tgc_erases;           /* translation block erases */
+  /* copyback (ftl.gc.copyback, copyback.c) */
+  uint64_t gc_copybacks;       /* victim pages moved on their die by copyback (their LBAs are in gc_lba_writes) */
+  uint64_t gc_copyback_capped; /* whole valid pages read through the controller because of the hop limit */
+  uint64_t gc_paired;          /* victims started as a sibling of another (ftl.gc.pair_planes) */
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */

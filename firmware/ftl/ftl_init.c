@@ -26,6 +26,7 @@ void ftl_config_default(struct ftl_config *c) {
   c->pages_per_block = SSDVP_GEO_PAGES_PER_BLOCK;
   c->slots_per_page = SSDVP_GEO_PAGE_BYTES / SSDVP_GEO_LBA_BYTES;
   c->planes_per_die = SSDVP_GEO_PLANES_PER_DIE;
+  c->cell_bits = 1; /* flash.cell.bits */
   c->dram_base = SSDVP_DRAM_BASE;
   c->dram_size = 512u << 20;
   c->lba_bytes = FTL_DEFAULT_LBA_BYTES;
@@ -64,7 +65,7 @@ static uint32_t flash_ring_entries(const struct ftl_config *c) {
 struct dram_map {
   uint64_t l2p, valid, fsq, fcq, ncmd, nxfer, ndone, bufs, staging;
   uint64_t valid_cnt, erase, state, wp, inbuf, closed_ns, next, prev, cpos, closed, bucket;
-  uint64_t dfh, dft, dfc, drc, dca, fr, bufmeta, cmds, jobs, place, flags, reads, bbt, ckpt, cmt, end;
+  uint64_t dfh, dft, dfc, drc, dca, fr, bufmeta, cmds, jobs, place, flags, reads, bbt, ckpt, cmt, cb, end;
 };
 
 static void plan(const struct ftl_config *c, struct dram_map *m) {
@@ -112,6 +113,7 @@ static void plan(const struct ftl_config *c, struct dram_map *m) {
   m->ckpt = ckpt_enabled(c) ? take(&l, ckpt_dram_bytes(c)) : l.off;
   m->cmt = l.off; /* cached mapping (cmt.c): nothing with the full table */
   l.off += cmt_dram_bytes(c);
+  m->cb = copyback_dram_bytes(c) ? take(&l, copyback_dram_bytes(c)) : l.off; /* ftl.gc.copyback (copyback.c) */
   m->end = l.off;
 }
 
@@ -180,6 +182,7 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
         "threshold, open frontiers and victims (lower ftl.gc.threshold_blocks or the logical capacity)",
         (unsigned long long)blocks, (unsigned long long)data_blocks, (unsigned long long)overhead);
   if (cmt_config_check(c, msg, msg_len)) return -1;
+  if (copyback_config_check(c, msg, msg_len)) return -1;
   const uint64_t need = ftl_dram_bytes(c);
   CHECK(need <= c->dram_size, "ftl: needs %llu bytes of DRAM, %" PRIu32 " configured (raise dram.size)",
         (unsigned long long)need, c->dram_size);
@@ -413,6 +416,7 @@ static int init_device(struct ftl *f, struct hal *hal, const struct ftl_config *
   init_commands(f, &m);
   if (init_rings(f, &m)) return -1;
   if (cmt_init(f, m.cmt, region)) return -1;
+  if (copyback_init(f, m.cb)) return -1;
   hal_logf(hal, HAL_LOG_INFO,
            "ftl: %" PRIu32 " dies x %" PRIu32 " blocks x %" PRIu32 " pages x %" PRIu32 " slots, %llu LBAs, %" PRIu32
            " free blocks",

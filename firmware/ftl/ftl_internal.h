@@ -23,6 +23,8 @@
  *   queues.c   admin commands: Create I/O CQ/SQ and the Arbitration
  *              feature, through the NVMe controller's Q_* and ARB registers
  *   gc.c       GC jobs: start, victim reads, relocation, erase completion
+ *   copyback.c GC moves of whole valid pages inside their die and plane by
+ *              copyback (ftl.gc.copyback): destinations, hop counts
  *   place.c    write classes: which frontier an LBA goes to
  *   hotness.c  the hotness monitor and K-Means (place.c's)
  *   alloc.c    write frontiers: page rows on striped open blocks, placing an
@@ -95,8 +97,9 @@ enum tag_kind {
   TAG_HOST_READ = 2,
   TAG_GC_READ = 3,
   TAG_ERASE = 4,
-  TAG_CKPT = 5, /* a checkpoint program or erase (ckpt.c) */
-  TAG_TRANS = 6 /* a translation page operation or erase (cmt.c) */
+  TAG_CKPT = 5,    /* a checkpoint program or erase (ckpt.c) */
+  TAG_TRANS = 6,   /* a translation page operation or erase (cmt.c) */
+  TAG_COPYBACK = 7 /* a GC copyback (copyback.c) */
 };
 #define TAG(kind, idx) (((uint32_t)(kind) << 24) | (uint32_t)(idx))
 #define TAG_KIND(t) ((t) >> 24)
@@ -116,6 +119,7 @@ struct pagebuf {
   uint32_t *token;  /* window onto the buffer: token[S], lpn[S], seq */
   uint32_t *lpn;
   uint16_t slot_idx[32]; /* HOST_READ: slot -> LBA index in the command */
+  uint32_t cb_row;       /* GC_READ of a copyback (copyback.c): the destination row */
 };
 
 /* What a step of work returns. A stage of the loop returns STEP_DONE if it
@@ -181,6 +185,8 @@ struct gc_job {
   uint32_t wear;        /* 1: a wear-levelling victim (chosen for its low erase count) */
   uint32_t erase_after; /* ftl.gc.durable: all placed, erase once programs up to this sequence number completed (0: not
                            waiting) */
+  uint32_t pair;        /* ftl.gc.pair_planes: the first job of its group of sibling victims (FTL_NONE: alone) */
+  uint32_t pair_wait;   /* 1: relocated, its erase waits for the rest of its group */
 };
 
 /* A multi-plane group being built on one die (flashif.c); used 0: none. */
@@ -351,6 +357,10 @@ struct ftl {
   struct streams_state streams; /* NVMe Streams directive of namespace 1 (directives.c) */
   struct ckpt ckpt;             /* periodic checkpoints (ckpt.c) */
   struct cmt cmt;               /* cached mapping table (cmt.c) */
+  struct {                      /* ftl.gc.copyback (copyback.c); NULL when off */
+    uint8_t *hops;              /* [pages] copyback hops of the data in each page, as its OOB has them */
+    uint32_t *open;             /* [dies * planes] block copybacks on that plane go to, or FTL_NONE */
+  } cb;
 };
 
 /* ---- block.c: block manager ---------------------------------------------- */
@@ -479,6 +489,9 @@ int frontier_flush_one(struct ftl *f, struct frontier *fr);
  * GC candidate as it stands, its unwritten pages left erased until GC
  * collects it. The frontier opens fresh blocks on its next write. */
 void frontier_close(struct ftl *f, struct frontier *fr);
+/* Frontiers relocated data goes to that have no open block, but `except`
+ * (each needs a free block before it can take a page). */
+uint32_t gc_frontiers_empty(const struct ftl *f, uint32_t except);
 /* A program completed (the loop's dispatch). */
 void program_done(struct ftl *f, uint32_t b, int status);
 /* ftl.multiplane_hold: submits every page held for its plane siblings (flush,
@@ -513,6 +526,9 @@ uint32_t gc_idle_job(const struct ftl *f);
 int gc_below_threshold(const struct ftl *f);
 /* Starts job j on victim blk (wear: a wear-levelling victim). */
 void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear);
+/* ftl.gc.pair_planes: starts idle jobs on the closed siblings of job j's
+ * victim at its block offset in the die's other planes that qualify. */
+void gc_pair(struct ftl *f, uint32_t j);
 /* Issues victim reads for every running job while GC buffers allow. */
 void gc_issue_reads(struct ftl *f);
 /* A victim read completed: its slots wait to be placed, and are placed now
@@ -528,6 +544,25 @@ void gc_prefetch(const struct ftl *f, uint32_t b);
 void gc_erase_ready(struct ftl *f);
 /* An erase completed: the block is free again. */
 void gc_erase_done(struct ftl *f, uint32_t blk, int status);
+/* A copyback of GC buffer b completed (copyback.c does the mapping). */
+int gc_copyback_done(struct ftl *f, uint32_t b, int status, uint32_t hops);
+
+/* ---- copyback.c: GC moves by copyback ---------------------------------------- */
+uint64_t copyback_dram_bytes(const struct ftl_config *c);
+int copyback_config_check(const struct ftl_config *c, char *msg, size_t msg_len);
+/* Carves the hop counts and the per-plane destinations at DRAM offset off; 0 or -1. */
+int copyback_init(struct ftl *f, uint64_t off);
+/* GC job `job` is at victim page row (valid slots mask): 1 if the page went
+ * to a copyback (a GC buffer taken for its OOB, the destination page
+ * allocated), 0 if it is to be read through the controller. */
+int copyback_try(struct ftl *f, uint32_t job, uint32_t row, uint32_t mask);
+/* A copyback of GC buffer b completed (hops: the destination's count from
+ * its OOB): the LBAs it moved and still current are mapped to the copy;
+ * returns how many, or FTL_NONE if the page must be read through the
+ * controller instead (the copy failed). */
+uint32_t copyback_done(struct ftl *f, uint32_t b, int status, uint32_t hops);
+/* Block blk was erased: its pages' hop counts are 0 again. */
+void copyback_erased(struct ftl *f, uint32_t blk);
 
 /* ---- power.c: power loss and recovery ---------------------------------------- */
 /* After ftl_init on a NAND array that holds data: rebuilds the L2P from the

@@ -25,6 +25,8 @@ void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear) {
   job->page = 0;
   job->reads = 0;
   job->wear = wear;
+  job->pair = FTL_NONE;
+  job->pair_wait = 0;
   f->stats.gc_victims++;
   hal_trace(f->hal, HAL_TRACE_GC_VICTIM_START, blk);
   if (f->gc_active++ == 0) f->gc_since_ns = hal_time_ns(f->hal);
@@ -53,8 +55,31 @@ static uint32_t min_seq_in_flight(const struct ftl *f) {
   return lo;
 }
 
+/* ftl.gc.pair_planes: whether a job of group g still relocates. */
+static int pair_busy(const struct ftl *f, uint32_t g) {
+  for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i)
+    if (f->jobs[i].victim != FTL_NONE && f->jobs[i].pair == g && !f->jobs[i].pair_wait) return 1;
+  return 0;
+}
+
+void gc_pair(struct ftl *f, uint32_t j) {
+  const uint32_t planes = mp_planes(f);
+  if (!f->cfg.gc_pair_planes || planes < 2) return;
+  const uint32_t blk = f->jobs[j].victim, first = blk - (blk % f->cfg.blocks_per_die) % planes;
+  const uint32_t limit = f->blk_valid[blk] + (uint32_t)((uint64_t)f->slots_per_block * f->cfg.gc_pair_slack / 100);
+  for (uint32_t s = first; s < first + planes; ++s) {
+    if (s == blk || f->blk_state[s] != BLK_CLOSED || f->blk_flags[s] || f->blk_valid[s] > limit) continue;
+    const uint32_t k = gc_idle_job(f);
+    if (k == FTL_NONE) break;
+    gc_start(f, k, s, 0);
+    f->jobs[k].pair = j;
+    f->jobs[j].pair = j;
+    f->stats.gc_paired++;
+  }
+}
+
 static void job_finish_if_done(struct ftl *f, struct gc_job *j) {
-  if (j->victim == FTL_NONE || j->page < f->cfg.pages_per_block || j->reads || j->erase_after) return;
+  if (j->victim == FTL_NONE || j->page < f->cfg.pages_per_block || j->reads || j->erase_after || j->pair_wait) return;
   const uint32_t blk = j->victim;
   if (f->blk_valid[blk] != 0) {
     /* Every valid slot was read and placed; any left is a firmware bug. */
@@ -72,6 +97,19 @@ static void job_finish_if_done(struct ftl *f, struct gc_job *j) {
     j->erase_after = f->seq ? f->seq : 1;
     f->erase_waiting++;
     gc_erase_ready(f);
+    return;
+  }
+  if (j->pair != FTL_NONE) { /* ftl.gc.pair_planes: the group's erases go together, one multi-plane erase */
+    const uint32_t g = j->pair;
+    j->pair_wait = 1;
+    if (pair_busy(f, g) && f->free_total > f->cfg.gc_reserve_blocks) return;
+    for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i) {
+      struct gc_job *k = &f->jobs[i];
+      if (k->victim == FTL_NONE || k->pair != g || !k->pair_wait) continue; /* (at the reserve some still relocate) */
+      k->pair = FTL_NONE;
+      k->pair_wait = 0;
+      job_erase(f, k);
+    }
     return;
   }
   job_erase(f, j);
@@ -113,6 +151,10 @@ static void job_issue_reads(struct ftl *f, struct gc_job *j) {
     const uint32_t mask = page_valid_mask(f, row);
     j->page++;
     if (!mask) continue;
+    if (copyback_try(f, (uint32_t)(j - f->jobs), row, mask)) { /* moved on its die (copyback.c) */
+      j->reads++;
+      continue;
+    }
     const uint32_t b = buf_get(f, POOL_GC, BUF_GC_READ);
     struct pagebuf *pb = &f->bufs[b];
     pb->row = row;
@@ -126,6 +168,16 @@ static void job_issue_reads(struct ftl *f, struct gc_job *j) {
 }
 
 void gc_issue_reads(struct ftl *f) {
+  /* ftl.gc.pair_planes: at the GC reserve a relocated victim does not wait for
+   * its group (its erase may be the free block the others need to go on). */
+  if (f->cfg.gc_pair_planes && f->free_total <= f->cfg.gc_reserve_blocks)
+    for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i) {
+      struct gc_job *k = &f->jobs[i];
+      if (k->victim == FTL_NONE || !k->pair_wait) continue;
+      k->pair = FTL_NONE;
+      k->pair_wait = 0;
+      job_erase(f, k);
+    }
   for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i)
     if (f->jobs[i].victim != FTL_NONE) job_issue_reads(f, &f->jobs[i]);
 }
@@ -223,6 +275,24 @@ int gc_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries) {
   return f->gc_place_head == b ? gc_relocate(f) : STEP_WAIT;
 }
 
+/* A copyback completed: the LBAs it moved are mapped to the copy; if the
+ * copy failed, the page is read through the controller as any other. */
+int gc_copyback_done(struct ftl *f, uint32_t b, int status, uint32_t hops) {
+  struct pagebuf *pb = &f->bufs[b];
+  struct gc_job *j = &f->jobs[pb->cmd];
+  const uint32_t moved = copyback_done(f, b, status, hops);
+  if (moved == FTL_NONE) {
+    f->stats.flash_reads++;
+    flash_submit(f, FC_OP_READ, TAG(TAG_GC_READ, b), pb->row, pb->mask, pb->dram);
+    return STEP_DONE;
+  }
+  for (uint32_t i = 0; i < moved; ++i) account_move(f, j);
+  buf_put(f, b);
+  j->reads--;
+  job_finish_if_done(f, j);
+  return STEP_DONE;
+}
+
 /* ---- erase and wear ------------------------------------------------------------ */
 
 /* Wear levelling by migration: every wear_check_erases erases, if the erase
@@ -256,6 +326,7 @@ void gc_erase_done(struct ftl *f, uint32_t blk, int status) {
     f->stats.flash_errors++;
   }
   f->stats.erases++;
+  copyback_erased(f, blk); /* its pages' hop counts start again at 0 */
   block_set_state(f, blk, BLK_FREE);
   wear_check(f);
 }

@@ -45,6 +45,7 @@ static void gc_schedule(struct ftl *f) {
     const uint32_t blk = block_pick_victim(f);
     if (blk == FTL_NONE) break;
     gc_start(f, j, blk, 0);
+    gc_pair(f, j); /* ftl.gc.pair_planes: its siblings in the die's other planes */
   }
   gc_issue_reads(f);
 }
@@ -89,6 +90,7 @@ static int flash_completions(struct ftl *f) {
         }
         break;
       case TAG_ERASE: gc_erase_done(f, idx, c.status); break;
+      case TAG_COPYBACK: gc_copyback_done(f, idx, c.status, FC_FLAG_HOPS(c.flags)); break;
       case TAG_CKPT: ckpt_done(f, idx, c.status); break;
       case TAG_TRANS: /* cmt.c; commands waiting for the entries it loaded go on at once */
         if (cmt_flash_done(f, &c) && f->wait_head != FTL_NONE) drain(f, host_resume_waiting);

@@ -96,6 +96,7 @@ int ftl_state_load(struct ftl *f, const void *in, size_t bytes) {
   f->die_cand = cur.die_cand;
   f->blk_flags = cur.blk_flags;
   f->blk_reads = cur.blk_reads;
+  f->cb = cur.cb; /* copyback's windows (their contents are in DRAM) */
   for (uint32_t i = 0; i < FTL_MAX_FRONTIERS; ++i) f->fr[i].open_block = cur.fr[i].open_block;
   f->hot.hal = cur.hot.hal;
   f->hot.count = cur.hot.count;

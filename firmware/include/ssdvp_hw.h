@@ -247,8 +247,22 @@ enum fc_opcode {
    * FC_ERR_MULTIPLANE on every member and changes nothing. */
   FC_OP_PLANE_READ = 4,
   FC_OP_PLANE_PROGRAM = 5,
-  FC_OP_PLANE_ERASE = 6
+  FC_OP_PLANE_ERASE = 6,
+  /* Copyback (ONFI 00h-35h read for internal data move, 85h-10h program):
+   * the die senses the source page into its page register and programs it
+   * into the destination page without the data crossing the channel (no ECC
+   * check on the way: a copy carries the source's bit errors). row: the
+   * destination page row; slot_mask: the source page row (FC_COPYBACK_SRC);
+   * buf: a page buffer that receives the source's OOB (lpn[S] and seq; the
+   * tokens stay untouched); seq: the destination's new OOB sequence number.
+   * Rules: source and destination on the same die and plane, the same page
+   * type (flash.cell.bits > 1: page % bits), the source programmed, the
+   * destination at its block's write pointer; else FC_ERR_COPYBACK (or the
+   * program's own status). The completion's flags carry the destination's
+   * copyback hop count (FC_FLAG_HOPS): the source's, kept in the OOB, plus 1. */
+  FC_OP_COPYBACK = 7
 };
+#define FC_COPYBACK_SRC(sqe) ((sqe).slot_mask)
 /* The plain operation of a descriptor's opcode (a plane opcode's kind). */
 #define FC_OP_KIND(op) ((op) >= FC_OP_PLANE_READ && (op) <= FC_OP_PLANE_ERASE ? (op)-3u : (uint32_t)(op))
 #define FC_OP_IS_PLANE(op) ((op) >= FC_OP_PLANE_READ && (op) <= FC_OP_PLANE_ERASE)
@@ -266,13 +280,17 @@ enum fc_status {
   FC_ERR_UNCORRECTABLE = 7, /* READ: more bit errors than ECC corrects at every retry level, or a torn page */
   FC_ERR_PROGRAM_FAIL = 8,  /* PROGRAM: status fail; the page is consumed and reads back uncorrectable */
   FC_ERR_ERASE_FAIL = 9,    /* ERASE: status fail; the block keeps its contents */
-  FC_ERR_MULTIPLANE = 10    /* a multi-plane group broke a rule (fc_opcode): mixed kinds, another die, a plane
+  FC_ERR_MULTIPLANE = 10,   /* a multi-plane group broke a rule (fc_opcode): mixed kinds, another die, a plane
                                twice, page offsets that differ, more members than planes */
+  FC_ERR_COPYBACK = 11      /* a COPYBACK broke a rule (fc_opcode): another die or plane, another page type, or
+                               a source page that is not programmed */
 };
 #define FC_FLAG_ERASED 0x1u /* read of a page that was never programmed */
 /* READ completions: read-retry levels used (0: the first read decoded). */
 #define FC_FLAG_RETRIES_SHIFT 8u
 #define FC_FLAG_RETRIES(flags) (((uint32_t)(flags) >> FC_FLAG_RETRIES_SHIFT) & 0xffu)
+/* COPYBACK completions: the destination page's copyback hop count (same bits). */
+#define FC_FLAG_HOPS(flags) FC_FLAG_RETRIES(flags)
 
 /* fc_sqe.hint: a READ the host waits for; with flash.read_priority or
  * flash.suspend.enable it may overtake or suspend programs and erases

@@ -18,6 +18,7 @@ const char* op_name(uint8_t op) {
     case FC_OP_READ: return "read";
     case FC_OP_PROGRAM: return "program";
     case FC_OP_ERASE: return "erase";
+    case FC_OP_COPYBACK: return "copyback";
     default: return "op?";
   }
 }
@@ -185,7 +186,8 @@ void FlashCtrl::write_sq_tail(uint32_t v) {
     first = false;
     if (multiplane_take(d, t)) continue;
     const uint64_t done = execute(d, t, cqe);
-    complete(done, cqe, d.op, d.row);
+    // (a power cut tears a copyback's destination as it tears a program)
+    complete(done, cqe, d.op == FC_OP_COPYBACK ? uint8_t(FC_OP_PROGRAM) : d.op, d.row);
   }
   if (functional_)
     post_ready();
@@ -204,7 +206,7 @@ fc_status FlashCtrl::violation(const fc_sqe& d, fc_status code, const char* reas
   const uint64_t block = block_row ? d.row : d.row / geo_.pages_per_block;
   const uint32_t page = block_row ? 0 : d.row % geo_.pages_per_block;
   const uint64_t die = block / geo_.blocks_per_die();
-  if (d.op == FC_OP_READ || d.op == FC_OP_PROGRAM || d.op == FC_OP_ERASE)
+  if (d.op == FC_OP_READ || d.op == FC_OP_PROGRAM || d.op == FC_OP_ERASE || d.op == FC_OP_COPYBACK)
     SSDVP_LOG(log_, error, "firmware bug: %s row %u (die %llu block %llu page %u): %s", op_name(d.op), d.row,
               (unsigned long long)die, (unsigned long long)(block % geo_.blocks_per_die()), page, reason);
   else
@@ -267,6 +269,11 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
       if (!program_page(d, at, arrival, cqe, &lat)) return arrival;
       return untimed ? 0 : program_timing(d, at, arrival, lat);
     }
+    case FC_OP_COPYBACK: {
+      uint64_t lat = 0;
+      if (!copyback_page(d, at, arrival, cqe, &lat)) return arrival;
+      return untimed ? 0 : copyback_timing(d, at, arrival, lat);
+    }
     default: erase_block(at, cqe); return untimed ? 0 : erase_timing(d, at, arrival);
   }
 }
@@ -275,9 +282,13 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
 // which did).
 fc_status FlashCtrl::check_descriptor(const fc_sqe& d, const char** why) const {
   const uint32_t S = geo_.slots_per_page();
-  if (d.op != FC_OP_READ && d.op != FC_OP_PROGRAM && d.op != FC_OP_ERASE) {
+  if (d.op != FC_OP_READ && d.op != FC_OP_PROGRAM && d.op != FC_OP_ERASE && d.op != FC_OP_COPYBACK) {
     *why = "unknown opcode";
     return FC_ERR_OPCODE;
+  }
+  if (d.op == FC_OP_COPYBACK && FC_COPYBACK_SRC(d) >= geo_.pages_total()) {
+    *why = "copyback source page row outside the geometry";
+    return FC_ERR_ADDRESS;
   }
   if (d.op == FC_OP_ERASE ? d.row >= geo_.total_blocks() : d.row >= geo_.pages_total()) {
     *why = d.op == FC_OP_ERASE ? "block row outside the geometry" : "page row outside the geometry";
@@ -291,8 +302,8 @@ fc_status FlashCtrl::check_descriptor(const fc_sqe& d, const char** why) const {
     *why = "page buffer outside DRAM or unaligned";
     return FC_ERR_DMA;
   }
-  if (d.meta && (d.op == FC_OP_ERASE || d.meta_bytes > geo_.page_size)) {
-    *why = "metadata payload larger than a page, or on an erase";
+  if (d.meta && (d.op == FC_OP_ERASE || d.op == FC_OP_COPYBACK || d.meta_bytes > geo_.page_size)) {
+    *why = "metadata payload larger than a page, or on an erase or copyback";
     return FC_ERR_DMA;
   }
   return FC_OK;
@@ -328,7 +339,7 @@ bool FlashCtrl::read_page(const fc_sqe& d, const OpTarget& at, uint64_t arrival,
     ++n_torn_read_;  // a torn page: nothing decodes, whatever the retries
     ecc.uncorrectable = true;
   } else if (faults_.bit_errors_on() && !(flags & FC_FLAG_ERASED)) {
-    ecc = faults_.read(at.block, nand.erase_count(at.bid), r.codewords, functional_ ? 0 : arrival);
+    ecc = faults_.read(at.block, nand.erase_count(at.bid), r.codewords, functional_ ? 0 : arrival, d.row);
   }
   if (!dram_write(d.buf, buf, buf_bytes, &r.lat) || !meta_read(d, flags, ecc.uncorrectable, &r.lat)) {
     cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_DMA, "page buffer outside DRAM"));

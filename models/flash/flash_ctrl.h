@@ -78,6 +78,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   uint64_t suspends() const { return n_suspend_; }       // program/erase suspensions (flash.suspend.*)
   uint64_t read_bypasses() const { return n_bypass_; }   // reads that overtook a queued program/erase
   uint64_t multiplane_ops() const { return n_mp_ops_; }  // multi-plane groups executed (flash_multiplane.cpp)
+  uint64_t copybacks() const { return n_copyback_; }     // copybacks executed (flash_copyback.cpp)
   uint64_t violations() const { return violations_; }    // NAND rule / descriptor errors
   uint64_t errors() const { return errors_; }            // ERRORS: violations + ring errors
   size_t completions_waiting() const { return due_.size() + ready_.size(); }
@@ -146,6 +147,11 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   uint64_t read_timing(const fc_sqe& d, const OpTarget& at, uint64_t arrival, const ReadDone& r);
   uint64_t program_timing(const fc_sqe& d, const OpTarget& at, uint64_t arrival, uint64_t lat);
   uint64_t erase_timing(const fc_sqe& d, const OpTarget& at, uint64_t arrival);
+  // flash_copyback.cpp: FC_OP_COPYBACK (at: the destination); its rules, the
+  // on-die copy and the source's OOB into the buffer; then its timing.
+  bool copyback_page(const fc_sqe& d, const OpTarget& at, uint64_t arrival, fc_cqe& cqe, uint64_t* lat);
+  uint64_t copyback_timing(const fc_sqe& d, const OpTarget& at, uint64_t arrival, uint64_t lat);
+  uint64_t n_copyback_ = 0;
   uint64_t occupy(const fc_sqe& d, const OpTarget& at, uint64_t arrival, uint64_t start, uint64_t end, uint64_t done);
   fc_status violation(const fc_sqe& d, fc_status code, const char* reason);
   // Earliest start >= ready of a free interval of `len` on channel ch; reserves it.

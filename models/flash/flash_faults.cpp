@@ -1,6 +1,7 @@
 // flash_faults.cpp - see flash_faults.h.
 #include "flash/flash_faults.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -37,6 +38,7 @@ FlashFaults::FlashFaults(Config& cfg, const FlashGeometry& geo) {
       cfg.get_double("flash.ecc.retry_gain", 0.5,
                      "raw bit error rate factor of each further read-retry level (shifted read references)", 0, 1);
   codeword_bits_ = geo.lba_size * 8;
+  pages_per_block_ = geo.pages_per_block;
   errors_on_ = rber0_ > 0 || rber_pe_ > 0 || rber_hour_ > 0 || rber_read_ > 0;
 
   const uint32_t blocks = static_cast<uint32_t>(geo.total_blocks());
@@ -113,12 +115,40 @@ void FlashFaults::on_program(uint32_t block, uint32_t page, uint64_t now_ps) {
 }
 
 void FlashFaults::on_erase(uint32_t block) {
-  if (errors_on_) reads_[block] = 0;
+  if (!errors_on_) return;
+  reads_[block] = 0;
+  if (!inherited_.empty())
+    for (uint32_t p = 0; p < pages_per_block_; ++p) inherited_.erase(block * pages_per_block_ + p);
 }
 
-FlashFaults::ReadOutcome FlashFaults::read(uint32_t block, uint32_t pe, uint32_t codewords, uint64_t now_ps) {
+uint32_t FlashFaults::inherited(uint32_t row) const {
+  const auto it = inherited_.find(row);
+  return it == inherited_.end() ? 0 : it->second;
+}
+
+void FlashFaults::copy(uint32_t src_block, uint32_t pe, uint32_t codewords, uint64_t now_ps, uint32_t src_row,
+                       uint32_t dst_row) {
+  if (!errors_on_) return;
+  const uint32_t reads = reads_[src_block]++;
+  const uint64_t age_ps =
+      (now_ps > first_prog_ps_[src_block] ? now_ps - first_prog_ps_[src_block] : 0) + retention_offset_ps_;
+  const double rber = rber0_ + rber_pe_ * pe + rber_hour_ * (double(age_ps) / 3.6e15) + rber_read_ * reads;
+  const double mean = std::min(rber, 0.5) * codeword_bits_;
+  const uint32_t carried = inherited(src_row);
+  uint32_t worst = 0;
+  for (uint32_t c = 0; c < codewords; ++c) worst = std::max(worst, poisson(mean));
+  const uint64_t total = uint64_t(carried) + worst;
+  if (total)
+    inherited_[dst_row] = static_cast<uint32_t>(std::min<uint64_t>(total, codeword_bits_));
+  else
+    inherited_.erase(dst_row);
+}
+
+FlashFaults::ReadOutcome FlashFaults::read(uint32_t block, uint32_t pe, uint32_t codewords, uint64_t now_ps,
+                                           uint32_t row) {
   ReadOutcome out;
   if (!errors_on_) return out;
+  const uint32_t carried = inherited_.empty() || row == UINT32_MAX ? 0 : inherited(row);
   const uint32_t reads = reads_[block]++;
   const uint64_t age_ps = (now_ps > first_prog_ps_[block] ? now_ps - first_prog_ps_[block] : 0) + retention_offset_ps_;
   const double hours = double(age_ps) / 3.6e15;
@@ -126,7 +156,7 @@ FlashFaults::ReadOutcome FlashFaults::read(uint32_t block, uint32_t pe, uint32_t
   for (uint32_t level = 0;; ++level) {
     bool ok = true;
     const double mean = std::min(rber, 0.5) * codeword_bits_;
-    for (uint32_t c = 0; c < codewords && ok; ++c) ok = poisson(mean) <= ecc_bits_;
+    for (uint32_t c = 0; c < codewords && ok; ++c) ok = uint64_t(carried) + poisson(mean) <= ecc_bits_;
     if (ok) break;
     if (level == retry_levels_) {
       out.uncorrectable = true;

@@ -17,13 +17,21 @@
 // of the read has more, the controller retries with shifted read references:
 // retry level k sees RBER x retry_gain^k, and costs another command, tR and
 // data-out. After flash.ecc.retry_levels failed levels the read is
-// uncorrectable (FC_ERR_UNCORRECTABLE). The model is a statement of the
+// uncorrectable (FC_ERR_UNCORRECTABLE).
+//
+// Copyback (FC_OP_COPYBACK) moves a page inside the die without ECC: the
+// copy holds the bit errors the source read had (drawn as a read's first
+// level would see them, plus what the source itself inherited) as written
+// data. A later read of the copy sees, in each codeword, those inherited
+// errors plus its own fresh ones; read retry only lowers the fresh ones.
+// The model is a statement of the
 // mechanism, not a calibrated device: the coefficients are inputs.
 // See docs/models/nand_die.md ("Faults").
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/config.h"
@@ -57,7 +65,14 @@ class FlashFaults {
   };
   // A read of `codewords` slots of block (erase count pe) at now_ps; counts
   // the read for read disturb.
-  ReadOutcome read(uint32_t block, uint32_t pe, uint32_t codewords, uint64_t now_ps);
+  // row: the page row read (its inherited errors, if it is a copyback's copy).
+  ReadOutcome read(uint32_t block, uint32_t pe, uint32_t codewords, uint64_t now_ps, uint32_t row = UINT32_MAX);
+  // A copyback of src_row (block src_block, erase count pe) into dst_row at
+  // now_ps: the source is sensed once (read disturb counts it) and its raw
+  // errors (the worst of its codewords) become dst_row's inherited errors.
+  void copy(uint32_t src_block, uint32_t pe, uint32_t codewords, uint64_t now_ps, uint32_t src_row, uint32_t dst_row);
+  // Inherited raw bit errors per codeword of a page (0: none).
+  uint32_t inherited(uint32_t row) const;
 
   bool bit_errors_on() const { return errors_on_; }
   const Stats& stats() const { return st_; }
@@ -75,9 +90,11 @@ class FlashFaults {
   uint64_t retention_offset_ps_;
   uint32_t ecc_bits_, retry_levels_, codeword_bits_;
   bool errors_on_;
-  std::vector<uint32_t> bad_, fail_list_;  // bitmaps over all blocks
-  std::vector<uint64_t> first_prog_ps_;    // per block (bit-error model only)
-  std::vector<uint32_t> reads_;            // per block, since its erase
+  std::vector<uint32_t> bad_, fail_list_;             // bitmaps over all blocks
+  std::vector<uint64_t> first_prog_ps_;               // per block (bit-error model only)
+  std::vector<uint32_t> reads_;                       // per block, since its erase
+  std::unordered_map<uint32_t, uint32_t> inherited_;  // page row -> bit errors a copyback wrote (bit errors on)
+  uint32_t pages_per_block_ = 1;
   Stats st_;
 };
 

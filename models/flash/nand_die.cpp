@@ -3,6 +3,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <new>
@@ -93,7 +94,7 @@ fc_status NandDie::read(uint32_t block, uint32_t page, uint32_t mask, uint32_t* 
   if (mask == 0 || (mask & ~valid)) return FC_ERR_MASK;
   const bool erased = page >= wp_[block];
   const uint64_t p = page_index(block, page);
-  if (!erased && torn_n_[block] && torn_[p]) {
+  if (!erased && torn_n_[block] && (torn_[p] & 1u)) {
     if (flags_out) *flags_out = 0;
     return FC_ERR_UNCORRECTABLE;
   }
@@ -127,9 +128,11 @@ fc_status NandDie::program_torn(uint32_t block, uint32_t page) {
 }
 
 void NandDie::tear_page(uint32_t block, uint32_t page) {
-  if (block >= blocks_ || page >= wp_[block] || torn_[page_index(block, page)]) return;
-  torn_[page_index(block, page)] = 1;
-  ++torn_n_[block];
+  if (block >= blocks_ || page >= wp_[block]) return;
+  uint8_t& b = torn_[page_index(block, page)];
+  if (b & 1u) return;
+  if (!b) ++torn_n_[block];
+  b = 1;  // torn: its hop count no longer matters
 }
 
 void NandDie::tear_block(uint32_t block) {
@@ -140,7 +143,31 @@ void NandDie::tear_block(uint32_t block) {
 }
 
 bool NandDie::is_torn(uint32_t block, uint32_t page) const {
-  return block < blocks_ && page < wp_[block] && torn_[page_index(block, page)];
+  return block < blocks_ && page < wp_[block] && (torn_[page_index(block, page)] & 1u);
+}
+
+uint32_t NandDie::hops(uint32_t block, uint32_t page) const {
+  if (block >= blocks_ || page >= wp_[block]) return 0;
+  return torn_[page_index(block, page)] >> 1;
+}
+
+fc_status NandDie::copy_page(uint32_t src_block, uint32_t src_page, uint32_t dst_block, uint32_t dst_page, uint32_t seq,
+                             uint32_t* hops_out) {
+  if (src_block >= blocks_ || src_page >= pages_ || dst_block >= blocks_ || dst_page >= pages_) return FC_ERR_ADDRESS;
+  if (src_page >= wp_[src_block]) return FC_ERR_COPYBACK;
+  if (dst_page < wp_[dst_block]) return FC_ERR_NOT_ERASED;
+  if (dst_page > wp_[dst_block]) return FC_ERR_ORDER;
+  const uint64_t s = page_index(src_block, src_page), d = page_index(dst_block, dst_page);
+  std::memcpy(token_ + d * slots_, token_ + s * slots_, size_t(slots_) * 4);
+  std::memcpy(lpn_ + d * slots_, lpn_ + s * slots_, size_t(slots_) * 4);
+  seq_[d] = seq;
+  const uint32_t hops = std::min<uint32_t>((torn_[s] >> 1) + 1, kMaxHops);
+  const uint8_t flag = (torn_[s] & 1u) ? uint8_t(1) : static_cast<uint8_t>(hops << 1);  // a torn source: a torn copy
+  torn_[d] = flag;                                                                      // erased page: its byte was 0
+  ++torn_n_[dst_block];
+  wp_[dst_block] = static_cast<uint16_t>(dst_page + 1);
+  if (hops_out) *hops_out = hops;
+  return FC_OK;
 }
 
 uint32_t NandDie::erase_count(uint32_t block) const { return block < blocks_ ? erases_[block] : 0; }

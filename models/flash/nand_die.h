@@ -16,6 +16,10 @@
 // failed program, or one cut by power loss): it is consumed (the write
 // pointer moved past it) and every read of it is FC_ERR_UNCORRECTABLE until
 // the block is erased again.
+//
+// Copyback (FC_OP_COPYBACK): copy_page() moves a page inside the die; the
+// copy's OOB keeps a hop count (consecutive copybacks without an ECC check,
+// the source's plus one), in the same per-page byte as the torn mark.
 #pragma once
 
 #include <cstddef>
@@ -47,6 +51,18 @@ class NandDie {
   // Consumes the next page of the block like a program, but leaves it torn.
   fc_status program_torn(uint32_t block, uint32_t page);
   bool is_torn(uint32_t block, uint32_t page) const;
+  // Copyback: the programmed source page (its tokens and LPNs as sensed; a
+  // torn source gives a torn copy) into the destination page at its block's
+  // write pointer, with sequence number seq and the source's hop count plus
+  // one (at most kMaxHops). FC_ERR_ADDRESS, FC_ERR_COPYBACK (source not
+  // programmed), FC_ERR_NOT_ERASED / FC_ERR_ORDER (the destination, as
+  // program()). The die's plane and page-type rules are checked before
+  // (flash/copyback_rules.h).
+  fc_status copy_page(uint32_t src_block, uint32_t src_page, uint32_t dst_block, uint32_t dst_page, uint32_t seq,
+                      uint32_t* hops_out);
+  // The page's copyback hop count (0: written by a program, or not programmed).
+  uint32_t hops(uint32_t block, uint32_t page) const;
+  static constexpr uint32_t kMaxHops = 127;
   // Power loss: a programmed page whose program did not complete becomes
   // torn; a block whose erase did not complete becomes unusable until erased
   // again (every page torn, none programmable).
@@ -76,8 +92,8 @@ class NandDie {
   uint32_t* seq_ = nullptr;     // [blocks * pages]
   uint32_t* erases_ = nullptr;  // [blocks]
   uint16_t* wp_ = nullptr;      // [blocks]
-  uint8_t* torn_ = nullptr;     // [blocks * pages]: 1 for a torn page
-  uint16_t* torn_n_ = nullptr;  // [blocks]: torn pages (an erase only touches torn_ when non-zero)
+  uint8_t* torn_ = nullptr;     // [blocks * pages]: bit 0 torn, bits 7:1 copyback hops (OOB)
+  uint16_t* torn_n_ = nullptr;  // [blocks]: pages whose torn_ byte is not 0 (an erase only touches torn_ when non-zero)
 };
 
 }  // namespace ssdvp

@@ -420,9 +420,9 @@ void Simulation::attach_timeline() {
     }
   };
   soc_->flash.set_observer([&t, die_track](const FlashOpRecord& r) {
-    static const char* names[] = {"?", "read", "program", "erase"};
+    static const char* names[] = {"?", "read", "program", "erase", "?", "?", "?", "copyback"};
     if (r.die < die_track.size())
-      t.span(die_track[r.die], names[r.op <= 3 ? r.op : 0], r.start, r.done, "\"row\":" + std::to_string(r.row));
+      t.span(die_track[r.die], names[r.op <= 7 ? r.op : 0], r.start, r.done, "\"row\":" + std::to_string(r.row));
   });
 }
 
@@ -656,6 +656,9 @@ nlohmann::json Simulation::summary_ftl(const SummaryInput& x) const {
           {"pad_slots", s->pad_slots},
           {"blocks_closed_early", s->blocks_closed_early},
           {"trim_lbas", s->trim_lbas},
+          {"gc_copybacks", s->gc_copybacks},  // ftl.gc.copyback (all of the run, preconditioning included)
+          {"gc_copyback_capped", s->gc_copyback_capped},
+          {"gc_paired", s->gc_paired},  // ftl.gc.pair_planes: victims started as a sibling of another
           {"gc_active_s", double(fw.gc_active_ns(fw.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
           {"spare", device_->spare_json(x.h, host_timed)},
           {"lifetime",
@@ -721,7 +724,8 @@ nlohmann::json Simulation::summary_flash(const SummaryInput& x) const {
           {"errors", fl.errors()},
           {"suspends", fl.suspends()},
           {"read_bypasses", fl.read_bypasses()},
-          {"multiplane_ops", fl.multiplane_ops()}};
+          {"multiplane_ops", fl.multiplane_ops()},
+          {"copybacks", fl.copybacks()}};
 }
 
 nlohmann::json Simulation::summary_cpu(const SummaryInput& x) const {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "flash/copyback_rules.h"
 #include "flash/multiplane_rules.h"
 
 const hal_ops FakeHal::ops_ = {&FakeHal::read32, &FakeHal::write32, &FakeHal::dram, &FakeHal::wait_irq,
@@ -27,7 +28,9 @@ FakeHal::FakeHal(uint32_t dram_bytes, uint32_t blocks, uint32_t ppb, uint32_t sl
       blocks_(blocks),
       ppb_(ppb),
       slots_(slots),
-      nand_(one_die(blocks, ppb, slots)) {}
+      nand_(one_die(blocks, ppb, slots)) {
+  geo_ = one_die(blocks, ppb, slots);
+}
 
 uint32_t FakeHal::read32(void* ctx, uint32_t addr) {
   auto* self = static_cast<FakeHal*>(ctx);
@@ -102,6 +105,7 @@ void FakeHal::set_geometry(const ftl_config& cfg) {
   geo_.pages_per_block = cfg.pages_per_block;
   geo_.lba_size = 4096;
   geo_.page_size = cfg.slots_per_page * geo_.lba_size;
+  cell_bits_ = cfg.cell_bits > 1 ? cfg.cell_bits : 1;
   groups_.assign(geo_.dies(), {});
 }
 
@@ -119,6 +123,7 @@ void FakeHal::run_group(std::vector<fc_sqe>& g) {
     return;
   }
   if (members.size() > 1) ++multiplane_groups;
+  if (members.size() > 1 && FC_OP_KIND(members.back().op) == FC_OP_ERASE) multiplane_erases += members.size();
   for (const fc_sqe& e : members) {
     uint16_t flags = 0;
     const uint16_t status = execute(e, &flags);
@@ -157,8 +162,28 @@ uint16_t FakeHal::execute(const fc_sqe& in, uint16_t* flags) {
         std::memcpy(m, it->second.data(), std::min<size_t>(e.meta_bytes, it->second.size()));
     }
   }
+  if (e.op == FC_OP_COPYBACK) st = copyback(e, buf, flags);
   if (st != FC_OK) ++violations;
   return uint16_t(st);
+}
+
+// A copyback as the flash model runs it (flash_copyback.cpp), without faults:
+// the geometry rules, the pages' rules, the copy, the source's OOB out.
+fc_status FakeHal::copyback(const fc_sqe& e, uint32_t* buf, uint16_t* flags) {
+  const uint32_t src = FC_COPYBACK_SRC(e);
+  const ssdvp::CopybackVerdict v = ssdvp::copyback_check(geo_, cell_bits_, src, e.row);
+  if (v.status != FC_OK) return v.status;
+  if (!buf) return FC_ERR_DMA;
+  uint32_t hops = 0;
+  const fc_status st = nand_.copy_page(src / ppb_, src % ppb_, e.row / ppb_, e.row % ppb_, e.seq, &hops);
+  if (st != FC_OK) return st;
+  const uint32_t all = slots_ >= 32 ? 0xffffffffu : (1u << slots_) - 1;
+  const bool torn = nand_.read(src / ppb_, src % ppb_, all, nullptr, buf + slots_, buf + 2 * slots_, nullptr) != FC_OK;
+  meta.erase(e.row);
+  program_rows.push_back(e.row);
+  ++copybacks;
+  *flags = uint16_t(std::min<uint32_t>(hops, 255) << FC_FLAG_RETRIES_SHIFT);
+  return torn ? FC_ERR_UNCORRECTABLE : FC_OK;
 }
 
 void FakeHal::nvme_submit(const nvme_sqe& sqe, uint16_t sqid) {

@@ -50,6 +50,12 @@ class FakeHal {
   void set_geometry(const ftl_config& cfg);
   uint64_t multiplane_groups = 0;      // groups of two or more planes executed
   uint64_t multiplane_violations = 0;  // groups refused by the rules (also in violations)
+  uint64_t multiplane_erases = 0;      // erases executed in groups of two or more planes
+  // Copybacks (FC_OP_COPYBACK) are checked as the flash model checks them
+  // (flash/copyback_rules.h with the geometry set_geometry gave, page types
+  // by cfg.cell_bits; NandDie::copy_page) and executed without faults.
+  uint64_t copybacks = 0;
+  uint32_t page_hops(uint32_t row) const { return nand_.hops(row / ppb_, row % ppb_); }
 
   // NVMe side: the test is the host (and the controller's fetch).
   struct Completion {
@@ -78,6 +84,8 @@ class FakeHal {
   uint16_t execute(const fc_sqe& e, uint16_t* flags);
   void post(const fc_sqe& e, uint16_t status, uint16_t flags);
   void run_group(std::vector<fc_sqe>& g);
+  fc_status copyback(const fc_sqe& e, uint32_t* buf, uint16_t* flags);
+  uint32_t cell_bits_ = 1;
   ssdvp::FlashGeometry geo_;
   std::vector<std::vector<fc_sqe>> groups_;  // per die: plane descriptors waiting for their group's end
 

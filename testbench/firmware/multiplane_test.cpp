@@ -24,9 +24,18 @@ void two_planes_no_hold(ftl_config& c) {
   c.mp_hold_ns = 0;
 }
 void two_planes_off(ftl_config& c) { c.planes_per_die = 2; }
+void two_planes_paired(ftl_config& c) {
+  two_planes(c);
+  c.gc_pair_planes = 1;
+}
+// Little spare: GC works at its reserve, where a relocated victim does not wait for its group.
+void two_planes_paired_tight(ftl_config& c) {
+  two_planes_paired(c);
+  c.logical_lbas = 7000;
+}
 
 struct Outcome {
-  uint64_t groups, violations, mismatches, programs, self_check;
+  uint64_t groups, violations, mismatches, programs, self_check, erases, mp_erases, paired;
 };
 
 // Random single-LBA writes, two drive-writes' worth (GC runs), then reads of
@@ -41,8 +50,10 @@ Outcome random_writes(void (*tune)(ftl_config&)) {
     d.hal->now_ns += 5000;  // 5 us between writes: the hold bound is measured in firmware time
   }
   EXPECT_EQ(ftl_func_flush(d.f), 0);
-  Outcome o{d.hal->multiplane_groups, d.hal->violations, d.mismatches(0, n), ftl_get_stats(d.f)->programs,
-            uint64_t(ftl_self_check(d.f))};
+  const ftl_stats* st = ftl_get_stats(d.f);
+  Outcome o{d.hal->multiplane_groups,      d.hal->violations, d.mismatches(0, n),       st->programs,
+            uint64_t(ftl_self_check(d.f)), st->erases,        d.hal->multiplane_erases, st->gc_paired};
+  for (uint32_t i = 0; i < d.cfg.gc_max_active; ++i) EXPECT_EQ(d.f->jobs[i].pair_wait, 0u) << "job " << i;
   EXPECT_EQ(d.f->mp_held, 0u) << "a flush leaves no page held";
   EXPECT_EQ(d.f->programs_inflight, 0u);
   return o;
@@ -107,4 +118,23 @@ TEST(MultiplaneFakeHal, GroupsAreLegalAndKeepData) {
   EXPECT_EQ(off.groups, 0u);
   EXPECT_GT(nohold.groups, 0u);
   EXPECT_GT(hold.groups, 0u);
+}
+
+// ftl.gc.pair_planes: a victim's siblings at its block offset in the die's
+// other planes are collected with it and erased together, as one
+// multi-plane erase the fake HAL checks against the NAND rules; the data
+// survives. Without it, multi-plane erases form only by chance.
+TEST(MultiplaneFakeHal, PairedVictimsEraseTogether) {
+  const Outcome on = random_writes(two_planes_paired);
+  const Outcome off = random_writes(two_planes);
+  const Outcome tight = random_writes(two_planes_paired_tight);
+  for (const Outcome* o : {&on, &off, &tight}) {
+    EXPECT_EQ(o->violations, 0u);
+    EXPECT_EQ(o->mismatches, 0u);
+    EXPECT_EQ(o->self_check, 0u);
+    EXPECT_GT(o->erases, 100u) << "test premise: GC runs";
+  }
+  EXPECT_EQ(off.paired, 0u);
+  EXPECT_GT(on.paired, 0u);
+  EXPECT_GT(on.mp_erases, 2 * off.mp_erases + 10) << "paired victims' erases go as multi-plane erases";
 }

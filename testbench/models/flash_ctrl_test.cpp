@@ -908,3 +908,109 @@ TEST(FlashCtrlSuspend, MaxReadsPerSuspensionSendsTheNextReadBehindTheResume) {
     EXPECT_EQ(b.fc.suspends(), 1u);
   });
 }
+
+namespace {
+fc_sqe copyback_op(uint32_t tag, uint32_t dst, uint32_t src, uint32_t buf, uint32_t seq) {
+  fc_sqe d{};
+  d.op = FC_OP_COPYBACK, d.tag = tag, d.row = dst, d.buf = buf, d.seq = seq;
+  FC_COPYBACK_SRC(d) = src;
+  return d;
+}
+constexpr uint64_t kChanOob = 12 * kUs / 400;  // the source's LPNs and sequence number: 12 B at 400 MB/s
+}  // namespace
+
+// A copyback costs tR and tPROG on the die and only command cycles and the
+// spare bytes on the channel; the copy holds the source's data with the new
+// sequence number and one more hop, and the buffer gets the source's OOB.
+TEST(FlashCtrlCopyback, TakesTrAndTprogWithoutThePageOnTheChannel) {
+  Bench b(kTwoPlanes);
+  b.run([&] {
+    b.setup_rings();
+    b.fill_buffer(0, 100, 10, 5);
+    b.submit({program_op(1, row2(0, 4, 0), buf_addr(0))});
+    b.collect(1);
+    const uint64_t ch0 = b.fc.channel_busy_ps(0), die0 = b.fc.die_busy_ps(0);
+    const uint64_t t = b.submit({copyback_op(2, row2(0, 6, 0), row2(0, 4, 0), buf_addr(1), 9)});
+    auto d = b.collect(1);
+    EXPECT_EQ(d[0].cqe.status, FC_OK);
+    EXPECT_EQ(FC_FLAG_HOPS(d[0].cqe.flags), 1u);
+    EXPECT_EQ(d[0].time, t + kDramLat + kFetch + tCMD + tR + tCMD + kChanOob + tPROG);
+    EXPECT_EQ(b.fc.channel_busy_ps(0) - ch0, 2 * tCMD + kChanOob);
+    EXPECT_EQ(b.fc.die_busy_ps(0) - die0, 2 * tCMD + kChanOob + tR + tPROG);
+    EXPECT_EQ(b.buf_word(1, 2), 10u);  // the source's lpn[0], lpn[1], seq
+    EXPECT_EQ(b.buf_word(1, 3), 11u);
+    EXPECT_EQ(b.buf_word(1, 4), 5u);
+    EXPECT_EQ(b.fc.copybacks(), 1u);
+    EXPECT_EQ(b.fc.die(0).hops(6, 0), 1u);
+    b.submit({read_op(3, row2(0, 6, 0), 0b11, buf_addr(2))});
+    EXPECT_EQ(b.collect(1)[0].cqe.status, FC_OK);
+    EXPECT_EQ(b.buf_word(2, 0), 100u);
+    EXPECT_EQ(b.buf_word(2, 1), 101u);
+    EXPECT_EQ(b.buf_word(2, 4), 9u);
+    b.submit({copyback_op(4, row2(0, 4, 1), row2(0, 6, 0), buf_addr(1), 10)});
+    EXPECT_EQ(FC_FLAG_HOPS(b.collect(1)[0].cqe.flags), 2u);
+  });
+}
+
+// The rules: same die, same plane, same page type, a programmed source, the
+// destination at its write pointer; a violation is a status, counts, and
+// changes nothing.
+TEST(FlashCtrlCopyback, RuleViolationsAreAStatusAndChangeNothing) {
+  Bench b("flash: {planes_per_die: 2, cell: {bits: 2}}");
+  b.run([&] {
+    b.setup_rings();
+    b.fill_buffer(0, 1, 1, 1);
+    b.submit({program_op(1, row2(0, 0, 0), buf_addr(0)), program_op(2, row2(0, 2, 0), buf_addr(0))});
+    b.collect(2);
+    const std::vector<std::pair<fc_sqe, uint16_t>> cases = {
+        {copyback_op(3, row2(0, 1, 0), row2(0, 0, 0), buf_addr(1), 1), FC_ERR_COPYBACK},  // another plane
+        {copyback_op(4, row2(1, 0, 0), row2(0, 0, 0), buf_addr(1), 1), FC_ERR_COPYBACK},  // another die
+        {copyback_op(5, row2(0, 4, 1), row2(0, 0, 1), buf_addr(1), 1), FC_ERR_COPYBACK},  // source erased
+        {copyback_op(6, row2(0, 2, 1), row2(0, 0, 0), buf_addr(1), 1), FC_ERR_COPYBACK},  // LSB into an MSB page
+        {copyback_op(7, row2(0, 4, 2), row2(0, 0, 0), buf_addr(1), 1), FC_ERR_ORDER},
+        {copyback_op(8, row2(0, 2, 0), row2(0, 0, 0), buf_addr(1), 1), FC_ERR_NOT_ERASED},
+        {copyback_op(9, row2(0, 4, 0), 0xfffffff0u, buf_addr(1), 1), FC_ERR_ADDRESS},
+    };
+    for (const auto& c : cases) {
+      b.submit({c.first});
+      EXPECT_EQ(b.collect(1)[0].cqe.status, c.second) << "tag " << c.first.tag;
+    }
+    EXPECT_EQ(b.fc.violations(), cases.size());
+    EXPECT_EQ(b.fc.copybacks(), 0u);
+    EXPECT_EQ(b.fc.die(0).write_pointer(4), 0u);
+    EXPECT_EQ(b.fc.die(0).write_pointer(1), 0u);
+    EXPECT_EQ(b.fc.die(1).write_pointer(0), 0u);
+    b.submit({copyback_op(10, row2(0, 4, 0), row2(0, 0, 0), buf_addr(1), 1)});  // LSB into LSB, plane 0
+    EXPECT_EQ(b.collect(1)[0].cqe.status, FC_OK);
+  });
+}
+
+// No ECC check on the way: each copy keeps the bit errors its source read
+// had. A page read back fine from its own block; copied three times, its
+// copy holds about three reads' worth of errors, more than ECC corrects, and
+// read retry cannot help (they are in the data).
+TEST(FlashCtrlCopyback, CopiesCarryTheirBitErrorsForward) {
+  Bench b("flash: {planes_per_die: 2, ecc: {rber: 0.001, correctable_bits: 72}}");
+  b.run([&] {
+    b.setup_rings();
+    b.fill_buffer(0, 100, 10, 5);
+    b.submit({program_op(1, row2(0, 0, 0), buf_addr(0))});
+    b.collect(1);
+    b.submit({read_op(2, row2(0, 0, 0), 0b11, buf_addr(1))});
+    EXPECT_EQ(b.collect(1)[0].cqe.status, FC_OK) << "about 33 raw errors per codeword: ECC corrects them";
+    b.submit({copyback_op(3, row2(0, 2, 0), row2(0, 0, 0), buf_addr(1), 6)});
+    b.submit({copyback_op(4, row2(0, 4, 0), row2(0, 2, 0), buf_addr(1), 7)});
+    b.submit({copyback_op(5, row2(0, 6, 0), row2(0, 4, 0), buf_addr(1), 8)});
+    for (const Done& x : b.collect(3)) EXPECT_EQ(x.cqe.status, FC_OK) << "a copyback checks nothing";
+    EXPECT_GT(b.fc.faults().inherited(row2(0, 2, 0)), 0u);
+    EXPECT_GT(b.fc.faults().inherited(row2(0, 6, 0)), 72u);
+    b.submit({read_op(6, row2(0, 6, 0), 0b11, buf_addr(2))});
+    const Done r = b.collect(1)[0];
+    EXPECT_EQ(r.cqe.status, FC_ERR_UNCORRECTABLE);
+    b.submit({read_op(7, row2(0, 0, 0), 0b11, buf_addr(1))});
+    EXPECT_EQ(b.collect(1)[0].cqe.status, FC_OK) << "the original still reads";
+    b.submit({erase_op(8, blk2(0, 6))});
+    b.collect(1);
+    EXPECT_EQ(b.fc.faults().inherited(row2(0, 6, 0)), 0u) << "an erase clears what the copy carried";
+  });
+}

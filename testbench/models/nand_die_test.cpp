@@ -159,3 +159,41 @@ TEST(NandDie, TornBlockNeedsAnErase) {
   EXPECT_EQ(d.read(2, 1, 0xf, tok, nullptr, nullptr, &flags), FC_OK);
   EXPECT_EQ(flags, uint32_t(FC_FLAG_ERASED));
 }
+
+// Copyback: the page moves with its tokens and LPNs, a new sequence number
+// and a hop count one above the source's; the destination follows the
+// program rules; an erase clears the counts; a torn source gives a torn copy.
+TEST(NandDie, CopyPageCarriesDataAndCountsHops) {
+  NandDie d(small());
+  Page p(7);
+  ASSERT_EQ(d.program(0, 0, p.tok.data(), p.lpn.data(), 5), FC_OK);
+  uint32_t hops = 0;
+  EXPECT_EQ(d.copy_page(0, 1, 2, 0, 6, &hops), FC_ERR_COPYBACK) << "source not programmed";
+  EXPECT_EQ(d.copy_page(0, 0, 2, 1, 6, &hops), FC_ERR_ORDER);
+  EXPECT_EQ(d.write_pointer(2), 0u) << "a rejected copy changes nothing";
+  ASSERT_EQ(d.copy_page(0, 0, 2, 0, 6, &hops), FC_OK);
+  EXPECT_EQ(hops, 1u);
+  EXPECT_EQ(d.copy_page(0, 0, 2, 0, 6, &hops), FC_ERR_NOT_ERASED);
+  std::vector<uint32_t> tok(4), lpn(4);
+  uint32_t seq = 0, flags = 9;
+  ASSERT_EQ(d.read(2, 0, 0xf, tok.data(), lpn.data(), &seq, &flags), FC_OK);
+  EXPECT_EQ(tok, p.tok);
+  EXPECT_EQ(lpn, p.lpn);
+  EXPECT_EQ(seq, 6u);
+  EXPECT_EQ(flags, 0u);
+  ASSERT_EQ(d.copy_page(2, 0, 3, 0, 7, &hops), FC_OK);
+  EXPECT_EQ(hops, 2u);
+  EXPECT_EQ(d.hops(3, 0), 2u);
+  EXPECT_EQ(d.hops(0, 0), 0u);
+  EXPECT_FALSE(d.is_torn(3, 0));
+  d.tear_page(3, 0);  // a cut while the copy was programmed
+  EXPECT_TRUE(d.is_torn(3, 0));
+  EXPECT_EQ(d.read(3, 0, 0x1, tok.data(), nullptr, nullptr, nullptr), FC_ERR_UNCORRECTABLE);
+  ASSERT_EQ(d.copy_page(3, 0, 1, 0, 8, &hops), FC_OK);
+  EXPECT_TRUE(d.is_torn(1, 0)) << "no ECC on the way: a torn page copies as torn";
+  ASSERT_EQ(d.erase(2), FC_OK);
+  ASSERT_EQ(d.program(2, 0, p.tok.data(), p.lpn.data(), 9), FC_OK);
+  EXPECT_EQ(d.hops(2, 0), 0u) << "an erase clears the counts";
+  ASSERT_EQ(d.erase(3), FC_OK);
+  EXPECT_FALSE(d.is_torn(3, 0));
+}

@@ -86,6 +86,7 @@ std::string HostFtlBlock::init(const Admin& admin, const std::function<bool(uint
   cfg_.pages_per_block = g.pages_per_block;
   cfg_.planes_per_die = 1;  // a chunk is a block; no multi-plane vector commands
   cfg_.multiplane = 0;
+  cfg_.gc_copyback = 0;               // Open-Channel has no copyback command
   cfg_.command_set = FTL_CMDSET_NVM;  // the FTL itself, on the host
   cfg_.cluster_engine = FTL_CLUSTER_SOFTWARE;
   cfg_.debug_gc_register = 0;
