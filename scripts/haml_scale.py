@@ -55,9 +55,22 @@ READ_FRACTION = 0.2
 # PostMark: 2.18 M LBA writes a pass, 5 passes (10.9 M) at 12.5x speed (196 s).
 # Its writes average 830 KiB, so it gets the default 64 MiB of host memory, as at
 # 1 GiB (host keys are not part of a saved drive; 1 MiB gave the same figures).
+# The other three write little per pass (LBA writes a pass: MSR 14,264, TPC-C
+# 7,995, DTRS 185,789), so they are looped to about 1 M LBA writes (a 1 M-write
+# synthetic point's volume) and sped up to last about 200 s: MSR 70 passes of
+# 243 s at 0.012 (204 s), DTRS 5 passes of 30,000 s at 0.0013 (195 s), TPC-C
+# 125 passes of 0.136 s at 12x slower (205 s; its 16 devices are replayed as
+# one, at their own LBAs, as at 1 GiB). Every trace gets the default 64 MiB of
+# host memory, as at 1 GiB.
 TRACES = {
     "postmark": ["workload.source=trace", "workload.trace=traces/postmark.ascii", "workload.format=mqsim",
                  "workload.loops=5", "workload.time_scale=0.08", "host.memory=64MiB"],
+    "msr": ["workload.source=trace", "workload.trace=traces/msr_heimdall_rw20_80_105.ascii", "workload.format=mqsim",
+            "workload.loops=70", "workload.time_scale=0.012", "host.memory=64MiB"],
+    "dtrs": ["workload.source=trace", "workload.trace=traces/dtrs.ascii", "workload.format=mqsim",
+             "workload.loops=5", "workload.time_scale=0.0013", "host.memory=64MiB"],
+    "tpcc": ["workload.source=trace", "workload.trace=traces/tpcc-small.ascii", "workload.format=mqsim",
+             "workload.loops=125", "workload.time_scale=12", "host.memory=64MiB"],
 }
 WORKLOADS = ["hotcold", "shifting"] + list(TRACES)
 AGE = ["precondition.workload_fraction=0"]
