@@ -53,6 +53,19 @@ void expect_same(const nlohmann::json& a, const nlohmann::json& b, const std::st
   EXPECT_EQ(a, b) << path;
 }
 
+// The same timeseries.csv, line by line, with more than two rows.
+void expect_same_timeseries(const fs::path& a_dir, const fs::path& b_dir) {
+  std::ifstream a(a_dir / "timeseries.csv"), b(b_dir / "timeseries.csv");
+  std::string la, lb;
+  int rows = 0;
+  while (std::getline(a, la)) {
+    ASSERT_TRUE(std::getline(b, lb));
+    EXPECT_EQ(la, lb);
+    ++rows;
+  }
+  EXPECT_GT(rows, 2);
+}
+
 // GC in steady state from the first timed write: a full drive with a drive-write
 // of random overwrites, then 20,000 timed requests (30 % reads, checked).
 const std::string kAged =
@@ -81,15 +94,7 @@ TEST(SavedState, LoadedRunEqualsARunThatPreconditionedItselfFieldByField) {
   expect_same(ref, summary(d / "saved"), "", &compared);
   EXPECT_GT(compared, 200);
   // The same time series.
-  std::ifstream a(d / "ref" / "timeseries.csv"), b(d / "loaded" / "timeseries.csv");
-  std::string la, lb;
-  int rows = 0;
-  while (std::getline(a, la)) {
-    ASSERT_TRUE(std::getline(b, lb));
-    EXPECT_EQ(la, lb);
-    ++rows;
-  }
-  EXPECT_GT(rows, 2);
+  expect_same_timeseries(d / "ref", d / "loaded");
 }
 
 TEST(SavedState, WorkloadPreconditioningContinuesTheWorkloadWhereItStopped) {
@@ -182,15 +187,7 @@ TEST(SavedState, IssModeDriveLoadedContinuesAsARunThatPreconditionedItself) {
   int compared = 0;
   expect_same(ref, summary(d / "loaded"), "", &compared);
   EXPECT_GT(compared, 200);
-  std::ifstream a(d / "ref" / "timeseries.csv"), b(d / "loaded" / "timeseries.csv");
-  std::string la, lb;
-  int rows = 0;
-  while (std::getline(a, la)) {
-    ASSERT_TRUE(std::getline(b, lb));
-    EXPECT_EQ(la, lb);
-    ++rows;
-  }
-  EXPECT_GT(rows, 2);
+  expect_same_timeseries(d / "ref", d / "loaded");
   // Not across modes.
   r = ssdvp(d, small + "--load-state '" + (d / "drive").string() + "' -o '" + (d / "x").string() + "'");
   EXPECT_EQ(r.code, 2) << r.err;
