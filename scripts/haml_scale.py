@@ -6,7 +6,7 @@ each point starting from a saved aged drive. Prints the table of
 docs/results/haml.md's paper-scale section.
 
     python3 scripts/haml_scale.py BUILD_DIR --state DIR [--writes N] [--policies double,haml]
-        [--workloads hotcold,shifting] [--clean]
+        [--workloads hotcold,shifting] [--clean] [--table-only [--split S]]
 
 A placement policy shapes what ageing did (its ftl.* keys are checked on load,
 docs/state.md), so the drive is aged once per policy (sequential fill + one
@@ -190,6 +190,40 @@ def table(workloads, policies, writes):
     return "\n".join(lines)
 
 
+def split_waf(d, split_s):
+    """WAF over the timed part's first split_s seconds and over the rest, from the
+    point's timeseries.csv (host LBA writes from write_mbps, GC moves per interval)."""
+    import csv
+    host, gc, t0 = [0.0, 0.0], [0, 0], 0.0
+    with open(os.path.join(d, "timeseries.csv")) as f:
+        for r in csv.DictReader(f):
+            t = float(r["time_s"])
+            i = 0 if t <= split_s else 1
+            host[i] += float(r["write_mbps"]) * (t - t0) * 1e6 / 4096
+            gc[i] += int(r["gc_lba_moves"])
+            t0 = t
+    return [(host[i] + gc[i]) / host[i] if host[i] else float("nan") for i in (0, 1)]
+
+
+def split_table(workloads, policies, writes, split_s):
+    """WAF before and after split_s seconds, one row per point that has run."""
+    lines = [f"| workload | policy | host writes | WAF first {split_s:g} s | WAF after {split_s:g} s | WAF |",
+             "|---|---|---:|---:|---:|---:|"]
+    rows = []
+    for n in writes:
+        rows += [(w, p, point_dir(w, p, n)) for w in workloads if w not in TRACES for p in policies]
+    rows += [(w, p, point_dir(w, p, 0)) for w in workloads if w in TRACES for p in policies]
+    for w, p, d in rows:
+        try:
+            with open(os.path.join(d, "summary.json")) as f:
+                j = json.load(f)
+            a, b = split_waf(d, split_s)
+        except OSError:
+            continue
+        lines.append(f"| {w} | {POLICIES[p]} | {j['ftl']['host_lba_writes']:,} | {a:.3f} | {b:.3f} | {j['ftl']['waf']:.3f} |")
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("build", help="the build directory (holds platform/ssdvp)")
@@ -200,6 +234,8 @@ def main():
     ap.add_argument("--workloads", default=",".join(WORKLOADS), help="comma-separated")
     ap.add_argument("--clean", action="store_true", help="delete each policy's saved drive after its last point")
     ap.add_argument("--table-only", action="store_true", help="print the table of what has run")
+    ap.add_argument("--split", type=float, default=0,
+                    help="also print each point's WAF over the first SPLIT seconds and after them")
     a = ap.parse_args()
     policies = a.policies.split(",")
     workloads = a.workloads.split(",")
@@ -223,6 +259,9 @@ def main():
             if a.clean:
                 shutil.rmtree(os.path.join(state, p), ignore_errors=True)
     print(table(workloads, policies, writes))
+    if a.split:
+        print()
+        print(split_table(workloads, policies, writes, a.split))
 
 
 if __name__ == "__main__":
