@@ -157,17 +157,21 @@ def point(cmd, d):
           flush=True)
 
 
+def point_rows(workloads, policies, writes):
+    """(workload, policy, directory) of every point in table order: each count of writes in turn, then the traces."""
+    rows = []
+    for n in writes:
+        rows += [(w, p, point_dir(w, p, n)) for w in workloads if w not in TRACES for p in policies]
+    return rows + [(w, p, point_dir(w, p, 0)) for w in workloads if w in TRACES for p in policies]
+
+
 def table(workloads, policies, writes):
     """The page's table: one row per point that has run (each count of writes in turn, then the traces)."""
     head = ("| workload | policy | host writes | WAF | erases | GC victims | read mean (us) | read p99 (us) | "
             "write mean (us) | write p99.9 (us) | hottest class share | rank corr. | never rewritten in hottest | "
             "CPU s (user + sys) | peak RSS MB |")
     lines = [head, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    rows = []
-    for n in writes:
-        rows += [(w, p, point_dir(w, p, n)) for w in workloads if w not in TRACES for p in policies]
-    rows += [(w, p, point_dir(w, p, 0)) for w in workloads if w in TRACES for p in policies]
-    for w, p, d in rows:
+    for w, p, d in point_rows(workloads, policies, writes):
         try:
             with open(os.path.join(d, "summary.json")) as f:
                 j = json.load(f)
@@ -209,11 +213,7 @@ def split_table(workloads, policies, writes, split_s):
     """WAF before and after split_s seconds, one row per point that has run."""
     lines = [f"| workload | policy | host writes | WAF first {split_s:g} s | WAF after {split_s:g} s | WAF |",
              "|---|---|---:|---:|---:|---:|"]
-    rows = []
-    for n in writes:
-        rows += [(w, p, point_dir(w, p, n)) for w in workloads if w not in TRACES for p in policies]
-    rows += [(w, p, point_dir(w, p, 0)) for w in workloads if w in TRACES for p in policies]
-    for w, p, d in rows:
+    for w, p, d in point_rows(workloads, policies, writes):
         try:
             with open(os.path.join(d, "summary.json")) as f:
                 j = json.load(f)
