@@ -6,7 +6,7 @@ each point starting from a saved aged drive. Prints the table of
 docs/results/haml.md's paper-scale section.
 
     python3 scripts/haml_scale.py BUILD_DIR --state DIR [--writes N] [--policies double,haml]
-        [--workloads hotcold,shifting] [--clean]
+        [--workloads hotcold,shifting] [--clean] [--table-only [--split S]]
 
 A placement policy shapes what ageing did (its ftl.* keys are checked on load,
 docs/state.md), so the drive is aged once per policy (sequential fill + one
@@ -55,9 +55,22 @@ READ_FRACTION = 0.2
 # PostMark: 2.18 M LBA writes a pass, 5 passes (10.9 M) at 12.5x speed (196 s).
 # Its writes average 830 KiB, so it gets the default 64 MiB of host memory, as at
 # 1 GiB (host keys are not part of a saved drive; 1 MiB gave the same figures).
+# The other three write little per pass (LBA writes a pass: MSR 14,264, TPC-C
+# 7,995, DTRS 185,789), so they are looped to about 1 M LBA writes (a 1 M-write
+# synthetic point's volume) and sped up to last about 200 s: MSR 70 passes of
+# 243 s at 0.012 (204 s), DTRS 5 passes of 30,000 s at 0.0013 (195 s), TPC-C
+# 125 passes of 0.136 s at 12x slower (205 s; its 16 devices are replayed as
+# one, at their own LBAs, as at 1 GiB). Every trace gets the default 64 MiB of
+# host memory, as at 1 GiB.
 TRACES = {
     "postmark": ["workload.source=trace", "workload.trace=traces/postmark.ascii", "workload.format=mqsim",
                  "workload.loops=5", "workload.time_scale=0.08", "host.memory=64MiB"],
+    "msr": ["workload.source=trace", "workload.trace=traces/msr_heimdall_rw20_80_105.ascii", "workload.format=mqsim",
+            "workload.loops=70", "workload.time_scale=0.012", "host.memory=64MiB"],
+    "dtrs": ["workload.source=trace", "workload.trace=traces/dtrs.ascii", "workload.format=mqsim",
+             "workload.loops=5", "workload.time_scale=0.0013", "host.memory=64MiB"],
+    "tpcc": ["workload.source=trace", "workload.trace=traces/tpcc-small.ascii", "workload.format=mqsim",
+             "workload.loops=125", "workload.time_scale=12", "host.memory=64MiB"],
 }
 WORKLOADS = ["hotcold", "shifting"] + list(TRACES)
 AGE = ["precondition.workload_fraction=0"]
@@ -144,17 +157,21 @@ def point(cmd, d):
           flush=True)
 
 
+def point_rows(workloads, policies, writes):
+    """(workload, policy, directory) of every point in table order: each count of writes in turn, then the traces."""
+    rows = []
+    for n in writes:
+        rows += [(w, p, point_dir(w, p, n)) for w in workloads if w not in TRACES for p in policies]
+    return rows + [(w, p, point_dir(w, p, 0)) for w in workloads if w in TRACES for p in policies]
+
+
 def table(workloads, policies, writes):
     """The page's table: one row per point that has run (each count of writes in turn, then the traces)."""
     head = ("| workload | policy | host writes | WAF | erases | GC victims | read mean (us) | read p99 (us) | "
             "write mean (us) | write p99.9 (us) | hottest class share | rank corr. | never rewritten in hottest | "
             "CPU s (user + sys) | peak RSS MB |")
     lines = [head, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    rows = []
-    for n in writes:
-        rows += [(w, p, point_dir(w, p, n)) for w in workloads if w not in TRACES for p in policies]
-    rows += [(w, p, point_dir(w, p, 0)) for w in workloads if w in TRACES for p in policies]
-    for w, p, d in rows:
+    for w, p, d in point_rows(workloads, policies, writes):
         try:
             with open(os.path.join(d, "summary.json")) as f:
                 j = json.load(f)
@@ -177,6 +194,36 @@ def table(workloads, policies, writes):
     return "\n".join(lines)
 
 
+def split_waf(d, split_s):
+    """WAF over the timed part's first split_s seconds and over the rest, from the
+    point's timeseries.csv (host LBA writes from write_mbps, GC moves per interval)."""
+    import csv
+    host, gc, t0 = [0.0, 0.0], [0, 0], 0.0
+    with open(os.path.join(d, "timeseries.csv")) as f:
+        for r in csv.DictReader(f):
+            t = float(r["time_s"])
+            i = 0 if t <= split_s else 1
+            host[i] += float(r["write_mbps"]) * (t - t0) * 1e6 / 4096
+            gc[i] += int(r["gc_lba_moves"])
+            t0 = t
+    return [(host[i] + gc[i]) / host[i] if host[i] else float("nan") for i in (0, 1)]
+
+
+def split_table(workloads, policies, writes, split_s):
+    """WAF before and after split_s seconds, one row per point that has run."""
+    lines = [f"| workload | policy | host writes | WAF first {split_s:g} s | WAF after {split_s:g} s | WAF |",
+             "|---|---|---:|---:|---:|---:|"]
+    for w, p, d in point_rows(workloads, policies, writes):
+        try:
+            with open(os.path.join(d, "summary.json")) as f:
+                j = json.load(f)
+            a, b = split_waf(d, split_s)
+        except OSError:
+            continue
+        lines.append(f"| {w} | {POLICIES[p]} | {j['ftl']['host_lba_writes']:,} | {a:.3f} | {b:.3f} | {j['ftl']['waf']:.3f} |")
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("build", help="the build directory (holds platform/ssdvp)")
@@ -187,6 +234,8 @@ def main():
     ap.add_argument("--workloads", default=",".join(WORKLOADS), help="comma-separated")
     ap.add_argument("--clean", action="store_true", help="delete each policy's saved drive after its last point")
     ap.add_argument("--table-only", action="store_true", help="print the table of what has run")
+    ap.add_argument("--split", type=float, default=0,
+                    help="also print each point's WAF over the first SPLIT seconds and after them")
     a = ap.parse_args()
     policies = a.policies.split(",")
     workloads = a.workloads.split(",")
@@ -210,6 +259,9 @@ def main():
             if a.clean:
                 shutil.rmtree(os.path.join(state, p), ignore_errors=True)
     print(table(workloads, policies, writes))
+    if a.split:
+        print()
+        print(split_table(workloads, policies, writes, a.split))
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ extern "C" {
 #define ISS_BOOT_SIZE 0x10000u
 #define ISS_BOOT_ADDR ((uint32_t)SSDVP_SRAM_BASE + (uint32_t)SSDVP_SRAM_SIZE - ISS_BOOT_SIZE)
 #define ISS_BOOT_MAGIC 0x76647373u /* "ssdv" */
-#define ISS_BOOT_VERSION 2u
+#define ISS_BOOT_VERSION 3u
 #define ISS_BOOT_TOKENS 4096u /* tokens per functional write call */
 
 /* Layout sizes on both ABIs (change them with the structs). */
@@ -40,12 +40,14 @@ extern "C" {
 
 /* Functional calls: iss_call(op) with arguments in the boot block. */
 enum iss_call_op {
-  ISS_CALL_WRITE = 1,           /* arg[0] lba, arg32[0] n, arg32[1] stream, tokens[] in; ret = 0/-1 */
-  ISS_CALL_TRIM = 2,            /* arg[0] lba, arg[1] n; ret = 0/-1 */
-  ISS_CALL_GC_ACTIVE_NS = 3,    /* arg[0] now_ns; ret64 */
-  ISS_CALL_CLASSES = 4,         /* ret */
-  ISS_CALL_ERASE_SPREAD = 5,    /* ret_u32[0] min, ret_u32[1] max, ret_double mean */
-  ISS_CALL_SET_GC_THRESHOLD = 6 /* arg32[0] blocks; ret = 0/-1 */
+  ISS_CALL_WRITE = 1,            /* arg[0] lba, arg32[0] n, arg32[1] stream, tokens[] in; ret = 0/-1 */
+  ISS_CALL_TRIM = 2,             /* arg[0] lba, arg[1] n; ret = 0/-1 */
+  ISS_CALL_GC_ACTIVE_NS = 3,     /* arg[0] now_ns; ret64 */
+  ISS_CALL_CLASSES = 4,          /* ret */
+  ISS_CALL_ERASE_SPREAD = 5,     /* ret_u32[0] min, ret_u32[1] max, ret_double mean */
+  ISS_CALL_SET_GC_THRESHOLD = 6, /* arg32[0] blocks; ret = 0/-1 */
+  ISS_CALL_STATE_SAVE = 7,       /* ftl_state_save into tokens[]; ret = its bytes or -1 (a saved drive) */
+  ISS_CALL_STATE_LOAD = 8        /* arg32[0] bytes of ftl_state_save's image in tokens[]; ret = 0/-1 */
 };
 
 struct iss_boot {

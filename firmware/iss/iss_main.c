@@ -37,6 +37,12 @@ int32_t iss_call(uint32_t op) {
       b->ret_double = mean;
       return 0;
     }
+    case ISS_CALL_STATE_SAVE: /* a saved drive (docs/state.md): the image goes through the boot block */
+      if (ftl_state_bytes() > sizeof b->tokens || ftl_state_save(f, b->tokens) != 0) return -1;
+      return (int32_t)ftl_state_bytes();
+    case ISS_CALL_STATE_LOAD:
+      if (b->arg32[0] > sizeof b->tokens) return -1;
+      return ftl_state_load(f, b->tokens, b->arg32[0]);
     default: return -1;
   }
 }

@@ -261,7 +261,13 @@ uint64_t CpuIss::local_now_ps() const { return qk_.local_ps() + block_ps(); }
 uint64_t CpuIss::firmware_time_ns() const { return qk_.firmware_time_ns(functional_, block_ps()); }
 
 void CpuIss::set_functional(bool on) {
-  if (functional_ && !on) qk_.clock.continue_from_functional(sc_core::sc_time_stamp().value());
+  if (functional_ && !on) {
+    qk_.clock.continue_from_functional(sc_core::sc_time_stamp().value());
+    // The timed part's first cost marker is charged the instructions retired
+    // since the timed part began, not the functional ones before it (which
+    // depend on how the drive got there: preconditioned, or loaded).
+    last_mark_ = retired_now();
+  }
   functional_ = on;
 }
 

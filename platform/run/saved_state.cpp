@@ -276,9 +276,6 @@ void Simulation::set_state_options(const StateOptions& o) {
   if (keys.contains("flash.fault.fail_blocks") && keys["flash.fault.fail_blocks"] != "")
     throw ConfigError(
         "config key 'flash.fault.fail_blocks': a saved drive does not carry the media-fault model's state");
-  if (std::string(soc_->cpu().mode()) != "native")
-    throw ConfigError(
-        "config key 'cpu.mode': a saved drive needs cpu.mode native (the iss mode's memory is not saved)");
   if (power_.cut_ps) throw ConfigError("config key 'power.cut_at': not with --save-state or --load-state");
   if (!o.load_dir.empty()) loaded_header_ = check_saved_header(o.load_dir, keys);
 }

@@ -256,6 +256,25 @@ class IssController : public Controller {
     *lo = r[0];
     *hi = r[1];
   }
+  // A saved drive: the firmware's ftl_state_save/_load run on the core
+  // (functional calls), their image passing through the boot block's tokens.
+  // DRAM holds the program's own addresses, which are the same in every
+  // process, so a drive saved in iss mode loads in iss mode (docs/state.md).
+  std::vector<uint8_t> save_firmware() override {
+    const int32_t n = call(ISS_CALL_STATE_SAVE);
+    if (n <= 0) throw std::runtime_error("the firmware refused to save its state (see the log)");
+    std::vector<uint8_t> v(static_cast<size_t>(n));
+    get(offsetof(iss_boot, tokens), v.data(), v.size());
+    return v;
+  }
+  void load_firmware(const std::vector<uint8_t>& v) override {
+    if (v.size() > sizeof(iss_boot::tokens))
+      throw std::runtime_error("the saved firmware state (" + std::to_string(v.size()) +
+                               " bytes) is larger than the iss boot block can pass: another build or CPU mode");
+    put(offsetof(iss_boot, tokens), v.data(), v.size());
+    set_args(0, 0, uint32_t(v.size()), 0);
+    if (call(ISS_CALL_STATE_LOAD) != 0) throw std::runtime_error("the firmware refused the saved state (see the log)");
+  }
   std::string fault() const override { return cpu_.state() == CpuIss::State::faulted ? cpu_.fault() : std::string(); }
   Usage usage() const override {
     const auto& s = cpu_.stats();

@@ -53,6 +53,19 @@ void expect_same(const nlohmann::json& a, const nlohmann::json& b, const std::st
   EXPECT_EQ(a, b) << path;
 }
 
+// The same timeseries.csv, line by line, with more than two rows.
+void expect_same_timeseries(const fs::path& a_dir, const fs::path& b_dir) {
+  std::ifstream a(a_dir / "timeseries.csv"), b(b_dir / "timeseries.csv");
+  std::string la, lb;
+  int rows = 0;
+  while (std::getline(a, la)) {
+    ASSERT_TRUE(std::getline(b, lb));
+    EXPECT_EQ(la, lb);
+    ++rows;
+  }
+  EXPECT_GT(rows, 2);
+}
+
 // GC in steady state from the first timed write: a full drive with a drive-write
 // of random overwrites, then 20,000 timed requests (30 % reads, checked).
 const std::string kAged =
@@ -81,15 +94,7 @@ TEST(SavedState, LoadedRunEqualsARunThatPreconditionedItselfFieldByField) {
   expect_same(ref, summary(d / "saved"), "", &compared);
   EXPECT_GT(compared, 200);
   // The same time series.
-  std::ifstream a(d / "ref" / "timeseries.csv"), b(d / "loaded" / "timeseries.csv");
-  std::string la, lb;
-  int rows = 0;
-  while (std::getline(a, la)) {
-    ASSERT_TRUE(std::getline(b, lb));
-    EXPECT_EQ(la, lb);
-    ++rows;
-  }
-  EXPECT_GT(rows, 2);
+  expect_same_timeseries(d / "ref", d / "loaded");
 }
 
 TEST(SavedState, WorkloadPreconditioningContinuesTheWorkloadWhereItStopped) {
@@ -153,4 +158,38 @@ TEST(SavedState, MissingOrDamagedDriveIsAnErrorNotACrash) {
   r = ssdvp(d, base + "--load-state '" + (d / "drive").string() + "' -o '" + (d / "x").string() + "'");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_TRUE(contains(r.err, "version 99")) << r.err;
+}
+
+// iss mode (when the ISS is built in): the firmware saves and restores its own
+// state on the RV32 core (ftl_state_save/_load through the boot block), the
+// DRAM image holds the program's addresses, the same in every process. A drive
+// saved in iss mode and loaded in iss mode continues as the run that
+// preconditioned itself; a native drive is not an iss drive (its DRAM holds
+// 64-bit pointers), and loading one in the other mode names cpu.mode.
+TEST(SavedState, IssModeDriveLoadedContinuesAsARunThatPreconditionedItself) {
+  const fs::path d = ssdvp_test::scratch("saved_state", "iss");
+  // kAged on a quarter of the drive (256 MiB of flash): every functional write runs on the ISS.
+  const std::string small =
+      "--set flash.blocks_per_plane=64 --set nvme.namespace_size=224MiB --set precondition.random_drive_writes=1 "
+      "--set workload.synthetic.requests=8000 --set stats.interval=2ms ";
+  const std::string iss = small + "--set cpu.mode=iss ";
+  auto r = ssdvp(d, iss + "-o '" + (d / "ref").string() + "'");
+  if (r.code == 2 && contains(r.err, "not built in")) GTEST_SKIP() << "cpu.mode iss is not built in";
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = ssdvp(d, iss + "--save-state '" + (d / "drive").string() + "' --precondition-only");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = ssdvp(d, iss + "--load-state '" + (d / "drive").string() + "' -o '" + (d / "loaded").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto ref = summary(d / "ref");
+  ASSERT_EQ(ref["cpu"]["mode"], "iss");
+  ASSERT_GT(ref["ftl"]["gc_lba_writes"].get<uint64_t>(), 0u);  // GC active
+  ASSERT_GT(ref["integrity"]["reads_checked"].get<uint64_t>(), 0u);
+  int compared = 0;
+  expect_same(ref, summary(d / "loaded"), "", &compared);
+  EXPECT_GT(compared, 200);
+  expect_same_timeseries(d / "ref", d / "loaded");
+  // Not across modes.
+  r = ssdvp(d, small + "--load-state '" + (d / "drive").string() + "' -o '" + (d / "x").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "'cpu.mode'")) << r.err;
 }
