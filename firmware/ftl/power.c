@@ -187,6 +187,7 @@ static void drop_stale(struct ftl *f, struct scan *sc) {
 }
 
 int recover_scan(struct ftl *f) {
+  if (f->cmt.on) return cmt_recover(f); /* no whole table: the directory and what was written since */
   const uint64_t t0 = hal_time_ns(f->hal);
   const uint64_t pages = (uint64_t)f->total_blocks * f->cfg.pages_per_block;
   const uint64_t at = (f->dram_end + 63) & ~(uint64_t)63;

@@ -272,9 +272,6 @@ void Simulation::build() {
   if ((power_.cut_ps || power_.cuts) && std::string(soc_->cpu().mode()) != "native")
     throw ConfigError(std::string("config key '") + (power_.cuts ? "power.cuts" : "power.cut_at") +
                       "': power loss is modelled with cpu.mode native only");
-  if ((power_.cut_ps || power_.cuts) && soc_->fw_config().mapping == FTL_MAP_CACHED)  // cmt.c keeps no whole table
-    throw ConfigError(std::string("config key '") + (power_.cuts ? "power.cuts" : "power.cut_at") +
-                      "': recovery is not built for ftl.mapping: cached");
   if (power_.cuts && flows_)
     throw ConfigError("config key 'power.cuts': not with flows (each flow's queues would have to be made again)");
   if (!keys_.timeline.empty())
