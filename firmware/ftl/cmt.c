@@ -242,25 +242,59 @@ static void l_free(struct cmt *m, uint32_t i) {
 
 int cmt_room(const struct ftl *f) { return !f->cmt.on || f->cmt.lused < f->cmt.lcap; }
 
+/* Two LRU lists (ftl.cmt.policy: slru): the probationary one (lru_*: every
+ * entry with plain LRU) and the protected one (prot_*: entries hit again
+ * while cached, at most prot_cap; its least recent goes back to the head of
+ * the probationary one). Eviction takes the probationary tail, the protected
+ * one if the probationary list is empty. */
 static void lru_unlink(struct cmt *m, uint32_t e) {
+  const int prot = (m->e_flags[e] & CMT_PROT) != 0;
+  uint32_t *head = prot ? &m->prot_head : &m->lru_head, *tail = prot ? &m->prot_tail : &m->lru_tail;
   const uint32_t p = m->e_prev[e], n = m->e_next[e];
   if (p != FTL_NONE)
     m->e_next[p] = n;
   else
-    m->lru_head = n;
+    *head = n;
   if (n != FTL_NONE)
     m->e_prev[n] = p;
   else
-    m->lru_tail = p;
+    *tail = p;
+  if (prot) {
+    m->e_flags[e] &= ~CMT_PROT;
+    m->prot_used--;
+  }
 }
 
-static void lru_push(struct cmt *m, uint32_t e) {
+static void list_push(struct cmt *m, uint32_t e, uint32_t *head, uint32_t *tail) {
   m->e_prev[e] = FTL_NONE;
-  m->e_next[e] = m->lru_head;
-  if (m->lru_head != FTL_NONE) m->e_prev[m->lru_head] = e;
-  m->lru_head = e;
-  if (m->lru_tail == FTL_NONE) m->lru_tail = e;
+  m->e_next[e] = *head;
+  if (*head != FTL_NONE) m->e_prev[*head] = e;
+  *head = e;
+  if (*tail == FTL_NONE) *tail = e;
 }
+
+static void lru_push(struct cmt *m, uint32_t e) { list_push(m, e, &m->lru_head, &m->lru_tail); }
+
+/* An entry used again: the most recent of its list; with a protected
+ * segment, a hit (or a protected entry) goes to the protected list. */
+static void lru_touch(struct cmt *m, uint32_t e, int hit) {
+  const int prot = (m->e_flags[e] & CMT_PROT) != 0;
+  lru_unlink(m, e);
+  if (!m->prot_cap || !(hit || prot)) {
+    lru_push(m, e);
+    return;
+  }
+  list_push(m, e, &m->prot_head, &m->prot_tail);
+  m->e_flags[e] |= CMT_PROT;
+  m->prot_used++;
+  while (m->prot_used > m->prot_cap) { /* its least recent is demoted */
+    const uint32_t d = m->prot_tail;
+    lru_unlink(m, d);
+    lru_push(m, d);
+  }
+}
+
+static uint32_t lru_victim(const struct cmt *m) { return m->lru_tail != FTL_NONE ? m->lru_tail : m->prot_tail; }
 
 static void tp_request(struct ftl *f, uint32_t tp, uint8_t want) {
   struct cmt *m = &f->cmt;
@@ -298,7 +332,7 @@ static uint32_t tp_next(struct ftl *f) {
 /* Whether an entry can be brought in now: a dirty entry it would evict needs
  * room in the log. */
 static int insert_room(const struct cmt *m) {
-  return m->used < m->entries || !(m->e_flags[m->lru_tail] & CMT_DIRTY) || m->lused < m->lcap;
+  return m->used < m->entries || !(m->e_flags[lru_victim(m)] & CMT_DIRTY) || m->lused < m->lcap;
 }
 
 static void entry_insert(struct ftl *f, uint32_t lpn, uint32_t ppa, uint32_t flags) {
@@ -307,7 +341,7 @@ static void entry_insert(struct ftl *f, uint32_t lpn, uint32_t ppa, uint32_t fla
   if (m->used < m->entries) {
     e = m->used++;
   } else {
-    e = m->lru_tail;
+    e = lru_victim(m);
     const uint32_t old = m->e_lpn[e];
     f->stats.cmt_evictions++;
     if (m->e_flags[e] & CMT_DIRTY) { /* into the log, and its page is written back */
@@ -330,15 +364,16 @@ int cmt_lookup(struct ftl *f, uint32_t lpn) {
   struct cmt *m = &f->cmt;
   const uint32_t e = c_find(m, lpn);
   if (e != FTL_NONE) {
+    int hit = 0;
     if (m->e_flags[e] & CMT_LOADED) {
       m->e_flags[e] &= ~CMT_LOADED;
       f->stats.cmt_misses++;
     } else if (lpn != m->last_lpn) { /* not the same access again after a yield or a wait for a buffer */
       f->stats.cmt_hits++;
+      hit = 1;
     }
     m->last_lpn = lpn;
-    lru_unlink(m, e);
-    lru_push(m, e);
+    lru_touch(m, e, hit);
     return 1;
   }
   const uint32_t tp = lpn / m->tp_entries, li = l_find(m, lpn);
@@ -892,7 +927,13 @@ int cmt_init(struct ftl *f, uint64_t off, int reserve) {
   m->lfree = 0;
   m->lused = 0;
   memset(m->rindex, 0xff, (size_t)f->total_blocks * 4);
-  m->lru_head = m->lru_tail = FTL_NONE;
+  m->lru_head = m->lru_tail = m->prot_head = m->prot_tail = FTL_NONE;
+  m->prot_used = 0;
+  m->prot_cap = 0;
+  if (c->cmt_policy == FTL_CMT_SLRU) { /* at least one probationary entry */
+    const uint64_t p = (uint64_t)m->entries * c->cmt_protected_pct / 100;
+    m->prot_cap = (uint32_t)(p < m->entries ? p : m->entries - 1);
+  }
   const uint32_t stride = stride_of(c), estride = ent_stride_of(c);
   for (uint32_t o = 0; o < m->nops; ++o) {
     struct cmt_op *op = &m->ops[o];

@@ -62,26 +62,28 @@ struct cmt_rec {
 };
 
 struct cmt {
-  int on;                    /* ftl.mapping: cached */
-  uint32_t entries;          /* capacity (ftl.cmt.entries, at most the namespace's LBAs) */
-  uint32_t used;             /* entries in use */
-  uint32_t tp_entries;       /* mapping entries per translation page */
-  uint32_t tps;              /* translation pages */
-  uint32_t hbits;            /* the cache's index: 2^hbits hash buckets */
-  uint32_t *hhead;           /* [2^hbits] first entry of the bucket, or FTL_NONE */
-  uint32_t *e_hnext;         /* [entries] next entry of the bucket */
-  uint32_t *e_lpn;           /* [entries] */
-  uint32_t *e_ppa;           /* [entries] the mapping entry: slot address, FTL_UNMAPPED or FTL_LOST */
-  uint32_t *e_prev, *e_next; /* [entries] LRU links (head: most recent) */
-  uint32_t *e_flags;         /* [entries] CMT_DIRTY, CMT_LOADED */
-  uint32_t lru_head, lru_tail;
-  uint32_t last_lpn;  /* the last lookup that found its entry (a retry of it is not counted again) */
-  uint32_t *gtd;      /* [tps] row of the current copy, or FTL_NONE (never written) */
-  uint32_t *tp_dirty; /* [tps] dirty cached entries */
-  uint32_t *tp_log;   /* [tps] first pending update of the page in the log, or FTL_NONE */
-  uint8_t *tp_flags;  /* [tps] CMT_TP_* */
-  uint32_t *queue;    /* translation pages waiting for an operation: two FIFO rings of qsize, */
-  uint32_t qsize;     /* [0] write-backs, [1] misses (a host command waits: served first) */
+  int on;                        /* ftl.mapping: cached */
+  uint32_t entries;              /* capacity (ftl.cmt.entries, at most the namespace's LBAs) */
+  uint32_t used;                 /* entries in use */
+  uint32_t tp_entries;           /* mapping entries per translation page */
+  uint32_t tps;                  /* translation pages */
+  uint32_t hbits;                /* the cache's index: 2^hbits hash buckets */
+  uint32_t *hhead;               /* [2^hbits] first entry of the bucket, or FTL_NONE */
+  uint32_t *e_hnext;             /* [entries] next entry of the bucket */
+  uint32_t *e_lpn;               /* [entries] */
+  uint32_t *e_ppa;               /* [entries] the mapping entry: slot address, FTL_UNMAPPED or FTL_LOST */
+  uint32_t *e_prev, *e_next;     /* [entries] links of its LRU list (head: most recent) */
+  uint32_t *e_flags;             /* [entries] CMT_DIRTY, CMT_LOADED, CMT_PROT */
+  uint32_t lru_head, lru_tail;   /* the probationary list (every entry with plain LRU) */
+  uint32_t prot_head, prot_tail; /* ftl.cmt.policy slru: the protected list */
+  uint32_t prot_used, prot_cap;  /* its entries; at most (ftl.cmt.protected % of entries; 0: plain LRU) */
+  uint32_t last_lpn;             /* the last lookup that found its entry (a retry of it is not counted again) */
+  uint32_t *gtd;                 /* [tps] row of the current copy, or FTL_NONE (never written) */
+  uint32_t *tp_dirty;            /* [tps] dirty cached entries */
+  uint32_t *tp_log;              /* [tps] first pending update of the page in the log, or FTL_NONE */
+  uint8_t *tp_flags;             /* [tps] CMT_TP_* */
+  uint32_t *queue;               /* translation pages waiting for an operation: two FIFO rings of qsize, */
+  uint32_t qsize;                /* [0] write-backs, [1] misses (a host command waits: served first) */
   uint32_t qhead[2], qtail[2];
   /* the log of pending updates of entries that are not cached */
   uint32_t lcap;                 /* entries for ordinary updates (ftl.cmt.log_entries) */
@@ -120,6 +122,7 @@ struct cmt {
 
 #define CMT_DIRTY 1u
 #define CMT_LOADED 2u /* brought in for a waiting access: its first lookup counts as the miss */
+#define CMT_PROT 4u   /* on the protected list (ftl.cmt.policy: slru) */
 /* A trim whose LBA's old slot is not known yet: the merge (or GC) invalidates it. */
 #define LOG_INVAL 1u
 

@@ -77,6 +77,45 @@ TEST(Cmt, HitsMissesEvictionAndBatchedWriteBackByHand) {
   EXPECT_EQ(d.mismatches(0, 24), 0u);
 }
 
+// Segmented LRU (ftl.cmt.policy: slru) by hand, 4 entries, half protected:
+// LBAs hit again while cached are protected and outlive newer entries seen
+// once, which plain LRU evicts in order; the protected segment's least
+// recent is demoted when it overflows.
+TEST(Cmt, SegmentedLruKeepsEntriesHitAgainWhereLruEvictsThem) {
+  for (const uint32_t policy : {uint32_t(FTL_CMT_LRU), uint32_t(FTL_CMT_SLRU)}) {
+    SCOPED_TRACE(policy == FTL_CMT_SLRU ? "slru" : "lru");
+    static uint32_t pol;
+    pol = policy;
+    Device d([](ftl_config& c) {
+      tiny_cache(c);
+      c.cmt_policy = pol;
+      c.cmt_protected_pct = 50;
+    });
+    ASSERT_EQ(d.init(), 0);
+    const ftl_stats* s = ftl_get_stats(d.f);
+    const bool slru = policy == FTL_CMT_SLRU;
+    EXPECT_EQ(d.f->cmt.prot_cap, slru ? 2u : 0u);
+    d.write(0, 2);                      // 0, 1: cold misses
+    EXPECT_EQ(d.mismatches(0, 2), 0u);  // hit again: protected with slru
+    EXPECT_EQ(d.f->cmt.prot_used, slru ? 2u : 0u);
+    d.write(8, 2);   // 8, 9: the cache is full
+    d.write(16, 1);  // evicts 0 (lru) or 8 (slru: the probationary tail)
+    uint64_t hits = s->cmt_hits;
+    EXPECT_EQ(d.mismatches(0, 1), 0u);
+    EXPECT_EQ(s->cmt_hits, hits + (slru ? 1 : 0)) << "LBA 0 still cached";
+    if (slru) {
+      EXPECT_EQ(d.mismatches(9, 1), 0u);  // 9 protected: 1, the least recent protected, is demoted
+      EXPECT_EQ(d.f->cmt.prot_used, 2u);
+      d.write(24, 1);  // evicts 16, the probationary tail, not 1 (probationary head)
+      hits = s->cmt_hits;
+      EXPECT_EQ(d.mismatches(1, 1), 0u);
+      EXPECT_EQ(s->cmt_hits, hits + 1) << "LBA 1, demoted, still cached";
+    }
+    EXPECT_EQ(d.mismatches(0, 32), 0u);
+    EXPECT_EQ(ftl_self_check(d.f), 0u);
+  }
+}
+
 TEST(Cmt, FullTableIsUntouched) {
   Device d;
   ASSERT_EQ(d.init(), 0);
