@@ -242,59 +242,75 @@ static void l_free(struct cmt *m, uint32_t i) {
 
 int cmt_room(const struct ftl *f) { return !f->cmt.on || f->cmt.lused < f->cmt.lcap; }
 
-/* Two LRU lists (ftl.cmt.policy: slru): the probationary one (lru_*: every
- * entry with plain LRU) and the protected one (prot_*: entries hit again
- * while cached, at most prot_cap; its least recent goes back to the head of
- * the probationary one). Eviction takes the probationary tail, the protected
- * one if the probationary list is empty. */
 static void lru_unlink(struct cmt *m, uint32_t e) {
-  const int prot = (m->e_flags[e] & CMT_PROT) != 0;
-  uint32_t *head = prot ? &m->prot_head : &m->lru_head, *tail = prot ? &m->prot_tail : &m->lru_tail;
   const uint32_t p = m->e_prev[e], n = m->e_next[e];
   if (p != FTL_NONE)
     m->e_next[p] = n;
   else
-    *head = n;
+    m->lru_head = n;
   if (n != FTL_NONE)
     m->e_prev[n] = p;
   else
-    *tail = p;
-  if (prot) {
-    m->e_flags[e] &= ~CMT_PROT;
-    m->prot_used--;
-  }
+    m->lru_tail = p;
 }
 
-static void list_push(struct cmt *m, uint32_t e, uint32_t *head, uint32_t *tail) {
+static void lru_push(struct cmt *m, uint32_t e) {
   m->e_prev[e] = FTL_NONE;
-  m->e_next[e] = *head;
-  if (*head != FTL_NONE) m->e_prev[*head] = e;
-  *head = e;
-  if (*tail == FTL_NONE) *tail = e;
+  m->e_next[e] = m->lru_head;
+  if (m->lru_head != FTL_NONE) m->e_prev[m->lru_head] = e;
+  m->lru_head = e;
+  if (m->lru_tail == FTL_NONE) m->lru_tail = e;
 }
 
-static void lru_push(struct cmt *m, uint32_t e) { list_push(m, e, &m->lru_head, &m->lru_tail); }
+/* Segmented LRU (ftl.cmt.policy: slru, prot_cap > 0): the lru_* list is the
+ * probationary one; entries hit again while cached go to the protected list
+ * (prot_*, at most prot_cap; its least recent goes back to the probationary
+ * head). Eviction takes the probationary tail, the protected one if the
+ * probationary list is empty. With plain LRU only lru_unlink/lru_push run. */
+static void slru_unlink(struct cmt *m, uint32_t e) {
+  if (!(m->e_flags[e] & CMT_PROT)) {
+    lru_unlink(m, e);
+    return;
+  }
+  const uint32_t p = m->e_prev[e], n = m->e_next[e];
+  if (p != FTL_NONE)
+    m->e_next[p] = n;
+  else
+    m->prot_head = n;
+  if (n != FTL_NONE)
+    m->e_prev[n] = p;
+  else
+    m->prot_tail = p;
+  m->e_flags[e] &= ~CMT_PROT;
+  m->prot_used--;
+}
 
-/* An entry used again: the most recent of its list; with a protected
- * segment, a hit (or a protected entry) goes to the protected list. */
-static void lru_touch(struct cmt *m, uint32_t e, int hit) {
+/* An entry used again: the most recent of its list; a hit (or a protected
+ * entry) goes to the protected list. */
+static void slru_touch(struct cmt *m, uint32_t e, int hit) {
   const int prot = (m->e_flags[e] & CMT_PROT) != 0;
-  lru_unlink(m, e);
-  if (!m->prot_cap || !(hit || prot)) {
+  slru_unlink(m, e);
+  if (!(hit || prot)) {
     lru_push(m, e);
     return;
   }
-  list_push(m, e, &m->prot_head, &m->prot_tail);
+  m->e_prev[e] = FTL_NONE;
+  m->e_next[e] = m->prot_head;
+  if (m->prot_head != FTL_NONE) m->e_prev[m->prot_head] = e;
+  m->prot_head = e;
+  if (m->prot_tail == FTL_NONE) m->prot_tail = e;
   m->e_flags[e] |= CMT_PROT;
   m->prot_used++;
   while (m->prot_used > m->prot_cap) { /* its least recent is demoted */
     const uint32_t d = m->prot_tail;
-    lru_unlink(m, d);
+    slru_unlink(m, d);
     lru_push(m, d);
   }
 }
 
-static uint32_t lru_victim(const struct cmt *m) { return m->lru_tail != FTL_NONE ? m->lru_tail : m->prot_tail; }
+static uint32_t lru_victim(const struct cmt *m) {
+  return m->lru_tail != FTL_NONE || !m->prot_cap ? m->lru_tail : m->prot_tail;
+}
 
 static void tp_request(struct ftl *f, uint32_t tp, uint8_t want) {
   struct cmt *m = &f->cmt;
@@ -351,7 +367,10 @@ static void entry_insert(struct ftl *f, uint32_t lpn, uint32_t ppa, uint32_t fla
       if (i != FTL_NONE) m->l_val[i] = m->e_ppa[e];
     }
     c_hash_del(m, e);
-    lru_unlink(m, e);
+    if (m->prot_cap)
+      slru_unlink(m, e);
+    else
+      lru_unlink(m, e);
   }
   m->e_lpn[e] = lpn;
   m->e_ppa[e] = ppa;
@@ -373,7 +392,12 @@ int cmt_lookup(struct ftl *f, uint32_t lpn) {
       hit = 1;
     }
     m->last_lpn = lpn;
-    lru_touch(m, e, hit);
+    if (m->prot_cap) {
+      slru_touch(m, e, hit);
+    } else {
+      lru_unlink(m, e);
+      lru_push(m, e);
+    }
     return 1;
   }
   const uint32_t tp = lpn / m->tp_entries, li = l_find(m, lpn);
@@ -833,6 +857,21 @@ static void *cwin(struct ftl *f, uint64_t off, uint64_t bytes) {
   return hal_dram(f->hal, (uint32_t)(f->cfg.dram_base + off), (uint32_t)(bytes ? bytes : 1));
 }
 
+/* Region index r takes a free block (a die after r's, in turn), erased. */
+static int region_block(struct ftl *f, uint32_t r) {
+  struct cmt *m = &f->cmt;
+  uint32_t blk = FTL_NONE;
+  for (uint32_t k = 0; k < f->dies && blk == FTL_NONE; ++k) blk = block_take_free(f, (r + k) % f->dies, WEAR_HIGHEST);
+  if (blk == FTL_NONE) {
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: no free block left for translation block %" PRIu32, r);
+    return -1;
+  }
+  m->rblk[r] = blk;
+  m->rindex[blk] = r;
+  m->rwp[r] = 0;
+  return 0;
+}
+
 /* The translation region: blocks taken from the free ones. */
 static int region_take(struct ftl *f) {
   struct cmt *m = &f->cmt;
@@ -843,16 +882,8 @@ static int region_take(struct ftl *f) {
   for (uint32_t i = 0; i < m->lanes; ++i) m->lopen[i] = FTL_NONE;
   for (uint64_t i = 0; i < (uint64_t)m->rblocks * f->cfg.pages_per_block; ++i) m->rtp[i] = FTL_NONE;
   for (uint32_t r = 0; r < m->rblocks; ++r) {
-    uint32_t blk = FTL_NONE;
-    for (uint32_t k = 0; k < f->dies && blk == FTL_NONE; ++k) blk = block_take_free(f, (r + k) % f->dies, WEAR_HIGHEST);
-    if (blk == FTL_NONE) {
-      hal_logf(f->hal, HAL_LOG_ERROR, "ftl: no free block left for translation block %" PRIu32, r);
-      return -1;
-    }
-    m->rblk[r] = blk;
-    m->rindex[blk] = r;
+    if (region_block(f, r)) return -1;
     m->rvalid[r] = 0;
-    m->rwp[r] = 0;
     m->rfree[m->nfree++] = r;
   }
   for (uint32_t i = 0; i < m->nfree / 2; ++i) { /* used in order */
@@ -971,16 +1002,7 @@ int cmt_rec_region(struct ftl *f, uint32_t found) {
   for (uint32_t i = 0; i < m->lanes; ++i) m->lopen[i] = FTL_NONE;
   for (uint32_t r = 0; r < m->rblocks; ++r) {
     if (r >= found) { /* a free block, as at start */
-      uint32_t blk = FTL_NONE;
-      for (uint32_t k = 0; k < f->dies && blk == FTL_NONE; ++k)
-        blk = block_take_free(f, (r + k) % f->dies, WEAR_HIGHEST);
-      if (blk == FTL_NONE) {
-        hal_logf(f->hal, HAL_LOG_ERROR, "ftl: recovery: no free block left for translation block %" PRIu32, r);
-        return -1;
-      }
-      m->rblk[r] = blk;
-      m->rindex[blk] = r;
-      m->rwp[r] = 0;
+      if (region_block(f, r)) return -1;
       for (uint32_t p = 0; p < ppb; ++p) m->rtp[(uint64_t)r * ppb + p] = FTL_NONE;
     } else {
       block_set_state(f, m->rblk[r], BLK_OPEN);

@@ -53,14 +53,6 @@ struct rscan {
   uint32_t next_block, active, max_seq, found;
 };
 
-static void rs_read(struct ftl *f, uint32_t b, uint32_t row) {
-  struct pagebuf *pb = &f->bufs[b];
-  pb->row = row;
-  pb->mask = f->cfg.slots_per_page >= 32 ? 0xffffffffu : (1u << f->cfg.slots_per_page) - 1;
-  f->stats.recovery_pages++;
-  flash_submit(f, FC_OP_READ, TAG(TAG_HOST_READ, b), row, pb->mask, pb->dram);
-}
-
 /* Buffer b takes the next block the pass reads; 0 if none is left. */
 static int rs_next(struct ftl *f, struct rscan *sc, uint32_t b) {
   for (; sc->next_block < f->total_blocks; ++sc->next_block) {
@@ -68,7 +60,7 @@ static int rs_next(struct ftl *f, struct rscan *sc, uint32_t b) {
     const uint32_t blk = (i % f->dies) * f->cfg.blocks_per_die + i / f->dies; /* the dies in turn */
     if (f->blk_state[blk] == BLK_BAD || (sc->pass != RP_PROBE && sc->cls[blk] != RC_DATA)) continue;
     sc->next_block++;
-    rs_read(f, b, blk * f->cfg.pages_per_block);
+    buf_read_row(f, b, blk * f->cfg.pages_per_block);
     return 1;
   }
   return 0;
@@ -156,7 +148,7 @@ static void rs_page(struct ftl *f, struct rscan *sc, uint32_t b, const struct fc
     more = more && (row % ppb) + 1 < ppb;
   }
   if (more)
-    rs_read(f, b, row + 1);
+    buf_read_row(f, b, row + 1);
   else if (!rs_next(f, sc, b)) {
     sc->active--;
     buf_put(f, b);

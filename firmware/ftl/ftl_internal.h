@@ -398,6 +398,9 @@ void buf_put(struct ftl *f, uint32_t b);
 void buf_add(struct ftl *f, uint32_t b);
 /* The page buffer holding row, if any (reads of recently written data). */
 uint32_t buf_find_row(const struct ftl *f, uint32_t row);
+/* Recovery's scans: buffer b reads every slot of row (tag TAG_HOST_READ,
+ * counted in recovery_pages). */
+void buf_read_row(struct ftl *f, uint32_t b, uint32_t row);
 
 /* ---- map.c: L2P and validity ----------------------------------------------- */
 static inline int ppa_valid(const struct ftl *f, uint32_t ppa) {
