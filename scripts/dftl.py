@@ -8,8 +8,9 @@ Every run is `ssdvp run -c configs/default.yaml` with the --set overrides
 listed on the page (the default job's drive: 1 GiB of flash, 896 MiB
 exported, 229,376 LBAs of 4 KiB, translation pages of 2,048 entries); each
 writes out/dftl/<name>/summary.json. Three workloads x the full table and
-four cache sizes (1/64, 1/16, 1/4 and all of the table), and 1/64 with the
-translation pages on one die (ftl.cmt.stripe=1) for two of them.
+four cache sizes (1/64, 1/16, 1/4 and all of the table), segmented LRU
+(ftl.cmt.policy=slru) at 1/64 and 1/16, and 1/64 with the translation pages
+on one die (ftl.cmt.stripe=1) for two of them.
 """
 import os
 import sys
@@ -42,6 +43,9 @@ def runs():
         for label, div in FRACTIONS:
             out.append((f"{w}-cmt{div}", w, label,
                         wsets + ["ftl.mapping=cached", f"ftl.cmt.entries={LBAS // div}"]))
+        for label, div in FRACTIONS[:2]:  # segmented LRU, half the cache protected (the default)
+            out.append((f"{w}-cmt{div}-slru", w, f"{label}, slru",
+                        wsets + ["ftl.mapping=cached", f"ftl.cmt.entries={LBAS // div}", "ftl.cmt.policy=slru"]))
         if w != "hotcold":  # translation pages on one die, as before ftl.cmt.stripe
             out.append((f"{w}-cmt64-stripe1", w, "1/64, one die",
                         wsets + ["ftl.mapping=cached", f"ftl.cmt.entries={LBAS // 64}", "ftl.cmt.stripe=1"]))

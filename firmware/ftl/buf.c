@@ -45,3 +45,11 @@ uint32_t buf_find_row(const struct ftl *f, uint32_t row) {
   }
   return FTL_NONE;
 }
+
+void buf_read_row(struct ftl *f, uint32_t b, uint32_t row) {
+  struct pagebuf *pb = &f->bufs[b];
+  pb->row = row;
+  pb->mask = f->cfg.slots_per_page >= 32 ? 0xffffffffu : (1u << f->cfg.slots_per_page) - 1;
+  f->stats.recovery_pages++;
+  flash_submit(f, FC_OP_READ, TAG(TAG_HOST_READ, b), row, pb->mask, pb->dram);
+}

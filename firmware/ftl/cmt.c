@@ -155,6 +155,11 @@ int cmt_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
              tp_entries_of(c), c->slots_per_page * c->lba_bytes);
     return -1;
   }
+  if (c->logical_lbas >= CMT_LPN_TRANS) {
+    snprintf(msg, msg_len, "ftl.mapping: cached: %llu LBAs reach the OOB mark of translation pages",
+             (unsigned long long)c->logical_lbas);
+    return -1;
+  }
   if (c->cmt_log_entries < 16) {
     snprintf(msg, msg_len, "ftl.cmt.log_entries: %" PRIu32 " is below 16", c->cmt_log_entries);
     return -1;
@@ -257,6 +262,56 @@ static void lru_push(struct cmt *m, uint32_t e) {
   if (m->lru_tail == FTL_NONE) m->lru_tail = e;
 }
 
+/* Segmented LRU (ftl.cmt.policy: slru, prot_cap > 0): the lru_* list is the
+ * probationary one; entries hit again while cached go to the protected list
+ * (prot_*, at most prot_cap; its least recent goes back to the probationary
+ * head). Eviction takes the probationary tail, the protected one if the
+ * probationary list is empty. With plain LRU only lru_unlink/lru_push run. */
+static void slru_unlink(struct cmt *m, uint32_t e) {
+  if (!(m->e_flags[e] & CMT_PROT)) {
+    lru_unlink(m, e);
+    return;
+  }
+  const uint32_t p = m->e_prev[e], n = m->e_next[e];
+  if (p != FTL_NONE)
+    m->e_next[p] = n;
+  else
+    m->prot_head = n;
+  if (n != FTL_NONE)
+    m->e_prev[n] = p;
+  else
+    m->prot_tail = p;
+  m->e_flags[e] &= ~CMT_PROT;
+  m->prot_used--;
+}
+
+/* An entry used again: the most recent of its list; a hit (or a protected
+ * entry) goes to the protected list. */
+static void slru_touch(struct cmt *m, uint32_t e, int hit) {
+  const int prot = (m->e_flags[e] & CMT_PROT) != 0;
+  slru_unlink(m, e);
+  if (!(hit || prot)) {
+    lru_push(m, e);
+    return;
+  }
+  m->e_prev[e] = FTL_NONE;
+  m->e_next[e] = m->prot_head;
+  if (m->prot_head != FTL_NONE) m->e_prev[m->prot_head] = e;
+  m->prot_head = e;
+  if (m->prot_tail == FTL_NONE) m->prot_tail = e;
+  m->e_flags[e] |= CMT_PROT;
+  m->prot_used++;
+  while (m->prot_used > m->prot_cap) { /* its least recent is demoted */
+    const uint32_t d = m->prot_tail;
+    slru_unlink(m, d);
+    lru_push(m, d);
+  }
+}
+
+static uint32_t lru_victim(const struct cmt *m) {
+  return m->lru_tail != FTL_NONE || !m->prot_cap ? m->lru_tail : m->prot_tail;
+}
+
 static void tp_request(struct ftl *f, uint32_t tp, uint8_t want) {
   struct cmt *m = &f->cmt;
   uint8_t *fl = &m->tp_flags[tp];
@@ -293,7 +348,7 @@ static uint32_t tp_next(struct ftl *f) {
 /* Whether an entry can be brought in now: a dirty entry it would evict needs
  * room in the log. */
 static int insert_room(const struct cmt *m) {
-  return m->used < m->entries || !(m->e_flags[m->lru_tail] & CMT_DIRTY) || m->lused < m->lcap;
+  return m->used < m->entries || !(m->e_flags[lru_victim(m)] & CMT_DIRTY) || m->lused < m->lcap;
 }
 
 static void entry_insert(struct ftl *f, uint32_t lpn, uint32_t ppa, uint32_t flags) {
@@ -302,7 +357,7 @@ static void entry_insert(struct ftl *f, uint32_t lpn, uint32_t ppa, uint32_t fla
   if (m->used < m->entries) {
     e = m->used++;
   } else {
-    e = m->lru_tail;
+    e = lru_victim(m);
     const uint32_t old = m->e_lpn[e];
     f->stats.cmt_evictions++;
     if (m->e_flags[e] & CMT_DIRTY) { /* into the log, and its page is written back */
@@ -312,7 +367,10 @@ static void entry_insert(struct ftl *f, uint32_t lpn, uint32_t ppa, uint32_t fla
       if (i != FTL_NONE) m->l_val[i] = m->e_ppa[e];
     }
     c_hash_del(m, e);
-    lru_unlink(m, e);
+    if (m->prot_cap)
+      slru_unlink(m, e);
+    else
+      lru_unlink(m, e);
   }
   m->e_lpn[e] = lpn;
   m->e_ppa[e] = ppa;
@@ -325,15 +383,21 @@ int cmt_lookup(struct ftl *f, uint32_t lpn) {
   struct cmt *m = &f->cmt;
   const uint32_t e = c_find(m, lpn);
   if (e != FTL_NONE) {
+    int hit = 0;
     if (m->e_flags[e] & CMT_LOADED) {
       m->e_flags[e] &= ~CMT_LOADED;
       f->stats.cmt_misses++;
     } else if (lpn != m->last_lpn) { /* not the same access again after a yield or a wait for a buffer */
       f->stats.cmt_hits++;
+      hit = 1;
     }
     m->last_lpn = lpn;
-    lru_unlink(m, e);
-    lru_push(m, e);
+    if (m->prot_cap) {
+      slru_touch(m, e, hit);
+    } else {
+      lru_unlink(m, e);
+      lru_push(m, e);
+    }
     return 1;
   }
   const uint32_t tp = lpn / m->tp_entries, li = l_find(m, lpn);
@@ -411,12 +475,82 @@ int cmt_current(struct ftl *f, uint32_t lpn, uint32_t ppa) {
   return 0;
 }
 
+uint32_t cmt_rec_entry(struct ftl *f, uint32_t lpn, int make) {
+  struct cmt_rec *r = f->cmt.rec;
+  const uint32_t h = hash_of(lpn, r->hbits), tp = lpn / f->cmt.tp_entries;
+  for (uint32_t c = r->hhead[h]; c != FTL_NONE; c = r->c_hnext[c])
+    if (r->c_lpn[c] == lpn) return c;
+  if (!make || r->used == r->cap) return FTL_NONE;
+  const uint32_t c = r->used++;
+  uint32_t *head = r->round == 1 ? &r->whead[tp] : &r->chead[tp];
+  r->c_lpn[c] = lpn;
+  r->c_ppa[c] = FTL_NONE;
+  r->c_hnext[c] = r->hhead[h];
+  r->hhead[h] = c;
+  r->c_tnext[c] = *head;
+  *head = c;
+  return c;
+}
+
+/* Recovery's fix-up of translation page tp just read (ent; cmt_recover.c
+ * says why): round 1 drops an entry whose slot's page was not programmed
+ * before this copy (lost, torn, or erased and written again since: it wants
+ * its newest older copy), then takes the candidates; round 2 takes the wants
+ * the second scan found. Every slot the page maps ends valid. 1 if the page
+ * changed. */
+#define REC_DROP 0xfffffffdu
+static int rec_fix(struct ftl *f, uint32_t tp, uint32_t *ent) {
+  struct cmt *m = &f->cmt;
+  struct cmt_rec *r = m->rec;
+  const uint32_t S = f->cfg.slots_per_page;
+  const uint64_t lo = (uint64_t)tp * m->tp_entries;
+  const uint32_t n = (uint32_t)(lo + m->tp_entries < f->cfg.logical_lbas ? m->tp_entries : f->cfg.logical_lbas - lo);
+  int changed = 0;
+  m->tp_flags[tp] &= (uint8_t)~CMT_TP_REC;
+  r->pending--;
+  if (r->round == 1)
+    for (uint32_t k = 0; k < n; ++k) {
+      const uint32_t x = ent[k];
+      if (x >= FTL_LOST) continue;
+      const uint32_t sq = r->rseq[x / S];
+      if (sq == 0 || sq > r->tseq[tp]) ent[k] = REC_DROP;
+    }
+  for (uint32_t c = r->round == 1 ? r->chead[tp] : r->whead[tp]; c != FTL_NONE; c = r->c_tnext[c])
+    if (r->c_ppa[c] != FTL_NONE) {
+      const uint32_t k = (uint32_t)(r->c_lpn[c] - lo);
+      changed |= ent[k] != r->c_ppa[c];
+      ent[k] = r->c_ppa[c];
+    }
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t v = ent[k];
+    if (v == REC_DROP) { /* the newest older copy is looked for (round 2) */
+      ent[k] = FTL_UNMAPPED;
+      changed = 1;
+      f->stats.recovery_dropped++;
+      if (cmt_rec_entry(f, (uint32_t)(lo + k), 1) == FTL_NONE) {
+        hal_logf(f->hal, HAL_LOG_ERROR, "ftl: recovery: no room for %" PRIu32 " LBAs to look for (raise dram.size)",
+                 r->cap);
+        f->fatal = 1;
+      }
+      r->wants++;
+    } else if (v < FTL_LOST && !ppa_valid(f, v)) {
+      f->valid_bits[v >> 5] |= 1u << (v & 31);
+      block_valid_inc(f, row_block(f, ppa_row(f, v)));
+      f->stats.recovery_lbas++;
+    }
+  }
+  hal_charge(f->hal, FW_OP_ckpt_copy_word, n);
+  return changed;
+}
+
 /* The merge of a write-back: the page's entries (ent), then its pending
- * updates from the log, then its cached entries. */
-static void merge(struct ftl *f, uint32_t tp, uint32_t *ent) {
+ * updates from the log, then its cached entries. 0 if nothing changed and the
+ * page need not be programmed (recovery's fix-up only). */
+static int merge(struct ftl *f, uint32_t tp, uint32_t *ent) {
   struct cmt *m = &f->cmt;
   const uint64_t lo = (uint64_t)tp * m->tp_entries;
   uint64_t merged = 0;
+  if (m->rec) return (m->tp_flags[tp] & CMT_TP_REC) ? rec_fix(f, tp, ent) : 1; /* no cache nor log yet */
   for (uint32_t i = m->tp_log[tp], next; i != FTL_NONE; i = next) {
     next = m->l_tnext[i];
     const uint32_t k = (uint32_t)(m->l_lpn[i] - lo), x = ent[k];
@@ -444,6 +578,7 @@ static void merge(struct ftl *f, uint32_t tp, uint32_t *ent) {
     m->room_wait = 0;
     m->woke = 1;
   }
+  return 1;
 }
 
 /* Loads, from translation page tp just read (ent), the entries the waiting
@@ -542,10 +677,10 @@ static void op_program(struct ftl *f, uint32_t o) {
   m->rvalid[r]++;
   m->rtp[(uint64_t)r * f->cfg.pages_per_block + row % f->cfg.pages_per_block] = op->tp;
   for (uint32_t s = 0; s < S; ++s) {
-    op->token[s] = op->tp;             /* the entries travel as the page's metadata payload */
-    op->token[S + s] = SSDVP_LPN_NONE; /* no LBA: the OOB scan of recovery skips it */
+    op->token[s] = op->tp;            /* the entries travel as the page's metadata payload */
+    op->token[S + s] = CMT_LPN_TRANS; /* no LBA: the full table's scan skips it */
   }
-  op->token[2 * (size_t)S] = ++f->seq;
+  op->token[2 * (size_t)S] = op->seq;
   op->state = CMT_OP_PROGRAM;
   f->stats.tp_writes++;
   if (op->tgc) f->stats.tgc_moves++;
@@ -560,8 +695,8 @@ static void op_read_done(struct ftl *f, uint32_t o, int *loaded) {
     m->tp_flags[op->tp] &= (uint8_t)~CMT_TP_WANT_READ;
     *loaded |= load_waiters(f, op->tp, op->ent);
   }
-  if (op->wb) {
-    merge(f, op->tp, op->ent);
+  if (op->wb && (merge(f, op->tp, op->ent) || op->tgc)) {
+    op->seq = ++f->seq; /* after the merge: a data page programmed later is newer than this copy */
     op_program(f, o);
   } else {
     op_finish(f, o);
@@ -722,6 +857,21 @@ static void *cwin(struct ftl *f, uint64_t off, uint64_t bytes) {
   return hal_dram(f->hal, (uint32_t)(f->cfg.dram_base + off), (uint32_t)(bytes ? bytes : 1));
 }
 
+/* Region index r takes a free block (a die after r's, in turn), erased. */
+static int region_block(struct ftl *f, uint32_t r) {
+  struct cmt *m = &f->cmt;
+  uint32_t blk = FTL_NONE;
+  for (uint32_t k = 0; k < f->dies && blk == FTL_NONE; ++k) blk = block_take_free(f, (r + k) % f->dies, WEAR_HIGHEST);
+  if (blk == FTL_NONE) {
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: no free block left for translation block %" PRIu32, r);
+    return -1;
+  }
+  m->rblk[r] = blk;
+  m->rindex[blk] = r;
+  m->rwp[r] = 0;
+  return 0;
+}
+
 /* The translation region: blocks taken from the free ones. */
 static int region_take(struct ftl *f) {
   struct cmt *m = &f->cmt;
@@ -732,16 +882,8 @@ static int region_take(struct ftl *f) {
   for (uint32_t i = 0; i < m->lanes; ++i) m->lopen[i] = FTL_NONE;
   for (uint64_t i = 0; i < (uint64_t)m->rblocks * f->cfg.pages_per_block; ++i) m->rtp[i] = FTL_NONE;
   for (uint32_t r = 0; r < m->rblocks; ++r) {
-    uint32_t blk = FTL_NONE;
-    for (uint32_t k = 0; k < f->dies && blk == FTL_NONE; ++k) blk = block_take_free(f, (r + k) % f->dies, WEAR_HIGHEST);
-    if (blk == FTL_NONE) {
-      hal_logf(f->hal, HAL_LOG_ERROR, "ftl: no free block left for translation block %" PRIu32, r);
-      return -1;
-    }
-    m->rblk[r] = blk;
-    m->rindex[blk] = r;
+    if (region_block(f, r)) return -1;
     m->rvalid[r] = 0;
-    m->rwp[r] = 0;
     m->rfree[m->nfree++] = r;
   }
   for (uint32_t i = 0; i < m->nfree / 2; ++i) { /* used in order */
@@ -816,7 +958,13 @@ int cmt_init(struct ftl *f, uint64_t off, int reserve) {
   m->lfree = 0;
   m->lused = 0;
   memset(m->rindex, 0xff, (size_t)f->total_blocks * 4);
-  m->lru_head = m->lru_tail = FTL_NONE;
+  m->lru_head = m->lru_tail = m->prot_head = m->prot_tail = FTL_NONE;
+  m->prot_used = 0;
+  m->prot_cap = 0;
+  if (c->cmt_policy == FTL_CMT_SLRU) { /* at least one probationary entry */
+    const uint64_t p = (uint64_t)m->entries * c->cmt_protected_pct / 100;
+    m->prot_cap = (uint32_t)(p < m->entries ? p : m->entries - 1);
+  }
   const uint32_t stride = stride_of(c), estride = ent_stride_of(c);
   for (uint32_t o = 0; o < m->nops; ++o) {
     struct cmt_op *op = &m->ops[o];
@@ -836,12 +984,46 @@ int cmt_init(struct ftl *f, uint64_t off, int reserve) {
   return 0;
 }
 
-int cmt_after_recovery(struct ftl *f) {
-  if (!f->cmt.on) return 0;
-  hal_logf(f->hal, HAL_LOG_ERROR,
-           "ftl: recovery after a power cut is not built for ftl.mapping: cached (the scan of the OOB rebuilds the "
-           "whole table, which this mode does not keep in DRAM)");
-  return -1;
+/* ---- recovery (cmt_recover.c drives it) ----------------------------------------------- */
+
+void cmt_rec_flag(struct ftl *f, uint32_t tp) {
+  struct cmt *m = &f->cmt;
+  if (m->tp_flags[tp] & CMT_TP_REC) return;
+  m->tp_flags[tp] |= CMT_TP_REC;
+  m->rec->pending++;
+  tp_request(f, tp, CMT_TP_WANT_WB);
+}
+
+int cmt_rec_region(struct ftl *f, uint32_t found) {
+  struct cmt *m = &f->cmt;
+  const uint32_t ppb = f->cfg.pages_per_block;
+  m->nfree = 0;
+  m->next_lane = 0;
+  for (uint32_t i = 0; i < m->lanes; ++i) m->lopen[i] = FTL_NONE;
+  for (uint32_t r = 0; r < m->rblocks; ++r) {
+    if (r >= found) { /* a free block, as at start */
+      if (region_block(f, r)) return -1;
+      for (uint32_t p = 0; p < ppb; ++p) m->rtp[(uint64_t)r * ppb + p] = FTL_NONE;
+    } else {
+      block_set_state(f, m->rblk[r], BLK_OPEN);
+    }
+    m->rvalid[r] = 0;
+    for (uint32_t p = 0; p < m->rwp[r]; ++p) {
+      const uint32_t tp = m->rtp[(uint64_t)r * ppb + p];
+      m->rvalid[r] += tp != FTL_NONE && m->gtd[tp] == m->rblk[r] * ppb + p;
+    }
+    if (m->rwp[r] == 0) {
+      m->rfree[m->nfree++] = r;
+    } else if (m->rwp[r] < ppb) { /* written on from where the cut stopped it, on a lane of its die if free */
+      uint32_t ln = block_die(f, m->rblk[r]) % m->lanes;
+      for (uint32_t k = 0; k < m->lanes && m->lopen[ln] != FTL_NONE; ++k) ln = (ln + 1) % m->lanes;
+      if (m->lopen[ln] == FTL_NONE)
+        m->lopen[ln] = r;
+      else
+        m->rwp[r] = ppb; /* closed: translation GC takes its unwritten pages back */
+    }
+  }
+  return f->fatal ? -1 : 0;
 }
 
 uint64_t cmt_self_check(const struct ftl *f) {

@@ -76,6 +76,12 @@ enum ftl_mapping {
   FTL_MAP_CACHED = 1 /* DFTL: translation pages in flash, a cache of entries in DRAM (cmt.c) */
 };
 
+/* The cache's replacement (ftl.cmt.policy). */
+enum ftl_cmt_policy {
+  FTL_CMT_LRU = 0, /* least recently used */
+  FTL_CMT_SLRU = 1 /* segmented LRU: probationary and protected segments */
+};
+
 /* The command set of the namespace (nvme.command_set): the NVM command set
  * over the FTL, or Open-Channel 2.0 (ocssd.c, docs/models/ocssd.md): the host
  * sees chunks and write pointers, and no map, placement or GC runs here. */
@@ -147,6 +153,8 @@ struct ftl_config {
   uint32_t cmt_translation_blocks; /* blocks set aside for translation pages (0: 2 x what they fill + 1 + stripe) */
   uint32_t cmt_log_entries;        /* pending updates of entries not cached, held until their write-back */
   uint32_t cmt_stripe;             /* dies translation pages are programmed on in turn (0: every die) */
+  uint32_t cmt_policy;             /* enum ftl_cmt_policy */
+  uint32_t cmt_protected_pct;      /* slru: the protected segment's percent of the entries */
   /* multi-plane operations (branch nand) */
   uint32_t planes_per_die; /* geometry: block-in-die i is in plane i % planes_per_die (0 or 1: one plane) */
   uint32_t multiplane;     /* 1: frontiers write a die's planes at the same page offset and the flash interface

@@ -429,7 +429,6 @@ int ftl_init(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) { ret
 
 int ftl_recover(struct ftl *f, struct hal *hal, const struct ftl_config *cfg) {
   if (init_device(f, hal, cfg, 0)) return -1;
-  if (cmt_after_recovery(f)) return -1; /* not built for the cached mapping: before the scan */
   /* Not ready (the model's CSTS.RDY) until the tables are rebuilt: the
    * host's commands wait in its submission queues, unfetched. */
   hal_write32(hal, SSDVP_NVME_BASE + NVME_ENABLE, 0);

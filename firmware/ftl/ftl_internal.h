@@ -30,6 +30,9 @@
  *   alloc.c    write frontiers: page rows on striped open blocks, placing an
  *              LBA in a page buffer, programs
  *   map.c      L2P table and per-slot validity
+ *   cmt_recover.c  power-up recovery of the cached mapping: the directory
+ *              from the translation pages, the LBAs written since from the
+ *              data pages' OOB (power.c calls it)
  *   cmt.c      cached mapping table (ftl.mapping: cached): the cache of
  *              entries, the translation pages in flash, their GC
  *   buf.c      page-buffer pools
@@ -406,6 +409,9 @@ void buf_put(struct ftl *f, uint32_t b);
 void buf_add(struct ftl *f, uint32_t b);
 /* The page buffer holding row, if any (reads of recently written data). */
 uint32_t buf_find_row(const struct ftl *f, uint32_t row);
+/* Recovery's scans: buffer b reads every slot of row (tag TAG_HOST_READ,
+ * counted in recovery_pages). */
+void buf_read_row(struct ftl *f, uint32_t b, uint32_t row);
 
 /* ---- map.c: L2P and validity ----------------------------------------------- */
 static inline int ppa_valid(const struct ftl *f, uint32_t ppa) {
@@ -433,7 +439,7 @@ int map_ready(struct ftl *f, uint32_t lpn);
 /* ---- cmt.c: cached mapping table ------------------------------------------------ */
 /* DRAM it needs (0 with the full table) and its set-up at offset off; the
  * translation region is taken from the free blocks unless reserve is 0
- * (recovery: cmt_after_recovery takes it). 0 or -1. */
+ * (recovery: cmt_rec_region takes it). 0 or -1. */
 uint64_t cmt_dram_bytes(const struct ftl_config *c);
 uint32_t cmt_flash_slots(const struct ftl_config *c);   /* flash operations it may have in flight */
 uint32_t cmt_region_blocks(const struct ftl_config *c); /* blocks the translation pages take (0: full table) */
@@ -464,9 +470,16 @@ int cmt_pump(struct ftl *f);
 /* A TAG_TRANS completion; 1 if it loaded entries waiting commands need. */
 int cmt_flash_done(struct ftl *f, const struct fc_cqe *c);
 int cmt_busy(const struct ftl *f);
-/* Before the OOB scan of recovery: -1 (with its error) with the cached
- * mapping, which has no whole table to rebuild. */
-int cmt_after_recovery(struct ftl *f);
+/* Recovery (cmt_recover.c drives it, f->cmt.rec set): lpn's entry of the
+ * scratch table, or with make a new one (no slot yet) on its page's list of
+ * candidates (while scanning, round 0) or of wants (round 1); FTL_NONE if
+ * none or full. cmt_rec_flag: page tp is fixed up by its next merge (read,
+ * fix, programmed if it changed). cmt_rec_region: the translation region
+ * from the `found` blocks the scan filled in (rblk, rindex, rwp, rtp) plus
+ * free blocks; 0 or -1. */
+uint32_t cmt_rec_entry(struct ftl *f, uint32_t lpn, int make);
+void cmt_rec_flag(struct ftl *f, uint32_t tp);
+int cmt_rec_region(struct ftl *f, uint32_t found);
 /* Inconsistencies of the directory and the region (ftl_self_check). */
 uint64_t cmt_self_check(const struct ftl *f);
 
@@ -563,6 +576,10 @@ int copyback_try(struct ftl *f, uint32_t job, uint32_t row, uint32_t mask);
 uint32_t copyback_done(struct ftl *f, uint32_t b, int status, uint32_t hops);
 /* Block blk was erased: its pages' hop counts are 0 again. */
 void copyback_erased(struct ftl *f, uint32_t blk);
+
+/* ---- cmt_recover.c: recovery with the cached mapping --------------------------- */
+/* recover_scan's work with ftl.mapping: cached (the same contract). */
+int cmt_recover(struct ftl *f);
 
 /* ---- power.c: power loss and recovery ---------------------------------------- */
 /* After ftl_init on a NAND array that holds data: rebuilds the L2P from the

@@ -80,13 +80,7 @@ static uint32_t *ckpt_l2p(struct ftl *f) { return f->ckpt.image + CKPT_HEADER_BY
 static uint32_t *ckpt_erase(struct ftl *f) { return ckpt_l2p(f) + f->cfg.logical_lbas; }
 static uint8_t *ckpt_state(struct ftl *f) { return (uint8_t *)(ckpt_erase(f) + f->total_blocks); }
 
-static void scan_submit(struct ftl *f, uint32_t b, uint32_t row) {
-  struct pagebuf *pb = &f->bufs[b];
-  pb->row = row;
-  pb->mask = f->cfg.slots_per_page >= 32 ? 0xffffffffu : (1u << f->cfg.slots_per_page) - 1;
-  f->stats.recovery_pages++;
-  flash_submit(f, FC_OP_READ, TAG(TAG_HOST_READ, b), row, pb->mask, pb->dram);
-}
+static void scan_submit(struct ftl *f, uint32_t b, uint32_t row) { buf_read_row(f, b, row); }
 
 /* Gives buffer b the next block to scan; 0 if none is left. */
 static int scan_next_block(struct ftl *f, struct scan *sc, uint32_t b) {
@@ -187,6 +181,7 @@ static void drop_stale(struct ftl *f, struct scan *sc) {
 }
 
 int recover_scan(struct ftl *f) {
+  if (f->cmt.on) return cmt_recover(f); /* no whole table: the directory and what was written since */
   const uint64_t t0 = hal_time_ns(f->hal);
   const uint64_t pages = (uint64_t)f->total_blocks * f->cfg.pages_per_block;
   const uint64_t at = (f->dram_end + 63) & ~(uint64_t)63;

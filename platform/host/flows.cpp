@@ -171,6 +171,7 @@ FlowSet::FlowSet(std::vector<FlowSpec> specs, Config& cfg, HostDriver& first, Ho
     drivers_.push_back(std::make_unique<HostDriver>(("host_flow" + std::to_string(i)).c_str(), *f.cfg, mem, nvme, sb,
                                                     lba_size, max_transfer, f.queue));
     drivers_.back()->pcie.bind(fan_.in);
+    drivers_.back()->feed_block_stats(first.block_stats());  // the GC monitor sees every flow's I/O
     workloads_.push_back(make(*f.cfg, f.queue.lbas * lba_size));
     if (f.start_ps && drivers_.back()->closed_loop())
       throw ConfigError("config key 'flows." + std::to_string(i) + ".start': a closed-loop flow starts at once");

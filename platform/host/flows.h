@@ -82,6 +82,7 @@ class FlowSet {
   // Flow 0 replays `first_workload` (set on its driver by the runner).
   void prepare(std::function<void()> all_done, host::Workload* first_workload, std::function<DeviceSample()> sampler);
   size_t size() const { return specs_.size(); }
+  const std::string& name(size_t i) const { return specs_[i].name; }
   HostDriver& driver(size_t i) { return i ? *drivers_[i - 1] : first_; }
   const HostDriver& driver(size_t i) const { return i ? *drivers_[i - 1] : first_; }
   bool finished() const;

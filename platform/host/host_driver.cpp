@@ -300,7 +300,7 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
   if (r.io.flags & host::kIoFsyncEnd) res_.fsync_latency.add((now - fsync_begin_ps_) / 1000);
   res_.requests++;
   res_.end_ps = now;
-  block_.done(gcdetect::Dir(int(r.io.op)), bytes, r.arrival_ps, now);
+  block_feed_->done(gcdetect::Dir(int(r.io.op)), bytes, r.arrival_ps, now);
   if (observer_) observer_(RequestRecord{r.io.op, r.lba, r.nlb, r.arrival_ps, now, r.error});
   if (live_src_) live_src_->on_complete(r.io.line, r.error, r.arrival_ps, now);
 }
@@ -468,7 +468,7 @@ void HostDriver::take_arrivals(Arrivals& a, uint64_t now) {
     if (admit(r)) {
       live_.emplace(r.id, r);
       waiting_.push_back(r.id);
-      block_.start(now);
+      block_feed_->start(now);
     }
     a.more = next_request(a.next);
   }

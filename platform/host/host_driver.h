@@ -147,6 +147,9 @@ class HostDriver : public sc_core::sc_module {
   uint64_t queue_depth() const { return qd_; }
   // Block-layer counters of the device, as /proc/diskstats keeps them (iostat).
   gcdetect::BlockStats& block_stats() { return block_; }
+  // Flows (flows.h): this driver's requests count in `b` instead (every flow
+  // feeds the one device's counters, flow 0's, which the GC monitor reads).
+  void feed_block_stats(gcdetect::BlockStats& b) { block_feed_ = &b; }
   // Requests read ahead from the workload (default 4096); a feedback-driven
   // workload (the file-level host's TRIMs) wants 1.
   void set_prefetch(size_t n) { prefetch_.set_depth(n); }
@@ -270,6 +273,7 @@ class HostDriver : public sc_core::sc_module {
   uint64_t live_t0_ = 0;
   sc_core::sc_event refill_ev_, refilled_ev_;
   gcdetect::BlockStats block_;
+  gcdetect::BlockStats* block_feed_ = &block_;  // where start/done are counted
 
   HostResults res_;
   uint64_t power_aborted_ = 0;  // commands failed by power loss (host_power.cpp)

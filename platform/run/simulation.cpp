@@ -272,9 +272,6 @@ void Simulation::build() {
   if ((power_.cut_ps || power_.cuts) && std::string(soc_->cpu().mode()) != "native")
     throw ConfigError(std::string("config key '") + (power_.cuts ? "power.cuts" : "power.cut_at") +
                       "': power loss is modelled with cpu.mode native only");
-  if ((power_.cut_ps || power_.cuts) && soc_->fw_config().mapping == FTL_MAP_CACHED)  // cmt.c keeps no whole table
-    throw ConfigError(std::string("config key '") + (power_.cuts ? "power.cuts" : "power.cut_at") +
-                      "': recovery is not built for ftl.mapping: cached");
   if (power_.cuts && flows_)
     throw ConfigError("config key 'power.cuts': not with flows (each flow's queues would have to be made again)");
   if (!keys_.timeline.empty())
@@ -404,12 +401,17 @@ void Simulation::attach_timeline() {
   for (uint32_t d = 0; d < geo.dies(); ++d)
     die_track[d] =
         t.track(3, "ssd0 dies", "die " + std::to_string(d) + " (ch " + std::to_string(geo.channel_of_die(d)) + ")");
-  host_->set_observer([&t, requests](const HostDriver::RequestRecord& r) {
-    static const char* names[] = {"read", "write", "trim", "flush"};
-    t.span(
-        requests, names[int(r.op)], r.arrival_ps, r.done_ps,
-        "\"lba\":" + std::to_string(r.lba) + ",\"nlb\":" + std::to_string(r.nlb) + (r.error ? ",\"error\":true" : ""));
-  });
+  auto spans = [&t](int track) {
+    return [&t, track](const HostDriver::RequestRecord& r) {
+      static const char* names[] = {"read", "write", "trim", "flush"};
+      t.span(track, names[int(r.op)], r.arrival_ps, r.done_ps,
+             "\"lba\":" + std::to_string(r.lba) + ",\"nlb\":" + std::to_string(r.nlb) +
+                 (r.error ? ",\"error\":true" : ""));
+    };
+  };
+  host_->set_observer(spans(requests));  // flow 0's with flows; each other flow on a track of its own
+  for (size_t i = 1; flows_ && i < flows_->size(); ++i)
+    flows_->driver(i).set_observer(spans(t.track(1, "host", flows_->name(i) + " requests")));
   soc_->cpu().on_busy = [&t, cpu](uint64_t a, uint64_t b) { t.span(cpu, "busy", a, b); };
   soc_->cpu().on_trace = [this, &t](enum hal_trace_event ev, uint32_t arg, uint64_t at) {
     if (ev == HAL_TRACE_GC_VICTIM_START) {

@@ -139,17 +139,6 @@ TEST(PowerCut, CutDuringACheckpointFallsBackToThePreviousOne) {
 
 }  // namespace
 
-// The cached mapping keeps no whole table for the OOB scan to rebuild: a cut
-// with it is refused before the run, naming the key.
-TEST(PowerCut, WithTheCachedMappingIsAConfigError) {
-  const auto dir = ssdvp_test::scratch("power", "cached");
-  const auto r =
-      ssdvp_test::run_command(dir, std::string(SSDVP_BIN) + " run -q -c " SSDVP_SOURCE_DIR "/configs/small.yaml -o '" +
-                                       dir.string() + "' --set ftl.mapping=cached --set power.cut_at=1s");
-  EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_NE(r.err.find("power.cut_at"), std::string::npos) << r.err;
-}
-
 // Recovery runs in simulated time (its reads on the dies, its CPU work
 // charged): from a checkpoint it reads a fraction of the pages, so it is
 // ready sooner than with a full scan of the same cut, and its CPU time is a

@@ -4,7 +4,10 @@
 // flash and the DRAM they no longer take; trims through the log; configuration.
 #include <gtest/gtest.h>
 
+#include <cinttypes>
+#include <cstdio>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -12,6 +15,7 @@
 #include "ftl_device.h"
 
 using ftltest::Device;
+using ftltest::token_of;
 
 namespace {
 
@@ -71,6 +75,45 @@ TEST(Cmt, HitsMissesEvictionAndBatchedWriteBackByHand) {
   EXPECT_EQ(s->tp_writes, 2u);
   EXPECT_EQ(s->tp_writeback_entries, 7u);
   EXPECT_EQ(d.mismatches(0, 24), 0u);
+}
+
+// Segmented LRU (ftl.cmt.policy: slru) by hand, 4 entries, half protected:
+// LBAs hit again while cached are protected and outlive newer entries seen
+// once, which plain LRU evicts in order; the protected segment's least
+// recent is demoted when it overflows.
+TEST(Cmt, SegmentedLruKeepsEntriesHitAgainWhereLruEvictsThem) {
+  for (const uint32_t policy : {uint32_t(FTL_CMT_LRU), uint32_t(FTL_CMT_SLRU)}) {
+    SCOPED_TRACE(policy == FTL_CMT_SLRU ? "slru" : "lru");
+    static uint32_t pol;
+    pol = policy;
+    Device d([](ftl_config& c) {
+      tiny_cache(c);
+      c.cmt_policy = pol;
+      c.cmt_protected_pct = 50;
+    });
+    ASSERT_EQ(d.init(), 0);
+    const ftl_stats* s = ftl_get_stats(d.f);
+    const bool slru = policy == FTL_CMT_SLRU;
+    EXPECT_EQ(d.f->cmt.prot_cap, slru ? 2u : 0u);
+    d.write(0, 2);                      // 0, 1: cold misses
+    EXPECT_EQ(d.mismatches(0, 2), 0u);  // hit again: protected with slru
+    EXPECT_EQ(d.f->cmt.prot_used, slru ? 2u : 0u);
+    d.write(8, 2);   // 8, 9: the cache is full
+    d.write(16, 1);  // evicts 0 (lru) or 8 (slru: the probationary tail)
+    uint64_t hits = s->cmt_hits;
+    EXPECT_EQ(d.mismatches(0, 1), 0u);
+    EXPECT_EQ(s->cmt_hits, hits + (slru ? 1 : 0)) << "LBA 0 still cached";
+    if (slru) {
+      EXPECT_EQ(d.mismatches(9, 1), 0u);  // 9 protected: 1, the least recent protected, is demoted
+      EXPECT_EQ(d.f->cmt.prot_used, 2u);
+      d.write(24, 1);  // evicts 16, the probationary tail, not 1 (probationary head)
+      hits = s->cmt_hits;
+      EXPECT_EQ(d.mismatches(1, 1), 0u);
+      EXPECT_EQ(s->cmt_hits, hits + 1) << "LBA 1, demoted, still cached";
+    }
+    EXPECT_EQ(d.mismatches(0, 32), 0u);
+    EXPECT_EQ(ftl_self_check(d.f), 0u);
+  }
 }
 
 TEST(Cmt, FullTableIsUntouched) {
@@ -262,16 +305,125 @@ TEST(Cmt, TrimsOfEntriesNotCachedThroughASmallLog) {
   EXPECT_EQ(ftl_self_check(d.f), 0u);
 }
 
-TEST(Cmt, RecoveryAndCheckpointsAreErrorsWithTheCachedMapping) {
-  Device d(small_cache, 64 * 1024);
-  ASSERT_EQ(d.init(), 0);
-  d.write(0, 64);
-  ASSERT_EQ(ftl_func_flush(d.f), 0);
-  EXPECT_EQ(ftl_power_fail(d.f, 16), 0u);
+// Power loss with the cached mapping (cmt_recover.c): the recovered drive is
+// d.f (the old firmware's memory stays in `old`); the numbers its log line
+// gives: LBAs newer than their translation page, LBAs looked for again.
+struct Recovered {
+  uint64_t newer = 0, again = 0;
+};
+Recovered cut_and_recover(Device& d, uint32_t plp_pages) {
+  Recovered r;
+  ftl_power_fail(d.f, plp_pages);
   std::unique_ptr<uint8_t[]> mem(new uint8_t[ftl_size()]);
   ftl* g = reinterpret_cast<ftl*>(mem.get());
-  EXPECT_NE(ftl_recover(g, d.hal->hal(), &d.cfg), 0);
-  EXPECT_NE(d.hal->log_lines.back().find("ftl.mapping: cached"), std::string::npos) << d.hal->log_lines.back();
+  const int rc = ftl_recover(g, d.hal->hal(), &d.cfg);
+  EXPECT_EQ(rc, 0) << d.hal->log_lines.back();
+  if (rc) return r;
+  d.mem.swap(mem);
+  d.f = g;
+  const std::string& l = d.hal->log_lines.back();
+  const size_t at = l.find("translation blocks found, ");
+  EXPECT_NE(at, std::string::npos) << l;
+  if (at != std::string::npos) {
+    EXPECT_EQ(std::sscanf(l.c_str() + at,
+                          "translation blocks found, %" SCNu64 " LBAs newer than their translation page, %" SCNu64,
+                          &r.newer, &r.again),
+              2)
+        << l;
+  }
+  return r;
+}
+
+void fill_and_churn(Device& d, uint32_t seed, int writes) {
+  const uint64_t n = d.cfg.logical_lbas;
+  for (uint64_t at = 0; at < n; at += 64) d.write(at, uint32_t(std::min<uint64_t>(64, n - at)));
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < writes && !::testing::Test::HasFailure(); ++i) {
+    const uint32_t len = 1 + uint32_t(rng() % 8);
+    d.write(rng() % (n - len), len);
+  }
+}
+
+// With power-loss protection (the partly filled pages programmed) every
+// write reads back: the directory from the translation pages, the LBAs whose
+// entries were dirty in the cache or pending in the log from the data pages'
+// OOB. The recovered drive goes on (data GC, translation GC) and is cut again.
+TEST(CmtRecovery, WithPlpEveryLbaReadsItsLatestVersionAndTheDriveGoesOn) {
+  Device d(small_cache, 512 * 1024);
+  ASSERT_EQ(d.init(), 0);
+  const uint64_t n = d.cfg.logical_lbas;
+  for (uint32_t round = 0; round < 2; ++round) {
+    fill_and_churn(d, 11 + round, 2000);
+    const uint64_t tgc = ftl_get_stats(d.f)->tgc_victims;
+    EXPECT_GT(tgc, 0u);
+    const Recovered r = cut_and_recover(d, 64);
+    if (::testing::Test::HasFailure()) return;
+    const ftl_stats* s = ftl_get_stats(d.f);
+    EXPECT_GT(r.newer, 0u) << "the cache held dirty entries at the cut";
+    EXPECT_EQ(r.again, 0u) << "every page was programmed: no entry names a lost one";
+    EXPECT_EQ(s->recovery_dropped, 0u);
+    EXPECT_GT(s->tp_writes, 0u) << "translation pages with newer LBAs are written anew";
+    EXPECT_EQ(ftl_self_check(d.f), 0u);
+    expect_table_matches_valid_slots(d);
+    EXPECT_EQ(d.mismatches(0, n), 0u);
+  }
+  fill_and_churn(d, 99, 1500);
+  EXPECT_GT(ftl_get_stats(d.f)->gc_victims, 0u);
+  EXPECT_EQ(d.mismatches(0, n), 0u);
+  EXPECT_EQ(ftl_self_check(d.f), 0u);
+}
+
+// Without it the pages in buffers are lost: an LBA written since the last
+// flush reads that write or an older one, never less than what the flush
+// made durable and never another LBA's data. A translation page written back
+// while a write it maps was still in a buffer names a page that is not there:
+// recovery looks for the LBA's newest older copy in the data pages.
+TEST(CmtRecovery, WithoutPlpAWriteLostReadsAnOlderVersionNeverLessThanFlushed) {
+  Device d(tiny_cache, 512 * 1024);
+  ASSERT_EQ(d.init(), 0);
+  const uint64_t n = d.cfg.logical_lbas;
+  uint64_t again = 0;
+  for (uint32_t round = 0; round < 3; ++round) {
+    fill_and_churn(d, 21 + round, 300);
+    ASSERT_EQ(ftl_func_flush(d.f), 0);
+    const std::vector<uint32_t> flushed = d.version;
+    std::mt19937_64 rng(31 + round);
+    for (int i = 0; i < 41; ++i) d.write(rng() % (n - 1), 1);  // the last one waits in a page buffer
+    // Reads of other translation pages evict its dirty entry: its page is
+    // written back naming the slot in the buffer.
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(d.mismatches(rng() % (n - 1), 1), 0u);
+    const Recovered r = cut_and_recover(d, 0);
+    if (::testing::Test::HasFailure()) return;
+    again += r.again;
+    EXPECT_EQ(ftl_self_check(d.f), 0u);
+    expect_table_matches_valid_slots(d);
+    uint64_t older = 0, bad = 0;
+    std::vector<uint32_t> t(64);
+    for (uint64_t at = 0; at < n; at += 64) {
+      const uint32_t k = uint32_t(std::min<uint64_t>(64, n - at));
+      ASSERT_EQ(ftl_func_read(d.f, at, k, t.data()), 0);
+      for (uint32_t i = 0; i < k; ++i) {
+        const uint64_t l = at + i;
+        const auto want = [&](uint32_t v) { return v ? token_of(l, v) : SSDVP_TOKEN_DEALLOCATED; };
+        uint32_t v = d.version[l];
+        while (v > flushed[l] && t[i] != want(v)) --v;
+        if (t[i] != want(v)) {
+          ++bad;
+          continue;
+        }
+        older += v != d.version[l];
+        d.version[l] = v;  // what the drive holds now
+      }
+    }
+    EXPECT_EQ(bad, 0u);
+    EXPECT_GT(older, 0u) << "writes in buffers were lost";
+  }
+  EXPECT_GT(again, 0u) << "a translation page named a write that was lost";
+}
+
+TEST(Cmt, CheckpointsAreAnErrorWithTheCachedMapping) {
+  Device d(small_cache, 64 * 1024);
+  ASSERT_EQ(d.init(), 0);
   char msg[256] = "";
   ftl_config c = d.cfg;
   c.ckpt_interval_lbas = 1000;

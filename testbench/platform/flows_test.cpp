@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -96,6 +97,30 @@ TEST(Flows, WeightedRoundRobinRunsWithTheWeightsTheHostSet) {
   expect_flows_add_up(j);
   EXPECT_EQ(j["integrity"]["mismatches"], 0);
   EXPECT_EQ(j["host"]["errors"], 0);
+}
+
+// Every flow's requests are on the timeline, each flow on a track of its own
+// (flow 0's is "requests", flow i's "<name> requests").
+TEST(Flows, EveryFlowHasItsRequestsOnTheTimeline) {
+  const fs::path d = ssdvp_test::scratch("flows", "timeline");
+  const auto r = run(d, kTwo + "--set timeline.duration=0s --set timeline.file='" + (d / "tl.json").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto ev = nlohmann::json::parse(ssdvp_test::slurp(d / "tl.json"));
+  std::map<int, std::string> track;  // tid -> its name, on the host's pid 1
+  for (const auto& e : ev)
+    if (e["ph"] == "M" && e["name"] == "thread_name" && e["pid"] == 1)
+      track[e["tid"].get<int>()] = e["args"]["name"].get<std::string>();
+  uint64_t reader = 0, writer = 0;
+  for (const auto& e : ev) {
+    if (e["ph"] != "X" || e["pid"] != 1) continue;
+    const std::string& n = track[e["tid"].get<int>()];
+    writer += n.rfind("writer requests", 0) == 0;
+    reader += n.rfind("requests", 0) == 0;
+  }
+  const auto j = summary(d);
+  const auto& flows = j["flows"]["flows"];
+  EXPECT_EQ(reader, flows[0]["requests"].get<uint64_t>());
+  EXPECT_EQ(writer, flows[1]["requests"].get<uint64_t>());
 }
 
 TEST(Flows, ABadFlowKeyIsAnErrorNamingIt) {
