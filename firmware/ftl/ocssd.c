@@ -52,6 +52,7 @@
 
 #include "ftl_internal.h"
 #include "ocssd.h"
+#include "zns.h"
 
 _Static_assert(sizeof(struct ocssd_geometry) == 4096, "the Geometry data structure is 4096 bytes");
 _Static_assert(sizeof(struct ocssd_chunk_desc) == 32, "a chunk descriptor is 32 bytes");
@@ -60,27 +61,18 @@ _Static_assert(sizeof(struct ocssd_chunk_desc) == 32, "a chunk descriptor is 32 
  * OC_META_OFF, the sector list at OC_LIST_OFF (at most 64 entries each). */
 #define OC_META_OFF 1024u
 #define OC_LIST_OFF 2048u
-#define OC_LIST_SKIP UINT64_MAX /* a reset list entry naming a chunk already reset by this command */
-#define OC_ADMIN_BYTES 4096u    /* admin data per command (the staging area holds at least this) */
+#define OC_LIST_SKIP                                                                            \
+  UINT64_MAX /* a reset list entry naming a chunk already reset by this command; a zoned read's \
+                LBA above its zone's write pointer (deallocated) */
+_Static_assert(OC_LIST_OFF == ZNS_LIST_OFF && OC_LIST_SKIP == ZNS_LIST_SKIP, "zns.c fills ocssd.c's list");
+#define OC_ADMIN_BYTES 4096u /* admin data per command (the staging area holds at least this) */
 /* Transfers: the list in, the data in, the data out; a command with
  * metadata moves two (data and metadata), the first tagged OXK_PART. */
 enum oc_xfer_kind { OXK_LIST = 0x21, OXK_DATA = 0x22, OXK_OUT = 0x23, OXK_PART = 0x24 };
 #define OXTAG(kind, c) (((uint32_t)(kind) << 24) | (c))
 
-static uint8_t bits_for(uint32_t n) {
-  uint8_t b = 0;
-  while ((1ull << b) < n) ++b;
-  return b;
-}
-
 static struct ocssd_lbaf oc_lbaf(const struct ftl *f) {
-  struct ocssd_lbaf l;
-  memset(&l, 0, sizeof l);
-  l.grp_len = bits_for(f->cfg.channels);
-  l.pu_len = bits_for(f->cfg.dies_per_channel);
-  l.chk_len = bits_for(f->cfg.blocks_per_die);
-  l.sec_len = bits_for(f->slots_per_block);
-  return l;
+  return ocssd_lbaf_for(f->cfg.channels, f->cfg.dies_per_channel, f->cfg.blocks_per_die, f->slots_per_block);
 }
 
 static uint64_t *oc_list(struct fw_cmd *cmd) { return (uint64_t *)(void *)((uint8_t *)cmd->tokens + OC_LIST_OFF); }
@@ -106,7 +98,7 @@ static int is_read(const struct fw_cmd *cmd) {
   return cmd->opcode == OCSSD_OP_VECTOR_READ || cmd->opcode == NVME_OP_READ;
 }
 static int is_write(const struct fw_cmd *cmd) {
-  return cmd->opcode == OCSSD_OP_VECTOR_WRITE || cmd->opcode == NVME_OP_WRITE;
+  return cmd->opcode == OCSSD_OP_VECTOR_WRITE || cmd->opcode == NVME_OP_WRITE || cmd->opcode == ZNS_OP_APPEND;
 }
 
 /* ---- checks (no side effect unless they pass) -------------------------- */
@@ -153,6 +145,7 @@ static uint16_t oc_check_read(struct ftl *f, struct fw_cmd *cmd) {
   const uint64_t *list = oc_list(cmd);
   for (uint32_t i = 0; i < cmd->nlb; ++i) {
     uint32_t blk = 0, sec = 0;
+    if (list[i] == OC_LIST_SKIP) continue; /* zoned: deallocated */
     const uint16_t st = oc_locate(f, &l, list[i], &blk, &sec);
     if (st != NVME_SC_SUCCESS) return st;
     const uint8_t s = f->blk_state[blk];
@@ -233,6 +226,10 @@ static int oc_submit(struct ftl *f, uint32_t c) {
   } else if (is_read(cmd)) {
     uint32_t cur = FTL_NONE;
     for (; cmd->progress < cmd->nlb; ++cmd->progress) {
+      if (list[cmd->progress] == OC_LIST_SKIP) { /* zoned: above the write pointer */
+        cmd->tokens[cmd->progress] = SSDVP_TOKEN_DEALLOCATED;
+        continue;
+      }
       oc_locate(f, &l, list[cmd->progress], &blk, &sec);
       const uint32_t row = blk * ppb + sec / S, slot = sec % S;
       if (cur != FTL_NONE && f->bufs[cur].row == row) {
@@ -254,6 +251,8 @@ static int oc_submit(struct ftl *f, uint32_t c) {
     }
     if (cur != FTL_NONE)
       flash_submit(f, FC_OP_READ, TAG(TAG_HOST_READ, cur), f->bufs[cur].row, f->bufs[cur].mask, f->bufs[cur].dram);
+  } else if (f->zone_state) { /* a zone reset (zns.c) */
+    if (zns_submit_reset(f, c) == STEP_WAIT) return STEP_WAIT;
   } else { /* reset */
     for (; cmd->progress < cmd->nlb; ++cmd->progress) {
       if (list[cmd->progress] == OC_LIST_SKIP) continue;
@@ -279,6 +278,10 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
       if (e->status == FC_ERR_PROGRAM_FAIL) {
         f->stats.program_failures++;
         f->cmds[c].status = OCSSD_SC_WRITE_NEXT_UNIT;
+        if (f->zone_state) { /* zoned: the zone becomes read-only */
+          zns_program_failed(f, row_block(f, f->bufs[idx].row));
+          f->cmds[c].status = ZNS_SC_WRITE_FAULT;
+        }
       } else if (e->status != FC_OK) {
         f->stats.flash_errors++;
         f->cmds[c].status = NVME_SC_INTERNAL;
@@ -317,6 +320,10 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
           f->stats.flash_errors++;
         block_set_state(f, idx, BLK_BAD); /* the chunk goes offline */
         f->cmds[c].status = OCSSD_SC_OFFLINE_CHUNK;
+        if (f->zone_state) { /* zoned: the zone goes offline */
+          zns_erase_failed(f, idx);
+          f->cmds[c].status = ZNS_SC_OFFLINE;
+        }
       }
       break;
     default:
@@ -350,6 +357,10 @@ static int oc_resume(struct ftl *f) {
 static void oc_start(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   hal_charge(f->hal, FW_OP_l2p_lookup, cmd->nlb); /* one chunk-table lookup per address */
+  if (f->zone_state) { /* zoned: the zone's checks, and the command's chunk addresses (zns.c) */
+    const uint16_t zs = zns_prepare(f, cmd);
+    if (zs != NVME_SC_SUCCESS) return host_cmd_finish(f, c, zs);
+  }
   const uint16_t st = is_write(cmd)  ? oc_check_write(f, cmd)
                       : is_read(cmd) ? oc_check_read(f, cmd)
                                      : oc_check_reset(f, cmd);
@@ -365,6 +376,25 @@ static void oc_list_ready(struct ftl *f, uint32_t c) {
   cmd->state = CMD_H2D;
   if (oc_mptr(cmd)) host_xfer(f, XFER_H2D, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd), cmd->nlb);
   host_xfer(f, XFER_H2D, c, OXTAG(OXK_DATA, c), cmd->staging, cmd->prp, cmd->nlb);
+}
+
+/* A zoned command (zns.c decodes it): fetch its data or start it, send its
+ * report, or run its erases. */
+static void oc_zns_decode(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  uint32_t bytes = 0;
+  switch (zns_decode(f, c, q, &bytes)) {
+    case ZNS_NEXT_DATA: oc_list_ready(f, c); break;
+    case ZNS_NEXT_SEND:
+      cmd->state = CMD_D2H;
+      host_xfer(f, XFER_D2H_RAW, c, OXTAG(OXK_OUT, c), cmd->staging, cmd->prp, bytes);
+      break;
+    case ZNS_NEXT_RESET:
+      cmd->state = CMD_PLACE;
+      oc_run(f, c);
+      break;
+    default: break; /* completed */
+  }
 }
 
 /* ---- admin --------------------------------------------------------------- */
@@ -430,8 +460,9 @@ static uint16_t oc_chunk_log(struct ftl *f, struct fw_cmd *cmd, const struct nvm
 static void oc_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
   struct fw_cmd *cmd = &f->cmds[c];
   uint32_t bytes = 0;
-  uint16_t st;
-  if (cmd->opcode == OCSSD_ADMIN_GEOMETRY) {
+  uint16_t st = f->zone_state ? zns_admin(f, cmd, q, &bytes) : ZNS_NOT_MINE; /* zoned: Identify */
+  if (st != ZNS_NOT_MINE) {
+  } else if (cmd->opcode == OCSSD_ADMIN_GEOMETRY) {
     st = q->nsid == 1 ? oc_geometry(f, cmd, &bytes) : NVME_SC_INVALID_NS;
   } else if (cmd->opcode == OCSSD_ADMIN_GET_LOG_PAGE && (q->cdw10 & 0xffu) == OCSSD_LOG_CHUNK_INFO) {
     st = oc_chunk_log(f, cmd, q, &bytes);
@@ -452,6 +483,7 @@ static void oc_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e)
   const struct nvme_sqe *q = &e->sqe;
   if (!host_cmd_begin(f, c, e)) return;
   if (e->sqid == 0) return oc_admin(f, c, q);
+  if (f->zone_state) return oc_zns_decode(f, c, q);
   if (cmd->opcode == NVME_OP_FLUSH) return host_cmd_finish(f, c, NVME_SC_SUCCESS); /* nothing cached */
   if (!is_read(cmd) && !is_write(cmd) && cmd->opcode != OCSSD_OP_VECTOR_RESET)
     return host_cmd_finish(f, c, NVME_SC_INVALID_OPCODE);
