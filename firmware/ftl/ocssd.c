@@ -61,6 +61,7 @@ _Static_assert(sizeof(struct ocssd_chunk_desc) == 32, "a chunk descriptor is 32 
  * OC_META_OFF, the sector list at OC_LIST_OFF (at most 64 entries each). */
 #define OC_META_OFF 1024u
 #define OC_LIST_OFF 2048u
+#define OC_DST_OFF 2560u /* Vector Copy: the destination list (64 entries after the source list) */
 #define OC_LIST_SKIP                                                                            \
   UINT64_MAX /* a reset list entry naming a chunk already reset by this command; a zoned read's \
                 LBA above its zone's write pointer (deallocated) */
@@ -76,6 +77,7 @@ static struct ocssd_lbaf oc_lbaf(const struct ftl *f) {
 }
 
 static uint64_t *oc_list(struct fw_cmd *cmd) { return (uint64_t *)(void *)((uint8_t *)cmd->tokens + OC_LIST_OFF); }
+static uint64_t *oc_dst(struct fw_cmd *cmd) { return (uint64_t *)(void *)((uint8_t *)cmd->tokens + OC_DST_OFF); }
 static uint32_t *oc_meta(struct fw_cmd *cmd) { return (uint32_t *)(void *)((uint8_t *)cmd->tokens + OC_META_OFF); }
 /* A vector command's metadata pointer (MPTR, 4 bytes per sector; 0: none) is
  * kept in cmd->slba, which has no other use here. */
@@ -97,6 +99,11 @@ static int oc_ring_room(const struct ftl *f) { return f->flash_outstanding + 1 <
 static int is_read(const struct fw_cmd *cmd) {
   return cmd->opcode == OCSSD_OP_VECTOR_READ || cmd->opcode == NVME_OP_READ;
 }
+/* Vector Copy runs in two phases, kept in cmd->stream (unused otherwise here):
+ * 0 reading the sources into the staging area, 1 programming the destinations
+ * (also when a source failed, so the chunks' pages stay in program order; the
+ * command then completes with the read's status). */
+static int is_copy(const struct fw_cmd *cmd) { return cmd->opcode == OCSSD_OP_VECTOR_COPY; }
 static int is_write(const struct fw_cmd *cmd) {
   return cmd->opcode == OCSSD_OP_VECTOR_WRITE || cmd->opcode == NVME_OP_WRITE || cmd->opcode == ZNS_OP_APPEND;
 }
@@ -105,10 +112,9 @@ static int is_write(const struct fw_cmd *cmd) {
 
 /* Writes: whole units at the write pointers; reserves the units (the write
  * pointers move, free chunks open, full chunks close). */
-static uint16_t oc_check_write(struct ftl *f, struct fw_cmd *cmd) {
+static uint16_t oc_check_write(struct ftl *f, struct fw_cmd *cmd, const uint64_t *list) {
   const uint32_t S = f->cfg.slots_per_page, ppb = f->cfg.pages_per_block;
   const struct ocssd_lbaf l = oc_lbaf(f);
-  const uint64_t *list = oc_list(cmd);
   if (cmd->nlb % S) return NVME_SC_INVALID_FIELD;
   uint16_t st = NVME_SC_SUCCESS;
   uint32_t i = 0, blk = 0, sec = 0;
@@ -140,9 +146,8 @@ static uint16_t oc_check_write(struct ftl *f, struct fw_cmd *cmd) {
   return NVME_SC_SUCCESS;
 }
 
-static uint16_t oc_check_read(struct ftl *f, struct fw_cmd *cmd) {
+static uint16_t oc_check_read(struct ftl *f, struct fw_cmd *cmd, const uint64_t *list) {
   const struct ocssd_lbaf l = oc_lbaf(f);
-  const uint64_t *list = oc_list(cmd);
   for (uint32_t i = 0; i < cmd->nlb; ++i) {
     uint32_t blk = 0, sec = 0;
     if (list[i] == OC_LIST_SKIP) continue; /* zoned: deallocated */
@@ -184,6 +189,7 @@ static uint16_t oc_check_reset(struct ftl *f, struct fw_cmd *cmd) {
 static void oc_maybe_done(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   if (cmd->progress < cmd->nlb || cmd->pending) return;
+  if (is_copy(cmd) && !cmd->stream) return; /* its sources are in: oc_resume() goes on with the programs */
   if (is_read(cmd) && cmd->status == NVME_SC_SUCCESS) {
     f->stats.host_lba_reads += cmd->nlb;
     cmd->state = CMD_D2H;
@@ -200,9 +206,15 @@ static int oc_submit(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   const uint32_t S = f->cfg.slots_per_page, ppb = f->cfg.pages_per_block;
   const struct ocssd_lbaf l = oc_lbaf(f);
-  const uint64_t *list = oc_list(cmd);
+  const int copy = is_copy(cmd);
+  if (copy && !cmd->stream && cmd->progress == cmd->nlb) { /* every source read issued */
+    if (cmd->pending) return STEP_WAIT;                    /* it stays first in line: later programs wait for its own */
+    cmd->stream = 1; /* (even when a source failed: the reserved units are programmed, in order) */
+    cmd->progress = 0;
+  }
+  const uint64_t *list = copy && cmd->stream == 1 ? oc_dst(cmd) : oc_list(cmd);
   uint32_t blk = 0, sec = 0;
-  if (is_write(cmd)) {
+  if (is_write(cmd) || (copy && cmd->stream == 1)) {
     for (; cmd->progress < cmd->nlb; cmd->progress += S) {
       if (!oc_ring_room(f)) return STEP_WAIT;
       const uint32_t b = buf_get(f, POOL_WRITE, BUF_PROGRAM);
@@ -213,8 +225,8 @@ static int oc_submit(struct ftl *f, uint32_t c) {
       pb->cmd = c;
       for (uint32_t k = 0; k < S; ++k) {
         pb->token[k] = cmd->tokens[cmd->progress + k];
-        /* OOB: the host's metadata (pblk keeps the LBA there), or the sector address */
-        pb->lpn[k] = oc_mptr(cmd) ? oc_meta(cmd)[cmd->progress + k] : (uint32_t)list[cmd->progress + k];
+        /* OOB: the host's metadata (pblk keeps the LBA there; a copy's: the source's), or the sector address */
+        pb->lpn[k] = oc_mptr(cmd) || copy ? oc_meta(cmd)[cmd->progress + k] : (uint32_t)list[cmd->progress + k];
       }
       pb->token[2 * (size_t)S] = ++f->seq;
       cmd->pending++;
@@ -223,7 +235,7 @@ static int oc_submit(struct ftl *f, uint32_t c) {
       f->stats.host_lba_writes += S;
       flash_submit(f, FC_OP_PROGRAM, TAG(TAG_PROGRAM, b), pb->row, 0, pb->dram);
     }
-  } else if (is_read(cmd)) {
+  } else if (is_read(cmd) || copy) {
     uint32_t cur = FTL_NONE;
     for (; cmd->progress < cmd->nlb; ++cmd->progress) {
       if (list[cmd->progress] == OC_LIST_SKIP) { /* zoned: above the write pointer */
@@ -251,7 +263,8 @@ static int oc_submit(struct ftl *f, uint32_t c) {
     }
     if (cur != FTL_NONE)
       flash_submit(f, FC_OP_READ, TAG(TAG_HOST_READ, cur), f->bufs[cur].row, f->bufs[cur].mask, f->bufs[cur].dram);
-  } else if (f->zone_state) { /* a zone reset (zns.c) */
+    if (copy && !cmd->stream) return STEP_WAIT; /* the sources' reads first (oc_resume() comes back) */
+  } else if (f->zone_state) {                   /* a zone reset (zns.c) */
     if (zns_submit_reset(f, c) == STEP_WAIT) return STEP_WAIT;
   } else { /* reset */
     for (; cmd->progress < cmd->nlb; ++cmd->progress) {
@@ -361,9 +374,10 @@ static void oc_start(struct ftl *f, uint32_t c) {
     const uint16_t zs = zns_prepare(f, cmd);
     if (zs != NVME_SC_SUCCESS) return host_cmd_finish(f, c, zs);
   }
-  const uint16_t st = is_write(cmd)  ? oc_check_write(f, cmd)
-                      : is_read(cmd) ? oc_check_read(f, cmd)
-                                     : oc_check_reset(f, cmd);
+  uint16_t st = is_write(cmd)                  ? oc_check_write(f, cmd, oc_list(cmd))
+                : is_read(cmd) || is_copy(cmd) ? oc_check_read(f, cmd, oc_list(cmd))
+                                               : oc_check_reset(f, cmd);
+  if (st == NVME_SC_SUCCESS && is_copy(cmd)) st = oc_check_write(f, cmd, oc_dst(cmd)); /* destinations */
   if (st != NVME_SC_SUCCESS) return host_cmd_finish(f, c, st);
   cmd->state = is_read(cmd) ? CMD_READ : CMD_PLACE;
   oc_run(f, c);
@@ -485,12 +499,13 @@ static void oc_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e)
   if (e->sqid == 0) return oc_admin(f, c, q);
   if (f->zone_state) return oc_zns_decode(f, c, q);
   if (cmd->opcode == NVME_OP_FLUSH) return host_cmd_finish(f, c, NVME_SC_SUCCESS); /* nothing cached */
-  if (!is_read(cmd) && !is_write(cmd) && cmd->opcode != OCSSD_OP_VECTOR_RESET)
+  if (!is_read(cmd) && !is_write(cmd) && !is_copy(cmd) && cmd->opcode != OCSSD_OP_VECTOR_RESET)
     return host_cmd_finish(f, c, NVME_SC_INVALID_OPCODE);
   if (q->nsid != 1) return host_cmd_finish(f, c, NVME_SC_INVALID_NS);
   const uint64_t lba = (uint64_t)q->cdw10 | (uint64_t)q->cdw11 << 32;
   uint64_t *list = oc_list(cmd);
-  cmd->slba = cmd->opcode == OCSSD_OP_VECTOR_RESET ? 0 : q->mptr;    /* oc_mptr() */
+  cmd->slba = cmd->opcode == OCSSD_OP_VECTOR_RESET || is_copy(cmd) ? 0 : q->mptr; /* oc_mptr() */
+  cmd->stream = 0;                                                                /* is_copy(): phase */
   if (cmd->opcode == NVME_OP_READ || cmd->opcode == NVME_OP_WRITE) { /* consecutive sectors from an address */
     cmd->nlb = SSDVP_FIELD_GET(NVME_CDW12_NLB, q->cdw12) + 1;
     if (cmd->nlb > OCSSD_MAX_VECTOR) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
@@ -498,11 +513,15 @@ static void oc_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e)
     return oc_list_ready(f, c);
   }
   cmd->nlb = (q->cdw12 & (OCSSD_MAX_VECTOR - 1)) + 1;
+  const uint64_t dst = (uint64_t)q->cdw14 | (uint64_t)q->cdw15 << 32; /* Vector Copy: the destinations */
   if (cmd->nlb == 1) {
     list[0] = lba;
+    oc_dst(cmd)[0] = dst;
     return oc_list_ready(f, c);
   }
   cmd->state = CMD_H2D;
+  if (is_copy(cmd)) /* the destination list first; the source list's arrival starts the command */
+    host_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_DST_OFF, dst, cmd->nlb * 8u);
   host_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_LIST, c), cmd->staging + OC_LIST_OFF, lba, cmd->nlb * 8u);
 }
 

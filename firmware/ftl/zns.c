@@ -120,17 +120,14 @@ static enum zns_next decode_io(struct ftl *f, uint32_t c, const struct nvme_sqe 
   const uint64_t slba = (uint64_t)q->cdw10 | (uint64_t)q->cdw11 << 32;
   const uint32_t nlb = SSDVP_FIELD_GET(NVME_CDW12_NLB, q->cdw12) + 1;
   const uint64_t off = slba & (zone_size(f) - 1);
+  const int read = cmd->opcode == NVME_OP_READ, too_long = nlb > OCSSD_MAX_VECTOR;
   uint16_t st = NVME_SC_SUCCESS;
-  if (nlb > OCSSD_MAX_VECTOR)
-    st = NVME_SC_INVALID_FIELD;
-  else if (slba >= ns_lbas(f) || nlb > ns_lbas(f) - slba)
+  if (!too_long && (slba >= ns_lbas(f) || nlb > ns_lbas(f) - slba))
     st = NVME_SC_LBA_OUT_OF_RANGE;
-  else if (cmd->opcode == NVME_OP_READ && off + nlb > zone_size(f))
+  else if (!too_long && read && off + nlb > zone_size(f))
     st = ZNS_SC_BOUNDARY; /* reads do not cross zones */
-  else if (cmd->opcode != NVME_OP_READ && nlb % f->cfg.slots_per_page)
-    st = NVME_SC_INVALID_FIELD; /* whole flash pages */
-  else if (cmd->opcode == ZNS_OP_APPEND && off)
-    st = NVME_SC_INVALID_FIELD; /* an append names its zone's first LBA */
+  else if (too_long || (!read && nlb % f->cfg.slots_per_page) || (cmd->opcode == ZNS_OP_APPEND && off))
+    st = NVME_SC_INVALID_FIELD; /* writes are whole flash pages; an append names its zone's first LBA */
   if (st != NVME_SC_SUCCESS) {
     host_cmd_finish(f, c, st);
     return ZNS_NEXT_DONE;
@@ -240,13 +237,12 @@ static enum zns_next mgmt_send(struct ftl *f, uint32_t c, const struct nvme_sqe 
   const uint64_t slba = (uint64_t)q->cdw10 | (uint64_t)q->cdw11 << 32;
   const uint32_t zsa = q->cdw13 & 0xffu;
   const int all = (q->cdw13 & ZNS_SELECT_ALL) != 0;
+  const int bad_action = zsa < ZNS_ZSA_CLOSE || zsa > ZNS_ZSA_OFFLINE;
   uint16_t st = NVME_SC_SUCCESS;
-  if (zsa < ZNS_ZSA_CLOSE || zsa > ZNS_ZSA_OFFLINE)
-    st = NVME_SC_INVALID_FIELD;
-  else if (!all && slba >= ns_lbas(f))
+  if (!bad_action && !all && slba >= ns_lbas(f))
     st = NVME_SC_LBA_OUT_OF_RANGE;
-  else if (!all && (slba & (zone_size(f) - 1)))
-    st = NVME_SC_INVALID_FIELD; /* not a zone's first LBA */
+  else if (bad_action || (!all && (slba & (zone_size(f) - 1))))
+    st = NVME_SC_INVALID_FIELD; /* an unknown action, or not a zone's first LBA */
   if (st == NVME_SC_SUCCESS && !all) st = zone_action(f, c, (uint32_t)(slba >> f->zone_bits), zsa);
   if (st == NVME_SC_SUCCESS && all) {
     uint32_t n = 0;
@@ -366,8 +362,8 @@ uint16_t zns_admin(struct ftl *f, struct fw_cmd *cmd, const struct nvme_sqe *q, 
   memset(out, 0, ZNS_DATA_BYTES);
   if ((cns == ZNS_CNS_NAMESPACE || cns == ZNS_CNS_CSI_NAMESPACE) && q->nsid != 1) return NVME_SC_INVALID_NS;
   if (cns == ZNS_CNS_NAMESPACE) {
-    for (uint32_t i = 0; i < 3; ++i) put64(out + ZNS_ID_NSZE + 8 * i, ns_lbas(f)); /* NSZE, NCAP, NUSE */
-    put32(out + ZNS_ID_LBAF0, zns_zone_bits(f->cfg.lba_bytes) << 16);              /* LBA format 0: LBADS */
+    for (uint32_t i = 0; i < 3; ++i) put64(out + ZNS_ID_NSZE + (size_t)8 * i, ns_lbas(f)); /* NSZE, NCAP, NUSE */
+    put32(out + ZNS_ID_LBAF0, zns_zone_bits(f->cfg.lba_bytes) << 16);                      /* LBA format 0: LBADS */
   } else if (cns == ZNS_CNS_CSI_NAMESPACE && csi == ZNS_CSI) {
     put32(out + ZNS_ID_MAR, f->cfg.zns_max_active ? f->cfg.zns_max_active - 1 : 0xffffffffu);
     put32(out + ZNS_ID_MOR, f->cfg.zns_max_open ? f->cfg.zns_max_open - 1 : 0xffffffffu);

@@ -25,7 +25,8 @@ enum ocssd_opcode {
   OCSSD_ADMIN_GEOMETRY = 0xe2,     /* Geometry (4096 bytes, struct ocssd_geometry) */
   OCSSD_OP_VECTOR_RESET = 0x90,    /* Vector Chunk Reset: chunks named by sector addresses */
   OCSSD_OP_VECTOR_WRITE = 0x91,    /* Vector Chunk Write: at each chunk's write pointer */
-  OCSSD_OP_VECTOR_READ = 0x92      /* Vector Chunk Read */
+  OCSSD_OP_VECTOR_READ = 0x92,     /* Vector Chunk Read */
+  OCSSD_OP_VECTOR_COPY = 0x93      /* Vector Chunk Copy: sources (CDW10-11) to destinations (CDW14-15) on the drive */
 };
 #define OCSSD_LOG_CHUNK_INFO 0xcau
 /* A vector command names at most this many sectors (CDW12 bits 5:0 + 1). */
