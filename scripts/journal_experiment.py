@@ -111,7 +111,7 @@ def page(rows, cmd, quick):
     A("| fio-rand-fsync16 | fio-rand with an fsync after every 16 writes (fewer flushes, so less padding) |")
     A("| varmail-j64 | varmail with a 64 MiB journal instead of ext4's 16 MiB default (`host.files.journal_size`) |")
     A("")
-    A("Arms (all on the device FTL; the host-FTL arms are not built, see below): **mixed**: journal writes "
+    A("Arms (all on the device FTL; the host-FTL arms are on their own pages, see below): **mixed**: journal writes "
       "untagged, every host write on one write point (the device FTL's placement by stream with no stream IDs); "
       "**separated**: journal writes carry NVMe stream 1 (Streams directive) and go to their own frontier, data "
       "and home metadata stay on the other. Relocated data has its own frontier in both. Each under greedy GC "

@@ -85,7 +85,11 @@ enum ftl_cmt_policy {
 /* The command set of the namespace (nvme.command_set): the NVM command set
  * over the FTL, or Open-Channel 2.0 (ocssd.c, docs/models/ocssd.md): the host
  * sees chunks and write pointers, and no map, placement or GC runs here. */
-enum ftl_command_set { FTL_CMDSET_NVM = 0, FTL_CMDSET_OPEN_CHANNEL = 1 };
+enum ftl_command_set {
+  FTL_CMDSET_NVM = 0,
+  FTL_CMDSET_OPEN_CHANNEL = 1,
+  FTL_CMDSET_ZNS = 2 /* NVMe Zoned Namespaces over the same chunks (zns.c, docs/models/zns.md; branch hostftl) */
+};
 
 /* The firmware's configuration: a plain struct with defaults and a separate
  * validity check. The platform fills it from YAML (ftl.* keys). */
@@ -176,6 +180,9 @@ struct ftl_config {
   uint32_t gc_pair_planes; /* 1: a victim's closed siblings at its block offset in the die's other planes are collected
                               with it, and their erases go together */
   uint32_t gc_pair_slack;  /* percent of a block's LBAs a sibling may hold beyond the victim's valid LBAs */
+  /* branch hostftl: the zoned personality (zns.c) */
+  uint32_t zns_max_open;   /* zones open at once (0: no limit) */
+  uint32_t zns_max_active; /* zones open or closed at once (0: no limit) */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */

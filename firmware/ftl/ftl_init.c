@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ftl_internal.h"
+#include "zns.h"
 #include "ssdvp_geometry.h"
 
 size_t ftl_size(void) { return sizeof(struct ftl); }
@@ -66,6 +67,7 @@ struct dram_map {
   uint64_t l2p, valid, fsq, fcq, ncmd, nxfer, ndone, bufs, staging;
   uint64_t valid_cnt, erase, state, wp, inbuf, closed_ns, next, prev, cpos, closed, bucket;
   uint64_t dfh, dft, dfc, drc, dca, fr, bufmeta, cmds, jobs, place, flags, reads, bbt, ckpt, cmt, cb, end;
+  uint64_t zones; /* zns.c's zone states */
 };
 
 static void plan(const struct ftl_config *c, struct dram_map *m) {
@@ -110,6 +112,7 @@ static void plan(const struct ftl_config *c, struct dram_map *m) {
   m->flags = take(&l, blocks);
   m->reads = take(&l, blocks * 4);
   m->bbt = take(&l, (blocks + 31) / 32 * 4);
+  m->zones = c->command_set == FTL_CMDSET_ZNS ? take(&l, blocks) : l.off; /* nothing otherwise */
   m->ckpt = ckpt_enabled(c) ? take(&l, ckpt_dram_bytes(c)) : l.off;
   m->cmt = l.off; /* cached mapping (cmt.c): nothing with the full table */
   l.off += cmt_dram_bytes(c);
@@ -177,7 +180,14 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
                             c->gc_max_active + 1 + 2ull * ckpt_area_blocks(c) +
                             cmt_region_blocks(c); /* translation blocks (ftl.mapping: cached) */
   const uint64_t data_blocks = (c->logical_lbas + spb - 1) / spb;
-  CHECK(blocks > data_blocks + overhead,
+  const uint64_t zone = 1ull << zns_zone_bits((uint32_t)spb); /* zns: zone size, LBAs */
+  CHECK(c->command_set != FTL_CMDSET_ZNS ||
+            (c->logical_lbas % zone == 0 && c->logical_lbas / zone <= blocks && c->logical_lbas <= 0xffffffffull),
+        "ftl: nvme.command_set zns: nvme.namespace_size (%llu LBAs) must be a whole number of zones of %llu LBAs (a "
+        "block's %llu, rounded up to a power of two), at most %llu zones and 2^32 LBAs",
+        (unsigned long long)c->logical_lbas, (unsigned long long)zone, (unsigned long long)spb,
+        (unsigned long long)blocks);
+  CHECK(c->command_set == FTL_CMDSET_ZNS || blocks > data_blocks + overhead, /* zns: no FTL, no spare needed */
         "ftl: over-provisioning too small: %llu blocks for %llu blocks of logical data plus %llu for the GC "
         "threshold, open frontiers and victims (lower ftl.gc.threshold_blocks or the logical capacity)",
         (unsigned long long)blocks, (unsigned long long)data_blocks, (unsigned long long)overhead);
@@ -410,6 +420,7 @@ static int init_device(struct ftl *f, struct hal *hal, const struct ftl_config *
   if (carve_tables(f, &m)) return -1;
   block_init(f);
   if (skip_factory_bad(f, &m)) return -1;
+  if (cfg->command_set == FTL_CMDSET_ZNS && zns_init(f, win(f, m.zones, f->total_blocks))) return -1;
   if (ckpt_init(f, m.ckpt)) return -1;
   if (init_frontiers(f, &m)) return -1;
   init_buffers(f, &m);

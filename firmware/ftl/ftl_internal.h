@@ -14,6 +14,9 @@
  *   ocssd.c    the open-channel personality (nvme.command_set open_channel):
  *              Open-Channel 2.0 commands on chunks; ftl_poll's whole pass
  *              then, with no map, placement or GC (branch opench)
+ *   zns.c      the zoned personality (nvme.command_set zns): zone states,
+ *              resources and Zoned Namespace commands, each turned into
+ *              ocssd.c's chunk addresses; ocssd.c runs them (branch hostftl)
  *   hostif.c   NVMe commands: decode, transfers, placement of host writes,
  *              reads, deallocate, flush
  *   directives.c  admin commands: the Identify and Streams directives, the
@@ -364,6 +367,11 @@ struct ftl {
     uint8_t *hops;              /* [pages] copyback hops of the data in each page, as its OOB has them */
     uint32_t *open;             /* [dies * planes] block copybacks on that plane go to, or FTL_NONE */
   } cb;
+  /* the zoned personality (zns.c; nvme.command_set zns) */
+  uint8_t *zone_state;           /* [zones] enum zns_zone_state (NULL in the other personalities) */
+  uint32_t zones;                /* logical_lbas / zone size */
+  uint32_t zone_bits;            /* log2 of the zone size in LBAs */
+  uint32_t zns_open, zns_active; /* zones open (implicitly or explicitly), and open or closed */
 };
 
 /* ---- block.c: block manager ---------------------------------------------- */
@@ -694,7 +702,31 @@ int queues_admin(struct ftl *f, uint8_t opcode, const struct nvme_sqe *q, uint32
 uint16_t streams_write_check(struct ftl *f, uint32_t dspec);
 
 /* ---- ocssd.c: the open-channel personality --------------------------------- */
-/* One pass of the event loop under nvme.command_set open_channel. */
+/* One pass of the event loop under nvme.command_set open_channel (and zns). */
 int ocssd_poll(struct ftl *f);
+
+/* ---- zns.c: the zoned personality (called by ocssd.c) ---------------------- */
+/* The staging area's sector list (ocssd.c's OC_LIST_OFF) and its skip mark. */
+#define ZNS_LIST_OFF 2048u
+#define ZNS_LIST_SKIP UINT64_MAX
+/* What ocssd.c does with a command zns_decode() took: nothing (completed),
+ * fetch its data or start it (writes, appends, reads: zns_prepare() at the
+ * start), send *bytes of the staging area to the host (Report Zones), or run
+ * its erases (a reset: zns_submit_reset()). */
+enum zns_next { ZNS_NEXT_DONE = 0, ZNS_NEXT_DATA = 1, ZNS_NEXT_SEND = 2, ZNS_NEXT_RESET = 3 };
+int zns_init(struct ftl *f, uint8_t *zone_state);
+enum zns_next zns_decode(struct ftl *f, uint32_t c, const struct nvme_sqe *q, uint32_t *bytes);
+/* At the command's start (in command order): the zone checks and state
+ * changes, and its sector list; a status other than success refuses it. */
+uint16_t zns_prepare(struct ftl *f, struct fw_cmd *cmd);
+/* Issues a reset's erases from where it stopped: STEP_WAIT without ring room. */
+int zns_submit_reset(struct ftl *f, uint32_t c);
+/* Admin commands of the personality (Identify): status, or ZNS_NOT_MINE. */
+#define ZNS_NOT_MINE 0xffffu
+uint16_t zns_admin(struct ftl *f, struct fw_cmd *cmd, const struct nvme_sqe *q, uint32_t *bytes);
+/* Media events: a program of blk failed (its zone becomes read-only); an
+ * erase of blk failed (its zone goes offline). */
+void zns_program_failed(struct ftl *f, uint32_t blk);
+void zns_erase_failed(struct ftl *f, uint32_t blk);
 
 #endif /* SSDVP_FTL_INTERNAL_H */

@@ -107,7 +107,7 @@ static int flash_completions(struct ftl *f) {
 }
 
 int ftl_poll(struct ftl *f) {
-  if (f->cfg.command_set == FTL_CMDSET_OPEN_CHANNEL) return ocssd_poll(f); /* no FTL on the drive */
+  if (f->cfg.command_set != FTL_CMDSET_NVM) return ocssd_poll(f); /* no FTL on the drive (open_channel, zns) */
   int did = flash_completions(f);
   did |= ckpt_poll(f); /* periodic checkpoints (ckpt.c): may hold placement while it drains */
   if (!f->in_func_call) {
@@ -172,7 +172,7 @@ static int func_drain(struct ftl *f) {
 }
 
 static uint32_t func_cmd(struct ftl *f, uint8_t opcode, uint64_t lba, uint32_t n) {
-  if (f->cfg.command_set == FTL_CMDSET_OPEN_CHANNEL) { /* no LBA space: the host maps (ocssd.c) */
+  if (f->cfg.command_set != FTL_CMDSET_NVM) { /* no LBA space the FTL maps: the host writes chunks or zones */
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: functional access needs nvme.command_set nvm");
     return FTL_NONE;
   }

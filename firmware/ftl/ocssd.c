@@ -52,6 +52,7 @@
 
 #include "ftl_internal.h"
 #include "ocssd.h"
+#include "zns.h"
 
 _Static_assert(sizeof(struct ocssd_geometry) == 4096, "the Geometry data structure is 4096 bytes");
 _Static_assert(sizeof(struct ocssd_chunk_desc) == 32, "a chunk descriptor is 32 bytes");
@@ -60,30 +61,23 @@ _Static_assert(sizeof(struct ocssd_chunk_desc) == 32, "a chunk descriptor is 32 
  * OC_META_OFF, the sector list at OC_LIST_OFF (at most 64 entries each). */
 #define OC_META_OFF 1024u
 #define OC_LIST_OFF 2048u
-#define OC_LIST_SKIP UINT64_MAX /* a reset list entry naming a chunk already reset by this command */
-#define OC_ADMIN_BYTES 4096u    /* admin data per command (the staging area holds at least this) */
+#define OC_DST_OFF 2560u /* Vector Copy: the destination list (64 entries after the source list) */
+#define OC_LIST_SKIP                                                                            \
+  UINT64_MAX /* a reset list entry naming a chunk already reset by this command; a zoned read's \
+                LBA above its zone's write pointer (deallocated) */
+_Static_assert(OC_LIST_OFF == ZNS_LIST_OFF && OC_LIST_SKIP == ZNS_LIST_SKIP, "zns.c fills ocssd.c's list");
+#define OC_ADMIN_BYTES 4096u /* admin data per command (the staging area holds at least this) */
 /* Transfers: the list in, the data in, the data out; a command with
  * metadata moves two (data and metadata), the first tagged OXK_PART. */
 enum oc_xfer_kind { OXK_LIST = 0x21, OXK_DATA = 0x22, OXK_OUT = 0x23, OXK_PART = 0x24 };
 #define OXTAG(kind, c) (((uint32_t)(kind) << 24) | (c))
 
-static uint8_t bits_for(uint32_t n) {
-  uint8_t b = 0;
-  while ((1ull << b) < n) ++b;
-  return b;
-}
-
 static struct ocssd_lbaf oc_lbaf(const struct ftl *f) {
-  struct ocssd_lbaf l;
-  memset(&l, 0, sizeof l);
-  l.grp_len = bits_for(f->cfg.channels);
-  l.pu_len = bits_for(f->cfg.dies_per_channel);
-  l.chk_len = bits_for(f->cfg.blocks_per_die);
-  l.sec_len = bits_for(f->slots_per_block);
-  return l;
+  return ocssd_lbaf_for(f->cfg.channels, f->cfg.dies_per_channel, f->cfg.blocks_per_die, f->slots_per_block);
 }
 
 static uint64_t *oc_list(struct fw_cmd *cmd) { return (uint64_t *)(void *)((uint8_t *)cmd->tokens + OC_LIST_OFF); }
+static uint64_t *oc_dst(struct fw_cmd *cmd) { return (uint64_t *)(void *)((uint8_t *)cmd->tokens + OC_DST_OFF); }
 static uint32_t *oc_meta(struct fw_cmd *cmd) { return (uint32_t *)(void *)((uint8_t *)cmd->tokens + OC_META_OFF); }
 /* A vector command's metadata pointer (MPTR, 4 bytes per sector; 0: none) is
  * kept in cmd->slba, which has no other use here. */
@@ -105,18 +99,22 @@ static int oc_ring_room(const struct ftl *f) { return f->flash_outstanding + 1 <
 static int is_read(const struct fw_cmd *cmd) {
   return cmd->opcode == OCSSD_OP_VECTOR_READ || cmd->opcode == NVME_OP_READ;
 }
+/* Vector Copy runs in two phases, kept in cmd->stream (unused otherwise here):
+ * 0 reading the sources into the staging area, 1 programming the destinations
+ * (also when a source failed, so the chunks' pages stay in program order; the
+ * command then completes with the read's status). */
+static int is_copy(const struct fw_cmd *cmd) { return cmd->opcode == OCSSD_OP_VECTOR_COPY; }
 static int is_write(const struct fw_cmd *cmd) {
-  return cmd->opcode == OCSSD_OP_VECTOR_WRITE || cmd->opcode == NVME_OP_WRITE;
+  return cmd->opcode == OCSSD_OP_VECTOR_WRITE || cmd->opcode == NVME_OP_WRITE || cmd->opcode == ZNS_OP_APPEND;
 }
 
 /* ---- checks (no side effect unless they pass) -------------------------- */
 
 /* Writes: whole units at the write pointers; reserves the units (the write
  * pointers move, free chunks open, full chunks close). */
-static uint16_t oc_check_write(struct ftl *f, struct fw_cmd *cmd) {
+static uint16_t oc_check_write(struct ftl *f, struct fw_cmd *cmd, const uint64_t *list) {
   const uint32_t S = f->cfg.slots_per_page, ppb = f->cfg.pages_per_block;
   const struct ocssd_lbaf l = oc_lbaf(f);
-  const uint64_t *list = oc_list(cmd);
   if (cmd->nlb % S) return NVME_SC_INVALID_FIELD;
   uint16_t st = NVME_SC_SUCCESS;
   uint32_t i = 0, blk = 0, sec = 0;
@@ -148,11 +146,11 @@ static uint16_t oc_check_write(struct ftl *f, struct fw_cmd *cmd) {
   return NVME_SC_SUCCESS;
 }
 
-static uint16_t oc_check_read(struct ftl *f, struct fw_cmd *cmd) {
+static uint16_t oc_check_read(struct ftl *f, struct fw_cmd *cmd, const uint64_t *list) {
   const struct ocssd_lbaf l = oc_lbaf(f);
-  const uint64_t *list = oc_list(cmd);
   for (uint32_t i = 0; i < cmd->nlb; ++i) {
     uint32_t blk = 0, sec = 0;
+    if (list[i] == OC_LIST_SKIP) continue; /* zoned: deallocated */
     const uint16_t st = oc_locate(f, &l, list[i], &blk, &sec);
     if (st != NVME_SC_SUCCESS) return st;
     const uint8_t s = f->blk_state[blk];
@@ -191,6 +189,7 @@ static uint16_t oc_check_reset(struct ftl *f, struct fw_cmd *cmd) {
 static void oc_maybe_done(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   if (cmd->progress < cmd->nlb || cmd->pending) return;
+  if (is_copy(cmd) && !cmd->stream) return; /* its sources are in: oc_resume() goes on with the programs */
   if (is_read(cmd) && cmd->status == NVME_SC_SUCCESS) {
     f->stats.host_lba_reads += cmd->nlb;
     cmd->state = CMD_D2H;
@@ -207,9 +206,15 @@ static int oc_submit(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   const uint32_t S = f->cfg.slots_per_page, ppb = f->cfg.pages_per_block;
   const struct ocssd_lbaf l = oc_lbaf(f);
-  const uint64_t *list = oc_list(cmd);
+  const int copy = is_copy(cmd);
+  if (copy && !cmd->stream && cmd->progress == cmd->nlb) { /* every source read issued */
+    if (cmd->pending) return STEP_WAIT;                    /* it stays first in line: later programs wait for its own */
+    cmd->stream = 1; /* (even when a source failed: the reserved units are programmed, in order) */
+    cmd->progress = 0;
+  }
+  const uint64_t *list = copy && cmd->stream == 1 ? oc_dst(cmd) : oc_list(cmd);
   uint32_t blk = 0, sec = 0;
-  if (is_write(cmd)) {
+  if (is_write(cmd) || (copy && cmd->stream == 1)) {
     for (; cmd->progress < cmd->nlb; cmd->progress += S) {
       if (!oc_ring_room(f)) return STEP_WAIT;
       const uint32_t b = buf_get(f, POOL_WRITE, BUF_PROGRAM);
@@ -220,8 +225,8 @@ static int oc_submit(struct ftl *f, uint32_t c) {
       pb->cmd = c;
       for (uint32_t k = 0; k < S; ++k) {
         pb->token[k] = cmd->tokens[cmd->progress + k];
-        /* OOB: the host's metadata (pblk keeps the LBA there), or the sector address */
-        pb->lpn[k] = oc_mptr(cmd) ? oc_meta(cmd)[cmd->progress + k] : (uint32_t)list[cmd->progress + k];
+        /* OOB: the host's metadata (pblk keeps the LBA there; a copy's: the source's), or the sector address */
+        pb->lpn[k] = oc_mptr(cmd) || copy ? oc_meta(cmd)[cmd->progress + k] : (uint32_t)list[cmd->progress + k];
       }
       pb->token[2 * (size_t)S] = ++f->seq;
       cmd->pending++;
@@ -230,9 +235,13 @@ static int oc_submit(struct ftl *f, uint32_t c) {
       f->stats.host_lba_writes += S;
       flash_submit(f, FC_OP_PROGRAM, TAG(TAG_PROGRAM, b), pb->row, 0, pb->dram);
     }
-  } else if (is_read(cmd)) {
+  } else if (is_read(cmd) || copy) {
     uint32_t cur = FTL_NONE;
     for (; cmd->progress < cmd->nlb; ++cmd->progress) {
+      if (list[cmd->progress] == OC_LIST_SKIP) { /* zoned: above the write pointer */
+        cmd->tokens[cmd->progress] = SSDVP_TOKEN_DEALLOCATED;
+        continue;
+      }
       oc_locate(f, &l, list[cmd->progress], &blk, &sec);
       const uint32_t row = blk * ppb + sec / S, slot = sec % S;
       if (cur != FTL_NONE && f->bufs[cur].row == row) {
@@ -254,6 +263,9 @@ static int oc_submit(struct ftl *f, uint32_t c) {
     }
     if (cur != FTL_NONE)
       flash_submit(f, FC_OP_READ, TAG(TAG_HOST_READ, cur), f->bufs[cur].row, f->bufs[cur].mask, f->bufs[cur].dram);
+    if (copy && !cmd->stream) return STEP_WAIT; /* the sources' reads first (oc_resume() comes back) */
+  } else if (f->zone_state) {                   /* a zone reset (zns.c) */
+    if (zns_submit_reset(f, c) == STEP_WAIT) return STEP_WAIT;
   } else { /* reset */
     for (; cmd->progress < cmd->nlb; ++cmd->progress) {
       if (list[cmd->progress] == OC_LIST_SKIP) continue;
@@ -279,6 +291,10 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
       if (e->status == FC_ERR_PROGRAM_FAIL) {
         f->stats.program_failures++;
         f->cmds[c].status = OCSSD_SC_WRITE_NEXT_UNIT;
+        if (f->zone_state) { /* zoned: the zone becomes read-only */
+          zns_program_failed(f, row_block(f, f->bufs[idx].row));
+          f->cmds[c].status = ZNS_SC_WRITE_FAULT;
+        }
       } else if (e->status != FC_OK) {
         f->stats.flash_errors++;
         f->cmds[c].status = NVME_SC_INTERNAL;
@@ -317,6 +333,10 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
           f->stats.flash_errors++;
         block_set_state(f, idx, BLK_BAD); /* the chunk goes offline */
         f->cmds[c].status = OCSSD_SC_OFFLINE_CHUNK;
+        if (f->zone_state) { /* zoned: the zone goes offline */
+          zns_erase_failed(f, idx);
+          f->cmds[c].status = ZNS_SC_OFFLINE;
+        }
       }
       break;
     default:
@@ -350,9 +370,14 @@ static int oc_resume(struct ftl *f) {
 static void oc_start(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   hal_charge(f->hal, FW_OP_l2p_lookup, cmd->nlb); /* one chunk-table lookup per address */
-  const uint16_t st = is_write(cmd)  ? oc_check_write(f, cmd)
-                      : is_read(cmd) ? oc_check_read(f, cmd)
-                                     : oc_check_reset(f, cmd);
+  if (f->zone_state) { /* zoned: the zone's checks, and the command's chunk addresses (zns.c) */
+    const uint16_t zs = zns_prepare(f, cmd);
+    if (zs != NVME_SC_SUCCESS) return host_cmd_finish(f, c, zs);
+  }
+  uint16_t st = is_write(cmd)                  ? oc_check_write(f, cmd, oc_list(cmd))
+                : is_read(cmd) || is_copy(cmd) ? oc_check_read(f, cmd, oc_list(cmd))
+                                               : oc_check_reset(f, cmd);
+  if (st == NVME_SC_SUCCESS && is_copy(cmd)) st = oc_check_write(f, cmd, oc_dst(cmd)); /* destinations */
   if (st != NVME_SC_SUCCESS) return host_cmd_finish(f, c, st);
   cmd->state = is_read(cmd) ? CMD_READ : CMD_PLACE;
   oc_run(f, c);
@@ -365,6 +390,25 @@ static void oc_list_ready(struct ftl *f, uint32_t c) {
   cmd->state = CMD_H2D;
   if (oc_mptr(cmd)) host_xfer(f, XFER_H2D, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd), cmd->nlb);
   host_xfer(f, XFER_H2D, c, OXTAG(OXK_DATA, c), cmd->staging, cmd->prp, cmd->nlb);
+}
+
+/* A zoned command (zns.c decodes it): fetch its data or start it, send its
+ * report, or run its erases. */
+static void oc_zns_decode(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  uint32_t bytes = 0;
+  switch (zns_decode(f, c, q, &bytes)) {
+    case ZNS_NEXT_DATA: oc_list_ready(f, c); break;
+    case ZNS_NEXT_SEND:
+      cmd->state = CMD_D2H;
+      host_xfer(f, XFER_D2H_RAW, c, OXTAG(OXK_OUT, c), cmd->staging, cmd->prp, bytes);
+      break;
+    case ZNS_NEXT_RESET:
+      cmd->state = CMD_PLACE;
+      oc_run(f, c);
+      break;
+    default: break; /* completed */
+  }
 }
 
 /* ---- admin --------------------------------------------------------------- */
@@ -430,8 +474,9 @@ static uint16_t oc_chunk_log(struct ftl *f, struct fw_cmd *cmd, const struct nvm
 static void oc_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
   struct fw_cmd *cmd = &f->cmds[c];
   uint32_t bytes = 0;
-  uint16_t st;
-  if (cmd->opcode == OCSSD_ADMIN_GEOMETRY) {
+  uint16_t st = f->zone_state ? zns_admin(f, cmd, q, &bytes) : ZNS_NOT_MINE; /* zoned: Identify */
+  if (st != ZNS_NOT_MINE) {
+  } else if (cmd->opcode == OCSSD_ADMIN_GEOMETRY) {
     st = q->nsid == 1 ? oc_geometry(f, cmd, &bytes) : NVME_SC_INVALID_NS;
   } else if (cmd->opcode == OCSSD_ADMIN_GET_LOG_PAGE && (q->cdw10 & 0xffu) == OCSSD_LOG_CHUNK_INFO) {
     st = oc_chunk_log(f, cmd, q, &bytes);
@@ -452,13 +497,15 @@ static void oc_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e)
   const struct nvme_sqe *q = &e->sqe;
   if (!host_cmd_begin(f, c, e)) return;
   if (e->sqid == 0) return oc_admin(f, c, q);
+  if (f->zone_state) return oc_zns_decode(f, c, q);
   if (cmd->opcode == NVME_OP_FLUSH) return host_cmd_finish(f, c, NVME_SC_SUCCESS); /* nothing cached */
-  if (!is_read(cmd) && !is_write(cmd) && cmd->opcode != OCSSD_OP_VECTOR_RESET)
+  if (!is_read(cmd) && !is_write(cmd) && !is_copy(cmd) && cmd->opcode != OCSSD_OP_VECTOR_RESET)
     return host_cmd_finish(f, c, NVME_SC_INVALID_OPCODE);
   if (q->nsid != 1) return host_cmd_finish(f, c, NVME_SC_INVALID_NS);
   const uint64_t lba = (uint64_t)q->cdw10 | (uint64_t)q->cdw11 << 32;
   uint64_t *list = oc_list(cmd);
-  cmd->slba = cmd->opcode == OCSSD_OP_VECTOR_RESET ? 0 : q->mptr;    /* oc_mptr() */
+  cmd->slba = cmd->opcode == OCSSD_OP_VECTOR_RESET || is_copy(cmd) ? 0 : q->mptr; /* oc_mptr() */
+  cmd->stream = 0;                                                                /* is_copy(): phase */
   if (cmd->opcode == NVME_OP_READ || cmd->opcode == NVME_OP_WRITE) { /* consecutive sectors from an address */
     cmd->nlb = SSDVP_FIELD_GET(NVME_CDW12_NLB, q->cdw12) + 1;
     if (cmd->nlb > OCSSD_MAX_VECTOR) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
@@ -466,11 +513,15 @@ static void oc_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e)
     return oc_list_ready(f, c);
   }
   cmd->nlb = (q->cdw12 & (OCSSD_MAX_VECTOR - 1)) + 1;
+  const uint64_t dst = (uint64_t)q->cdw14 | (uint64_t)q->cdw15 << 32; /* Vector Copy: the destinations */
   if (cmd->nlb == 1) {
     list[0] = lba;
+    oc_dst(cmd)[0] = dst;
     return oc_list_ready(f, c);
   }
   cmd->state = CMD_H2D;
+  if (is_copy(cmd)) /* the destination list first; the source list's arrival starts the command */
+    host_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_DST_OFF, dst, cmd->nlb * 8u);
   host_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_LIST, c), cmd->staging + OC_LIST_OFF, lba, cmd->nlb * 8u);
 }
 

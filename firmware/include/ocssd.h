@@ -25,7 +25,8 @@ enum ocssd_opcode {
   OCSSD_ADMIN_GEOMETRY = 0xe2,     /* Geometry (4096 bytes, struct ocssd_geometry) */
   OCSSD_OP_VECTOR_RESET = 0x90,    /* Vector Chunk Reset: chunks named by sector addresses */
   OCSSD_OP_VECTOR_WRITE = 0x91,    /* Vector Chunk Write: at each chunk's write pointer */
-  OCSSD_OP_VECTOR_READ = 0x92      /* Vector Chunk Read */
+  OCSSD_OP_VECTOR_READ = 0x92,     /* Vector Chunk Read */
+  OCSSD_OP_VECTOR_COPY = 0x93      /* Vector Chunk Copy: sources (CDW10-11) to destinations (CDW14-15) on the drive */
 };
 #define OCSSD_LOG_CHUNK_INFO 0xcau
 /* A vector command names at most this many sectors (CDW12 bits 5:0 + 1). */
@@ -91,6 +92,17 @@ struct ocssd_geometry {
   uint8_t rsvd216[40];
   uint8_t rsvd256[3840];
 };
+
+/* The address format of a geometry: each field as wide as its count needs. */
+static inline uint8_t ocssd_bits(uint32_t n) {
+  uint8_t b = 0;
+  while ((1ull << b) < n) ++b;
+  return b;
+}
+static inline struct ocssd_lbaf ocssd_lbaf_for(uint32_t groups, uint32_t pus, uint32_t chunks, uint32_t sectors) {
+  struct ocssd_lbaf l = {ocssd_bits(groups), ocssd_bits(pus), ocssd_bits(chunks), ocssd_bits(sectors), {0, 0, 0, 0}};
+  return l;
+}
 
 static inline uint64_t ocssd_addr(const struct ocssd_lbaf *l, uint32_t grp, uint32_t pu, uint32_t chk, uint32_t sec) {
   return ((((uint64_t)grp << l->pu_len | pu) << l->chk_len | chk) << l->sec_len) | sec;

@@ -177,7 +177,7 @@ bool HostDriver::issue_some(Request& r) {
   }
   while (r.issued < r.nlb) {
     const uint64_t lba = r.lba + r.issued;
-    const uint32_t n = op == host::IoOp::trim ? uint32_t(std::min<uint64_t>(r.nlb - r.issued, UINT32_MAX))
+    const uint32_t n = op == host::IoOp::trim ? trim_piece(lba, r.nlb - r.issued)
                                               : uint32_t(std::min<uint64_t>(r.nlb - r.issued, max_transfer_));
     if (conflicts(op, lba, n)) return false;
     const uint32_t s = free_slot();
@@ -217,6 +217,7 @@ nvme_sqe HostDriver::io_command(const Request& r, uint32_t s, uint64_t lba, uint
   // fails them; the scoreboard only tracks LBAs that exist.
   const bool in_range = lba < lba_end_ && n <= lba_end_ - lba;
   if (op == host::IoOp::trim) {
+    if (zone_cap_) return zone_reset(e, s, lba);  // nvme.command_set zns
     nvme_dsm_range range{0, n, lba};
     std::memcpy(mem_.data() + sl.buf, &range, sizeof range);
     if (in_range)

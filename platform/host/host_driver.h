@@ -155,6 +155,10 @@ class HostDriver : public sc_core::sc_module {
   void set_prefetch(size_t n) { prefetch_.set_depth(n); }
   // A live source (the NBD export) instead of the workload; see live_source.h.
   void set_live(LiveSource* s) { live_src_ = s; }
+  // nvme.command_set zns: zones of 2^zone_bits LBAs, zone_cap writable; a
+  // trim becomes a Zone Management Send Reset of each zone it touches, and
+  // the scoreboard forgets the whole zone (zns_host.cpp).
+  void set_zones(uint32_t zone_bits, uint64_t zone_cap) { zone_bits_ = zone_bits, zone_cap_ = zone_cap; }
 
  private:
   struct Request {
@@ -188,6 +192,10 @@ class HostDriver : public sc_core::sc_module {
   bool issue_some(Request& r);             // issues commands of r while slots allow; true when all issued
   nvme_sqe flush_command(const Request& r, uint32_t slot);
   nvme_sqe io_command(const Request& r, uint32_t slot, uint64_t lba, uint32_t n);
+  uint32_t trim_piece(uint64_t lba, uint64_t left) const;        // zns_host.cpp: LBAs of one trim command
+  nvme_sqe zone_reset(nvme_sqe e, uint32_t slot, uint64_t lba);  // zns_host.cpp: the trim as a zone reset
+  uint32_t zone_bits_ = 0;
+  uint64_t zone_cap_ = 0;  // 0: not a zoned namespace
   bool conflicts(host::IoOp op, uint64_t lba, uint64_t n) const;
   uint32_t free_slot() const;
   void submit(uint32_t slot, const nvme_sqe& e);

@@ -70,9 +70,12 @@ class Rebased : public host::Workload {
 
 std::unique_ptr<host::Workload> make_rebased(host::Workload& inner) { return std::make_unique<Rebased>(inner); }
 
-std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size) {
-  const std::string src = cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace", "files", "app"},
-                                         "where host requests come from (app: workload.app.* generators)");
+std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size,
+                                              const host::ZoneGeometry* zones) {
+  const std::string src =
+      cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace", "files", "app", "zoned"},
+                     "where host requests come from (app: workload.app.* generators; zoned: a zoned log, "
+                     "nvme.command_set zns)");
   const std::string path =
       cfg.get_string("workload.trace", "", "trace file (workload.source: trace), relative to the working directory");
   const std::string fmt =
@@ -95,6 +98,10 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
   const auto files = fs::FilesSpec::from_config(cfg, device_bytes, lba_size,
                                                 GcMonitor::parse_policy(cfg) == GcMonitor::Policy::discard);
   auto app = host::AppSpec::from_config(cfg, device_bytes);
+  const auto zoned = host::ZonedSpec::from_config(cfg, zones ? *zones : host::ZoneGeometry());
+  if (src == "zoned" && !zones)
+    throw ConfigError("config key 'workload.source': zoned needs nvme.command_set zns (and no flows or array)");
+  if (src == "zoned") return host::make_zoned(zoned);  // zns_run.h
   if (src == "synthetic") return host::make_synthetic(spec);
   if (src == "app") return host::make_app(app);
   if (src == "files" &&
@@ -259,6 +266,7 @@ void Simulation::build() {
   host_ = std::make_unique<HostDriver>("host", hcfg, *mem_, soc_->nvme, *sb_, soc_->lba_size(),
                                        soc_->fw_config().max_transfer_lbas, hq);
   const bool host_ftl = build_host_ftl();  // open_channel: the host FTL serves the host (host_ftl_run.cpp)
+  const bool zoned = zns_setup(cfg, soc_->fw_config(), *host_);  // zns: the zones (zns_run.cpp)
   if (flows.empty()) {
     if (!host_ftl) host_->pcie.bind(soc_->nvme.host_regs);
   } else {
@@ -278,7 +286,8 @@ void Simulation::build() {
     timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
   if (flows_ && (keys_.wl_requests || keys_.wl_fraction > 0))
     throw ConfigError("config key 'precondition.workload_requests': not with flows (each flow's workload is its own)");
-  workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size());
+  const host::ZoneGeometry zones = zns_geometry(soc_->fw_config());
+  workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size(), zoned ? &zones : nullptr);
   const std::string streams =
       cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
                      "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "

@@ -19,6 +19,7 @@
 #include "common/config.h"
 #include "run/power_loss.h"
 #include "run/saved_state.h"
+#include "run/zns_run.h"
 #include "soc/controller.h"
 
 extern "C" {
@@ -164,7 +165,9 @@ std::string ssdvp_version();
 
 // The run's workload from workload.* (a trace read once through to check it,
 // or a synthetic generator over device_bytes); shared by every kind of run.
-std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size);
+// zones: the namespace's zones (nvme.command_set zns), for workload.source zoned.
+std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size,
+                                              const host::ZoneGeometry* zones = nullptr);
 // A view of `inner` whose times start at 0 from its next request (the timed
 // part after preconditioning consumed a prefix).
 std::unique_ptr<host::Workload> make_rebased(host::Workload& inner);

@@ -213,7 +213,7 @@ void FakeHal::xfer_doorbell(uint32_t tail) {
     xfer_head_ = (xfer_head_ + 1) % xs;
     regs_[SSDVP_NVME_BASE + NVME_XFER_HEAD] = xfer_head_;
     if (x.op == XFER_COMPLETE) {
-      completions.push_back({x.cid, x.status});
+      completions.push_back({x.cid, x.status, x.dw0});
       continue;
     }
     const uint64_t bytes = x.op == XFER_H2D_RAW || x.op == XFER_D2H_RAW ? x.nlb : uint64_t(x.nlb) * 4;

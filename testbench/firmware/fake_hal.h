@@ -60,7 +60,8 @@ class FakeHal {
   // NVMe side: the test is the host (and the controller's fetch).
   struct Completion {
     uint16_t cid;
-    uint16_t status;  // NVMe status field (SCT << 8 | SC)
+    uint16_t status;   // NVMe status field (SCT << 8 | SC)
+    uint32_t dw0 = 0;  // completion dword 0 (Zone Append: the LBA written)
   };
   std::vector<Completion> completions;  // in posting order
   std::vector<uint32_t> host_words;     // host memory, 4-byte words; a PRP is a byte address into it
