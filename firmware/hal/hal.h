@@ -3,13 +3,16 @@
  *
  * Everything the firmware does to the SoC goes through these calls: device
  * registers, windows onto DRAM, waiting for an interrupt, charging CPU time,
- * reading simulated time, and logging. Three back-ends implement them:
+ * reading simulated time, and logging. Four back-ends implement them:
  *  - native (models/cpu/cpu_native.cpp): the firmware is compiled into the
  *    simulator and each call goes through the table of callbacks below;
  *  - iss (firmware/iss/iss_hal.c): the firmware's RV32 build on the CPU
  *    model's instruction-set simulator (cpu.mode iss); the calls become
  *    MMIO, SYSCTL registers and a cost marker;
- *  - fake (testbench/firmware/fake_hal.*): host unit tests.
+ *  - fake (testbench/firmware/fake_hal.*): host unit tests;
+ *  - host FTL (platform/host/ftl/host_ftl_hal.*): the same FTL run on the
+ *    host over an open-channel drive; its flash registers become vector
+ *    commands to the drive, its DRAM is host memory.
  * Nothing here assumes the firmware shares the simulator's address space
  * except through hal_dram().
  */

@@ -154,7 +154,6 @@ enum nvme_status {
   NVME_SC_INVALID_NS = 0x00b,
   NVME_SC_CMD_SEQ_ERROR = 0x00c,
   NVME_SC_LBA_OUT_OF_RANGE = 0x080,
-  NVME_SC_CAPACITY_EXCEEDED = 0x081,
   NVME_SC_NS_NOT_READY = 0x082,        /* retry later (DNR clear): ftl.ns_ready_after */
   NVME_SC_CQ_INVALID = 0x100,          /* command specific: Create I/O SQ names no existing CQ */
   NVME_SC_INVALID_QID = 0x101,         /* command specific: Invalid Queue Identifier */

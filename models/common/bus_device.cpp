@@ -5,23 +5,21 @@ namespace ssdvp {
 
 BusDevice::BusDevice(sc_core::sc_module_name nm, Config& cfg, const char* block, const char* access_key,
                      const char* access_desc)
-    : sc_module(nm),
-      regs("regs"),
-      log_(name(), log_level_from(cfg, name())),
-      bank_(block),
-      access_ps_(cfg.get_time_ps(access_key, "10ns", access_desc)) {
-  regs.register_b_transport(this, &BusDevice::b_transport);
-  regs.register_transport_dbg(this, &BusDevice::transport_dbg);
+    : BusTarget(nm, cfg, "regs", static_cast<BTransport>(&BusDevice::b_transport)), regs(tsock), bank_(block) {
+  set_window(region(block).size, 4);
+  set_timing(cfg.get_time_ps(access_key, "10ns", access_desc));
 }
 
 void BusDevice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
-  access_delay_ps_ = delay.value();
-  delay += sc_core::sc_time::from_value(access_ps_);
+  note_arrival(delay);
+  BusDevice::serve(tx, delay);
+}
+
+void BusDevice::serve(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
+  annotate(delay, 4);
   if (!bank_.transport(tx))
     SSDVP_LOG(log_, warn, "rejected register access at offset 0x%llx",
               static_cast<unsigned long long>(tx.get_address()));
 }
-
-unsigned BusDevice::transport_dbg(tlm::tlm_generic_payload& tx) { return bank_.transport_dbg(tx); }
 
 }  // namespace ssdvp

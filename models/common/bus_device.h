@@ -1,15 +1,23 @@
 // bus_device.h - the base of every bus-attached block with registers.
 //
-// A BusDevice is an sc_module with what each register block used to build
-// for itself:
-//   - `regs`, the target socket the bus attaches by region name, bound to a
-//     RegisterBank of the block's rows of firmware/include/ssdvp_regs.def;
+// A BusDevice is a BusTarget (common/bus_target.h: socket, access timing,
+// the access's clock, DMI denial, debug checks, logger) with a register bank
+// on top, which is what each register block used to build for itself:
+//   - `regs`, the target socket the bus attaches by region name (the base's
+//     `tsock`, under the name its users know), served by a RegisterBank of
+//     the block's rows of firmware/include/ssdvp_regs.def. The bank decodes
+//     every access itself (an unmapped offset: TLM_ADDRESS_ERROR_RESPONSE; a
+//     size other than 4, a misaligned address or byte enables:
+//     TLM_BURST_ERROR_RESPONSE; counted in bank().errors()), so the block
+//     gives the base its own b_transport, which skips the base's window
+//     check; the window (the block's region, 4-byte granularity) still
+//     bounds debug accesses and DMI denial;
 //   - the access time (config key `<block>.access`), added to the annotated
-//     delay of every access;
-//   - the local time of the access being served (access_at_ps(): the
-//     initiator's time, kernel time plus the annotated delay, as it arrived),
-//     so that a doorbell takes effect at the writer's local time;
-//   - the logger (log.<instance>), which also reports rejected accesses;
+//     delay of every access, rejected by the bank or not;
+//   - access_at_ps() (the base's): the initiator's local time when the access
+//     arrived, so that a doorbell takes effect at the writer's local time;
+//   - the logger (log.<instance>), which also reports accesses the bank
+//     rejects;
 //   - one debug-transport rule (RegisterBank::transport_dbg): debug reads see
 //     live values (read handlers have no side effects: no clear-on-read),
 //     debug writes change only registers without a write handler (never a
@@ -27,40 +35,33 @@
 #include <cstdint>
 #include <string>
 
+#include "common/bus_target.h"
 #include "common/config.h"
 #include "common/log.h"
 #include "common/register_bank.h"
 
 namespace ssdvp {
 
-class BusDevice : public sc_core::sc_module {
+class BusDevice : public BusTarget {
  public:
-  tlm_utils::simple_target_socket<BusDevice> regs;  // the block's registers
+  tlm_utils::simple_target_socket<BusTarget>& regs;  // the block's registers: tsock
 
   const RegisterBank& bank() const { return bank_; }
-  uint64_t access_ps() const { return access_ps_; }
 
  protected:
-  // block: the register table's block name (e.g. "FLASH"); access_key and
-  // access_desc: the access-time parameter (default 10 ns, as in params.def).
+  // block: the register table's block name (e.g. "FLASH"), also its region's
+  // name; access_key and access_desc: the access-time parameter (default
+  // 10 ns, as in params.def).
   BusDevice(sc_core::sc_module_name name, Config& cfg, const char* block, const char* access_key,
             const char* access_desc);
-  // The initiator's local time (ps) when the access being served arrived:
-  // the kernel's time plus the access's annotated delay, read only by the
-  // handlers that need it (one time read per access at most).
-  uint64_t access_at_ps() const { return sc_core::sc_time_stamp().value() + access_delay_ps_; }
-  // How far the access being served lies ahead of the kernel's time (ps).
-  uint64_t access_delay_ps() const { return access_delay_ps_; }
 
-  Logger log_;
   RegisterBank bank_;
 
  private:
+  // The socket's b_transport: the bank's decode is the check.
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
-  unsigned transport_dbg(tlm::tlm_generic_payload& tx);
-
-  uint64_t access_ps_;
-  uint64_t access_delay_ps_ = 0;  // the annotated delay of the access being served
+  void serve(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) override;
+  unsigned serve_dbg(tlm::tlm_generic_payload& tx) override { return bank_.transport_dbg(tx); }
 };
 
 }  // namespace ssdvp

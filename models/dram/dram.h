@@ -5,24 +5,23 @@
 // bandwidth. Does not model banks, rows, refresh or read/write turnaround.
 // The store is an anonymous MAP_NORESERVE mapping: untouched memory costs
 // nothing. Addresses are relative to the DRAM region (the bus translates).
+// The socket, the window check, the timing and the DMI grant are the model
+// base's (common/bus_target.h): Dram is the base's memory target, with a byte
+// granularity, a bandwidth and a DMI grant for its whole store.
 #pragma once
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
 
+#include "common/bus_target.h"
 #include "common/config.h"
-#include "common/log.h"
-#include "common/register_bank.h"
 
 namespace ssdvp {
 
-class Dram : public sc_core::sc_module {
+class Dram : public BusTarget {  // tsock: the DRAM region
  public:
-  tlm_utils::simple_target_socket<Dram> tsock;
-
   Dram(sc_core::sc_module_name name, Config& cfg);
   ~Dram() override;
 
@@ -30,29 +29,27 @@ class Dram : public sc_core::sc_module {
   uint64_t size() const { return size_; }
 
   // Timing figures (picoseconds), as read from the config.
-  uint64_t latency_ps() const { return latency_ps_; }
-  double bandwidth_mbps() const { return mbps_; }
-  uint64_t transfer_ps(uint64_t bytes) const;  // bytes at the peak bandwidth
+  // (bandwidth_mbps() and transfer_ps(bytes), bytes at the peak bandwidth,
+  // are the base's.)
+  uint64_t latency_ps() const { return access_ps(); }
 
   uint64_t reads() const { return reads_; }
   uint64_t writes() const { return writes_; }
   uint64_t bytes_moved() const { return bytes_; }
-  uint64_t address_errors() const { return address_errors_; }
+  // Accesses refused: outside [0, size) or a streaming width below the
+  // length (the base's rejected()).
+  uint64_t address_errors() const { return rejected(); }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
-  unsigned transport_dbg(tlm::tlm_generic_payload& tx);
-  bool get_direct_mem_ptr(tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi);
-  // Copies the payload's data; false (response set) on a guest error.
-  bool access(tlm::tlm_generic_payload& tx);
+  void serve(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) override;
+  unsigned serve_dbg(tlm::tlm_generic_payload& tx) override;
+  // Copies the payload's data (byte enables honoured); false for a command
+  // that is neither a read nor a write.
+  bool copy(tlm::tlm_generic_payload& tx);
 
-  Logger log_;
-  uint8_t* mem_ = nullptr;
   uint64_t size_;
-  uint64_t latency_ps_;
-  double mbps_;
-  uint64_t busy_until_ps_ = 0;
-  uint64_t reads_ = 0, writes_ = 0, bytes_ = 0, address_errors_ = 0;
+  uint8_t* mem_ = nullptr;
+  uint64_t reads_ = 0, writes_ = 0, bytes_ = 0;
 };
 
 }  // namespace ssdvp
