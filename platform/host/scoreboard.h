@@ -106,7 +106,9 @@ class Scoreboard {
   Recovered check_recovered(uint64_t lba, uint32_t token, bool plp, bool trims_durable,
                             uint32_t* found = nullptr) const {
     const uint32_t v = v_[lba];
-    const uint32_t cur = v & kVersionMask, floor = plp ? acked_[lba] : durable_[lba];
+    const uint32_t cur = v & kVersionMask;
+    uint32_t floor = plp ? acked_[lba] : durable_[lba];
+    if (!trims_durable) floor &= kVersionMask;  // a deallocation is never a durable state then
     auto tok = [lba](uint32_t ver) { return ver == 0 ? SSDVP_TOKEN_DEALLOCATED : token_of(lba, ver); };
     uint32_t ver = cur + 1;
     while (ver-- > 0 && token != tok(ver)) {
