@@ -280,22 +280,8 @@ static int read_page(struct ftl *f, uint32_t a, uint32_t p, uint32_t *gen) {
   memset(buf, 0, FC_PAGE_BUF_BYTES(S));
   flash_submit_meta(f, FC_OP_READ, TAG(TAG_CKPT, 0), ckpt_row(f, a, p), ckpt_buf_bus(f, 0), k->image_bus + at, len);
   f->stats.recovery_ckpt_pages++;
-  flash_doorbell(f);
   struct fc_cqe c;
-  for (;;) {
-    if (f->fatal) return -1;
-    if (!flash_cq_fetch(f)) {
-      hal_wait_irq(f->hal);
-      continue;
-    }
-    if (flash_cq_pop(f, &c)) break;
-  }
-  flash_cq_release(f);
-  if (c.tag != TAG(TAG_CKPT, 0)) {
-    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: recovery: unexpected flash completion 0x%" PRIx32, c.tag);
-    f->fatal = 1;
-    return -1;
-  }
+  if (flash_wait_one(f, TAG(TAG_CKPT, 0), &c)) return -1;
   if (c.status != FC_OK || (c.flags & FC_FLAG_ERASED)) return -1;
   if (S > CKPT_T_PAGE && buf[CKPT_T_PAGE] != p) return -1;
   *gen = buf[CKPT_T_GEN];

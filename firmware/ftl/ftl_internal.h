@@ -645,6 +645,9 @@ int flash_doorbell(struct ftl *f); /* nonzero if it rang */
 int flash_cq_fetch(struct ftl *f);
 int flash_cq_pop(struct ftl *f, struct fc_cqe *c);
 void flash_cq_release(struct ftl *f);
+/* Recovery, one operation at a time: rings the doorbell and waits for the
+ * next completion into *c; 0 if it has tag, else -1 (logged, fatal). */
+int flash_wait_one(struct ftl *f, uint32_t tag, struct fc_cqe *c);
 
 /* ---- hostif.c: NVMe commands ---------------------------------------------- */
 /* Stages of the loop (STEP_DONE if any work, | STEP_YIELD to schedule GC and

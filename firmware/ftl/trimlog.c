@@ -163,22 +163,8 @@ int tlog_read(struct ftl *f, uint32_t i, const uint32_t **recs, uint32_t *n) {
   flash_submit_meta(f, FC_OP_READ, TAG(TAG_CKPT, CKPT_TAG_LOG), log_row(f, idx), t->oob_bus, t->page_bus,
                     tlog_page_bytes(&f->cfg));
   f->stats.recovery_ckpt_pages++;
-  flash_doorbell(f);
   struct fc_cqe c;
-  for (;;) {
-    if (f->fatal) return -1;
-    if (!flash_cq_fetch(f)) {
-      hal_wait_irq(f->hal);
-      continue;
-    }
-    if (flash_cq_pop(f, &c)) break;
-  }
-  flash_cq_release(f);
-  if (c.tag != TAG(TAG_CKPT, CKPT_TAG_LOG)) {
-    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: recovery: unexpected flash completion 0x%" PRIx32, c.tag);
-    f->fatal = 1;
-    return -1;
-  }
+  if (flash_wait_one(f, TAG(TAG_CKPT, CKPT_TAG_LOG), &c)) return -1;
   if (c.status == FC_OK && (c.flags & FC_FLAG_ERASED)) return -1; /* the end of the log */
   t->next = i + 1;                                                /* the log goes on after this page */
   if (c.status != FC_OK) return 1;                                /* torn by the cut: not durable yet */
