@@ -10,7 +10,8 @@
 # power.cuts = PER_RUN at instants uniform in [0, 6 s) of the time powered up
 # (power.seed differs per run), on one of eight set-ups in turn: a synthetic
 # hot/cold workload (GC relocating all the time) or the varmail file workload
-# (a flush after every few writes), each with and without power-loss
+# (a flush after every few writes, a deallocation at every file deleted:
+# host.trim.policy discard), each with and without power-loss
 # protection (without it, with ftl.gc.durable: 1), each without and with
 # checkpoints (power.checkpoint.interval CKPT, default 250ms: recovery from
 # the newest complete one). One row per cut; the last lines count the cuts
@@ -31,7 +32,7 @@ mkdir -p "$(dirname "$out")"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 ckpt="${CKPT:-250ms}"
-echo "cut,run,setup,plp,checkpoints,cut_at_s,gc_runs,flushes,torn_programs,torn_erases,older_allowed,durable_lost,foreign,unreadable,violations,recovery_pages,recovery_time_s,recovery_cpu_s,during_gc,during_checkpoint,checkpoint_generation,checkpoint_pages_read,checkpoints_torn,host_mismatches" > "$out"
+echo "cut,run,setup,plp,checkpoints,cut_at_s,gc_runs,flushes,torn_programs,torn_erases,older_allowed,durable_lost,foreign,unreadable,violations,recovery_pages,recovery_time_s,recovery_cpu_s,during_gc,during_checkpoint,checkpoint_generation,checkpoint_pages_read,checkpoints_torn,host_mismatches,free_blocks,blocks_reopened,trim_log_lbas_unmapped,deallocated_latest" > "$out"
 done_cuts=0
 failed_runs=0
 for ((run = 0; done_cuts < n; run++)); do
@@ -49,7 +50,7 @@ for ((run = 0; done_cuts < n; run++)); do
     name=hotcold
   else
     sets+=(--set workload.source=files --set host.files.personality=varmail --set host.files.fill=0.6
-           --set host.files.loops=0 --set host.time_limit=18s)
+           --set host.files.loops=0 --set host.time_limit=18s --set host.trim.policy=discard)
     name=varmail
   fi
   rm -rf "$tmp/run"
@@ -73,7 +74,8 @@ with open(out, "a") as f:
                 c["torn_programs"], c["torn_erases"], k["older_allowed"], k["durable_lost"], k["foreign"], k["unreadable"],
                 c["violations"], r["pages_read"], r["time_s"], r["cpu_s"], int(c["during_gc"]), int(c["during_checkpoint"]),
                 r["checkpoint_generation"], r["checkpoint_pages_read"], r["checkpoints_torn"],
-                j["integrity"]["mismatches"] if i == 0 else 0]) + "\n")
+                j["integrity"]["mismatches"] if i == 0 else 0, r["free_blocks"], r.get("blocks_reopened", 0),
+                r.get("trim_log_lbas_unmapped", 0), k.get("deallocated_latest", 0)]) + "\n")
 PY
   done_cuts=$(( done_cuts + k ))
 done
@@ -90,6 +92,9 @@ for label, rs in (("without checkpoints", [r for r in rows if r["checkpoints"] =
         print(f"power-cuts: {label}: recovery reads {sum(float(r['recovery_pages']) + float(r['checkpoint_pages_read']) for r in rs) / len(rs):.0f} pages, "
               f"{sum(float(r['recovery_time_s']) for r in rs) / len(rs) * 1e3:.1f} ms simulated "
               f"(CPU {sum(float(r['recovery_cpu_s']) for r in rs) / len(rs) * 1e3:.1f} ms), on average")
+print(f"power-cuts: after recovery {min(int(r['free_blocks']) for r in rows) if rows else 0} free blocks at least, "
+      f"{s('blocks_reopened')} partly written blocks reopened; {s('trim_log_lbas_unmapped')} LBAs unmapped from the trim log, "
+      f"{s('deallocated_latest')} LBAs read deallocated as expected")
 print(f"power-cuts: {s('violations')} violations, {s('host_mismatches')} host integrity mismatches ({sys.argv[1]})")
 sys.exit(0 if s("violations") == 0 and s("host_mismatches") == 0 and sys.argv[3] == "0" else 1)
 PY

@@ -313,6 +313,21 @@ void frontier_close(struct ftl *f, struct frontier *fr) {
   }
 }
 
+int frontier_adopt(struct ftl *f, uint32_t blk, uint32_t wp) {
+  const uint32_t lane = block_die(f, blk) * mp_planes(f) + (mp_planes(f) > 1 ? block_plane(f, blk) : 0);
+  const uint32_t n = frontier_count(f);
+  for (uint32_t gc = 2; gc-- > 0;) /* GC's frontiers first: they need room to free blocks */
+    for (uint32_t i = 0; i < n; ++i) {
+      struct frontier *fr = &f->fr[i];
+      if (fr->gc_writes != gc || fr->open_block[lane] != FTL_NONE) continue;
+      fr->open_block[lane] = blk;
+      fr->open_count++;
+      f->blk_wp[blk] = (uint16_t)wp;
+      return 1;
+    }
+  return 0;
+}
+
 int frontier_flush_host(struct ftl *f) {
   for (uint32_t i = 0; i < f->classes; ++i) {
     if (f->fr[i].buf == FTL_NONE) continue;

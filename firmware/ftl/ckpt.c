@@ -53,7 +53,7 @@ uint32_t ckpt_area_blocks(const struct ftl_config *c) {
 uint64_t ckpt_dram_bytes(const struct ftl_config *c) {
   if (!ckpt_enabled(c)) return 0;
   return (uint64_t)ckpt_pages(c) * page_bytes(c) + (uint64_t)CKPT_INFLIGHT * CKPT_BUF_STRIDE +
-         2ull * ckpt_area_blocks(c) * 4;
+         ((2ull * ckpt_area_blocks(c) * 4 + 63) & ~63ull) + tlog_dram_bytes(c);
 }
 
 static uint32_t *ckpt_buf(struct ftl *f, uint32_t i) {
@@ -80,6 +80,7 @@ int ckpt_init(struct ftl *f, uint64_t off) {
   k->bufs_bus = (uint32_t)(f->cfg.dram_base + off + image);
   k->area = hal_dram(f->hal, (uint32_t)(f->cfg.dram_base + off + image + bufs), 2 * k->area_n * 4);
   if (!k->image || !k->bufmem || !k->area) return -1;
+  tlog_init(f, (uint32_t)(f->cfg.dram_base + off + image + bufs + ((2ull * k->area_n * 4 + 63) & ~63ull)));
   k->on = 1;
   k->free_bufs = (1u << CKPT_INFLIGHT) - 1;
   /* The area blocks: from the top of each die down, dies in turn, skipping
@@ -112,6 +113,7 @@ int ckpt_is_area_block(const struct ftl *f, uint32_t blk) {
 
 static int due(const struct ftl *f) {
   const struct ckpt *k = &f->ckpt;
+  if (k->asap) return 1; /* the trim log is full (trimlog.c) */
   if (f->cfg.ckpt_interval_ns && hal_time_ns(f->hal) >= k->next_ns) return 1;
   if (f->cfg.ckpt_interval_lbas && f->stats.host_lba_writes >= k->next_lbas) return 1;
   return 0;
@@ -161,6 +163,7 @@ static void schedule_next(struct ftl *f) {
   struct ckpt *k = &f->ckpt;
   k->next_ns = hal_time_ns(f->hal) + f->cfg.ckpt_interval_ns;
   k->next_lbas = f->stats.host_lba_writes + f->cfg.ckpt_interval_lbas;
+  k->asap = 0;
 }
 
 static uint32_t take_buf(struct ckpt *k) {
@@ -237,12 +240,14 @@ int ckpt_poll(struct ftl *f) {
           f->stats.ckpt_failed++;
         } else {
           k->gen++;
-          k->writing ^= 1; /* the next checkpoint overwrites the older area */
+          tlog_checkpoint_done(f, k->writing, k->gen, npages); /* the trim log goes on after this image */
+          k->writing ^= 1;                                     /* the next checkpoint overwrites the older area */
           f->stats.ckpt_taken++;
         }
         k->phase = CKPT_IDLE;
         f->stats.ckpt_in_progress = 0;
         schedule_next(f);
+        host_check_flush(f); /* a flush waiting for the trim log's records (its area was full) */
         did = 1;
       }
       return did;
@@ -253,6 +258,10 @@ int ckpt_poll(struct ftl *f) {
 
 void ckpt_done(struct ftl *f, uint32_t idx, int status) {
   struct ckpt *k = &f->ckpt;
+  if (idx & CKPT_TAG_LOG) {
+    tlog_done(f, status);
+    return;
+  }
   k->inflight--;
   k->done++;
   if (status != FC_OK) k->failed = 1;
@@ -271,22 +280,8 @@ static int read_page(struct ftl *f, uint32_t a, uint32_t p, uint32_t *gen) {
   memset(buf, 0, FC_PAGE_BUF_BYTES(S));
   flash_submit_meta(f, FC_OP_READ, TAG(TAG_CKPT, 0), ckpt_row(f, a, p), ckpt_buf_bus(f, 0), k->image_bus + at, len);
   f->stats.recovery_ckpt_pages++;
-  flash_doorbell(f);
   struct fc_cqe c;
-  for (;;) {
-    if (f->fatal) return -1;
-    if (!flash_cq_fetch(f)) {
-      hal_wait_irq(f->hal);
-      continue;
-    }
-    if (flash_cq_pop(f, &c)) break;
-  }
-  flash_cq_release(f);
-  if (c.tag != TAG(TAG_CKPT, 0)) {
-    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: recovery: unexpected flash completion 0x%" PRIx32, c.tag);
-    f->fatal = 1;
-    return -1;
-  }
+  if (flash_wait_one(f, TAG(TAG_CKPT, 0), &c)) return -1;
   if (c.status != FC_OK || (c.flags & FC_FLAG_ERASED)) return -1;
   if (S > CKPT_T_PAGE && buf[CKPT_T_PAGE] != p) return -1;
   *gen = buf[CKPT_T_GEN];

@@ -112,3 +112,20 @@ int flash_cq_pop(struct ftl *f, struct fc_cqe *c) {
 }
 
 void flash_cq_release(struct ftl *f) { hal_write32(f->hal, SSDVP_FLASH_BASE + FLASH_CQ_HEAD, f->fcq.head); }
+
+int flash_wait_one(struct ftl *f, uint32_t tag, struct fc_cqe *c) {
+  flash_doorbell(f);
+  for (;;) {
+    if (f->fatal) return -1;
+    if (!flash_cq_fetch(f)) {
+      hal_wait_irq(f->hal);
+      continue;
+    }
+    if (flash_cq_pop(f, c)) break;
+  }
+  flash_cq_release(f);
+  if (c->tag == tag) return 0;
+  hal_logf(f->hal, HAL_LOG_ERROR, "ftl: recovery: unexpected flash completion 0x%" PRIx32, c->tag);
+  f->fatal = 1;
+  return -1;
+}

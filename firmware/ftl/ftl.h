@@ -242,6 +242,9 @@ struct ftl_stats {
   uint64_t recovery_ckpt_pages; /* checkpoint pages read by recovery */
   uint64_t recovery_ckpt_torn;  /* newer checkpoints that did not read back whole (torn by the cut) */
   uint64_t recovery_dropped;    /* checkpoint L2P entries whose page was erased or rewritten since */
+  uint64_t recovery_reopened;   /* partly written blocks recovery gave back to a frontier at their write pointer */
+  uint64_t recovery_trimmed;    /* LBAs recovery unmapped replaying the trim log */
+  uint64_t trim_log_programs;   /* trim log pages programmed (also in ckpt_programs) */
   /* cached mapping table (ftl.mapping: cached; docs/firmware.md "Cached mapping") */
   uint64_t cmt_hits;             /* host lookups whose entry was cached */
   uint64_t cmt_misses;           /* host lookups whose entry had to be loaded */

@@ -32,6 +32,9 @@
  *   hotness.c  the hotness monitor and K-Means (place.c's)
  *   alloc.c    write frontiers: page rows on striped open blocks, placing an
  *              LBA in a page buffer, programs
+ *   trimlog.c  the trim log: deallocations since the newest complete
+ *              checkpoint, programmed to its area after the image (power.c
+ *              replays it at recovery)
  *   map.c      L2P table and per-slot validity
  *   cmt_recover.c  power-up recovery of the cached mapping: the directory
  *              from the translation pages, the LBAs written since from the
@@ -223,6 +226,10 @@ struct ring {
 #define CKPT_HEADER_BYTES 64u
 #define CKPT_MAGIC 0x54504b43u /* "CKPT" */
 #define CKPT_TAG_ERASE 0x800000u
+#define CKPT_TAG_LOG 0x400000u /* a trim log program or read (trimlog.c) */
+#define TLOG_MAGIC 0x474f4c54u /* "TLOG": a trim log page's header word and OOB slot 0 */
+#define TLOG_HEADER_WORDS 4u   /* magic, generation, page index, records */
+#define TLOG_RECORD_WORDS 3u   /* first LBA, count, sequence number */
 enum {
   CKPT_H_MAGIC = 0,
   CKPT_H_GEN,
@@ -256,6 +263,25 @@ struct ckpt {
   uint64_t next_ns;    /* power.checkpoint.interval: due at this time */
   uint64_t next_lbas;  /* power.checkpoint.writes: due at this count of host LBA writes */
   uint64_t drain_since_ns;
+  uint8_t asap; /* the trim log's area is full: a checkpoint is due now */
+};
+
+/* The trim log (trimlog.c): deallocations since the newest complete
+ * checkpoint (or, before the first, since power-on), one record each, kept in
+ * a DRAM page and programmed to a checkpoint area after its image on a flush,
+ * when the page is full and by the power-fail handler. */
+struct trimlog {
+  uint8_t on;        /* checkpoints on (the log lives in their areas) */
+  uint8_t busy;      /* its page's program is in flight: records wait */
+  uint32_t area;     /* checkpoint area the log pages go to */
+  uint32_t base;     /* page index of the first log page there (after the image; 0 before any checkpoint) */
+  uint32_t next;     /* log pages used there (programmed, failed or torn) */
+  uint32_t gen;      /* generation of the checkpoint the log follows (0: none) */
+  uint32_t n, cap;   /* records in the DRAM page, records it holds */
+  uint32_t *page;    /* the DRAM page: TLOG_HEADER_WORDS, then the records */
+  uint32_t page_bus; /* its bus address */
+  uint32_t *oob;     /* page buffer (tokens, LPNs, sequence) of its program or read */
+  uint32_t oob_bus;
 };
 
 /* The Streams directive of a namespace (NVMe 1.4 section 9.3). */
@@ -362,6 +388,7 @@ struct ftl {
   struct gcgate gate;           /* host-coordinated GC (gcgate.c) */
   struct streams_state streams; /* NVMe Streams directive of namespace 1 (directives.c) */
   struct ckpt ckpt;             /* periodic checkpoints (ckpt.c) */
+  struct trimlog tlog;          /* deallocations since the newest checkpoint (trimlog.c) */
   struct cmt cmt;               /* cached mapping table (cmt.c) */
   struct {                      /* ftl.gc.copyback (copyback.c); NULL when off */
     uint8_t *hops;              /* [pages] copyback hops of the data in each page, as its OOB has them */
@@ -513,6 +540,11 @@ void frontier_close(struct ftl *f, struct frontier *fr);
 /* Frontiers relocated data goes to that have no open block, but `except`
  * (each needs a free block before it can take a page). */
 uint32_t gc_frontiers_empty(const struct ftl *f, uint32_t except);
+/* Recovery (power.c): block blk, OPEN, has pages [0, wp) programmed or torn
+ * and the rest erased; it becomes the open block of a frontier whose lane
+ * has none (frontiers GC writes to first), its next page at wp. 0 if every
+ * frontier has a block open on that lane (the caller closes it). */
+int frontier_adopt(struct ftl *f, uint32_t blk, uint32_t wp);
 /* A program completed (the loop's dispatch). */
 void program_done(struct ftl *f, uint32_t b, int status);
 /* ftl.multiplane_hold: submits every page held for its plane siblings (flush,
@@ -595,6 +627,31 @@ int cmt_recover(struct ftl *f);
  * 0, or -1 (logged). */
 int recover_scan(struct ftl *f);
 
+/* ---- trimlog.c: the trim log --------------------------------------------------- */
+/* DRAM it needs after the checkpoint's (0: checkpoints off). */
+uint64_t tlog_dram_bytes(const struct ftl_config *c);
+/* At power-up (ckpt_init): its DRAM at bus address bus. */
+void tlog_init(struct ftl *f, uint32_t bus);
+/* 1 if a deallocation may be logged now (always without checkpoints); 0 while
+ * a checkpoint is under way, the page's program is in flight or the area is
+ * full (a checkpoint is then asked for); a full page is programmed. */
+int tlog_room(struct ftl *f);
+/* Logs the deallocation of LBAs [slba, slba + n) with the next sequence number. */
+void tlog_add(struct ftl *f, uint64_t slba, uint64_t n);
+/* Programs the DRAM page if it holds records (a flush, the power-fail
+ * handler); counted as a program in flight. 1 if submitted. */
+int tlog_program(struct ftl *f);
+/* Its program completed (ckpt_done). */
+void tlog_done(struct ftl *f, int status);
+/* A checkpoint of generation gen completed in area a: the log starts again
+ * after its image, at page index base (the records so far are in the snapshot). */
+void tlog_checkpoint_done(struct ftl *f, uint32_t a, uint32_t gen, uint32_t base);
+/* Recovery: where the log of checkpoint gen (in area a after its image, at
+ * page index base; gen 0: none loaded) is, then its page i read back: 0 (*recs, *n set), 1 torn or unreadable
+ * (skip it), -1 past its end. Afterwards the log goes on after the last page read. */
+void tlog_recover_begin(struct ftl *f, uint32_t a, uint32_t gen, uint32_t base);
+int tlog_read(struct ftl *f, uint32_t i, const uint32_t **recs, uint32_t *n);
+
 /* ---- ckpt.c: checkpoints ---------------------------------------------------- */
 static inline int ckpt_enabled(const struct ftl_config *c) {
   return c->ckpt_interval_ns != 0 || c->ckpt_interval_lbas != 0;
@@ -649,6 +706,9 @@ int flash_doorbell(struct ftl *f); /* nonzero if it rang */
 int flash_cq_fetch(struct ftl *f);
 int flash_cq_pop(struct ftl *f, struct fc_cqe *c);
 void flash_cq_release(struct ftl *f);
+/* Recovery, one operation at a time: rings the doorbell and waits for the
+ * next completion into *c; 0 if it has tag, else -1 (logged, fatal). */
+int flash_wait_one(struct ftl *f, uint32_t tag, struct fc_cqe *c);
 
 /* ---- hostif.c: NVMe commands ---------------------------------------------- */
 /* Stages of the loop (STEP_DONE if any work, | STEP_YIELD to schedule GC and

@@ -278,7 +278,9 @@ void host_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries) {
 
 uint64_t cmd_trim(struct ftl *f, uint64_t slba, uint64_t n) {
   uint64_t i = 0;
+  if (!tlog_room(f)) return 0; /* a checkpoint under way or the trim log's page in flight (trimlog.c) */
   while (i < n && cmt_room(f)) map_trim(f, (uint32_t)(slba + i++));
+  tlog_add(f, slba, i);
   f->stats.trim_lbas += i;
   hal_charge(f->hal, FW_OP_trim_lba, (uint32_t)(i > 0xffffffffu ? 0xffffffffu : i));
   return i;
@@ -286,7 +288,8 @@ uint64_t cmd_trim(struct ftl *f, uint64_t slba, uint64_t n) {
 
 /* Deallocates DSM command c's ranges from where it stopped (range index in
  * pending, LBA offset in progress): STEP_DONE (completed), or STEP_WAIT when
- * the cached mapping's log is full (host_resume_trims goes on). */
+ * the cached mapping's log is full or the trim log has no room (a checkpoint
+ * under way: host_resume_trims goes on). */
 static int dsm_trim(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   const struct nvme_dsm_range *r = (const struct nvme_dsm_range *)cmd->tokens;
@@ -349,7 +352,9 @@ static int cmd_flush(struct ftl *f, uint32_t c) {
 }
 
 void host_check_flush(struct ftl *f) {
-  if (!f->flush_waiters || f->programs_inflight) return;
+  if (!f->flush_waiters) return;
+  if (f->tlog.n && tlog_program(f)) return; /* the deallocations before it: durable too (trimlog.c) */
+  if (f->programs_inflight || f->tlog.n) return;
   for (uint32_t c = 0; c < f->cfg.cmd_slots; ++c)
     if (f->cmds[c].state == CMD_WAIT_FLUSH) {
       f->flush_waiters--;

@@ -120,7 +120,7 @@ int ftl_poll(struct ftl *f) {
   gcgate_poll(f); /* GC events and the lock for a coordinating host (gcgate.c) */
   for (uint32_t c, dw0; gcgate_next_completion(f, &c, &dw0);) host_cmd_finish_dw0(f, c, NVME_SC_SUCCESS, dw0);
   while (cmt_pump(f) && f->wait_head != FTL_NONE) did |= drain(f, host_resume_waiting); /* cached mapping */
-  if (f->cmt.on && f->cmt.trim_head != FTL_NONE) did |= host_resume_trims(f);
+  if (f->cmt.trim_head != FTL_NONE) did |= host_resume_trims(f); /* cached mapping or trim log (trimlog.c) */
   did |= frontier_hold_poll(f); /* ftl.multiplane_hold: pages that waited long enough for their planes */
   did |= flash_doorbell(f);
   did |= host_doorbell(f);
@@ -278,6 +278,7 @@ int ftl_func_set_gc_threshold(struct ftl *f, uint32_t blocks) {
 int ftl_func_flush(struct ftl *f) {
   f->in_func_call = 1;
   while (frontier_flush_host(f) == STEP_YIELD) gc_schedule(f);
+  tlog_program(f); /* deallocations before it: durable too */
   const int rc = func_drain(f);
   f->in_func_call = 0;
   return rc;

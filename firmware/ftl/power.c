@@ -22,12 +22,15 @@
  * reads uncorrectable) is skipped. For each slot the L2P takes the copy with
  * the newest sequence number; the sequence number of each page is kept in a
  * scratch table in the DRAM above the firmware's layout (4 bytes per page).
- * Then: a block with any page written is closed (its unwritten pages wait
- * for GC), the others are free; validity and valid counts follow from the
+ * Then: a block written to its last page is closed, a block partly written
+ * becomes a frontier's open block again at its write pointer (frontier_adopt;
+ * closed, its unwritten pages waiting for GC, only when every frontier has a
+ * block on its lane), the others are free; validity and valid counts follow from the
  * L2P; the sequence counter continues after the largest number seen.
  * Without checkpoints, not recovered: erase counts (they restart at 0), the
  * grown bad-block table (a retired block is scanned and used again) and
- * deallocations (a trimmed LBA reads its last data again).
+ * deallocations (a trimmed LBA reads its last data again: the trim log
+ * lives in the checkpoints' areas).
  *
  * With checkpoints (ckpt.c): the newest complete checkpoint gives the L2P,
  * erase counts and grown bad blocks as of its snapshot (sequence number S:
@@ -39,7 +42,8 @@
  * sequence number above S update the L2P, newest wins. A checkpoint entry
  * whose page was erased or rewritten since, and that no newer page replaced,
  * is dropped (unmapped: its data was trimmed and collected after the
- * snapshot). Deallocations after the snapshot are not recovered.
+ * snapshot). Deallocations after the snapshot: the trim log (trimlog.c),
+ * replayed after the scan (replay_trims).
  */
 #include <string.h>
 
@@ -49,6 +53,12 @@ uint32_t ftl_power_fail(struct ftl *f, uint32_t budget_pages) {
   uint32_t lost = 0;
   const uint32_t n = place_frontiers(&f->cfg);
   frontier_release_held(f); /* pages held for multi-plane were already programs in flight */
+  if (f->tlog.n) {          /* the trim log's records first: one page (trimlog.c) */
+    if (budget_pages && tlog_program(f))
+      --budget_pages;
+    else
+      ++lost;
+  }
   for (uint32_t i = 0; i < n; ++i) {
     struct frontier *fr = &f->fr[i];
     if (fr->buf == FTL_NONE || f->bufs[fr->buf].row == FTL_NONE) continue;
@@ -159,6 +169,34 @@ static void load_checkpoint(struct ftl *f, struct scan *sc) {
   hal_charge(f->hal, FW_OP_ckpt_copy_word, (uint32_t)(f->cfg.logical_lbas + B)); /* the copies above */
 }
 
+/* The trim log (trimlog.c): a record newer than the snapshot unmaps every
+ * LBA of its range whose newest copy the scan found is older than it (a copy
+ * from the checkpoint is older than any record read here). */
+static void replay_trims(struct ftl *f, struct scan *sc) {
+  const uint32_t S = f->cfg.slots_per_page;
+  for (uint32_t i = 0;; ++i) {
+    const uint32_t *r = NULL;
+    uint32_t n = 0;
+    const int got = tlog_read(f, i, &r, &n);
+    if (got < 0) break;
+    for (uint32_t j = 0; got == 0 && j < n; ++j, r += TLOG_RECORD_WORDS) {
+      const uint32_t seq = r[2];
+      if (seq > sc->max_seq) sc->max_seq = seq; /* the counter goes on after it */
+      if (seq <= sc->snap || r[0] >= f->cfg.logical_lbas) continue;
+      const uint32_t count = r[1] < f->cfg.logical_lbas - r[0] ? r[1] : (uint32_t)(f->cfg.logical_lbas - r[0]);
+      hal_charge(f->hal, FW_OP_l2p_lookup, count);
+      for (uint32_t l = r[0]; l < r[0] + count; ++l) {
+        const uint32_t p = f->l2p[l];
+        if (p == FTL_UNMAPPED) continue;
+        const int from_scan = p != FTL_LOST && (!sc->ckpt || ((sc->mapped[l >> 5] >> (l & 31)) & 1u));
+        if (from_scan && sc->rseq[p / S] > seq) continue; /* written again after the trim */
+        f->l2p[l] = FTL_UNMAPPED;
+        f->stats.recovery_trimmed++;
+      }
+    }
+  }
+}
+
 /* Checkpoint entries no scanned page replaced: kept if their page is as the
  * checkpoint knew it, dropped if it was erased or written again since. */
 static void drop_stale(struct ftl *f, struct scan *sc) {
@@ -207,6 +245,7 @@ int recover_scan(struct ftl *f) {
     memset(sc.mapped, 0, (size_t)map_bytes);
     load_checkpoint(f, &sc);
   }
+  tlog_recover_begin(f, f->ckpt.writing ^ 1, sc.ckpt ? f->ckpt.gen : 0, ckpt_pages(&f->cfg));
   if (f->fatal) return -1;
   for (uint32_t b = buf_get(f, POOL_READ, BUF_HOST_READ); b != FTL_NONE; b = buf_get(f, POOL_READ, BUF_HOST_READ)) {
     if (!scan_next_block(f, &sc, b)) {
@@ -232,6 +271,7 @@ int recover_scan(struct ftl *f) {
     flash_cq_release(f);
     flash_doorbell(f);
   }
+  replay_trims(f, &sc);
   if (sc.ckpt) {
     drop_stale(f, &sc);
     /* erase counts: a block erased since the snapshot was erased at least once more */
@@ -239,10 +279,20 @@ int recover_scan(struct ftl *f) {
       if ((sc.cls[blk] == SC_FREE || sc.cls[blk] == SC_READ) && ckpt_state(f)[blk] == CKPT_BLK_USED)
         f->blk_erase[blk]++;
   }
-  /* Blocks: written ones closed (their rest unused until collected), the rest free. */
+  /* Blocks: a partly written one goes back to a frontier at its write
+   * pointer (above it the NAND holds erased pages: it programs a block's
+   * pages in order; a torn page below it stays behind, unmapped). Closing
+   * them instead left one block per frontier and die unused until GC after
+   * every cut, and cut after cut the free pool ran dry. Full ones are closed;
+   * blocks with nothing written are free. */
   for (uint32_t blk = 0; blk < f->total_blocks; ++blk) {
-    if (f->blk_state[blk] == BLK_BAD || f->blk_wp[blk] == 0) continue;
+    const uint32_t wp = f->blk_wp[blk];
+    if (f->blk_state[blk] == BLK_BAD || wp == 0) continue;
     block_set_state(f, blk, BLK_OPEN);
+    if (wp < f->cfg.pages_per_block && frontier_adopt(f, blk, wp)) {
+      f->stats.recovery_reopened++;
+      continue;
+    }
     f->blk_wp[blk] = (uint16_t)f->cfg.pages_per_block;
     block_set_state(f, blk, BLK_CLOSED);
   }

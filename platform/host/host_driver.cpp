@@ -349,6 +349,8 @@ void HostDriver::complete_command(const nvme_cqe& c, uint64_t now) {
       sb_.flush_completed(c.cid);
     else if (sl.op == host::IoOp::write && sl.lba + sl.nlb <= lba_end_)
       for (uint32_t i = 0; i < sl.nlb; ++i) sb_.acked(sl.lba + i, sl.fua);
+    else if (sl.op == host::IoOp::trim && sl.lba + sl.nlb <= lba_end_)
+      for (uint32_t i = 0; i < sl.nlb; ++i) sb_.trim_acked(sl.lba + i);
   } else if (sl.op == host::IoOp::read && sl.lba + sl.nlb <= lba_end_) {
     const auto* tok = reinterpret_cast<const uint32_t*>(mem_.data() + sl.buf);
     for (uint32_t i = 0; i < sl.nlb; ++i)

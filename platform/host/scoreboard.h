@@ -37,7 +37,10 @@ class Scoreboard {
     v = (v & kVersionMask) + 1;
     return token_of(lba, v);
   }
-  void trim(uint64_t lba) { v_[lba] |= kTrimmed; }
+  void trim(uint64_t lba) {
+    v_[lba] |= kTrimmed;
+    if (tracking()) trim_at_[lba] = v_[lba];
+  }
   uint32_t expected(uint64_t lba) const {
     const uint32_t v = v_[lba];
     return (v == 0 || (v & kTrimmed)) ? SSDVP_TOKEN_DEALLOCATED : token_of(lba, v);
@@ -53,20 +56,29 @@ class Scoreboard {
   uint64_t mismatches() const { return mismatches_; }
 
   // ---- durability (power loss, docs/results/reliability.md) ----
-  // From now on, remember per LBA the version its last completed write left
-  // (acknowledged) and the version a completed flush made durable. What is
-  // written now counts as acknowledged, nothing as flushed.
+  // From now on, remember per LBA the state its last completed write or
+  // deallocation left (acknowledged) and the state a completed flush made
+  // durable. A state is a version, with kTrimmed if deallocated after it;
+  // states are ordered by version, then deallocated after not (order()).
+  // What is written now counts as acknowledged, nothing as flushed.
   void track_durability() {
-    acked_.resize(v_.size());
-    for (size_t i = 0; i < v_.size(); ++i) acked_[i] = v_[i] & kVersionMask;
+    acked_.assign(v_.begin(), v_.end());
     durable_.assign(v_.size(), 0);
+    trim_at_.resize(v_.size());
+    for (size_t i = 0; i < v_.size(); ++i) trim_at_[i] = (v_[i] & kTrimmed) ? v_[i] : 0;
   }
   bool tracking() const { return !acked_.empty(); }
   // durable: a write with FUA (durable at its completion, no flush needed).
   void acked(uint64_t lba, bool durable = false) {
     if (!tracking()) return;
     acked_[lba] = v_[lba] & kVersionMask;
-    if (durable && acked_[lba] > durable_[lba]) durable_[lba] = acked_[lba];
+    if (durable && order(acked_[lba]) > order(durable_[lba])) durable_[lba] = acked_[lba];
+    since_flush_.emplace_back(lba, acked_[lba]);
+  }
+  // A deallocation completed (durable only once a flush after it completes).
+  void trim_acked(uint64_t lba) {
+    if (!tracking() || !(v_[lba] & kTrimmed)) return;  // written again since: that write's state counts
+    acked_[lba] = v_[lba];
     since_flush_.emplace_back(lba, acked_[lba]);
   }
   // What was acknowledged before a flush was submitted is durable once it completes.
@@ -78,28 +90,39 @@ class Scoreboard {
     auto it = flushes_.find(id);
     if (it == flushes_.end()) return;
     for (const auto& lv : it->second)
-      if (lv.second > durable_[lv.first]) durable_[lv.first] = lv.second;
+      if (order(lv.second) > order(durable_[lv.first])) durable_[lv.first] = lv.second;
     flushes_.erase(it);
   }
   enum class Recovered { latest, older, lost, foreign, unchecked };
-  // A read after recovery: the latest version; an older one no earlier than
+  // A read after recovery: the latest state; an older one no earlier than
   // the floor (acknowledged with power-loss protection, flushed without);
-  // an older one below it (a durable write lost); anything else (another
-  // LBA's data, garbage). Deallocated LBAs are unchecked (deallocation is
-  // not persistent yet).
+  // an older one below it (a durable write or deallocation lost); anything
+  // else (another LBA's data, garbage). Deallocated reads as deallocated
+  // (NVMe's DLFEAT: the deallocated token), and as the data it had before
+  // only where that deallocation was not durable, as for a write. With
+  // trims_durable false (the drive does not persist deallocations: no
+  // checkpoints) an LBA deallocated last is unchecked.
   // *found (if given): the version read (0: deallocated), or kForeign.
-  Recovered check_recovered(uint64_t lba, uint32_t token, bool plp, uint32_t* found = nullptr) const {
+  Recovered check_recovered(uint64_t lba, uint32_t token, bool plp, bool trims_durable,
+                            uint32_t* found = nullptr) const {
     const uint32_t v = v_[lba];
-    const uint32_t cur = v & kVersionMask, floor = plp ? acked_[lba] : durable_[lba];
+    const uint32_t cur = v & kVersionMask;
+    uint32_t floor = plp ? acked_[lba] : durable_[lba];
+    if (!trims_durable) floor &= kVersionMask;  // a deallocation is never a durable state then
     auto tok = [lba](uint32_t ver) { return ver == 0 ? SSDVP_TOKEN_DEALLOCATED : token_of(lba, ver); };
     uint32_t ver = cur + 1;
     while (ver-- > 0 && token != tok(ver)) {
     }
     if (found) *found = ver <= cur ? ver : kForeign;
-    if (v & kTrimmed) return Recovered::unchecked;
-    if (ver == cur) return Recovered::latest;
     if (ver > cur) return Recovered::foreign;
-    return ver >= floor ? Recovered::older : Recovered::lost;
+    const bool trimmed = v & kTrimmed;
+    if (trimmed && !trims_durable) return Recovered::unchecked;
+    if (trimmed ? ver == 0 : ver == cur) return Recovered::latest;
+    if (ver == 0)  // deallocated (or never written): a state between the floor and now?
+      return floor == 0 || (floor & kTrimmed) || order(trim_at_[lba]) > order(floor) ? Recovered::older
+                                                                                     : Recovered::lost;
+    const uint32_t fv = floor & kVersionMask;
+    return ((floor & kTrimmed) ? ver > fv : ver >= fv) ? Recovered::older : Recovered::lost;
   }
   static constexpr uint32_t kForeign = 0xffffffffu;
   // After the check of a cut the host goes on (power.cuts): what was read is
@@ -112,7 +135,10 @@ class Scoreboard {
     if (found == kForeign) return;  // a violation, counted; left as it was
     uint32_t& v = v_[lba];
     v = found == 0 ? ((v & kVersionMask) | (v & kVersionMask ? kTrimmed : 0u)) : found;
-    if (tracking()) acked_[lba] = durable_[lba] = found;
+    if (tracking()) {
+      acked_[lba] = durable_[lba] = v;
+      trim_at_[lba] = (v & kTrimmed) ? v : 0;
+    }
   }
   // After every LBA's recovered(): nothing is in flight any more.
   void recovered_all() {
@@ -122,9 +148,12 @@ class Scoreboard {
 
  private:
   static constexpr uint32_t kTrimmed = 0x80000000u, kVersionMask = 0x7fffffffu;
+  // States in the order they happen: version, then deallocated after it.
+  static uint64_t order(uint32_t state) { return (uint64_t(state & kVersionMask) << 1) | (state >> 31); }
   std::vector<uint32_t, HugePageAllocator<uint32_t>> v_;  // random access at scale (huge_pages.h)
   uint64_t checked_ = 0, mismatches_ = 0;
-  std::vector<uint32_t> acked_, durable_;  // empty unless tracking durability
+  std::vector<uint32_t> acked_, durable_;  // states (order()); empty unless tracking durability
+  std::vector<uint32_t> trim_at_;          // the last deallocation's state (0: none since tracking)
   std::vector<std::pair<uint64_t, uint32_t>> since_flush_;
   std::unordered_map<uint32_t, std::vector<std::pair<uint64_t, uint32_t>>> flushes_;
 };

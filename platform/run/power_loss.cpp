@@ -107,7 +107,9 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
   const uint64_t lbas = soc.logical_lbas();
   const uint32_t chunk = std::max<uint32_t>(1, std::min<uint32_t>(soc.fw_config().max_transfer_lbas, 256));
   std::vector<uint32_t> tok(chunk);
-  uint64_t latest = 0, older = 0, lost = 0, foreign = 0, unchecked = 0, unreadable = 0;
+  uint64_t latest = 0, older = 0, lost = 0, foreign = 0, unchecked = 0, unreadable = 0, dealloc = 0;
+  // With checkpoints the firmware logs deallocations (trimlog.c): they are checked like writes.
+  const bool trims_durable = soc.fw_config().ckpt_interval_ns || soc.fw_config().ckpt_interval_lbas;
   for (uint64_t lba = 0; lba < lbas; lba += chunk) {
     const uint32_t n = uint32_t(std::min<uint64_t>(chunk, lbas - lba));
     if (fw.func_read(lba, n, tok.data()) != 0) {  // a command failed: read LBA by LBA
@@ -119,8 +121,11 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
     }
     for (uint32_t i = 0; i < n; ++i) {
       uint32_t found = 0;
-      switch (sb.check_recovered(lba + i, tok[i], k.plp, &found)) {
-        case Scoreboard::Recovered::latest: ++latest; break;
+      switch (sb.check_recovered(lba + i, tok[i], k.plp, trims_durable, &found)) {
+        case Scoreboard::Recovered::latest:
+          ++latest;
+          dealloc += found == 0;
+          break;
         case Scoreboard::Recovered::older: ++older; break;
         case Scoreboard::Recovered::lost: ++lost; break;
         case Scoreboard::Recovered::foreign: ++foreign; break;
@@ -154,6 +159,8 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
             {"checkpoint_entries_dropped", rs.recovery_dropped},
             {"lbas_mapped", rs.recovery_lbas},
             {"free_blocks", rs.free_blocks},
+            {"blocks_reopened", rs.recovery_reopened},
+            {"trim_log_lbas_unmapped", rs.recovery_trimmed},
             {"time_s", double(ready_ns - up_ns) * 1e-9},
             {"scan_time_s", double(rs.recovery_ns) * 1e-9},
             {"cpu_s", double(u1.compute_ps + u1.bus_ps - u0.compute_ps - u0.bus_ps) * 1e-12},
@@ -166,7 +173,8 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
             {"durable_lost", lost},
             {"foreign", foreign},
             {"unreadable", unreadable},
-            {"deallocated_unchecked", unchecked}}},
+            {"deallocated_unchecked", unchecked},
+            {"deallocated_latest", dealloc}}},
           {"violations", lost + foreign + unreadable},
           {"ready_at_s", double(sc_core::sc_time_stamp().value()) * 1e-12},
           {"wall_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count()}};

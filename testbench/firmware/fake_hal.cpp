@@ -43,6 +43,8 @@ uint32_t FakeHal::read32(void* ctx, uint32_t addr) {
 void FakeHal::write32(void* ctx, uint32_t addr, uint32_t value) {
   auto* self = static_cast<FakeHal*>(ctx);
   self->regs_[addr] = value;
+  if (addr == SSDVP_FLASH_BASE + FLASH_SQ_BASE) self->sq_head_ = 0;  // rings programmed (again, at power-up):
+  if (addr == SSDVP_FLASH_BASE + FLASH_CQ_BASE) self->cq_tail_ = 0;  // what was in them is gone
   if (addr == SSDVP_FLASH_BASE + FLASH_SQ_TAIL) self->flash_doorbell(value);
   if (addr == SSDVP_NVME_BASE + NVME_XFER_TAIL) self->xfer_doorbell(value);
 }
