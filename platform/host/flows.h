@@ -65,7 +65,7 @@ class DoorbellFanIn : public sc_core::sc_module {
   explicit DoorbellFanIn(sc_core::sc_module_name n);
 
  private:
-  void b_transport(int id, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) { out->b_transport(tx, delay); }
+  void b_transport(int /*id*/, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) { out->b_transport(tx, delay); }
 };
 
 class FlowSet {

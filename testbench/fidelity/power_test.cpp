@@ -10,21 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "run_command.h"
+#include "small_run.h"
 
 using nlohmann::json;
 
 namespace {
 
 json cut(const std::string& name, const std::vector<std::string>& sets) {
-  const auto dir = ssdvp_test::scratch("power", name);
-  std::string cmd = std::string(SSDVP_BIN) + " run -q -c " SSDVP_SOURCE_DIR "/configs/small.yaml -o '" + dir.string() +
-                    "' --set precondition.random_drive_writes=1.0";
-  for (const auto& s : sets) cmd += " --set " + s;
-  const auto r = ssdvp_test::run_command(dir, cmd);
-  EXPECT_EQ(r.code, 0) << cmd << "\n" << r.err;
-  if (r.code != 0) return json::object();
-  return json::parse(ssdvp_test::slurp(dir / "summary.json"));
+  return ssdvp_test::small_run("power", name, sets);
 }
 
 uint64_t u(const json& j) { return j.get<uint64_t>(); }
@@ -193,7 +186,9 @@ TEST(PowerCut, SeveralCutsInOneRunEachRecoversAndTheHostGoesOn) {
     longest = std::max(longest, c["recovery"]["time_s"].get<double>());
   }
   EXPECT_EQ(u(p["host_commands_failed"]), failed);
-  if (failed) EXPECT_EQ(u(s["host"]["errors_by_status"]["0x005"]), failed);
+  if (failed) {
+    EXPECT_EQ(u(s["host"]["errors_by_status"]["0x005"]), failed);
+  }
   // open loop at 10k IOPS: requests arrived during the longest recovery and waited it out
   EXPECT_GT(s["latency_us"]["write"]["max"].get<double>(), longest * 1e6 * 0.5);
 }
