@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "run_command.h"
+#include "ssdvp_run.h"
 
 namespace fs = std::filesystem;
 using ssdvp_test::contains;
@@ -24,11 +24,8 @@ fs::path scratch(const std::string& name) { return ssdvp_test::scratch("ssdvp_gc
 
 // A quick version of configs/gcdet.yaml: 2 s of simulated time, 100 ms samples.
 std::string ssdvp(const std::string& extra) {
-  return std::string("'") + SSDVP_BIN + "' run -c '" SSDVP_SOURCE_DIR "/configs/gcdet.yaml' --quiet " +
-         "--set host.time_limit=2s --set log.level=error " + extra;
+  return ssdvp_test::ssdvp_run("gcdet.yaml", "--set host.time_limit=2s --set log.level=error " + extra);
 }
-
-nlohmann::json summary(const fs::path& out) { return nlohmann::json::parse(ssdvp_test::slurp(out / "summary.json")); }
 
 std::vector<std::vector<std::string>> csv(const fs::path& p) {
   std::vector<std::vector<std::string>> rows;
@@ -53,7 +50,7 @@ TEST(GcDetector, PoliciesKeepIntegrityAndTrimOnlyWhenTheySay) {
     const fs::path out = d / p;
     const auto r = ssdvp_test::run_command(d, ssdvp("--set host.trim.policy=" + p + " -o '" + out.string() + "'"));
     ASSERT_EQ(r.code, 0) << p << ": " << r.err;
-    const auto j = summary(out);
+    const auto j = ssdvp_test::summary(out);
     EXPECT_EQ(j["integrity"]["mismatches"], 0) << p;
     EXPECT_EQ(j["trim"]["policy"], p);
     const uint64_t trimmed = j["trim"]["files"]["trimmed_bytes"];
@@ -80,7 +77,7 @@ TEST(GcDetector, IdlePolicyTrimsWhenTheHostPauses) {
                                                   "host.trim.policy=idle --set host.trim.idle_time=200ms -o '" +
                                                   (d / "o").string() + "'"));
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto j = summary(d / "o");
+  const auto j = ssdvp_test::summary(d / "o");
   EXPECT_GE(j["trim"]["batches"].get<uint64_t>(), 1u);
   EXPECT_GT(j["trim"]["policy_bytes"].get<uint64_t>(), 0u);
   EXPECT_GT(j["host"]["trims"].get<uint64_t>(), 0u);
@@ -111,7 +108,7 @@ TEST(GcDetector, LabelFromTheDebugRegisterMatchesTheFirmware) {
   EXPECT_TRUE(some_idle);  // the first samples, before free blocks run out
   // The firmware's own count covers the timed part up to the last
   // completion; the samples end at the last full 100 ms.
-  const double fw = summary(d / "o")["ftl"]["gc_active_s"];
+  const double fw = ssdvp_test::summary(d / "o")["ftl"]["gc_active_s"];
   EXPECT_NEAR(gc_s, fw, 0.1 + 0.02 * fw);
 }
 
@@ -121,7 +118,7 @@ TEST(GcDetector, FilebenchReadsAreChecked) {
       d, ssdvp("--set host.files.personality=varmail --set host.time_limit=300ms --set host.trim.policy=discard -o '" +
                (d / "o").string() + "'"));
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto j = summary(d / "o");
+  const auto j = ssdvp_test::summary(d / "o");
   EXPECT_GT(j["integrity"]["reads_checked"].get<uint64_t>(), 1000u);
   EXPECT_EQ(j["integrity"]["mismatches"], 0);
   EXPECT_GT(j["host"]["flushes"].get<uint64_t>(), 0u);
@@ -139,7 +136,7 @@ TEST(GcDetector, TrainedTreeDrivesTheDetector) {
   r = ssdvp_test::run_command(d, ssdvp("--set host.trim.policy=detector --set host.detector.tree='" + tree.string() +
                                        "' --set host.files.seed=5 -o '" + (d / "det").string() + "'"));
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto j = summary(d / "det");
+  const auto j = ssdvp_test::summary(d / "det");
   EXPECT_GE(j["trim"]["classifications"].get<uint64_t>(), 19u);
   EXPECT_EQ(j["integrity"]["mismatches"], 0);
   r = ssdvp_test::run_command(

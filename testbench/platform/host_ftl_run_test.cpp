@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "run_command.h"
+#include "ssdvp_run.h"
 
 namespace fs = std::filesystem;
 
@@ -21,11 +21,9 @@ namespace {
 fs::path scratch(const std::string& name) { return ssdvp_test::scratch("ssdvp_host_ftl", name); }
 
 std::string ssdvp(const std::string& extra) {
-  return std::string("'") + SSDVP_BIN + "' run -c '" SSDVP_SOURCE_DIR "/configs/open_channel.yaml' --quiet " +
-         "--set workload.synthetic.requests=30000 --set log.level=error " + extra;
+  return ssdvp_test::ssdvp_run("open_channel.yaml",
+                               "--set workload.synthetic.requests=30000 --set log.level=error " + extra);
 }
-
-nlohmann::json summary(const fs::path& out) { return nlohmann::json::parse(ssdvp_test::slurp(out / "summary.json")); }
 
 }  // namespace
 
@@ -33,7 +31,7 @@ TEST(HostFtlRun, TimedHostFtlKeepsEveryLbaUnderGcAndTheDriveRunsNoFtl) {
   const fs::path d = scratch("integrity");
   const auto r = ssdvp_test::run_command(d, ssdvp("-o '" + (d / "out").string() + "'"));
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto j = summary(d / "out");
+  const auto j = ssdvp_test::summary(d / "out");
   EXPECT_EQ(j["integrity"]["mismatches"], 0);
   EXPECT_GT(j["integrity"]["reads_checked"].get<uint64_t>(), 5000u);
   EXPECT_EQ(j["host"]["errors"], 0);
@@ -74,7 +72,7 @@ TEST(HostFtlRun, TheSameFtlOnTheHostAndInTheDriveMakesTheSameGcDecisions) {
     const auto r = ssdvp_test::run_command(d, ssdvp(std::string("--set nvme.command_set=") +
                                                     (oc ? "open_channel" : "nvm") + " -o '" + out.string() + "'"));
     ASSERT_EQ(r.code, 0) << r.err;
-    const auto j = summary(out);
+    const auto j = ssdvp_test::summary(out);
     EXPECT_EQ(j["integrity"]["mismatches"], 0);
     waf[oc] = j["ftl"]["waf"].get<double>();
     EXPECT_GT(waf[oc], 1.2) << oc;  // GC at work in both
@@ -85,16 +83,7 @@ TEST(HostFtlRun, TheSameFtlOnTheHostAndInTheDriveMakesTheSameGcDecisions) {
 
 TEST(HostFtlRun, BadConfigurationsNameTheirKey) {
   const fs::path d = scratch("bad");
-  const auto qd = ssdvp_test::run_command(d, ssdvp("--set host.ftl.queue_depth=0"));
-  EXPECT_EQ(qd.code, 2);
-  EXPECT_NE(qd.err.find("host.ftl.queue_depth"), std::string::npos) << qd.err;
-  const auto clk = ssdvp_test::run_command(d, ssdvp("--set host.ftl.clock_hz=-1"));
-  EXPECT_EQ(clk.code, 2);
-  EXPECT_NE(clk.err.find("host.ftl.clock_hz"), std::string::npos) << clk.err;
-  const auto flows = ssdvp_test::run_command(d, ssdvp("--set flows.count=2"));
-  EXPECT_EQ(flows.code, 2);
-  EXPECT_NE(flows.err.find("flows.count"), std::string::npos) << flows.err;
-  const auto cut = ssdvp_test::run_command(d, ssdvp("--set power.cut_at=1ms"));
-  EXPECT_EQ(cut.code, 2);
-  EXPECT_NE(cut.err.find("power.cut_at"), std::string::npos) << cut.err;
+  // each exits 2 naming its key (the part before '=')
+  for (const std::string set : {"host.ftl.queue_depth=0", "host.ftl.clock_hz=-1", "flows.count=2", "power.cut_at=1ms"})
+    ssdvp_test::expect_refused(d, ssdvp("--set " + set), set.substr(0, set.find('=')));
 }

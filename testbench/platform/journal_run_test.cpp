@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "run_command.h"
+#include "ssdvp_run.h"
 
 namespace fs = std::filesystem;
 
@@ -18,11 +18,9 @@ namespace {
 fs::path scratch(const std::string& name) { return ssdvp_test::scratch("ssdvp_journal", name); }
 
 std::string ssdvp(const std::string& extra) {
-  return std::string("'") + SSDVP_BIN + "' run -c '" SSDVP_SOURCE_DIR "/configs/journal.yaml' --quiet " +
-         "--set host.time_limit=3s --set host.files.nfiles=4000 --set log.level=error " + extra;
+  return ssdvp_test::ssdvp_run("journal.yaml",
+                               "--set host.time_limit=3s --set host.files.nfiles=4000 --set log.level=error " + extra);
 }
-
-nlohmann::json summary(const fs::path& out) { return nlohmann::json::parse(ssdvp_test::slurp(out / "summary.json")); }
 
 }  // namespace
 
@@ -33,7 +31,7 @@ TEST(JournalRun, UntaggedAndTaggedKeepIntegrityUnderGc) {
     const auto r = ssdvp_test::run_command(
         d, ssdvp("--set host.files.journal_stream=" + std::to_string(stream) + " -o '" + out.string() + "'"));
     ASSERT_EQ(r.code, 0) << r.err;
-    const auto j = summary(out);
+    const auto j = ssdvp_test::summary(out);
     EXPECT_EQ(j["integrity"]["mismatches"], 0) << stream;
     EXPECT_GT(j["integrity"]["reads_checked"].get<uint64_t>(), 1000u) << stream;
     EXPECT_GT(j["ftl"]["gc_lba_writes"].get<uint64_t>(), 0u) << stream;  // under GC

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "run_command.h"
+#include "ssdvp_run.h"
 
 namespace fs = std::filesystem;
 
@@ -19,11 +19,9 @@ fs::path scratch(const std::string& name) { return ssdvp_test::scratch("ssdvp_zn
 
 // 16 MiB of the drive as zones (32 zones of 512 KiB): the log wraps round them several times.
 std::string ssdvp(const std::string& extra) {
-  return std::string("'") + SSDVP_BIN + "' run -c '" SSDVP_SOURCE_DIR "/configs/zns.yaml' --quiet " +
-         "--set workload.zoned.requests=20000 --set workload.zoned.zones=32 --set log.level=error " + extra;
+  return ssdvp_test::ssdvp_run(
+      "zns.yaml", "--set workload.zoned.requests=20000 --set workload.zoned.zones=32 --set log.level=error " + extra);
 }
-
-nlohmann::json summary(const fs::path& out) { return nlohmann::json::parse(ssdvp_test::slurp(out / "summary.json")); }
 
 }  // namespace
 
@@ -31,7 +29,7 @@ TEST(ZnsRun, AZonedLogKeepsEveryReadCorrectWithNoRelocation) {
   const fs::path d = scratch("log");
   const auto r = ssdvp_test::run_command(d, ssdvp("-o '" + (d / "out").string() + "'"));
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto j = summary(d / "out");
+  const auto j = ssdvp_test::summary(d / "out");
   EXPECT_EQ(j["integrity"]["mismatches"], 0);
   EXPECT_GT(j["integrity"]["reads_checked"].get<uint64_t>(), 5000u);
   EXPECT_EQ(j["host"]["errors"], 0);
@@ -57,7 +55,7 @@ TEST(ZnsRun, WritesOffTheWritePointerAreRefusedAndCounted) {
                "--set workload.synthetic.io_size=8KiB --set workload.synthetic.read_fraction=0 -o '" +
                (d / "out").string() + "'"));
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto j = summary(d / "out");
+  const auto j = ssdvp_test::summary(d / "out");
   EXPECT_GT(j["host"]["errors"].get<uint64_t>(), 0u);
   EXPECT_GT(j["host"]["errors_by_status"]["0x1bc"].get<uint64_t>(), 0u);  // Zone Invalid Write
   EXPECT_EQ(j["flash"]["violations"], 0);
@@ -66,9 +64,7 @@ TEST(ZnsRun, WritesOffTheWritePointerAreRefusedAndCounted) {
 TEST(ZnsRun, BadConfigurationsNameTheirKey) {
   const fs::path d = scratch("bad");
   const auto check = [&](const std::string& set, const std::string& key) {
-    const auto r = ssdvp_test::run_command(d, ssdvp(set));
-    EXPECT_EQ(r.code, 2) << set;
-    EXPECT_NE(r.err.find(key), std::string::npos) << set << ": " << r.err;
+    ssdvp_test::expect_refused(d, ssdvp(set), key);
   };
   check("--set flows.count=2", "flows.count");
   check("--set power.cut_at=1ms", "power.cut_at");

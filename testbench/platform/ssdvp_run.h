@@ -1,0 +1,34 @@
+// ssdvp_run.h - for the platform tests that run the ssdvp binary on one of
+// the bundled configurations (SSDVP_BIN and SSDVP_SOURCE_DIR come from
+// testbench/platform/CMakeLists.txt): the command, its summary and the
+// check that a bad configuration is refused naming its key.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "run_command.h"
+
+namespace ssdvp_test {
+
+// `ssdvp run -c configs/<config> --quiet <options>`.
+inline std::string ssdvp_run(const std::string& config, const std::string& options) {
+  return std::string("'") + SSDVP_BIN + "' run -c '" SSDVP_SOURCE_DIR "/configs/" + config + "' --quiet " + options;
+}
+
+// The summary.json a run wrote into `out`.
+inline nlohmann::json summary(const std::filesystem::path& out) {
+  return nlohmann::json::parse(slurp(out / "summary.json"));
+}
+
+// `cmd` exits 2 (a configuration error) and its message names `key`.
+inline void expect_refused(const std::filesystem::path& dir, const std::string& cmd, const std::string& key) {
+  const CommandResult r = run_command(dir, cmd);
+  EXPECT_EQ(r.code, 2) << cmd;
+  EXPECT_TRUE(contains(r.err, key)) << cmd << ": " << r.err;
+}
+
+}  // namespace ssdvp_test
