@@ -89,10 +89,13 @@ std::vector<FlowSpec> read_flows(Config& cfg, uint64_t lbas) {
       throw ConfigError("config key '" + k + "': flow " + std::to_string(i) +
                         " does not exist (flows.count: " + std::to_string(n) + ")");
     const std::string sub = k.substr(dot + 1);
-    if (sub == "name" || sub == "priority" || sub == "start" || sub == "stop" || sub == "share") continue;
+    if (sub == "name" || sub == "priority" || sub == "start" || sub == "stop" || sub == "share" || sub == "offset" ||
+        sub == "stop_queues")
+      continue;
     if (!flow_overridable(sub))
-      throw ConfigError("config key '" + k + "': a flow sets name, priority, start, stop, share, workload.* and " +
-                        "host.queue_depth/mode/submit; '" + sub + "' is shared by all flows");
+      throw ConfigError("config key '" + k +
+                        "': a flow sets name, priority, start, stop, stop_queues, share, offset, " + "workload.* " +
+                        "and host.queue_depth/mode/submit; '" + sub + "' is shared by all flows");
     bool known = false;
     for (const auto& p : cfg.params()) known = known || p.key == sub;
     if (!known) {
@@ -105,7 +108,7 @@ std::vector<FlowSpec> read_flows(Config& cfg, uint64_t lbas) {
   }
   double claimed = 0;
   uint64_t unclaimed = 0;
-  std::vector<double> share(n);
+  std::vector<double> share(n), offset(n, -1.0);  // offset < 0: laid out after the flow before
   for (uint64_t i = 0; i < n; ++i) {
     const std::string p = "flows." + std::to_string(i) + ".";
     FlowSpec f;
@@ -117,12 +120,25 @@ std::vector<FlowSpec> read_flows(Config& cfg, uint64_t lbas) {
                               std::begin(kPriorities));
     f.start_ps = cfg.get_time_ps(p + "start", "0s", "its first request no earlier than this (open loop)");
     f.stop_ps = cfg.get_time_ps(p + "stop", "0s", "no new request after this (0: its whole workload)");
+    const std::string sq = cfg.get_choice(p + "stop_queues", "keep", {"keep", "drain", "abort"},
+                                          "at its stop: keep its queue pair, delete it once its commands completed, "
+                                          "or delete it at once with them outstanding");
+    f.stop_queues = sq == "drain"   ? FlowSpec::StopQueues::drain
+                    : sq == "abort" ? FlowSpec::StopQueues::abort
+                                    : FlowSpec::StopQueues::keep;
     if (f.stop_ps && f.stop_ps <= f.start_ps)
       throw ConfigError("config key '" + p + "stop': at or before " + p + "start");
     share[i] =
         cfg.get_double(p + "share", 0.0, "fraction of the namespace it owns (0: an equal part of the rest)", 0.0, 1.0);
-    claimed += share[i];
-    unclaimed += share[i] == 0;
+    if (cfg.has(p + "offset")) {  // placed: may overlap other flows' LBAs (shared_lbas.h)
+      offset[i] = cfg.get_double(p + "offset", 0.0, "where its LBAs begin, as a fraction of the namespace", 0.0, 1.0);
+      if (offset[i] + share[i] > 1.0 + 1e-9)
+        throw ConfigError("config key '" + p + "share': offset + share is " + std::to_string(offset[i] + share[i]) +
+                          ", beyond the namespace");
+    } else {
+      claimed += share[i];
+      unclaimed += share[i] == 0;
+    }
     f.cfg = std::make_unique<Config>(cfg);
     for (const auto& o : over[i]) f.cfg->set(o.first, o.second);
     // The totals' time series are merged from the flows' interval histograms.
@@ -135,10 +151,20 @@ std::vector<FlowSpec> read_flows(Config& cfg, uint64_t lbas) {
   if (claimed > 1.0 + 1e-9 || (unclaimed && claimed >= 1.0))
     throw ConfigError("config key 'flows.0.share': the flows' shares add up to " + std::to_string(claimed) +
                       (unclaimed ? " and leave nothing for the flows without one" : ", more than the namespace"));
-  uint64_t base = 0;
+  uint64_t base = 0, last_laid = n;  // the last flow laid out in order gets what rounding leaves
+  for (uint64_t i = 0; i < n; ++i)
+    if (offset[i] < 0) last_laid = i;
   for (uint64_t i = 0; i < n; ++i) {
+    if (offset[i] >= 0) {  // placed: [offset, offset + share), share 0: to the end
+      const uint64_t b = std::min(lbas - 1, uint64_t(double(lbas) * offset[i]));
+      const uint64_t len = share[i] ? std::min(lbas - b, uint64_t(double(lbas) * share[i])) : lbas - b;
+      if (len == 0) throw ConfigError("config key 'flows." + std::to_string(i) + ".share': the flow gets no LBA");
+      flows[i].queue.lba_base = b;
+      flows[i].queue.lbas = len;
+      continue;
+    }
     const double s = share[i] ? share[i] : (1.0 - claimed) / double(unclaimed);
-    uint64_t len = i + 1 == n && unclaimed && share[i] == 0 ? lbas - base : uint64_t(double(lbas) * s);
+    uint64_t len = i == last_laid && unclaimed && share[i] == 0 ? lbas - base : uint64_t(double(lbas) * s);
     len = std::min(len, lbas - base);
     if (len == 0) throw ConfigError("config key 'flows." + std::to_string(i) + ".share': the flow gets no LBA");
     flows[i].queue.lba_base = base;
@@ -179,6 +205,37 @@ FlowSet::FlowSet(std::vector<FlowSpec> specs, Config& cfg, HostDriver& first, Ho
   if (specs_[0].start_ps && first_.closed_loop())
     throw ConfigError("config key 'flows.0.start': a closed-loop flow starts at once");
   first_.set_before_replay([this] { create_queues(); });
+  for (size_t i = 0; i < specs_.size() && !overlap_; ++i)
+    for (size_t j = i + 1; j < specs_.size() && !overlap_; ++j) {
+      const HostQueue &a = specs_[i].queue, &b = specs_[j].queue;
+      if (a.lba_base < b.lba_base + b.lbas && b.lba_base < a.lba_base + a.lbas) overlap_ = true;
+    }
+  bool aborts = false;
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    if (specs_[i].stop_queues == FlowSpec::StopQueues::keep) continue;
+    aborts = aborts || specs_[i].stop_queues == FlowSpec::StopQueues::abort;
+    const uint32_t qid = driver(i).queue().qid;
+    driver(i).set_queue_deleter(
+        [this, qid](bool cq) {
+          nvme_sqe e{};
+          e.cdw0 = cq ? NVME_ADMIN_DELETE_CQ : NVME_ADMIN_DELETE_SQ;
+          e.cdw10 = qid;
+          admin_lock_.lock();  // from this flow's thread, on flow 0's admin queue
+          struct Unlock {
+            sc_core::sc_mutex& m;
+            ~Unlock() { m.unlock(); }
+          } unlock{admin_lock_};
+          return first_.admin(e);
+        },
+        specs_[i].stop_queues == FlowSpec::StopQueues::abort);
+  }
+  if (overlap_ || aborts) use_shared(sb);  // an aborted write never happened
+}
+
+void FlowSet::use_shared(Scoreboard& sb) {
+  if (shared_) return;
+  shared_ = std::make_unique<SharedLbas>(sb);
+  for (size_t i = 0; i < size(); ++i) driver(i).set_shared(shared_.get());
 }
 
 FlowSet::~FlowSet() = default;
@@ -303,6 +360,7 @@ const HostResults& FlowSet::totals() const {
     t.commands += r.commands;
     t.errors += r.errors;
     t.wrapped += r.wrapped;
+    t.dropped += r.dropped;
     t.time_limited = t.time_limited || r.time_limited;
     for (const auto& kv : r.errors_by_status) t.errors_by_status[kv.first] += kv.second;
     t.read_latency.merge(r.read_latency);
@@ -364,14 +422,23 @@ nlohmann::json FlowSet::summary() const {
                  {"read_bytes", r.read_bytes},
                  {"write_bytes", r.write_bytes},
                  {"errors", r.errors},
+                 {"dropped", r.dropped},
+                 {"queues_deleted", d.queues_deleted()},
                  {"iops", secs > 0 ? double(r.requests) / secs : 0.0},
                  {"bandwidth_mbps", secs > 0 ? double(r.read_bytes + r.write_bytes) / 1e6 / secs : 0.0},
                  {"latency_us", {{"read", latency_json(r.read_latency)}, {"write", latency_json(r.write_latency)}}}});
     for (const char* op : {"read", "write"}) a.back()["latency_us"][op].erase("histogram");
   }
-  return {{"arbitration", nvme_.arbiter().mechanism() == NvmeArbiter::Mechanism::wrr ? "wrr" : "rr"},
-          {"arbitration_feature", nvme_.arbiter().feature()},
-          {"flows", a}};
+  nlohmann::json j = {{"arbitration", nvme_.arbiter().mechanism() == NvmeArbiter::Mechanism::wrr ? "wrr" : "rr"},
+                      {"arbitration_feature", nvme_.arbiter().feature()},
+                      {"flows", a}};
+  if (shared_)
+    j["shared_lbas"] = {{"overlap", overlap_},
+                        {"races", shared_->races()},
+                        {"ambiguous_reads", shared_->ambiguous_reads()},
+                        {"older_accepted", shared_->older_accepted()},
+                        {"tracked_at_end", shared_->tracked()}};
+  return j;
 }
 
 void print_flows_summary(const nlohmann::json& j) {

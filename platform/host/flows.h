@@ -13,6 +13,14 @@
 //                       of what the others leave); flows own disjoint LBA
 //                       ranges in flow order, so every read has one
 //                       expected content
+//   flows.<i>.offset    where its LBAs begin (fraction of the namespace;
+//                       unset: after the flow before): placed flows may
+//                       overlap others, and then reads are checked by
+//                       shared_lbas.h's rule (share 0: to the end)
+//   flows.<i>.stop_queues keep|drain|abort: at its stop, keep its queue
+//                       pair (default), or delete it (Delete I/O SQ then CQ)
+//                       once its commands completed, or at once with them
+//                       outstanding (host_stop.cpp states the rule)
 //   flows.<i>.<key>     any workload.* key, host.queue_depth, host.mode or
 //                       host.submit, for this flow only (the rest of the
 //                       configuration is shared)
@@ -49,6 +57,7 @@ struct FlowSpec {
   std::string name;
   NvmeArbiter::Priority priority = NvmeArbiter::medium;
   uint64_t start_ps = 0, stop_ps = 0;
+  enum class StopQueues { keep, drain, abort } stop_queues = StopQueues::keep;
   HostQueue queue;
   std::unique_ptr<Config> cfg;  // the shared configuration with this flow's keys
 };
@@ -94,7 +103,11 @@ class FlowSet {
   nlohmann::json summary() const;
 
  private:
-  void create_queues();  // in flow 0's thread
+  void create_queues();             // in flow 0's thread
+  void use_shared(Scoreboard& sb);  // every driver checks reads by shared_lbas.h's rule
+  bool overlap_ = false;            // some flows' LBA ranges overlap
+  sc_core::sc_mutex admin_lock_;    // flows deleting their queues share flow 0's admin queue
+  std::unique_ptr<SharedLbas> shared_;
 
   std::vector<FlowSpec> specs_;
   HostDriver& first_;

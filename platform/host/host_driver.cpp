@@ -216,12 +216,17 @@ nvme_sqe HostDriver::io_command(const Request& r, uint32_t s, uint64_t lba, uint
   // Out-of-range commands (host.lba_wrap: false) go to the device, which
   // fails them; the scoreboard only tracks LBAs that exist.
   const bool in_range = lba < lba_end_ && n <= lba_end_ - lba;
+  if (shared_) sl.seq = shared_->begin();                              // flows sharing LBAs
+  if (shared_ && op == host::IoOp::read) shared_->read_begin(sl.seq);  // (shared_lbas.h)
   if (op == host::IoOp::trim) {
     if (zone_cap_) return zone_reset(e, s, lba);  // nvme.command_set zns
     nvme_dsm_range range{0, n, lba};
     std::memcpy(mem_.data() + sl.buf, &range, sizeof range);
     if (in_range)
-      for (uint64_t i = 0; i < n; ++i) sb_.trim(lba + i);
+      for (uint64_t i = 0; i < n; ++i) {
+        if (shared_) shared_->write(sl.seq, lba + i, sb_.expected(lba + i), SSDVP_TOKEN_DEALLOCATED);
+        sb_.trim(lba + i);
+      }
     e.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_DSM) | SSDVP_FIELD_PUT(NVME_CDW0_CID, s);
     e.cdw10 = SSDVP_FIELD_PUT(NVME_CDW10_DSM_NR, 0);  // one range
     e.cdw11 = SSDVP_FIELD_PUT(NVME_CDW11_DSM_AD, 1);  // deallocate
@@ -241,7 +246,11 @@ nvme_sqe HostDriver::io_command(const Request& r, uint32_t s, uint64_t lba, uint
     sl.fua = fua_acc_ >= 1.0;
     if (sl.fua) fua_acc_ -= 1.0, e.cdw12 |= SSDVP_FIELD_PUT(NVME_CDW12_FUA, 1);
     auto* tok = reinterpret_cast<uint32_t*>(mem_.data() + sl.buf);
-    for (uint32_t i = 0; i < n; ++i) tok[i] = in_range ? sb_.write(lba + i) : 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t before = shared_ && in_range ? sb_.expected(lba + i) : 0;
+      tok[i] = in_range ? sb_.write(lba + i) : 0;
+      if (shared_ && in_range) shared_->write(sl.seq, lba + i, before, tok[i]);
+    }
     if (live_src_ && in_range) live_src_->on_write_tokens(r.io.line, lba, tok, n);
   }
   return e;
@@ -353,12 +362,16 @@ void HostDriver::complete_command(const nvme_cqe& c, uint64_t now) {
       for (uint32_t i = 0; i < sl.nlb; ++i) sb_.trim_acked(sl.lba + i);
   } else if (sl.op == host::IoOp::read && sl.lba + sl.nlb <= lba_end_) {
     const auto* tok = reinterpret_cast<const uint32_t*>(mem_.data() + sl.buf);
-    for (uint32_t i = 0; i < sl.nlb; ++i)
-      if (!sb_.check(sl.lba + i, tok[i]) && sb_.mismatches() <= 10)
+    for (uint32_t i = 0; i < sl.nlb; ++i) {
+      uint32_t want = 0;
+      const bool ok = shared_ ? shared_->check(sl.seq, sl.lba + i, tok[i], &want) : sb_.check(sl.lba + i, tok[i]);
+      if (!ok && sb_.mismatches() <= 10)
         SSDVP_LOG(log_, error, "integrity: LBA %llu read token 0x%08x, expected 0x%08x",
-                  (unsigned long long)(sl.lba + i), tok[i], sb_.expected(sl.lba + i));
+                  (unsigned long long)(sl.lba + i), tok[i], shared_ ? want : sb_.expected(sl.lba + i));
+    }
     if (live_src_ && it != live_.end()) live_src_->on_read_tokens(it->second.io.line, sl.lba, tok, sl.nlb);
   }
+  if (shared_) shared_done(sl, status);
   if (it != live_.end() && --it->second.outstanding == 0 &&
       it->second.issued >= std::max<uint64_t>(it->second.nlb, 1)) {
     complete_request(it->second, now);
@@ -421,6 +434,7 @@ void HostDriver::replay() {
   for (;;) {
     const uint64_t now = now_ps();
     take_arrivals(a, now);
+    if (abort_at_stop_ && res_.time_limited && !queues_deleted_) delete_queues(now);  // host_stop.cpp
     issue_waiting(now);
     if (submit_ps_ && res_.commands > charged_commands_) {  // host software time before the doorbell
       wait(ps(submit_ps_ * (res_.commands - charged_commands_)));
@@ -435,6 +449,7 @@ void HostDriver::replay() {
     wait_for_work(a, now);
     if (!handle_completions()) break;
   }
+  if (deleter_ && !queues_deleted_ && !error_) delete_queues(now_ps());
   sample(now_ps(), true);
   finished_ = !error_;
   if (on_finish_) on_finish_();
@@ -497,6 +512,8 @@ void HostDriver::wait_for_work(const Arrivals& a, uint64_t now) {
   uint64_t wake = next_sample_ps_;
   if (a.more && !closed_loop_ && (waiting_.empty() || busy_slots_ < qd_))
     wake = std::min(a.t0 + a.next.time_ps, next_sample_ps_);
+  if (abort_at_stop_ && a.more && limit_ps_ && a.t0 + limit_ps_ > now)
+    wake = std::min(wake, a.t0 + limit_ps_);  // its queues go at the stop time
   // An MSI that came while the thread was not waiting (an interrupt is
   // latched): handle its completions now instead of waiting for the next one.
   const uint64_t msis = mem_.msis(hq_.qid);

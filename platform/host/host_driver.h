@@ -32,6 +32,7 @@
 #include "host/live_source.h"
 #include "host/request_prefetch.h"
 #include "host/scoreboard.h"
+#include "host/shared_lbas.h"
 #include "host/gcdetect/iostat.h"
 #include "workload.h"
 
@@ -72,6 +73,7 @@ struct HostResults {
   uint64_t requests = 0, reads = 0, writes = 0, trims = 0, flushes = 0;
   uint64_t read_bytes = 0, write_bytes = 0, trim_bytes = 0;
   uint64_t commands = 0, errors = 0, wrapped = 0;
+  uint64_t dropped = 0;       // requests left unfinished: their queues were deleted at the flow's stop (abort)
   bool time_limited = false;  // host.time_limit cut the workload short
   std::map<uint16_t, uint64_t> errors_by_status;
   LatencyHistogram read_latency, write_latency;
@@ -159,6 +161,20 @@ class HostDriver : public sc_core::sc_module {
   // trim becomes a Zone Management Send Reset of each zone it touches, and
   // the scoreboard forgets the whole zone (zns_host.cpp).
   void set_zones(uint32_t zone_bits, uint64_t zone_cap) { zone_bits_ = zone_bits, zone_cap_ = zone_cap; }
+  // Flows whose LBAs overlap (flows.h): reads are checked by `s`'s rule for
+  // writes of other queues in flight (shared_lbas.h); null: the scoreboard alone.
+  void set_shared(SharedLbas* s) { shared_ = s; }
+  // flows.<i>.stop_queues (flows.cpp, host_stop.cpp): at its stop the driver
+  // deletes its queue pair through `del` (Delete I/O SQ, then Delete I/O CQ,
+  // over the admin queue; returns the NVMe status). abort: at the stop time,
+  // with its commands still outstanding (the controller completes the ones it
+  // has not fetched with 08h; requests not yet issued are dropped); else once
+  // every command completed (drain).
+  void set_queue_deleter(std::function<uint16_t(bool cq)> del, bool abort) {
+    deleter_ = std::move(del);
+    abort_at_stop_ = abort;
+  }
+  bool queues_deleted() const { return queues_deleted_; }
 
  private:
   struct Request {
@@ -179,6 +195,7 @@ class HostDriver : public sc_core::sc_module {
     uint32_t nlb = 0;
     uint64_t buf = 0;  // host address of its token buffer
     bool fua = false;  // a write with force unit access (host.fua_fraction)
+    uint64_t seq = 0;  // its SharedLbas command number (flows sharing LBAs)
   };
 
   SC_HAS_PROCESS(HostDriver);
@@ -197,6 +214,11 @@ class HostDriver : public sc_core::sc_module {
   uint32_t zone_bits_ = 0;
   uint64_t zone_cap_ = 0;  // 0: not a zoned namespace
   bool conflicts(host::IoOp op, uint64_t lba, uint64_t n) const;
+  SharedLbas* shared_ = nullptr;
+  void shared_done(const Slot& sl, uint16_t status);  // shared_lbas_hooks.cpp
+  std::function<uint16_t(bool)> deleter_;             // host_stop.cpp
+  bool abort_at_stop_ = false, queues_deleted_ = false;
+  void delete_queues(uint64_t now);
   uint32_t free_slot() const;
   void submit(uint32_t slot, const nvme_sqe& e);
   void ring_sq();

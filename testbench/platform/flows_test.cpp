@@ -81,6 +81,7 @@ TEST(Flows, PerFlowFiguresAddUpAndEveryReadChecksOutUnderRoundRobin) {
   EXPECT_GT(j["integrity"]["reads_checked"].get<uint64_t>(), 2000u);
   EXPECT_GT(j["ftl"]["gc_runs"].get<uint64_t>(), 0u) << "the writer should make GC run";
   EXPECT_TRUE(contains(ssdvp_test::slurp(d / "out/summary.json"), "\"flows\""));
+  EXPECT_FALSE(j["flows"].contains("shared_lbas")) << "disjoint flows: the scoreboard alone checks";
 }
 
 TEST(Flows, WeightedRoundRobinRunsWithTheWeightsTheHostSet) {
@@ -123,6 +124,75 @@ TEST(Flows, EveryFlowHasItsRequestsOnTheTimeline) {
   EXPECT_EQ(writer, flows[1]["requests"].get<uint64_t>());
 }
 
+// Two flows reading and writing the same 32 LBAs, each from its own queue
+// pair with nothing ordering them (flows.<i>.offset): writes of both are in
+// flight on one LBA at once, reads race them, and every read returns what
+// host/shared_lbas.h's rule allows.
+const std::string kShared =
+    "--set flows.count=2 --set flows.0.offset=0 --set flows.1.offset=0 "
+    "--set flows.0.share=0.00014 --set flows.1.share=0.00014 "  // 32 of 229,376 LBAs
+    "--set flows.0.host.queue_depth=16 --set flows.1.host.queue_depth=16 "
+    "--set flows.0.workload.synthetic.read_fraction=0.5 --set flows.0.workload.synthetic.requests=6000 "
+    "--set flows.1.workload.synthetic.read_fraction=0.5 --set flows.1.workload.synthetic.requests=6000 "
+    "--set flows.1.workload.synthetic.seed=7 ";
+
+TEST(Flows, TwoFlowsWritingOneRangeRaceAndEveryReadIsOneTheRuleAllows) {
+  const fs::path d = ssdvp_test::scratch("flows", "shared");
+  const auto r = run(d, kShared);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = summary(d);
+  const auto& flows = j["flows"]["flows"];
+  EXPECT_EQ(flows[0]["lba_base"], 0);
+  EXPECT_EQ(flows[1]["lba_base"], 0);
+  EXPECT_EQ(flows[0]["lbas"], flows[1]["lbas"]);
+  ASSERT_TRUE(j["flows"].contains("shared_lbas"));
+  const auto& s = j["flows"]["shared_lbas"];
+  EXPECT_TRUE(s["overlap"].get<bool>());
+  EXPECT_EQ(flows[0]["lbas"], 32);
+  EXPECT_GT(s["races"].get<uint64_t>(), 20u) << "writes of both queues in flight on one LBA";
+  EXPECT_GT(s["ambiguous_reads"].get<uint64_t>(), 100u) << "reads with more than one acceptable content";
+  EXPECT_GT(s["older_accepted"].get<uint64_t>(), 0u) << "reads a scoreboard without the rule would have failed";
+  expect_flows_add_up(j);
+  EXPECT_EQ(j["integrity"]["mismatches"], 0);
+  EXPECT_GT(j["integrity"]["reads_checked"].get<uint64_t>(), 5000u);
+  EXPECT_EQ(j["host"]["errors"], 0);
+}
+
+// flows.<i>.stop_queues: the writer deletes its queue pair at its stop. With
+// abort and 8 command slots, commands still in its SQ complete with Command
+// Aborted due to SQ Deletion (08h) and their writes never happen: the reader,
+// on the same LBAs and going on after, reads the data from before them.
+// With drain nothing is aborted.
+TEST(Flows, AFlowDeletesItsQueuesAtItsStop) {
+  const std::string both =
+      "--set ftl.cmd_slots=8 --set flows.count=2 --set flows.0.offset=0 --set flows.1.offset=0 "
+      "--set flows.0.share=0.01 --set flows.1.share=0.01 "
+      "--set flows.0.host.mode=open --set flows.0.workload.synthetic.iops=5000 "
+      "--set flows.0.workload.synthetic.read_fraction=1 --set flows.0.workload.synthetic.requests=1500 "
+      "--set flows.1.host.queue_depth=32 --set flows.1.workload.synthetic.read_fraction=0 "
+      "--set flows.1.workload.synthetic.requests=1000000 --set flows.1.stop=100ms ";
+  const fs::path d = ssdvp_test::scratch("flows", "stop");
+  for (const std::string mode : {"abort", "drain"}) {
+    const auto r = run(d, both + "--set flows.1.stop_queues=" + mode);
+    ASSERT_EQ(r.code, 0) << mode << "\n" << r.err;
+    const auto j = summary(d);
+    const auto& w = j["flows"]["flows"][1];
+    EXPECT_TRUE(w["queues_deleted"].get<bool>()) << mode;
+    EXPECT_FALSE(j["flows"]["flows"][0]["queues_deleted"].get<bool>()) << mode;
+    EXPECT_EQ(j["flows"]["flows"][0]["requests"], 1500) << "the reader goes on after the writer's queues are gone";
+    EXPECT_EQ(j["integrity"]["mismatches"], 0) << mode;
+    EXPECT_GT(j["integrity"]["reads_checked"].get<uint64_t>(), 1000u) << mode;
+    const auto& errs = j["host"]["errors_by_status"];
+    if (mode == "abort") {
+      EXPECT_GT(errs.value("0x008", 0u), 0u) << "commands the controller had not fetched: " << errs.dump();
+      EXPECT_EQ(w["errors"].get<uint64_t>(), errs.value("0x008", 0u)) << "every error an abort";
+    } else {
+      EXPECT_EQ(j["host"]["errors"], 0) << "drained: nothing outstanding at the delete";
+      EXPECT_EQ(w["dropped"], 0);
+    }
+  }
+}
+
 TEST(Flows, ABadFlowKeyIsAnErrorNamingIt) {
   const fs::path d = ssdvp_test::scratch("flows", "bad");
   struct Case {
@@ -139,6 +209,9 @@ TEST(Flows, ABadFlowKeyIsAnErrorNamingIt) {
       {"--set flows.count=65", "flows.count"},
       {"--set flows.0.name=a", "flows.0.name"},  // no flows.count
       {"--set flows.count=2 --set host.streams=oracle", "host.streams"},
+      {"--set flows.count=2 --set flows.1.offset=0.8 --set flows.1.share=0.3", "flows.1.share"},
+      {"--set flows.count=2 --set flows.1.offset=1.5", "flows.1.offset"},
+      {"--set flows.count=2 --set flows.0.stop_queues=later", "flows.0.stop_queues"},
   };
   for (const auto& c : cases) {
     const auto r = run(d, c.set);
