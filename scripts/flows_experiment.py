@@ -13,10 +13,9 @@ on the page; each writes out/flows/<name>/summary.json.
 import argparse
 import json
 import os
-import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from runpoint import run_point, ssdvp_run
+from runpoint import pyplot, run_point, save_figure, ssdvp_run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "flows")
@@ -75,12 +74,8 @@ def row(name, desc, j):
 
 
 def plot(table):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib missing: no plot", file=sys.stderr)
+    plt = pyplot()
+    if plt is None:
         return False
     fig, axes = plt.subplots(1, len(SLOTS), figsize=(12, 4), sharey=True)
     for ax, slots in zip(axes, SLOTS):
@@ -95,10 +90,7 @@ def plot(table):
         ax.grid(axis="y", alpha=0.3)
     axes[0].set_ylabel("reader's read latency (us)")
     axes[-1].legend(fontsize=8)
-    fig.tight_layout()
-    os.makedirs(os.path.dirname(FIG), exist_ok=True)
-    fig.savefig(FIG, dpi=90)
-    plt.close(fig)
+    save_figure(plt, fig, FIG)
     return True
 
 

@@ -59,3 +59,23 @@ def write_page(template, page, text, key="{{TABLE}}"):
     with open(page, "w") as f:
         f.write(body.replace(key, text))
     print("wrote", page)
+
+
+def pyplot():
+    """matplotlib's pyplot on the Agg backend, or None (and a note) when matplotlib is missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib missing: no plot", file=sys.stderr)
+        return None
+    return plt
+
+
+def save_figure(plt, fig, path):
+    """Writes fig to path (its folder made) and closes it."""
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
