@@ -2,6 +2,7 @@
 #include "host/shared_lbas.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ssdvp {
 namespace {
@@ -36,6 +37,18 @@ void SharedLbas::write_done(uint64_t cmd, uint64_t lba, bool never_executed) {
 void SharedLbas::read_end(uint64_t cmd) {
   auto it = reads_.find(cmd);
   if (it != reads_.end()) reads_.erase(it);
+  // Entries are tidied when their LBA is written; one left with candidates
+  // that only reads then in flight could return would stay until its next
+  // write: sweep them all once per max(4096, 2 x entries) reads.
+  if (++reads_since_sweep_ >= std::max<uint64_t>(4096, 2 * map_.size())) sweep();
+}
+
+void SharedLbas::sweep() {
+  reads_since_sweep_ = 0;
+  for (auto it = map_.begin(); it != map_.end();) {
+    tidy(it->first, it->second);
+    it = it->second.empty() ? map_.erase(it) : std::next(it);
+  }
 }
 
 bool SharedLbas::check(uint64_t cmd, uint64_t lba, uint32_t token, uint32_t* expected) {

@@ -75,11 +75,13 @@ class SharedLbas {
   };
   using Entry = std::vector<Cand>;
   void tidy(uint64_t lba, Entry& e);  // drops what no read can return; the entry when it says nothing
+  void sweep();                       // tidy() of every entry, once per so many reads (amortized)
   Scoreboard& sb_;
   uint64_t seq_ = 0;
   std::unordered_map<uint64_t, Entry> map_;
   std::multiset<uint64_t> reads_;  // in-flight reads' sequence numbers
   uint64_t races_ = 0, ambiguous_ = 0, older_ = 0;
+  uint64_t reads_since_sweep_ = 0;
 };
 
 }  // namespace ssdvp

@@ -1,8 +1,8 @@
 // shared_lbas_test.cpp - the rule for reads of LBAs that several flows write
 // with nothing ordering them (platform/host/shared_lbas.h): what a read may
 // return while writes of two queues race, what it may no longer return once a
-// later write completed, a read that settles which write the drive kept, and
-// an aborted write that never happened.
+// later write completed, a read that settles which write the drive kept, an
+// aborted write that never happened, entries swept once no read needs them.
 #include <gtest/gtest.h>
 
 #include "host/shared_lbas.h"
@@ -110,6 +110,36 @@ TEST(SharedLbas, AWriteAbortedBeforeItWasFetchedNeverHappened) {
   s.write_done(t, kLba, false);
   EXPECT_TRUE(read_now(s, SSDVP_TOKEN_DEALLOCATED));
   EXPECT_FALSE(read_now(s, ta));
+}
+
+// An entry kept for a read that was in flight goes once nothing can need it,
+// without another write to its LBA: the map does not grow with every LBA the
+// flows ever raced on.
+TEST(SharedLbas, EntriesKeptForReadsInFlightAreSweptLater) {
+  Scoreboard sb(16);
+  SharedLbas s(sb);
+  const uint64_t a = s.begin();
+  write(s, sb, a);
+  s.write_done(a, kLba, false);
+  const uint64_t r = s.begin();
+  s.read_begin(r);
+  const uint64_t b = s.begin();
+  const uint32_t tb = write(s, sb, b);
+  s.write_done(b, kLba, false);
+  s.read_end(r);
+  EXPECT_EQ(s.tracked(), 1u) << "a's data was kept for r";
+  const uint32_t other = sb.write(3);
+  uint64_t reads = 0;
+  while (s.tracked() && reads < 100000) {
+    const uint64_t q = s.begin();
+    s.read_begin(q);
+    EXPECT_TRUE(s.check(q, 3, other));
+    s.read_end(q);
+    ++reads;
+  }
+  EXPECT_EQ(s.tracked(), 0u);
+  EXPECT_LE(reads, 4096u);
+  EXPECT_TRUE(read_now(s, tb));
 }
 
 TEST(SharedLbas, AnUntouchedLbaIsTheScoreboardsAlone) {
