@@ -199,7 +199,7 @@ def table(workloads, policies, writes):
     """The page's table: one row per point that has run (each count of writes in turn, then the traces)."""
     head = ("| workload | policy | host writes | WAF | erases | GC victims | read mean (us) | read p99 (us) | "
             "write mean (us) | write p99.9 (us) | hottest class share | rank corr. | never rewritten in hottest | "
-            "CPU s (user + sys) | peak RSS MB |")
+            "CPU s (user + sys) | peak RSS MiB |")
     lines = [head, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for w, p, d in point_rows(workloads, policies, writes):
         try:
