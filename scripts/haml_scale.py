@@ -134,14 +134,19 @@ def run(cmd, log):
     return {"user_s": float(user), "sys_s": float(system), "wall_s": float(wall), "peak_rss_mb": int(rss_kib) / 1024.0}
 
 
-def age(build, state, policy, workload=None):
-    """Ages and saves the drive a policy's point on workload loads (unless it is there)."""
+def age_cmd(build, state, policy, workload=None):
+    """The drive a policy's point on workload loads: its name, directory and the command that ages it."""
     name, extra = drive_of(policy, workload)
     d = os.path.join(state, name)
+    return name, d, command(build, sets_of(policy) + extra, ["--save-state", d, "--precondition-only"])
+
+
+def age(build, state, policy, workload=None):
+    """Ages and saves the drive a policy's point on workload loads (unless it is there)."""
+    name, d, cmd = age_cmd(build, state, policy, workload)
     if os.path.exists(os.path.join(d, "state.json")):
         return
     os.makedirs(os.path.join(ROOT, OUT), exist_ok=True)
-    cmd = command(build, sets_of(policy) + extra, ["--save-state", d, "--precondition-only"])
     print(f"age {name}: {' '.join(cmd)}", flush=True)
     cpu = run(cmd, os.path.join(ROOT, OUT, f"age-{name}.log"))
     with open(os.path.join(ROOT, OUT, f"age-{name}.json"), "w") as f:
