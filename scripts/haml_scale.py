@@ -15,20 +15,22 @@ drive-write of uniform random overwrites, `--save-state DIR/<policy>
 the workload (precondition.workload_fraction=0, so the workload's keys are not
 part of the saved drive): each point's whole workload is timed, N host writes
 (N / (1 - read fraction) requests). Saved drives are about 1.3 GB each: keep DIR
-outside the repository; --clean deletes each policy's drive after its last point.
+outside the repository; --clean deletes each drive after its policy's last point on it.
+The traces at about 10 M LBA writes (msr-10m, dtrs-10m, tpcc-10m) are replayed
+over about 800 s with T = 32 s, so they load drives aged with that T
+(DIR/<policy>-T32s), one more ageing per policy.
 
 Points already run (out/haml_scale/<workload>-<policy>/summary.json with the same
 request count) are not run again; delete the directory to redo one. One point runs
-at a time. Each point's command line and CPU time are in out/haml_scale/<point>/cmd.json.
+at a time. Each point's command line, CPU time (user, sys), wall time and peak RSS,
+of that process alone (/usr/bin/time), are in out/haml_scale/<point>/cmd.json.
 """
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "explore"))
@@ -72,12 +74,36 @@ TRACES = {
     "tpcc": ["workload.source=trace", "workload.trace=traces/tpcc-small.ascii", "workload.format=mqsim",
              "workload.loops=125", "workload.time_scale=12", "host.memory=64MiB"],
 }
+# The same three at about 10 M LBA writes. At 200 s that would be 200 MiB/s of
+# writes, more than this drive's GC sustains (PostMark's 217 MiB/s emptied the
+# free pool), so they are replayed over about 800 s (about 50 MiB/s) with
+# T = 32 s (1/25 of the replay), and T being part of a saved drive, they load
+# drives aged with T = 32 s (DIR/<policy>-T32s): MSR 700 passes at 0.0047
+# (800 s), DTRS 54 passes at 0.000494 (800 s), TPC-C 1,250 passes at 4.7x its
+# recorded time (799 s).
+LONG_PERIOD = "32s"
+LONG = {
+    "msr-10m": ["workload.source=trace", "workload.trace=traces/msr_heimdall_rw20_80_105.ascii",
+                "workload.format=mqsim", "workload.loops=700", "workload.time_scale=0.0047", "host.memory=64MiB"],
+    "dtrs-10m": ["workload.source=trace", "workload.trace=traces/dtrs.ascii", "workload.format=mqsim",
+                 "workload.loops=54", "workload.time_scale=0.000494", "host.memory=64MiB"],
+    "tpcc-10m": ["workload.source=trace", "workload.trace=traces/tpcc-small.ascii", "workload.format=mqsim",
+                 "workload.loops=1250", "workload.time_scale=4.7", "host.memory=64MiB"],
+}
+TRACES.update(LONG)
 WORKLOADS = ["hotcold", "shifting"] + list(TRACES)
 AGE = ["precondition.workload_fraction=0"]
 
 
+def drive_of(policy, workload=None):
+    """The saved drive a point loads: its directory name under --state and the keys ageing adds."""
+    if workload in LONG:
+        return f"{policy}-T{LONG_PERIOD}", [f"ftl.hot.period={LONG_PERIOD}"]
+    return policy, []
+
+
 def sets_of(policy, workload=None, writes=None):
-    s = [f"ftl.placement.policy={policy}", "host.streams=oracle"] + AGE
+    s = [f"ftl.placement.policy={policy}", "host.streams=oracle"] + AGE + drive_of(policy, workload)[1]
     if workload in TRACES:
         s += TRACES[workload]
     elif workload:
@@ -93,31 +119,40 @@ def command(build, sets, extra):
 
 
 def run(cmd, log):
-    """Runs cmd from the repository root; returns its CPU seconds (user, sys)."""
+    """Runs cmd from the repository root under /usr/bin/time; returns that process's own
+    CPU seconds (user, sys), wall seconds and peak RSS (getrusage's RUSAGE_CHILDREN would
+    give the largest RSS of every child so far, so an ageing run's would hide the point's)."""
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.time()
+    timing = log + ".time"
     with open(log, "w") as f:
-        r = subprocess.run(cmd, cwd=ROOT, env=env, stdout=f, stderr=subprocess.STDOUT)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        r = subprocess.run(["/usr/bin/time", "-o", timing, "-f", "%e %U %S %M"] + cmd, cwd=ROOT, env=env,
+                           stdout=f, stderr=subprocess.STDOUT)
     if r.returncode != 0:
         sys.exit(f"exit {r.returncode}: {' '.join(cmd)} (log: {log})")
-    return {"user_s": after.ru_utime - before.ru_utime, "sys_s": after.ru_stime - before.ru_stime,
-            "wall_s": time.time() - t0, "peak_rss_mb": after.ru_maxrss / 1024.0}
+    with open(timing) as f:
+        wall, user, system, rss_kib = f.read().split()[-4:]
+    return {"user_s": float(user), "sys_s": float(system), "wall_s": float(wall), "peak_rss_mb": int(rss_kib) / 1024.0}
 
 
-def age(build, state, policy):
-    """Ages and saves the drive of one policy (unless it is there)."""
-    d = os.path.join(state, policy)
+def age_cmd(build, state, policy, workload=None):
+    """The drive a policy's point on workload loads: its name, directory and the command that ages it."""
+    name, extra = drive_of(policy, workload)
+    d = os.path.join(state, name)
+    return name, d, command(build, sets_of(policy) + extra, ["--save-state", d, "--precondition-only"])
+
+
+def age(build, state, policy, workload=None):
+    """Ages and saves the drive a policy's point on workload loads (unless it is there)."""
+    name, d, cmd = age_cmd(build, state, policy, workload)
     if os.path.exists(os.path.join(d, "state.json")):
         return
     os.makedirs(os.path.join(ROOT, OUT), exist_ok=True)
-    cmd = command(build, sets_of(policy), ["--save-state", d, "--precondition-only"])
-    print(f"age {policy}: {' '.join(cmd)}", flush=True)
-    cpu = run(cmd, os.path.join(ROOT, OUT, f"age-{policy}.log"))
-    with open(os.path.join(ROOT, OUT, f"age-{policy}.json"), "w") as f:
+    print(f"age {name}: {' '.join(cmd)}", flush=True)
+    cpu = run(cmd, os.path.join(ROOT, OUT, f"age-{name}.log"))
+    with open(os.path.join(ROOT, OUT, f"age-{name}.json"), "w") as f:
         json.dump({"cmd": cmd, **cpu}, f, indent=1)
-    print(f"age {policy}: {cpu['user_s']:.1f} + {cpu['sys_s']:.1f} s CPU, {cpu['wall_s']:.0f} s wall", flush=True)
+    print(f"age {name}: {cpu['user_s']:.1f} + {cpu['sys_s']:.1f} s CPU, {cpu['wall_s']:.0f} s wall, "
+          f"{cpu['peak_rss_mb']:,.0f} MB peak RSS", flush=True)
 
 
 def point_name(workload, policy, writes):
@@ -133,7 +168,7 @@ def point_dir(workload, policy, writes):
 
 def point_cmd(build, state, workload, policy, writes):
     return command(build, sets_of(policy, workload, writes),
-                   ["--load-state", os.path.join(state, policy), "-o",
+                   ["--load-state", os.path.join(state, drive_of(policy, workload)[0]), "-o",
                     os.path.relpath(point_dir(workload, policy, writes), ROOT)])
 
 
@@ -153,8 +188,8 @@ def point(cmd, d):
     cpu = run(cmd, os.path.join(d, "log.txt"))
     with open(os.path.join(d, "cmd.json"), "w") as f:
         json.dump({"cmd": cmd, **cpu}, f, indent=1)
-    print(f"{name}: {cpu['user_s']:.1f} + {cpu['sys_s']:.1f} s CPU, {cpu['wall_s']:.0f} s wall",
-          flush=True)
+    print(f"{name}: {cpu['user_s']:.1f} + {cpu['sys_s']:.1f} s CPU, {cpu['wall_s']:.0f} s wall, "
+          f"{cpu['peak_rss_mb']:,.0f} MB peak RSS", flush=True)
 
 
 def point_rows(workloads, policies, writes):
@@ -169,7 +204,7 @@ def table(workloads, policies, writes):
     """The page's table: one row per point that has run (each count of writes in turn, then the traces)."""
     head = ("| workload | policy | host writes | WAF | erases | GC victims | read mean (us) | read p99 (us) | "
             "write mean (us) | write p99.9 (us) | hottest class share | rank corr. | never rewritten in hottest | "
-            "CPU s (user + sys) | peak RSS MB |")
+            "CPU s (user + sys) | peak RSS MiB |")
     lines = [head, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for w, p, d in point_rows(workloads, policies, writes):
         try:
@@ -232,7 +267,7 @@ def main():
                     help="host writes per synthetic point (default 10 M); comma-separated: each in turn")
     ap.add_argument("--policies", default=",".join(POLICIES), help="comma-separated, in run order")
     ap.add_argument("--workloads", default=",".join(WORKLOADS), help="comma-separated")
-    ap.add_argument("--clean", action="store_true", help="delete each policy's saved drive after its last point")
+    ap.add_argument("--clean", action="store_true", help="delete each saved drive after its policy's last point on it")
     ap.add_argument("--table-only", action="store_true", help="print the table of what has run")
     ap.add_argument("--split", type=float, default=0,
                     help="also print each point's WAF over the first SPLIT seconds and after them")
@@ -250,14 +285,15 @@ def main():
     state = os.path.abspath(a.state)
     if not a.table_only:
         for p in policies:
-            todo = [(point_cmd(build, state, w, p, n), point_dir(w, p, n)) for n in writes for w in workloads]
-            todo = [(c, d) for i, (c, d) in enumerate(todo) if not done(c, d) and (c, d) not in todo[:i]]
-            if todo:
-                age(build, state, p)
-            for c, d in todo:
-                point(c, d)
-            if a.clean:
-                shutil.rmtree(os.path.join(state, p), ignore_errors=True)
+            todo = [(w, point_cmd(build, state, w, p, n), point_dir(w, p, n)) for n in writes for w in workloads]
+            todo = [t for i, t in enumerate(todo) if not done(t[1], t[2]) and t[1:] not in [u[1:] for u in todo[:i]]]
+            for drive in dict.fromkeys(drive_of(p, w)[0] for w, _, _ in todo):  # each drive in turn
+                mine = [t for t in todo if drive_of(p, t[0])[0] == drive]
+                age(build, state, p, mine[0][0])
+                for _, c, d in mine:
+                    point(c, d)
+                if a.clean:
+                    shutil.rmtree(os.path.join(state, drive), ignore_errors=True)
     print(table(workloads, policies, writes))
     if a.split:
         print()

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
-#include <unordered_map>
 #include <vector>
 
 #include "host/host_driver.h"
@@ -28,13 +27,59 @@ uint32_t oracle_class(uint64_t distance, uint64_t logical_lbas, uint32_t classes
 
 namespace {
 
+// LBA -> logical time of its next write or trim: open addressing with linear
+// probing in two flat arrays, grown at 3/4 full. Large arrays go back to the
+// system when the pre-pass ends; a node per LBA (std::unordered_map) left its
+// pages in the heap for the rest of the run (about 170 MB after 10 M writes
+// at Table III scale, docs/results/haml.md).
+class NextTable {
+ public:
+  // The time of LBA l (*found false: a new slot, to be set by the caller).
+  uint64_t& at(uint64_t l, bool* found) {
+    if ((used_ + 1) * 4 > keys_.size() * 3) grow();
+    size_t i = slot(l);
+    *found = keys_[i] == l;
+    if (!*found) {
+      keys_[i] = l;
+      ++used_;
+    }
+    return vals_[i];
+  }
+
+ private:
+  static constexpr uint64_t kEmpty = UINT64_MAX;  // not an LBA
+  size_t slot(uint64_t l) const {
+    const size_t mask = keys_.size() - 1;
+    size_t i = size_t((l * 0x9E3779B97F4A7C15ull) >> shift_) & mask;
+    while (keys_[i] != kEmpty && keys_[i] != l) i = (i + 1) & mask;
+    return i;
+  }
+  void grow() {
+    std::vector<uint64_t> k(std::max<size_t>(keys_.size() * 2, 1024), kEmpty), v(k.size());
+    keys_.swap(k);
+    vals_.swap(v);
+    shift_ = 64;
+    for (size_t n = keys_.size(); n > 1; n >>= 1) --shift_;
+    for (size_t j = 0; j < k.size(); ++j)
+      if (k[j] != kEmpty) {
+        const size_t i = slot(k[j]);
+        keys_[i] = k[j];
+        vals_[i] = v[j];
+      }
+  }
+  std::vector<uint64_t> keys_, vals_;
+  size_t used_ = 0;
+  unsigned shift_ = 64;
+};
+
 class OracleStreams final : public host::Workload {
  public:
   OracleStreams(std::unique_ptr<host::Workload> inner, uint64_t lbas, uint32_t lba_size, uint32_t classes,
                 uint64_t max_requests)
       : in_(std::move(inner)) {
     struct Req {
-      uint64_t lba, cnt, pos;  // pos: LBAs written before it
+      uint64_t lba, pos;  // pos: LBAs written before it
+      uint32_t cnt;
       bool trim;
     };
     std::vector<Req> reqs;        // writes and trims, in order
@@ -49,26 +94,24 @@ class OracleStreams final : public host::Workload {
       if (r.op != host::IoOp::write && r.op != host::IoOp::trim) continue;
       uint64_t lba, cnt;
       if (!lba_range(r.offset, r.length, lba_size, lbas, true, &lba, &cnt)) continue;
-      reqs.push_back({lba, cnt, pos, r.op == host::IoOp::trim});
+      reqs.push_back({lba, pos, uint32_t(cnt), r.op == host::IoOp::trim});
       index.push_back(n - 1);
       if (r.op == host::IoOp::write) pos += cnt;
     }
     in_->rewind();
     stream_.assign(n, 0);
     // Backwards: the next write or trim of each LBA.
-    std::unordered_map<uint64_t, uint64_t> next;  // LBA -> logical time of its next write/trim
-    next.reserve(std::min<uint64_t>(lbas, pos + 1));
+    NextTable next;  // LBA -> logical time of its next write/trim
     std::vector<uint64_t> votes(classes);
     for (size_t i = reqs.size(); i-- > 0;) {
       const Req& q = reqs[i];
       std::fill(votes.begin(), votes.end(), 0);
       for (uint64_t k = 0; k < q.cnt; ++k) {
         const uint64_t l = q.lba + k, at = q.pos + (q.trim ? 0 : k);
-        if (!q.trim) {
-          auto it = next.find(l);
-          votes[oracle_class(it == next.end() ? UINT64_MAX : it->second - at, lbas, classes)]++;
-        }
-        next[l] = at;
+        bool seen;
+        uint64_t& t = next.at(l, &seen);
+        if (!q.trim) votes[oracle_class(seen ? t - at : UINT64_MAX, lbas, classes)]++;
+        t = at;
       }
       if (q.trim) continue;
       const auto best = std::max_element(votes.begin(), votes.end());  // first maximum: the hotter class

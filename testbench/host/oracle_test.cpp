@@ -2,6 +2,8 @@
 // pre-pass puts on each write (platform/host/oracle.h).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <vector>
 
 #include "host/oracle.h"
@@ -83,6 +85,31 @@ TEST(Oracle, StreamsFollowTheNextOverwrite) {
   w->rewind();
   ASSERT_TRUE(w->next(r));
   EXPECT_EQ(r.stream, 1);
+}
+
+// Single-LBA writes over many distinct LBAs (the pre-pass's table grows
+// several times): each write's stream is the class of the distance to the
+// next write of its LBA, found here by scanning forward.
+TEST(Oracle, StreamsMatchAForwardScanOverManyLbas) {
+  const uint64_t L = 1ull << 16;  // class bounds at distances 4096, 8192, 16384, 32768
+  std::mt19937_64 rng(7);
+  std::vector<uint64_t> lbas;
+  for (int i = 0; i < 30000; ++i)  // half to a hot set of 2,000 LBAs, half to the rest
+    lbas.push_back(rng() % 2 ? rng() % 2000 : 2000 + rng() % (L - 2000));
+  std::vector<IoRequest> v;
+  for (uint64_t l : lbas) v.push_back(req(IoOp::write, l, 1));
+  auto w = ssdvp::make_oracle_streams(std::make_unique<VectorWorkload>(v), L, 4096, 6, v.size());
+  IoRequest r;
+  std::vector<int> per_class(6);
+  for (size_t i = 0; i < lbas.size(); ++i) {
+    ASSERT_TRUE(w->next(r));
+    const auto nx = std::find(lbas.begin() + i + 1, lbas.end(), lbas[i]);
+    const uint64_t d = nx == lbas.end() ? UINT64_MAX : uint64_t(nx - lbas.begin()) - i;
+    ASSERT_EQ(r.stream, oracle_class(d, L, 6) + 1) << "write " << i << " of LBA " << lbas[i];
+    per_class[r.stream - 1]++;
+  }
+  EXPECT_FALSE(w->next(r));
+  for (int c : {0, 1, 2, 3, 5}) EXPECT_GT(per_class[c], 100) << "class " << c;  // the classes are exercised
 }
 
 TEST(Oracle, AnEndlessWorkloadIsRefused) {
