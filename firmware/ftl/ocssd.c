@@ -102,7 +102,13 @@ static int is_read(const struct fw_cmd *cmd) {
 /* Vector Copy runs in two phases, kept in cmd->stream (unused otherwise here):
  * 0 reading the sources into the staging area, 1 programming the destinations
  * (also when a source failed, so the chunks' pages stay in program order; the
- * command then completes with the read's status). */
+ * command then completes with the read's status). Between them, once every
+ * source read is issued, it is parked (OC_COPY_PARKED): out of the line of
+ * waiting commands, so that the commands behind it do not wait for its reads;
+ * only a command that programs or resets one of its destination chunks does
+ * (oc_blocked), as its programs must follow the copy's. When its reads are in
+ * it goes back to the head of the line and programs. */
+#define OC_COPY_PARKED 2u
 static int is_copy(const struct fw_cmd *cmd) { return cmd->opcode == OCSSD_OP_VECTOR_COPY; }
 static int is_write(const struct fw_cmd *cmd) {
   return cmd->opcode == OCSSD_OP_VECTOR_WRITE || cmd->opcode == NVME_OP_WRITE || cmd->opcode == ZNS_OP_APPEND;
@@ -189,11 +195,21 @@ static uint16_t oc_check_reset(struct ftl *f, struct fw_cmd *cmd) {
 static void oc_maybe_done(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   if (cmd->progress < cmd->nlb || cmd->pending) return;
-  if (is_copy(cmd) && !cmd->stream) return; /* its sources are in: oc_resume() goes on with the programs */
+  if (is_copy(cmd) && cmd->stream != 1) { /* its sources are in: oc_resume() goes on with the programs */
+    if (cmd->stream == OC_COPY_PARKED) {  /* back at the head of the line */
+      cmd->stream = 0;
+      f->oc_parked--;
+      cmd->next = f->wait_head;
+      f->wait_head = c;
+      if (f->wait_tail == FTL_NONE) f->wait_tail = c;
+    }
+    return;
+  }
   if (is_read(cmd) && cmd->status == NVME_SC_SUCCESS) {
     f->stats.host_lba_reads += cmd->nlb;
     cmd->state = CMD_D2H;
-    if (oc_mptr(cmd)) host_xfer(f, XFER_D2H, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd), cmd->nlb);
+    if (oc_mptr(cmd)) /* 4 bytes a sector (raw: not modelled as LBAs of data) */
+      host_xfer(f, XFER_D2H_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd), cmd->nlb * 4u);
     host_xfer(f, XFER_D2H, c, OXTAG(OXK_OUT, c), cmd->staging, cmd->prp, cmd->nlb);
     return;
   }
@@ -348,16 +364,46 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
   oc_maybe_done(f, c);
 }
 
-/* Commands wait in arrival order. */
+/* Whether command c programs or resets a chunk a parked Vector Copy is to
+ * program: then it waits for that copy's programs. */
+static int oc_blocked(struct ftl *f, uint32_t c) {
+  if (!f->oc_parked) return 0;
+  struct fw_cmd *cmd = &f->cmds[c];
+  const int reset = cmd->opcode == OCSSD_OP_VECTOR_RESET;
+  if (!is_write(cmd) && !is_copy(cmd) && !reset) return 0;
+  const uint32_t step = reset ? 1 : f->cfg.slots_per_page;
+  const uint64_t *list = is_copy(cmd) ? oc_dst(cmd) : oc_list(cmd);
+  const struct ocssd_lbaf l = oc_lbaf(f);
+  uint32_t blk = 0, other = 0, sec = 0;
+  for (uint32_t p = 0; p < f->cfg.cmd_slots; ++p) {
+    struct fw_cmd *q = &f->cmds[p];
+    if (q->state == CMD_FREE || !is_copy(q) || q->stream != OC_COPY_PARKED) continue;
+    for (uint32_t j = 0; j < q->nlb; j += f->cfg.slots_per_page) {
+      if (oc_locate(f, &l, oc_dst(q)[j], &other, &sec) != NVME_SC_SUCCESS) continue;
+      for (uint32_t i = 0; i < cmd->nlb; i += step)
+        if (list[i] != OC_LIST_SKIP && oc_locate(f, &l, list[i], &blk, &sec) == NVME_SC_SUCCESS && blk == other)
+          return 1;
+    }
+  }
+  return 0;
+}
+
+/* Commands wait in arrival order (a parked Vector Copy aside). */
 static void oc_run(struct ftl *f, uint32_t c) {
-  if (f->wait_head != FTL_NONE || oc_submit(f, c) == STEP_WAIT) wait_push(f, c);
+  if (f->wait_head != FTL_NONE || oc_blocked(f, c) || oc_submit(f, c) == STEP_WAIT) wait_push(f, c);
 }
 
 static int oc_resume(struct ftl *f) {
   int did = 0;
   while (f->wait_head != FTL_NONE) {
     const uint32_t c = f->wait_head, next = f->cmds[c].next;
-    if (oc_submit(f, c) == STEP_WAIT) break;
+    if (oc_blocked(f, c)) break;
+    if (oc_submit(f, c) == STEP_WAIT) {
+      struct fw_cmd *cmd = &f->cmds[c];
+      if (!is_copy(cmd) || cmd->stream || cmd->progress < cmd->nlb || !cmd->pending) break;
+      cmd->stream = OC_COPY_PARKED; /* every source read is out: the line goes on without it */
+      f->oc_parked++;
+    }
     f->wait_head = next;
     if (f->cmds[c].opcode == NVME_OP_READ) f->wait_reads--;
     if (next == FTL_NONE) f->wait_tail = FTL_NONE;
@@ -388,7 +434,8 @@ static void oc_list_ready(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   if (!is_write(cmd)) return oc_start(f, c);
   cmd->state = CMD_H2D;
-  if (oc_mptr(cmd)) host_xfer(f, XFER_H2D, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd), cmd->nlb);
+  if (oc_mptr(cmd)) /* 4 bytes a sector (raw: not modelled as LBAs of data) */
+    host_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd), cmd->nlb * 4u);
   host_xfer(f, XFER_H2D, c, OXTAG(OXK_DATA, c), cmd->staging, cmd->prp, cmd->nlb);
 }
 
