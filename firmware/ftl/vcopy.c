@@ -8,7 +8,9 @@
  * controller does not have it, and the device FTL never turns this on.
  *
  * A GC job gathers the valid slots of its victim, page by page, into units
- * of one page (slots_per_page sources, possibly from several victim pages):
+ * of one page (slots_per_page sources): a victim page whose slots are all
+ * valid is a unit by itself (the drive reads it once), the slots of partly
+ * valid pages share units (sources from several victim pages):
  * a GC buffer per unit, whose token[s] is the source slot address of slot s.
  * A full unit takes the next row of the GC frontier (where the read path
  * would have placed the same data) and goes out as one FC_OP_COPY; the last
@@ -93,10 +95,17 @@ int vcopy_add(struct ftl *f, uint32_t job, uint32_t row, uint32_t mask) {
   if (!f->vc.on) return 0;
   const uint32_t S = f->cfg.slots_per_page, full = S >= 32 ? 0xffffffffu : (1u << S) - 1;
   if (!mask) return 1;
+  /* A whole page is a unit of its own (the drive reads it once); the slots of
+   * partly valid pages fill the job's gathering unit. */
+  const uint32_t gathering = f->vc.unit[job];
+  if (mask == full) f->vc.unit[job] = FTL_NONE;
   /* GC buffers this page needs (two stay for the frontier, as for reads) */
   const uint32_t have = f->vc.unit[job] == FTL_NONE ? 0 : S - f->bufs[f->vc.unit[job]].filled;
   const uint32_t n = (uint32_t)__builtin_popcount(mask), need = n > have ? (n - have + S - 1) / S : 0;
-  if (f->pool_avail[POOL_GC] < need + 2) return -1;
+  if (f->pool_avail[POOL_GC] < need + 2) {
+    f->vc.unit[job] = gathering;
+    return -1;
+  }
   if (mask != full) /* an invalid slot of a programmed page: padding for the victim's last unit */
     for (uint32_t s = 0; s < S && f->vc.pad[job] == FTL_NONE; ++s)
       if (!(mask & (1u << s))) f->vc.pad[job] = row * S + s;
@@ -117,6 +126,7 @@ int vcopy_add(struct ftl *f, uint32_t job, uint32_t row, uint32_t mask) {
     pb->token[pb->filled++] = row * S + s;
     if (pb->filled == S) unit_close(f, job);
   }
+  if (mask == full) f->vc.unit[job] = gathering;
   return 1;
 }
 
