@@ -13,17 +13,14 @@ the drive's PCIe link, host CPU time, GC time, WAF, throughput, fsync p99.
 
     python3 scripts/host_ftl_gc_copy.py [--bin build/platform/ssdvp] [--out out/host_ftl_gc_copy] [--time 20s]
 """
-import argparse
-import json
 import os
-import subprocess
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(ROOT)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import journal_experiment as je  # noqa: E402  (its WORKLOADS)
+import journal_experiment as je  # noqa: E402  (its WORKLOADS, run_summary)
 from provenance import provenance_section  # noqa: E402
 from streams_experiment import pct, svg_bars  # noqa: E402
 
@@ -42,22 +39,13 @@ ARMS = {"read_write": {"host.ftl.gc_copy": "read_write"},
 
 def run(binary, out, wl, arm, time_limit, reuse):
     d = os.path.join(out, f"{wl}_{arm.replace(' ', '_')}")
-    os.makedirs(d, exist_ok=True)
     config, sets = WORKLOADS[wl]
     sets = dict(COMMON, **sets)
     sets.update(ARMS[arm])
     if config.endswith("journal.yaml"):
         sets["host.time_limit"] = time_limit
-    cmd = [binary, "run", "-c", os.path.join(ROOT, config), "-o", d, "--quiet"]
-    for k, v in sets.items():
-        cmd += ["--set", f"{k}={v}"]
     t0 = time.time()
-    if not (reuse and os.path.exists(os.path.join(d, "summary.json"))):
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        if p.returncode != 0:
-            sys.exit(f"{wl}/{arm}: ssdvp failed ({p.returncode}):\n{p.stderr}{p.stdout}")
-    with open(os.path.join(d, "summary.json")) as f:
-        s = json.load(f)
+    s = je.run_summary(binary, config, d, sets, f"{wl}/{arm}", reuse)
     hf, h = s["host_ftl"], s["host"]
     jn = s.get("journal", {}).get("fsync_latency_us", {})
     moved = hf["gc_lba_writes"]
@@ -76,13 +64,8 @@ def run(binary, out, wl, arm, time_limit, reuse):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bin", default=os.path.join(ROOT, "build/platform/ssdvp"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "out/host_ftl_gc_copy"))
-    ap.add_argument("--time", default="20s", help="host.time_limit of the journal workloads (simulated)")
-    ap.add_argument("--reuse", action="store_true", help="take the summaries already in --out")
-    ap.add_argument("--page", default=os.path.join(ROOT, "docs/results/host_ftl_gc_copy.md"))
-    a = ap.parse_args()
+    a = je.timed_args(__doc__, "out/host_ftl_gc_copy", "docs/results/host_ftl_gc_copy.md",
+                      "host.time_limit of the journal workloads (simulated)")
     res = {(wl, arm): run(a.bin, a.out, wl, arm, a.time, a.reuse) for wl in WORKLOADS for arm in ARMS}
     for r in res.values():  # per moved LBA: link bytes and host CPU beyond the host's own writes
         r["mb_per_host_mb"] = (r["to_drive_mb"] + r["to_host_mb"]) / (r["host_lbas"] * 4096 / 1e6)
