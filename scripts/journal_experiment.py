@@ -43,24 +43,38 @@ ARMS = {
 TIME_LIMIT = "60s"
 
 
+def timed_args(doc, out, page, time_help):
+    """The timed experiments' command line: --bin, --out, --time (default 20s), --reuse, --page."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build/platform/ssdvp"))
+    ap.add_argument("--out", default=os.path.join(ROOT, out))
+    ap.add_argument("--time", default="20s", help=time_help)
+    ap.add_argument("--reuse", action="store_true", help="take the summaries already in --out")
+    ap.add_argument("--page", default=os.path.join(ROOT, page))
+    return ap.parse_args()
+
+
+def run_summary(binary, config, d, sets, label, reuse=False):
+    """`ssdvp run -c config -o d --set ...` (unless reuse and d has a summary already): its summary.json."""
+    os.makedirs(d, exist_ok=True)
+    cmd = [binary, "run", "-c", os.path.join(ROOT, config), "-o", d, "--quiet"]
+    for k, v in sets.items():
+        cmd += ["--set", f"{k}={v}"]
+    if not (reuse and os.path.exists(os.path.join(d, "summary.json"))):
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit(f"{label}: ssdvp failed ({p.returncode}):\n{p.stderr}{p.stdout}")
+    with open(os.path.join(d, "summary.json")) as f:
+        return json.load(f)
+
+
 def run(binary, out, wl, arm, quick, reuse=False):
     d = os.path.join(out, f"{wl}_{arm.replace('/', '_')}")
-    os.makedirs(d, exist_ok=True)
     sets = dict(WORKLOADS[wl])
     sets.update(ARMS[arm])
     sets["host.time_limit"] = "15s" if quick else TIME_LIMIT
-    cmd = [binary, "run", "-c", os.path.join(ROOT, "configs/journal.yaml"), "-o", d, "--quiet"]
-    for k, v in sets.items():
-        cmd += ["--set", f"{k}={v}"]
     t0 = time.time()
-    if reuse and os.path.exists(os.path.join(d, "summary.json")):
-        p = subprocess.CompletedProcess(cmd, 0)
-    else:
-        p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"{wl}/{arm}: ssdvp failed ({p.returncode}):\n{p.stderr}{p.stdout}")
-    with open(os.path.join(d, "summary.json")) as f:
-        s = json.load(f)
+    s = run_summary(binary, "configs/journal.yaml", d, sets, f"{wl}/{arm}", reuse)
     h, jn = s["host"], s["journal"]
     host_bytes = s["ftl"]["host_lba_writes"] * 4096
     ftl = s["ftl"]

@@ -278,6 +278,8 @@ int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, 
   return PLACE_OK;
 }
 
+int frontier_take_row(struct ftl *f, struct frontier *fr, uint32_t *row) { return frontier_next_row(f, fr, 1, row); }
+
 /* Programs a frontier's partly filled page, padding the rest. */
 static void frontier_flush(struct ftl *f, struct frontier *fr) {
   struct pagebuf *pb = &f->bufs[fr->buf];

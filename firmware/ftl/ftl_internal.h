@@ -28,6 +28,8 @@
  *   gc.c       GC jobs: start, victim reads, relocation, erase completion
  *   copyback.c GC moves of whole valid pages inside their die and plane by
  *              copyback (ftl.gc.copyback): destinations, hop counts
+ *   vcopy.c    GC moves by copy (the host FTL's Vector Chunk Copy):
+ *              valid slots gathered into units, one copy per unit
  *   place.c    write classes: which frontier an LBA goes to
  *   hotness.c  the hotness monitor and K-Means (place.c's)
  *   alloc.c    write frontiers: page rows on striped open blocks, placing an
@@ -106,9 +108,10 @@ enum tag_kind {
   TAG_HOST_READ = 2,
   TAG_GC_READ = 3,
   TAG_ERASE = 4,
-  TAG_CKPT = 5,    /* a checkpoint program or erase (ckpt.c) */
-  TAG_TRANS = 6,   /* a translation page operation or erase (cmt.c) */
-  TAG_COPYBACK = 7 /* a GC copyback (copyback.c) */
+  TAG_CKPT = 5,     /* a checkpoint program or erase (ckpt.c) */
+  TAG_TRANS = 6,    /* a translation page operation or erase (cmt.c) */
+  TAG_COPYBACK = 7, /* a GC copyback (copyback.c) */
+  TAG_VCOPY = 8     /* a GC copy (vcopy.c) */
 };
 #define TAG(kind, idx) (((uint32_t)(kind) << 24) | (uint32_t)(idx))
 #define TAG_KIND(t) ((t) >> 24)
@@ -155,6 +158,8 @@ struct frontier {
 
 /* Host classes 0..classes-1, then the GC frontier if it has its own. */
 #define FTL_MAX_FRONTIERS (FTL_MAX_CLASSES + 1)
+/* GC moves by copy (vcopy.c): jobs it keeps a unit for (ftl.gc.max_active's maximum). */
+#define FTL_VC_JOBS 64u
 
 enum cmd_state {
   CMD_FREE = 0,
@@ -394,11 +399,18 @@ struct ftl {
     uint8_t *hops;              /* [pages] copyback hops of the data in each page, as its OOB has them */
     uint32_t *open;             /* [dies * planes] block copybacks on that plane go to, or FTL_NONE */
   } cb;
+  struct {                           /* GC moves by copy (vcopy.c, ftl_set_gc_copy) */
+    uint32_t on;                     /* 1: GC moves every valid slot by FC_OP_COPY */
+    uint32_t unit[FTL_VC_JOBS];      /* per GC job: the GC buffer of the unit being gathered, or FTL_NONE */
+    uint32_t pad[FTL_VC_JOBS];       /* per GC job: an invalid slot of its victim (padding), or FTL_NONE */
+    uint32_t ready_head, ready_tail; /* full units waiting for a row of the GC frontier (linked by next) */
+  } vc;
   /* the zoned personality (zns.c; nvme.command_set zns) */
   uint8_t *zone_state;           /* [zones] enum zns_zone_state (NULL in the other personalities) */
   uint32_t zones;                /* logical_lbas / zone size */
   uint32_t zone_bits;            /* log2 of the zone size in LBAs */
   uint32_t zns_open, zns_active; /* zones open (implicitly or explicitly), and open or closed */
+  uint32_t oc_parked;            /* ocssd.c: Vector Copies out of the waiting line while their sources are read */
 };
 
 /* ---- block.c: block manager ---------------------------------------------- */
@@ -532,6 +544,9 @@ int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, 
 int frontier_flush_host(struct ftl *f);
 /* Pads and programs frontier fr's partly filled page, if it has one (1). */
 int frontier_flush_one(struct ftl *f, struct frontier *fr);
+/* The next page row of frontier fr for relocated data (vcopy.c): 0 (*row
+ * set), 1 if it opened a block first (call again), -1 if it has none now. */
+int frontier_take_row(struct ftl *f, struct frontier *fr, uint32_t *row);
 /* Closes frontier fr's open blocks (a released stream, directives.c): its
  * partly filled page is padded and programmed, and each open block becomes a
  * GC candidate as it stands, its unwritten pages left erased until GC
@@ -599,6 +614,23 @@ void gc_erase_ready(struct ftl *f);
 void gc_erase_done(struct ftl *f, uint32_t blk, int status);
 /* A copyback of GC buffer b completed (copyback.c does the mapping). */
 int gc_copyback_done(struct ftl *f, uint32_t b, int status, uint32_t hops);
+
+/* A copy of GC buffer b completed (vcopy.c does the mapping). */
+int gc_vcopy_done(struct ftl *f, uint32_t b, int status);
+
+/* ---- vcopy.c: GC moves by copy ------------------------------------------------ */
+/* GC job `job` is at victim page row (valid slots mask): 1 if its valid
+ * slots went into the job's copy units, 0 if it is to be read (copy off),
+ * -1 if there is no GC buffer for its units now (the job stays at the page). */
+int vcopy_add(struct ftl *f, uint32_t job, uint32_t row, uint32_t mask);
+/* Every page of the job's victim was seen: its last unit is padded and sent. */
+void vcopy_victim_done(struct ftl *f, uint32_t job);
+/* Sends the full units waiting for a row of the GC frontier. */
+void vcopy_submit_ready(struct ftl *f);
+/* A copy of GC buffer b completed: the LBAs it moved and still current are
+ * mapped to it; returns how many, or FTL_NONE if it goes out again (its
+ * program failed). */
+uint32_t vcopy_done(struct ftl *f, uint32_t b, int status);
 
 /* ---- copyback.c: GC moves by copyback ---------------------------------------- */
 uint64_t copyback_dram_bytes(const struct ftl_config *c);

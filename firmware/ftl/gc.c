@@ -149,8 +149,10 @@ static void job_issue_reads(struct ftl *f, struct gc_job *j) {
   while (j->page < ppb && f->pool_avail[POOL_GC] > 2) {
     const uint32_t row = j->victim * ppb + j->page;
     const uint32_t mask = page_valid_mask(f, row);
+    const int vc = vcopy_add(f, (uint32_t)(j - f->jobs), row, mask); /* moved by copy (vcopy.c) */
+    if (vc < 0) break;                                               /* no GC buffer for its units now */
     j->page++;
-    if (!mask) continue;
+    if (!mask || vc) continue;
     if (copyback_try(f, (uint32_t)(j - f->jobs), row, mask)) { /* moved on its die (copyback.c) */
       j->reads++;
       continue;
@@ -164,6 +166,7 @@ static void job_issue_reads(struct ftl *f, struct gc_job *j) {
     f->stats.flash_reads++;
     flash_submit(f, FC_OP_READ, TAG(TAG_GC_READ, b), row, mask, pb->dram);
   }
+  if (j->page == ppb) vcopy_victim_done(f, (uint32_t)(j - f->jobs)); /* its last unit goes out */
   job_finish_if_done(f, j);
 }
 
@@ -178,6 +181,7 @@ void gc_issue_reads(struct ftl *f) {
       k->pair_wait = 0;
       job_erase(f, k);
     }
+  vcopy_submit_ready(f); /* copies waiting for a row of the GC frontier (vcopy.c) */
   for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i)
     if (f->jobs[i].victim != FTL_NONE) job_issue_reads(f, &f->jobs[i]);
 }
@@ -286,6 +290,19 @@ int gc_copyback_done(struct ftl *f, uint32_t b, int status, uint32_t hops) {
     flash_submit(f, FC_OP_READ, TAG(TAG_GC_READ, b), pb->row, pb->mask, pb->dram);
     return STEP_DONE;
   }
+  for (uint32_t i = 0; i < moved; ++i) account_move(f, j);
+  buf_put(f, b);
+  j->reads--;
+  job_finish_if_done(f, j);
+  return STEP_DONE;
+}
+
+/* A copy (vcopy.c) completed: the LBAs it moved are mapped to it. */
+int gc_vcopy_done(struct ftl *f, uint32_t b, int status) {
+  struct pagebuf *pb = &f->bufs[b];
+  struct gc_job *j = &f->jobs[pb->cmd];
+  const uint32_t moved = vcopy_done(f, b, status);
+  if (moved == FTL_NONE) return STEP_DONE; /* the program failed: sent again to the next row */
   for (uint32_t i = 0; i < moved; ++i) account_move(f, j);
   buf_put(f, b);
   j->reads--;

@@ -91,6 +91,7 @@ static int flash_completions(struct ftl *f) {
         break;
       case TAG_ERASE: gc_erase_done(f, idx, c.status); break;
       case TAG_COPYBACK: gc_copyback_done(f, idx, c.status, FC_FLAG_HOPS(c.flags)); break;
+      case TAG_VCOPY: gc_vcopy_done(f, idx, c.status); break;
       case TAG_CKPT: ckpt_done(f, idx, c.status); break;
       case TAG_TRANS: /* cmt.c; commands waiting for the entries it loaded go on at once */
         if (cmt_flash_done(f, &c) && f->wait_head != FTL_NONE) drain(f, host_resume_waiting);

@@ -102,7 +102,13 @@ static int is_read(const struct fw_cmd *cmd) {
 /* Vector Copy runs in two phases, kept in cmd->stream (unused otherwise here):
  * 0 reading the sources into the staging area, 1 programming the destinations
  * (also when a source failed, so the chunks' pages stay in program order; the
- * command then completes with the read's status). */
+ * command then completes with the read's status). Between them, once every
+ * source read is issued, it is parked (OC_COPY_PARKED): out of the line of
+ * waiting commands, so that the commands behind it do not wait for its reads;
+ * only a command that programs or resets one of its destination chunks does
+ * (oc_blocked), as its programs must follow the copy's. When its reads are in
+ * it goes back to the head of the line and programs. */
+#define OC_COPY_PARKED 2u
 static int is_copy(const struct fw_cmd *cmd) { return cmd->opcode == OCSSD_OP_VECTOR_COPY; }
 static int is_write(const struct fw_cmd *cmd) {
   return cmd->opcode == OCSSD_OP_VECTOR_WRITE || cmd->opcode == NVME_OP_WRITE || cmd->opcode == ZNS_OP_APPEND;
@@ -189,11 +195,21 @@ static uint16_t oc_check_reset(struct ftl *f, struct fw_cmd *cmd) {
 static void oc_maybe_done(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   if (cmd->progress < cmd->nlb || cmd->pending) return;
-  if (is_copy(cmd) && !cmd->stream) return; /* its sources are in: oc_resume() goes on with the programs */
+  if (is_copy(cmd) && cmd->stream != 1) { /* its sources are in: oc_resume() goes on with the programs */
+    if (cmd->stream == OC_COPY_PARKED) {  /* back at the head of the line */
+      cmd->stream = 0;
+      f->oc_parked--;
+      cmd->next = f->wait_head;
+      f->wait_head = c;
+      if (f->wait_tail == FTL_NONE) f->wait_tail = c;
+    }
+    return;
+  }
   if (is_read(cmd) && cmd->status == NVME_SC_SUCCESS) {
     f->stats.host_lba_reads += cmd->nlb;
     cmd->state = CMD_D2H;
-    if (oc_mptr(cmd)) host_xfer(f, XFER_D2H, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd), cmd->nlb);
+    if (oc_mptr(cmd)) /* 4 bytes a sector (raw: not modelled as LBAs of data) */
+      host_xfer(f, XFER_D2H_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd), cmd->nlb * 4u);
     host_xfer(f, XFER_D2H, c, OXTAG(OXK_OUT, c), cmd->staging, cmd->prp, cmd->nlb);
     return;
   }
@@ -348,20 +364,80 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
   oc_maybe_done(f, c);
 }
 
-/* Commands wait in arrival order. */
+/* The chunks a command programs (a write; a copy's destinations) or resets:
+ * its address list and the step between addresses of different units; 0 for
+ * the others. */
+static int oc_targets(struct fw_cmd *cmd, const uint64_t **list, uint32_t *step, uint32_t S) {
+  if (cmd->opcode == OCSSD_OP_VECTOR_RESET) {
+    *list = oc_list(cmd), *step = 1;
+    return 1;
+  }
+  if (!is_write(cmd) && !is_copy(cmd)) return 0;
+  *list = is_copy(cmd) ? oc_dst(cmd) : oc_list(cmd);
+  *step = S;
+  return 1;
+}
+
+/* Whether commands a and b program or reset a chunk in common. */
+static int oc_overlap(struct ftl *f, uint32_t a, uint32_t b) {
+  const uint64_t *la = NULL, *lb = NULL;
+  uint32_t sa = 1, sb = 1, ba = 0, bb = 0, sec = 0;
+  const uint32_t S = f->cfg.slots_per_page;
+  if (!oc_targets(&f->cmds[a], &la, &sa, S) || !oc_targets(&f->cmds[b], &lb, &sb, S)) return 0;
+  const struct ocssd_lbaf l = oc_lbaf(f);
+  for (uint32_t i = 0; i < f->cmds[a].nlb; i += sa) {
+    if (la[i] == OC_LIST_SKIP || oc_locate(f, &l, la[i], &ba, &sec) != NVME_SC_SUCCESS) continue;
+    for (uint32_t j = 0; j < f->cmds[b].nlb; j += sb)
+      if (lb[j] != OC_LIST_SKIP && oc_locate(f, &l, lb[j], &bb, &sec) == NVME_SC_SUCCESS && ba == bb) return 1;
+  }
+  return 0;
+}
+
+/* Whether command c must wait: it programs or resets a chunk that a parked
+ * Vector Copy is to program, or that a command still waiting ahead of it in
+ * the line does (which a parked copy holds up); a chunk's programs keep the
+ * order of its write pointer. */
+static int oc_blocked(struct ftl *f, uint32_t c) {
+  for (uint32_t q = f->wait_head; q != c && q != FTL_NONE; q = f->cmds[q].next)
+    if (oc_overlap(f, q, c)) return 1;
+  if (!f->oc_parked) return 0;
+  for (uint32_t p = 0; p < f->cfg.cmd_slots; ++p) {
+    const struct fw_cmd *q = &f->cmds[p];
+    if (q->state != CMD_FREE && is_copy(q) && q->stream == OC_COPY_PARKED && oc_overlap(f, p, c)) return 1;
+  }
+  return 0;
+}
+
+/* Commands wait in arrival order; a command held up by a parked Vector Copy
+ * (oc_blocked) keeps its place while those behind it that are not go on. */
 static void oc_run(struct ftl *f, uint32_t c) {
-  if (f->wait_head != FTL_NONE || oc_submit(f, c) == STEP_WAIT) wait_push(f, c);
+  if (f->wait_head != FTL_NONE || oc_blocked(f, c) || oc_submit(f, c) == STEP_WAIT) wait_push(f, c);
 }
 
 static int oc_resume(struct ftl *f) {
   int did = 0;
-  while (f->wait_head != FTL_NONE) {
-    const uint32_t c = f->wait_head, next = f->cmds[c].next;
-    if (oc_submit(f, c) == STEP_WAIT) break;
-    f->wait_head = next;
+  uint32_t prev = FTL_NONE;
+  for (uint32_t c = f->wait_head; c != FTL_NONE;) {
+    const uint32_t next = f->cmds[c].next;
+    if (oc_blocked(f, c)) { /* it waits for a copy's programs; the line passes it */
+      prev = c;
+      c = next;
+      continue;
+    }
+    if (oc_submit(f, c) == STEP_WAIT) {
+      struct fw_cmd *cmd = &f->cmds[c];
+      if (!is_copy(cmd) || cmd->stream || cmd->progress < cmd->nlb || !cmd->pending) break; /* buffers, ring room */
+      cmd->stream = OC_COPY_PARKED; /* every source read is out: the line goes on without it */
+      f->oc_parked++;
+    }
+    if (prev == FTL_NONE)
+      f->wait_head = next;
+    else
+      f->cmds[prev].next = next;
+    if (next == FTL_NONE) f->wait_tail = prev;
     if (f->cmds[c].opcode == NVME_OP_READ) f->wait_reads--;
-    if (next == FTL_NONE) f->wait_tail = FTL_NONE;
     did = STEP_DONE;
+    c = next;
   }
   return did;
 }
@@ -388,7 +464,8 @@ static void oc_list_ready(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   if (!is_write(cmd)) return oc_start(f, c);
   cmd->state = CMD_H2D;
-  if (oc_mptr(cmd)) host_xfer(f, XFER_H2D, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd), cmd->nlb);
+  if (oc_mptr(cmd)) /* 4 bytes a sector (raw: not modelled as LBAs of data) */
+    host_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd), cmd->nlb * 4u);
   host_xfer(f, XFER_H2D, c, OXTAG(OXK_DATA, c), cmd->staging, cmd->prp, cmd->nlb);
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ftl/host_ftl_hal.h"
+#include "vcopy.h"
 #include "ocssd_device.h"
 #include "ocssd_port.h"
 
@@ -139,4 +140,81 @@ TEST(HostFtl, AJournalOnItsOwnWritePointKeepsIntegrityAndMovesLessUnderGc) {
   std::printf("relocated by the host FTL's GC: mixed %llu LBAs, journal separated %llu LBAs\n",
               (unsigned long long)moved[0], (unsigned long long)moved[1]);
   EXPECT_LT(moved[1], moved[0]);
+}
+
+// GC by Vector Chunk Copy (93h; host.ftl.gc_copy: vector_copy, vcopy.c): the
+// same writes and trims with GC reading valid data to the host and writing
+// it back, and with GC naming sources and destinations only. Both keep every
+// LBA; with the copy no data crosses the host link towards the host at all,
+// and every data byte towards the drive is a program of the host FTL's own
+// writes (host data and padding), while the copies relocate as much.
+TEST(HostFtl, GcByVectorChunkCopyKeepsEveryLbaAndMovesNoDataOverTheHostLink) {
+  struct Run {
+    uint64_t moved = 0, copies = 0, to_host = 0, to_drive = 0, writes = 0, reads = 0, S = 0;
+  } run[2];
+  for (int copy = 0; copy < 2; ++copy) {
+    HostFtl h;  // relocated data on a write point of its own (the device FTL's default)
+    if (copy) {
+      h.hal->keep_lba_list();
+      h.hal->set_copy_batch(8);  // up to 8 units a command
+      ASSERT_EQ(ftl_set_gc_copy(h.f, 1), 0);
+    }
+    uint64_t x = 4242;
+    const uint64_t lbas = h.cfg.logical_lbas;
+    h.write(0, uint32_t(lbas));
+    for (uint64_t written = 0; written < 3 * lbas;) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      const uint32_t n = 1 + uint32_t(x >> 61);
+      const uint64_t lba = (x >> 20) % (lbas - n);
+      if ((x >> 8) % 64 == 0) {  // now and then a trim
+        ASSERT_EQ(ftl_func_trim(h.f, lba, n), 0);
+        for (uint32_t i = 0; i < n; ++i) h.version[lba + i] = 0;
+        continue;
+      }
+      h.write(lba, n);
+      written += n;
+    }
+    ASSERT_EQ(ftl_func_flush(h.f), 0);
+    const uint64_t* sectors = h.port.data_sectors;  // over the host link, before the check's reads
+    Run& r = run[copy];
+    r = Run{ftl_get_stats(h.f)->gc_lba_writes,
+            h.hal->copy_pages,
+            sectors[1],
+            sectors[0],
+            h.hal->writes,
+            h.hal->reads,
+            h.cfg.slots_per_page};
+    EXPECT_EQ(h.mismatches(), 0u) << "copy " << copy;
+    EXPECT_EQ(h.hal->failed, 0u);
+    EXPECT_EQ(h.drive.d.hal->violations, 0u);
+    EXPECT_EQ(ftl_self_check(h.f), 0u);
+    EXPECT_EQ(ftl_get_stats(h.drive.d.f)->programs, h.hal->writes + h.hal->copy_pages);  // a page per write, per unit
+    EXPECT_LE(h.hal->copies, h.hal->copy_pages);  // consecutive units of a doorbell: one Vector Chunk Copy
+    EXPECT_EQ(h.port.commands, h.hal->writes + h.hal->reads + h.hal->resets + h.hal->copies);
+    EXPECT_EQ(ftl_get_stats(h.drive.d.f)->erases, ftl_get_stats(h.f)->erases);
+  }
+  std::printf(
+      "GC by read + write back: %llu LBAs moved, %llu sectors of data to the host, %llu to the drive\n"
+      "GC by Vector Chunk Copy: %llu LBAs moved into %llu pages, %llu sectors to the host, %llu to the drive\n",
+      (unsigned long long)run[0].moved, (unsigned long long)run[0].to_host, (unsigned long long)run[0].to_drive,
+      (unsigned long long)run[1].moved, (unsigned long long)run[1].copies, (unsigned long long)run[1].to_host,
+      (unsigned long long)run[1].to_drive);
+  EXPECT_GT(run[0].moved, 0u);
+  EXPECT_GT(run[0].to_host, 0u);  // read + write back: GC's data went through the host
+  EXPECT_EQ(run[0].copies, 0u);
+  EXPECT_GT(run[1].moved, 0u);
+  EXPECT_GT(run[1].copies, 0u);
+  EXPECT_EQ(run[1].reads, 0u);    // no vector read before the check's reads
+  EXPECT_EQ(run[1].to_host, 0u);  // by copy: nothing to the host
+  EXPECT_EQ(run[1].to_drive, run[1].writes * run[1].S);
+  EXPECT_LE(run[1].moved, run[1].copies * run[1].S);
+  EXPECT_LT(run[1].to_drive, run[0].to_drive);
+}
+
+// A unit of GC copies cannot share a page with host data: with pblk's single
+// write point (relocated data on the host's) the switch is refused.
+TEST(HostFtl, GcByCopyNeedsAWritePointOfItsOwn) {
+  HostFtl single(FTL_PLACE_SINGLE);
+  EXPECT_EQ(ftl_set_gc_copy(single.f, 1), -1);
+  EXPECT_EQ(ftl_set_gc_copy(single.f, 0), 0);
 }

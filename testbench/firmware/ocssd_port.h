@@ -28,12 +28,23 @@ class FakeDrivePort : public ssdvp::OcssdPort {
     q.cdw10 = uint32_t(lbal);
     q.cdw11 = uint32_t(lbal >> 32);
     q.cdw12 = n - 1;
+    if (opc == OCSSD_OP_VECTOR_COPY) {  // the destinations follow the sources
+      uint64_t dst = addrs[n];
+      if (n > 1) {
+        std::memcpy(words(kDst), addrs + n, size_t(n) * 8);
+        dst = kDst;
+      }
+      q.cdw14 = uint32_t(dst);
+      q.cdw15 = uint32_t(dst >> 32);
+    }
     if (opc == OCSSD_OP_VECTOR_WRITE) {
       std::memcpy(words(kData), data, size_t(n) * 4);
       std::memcpy(words(kMeta), meta, size_t(n) * 4);
     }
     if (meta) q.mptr = kMeta;
     const uint16_t st = run(q, 1);
+    if (opc == OCSSD_OP_VECTOR_WRITE) data_sectors[0] += n;
+    if (opc == OCSSD_OP_VECTOR_READ) data_sectors[1] += n;
     if (opc == OCSSD_OP_VECTOR_READ && st == NVME_SC_SUCCESS) {
       std::memcpy(data, words(kData), size_t(n) * 4);
       std::memcpy(meta, words(kMeta), size_t(n) * 4);
@@ -56,9 +67,11 @@ class FakeDrivePort : public ssdvp::OcssdPort {
     return st;
   }
   uint64_t commands = 0;
+  uint64_t data_sectors[2] = {};  // sectors of data (with their metadata) sent to the drive [0], to the host [1]
 
  private:
-  static constexpr uint32_t kData = 0x1000, kMeta = 0x2000, kList = 0x3000, kAdmin = 0x4000, kWords = 0x2000;
+  static constexpr uint32_t kData = 0x1000, kMeta = 0x2000, kList = 0x3000, kDst = 0x3800, kAdmin = 0x4000,
+                            kWords = 0x2000;
   uint32_t* words(uint32_t byte_addr) { return hal_.host_words.data() + byte_addr / 4; }
   static nvme_sqe command(uint8_t opc) {
     nvme_sqe q{};

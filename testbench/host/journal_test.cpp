@@ -4,10 +4,15 @@
 // timer, checkpoints when the log is full, stream tags, bad configuration.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <set>
 
 #include "common/config.h"
+#include "ext4_layout.h"
 #include "file_model.h"
 #include "journal.h"
 #include "personalities.h"
@@ -218,4 +223,66 @@ TEST(Journal, VarmailWithJournalTagsOnlyJournalWrites) {
   EXPECT_EQ(w.journal()->stats().commits_fsync + w.journal()->stats().empty_fsyncs, 800u);  // two fsyncs a loop
   EXPECT_EQ(begins, 800u);
   EXPECT_EQ(w.fs().stats().fsyncs, 800u);
+}
+
+// host.files.ext4.layout: the journal where a real mkfs.ext4 of the same 896
+// MiB volume put it, read from dumpe2fs and debugfs output (the bundled
+// traces/ext4-896MiB.layout): the same place and size as the model computes.
+// A file of another volume, a journal in two extents, or a line that is not
+// the tools' output is a configuration error naming the key and the file.
+TEST(Journal, LayoutFromARealMkfsPlacesTheJournalWhereTheFileSystemHasIt) {
+  const std::string real = std::string(SSDVP_SOURCE_DIR) + "/traces/ext4-896MiB.layout";
+  const Ext4Layout L = read_ext4_layout(real, "host.files.ext4.layout");
+  EXPECT_EQ(L.block_size, kBs);
+  EXPECT_EQ(L.block_count, 229376u);
+  ASSERT_EQ(L.journal.size(), 1u);
+  Rec rec;
+  FileSystem fs(229376, kBs, 1 << 20, rec.sink());
+  JournalSpec s = spec();
+  s.layout = real;
+  Journal j(s, fs, 256, rec.sink());
+  EXPECT_EQ(j.journal_extent().start, L.journal[0].start);
+  EXPECT_EQ(j.journal_extent().len, L.journal_blocks);
+  FileSystem fs2(229376, kBs, 1 << 20, rec.sink());
+  Journal computed(spec(), fs2, 256, rec.sink());
+  EXPECT_EQ(computed.journal_extent().start, j.journal_extent().start);  // mke2fs's rule, reproduced
+  EXPECT_EQ(computed.journal_extent().len, j.journal_extent().len);
+
+  const std::string dir = testing::TempDir() + "ext4_layout_" + std::to_string(::getpid());
+  auto file = [&](const std::string& name, const std::string& text) {
+    const std::string p = dir + "_" + name;
+    std::ofstream(p) << text;
+    return p;
+  };
+  const std::string head = "Block size:               4096\nTotal journal blocks:     4096\n";
+  auto error = [&](const std::string& path, uint64_t blocks) -> std::string {
+    Rec r2;
+    FileSystem f3(blocks, kBs, 1 << 20, r2.sink());
+    JournalSpec bad = spec();
+    bad.layout = path;
+    try {
+      Journal jj(bad, f3, 256, r2.sink());
+    } catch (const ConfigError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  // another volume's file system
+  const std::string other = file("other", head + "Block count: 262144\nEXTENTS:\n(0-4095):65536-69631\n");
+  EXPECT_NE(error(other, 229376).find("host.files.ext4.layout"), std::string::npos);
+  EXPECT_NE(error(other, 229376).find("262144 blocks"), std::string::npos) << error(other, 229376);
+  // a journal in two extents
+  const std::string two =
+      file("two", head + "Block count: 229376\nEXTENTS:\n(0-2047):65536-67583, (2048-4095):70000-72047\n");
+  EXPECT_NE(error(two, 229376).find("2 extents"), std::string::npos) << error(two, 229376);
+  // a journal over the metadata the model lays out
+  const std::string over = file("over", head + "Block count: 229376\nEXTENTS:\n(0-4095):0-4095\n");
+  EXPECT_NE(error(over, 229376).find("overlaps metadata"), std::string::npos) << error(over, 229376);
+  // not the tools' output: the line is named
+  const std::string junk = file("junk", head + "Block count: 229376\nEXTENTS:\n(0-4095)65536-69631\n");
+  EXPECT_NE(error(junk, 229376).find("_junk:5"), std::string::npos) << error(junk, 229376);
+  const std::string none = file("none", "Block size: 4096\n");
+  EXPECT_NE(error(none, 229376).find("Block count"), std::string::npos) << error(none, 229376);
+  EXPECT_NE(error(dir + "_missing", 229376).find("cannot be read"), std::string::npos);
+  for (const char* n : {"other", "two", "over", "junk", "none"}) std::remove((dir + "_" + n).c_str());
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "common/config.h"
+#include "ext4_layout.h"
 
 namespace ssdvp::fs {
 
@@ -42,6 +43,10 @@ JournalSpec JournalSpec::from_config(Config& cfg) {
   s.flex_bg = uint32_t(cfg.get_u64("host.files.ext4.flex_bg", 16,
                                    "ext4 block groups whose bitmaps and inode tables are packed together (mke2fs -G)",
                                    1, 1u << 16));
+  s.layout = cfg.get_string("host.files.ext4.layout", "",
+                            "the journal's place and size from a real mkfs.ext4 of the volume: a file with "
+                            "`dumpe2fs -h` and `debugfs -R \"stat <8>\"` output (traces/ext4-896MiB.layout; "
+                            "empty: computed as mke2fs does)");
   if (s.commit_ps == 0) throw ConfigError("config key 'host.files.commit': must be positive");
   return s;
 }
@@ -137,6 +142,30 @@ Journal::Journal(const JournalSpec& s, FileSystem& fs, uint64_t max_io_blocks, S
       }
   }
   if (js + jblocks > total_) js = total_ - jblocks;
+  if (!s.layout.empty()) {  // where and how large the real file system put it
+    const std::string key = "host.files.ext4.layout";
+    const Ext4Layout L = read_ext4_layout(s.layout, key);
+    auto fail = [&](const std::string& what) {
+      throw ConfigError("config key '" + key + "': " + L.path + ": " + what);
+    };
+    if (L.block_size != bs_)
+      fail(std::to_string(L.block_size) + "-byte blocks; the volume has " + std::to_string(bs_) + "-byte blocks");
+    if (L.block_count != total_)
+      fail("a file system of " + std::to_string(L.block_count) + " blocks; the volume holds " + std::to_string(total_) +
+           " (mkfs.ext4 an image of the namespace's size)");
+    if (L.journal.size() != 1)
+      fail("a journal in " + std::to_string(L.journal.size()) + " extents; the model's journal is one");
+    if (s.size_bytes && s.size_bytes != L.journal_blocks * bs_)
+      fail("a " + std::to_string(L.journal_blocks) + "-block journal, host.files.journal_size says otherwise");
+    const Extent j = L.journal[0];
+    if (j.start + j.len > total_) fail("the journal ends past the volume");
+    for (const Extent& m : meta)
+      if (j.start < m.start + m.len && m.start < j.start + j.len)
+        fail("the journal (blocks " + std::to_string(j.start) + "+" + std::to_string(j.len) +
+             ") overlaps metadata the model lays out at " + std::to_string(m.start) + "+" + std::to_string(m.len));
+    js = j.start;
+    jblocks = j.len;
+  }
   jext_ = {js, jblocks};
   for (const Extent& m : meta)
     if (!fs.reserve(m)) throw std::logic_error("journal: metadata overlaps files (build the journal before any file)");

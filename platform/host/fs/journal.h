@@ -47,6 +47,7 @@ struct JournalSpec {
   uint8_t stream = 0;                              // NVMe stream ID on journal writes (0: untagged)
   uint64_t inode_size = 256, inode_ratio = 16384;  // mke2fs.conf defaults
   uint32_t flex_bg = 16;                           // groups whose metadata is packed together (mke2fs default)
+  std::string layout;  // host.files.ext4.layout: a real mkfs.ext4's dumpe2fs/debugfs output (empty: computed)
   // Reads the host.files.journal* and host.files.ext4.* keys.
   static JournalSpec from_config(Config& cfg);
 };

@@ -11,8 +11,9 @@
 namespace ssdvp {
 namespace {
 
-// Host memory of one vector command: data, metadata, then the address list.
-constexpr uint64_t kMetaOff = 64 * 4, kListOff = 2 * 64 * 4, kVecBytes = kListOff + 64 * 8;
+// Host memory of one vector command: data, metadata, the address list, then a
+// copy's destination list.
+constexpr uint64_t kMetaOff = 64 * 4, kListOff = 2 * 64 * 4, kDstOff = kListOff + 64 * 8, kVecBytes = kDstOff + 64 * 8;
 constexpr uint16_t kDriveQid = 1;
 
 nvme_sqe command(uint8_t opc, uint16_t cid) {
@@ -37,6 +38,14 @@ HostFtlBlock::Keys HostFtlBlock::Keys::read(Config& cfg) {
                                        "host-level FTL: vector commands it keeps outstanding at the drive (its I/O "
                                        "queue)",
                                        1, 1023));
+  k.vector_copy = cfg.get_choice("host.ftl.gc_copy", "read_write", {"read_write", "vector_copy"},
+                                 "host-level FTL: how its GC moves valid data: read_write (read to the host and "
+                                 "written back, as pblk) or vector_copy (Vector Chunk Copy 93h, inside the drive)") ==
+                  "vector_copy";
+  k.copy_batch = uint32_t(cfg.get_u64("host.ftl.copy_batch", 1,
+                                      "host-level FTL, gc_copy vector_copy: GC copy units (one flash page each) sent "
+                                      "as one Vector Chunk Copy when the FTL rings in several at once",
+                                      1, 32));
   return k;
 }
 
@@ -48,7 +57,9 @@ HostFtlBlock::HostFtlBlock(sc_core::sc_module_name nm, const Keys& keys, HostMem
       cfg_(tunables),
       clock_hz_(keys.clock_hz),
       cost_scale_(keys.cost_scale),
-      qd_(keys.queue_depth) {
+      qd_(keys.queue_depth),
+      vector_copy_(keys.vector_copy),
+      copy_batch_(keys.copy_batch) {
   host_regs.register_b_transport(this, &HostFtlBlock::b_transport);
   SC_THREAD(serve);
   SC_METHOD(reap);
@@ -109,6 +120,13 @@ std::string HostFtlBlock::init(const Admin& admin, const std::function<bool(uint
   const int rc = ftl_init(f_, hal_->hal(), &cfg_);
   hal_->set_blocking(false);
   if (rc != 0) return "host FTL: ftl_init failed" + (hal_->log_lines.empty() ? "" : ": " + hal_->log_lines.back());
+  if (vector_copy_) {
+    hal_->keep_lba_list();
+    hal_->set_copy_batch(copy_batch_);
+    if (ftl_set_gc_copy(f_, 1) != 0)
+      return "config key 'host.ftl.gc_copy': vector_copy needs relocated data on a write point of its own "
+             "(not ftl.placement.policy single), ftl.mapping full and ftl.gc.max_active <= 64";
+  }
   return "";
 }
 
@@ -148,7 +166,8 @@ void HostFtlBlock::sync_cpu() {
 void HostFtlBlock::submit(HostFtlHal&, uint32_t id, uint8_t opcode, const uint64_t* addrs, uint32_t n,
                           const uint32_t* data, const uint32_t* meta) {
   sync_cpu();
-  Pending p{id, opcode, n, std::vector<uint64_t>(addrs, addrs + n), {}, {}};
+  const uint32_t na = opcode == OCSSD_OP_VECTOR_COPY ? 2 * n : n;  // a copy: sources, then destinations
+  Pending p{id, opcode, n, std::vector<uint64_t>(addrs, addrs + na), {}, {}};
   if (data) p.data.assign(data, data + n);
   if (meta) p.meta.assign(meta, meta + n);
   pending_.push_back(std::move(p));
@@ -178,7 +197,17 @@ void HostFtlBlock::send(uint32_t slot) {
   q.cdw10 = uint32_t(lbal);
   q.cdw11 = uint32_t(lbal >> 32);
   q.cdw12 = p.n - 1;
-  if (p.opcode != OCSSD_OP_VECTOR_RESET) q.mptr = v.buf + kMetaOff;  // pblk's per-sector LBA in the OOB
+  if (p.opcode == OCSSD_OP_VECTOR_COPY) {  // the destinations follow the sources in p.addrs
+    uint64_t dst = p.addrs[p.n];
+    if (p.n > 1) {
+      std::memcpy(b + kDstOff, p.addrs.data() + p.n, p.n * 8);
+      dst = v.buf + kDstOff;
+    }
+    q.cdw14 = uint32_t(dst);
+    q.cdw15 = uint32_t(dst >> 32);
+  } else if (p.opcode != OCSSD_OP_VECTOR_RESET) {
+    q.mptr = v.buf + kMetaOff;  // pblk's per-sector LBA in the OOB
+  }
   std::memcpy(mem_.data() + sq_ + uint64_t(sq_tail_) * sizeof(nvme_sqe), &q, sizeof q);
   sq_tail_ = (sq_tail_ + 1) % (qd_ + 1);
   doorbell(NvmeCtrl::kDoorbellBase + 8 * kDriveQid, sq_tail_);
@@ -254,6 +283,10 @@ void HostFtlBlock::start() {
   vec_at_start_[1] = hal_->reads;
   vec_at_start_[2] = hal_->resets;
   vec_at_start_[3] = hal_->failed;
+  vec_at_start_[4] = hal_->copies;
+  vec_at_start_[5] = hal_->copy_pages;
+  if (link_bytes_) link_at_start_ = link_bytes_();
+  gc_ns_at_start_ = ftl_gc_active_ns(f_, now_ns());
   max_vec_busy_ = vec_busy_;
   started_ = true;
   start_ev_.notify(sc_core::SC_ZERO_TIME);
@@ -365,26 +398,35 @@ nlohmann::json HostFtlBlock::summary(double span_s) const {
   const ftl_stats& s = stats();
   const uint64_t host = s.host_lba_writes - at_start_.host_lba_writes, gc = s.gc_lba_writes - at_start_.gc_lba_writes;
   const double busy_s = (hal_->busy_ns() - busy_at_start_) * 1e-9;
-  return {{"cpu",
-           {{"clock_hz", clock_hz_},
-            {"cost_scale", cost_scale_},
-            {"busy_s", busy_s},
-            {"utilization", span_s > 0 ? busy_s / span_s : 0.0}}},
-          {"host_commands", host_cmds_},
-          {"vector_commands",
-           {{"writes", hal_->writes - vec_at_start_[0]},
-            {"reads", hal_->reads - vec_at_start_[1]},
-            {"resets", hal_->resets - vec_at_start_[2]},
-            {"failed", hal_->failed - vec_at_start_[3]},
-            {"max_outstanding", max_vec_busy_}}},
-          {"waf", host ? double(host + gc) / double(host) : 0.0},
-          {"host_lba_writes", host},
-          {"gc_lba_writes", gc},
-          {"gc_runs", s.gc_victims - at_start_.gc_victims},
-          {"erases", s.erases - at_start_.erases},
-          {"pad_slots", s.pad_slots - at_start_.pad_slots},
-          {"free_blocks_min", s.free_blocks_min},
-          {"error", error_}};
+  const auto link = link_bytes_ ? link_bytes_() : std::pair<uint64_t, uint64_t>{};
+  return {
+      {"gc_copy", vector_copy_ ? "vector_copy" : "read_write"},
+      {"link",
+       {{"bytes_to_drive", link.first - link_at_start_.first},
+        {"bytes_from_drive", link.second - link_at_start_.second}}},
+      {"gc_active_s", double(ftl_gc_active_ns(f_, sc_core::sc_time_stamp().value() / 1000) - gc_ns_at_start_) * 1e-9},
+      {"cpu",
+       {{"clock_hz", clock_hz_},
+        {"cost_scale", cost_scale_},
+        {"busy_s", busy_s},
+        {"utilization", span_s > 0 ? busy_s / span_s : 0.0}}},
+      {"host_commands", host_cmds_},
+      {"vector_commands",
+       {{"writes", hal_->writes - vec_at_start_[0]},
+        {"reads", hal_->reads - vec_at_start_[1]},
+        {"resets", hal_->resets - vec_at_start_[2]},
+        {"copies", hal_->copies - vec_at_start_[4]},
+        {"copy_pages", hal_->copy_pages - vec_at_start_[5]},
+        {"failed", hal_->failed - vec_at_start_[3]},
+        {"max_outstanding", max_vec_busy_}}},
+      {"waf", host ? double(host + gc) / double(host) : 0.0},
+      {"host_lba_writes", host},
+      {"gc_lba_writes", gc},
+      {"gc_runs", s.gc_victims - at_start_.gc_victims},
+      {"erases", s.erases - at_start_.erases},
+      {"pad_slots", s.pad_slots - at_start_.pad_slots},
+      {"free_blocks_min", s.free_blocks_min},
+      {"error", error_}};
 }
 
 std::string host_ftl_summary_line(const nlohmann::json& j) {

@@ -49,6 +49,8 @@ class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
   struct Keys {
     double clock_hz = 3e9, cost_scale = 1.0;
     uint32_t queue_depth = 64;
+    bool vector_copy = false;  // host.ftl.gc_copy: vector_copy
+    uint32_t copy_batch = 1;   // host.ftl.copy_batch
     static Keys read(Config& cfg);
   };
   // tunables: the run's firmware configuration (ftl.* keys: placement, GC,
@@ -78,6 +80,8 @@ class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
   // The summary's "host_ftl" section: figures of the timed part.
   nlohmann::json summary(double span_s) const;
   std::string error() const { return error_; }
+  // The drive's PCIe link bytes (host to drive, drive to host) so far, for the summary.
+  void set_link_bytes(std::function<std::pair<uint64_t, uint64_t>()> fn) { link_bytes_ = std::move(fn); }
 
   // OcssdPort (queued)
   bool queued() const override { return true; }
@@ -126,6 +130,11 @@ class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
   ftl_config cfg_;
   double clock_hz_, cost_scale_;
   uint32_t qd_;
+  bool vector_copy_;
+  uint32_t copy_batch_;
+  std::function<std::pair<uint64_t, uint64_t>()> link_bytes_;
+  std::pair<uint64_t, uint64_t> link_at_start_{};
+  uint64_t gc_ns_at_start_ = 0;  // ftl_gc_active_ns at start()
   // the drive side
   std::unique_ptr<HostFtlHal> hal_;
   HostFtlHal* hal_ptr_ = nullptr;
@@ -154,7 +163,7 @@ class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
   // figures at the start of the timed part
   ftl_stats at_start_{};
   double busy_at_start_ = 0;
-  uint64_t vec_at_start_[4] = {};  // writes, reads, resets, failed
+  uint64_t vec_at_start_[6] = {};  // writes, reads, resets, failed, copies, copy_pages
   uint64_t host_cmds_ = 0, max_vec_busy_ = 0;
 };
 

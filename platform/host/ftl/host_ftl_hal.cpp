@@ -1,6 +1,7 @@
 // host_ftl_hal.cpp - see host_ftl_hal.h.
 #include "host_ftl_hal.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ssdvp {
@@ -124,10 +125,32 @@ uint32_t HostFtlHal::prepare(const fc_sqe& e, uint8_t* opcode, uint64_t* addrs, 
     *st = FC_ERR_DMA;
     return 0;
   }
+  const auto* buf = static_cast<const uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(S)));
+  const uint64_t sector0 = uint64_t(e.row) * S;
   if (e.op == FC_OP_PROGRAM) {
     for (uint32_t k = 0; k < S; ++k) addrs[k] = address(e.row, k);
+    if (!lbas_.empty() && sector0 + S <= lbas_.size())
+      for (uint32_t k = 0; k < S; ++k) lbas_[sector0 + k] = buf[S + k];
     *opcode = OCSSD_OP_VECTOR_WRITE;
     ++writes;
+    return S;
+  }
+  if (e.op == FC_OP_COPY) {  // token[k]: the source slot of sector k of the row
+    if (lbas_.empty() || sector0 + S > lbas_.size()) {
+      *st = lbas_.empty() ? FC_ERR_OPCODE : FC_ERR_ADDRESS;
+      return 0;
+    }
+    for (uint32_t k = 0; k < S; ++k)
+      if (buf[k] >= sectors()) {
+        *st = FC_ERR_ADDRESS;
+        return 0;
+      }
+    for (uint32_t k = 0; k < S; ++k) {
+      addrs[k] = address(buf[k] / S, buf[k] % S);
+      addrs[S + k] = address(e.row, k);
+      lbas_[sector0 + k] = lbas_[buf[k]];  // the OOB travels with the data
+    }
+    *opcode = OCSSD_OP_VECTOR_COPY;
     return S;
   }
   if (e.op != FC_OP_READ) {
@@ -155,6 +178,15 @@ uint16_t HostFtlHal::finish(const fc_sqe& e, uint16_t st, const uint32_t* data, 
     return st == OCSSD_SC_OFFLINE_CHUNK ? FC_ERR_ERASE_FAIL : FC_ERR_ADDRESS;
   }
   auto* buf = static_cast<uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(S)));
+  if (e.op == FC_OP_COPY) {  // the sources' LBAs (the copy's OOB) into lpn[]
+    if (st == NVME_SC_SUCCESS || st == NVME_SC_UNRECOVERED_READ)
+      for (uint32_t k = 0; k < S; ++k) buf[S + k] = lbas_[uint64_t(e.row) * S + k];
+    if (st == NVME_SC_SUCCESS) return FC_OK;
+    ++failed;
+    if (st == OCSSD_SC_WRITE_NEXT_UNIT) return FC_ERR_PROGRAM_FAIL;
+    if (st == NVME_SC_UNRECOVERED_READ) return FC_ERR_UNCORRECTABLE;
+    return st == OCSSD_SC_OUT_OF_ORDER ? FC_ERR_ORDER : FC_ERR_ADDRESS;
+  }
   if (e.op == FC_OP_PROGRAM) {
     if (st == NVME_SC_SUCCESS) return FC_OK;
     ++failed;
@@ -177,14 +209,14 @@ uint16_t HostFtlHal::finish(const fc_sqe& e, uint16_t st, const uint32_t* data, 
 }
 
 uint16_t HostFtlHal::execute(const fc_sqe& e, uint16_t* flags) {
-  uint64_t addrs[32];
+  uint64_t addrs[64];
   uint32_t data[32], meta[32];
   uint8_t opc = 0;
   uint16_t bad = FC_OK;
   const uint32_t n = prepare(e, &opc, addrs, &bad);
   if (!n) return bad;
   uint32_t* buf = e.op == FC_OP_PROGRAM ? static_cast<uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(n))) : nullptr;
-  const bool reset = opc == OCSSD_OP_VECTOR_RESET;
+  const bool reset = opc == OCSSD_OP_VECTOR_RESET || opc == OCSSD_OP_VECTOR_COPY;  // no data or metadata
   const uint16_t st = port_.vector(opc, addrs, n,
                                    reset ? nullptr
                                    : buf ? buf
@@ -212,11 +244,51 @@ void HostFtlHal::complete(uint32_t id, uint16_t status, const uint32_t* data, co
     ++failed;
     return;
   }
-  const fc_sqe e = it->second;
+  const std::vector<fc_sqe> batch = std::move(it->second);
   queued_.erase(it);
-  uint16_t flags = 0;
-  const uint16_t st = finish(e, status, data, meta, &flags);
-  post(fc_cqe{e.tag, st, flags});
+  for (const fc_sqe& e : batch) {  // one descriptor, or the copies of one Vector Chunk Copy
+    uint16_t flags = 0;
+    const uint16_t st = finish(e, status, data, meta, &flags);
+    post(fc_cqe{e.tag, st, flags});
+  }
+}
+
+// Consecutive COPY descriptors of one doorbell (up to copy_batch_, and 64
+// sectors) as one Vector Chunk Copy: fewer commands, and the drive reads a
+// source page once per command, so units gathered from the same victim pages
+// share their reads.
+void HostFtlHal::send_copies(const std::vector<fc_sqe>& batch) {
+  const uint32_t S = geo_.ws_min;
+  std::vector<fc_sqe> ok;
+  uint64_t one[64], addrs[2 * OCSSD_MAX_VECTOR];
+  uint32_t n = 0;
+  for (const fc_sqe& e : batch) {
+    uint8_t opc = 0;
+    uint16_t bad = FC_OK;
+    if (prepare(e, &opc, one, &bad) != S) {
+      post(fc_cqe{e.tag, bad, 0});
+      continue;
+    }
+    for (uint32_t k = 0; k < S; ++k) addrs[n + k] = one[k], addrs[OCSSD_MAX_VECTOR + n + k] = one[S + k];
+    n += S;
+    ok.push_back(e);
+  }
+  if (ok.empty()) return;
+  std::copy(addrs + OCSSD_MAX_VECTOR, addrs + OCSSD_MAX_VECTOR + n, addrs + n);  // sources, then destinations
+  ++copies;
+  copy_pages += ok.size();
+  if (!port_.queued()) {
+    const uint16_t st = port_.vector(OCSSD_OP_VECTOR_COPY, addrs, n, nullptr, nullptr);
+    for (const fc_sqe& e : ok) {
+      uint16_t flags = 0;
+      const uint16_t fst = finish(e, st, nullptr, nullptr, &flags);
+      post(fc_cqe{e.tag, fst, flags});
+    }
+    return;
+  }
+  const uint32_t id = next_id_++;
+  queued_[id] = ok;
+  port_.submit(*this, id, OCSSD_OP_VECTOR_COPY, addrs, n, nullptr, nullptr);
 }
 
 void HostFtlHal::flash_doorbell(uint32_t tail) {
@@ -229,13 +301,23 @@ void HostFtlHal::flash_doorbell(uint32_t tail) {
   while (sq_head_ != tail) {
     const fc_sqe e = sq[sq_head_];
     sq_head_ = (sq_head_ + 1) % sq_size;
+    if (e.op == FC_OP_COPY) {
+      std::vector<fc_sqe> batch{e};
+      while (sq_head_ != tail && sq[sq_head_].op == FC_OP_COPY && batch.size() < copy_batch_ &&
+             (batch.size() + 1) * geo_.ws_min <= OCSSD_MAX_VECTOR) {
+        batch.push_back(sq[sq_head_]);
+        sq_head_ = (sq_head_ + 1) % sq_size;
+      }
+      send_copies(batch);
+      continue;
+    }
     uint16_t flags = 0;
     if (!port_.queued()) {
       const uint16_t st = execute(e, &flags);
       post(fc_cqe{e.tag, st, flags});
       continue;
     }
-    uint64_t addrs[32];
+    uint64_t addrs[64];
     uint8_t opc = 0;
     uint16_t bad = FC_OK;
     const uint32_t n = prepare(e, &opc, addrs, &bad);
@@ -244,7 +326,7 @@ void HostFtlHal::flash_doorbell(uint32_t tail) {
       continue;
     }
     const uint32_t id = next_id_++;
-    queued_[id] = e;
+    queued_[id] = {e};
     const auto* buf = static_cast<const uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(geo_.ws_min)));
     const bool program = opc == OCSSD_OP_VECTOR_WRITE;
     port_.submit(*this, id, opc, addrs, n, program ? buf : nullptr, program ? buf + n : nullptr);

@@ -9,7 +9,9 @@
 // drive through an OcssdPort: a PROGRAM is a Vector Chunk Write of one
 // ws_min unit (tokens as data, the OOB LPNs as per-sector metadata), a READ
 // a Vector Chunk Read of the masked sectors (data and metadata back), an
-// ERASE a Vector Chunk Reset. The bad-block table is the drive's offline
+// ERASE a Vector Chunk Reset, a COPY (the FTL's GC by copy, vcopy.c) a
+// Vector Chunk Copy of one unit's sources to its row (no data to the host;
+// the sources' LBAs come from the LBA list the HAL keeps, keep_lba_list). The bad-block table is the drive's offline
 // chunks (chunk information log). Its CPU time goes to a host CPU with its
 // own cost table (HostCpuCost), not to the controller. docs/models/host_ftl.md.
 //
@@ -30,6 +32,7 @@ extern "C" {
 #include "hal.h"
 #include "ocssd.h"
 #include "ssdvp_hw.h"
+#include "vcopy.h"
 }
 
 namespace ssdvp {
@@ -53,7 +56,9 @@ class OcssdPort {
   virtual uint64_t now_ns() { return 0; }  // the FTL's clock (0: functional)
   // A vector command (OCSSD_OP_VECTOR_*) over n <= 64 sector addresses, with
   // one data token and one metadata word per sector (both may be null for a
-  // reset): in for a write, out for a read. Returns the completion status.
+  // reset): in for a write, out for a read. A Vector Chunk Copy has 2n
+  // addresses (n sources, then n destinations) and no data or metadata.
+  // Returns the completion status. (submit: the same arguments.)
   virtual uint16_t vector(uint8_t opcode, const uint64_t* addrs, uint32_t n, uint32_t* data, uint32_t* meta) = 0;
   // Admin: the Geometry, and `bytes` (<= 4096) of the chunk information log at byte offset off.
   virtual uint16_t geometry(ocssd_geometry* out) = 0;
@@ -107,9 +112,19 @@ class HostFtlHal {
   // blocking ftl_func_* calls then run in simulated time.
   void set_blocking(bool on) { blocking_ = on; }
   size_t outstanding() const { return queued_.size(); }
+  // Keeps the LBA (OOB metadata) of every sector the FTL programs or copies,
+  // in host memory (4 bytes per sector of the drive), as pblk keeps each
+  // line's LBA list: a copy's completion reports its sources' LBAs from it.
+  // Needed for ftl_set_gc_copy; without it a COPY fails (FC_ERR_OPCODE).
+  // Consecutive COPY operations of one doorbell sent as one Vector Chunk
+  // Copy: at most this many (host.ftl.copy_batch; default 1).
+  void set_copy_batch(uint32_t units) { copy_batch_ = units ? units : 1; }
+  void keep_lba_list() { lbas_.assign(size_t(geo_.num_grp) * geo_.num_pu * geo_.num_chk * geo_.clba, SSDVP_LPN_NONE); }
   const std::array<uint64_t, FW_OP_COUNT>& op_counts() const { return op_count_; }
   // Open-Channel commands sent, and those that did not succeed.
-  uint64_t writes = 0, reads = 0, resets = 0, failed = 0;
+  // Open-Channel commands sent (copies: Vector Chunk Copies, copy_pages: the
+  // FTL's COPY operations, consecutive ones of a doorbell in one command).
+  uint64_t writes = 0, reads = 0, resets = 0, copies = 0, copy_pages = 0, failed = 0;
   std::vector<std::string> log_lines;
 
  private:
@@ -129,7 +144,9 @@ class HostFtlHal {
   // The drive's status (and a read's data) back into the descriptor's buffer: the flash controller's status.
   uint16_t finish(const fc_sqe& e, uint16_t st, const uint32_t* data, const uint32_t* meta, uint16_t* flags);
   void post(const fc_cqe& c);
+  void send_copies(const std::vector<fc_sqe>& batch);
   uint64_t address(uint32_t row, uint32_t sector) const;
+  uint64_t sectors() const { return uint64_t(geo_.num_grp) * geo_.num_pu * geo_.num_chk * geo_.clba; }
 
   static const hal_ops ops_;
   struct hal hal_;
@@ -141,7 +158,9 @@ class HostFtlHal {
   uint32_t sq_head_ = 0, cq_tail_ = 0;
   bool blocking_ = false;
   uint32_t next_id_ = 0;
-  std::map<uint32_t, fc_sqe> queued_;  // sent through a queued port, by id
+  std::map<uint32_t, std::vector<fc_sqe>> queued_;  // sent through a queued port, by id (a copy: several)
+  std::vector<uint32_t> lbas_;
+  uint32_t copy_batch_ = 1;  // keep_lba_list: each sector's LBA, by firmware slot address
   double busy_ns_ = 0;
   std::array<uint64_t, FW_OP_COUNT> op_count_{};
 };
