@@ -10,7 +10,10 @@
  * takes the saved counters and keeps this instance's windows, HAL and rings
  * (the controllers were just programmed with empty rings at index 0).
  * Pointers that live in DRAM (a page buffer's and a command slot's window)
- * are moved by the distance between the two DRAM windows.
+ * are moved by the distance between the two DRAM windows. Checkpoints and
+ * the trim log: their windows are this instance's; a drive whose
+ * preconditioning wrote a checkpoint or a log page is not saved (their bytes
+ * are fc_sqe.meta payloads the flash controller keeps).
  */
 #include <string.h>
 
@@ -39,6 +42,13 @@ int ftl_state_save(const struct ftl *f, void *out) {
   }
   if (f->cmt.on) { /* its translation pages' bytes live in the flash controller, which a saved drive does not hold */
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: --save-state is not built for ftl.mapping: cached");
+    return -1;
+  }
+  if (f->ckpt.gen || f->ckpt.phase || f->tlog.next) { /* their pages' bytes too (fc_sqe.meta) */
+    hal_logf(f->hal, HAL_LOG_ERROR,
+             "ftl: --save-state after a checkpoint or trim log page was written in preconditioning "
+             "(power.checkpoint.writes, power.checkpoint.interval): their bytes live in the flash controller, which "
+             "a saved drive does not hold");
     return -1;
   }
   struct state_header h = {STATE_MAGIC, (uint32_t)sizeof(struct ftl)};
@@ -96,7 +106,12 @@ int ftl_state_load(struct ftl *f, const void *in, size_t bytes) {
   f->die_cand = cur.die_cand;
   f->blk_flags = cur.blk_flags;
   f->blk_reads = cur.blk_reads;
-  f->cb = cur.cb; /* copyback's windows (their contents are in DRAM) */
+  f->cb = cur.cb;               /* copyback's windows (their contents are in DRAM) */
+  f->ckpt.area = cur.ckpt.area; /* checkpoints' and the trim log's windows (their contents are in DRAM) */
+  f->ckpt.image = cur.ckpt.image;
+  f->ckpt.bufmem = cur.ckpt.bufmem;
+  f->tlog.page = cur.tlog.page;
+  f->tlog.oob = cur.tlog.oob;
   for (uint32_t i = 0; i < FTL_MAX_FRONTIERS; ++i) f->fr[i].open_block = cur.fr[i].open_block;
   f->hot.hal = cur.hot.hal;
   f->hot.count = cur.hot.count;

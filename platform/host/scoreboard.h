@@ -107,7 +107,12 @@ class Scoreboard {
   // (NVMe's DLFEAT: the deallocated token), and as the data it had before
   // only where that deallocation was not durable, as for a write. With
   // trims_durable false (the drive does not persist deallocations: no
-  // checkpoints) an LBA deallocated last is unchecked.
+  // checkpoints) an LBA deallocated last is unchecked, and so is one
+  // deallocated since (or by) its durable state and written again without a
+  // flush: the state it may fall back to is a deallocation, which such a
+  // drive reads as any older data of the LBA (the GC of the deallocated
+  // copy can leave an older one as the newest on flash; reliability.md,
+  // "the 7 durable_lost violations").
   // *found (if given): the version read (0: deallocated), or kForeign.
   Recovered check_recovered(uint64_t lba, uint32_t token, bool plp, bool trims_durable,
                             uint32_t* found = nullptr) const {
@@ -123,6 +128,8 @@ class Scoreboard {
     if (ver > cur) return Recovered::foreign;
     const bool trimmed = v & kTrimmed;
     if (trimmed && !trims_durable) return Recovered::unchecked;
+    if (!trims_durable && ver != 0 && ver < floor && order(trim_at_[lba]) > order(floor))
+      return Recovered::unchecked;  // older than the floor, past a deallocation the drive does not persist
     if (trimmed ? ver == 0 : ver == cur) return Recovered::latest;
     if (ver == 0)  // deallocated (or never written): a state between the floor and now?
       return floor == 0 || (floor & kTrimmed) || order(trim_at_[lba]) > order(floor) ? Recovered::older

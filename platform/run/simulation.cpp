@@ -23,6 +23,7 @@
 #include "run/mapping_summary.h"
 #include "run/params.h"
 #include "run/checkpoints.h"
+#include "run/cut_counters.h"
 #include "run/reliability.h"
 #include "run/timeline.h"
 #include "cpu/cpu_native.h"
@@ -473,7 +474,9 @@ RunOutcome Simulation::run() {
   host_->set_sampler([this] {
     const ftl_stats* s = host_ftl_ ? &host_ftl_->stats() : &soc_->cpu().stats();
     device_->sample();
-    return DeviceSample{s->host_lba_writes, s->gc_lba_writes, s->erases, s->gc_victims, s->free_blocks};
+    const ftl_stats& k = cut_carry_;  // 0 unless power.cuts (cut_counters.h)
+    return DeviceSample{s->host_lba_writes + k.host_lba_writes, s->gc_lba_writes + k.gc_lba_writes,
+                        s->erases + k.erases, s->gc_victims + k.gc_victims, s->free_blocks};
   });
   host_->set_on_finish([this] {
     soc_->stop();
@@ -559,7 +562,9 @@ struct Simulation::SummaryInput {
 
 // One function per section: a new section is one function and one line here.
 nlohmann::json Simulation::summarize(double wall_s) const {
-  SummaryInput x{host_results(), soc_->cpu(), &soc_->cpu().stats(), *soc_};
+  ftl_stats carried = soc_->cpu().stats();  // with power.cuts, what the cuts' recoveries lost added back
+  add_counter_difference(carried, cut_carry_, ftl_stats{});
+  SummaryInput x{host_results(), soc_->cpu(), &carried, *soc_};
   // FTL figures over the timed part only: subtract what preconditioning did.
   for (const auto& row : x.h.timeseries) {
     x.gc_timed += row.gc_lba_moves;

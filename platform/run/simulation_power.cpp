@@ -5,6 +5,7 @@
 // took is added, so every cut falls on a drive that has been up a while.
 #include "host/gc_monitor.h"
 #include "host/host_driver.h"
+#include "run/cut_counters.h"
 #include "run/simulation.h"
 #include "soc/ssd_soc.h"
 
@@ -23,7 +24,13 @@ std::vector<nlohmann::json> Simulation::run_power_cuts() {
       break;  // the run ended first: the cuts left do not happen
     if (monitor_) halt_processes(*monitor_);
     const uint64_t cut = sc_core::sc_time_stamp().value();
+    Controller& fw = soc_->cpu();
+    const ftl_stats at_cut = fw.stats();
+    const uint64_t gc_ns_at_cut = fw.gc_active_ns(fw.firmware_time_ns());
     cuts.push_back(power_cut_and_recover(*soc_, *host_, *sb_, power_, true));
+    // The recovered firmware counts from 0: what it lost is carried (cut_counters.h).
+    add_counter_difference(cut_carry_, at_cut, fw.stats());
+    at_start_gc_active_ns_ += fw.gc_active_ns(fw.firmware_time_ns()) - gc_ns_at_cut;
     down += sc_core::sc_time_stamp().value() - cut;
     if (monitor_) resume_processes(*monitor_);
   }

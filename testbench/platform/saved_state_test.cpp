@@ -193,3 +193,38 @@ TEST(SavedState, IssModeDriveLoadedContinuesAsARunThatPreconditionedItself) {
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_TRUE(contains(r.err, "'cpu.mode'")) << r.err;
 }
+
+// A saved drive with checkpoints on (power.checkpoint.interval): the loaded
+// firmware's checkpoint image, buffers and trim log page are its own DRAM
+// windows (state.c; before, they were the saving process's addresses), so
+// checkpoints taken after the load are whole and power cuts after it recover
+// from them with nothing durable lost. A drive whose preconditioning wrote a
+// checkpoint (power.checkpoint.writes) is refused: the checkpoint's bytes
+// live in the flash controller, which a saved drive does not hold.
+TEST(SavedState, WithCheckpointsCutsAfterTheLoadRecoverFromThem) {
+  const fs::path d = ssdvp_test::scratch("saved_state", "ckpt");
+  const std::string ck =
+      "--set precondition.random_drive_writes=1 --set power.checkpoint.interval=250ms --set power.plp=false "
+      "--set ftl.gc.durable=1 ";
+  auto r = ssdvp(d, ck + "--save-state '" + (d / "drive").string() + "' --precondition-only");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = ssdvp(d, ck +
+                   "--set workload.synthetic.pattern=hotcold --set workload.synthetic.requests=100000 "
+                   "--set power.cuts=3 --set power.cuts_span=1s --set power.seed=5 --load-state '" +
+                   (d / "drive").string() + "' -o '" + (d / "cut").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto s = summary(d / "cut");
+  ASSERT_TRUE(s.contains("power"));
+  EXPECT_EQ(s["power"]["cuts"].get<uint64_t>(), 3u);
+  EXPECT_EQ(s["power"]["violations"].get<uint64_t>(), 0u);
+  EXPECT_EQ(s["integrity"]["mismatches"].get<uint64_t>(), 0u);
+  EXPECT_GT(s["checkpoints"]["taken"].get<uint64_t>(), 0u);
+  uint64_t from_checkpoint = 0;
+  for (const auto& c : s["power"]["each"])
+    from_checkpoint += c["recovery"]["checkpoint_generation"].get<uint64_t>() > 0;
+  EXPECT_GT(from_checkpoint, 0u);  // recovered from a checkpoint written after the load
+  r = ssdvp(d, "--set precondition.random_drive_writes=1 --set power.checkpoint.writes=20000 --save-state '" +
+                   (d / "drive2").string() + "' --precondition-only");
+  EXPECT_NE(r.code, 0);
+  EXPECT_TRUE(contains(r.err, "power.checkpoint.writes")) << r.err;
+}
