@@ -28,6 +28,7 @@
 #include "cpu/cpu_native.h"
 #include "soc/ssd_soc.h"
 #include "apps.h"
+#include "stream_log.h"
 #include "stream_predict.h"
 #include "synthetic.h"
 #include "workload.h"
@@ -302,6 +303,11 @@ void Simulation::build() {
     predict.mode = streams;
     workload_ = host::make_predicted_streams(std::move(workload_), predict);
   }
+  if (const std::string log = cfg.get_string(
+          "host.streams_log", "",
+          "write every write's and trim's stream ID to this CSV (time_ps,op,offset,length,stream; empty: none)");
+      !log.empty())
+    workload_ = host::make_stream_log(std::move(workload_), log);
   if (power_.cuts && streams != "none")
     throw ConfigError(
         "config key 'power.cuts': not with host.streams (the Streams directive would have to be enabled again)");

@@ -1,0 +1,94 @@
+// stream_log_test.cpp - host.streams_log: the wrapper passes requests through
+// unchanged and records every write and trim with its stream ID, in order;
+// a path it cannot create is refused naming the key.
+#include <gtest/gtest.h>
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "stream_log.h"
+#include "workload.h"
+
+using namespace ssdvp::host;
+
+namespace {
+
+class Fixed final : public Workload {
+ public:
+  explicit Fixed(std::vector<IoRequest> r) : r_(std::move(r)) {}
+  bool next(IoRequest& out) override {
+    if (at_ >= r_.size()) return false;
+    out = r_[at_++];
+    ++st_.records;
+    return true;
+  }
+  void rewind() override { at_ = 0; }
+  std::string describe() const override { return "fixed"; }
+  const WorkloadStats& stats() const override { return st_; }
+
+ private:
+  std::vector<IoRequest> r_;
+  size_t at_ = 0;
+  WorkloadStats st_;
+};
+
+IoRequest req(uint64_t t, IoOp op, uint64_t off, uint64_t len, uint8_t stream) {
+  IoRequest r;
+  r.time_ps = t;
+  r.op = op;
+  r.offset = off;
+  r.length = len;
+  r.stream = stream;
+  return r;
+}
+
+std::filesystem::path temp_dir() {
+  std::string t = (std::filesystem::temp_directory_path() / "stream_log_test_XXXXXX").string();
+  if (!mkdtemp(t.data())) throw std::runtime_error("mkdtemp failed");
+  return t;
+}
+
+}  // namespace
+
+TEST(StreamLog, PassesRequestsAndRecordsWritesAndTrims) {
+  const auto dir = temp_dir();
+  const std::vector<IoRequest> in = {req(5, IoOp::write, 8192, 4096, 3), req(7, IoOp::read, 0, 4096, 0),
+                                     req(9, IoOp::trim, 4096, 8192, 0), req(11, IoOp::write, 0, 16384, 0)};
+  {
+    auto w = make_stream_log(std::make_unique<Fixed>(in), (dir / "s.csv").string());
+    IoRequest r;
+    for (const IoRequest& want : in) {
+      ASSERT_TRUE(w->next(r));
+      EXPECT_EQ(r.op, want.op);
+      EXPECT_EQ(r.offset, want.offset);
+      EXPECT_EQ(r.length, want.length);
+      EXPECT_EQ(r.stream, want.stream);
+      EXPECT_EQ(r.time_ps, want.time_ps);
+    }
+    EXPECT_FALSE(w->next(r));
+    EXPECT_EQ(w->stats().records, in.size());
+  }
+  std::ifstream f(dir / "s.csv");
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(f, l);) lines.push_back(l);
+  const std::vector<std::string> want = {"time_ps,op,offset,length,stream", "5,write,8192,4096,3", "9,trim,4096,8192,0",
+                                         "11,write,0,16384,0"};
+  EXPECT_EQ(lines, want);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(StreamLog, UncreatableFileNamesTheKey) {
+  const auto dir = temp_dir();
+  try {
+    make_stream_log(std::make_unique<Fixed>(std::vector<IoRequest>{}), (dir / "no" / "such" / "s.csv").string());
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("host.streams_log"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
