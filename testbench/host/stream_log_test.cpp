@@ -92,3 +92,31 @@ TEST(StreamLog, UncreatableFileNamesTheKey) {
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST(RandomStreams, WritesGetEveryStreamEvenlyAndTheSameEachRun) {
+  std::vector<IoRequest> in;
+  for (uint64_t i = 0; i < 8000; ++i) in.push_back(req(i, i % 4 == 0 ? IoOp::read : IoOp::write, i * 4096, 4096, 0));
+  auto streams_of = [&](uint64_t seed) {
+    auto w = make_random_streams(std::make_unique<Fixed>(in), 4, seed);
+    std::vector<int> s;
+    IoRequest r;
+    while (w->next(r)) s.push_back(r.stream);
+    return s;
+  };
+  const auto a = streams_of(1), b = streams_of(1), c = streams_of(2);
+  ASSERT_EQ(a.size(), in.size());
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  std::vector<int> count(6, 0);
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (in[i].op == IoOp::read) {
+      EXPECT_EQ(a[i], 0);
+      continue;
+    }
+    ASSERT_GE(a[i], 1);
+    ASSERT_LE(a[i], 4);
+    ++count[size_t(a[i])];
+  }
+  for (int s = 1; s <= 4; ++s) EXPECT_NEAR(count[size_t(s)], 1500, 150) << "stream " << s;
+  EXPECT_THROW(make_random_streams(std::make_unique<Fixed>(in), 0, 1), std::invalid_argument);
+}

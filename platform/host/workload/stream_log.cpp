@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "random.h"
+
 namespace ssdvp::host {
 
 namespace {
@@ -47,7 +49,37 @@ class StreamLog final : public Workload {
   std::FILE* f_ = nullptr;
 };
 
+class RandomStreams final : public Workload {
+ public:
+  RandomStreams(std::unique_ptr<Workload> inner, uint32_t streams, uint64_t seed)
+      : in_(std::move(inner)), streams_(streams), seed_(seed) {}
+  bool next(IoRequest& out) override {
+    if (!in_->next(out)) return false;
+    if (out.op == IoOp::write) {
+      uint64_t x = seed_ ^ (writes_++ * 0x9e3779b97f4a7c15ull);
+      out.stream = uint8_t(1 + splitmix64(x) % streams_);
+    }
+    return true;
+  }
+  void rewind() override {
+    in_->rewind();
+    writes_ = 0;
+  }
+  std::string describe() const override { return in_->describe() + ", random streams 1.." + std::to_string(streams_); }
+  const WorkloadStats& stats() const override { return in_->stats(); }
+
+ private:
+  std::unique_ptr<Workload> in_;
+  uint32_t streams_;
+  uint64_t seed_, writes_ = 0;
+};
+
 }  // namespace
+
+std::unique_ptr<Workload> make_random_streams(std::unique_ptr<Workload> inner, uint32_t streams, uint64_t seed) {
+  if (streams == 0 || streams > 255) throw std::invalid_argument("random streams: streams must be in [1, 255]");
+  return std::make_unique<RandomStreams>(std::move(inner), streams, seed);
+}
 
 std::unique_ptr<Workload> make_stream_log(std::unique_ptr<Workload> inner, const std::string& path) {
   return std::make_unique<StreamLog>(std::move(inner), path);
