@@ -228,7 +228,8 @@ def main():
     ap.add_argument("--large", dest="large", action="store_true", default=None,
                     help="run only the larger drive's rows, keep the small drive's")
     ap.add_argument("--no-large", dest="large", action="store_false", help="skip the larger drive's rows, keep them")
-    ap.add_argument("--policies", default="", help="with --large: run only these placements (comma list)")
+    ap.add_argument("--policies", default="",
+                    help="with --large or --extras: run only these placements (comma list)")
     ap.add_argument("--collect", action="store_true",
                     help="only rewrite the page from the finished runs' outputs under --out (both drives)")
     args = ap.parse_args()
@@ -269,12 +270,14 @@ def main():
             with open(rows_path) as f:
                 old = [r for r in json.load(f) if r["workload"] not in todo]
         if args.extras:  # only the fewer-streams runs, merged into the last run's rows
-            with open(rows_path) as f:
-                old = [r for r in json.load(f) if r["policy"] not in EXTRAS]
+            with open(rows_path) as f:  # (with --policies: only those are rerun)
+                old = [r for r in json.load(f) if r["policy"] not in EXTRAS or
+                       (args.policies and r["policy"] not in args.policies.split(","))]
             todo = []
         new = [run(args.bin, args.out, wl, pol, args.quick) for wl in todo for pol in POLICIES]
         new += [run(args.bin, args.out, wl, pol, args.quick) for wl in (todo if not args.extras else EXTRA_WORKLOADS)
-                if wl in EXTRA_WORKLOADS for pol in EXTRAS]
+                if wl in EXTRA_WORKLOADS for pol in EXTRAS
+                if not (args.extras and args.policies and pol not in args.policies.split(","))]
         order = list(POLICIES) + list(EXTRAS)
         rows = sorted(old + new, key=lambda r: (list(WORKLOADS).index(r["workload"]), order.index(r["policy"])))
         with open(rows_path, "w") as f:
