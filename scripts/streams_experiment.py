@@ -40,7 +40,7 @@ WORKLOADS = {
     # fio whose hot windows never move: chunk temperature then persists and is a lifetime signal (the
     # experiment that separates prediction from the cost of open blocks, docs/results/streams.md)
     "fio_fixed": {"workload.app.kind": "fio", "workload.app.operations": 300000, "workload.app.iops": 4000,
-                  "workload.app.fio.shift": 0},
+                  "workload.app.fio.shift": "0s"},
 }
 # Runs whose stream IDs are logged (host.streams_log) and scored against the data's real lifetimes
 # (scripts/streams_lifetimes.py): the workloads where GC relocates data.
@@ -269,15 +269,16 @@ def main():
         if args.only and os.path.exists(rows_path):
             with open(rows_path) as f:
                 old = [r for r in json.load(f) if r["workload"] not in todo]
-        if args.extras:  # only the fewer-streams runs, merged into the last run's rows
-            with open(rows_path) as f:  # (with --policies: only those are rerun)
-                old = [r for r in json.load(f) if r["policy"] not in EXTRAS or
-                       (args.policies and r["policy"] not in args.policies.split(","))]
-            todo = []
-        new = [run(args.bin, args.out, wl, pol, args.quick) for wl in todo for pol in POLICIES]
-        new += [run(args.bin, args.out, wl, pol, args.quick) for wl in (todo if not args.extras else EXTRA_WORKLOADS)
-                if wl in EXTRA_WORKLOADS for pol in EXTRAS
-                if not (args.extras and args.policies and pol not in args.policies.split(","))]
+        if args.extras:  # only the extra runs (--only, --policies: some of them), merged into the last run's rows
+            xw = [w for w in EXTRA_WORKLOADS if not args.only or w in todo]
+            xp = [p for p in EXTRAS if not args.policies or p in args.policies.split(",")]
+            with open(rows_path) as f:
+                old = [r for r in json.load(f) if not (r["workload"] in xw and r["policy"] in xp)]
+            new = [run(args.bin, args.out, wl, pol, args.quick) for wl in xw for pol in xp]
+        else:
+            new = [run(args.bin, args.out, wl, pol, args.quick) for wl in todo for pol in POLICIES]
+            new += [run(args.bin, args.out, wl, pol, args.quick) for wl in todo if wl in EXTRA_WORKLOADS
+                    for pol in EXTRAS]
         order = list(POLICIES) + list(EXTRAS)
         rows = sorted(old + new, key=lambda r: (list(WORKLOADS).index(r["workload"]), order.index(r["policy"])))
         with open(rows_path, "w") as f:
