@@ -62,7 +62,7 @@ POLICIES = {
 LARGE = {"flash.blocks_per_plane": 1024, "nvme.namespace_size": "3584MiB", "dram.size": "128MiB"}
 LARGE_SCALE = 4
 LARGE_WORKLOADS = ["fio", "rocksdb", "mysql", "rocksdb2"]
-LARGE_POLICIES = ["none", "autostream", "lstm", "oracle"]
+LARGE_POLICIES = ["none", "autostream", "lstm", "oracle", "random"]  # random: the open streams' cost here
 
 # The seed's figures (its Section 4.1, on a Samsung PM963 with its own fio, RocksDB, MySQL and two-RocksDB
 # Docker runs): its LSTM scheme against no streams and against AutoStream. MySQL's and Docker's performance
