@@ -37,7 +37,14 @@ WORKLOADS = {
     "rocksdb2": {"workload.app.kind": "rocksdb2", "workload.app.operations": 300000, "workload.app.iops": 3000,
                  "workload.app.footprint": 1.0, "workload.app.rocksdb.db_fraction": 0.85,
                  "workload.app.rocksdb.sst_size": "1MiB", "workload.app.rocksdb.io_size": "64KiB"},
+    # fio whose hot windows never move: chunk temperature then persists and is a lifetime signal (the
+    # experiment that separates prediction from the cost of open blocks, docs/results/streams.md)
+    "fio_fixed": {"workload.app.kind": "fio", "workload.app.operations": 300000, "workload.app.iops": 4000,
+                  "workload.app.fio.shift": "0s"},
 }
+# Runs whose stream IDs are logged (host.streams_log) and scored against the data's real lifetimes
+# (scripts/streams_lifetimes.py): the workloads where GC relocates data.
+LIFETIME_WORKLOADS = ["fio", "mysql", "fio_fixed"]
 POLICIES = {
     "none": {"host.streams": "none"},
     "autostream": {"host.streams": "autostream"},
@@ -55,7 +62,7 @@ POLICIES = {
 LARGE = {"flash.blocks_per_plane": 1024, "nvme.namespace_size": "3584MiB", "dram.size": "128MiB"}
 LARGE_SCALE = 4
 LARGE_WORKLOADS = ["fio", "rocksdb", "mysql", "rocksdb2"]
-LARGE_POLICIES = ["none", "autostream", "lstm", "oracle"]
+LARGE_POLICIES = ["none", "autostream", "lstm", "oracle", "random"]  # random: the open streams' cost here
 
 # The seed's figures (its Section 4.1, on a Samsung PM963 with its own fio, RocksDB, MySQL and two-RocksDB
 # Docker runs): its LSTM scheme against no streams and against AutoStream. MySQL's and Docker's performance
@@ -68,8 +75,10 @@ SEED = {
 }
 
 # The cost of open frontiers: AutoStream with fewer streams (8 is the main table).
+# And every write on a random one of the 8 streams: the cost of open streams without any information.
 EXTRAS = {f"autostream-{n}": {"host.streams": "autostream", "host.predict.streams": n} for n in (2, 4)}
-EXTRA_WORKLOADS = ["fio", "mysql"]
+EXTRAS["random"] = {"host.streams": "random"}
+EXTRA_WORKLOADS = ["fio", "mysql", "fio_fixed"]
 
 
 def run(binary, out, wl, pol, quick, large=False):
@@ -86,6 +95,8 @@ def run(binary, out, wl, pol, quick, large=False):
         sets["host.predict.k"] = 2
     report = os.path.join(d, "predictor.json")
     sets["host.predict.report"] = report
+    if wl in LIFETIME_WORKLOADS and pol != "haml":  # haml's classes are the drive's own, not stream IDs
+        sets["host.streams_log"] = os.path.join(d, "streams.csv")
     cmd = [binary, "run", "-c", os.path.join(ROOT, "configs/streams.yaml"), "-o", d]
     for k, v in sets.items():
         cmd += ["--set", f"{k}={v}"]
@@ -130,7 +141,17 @@ def row_of(d, wl, pol, large, wall_s):
     if os.path.exists(report) and pol in ("autostream", "lstm"):
         with open(report) as f:
             r["pred"] = json.load(f)
+    log = os.path.join(d, "streams.csv")
+    if os.path.exists(log):  # how well the streams separated the data by real lifetime
+        a = analyse_lifetimes(log, (LARGE if large else {}).get("nvme.namespace_size", "896MiB"))
+        r["life"] = {k: a[k] for k in ("spread", "nmi", "streams_used", "workload_sd_class")}
     return r
+
+
+def analyse_lifetimes(log, namespace):
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import streams_lifetimes as sl
+    return sl.analyse(log, sl.size(namespace), 4096, 8)
 
 
 def collect(out, large):
@@ -207,7 +228,8 @@ def main():
     ap.add_argument("--large", dest="large", action="store_true", default=None,
                     help="run only the larger drive's rows, keep the small drive's")
     ap.add_argument("--no-large", dest="large", action="store_false", help="skip the larger drive's rows, keep them")
-    ap.add_argument("--policies", default="", help="with --large: run only these placements (comma list)")
+    ap.add_argument("--policies", default="",
+                    help="with --large or --extras: run only these placements (comma list)")
     ap.add_argument("--collect", action="store_true",
                     help="only rewrite the page from the finished runs' outputs under --out (both drives)")
     args = ap.parse_args()
@@ -247,13 +269,16 @@ def main():
         if args.only and os.path.exists(rows_path):
             with open(rows_path) as f:
                 old = [r for r in json.load(f) if r["workload"] not in todo]
-        if args.extras:  # only the fewer-streams runs, merged into the last run's rows
+        if args.extras:  # only the extra runs (--only, --policies: some of them), merged into the last run's rows
+            xw = [w for w in EXTRA_WORKLOADS if not args.only or w in todo]
+            xp = [p for p in EXTRAS if not args.policies or p in args.policies.split(",")]
             with open(rows_path) as f:
-                old = [r for r in json.load(f) if r["policy"] not in EXTRAS]
-            todo = []
-        new = [run(args.bin, args.out, wl, pol, args.quick) for wl in todo for pol in POLICIES]
-        new += [run(args.bin, args.out, wl, pol, args.quick) for wl in (todo if not args.extras else EXTRA_WORKLOADS)
-                if wl in EXTRA_WORKLOADS for pol in EXTRAS]
+                old = [r for r in json.load(f) if not (r["workload"] in xw and r["policy"] in xp)]
+            new = [run(args.bin, args.out, wl, pol, args.quick) for wl in xw for pol in xp]
+        else:
+            new = [run(args.bin, args.out, wl, pol, args.quick) for wl in todo for pol in POLICIES]
+            new += [run(args.bin, args.out, wl, pol, args.quick) for wl in todo if wl in EXTRA_WORKLOADS
+                    for pol in EXTRAS]
         order = list(POLICIES) + list(EXTRAS)
         rows = sorted(old + new, key=lambda r: (list(WORKLOADS).index(r["workload"]), order.index(r["policy"])))
         with open(rows_path, "w") as f:
@@ -397,15 +422,19 @@ def write_doc(args, rows, by, wls, pols, large_rows=()):
     A = L.append
     A("# Multi-stream placement from predicted temperature (LSTM, AutoStream) against no streams, an oracle and HAML-SSD\n")
     A("<!-- Generated by scripts/streams_experiment.py. Do not edit: edit the script and regenerate. -->\n")
-    A("**Regenerate** (about 40 minutes on one core, most of it the larger drive's runs): "
+    A("**Regenerate** (about two hours on one core of a shared machine: 34 runs on the small drive of up to a "
+      "minute each, 25 on the larger one of 3-4 minutes each): "
       "`python3 scripts/streams_experiment.py` "
-      "(runs `build/platform/ssdvp` on `configs/streams.yaml`; outputs in `out/streams/`).\n")
+      "(runs `build/platform/ssdvp` on `configs/streams.yaml`; outputs in `out/streams/`, or `--out DIR`: the "
+      "larger drive's saved state and the stream logs take a few hundred MiB).\n")
     A("**Setup.** The small drive of `configs/small.yaml` (1 GiB of flash, 896 MiB exported, 12.5 % spare, "
       "greedy GC below 16 free blocks), filled sequentially before the timed run, eight host classes "
       "(`ftl.hot.classes: 8`), the firmware's `stream` placement (stream *s* writes class *s* - 1, one open "
-      "block per die per class; relocated data has a frontier of its own; `ftl.write.at_floor: room`: at the host "
-      "floor a stream writes on the dies where it has an open block instead of waiting for a block on its next "
-      "die, and waiting writes to other streams pass, issue 16's fix of the start-of-stream stall, below). The host "
+      "block per die per class; relocated data has a frontier of its own; `ftl.write.at_floor: room`, set "
+      "explicitly in the config: at the host floor a stream writes on the dies where it has an open block, while "
+      "it has fewer pages in flight than open blocks, instead of waiting for a block on its next die, and waiting "
+      "writes to other streams pass, issue 16's fix of the start-of-stream stall, below; `room` becomes the "
+      "firmware's default with branch pages, and these figures are then what the default gives). The host "
       "enables the NVMe Streams "
       "directive and allocates eight streams over the admin queue before the run. Workloads are the "
       "application generators (`workload.source: app`, docs/traces.md) open loop:\n")
@@ -433,16 +462,40 @@ def write_doc(args, rows, by, wls, pols, large_rows=()):
             A(f"| {w} | {p} | {r['waf']:.3f} | {pct(r['waf'], base['waf']) if p != 'none' else ''} | {r['erases']} | "
               f"{r['stalls']} | {r['w_mean']:.0f} | {r['w_p9999']:.0f} | "
               f"{pct(r['w_p9999'], base['w_p9999']) if p != 'none' else ''} |")
-    A("\n**Fewer streams.** AutoStream with 2 and 4 streams (`host.predict.streams`; 8 above):\n")
-    A("| workload | streams | WAF | write stalls | write p99.99 (us) |")
-    A("|---|---|---|---|---|")
+    A("\n**Fewer streams, and random streams.** AutoStream with 2 and 4 streams (`host.predict.streams`; 8 "
+      "above), and every write on one of the 8 streams drawn at random (`host.streams: random`: the cost of "
+      "eight open streams without any information about lifetimes):\n")
+    A("| workload | streams | WAF | vs none | write stalls | write p99.99 (us) |")
+    A("|---|---|---|---|---|---|")
     for w in EXTRA_WORKLOADS:
+        base = by.get((w, "none"))
         for p in ["none"] + list(EXTRAS) + ["autostream"]:
             r = by.get((w, p))
             if r:
-                n = {"none": "none"}.get(p, p.split("-")[1] if "-" in p else "8")
-                A(f"| {w} | {n} | {r['waf']:.3f} | {r['stalls']} | {r['w_p9999']:.0f} |")
+                n = {"none": "none", "random": "8, random"}.get(p, p.split("-")[1] if "-" in p else "8")
+                A(f"| {w} | {n} | {r['waf']:.3f} | {pct(r['waf'], base['waf']) if base and p != 'none' else ''} | "
+                  f"{r['stalls']} | {r['w_p9999']:.0f} |")
     A("\n![WAF](streams/waf.svg)\n\n![p99.99 write latency](streams/p9999.svg)\n")
+    life = [r for r in rows if r.get("life")]
+    if life:
+        A("### How well the streams separate data by lifetime\n")
+        A("Every write's stream ID is logged (`--set host.streams_log=FILE`) and scored against the data's real "
+          "death distance (the LBAs the host writes before the LBA is written again or trimmed, as the oracle "
+          "computes it), in the oracle's 8 classes, one doubling of the distance each "
+          "(`python3 scripts/streams_lifetimes.py FILE`). *Spread*: the standard deviation of the death class "
+          "inside a stream, pooled over the streams (in doublings; `none` has one stream, so its spread is the "
+          "workload's own). *NMI*: the mutual information of stream and death class over the class's entropy "
+          "(0: the stream says nothing about when the data dies, 1: everything). *Streams used*: streams with at "
+          "least 1 % of the written LBAs.\n")
+        A("| workload | placement | WAF | vs none | spread (doublings) | NMI | streams used |")
+        A("|---|---|---|---|---|---|---|")
+        for r in life:
+            base = by.get((r["workload"], "none"))
+            lf = r["life"]
+            A(f"| {r['workload']} | {r['policy']} | {r['waf']:.3f} | "
+              f"{pct(r['waf'], base['waf']) if base and r['policy'] != 'none' else ''} | {lf['spread']:.2f} | "
+              f"{lf['nmi']:.3f} | {lf['streams_used']} |")
+        A("")
     A("### Prediction error\n")
     A("Mean over the periods after training, every chunk, against the real temperature (write requests) of "
       "the next period. AutoStream is scored over the same periods.\n")

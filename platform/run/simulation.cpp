@@ -29,6 +29,7 @@
 #include "cpu/cpu_native.h"
 #include "soc/ssd_soc.h"
 #include "apps.h"
+#include "stream_log.h"
 #include "stream_predict.h"
 #include "synthetic.h"
 #include "workload.h"
@@ -106,9 +107,10 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
   if (src == "synthetic") return host::make_synthetic(spec);
   if (src == "app") return host::make_app(app);
   if (src == "files" &&
-      cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
+      cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm", "random"},
                      "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
-                     "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's)") != "none")
+                     "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's); random: "
+                     "a uniformly random one of host.predict.streams") != "none")
     throw ConfigError(
         "config key 'host.streams': the file-level workload takes no stream IDs (oracle cannot pre-read "
         "it, and autostream/lstm would hide it from its TRIM policy)");
@@ -290,9 +292,10 @@ void Simulation::build() {
   const host::ZoneGeometry zones = zns_geometry(soc_->fw_config());
   workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size(), zoned ? &zones : nullptr);
   const std::string streams =
-      cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm"},
+      cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm", "random"},
                      "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
-                     "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's)");
+                     "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's); random: "
+                     "a uniformly random one of host.predict.streams");
   auto predict = host::PredictSpec::from_config(cfg, lbas, soc_->lba_size(), soc_->fw_config().hot_classes);
   const uint64_t oracle_max =
       cfg.get_u64("host.oracle.max_requests", 100000000, "oracle: most requests the pre-pass reads", 1);
@@ -303,6 +306,12 @@ void Simulation::build() {
     predict.mode = streams;
     workload_ = host::make_predicted_streams(std::move(workload_), predict);
   }
+  if (streams == "random") workload_ = host::make_random_streams(std::move(workload_), predict.streams, predict.seed);
+  if (const std::string log = cfg.get_string(
+          "host.streams_log", "",
+          "write every write's and trim's stream ID to this CSV (time_ps,op,offset,length,stream; empty: none)");
+      !log.empty())
+    workload_ = host::make_stream_log(std::move(workload_), log);
   if (power_.cuts && streams != "none")
     throw ConfigError(
         "config key 'power.cuts': not with host.streams (the Streams directive would have to be enabled again)");

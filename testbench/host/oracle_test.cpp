@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "host/oracle.h"
+#include "vector_workload.h"
 
 using ssdvp::oracle_class;
 using namespace ssdvp::host;
@@ -29,24 +30,6 @@ TEST(Oracle, ClassBoundariesAreLogScaledInLogicalCapacity) {
   EXPECT_EQ(oracle_class(5, L, 2), 0u);
   EXPECT_EQ(oracle_class(UINT64_MAX, L, 2), 1u);
 }
-
-class VectorWorkload final : public Workload {
- public:
-  explicit VectorWorkload(std::vector<IoRequest> r) : r_(std::move(r)) {}
-  bool next(IoRequest& out) override {
-    if (at_ >= r_.size()) return false;
-    out = r_[at_++];
-    return true;
-  }
-  void rewind() override { at_ = 0; }
-  std::string describe() const override { return "vector"; }
-  const WorkloadStats& stats() const override { return st_; }
-
- private:
-  std::vector<IoRequest> r_;
-  size_t at_ = 0;
-  WorkloadStats st_;
-};
 
 IoRequest req(IoOp op, uint64_t lba, uint64_t n) {
   IoRequest r;

@@ -18,6 +18,7 @@
 #include "lstm.h"
 #include "random.h"
 #include "stream_predict.h"
+#include "vector_workload.h"
 
 using namespace ssdvp::host;
 
@@ -157,24 +158,6 @@ TEST(FeatureCapture, RecordsOfOnePeriodMatchTheRequests) {
   EXPECT_EQ(f(0, "overwrite_fraction"), 1);
   EXPECT_EQ(f(0, "distinct_lbas"), 1);
 }
-
-class VectorWorkload : public Workload {
- public:
-  explicit VectorWorkload(std::vector<IoRequest> v) : v_(std::move(v)) {}
-  bool next(IoRequest& out) override {
-    if (at_ >= v_.size()) return false;
-    out = v_[at_++];
-    return true;
-  }
-  void rewind() override { at_ = 0; }
-  std::string describe() const override { return "vector"; }
-  const WorkloadStats& stats() const override { return st_; }
-
- private:
-  std::vector<IoRequest> v_;
-  size_t at_ = 0;
-  WorkloadStats st_;
-};
 
 PredictSpec small_spec(const std::string& mode) {
   PredictSpec s;
