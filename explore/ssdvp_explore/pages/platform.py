@@ -120,10 +120,9 @@ random's (+1.4 % at 4 and 8 dies: its short-die candidates were written more
 recently). The default job's WAF goes from 2.608 back to 2.666 (under `pass`; README's 2.566 is `room`'s).
 
 **`ftl.write.at_floor: room` on a saturating host (issue 16).** `room` is
-the default now. The table at the end of this page and the sections above
-ran under `pass`, the default before (the sweep file and the commands
-below pin it); the table below gives `room`'s figures for the same policies
-and workloads (100k requests instead of 200k). `room` (a host
+the default now and the table at the end of this page is made with it; the
+sections above ran under `pass`, the default before (their commands below
+pin it). `room` (a host
 frontier whose next die has no open block while the free pool is at the
 host floor writes on the dies where it has room instead of waiting; it
 removes the start-of-stream stall of docs/results/streams.md) cost this
