@@ -195,8 +195,8 @@ us and a write p99 of 6.2-6.6 us. That changed two conclusions: `double`'s
 response time on the synthetic workloads is now below `single`'s, and
 HAML-K's is now above `double`'s there. The sensitivity pages
 ([haml-k](haml-k.md), [haml-slice](haml-slice.md),
-[haml-period](haml-period.md), [haml-gc](haml-gc.md)) still ran under
-`pass`; their figures quoted below are theirs.
+[haml-period](haml-period.md), [haml-gc](haml-gc.md)) were regenerated under
+`room` too; their WAFs moved by at most 0.11.
 
 - **Separating relocated data from host data matters most on the real
   traces.** `single` has the highest WAF on the four real traces (3.3-4.9)
@@ -228,10 +228,10 @@ HAML-K's is now above `double`'s there. The sensitivity pages
   it still loses to `double` there (5.28 against 5.10):
 - **every class costs open blocks.** Each frontier keeps one open block per
   die: HAML-6 with a GC frontier holds up to 56 of the drive's 256 spare
-  blocks open, `double` 16. Under `pass` ([haml-k](haml-k.md)), WAF rises with
-  K on PostMark (2.61 at K = 3 to 3.02 at K = 8) and on the shifting workload
-  (5.15 to 5.68), though not monotonically; on the MSR excerpt it does not
-  (2.59 at K = 3, 2.42 at K = 8, where the rank correlation rises to 0.40).
+  blocks open, `double` 16. WAF rises with K on PostMark (2.64 at K = 3 to
+  2.95 at K = 8) and on the shifting workload (5.14 to 5.68), though not
+  monotonically; on the MSR excerpt it does not (2.67 at K = 3, 2.40 at
+  K = 8, where the rank correlation rises to 0.40; [haml-k](haml-k.md)).
   On the paper's 256 GB drive the same 56 blocks would be noise.
 - **The oracle** (fixed log-scale death-time bins, its own GC frontier) is
   the lowest on five of six workloads (4.12 against 4.96 on the shifting
@@ -243,20 +243,18 @@ HAML-K's is now above `double`'s there. The sensitivity pages
   separate. What WAF is left on the MSR excerpt comes from GC moving the
   cold data left by preconditioning, which host-write placement cannot
   change.
-- **Settings matter more than the method** (the sensitivity pages, under
-  `pass`, where this table's HAML-K had 2.68 on the MSR excerpt and 2.87 on
-  PostMark): HAML with a shorter period does
-  much better on the MSR excerpt (WAF 1.80 at T = 2 'paper hours' against
-  2.68 at 6 h, below every policy on this table there) and somewhat
-  better on PostMark (2.62 at T = 1 against 2.87, WAF rising with T from 1
+- **Settings matter more than the method**: HAML with a shorter period does
+  much better on the MSR excerpt (WAF 1.75 at T = 2 'paper hours' against
+  2.61 at 6 h, below every policy on this table there) and somewhat
+  better on PostMark (2.68 at T = 1 against 2.97, WAF rising with T from 1
   to 12 h; [haml-period](haml-period.md)), smaller slices
-  help the real traces (MSR 2.46 and PostMark 2.61 at 36 KiB against 2.68
-  and 2.87 at 352 KiB; [haml-slice](haml-slice.md)) but not the shifting
-  workload (5.33 against 5.38), and putting relocated data into its slice's
+  help the real traces (MSR 2.44 and PostMark 2.69 at 36 KiB against 2.61
+  and 2.97 at 352 KiB; [haml-slice](haml-slice.md)) but not the shifting
+  workload (5.35 against 5.41), and putting relocated data into its slice's
   class instead of a GC frontier cuts WAF on both synthetic workloads (3.67
-  against 5.39 on the shifting one, better than the oracle's 4.10 then; 4.35
-  against 5.27 on hot/cold) but raises it on every real trace (DTRS 1.15 to
-  4.36; [haml-gc](haml-gc.md)). No single setting wins everywhere.
+  against 5.41 on the shifting one, better than the oracle's 4.12; 4.35
+  against 5.28 on hot/cold) but raises it on every real trace (DTRS 1.15 to
+  4.38; [haml-gc](haml-gc.md)). No single setting wins everywhere.
 - **Clustering cost** is small at these sizes: the monitor and HAML's
   software K-Means take 16-120 ms of controller CPU over the timed half
   (2,607 points, K = 6, at most 10 iterations per period; the native CPU's
