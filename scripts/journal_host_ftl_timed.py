@@ -72,7 +72,8 @@ def main():
          "its flash operations are vector commands through the SoC's NVMe controller, firmware and flash, its "
          "CPU time on a 3 GHz host core by the firmware's cost estimates; *mixed (pblk)* is one write point for "
          "host and GC data (`ftl.placement.policy: single`), the seed's baseline; *mixed (GC on its own)* the "
-         "device FTL's mixed placement; *separated* the journal on its own write point, as the seed did.", "",
+         "device FTL's mixed placement; *separated* the journal on its own write point, as the seed did."
+         " These runs set `ftl.write.at_floor: pass` (scripts/journal_experiment.py's run does), the default before it became `room`: the figures ran under it.", "",
          "| workload | arm | IOPS | MB/s | fsync p50 (us) | fsync p99 (us) | WAF | flash WAF | erases | "
          "host CPU (s) | host CPU busy | reads checked | mismatches |",
          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]

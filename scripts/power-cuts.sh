@@ -45,6 +45,7 @@ for ((run = 0; done_cuts < n; run++)); do
   sets=(--set power.cuts=$k --set power.cuts_span=6s --set power.seed=$rs --set power.plp=$plp --set ftl.gc.durable=$durable
         --set precondition.random_drive_writes=1.0 --set workload.synthetic.seed=$rs --set flash.fault.seed=$rs)
   [ "$with_ckpt" = true ] && sets+=(--set power.checkpoint.interval="$ckpt")
+  sets+=(--set ftl.write.at_floor=pass)  # docs/results/reliability.md ran under pass, the default before room
   if [ $setup -lt 2 ]; then
     sets+=(--set workload.synthetic.pattern=hotcold --set workload.synthetic.requests=600000)
     name=hotcold

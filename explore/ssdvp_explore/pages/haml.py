@@ -180,36 +180,41 @@ def _hours(df: pd.DataFrame) -> pd.DataFrame:
 
 FINDINGS = """\
 **What the recorded run shows** (numbers from the tables below; regenerate
-to check them). Regenerated at the commit the provenance names, after the GC
-die rule was held to the reserve and `ftl.write.at_floor: pass` became the
-firmware's default (issues 16 and 22). Against the previous run (0241352)
-WAFs moved by up to 0.09 (DTRS `double` 1.147 to 1.055, HOTIS on the MSR
-excerpt 2.550 to 2.636), which changed three conclusions: HAML-K is now
-above `double` on four of six workloads (DTRS moved), the oracle is now the
-lowest on the MSR excerpt, and `double`'s host writes on the synthetic
-workloads now wait four times as often (below).
+to check them). Regenerated at the commit the provenance names, under
+`ftl.write.at_floor: room`, the firmware's default since issue 16; the
+previous run (d706ccc) was under `pass`. Against it, `single` is identical
+to the digit (one frontier for host and GC data) and most WAFs moved by at
+most 0.14 (the MSR excerpt: `double` 2.752 to 2.616, the oracle 2.586 to
+2.515; HAML-K 2.680 to 2.615), TPC-C's HOTIS by 0.30 (1.277 to 1.572). What
+moved most is waiting: on the synthetic workloads every policy with more
+than one frontier had host writes waiting at the host floor for a block on
+their frontier's next die (`double` 190k and 206k write stalls, write p99
+3.6 and 3.9 ms); under `room` a frontier writes where it has an open block
+meanwhile, and every such policy has 1,792 stalls, a write mean of 5.6-7.2
+us and a write p99 of 6.2-6.6 us. That changed two conclusions: `double`'s
+response time on the synthetic workloads is now below `single`'s, and
+HAML-K's is now above `double`'s there. The sensitivity pages
+([haml-k](haml-k.md), [haml-slice](haml-slice.md),
+[haml-period](haml-period.md), [haml-gc](haml-gc.md)) were regenerated under
+`room` too; their WAFs moved by at most 0.11.
 
 - **Separating relocated data from host data matters most on the real
   traces.** `single` has the highest WAF on the four real traces (3.3-4.9)
-  and 1.9-5.0x the response time of `double`, which alone removes most of it.
-  On the two synthetic workloads `double` helps little (4.95 against 5.32
-  shifting, 5.07 against 5.09 hot/cold) and its mean response time is now
-  above `single`'s (1.32x and 1.45x): its host writes wait (190k and 206k
-  write stalls against `single`'s 2k and 5k, 49k and 88k in the previous
-  run; write mean 77 and 85 us against 6 us, write p99 3.6 and 3.9 ms); why
-  `double` waits where `single` does not is not isolated here. HAML-K has the
-  highest WAF there (5.38 and 5.27).
+  and 1.8-5.2x the response time of `double`, which alone removes most of it.
+  On the two synthetic workloads `double` does not lower WAF (4.96 against
+  5.32 shifting, 5.10 against 5.09 hot/cold) but its mean response time is
+  0.64x and 0.68x `single`'s. HAML-K has the highest WAF there (5.42 and
+  5.28).
 - **HAML-K does not beat the simple baselines at the paper's settings.** Its
   WAF is above `double` on four of six workloads (DTRS 1.15 against 1.06,
-  PostMark 2.87 against 2.27, the shifting workload 5.38 against 4.95,
-  hot/cold 5.27 against 5.07) and below it on the other two (the MSR excerpt
-  2.68 against 2.75, TPC-C 1.67 against 2.05), and on those two HOTIS is
-  lower still (2.64, 1.28). On no workload is HAML-K the lowest of the
-  policies a drive could run (HOTIS, ASA-FTL or `double` always is). Erases
-  follow WAF. Mean response times are mixed: below `double`'s on the MSR
-  excerpt (20 %), TPC-C (24 %) and both synthetic workloads (23 % shifting,
-  49 % hot/cold, where `double`'s writes wait), 3 % above on DTRS and
-  20 % above on PostMark; on the shifting workload it is above `single`'s.
+  PostMark 2.97 against 2.31, the shifting workload 5.42 against 4.96,
+  hot/cold 5.28 against 5.10), equal on the MSR excerpt (2.615 against
+  2.616, HOTIS 2.622) and below it on TPC-C (1.60 against 1.96), where HOTIS
+  is lower still (1.57). Only on the MSR excerpt is HAML-K the lowest of the
+  policies a drive could run, by 0.001; elsewhere HOTIS, ASA-FTL or `double`
+  is. Erases follow WAF. Mean response times: below `double`'s on the MSR
+  excerpt (8 %) and TPC-C (23 %), above on DTRS (3 %), PostMark (11 %),
+  the shifting workload (10 %) and hot/cold (6 %).
 - **Why, from the data**: the rank correlation between the class HAML picks
   and the data's real death time is at most 0.11 on the real traces (about
   0 on PostMark and TPC-C) and negative (-0.11) on the shifting workload; 23-55 % of what HAML's hottest
@@ -220,43 +225,43 @@ workloads now wait four times as often (below).
   the axes, where a slice written once or twice in a period gets an interval
   that only says when in the period it was written. Only on the static
   hot/cold workload does HAML order data well (0.60, above HOTIS's 0.43), and
-  it still loses to `double` there (5.27 against 5.07):
+  it still loses to `double` there (5.28 against 5.10):
 - **every class costs open blocks.** Each frontier keeps one open block per
   die: HAML-6 with a GC frontier holds up to 56 of the drive's 256 spare
-  blocks open, `double` 16. WAF rises with K on PostMark (2.61 at K = 3 to
-  3.02 at K = 8) and on the shifting workload (5.15 to 5.68), though not
-  monotonically; on the MSR excerpt it does not (2.59 at K = 3, 2.42 at
-  K = 8, where the rank correlation rises to 0.40; [haml-k](haml-k.md)). On
-  the paper's 256 GB drive the same 56 blocks would be noise.
+  blocks open, `double` 16. WAF rises with K on PostMark (2.64 at K = 3 to
+  2.95 at K = 8) and on the shifting workload (5.14 to 5.68), though not
+  monotonically; on the MSR excerpt it does not (2.67 at K = 3, 2.40 at
+  K = 8, where the rank correlation rises to 0.40; [haml-k](haml-k.md)).
+  On the paper's 256 GB drive the same 56 blocks would be noise.
 - **The oracle** (fixed log-scale death-time bins, its own GC frontier) is
-  the lowest on five of six workloads (4.10 against 4.95 on the shifting
+  the lowest on five of six workloads (4.12 against 4.96 on the shifting
   one), but it is not a true lower bound: on DTRS `double`, ASA-FTL and HOTIS
-  beat it (1.055, 1.068 and 1.073 against 1.082), and on the MSR excerpt it
-  wins by little (2.59 against HOTIS's 2.64, 6 % below `double`): 96 % of
+  beat it (1.055, 1.071 and 1.073 against 1.082), and on the MSR excerpt it
+  wins by little (2.515 against HAML-K's 2.615, 4 % below `double`): 96 % of
   the host writes there are rewritten within 1/16 of a drive-write (its
   first bin) and the rest never, so it has only those two classes to
   separate. What WAF is left on the MSR excerpt comes from GC moving the
   cold data left by preconditioning, which host-write placement cannot
   change.
 - **Settings matter more than the method**: HAML with a shorter period does
-  much better on the MSR excerpt (WAF 1.80 at T = 2 'paper hours' against
-  2.68 at 6 h, below every policy on the main table there) and somewhat
-  better on PostMark (2.62 at T = 1 against 2.87, WAF rising with T from 1
+  much better on the MSR excerpt (WAF 1.75 at T = 2 'paper hours' against
+  2.61 at 6 h, below every policy on this table there) and somewhat
+  better on PostMark (2.68 at T = 1 against 2.97, WAF rising with T from 1
   to 12 h; [haml-period](haml-period.md)), smaller slices
-  help the real traces (MSR 2.46 and PostMark 2.61 at 36 KiB against 2.68
-  and 2.87 at 352 KiB; [haml-slice](haml-slice.md)) but not the shifting
-  workload (5.33 against 5.38), and putting relocated data into its slice's
+  help the real traces (MSR 2.44 and PostMark 2.69 at 36 KiB against 2.61
+  and 2.97 at 352 KiB; [haml-slice](haml-slice.md)) but not the shifting
+  workload (5.35 against 5.41), and putting relocated data into its slice's
   class instead of a GC frontier cuts WAF on both synthetic workloads (3.67
-  against 5.39 on the shifting one, better than the oracle's 4.10; 4.35
-  against 5.27 on hot/cold) but raises it on every real trace (DTRS 1.15 to
-  4.36; [haml-gc](haml-gc.md)). No single setting wins everywhere.
+  against 5.41 on the shifting one, better than the oracle's 4.12; 4.35
+  against 5.28 on hot/cold) but raises it on every real trace (DTRS 1.15 to
+  4.38; [haml-gc](haml-gc.md)). No single setting wins everywhere.
 - **Clustering cost** is small at these sizes: the monitor and HAML's
   software K-Means take 16-120 ms of controller CPU over the timed half
   (2,607 points, K = 6, at most 10 iterations per period; the native CPU's
   cost table calibrated on the ISS, docs/results/calibration.md).
-- **Wear levelling**: erase counts spread by 5-88 at the end; migration at
+- **Wear levelling**: erase counts spread by 5-81 at the end; migration at
   one look every 64 erases does not hold the spread to its threshold of 16 on
-  workloads that concentrate writes (TPC-C 35-88, the MSR excerpt 28-42),
+  workloads that concentrate writes (TPC-C 35-81, the MSR excerpt 27-44),
   because it moves one block per look while the hot class wears many."""
 
 register(Page(name="haml", title="HAML-SSD: hotness queues and the policies it is compared with",
