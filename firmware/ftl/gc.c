@@ -78,8 +78,16 @@ void gc_pair(struct ftl *f, uint32_t j) {
   }
 }
 
-static void job_finish_if_done(struct ftl *f, struct gc_job *j) {
+static void job_finish(struct ftl *f, struct gc_job *j);
+
+/* Checked on every loop pass for every job: the test stays in the caller (a
+ * call would save registers first on the RV32 core, only to return). */
+static inline __attribute__((always_inline)) void job_finish_if_done(struct ftl *f, struct gc_job *j) {
   if (j->victim == FTL_NONE || j->page < f->cfg.pages_per_block || j->reads || j->erase_after || j->pair_wait) return;
+  job_finish(f, j);
+}
+
+static void job_finish(struct ftl *f, struct gc_job *j) {
   const uint32_t blk = j->victim;
   if (f->blk_valid[blk] != 0) {
     /* Every valid slot was read and placed; any left is a firmware bug. */

@@ -79,6 +79,12 @@ int gcgate_allow(struct ftl *f);
 /* 1 while a collection the host asked for (C2h) has not reached its target:
  * gc_schedule then collects above its own threshold (the gate still applies). */
 int gcgate_want(const struct ftl *f);
+/* 1 when no host coordination is configured or pending (no PLM, reports,
+ * lock, global GC or collection, no event queued): the gate is then open,
+ * wants nothing, and a pass needs only note whether GC is active. */
+static inline __attribute__((always_inline)) int gcgate_quiet(const struct gcgate *g) { /* -Os would call it */
+  return !(g->plm | g->report | g->lock_mode | g->lock_held | g->ggc_mode | g->collect) && !g->ev_count;
+}
 /* Every event-loop pass: releases the lock when collection is done, queues
  * GC start/end events. */
 void gcgate_poll(struct ftl *f);

@@ -39,7 +39,9 @@ static void gc_schedule(struct ftl *f) {
       }
     }
   }
-  while ((gc_below_threshold(f) || gcgate_want(f)) && gcgate_allow(f)) { /* the host's GC coordination (gcgate.c) */
+  const int quiet = gcgate_quiet(&f->gate); /* no host coordination: the gate is open and asks for nothing */
+  while ((gc_below_threshold(f) || (!quiet && gcgate_want(f))) &&
+         (quiet || gcgate_allow(f))) { /* the host's GC coordination (gcgate.c) */
     const uint32_t j = gc_idle_job(f);
     if (j == FTL_NONE) break;
     const uint32_t blk = block_pick_victim(f);
@@ -102,29 +104,39 @@ static int flash_completions(struct ftl *f) {
     }
   }
   flash_cq_release(f);
-  gc_erase_ready(f); /* ftl.gc.durable: victims whose relocated data is now programmed */
-  host_check_flush(f);
+  if (f->erase_waiting) gc_erase_ready(f); /* ftl.gc.durable: victims whose relocated data is now programmed */
+  if (f->flush_waiters) host_check_flush(f);
   return 1;
 }
 
+/* A pass calls a feature's poll only when the feature is configured or has
+ * work (each poll returns at once otherwise, so the decisions are the same):
+ * on the RV32 core a call that saves a dozen registers to find nothing to do
+ * costs as much as the check, and the loop makes about 12 passes per host
+ * I/O. Native mode charges nothing for any of these checks. */
 int ftl_poll(struct ftl *f) {
   if (f->cfg.command_set != FTL_CMDSET_NVM) return ocssd_poll(f); /* no FTL on the drive (open_channel, zns) */
   int did = flash_completions(f);
-  did |= ckpt_poll(f); /* periodic checkpoints (ckpt.c): may hold placement while it drains */
+  if (f->ckpt.on) did |= ckpt_poll(f); /* periodic checkpoints (ckpt.c): may hold placement while it drains */
   if (!f->in_func_call) {
     did |= drain(f, host_transfers_done);
     did |= drain(f, host_commands);
   }
-  did |= drain(f, gc_relocate);
+  if (f->gc_place_head != FTL_NONE) did |= drain(f, gc_relocate);
   if (f->wait_head != FTL_NONE) did |= drain(f, host_resume_waiting);
   gc_schedule(f);
-  gcgate_poll(f); /* GC events and the lock for a coordinating host (gcgate.c) */
-  for (uint32_t c, dw0; gcgate_next_completion(f, &c, &dw0);) host_cmd_finish_dw0(f, c, NVME_SC_SUCCESS, dw0);
-  while (cmt_pump(f) && f->wait_head != FTL_NONE) did |= drain(f, host_resume_waiting); /* cached mapping */
+  if (gcgate_quiet(&f->gate)) {
+    f->gate.reported_gc = f->gc_active != 0; /* all gcgate_poll does with no coordination configured */
+  } else {
+    gcgate_poll(f); /* GC events and the lock for a coordinating host (gcgate.c) */
+    for (uint32_t c, dw0; gcgate_next_completion(f, &c, &dw0);) host_cmd_finish_dw0(f, c, NVME_SC_SUCCESS, dw0);
+  }
+  if (f->cmt.on) /* cached mapping */
+    while (cmt_pump(f) && f->wait_head != FTL_NONE) did |= drain(f, host_resume_waiting);
   if (f->cmt.trim_head != FTL_NONE) did |= host_resume_trims(f); /* cached mapping or trim log (trimlog.c) */
-  did |= frontier_hold_poll(f); /* ftl.multiplane_hold: pages that waited long enough for their planes */
-  did |= flash_doorbell(f);
-  did |= host_doorbell(f);
+  if (f->mp_held) did |= frontier_hold_poll(f); /* ftl.multiplane_hold: pages that waited long enough */
+  if (f->fsq_dirty) did |= flash_doorbell(f);
+  if (f->nxfer_dirty) did |= host_doorbell(f);
   return did;
 }
 

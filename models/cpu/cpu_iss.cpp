@@ -434,17 +434,21 @@ void CpuIss::block_hook(uc_struct* uc, uint64_t address, uint32_t size, void* us
     uc_emu_stop(uc);  // the block at `address` has not run: pc stays on it
     return;
   }
-  auto it = self->block_len_.find(uint32_t(address));
-  if (it == self->block_len_.end()) {
-    // RISC-V lengths: low bits 11 = 32-bit instruction, else 16-bit (C).
-    std::vector<uint8_t> code(size);
-    uint32_t n = 0;
-    if (uc_mem_read(uc, address, code.data(), size) == UC_ERR_OK)
-      for (uint32_t at = 0; at < size; at += (code[at] & 3) == 3 ? 4 : 2) ++n;
-    it = self->block_len_.emplace(uint32_t(address), Block{n, 0}).first;
+  BlockSlot& slot = self->block_cache_[(uint32_t(address) >> 1) & (kBlockSlots - 1)];
+  if (slot.addr != uint32_t(address)) {
+    auto it = self->block_len_.find(uint32_t(address));
+    if (it == self->block_len_.end()) {
+      // RISC-V lengths: low bits 11 = 32-bit instruction, else 16-bit (C).
+      std::vector<uint8_t> code(size);
+      uint32_t n = 0;
+      if (uc_mem_read(uc, address, code.data(), size) == UC_ERR_OK)
+        for (uint32_t at = 0; at < size; at += (code[at] & 3) == 3 ? 4 : 2) ++n;
+      it = self->block_len_.emplace(uint32_t(address), Block{n, 0}).first;
+    }
+    slot = {uint32_t(address), &it->second};
   }
-  self->block_insns_ += it->second.len;
-  ++it->second.runs;
+  self->block_insns_ += slot.block->len;
+  ++slot.block->runs;
 }
 
 // A synchronous exception (Unicorn raises it instead of trapping to mtvec:

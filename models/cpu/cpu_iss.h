@@ -189,8 +189,18 @@ class CpuIss : public sc_core::sc_module {
     uint64_t runs = 0;  // times it ran (cpu.iss.profile)
   };
   std::unordered_map<uint32_t, Block> block_len_;  // by block start
-  std::string profile_path_;                       // cpu.iss.profile
-  void write_profile() const;                      // cpu_iss_profile.cpp
+  // The block hook runs for every block the core executes: a direct-mapped
+  // cache in front of block_len_ (whose elements never move) keeps a hash
+  // lookup off that path. 2^16 entries by half-word address cover 128 KiB of
+  // code without a collision.
+  struct BlockSlot {
+    uint32_t addr = 1;  // odd: no block starts there
+    Block* block = nullptr;
+  };
+  static constexpr uint32_t kBlockSlots = 1u << 16;
+  std::vector<BlockSlot> block_cache_ = std::vector<BlockSlot>(kBlockSlots);
+  std::string profile_path_;   // cpu.iss.profile
+  void write_profile() const;  // cpu_iss_profile.cpp
   State state_ = State::loaded;
   int exit_code_ = 0;
   std::string fault_, console_, line_;
