@@ -4,7 +4,7 @@
 # (issue 21). Every run is the default job with --set overrides; runs are
 # written to out/flash-features/<name>/.
 #
-#   bash scripts/flash-features.sh [--section suspend|cells|multiplane|pairing|copyback] [--jobs N]
+#   bash scripts/flash-features.sh [--section suspend|cells|multiplane|pairing|sameblock|copyback|partial] [--jobs N]
 #
 # Builds first (scripts/build.sh; BUILD_DIR, default build/). About a minute
 # of CPU in all.

@@ -2,7 +2,8 @@
 """flash_features.py - runs the flash-feature experiments of issue 21 and writes
 docs/results/flash-features.md with its plots (docs/results/flash-features/).
 
-    python3 scripts/flash_features.py BUILD_DIR [--jobs N] [--section suspend|cells|multiplane|copyback]
+    python3 scripts/flash_features.py BUILD_DIR [--jobs N]
+        [--section suspend|cells|multiplane|pairing|sameblock|copyback|partial]
 
 Every run is `ssdvp run -c configs/default.yaml` with the --set overrides
 listed on the page; each writes out/flash-features/<name>/summary.json. The
@@ -90,6 +91,19 @@ PAIR_RUNS += [(f"mp-p{p}-pair", f"{p} planes, multiplane on, GC victims paired",
                planes(p) + ["ftl.multiplane=1", "ftl.gc.pair_planes=1"]) for p in (2, 4)]
 PAIR_RUNS += [("w" + n, d + ", random writes QD32", ["@configs/small.yaml"] + MP_WRITE + s) for n, d, s in PAIR_RUNS]
 
+# The same-block-index rule (flash.multiplane_same_block): multi-plane on 2 and 4
+# planes without and with the rule (and with victim pairing under it), on the
+# default job and the saturating random writes.
+SAME = ["flash.multiplane_same_block=true"]
+SAME_RUNS = []
+for _p in (2, 4):
+    SAME_RUNS += [(f"mp-p{_p}-on", f"{_p} planes, multiplane on", planes(_p) + ["ftl.multiplane=1"]),
+                  (f"mp-p{_p}-same", f"{_p} planes, multiplane on, same block index",
+                   planes(_p) + ["ftl.multiplane=1"] + SAME),
+                  (f"mp-p{_p}-same-pair", f"{_p} planes, multiplane on, same block index, GC victims paired",
+                   planes(_p) + ["ftl.multiplane=1", "ftl.gc.pair_planes=1"] + SAME)]
+SAME_BW_RUNS = [("w" + n, d + ", random writes QD32", ["@configs/small.yaml"] + MP_WRITE + s) for n, d, s in SAME_RUNS]
+
 # Copyback (ftl.gc.copyback): the default job and the saturating random writes
 # above, off and on; then with bit errors, where copies carry them forward.
 CB = ["ftl.gc.copyback=1", "ftl.gc.copyback_max_hops=1"]
@@ -102,6 +116,16 @@ CB_RUNS += [("cb-ps-off", "copyback off, read priority + suspend", PRIO + SUS),
 CB_RUNS += [(f"{n}-seed{k}", f"{d}; precondition.seed={k}", s + [f"precondition.seed={k}"])
             for k in (2, 3) for n, d, s in (CB_RUNS[0], CB_RUNS[2])]
 CB_RUNS += [("w" + n, d + ", random writes QD32", ["@configs/small.yaml"] + MP_WRITE + s) for n, d, s in CB_RUNS[:3]]
+# Copyback of partly valid pages (ftl.gc.copyback_min_valid): with 2 slots a
+# page, 50 % lets a page with one valid slot go by copyback too.
+PART = ["ftl.gc.copyback_min_valid=50"]
+CB_PART_RUNS = [CB_RUNS[0], CB_RUNS[1], CB_RUNS[2],
+                ("cb-part", "copyback on (1 hop), partly valid pages too", CB + PART),
+                ("cb-part-hop4", "copyback on (4 hops), partly valid pages too", CB4 + PART)]
+CB_PART_RUNS += [(f"{n}-seed{k}", f"{d}; precondition.seed={k}", s + [f"precondition.seed={k}"])
+                 for k in (2, 3) for n, d, s in (CB_PART_RUNS[4],)]
+CB_PART_RUNS += [("w" + n, d + ", random writes QD32", ["@configs/small.yaml"] + MP_WRITE + s)
+                 for n, d, s in CB_PART_RUNS[:5]]
 # Bit errors: about 16 raw errors per 4 KiB codeword on a fresh page (ECC corrects 72), more with wear.
 ECC = ["flash.ecc.rber=0.0005", "flash.ecc.rber_per_pe=0.00001"]
 CB_ECC_RUNS = [("cb-ecc-off", "bit errors, copyback off", ECC),
@@ -224,6 +248,32 @@ def pair_row(name, desc, j):
             f"{fl.get('multiplane_ops', 0):,} | {j['utilization']['die_mean']:.3f} |")
 
 
+SAME_HEAD = ("| run | setting | write MB/s | write mean | p99 | read mean | p99 | WAF | GC active (s) | "
+             "programs | multi-plane ops | index fallbacks | index splits | die busy |\n"
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def same_row(name, desc, j):
+    f, fl = j["ftl"], j["flash"]
+    return (write_cells(name, desc, j) + f"{fl['programs']:,} | {fl.get('multiplane_ops', 0):,} | "
+            f"{f.get('mp_index_fallbacks', 0):,} | {f.get('mp_index_splits', 0):,} | "
+            f"{j['utilization']['die_mean']:.3f} |")
+
+
+CB_PART_HEAD = ("| run | setting | WAF | GC LBAs | erases | copybacks | partly valid | stale slots | GC active (s) | "
+                "read mean | p99 | p99.9 | write MB/s | die busy | channel busy |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def cb_part_row(name, desc, j):
+    r, f, fl, u = j["latency_us"]["read"], j["ftl"], j["flash"], j["utilization"]
+    wmbps = j["host"]["write_bytes"] / 1e6 / max(j["host"]["sim_time_s"], 1e-12)
+    return (f"| {name} | {desc} | {f['waf']:.3f} | {f['gc_lba_writes']:,} | {f['erases']:,} | "
+            f"{fl.get('copybacks', 0):,} | {f.get('gc_copyback_partial', 0):,} | {f.get('gc_copyback_stale', 0):,} | "
+            f"{f['gc_active_s']:.2f} | {fmt(r['mean'])} | {fmt(r['p99'])} | {fmt(r['p999'])} | {wmbps:.1f} | "
+            f"{u['die_mean']:.3f} | {u['channel_mean']:.4f} |")
+
+
 CB_HEAD = ("| run | setting | WAF | GC LBAs | copybacks | capped | GC active (s) | read mean | p99 | p99.9 | "
            "write mean | p99 | write MB/s | die busy | channel busy |\n"
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -263,7 +313,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--section", choices=["suspend", "cells", "multiplane", "pairing", "copyback", "all", "page"],
+    ap.add_argument("--section", choices=["suspend", "cells", "multiplane", "pairing", "sameblock", "copyback",
+                                          "partial", "all", "page"],
                     default="all")
     a = ap.parse_args()
     todo = []
@@ -275,8 +326,12 @@ def main():
         todo += MP_RUNS + MP_BW_RUNS
     if a.section in ("pairing", "all"):
         todo += [r for r in PAIR_RUNS if r not in MP_RUNS + MP_BW_RUNS or a.section == "pairing"]
+    if a.section in ("sameblock", "all"):
+        todo += [r for r in SAME_RUNS + SAME_BW_RUNS if r not in MP_RUNS + MP_BW_RUNS or a.section == "sameblock"]
     if a.section in ("copyback", "all"):
         todo += CB_RUNS + CB_ECC_RUNS
+    if a.section in ("partial", "all"):
+        todo += [r for r in CB_PART_RUNS if r not in CB_RUNS or a.section == "partial"]
     with ThreadPoolExecutor(max_workers=a.jobs) as ex:
         list(ex.map(lambda r: run(a.build, r[0], r[2]), todo))
     with open(os.path.join(ROOT, "scripts", "flash_features_page.md.in")) as f:
@@ -287,6 +342,9 @@ def main():
     page = page.replace("{{MULTIPLANE_WRITES}}", "\n".join(mp_section(MP_BW_RUNS)))
     page = page.replace("{{PAIRING}}", "\n".join(table_section(PAIR_RUNS, PAIR_HEAD, pair_row)))
     page = page.replace("{{COPYBACK}}", "\n".join(table_section(CB_RUNS, CB_HEAD, cb_row)))
+    page = page.replace("{{SAMEBLOCK}}", "\n".join(table_section(SAME_RUNS, SAME_HEAD, same_row)))
+    page = page.replace("{{SAMEBLOCK_WRITES}}", "\n".join(table_section(SAME_BW_RUNS, SAME_HEAD, same_row)))
+    page = page.replace("{{COPYBACK_PARTIAL}}", "\n".join(table_section(CB_PART_RUNS, CB_PART_HEAD, cb_part_row)))
     page = page.replace("{{COPYBACK_ECC}}", "\n".join(table_section(CB_ECC_RUNS, CB_ECC_HEAD, cb_ecc_row)))
     with open(PAGE, "w") as f:
         f.write(page)

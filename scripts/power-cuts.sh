@@ -18,7 +18,8 @@
 # during GC, during a checkpoint, the torn programs and erases, and total the
 # violations and the host's integrity mismatches between cuts (both must be
 # 0; exit 1 otherwise).
-# Environment: SSDVP (the binary), CKPT (the checkpoint interval), PER_RUN.
+# Environment: SSDVP (the binary), CKPT (the checkpoint interval), PER_RUN,
+# EXTRA (more --set options for every run, e.g. "--set ftl.gc.copyback=1").
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 n="${1:-1000}"
@@ -32,7 +33,7 @@ mkdir -p "$(dirname "$out")"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 ckpt="${CKPT:-250ms}"
-echo "cut,run,setup,plp,checkpoints,cut_at_s,gc_runs,flushes,torn_programs,torn_erases,older_allowed,durable_lost,foreign,unreadable,violations,recovery_pages,recovery_time_s,recovery_cpu_s,during_gc,during_checkpoint,checkpoint_generation,checkpoint_pages_read,checkpoints_torn,host_mismatches,free_blocks,blocks_reopened,trim_log_lbas_unmapped,deallocated_latest" > "$out"
+echo "cut,run,setup,plp,checkpoints,cut_at_s,gc_runs,flushes,torn_programs,torn_erases,older_allowed,durable_lost,foreign,unreadable,violations,recovery_pages,recovery_time_s,recovery_cpu_s,during_gc,during_checkpoint,checkpoint_generation,checkpoint_pages_read,checkpoints_torn,host_mismatches,free_blocks,blocks_reopened,trim_log_lbas_unmapped,deallocated_latest,torn_copybacks,copybacks" > "$out"
 done_cuts=0
 failed_runs=0
 for ((run = 0; done_cuts < n; run++)); do
@@ -46,6 +47,7 @@ for ((run = 0; done_cuts < n; run++)); do
         --set precondition.random_drive_writes=1.0 --set workload.synthetic.seed=$rs --set flash.fault.seed=$rs)
   [ "$with_ckpt" = true ] && sets+=(--set power.checkpoint.interval="$ckpt")
   sets+=(--set ftl.write.at_floor=pass)  # docs/results/reliability.md ran under pass, the default before room
+  [ -n "${EXTRA:-}" ] && read -ra extra <<< "$EXTRA" && sets+=("${extra[@]}")
   if [ $setup -lt 2 ]; then
     sets+=(--set workload.synthetic.pattern=hotcold --set workload.synthetic.requests=600000)
     name=hotcold
@@ -76,7 +78,8 @@ with open(out, "a") as f:
                 c["violations"], r["pages_read"], r["time_s"], r["cpu_s"], int(c["during_gc"]), int(c["during_checkpoint"]),
                 r["checkpoint_generation"], r["checkpoint_pages_read"], r["checkpoints_torn"],
                 j["integrity"]["mismatches"] if i == 0 else 0, r["free_blocks"], r.get("blocks_reopened", 0),
-                r.get("trim_log_lbas_unmapped", 0), k.get("deallocated_latest", 0)]) + "\n")
+                r.get("trim_log_lbas_unmapped", 0), k.get("deallocated_latest", 0), c.get("torn_copybacks", 0),
+                j["flash"].get("copybacks", 0) if i == 0 else 0]) + "\n")
 PY
   done_cuts=$(( done_cuts + k ))
 done

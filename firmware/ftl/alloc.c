@@ -16,6 +16,15 @@
  * interface groups them into one multi-plane program (flashif.c). A full page
  * may be held for its siblings (ftl.multiplane_hold) and a plane that got
  * ahead of its siblings waits for them (ftl.multiplane_align): below.
+ *
+ * flash.multiplane_same_block (ftl_config.mp_same_block): the NAND groups
+ * only blocks at one block index in every plane, so a lane opens its block
+ * at the index of its die's other open lanes of the frontier, or, when none
+ * is open, at an index free in every plane (lane_take_free). When the
+ * matching block is not free (another frontier, a copyback destination or a
+ * victim holds it), the lane opens any free block of its plane and its pages
+ * go single-plane until the blocks close (mp_index_fallbacks); pages that
+ * met in offset but not in index are counted by flashif.c (mp_index_splits).
  */
 #include "ftl_internal.h"
 
@@ -55,9 +64,24 @@ static int lane_ahead(const struct ftl *f, const struct frontier *fr, uint32_t l
   const uint32_t planes = mp_planes(f), first = l - l % planes, wp = f->blk_wp[fr->open_block[l]];
   for (uint32_t q = first; q < first + planes; ++q) {
     const uint32_t ob = fr->open_block[q];
-    if (q != l && ob != FTL_NONE && f->blk_wp[ob] < wp) return 1;
+    if (q != l && ob != FTL_NONE && f->blk_wp[ob] < wp && mp_index_match(f, ob, fr->open_block[l])) return 1;
   }
   return 0;
+}
+
+/* A free block for lane l of frontier fr (several planes), or FTL_NONE:
+ * flash.multiplane_same_block above. */
+static uint32_t lane_take_free(struct ftl *f, const struct frontier *fr, uint32_t l) {
+  const uint32_t planes = mp_planes(f), die = l / planes, plane = l % planes;
+  if (!f->cfg.mp_same_block) return block_take_free_plane(f, die, plane, fr->wear);
+  uint32_t index = FTL_NONE;
+  for (uint32_t q = l - plane; q < l - plane + planes && index == FTL_NONE; ++q)
+    if (q != l && fr->open_block[q] != FTL_NONE) index = block_index(f, fr->open_block[q]);
+  uint32_t blk = block_take_free_index(f, die, plane, index, fr->wear);
+  if (blk != FTL_NONE) return blk;
+  blk = block_take_free_plane(f, die, plane, fr->wear);
+  if (blk != FTL_NONE && index != FTL_NONE) f->stats.mp_index_fallbacks++;
+  return blk;
 }
 
 /* The next page on frontier fr: 0 and *row; 1 if a free block was opened
@@ -88,7 +112,7 @@ static int frontier_next_row(struct ftl *f, struct frontier *fr, int for_gc, uin
         continue;
       }
       const uint32_t opened = fr->open_count && f->free_total <= gc_frontiers_empty(f, fr->index) ? FTL_NONE
-                              : planes > 1 ? block_take_free_plane(f, d / planes, d % planes, fr->wear)
+                              : planes > 1 ? lane_take_free(f, fr, d)
                                            : block_take_free(f, d, fr->wear);
       if (opened == FTL_NONE) { /* this die has none left (or they are needed elsewhere): try the next one */
         fr->next_die = (d + 1) % lanes;
@@ -152,7 +176,7 @@ static void program_submit(struct ftl *f, uint32_t b) {
     const uint32_t planes = mp_planes(f), row = f->bufs[b].row, page = row % f->cfg.pages_per_block;
     const uint32_t die = block_die(f, row_block(f, row));
     struct frontier *fr = &f->fr[f->bufs[b].frontier];
-    const uint32_t own = fr->held[row_lane(f, row)];
+    const uint32_t own = fr->held[row_lane(f, row)], blk = row_block(f, row);
     if (own != FTL_NONE && own != b) { /* an earlier page of its block: pages go in order */
       fr->held[row_lane(f, row)] = FTL_NONE;
       f->mp_held--;
@@ -161,7 +185,9 @@ static void program_submit(struct ftl *f, uint32_t b) {
     for (uint32_t i = 0; i < frontier_count(f) && f->mp_held; ++i)
       for (uint32_t q = 0; q < planes; ++q) {
         const uint32_t lane = die * planes + q, h = f->fr[i].held[lane];
-        if (h == FTL_NONE || h == b || f->bufs[h].row % f->cfg.pages_per_block != page) continue;
+        if (h == FTL_NONE || h == b || f->bufs[h].row % f->cfg.pages_per_block != page ||
+            !mp_index_match(f, row_block(f, f->bufs[h].row), blk))
+          continue;
         f->fr[i].held[lane] = FTL_NONE;
         f->mp_held--;
         program_submit_one(f, h);
@@ -208,11 +234,13 @@ static int program_hold(struct ftl *f, uint32_t b) {
   int sibling = 0; /* a sibling lane will take (or is filling) a page at this offset */
   for (uint32_t q = 0; q < planes && !sibling; ++q) {
     const uint32_t ob = fr->open_block[die * planes + q];
-    sibling = die * planes + q != lane && ob != FTL_NONE && f->blk_wp[ob] == page;
+    sibling = die * planes + q != lane && ob != FTL_NONE && f->blk_wp[ob] == page &&
+              mp_index_match(f, ob, row_block(f, pb->row));
   }
   if (!sibling && fr->buf != FTL_NONE && f->bufs[fr->buf].row != FTL_NONE) {
     const uint32_t r = f->bufs[fr->buf].row;
-    sibling = row_lane(f, r) / planes == die && r % f->cfg.pages_per_block == page;
+    sibling = row_lane(f, r) / planes == die && r % f->cfg.pages_per_block == page &&
+              mp_index_match(f, row_block(f, r), row_block(f, pb->row));
   }
   if (!sibling) return 0;
   fr->held[lane] = b;

@@ -262,6 +262,29 @@ uint32_t block_take_free_plane(struct ftl *f, uint32_t d, uint32_t plane, uint8_
   return blk;
 }
 
+uint32_t block_take_free_index(struct ftl *f, uint32_t d, uint32_t plane, uint32_t index, uint8_t wear) {
+  const uint32_t planes = f->cfg.planes_per_die, base = d * f->cfg.blocks_per_die;
+  uint32_t blk = FTL_NONE;
+  if (index != FTL_NONE) {
+    blk = base + index * planes + plane;
+    if (f->blk_state[blk] != BLK_FREE) return FTL_NONE;
+  } else {
+    const int from_tail = f->cfg.block_choice == FTL_BLOCK_ERASE_COUNT && wear == WEAR_HIGHEST;
+    for (blk = from_tail ? f->die_free_tail[d] : f->die_free_head[d]; blk != FTL_NONE;
+         blk = from_tail ? f->blk_prev[blk] : f->blk_next[blk]) {
+      if (block_plane(f, blk) != plane) continue;
+      const uint32_t first = blk - (blk - base) % planes;
+      uint32_t q = first;
+      while (q < first + planes && f->blk_state[q] == BLK_FREE) ++q;
+      if (q == first + planes) break;
+    }
+    if (blk == FTL_NONE) return FTL_NONE;
+  }
+  block_set_state(f, blk, BLK_OPEN);
+  hal_charge(f->hal, FW_OP_block_alloc, 1);
+  return blk;
+}
+
 /* ---- victim choice ------------------------------------------------------------------ */
 
 /* a * b > c * d for 64-bit operands, exactly, without a 128-bit type (the

@@ -6,9 +6,15 @@
  * it and programs it into a page of a block in the same die and plane
  * (FC_OP_COPYBACK, ssdvp_hw.h), and only its spare bytes (LPNs, sequence
  * number) come to the controller. Each plane has its own destination block,
- * opened from that plane's free blocks when a copyback needs one. Pages with
- * invalid slots still go through the controller (a copyback would carry
- * the dead slots along), and so does data that has been copied
+ * opened from that plane's free blocks when a copyback needs one. A page
+ * with invalid (stale) slots goes by copyback too when at least
+ * ftl.gc.copyback_min_valid percent of its slots are valid (default 100:
+ * never): the stale slots travel with it, as data no LBA maps to, and the
+ * controller drops their LPNs from the copy's OOB (FC_COPYBACK_DROP), so
+ * that recovery, which trusts the copy's newer sequence number, cannot
+ * bring their old data back. The cost is space: the copy holds fewer LBAs
+ * than a page, where moves through the controller pack full pages. Other
+ * pages go through the controller, and so does data that has been copied
  * ftl.gc.copyback_max_hops times in a row without an ECC check (the count
  * is in each page's OOB; the firmware keeps a copy of it per page in DRAM),
  * and data of a block collected for read errors (BLKF_REFRESH).
@@ -64,7 +70,13 @@ int copyback_init(struct ftl *f, uint64_t off) {
 int copyback_try(struct ftl *f, uint32_t job, uint32_t row, uint32_t mask) {
   const struct ftl_config *c = &f->cfg;
   const uint32_t S = c->slots_per_page, ppb = c->pages_per_block;
-  if (!c->gc_copyback || mask != (S >= 32 ? 0xffffffffu : (1u << S) - 1)) return 0;
+  const uint32_t all = S >= 32 ? 0xffffffffu : (1u << S) - 1;
+  if (!c->gc_copyback || !mask) return 0;
+  if (mask != all) { /* partly valid: enough valid slots (ftl.gc.copyback_min_valid)? */
+    uint32_t valid = 0;
+    for (uint32_t s = 0; s < S; ++s) valid += (mask >> s) & 1u;
+    if ((uint64_t)valid * 100 < (uint64_t)S * c->gc_copyback_min_valid) return 0;
+  }
   const uint32_t blk = row_block(f, row);
   if (f->blk_flags[blk] & BLKF_REFRESH) return 0; /* read errors: its data goes through the ECC */
   if (f->cb.hops[row] >= c->gc_copyback_max_hops) {
@@ -96,6 +108,11 @@ int copyback_try(struct ftl *f, uint32_t job, uint32_t row, uint32_t mask) {
   f->stats.gc_copybacks++;
   hal_charge(f->hal, FW_OP_page_alloc, 1);
   flash_submit(f, FC_OP_COPYBACK, TAG(TAG_COPYBACK, b), pb->cb_row, row, pb->dram);
+  if (mask != all) { /* the stale slots: no LPN in the copy's OOB */
+    flash_copyback_drop(f, all & ~mask);
+    f->stats.gc_copyback_partial++;
+    for (uint32_t s = 0; s < S; ++s) f->stats.gc_copyback_stale += !((mask >> s) & 1u);
+  }
   return 1;
 }
 

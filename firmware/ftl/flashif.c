@@ -18,7 +18,9 @@
  * operation; descriptors of other dies may lie between them. Otherwise it
  * opens a new group on its die. A group's last descriptor always has its
  * plain opcode, so every group is complete when the doorbell rings. Groups
- * are tracked for FTL_MP_OPEN dies at a time (the oldest is forgotten). */
+ * are tracked for FTL_MP_OPEN dies at a time (the oldest is forgotten).
+ * Under flash.multiplane_same_block (ftl_config.mp_same_block) the blocks
+ * must also be at one block index within their planes. */
 static void flash_group(struct ftl *f, uint8_t op, uint32_t row) {
   if (op == FC_OP_COPYBACK) { /* never grouped, and no group of its die goes on past it */
     const uint32_t die = row / f->cfg.pages_per_block / f->cfg.blocks_per_die;
@@ -28,11 +30,14 @@ static void flash_group(struct ftl *f, uint8_t op, uint32_t row) {
   }
   const uint32_t blk = op == FC_OP_ERASE ? row : row / f->cfg.pages_per_block;
   const uint32_t die = blk / f->cfg.blocks_per_die, plane = 1u << block_plane(f, blk);
-  const uint32_t page = op == FC_OP_ERASE ? 0 : row % f->cfg.pages_per_block;
+  const uint32_t page = op == FC_OP_ERASE ? 0 : row % f->cfg.pages_per_block, index = block_index(f, blk);
   struct mp_group *g = NULL;
   for (uint32_t i = 0; i < FTL_MP_OPEN && !g; ++i)
     if (f->mp[i].used && f->mp[i].die == die) g = &f->mp[i];
-  if (g && g->op == op && g->page == page && !(g->used & plane)) {
+  const int joins = g && g->op == op && g->page == page && !(g->used & plane);
+  if (joins && f->cfg.mp_same_block && g->index != index) {
+    f->stats.mp_index_splits++; /* flash.multiplane_same_block: a group only at one block index */
+  } else if (joins) {
     ((struct fc_sqe *)f->fsq.mem)[g->last].op = (uint8_t)(op + (FC_OP_PLANE_READ - FC_OP_READ));
     g->used |= plane;
     g->last = f->fsq.tail;
@@ -45,6 +50,7 @@ static void flash_group(struct ftl *f, uint8_t op, uint32_t row) {
   g->die = die;
   g->op = op;
   g->page = page;
+  g->index = index;
   g->used = plane;
   g->last = f->fsq.tail;
 }
@@ -75,6 +81,11 @@ void flash_submit_meta(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, ui
   flash_submit(f, op, tag, row, S >= 32 ? 0xffffffffu : (1u << S) - 1, buf);
   e->meta = meta;
   e->meta_bytes = meta_bytes;
+}
+
+void flash_copyback_drop(struct ftl *f, uint32_t slots) {
+  struct fc_sqe *e = (struct fc_sqe *)f->fsq.mem + ((f->fsq.tail - 1) & (f->fsq.size - 1));
+  e->meta_bytes = slots; /* FC_COPYBACK_DROP */
 }
 
 void flash_hint_host(struct ftl *f) {

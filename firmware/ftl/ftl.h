@@ -165,6 +165,8 @@ struct ftl_config {
                               groups neighbouring descriptors into multi-plane operations */
   uint32_t mp_hold_ns;     /* a full page waits at most this long for its plane siblings (0: never held) */
   uint32_t mp_align;       /* 1: a plane's lane ahead of a sibling plane's (page offset) waits until it catches up */
+  uint32_t mp_same_block;  /* geometry rule (flash.multiplane_same_block): a multi-plane group's blocks at one block
+                              index in every plane (block-in-die / planes_per_die) */
   /* branch opench: the open-channel personality */
   uint32_t command_set; /* enum ftl_command_set */
   uint32_t oc_read_ns;  /* timing hints the Geometry reports (the platform copies flash.timing.*; 0: unknown) */
@@ -183,6 +185,8 @@ struct ftl_config {
   /* branch hostftl: the zoned personality (zns.c) */
   uint32_t zns_max_open;   /* zones open at once (0: no limit) */
   uint32_t zns_max_active; /* zones open or closed at once (0: no limit) */
+  /* branch nand (issue 21 leftovers): copyback of partly valid pages */
+  uint32_t gc_copyback_min_valid; /* percent of a victim page's slots that must be valid for a copyback */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */
@@ -262,6 +266,13 @@ struct ftl_stats {
   uint64_t gc_copybacks;       /* victim pages moved on their die by copyback (their LBAs are in gc_lba_writes) */
   uint64_t gc_copyback_capped; /* whole valid pages read through the controller because of the hop limit */
   uint64_t gc_paired;          /* victims started as a sibling of another (ftl.gc.pair_planes) */
+  /* multi-plane under the same-block-index rule (ftl_config.mp_same_block, alloc.c, flashif.c) */
+  uint64_t mp_index_fallbacks; /* blocks a frontier opened at another block index than its die's other planes'
+                                  (no free block at the matching index): their pages go single-plane */
+  uint64_t mp_index_splits;    /* descriptors that would have joined a multi-plane group but for the block index */
+  /* copyback of partly valid pages (ftl.gc.copyback_min_valid) */
+  uint64_t gc_copyback_partial; /* victim pages with stale slots moved by copyback */
+  uint64_t gc_copyback_stale;   /* stale slots they carried (space the copies hold for no LBA) */
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */

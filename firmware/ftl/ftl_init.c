@@ -27,7 +27,8 @@ void ftl_config_default(struct ftl_config *c) {
   c->pages_per_block = SSDVP_GEO_PAGES_PER_BLOCK;
   c->slots_per_page = SSDVP_GEO_PAGE_BYTES / SSDVP_GEO_LBA_BYTES;
   c->planes_per_die = SSDVP_GEO_PLANES_PER_DIE;
-  c->cell_bits = 1; /* flash.cell.bits */
+  c->cell_bits = 1;     /* flash.cell.bits */
+  c->mp_same_block = 0; /* flash.multiplane_same_block */
   c->dram_base = SSDVP_DRAM_BASE;
   c->dram_size = 512u << 20;
   c->lba_bytes = FTL_DEFAULT_LBA_BYTES;

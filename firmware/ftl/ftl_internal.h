@@ -207,6 +207,7 @@ struct gc_job {
 #define FTL_MP_OPEN 16u
 struct mp_group {
   uint32_t die, page, used; /* used: a bit per plane in it */
+  uint32_t index;           /* block index within the plane (flash.multiplane_same_block) */
   uint32_t last;            /* SQ index of its last descriptor */
   uint8_t op;
 };
@@ -429,6 +430,10 @@ uint32_t block_take_free(struct ftl *f, uint32_t d, uint8_t wear);
 /* The same within one plane of die d (ftl.multiplane): the first free block
  * of that plane from the end wear picks from (random: from the head). */
 uint32_t block_take_free_plane(struct ftl *f, uint32_t d, uint32_t plane, uint8_t wear);
+/* flash.multiplane_same_block: a free block of die d's plane at block index
+ * index, or (index FTL_NONE) at the first index, in free-list order, whose
+ * blocks are free in every plane of the die; opened, or FTL_NONE. */
+uint32_t block_take_free_index(struct ftl *f, uint32_t d, uint32_t plane, uint32_t index, uint8_t wear);
 /* A candidate chosen by ftl.gc.policy, or FTL_NONE if there is none. */
 uint32_t block_pick_victim(struct ftl *f);
 /* The candidate with the lowest erase count (wear levelling), or FTL_NONE. */
@@ -723,11 +728,23 @@ static inline uint64_t mp_hold_bytes(const struct ftl_config *c) {
 static inline uint32_t block_plane(const struct ftl *f, uint32_t b) {
   return f->cfg.planes_per_die > 1 ? (b % f->cfg.blocks_per_die) % f->cfg.planes_per_die : 0;
 }
+/* The index of block b within its plane (block-in-die / planes). */
+static inline uint32_t block_index(const struct ftl *f, uint32_t b) {
+  return f->cfg.planes_per_die > 1 ? (b % f->cfg.blocks_per_die) / f->cfg.planes_per_die : b % f->cfg.blocks_per_die;
+}
+/* Blocks a and b of one die may be in one multi-plane group as far as the
+ * same-block-index rule goes (ftl_config.mp_same_block; off: always). */
+static inline int mp_index_match(const struct ftl *f, uint32_t a, uint32_t b) {
+  return !f->cfg.mp_same_block || block_index(f, a) == block_index(f, b);
+}
 void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t mask, uint32_t buf);
 /* The same with a metadata payload (fc_sqe.meta): bytes at bus address meta
  * programmed with the page, or read back into it. */
 void flash_submit_meta(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t buf, uint32_t meta,
                        uint32_t meta_bytes);
+/* The descriptor just submitted is a COPYBACK: these slots' LPNs are dropped
+ * from the copy's OOB (FC_COPYBACK_DROP, ssdvp_hw.h). */
+void flash_copyback_drop(struct ftl *f, uint32_t slots);
 /* The descriptor just submitted is a read a host command waits for (a
  * translation page read on a cache miss): FC_HINT_HOST, as host reads have. */
 void flash_hint_host(struct ftl *f);

@@ -242,7 +242,8 @@ enum fc_opcode {
    * PROGRAM or ERASE of the same kind; the die runs it as one operation (one
    * tR, tPROG or tBERS). Rules: every member on the same die, each in another
    * plane, at the same page offset (READ, PROGRAM); block addresses within
-   * their planes are free. A group breaking them completes with
+   * their planes are free, or (flash.multiplane_same_block) at one block
+   * index in every plane (block-in-die / planes). A group breaking them completes with
    * FC_ERR_MULTIPLANE on every member and changes nothing. */
   FC_OP_PLANE_READ = 4,
   FC_OP_PLANE_PROGRAM = 5,
@@ -258,10 +259,16 @@ enum fc_opcode {
    * type (flash.cell.bits > 1: page % bits), the source programmed, the
    * destination at its block's write pointer; else FC_ERR_COPYBACK (or the
    * program's own status). The completion's flags carry the destination's
-   * copyback hop count (FC_FLAG_HOPS): the source's, kept in the OOB, plus 1. */
+   * copyback hop count (FC_FLAG_HOPS): the source's, kept in the OOB, plus 1.
+   * meta must be 0; meta_bytes (FC_COPYBACK_DROP): slots whose OOB LPN the
+   * controller overwrites with SSDVP_LPN_NONE in the page register before
+   * the program (ONFI's change write column and data input between 35h and
+   * 10h): stale slots of a partly valid page travel as data but name no LBA
+   * in the copy; bits at or above the page's slots: FC_ERR_MASK. */
   FC_OP_COPYBACK = 7
 };
 #define FC_COPYBACK_SRC(sqe) ((sqe).slot_mask)
+#define FC_COPYBACK_DROP(sqe) ((sqe).meta_bytes)
 /* The plain operation of a descriptor's opcode (a plane opcode's kind). */
 #define FC_OP_KIND(op) ((op) >= FC_OP_PLANE_READ && (op) <= FC_OP_PLANE_ERASE ? (op)-3u : (uint32_t)(op))
 #define FC_OP_IS_PLANE(op) ((op) >= FC_OP_PLANE_READ && (op) <= FC_OP_PLANE_ERASE)

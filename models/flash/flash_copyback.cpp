@@ -25,6 +25,10 @@ bool FlashCtrl::copyback_page(const fc_sqe& d, const OpTarget& at, uint64_t arri
     cqe.status = static_cast<uint16_t>(violation(d, v.status, v.why));
     return false;
   }
+  if (S < 32 && (FC_COPYBACK_DROP(d) >> S) != 0) {
+    cqe.status = static_cast<uint16_t>(violation(d, FC_ERR_MASK, "copyback drop mask beyond the slots of a page"));
+    return false;
+  }
   const uint32_t sblock = src / geo_.pages_per_block, spage = src % geo_.pages_per_block;
   const uint32_t sbid = sblock % geo_.blocks_per_die();
   NandDie& nand = dies_[at.die];
@@ -53,7 +57,7 @@ bool FlashCtrl::copyback_page(const fc_sqe& d, const OpTarget& at, uint64_t arri
   if (fail) {
     nand.program_torn(at.bid, at.page);
   } else {
-    nand.copy_page(sbid, spage, at.bid, at.page, d.seq, &hops);
+    nand.copy_page(sbid, spage, at.bid, at.page, d.seq, &hops, FC_COPYBACK_DROP(d));
     faults_.copy(sblock, nand.erase_count(sbid), S, functional_ ? 0 : arrival, src, d.row);
     faults_.on_program(at.block, at.page, functional_ ? 0 : arrival);
   }
@@ -65,16 +69,19 @@ bool FlashCtrl::copyback_page(const fc_sqe& d, const OpTarget& at, uint64_t arri
   cqe.flags = static_cast<uint16_t>(std::min<uint32_t>(hops, 255) << FC_FLAG_RETRIES_SHIFT);
   cqe.status = fail ? FC_ERR_PROGRAM_FAIL : torn ? FC_ERR_UNCORRECTABLE : FC_OK;
   ++n_copyback_;
+  if (FC_COPYBACK_DROP(d)) ++n_copyback_drop_;
   return true;
 }
 
 // Command and address (00h-35h), tR of the source page, then the spare
 // bytes out and the program command (85h-10h) on the channel, and tPROG of
 // the destination page; no page data on the channel or through the DMA.
+// Slots dropped from the copy's OOB (FC_COPYBACK_DROP) add a change-column
+// command and the rewritten LPNs (4 bytes a slot) on the channel.
 uint64_t FlashCtrl::copyback_timing(const fc_sqe& d, const OpTarget& at, uint64_t arrival, uint64_t lat) {
   const uint32_t S = geo_.slots_per_page();
   const uint64_t oob_bytes = 4ull * S + 4;
-  const uint64_t oob = t_.channel_ps(oob_bytes);
+  const uint64_t oob = t_.channel_ps(oob_bytes) + (FC_COPYBACK_DROP(d) ? t_.cmd_ps + t_.channel_ps(4ull * S) : 0);
   const uint64_t tr = read_time(FC_COPYBACK_SRC(d) % geo_.pages_per_block), tp = program_time(at.page);
   if (sched_.on()) return sched_timed(d, at.die, at.ch, at.block, arrival, arrival, t_.cmd_ps + oob, 0, tr + tp);
   const uint64_t start = reserve(at.ch, std::max(arrival, die_busy_until_[at.die]), t_.cmd_ps);

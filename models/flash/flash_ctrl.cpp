@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "common/ring.h"
+#include "flash/multiplane_rules.h"
 
 namespace ssdvp {
 namespace {
@@ -61,6 +62,7 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
   calendar_.resize(geo_.channels);
   sched_config(cfg);
   page_types_config(cfg);
+  mp_same_block_ = cfg.get_bool(kMultiplaneSameBlockKey, false, kMultiplaneSameBlockDesc);
   cal_head_.assign(geo_.channels, 0);
 
   bank_.on_read(FLASH_SQ_BASE, [this] { return sq_.base; });
@@ -186,8 +188,7 @@ void FlashCtrl::write_sq_tail(uint32_t v) {
     first = false;
     if (multiplane_take(d, t)) continue;
     const uint64_t done = execute(d, t, cqe);
-    // (a power cut tears a copyback's destination as it tears a program)
-    complete(done, cqe, d.op == FC_OP_COPYBACK ? uint8_t(FC_OP_PROGRAM) : d.op, d.row);
+    complete(done, cqe, d.op, d.row);  // (a power cut tears a copyback's destination as it tears a program)
   }
   if (functional_)
     post_ready();
@@ -511,10 +512,11 @@ FlashCtrl::CutResult FlashCtrl::power_cut(bool hold_power) {
     const Pending& p = e.item;
     ++r.dropped;
     if (hold_power || e.time <= now || p.cqe.status != FC_OK) continue;
-    if (p.op == FC_OP_PROGRAM) {
+    if (p.op == FC_OP_PROGRAM || p.op == FC_OP_COPYBACK) {
       const uint32_t block = p.row / geo_.pages_per_block;
       dies_[geo_.die_of_block(block)].tear_page(block % geo_.blocks_per_die(), p.row % geo_.pages_per_block);
       ++r.torn_programs;
+      r.torn_copybacks += p.op == FC_OP_COPYBACK;
     } else if (p.op == FC_OP_ERASE) {
       dies_[geo_.die_of_block(p.row)].tear_block(p.row % geo_.blocks_per_die());
       ++r.torn_erases;

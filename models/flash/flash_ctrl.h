@@ -79,8 +79,9 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   uint64_t read_bypasses() const { return n_bypass_; }   // reads that overtook a queued program/erase
   uint64_t multiplane_ops() const { return n_mp_ops_; }  // multi-plane groups executed (flash_multiplane.cpp)
   uint64_t copybacks() const { return n_copyback_; }     // copybacks executed (flash_copyback.cpp)
-  uint64_t violations() const { return violations_; }    // NAND rule / descriptor errors
-  uint64_t errors() const { return errors_; }            // ERRORS: violations + ring errors
+  uint64_t copybacks_dropping() const { return n_copyback_drop_; }  // of which with FC_COPYBACK_DROP slots
+  uint64_t violations() const { return violations_; }               // NAND rule / descriptor errors
+  uint64_t errors() const { return errors_; }                       // ERRORS: violations + ring errors
   size_t completions_waiting() const { return due_.size() + ready_.size(); }
   // Power loss now (outside any process, after the simulation stopped at the
   // cut): completions not yet due or not yet taken are dropped (the rings
@@ -91,6 +92,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   // (unusable until erased again).
   struct CutResult {
     uint64_t torn_programs = 0, torn_erases = 0, dropped = 0;
+    uint64_t torn_copybacks = 0;  // copyback destinations torn (also in torn_programs)
   };
   CutResult power_cut(bool hold_power);
   // Media faults (flash_faults.h): failures, retries, uncorrectable reads.
@@ -214,6 +216,9 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   bool mp_untimed_ = false;                // execute() does the functional part only (a member of a group)
   uint32_t sched_group_ = 1;               // completions the next sched_timed() operation carries
   uint64_t n_mp_ops_ = 0;
+  bool mp_same_block_ = false;
+  uint64_t n_copyback_drop_ = 0;  // copybacks that dropped stale slots from the copy's OOB (flash_copyback.cpp)  //
+                                  // flash.multiplane_same_block (multiplane_rules.h)
 
   bool dram_read(uint64_t addr, void* dst, uint32_t n, uint64_t* latency_ps);
   bool dram_write(uint64_t addr, const void* src, uint32_t n, uint64_t* latency_ps);

@@ -62,7 +62,7 @@ void FlashCtrl::multiplane_run(uint32_t group_die) {
   // The rules, before anything changes.
   std::vector<fc_sqe> ds(n);
   for (size_t i = 0; i < n; ++i) ds[i] = g[i].d;
-  MultiplaneVerdict v = multiplane_check(geo_, ds.data(), n);
+  MultiplaneVerdict v = multiplane_check(geo_, ds.data(), n, mp_same_block_);
   if (v.status == FC_OK && FC_OP_IS_PLANE(g.back().d.op)) {
     v.status = FC_ERR_MULTIPLANE, v.why = "multi-plane group has more members than the die has planes",
     v.member = n - 1;

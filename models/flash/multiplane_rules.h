@@ -8,7 +8,10 @@
 // parts without block-address restrictions): every member on the same die,
 // each in another plane (block-in-die % planes_per_die), at the same page
 // offset (READ, PROGRAM); the blocks within their planes are free. At most
-// planes_per_die members follows from the planes rule.
+// planes_per_die members follows from the planes rule. With same_block
+// (flash.multiplane_same_block, the rule of many vendors' parts) every member
+// must also address the same block index within its plane (block-in-die /
+// planes_per_die).
 #pragma once
 
 #include <cstddef>
@@ -19,18 +22,25 @@
 
 namespace ssdvp {
 
+// The configuration key of the same-block-index rule; the flash controller
+// checks it and the platform hands it to the firmware (ftl_config.mp_same_block).
+inline constexpr const char* kMultiplaneSameBlockKey = "flash.multiplane_same_block";
+inline constexpr const char* kMultiplaneSameBlockDesc =
+    "multi-plane operations only on the same block index in every plane (block-in-die / planes_per_die), as many "
+    "vendors' parts require; a group that breaks it completes with FC_ERR_MULTIPLANE";
+
 struct MultiplaneVerdict {
   fc_status status = FC_OK;  // FC_OK, FC_ERR_ADDRESS (a row outside the geometry) or FC_ERR_MULTIPLANE
   const char* why = nullptr;
   size_t member = 0;  // the first member that breaks it
 };
 
-inline MultiplaneVerdict multiplane_check(const FlashGeometry& g, const fc_sqe* d, size_t n) {
+inline MultiplaneVerdict multiplane_check(const FlashGeometry& g, const fc_sqe* d, size_t n, bool same_block = false) {
   MultiplaneVerdict v;
   if (n == 0) return v;
   const uint32_t kind = FC_OP_KIND(d[n - 1].op);
   const bool erase = kind == FC_OP_ERASE;
-  uint32_t die0 = 0, page0 = 0;
+  uint32_t die0 = 0, page0 = 0, index0 = 0;
   uint64_t planes_seen = 0;
   for (size_t i = 0; i < n; ++i) {
     v.member = i;
@@ -45,7 +55,8 @@ inline MultiplaneVerdict multiplane_check(const FlashGeometry& g, const fc_sqe* 
     const uint32_t block = erase ? d[i].row : d[i].row / g.pages_per_block;
     const uint32_t die = g.die_of_block(block), plane = g.plane_of_block(block);
     const uint32_t page = erase ? 0 : d[i].row % g.pages_per_block;
-    if (i == 0) die0 = die, page0 = page;
+    const uint32_t index = (block % g.blocks_per_die()) / g.planes_per_die;
+    if (i == 0) die0 = die, page0 = page, index0 = index;
     if (die != die0) {
       v.status = FC_ERR_MULTIPLANE, v.why = "multi-plane group spans dies";
       return v;
@@ -57,6 +68,11 @@ inline MultiplaneVerdict multiplane_check(const FlashGeometry& g, const fc_sqe* 
     planes_seen |= uint64_t(1) << plane;
     if (page != page0) {
       v.status = FC_ERR_MULTIPLANE, v.why = "multi-plane group at different page offsets";
+      return v;
+    }
+    if (same_block && index != index0) {
+      v.status = FC_ERR_MULTIPLANE,
+      v.why = "multi-plane group at different block indices (flash.multiplane_same_block)";
       return v;
     }
   }

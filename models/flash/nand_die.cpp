@@ -152,7 +152,7 @@ uint32_t NandDie::hops(uint32_t block, uint32_t page) const {
 }
 
 fc_status NandDie::copy_page(uint32_t src_block, uint32_t src_page, uint32_t dst_block, uint32_t dst_page, uint32_t seq,
-                             uint32_t* hops_out) {
+                             uint32_t* hops_out, uint32_t drop_mask) {
   if (src_block >= blocks_ || src_page >= pages_ || dst_block >= blocks_ || dst_page >= pages_) return FC_ERR_ADDRESS;
   if (src_page >= wp_[src_block]) return FC_ERR_COPYBACK;
   if (dst_page < wp_[dst_block]) return FC_ERR_NOT_ERASED;
@@ -160,6 +160,8 @@ fc_status NandDie::copy_page(uint32_t src_block, uint32_t src_page, uint32_t dst
   const uint64_t s = page_index(src_block, src_page), d = page_index(dst_block, dst_page);
   std::memcpy(token_ + d * slots_, token_ + s * slots_, size_t(slots_) * 4);
   std::memcpy(lpn_ + d * slots_, lpn_ + s * slots_, size_t(slots_) * 4);
+  for (uint32_t k = 0; k < slots_; ++k)
+    if (drop_mask & (1u << k)) lpn_[d * slots_ + k] = SSDVP_LPN_NONE;
   seq_[d] = seq;
   const uint32_t hops = std::min<uint32_t>((torn_[s] >> 1) + 1, kMaxHops);
   const uint8_t flag = (torn_[s] & 1u) ? uint8_t(1) : static_cast<uint8_t>(hops << 1);  // a torn source: a torn copy

@@ -57,9 +57,11 @@ class NandDie {
   // one (at most kMaxHops). FC_ERR_ADDRESS, FC_ERR_COPYBACK (source not
   // programmed), FC_ERR_NOT_ERASED / FC_ERR_ORDER (the destination, as
   // program()). The die's plane and page-type rules are checked before
-  // (flash/copyback_rules.h).
+  // (flash/copyback_rules.h). The slots of drop_mask keep their data but
+  // get SSDVP_LPN_NONE as their OOB LPN in the copy (the controller rewrote
+  // them in the page register: FC_COPYBACK_DROP, ssdvp_hw.h).
   fc_status copy_page(uint32_t src_block, uint32_t src_page, uint32_t dst_block, uint32_t dst_page, uint32_t seq,
-                      uint32_t* hops_out);
+                      uint32_t* hops_out, uint32_t drop_mask = 0);
   // The page's copyback hop count (0: written by a program, or not programmed).
   uint32_t hops(uint32_t block, uint32_t page) const;
   static constexpr uint32_t kMaxHops = 127;

@@ -148,6 +148,7 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
           {"host_commands_failed", outstanding},
           {"flash_completions_dropped", torn.dropped},
           {"torn_programs", torn.torn_programs},
+          {"torn_copybacks", torn.torn_copybacks},  // of them copyback destinations (ftl.gc.copyback)
           {"torn_erases", torn.torn_erases},
           {"plp_pages_not_programmed", unflushed},
           {"recovery",

@@ -683,7 +683,11 @@ nlohmann::json Simulation::summary_ftl(const SummaryInput& x) const {
           {"trim_lbas", s->trim_lbas},
           {"gc_copybacks", s->gc_copybacks},  // ftl.gc.copyback (all of the run, preconditioning included)
           {"gc_copyback_capped", s->gc_copyback_capped},
-          {"gc_paired", s->gc_paired},  // ftl.gc.pair_planes: victims started as a sibling of another
+          {"gc_paired", s->gc_paired},                    // ftl.gc.pair_planes: victims started as a sibling of another
+          {"mp_index_fallbacks", s->mp_index_fallbacks},  // flash.multiplane_same_block: blocks opened off index
+          {"mp_index_splits", s->mp_index_splits},        // descriptors kept out of a group by the block index
+          {"gc_copyback_partial", s->gc_copyback_partial},  // ftl.gc.copyback_min_valid: partly valid pages copied
+          {"gc_copyback_stale", s->gc_copyback_stale},      // the stale slots they carried
           {"gc_active_s", double(fw.gc_active_ns(fw.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
           {"spare", device_->spare_json(x.h, host_timed)},
           {"lifetime",
@@ -750,7 +754,8 @@ nlohmann::json Simulation::summary_flash(const SummaryInput& x) const {
           {"suspends", fl.suspends()},
           {"read_bypasses", fl.read_bypasses()},
           {"multiplane_ops", fl.multiplane_ops()},
-          {"copybacks", fl.copybacks()}};
+          {"copybacks", fl.copybacks()},
+          {"copybacks_dropping", fl.copybacks_dropping()}};
 }
 
 nlohmann::json Simulation::summary_cpu(const SummaryInput& x) const {

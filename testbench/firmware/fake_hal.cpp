@@ -108,6 +108,7 @@ void FakeHal::set_geometry(const ftl_config& cfg) {
   geo_.lba_size = 4096;
   geo_.page_size = cfg.slots_per_page * geo_.lba_size;
   cell_bits_ = cfg.cell_bits > 1 ? cfg.cell_bits : 1;
+  same_block_ = cfg.mp_same_block != 0;
   groups_.assign(geo_.dies(), {});
 }
 
@@ -116,7 +117,7 @@ void FakeHal::set_geometry(const ftl_config& cfg) {
 void FakeHal::run_group(std::vector<fc_sqe>& g) {
   std::vector<fc_sqe> members;
   members.swap(g);
-  ssdvp::MultiplaneVerdict v = ssdvp::multiplane_check(geo_, members.data(), members.size());
+  ssdvp::MultiplaneVerdict v = ssdvp::multiplane_check(geo_, members.data(), members.size(), same_block_);
   if (v.status == FC_OK && FC_OP_IS_PLANE(members.back().op)) v.status = FC_ERR_MULTIPLANE;  // too many members
   if (v.status != FC_OK) {
     ++violations;
@@ -176,14 +177,17 @@ fc_status FakeHal::copyback(const fc_sqe& e, uint32_t* buf, uint16_t* flags) {
   const ssdvp::CopybackVerdict v = ssdvp::copyback_check(geo_, cell_bits_, src, e.row);
   if (v.status != FC_OK) return v.status;
   if (!buf) return FC_ERR_DMA;
+  if (e.meta || (slots_ < 32 && FC_COPYBACK_DROP(e) >> slots_)) return e.meta ? FC_ERR_DMA : FC_ERR_MASK;
   uint32_t hops = 0;
-  const fc_status st = nand_.copy_page(src / ppb_, src % ppb_, e.row / ppb_, e.row % ppb_, e.seq, &hops);
+  const fc_status st = nand_.copy_page(src / ppb_, src % ppb_, e.row / ppb_, e.row % ppb_, e.seq, &hops,
+                                       ignore_copyback_drop ? 0 : FC_COPYBACK_DROP(e));
   if (st != FC_OK) return st;
   const uint32_t all = slots_ >= 32 ? 0xffffffffu : (1u << slots_) - 1;
   const bool torn = nand_.read(src / ppb_, src % ppb_, all, nullptr, buf + slots_, buf + 2 * slots_, nullptr) != FC_OK;
   meta.erase(e.row);
   program_rows.push_back(e.row);
   ++copybacks;
+  if (FC_COPYBACK_DROP(e)) ++copybacks_dropping;
   *flags = uint16_t(std::min<uint32_t>(hops, 255) << FC_FLAG_RETRIES_SHIFT);
   return torn ? FC_ERR_UNCORRECTABLE : FC_OK;
 }

@@ -45,7 +45,8 @@ class FakeHal {
   // (FC_OP_PLANE_* ... plain opcode, ssdvp_hw.h) are held per die until their
   // last descriptor and checked against the NAND rules as the flash model
   // checks them (flash/multiplane_rules.h): a group that breaks one completes
-  // every member with its status and counts one violation. Without it a
+  // every member with its status and counts one violation (with
+  // cfg.mp_same_block, also the same-block-index rule). Without it a
   // group's members run one by one, unchecked.
   void set_geometry(const ftl_config& cfg);
   uint64_t multiplane_groups = 0;      // groups of two or more planes executed
@@ -55,6 +56,8 @@ class FakeHal {
   // (flash/copyback_rules.h with the geometry set_geometry gave, page types
   // by cfg.cell_bits; NandDie::copy_page) and executed without faults.
   uint64_t copybacks = 0;
+  uint64_t copybacks_dropping = 0;    // copybacks with slots dropped from the copy's OOB (FC_COPYBACK_DROP)
+  bool ignore_copyback_drop = false;  // tests: copies keep every slot's LPN (a controller not rewriting them)
   uint32_t page_hops(uint32_t row) const { return nand_.hops(row / ppb_, row % ppb_); }
 
   // NVMe side: the test is the host (and the controller's fetch).
@@ -87,6 +90,7 @@ class FakeHal {
   void run_group(std::vector<fc_sqe>& g);
   fc_status copyback(const fc_sqe& e, uint32_t* buf, uint16_t* flags);
   uint32_t cell_bits_ = 1;
+  bool same_block_ = false;  // cfg.mp_same_block: groups only at one block index (flash.multiplane_same_block)
   ssdvp::FlashGeometry geo_;
   std::vector<std::vector<fc_sqe>> groups_;  // per die: plane descriptors waiting for their group's end
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <random>
 
 #include "ftl_device.h"
@@ -34,8 +35,23 @@ void two_planes_paired_tight(ftl_config& c) {
   c.logical_lbas = 7000;
 }
 
+// flash.multiplane_same_block: the NAND groups blocks at one block index only.
+void two_planes_same_block(ftl_config& c) {
+  two_planes(c);
+  c.mp_same_block = 1;
+}
+void two_planes_same_block_paired(ftl_config& c) {
+  two_planes_same_block(c);
+  c.gc_pair_planes = 1;
+}
+void two_planes_same_block_tight(ftl_config& c) {
+  two_planes_same_block_paired(c);
+  c.logical_lbas = 7000;
+}
+
 struct Outcome {
   uint64_t groups, violations, mismatches, programs, self_check, erases, mp_erases, paired;
+  uint64_t index_fallbacks, index_splits;
 };
 
 // Random single-LBA writes, two drive-writes' worth (GC runs), then reads of
@@ -51,8 +67,9 @@ Outcome random_writes(void (*tune)(ftl_config&)) {
   }
   EXPECT_EQ(ftl_func_flush(d.f), 0);
   const ftl_stats* st = ftl_get_stats(d.f);
-  Outcome o{d.hal->multiplane_groups,      d.hal->violations, d.mismatches(0, n),       st->programs,
-            uint64_t(ftl_self_check(d.f)), st->erases,        d.hal->multiplane_erases, st->gc_paired};
+  Outcome o{d.hal->multiplane_groups,      d.hal->violations,  d.mismatches(0, n),       st->programs,
+            uint64_t(ftl_self_check(d.f)), st->erases,         d.hal->multiplane_erases, st->gc_paired,
+            st->mp_index_fallbacks,        st->mp_index_splits};
   for (uint32_t i = 0; i < d.cfg.gc_max_active; ++i) EXPECT_EQ(d.f->jobs[i].pair_wait, 0u) << "job " << i;
   EXPECT_EQ(d.f->mp_held, 0u) << "a flush leaves no page held";
   EXPECT_EQ(d.f->programs_inflight, 0u);
@@ -137,4 +154,48 @@ TEST(MultiplaneFakeHal, PairedVictimsEraseTogether) {
   EXPECT_EQ(off.paired, 0u);
   EXPECT_GT(on.paired, 0u);
   EXPECT_GT(on.mp_erases, 2 * off.mp_erases + 10) << "paired victims' erases go as multi-plane erases";
+}
+
+// flash.multiplane_same_block: with the rule, the fake HAL refuses groups
+// whose blocks are at different block indices (as the flash model does), and
+// the firmware's frontiers open a die's planes at one index, so none of its
+// groups breaks it; data survives GC, victim pairing and a nearly full drive
+// (where a matching free block is sometimes missing: the frontier then opens
+// another and counts it). The same firmware without the rule, on a NAND that
+// has it, is refused: the check can fail.
+TEST(MultiplaneFakeHal, SameBlockIndexRuleIsHonoured) {
+  const Outcome on = random_writes(two_planes_same_block);
+  const Outcome paired = random_writes(two_planes_same_block_paired);
+  const Outcome tight = random_writes(two_planes_same_block_tight);
+  const Outcome off = random_writes(two_planes);
+  for (const Outcome* o : {&on, &paired, &tight}) {
+    EXPECT_EQ(o->violations, 0u);
+    EXPECT_EQ(o->mismatches, 0u);
+    EXPECT_EQ(o->self_check, 0u);
+    EXPECT_GT(o->erases, 100u) << "test premise: GC runs";
+    EXPECT_GT(o->groups, 20u) << "the planes still program together";
+  }
+  EXPECT_GT(paired.mp_erases, 0u);
+  EXPECT_EQ(off.index_fallbacks + off.index_splits, 0u) << "counted only under the rule";
+  EXPECT_GT(tight.index_fallbacks, 0u) << "nearly full: a matching free block is sometimes missing";
+  std::printf(
+      "same block index: groups %llu/%llu/%llu (rule off %llu), fallbacks %llu/%llu/%llu, splits %llu/%llu/%llu\n",
+      (unsigned long long)on.groups, (unsigned long long)paired.groups, (unsigned long long)tight.groups,
+      (unsigned long long)off.groups, (unsigned long long)on.index_fallbacks,
+      (unsigned long long)paired.index_fallbacks, (unsigned long long)tight.index_fallbacks,
+      (unsigned long long)on.index_splits, (unsigned long long)paired.index_splits,
+      (unsigned long long)tight.index_splits);
+
+  Device d(two_planes);  // the firmware does not know the rule; the NAND has it
+  ASSERT_EQ(d.init(), 0);
+  ftl_config nand = d.cfg;
+  nand.mp_same_block = 1;
+  d.hal->set_geometry(nand);
+  std::mt19937_64 rng(7);
+  for (uint64_t i = 0; i < 4 * d.cfg.logical_lbas && d.hal->multiplane_violations == 0; ++i) {
+    const uint64_t lba = rng() % d.cfg.logical_lbas;
+    const uint32_t t = ftltest::token_of(lba, 1);
+    if (ftl_func_write_stream(d.f, lba, 1, &t, 0) != 0) break;
+  }
+  EXPECT_GT(d.hal->multiplane_violations, 0u);
 }

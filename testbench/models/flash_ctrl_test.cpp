@@ -860,6 +860,37 @@ TEST(FlashCtrlMultiplane, RuleViolationsAreAStatusAndChangeNothing) {
   });
 }
 
+// flash.multiplane_same_block: the vendors' rule that a group's blocks sit at
+// one block index in every plane. Blocks 4 and 7 of a die are in planes 0 and
+// 1 but at indices 2 and 3: legal without the rule, refused with it (a
+// status, counted, nothing changed); blocks 12 and 13 (index 6) are legal with it.
+// (One Bench per test: SystemC elaborates once per process.)
+namespace {
+void same_block_index(bool rule) {
+  {
+    Bench b(std::string("flash: {planes_per_die: 2, multiplane_same_block: ") + (rule ? "true" : "false") + "}");
+    b.run([&] {
+      b.setup_rings();
+      b.fill_buffer(0, 1, 1, 1);
+      b.submit({plane(program_op(1, row2(0, 4, 0), buf_addr(0))), program_op(2, row2(0, 7, 0), buf_addr(0))});
+      for (auto& x : b.collect(2)) EXPECT_EQ(x.cqe.status, rule ? FC_ERR_MULTIPLANE : FC_OK);
+      EXPECT_EQ(b.fc.die(0).write_pointer(4), rule ? 0u : 1u);
+      EXPECT_EQ(b.fc.die(0).write_pointer(7), rule ? 0u : 1u);
+      EXPECT_EQ(b.fc.violations(), rule ? 1u : 0u);
+      b.submit({plane(erase_op(3, blk2(0, 8))), erase_op(4, blk2(0, 11))});  // indices 4 and 5
+      for (auto& x : b.collect(2)) EXPECT_EQ(x.cqe.status, rule ? FC_ERR_MULTIPLANE : FC_OK);
+      b.submit({plane(program_op(5, row2(0, 12, 0), buf_addr(0))), program_op(6, row2(0, 13, 0), buf_addr(0))});
+      for (auto& x : b.collect(2)) EXPECT_EQ(x.cqe.status, FC_OK);
+      EXPECT_EQ(b.fc.violations(), rule ? 2u : 0u);
+      EXPECT_EQ(b.fc.multiplane_ops(), rule ? 1u : 3u);
+    });
+  }
+}
+}  // namespace
+
+TEST(FlashCtrlMultiplane, SameBlockIndexRuleOffByDefault) { same_block_index(false); }
+TEST(FlashCtrlMultiplane, SameBlockIndexRuleRefusesOtherIndices) { same_block_index(true); }
+
 TEST(FlashCtrlMultiplane, GroupsAreHeldPerDieWhileOtherDiesGoOn) {
   Bench b(kTwoPlanes);
   b.run([&] {

@@ -132,3 +132,16 @@ TEST(MultiplaneRun, CopybackKeepsData) {
   expect_clean(s);
   EXPECT_GT(s["flash"]["copybacks"].get<uint64_t>(), 1000u);
 }
+
+// flash.multiplane_same_block: on a NAND that groups blocks at one block index
+// only (the flash model refuses any other group: a violation), the firmware
+// opens a die's planes at one index, keeps every LBA's data, still issues
+// multi-plane operations, and counts where the rule made it go single-plane.
+TEST(MultiplaneRun, SameBlockIndexRuleKeepsDataAndGroups) {
+  const json s =
+      run("p2-same", 2, "--set ftl.multiplane=1 --set ftl.gc.pair_planes=1 --set flash.multiplane_same_block=true");
+  expect_clean(s);
+  EXPECT_GT(s["flash"]["multiplane_ops"].get<uint64_t>(), s["flash"]["programs"].get<uint64_t>() / 8);
+  ASSERT_TRUE(s["ftl"].contains("mp_index_fallbacks"));
+  ASSERT_TRUE(s["ftl"].contains("mp_index_splits"));
+}
