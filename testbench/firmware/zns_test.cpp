@@ -368,7 +368,8 @@ TEST(Zns, WritesInFlightKeepWritePointerOrderOverResets) {
       for (uint32_t k = 0; k < zones; ++k) {
         const uint64_t lba = z.zslba(20 + k) + s;
         const bool append = k % 2;  // odd zones by Zone Append
-        nvme_sqe q = Zn::lba_cmd(append ? ZNS_OP_APPEND : NVME_OP_WRITE, append ? z.zslba(20 + k) : lba, 2 * P);
+        nvme_sqe q = Zn::lba_cmd(append ? uint8_t(ZNS_OP_APPEND) : uint8_t(NVME_OP_WRITE),
+                                 append ? z.zslba(20 + k) : lba, 2 * P);
         const uint32_t data = kData + 0x400 * uint32_t(cids.size() % 32);
         for (uint32_t i = 0; i < 2 * P; ++i) z.words(data)[i] = token_of(lba + i, round);
         q.prp1 = data;

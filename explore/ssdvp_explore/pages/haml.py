@@ -197,6 +197,8 @@ HAML-K's is now above `double`'s there. The sensitivity pages
 ([haml-k](haml-k.md), [haml-slice](haml-slice.md),
 [haml-period](haml-period.md), [haml-gc](haml-gc.md)) were regenerated under
 `room` too; their WAFs moved by at most 0.11.
+Why `pass` made those writes wait while the free pool looked full at the
+once-a-second samples: [haml-double-stalls](haml-double-stalls.md).
 
 - **Separating relocated data from host data matters most on the real
   traces.** `single` has the highest WAF on the four real traces (3.3-4.9)
