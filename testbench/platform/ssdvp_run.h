@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -22,6 +23,16 @@ inline std::string ssdvp_run(const std::string& config, const std::string& optio
 // The summary.json a run wrote into `out`.
 inline nlohmann::json summary(const std::filesystem::path& out) {
   return nlohmann::json::parse(slurp(out / "summary.json"));
+}
+
+// What every clean run shows: its reads checked (more than `min_reads`)
+// without a mismatch, no host error, no NAND rule broken, the run finished.
+inline void expect_clean_run(const nlohmann::json& j, uint64_t min_reads) {
+  EXPECT_EQ(j["integrity"]["mismatches"], 0);
+  EXPECT_GT(j["integrity"]["reads_checked"].get<uint64_t>(), min_reads);
+  EXPECT_EQ(j["host"]["errors"], 0);
+  EXPECT_EQ(j["flash"]["violations"], 0);
+  EXPECT_TRUE(j["run"]["finished"].get<bool>());
 }
 
 // `cmd` exits 2 (a configuration error) and its message names `key`.
