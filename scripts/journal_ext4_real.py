@@ -181,6 +181,27 @@ def write_page(a, res, ts, ranges, bs):
           "`scripts/guest/record-ext4-session.sh` (provenance in [traces/README.md](../../traces/README.md)). "
           f"The journal is the one mkfs.ext4 made ({jb // 1048576} MiB at block {ranges[0][0] // bs}, from "
           f"`{LAYOUT}`); {100 * ts['journal_share']:.1f} % of the written bytes went into it.", ""]
+    L += ["## Setup", "",
+          "The recording's drive, `configs/nbd.yaml` (1 GiB of flash, 896 MiB exported, 4 channels x 2 dies, greedy "
+          "GC, filled once before the replay: GC works from the first writes), the trace as `workload.source: "
+          "trace`. `ftl.placement.policy: stream` with two classes (relocated data on its own frontier) except in "
+          "pblk's arm; `ftl.write.at_floor: pass`, as the model's journal pages. Arms, as on "
+          "[journal_host_ftl_timed.md](journal_host_ftl_timed.md): **device mixed** (every host write on one "
+          "write point), **device separated** (`host.streams: journal`: the writes that start inside the journal "
+          "inode's blocks of the layout file carry NVMe stream 1), **host mixed (pblk)** (`nvme.command_set: "
+          "open_channel`, the firmware's FTL on the host, one write point for host and GC data: "
+          "`ftl.placement.policy: single`), **host mixed (GC on its own)**, **host separated** (the journal on "
+          "its own write point, as the seed did in pblk). Replays: **closed** (queue depth 32, "
+          "`workload.flush_order: true`: each flush waits for every earlier request and the next request for "
+          "the flush, the kernel's ordering that the timestamps no longer impose; IOPS and MB/s are the "
+          "throughput), **open** (at the recorded arrival times, which are the pace at which the recording's "
+          "own drive, the device FTL with `ftl.placement.policy: double`, served the kernel; IOPS is requests "
+          "over the time to the last completion, so an arm that keeps up shows the recorded rate), and "
+          "**closed, cost-benefit GC** (`ftl.gc.policy: cost_benefit`). Flush latency is each flush command's "
+          "(`latency_us.flush`: from its issue in the closed loop, from its recorded arrival in the open one): "
+          "a block trace has no fsync boundaries, and here every fsync is one or two flushes. WAF is (host + GC "
+          "writes) / host writes, flash WAF adds the slots flushes padded; the host FTL's CPU time is by its "
+          "assumed cost table ([host_ftl.md](../models/host_ftl.md)).", ""]
     L += ["## Results", "",
           "| replay | arm | WAF | flash WAF | GC moves (LBAs) | padded (LBAs) | erases | IOPS | MB/s | "
           "flush p50 (us) | flush p99 (us) | host CPU (s) | host CPU busy | reads checked | mismatches |",
