@@ -19,7 +19,6 @@ times (latency under the recorded load).
     python3 scripts/journal_ext4_real.py [--bin build/platform/ssdvp] [--out out/journal_ext4_real] [--reuse]
 """
 import argparse
-import json
 import lzma
 import os
 import re
