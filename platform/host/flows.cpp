@@ -366,6 +366,7 @@ const HostResults& FlowSet::totals() const {
     t.read_latency.merge(r.read_latency);
     t.write_latency.merge(r.write_latency);
     t.fsync_latency.merge(r.fsync_latency);
+    t.flush_latency.merge(r.flush_latency);
     t.start_ps = std::min(t.start_ps, r.start_ps);
     t.end_ps = std::max(t.end_ps, r.end_ps);
     for (int k = 0; k < 3; ++k) t.in_system_ps[k] += r.in_system_ps[k];

@@ -305,7 +305,10 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
       res_.trims++;
       res_.trim_bytes += bytes;
       break;
-    case host::IoOp::flush: res_.flushes++; break;
+    case host::IoOp::flush:
+      res_.flushes++;
+      res_.flush_latency.add(lat);
+      break;
   }
   if (r.io.flags & host::kIoFsyncEnd) res_.fsync_latency.add((now - fsync_begin_ps_) / 1000);
   res_.requests++;

@@ -78,6 +78,7 @@ struct HostResults {
   std::map<uint16_t, uint64_t> errors_by_status;
   LatencyHistogram read_latency, write_latency;
   LatencyHistogram fsync_latency;  // first to last request of each fsync (IoRequest::flags)
+  LatencyHistogram flush_latency;  // each flush command, as read_latency (summary: only when there were flushes)
   uint64_t start_ps = 0, end_ps = 0;
   std::vector<TimeseriesRow> timeseries;
   bool interval_histograms = false;  // the rows carry their latency buckets

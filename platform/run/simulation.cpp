@@ -9,6 +9,7 @@
 #include <fstream>
 #include <random>
 
+#include "fs/ext4_layout.h"
 #include "fs/personalities.h"
 #include "host/flows.h"
 #include "host/ftl/host_ftl_block.h"
@@ -92,6 +93,10 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
                                         "write_iolog writes us: 1000000; ssdvp serve --record writes ps: 1)",
                                         1);
   const uint64_t loops = cfg.get_u64("workload.loops", 1, "replay the trace this many times (0 = forever)");
+  const bool flush_order = cfg.get_bool(
+      "workload.flush_order", false,
+      "trace: every flush waits for every earlier request and the next request waits for it (a recorded file "
+      "system's ordering around its cache flushes, for closed-loop replays)");
   const bool allow_empty = cfg.get_bool("workload.allow_empty", false,
                                         "run a trace that yields no request (empty, or only zero-length or filtered "
                                         "records) instead of failing");
@@ -107,10 +112,11 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
   if (src == "synthetic") return host::make_synthetic(spec);
   if (src == "app") return host::make_app(app);
   if (src == "files" &&
-      cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm", "random"},
+      cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm", "random", "journal"},
                      "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
                      "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's); random: "
-                     "a uniformly random one of host.predict.streams") != "none")
+                     "a uniformly random one of host.predict.streams; journal: a trace's writes into the ext4 "
+                     "journal of host.files.ext4.layout get host.files.journal_stream") != "none")
     throw ConfigError(
         "config key 'host.streams': the file-level workload takes no stream IDs (oracle cannot pre-read "
         "it, and autostream/lstm would hide it from its TRIM policy)");
@@ -142,6 +148,7 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
   }
   auto w = host::open_trace(path, o);
   if (loops != 1) w = host::make_looped(std::move(w), loops);
+  if (flush_order) w = host::make_flush_order(std::move(w));
   return w;
 }
 
@@ -151,6 +158,28 @@ double peak_rss_mb() {
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
   return double(ru.ru_maxrss) / 1024.0;
+}
+
+// host.streams: journal: a recorded ext4's journal writes (the journal inode's
+// blocks in host.files.ext4.layout, a real dumpe2fs/debugfs output) on stream
+// host.files.journal_stream, every other write on none.
+std::unique_ptr<host::Workload> journal_streams(Config& cfg, std::unique_ptr<host::Workload> w, uint32_t streams) {
+  const std::string key = "host.files.ext4.layout";
+  const std::string path = cfg.get_string(key, "", "");
+  if (path.empty())
+    throw ConfigError("config key '" + key +
+                      "': host.streams: journal needs the file system's layout (dumpe2fs -h "
+                      "and debugfs -R \"stat <8>\" output)");
+  const uint64_t stream = cfg.get_u64("host.files.journal_stream", 0, "");
+  if (stream == 0 || stream > streams)
+    throw ConfigError("config key 'host.files.journal_stream': host.streams: journal needs a stream in 1.." +
+                      std::to_string(streams) + " (ftl.hot.classes), got " + std::to_string(stream));
+  const fs::Ext4Layout L = fs::read_ext4_layout(path, key);
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  for (const fs::Extent& e : L.journal) ranges.emplace_back(e.start * L.block_size, (e.start + e.len) * L.block_size);
+  if (ranges.empty())
+    throw ConfigError("config key '" + key + "': " + path + ": no journal extents (debugfs stat <8>)");
+  return host::make_range_streams(std::move(w), std::move(ranges), uint8_t(stream), "the journal of " + path);
 }
 
 }  // namespace
@@ -292,10 +321,11 @@ void Simulation::build() {
   const host::ZoneGeometry zones = zns_geometry(soc_->fw_config());
   workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size(), zoned ? &zones : nullptr);
   const std::string streams =
-      cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm", "random"},
+      cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm", "random", "journal"},
                      "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
                      "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's); random: "
-                     "a uniformly random one of host.predict.streams");
+                     "a uniformly random one of host.predict.streams; journal: a trace's writes into the ext4 "
+                     "journal of host.files.ext4.layout get host.files.journal_stream");
   auto predict = host::PredictSpec::from_config(cfg, lbas, soc_->lba_size(), soc_->fw_config().hot_classes);
   const uint64_t oracle_max =
       cfg.get_u64("host.oracle.max_requests", 100000000, "oracle: most requests the pre-pass reads", 1);
@@ -307,6 +337,7 @@ void Simulation::build() {
     workload_ = host::make_predicted_streams(std::move(workload_), predict);
   }
   if (streams == "random") workload_ = host::make_random_streams(std::move(workload_), predict.streams, predict.seed);
+  if (streams == "journal") workload_ = journal_streams(cfg, std::move(workload_), soc_->fw_config().hot_classes);
   if (const std::string log = cfg.get_string(
           "host.streams_log", "",
           "write every write's and trim's stream ID to this CSV (time_ps,op,offset,length,stream; empty: none)");
@@ -589,6 +620,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   j["workload"] = summary_workload(x);
   j["host"] = summary_host(x);
   j["latency_us"] = {{"read", latency_json(x.h.read_latency)}, {"write", latency_json(x.h.write_latency)}};
+  if (x.h.flushes) j["latency_us"]["flush"] = latency_json(x.h.flush_latency);
   j["ftl"] = summary_ftl(x);
   j["placement"] = summary_placement(x);
   j["utilization"] = summary_utilization(x);

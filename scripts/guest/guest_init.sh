@@ -4,16 +4,7 @@
 # (/dev/vda), copies, deletes and rewrites files, syncs, runs fstrim, prints
 # the surviving files' SHA-256 between markers for the host to check, and
 # powers off.
-/bin/busybox --install -s /bin
-export PATH=/bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-for m in $(cat /lib/modules/order); do insmod /lib/modules/$m.ko || echo "GUEST-NOTE: insmod $m failed"; done
-i=0
-while [ ! -b /dev/vda ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-[ -b /dev/vda ] || { ls /sys/bus/virtio/devices /sys/block; cat /proc/partitions; }
-fail() { echo "GUEST-FAIL: $*"; poweroff -f; }
+. /guest_boot.sh
 mount -t ext4 /dev/vda /mnt || fail "mount"
 mkdir -p /mnt/data /mnt/copy || fail "mkdir"
 # write: 24 files of 64 KiB to 2 MiB

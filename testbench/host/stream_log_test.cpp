@@ -103,3 +103,43 @@ TEST(RandomStreams, WritesGetEveryStreamEvenlyAndTheSameEachRun) {
   for (int s = 1; s <= 4; ++s) EXPECT_NEAR(count[size_t(s)], 1500, 150) << "stream " << s;
   EXPECT_THROW(make_random_streams(std::make_unique<VectorWorkload>(in), 0, 1), std::invalid_argument);
 }
+
+// host.streams: journal: a write starting inside one of the ranges gets the
+// stream, every other write none (a stream the trace carried is cleared);
+// reads keep theirs (none), boundaries are [begin, end).
+TEST(RangeStreams, WritesIntoTheRangesGetTheStreamOthersNone) {
+  const std::vector<IoRequest> in = {req(1, IoOp::write, 0, 4096, 0),
+                                     req(2, IoOp::write, 65536, 4096, 0),
+                                     req(3, IoOp::write, 131068 + 4, 4096, 2),
+                                     req(4, IoOp::write, 131072 + 4096, 8192, 0),
+                                     req(5, IoOp::read, 65536, 4096, 0),
+                                     req(6, IoOp::write, 1 << 20, 4096, 0),
+                                     req(7, IoOp::write, (1 << 20) - 4096, 8192, 0)};
+  // two ranges, given out of order: [64 KiB, 128 KiB) and [1 MiB, 1 MiB + 4 KiB)
+  auto w = make_range_streams(std::make_unique<VectorWorkload>(in), {{1 << 20, (1 << 20) + 4096}, {65536, 131072}}, 1,
+                              "test");
+  std::vector<int> got;
+  IoRequest r;
+  while (w->next(r)) got.push_back(r.stream);
+  EXPECT_EQ(got, (std::vector<int>{0, 1, 0, 0, 0, 1, 0}));
+  EXPECT_NE(w->describe().find("stream 1 on writes into test"), std::string::npos);
+  EXPECT_THROW(make_range_streams(std::make_unique<VectorWorkload>(in), {{0, 1}}, 0, "x"), std::invalid_argument);
+  EXPECT_THROW(make_range_streams(std::make_unique<VectorWorkload>(in), {}, 1, "x"), std::invalid_argument);
+}
+
+// workload.flush_order: each flush and the request after it are barriers;
+// nothing else is, and a rewind starts clean.
+TEST(FlushOrder, FlushesAndTheirSuccessorsAreBarriers) {
+  const std::vector<IoRequest> in = {req(1, IoOp::write, 0, 4096, 0),    req(2, IoOp::flush, 0, 0, 0),
+                                     req(3, IoOp::write, 4096, 4096, 0), req(4, IoOp::write, 8192, 4096, 0),
+                                     req(5, IoOp::flush, 0, 0, 0),       req(6, IoOp::flush, 0, 0, 0),
+                                     req(7, IoOp::read, 0, 4096, 0)};
+  auto w = make_flush_order(std::make_unique<VectorWorkload>(in));
+  for (int pass = 0; pass < 2; ++pass) {
+    std::vector<int> got;
+    IoRequest r;
+    while (w->next(r)) got.push_back(r.flags & kIoBarrier ? 1 : 0);
+    EXPECT_EQ(got, (std::vector<int>{0, 1, 1, 0, 1, 1, 1})) << "pass " << pass;
+    w->rewind();
+  }
+}

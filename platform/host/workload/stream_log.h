@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "workload.h"
 
@@ -29,5 +31,22 @@ std::unique_ptr<Workload> make_stream_log(std::unique_ptr<Workload> inner, const
 // (splitmix64 of seed and the write's number: the same run gives the same
 // streams). Throws std::invalid_argument if streams is 0 or above 255.
 std::unique_ptr<Workload> make_random_streams(std::unique_ptr<Workload> inner, uint32_t streams, uint64_t seed);
+
+// Sets the stream of every write whose first byte lies in one of `ranges`
+// ([begin, end) in bytes) to `stream`, and clears it on every other write
+// (host.streams: journal: a recorded file system's journal, its blocks from a
+// real dumpe2fs/debugfs layout, on its own stream). `what` names the ranges
+// in describe(). Throws std::invalid_argument if stream is 0 or ranges is
+// empty.
+std::unique_ptr<Workload> make_range_streams(std::unique_ptr<Workload> inner,
+                                             std::vector<std::pair<uint64_t, uint64_t>> ranges, uint8_t stream,
+                                             const std::string& what);
+
+// A recorded file system's ordering around its cache flushes
+// (workload.flush_order): every flush waits for every earlier request
+// (kIoBarrier) and the request after a flush waits for the flush, as a
+// journal's commit waits for its PREFLUSH. For closed-loop replays of a
+// block trace, whose timestamps no longer order its requests.
+std::unique_ptr<Workload> make_flush_order(std::unique_ptr<Workload> inner);
 
 }  // namespace ssdvp::host
