@@ -187,6 +187,9 @@ struct ftl_config {
   uint32_t zns_max_active; /* zones open or closed at once (0: no limit) */
   /* branch nand (issue 21 leftovers): copyback of partly valid pages */
   uint32_t gc_copyback_min_valid; /* percent of a victim page's slots that must be valid for a copyback */
+  /* branch hostftlpower (issue 17): recovery through the host FTL */
+  uint32_t oc_meta_seq; /* open_channel: 0: 4 bytes of metadata per sector (the LPN); 1: 8 (the LPN and the
+                           unit's sequence number, stored once per page) */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */

@@ -11,6 +11,7 @@
 // advances.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -49,6 +50,8 @@ class FakeHal {
   // cfg.mp_same_block, also the same-block-index rule). Without it a
   // group's members run one by one, unchecked.
   void set_geometry(const ftl_config& cfg);
+  // A power cut: the DRAM's content is gone (filled with a pattern); the NAND keeps its pages.
+  void lose_dram() { std::fill(dram_.begin(), dram_.end(), uint8_t(0xa5)); }
   uint64_t multiplane_groups = 0;      // groups of two or more planes executed
   uint64_t multiplane_violations = 0;  // groups refused by the rules (also in violations)
   uint64_t multiplane_erases = 0;      // erases executed in groups of two or more planes

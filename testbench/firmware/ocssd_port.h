@@ -18,6 +18,8 @@ class FakeDrivePort : public ssdvp::OcssdPort {
     if (hal_.host_words.size() < kWords) hal_.host_words.assign(kWords, 0);
   }
   uint16_t vector(uint8_t opc, const uint64_t* addrs, uint32_t n, uint32_t* data, uint32_t* meta) override {
+    if (die_after == 0) return NVME_SC_INTERNAL;  // no power: nothing reaches the drive
+    if (die_after > 0) --die_after;
     nvme_sqe q = command(opc);
     q.prp1 = kData;
     uint64_t lbal = addrs[0];
@@ -39,7 +41,7 @@ class FakeDrivePort : public ssdvp::OcssdPort {
     }
     if (opc == OCSSD_OP_VECTOR_WRITE) {
       std::memcpy(words(kData), data, size_t(n) * 4);
-      std::memcpy(words(kMeta), meta, size_t(n) * 4);
+      std::memcpy(words(kMeta), meta, size_t(n) * 4 * meta_words);
     }
     if (meta) q.mptr = kMeta;
     const uint16_t st = run(q, 1);
@@ -47,7 +49,7 @@ class FakeDrivePort : public ssdvp::OcssdPort {
     if (opc == OCSSD_OP_VECTOR_READ) data_sectors[1] += n;
     if (opc == OCSSD_OP_VECTOR_READ && st == NVME_SC_SUCCESS) {
       std::memcpy(data, words(kData), size_t(n) * 4);
-      std::memcpy(meta, words(kMeta), size_t(n) * 4);
+      std::memcpy(meta, words(kMeta), size_t(n) * 4 * meta_words);
     }
     ++commands;
     return st;
@@ -67,6 +69,11 @@ class FakeDrivePort : public ssdvp::OcssdPort {
     return st;
   }
   uint64_t commands = 0;
+  // A power cut in the middle of the host's work: after this many more
+  // vector commands the drive executes none (each fails with Internal Error,
+  // the flash untouched) until it is set to -1 again (-1: never).
+  int64_t die_after = -1;
+  bool dead() const { return die_after == 0; }
   uint64_t data_sectors[2] = {};  // sectors of data (with their metadata) sent to the drive [0], to the host [1]
 
  private:
