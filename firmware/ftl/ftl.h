@@ -276,6 +276,13 @@ struct ftl_stats {
   /* copyback of partly valid pages (ftl.gc.copyback_min_valid) */
   uint64_t gc_copyback_partial; /* victim pages with stale slots moved by copyback */
   uint64_t gc_copyback_stale;   /* stale slots they carried (space the copies hold for no LBA) */
+  /* open channel (ocssd.c): commands held in the drive's line because a chunk they program or reset is
+     the destination of a parked Vector Copy or of a command held ahead of them */
+  uint64_t oc_held_cmds;    /* commands held so (each counted once) */
+  uint64_t oc_held_copies;  /* of them Vector Copies */
+  uint64_t oc_held_ns;      /* time they were held, summed over commands (from the pass that first found one held
+                               to the pass that let it go) */
+  uint64_t oc_held_copy_ns; /* of it the Vector Copies' */
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */

@@ -420,10 +420,42 @@ static int oc_blocked(struct ftl *f, uint32_t c) {
   return 0;
 }
 
+/* Held time: the counts of held commands integrated over time (the drive's
+ * clock), so no timestamp per command is needed. */
+static void oc_hold_account(struct ftl *f) {
+  const uint64_t now = hal_time_ns(f->hal);
+  if (now > f->oc_held_at) {
+    f->stats.oc_held_ns += (uint64_t)f->oc_held * (now - f->oc_held_at);
+    f->stats.oc_held_copy_ns += (uint64_t)f->oc_held_copies * (now - f->oc_held_at);
+  }
+  f->oc_held_at = now;
+}
+
+/* Command c was found held (on = 1) or let go (on = 0) for a destination chunk. */
+static void oc_hold(struct ftl *f, uint32_t c, int on) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  if (cmd->held == on) return;
+  oc_hold_account(f);
+  cmd->held = (uint8_t)on;
+  const int copy = is_copy(cmd);
+  if (on) {
+    f->oc_held++, f->oc_held_copies += (uint32_t)copy;
+    f->stats.oc_held_cmds++, f->stats.oc_held_copies += (uint64_t)copy;
+  } else {
+    f->oc_held--, f->oc_held_copies -= (uint32_t)copy;
+  }
+}
+
 /* Commands wait in arrival order; a command held up by a parked Vector Copy
  * (oc_blocked) keeps its place while those behind it that are not go on. */
 static void oc_run(struct ftl *f, uint32_t c) {
-  if (f->wait_head != FTL_NONE || oc_blocked(f, c) || oc_submit(f, c) == STEP_WAIT) wait_push(f, c);
+  f->cmds[c].held = 0;
+  if (f->wait_head != FTL_NONE) return wait_push(f, c);
+  if (oc_blocked(f, c)) {
+    oc_hold(f, c, 1);
+    return wait_push(f, c);
+  }
+  if (oc_submit(f, c) == STEP_WAIT) wait_push(f, c);
 }
 
 static int oc_resume(struct ftl *f) {
@@ -432,10 +464,12 @@ static int oc_resume(struct ftl *f) {
   for (uint32_t c = f->wait_head; c != FTL_NONE;) {
     const uint32_t next = f->cmds[c].next;
     if (oc_blocked(f, c)) { /* it waits for a copy's programs; the line passes it */
+      oc_hold(f, c, 1);
       prev = c;
       c = next;
       continue;
     }
+    oc_hold(f, c, 0);
     if (oc_submit(f, c) == STEP_WAIT) {
       struct fw_cmd *cmd = &f->cmds[c];
       if (!is_copy(cmd) || cmd->stream || cmd->progress < cmd->nlb || !cmd->pending) break; /* buffers, ring room */

@@ -45,6 +45,7 @@ void Simulation::start_host_ftl() {
                                             });
     if (!err.empty()) throw std::runtime_error(err);
     precondition();
+    drive_at_host_ftl_start_ = soc_->cpu().stats();
     host_ftl_->start();
     device_->start(host_ftl_->stats().free_blocks);  // the free pool is the host FTL's
   });
