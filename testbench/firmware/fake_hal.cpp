@@ -170,6 +170,7 @@ uint16_t FakeHal::execute(const fc_sqe& in, uint16_t* flags) {
   }
   if (e.op == FC_OP_COPYBACK) st = copyback(e, buf, flags);
   if (st != FC_OK) ++violations;
+  if (st == FC_ERR_UNCORRECTABLE && e.op == FC_OP_READ) ++uncorrectable_reads;
   return uint16_t(st);
 }
 
