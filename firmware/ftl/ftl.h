@@ -143,7 +143,7 @@ struct ftl_config {
   /* media faults (branch power): when a block's data is moved to fresh blocks */
   uint32_t refresh_read_limit; /* flash reads of a block since its erase that make it refreshed (0: never) */
   uint32_t refresh_retries;    /* a read that needed at least this many retry levels refreshes its block (0: never) */
-  uint32_t gc_durable;  /* 1: erase a victim only once its relocated data is programmed (power loss without PLP) */
+  uint32_t gc_durable;  /* 1: erase a victim once its relocated data and every open page are programmed (no PLP) */
   uint32_t ns_ready_ns; /* I/O commands complete with Namespace Not Ready before this firmware time (0: ready) */
   /* checkpoints (branch power, ckpt.c): either interval nonzero turns them on */
   uint32_t lba_bytes;          /* bytes per LBA (a checkpoint page holds slots_per_page * lba_bytes) */
