@@ -143,7 +143,7 @@ struct ftl_config {
   /* media faults (branch power): when a block's data is moved to fresh blocks */
   uint32_t refresh_read_limit; /* flash reads of a block since its erase that make it refreshed (0: never) */
   uint32_t refresh_retries;    /* a read that needed at least this many retry levels refreshes its block (0: never) */
-  uint32_t gc_durable;  /* 1: erase a victim only once its relocated data is programmed (power loss without PLP) */
+  uint32_t gc_durable;  /* 1: erase a victim once its relocated data and every open page are programmed (no PLP) */
   uint32_t ns_ready_ns; /* I/O commands complete with Namespace Not Ready before this firmware time (0: ready) */
   /* checkpoints (branch power, ckpt.c): either interval nonzero turns them on */
   uint32_t lba_bytes;          /* bytes per LBA (a checkpoint page holds slots_per_page * lba_bytes) */
@@ -187,6 +187,9 @@ struct ftl_config {
   uint32_t zns_max_active; /* zones open or closed at once (0: no limit) */
   /* branch nand (issue 21 leftovers): copyback of partly valid pages */
   uint32_t gc_copyback_min_valid; /* percent of a victim page's slots that must be valid for a copyback */
+  /* branch hostftlpower (issue 17): recovery through the host FTL */
+  uint32_t oc_meta_seq; /* open_channel: 0: 4 bytes of metadata per sector (the LPN); 1: 8 (the LPN and the
+                           unit's sequence number, stored once per page) */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */
@@ -273,6 +276,13 @@ struct ftl_stats {
   /* copyback of partly valid pages (ftl.gc.copyback_min_valid) */
   uint64_t gc_copyback_partial; /* victim pages with stale slots moved by copyback */
   uint64_t gc_copyback_stale;   /* stale slots they carried (space the copies hold for no LBA) */
+  /* open channel (ocssd.c): commands held in the drive's line because a chunk they program or reset is
+     the destination of a parked Vector Copy or of a command held ahead of them */
+  uint64_t oc_held_cmds;    /* commands held so (each counted once) */
+  uint64_t oc_held_copies;  /* of them Vector Copies */
+  uint64_t oc_held_ns;      /* time they were held, summed over commands (from the pass that first found one held
+                               to the pass that let it go) */
+  uint64_t oc_held_copy_ns; /* of it the Vector Copies' */
 };
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */

@@ -189,6 +189,7 @@ struct fw_cmd {
   uint8_t stream;      /* write: NVMe stream ID (0: none) */
   uint8_t recorded;    /* write: seen by the hotness monitor */
   uint8_t fua;         /* write: force unit access (hostif.c: completes once programmed) */
+  uint8_t held;        /* ocssd.c: held for a destination chunk (oc_blocked) */
   uint32_t dw0;        /* completion dword 0 (admin commands) */
 };
 
@@ -412,6 +413,9 @@ struct ftl {
   uint32_t zone_bits;            /* log2 of the zone size in LBAs */
   uint32_t zns_open, zns_active; /* zones open (implicitly or explicitly), and open or closed */
   uint32_t oc_parked;            /* ocssd.c: Vector Copies out of the waiting line while their sources are read */
+  /* ocssd.c: commands held for a destination chunk (oc_hold) */
+  uint32_t oc_held, oc_held_copies; /* held now (of them Vector Copies) */
+  uint64_t oc_held_at;              /* when those counts last changed (ns) */
 };
 
 /* ---- block.c: block manager ---------------------------------------------- */

@@ -97,11 +97,14 @@ static void job_finish(struct ftl *f, struct gc_job *j) {
   }
   if (f->cfg.gc_durable && !(f->blk_flags[blk] & BLKF_RETIRE)) {
     /* Its data must be on flash before the victim goes: pad and program what
-     * relocation filled, then wait for every program submitted so far. */
-    if (f->gc_fr != FTL_NONE)
-      frontier_flush_one(f, &f->fr[f->gc_fr]);
-    else
-      for (uint32_t i = 0; i < f->classes; ++i) frontier_flush_one(f, &f->fr[i]);
+     * relocation filled, then wait for every program submitted so far. And
+     * the newer copies of its stale LBAs too: a host write still in a page
+     * buffer made a victim slot stale, and erasing the victim before that
+     * write is programmed loses the LBA's flushed version at a cut (the host
+     * FTL's power-cut test found one in 48 cuts). So every frontier's partly
+     * filled page goes (write points of the host, GC's own). */
+    const uint32_t n = place_frontiers(&f->cfg);
+    for (uint32_t i = 0; i < n; ++i) frontier_flush_one(f, &f->fr[i]);
     j->erase_after = f->seq ? f->seq : 1;
     f->erase_waiting++;
     gc_erase_ready(f);

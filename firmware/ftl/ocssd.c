@@ -79,9 +79,13 @@ static struct ocssd_lbaf oc_lbaf(const struct ftl *f) {
 static uint64_t *oc_list(struct fw_cmd *cmd) { return (uint64_t *)(void *)((uint8_t *)cmd->tokens + OC_LIST_OFF); }
 static uint64_t *oc_dst(struct fw_cmd *cmd) { return (uint64_t *)(void *)((uint8_t *)cmd->tokens + OC_DST_OFF); }
 static uint32_t *oc_meta(struct fw_cmd *cmd) { return (uint32_t *)(void *)((uint8_t *)cmd->tokens + OC_META_OFF); }
-/* A vector command's metadata pointer (MPTR, 4 bytes per sector; 0: none) is
- * kept in cmd->slba, which has no other use here. */
+/* A vector command's metadata pointer (MPTR; 0: none) is kept in cmd->slba,
+ * which has no other use here. */
 static uint64_t oc_mptr(const struct fw_cmd *cmd) { return cmd->slba; }
+/* Metadata words per sector (nvme.ocssd.meta): 1, the LPN; 2, the LPN and a
+ * sequence number. The NAND's OOB holds one LPN word per sector and one
+ * sequence word per page: the second word is the unit's, stored once. */
+static uint32_t oc_mw(const struct ftl *f) { return f->cfg.oc_meta_seq ? 2u : 1u; }
 
 /* The block and sector of address a, or LBA Out of Range. */
 static uint16_t oc_locate(struct ftl *f, const struct ocssd_lbaf *l, uint64_t a, uint32_t *blk, uint32_t *sec) {
@@ -208,8 +212,9 @@ static void oc_maybe_done(struct ftl *f, uint32_t c) {
   if (is_read(cmd) && cmd->status == NVME_SC_SUCCESS) {
     f->stats.host_lba_reads += cmd->nlb;
     cmd->state = CMD_D2H;
-    if (oc_mptr(cmd)) /* 4 bytes a sector (raw: not modelled as LBAs of data) */
-      host_xfer(f, XFER_D2H_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd), cmd->nlb * 4u);
+    if (oc_mptr(cmd)) /* 4 or 8 bytes a sector (raw: not modelled as LBAs of data) */
+      host_xfer(f, XFER_D2H_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd),
+                cmd->nlb * 4u * oc_mw(f));
     host_xfer(f, XFER_D2H, c, OXTAG(OXK_OUT, c), cmd->staging, cmd->prp, cmd->nlb);
     return;
   }
@@ -239,12 +244,16 @@ static int oc_submit(struct ftl *f, uint32_t c) {
       struct pagebuf *pb = &f->bufs[b];
       pb->row = blk * ppb + sec / S;
       pb->cmd = c;
+      const uint32_t mw = oc_mw(f), *meta = oc_meta(cmd) + (size_t)cmd->progress * mw;
+      uint32_t seq = 0;
       for (uint32_t k = 0; k < S; ++k) {
         pb->token[k] = cmd->tokens[cmd->progress + k];
         /* OOB: the host's metadata (pblk keeps the LBA there; a copy's: the source's), or the sector address */
-        pb->lpn[k] = oc_mptr(cmd) || copy ? oc_meta(cmd)[cmd->progress + k] : (uint32_t)list[cmd->progress + k];
+        pb->lpn[k] = oc_mptr(cmd) || copy ? meta[(size_t)k * mw] : (uint32_t)list[cmd->progress + k];
+        if (mw == 2 && (oc_mptr(cmd) || copy) && meta[(size_t)k * mw + 1] > seq)
+          seq = meta[(size_t)k * mw + 1]; /* the unit's (a copy's: the newest of its sources') */
       }
-      pb->token[2 * (size_t)S] = ++f->seq;
+      pb->token[2 * (size_t)S] = mw == 2 && (oc_mptr(cmd) || copy) ? seq : ++f->seq;
       cmd->pending++;
       f->programs_inflight++;
       f->stats.programs++;
@@ -328,10 +337,13 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
         f->stats.flash_errors++;
         f->cmds[c].status = NVME_SC_INTERNAL;
       }
-      for (uint32_t s = 0; s < f->cfg.slots_per_page; ++s)
+      const uint32_t mw = oc_mw(f), S = f->cfg.slots_per_page;
+      for (uint32_t s = 0; s < S; ++s)
         if (pb->mask & (1u << s)) {
           f->cmds[c].tokens[pb->slot_idx[s]] = pb->token[s];
-          oc_meta(&f->cmds[c])[pb->slot_idx[s]] = pb->lpn[s];
+          oc_meta(&f->cmds[c])[(size_t)pb->slot_idx[s] * mw] = pb->lpn[s];
+          if (mw == 2)
+            oc_meta(&f->cmds[c])[(size_t)pb->slot_idx[s] * 2 + 1] = pb->token[2 * (size_t)S]; /* the page's */
         }
       buf_put(f, idx);
       break;
@@ -408,10 +420,42 @@ static int oc_blocked(struct ftl *f, uint32_t c) {
   return 0;
 }
 
+/* Held time: the counts of held commands integrated over time (the drive's
+ * clock), so no timestamp per command is needed. */
+static void oc_hold_account(struct ftl *f) {
+  const uint64_t now = hal_time_ns(f->hal);
+  if (now > f->oc_held_at) {
+    f->stats.oc_held_ns += (uint64_t)f->oc_held * (now - f->oc_held_at);
+    f->stats.oc_held_copy_ns += (uint64_t)f->oc_held_copies * (now - f->oc_held_at);
+  }
+  f->oc_held_at = now;
+}
+
+/* Command c was found held (on = 1) or let go (on = 0) for a destination chunk. */
+static void oc_hold(struct ftl *f, uint32_t c, int on) {
+  struct fw_cmd *cmd = &f->cmds[c];
+  if (cmd->held == on) return;
+  oc_hold_account(f);
+  cmd->held = (uint8_t)on;
+  const int copy = is_copy(cmd);
+  if (on) {
+    f->oc_held++, f->oc_held_copies += (uint32_t)copy;
+    f->stats.oc_held_cmds++, f->stats.oc_held_copies += (uint64_t)copy;
+  } else {
+    f->oc_held--, f->oc_held_copies -= (uint32_t)copy;
+  }
+}
+
 /* Commands wait in arrival order; a command held up by a parked Vector Copy
  * (oc_blocked) keeps its place while those behind it that are not go on. */
 static void oc_run(struct ftl *f, uint32_t c) {
-  if (f->wait_head != FTL_NONE || oc_blocked(f, c) || oc_submit(f, c) == STEP_WAIT) wait_push(f, c);
+  f->cmds[c].held = 0;
+  if (f->wait_head != FTL_NONE) return wait_push(f, c);
+  if (oc_blocked(f, c)) {
+    oc_hold(f, c, 1);
+    return wait_push(f, c);
+  }
+  if (oc_submit(f, c) == STEP_WAIT) wait_push(f, c);
 }
 
 static int oc_resume(struct ftl *f) {
@@ -420,10 +464,12 @@ static int oc_resume(struct ftl *f) {
   for (uint32_t c = f->wait_head; c != FTL_NONE;) {
     const uint32_t next = f->cmds[c].next;
     if (oc_blocked(f, c)) { /* it waits for a copy's programs; the line passes it */
+      oc_hold(f, c, 1);
       prev = c;
       c = next;
       continue;
     }
+    oc_hold(f, c, 0);
     if (oc_submit(f, c) == STEP_WAIT) {
       struct fw_cmd *cmd = &f->cmds[c];
       if (!is_copy(cmd) || cmd->stream || cmd->progress < cmd->nlb || !cmd->pending) break; /* buffers, ring room */
@@ -450,6 +496,11 @@ static void oc_start(struct ftl *f, uint32_t c) {
     const uint16_t zs = zns_prepare(f, cmd);
     if (zs != NVME_SC_SUCCESS) return host_cmd_finish(f, c, zs);
   }
+  if (is_write(cmd) && oc_mptr(cmd) && oc_mw(f) == 2) /* the unit's sequence number: one word per page */
+    for (uint32_t i = 0; i + f->cfg.slots_per_page <= cmd->nlb; i += f->cfg.slots_per_page)
+      for (uint32_t k = 1; k < f->cfg.slots_per_page; ++k)
+        if (oc_meta(cmd)[2 * (i + k) + 1] != oc_meta(cmd)[2 * i + 1])
+          return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
   uint16_t st = is_write(cmd)                  ? oc_check_write(f, cmd, oc_list(cmd))
                 : is_read(cmd) || is_copy(cmd) ? oc_check_read(f, cmd, oc_list(cmd))
                                                : oc_check_reset(f, cmd);
@@ -464,8 +515,9 @@ static void oc_list_ready(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   if (!is_write(cmd)) return oc_start(f, c);
   cmd->state = CMD_H2D;
-  if (oc_mptr(cmd)) /* 4 bytes a sector (raw: not modelled as LBAs of data) */
-    host_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd), cmd->nlb * 4u);
+  if (oc_mptr(cmd)) /* 4 or 8 bytes a sector (raw: not modelled as LBAs of data) */
+    host_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd),
+              cmd->nlb * 4u * oc_mw(f));
   host_xfer(f, XFER_H2D, c, OXTAG(OXK_DATA, c), cmd->staging, cmd->prp, cmd->nlb);
 }
 

@@ -27,6 +27,10 @@
  * closed, its unwritten pages waiting for GC, only when every frontier has a
  * block on its lane), the others are free; validity and valid counts follow from the
  * L2P; the sequence counter continues after the largest number seen.
+ * In the open-channel personality (ocssd.c) the scan rebuilds the chunk table
+ * only: a chunk's write pointer is its first erased page (a torn unit below it
+ * is consumed), a partly written chunk stays open there, no L2P is built (the
+ * host's recovery reads the same pages for its own, docs/models/host_ftl.md).
  * Without checkpoints, not recovered: erase counts (they restart at 0), the
  * grown bad-block table (a retired block is scanned and used again) and
  * deallocations (a trimmed LBA reads its last data again: the trim log
@@ -129,8 +133,9 @@ static void scan_page(struct ftl *f, struct scan *sc, uint32_t b, const struct f
       const uint32_t seq = pb->token[2 * (size_t)S];
       sc->rseq[row] = seq;
       if (seq > sc->max_seq) sc->max_seq = seq;
-      if (seq > sc->snap) hal_charge(f->hal, FW_OP_l2p_lookup, S); /* each slot: newest wins */
-      for (uint32_t s = 0; s < S && seq > sc->snap; ++s) {
+      const int map = f->cfg.command_set != FTL_CMDSET_OPEN_CHANNEL;      /* open channel: the chunk table only */
+      if (seq > sc->snap && map) hal_charge(f->hal, FW_OP_l2p_lookup, S); /* each slot: newest wins */
+      for (uint32_t s = 0; s < S && seq > sc->snap && map; ++s) {
         const uint32_t lpn = pb->lpn[s];
         if (lpn >= f->cfg.logical_lbas) continue; /* padding */
         const uint32_t cur = f->l2p[lpn];
@@ -289,6 +294,10 @@ int recover_scan(struct ftl *f) {
     const uint32_t wp = f->blk_wp[blk];
     if (f->blk_state[blk] == BLK_BAD || wp == 0) continue;
     block_set_state(f, blk, BLK_OPEN);
+    if (wp < f->cfg.pages_per_block && f->cfg.command_set == FTL_CMDSET_OPEN_CHANNEL) {
+      f->blk_wp[blk] = (uint16_t)wp; /* an open chunk at its write pointer: the host writes on */
+      continue;
+    }
     if (wp < f->cfg.pages_per_block && frontier_adopt(f, blk, wp)) {
       f->stats.recovery_reopened++;
       continue;

@@ -639,7 +639,14 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   if (fc.ckpt_interval_ns || fc.ckpt_interval_lbas) j["checkpoints"] = checkpoint_json(fc, *x.s, at_start_);
   j["run"] = summary_run(x, wall_s);
   if (flows_) j["flows"] = flows_->summary();  // per-flow figures (host/flows.h)
-  if (host_ftl_) j["host_ftl"] = host_ftl_->summary(double(x.h.end_ps - x.h.start_ps) * 1e-12);  // host_ftl_block.h
+  if (host_ftl_) {
+    j["host_ftl"] = host_ftl_->summary(double(x.h.end_ps - x.h.start_ps) * 1e-12);  // host_ftl_block.h
+    const ftl_stats& d0 = drive_at_host_ftl_start_;  // the drive's holds for destination chunks (ocssd.c)
+    j["host_ftl"]["drive_held"] = {{"commands", x.s->oc_held_cmds - d0.oc_held_cmds},
+                                   {"copies", x.s->oc_held_copies - d0.oc_held_copies},
+                                   {"held_s", double(x.s->oc_held_ns - d0.oc_held_ns) * 1e-9},
+                                   {"copies_held_s", double(x.s->oc_held_copy_ns - d0.oc_held_copy_ns) * 1e-9}};
+  }
   return j;
 }
 

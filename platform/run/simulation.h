@@ -127,7 +127,8 @@ class Simulation {
   uint64_t precond_writes_ = 0;
   // Firmware figures when the timed part starts (the summary reports the difference).
   ftl_stats at_start_{};
-  ftl_stats cut_carry_{};  // power.cuts: what the firmware's counters lost at the cuts (cut_counters.h)
+  ftl_stats drive_at_host_ftl_start_{};  // open_channel: the drive's counters when the host FTL's timed part began
+  ftl_stats cut_carry_{};                // power.cuts: what the firmware's counters lost at the cuts (cut_counters.h)
   uint64_t at_start_gc_active_ns_ = 0;
   Controller::Usage at_start_usage_{};
   RunKeys keys_;

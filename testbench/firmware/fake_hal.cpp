@@ -45,6 +45,9 @@ void FakeHal::write32(void* ctx, uint32_t addr, uint32_t value) {
   self->regs_[addr] = value;
   if (addr == SSDVP_FLASH_BASE + FLASH_SQ_BASE) self->sq_head_ = 0;  // rings programmed (again, at power-up):
   if (addr == SSDVP_FLASH_BASE + FLASH_CQ_BASE) self->cq_tail_ = 0;  // what was in them is gone
+  if (addr == SSDVP_NVME_BASE + NVME_CMD_BASE) self->regs_[SSDVP_NVME_BASE + NVME_CMD_TAIL] = 0;  // (NVMe's too)
+  if (addr == SSDVP_NVME_BASE + NVME_XFER_BASE) self->xfer_head_ = 0;
+  if (addr == SSDVP_NVME_BASE + NVME_DONE_BASE) self->regs_[SSDVP_NVME_BASE + NVME_DONE_TAIL] = 0;
   if (addr == SSDVP_FLASH_BASE + FLASH_SQ_TAIL) self->flash_doorbell(value);
   if (addr == SSDVP_NVME_BASE + NVME_XFER_TAIL) self->xfer_doorbell(value);
 }
@@ -167,6 +170,7 @@ uint16_t FakeHal::execute(const fc_sqe& in, uint16_t* flags) {
   }
   if (e.op == FC_OP_COPYBACK) st = copyback(e, buf, flags);
   if (st != FC_OK) ++violations;
+  if (st == FC_ERR_UNCORRECTABLE && e.op == FC_OP_READ) ++uncorrectable_reads;
   return uint16_t(st);
 }
 

@@ -11,6 +11,7 @@
 // advances.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -49,6 +50,12 @@ class FakeHal {
   // cfg.mp_same_block, also the same-block-index rule). Without it a
   // group's members run one by one, unchecked.
   void set_geometry(const ftl_config& cfg);
+  // A power cut: the DRAM's content is gone (filled with a pattern); the NAND keeps its pages.
+  void lose_dram() { std::fill(dram_.begin(), dram_.end(), uint8_t(0xa5)); }
+  // A program or an erase the cut interrupted: the page (row) reads uncorrectable; every page of the block
+  // is torn until its next erase.
+  void tear_page(uint32_t row) { nand_.tear_page(row / ppb_, row % ppb_); }
+  void tear_block(uint32_t block) { nand_.tear_block(block); }
   uint64_t multiplane_groups = 0;      // groups of two or more planes executed
   uint64_t multiplane_violations = 0;  // groups refused by the rules (also in violations)
   uint64_t multiplane_erases = 0;      // erases executed in groups of two or more planes
@@ -68,6 +75,7 @@ class FakeHal {
   };
   std::vector<Completion> completions;  // in posting order
   std::vector<uint32_t> host_words;     // host memory, 4-byte words; a PRP is a byte address into it
+  uint64_t uncorrectable_reads = 0;     // reads of torn pages (tear_page): also in violations
   uint64_t xfer_errors = 0;             // transfers outside host memory or DRAM
   // Places a command in the firmware's CMD ring (after ftl_init programmed it),
   // as fetched from submission queue `sqid` (0: the admin queue).

@@ -35,17 +35,7 @@ struct HostFtl {
     EXPECT_EQ(port.geometry(&geo), NVME_SC_SUCCESS);
     hal = std::make_unique<ssdvp::HostFtlHal>(port, geo, 1u << 20);
     cfg = hal->config();
-    // the firmware tests' small drive, as the host FTL's tunables
-    ftl_config small{};
-    fake_small_drive_config(small, geo.num_chk, 6000);
-    cfg.logical_lbas = small.logical_lbas;
-    cfg.gc_threshold_blocks = small.gc_threshold_blocks;
-    cfg.gc_reserve_blocks = small.gc_reserve_blocks;
-    cfg.cmd_slots = small.cmd_slots;
-    cfg.write_buffer_pages = small.write_buffer_pages;
-    cfg.read_buffer_pages = small.read_buffer_pages;
-    cfg.gc_buffer_pages = small.gc_buffer_pages;
-    cfg.max_transfer_lbas = small.max_transfer_lbas;
+    octest::small_host_ftl_tunables(cfg, geo.num_chk);
     cfg.placement = placement;
     cfg.hot_classes = classes;
     cfg.dram_size = uint32_t(ftl_dram_bytes(&cfg) + 4096);

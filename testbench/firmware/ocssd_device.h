@@ -37,12 +37,28 @@ inline void open_channel_timed(ftl_config& c) {
   c.oc_erase_ns = 2000000;
 }
 
+// The firmware tests' small drive (6000 LBAs, its GC thresholds and
+// buffers) as a host FTL's tunables, over a drive of `chunks` chunks per PU.
+inline void small_host_ftl_tunables(ftl_config& cfg, uint32_t chunks) {
+  ftl_config small{};
+  fake_small_drive_config(small, chunks, 6000);
+  cfg.logical_lbas = small.logical_lbas;
+  cfg.gc_threshold_blocks = small.gc_threshold_blocks;
+  cfg.gc_reserve_blocks = small.gc_reserve_blocks;
+  cfg.cmd_slots = small.cmd_slots;
+  cfg.write_buffer_pages = small.write_buffer_pages;
+  cfg.read_buffer_pages = small.read_buffer_pages;
+  cfg.gc_buffer_pages = small.gc_buffer_pages;
+  cfg.max_transfer_lbas = small.max_transfer_lbas;
+}
+
 struct Oc {
   Device d;
   uint16_t next_cid = 1;
   ocssd_geometry geo{};
 
-  explicit Oc(void (*tune)(ftl_config&) = open_channel) : d(tune) {
+  // extra_dram: the drive's DRAM above its tables (its recovery's scratch: 4 bytes a page).
+  explicit Oc(void (*tune)(ftl_config&) = open_channel, uint32_t extra_dram = 4096) : d(tune, extra_dram) {
     EXPECT_EQ(d.init(), 0);
     d.hal->host_words.assign(128 * 1024, 0);
     nvme_sqe q = cmd(OCSSD_ADMIN_GEOMETRY);

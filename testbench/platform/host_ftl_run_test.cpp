@@ -80,6 +80,7 @@ TEST(HostFtlRun, TheSameFtlOnTheHostAndInTheDriveMakesTheSameGcDecisions) {
 TEST(HostFtlRun, BadConfigurationsNameTheirKey) {
   const fs::path d = scratch("bad");
   // each exits 2 naming its key (the part before '=')
-  for (const std::string set : {"host.ftl.queue_depth=0", "host.ftl.clock_hz=-1", "flows.count=2", "power.cut_at=1ms"})
+  for (const std::string set : {"host.ftl.queue_depth=0", "host.ftl.clock_hz=-1", "flows.count=2", "power.cut_at=1ms",
+                                "power.cuts=3", "nvme.ocssd.meta=lpn_and_seq"})
     ssdvp_test::expect_refused(d, ssdvp("--set " + set), set.substr(0, set.find('=')));
 }

@@ -11,9 +11,10 @@
 namespace ssdvp {
 namespace {
 
-// Host memory of one vector command: data, metadata, the address list, then a
-// copy's destination list.
-constexpr uint64_t kMetaOff = 64 * 4, kListOff = 2 * 64 * 4, kDstOff = kListOff + 64 * 8, kVecBytes = kDstOff + 64 * 8;
+// Host memory of one vector command: data, metadata (up to two words a
+// sector), the address list, then a copy's destination list.
+constexpr uint64_t kMetaOff = 64 * 4, kListOff = kMetaOff + 2 * 64 * 4, kDstOff = kListOff + 64 * 8,
+                   kVecBytes = kDstOff + 64 * 8;
 constexpr uint16_t kDriveQid = 1;
 
 nvme_sqe command(uint8_t opc, uint16_t cid) {
@@ -60,6 +61,7 @@ HostFtlBlock::HostFtlBlock(sc_core::sc_module_name nm, const Keys& keys, HostMem
       qd_(keys.queue_depth),
       vector_copy_(keys.vector_copy),
       copy_batch_(keys.copy_batch) {
+  meta_words = cfg_.oc_meta_seq ? 2 : 1;  // the drive's namespace format (nvme.ocssd.meta)
   host_regs.register_b_transport(this, &HostFtlBlock::b_transport);
   SC_THREAD(serve);
   SC_METHOD(reap);
@@ -169,7 +171,7 @@ void HostFtlBlock::submit(HostFtlHal&, uint32_t id, uint8_t opcode, const uint64
   const uint32_t na = opcode == OCSSD_OP_VECTOR_COPY ? 2 * n : n;  // a copy: sources, then destinations
   Pending p{id, opcode, n, std::vector<uint64_t>(addrs, addrs + na), {}, {}};
   if (data) p.data.assign(data, data + n);
-  if (meta) p.meta.assign(meta, meta + n);
+  if (meta) p.meta.assign(meta, meta + size_t(n) * meta_words);
   pending_.push_back(std::move(p));
   for (uint32_t s = 0; s < qd_ && !pending_.empty(); ++s)
     if (!vec_[s].busy) send(s);
@@ -186,7 +188,7 @@ void HostFtlBlock::send(uint32_t slot) {
   max_vec_busy_ = std::max<uint64_t>(max_vec_busy_, ++vec_busy_);
   uint8_t* b = mem_.data() + v.buf;
   if (!p.data.empty()) std::memcpy(b, p.data.data(), p.n * 4);
-  if (!p.meta.empty()) std::memcpy(b + kMetaOff, p.meta.data(), p.n * 4);
+  if (!p.meta.empty()) std::memcpy(b + kMetaOff, p.meta.data(), p.meta.size() * 4);
   nvme_sqe q = command(p.opcode, uint16_t(slot));
   q.prp1 = v.buf;
   uint64_t lbal = p.addrs[0];

@@ -203,14 +203,25 @@ uint16_t HostFtlHal::finish(const fc_sqe& e, uint16_t st, const uint32_t* data, 
     ++failed;
     return st == NVME_SC_UNRECOVERED_READ ? FC_ERR_UNCORRECTABLE : FC_ERR_ADDRESS;
   }
+  const uint32_t mw = port_.meta_words;
   for (uint32_t k = 0, i = 0; k < S; ++k)
-    if (e.slot_mask & (1u << k)) buf[k] = data[i], buf[S + k] = meta[i++];
+    if (e.slot_mask & (1u << k)) {
+      buf[k] = data[i], buf[S + k] = meta[i * mw];
+      if (mw == 2) buf[2 * S] = meta[i * mw + 1];  // the unit's sequence number (the OOB's, once per page)
+      ++i;
+    }
   return FC_OK;
+}
+
+const uint32_t* HostFtlHal::program_meta(const uint32_t* buf, uint32_t n, uint32_t* out) const {
+  if (port_.meta_words != 2) return buf + n;  // the LPNs, as they are in the page buffer
+  for (uint32_t k = 0; k < n; ++k) out[2 * k] = buf[n + k], out[2 * k + 1] = buf[2 * n];
+  return out;
 }
 
 uint16_t HostFtlHal::execute(const fc_sqe& e, uint16_t* flags) {
   uint64_t addrs[64];
-  uint32_t data[32], meta[32];
+  uint32_t data[32], meta[64], pmeta[64];
   uint8_t opc = 0;
   uint16_t bad = FC_OK;
   const uint32_t n = prepare(e, &opc, addrs, &bad);
@@ -222,8 +233,8 @@ uint16_t HostFtlHal::execute(const fc_sqe& e, uint16_t* flags) {
                                    : buf ? buf
                                          : data,
                                    reset ? nullptr
-                                   : buf ? buf + n
-                                         : meta);  // a program: tokens, OOB LPNs
+                                   : buf ? const_cast<uint32_t*>(program_meta(buf, n, pmeta))
+                                         : meta);  // a program: tokens, OOB LPNs (and sequence number)
   return finish(e, st, data, meta, flags);
 }
 
@@ -329,8 +340,33 @@ void HostFtlHal::flash_doorbell(uint32_t tail) {
     queued_[id] = {e};
     const auto* buf = static_cast<const uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(geo_.ws_min)));
     const bool program = opc == OCSSD_OP_VECTOR_WRITE;
-    port_.submit(*this, id, opc, addrs, n, program ? buf : nullptr, program ? buf + n : nullptr);
+    uint32_t pmeta[64];
+    port_.submit(*this, id, opc, addrs, n, program ? buf : nullptr, program ? program_meta(buf, n, pmeta) : nullptr);
   }
+}
+
+uint32_t HostFtlHal::recovery_dram(const ftl_config& c) {
+  const uint64_t blocks = uint64_t(c.channels) * c.dies_per_channel * c.blocks_per_die;
+  return uint32_t(blocks * c.pages_per_block * 4 + 128);  // a sequence number per page (power.c), aligned
+}
+
+int HostFtlHal::recover(ftl* f, const ftl_config& cfg, std::string* why) {
+  std::string no;
+  if (port_.meta_words != 2)
+    no = "config key 'nvme.ocssd.meta': the host FTL's recovery needs lpn_seq (a sequence number per unit)";
+  else if (!lbas_.empty())
+    no = "config key 'host.ftl.gc_copy': no recovery through the host FTL with vector_copy (a copy's unit holds "
+         "sectors of several sequence numbers, the page keeps one)";
+  else if (cfg.ckpt_interval_ns || cfg.ckpt_interval_lbas)
+    no =
+        "config key 'power.checkpoint.interval': no checkpoints in the host FTL (the HAL stores no checkpoint payload)";
+  if (!no.empty()) {
+    if (why) *why = no;
+    return -1;
+  }
+  const int rc = ftl_recover(f, hal(), &cfg);
+  if (rc && why) *why = log_lines.empty() ? "the host FTL's recovery failed" : log_lines.back();
+  return rc;
 }
 
 }  // namespace ssdvp

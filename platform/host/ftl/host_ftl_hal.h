@@ -63,6 +63,10 @@ class OcssdPort {
   // Admin: the Geometry, and `bytes` (<= 4096) of the chunk information log at byte offset off.
   virtual uint16_t geometry(ocssd_geometry* out) = 0;
   virtual uint16_t chunk_log(uint64_t off, uint32_t bytes, void* out) = 0;
+  // Metadata words per sector the drive's namespace is formatted with
+  // (nvme.ocssd.meta): 1, the LPN; 2, the LPN and the unit's sequence number
+  // (metadata arrays above then hold 2n words, interleaved).
+  uint32_t meta_words = 1;
 };
 
 // Get Log Page for `bytes` of the chunk information log at byte offset off
@@ -121,6 +125,19 @@ class HostFtlHal {
   void set_copy_batch(uint32_t units) { copy_batch_ = units ? units : 1; }
   void keep_lba_list() { lbas_.assign(size_t(geo_.num_grp) * geo_.num_pu * geo_.num_chk * geo_.clba, SSDVP_LPN_NONE); }
   const std::array<uint64_t, FW_OP_COUNT>& op_counts() const { return op_count_; }
+  // After a power cut (the host's memory and the drive's volatile state
+  // lost): the FTL f, on a fresh HostFtlHal over the same drive, rebuilds its
+  // tables with the firmware's own recovery (ftl_recover, power.c) through
+  // this HAL: every written page of every chunk read back with its per-sector
+  // LPNs and the unit's sequence number, newest wins; open chunks go back to
+  // write points at their write pointers. Needs the drive formatted with
+  // sequence numbers (port.meta_words 2, nvme.ocssd.meta lpn_seq), GC by
+  // read and write back (no LBA list, host.ftl.gc_copy) and no checkpoints
+  // (power.checkpoint.*: the HAL stores no checkpoint payload); otherwise -1 and
+  // *why names the key. Its CPU time is charged to this HAL's host CPU.
+  int recover(ftl* f, const ftl_config& cfg, std::string* why);
+  // Host DRAM the recovery needs above the FTL's tables (power.c's scratch).
+  static uint32_t recovery_dram(const ftl_config& cfg);
   // Open-Channel commands sent, and those that did not succeed.
   // Open-Channel commands sent (copies: Vector Chunk Copies, copy_pages: the
   // FTL's COPY operations, consecutive ones of a doorbell in one command).
@@ -146,6 +163,9 @@ class HostFtlHal {
   void post(const fc_cqe& c);
   void send_copies(const std::vector<fc_sqe>& batch);
   uint64_t address(uint32_t row, uint32_t sector) const;
+  // A program's per-sector metadata from its page buffer: the LPNs, and with
+  // two words a sector the page's sequence number after each (into out).
+  const uint32_t* program_meta(const uint32_t* buf, uint32_t n, uint32_t* out) const;
   uint64_t sectors() const { return uint64_t(geo_.num_grp) * geo_.num_pu * geo_.num_chk * geo_.clba; }
 
   static const hal_ops ops_;
