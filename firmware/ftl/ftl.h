@@ -326,6 +326,10 @@ int ftl_func_flush(struct ftl *f);
 /* Moves the GC threshold (preconditioning: to leave the free pool at the
  * level a timed part will hold); -1 unless reserve < blocks. */
 int ftl_func_set_gc_threshold(struct ftl *f, uint32_t blocks);
+/* A hint, no state changes: a functional write to lba comes soon. Stage 0
+ * prefetches its L2P entry, stage 1 (later) what the slot it maps to touches
+ * when invalidated (host speed only; nothing in the RV32 build). */
+void ftl_func_prefetch(const struct ftl *f, uint64_t lba, int stage);
 /* Without waiting, for the host-level FTL's block layer (branch hostftl,
  * platform/host/ftl/host_ftl_block.cpp), whose flash completes in simulated
  * time: a write (write != 0) is placed, complete once its LBAs are in page

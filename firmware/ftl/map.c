@@ -64,6 +64,29 @@ uint32_t map_lose_row(struct ftl *f, uint32_t row, uint32_t mask, const uint32_t
 
 int map_ready(struct ftl *f, uint32_t lpn) { return !f->cmt.on || cmt_lookup(f, lpn); }
 
+/* Preconditioning draws its random LBAs ahead and hints them here (host speed
+ * only: nothing changes, nothing is charged). Stage 0 prefetches the LBA's L2P
+ * entry; stage 1, a few writes later when that entry is in cache, the validity
+ * word and valid count of the slot it maps to, which the write invalidates. The
+ * RV32 build does nothing: its instructions are its time. */
+void ftl_func_prefetch(const struct ftl *f, uint64_t lba, int stage) {
+#if defined(__riscv)
+  (void)f;
+  (void)lba;
+  (void)stage;
+#else
+  if (f->cmt.on || !f->l2p || lba >= f->cfg.logical_lbas) return;
+  if (stage == 0) {
+    __builtin_prefetch(&f->l2p[lba], 1);
+    return;
+  }
+  const uint32_t old = f->l2p[lba];
+  if (old >= FTL_LOST) return;
+  __builtin_prefetch(&f->valid_bits[old >> 5], 1);
+  __builtin_prefetch(&f->blk_valid[row_block(f, ppa_row(f, old))], 1);
+#endif
+}
+
 uint32_t ftl_lookup(const struct ftl *f, uint64_t lba) {
   if (lba >= f->cfg.logical_lbas) return FTL_UNMAPPED;
   if (!f->cmt.on) return f->l2p[lba];

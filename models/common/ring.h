@@ -15,7 +15,8 @@
 
 namespace ssdvp {
 
-inline uint32_t ring_next(uint32_t index, uint32_t size) { return (index + 1) % size; }
+// (index + 1) % size without a division on the usual path (index < size).
+inline uint32_t ring_next(uint32_t index, uint32_t size) { return index + 1 < size ? index + 1 : (index + 1) % size; }
 inline uint32_t ring_used(uint32_t head, uint32_t tail, uint32_t size) { return (tail + size - head) % size; }
 inline uint32_t ring_room(uint32_t head, uint32_t tail, uint32_t size) { return (head + size - tail - 1) % size; }
 inline bool ring_full(uint32_t head, uint32_t tail, uint32_t size) { return ring_next(tail, size) == head; }

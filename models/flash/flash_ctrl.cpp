@@ -54,6 +54,9 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
                       "per-descriptor fetch and decode time (after the first DRAM access latency of a doorbell)");
   t_.access_ps = access_ps();
 
+  per_block_.set(geo_.pages_per_block);
+  per_die_.set(geo_.blocks_per_die());
+  channels_.set(geo_.channels);
   dies_.reserve(geo_.dies());
   for (uint32_t d = 0; d < geo_.dies(); ++d) dies_.emplace_back(geo_);
   die_busy_until_.assign(geo_.dies(), 0);
@@ -312,11 +315,11 @@ fc_status FlashCtrl::check_descriptor(const fc_sqe& d, const char** why) const {
 
 FlashCtrl::OpTarget FlashCtrl::target(const fc_sqe& d) const {
   OpTarget at;
-  at.block = d.op == FC_OP_ERASE ? d.row : d.row / geo_.pages_per_block;
-  at.page = d.op == FC_OP_ERASE ? 0 : d.row % geo_.pages_per_block;
-  at.die = geo_.die_of_block(at.block);
-  at.bid = at.block % geo_.blocks_per_die();
-  at.ch = geo_.channel_of_die(at.die);
+  at.block = d.op == FC_OP_ERASE ? d.row : per_block_.div(d.row);
+  at.page = d.op == FC_OP_ERASE ? 0 : per_block_.mod(d.row);
+  at.die = per_die_.div(at.block);  // geo_.die_of_block
+  at.bid = per_die_.mod(at.block);
+  at.ch = channels_.mod(at.die);  // geo_.channel_of_die
   return at;
 }
 
@@ -531,6 +534,7 @@ FlashCtrl::CutResult FlashCtrl::power_cut(bool hold_power) {
     for (auto& t : die_busy_until_) t = std::min(t, now);
   for (auto& d : sched_.die) d.clear();
   for (auto& g : mp_) g.clear();
+  mp_open_ = 0;
   return r;
 }
 

@@ -213,6 +213,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   void multiplane_run(uint32_t die);
   void multiplane_post(const MpMember& m, const fc_cqe& cqe, uint64_t done);
   std::vector<std::vector<MpMember>> mp_;  // per die: the group being received
+  uint32_t mp_open_ = 0;                   // dies whose group in mp_ is not empty
   bool mp_untimed_ = false;                // execute() does the functional part only (a member of a group)
   uint32_t sched_group_ = 1;               // completions the next sched_timed() operation carries
   uint64_t n_mp_ops_ = 0;
@@ -231,6 +232,20 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   void completion_method();  // SC_METHOD
 
   FlashGeometry geo_;
+  // x / d and x % d by shift and mask when d is a power of two (the usual
+  // geometry), a division otherwise: target() runs for every descriptor.
+  struct FastDiv {
+    uint32_t d = 1, shift = 0;
+    bool pow2 = true;
+    void set(uint32_t v) {
+      d = v;
+      pow2 = v && (v & (v - 1)) == 0;
+      shift = pow2 ? uint32_t(__builtin_ctz(v)) : 0;
+    }
+    uint32_t div(uint32_t x) const { return pow2 ? x >> shift : x / d; }
+    uint32_t mod(uint32_t x) const { return pow2 ? x & (d - 1) : x % d; }
+  };
+  FastDiv per_block_, per_die_, channels_;  // pages per block, blocks per die, channels
   Timing t_;
   std::vector<NandDie> dies_;
   // Metadata payloads (fc_sqe.meta: the firmware's checkpoint pages) by page

@@ -22,6 +22,7 @@ namespace ssdvp {
 
 bool FlashCtrl::multiplane_take(const fc_sqe& d, uint64_t arrival) {
   const bool plane = FC_OP_IS_PLANE(d.op);
+  if (!plane && mp_open_ == 0) return false;  // every path below returns false: no group to end
   const uint32_t kind = FC_OP_KIND(d.op);
   if (kind < FC_OP_READ || kind > FC_OP_ERASE) return false;  // execute() refuses the opcode
   if (kind == FC_OP_ERASE ? d.row >= geo_.total_blocks() : d.row >= geo_.pages_total()) {
@@ -36,6 +37,7 @@ bool FlashCtrl::multiplane_take(const fc_sqe& d, uint64_t arrival) {
   if (mp_.empty()) mp_.resize(geo_.dies());
   std::vector<MpMember>& g = mp_[die];
   if (!plane && g.empty()) return false;
+  mp_open_ += g.empty();
   g.push_back(MpMember{d, arrival});
   // A plain opcode ends the group; a group already longer than the die has
   // planes cannot become legal: it is refused now rather than held.
@@ -53,6 +55,7 @@ void FlashCtrl::multiplane_post(const MpMember& m, const fc_cqe& cqe, uint64_t d
 void FlashCtrl::multiplane_run(uint32_t group_die) {
   std::vector<MpMember> g;
   g.swap(mp_[group_die]);
+  mp_open_ -= !g.empty();
   const size_t n = g.size();
   const uint64_t a = g.back().arrival;
   const uint32_t kind = FC_OP_KIND(g.back().d.op);

@@ -37,6 +37,8 @@ class Scoreboard {
     v = (v & kVersionMask) + 1;
     return token_of(lba, v);
   }
+  // A write to lba comes soon (host speed only).
+  void prefetch(uint64_t lba) const { __builtin_prefetch(&v_[lba], 1); }
   void trim(uint64_t lba) {
     v_[lba] |= kTrimmed;
     if (tracking()) trim_at_[lba] = v_[lba];

@@ -383,6 +383,44 @@ void Simulation::attach_files_host() {
   monitor_ = std::make_unique<GcMonitor>("gcmon", cfg, soc_->nvme, host_->block_stats(), files_);
 }
 
+namespace {
+
+// Random single-LBA overwrites each touch a random line of three large tables:
+// the scoreboard, the firmware's L2P and its validity bitmap. A copy of the
+// generator draws the LBAs kFar writes ahead; each is prefetched then (the
+// scoreboard entry and the L2P entry) and again kNear writes ahead (what the
+// slot it maps to touches when invalidated), so the misses overlap instead of
+// coming one after another. Host speed only: the writes, their LBAs and their
+// order are the generator's, unchanged.
+class Lookahead {
+ public:
+  Lookahead(const std::mt19937_64& rng, uint64_t lbas, const Scoreboard& sb, Controller* fw)
+      : peek_(rng), lbas_(lbas), sb_(sb), fw_(fw) {
+    for (unsigned i = 0; i < kFar; ++i) far(ahead_[i] = peek_() % lbas_);
+  }
+  // Before each write: its LBA is the next the real generator draws.
+  void step() {
+    far(ahead_[pos_] = peek_() % lbas_);  // the slot of this write now holds the one kFar later
+    if (fw_) fw_->func_prefetch(ahead_[(pos_ + kNear) % kFar], 1);
+    pos_ = (pos_ + 1) % kFar;
+  }
+
+ private:
+  static constexpr unsigned kFar = 16, kNear = 4;
+  void far(uint64_t lba) {
+    sb_.prefetch(lba);
+    if (fw_) fw_->func_prefetch(lba, 0);
+  }
+  std::mt19937_64 peek_;
+  const uint64_t lbas_;
+  const Scoreboard& sb_;
+  Controller* const fw_;  // null: the host FTL takes the writes
+  uint64_t ahead_[kFar];
+  unsigned pos_ = 0;
+};
+
+}  // namespace
+
 void Simulation::precondition() {
   FuncFtl fw = func_ftl();  // the firmware, or the host FTL (host_ftl_run.cpp)
   const uint64_t lbas = soc_->logical_lbas();
@@ -398,7 +436,13 @@ void Simulation::precondition() {
   for (uint64_t l = 0; l < fill; l += chunk) fwrite(l, uint32_t(std::min<uint64_t>(chunk, fill - l)), 0);
   std::mt19937_64 rng(keys_.seed);
   const uint64_t rw = uint64_t(double(lbas) * keys_.random_dw);
-  for (uint64_t i = 0; i < rw; ++i) fwrite(rng() % lbas, 1, 0);
+  if (rw) {
+    Lookahead ahead(rng, lbas, *sb_, host_ftl_ ? nullptr : &soc_->cpu());
+    for (uint64_t i = 0; i < rw; ++i) {
+      ahead.step();
+      fwrite(rng() % lbas, 1, 0);
+    }
+  }
 
   const uint64_t n = keys_.workload_requests(*workload_);
   host::IoRequest r;
@@ -434,7 +478,11 @@ void Simulation::settle_free_pool(std::mt19937_64& rng,
   if (fw.set_gc_threshold(target) != 0)
     throw std::runtime_error("preconditioning: the firmware refused a GC threshold");
   const uint64_t lbas = soc_->logical_lbas();
-  for (uint64_t i = 0; fw.stats().free_blocks > target && i < 2 * lbas; ++i) write(rng() % lbas, 1, 0);
+  Lookahead ahead(rng, lbas, *sb_, host_ftl_ ? nullptr : &soc_->cpu());
+  for (uint64_t i = 0; fw.stats().free_blocks > target && i < 2 * lbas; ++i) {
+    ahead.step();
+    write(rng() % lbas, 1, 0);
+  }
   fw.set_gc_threshold(c.gc_threshold_blocks);
 }
 

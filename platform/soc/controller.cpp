@@ -89,6 +89,7 @@ class NativeController : public Controller {
   }
   int func_trim(uint64_t lba, uint64_t n) override { return ftl_func_trim(fw_, lba, n); }
   int func_set_gc_threshold(uint32_t blocks) override { return ftl_func_set_gc_threshold(fw_, blocks); }
+  void func_prefetch(uint64_t lba, int stage) override { ftl_func_prefetch(fw_, lba, stage); }
   void set_functional_time_ns(uint64_t ns) override { cpu_.set_functional_time_ns(ns); }
   uint32_t power_fail(uint32_t budget_pages) override {
     pause_functional();

@@ -42,6 +42,8 @@ class Controller {
   virtual int func_write(uint64_t lba, uint32_t n, const uint32_t* tokens, uint32_t stream) = 0;
   virtual int func_trim(uint64_t lba, uint64_t n) = 0;
   virtual int func_set_gc_threshold(uint32_t blocks) = 0;
+  // A functional write to lba comes soon: host-speed prefetch hint (ftl_func_prefetch), no state changes.
+  virtual void func_prefetch(uint64_t /*lba*/, int /*stage*/) {}
   virtual void set_functional_time_ns(uint64_t ns) = 0;
   // Power loss (native mode only; the others throw std::runtime_error): the
   // power-fail handler with a capacitor budget in pages (returns the pages it
