@@ -75,7 +75,7 @@ int main(void) {
   }
   iss_hal_init(&the_hal, b->config.dram_base, b->config.dram_size);
   b->init_result = b->power_up == ISS_POWER_UP_RECOVER ? ftl_recover(&the_ftl, &the_hal.hal, &b->config)
-                                                      : ftl_init(&the_ftl, &the_hal.hal, &b->config);
+                                                       : ftl_init(&the_ftl, &the_hal.hal, &b->config);
   if (b->init_result != 0) iss_exit(1);
   iss_park();
   ftl_main(&the_ftl);
