@@ -176,3 +176,31 @@ TEST(IssPowerCut, RecoversTheSameDurableStateAsNativeForTheSameCuts) {
   EXPECT_EQ(a["flash"], b["flash"]);
   EXPECT_EQ(a["integrity"], b["integrity"]);
 }
+
+// A drive aged and saved in iss mode (--save-state), loaded into another
+// process (--load-state) and cut three times without power-loss protection:
+// the loaded program recovers from the flash like one that aged the drive
+// itself (SavedState.IssMode... checks the load alone).
+TEST(IssPowerCut, CutsAfterLoadingASavedIssDriveRecover) {
+  const fs::path dir = ssdvp_test::scratch("iss_power", "saved");
+  std::ofstream(dir / "drive.yaml") << kBusy;
+  const std::string base = std::string("'") + SSDVP_BIN + "' run -q -c '" + (dir / "drive.yaml").string() +
+                           "' --set cpu.mode=iss --set ftl.gc.durable=1 ";
+  auto r = ssdvp_test::run_command(dir, base + "--save-state '" + (dir / "drv").string() + "' --precondition-only");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = ssdvp_test::run_command(dir, base + "--load-state '" + (dir / "drv").string() + "' -o '" +
+                                       (dir / "out").string() +
+                                       "' --set power.cuts=3 --set power.cuts_span=400ms --set power.seed=7 "
+                                       "--set power.plp=false");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json s = json::parse(ssdvp_test::slurp(dir / "out" / "summary.json"));
+  expect_iss(s);
+  ASSERT_TRUE(s.contains("power"));
+  EXPECT_EQ(u(s["power"]["cuts"]), 3u);
+  uint64_t torn = 0;
+  for (const auto& c : s["power"]["each"]) {
+    expect_recovered(c);
+    torn += u(c["torn_programs"]);
+  }
+  EXPECT_GT(torn, 0u);
+}
