@@ -7,7 +7,7 @@
 #
 # The N cuts are made PER_RUN at a time (default 20) in runs of
 # configs/small.yaml (aged: one drive write of random overwrites), with
-# power.cuts = PER_RUN at instants uniform in [0, 6 s) of the time powered up
+# power.cuts = PER_RUN at instants uniform in [0, SPAN) of the time powered up
 # (power.seed differs per run), on one of eight set-ups in turn: a synthetic
 # hot/cold workload (GC relocating all the time) or the varmail file workload
 # (a flush after every few writes, a deallocation at every file deleted:
@@ -19,7 +19,13 @@
 # violations and the host's integrity mismatches between cuts (both must be
 # 0; exit 1 otherwise).
 # Environment: SSDVP (the binary), CKPT (the checkpoint interval), PER_RUN,
-# EXTRA (more --set options for every run, e.g. "--set ftl.gc.copyback=1").
+# EXTRA (more --set options for every run, e.g. "--set ftl.gc.copyback=1"),
+# CPU (cpu.mode of every run: native, the default, or iss), SPAN (the
+# instants' span, default 6s), LIMIT (host.time_limit of every run, default:
+# the hot/cold runs end with their 600,000 requests, varmail at 18s). iss mode
+# retires every firmware instruction, about 12x slower than native per host
+# I/O, so a short run suits it: CPU=iss SPAN=1s LIMIT=4s (each run still
+# ages the drive, functionally on the ISS).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 n="${1:-1000}"
@@ -33,6 +39,8 @@ mkdir -p "$(dirname "$out")"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 ckpt="${CKPT:-250ms}"
+span="${SPAN:-6s}"
+cpu="${CPU:-native}"
 echo "cut,run,setup,plp,checkpoints,cut_at_s,gc_runs,flushes,torn_programs,torn_erases,older_allowed,durable_lost,foreign,unreadable,violations,recovery_pages,recovery_time_s,recovery_cpu_s,during_gc,during_checkpoint,checkpoint_generation,checkpoint_pages_read,checkpoints_torn,host_mismatches,free_blocks,blocks_reopened,trim_log_lbas_unmapped,deallocated_latest,torn_copybacks,copybacks" > "$out"
 done_cuts=0
 failed_runs=0
@@ -43,7 +51,7 @@ for ((run = 0; done_cuts < n; run++)); do
   plp=$([ $(( setup % 2 )) -eq 0 ] && echo true || echo false)
   durable=$([ $plp = true ] && echo 0 || echo 1)  # without PLP, GC erases a victim only once its data is programmed
   rs=$(( seed * 100000 + run ))
-  sets=(--set power.cuts=$k --set power.cuts_span=6s --set power.seed=$rs --set power.plp=$plp --set ftl.gc.durable=$durable
+  sets=(--set cpu.mode="$cpu" --set power.cuts=$k --set power.cuts_span="$span" --set power.seed=$rs --set power.plp=$plp --set ftl.gc.durable=$durable
         --set precondition.random_drive_writes=1.0 --set workload.synthetic.seed=$rs --set flash.fault.seed=$rs)
   [ "$with_ckpt" = true ] && sets+=(--set power.checkpoint.interval="$ckpt")
   sets+=(--set ftl.write.at_floor=pass)  # docs/results/reliability.md ran under pass, the default before room
@@ -56,6 +64,7 @@ for ((run = 0; done_cuts < n; run++)); do
            --set host.files.loops=0 --set host.time_limit=18s --set host.trim.policy=discard)
     name=varmail
   fi
+  [ -n "${LIMIT:-}" ] && sets+=(--set host.time_limit="$LIMIT")
   rm -rf "$tmp/run"
   if ! "$bin" run -q -c "$root/configs/small.yaml" -o "$tmp/run" "${sets[@]}" > "$tmp/log" 2>&1; then
     echo "power-cuts: run $run ($name, plp $plp, checkpoints $with_ckpt, power.seed $rs) failed:" >&2

@@ -31,7 +31,7 @@ extern "C" {
 #define ISS_BOOT_SIZE 0x10000u
 #define ISS_BOOT_ADDR ((uint32_t)SSDVP_SRAM_BASE + (uint32_t)SSDVP_SRAM_SIZE - ISS_BOOT_SIZE)
 #define ISS_BOOT_MAGIC 0x76647373u /* "ssdv" */
-#define ISS_BOOT_VERSION 3u
+#define ISS_BOOT_VERSION 4u
 #define ISS_BOOT_TOKENS 4096u /* tokens per functional write call */
 
 /* Layout sizes on both ABIs (change them with the structs). */
@@ -47,7 +47,15 @@ enum iss_call_op {
   ISS_CALL_ERASE_SPREAD = 5,     /* ret_u32[0] min, ret_u32[1] max, ret_double mean */
   ISS_CALL_SET_GC_THRESHOLD = 6, /* arg32[0] blocks; ret = 0/-1 */
   ISS_CALL_STATE_SAVE = 7,       /* ftl_state_save into tokens[]; ret = its bytes or -1 (a saved drive) */
-  ISS_CALL_STATE_LOAD = 8        /* arg32[0] bytes of ftl_state_save's image in tokens[]; ret = 0/-1 */
+  ISS_CALL_STATE_LOAD = 8,       /* arg32[0] bytes of ftl_state_save's image in tokens[]; ret = 0/-1 */
+  ISS_CALL_POWER_FAIL = 9,       /* arg32[0] budget pages; ret_u32[0] = pages not programmed; ret = 0 */
+  ISS_CALL_READ = 10             /* arg[0] lba, arg32[0] n, tokens[] out; ret = 0/-1 */
+};
+
+/* How the program starts (iss_boot.power_up). */
+enum iss_power_up {
+  ISS_POWER_UP_FIRST = 0,  /* a new drive: ftl_init */
+  ISS_POWER_UP_RECOVER = 1 /* after a power cut: ftl_recover from the flash */
 };
 
 struct iss_boot {
@@ -56,6 +64,8 @@ struct iss_boot {
   uint32_t version;
   uint32_t config_bytes; /* sizeof(struct ftl_config) on the platform */
   uint32_t stats_bytes;  /* sizeof(struct ftl_stats) on the platform */
+  uint32_t power_up;     /* enum iss_power_up */
+  uint32_t reserved1;
   struct ftl_config config;
 
   /* written by the program at boot */

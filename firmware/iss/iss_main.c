@@ -6,6 +6,13 @@
  * addresses the platform needs, parks while the platform preconditions the
  * drive through iss_call(), and runs the event loop when resumed. The FTL
  * state is a static object in SRAM; its tables are in DRAM (ftl_init).
+ *
+ * After a power cut the platform starts the program again at its entry point
+ * (crt0 initialises .data and .bss again: what SRAM held is lost) with
+ * power_up = ISS_POWER_UP_RECOVER: main() then rebuilds the FTL from the
+ * flash (ftl_recover) in simulated time, parks while the platform checks
+ * every LBA (ISS_CALL_READ), and runs the event loop when resumed, as native
+ * mode's power-up thread does (platform/soc/controller.cpp).
  */
 #include "ftl_internal.h"
 #include "iss_boot.h"
@@ -43,6 +50,12 @@ int32_t iss_call(uint32_t op) {
     case ISS_CALL_STATE_LOAD:
       if (b->arg32[0] > sizeof b->tokens) return -1;
       return ftl_state_load(f, b->tokens, b->arg32[0]);
+    case ISS_CALL_POWER_FAIL: /* the power-fail interrupt of a drive with power-loss protection */
+      b->ret_u32[0] = ftl_power_fail(f, b->arg32[0]);
+      return 0;
+    case ISS_CALL_READ:
+      if (b->arg32[0] > ISS_BOOT_TOKENS) return -1;
+      return ftl_func_read(f, b->arg[0], b->arg32[0], b->tokens);
     default: return -1;
   }
 }
@@ -61,7 +74,8 @@ int main(void) {
     iss_exit(2);
   }
   iss_hal_init(&the_hal, b->config.dram_base, b->config.dram_size);
-  b->init_result = ftl_init(&the_ftl, &the_hal.hal, &b->config);
+  b->init_result = b->power_up == ISS_POWER_UP_RECOVER ? ftl_recover(&the_ftl, &the_hal.hal, &b->config)
+                                                       : ftl_init(&the_ftl, &the_hal.hal, &b->config);
   if (b->init_result != 0) iss_exit(1);
   iss_park();
   ftl_main(&the_ftl);

@@ -3,6 +3,7 @@
 
 #include <unicorn/unicorn.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -84,7 +85,12 @@ CpuIss::CpuIss(sc_core::sc_module_name nm, Config& cfg)
   if (e == UC_ERR_OK)
     e = uc_hook_add(uc_, &hook, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT,
                     reinterpret_cast<void*>(&CpuIss::unmapped_hook), this, 1, 0);
+  // The core as it comes out of reset (power_cycle restores it).
+  if (e == UC_ERR_OK) e = uc_context_alloc(uc_, &reset_ctx_);
+  if (e == UC_ERR_OK) e = uc_context_save(uc_, reset_ctx_);
   if (e != UC_ERR_OK) {
+    if (reset_ctx_) uc_context_free(reset_ctx_);
+    reset_ctx_ = nullptr;
     uc_close(uc_);
     uc_ = nullptr;
     throw std::runtime_error(std::string(name()) + ": Unicorn memory map: " + uc_strerror(e));
@@ -98,6 +104,7 @@ CpuIss::CpuIss(sc_core::sc_module_name nm, Config& cfg)
 
 CpuIss::~CpuIss() {
   if (!profile_path_.empty()) write_profile();
+  if (reset_ctx_) uc_context_free(reset_ctx_);
   if (uc_) uc_close(uc_);
 }
 
@@ -168,11 +175,13 @@ void CpuIss::load_elf(const std::string& path) {
     if (!inside(guard, kPageBytes, SSDVP_SRAM_BASE, SSDVP_SRAM_SIZE)) guard = 0;
   }
   map_dram();
+  sram_image_.clear();
   for (const Segment& g : segs) {
     std::vector<uint8_t> img(g.memsz, 0);
     std::memcpy(img.data(), f.data() + g.off, g.filesz);
     if (uc_mem_write(uc_, g.paddr, img.data(), img.size()) != UC_ERR_OK)
       throw bad("segment at " + hex(g.paddr) + " (" + std::to_string(g.memsz) + " bytes) is beyond the mapped DRAM");
+    if (inside(g.paddr, g.memsz, SSDVP_SRAM_BASE, SSDVP_SRAM_SIZE)) sram_image_.push_back({g.paddr, std::move(img)});
   }
   set_guard(guard);
   entry_ = rd32(f, 24);
@@ -392,7 +401,61 @@ int32_t CpuIss::call(uint32_t fn, uint32_t arg, uint32_t ret) {
 }
 
 void CpuIss::run() {
+  thread_ = sc_core::sc_get_current_process_handle();
   wait(start_ev_);
+  execute();
+}
+
+void CpuIss::power_cycle() {
+  if (entry_ == 0 && sram_image_.empty())
+    throw std::runtime_error(std::string(name()) + ": power cycle without a program loaded");
+  if (in_emulation_)
+    throw std::runtime_error(std::string(name()) + ": power cycle inside an emulation slice (at " + where(pc()) + ")");
+  if (thread_.valid() && !thread_.terminated()) thread_.suspend();
+  // SRAM's contents are lost: every byte outside the image's segments (and
+  // the unmapped guard page) is overwritten; the segments, the image a boot
+  // loader copies in, are loaded again. DRAM is left as it is, as in native
+  // mode (the firmware rebuilds its tables there).
+  std::vector<std::pair<uint32_t, uint32_t>> keep;  // [from, to) not to overwrite
+  for (const Image& g : sram_image_) keep.push_back({g.paddr, uint32_t(g.paddr + g.bytes.size())});
+  if (guard_) keep.push_back({guard_, guard_ + kPageBytes});
+  std::sort(keep.begin(), keep.end());
+  const std::vector<uint8_t> lost(64 * 1024, kLostByte);
+  auto scrub = [&](uint32_t from, uint32_t to) {
+    for (uint32_t at = from; at < to;) {
+      const uint32_t n = std::min<uint32_t>(to - at, uint32_t(lost.size()));
+      uc_mem_write(uc_, at, lost.data(), n);
+      at += n;
+    }
+  };
+  uint32_t at = SSDVP_SRAM_BASE;
+  for (const auto& [from, to] : keep) {
+    if (from > at) scrub(at, from);
+    at = std::max(at, to);
+  }
+  if (at < uint64_t(SSDVP_SRAM_BASE) + SSDVP_SRAM_SIZE) scrub(at, uint32_t(SSDVP_SRAM_BASE + SSDVP_SRAM_SIZE));
+  for (const Image& g : sram_image_) uc_mem_write(uc_, g.paddr, g.bytes.data(), g.bytes.size());
+  // The core: registers and CSRs (interrupt enables, trap state) from reset;
+  // requests raised by the lost program dropped; what it had not waited off
+  // of its local time is gone with it. The block-length cache stays: it
+  // depends on the code only, which is the same image.
+  uc_context_restore(uc_, reset_ctx_);
+  want_wait_ = want_stop_ = false;
+  bad_access_ = false;
+  block_insns_ = 0;
+  insns_since_wait_ = 0;
+  time_hi_ = 0;
+  charge_count_ = 1;
+  trace_arg_ = 0;
+  line_.clear();
+  qk_.set(0);
+  set_functional(false);
+  last_mark_ = retired_now();  // the lost program's instructions since its last marker are charged to nothing
+  state_ = State::loaded;
+  thread_ = sc_core::sc_spawn([this] { execute(); }, sc_core::sc_gen_unique_name("program_after_power_up"));
+}
+
+void CpuIss::execute() {
   if (state_ != State::loaded && state_ != State::parked) return;
   uint32_t start = state_ == State::loaded ? entry_ : pc();
   uc_reg_write(uc_, UC_RISCV_REG_PC, &start);
@@ -400,7 +463,7 @@ void CpuIss::run() {
   insns_since_wait_ = 0;
   busy_since_ps_ = sc_core::sc_time_stamp().value();
   const double insn_ps = cpi_ * double(cycle_ps_);
-  while (state_ == State::running) {
+  for (;;) {
     inject_interrupt();
     uint64_t retired = 0;
     emulate(0, &retired);
@@ -408,6 +471,21 @@ void CpuIss::run() {
     const uint64_t t = uint64_t(std::llround(double(retired) * insn_ps));
     qk_.inc(t);
     stats_.compute_ps += t;
+    if (state_ == State::parked) {
+      // Parked in timed mode (the recovered firmware, before its event
+      // loop): the platform checks the drive, then start() lets it go on.
+      want_stop_ = false;
+      sync();
+      const uint64_t t0 = sc_core::sc_time_stamp().value();
+      if (on_busy) on_busy(busy_since_ps_, t0);
+      if (on_park) on_park();
+      wait(start_ev_);
+      stats_.idle_ps += sc_core::sc_time_stamp().value() - t0;
+      busy_since_ps_ = sc_core::sc_time_stamp().value();
+      insns_since_wait_ = 0;
+      state_ = State::running;
+      continue;
+    }
     if (state_ != State::running) break;
     sync();
     if (want_wait_) {

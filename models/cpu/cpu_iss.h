@@ -21,6 +21,14 @@
 // program with a message naming the PC, its symbol and the cause. Nothing
 // here asserts on anything the program does.
 //
+// Power loss (CpuIss::power_cycle, as CpuNative's): the program is abandoned
+// where its thread stands at the cut, SRAM outside the image's segments and
+// the core's registers are lost, and the program starts again at its entry
+// point in a new thread, in timed mode; the block-length cache is kept (it
+// depends only on the code, which is the same image reloaded). A program
+// that parks in timed mode (after recovery) calls on_park and waits for
+// start() to go on.
+//
 // Functional mode (boot and preconditioning, from outside any SystemC
 // process): the program runs in the caller until it parks (SYSCTL.PARK),
 // exits or faults, or a function of it is called with call(); no simulated
@@ -47,6 +55,7 @@
 #include "hal.h"
 
 struct uc_struct;
+struct uc_context;
 
 namespace ssdvp {
 
@@ -66,6 +75,17 @@ class CpuIss : public sc_core::sc_module {
   // Starts the program (in the CPU thread) at the next delta cycle: at its
   // entry point, or where it parked.
   void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }
+  // Power loss in timed simulation (call while the simulation is paused,
+  // with set_functional(true) and the clock frozen to keep it continuous):
+  // the thread running the program never runs again (suspended where it
+  // waits), the core is reset (registers, CSRs, pending requests, the local
+  // time offset), SRAM is overwritten with kLostByte except the image's
+  // segments, which are loaded again, and the program starts at its entry
+  // point in a new thread at the current time, in timed mode. Throws
+  // std::runtime_error if no image is loaded or the program is inside an
+  // emulation slice (it never is while the kernel is paused).
+  void power_cycle();
+  static constexpr uint8_t kLostByte = 0xa5;  // what SRAM holds after a power cycle
 
   // Functional mode (see above). Leaving it, the CPU's clock continues from
   // the functional clock (set_functional_time_ns), as CpuNative's does.
@@ -96,6 +116,9 @@ class CpuIss : public sc_core::sc_module {
   const std::string& console() const { return console_; }
   // Called in the CPU thread when the program exits or faults.
   std::function<void()> on_stop;
+  // Called in the CPU thread when the program parks in timed mode; the
+  // program goes on at the next start().
+  std::function<void()> on_park;
 
   struct Stats {
     uint64_t instructions = 0;             // timed mode
@@ -122,6 +145,7 @@ class CpuIss : public sc_core::sc_module {
  private:
   SC_HAS_PROCESS(CpuIss);
   void run();
+  void execute();  // runs the program in the calling thread until it stops (run, power_cycle's thread)
   void sync();
   void map_dram();
   void stop_with_fault(const std::string& why);
@@ -177,6 +201,13 @@ class CpuIss : public sc_core::sc_module {
   std::map<uint32_t, Sym> funcs_;                    // function symbols by address
   std::unordered_map<std::string, uint32_t> names_;  // every named symbol
   uint32_t entry_ = 0;
+  struct Image {
+    uint32_t paddr;
+    std::vector<uint8_t> bytes;  // file bytes, then zeros to the segment's memsz
+  };
+  std::vector<Image> sram_image_;           // the loaded segments in SRAM (power_cycle loads them again)
+  struct uc_context* reset_ctx_ = nullptr;  // the core's registers and CSRs at reset
+  sc_core::sc_process_handle thread_;       // the thread running the program (power_cycle replaces it)
   bool dram_mapped_ = false;
   bool dram_stale_ = false;
   uint64_t dram_start_ = 0, dram_size_ = 0;  // the DMI pointer was invalidated: map DRAM again before the next slice

@@ -166,6 +166,7 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
             {"scan_time_s", double(rs.recovery_ns) * 1e-9},
             {"cpu_s", double(u1.compute_ps + u1.bus_ps - u0.compute_ps - u0.bus_ps) * 1e-12},
             {"cpu_bus_s", double(u1.bus_ps - u0.bus_ps) * 1e-12},
+            {"cpu_instructions", u1.instructions - u0.instructions},  // iss mode (native: 0)
             {"cpu_ops", ops}}},
           {"check",
            {{"lbas", lbas},

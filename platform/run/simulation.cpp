@@ -309,9 +309,6 @@ void Simulation::build() {
 
   keys_ = RunKeys::read(cfg);
   power_ = PowerKeys::read(cfg);
-  if ((power_.cut_ps || power_.cuts) && std::string(soc_->cpu().mode()) != "native")
-    throw ConfigError(std::string("config key '") + (power_.cuts ? "power.cuts" : "power.cut_at") +
-                      "': power loss is modelled with cpu.mode native only");
   if (power_.cuts && flows_)
     throw ConfigError("config key 'power.cuts': not with flows (each flow's queues would have to be made again)");
   if (!keys_.timeline.empty())

@@ -28,6 +28,12 @@ void forward_callbacks(Controller& c, Cpu& cpu) {
     if (c.on_trace) c.on_trace(ev, arg, at);
   };
 }
+// Functional mode with the firmware's clock frozen where it is (both models).
+template <class Cpu>
+void freeze_clock(Cpu& cpu) {
+  cpu.set_functional_time_ns(cpu.firmware_time_ns());
+  cpu.set_functional(true);
+}
 // The time and op counts both models' statistics have under the same names.
 template <class Stats>
 Controller::Usage time_usage(const Stats& s) {
@@ -45,26 +51,6 @@ void bind_cpu(Cpu& cpu, Bus& bus, sc_core::sc_signal<bool>& irq) {
 }
 
 }  // namespace
-
-uint32_t Controller::power_fail(uint32_t) {
-  throw std::runtime_error(std::string("power loss is not modelled in cpu mode ") + mode());
-}
-void Controller::power_up(const ftl_config&, std::function<void(bool)>) {
-  throw std::runtime_error(std::string("power loss is not modelled in cpu mode ") + mode());
-}
-void Controller::resume() { throw std::runtime_error(std::string("power loss is not modelled in cpu mode ") + mode()); }
-void Controller::pause_functional() {
-  throw std::runtime_error(std::string("power loss is not modelled in cpu mode ") + mode());
-}
-int Controller::func_read(uint64_t, uint32_t, uint32_t*) {
-  throw std::runtime_error(std::string("functional reads are not available in cpu mode ") + mode());
-}
-std::vector<uint8_t> Controller::save_firmware() {
-  throw std::runtime_error(std::string("a saved drive is not available in cpu mode ") + mode() + " (native only)");
-}
-void Controller::load_firmware(const std::vector<uint8_t>&) {
-  throw std::runtime_error(std::string("a saved drive is not available in cpu mode ") + mode() + " (native only)");
-}
 
 namespace {
 
@@ -95,10 +81,7 @@ class NativeController : public Controller {
     pause_functional();
     return ftl_power_fail(fw_, budget_pages);
   }
-  void pause_functional() override {
-    cpu_.set_functional_time_ns(cpu_.firmware_time_ns());
-    cpu_.set_functional(true);
-  }
+  void pause_functional() override { freeze_clock(cpu_); }
   void power_up(const ftl_config& cfg, std::function<void(bool)> on_ready) override {
     pause_functional();
     cpu_.power_cycle([this, cfg, on_ready] {
@@ -162,21 +145,33 @@ class IssController : public Controller {
         elf_(cfg.get_string("cpu.iss.firmware", SSDVP_FW_ELF,
                             "iss mode: the firmware image (RV32 ELF); the default is the one the build made")) {
     cpu_.on_stop = [this] {
+      if (on_ready_) {  // the program stopped (exited, faulted) while recovering
+        auto ready = std::move(on_ready_);
+        on_ready_ = nullptr;
+        ready(false);
+        return;
+      }
       if (on_stop) on_stop();
+    };
+    // The recovered program parked: its boot block says how ftl_recover went.
+    cpu_.on_park = [this] {
+      iss_boot b{};
+      get(0, &b, sizeof b);
+      stats_addr_ = b.stats_addr;
+      stop_addr_ = b.stop_addr;
+      entry_ = b.call_entry;
+      ret_ = b.call_return;
+      auto ready = std::move(on_ready_);
+      on_ready_ = nullptr;
+      if (ready) ready(b.init_result == 0);
     };
     forward_callbacks(*this, cpu_);
   }
   void bind(Bus& bus, sc_core::sc_signal<bool>& irq) override { bind_cpu(cpu_, bus, irq); }
   void boot(const ftl_config& cfg) override {
     cpu_.load_elf(elf_);
+    put_boot_block(cfg, ISS_POWER_UP_FIRST);
     iss_boot b{};
-    b.magic = ISS_BOOT_MAGIC;
-    b.version = ISS_BOOT_VERSION;
-    b.config_bytes = sizeof(ftl_config);
-    b.stats_bytes = sizeof(ftl_stats);
-    b.config = cfg;
-    b.init_result = 1;
-    put(0, &b, sizeof b);
     cpu_.set_functional(true);
     const CpuIss::State st = cpu_.run_functional();
     get(0, &b, sizeof b);
@@ -223,6 +218,38 @@ class IssController : public Controller {
     return call(ISS_CALL_SET_GC_THRESHOLD);
   }
   void set_functional_time_ns(uint64_t ns) override { cpu_.set_functional_time_ns(ns); }
+  // Power loss, as NativeController's: the power-fail handler and the
+  // check's reads are functional calls on the core; power-up starts the
+  // program again at its entry point (CpuIss::power_cycle) with the boot
+  // block asking for ftl_recover, which runs in simulated time and parks.
+  uint32_t power_fail(uint32_t budget_pages) override {
+    pause_functional();
+    set_args(0, 0, budget_pages, 0);
+    if (call(ISS_CALL_POWER_FAIL) != 0)
+      throw std::runtime_error("the firmware's power-fail handler failed" +
+                               (fault().empty() ? std::string(" (see the log above)") : ": " + fault()));
+    uint32_t left = 0;
+    get(offsetof(iss_boot, ret_u32), &left, sizeof left);
+    return left;
+  }
+  void pause_functional() override { freeze_clock(cpu_); }
+  void power_up(const ftl_config& cfg, std::function<void(bool)> on_ready) override {
+    pause_functional();
+    cpu_.power_cycle();  // SRAM, the boot block with it, is lost: written again below
+    put_boot_block(cfg, ISS_POWER_UP_RECOVER);
+    on_ready_ = std::move(on_ready);
+  }
+  void resume() override { start(); }
+  int func_read(uint64_t lba, uint32_t n, uint32_t* t) override {
+    while (n) {
+      const uint32_t k = std::min(n, ISS_BOOT_TOKENS);
+      set_args(lba, 0, k, 0);
+      if (call(ISS_CALL_READ) != 0) return -1;
+      get(offsetof(iss_boot, tokens), t, size_t(k) * 4);
+      lba += k, n -= k, t += k;
+    }
+    return 0;
+  }
   void start() override {
     cpu_.set_functional(false);
     cpu_.start();
@@ -232,7 +259,9 @@ class IssController : public Controller {
     if (stop_addr_) cpu_.write_mem(stop_addr_, &one, sizeof one);
   }
   const ftl_stats& stats() override {
-    if (stats_addr_) cpu_.read_mem(stats_addr_, &stats_, sizeof stats_);
+    // Not while recovering: SRAM holds what the power cut left until the
+    // program's start-up clears it (the last statistics read stand).
+    if (stats_addr_ && !on_ready_) cpu_.read_mem(stats_addr_, &stats_, sizeof stats_);
     return stats_;
   }
   uint64_t firmware_time_ns() const override { return cpu_.firmware_time_ns(); }
@@ -290,6 +319,18 @@ class IssController : public Controller {
 
  private:
   void put(size_t off, const void* p, size_t n) { cpu_.write_mem(uint32_t(ISS_BOOT_ADDR + off), p, n); }
+  // What the platform writes before the program starts (boot and power-up).
+  void put_boot_block(const ftl_config& cfg, enum iss_power_up how) {
+    iss_boot b{};
+    b.magic = ISS_BOOT_MAGIC;
+    b.version = ISS_BOOT_VERSION;
+    b.config_bytes = sizeof(ftl_config);
+    b.stats_bytes = sizeof(ftl_stats);
+    b.power_up = how;
+    b.config = cfg;
+    b.init_result = 1;
+    put(0, &b, sizeof b);
+  }
   void get(size_t off, void* p, size_t n) { cpu_.read_mem(uint32_t(ISS_BOOT_ADDR + off), p, n); }
   void set_args(uint64_t a0, uint64_t a1, uint32_t b0, uint32_t b1) {
     const uint64_t a[2] = {a0, a1};
@@ -303,6 +344,7 @@ class IssController : public Controller {
   std::string elf_;
   uint32_t stats_addr_ = 0, stop_addr_ = 0, entry_ = 0, ret_ = 0;
   ftl_stats stats_{};
+  std::function<void(bool)> on_ready_;  // power_up: called when the recovered program parks (or stops)
 };
 #endif
 

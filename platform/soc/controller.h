@@ -45,30 +45,33 @@ class Controller {
   // A functional write to lba comes soon: host-speed prefetch hint (ftl_func_prefetch), no state changes.
   virtual void func_prefetch(uint64_t /*lba*/, int /*stage*/) {}
   virtual void set_functional_time_ns(uint64_t ns) = 0;
-  // Power loss (native mode only; the others throw std::runtime_error): the
+  // Power loss (both modes; iss: functional calls on the core): the
   // power-fail handler with a capacitor budget in pages (returns the pages it
   // could not program; functional, the clock frozen), and functional reads
   // (the check after recovery).
-  virtual uint32_t power_fail(uint32_t budget_pages);
-  virtual int func_read(uint64_t lba, uint32_t n, uint32_t* tokens);
+  virtual uint32_t power_fail(uint32_t budget_pages) = 0;
+  virtual int func_read(uint64_t lba, uint32_t n, uint32_t* tokens) = 0;
   // Power-up after a cut, in timed simulation (call while it is paused): the
-  // firmware that ran is gone (its thread never runs again); a new one starts
-  // now and recovers (ftl_recover) in simulated time: its reads go to the
-  // dies through the flash controller, its CPU work is charged as anywhere
-  // else, and the host interface stays disabled (no command fetched) until
-  // the tables are rebuilt. Then it calls on_ready(ok) in its thread and
-  // waits for resume() before its event loop (the platform checks every LBA
-  // in between, functionally).
-  virtual void power_up(const ftl_config& cfg, std::function<void(bool ok)> on_ready);
-  virtual void resume();
+  // firmware that ran is gone (its thread never runs again; iss: its
+  // registers and SRAM too); a new one starts now (iss: the program from its
+  // entry point) and recovers (ftl_recover) in simulated time: its reads go
+  // to the dies through the flash controller, its CPU work is charged as
+  // anywhere else (cost table, or instructions), and the host interface
+  // stays disabled (no command fetched) until the tables are rebuilt. Then
+  // on_ready(ok) is called in its thread (iss: when the program parks, or
+  // with false if it stops) and it waits for resume() before its event loop
+  // (the platform checks every LBA in between, functionally).
+  virtual void power_up(const ftl_config& cfg, std::function<void(bool ok)> on_ready) = 0;
+  virtual void resume() = 0;
   // Functional mode with the firmware's clock frozen where it is (between
   // timed phases: the PLP handler, the check after recovery).
-  virtual void pause_functional();
-  // A saved drive (native mode only; the others throw std::runtime_error):
-  // the firmware's state outside DRAM after preconditioning, and its load
-  // after boot() with the DRAM image restored (platform/run/saved_state.h).
-  virtual std::vector<uint8_t> save_firmware();
-  virtual void load_firmware(const std::vector<uint8_t>& state);
+  virtual void pause_functional() = 0;
+  // A saved drive: the firmware's state outside DRAM after preconditioning,
+  // and its load after boot() with the DRAM image restored
+  // (platform/run/saved_state.h). Throw std::runtime_error if the firmware
+  // refuses.
+  virtual std::vector<uint8_t> save_firmware() = 0;
+  virtual void load_firmware(const std::vector<uint8_t>& state) = 0;
 
   // Timed simulation: leaves functional mode and starts the event loop; the
   // loop returns at its next wake-up after request_stop().

@@ -303,18 +303,3 @@ TEST(PowerCut, WithoutCheckpointsDeallocatedLbasAndCountersAcrossCuts) {
   EXPECT_GE(f["waf"].get<double>(), 1.0);
   EXPECT_LT(f["waf"].get<double>(), 20.0);
 }
-
-// Power loss in iss mode is not built (reliability.md, "Power loss in iss
-// mode: not built"): refused before anything runs, naming the key.
-TEST(PowerCut, InIssModeIsRefusedNamingTheKey) {
-  const auto dir = ssdvp_test::scratch("power", "iss");
-  for (const std::string key : {"power.cuts=2", "power.cut_at=1ms"}) {
-    const auto r = ssdvp_test::run_command(
-        dir, std::string(SSDVP_BIN) + " run -q -c " SSDVP_SOURCE_DIR "/configs/small.yaml --set cpu.mode=iss --set " +
-                 key + " -o '" + (dir / "out").string() + "'");
-    if (r.code == 2 && ssdvp_test::contains(r.err, "not built in")) GTEST_SKIP() << "cpu.mode iss is not built in";
-    EXPECT_EQ(r.code, 2) << r.err;
-    EXPECT_TRUE(ssdvp_test::contains(r.err, "'" + key.substr(0, key.find('=')) + "'")) << r.err;
-    EXPECT_TRUE(ssdvp_test::contains(r.err, "native only")) << r.err;
-  }
-}

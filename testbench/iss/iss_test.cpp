@@ -155,3 +155,42 @@ TEST(CpuIss, AStoreOutsideTheMapIsNamedWithItsAddressAndFunction) {
   b.run("wild");
   expect_fault(b, {"write to 0x20000000, outside the memory map", "(scribble+0x"});
 }
+
+// A power cycle (CpuIss::power_cycle) abandons the program where it waits,
+// loses SRAM outside the image and the core's registers, and starts the
+// program again at its entry point: C start-up initialises .data and .bss
+// again, mstatus is out of reset (the first start had enabled interrupts),
+// and a program that parks in timed mode waits for start() to go on.
+TEST(CpuIss, APowerCycleStartsTheProgramAgainFromResetWithItsCStartUp) {
+  Bench b;
+  int parks = 0;
+  b.cpu.on_park = [&] {
+    ++parks;
+    b.cpu.start();
+  };
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  b.cpu.load_elf(program("restart"));
+  b.cpu.start();
+  sc_core::sc_start(sc_time(100, sc_core::SC_US));
+  ASSERT_EQ(b.cpu.state(), CpuIss::State::running) << b.cpu.fault();  // waiting for an interrupt
+  const uint32_t out = SSDVP_DRAM_BASE + 0x300;
+  ASSERT_EQ(b.cpu.peek32(out), 1u);
+  const uint64_t before = b.cpu.stats().instructions, cut = now();
+  const uint32_t stack_top = b.cpu.symbol("__stack");
+  ASSERT_NE(stack_top, 0u);
+  EXPECT_NE(b.cpu.peek32(stack_top - 4), 0xa5a5a5a5u);
+  b.cpu.power_cycle();
+  EXPECT_EQ(b.cpu.peek32(stack_top - 4), 0xa5a5a5a5u);  // SRAM outside the image is lost
+  sc_core::sc_start();
+  ASSERT_EQ(b.cpu.state(), CpuIss::State::exited) << b.cpu.fault();
+  EXPECT_EQ(b.cpu.exit_code(), 5);
+  EXPECT_EQ(parks, 1);
+  EXPECT_EQ(b.cpu.peek32(out), 2u);  // DRAM kept its contents; the program ran twice
+  for (uint32_t run = 0; run < 2; ++run) {
+    EXPECT_EQ(b.cpu.peek32(out + 4 * (1 + 3 * run)), 0x1234abcdu) << "run " << run;     // .data
+    EXPECT_EQ(b.cpu.peek32(out + 4 * (2 + 3 * run)), 0u) << "run " << run;              // .bss
+    EXPECT_EQ(b.cpu.peek32(out + 4 * (3 + 3 * run)) & (1u << 3), 0u) << "run " << run;  // mstatus.MIE
+  }
+  EXPECT_GT(b.cpu.stats().instructions, before);
+  EXPECT_GE(now(), cut);
+}

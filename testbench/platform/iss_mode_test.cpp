@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "iss_drive.h"
 #include "run_command.h"
 
 namespace fs = std::filesystem;
@@ -23,22 +24,7 @@ using nlohmann::json;
 
 namespace {
 
-// 256 MiB of flash, aged functionally (a fill and half a drive-write of
-// random overwrites), then 4,000 requests at 20 per second: GC runs during
-// the timed part, and each request finds the drive idle.
-const char* kQuiet = R"(
-flash: {channels: 4, dies_per_channel: 2, blocks_per_plane: 64, pages_per_block: 64, page_size: 8KiB}
-nvme: {namespace_size: 224MiB}
-dram: {size: 32MiB}
-ftl:
-  gc: {policy: greedy, threshold_blocks: 8, reserve_blocks: 4}
-  buffers: {write_pages: 64, read_pages: 32, gc_pages: 32}
-workload:
-  source: synthetic
-  synthetic: {pattern: uniform, requests: 4000, io_size: 4KiB, read_fraction: 0.3, seed: 3, iops: 20}
-precondition: {fill: 1.0, random_drive_writes: 0.5}
-log: {level: warn}
-)";
+using ssdvp_test::kIssQuiet;  // the drive and its quiet workload (iss_drive.h)
 
 using ssdvp_test::contains;
 
@@ -53,7 +39,7 @@ fs::path scratch(const std::string& name) { return ssdvp_test::scratch("ssdvp_is
 // One run on the quiet workload; args picks the mode.
 Result run(const fs::path& dir, const std::string& args) {
   const fs::path cfg = dir / "quiet.yaml";
-  std::ofstream(cfg) << kQuiet;
+  std::ofstream(cfg) << kIssQuiet;
   const ssdvp_test::CommandResult c =
       ssdvp_test::run_command(dir, std::string("'") + SSDVP_BIN + "' run -c '" + cfg.string() + "' -o '" +
                                        (dir / "out").string() + "' " + args);
