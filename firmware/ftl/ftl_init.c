@@ -192,7 +192,8 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
         (unsigned long long)blocks);
   CHECK(c->command_set == FTL_CMDSET_ZNS || blocks > data_blocks + overhead, /* zns: no FTL, no spare needed */
         "ftl: over-provisioning too small: %llu blocks for %llu blocks of logical data plus %llu for the GC "
-        "threshold, open frontiers and victims (lower ftl.gc.threshold_blocks or the logical capacity)",
+        "threshold, open frontiers, victims and reserved areas (lower ftl.gc.threshold_blocks, "
+        "power.trim_log.blocks or the logical capacity)",
         (unsigned long long)blocks, (unsigned long long)data_blocks, (unsigned long long)overhead);
   CHECK(!tlog_own_cfg(c) || (c->mapping == FTL_MAP_FULL && c->command_set == FTL_CMDSET_NVM),
         "ftl: power.trim_log.mode on without checkpoints needs ftl.mapping full and nvme.command_set nvm");
