@@ -124,7 +124,7 @@ static int due(const struct ftl *f) {
   return 0;
 }
 
-static int drained(const struct ftl *f) {
+int ckpt_drained(const struct ftl *f) {
   if (f->programs_inflight) return 0;
   const uint32_t n = place_frontiers(&f->cfg);
   for (uint32_t i = 0; i < n; ++i) {
@@ -193,7 +193,7 @@ int ckpt_poll(struct ftl *f) {
       return 1;
     }
     case CKPT_DRAIN:
-      if (!drained(f)) return 0;
+      if (!ckpt_drained(f)) return 0;
       snapshot(f);
       k->draining = 0;
       f->stats.ckpt_drain_ns += hal_time_ns(f->hal) - k->drain_since_ns;

@@ -239,7 +239,7 @@ struct ring {
 #define TLOG_RECORD_WORDS 3u      /* first LBA, count, sequence number */
 #define TLOG_BM_MAGIC 0x50414d42u /* "BMAP": a bitmap page's header word (own areas): magic, generation, index, seq */
 #define TLOG_TAG_ROT 0x200000u    /* with CKPT_TAG_LOG: an own area's erase or bitmap program */
-enum { TLOG_ROT_ERASE = 1, TLOG_ROT_PROGRAM = 2 };
+enum { TLOG_ROT_ERASE = 1, TLOG_ROT_PROGRAM = 2, TLOG_ROT_DRAIN = 3 };
 enum {
   CKPT_H_MAGIC = 0,
   CKPT_H_GEN,
@@ -742,6 +742,10 @@ uint64_t ckpt_dram_bytes(const struct ftl_config *c);  /* image, buffers, area l
 /* Takes n blocks out of the free pool for good into out (the checkpoints'
  * and the trim log's areas); 0, or -1 (logged, naming what). */
 int reserve_area_blocks(struct ftl *f, uint32_t *out, uint32_t n, const char *what);
+/* 1 when no program is in flight and no frontier holds a filled page: every
+ * L2P entry points at a programmed page (a checkpoint's or the trim log's
+ * drain, with placement waiting: ckpt.draining). */
+int ckpt_drained(const struct ftl *f);
 /* Carves the image at DRAM offset off and reserves the two areas (after the
  * factory bad blocks are known); 0 or -1. */
 int ckpt_init(struct ftl *f, uint64_t off);

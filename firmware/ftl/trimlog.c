@@ -36,8 +36,9 @@
  * checkpoints' (power.trim_log.blocks each). An area starts with a bitmap of
  * the LBAs deallocated at its sequence number X (one bit per LBA, from the
  * L2P: unmapped), then log pages as above. When the area has one page left
- * the log moves: its page is programmed, then the bitmap is taken (the L2P,
- * with every record so far in it), the other area erased and the bitmap
+ * the log moves: its page is programmed, the frontiers drained (placement
+ * waits until every filled page is programmed), then the bitmap is taken
+ * (the L2P, with every record so far in it), the other area erased and the bitmap
  * programmed there; deallocations wait meanwhile, and the older area stays
  * whole until the next move erases it, so a torn move falls back to it.
  * Recovery (after the full scan) takes the newest area whose bitmap reads
@@ -253,6 +254,17 @@ int tlog_poll(struct ftl *f) {
     case 0:
       if (!t->rot_asap || t->busy) return 0;
       if (t->n && pages_left(f)) return tlog_program(f); /* the records first: durable in this area */
+      /* Drain as a checkpoint does: placement waits and every filled page is
+       * programmed, so each mapped LBA's newest copy is on flash before the
+       * bitmap leaves it out (the records of the older area, which the next
+       * move erases, are not needed for it then). */
+      f->ckpt.draining = 1;
+      for (uint32_t i = 0; i < place_frontiers(&f->cfg); ++i) frontier_flush_one(f, &f->fr[i]);
+      t->rot = TLOG_ROT_DRAIN;
+      return 1;
+    case TLOG_ROT_DRAIN:
+      if (!ckpt_drained(f)) return 0;
+      f->ckpt.draining = 0;
       bitmap_take(f, t->top_gen + 1, ++f->seq);
       t->rot_seq = t->last_seq; /* every record so far is in the bitmap */
       t->writing = t->area ^ 1;
