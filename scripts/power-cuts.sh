@@ -18,8 +18,10 @@
 # during GC, during a checkpoint, the torn programs and erases, and total the
 # violations and the host's integrity mismatches between cuts (both must be
 # 0; exit 1 otherwise).
-# Environment: SSDVP (the binary), CKPT (the checkpoint interval), PER_RUN,
-# EXTRA (more --set options for every run, e.g. "--set ftl.gc.copyback=1"),
+# Environment: SSDVP (the binary), CKPT (the checkpoint interval; 0s: no run
+# has checkpoints), PER_RUN, EXTRA (more --set options for every run, e.g.
+# "--set ftl.gc.copyback=1", or "--set power.trim_log.mode=on" with CKPT=0s:
+# deallocations persistent without checkpoints, checked strictly),
 # CPU (cpu.mode of every run: native, the default, or iss), SPAN (the
 # instants' span, default 6s), LIMIT (host.time_limit of every run, default:
 # the hot/cold runs end with their 600,000 requests, varmail at 18s). iss mode
@@ -41,13 +43,14 @@ trap 'rm -rf "$tmp"' EXIT
 ckpt="${CKPT:-250ms}"
 span="${SPAN:-6s}"
 cpu="${CPU:-native}"
-echo "cut,run,setup,plp,checkpoints,cut_at_s,gc_runs,flushes,torn_programs,torn_erases,older_allowed,durable_lost,foreign,unreadable,violations,recovery_pages,recovery_time_s,recovery_cpu_s,during_gc,during_checkpoint,checkpoint_generation,checkpoint_pages_read,checkpoints_torn,host_mismatches,free_blocks,blocks_reopened,trim_log_lbas_unmapped,deallocated_latest,torn_copybacks,copybacks" > "$out"
+echo "cut,run,setup,plp,checkpoints,cut_at_s,gc_runs,flushes,torn_programs,torn_erases,older_allowed,durable_lost,foreign,unreadable,violations,recovery_pages,recovery_time_s,recovery_cpu_s,during_gc,during_checkpoint,checkpoint_generation,checkpoint_pages_read,checkpoints_torn,host_mismatches,free_blocks,blocks_reopened,trim_log_lbas_unmapped,deallocated_latest,torn_copybacks,copybacks,deallocated_unchecked,deallocations_persistent" > "$out"
 done_cuts=0
 failed_runs=0
 for ((run = 0; done_cuts < n; run++)); do
   k=$(( n - done_cuts < per ? n - done_cuts : per ))
   setup=$(( run % 4 ))
   with_ckpt=$([ $(( (run / 4) % 2 )) -eq 1 ] && echo true || echo false)
+  case "$ckpt" in 0 | 0s | 0ms) with_ckpt=false ;; esac  # CKPT=0s: never checkpoints
   plp=$([ $(( setup % 2 )) -eq 0 ] && echo true || echo false)
   durable=$([ $plp = true ] && echo 0 || echo 1)  # without PLP, GC erases a victim only once its data is programmed
   rs=$(( seed * 100000 + run ))
@@ -88,7 +91,8 @@ with open(out, "a") as f:
                 r["checkpoint_generation"], r["checkpoint_pages_read"], r["checkpoints_torn"],
                 j["integrity"]["mismatches"] if i == 0 else 0, r["free_blocks"], r.get("blocks_reopened", 0),
                 r.get("trim_log_lbas_unmapped", 0), k.get("deallocated_latest", 0), c.get("torn_copybacks", 0),
-                j["flash"].get("copybacks", 0) if i == 0 else 0]) + "\n")
+                j["flash"].get("copybacks", 0) if i == 0 else 0, k.get("deallocated_unchecked", 0),
+                int(c.get("deallocations_persistent", False))]) + "\n")
 PY
   done_cuts=$(( done_cuts + k ))
 done
@@ -107,7 +111,8 @@ for label, rs in (("without checkpoints", [r for r in rows if r["checkpoints"] =
               f"(CPU {sum(float(r['recovery_cpu_s']) for r in rs) / len(rs) * 1e3:.1f} ms), on average")
 print(f"power-cuts: after recovery {min(int(r['free_blocks']) for r in rows) if rows else 0} free blocks at least, "
       f"{s('blocks_reopened')} partly written blocks reopened; {s('trim_log_lbas_unmapped')} LBAs unmapped from the trim log, "
-      f"{s('deallocated_latest')} LBAs read deallocated as expected")
+      f"{s('deallocated_latest')} LBAs read deallocated as expected; {s('deallocated_unchecked')} LBAs left unchecked "
+      f"(deallocations not persistent: {sum(r['deallocations_persistent'] == '0' for r in rows)} cuts)")
 print(f"power-cuts: {s('violations')} violations, {s('host_mismatches')} host integrity mismatches ({sys.argv[1]})")
 sys.exit(0 if s("violations") == 0 and s("host_mismatches") == 0 and sys.argv[3] == "0" else 1)
 PY

@@ -67,6 +67,26 @@ uint32_t ckpt_row(const struct ftl *f, uint32_t a, uint32_t p) {
   return f->ckpt.area[a * n + p % n] * f->cfg.pages_per_block + p / n;
 }
 
+int reserve_area_blocks(struct ftl *f, uint32_t *out, uint32_t n, const char *what) {
+  /* From the top of each die down, dies in turn, skipping factory bad
+   * blocks; out of the free pool for good (state BAD, not counted as bad).
+   * The same blocks at every power-up. */
+  uint32_t taken = 0;
+  for (uint32_t level = 0; level < f->cfg.blocks_per_die && taken < n; ++level)
+    for (uint32_t d = 0; d < f->dies && taken < n; ++d) {
+      const uint32_t b = d * f->cfg.blocks_per_die + (f->cfg.blocks_per_die - 1 - level);
+      if (f->blk_state[b] != BLK_FREE) continue;
+      block_set_state(f, b, BLK_BAD);
+      f->stats.factory_bad_blocks--; /* reserved, not bad */
+      out[taken++] = b;
+    }
+  if (taken < n) {
+    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: no room for %s (%" PRIu32 " blocks)", what, n);
+    return -1;
+  }
+  return 0;
+}
+
 int ckpt_init(struct ftl *f, uint64_t off) {
   struct ckpt *k = &f->ckpt;
   memset(k, 0, sizeof *k);
@@ -83,22 +103,7 @@ int ckpt_init(struct ftl *f, uint64_t off) {
   tlog_init(f, (uint32_t)(f->cfg.dram_base + off + image + bufs + ((2ull * k->area_n * 4 + 63) & ~63ull)));
   k->on = 1;
   k->free_bufs = (1u << CKPT_INFLIGHT) - 1;
-  /* The area blocks: from the top of each die down, dies in turn, skipping
-   * factory bad blocks; taken out of the free pool for good (state BAD, not
-   * counted as bad). The same blocks at every power-up. */
-  uint32_t taken = 0;
-  for (uint32_t level = 0; level < f->cfg.blocks_per_die && taken < 2 * k->area_n; ++level)
-    for (uint32_t d = 0; d < f->dies && taken < 2 * k->area_n; ++d) {
-      const uint32_t b = d * f->cfg.blocks_per_die + (f->cfg.blocks_per_die - 1 - level);
-      if (f->blk_state[b] != BLK_FREE) continue;
-      block_set_state(f, b, BLK_BAD);
-      f->stats.factory_bad_blocks--; /* reserved, not bad */
-      k->area[taken++] = b;
-    }
-  if (taken < 2 * k->area_n) {
-    hal_logf(f->hal, HAL_LOG_ERROR, "ftl: no room for the checkpoint areas (%" PRIu32 " blocks)", 2 * k->area_n);
-    return -1;
-  }
+  if (reserve_area_blocks(f, k->area, 2 * k->area_n, "the checkpoint areas")) return -1;
   k->next_ns = hal_time_ns(f->hal) + f->cfg.ckpt_interval_ns;
   k->next_lbas = f->stats.host_lba_writes + f->cfg.ckpt_interval_lbas;
   f->stats.free_blocks_min = f->free_total;
@@ -119,7 +124,7 @@ static int due(const struct ftl *f) {
   return 0;
 }
 
-static int drained(const struct ftl *f) {
+int ckpt_drained(const struct ftl *f) {
   if (f->programs_inflight) return 0;
   const uint32_t n = place_frontiers(&f->cfg);
   for (uint32_t i = 0; i < n; ++i) {
@@ -188,7 +193,7 @@ int ckpt_poll(struct ftl *f) {
       return 1;
     }
     case CKPT_DRAIN:
-      if (!drained(f)) return 0;
+      if (!ckpt_drained(f)) return 0;
       snapshot(f);
       k->draining = 0;
       f->stats.ckpt_drain_ns += hal_time_ns(f->hal) - k->drain_since_ns;
@@ -259,7 +264,7 @@ int ckpt_poll(struct ftl *f) {
 void ckpt_done(struct ftl *f, uint32_t idx, int status) {
   struct ckpt *k = &f->ckpt;
   if (idx & CKPT_TAG_LOG) {
-    tlog_done(f, status);
+    tlog_done(f, idx, status);
     return;
   }
   k->inflight--;

@@ -71,6 +71,13 @@ enum ftl_block_choice {
 #define FTL_MAX_PLANES 16u /* planes_per_die the firmware handles (the flash model's limit) */
 
 /* Where the L2P lives (docs/firmware.md, "Cached mapping"). */
+/* power.trim_log.mode: whether deallocations survive a power cut (trimlog.c). */
+enum ftl_trim_log {
+  FTL_TLOG_AUTO = 0, /* in the checkpoints' areas when checkpoints are on; none without */
+  FTL_TLOG_ON = 1,   /* as auto with checkpoints; without them in two areas of its own */
+  FTL_TLOG_OFF = 2   /* none: deallocations are not persistent (with checkpoints: those since the newest one) */
+};
+
 enum ftl_mapping {
   FTL_MAP_FULL = 0,  /* the whole table in DRAM */
   FTL_MAP_CACHED = 1 /* DFTL: translation pages in flash, a cache of entries in DRAM (cmt.c) */
@@ -190,6 +197,10 @@ struct ftl_config {
   /* branch hostftlpower (issue 17): recovery through the host FTL */
   uint32_t oc_meta_seq; /* open_channel: 0: 4 bytes of metadata per sector (the LPN); 1: 8 (the LPN and the
                            unit's sequence number, stored once per page) */
+  /* branch trimlog (issue 20): persistent deallocations without checkpoints (trimlog.c) */
+  uint32_t trim_log;            /* enum ftl_trim_log */
+  uint32_t trim_log_blocks;     /* without checkpoints: blocks of each of the log's two areas */
+  uint32_t trim_log_gc_barrier; /* 1: a GC erase waits until the deallocations made before it are on flash */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */
@@ -283,7 +294,19 @@ struct ftl_stats {
   uint64_t oc_held_ns;      /* time they were held, summed over commands (from the pass that first found one held
                                to the pass that let it go) */
   uint64_t oc_held_copy_ns; /* of it the Vector Copies' */
+  /* the trim log in areas of its own (power.trim_log.mode on without checkpoints, trimlog.c) */
+  uint64_t trim_log_rotations; /* times the log moved to its other area (a bitmap of the deallocated LBAs first) */
+  uint64_t trim_log_erases;    /* its area erases (also in ckpt_erases) */
+  uint64_t trim_log_gc_waits;  /* GC erases that waited for the log's records to be programmed */
 };
+
+/* 1 if deallocations survive a power cut (the trim log, trimlog.c): with
+ * checkpoints unless power.trim_log.mode is off, without them when it is on.
+ * The host's check after a cut is strict for deallocations only then. */
+static inline int ftl_trims_persistent(const struct ftl_config *c) {
+  const int ckpt = c->ckpt_interval_ns != 0 || c->ckpt_interval_lbas != 0;
+  return ckpt ? c->trim_log != FTL_TLOG_OFF : c->trim_log == FTL_TLOG_ON;
+}
 
 struct ftl; /* defined in ftl_internal.h; the platform allocates ftl_size() bytes */
 

@@ -61,13 +61,14 @@ static uint32_t staging_lbas(const struct ftl_config *c) {
   return n < 1024 ? 1024 : n;
 }
 static uint32_t flash_ring_entries(const struct ftl_config *c) {
-  return pow2_at_least(nbufs_of(c) + c->gc_max_active + 1 + (ckpt_enabled(c) ? CKPT_INFLIGHT : 0) + cmt_flash_slots(c));
+  return pow2_at_least(nbufs_of(c) + c->gc_max_active + 1 + (ckpt_enabled(c) || tlog_own_cfg(c) ? CKPT_INFLIGHT : 0) +
+                       cmt_flash_slots(c));
 }
 
 struct dram_map {
   uint64_t l2p, valid, fsq, fcq, ncmd, nxfer, ndone, bufs, staging;
   uint64_t valid_cnt, erase, state, wp, inbuf, closed_ns, next, prev, cpos, closed, bucket;
-  uint64_t dfh, dft, dfc, drc, dca, fr, bufmeta, cmds, jobs, place, flags, reads, bbt, ckpt, cmt, cb, end;
+  uint64_t dfh, dft, dfc, drc, dca, fr, bufmeta, cmds, jobs, place, flags, reads, bbt, ckpt, tlog, cmt, cb, end;
   uint64_t zones; /* zns.c's zone states */
 };
 
@@ -115,6 +116,7 @@ static void plan(const struct ftl_config *c, struct dram_map *m) {
   m->bbt = take(&l, (blocks + 31) / 32 * 4);
   m->zones = c->command_set == FTL_CMDSET_ZNS ? take(&l, blocks) : l.off; /* nothing otherwise */
   m->ckpt = ckpt_enabled(c) ? take(&l, ckpt_dram_bytes(c)) : l.off;
+  m->tlog = tlog_own_cfg(c) ? take(&l, tlog_dram_bytes(c)) : l.off; /* the trim log's own areas (trimlog.c) */
   m->cmt = l.off; /* cached mapping (cmt.c): nothing with the full table */
   l.off += cmt_dram_bytes(c);
   m->cb = copyback_dram_bytes(c) ? take(&l, copyback_dram_bytes(c)) : l.off; /* ftl.gc.copyback (copyback.c) */
@@ -178,7 +180,7 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
    * by the threshold, one open block per die for each frontier, and the
    * victims in flight. The spare must exceed them or GC cannot make room. */
   const uint64_t overhead = (uint64_t)c->gc_threshold_blocks + place_frontiers(c) * dies * mp_planes_of(c) +
-                            c->gc_max_active + 1 + 2ull * ckpt_area_blocks(c) +
+                            c->gc_max_active + 1 + 2ull * ckpt_area_blocks(c) + tlog_own_blocks(c) +
                             cmt_region_blocks(c); /* translation blocks (ftl.mapping: cached) */
   const uint64_t data_blocks = (c->logical_lbas + spb - 1) / spb;
   const uint64_t zone = 1ull << zns_zone_bits((uint32_t)spb); /* zns: zone size, LBAs */
@@ -190,8 +192,15 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
         (unsigned long long)blocks);
   CHECK(c->command_set == FTL_CMDSET_ZNS || blocks > data_blocks + overhead, /* zns: no FTL, no spare needed */
         "ftl: over-provisioning too small: %llu blocks for %llu blocks of logical data plus %llu for the GC "
-        "threshold, open frontiers and victims (lower ftl.gc.threshold_blocks or the logical capacity)",
+        "threshold, open frontiers, victims and reserved areas (lower ftl.gc.threshold_blocks, "
+        "power.trim_log.blocks or the logical capacity)",
         (unsigned long long)blocks, (unsigned long long)data_blocks, (unsigned long long)overhead);
+  CHECK(!tlog_own_cfg(c) || (c->mapping == FTL_MAP_FULL && c->command_set == FTL_CMDSET_NVM),
+        "ftl: power.trim_log.mode on without checkpoints needs ftl.mapping full and nvme.command_set nvm");
+  CHECK(!tlog_own_cfg(c) || (uint64_t)c->trim_log_blocks * c->pages_per_block >= tlog_bm_pages(c) + 2ull,
+        "ftl: power.trim_log.blocks (%" PRIu32 " blocks of %" PRIu32 " pages) must hold the bitmap of %" PRIu32
+        " pages and two log pages",
+        c->trim_log_blocks, c->pages_per_block, tlog_bm_pages(c));
   if (cmt_config_check(c, msg, msg_len)) return -1;
   if (copyback_config_check(c, msg, msg_len)) return -1;
   const uint64_t need = ftl_dram_bytes(c);
@@ -362,6 +371,7 @@ static void init_commands(struct ftl *f, const struct dram_map *m) {
     f->jobs[j].page = 0;
     f->jobs[j].reads = 0;
     f->jobs[j].erase_after = 0;
+    f->jobs[j].trim_after = 0;
   }
 }
 
@@ -423,6 +433,7 @@ static int init_device(struct ftl *f, struct hal *hal, const struct ftl_config *
   if (skip_factory_bad(f, &m)) return -1;
   if (cfg->command_set == FTL_CMDSET_ZNS && zns_init(f, win(f, m.zones, f->total_blocks))) return -1;
   if (ckpt_init(f, m.ckpt)) return -1;
+  if (tlog_own_init(f, m.tlog)) return -1;
   if (init_frontiers(f, &m)) return -1;
   init_buffers(f, &m);
   init_commands(f, &m);

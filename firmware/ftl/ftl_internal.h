@@ -202,6 +202,7 @@ struct gc_job {
                            waiting) */
   uint32_t pair;        /* ftl.gc.pair_planes: the first job of its group of sibling victims (FTL_NONE: alone) */
   uint32_t pair_wait;   /* 1: relocated, its erase waits for the rest of its group */
+  uint32_t trim_after;  /* trim log's GC barrier: erase once its records up to this sequence number are on flash */
 };
 
 /* A multi-plane group being built on one die (flashif.c); used 0: none. */
@@ -233,10 +234,13 @@ struct ring {
 #define CKPT_HEADER_BYTES 64u
 #define CKPT_MAGIC 0x54504b43u /* "CKPT" */
 #define CKPT_TAG_ERASE 0x800000u
-#define CKPT_TAG_LOG 0x400000u /* a trim log program or read (trimlog.c) */
-#define TLOG_MAGIC 0x474f4c54u /* "TLOG": a trim log page's header word and OOB slot 0 */
-#define TLOG_HEADER_WORDS 4u   /* magic, generation, page index, records */
-#define TLOG_RECORD_WORDS 3u   /* first LBA, count, sequence number */
+#define CKPT_TAG_LOG 0x400000u    /* a trim log program or read (trimlog.c) */
+#define TLOG_MAGIC 0x474f4c54u    /* "TLOG": a trim log page's header word and OOB slot 0 */
+#define TLOG_HEADER_WORDS 4u      /* magic, generation, page index, records */
+#define TLOG_RECORD_WORDS 3u      /* first LBA, count, sequence number */
+#define TLOG_BM_MAGIC 0x50414d42u /* "BMAP": a bitmap page's header word (own areas): magic, generation, index, seq */
+#define TLOG_TAG_ROT 0x200000u    /* with CKPT_TAG_LOG: an own area's erase or bitmap program */
+enum { TLOG_ROT_ERASE = 1, TLOG_ROT_PROGRAM = 2, TLOG_ROT_DRAIN = 3 };
 enum {
   CKPT_H_MAGIC = 0,
   CKPT_H_GEN,
@@ -278,17 +282,35 @@ struct ckpt {
  * a DRAM page and programmed to a checkpoint area after its image on a flush,
  * when the page is full and by the power-fail handler. */
 struct trimlog {
-  uint8_t on;        /* checkpoints on (the log lives in their areas) */
-  uint8_t busy;      /* its page's program is in flight: records wait */
-  uint32_t area;     /* checkpoint area the log pages go to */
-  uint32_t base;     /* page index of the first log page there (after the image; 0 before any checkpoint) */
+  uint8_t on;       /* the log exists: in the checkpoints' areas, or in its own (own) */
+  uint8_t busy;     /* its page's program is in flight: records wait */
+  uint8_t own;      /* no checkpoints, power.trim_log.mode on: two areas of its own, a bitmap starts each */
+  uint8_t rot;      /* own: 0, or the move to the other area under way (TLOG_ROT_*) */
+  uint8_t rot_asap; /* own: the area is (nearly) full, or recovery just ran: move as soon as the page is idle */
+  uint8_t rot_failed;
+  uint32_t area;     /* area the log pages go to */
+  uint32_t base;     /* page index of the first log page there (after the image or bitmap; 0 without) */
   uint32_t next;     /* log pages used there (programmed, failed or torn) */
-  uint32_t gen;      /* generation of the checkpoint the log follows (0: none) */
+  uint32_t gen;      /* generation of the checkpoint (own: of the area's bitmap) the log follows (0: none) */
   uint32_t n, cap;   /* records in the DRAM page, records it holds */
   uint32_t *page;    /* the DRAM page: TLOG_HEADER_WORDS, then the records */
   uint32_t page_bus; /* its bus address */
   uint32_t *oob;     /* page buffer (tokens, LPNs, sequence) of its program or read */
   uint32_t oob_bus;
+  /* own areas (trimlog.c, "areas of its own") */
+  uint32_t area_n;   /* blocks per area */
+  uint32_t *blocks;  /* [2 * area_n] the areas' blocks, reserved at power-up */
+  uint32_t bm_pages; /* bitmap pages at the start of an area */
+  uint32_t *bitmap;  /* [bm_pages pages] TLOG_HEADER_WORDS each, then a bit per LBA: deallocated */
+  uint32_t bitmap_bus;
+  uint32_t bm_valid; /* recovery: the bitmap of the area read back whole */
+  uint32_t writing;  /* the area a move erases and writes */
+  uint32_t rot_next, rot_done, rot_inflight, rot_tries;
+  uint32_t top_gen;     /* largest generation on flash: a move writes top_gen + 1 */
+  uint32_t last_seq;    /* sequence number of the newest record made */
+  uint32_t page_seq;    /* of the newest record in the page in flight */
+  uint32_t rot_seq;     /* of the newest record made before the move's bitmap */
+  uint32_t durable_seq; /* every record up to this number is on flash (the GC erase barrier) */
 };
 
 /* The Streams directive of a namespace (NVMe 1.4 section 9.3). */
@@ -669,13 +691,24 @@ int cmt_recover(struct ftl *f);
 int recover_scan(struct ftl *f);
 
 /* ---- trimlog.c: the trim log --------------------------------------------------- */
-/* DRAM it needs after the checkpoint's (0: checkpoints off). */
+/* Without checkpoints, power.trim_log.mode on: the log in areas of its own
+ * (the full table only: with the cached mapping ftl_config_check refuses it). */
+static inline int tlog_own_cfg(const struct ftl_config *c) {
+  return c->trim_log == FTL_TLOG_ON && c->ckpt_interval_ns == 0 && c->ckpt_interval_lbas == 0;
+}
+/* Blocks both its own areas reserve (0: none). */
+uint32_t tlog_own_blocks(const struct ftl_config *c);
+/* Bitmap pages at the start of an own area. */
+uint32_t tlog_bm_pages(const struct ftl_config *c);
+/* DRAM it needs: after the checkpoint's, or its own (0: none). */
 uint64_t tlog_dram_bytes(const struct ftl_config *c);
 /* At power-up (ckpt_init): its DRAM at bus address bus. */
 void tlog_init(struct ftl *f, uint32_t bus);
-/* 1 if a deallocation may be logged now (always without checkpoints); 0 while
- * a checkpoint is under way, the page's program is in flight or the area is
- * full (a checkpoint is then asked for); a full page is programmed. */
+/* At power-up without checkpoints: its DRAM at offset off, its areas reserved; 0 or -1 (logged). */
+int tlog_own_init(struct ftl *f, uint64_t off);
+/* 1 if a deallocation may be logged now (always without a log); 0 while
+ * a checkpoint or a move is under way, the page's program is in flight or the area is
+ * full (a checkpoint or move is then asked for); a full page is programmed. */
 int tlog_room(struct ftl *f);
 /* Logs the deallocation of LBAs [slba, slba + n) with the next sequence number. */
 void tlog_add(struct ftl *f, uint64_t slba, uint64_t n);
@@ -683,15 +716,24 @@ void tlog_add(struct ftl *f, uint64_t slba, uint64_t n);
  * handler); counted as a program in flight. 1 if submitted. */
 int tlog_program(struct ftl *f);
 /* Its program completed (ckpt_done). */
-void tlog_done(struct ftl *f, int status);
+void tlog_done(struct ftl *f, uint32_t idx, int status);
+/* Own areas: the move to the other area (bitmap, erase, bitmap pages); nonzero if it did work. */
+int tlog_poll(struct ftl *f);
+/* GC barrier (own areas): 0 if a victim may be erased now; else the sequence
+ * number of the newest record not yet on flash (its page is submitted). */
+uint32_t tlog_barrier(struct ftl *f);
 /* A checkpoint of generation gen completed in area a: the log starts again
  * after its image, at page index base (the records so far are in the snapshot). */
 void tlog_checkpoint_done(struct ftl *f, uint32_t a, uint32_t gen, uint32_t base);
 /* Recovery: where the log of checkpoint gen (in area a after its image, at
  * page index base; gen 0: none loaded) is, then its page i read back: 0 (*recs, *n set), 1 torn or unreadable
- * (skip it), -1 past its end. Afterwards the log goes on after the last page read. */
+ * (skip it), -1 past its end. Afterwards the log goes on after the last page read.
+ * Own areas: a and base are ignored; the area is the newest whose bitmap reads back whole
+ * (tlog.bm_valid; the bitmap is then in tlog.bitmap). */
 void tlog_recover_begin(struct ftl *f, uint32_t a, uint32_t gen, uint32_t base);
 int tlog_read(struct ftl *f, uint32_t i, const uint32_t **recs, uint32_t *n);
+/* Recovery (own areas), after the replay: the next move goes to the other area. */
+void tlog_recover_end(struct ftl *f);
 
 /* ---- ckpt.c: checkpoints ---------------------------------------------------- */
 static inline int ckpt_enabled(const struct ftl_config *c) {
@@ -701,6 +743,13 @@ uint32_t ckpt_image_bytes(const struct ftl_config *c);
 uint32_t ckpt_pages(const struct ftl_config *c);       /* flash pages of one checkpoint */
 uint32_t ckpt_area_blocks(const struct ftl_config *c); /* blocks of one area (0: checkpoints off) */
 uint64_t ckpt_dram_bytes(const struct ftl_config *c);  /* image, buffers, area list (0: off) */
+/* Takes n blocks out of the free pool for good into out (the checkpoints'
+ * and the trim log's areas); 0, or -1 (logged, naming what). */
+int reserve_area_blocks(struct ftl *f, uint32_t *out, uint32_t n, const char *what);
+/* 1 when no program is in flight and no frontier holds a filled page: every
+ * L2P entry points at a programmed page (a checkpoint's or the trim log's
+ * drain, with placement waiting: ckpt.draining). */
+int ckpt_drained(const struct ftl *f);
 /* Carves the image at DRAM offset off and reserves the two areas (after the
  * factory bad blocks are known); 0 or -1. */
 int ckpt_init(struct ftl *f, uint64_t off);

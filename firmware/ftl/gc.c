@@ -83,7 +83,9 @@ static void job_finish(struct ftl *f, struct gc_job *j);
 /* Checked on every loop pass for every job: the test stays in the caller (a
  * call would save registers first on the RV32 core, only to return). */
 static inline __attribute__((always_inline)) void job_finish_if_done(struct ftl *f, struct gc_job *j) {
-  if (j->victim == FTL_NONE || j->page < f->cfg.pages_per_block || j->reads || j->erase_after || j->pair_wait) return;
+  if (j->victim == FTL_NONE || j->page < f->cfg.pages_per_block || j->reads || j->erase_after || j->trim_after ||
+      j->pair_wait)
+    return;
   job_finish(f, j);
 }
 
@@ -95,7 +97,11 @@ static void job_finish(struct ftl *f, struct gc_job *j) {
              blk, f->blk_valid[blk]);
     f->fatal = 1;
   }
-  if (f->cfg.gc_durable && !(f->blk_flags[blk] & BLKF_RETIRE)) {
+  /* The trim log's GC barrier (trimlog.c, own areas): the deallocations made
+   * so far must be on flash before the victim goes (it may hold the newest
+   * copy of an LBA deallocated since; lost, recovery would map an older one). */
+  const uint32_t trim = (f->blk_flags[blk] & BLKF_RETIRE) ? 0 : tlog_barrier(f);
+  if ((f->cfg.gc_durable || trim) && !(f->blk_flags[blk] & BLKF_RETIRE)) {
     /* Its data must be on flash before the victim goes: pad and program what
      * relocation filled, then wait for every program submitted so far. And
      * the newer copies of its stale LBAs too: a host write still in a page
@@ -103,9 +109,12 @@ static void job_finish(struct ftl *f, struct gc_job *j) {
      * write is programmed loses the LBA's flushed version at a cut (the host
      * FTL's power-cut test found one in 48 cuts). So every frontier's partly
      * filled page goes (write points of the host, GC's own). */
-    const uint32_t n = place_frontiers(&f->cfg);
-    for (uint32_t i = 0; i < n; ++i) frontier_flush_one(f, &f->fr[i]);
-    j->erase_after = f->seq ? f->seq : 1;
+    if (f->cfg.gc_durable) {
+      const uint32_t n = place_frontiers(&f->cfg);
+      for (uint32_t i = 0; i < n; ++i) frontier_flush_one(f, &f->fr[i]);
+      j->erase_after = f->seq ? f->seq : 1;
+    }
+    j->trim_after = trim;
     f->erase_waiting++;
     gc_erase_ready(f);
     return;
@@ -131,7 +140,9 @@ void gc_erase_ready(struct ftl *f) {
   const uint32_t lo = min_seq_in_flight(f);
   for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i) {
     struct gc_job *j = &f->jobs[i];
-    if (j->victim == FTL_NONE || !j->erase_after || (lo != FTL_NONE && lo <= j->erase_after)) continue;
+    if (j->victim == FTL_NONE || (!j->erase_after && !j->trim_after)) continue;
+    if (j->erase_after && lo != FTL_NONE && lo <= j->erase_after) continue;
+    if (j->trim_after && f->tlog.durable_seq < j->trim_after) continue; /* the trim log's barrier */
     f->erase_waiting--;
     job_erase(f, j);
   }
@@ -148,6 +159,7 @@ static void job_erase(struct ftl *f, struct gc_job *j) {
   }
   j->victim = FTL_NONE;
   j->erase_after = 0;
+  j->trim_after = 0;
   hal_trace(f->hal, HAL_TRACE_GC_VICTIM_END, blk);
   if (--f->gc_active == 0) f->stats.gc_active_ns += hal_time_ns(f->hal) - f->gc_since_ns;
   if (f->gc_active == 0 && f->cfg.debug_gc_register)

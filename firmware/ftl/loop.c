@@ -117,7 +117,8 @@ static int flash_completions(struct ftl *f) {
 int ftl_poll(struct ftl *f) {
   if (f->cfg.command_set != FTL_CMDSET_NVM) return ocssd_poll(f); /* no FTL on the drive (open_channel, zns) */
   int did = flash_completions(f);
-  if (f->ckpt.on) did |= ckpt_poll(f); /* periodic checkpoints (ckpt.c): may hold placement while it drains */
+  if (f->ckpt.on) did |= ckpt_poll(f);       /* periodic checkpoints (ckpt.c): may hold placement while it drains */
+  if (f->tlog.rot_asap) did |= tlog_poll(f); /* the trim log moves to its other area (trimlog.c) */
   if (!f->in_func_call) {
     did |= drain(f, host_transfers_done);
     did |= drain(f, host_commands);
@@ -152,7 +153,7 @@ void ftl_request_stop(struct ftl *f) { f->stop = 1; }
 
 int ftl_busy(const struct ftl *f) {
   return f->flash_outstanding || f->xfer_outstanding || f->gc_active || f->wait_head != FTL_NONE ||
-         f->gc_place_head != FTL_NONE || cmt_busy(f);
+         f->gc_place_head != FTL_NONE || cmt_busy(f) || f->tlog.rot_asap; /* rot_asap: the trim log's move */
 }
 
 const struct ftl_stats *ftl_get_stats(const struct ftl *f) { return &f->stats; }

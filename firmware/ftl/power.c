@@ -32,9 +32,10 @@
  * is consumed), a partly written chunk stays open there, no L2P is built (the
  * host's recovery reads the same pages for its own, docs/models/host_ftl.md).
  * Without checkpoints, not recovered: erase counts (they restart at 0), the
- * grown bad-block table (a retired block is scanned and used again) and
- * deallocations (a trimmed LBA reads its last data again: the trim log
- * lives in the checkpoints' areas).
+ * grown bad-block table (a retired block is scanned and used again) and,
+ * unless power.trim_log.mode is on, deallocations (a trimmed LBA may read
+ * older data again; with it on the trim log has areas of its own: a bitmap
+ * and records, replayed after the scan as with checkpoints).
  *
  * With checkpoints (ckpt.c): the newest complete checkpoint gives the L2P,
  * erase counts and grown bad blocks as of its snapshot (sequence number S:
@@ -174,11 +175,32 @@ static void load_checkpoint(struct ftl *f, struct scan *sc) {
   hal_charge(f->hal, FW_OP_ckpt_copy_word, (uint32_t)(f->cfg.logical_lbas + B)); /* the copies above */
 }
 
+/* Unmaps LBA l if the newest copy the scan found is older than deallocation
+ * seq (a copy from the checkpoint is older than any record read here). */
+static void unmap_older(struct ftl *f, struct scan *sc, uint32_t l, uint32_t seq) {
+  const uint32_t S = f->cfg.slots_per_page, p = f->l2p[l];
+  if (p == FTL_UNMAPPED) return;
+  const int from_scan = p != FTL_LOST && (!sc->ckpt || ((sc->mapped[l >> 5] >> (l & 31)) & 1u));
+  if (from_scan && sc->rseq[p / S] > seq) return; /* written again after the trim */
+  f->l2p[l] = FTL_UNMAPPED;
+  f->stats.recovery_trimmed++;
+}
+
 /* The trim log (trimlog.c): a record newer than the snapshot unmaps every
- * LBA of its range whose newest copy the scan found is older than it (a copy
- * from the checkpoint is older than any record read here). */
+ * LBA of its range whose newest copy the scan found is older than it. In
+ * its own areas a bitmap comes first: every LBA deallocated at its sequence
+ * number, as one record each. */
 static void replay_trims(struct ftl *f, struct scan *sc) {
-  const uint32_t S = f->cfg.slots_per_page;
+  const struct trimlog *t = &f->tlog;
+  if (t->own && t->bm_valid) {
+    const uint32_t words = f->cfg.slots_per_page * f->cfg.lba_bytes / 4, per = (words - TLOG_HEADER_WORDS) * 32;
+    const uint32_t x = t->bitmap[3];
+    if (x > sc->max_seq) sc->max_seq = x;
+    for (uint32_t l = 0; l < f->cfg.logical_lbas; ++l)
+      if ((t->bitmap[(size_t)(l / per) * words + TLOG_HEADER_WORDS + (l % per) / 32] >> (l % 32)) & 1u)
+        unmap_older(f, sc, l, x);
+    hal_charge(f->hal, FW_OP_l2p_lookup, (uint32_t)f->cfg.logical_lbas);
+  }
   for (uint32_t i = 0;; ++i) {
     const uint32_t *r = NULL;
     uint32_t n = 0;
@@ -190,14 +212,7 @@ static void replay_trims(struct ftl *f, struct scan *sc) {
       if (seq <= sc->snap || r[0] >= f->cfg.logical_lbas) continue;
       const uint32_t count = r[1] < f->cfg.logical_lbas - r[0] ? r[1] : (uint32_t)(f->cfg.logical_lbas - r[0]);
       hal_charge(f->hal, FW_OP_l2p_lookup, count);
-      for (uint32_t l = r[0]; l < r[0] + count; ++l) {
-        const uint32_t p = f->l2p[l];
-        if (p == FTL_UNMAPPED) continue;
-        const int from_scan = p != FTL_LOST && (!sc->ckpt || ((sc->mapped[l >> 5] >> (l & 31)) & 1u));
-        if (from_scan && sc->rseq[p / S] > seq) continue; /* written again after the trim */
-        f->l2p[l] = FTL_UNMAPPED;
-        f->stats.recovery_trimmed++;
-      }
+      for (uint32_t l = r[0]; l < r[0] + count; ++l) unmap_older(f, sc, l, seq);
     }
   }
 }
@@ -314,6 +329,7 @@ int recover_scan(struct ftl *f) {
   }
   hal_charge(f->hal, FW_OP_ckpt_copy_word, (uint32_t)f->cfg.logical_lbas); /* validity from the L2P */
   f->seq = sc.max_seq;
+  tlog_recover_end(f); /* its own areas: the log moves to the other one */
   f->stats.free_blocks_min = f->free_total;
   f->gc_pending = 1;
   f->stats.recovery_ns = hal_time_ns(f->hal) - t0;

@@ -44,10 +44,12 @@ int ftl_state_save(const struct ftl *f, void *out) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: --save-state is not built for ftl.mapping: cached");
     return -1;
   }
-  if (f->ckpt.gen || f->ckpt.phase || f->tlog.next) { /* their pages' bytes too (fc_sqe.meta) */
+  if (f->ckpt.gen || f->ckpt.phase || f->tlog.next || f->tlog.rot ||
+      f->tlog.top_gen > 1) { /* their pages' bytes too (fc_sqe.meta) */
     hal_logf(f->hal, HAL_LOG_ERROR,
              "ftl: --save-state after a checkpoint or trim log page was written in preconditioning "
-             "(power.checkpoint.writes, power.checkpoint.interval): their bytes live in the flash controller, which "
+             "(power.checkpoint.writes, power.checkpoint.interval, power.trim_log.mode): their bytes live in the flash "
+             "controller, which "
              "a saved drive does not hold");
     return -1;
   }
@@ -112,6 +114,8 @@ int ftl_state_load(struct ftl *f, const void *in, size_t bytes) {
   f->ckpt.bufmem = cur.ckpt.bufmem;
   f->tlog.page = cur.tlog.page;
   f->tlog.oob = cur.tlog.oob;
+  f->tlog.blocks = cur.tlog.blocks; /* its own areas (their contents are in DRAM) */
+  f->tlog.bitmap = cur.tlog.bitmap;
   for (uint32_t i = 0; i < FTL_MAX_FRONTIERS; ++i) f->fr[i].open_block = cur.fr[i].open_block;
   f->hot.hal = cur.hot.hal;
   f->hot.count = cur.hot.count;

@@ -29,8 +29,26 @@
  * Recovery (power.c) reads the log of the checkpoint it loaded (or the
  * pre-checkpoint log of area 1 when it scanned everything) page by page
  * until an erased page, skips a torn one, and unmaps every LBA of a record
- * whose newest copy found by the scan is older than the record. Without
- * checkpoints there is no log and deallocations are not persistent.
+ * whose newest copy found by the scan is older than the record.
+ *
+ * Without checkpoints (power.trim_log.mode on; docs/firmware.md "Trim log
+ * without checkpoints") the log has two areas of its own, reserved like the
+ * checkpoints' (power.trim_log.blocks each). An area starts with a bitmap of
+ * the LBAs deallocated at its sequence number X (one bit per LBA, from the
+ * L2P: unmapped), then log pages as above. When the area has one page left
+ * the log moves: its page is programmed, the frontiers drained (placement
+ * waits until every filled page is programmed), then the bitmap is taken
+ * (the L2P, with every record so far in it), the other area erased and the bitmap
+ * programmed there; deallocations wait meanwhile, and the older area stays
+ * whole until the next move erases it, so a torn move falls back to it.
+ * Recovery (after the full scan) takes the newest area whose bitmap reads
+ * back whole, unmaps every LBA of the bitmap whose newest copy is older than
+ * X and replays the records after it, then moves the log to the other area.
+ *
+ * A GC erase waits until every record made before its victim was collected
+ * is on flash (tlog_barrier): the erase may remove the newest copy of an LBA
+ * deallocated since, and if that deallocation were lost in a cut, recovery
+ * would map an older copy, older than what the host made durable.
  */
 #include <string.h>
 
@@ -38,50 +56,101 @@
 
 static uint32_t tlog_page_bytes(const struct ftl_config *c) { return c->slots_per_page * c->lba_bytes; }
 
-uint64_t tlog_dram_bytes(const struct ftl_config *c) {
-  if (!ckpt_enabled(c)) return 0;
-  return ((tlog_page_bytes(c) + 63u) & ~63u) + CKPT_BUF_STRIDE;
+uint32_t tlog_bm_pages(const struct ftl_config *c) {
+  const uint64_t bits = (uint64_t)(tlog_page_bytes(c) / 4 - TLOG_HEADER_WORDS) * 32;
+  return (uint32_t)((c->logical_lbas + bits - 1) / bits);
 }
 
-void tlog_init(struct ftl *f, uint32_t bus) {
+uint32_t tlog_own_blocks(const struct ftl_config *c) { return tlog_own_cfg(c) ? 2 * c->trim_log_blocks : 0; }
+
+static uint64_t page_dram(const struct ftl_config *c) { return ((tlog_page_bytes(c) + 63u) & ~63u) + CKPT_BUF_STRIDE; }
+
+uint64_t tlog_dram_bytes(const struct ftl_config *c) {
+  if (ckpt_enabled(c)) return c->trim_log == FTL_TLOG_OFF ? 0 : page_dram(c);
+  if (!tlog_own_cfg(c)) return 0;
+  return page_dram(c) + ((2ull * c->trim_log_blocks * 4 + 63) & ~63ull) +
+         (uint64_t)tlog_bm_pages(c) * tlog_page_bytes(c);
+}
+
+static int page_init(struct ftl *f, uint32_t bus) {
   struct trimlog *t = &f->tlog;
-  memset(t, 0, sizeof *t);
-  if (!ckpt_enabled(&f->cfg) || f->cfg.logical_lbas >= 0xffffffffull) return;
   const uint32_t pb = (tlog_page_bytes(&f->cfg) + 63u) & ~63u;
   t->page = hal_dram(f->hal, bus, tlog_page_bytes(&f->cfg));
   t->page_bus = bus;
   t->oob = hal_dram(f->hal, bus + pb, CKPT_BUF_STRIDE);
   t->oob_bus = bus + pb;
-  if (!t->page || !t->oob) return;
+  if (!t->page || !t->oob) return -1;
   t->cap = (tlog_page_bytes(&f->cfg) / 4 - TLOG_HEADER_WORDS) / TLOG_RECORD_WORDS;
+  return 0;
+}
+
+void tlog_init(struct ftl *f, uint32_t bus) {
+  struct trimlog *t = &f->tlog;
+  memset(t, 0, sizeof *t);
+  if (!ckpt_enabled(&f->cfg) || f->cfg.trim_log == FTL_TLOG_OFF || f->cfg.logical_lbas >= 0xffffffffull) return;
+  if (page_init(f, bus)) return;
   t->area = 1; /* before the first checkpoint (it goes to area 0) */
   t->on = t->cap > 0;
 }
 
-/* The flash row of log page i (an index in the area's page order, striped
- * over its blocks as the image's pages are: ckpt_row). */
-static uint32_t log_row(const struct ftl *f, uint32_t i) {
-  const uint32_t n = f->ckpt.area_n;
-  return f->ckpt.area[f->tlog.area * n + i % n] * f->cfg.pages_per_block + i / n;
+int tlog_own_init(struct ftl *f, uint64_t off) {
+  struct trimlog *t = &f->tlog;
+  if (!tlog_own_cfg(&f->cfg)) return 0;
+  memset(t, 0, sizeof *t);
+  const uint32_t bus = (uint32_t)(f->cfg.dram_base + off);
+  const uint64_t list = (2ull * f->cfg.trim_log_blocks * 4 + 63) & ~63ull;
+  t->area_n = f->cfg.trim_log_blocks;
+  t->bm_pages = tlog_bm_pages(&f->cfg);
+  t->blocks = hal_dram(f->hal, bus + (uint32_t)page_dram(&f->cfg), 2 * t->area_n * 4);
+  t->bitmap_bus = bus + (uint32_t)(page_dram(&f->cfg) + list);
+  t->bitmap = hal_dram(f->hal, t->bitmap_bus, t->bm_pages * tlog_page_bytes(&f->cfg));
+  if (page_init(f, bus) || !t->blocks || !t->bitmap) return -1;
+  if (reserve_area_blocks(f, t->blocks, 2 * t->area_n, "the trim log's areas (power.trim_log.blocks)")) return -1;
+  f->stats.free_blocks_min = f->free_total;
+  /* A new drive: the log starts in area 0 at its first page, generation 1,
+   * without a bitmap (nothing was deallocated); the first move writes one. */
+  t->own = 1;
+  t->area = 0;
+  t->gen = t->top_gen = 1;
+  t->on = t->cap > 0;
+  return 0;
+}
+
+/* The flash row of page i of area a (an index in the area's page order,
+ * striped over its blocks as the image's pages are: ckpt_row). */
+static uint32_t area_row(const struct ftl *f, uint32_t a, uint32_t i) {
+  const struct trimlog *t = &f->tlog;
+  const uint32_t n = t->own ? t->area_n : f->ckpt.area_n;
+  const uint32_t *blocks = t->own ? t->blocks : f->ckpt.area;
+  return blocks[a * n + i % n] * f->cfg.pages_per_block + i / n;
+}
+static uint32_t log_row(const struct ftl *f, uint32_t i) { return area_row(f, f->tlog.area, i); }
+
+static uint32_t area_pages(const struct ftl *f) {
+  return (f->tlog.own ? f->tlog.area_n : f->ckpt.area_n) * f->cfg.pages_per_block;
 }
 
 /* Log pages left in the area. */
 static uint32_t pages_left(const struct ftl *f) {
   const struct trimlog *t = &f->tlog;
-  const uint32_t cap = f->ckpt.area_n * f->cfg.pages_per_block;
+  const uint32_t cap = area_pages(f);
   return t->base + t->next >= cap ? 0 : cap - t->base - t->next;
 }
 
 int tlog_room(struct ftl *f) {
   struct trimlog *t = &f->tlog;
   if (!t->on) return 1;
-  if (f->ckpt.phase != 0 || t->busy) return 0; /* a checkpoint under way, or the page in flight */
+  if (f->ckpt.phase != 0 || t->busy || t->rot || t->rot_asap)
+    return 0; /* a checkpoint or move under way, or the page in flight */
   if (t->n == t->cap) {
     tlog_program(f);
     return 0;
   }
   if (pages_left(f) < 2) { /* the last page stays for the records in DRAM (a flush, a power failure) */
-    f->ckpt.asap = 1;
+    if (t->own)
+      t->rot_asap = 1;
+    else
+      f->ckpt.asap = 1;
     return 0;
   }
   return 1;
@@ -94,45 +163,186 @@ void tlog_add(struct ftl *f, uint64_t slba, uint64_t n) {
   r[0] = (uint32_t)slba;
   r[1] = (uint32_t)n;
   r[2] = ++f->seq;
+  t->last_seq = f->seq;
   t->n++;
   hal_charge(f->hal, FW_OP_l2p_update, 1);
 }
 
+/* The page buffer of a metadata page: magic (and index) in its slots, no LPNs,
+ * the generation as its OOB sequence (area blocks are never scanned). */
+static void meta_oob(struct ftl *f, uint32_t magic, uint32_t idx, uint32_t gen) {
+  struct trimlog *t = &f->tlog;
+  const uint32_t S = f->cfg.slots_per_page;
+  memset(t->oob, 0, FC_PAGE_BUF_BYTES(S));
+  t->oob[0] = magic;
+  if (S > 1) t->oob[1] = idx;
+  for (uint32_t s = 0; s < S; ++s) t->oob[S + s] = SSDVP_LPN_NONE;
+  t->oob[2 * (size_t)S] = gen;
+}
+
 int tlog_program(struct ftl *f) {
   struct trimlog *t = &f->tlog;
-  if (!t->on || t->busy || t->n == 0) return 0;
-  if (!pages_left(f)) { /* no page left (a program failed): the records wait for the checkpoint asked for */
-    f->ckpt.asap = 1;
+  if (!t->on || t->busy || t->rot || t->n == 0) return 0; /* a move's bitmap holds the records */
+  if (!pages_left(f)) { /* no page left (a program failed): the records wait for the checkpoint or move asked for */
+    if (t->own)
+      t->rot_asap = 1;
+    else
+      f->ckpt.asap = 1;
     return 0;
   }
-  const uint32_t S = f->cfg.slots_per_page, i = t->base + t->next;
+  const uint32_t i = t->base + t->next;
   t->page[0] = TLOG_MAGIC;
   t->page[1] = t->gen;
   t->page[2] = i;
   t->page[3] = t->n;
-  memset(t->oob, 0, FC_PAGE_BUF_BYTES(S));
-  t->oob[0] = TLOG_MAGIC;
-  if (S > 1) t->oob[1] = i;
-  for (uint32_t s = 0; s < S; ++s) t->oob[S + s] = SSDVP_LPN_NONE;
-  t->oob[2 * (size_t)S] = t->gen; /* OOB sequence: never compared with data pages' (area blocks are not scanned) */
+  meta_oob(f, TLOG_MAGIC, i, t->gen);
   flash_submit_meta(f, FC_OP_PROGRAM, TAG(TAG_CKPT, CKPT_TAG_LOG), log_row(f, i), t->oob_bus, t->page_bus,
                     tlog_page_bytes(&f->cfg));
   t->next++;
   t->busy = 1;
+  t->page_seq = t->last_seq;
   f->programs_inflight++; /* a flush, a checkpoint's drain and ftl.gc.durable wait for it */
   f->stats.ckpt_programs++;
   f->stats.trim_log_programs++;
   return 1;
 }
 
-void tlog_done(struct ftl *f, int status) {
+static void rot_done(struct ftl *f, int status);
+
+void tlog_done(struct ftl *f, uint32_t idx, int status) {
   struct trimlog *t = &f->tlog;
+  if (idx & TLOG_TAG_ROT) {
+    rot_done(f, status);
+    return;
+  }
   t->busy = 0;
   f->programs_inflight--;
-  if (status == FC_OK)
+  if (status == FC_OK) {
     t->n = 0;
-  else if (f->flush_waiters)
+    t->durable_seq = t->page_seq;
+  } else if (f->flush_waiters || f->erase_waiting) {
     tlog_program(f); /* the records stay: the next page takes them */
+  }
+}
+
+/* ---- areas of its own: the move, the GC barrier ------------------------------ */
+
+/* The bitmap of the LBAs deallocated now (unmapped), with sequence number x,
+ * for the area's generation gen. */
+static void bitmap_take(struct ftl *f, uint32_t gen, uint32_t x) {
+  struct trimlog *t = &f->tlog;
+  const uint32_t words = tlog_page_bytes(&f->cfg) / 4, per = (words - TLOG_HEADER_WORDS) * 32;
+  for (uint32_t p = 0; p < t->bm_pages; ++p) {
+    uint32_t *pg = t->bitmap + (size_t)p * words;
+    pg[0] = TLOG_BM_MAGIC;
+    pg[1] = gen;
+    pg[2] = p;
+    pg[3] = x;
+    memset(pg + TLOG_HEADER_WORDS, 0, (size_t)(words - TLOG_HEADER_WORDS) * 4);
+  }
+  for (uint64_t l = 0; l < f->cfg.logical_lbas; ++l) {
+    if (f->l2p[l] != FTL_UNMAPPED) continue;
+    const uint32_t p = (uint32_t)(l / per), b = (uint32_t)(l % per);
+    t->bitmap[(size_t)p * words + TLOG_HEADER_WORDS + b / 32] |= 1u << (b % 32);
+  }
+  hal_charge(f->hal, FW_OP_ckpt_copy_word, (uint32_t)f->cfg.logical_lbas); /* a pass over the L2P */
+}
+
+int tlog_poll(struct ftl *f) {
+  struct trimlog *t = &f->tlog;
+  switch (t->rot) {
+    case 0:
+      if (!t->rot_asap || t->busy) return 0;
+      if (t->n && pages_left(f)) return tlog_program(f); /* the records first: durable in this area */
+      /* Drain as a checkpoint does: placement waits and every filled page is
+       * programmed, so each mapped LBA's newest copy is on flash before the
+       * bitmap leaves it out (the records of the older area, which the next
+       * move erases, are not needed for it then). */
+      f->ckpt.draining = 1;
+      for (uint32_t i = 0; i < place_frontiers(&f->cfg); ++i) frontier_flush_one(f, &f->fr[i]);
+      t->rot = TLOG_ROT_DRAIN;
+      return 1;
+    case TLOG_ROT_DRAIN:
+      if (!ckpt_drained(f)) return 0;
+      f->ckpt.draining = 0;
+      bitmap_take(f, t->top_gen + 1, ++f->seq);
+      t->rot_seq = t->last_seq; /* every record so far is in the bitmap */
+      t->writing = t->area ^ 1;
+      t->rot = TLOG_ROT_ERASE;
+      t->rot_next = t->rot_done = t->rot_inflight = 0;
+      t->rot_failed = 0;
+      return 1;
+    case TLOG_ROT_ERASE: {
+      int did = 0;
+      while (t->rot_next < t->area_n && t->rot_inflight < CKPT_INFLIGHT) {
+        flash_submit(f, FC_OP_ERASE, TAG(TAG_CKPT, CKPT_TAG_LOG | TLOG_TAG_ROT),
+                     t->blocks[t->writing * t->area_n + t->rot_next], 0, 0);
+        f->stats.ckpt_erases++;
+        f->stats.trim_log_erases++;
+        t->rot_next++, t->rot_inflight++, did = 1;
+      }
+      if (t->rot_done == t->area_n && !t->rot_inflight) {
+        t->rot = TLOG_ROT_PROGRAM;
+        t->rot_next = t->rot_done = 0;
+        if (t->rot_failed) t->rot_done = t->bm_pages; /* no programs: again from the start */
+        did = 1;
+      }
+      return did;
+    }
+    case TLOG_ROT_PROGRAM: {
+      const uint32_t words = tlog_page_bytes(&f->cfg) / 4;
+      if (t->rot_inflight) return 0;
+      if (t->rot_done == t->bm_pages) {
+        if (t->rot_failed) {
+          t->rot = 0; /* again from the start (rot_asap stays) */
+          if (++t->rot_tries >= 8) {
+            hal_logf(f->hal, HAL_LOG_ERROR,
+                     "ftl: the trim log could not move to its other area 8 times (erase or "
+                     "program failures in its blocks)");
+            f->fatal = 1;
+          }
+          return 1;
+        }
+        t->area = t->writing;
+        t->base = t->bm_pages;
+        t->next = 0;
+        t->gen = t->top_gen = t->top_gen + 1;
+        t->n = 0; /* records made before the bitmap: in it */
+        if (t->durable_seq < t->rot_seq) t->durable_seq = t->rot_seq;
+        t->rot = 0;
+        t->rot_asap = 0;
+        t->rot_tries = 0;
+        f->stats.trim_log_rotations++;
+        host_check_flush(f); /* a flush waiting for the records */
+        if (f->erase_waiting) gc_erase_ready(f);
+        return 1;
+      }
+      const uint32_t p = t->rot_next;
+      meta_oob(f, TLOG_BM_MAGIC, p, t->top_gen + 1);
+      flash_submit_meta(f, FC_OP_PROGRAM, TAG(TAG_CKPT, CKPT_TAG_LOG | TLOG_TAG_ROT), area_row(f, t->writing, p),
+                        t->oob_bus, t->bitmap_bus + p * words * 4, tlog_page_bytes(&f->cfg));
+      f->stats.ckpt_programs++;
+      f->stats.trim_log_programs++;
+      t->rot_next++, t->rot_inflight++;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static void rot_done(struct ftl *f, int status) {
+  struct trimlog *t = &f->tlog;
+  t->rot_inflight--;
+  t->rot_done++;
+  if (status != FC_OK) t->rot_failed = 1;
+}
+
+uint32_t tlog_barrier(struct ftl *f) {
+  struct trimlog *t = &f->tlog;
+  if (!t->own || !f->cfg.trim_log_gc_barrier || t->last_seq <= t->durable_seq) return 0;
+  if (!t->busy && !t->rot) tlog_program(f); /* (a move, or the page in flight, makes them durable too) */
+  f->stats.trim_log_gc_waits++;
+  return t->last_seq;
 }
 
 void tlog_checkpoint_done(struct ftl *f, uint32_t a, uint32_t gen, uint32_t base) {
@@ -145,37 +355,113 @@ void tlog_checkpoint_done(struct ftl *f, uint32_t a, uint32_t gen, uint32_t base
   t->n = 0; /* deallocations waited since the drain: the snapshot holds every record */
 }
 
-void tlog_recover_begin(struct ftl *f, uint32_t a, uint32_t gen, uint32_t base) {
-  struct trimlog *t = &f->tlog;
-  if (!t->on) return;
-  t->area = gen ? a : 1;
-  t->base = gen ? base : 0;
-  t->gen = gen;
-  t->next = 0;
-  t->n = 0;
-}
+/* ---- recovery -------------------------------------------------------------- */
 
-int tlog_read(struct ftl *f, uint32_t i, const uint32_t **recs, uint32_t *n) {
+/* Reads page i of area a into buf (the page's bytes) and the OOB buffer: 0
+ * read, 1 erased, -1 torn or unreadable. */
+static int read_meta(struct ftl *f, uint32_t a, uint32_t i, uint32_t buf_bus) {
   struct trimlog *t = &f->tlog;
-  if (!t->on || t->base + i >= f->ckpt.area_n * f->cfg.pages_per_block) return -1;
-  const uint32_t S = f->cfg.slots_per_page, idx = t->base + i;
-  memset(t->oob, 0, FC_PAGE_BUF_BYTES(S));
-  flash_submit_meta(f, FC_OP_READ, TAG(TAG_CKPT, CKPT_TAG_LOG), log_row(f, idx), t->oob_bus, t->page_bus,
+  memset(t->oob, 0, FC_PAGE_BUF_BYTES(f->cfg.slots_per_page));
+  flash_submit_meta(f, FC_OP_READ, TAG(TAG_CKPT, CKPT_TAG_LOG), area_row(f, a, i), t->oob_bus, buf_bus,
                     tlog_page_bytes(&f->cfg));
   f->stats.recovery_ckpt_pages++;
   struct fc_cqe c;
   if (flash_wait_one(f, TAG(TAG_CKPT, CKPT_TAG_LOG), &c)) return -1;
-  if (c.status == FC_OK && (c.flags & FC_FLAG_ERASED)) return -1; /* the end of the log */
-  t->next = i + 1;                                                /* the log goes on after this page */
-  if (c.status != FC_OK) return 1;                                /* torn by the cut: not durable yet */
+  if (c.status == FC_OK && (c.flags & FC_FLAG_ERASED)) return 1;
+  return c.status == FC_OK ? 0 : -1;
+}
+
+/* Own areas: area a's generation from its first page (0: none), and in
+ * *magic what that page is (a bitmap's, or a new drive's first log page). */
+static uint32_t area_gen(struct ftl *f, uint32_t a, uint32_t *magic) {
+  struct trimlog *t = &f->tlog;
+  *magic = 0;
+  if (read_meta(f, a, 0, t->page_bus) != 0) return 0;
+  const uint32_t *p = t->page;
+  if ((p[0] != TLOG_BM_MAGIC && p[0] != TLOG_MAGIC) || p[2] != 0 || t->oob[0] != p[0]) return 0;
+  *magic = p[0];
+  return p[1];
+}
+
+/* Own areas: area a's bitmap of generation gen read back whole into tlog.bitmap? */
+static int bitmap_read(struct ftl *f, uint32_t a, uint32_t gen) {
+  struct trimlog *t = &f->tlog;
+  const uint32_t words = tlog_page_bytes(&f->cfg) / 4;
+  for (uint32_t p = 0; p < t->bm_pages; ++p) {
+    const uint32_t *pg = t->bitmap + (size_t)p * words;
+    if (read_meta(f, a, p, t->bitmap_bus + p * words * 4) != 0) return -1;
+    if (pg[0] != TLOG_BM_MAGIC || pg[1] != gen || pg[2] != p || pg[3] != t->bitmap[3]) return -1;
+  }
+  return 0;
+}
+
+static void own_recover_begin(struct ftl *f) {
+  struct trimlog *t = &f->tlog;
+  uint32_t gen[2], magic[2];
+  for (uint32_t a = 0; a < 2; ++a) gen[a] = area_gen(f, a, &magic[a]);
+  t->top_gen = gen[0] > gen[1] ? gen[0] : gen[1];
+  if (t->top_gen == 0) t->top_gen = 1;
+  t->area = 0;
+  t->gen = 0; /* no log found: nothing to replay */
+  t->base = 0;
+  t->bm_valid = 0;
+  const uint32_t first = gen[1] > gen[0] ? 1 : 0;
+  for (uint32_t i = 0; i < 2; ++i) {
+    const uint32_t a = i ? first ^ 1 : first;
+    if (!gen[a]) continue;
+    if (magic[a] == TLOG_MAGIC) { /* a new drive's area 0: the log from its first page, no bitmap */
+      t->area = a, t->gen = gen[a], t->base = 0;
+      return;
+    }
+    if (bitmap_read(f, a, gen[a]) == 0) {
+      t->area = a, t->gen = gen[a], t->base = t->bm_pages;
+      t->bm_valid = 1;
+      return;
+    }
+    f->stats.recovery_ckpt_torn++; /* a move the cut tore: the older area */
+  }
+}
+
+void tlog_recover_begin(struct ftl *f, uint32_t a, uint32_t gen, uint32_t base) {
+  struct trimlog *t = &f->tlog;
+  if (!t->on) return;
+  t->next = 0;
+  t->n = 0;
+  if (t->own) {
+    own_recover_begin(f);
+    return;
+  }
+  t->area = gen ? a : 1;
+  t->base = gen ? base : 0;
+  t->gen = gen;
+}
+
+int tlog_read(struct ftl *f, uint32_t i, const uint32_t **recs, uint32_t *n) {
+  struct trimlog *t = &f->tlog;
+  if (!t->on || (t->own && !t->gen) || t->base + i >= area_pages(f)) return -1;
+  const uint32_t idx = t->base + i;
+  const int got = read_meta(f, t->area, idx, t->page_bus);
+  if (got == 1) return -1; /* the end of the log */
+  t->next = i + 1;         /* the log goes on after this page */
+  if (got < 0) return 1;   /* torn by the cut: not durable yet */
   const uint32_t *p = t->page;
   if (t->oob[0] != TLOG_MAGIC || p[0] != TLOG_MAGIC || p[1] != t->gen || p[2] != idx || p[3] > t->cap) {
     /* not this log's page (another checkpoint's image): the end, and no room
      * after it (the next checkpoint moves the log to its own area) */
-    t->next = f->ckpt.area_n * f->cfg.pages_per_block - t->base;
+    t->next = area_pages(f) - t->base;
     return -1;
   }
   *recs = p + TLOG_HEADER_WORDS;
   *n = p[3];
   return 0;
+}
+
+void tlog_recover_end(struct ftl *f) {
+  struct trimlog *t = &f->tlog;
+  if (!t->own) return;
+  /* The recovered state is on flash (this area and the scan): move the log
+   * to the other area at once, so nothing is ever written after a torn page
+   * and the next bitmap holds what this recovery found. */
+  t->last_seq = t->durable_seq = f->seq;
+  t->rot_asap = 1;
 }

@@ -108,8 +108,9 @@ class Scoreboard {
   // else (another LBA's data, garbage). Deallocated reads as deallocated
   // (NVMe's DLFEAT: the deallocated token), and as the data it had before
   // only where that deallocation was not durable, as for a write. With
-  // trims_durable false (the drive does not persist deallocations: no
-  // checkpoints) an LBA deallocated last is unchecked, and so is one
+  // trims_durable false (the drive does not persist deallocations:
+  // ftl_trims_persistent() is 0, i.e. no trim log: no checkpoints and
+  // power.trim_log.mode not on) an LBA deallocated last is unchecked, and so is one
   // deallocated since (or by) its durable state and written again without a
   // flush: the state it may fall back to is a deallocation, which such a
   // drive reads as any older data of the LBA (the GC of the deallocated

@@ -18,4 +18,14 @@ nlohmann::json checkpoint_json(const ftl_config& c, const ftl_stats& s, const ft
           {"drain_s", double(s.ckpt_drain_ns - a.ckpt_drain_ns) * 1e-9}};
 }
 
+nlohmann::json trim_log_json(const ftl_config& c, const ftl_stats& s, const ftl_stats& a) {
+  return {{"blocks_per_area", c.trim_log_blocks},
+          {"gc_barrier", c.trim_log_gc_barrier},
+          {"programs", s.trim_log_programs - a.trim_log_programs},
+          {"moves", s.trim_log_rotations - a.trim_log_rotations},
+          {"erases", s.trim_log_erases - a.trim_log_erases},
+          {"gc_erases_waited", s.trim_log_gc_waits - a.trim_log_gc_waits},
+          {"metadata_lba_writes", checkpoint_slots(s, a, c.slots_per_page)}};
+}
+
 }  // namespace ssdvp

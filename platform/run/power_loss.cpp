@@ -108,8 +108,9 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
   const uint32_t chunk = std::max<uint32_t>(1, std::min<uint32_t>(soc.fw_config().max_transfer_lbas, 256));
   std::vector<uint32_t> tok(chunk);
   uint64_t latest = 0, older = 0, lost = 0, foreign = 0, unchecked = 0, unreadable = 0, dealloc = 0;
-  // With checkpoints the firmware logs deallocations (trimlog.c): they are checked like writes.
-  const bool trims_durable = soc.fw_config().ckpt_interval_ns || soc.fw_config().ckpt_interval_lbas;
+  // With the trim log (trimlog.c: with checkpoints unless power.trim_log.mode
+  // is off, without them when it is on) deallocations are checked like writes.
+  const bool trims_durable = ftl_trims_persistent(&soc.fw_config()) != 0;
   for (uint64_t lba = 0; lba < lbas; lba += chunk) {
     const uint32_t n = uint32_t(std::min<uint64_t>(chunk, lbas - lba));
     if (fw.func_read(lba, n, tok.data()) != 0) {  // a command failed: read LBA by LBA
@@ -178,15 +179,19 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
             {"deallocated_unchecked", unchecked},
             {"deallocated_latest", dealloc}}},
           {"violations", lost + foreign + unreadable},
+          {"deallocations_persistent", trims_durable},  // the contract the check applied (scoreboard.h)
           {"ready_at_s", double(sc_core::sc_time_stamp().value()) * 1e-12},
           {"wall_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count()}};
 }
 
 nlohmann::json power_cuts_summary(const std::vector<nlohmann::json>& cuts, const PowerKeys& k) {
-  uint64_t violations = 0, during_gc = 0, during_ckpt = 0, torn_p = 0, torn_e = 0, failed = 0;
+  uint64_t violations = 0, during_gc = 0, during_ckpt = 0, torn_p = 0, torn_e = 0, failed = 0, unchecked = 0;
+  bool persistent = false;
   double rec_s = 0, rec_max = 0, cpu_s = 0;
   for (const auto& c : cuts) {
     violations += c["violations"].get<uint64_t>();
+    unchecked += c["check"]["deallocated_unchecked"].get<uint64_t>();
+    persistent = c["deallocations_persistent"].get<bool>();
     during_gc += c["during_gc"].get<bool>();
     during_ckpt += c["during_checkpoint"].get<bool>();
     torn_p += c["torn_programs"].get<uint64_t>();
@@ -210,6 +215,8 @@ nlohmann::json power_cuts_summary(const std::vector<nlohmann::json>& cuts, const
           {"recovery_time_s_max", rec_max},
           {"recovery_cpu_s_mean", cpu_s / n},
           {"violations", violations},
+          {"deallocations_persistent", persistent},
+          {"deallocated_unchecked", unchecked},
           {"each", cuts}};
 }
 

@@ -137,6 +137,7 @@ nlohmann::json drive_shaping_keys(const Config& cfg, bool workload_preconditione
     if (free_to_differ(k)) continue;
     bool shapes = starts_with(k, "flash.") || starts_with(k, "ftl.") || starts_with(k, "precondition.") ||
                   starts_with(k, "power.checkpoint.") ||  // its blocks and DRAM region are part of the drive
+                  starts_with(k, "power.trim_log.") ||    // so are the trim log's own areas
                   k == "nvme.lba_size" || k == "nvme.namespace_size" || k == "nvme.command_set" || k == "dram.size" ||
                   k == "cpu.mode";
     if (workload_preconditioned)

@@ -682,6 +682,8 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   j["integrity"] = {{"reads_checked", sb_->checked()}, {"mismatches", sb_->mismatches()}};
   j["reliability"] = reliability_json(x.soc.flash, *x.s, at_start_);
   if (fc.ckpt_interval_ns || fc.ckpt_interval_lbas) j["checkpoints"] = checkpoint_json(fc, *x.s, at_start_);
+  if (!(fc.ckpt_interval_ns || fc.ckpt_interval_lbas) && ftl_trims_persistent(&fc))
+    j["trim_log"] = trim_log_json(fc, *x.s, at_start_);  // its own areas (trimlog.c)
   j["run"] = summary_run(x, wall_s);
   if (flows_) j["flows"] = flows_->summary();  // per-flow figures (host/flows.h)
   if (host_ftl_) {

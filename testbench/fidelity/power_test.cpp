@@ -303,3 +303,36 @@ TEST(PowerCut, WithoutCheckpointsDeallocatedLbasAndCountersAcrossCuts) {
   EXPECT_GE(f["waf"].get<double>(), 1.0);
   EXPECT_LT(f["waf"].get<double>(), 20.0);
 }
+
+// The same cuts with the trim log in areas of its own (power.trim_log.mode
+// on, no checkpoints): the drive persists deallocations, so the check is
+// strict for them (deallocations_persistent) and leaves nothing unchecked,
+// where the run above leaves thousands of LBAs per cut; still no violation.
+// Recovery unmaps LBAs whose deallocation it found in the log, and the log
+// moves to its other area after every recovery.
+TEST(PowerCut, TrimLogWithoutCheckpointsChecksEveryDeallocatedLba) {
+  const json s =
+      cut("varmail_trimlog",
+          {"workload.source=files", "host.files.personality=varmail", "host.files.fill=0.6", "host.files.loops=0",
+           "host.time_limit=4s", "host.trim.policy=discard", "power.cuts=6", "power.cuts_span=3s", "power.seed=3",
+           "power.plp=false", "ftl.gc.durable=1", "power.trim_log.mode=on"});
+  ASSERT_TRUE(s.contains("power"));
+  const auto& p = s["power"];
+  const uint64_t n = u(p["cuts"]);
+  ASSERT_GE(n, 3u);
+  expect_cuts_clean(s, n);
+  EXPECT_TRUE(p["deallocations_persistent"].get<bool>());
+  EXPECT_EQ(u(p["deallocated_unchecked"]), 0u);
+  uint64_t unmapped = 0, dealloc = 0;
+  for (const auto& c : p["each"]) {
+    EXPECT_TRUE(c["deallocations_persistent"].get<bool>());
+    unmapped += u(c["recovery"]["trim_log_lbas_unmapped"]);
+    dealloc += u(c["check"]["deallocated_latest"]);
+  }
+  EXPECT_GT(unmapped, 0u);
+  EXPECT_GT(dealloc, 1000u);  // deallocated LBAs checked (they read deallocated)
+  ASSERT_TRUE(s.contains("trim_log"));
+  EXPECT_GT(u(s["trim_log"]["programs"]), 0u);
+  EXPECT_GE(u(s["trim_log"]["moves"]), n);  // one after each recovery at least
+  EXPECT_GT(u(s["trim_log"]["gc_erases_waited"]), 0u);
+}

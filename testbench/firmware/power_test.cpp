@@ -1,7 +1,8 @@
 // power_test.cpp - power-up recovery on the fake HAL (issue 20): partly
 // written blocks go back to a frontier at their write pointer, so repeated
 // cuts do not drain the free pool; deallocations made after the newest
-// checkpoint survive a cut through the trim log (trimlog.c).
+// checkpoint survive a cut through the trim log (trimlog.c), and without
+// checkpoints through its own areas (power.trim_log.mode on).
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -90,6 +91,17 @@ struct CkptDevice : Device {
                                     cfg.pages_per_block, cfg.slots_per_page);
   }
   ftl_stats stats() { return *ftl_get_stats(f); }
+  // Every LBA written once, then a Flush.
+  void fill() {
+    for (uint64_t l = 0; l < cfg.logical_lbas; l += 64)
+      write(l, uint32_t(std::min<uint64_t>(64, cfg.logical_lbas - l)));
+    ASSERT_EQ(ftl_func_flush(f), 0);
+  }
+  // Deallocates [lba, lba + n), host scoreboard too.
+  void trim(uint64_t lba, uint64_t n) {
+    ASSERT_EQ(ftl_func_trim(f, lba, n), 0);
+    for (uint64_t l = lba; l < lba + n; ++l) version[l] = 0;
+  }
   uint64_t deallocated(uint64_t lba, uint64_t n) {
     uint64_t k = 0;
     for (uint64_t l = lba; l < lba + n; ++l) {
@@ -112,8 +124,7 @@ TEST(FtlPower, FlushedTrimsAfterTheLastCheckpointSurviveACut) {
     CkptDevice d;
     ASSERT_EQ(d.init(), 0);
     const uint64_t lbas = d.cfg.logical_lbas;
-    for (uint64_t l = 0; l < lbas; l += 64) d.write(l, uint32_t(std::min<uint64_t>(64, lbas - l)));
-    ASSERT_EQ(ftl_func_flush(d.f), 0);
+    d.fill();
     ASSERT_GE(d.stats().ckpt_taken, 1u);
     const uint64_t taken = d.stats().ckpt_taken;
     ASSERT_EQ(ftl_func_trim(d.f, 100, 300), 0);  // after the checkpoint
@@ -146,18 +157,187 @@ TEST(FtlPower, WithProtectionAcknowledgedTrimsSurviveRepeatedCuts) {
   CkptDevice d;
   ASSERT_EQ(d.init(), 0);
   const uint64_t lbas = d.cfg.logical_lbas;
-  for (uint64_t l = 0; l < lbas; l += 64) d.write(l, uint32_t(std::min<uint64_t>(64, lbas - l)));
-  ASSERT_EQ(ftl_func_flush(d.f), 0);
-  ASSERT_EQ(ftl_func_trim(d.f, 1000, 64), 0);
-  for (uint64_t l = 1000; l < 1064; ++l) d.version[l] = 0;
+  d.fill();
+  d.trim(1000, 64);
   ftl_stats s = cut_and_recover(d, d.mem2, 8);
   EXPECT_EQ(s.recovery_trimmed, 64u);
   EXPECT_EQ(d.mismatches(0, lbas), 0u);
-  ASSERT_EQ(ftl_func_trim(d.f, 2000, 32), 0);
-  for (uint64_t l = 2000; l < 2032; ++l) d.version[l] = 0;
+  d.trim(2000, 32);
   d.write(1010, 4);
   s = cut_and_recover(d, d.mem2, 8);
   EXPECT_EQ(s.recovery_trimmed, 64u - 4u + 32u);
   EXPECT_EQ(d.mismatches(0, lbas), 0u);
   EXPECT_EQ(d.deallocated(1000, 64) + d.deallocated(2000, 32), 60u + 32u);
+}
+
+// ---- the trim log without checkpoints (power.trim_log.mode on) -------------
+
+namespace {
+
+struct TrimLogDevice : CkptDevice {
+  explicit TrimLogDevice(uint32_t mode, uint32_t blocks = 2, uint32_t barrier = 1) {
+    cfg.ckpt_interval_lbas = 0;  // no checkpoints
+    cfg.gc_durable = 1;          // without protection: relocated data programmed before its victim goes
+    cfg.trim_log = mode;
+    cfg.trim_log_blocks = blocks;
+    cfg.trim_log_gc_barrier = barrier;
+    cfg.dram_size = uint32_t(ftl_dram_bytes(&cfg) + recovery_dram(cfg));
+    hal = std::make_unique<FakeHal>(cfg.dram_size, cfg.channels * cfg.dies_per_channel * cfg.blocks_per_die,
+                                    cfg.pages_per_block, cfg.slots_per_page);
+  }
+  // LBAs of [lba, lba + n) that read their data of version v.
+  uint64_t reading(uint64_t lba, uint64_t n, uint32_t v) {
+    uint64_t k = 0;
+    for (uint64_t l = lba; l < lba + n; ++l) {
+      uint32_t t = 0;
+      EXPECT_EQ(ftl_func_read(f, l, 1, &t), 0);
+      k += t == ftltest::token_of(l, v);
+    }
+    return k;
+  }
+};
+
+}  // namespace
+
+// Without checkpoints a flushed deallocation survives a cut when the trim log
+// has areas of its own (on), and does not without it (auto, no checkpoints:
+// the old data reads again, what the host check then leaves unchecked).
+TEST(FtlPower, TrimLogWithoutCheckpointsFlushedTrimsSurviveACut) {
+  for (const uint32_t mode : {uint32_t(FTL_TLOG_ON), uint32_t(FTL_TLOG_AUTO)}) {
+    for (const bool flush : {true, false}) {
+      SCOPED_TRACE(testing::Message() << "mode " << mode << " flush " << flush);
+      TrimLogDevice d(mode);
+      ASSERT_EQ(d.init(), 0);
+      const uint64_t lbas = d.cfg.logical_lbas;
+      d.fill();
+      d.trim(100, 300);
+      d.write(150, 10);  // written again after the trim: its data wins
+      if (flush) {
+        ASSERT_EQ(ftl_func_flush(d.f), 0);
+      }
+      EXPECT_EQ(d.stats().trim_log_programs, mode == FTL_TLOG_ON && flush ? 1u : 0u);
+      const ftl_stats s = cut_and_recover(d, d.mem2, 0);
+      EXPECT_EQ(s.recovery_ckpt_gen, 0u);  // a full scan
+      if (mode == FTL_TLOG_ON && flush) {
+        EXPECT_EQ(s.recovery_trimmed, 290u);
+        EXPECT_EQ(d.mismatches(0, lbas), 0u);
+      } else {
+        EXPECT_EQ(s.recovery_trimmed, 0u);
+        EXPECT_EQ(d.deallocated(100, 300), 0u);  // the old data: nothing made the trim durable
+        EXPECT_EQ(d.mismatches(0, 100) + d.mismatches(400, lbas - 400), 0u);
+      }
+      // the drive goes on after recovery (on: its log moved to the other area)
+      d.trim(1000, 10);
+      ASSERT_EQ(ftl_func_flush(d.f), 0);
+      EXPECT_EQ(d.stats().trim_log_rotations, mode == FTL_TLOG_ON ? 1u : 0u);
+      EXPECT_EQ(d.deallocated(1000, 10), 10u);
+    }
+  }
+}
+
+// Small areas (one block: one bitmap page and 15 log pages): the log moves
+// between them again and again, and at every cut (after a Flush: all of it
+// durable) the drive reads exactly what the host wrote and deallocated,
+// over several recoveries in a row.
+TEST(FtlPower, TrimLogMovesBetweenItsAreasAndHoldsAcrossCuts) {
+  TrimLogDevice d(FTL_TLOG_ON, 1);
+  ASSERT_EQ(d.init(), 0);
+  const uint64_t lbas = d.cfg.logical_lbas;
+  d.fill();
+  std::mt19937 rng(11);
+  uint64_t moves = 0, trimmed = 0;
+  for (int round = 0; round < 120; ++round) {
+    for (int i = 0; i < 4; ++i) {
+      const uint64_t l = rng() % (lbas - 40), n = 1 + rng() % 32;
+      ASSERT_EQ(ftl_func_trim(d.f, l, n), 0);
+      for (uint64_t k = l; k < l + n; ++k) d.version[k] = 0;
+    }
+    for (int i = 0; i < 40; ++i) d.write(rng() % lbas, 1);
+    ASSERT_EQ(ftl_func_flush(d.f), 0);
+    if (round % 15 == 14) {
+      moves += d.stats().trim_log_rotations;
+      const ftl_stats s = cut_and_recover(d, d.mem2, 0);
+      trimmed += s.recovery_trimmed;
+      ASSERT_EQ(d.mismatches(0, lbas), 0u) << "round " << round;
+    }
+  }
+  EXPECT_GE(moves, 8u);  // 120 flushes with records, 15 log pages an area
+  EXPECT_GT(trimmed, 0u);
+}
+
+// The GC erase barrier. LBAs R written (version 1), written again (version 2,
+// into blocks that then hold only R) and flushed: version 2 is durable. R is
+// deallocated without a Flush, GC erases the blocks of version 2 (no valid
+// data left), and the power is cut. Version 1 is still on the flash. With
+// the barrier the erase waited for the log's page: recovery unmaps R (the
+// deallocation, newer than the durable state, is what it reads). Without it
+// version 1 comes back: older than the durable version 2, a violation of the
+// flush's promise.
+TEST(FtlPower, TrimLogGcBarrierKeepsOlderCopiesFromComingBack) {
+  for (const uint32_t barrier : {1u, 0u}) {
+    SCOPED_TRACE(testing::Message() << "barrier " << barrier);
+    TrimLogDevice d(FTL_TLOG_ON, 2, barrier);
+    ASSERT_EQ(d.init(), 0);
+    const uint64_t lbas = d.cfg.logical_lbas;
+    for (uint64_t l = 0; l < lbas; l += 64) d.write(l, uint32_t(std::min<uint64_t>(64, lbas - l)));
+    std::vector<uint64_t> r;
+    for (uint64_t l = 0; l < lbas; l += 16) r.push_back(l);  // 1 in 16: their old blocks stay mostly valid
+    for (uint64_t l : r) d.write(l, 1);
+    ASSERT_EQ(ftl_func_flush(d.f), 0);
+    for (uint64_t l : r) {
+      ASSERT_EQ(ftl_func_trim(d.f, l, 1), 0);
+      d.version[l] = 0;
+    }
+    const uint64_t erases = d.stats().erases, programs = d.stats().trim_log_programs;
+    ASSERT_EQ(ftl_func_set_gc_threshold(d.f, d.stats().free_blocks + 3), 0);  // collect a few: R's new blocks
+    for (int i = 0; i < 100000 && (ftl_busy(d.f) || d.stats().erases < erases + 3); ++i) ftl_poll(d.f);
+    ASSERT_GE(d.stats().erases, erases + 3);
+    EXPECT_EQ(d.stats().trim_log_programs - programs, barrier ? 1u : 0u);  // the barrier's page, no Flush
+    EXPECT_EQ(d.stats().trim_log_gc_waits > 0, barrier == 1);
+    cut_and_recover(d, d.mem2, 0);
+    uint64_t older = 0, dealloc = 0;
+    for (uint64_t l : r) older += d.reading(l, 1, 1), dealloc += d.deallocated(l, 1);
+    if (barrier) {
+      EXPECT_EQ(older, 0u);
+      EXPECT_EQ(dealloc, r.size());
+    } else {
+      EXPECT_GT(older, 0u);  // version 1 of LBAs whose durable version 2 was erased
+    }
+    uint64_t bad = 0;
+    for (uint64_t l = 0; l < lbas; ++l)
+      if (l % 16) bad += d.mismatches(l, 1);
+    EXPECT_EQ(bad, 0u);
+  }
+}
+
+// A cut in the middle of a move (here the one after a recovery): before the
+// bitmap, after the other area's erase, after its bitmap. The area being
+// written does not read back whole until the move completes, so recovery
+// takes the older one, which is still whole; every deallocation holds, and
+// the drive goes on (its next move erases the torn area again).
+TEST(FtlPower, TrimLogCutDuringAMoveFallsBackToTheOlderArea) {
+  int torn_moves = 0;
+  for (int polls = 0; polls < 8; ++polls) {
+    SCOPED_TRACE(testing::Message() << "polls " << polls);
+    TrimLogDevice d(FTL_TLOG_ON, 1);
+    ASSERT_EQ(d.init(), 0);
+    const uint64_t lbas = d.cfg.logical_lbas;
+    d.fill();
+    d.trim(100, 300);
+    d.trim(2000, 50);
+    ASSERT_EQ(ftl_func_flush(d.f), 0);
+    cut_and_recover(d, d.mem2, 0);
+    ASSERT_TRUE(d.f->tlog.rot_asap);  // the log moves to the other area (a read would let it finish)
+    for (int i = 0; i < polls; ++i) ftl_poll(d.f);
+    torn_moves += d.stats().trim_log_erases > 0 && d.stats().trim_log_rotations == 0;
+    const ftl_stats s = cut_and_recover(d, d.mem2, 0);
+    EXPECT_EQ(s.recovery_trimmed, 350u);
+    EXPECT_EQ(d.mismatches(0, lbas), 0u);
+    d.trim(3000, 20);
+    d.write(3005, 2);
+    ASSERT_EQ(ftl_func_flush(d.f), 0);
+    cut_and_recover(d, d.mem2, 0);
+    EXPECT_EQ(d.mismatches(0, lbas), 0u);
+  }
+  EXPECT_GT(torn_moves, 0);  // some cut came after the erase, before the bitmap
 }
