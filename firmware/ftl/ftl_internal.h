@@ -9,6 +9,10 @@
  *   loop.c     event loop: polls the rings, dispatches flash completions by
  *              tag kind, and is the only place GC work starts (gc_schedule);
  *              functional access (ftl_func_*), self-check
+ *   tlogmove.c the trim log's own areas (power.trim_log.mode on without
+ *              checkpoints): their set-up and the move to the other area,
+ *              which drains the frontiers and releases the flushes and GC
+ *              erases waiting for the log
  *   ckpt.c     periodic checkpoints of the L2P and block table to reserved
  *              blocks, and reading the newest complete one back (recovery)
  *   ocssd.c    the open-channel personality (nvme.command_set open_channel):
@@ -704,8 +708,6 @@ uint32_t tlog_bm_pages(const struct ftl_config *c);
 uint64_t tlog_dram_bytes(const struct ftl_config *c);
 /* At power-up (ckpt_init): its DRAM at bus address bus. */
 void tlog_init(struct ftl *f, uint32_t bus);
-/* At power-up without checkpoints: its DRAM at offset off, its areas reserved; 0 or -1 (logged). */
-int tlog_own_init(struct ftl *f, uint64_t off);
 /* 1 if a deallocation may be logged now (always without a log); 0 while
  * a checkpoint or a move is under way, the page's program is in flight or the area is
  * full (a checkpoint or move is then asked for); a full page is programmed. */
@@ -717,8 +719,16 @@ void tlog_add(struct ftl *f, uint64_t slba, uint64_t n);
 int tlog_program(struct ftl *f);
 /* Its program completed (ckpt_done). */
 void tlog_done(struct ftl *f, uint32_t idx, int status);
-/* Own areas: the move to the other area (bitmap, erase, bitmap pages); nonzero if it did work. */
-int tlog_poll(struct ftl *f);
+/* For tlogmove.c: a log page's bytes; the DRAM of the page and its program
+ * buffer; the page set up at bus; the flash row of page i of area a (striped
+ * as a checkpoint image's pages); pages left in the current area; the OOB of
+ * a metadata page (magic, index, generation). */
+uint32_t tlog_page_bytes(const struct ftl_config *c);
+uint64_t tlog_page_dram(const struct ftl_config *c);
+int tlog_page_init(struct ftl *f, uint32_t bus);
+uint32_t tlog_area_row(const struct ftl *f, uint32_t a, uint32_t i);
+uint32_t tlog_pages_left(const struct ftl *f);
+void tlog_meta_oob(struct ftl *f, uint32_t magic, uint32_t idx, uint32_t gen);
 /* GC barrier (own areas): 0 if a victim may be erased now; else the sequence
  * number of the newest record not yet on flash (its page is submitted). */
 uint32_t tlog_barrier(struct ftl *f);
@@ -734,6 +744,12 @@ void tlog_recover_begin(struct ftl *f, uint32_t a, uint32_t gen, uint32_t base);
 int tlog_read(struct ftl *f, uint32_t i, const uint32_t **recs, uint32_t *n);
 /* Recovery (own areas), after the replay: the next move goes to the other area. */
 void tlog_recover_end(struct ftl *f);
+
+/* ---- tlogmove.c: the trim log's own areas --------------------------------------- */
+/* At power-up without checkpoints: its DRAM at offset off, its areas reserved; 0 or -1 (logged). */
+int tlog_own_init(struct ftl *f, uint64_t off);
+/* Own areas: the move to the other area (bitmap, erase, bitmap pages); nonzero if it did work. */
+int tlog_poll(struct ftl *f);
 
 /* ---- ckpt.c: checkpoints ---------------------------------------------------- */
 static inline int ckpt_enabled(const struct ftl_config *c) {

@@ -85,11 +85,15 @@ struct Rig {
     std::vector<uint32_t> t(n);
     for (uint32_t i = 0; i < n; ++i) t[i] = token_of(lba + i, content[lba + i] = ++issued[lba + i]);
     const int rc = ftl_func_write_stream(f, lba, n, t.data(), 0);
-    if (!port.dead()) ASSERT_EQ(rc, 0) << last_log();  // (after the cut the host's calls fail)
+    if (!port.dead()) {  // (after the cut the host's calls fail)
+      ASSERT_EQ(rc, 0) << last_log();
+    }
   }
   void trim(uint64_t lba, uint32_t n) {
     const int rc = ftl_func_trim(f, lba, n);
-    if (!port.dead()) ASSERT_EQ(rc, 0);
+    if (!port.dead()) {
+      ASSERT_EQ(rc, 0);
+    }
     for (uint32_t i = 0; i < n; ++i) content[lba + i] = 0, trimmed[lba + i] = issued[lba + i];
   }
   void flush() {
