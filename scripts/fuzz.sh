@@ -19,7 +19,11 @@ harnesses=("$@")
 
 cc=$(command -v clang-14 || command -v clang || true)
 cxx=$(command -v clang++-14 || command -v clang++ || true)
-if [ -z "$cc" ] || [ -z "$cxx" ]; then
+# clang alone is not enough: libFuzzer and the sanitizers' runtimes are in
+# libclang-rt-14-dev, which a machine with clang installed by hand may lack.
+rt_ok=0
+dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q "install ok installed" && rt_ok=1
+if [ -z "$cc" ] || [ -z "$cxx" ] || [ "$rt_ok" = 0 ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   echo "fuzz: installing clang-14 and libclang-rt-14-dev (libFuzzer)"
   $SUDO apt-get update -qq
