@@ -54,6 +54,24 @@ TEST(Cli, UnknownConfigKeyExitsTwoAndNamesTheKey) {
   EXPECT_TRUE(contains(r.err, "cpu.cost.nonsense")) << r.err;
 }
 
+// Every configuration the project ships loads: no unknown or repeated key, no
+// bad value (`params` builds the same platform as `run`). A merge once left a
+// key twice in configs/haml_table3_policies.yaml, and nothing ran that file.
+TEST(Cli, EveryShippedConfigLoads) {
+  const fs::path d = scratch("shipped_configs");
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(SSDVP_SOURCE_DIR "/configs")) {
+    if (e.path().extension() != ".yaml") continue;
+    ++n;
+    // from the repository's root, as the README runs them (their traces are relative to it)
+    const Result r = ssdvp_test::run_command(d, "cd '" SSDVP_SOURCE_DIR "' && '" + std::string(SSDVP_BIN) +
+                                                    "' params --format json -c '" + e.path().string() + "'");
+    EXPECT_EQ(r.code, 0) << e.path() << ": " << r.err;
+    EXPECT_TRUE(contains(r.out, "\"key\"")) << e.path();
+  }
+  EXPECT_GE(n, 10);
+}
+
 TEST(Cli, MisspeltKeyIsNamedEvenWhenTheConfigIsAlsoInvalid) {
   const fs::path d = scratch("typo_invalid");
   std::ofstream(d / "typo.yaml") << "flash:\n  channels: 4\n  dies_per_chanel: 2\n";
