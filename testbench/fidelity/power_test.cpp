@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "power_check.h"
 #include "small_run.h"
 
 using nlohmann::json;
@@ -34,19 +35,7 @@ void expect_cuts_clean(const json& s, uint64_t n) {
 void expect_recovered(const json& s, uint64_t lbas = 229376) {
   ASSERT_TRUE(s.contains("power")) << "the cut did not happen (the run ended first?)";
   const auto& p = s["power"];
-  const auto& c = p["check"];
-  EXPECT_EQ(u(c["lbas"]), lbas);
-  EXPECT_EQ(u(c["durable_lost"]), 0u);
-  EXPECT_EQ(u(c["foreign"]), 0u);
-  EXPECT_EQ(u(c["unreadable"]), 0u);
-  EXPECT_EQ(u(p["violations"]), 0u);
-  // most LBAs read their latest version; what is older was not durable
-  EXPECT_GT(u(c["latest"]), lbas * 9 / 10);
-  EXPECT_EQ(u(c["latest"]) + u(c["older_allowed"]) + u(c["deallocated_unchecked"]), lbas);
-  EXPECT_GT(u(p["recovery"]["pages_read"]), 0u);
-  EXPECT_GT(p["recovery"]["time_s"].get<double>(), 0.0);
-  EXPECT_GT(p["recovery"]["cpu_s"].get<double>(), 0.0);
-  EXPECT_LE(p["recovery"]["cpu_s"].get<double>(), p["recovery"]["time_s"].get<double>());
+  ssdvp_test::expect_cut_recovered(p["check"], p["violations"], p["recovery"], lbas);
 }
 
 // GC relocates all the time (hot/cold overwrites of an aged drive): with

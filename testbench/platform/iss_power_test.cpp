@@ -13,6 +13,7 @@
 #include <string>
 
 #include "iss_drive.h"
+#include "power_check.h"
 #include "run_command.h"
 
 namespace fs = std::filesystem;
@@ -56,21 +57,9 @@ json run(const std::string& name, const std::string& cfg, const std::string& set
 // every LBA accounted for; the recovery took simulated time, part of it the
 // CPU's (retired instructions).
 void expect_recovered(const json& c) {
-  const auto& k = c["check"];
-  EXPECT_EQ(u(k["lbas"]), kLbas);
-  EXPECT_EQ(u(k["durable_lost"]), 0u);
-  EXPECT_EQ(u(k["foreign"]), 0u);
-  EXPECT_EQ(u(k["unreadable"]), 0u);
-  EXPECT_EQ(u(c["violations"]), 0u);
-  EXPECT_EQ(u(k["latest"]) + u(k["older_allowed"]) + u(k["deallocated_unchecked"]), kLbas);
-  EXPECT_GT(u(k["latest"]), kLbas * 9 / 10);
-  const auto& r = c["recovery"];
-  EXPECT_GT(u(r["pages_read"]), 0u);
-  EXPECT_GT(r["time_s"].get<double>(), 0.0);
-  EXPECT_GT(r["cpu_s"].get<double>(), 0.0);
-  EXPECT_LE(r["cpu_s"].get<double>(), r["time_s"].get<double>());
-  EXPECT_GT(u(r["cpu_instructions"]), 0u);
-  EXPECT_FALSE(r["cpu_ops"].empty());
+  ssdvp_test::expect_cut_recovered(c["check"], c["violations"], c["recovery"], kLbas);
+  EXPECT_GT(u(c["recovery"]["cpu_instructions"]), 0u);  // the RV32 core ran the recovery
+  EXPECT_FALSE(c["recovery"]["cpu_ops"].empty());
 }
 
 void expect_iss(const json& s) {
