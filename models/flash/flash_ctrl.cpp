@@ -128,15 +128,15 @@ void FlashCtrl::write_bbt(uint32_t addr) {
 }
 
 // CTRL.CQ_PHASE: completions carry a phase tag. A write restarts the
-// completion ring (indices 0, tag 1 next); with completions in flight or not
-// taken it would lose or misplace them, so it is refused then, as a write of
-// reserved bits is.
+// completion ring (indices 0, tag 1 next); with completions in flight (due,
+// or descriptors held for their multi-plane group) or not taken it would lose
+// or misplace them, so it is refused then, as a write of reserved bits is.
 void FlashCtrl::write_ctrl(uint32_t v) {
   if (v & ~FLASH_CTRL_CQ_PHASE) {
     ring_error("CTRL: reserved bits set", v);
     return;
   }
-  if (!due_.empty() || !ready_.empty() || cq_.tail != cq_.head) {
+  if (!due_.empty() || !ready_.empty() || cq_.tail != cq_.head || mp_open_ != 0) {  // (mp_: held plane descriptors)
     ring_error("CTRL written while flash completions are in flight or not taken", v);
     return;
   }

@@ -862,8 +862,8 @@ nlohmann::json Simulation::summary_cpu(const SummaryInput& x) const {
                       {"instructions", cs.instructions},
                       {"ops", ops}};
   if (std::string(x.fw.mode()) == "iss") {  // the ISS counts its MMIO exits (native mode's summary unchanged)
-    j["mmio_reads"] = cs.mmio_reads;
-    j["mmio_writes"] = cs.mmio_writes;
+    j["mmio_reads"] = cs.mmio_reads - at_start_usage_.mmio_reads;
+    j["mmio_writes"] = cs.mmio_writes - at_start_usage_.mmio_writes;
   }
   return j;
 }

@@ -1147,3 +1147,20 @@ TEST(FlashCtrlPhase, CtrlWriteWhileCompletionsPendingIsARingError) {
     EXPECT_EQ(b.fc.violations(), 0u);
   });
 }
+
+// A plane descriptor held for the rest of its group is in flight too.
+TEST(FlashCtrlPhase, CtrlWriteWhileAPlaneDescriptorIsHeldIsARingError) {
+  Bench b(kTwoPlanes);
+  b.run([&] {
+    b.setup_rings();
+    b.submit({plane(erase_op(1, blk2(0, 0)))});  // waits for its group's last member
+    b.set(FLASH_CTRL, FLASH_CTRL_CQ_PHASE);
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 1u);
+    EXPECT_EQ(b.reg(FLASH_CTRL), 0u);
+    b.submit({erase_op(2, blk2(0, 1))});  // the group ends (plane 1)
+    EXPECT_EQ(b.collect(2)[1].cqe.status, FC_OK);
+    b.set(FLASH_CTRL, FLASH_CTRL_CQ_PHASE);
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 1u);
+    EXPECT_EQ(b.reg(FLASH_CTRL), FLASH_CTRL_CQ_PHASE);
+  });
+}
