@@ -6,7 +6,8 @@
  * Ring indices wrap at the ring size, as in NVMe: empty when head == tail.
  * The submission ring is sized so that it can never fill: every flash
  * operation holds a page buffer or is one of at most gc_max_active erases.
- * For the completion ring, fcq.tail is the controller's tail as last read.
+ * For the completion ring, fcq.tail is the controller's tail as last read,
+ * or with ftl.flash_cq_phase the end of the entries found by their phase tag.
  */
 #include "ftl_internal.h"
 
@@ -101,7 +102,26 @@ int flash_doorbell(struct ftl *f) {
   return 1;
 }
 
+/* ftl.flash_cq_phase (FLASH CTRL.CQ_PHASE): the entries past the known tail
+ * whose phase tag is the one expected there are new; the tag expected flips
+ * where the ring wraps. The slot before head is never written while head
+ * stands (a full ring keeps one free), so the scan stops there at the latest.
+ * No register read: the entries are in DRAM. */
+static int flash_cq_scan(struct ftl *f) {
+  const volatile struct fc_cqe *q = (const volatile struct fc_cqe *)f->fcq.mem;
+  const uint32_t mask = f->fcq.size - 1, last = (f->fcq.head - 1) & mask;
+  uint32_t t = f->fcq.tail, phase = f->fcq.phase;
+  while (t != last && ((q[t].flags & FC_FLAG_PHASE) != 0) == (phase != 0)) {
+    t = (t + 1) & mask;
+    if (t == 0) phase ^= 1u;
+  }
+  f->fcq.tail = t;
+  f->fcq.phase = phase;
+  return f->fcq.head != t;
+}
+
 int flash_cq_fetch(struct ftl *f) {
+  if (f->cfg.flash_cq_phase) return flash_cq_scan(f);
   const uint32_t tail = hal_read32(f->hal, SSDVP_FLASH_BASE + FLASH_CQ_TAIL);
   if (tail == f->fcq.head) return 0;
   if (tail >= f->fcq.size) {

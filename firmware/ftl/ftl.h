@@ -201,6 +201,8 @@ struct ftl_config {
   uint32_t trim_log;            /* enum ftl_trim_log */
   uint32_t trim_log_blocks;     /* without checkpoints: blocks of each of the log's two areas */
   uint32_t trim_log_gc_barrier; /* 1: a GC erase waits until the deallocations made before it are on flash */
+  /* branch rings (issue 19) */
+  uint32_t flash_cq_phase; /* 1: flash completions found by their phase tag (FLASH CTRL.CQ_PHASE), not CQ_TAIL */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */

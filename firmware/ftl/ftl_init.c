@@ -219,6 +219,7 @@ static void ring_init(struct ftl *f, struct ring *r, uint64_t off, uint32_t entr
   r->size = entries;
   r->head = r->tail = 0;
   r->mem = win(f, off, (uint64_t)entries * entry_bytes);
+  r->phase = 0;
 }
 
 static void frontier_init(struct ftl *f, uint32_t i, uint32_t *open, int pool, uint8_t wear) {
@@ -390,6 +391,11 @@ static int init_rings(struct ftl *f, const struct dram_map *m) {
     return -1;
   }
   struct hal *h = f->hal;
+  if (cfg->flash_cq_phase) { /* tags of 0 everywhere: nothing new until the controller's first pass (tag 1) */
+    memset(f->fcq.mem, 0, (size_t)f->fcq.size * sizeof(struct fc_cqe));
+    f->fcq.phase = 1;
+    hal_write32(h, SSDVP_FLASH_BASE + FLASH_CTRL, FLASH_CTRL_CQ_PHASE);
+  }
   hal_write32(h, SSDVP_FLASH_BASE + FLASH_SQ_BASE, f->fsq.base);
   hal_write32(h, SSDVP_FLASH_BASE + FLASH_SQ_SIZE, f->fsq.size);
   hal_write32(h, SSDVP_FLASH_BASE + FLASH_CQ_BASE, f->fcq.base);

@@ -219,13 +219,15 @@ struct mp_group {
 };
 
 /* Indices wrap at size (empty when head == tail). On a ring the firmware
- * consumes, tail is the producer's index as last read from the device. */
+ * consumes, tail is the producer's index as last read from the device (or,
+ * phase-tagged, the end of the entries found by their tag). */
 struct ring {
-  uint32_t base; /* bus address */
-  uint32_t size; /* entries (power of two) */
-  uint32_t head; /* consumer index */
-  uint32_t tail; /* producer index */
-  void *mem;     /* window */
+  uint32_t base;  /* bus address */
+  uint32_t size;  /* entries (power of two) */
+  uint32_t head;  /* consumer index */
+  uint32_t tail;  /* producer index */
+  void *mem;      /* window */
+  uint32_t phase; /* a phase-tagged ring (ftl.flash_cq_phase): the tag a new entry at tail carries */
 };
 
 /* Checkpoints (ckpt.c). The image in DRAM and on flash: a header of
@@ -818,7 +820,8 @@ void flash_copyback_drop(struct ftl *f, uint32_t slots);
  * translation page read on a cache miss): FC_HINT_HOST, as host reads have. */
 void flash_hint_host(struct ftl *f);
 int flash_doorbell(struct ftl *f); /* nonzero if it rang */
-/* Completions: flash_cq_fetch() reads the controller's tail (0: nothing new),
+/* Completions: flash_cq_fetch() reads the controller's tail, or with
+ * ftl.flash_cq_phase looks for phase-tagged entries in DRAM (0: nothing new),
  * flash_cq_pop() hands them out one by one, flash_cq_release() returns the
  * ring's head to the controller. */
 int flash_cq_fetch(struct ftl *f);

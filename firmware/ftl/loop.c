@@ -162,10 +162,21 @@ uint64_t ftl_gc_active_ns(const struct ftl *f, uint64_t now_ns) {
   return f->stats.gc_active_ns + (f->gc_active && now_ns > f->gc_since_ns ? now_ns - f->gc_since_ns : 0);
 }
 
+/* A functional call whose pass found nothing to do while its work is in
+ * flight waits for an interrupt once and looks again before it gives up: a
+ * HAL whose flash completes later (the host FTL's blocking port) waits there,
+ * as it does in a CQ_TAIL read, which ftl.flash_cq_phase does not make.
+ * Elsewhere a functional flash operation completes inside its doorbell, the
+ * wait returns at once and nothing new comes: stuck. */
+static int func_stuck(struct ftl *f) {
+  hal_wait_irq(f->hal);
+  return !ftl_poll(f);
+}
+
 /* Polls until command slot c is released; -1 if nothing moves any more. */
 static int func_wait(struct ftl *f, uint32_t c) {
   while (f->cmds[c].state != CMD_FREE) {
-    if (!ftl_poll(f) && f->cmds[c].state != CMD_FREE) {
+    if (!ftl_poll(f) && f->cmds[c].state != CMD_FREE && func_stuck(f)) {
       hal_logf(f->hal, HAL_LOG_ERROR, "ftl: functional command stuck (is the flash controller in functional mode?)");
       return -1;
     }
@@ -176,7 +187,7 @@ static int func_wait(struct ftl *f, uint32_t c) {
 
 static int func_drain(struct ftl *f) {
   while (ftl_busy(f)) {
-    if (!ftl_poll(f) && ftl_busy(f)) {
+    if (!ftl_poll(f) && ftl_busy(f) && func_stuck(f)) {
       hal_logf(f->hal, HAL_LOG_ERROR, "ftl: functional drain stuck");
       return -1;
     }

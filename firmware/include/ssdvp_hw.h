@@ -297,6 +297,13 @@ enum fc_status {
 #define FC_FLAG_RETRIES(flags) (((uint32_t)(flags) >> FC_FLAG_RETRIES_SHIFT) & 0xffu)
 /* COPYBACK completions: the destination page's copyback hop count (same bits). */
 #define FC_FLAG_HOPS(flags) FC_FLAG_RETRIES(flags)
+/* Under FLASH CTRL.CQ_PHASE: the entry's phase tag, 1 on the ring's first
+ * pass after CQ_BASE, CQ_SIZE or CTRL is written, flipped at every wrap (as
+ * NVMe's completion queue Phase Tag). An entry is new when its tag is the
+ * one the consumer expects at that slot; the ring's memory must hold tag 0
+ * (e.g. zeros) when the ring is (re)started. 0 with CQ_PHASE off. */
+#define FC_FLAG_PHASE 0x80u
+#define FLASH_CTRL_CQ_PHASE SSDVP_FIELD_MASK(FLASH_CTRL_CQ_PHASE)
 
 /* fc_sqe.hint: a READ the host waits for; with flash.read_priority or
  * flash.suspend.enable it may overtake or suspend programs and erases

@@ -99,6 +99,8 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
   bank_.on_write(FLASH_CQ_HEAD, [this](uint32_t v) { write_cq_head(v); });
   bank_.on_read(FLASH_BBT_ADDR, [this] { return bbt_addr_; });
   bank_.on_write(FLASH_BBT_ADDR, [this](uint32_t v) { write_bbt(v); });
+  bank_.on_read(FLASH_CTRL, [this] { return ctrl_; });
+  bank_.on_write(FLASH_CTRL, [this](uint32_t v) { write_ctrl(v); });
 
   SC_METHOD(completion_method);
   sensitive << wake_ << poke_;
@@ -125,11 +127,31 @@ void FlashCtrl::write_bbt(uint32_t addr) {
     ring_error("BBT_ADDR: the bad-block bitmap does not fit in DRAM there", addr);
 }
 
+// CTRL.CQ_PHASE: completions carry a phase tag. A write restarts the
+// completion ring (indices 0, tag 1 next); with completions in flight (due,
+// or descriptors held for their multi-plane group) or not taken it would lose
+// or misplace them, so it is refused then, as a write of reserved bits is.
+void FlashCtrl::write_ctrl(uint32_t v) {
+  if (v & ~FLASH_CTRL_CQ_PHASE) {
+    ring_error("CTRL: reserved bits set", v);
+    return;
+  }
+  if (!due_.empty() || !ready_.empty() || cq_.tail != cq_.head || mp_open_ != 0) {  // (mp_: held plane descriptors)
+    ring_error("CTRL written while flash completions are in flight or not taken", v);
+    return;
+  }
+  ctrl_ = v;
+  cq_.head = cq_.tail = 0;
+  cq_.phase = true;  // (the interrupt line is low: head == tail)
+}
+
 // A ring is enabled once BASE and SIZE are both non-zero and valid; writing
-// either one re-validates and resets the ring's indices. SIZE 0 disables it.
+// either one re-validates and resets the ring's indices (and the completion
+// ring's phase tag to 1). SIZE 0 disables it.
 void FlashCtrl::write_ring(Ring& r, const char* which, uint32_t entry) {
   r.enabled = false;
   r.head = r.tail = 0;
+  r.phase = true;
   if (r.size == 0 || r.base == 0) return;  // not configured (yet)
   const uint64_t dram_end = uint64_t(SSDVP_DRAM_BASE) + uint64_t(SSDVP_DRAM_SIZE);
   const char* bad = ring_layout_fault(r.base, r.size, entry, 1, [&](uint64_t base, uint64_t bytes) {
@@ -487,14 +509,16 @@ void FlashCtrl::schedule_poke(uint64_t time) {
 
 void FlashCtrl::post_ready() {
   while (!ready_.empty() && cq_.enabled && !ring_full(cq_.head, cq_.tail, cq_.size)) {
-    if (!dram_write(uint64_t(cq_.base) + uint64_t(cq_.tail) * sizeof(fc_cqe), &ready_.front(), sizeof(fc_cqe),
-                    nullptr)) {
+    fc_cqe& c = ready_.front();
+    if (ctrl_ & FLASH_CTRL_CQ_PHASE) c.flags = uint16_t((c.flags & ~FC_FLAG_PHASE) | (cq_.phase ? FC_FLAG_PHASE : 0));
+    if (!dram_write(uint64_t(cq_.base) + uint64_t(cq_.tail) * sizeof(fc_cqe), &c, sizeof(fc_cqe), nullptr)) {
       ring_error("completion ring became unwritable; ring disabled", cq_.base);
       cq_.enabled = false;
       return;
     }
     ready_.pop_front();
     cq_.tail = ring_next(cq_.tail, cq_.size);
+    if (cq_.tail == 0) cq_.phase = !cq_.phase;
   }
 }
 

@@ -111,6 +111,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   struct Ring {
     uint32_t base = 0, size = 0, head = 0, tail = 0;
     bool enabled = false;
+    bool phase = true;  // the phase tag of the entry written at tail next (CTRL.CQ_PHASE)
   };
   struct Pending {  // a completion not yet due (DueQueue entry: time, order)
     fc_cqe cqe;
@@ -130,6 +131,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   void write_cq_head(uint32_t v);
   void ring_error(const char* what, uint32_t value);
   void write_bbt(uint32_t addr);
+  void write_ctrl(uint32_t v);
 
   // Executes one descriptor; returns its completion time in ps.
   uint64_t execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe);
@@ -256,6 +258,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   bool meta_read(const fc_sqe& d, uint32_t flags, bool uncorrectable, uint64_t* lat);
   FlashFaults faults_;
   uint32_t bbt_addr_ = 0;
+  uint32_t ctrl_ = 0;  // CTRL (CQ_PHASE)
   bool functional_ = false;
   std::function<void(const FlashOpRecord&)> observer_;
 

@@ -311,6 +311,8 @@ class IssController : public Controller {
     Usage u = time_usage(s);
     u.wakeups = s.waits;
     u.instructions = s.instructions;
+    u.mmio_reads = s.mmio_reads;
+    u.mmio_writes = s.mmio_writes;
     const double insn_ps = cpu_.cpi() * double(cpu_.cycle_ps());
     for (int op = 0; op < FW_OP_COUNT; ++op) u.op_ps[op] = uint64_t(double(s.op_instructions[op]) * insn_ps);
     return u;

@@ -95,6 +95,7 @@ class Controller {
     uint64_t wakeups = 0;
     uint64_t bus_errors = 0;
     uint64_t instructions = 0;                  // iss: retired in timed mode (native: 0)
+    uint64_t mmio_reads = 0, mmio_writes = 0;   // iss: device register accesses, functional calls too (native: 0)
     std::array<uint64_t, FW_OP_COUNT> ops{};    // firmware operations, both modes
     std::array<uint64_t, FW_OP_COUNT> op_ps{};  // their time (native: cost x count; iss: attributed instructions)
   };

@@ -35,7 +35,10 @@ FakeHal::FakeHal(uint32_t dram_bytes, uint32_t blocks, uint32_t ppb, uint32_t sl
 uint32_t FakeHal::read32(void* ctx, uint32_t addr) {
   auto* self = static_cast<FakeHal*>(ctx);
   if (addr == SSDVP_FLASH_BASE + FLASH_SQ_HEAD) return self->sq_head_;
-  if (addr == SSDVP_FLASH_BASE + FLASH_CQ_TAIL) return self->cq_tail_;
+  if (addr == SSDVP_FLASH_BASE + FLASH_CQ_TAIL) {
+    ++self->cq_tail_reads;
+    return self->cq_tail_;
+  }
   auto it = self->regs_.find(addr);
   return it == self->regs_.end() ? 0 : it->second;
 }
@@ -44,7 +47,10 @@ void FakeHal::write32(void* ctx, uint32_t addr, uint32_t value) {
   auto* self = static_cast<FakeHal*>(ctx);
   self->regs_[addr] = value;
   if (addr == SSDVP_FLASH_BASE + FLASH_SQ_BASE) self->sq_head_ = 0;  // rings programmed (again, at power-up):
-  if (addr == SSDVP_FLASH_BASE + FLASH_CQ_BASE) self->cq_tail_ = 0;  // what was in them is gone
+  if (addr == SSDVP_FLASH_BASE + FLASH_CQ_BASE || addr == SSDVP_FLASH_BASE + FLASH_CTRL) {
+    self->cq_tail_ = 0;  // what was in them is gone
+    self->cq_phase_ = true;
+  }
   if (addr == SSDVP_NVME_BASE + NVME_CMD_BASE) self->regs_[SSDVP_NVME_BASE + NVME_CMD_TAIL] = 0;  // (NVMe's too)
   if (addr == SSDVP_NVME_BASE + NVME_XFER_BASE) self->xfer_head_ = 0;
   if (addr == SSDVP_NVME_BASE + NVME_DONE_BASE) self->regs_[SSDVP_NVME_BASE + NVME_DONE_TAIL] = 0;
@@ -98,8 +104,11 @@ void FakeHal::flash_doorbell(uint32_t tail) {
 }
 
 void FakeHal::post(const fc_sqe& e, uint16_t status, uint16_t flags) {
+  if (regs_[SSDVP_FLASH_BASE + FLASH_CTRL] & FLASH_CTRL_CQ_PHASE)
+    flags = uint16_t((flags & ~FC_FLAG_PHASE) | (cq_phase_ ? FC_FLAG_PHASE : 0));
   cq_[cq_tail_] = fc_cqe{e.tag, status, flags};
   cq_tail_ = (cq_tail_ + 1) % cq_size_;
+  if (cq_tail_ == 0) cq_phase_ = !cq_phase_;
 }
 
 void FakeHal::set_geometry(const ftl_config& cfg) {

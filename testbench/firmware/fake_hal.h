@@ -66,6 +66,10 @@ class FakeHal {
   uint64_t copybacks_dropping = 0;    // copybacks with slots dropped from the copy's OOB (FC_COPYBACK_DROP)
   bool ignore_copyback_drop = false;  // tests: copies keep every slot's LPN (a controller not rewriting them)
   uint32_t page_hops(uint32_t row) const { return nand_.hops(row / ppb_, row % ppb_); }
+  // FLASH CTRL.CQ_PHASE as the controller honours it: completions carry the
+  // phase tag (FC_FLAG_PHASE), 1 on the first pass after CQ_BASE or CTRL is
+  // written, flipped at every wrap. Reads of CQ_TAIL are counted.
+  uint64_t cq_tail_reads = 0;
 
   // NVMe side: the test is the host (and the controller's fetch).
   struct Completion {
@@ -111,6 +115,7 @@ class FakeHal {
   uint32_t sq_head_ = 0, cq_tail_ = 0;
   fc_cqe* cq_ = nullptr;
   uint32_t cq_size_ = 1;
+  bool cq_phase_ = true;
   uint32_t xfer_head_ = 0;
 };
 

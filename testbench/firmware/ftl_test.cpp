@@ -201,6 +201,34 @@ TEST(Ftl, TwoInstancesDoNotInterfere) {
   EXPECT_EQ(ftl_get_stats(a.f)->host_lba_writes, 20000u);
 }
 
+// ftl.flash_cq_phase: the firmware finds flash completions by their phase
+// tag in DRAM (the fake HAL tags them as the controller does, flipping at
+// every wrap of the ring) and never reads CQ_TAIL; with it off it reads the
+// tail on every pass. Completions come at once on the fake HAL, so the same
+// writes make the same decisions either way.
+TEST(Ftl, PhaseTaggedFlashRingNeedsNoTailReads) {
+  Device off, on([](ftl_config&c) { c.flash_cq_phase = 1; });
+  ASSERT_EQ(off.init(), 0);
+  ASSERT_EQ(on.init(), 0);
+  for (Device* d : {&off, &on}) {
+    std::mt19937_64 rng(5);
+    d->write(0, uint32_t(d->cfg.logical_lbas));
+    for (int i = 0; i < 20000; ++i) d->write(rng() % (d->cfg.logical_lbas - 4), 1 + uint32_t(rng() % 4));
+    EXPECT_EQ(d->mismatches(0, d->cfg.logical_lbas), 0u);
+    EXPECT_EQ(d->hal->violations, 0u);
+    EXPECT_EQ(ftl_self_check(d->f), 0u);
+  }
+  const ftl_stats *a = ftl_get_stats(off.f), *b = ftl_get_stats(on.f);
+  EXPECT_GT(a->gc_victims, 50u);
+  EXPECT_EQ(a->gc_victims, b->gc_victims);
+  EXPECT_EQ(a->gc_lba_writes, b->gc_lba_writes);
+  EXPECT_EQ(a->flash_errors + b->flash_errors, 0u);
+  // many wraps of the completion ring, none read through the register
+  EXPECT_GT(on.hal->cycles[FW_OP_flash_complete], 100u * on.f->fcq.size);
+  EXPECT_GT(off.hal->cq_tail_reads, 0u);
+  EXPECT_EQ(on.hal->cq_tail_reads, 0u);
+}
+
 TEST(Ftl, ChargesCpuTimePerOperation) {
   Device d;
   ASSERT_EQ(d.init(), 0);

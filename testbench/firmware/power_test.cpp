@@ -39,8 +39,9 @@ ftl_stats cut_and_recover(Device& d, std::unique_ptr<uint8_t[]>& mem, uint32_t b
 // cut without time for GC the free pool shrank to nothing. Now each is a
 // frontier's open block again at its write pointer: the pool after recovery
 // stays where it was, and the writes that follow fill those blocks first.
-TEST(FtlPower, RepeatedCutsReopenPartlyWrittenBlocksAndKeepTheFreePool) {
-  Device d(nullptr, 0);
+namespace {
+void repeated_cuts(void (*tune)(ftl_config&)) {
+  Device d(tune, 0);
   d.cfg.dram_size += recovery_dram(d.cfg);
   d.hal = std::make_unique<FakeHal>(d.cfg.dram_size, d.cfg.channels * d.cfg.dies_per_channel * d.cfg.blocks_per_die,
                                     d.cfg.pages_per_block, d.cfg.slots_per_page);
@@ -78,6 +79,18 @@ TEST(FtlPower, RepeatedCutsReopenPartlyWrittenBlocksAndKeepTheFreePool) {
   // and the drive goes on: writes after the last recovery still find room
   for (int i = 0; i < 2000; ++i) d.write(rng() % lbas, 1);
   EXPECT_EQ(d.mismatches(0, lbas), 0u);
+  if (d.cfg.flash_cq_phase) EXPECT_EQ(d.hal->cq_tail_reads, 0u);
+}
+}  // namespace
+
+TEST(FtlPower, RepeatedCutsReopenPartlyWrittenBlocksAndKeepTheFreePool) { repeated_cuts(nullptr); }
+
+// ftl.flash_cq_phase: recovery reads the flash one operation at a time
+// (flash_wait_one) from a completion ring whose DRAM still holds the tagged
+// entries of the life before the cut; power-up clears them and the
+// controller's tag starts over, so none is taken for new.
+TEST(FtlPower, RepeatedCutsWithAPhaseTaggedFlashRing) {
+  repeated_cuts([](ftl_config& c) { c.flash_cq_phase = 1; });
 }
 
 namespace {

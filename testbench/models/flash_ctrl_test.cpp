@@ -1045,3 +1045,122 @@ TEST(FlashCtrlCopyback, CopiesCarryTheirBitErrorsForward) {
     EXPECT_EQ(b.fc.faults().inherited(row2(0, 6, 0)), 0u) << "an erase clears what the copy carried";
   });
 }
+
+// ---- phase-tagged completion ring (CTRL.CQ_PHASE) ----
+
+namespace {
+// The k-th completion since the ring (re)started lands in slot k % n on pass
+// k / n: its tag is 1 on even passes, 0 on odd ones.
+bool tag_of(const Done& d) { return (d.cqe.flags & FC_FLAG_PHASE) != 0; }
+}  // namespace
+
+TEST(FlashCtrlPhase, TagFlipsAtEveryWrapAndOtherFlagsStay) {
+  Bench b;
+  b.run([&] {
+    b.set(FLASH_CTRL, FLASH_CTRL_CQ_PHASE);
+    b.setup_rings(16, 4);
+    EXPECT_EQ(b.reg(FLASH_CTRL), FLASH_CTRL_CQ_PHASE);
+    std::vector<Done> all;
+    for (uint32_t round = 0; round < 3; ++round) {  // 3 x 3 completions: slots 0..3, 0..3, 0
+      std::vector<fc_sqe> ds;
+      for (uint32_t i = 0; i < 3; ++i) ds.push_back(read_op(3 * round + i, page_row(i, 0, 0), 0b1, buf_addr(i)));
+      b.submit(ds);
+      for (const Done& d : b.collect(3)) all.push_back(d);
+    }
+    ASSERT_EQ(all.size(), 9u);
+    for (uint32_t k = 0; k < all.size(); ++k) {
+      EXPECT_EQ(tag_of(all[k]), (k / 4) % 2 == 0) << "completion " << k;
+      EXPECT_EQ(all[k].cqe.flags & ~FC_FLAG_PHASE, FC_FLAG_ERASED) << "completion " << k;  // reads of erased pages
+    }
+  });
+}
+
+TEST(FlashCtrlPhase, OffByDefaultNoTag) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings(16, 4);
+    EXPECT_EQ(b.reg(FLASH_CTRL), 0u);
+    for (uint32_t round = 0; round < 2; ++round) {
+      b.submit({erase_op(2 * round, block_row(0, round)), erase_op(2 * round + 1, block_row(1, round))});
+      for (const Done& d : b.collect(2)) EXPECT_EQ(d.cqe.flags, 0u);
+    }
+  });
+}
+
+// A power cut leaves the controller's tail where it was (mid-pass, tag 0
+// next here); power-up programs CTRL and the rings again, and the ring starts
+// over at slot 0 with tag 1, even with an operation torn by the cut.
+TEST(FlashCtrlPhase, PowerCycleRestartsTheTag) {
+  Bench b;
+  b.run([&] {
+    b.set(FLASH_CTRL, FLASH_CTRL_CQ_PHASE);
+    b.setup_rings(16, 4);
+    std::vector<fc_sqe> ds;
+    for (uint32_t i = 0; i < 3; ++i) ds.push_back(erase_op(i, block_row(i, 0)));
+    b.submit(ds);
+    b.collect(3);
+    b.submit({erase_op(3, block_row(3, 0)), erase_op(4, block_row(0, 1))});
+    b.collect(2);                              // slots 3 (tag 1) and 0 (tag 0)
+    b.submit({erase_op(5, block_row(1, 1))});  // in flight at the cut
+    b.cpu.sync();
+    const FlashCtrl::CutResult cut = b.fc.power_cut(false);
+    EXPECT_EQ(cut.dropped, 1u);
+    EXPECT_EQ(b.reg(FLASH_CQ_TAIL), 1u);
+    b.set(FLASH_CTRL, FLASH_CTRL_CQ_PHASE);  // power-up
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 0u);
+    EXPECT_EQ(b.reg(FLASH_CQ_TAIL), 0u);
+    b.setup_rings(16, 4);
+    b.submit({erase_op(6, block_row(2, 1)), erase_op(7, block_row(3, 1))});
+    const std::vector<Done> d = b.collect(2);
+    EXPECT_TRUE(tag_of(d[0]));
+    EXPECT_TRUE(tag_of(d[1]));
+    EXPECT_EQ(b.reg(FLASH_CQ_TAIL), 2u);
+  });
+}
+
+// CTRL restarts the completion ring: a write with completions in flight or
+// not taken would lose them, so it is refused as a ring error, as is a write
+// of reserved bits; either way CTRL keeps its value.
+TEST(FlashCtrlPhase, CtrlWriteWhileCompletionsPendingIsARingError) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings(16, 4);
+    b.submit({erase_op(1, block_row(0, 0))});
+    b.set(FLASH_CTRL, FLASH_CTRL_CQ_PHASE);  // in flight
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 1u);
+    EXPECT_EQ(b.reg(FLASH_LAST_ERR_CODE), uint32_t(FC_ERR_DMA));
+    sc_core::wait(b.irq.posedge_event());
+    b.set(FLASH_CTRL, FLASH_CTRL_CQ_PHASE);  // posted, not taken
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 2u);
+    EXPECT_EQ(b.reg(FLASH_CTRL), 0u);
+    EXPECT_EQ(b.collect(1)[0].cqe.flags, 0u);
+    b.set(FLASH_CTRL, 0x2);  // reserved
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 3u);
+    EXPECT_EQ(b.reg(FLASH_LAST_ERR_ROW), 0x2u);
+    b.set(FLASH_CTRL, FLASH_CTRL_CQ_PHASE);  // idle: taken, and the ring starts over
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 3u);
+    EXPECT_EQ(b.reg(FLASH_CTRL), FLASH_CTRL_CQ_PHASE);
+    EXPECT_EQ(b.reg(FLASH_CQ_TAIL), 0u);
+    b.cq_head = 0;
+    b.submit({erase_op(2, block_row(0, 1))});
+    EXPECT_TRUE(tag_of(b.collect(1)[0]));
+    EXPECT_EQ(b.fc.violations(), 0u);
+  });
+}
+
+// A plane descriptor held for the rest of its group is in flight too.
+TEST(FlashCtrlPhase, CtrlWriteWhileAPlaneDescriptorIsHeldIsARingError) {
+  Bench b(kTwoPlanes);
+  b.run([&] {
+    b.setup_rings();
+    b.submit({plane(erase_op(1, blk2(0, 0)))});  // waits for its group's last member
+    b.set(FLASH_CTRL, FLASH_CTRL_CQ_PHASE);
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 1u);
+    EXPECT_EQ(b.reg(FLASH_CTRL), 0u);
+    b.submit({erase_op(2, blk2(0, 1))});  // the group ends (plane 1)
+    EXPECT_EQ(b.collect(2)[1].cqe.status, FC_OK);
+    b.set(FLASH_CTRL, FLASH_CTRL_CQ_PHASE);
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 1u);
+    EXPECT_EQ(b.reg(FLASH_CTRL), FLASH_CTRL_CQ_PHASE);
+  });
+}

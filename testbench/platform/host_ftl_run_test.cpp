@@ -60,6 +60,21 @@ TEST(HostFtlRun, TimedHostFtlKeepsEveryLbaUnderGcAndTheDriveRunsNoFtl) {
   EXPECT_NE(p.out.find("host FTL: WAF"), std::string::npos) << p.out;
 }
 
+// ftl.flash_cq_phase on both FTLs: the drive's (open_channel personality)
+// and the host's, whose HAL tags completions as the flash controller does.
+// The host FTL's preconditioning waits for the drive in hal_wait_irq then,
+// having no CQ_TAIL read to wait in.
+TEST(HostFtlRun, PhaseTaggedFlashRingOnTheHostAndInTheDrive) {
+  const fs::path d = scratch("phase");
+  const auto r = ssdvp_test::run_command(d, ssdvp("--set ftl.flash_cq_phase=on -o '" + (d / "out").string() + "'"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = ssdvp_test::summary(d / "out");
+  ssdvp_test::expect_clean_run(j, 5000);
+  EXPECT_GT(j["host_ftl"]["gc_lba_writes"].get<uint64_t>(), 0u);
+  EXPECT_EQ(j["host_ftl"]["error"], "");
+  EXPECT_EQ(j["host_ftl"]["vector_commands"]["failed"], 0);
+}
+
 TEST(HostFtlRun, TheSameFtlOnTheHostAndInTheDriveMakesTheSameGcDecisions) {
   const fs::path d = scratch("waf");
   double waf[2] = {};

@@ -56,6 +56,10 @@ uint32_t HostFtlHal::read32(void* ctx, uint32_t addr) {
 void HostFtlHal::write32(void* ctx, uint32_t addr, uint32_t value) {
   auto* self = static_cast<HostFtlHal*>(ctx);
   self->regs_[addr] = value;
+  if (addr == SSDVP_FLASH_BASE + FLASH_CTRL) {  // CQ_PHASE: the completion ring starts again (tag 1)
+    self->cq_tail_ = 0;
+    self->cq_phase_ = true;
+  }
   if (addr == SSDVP_FLASH_BASE + FLASH_SQ_TAIL) self->flash_doorbell(value);
   if (addr == SSDVP_FLASH_BASE + FLASH_BBT_ADDR) self->fill_bad_block_table(value);
 }
@@ -246,7 +250,10 @@ void HostFtlHal::post(const fc_cqe& c) {
     return;
   }
   cq[cq_tail_] = c;
+  if (regs_[SSDVP_FLASH_BASE + FLASH_CTRL] & FLASH_CTRL_CQ_PHASE)
+    cq[cq_tail_].flags = uint16_t((c.flags & ~FC_FLAG_PHASE) | (cq_phase_ ? FC_FLAG_PHASE : 0));
   cq_tail_ = (cq_tail_ + 1) % cq_size;
+  if (cq_tail_ == 0) cq_phase_ = !cq_phase_;
 }
 
 void HostFtlHal::complete(uint32_t id, uint16_t status, const uint32_t* data, const uint32_t* meta) {

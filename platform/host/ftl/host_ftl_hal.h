@@ -176,6 +176,7 @@ class HostFtlHal {
   std::vector<uint8_t> dram_;
   std::map<uint32_t, uint32_t> regs_;
   uint32_t sq_head_ = 0, cq_tail_ = 0;
+  bool cq_phase_ = true;  // FLASH CTRL.CQ_PHASE: the tag of the next completion
   bool blocking_ = false;
   uint32_t next_id_ = 0;
   std::map<uint32_t, std::vector<fc_sqe>> queued_;  // sent through a queued port, by id (a copy: several)
