@@ -303,6 +303,10 @@ enum fc_status {
  * one the consumer expects at that slot; the ring's memory must hold tag 0
  * (e.g. zeros) when the ring is (re)started. 0 with CQ_PHASE off. */
 #define FC_FLAG_PHASE 0x80u
+/* A producer's flags with its phase tag in (what the controller, and the
+ * models that stand in for it, write under CQ_PHASE). */
+#define FC_FLAGS_WITH_PHASE(flags, phase) \
+  ((uint16_t)(((uint32_t)(flags) & ~FC_FLAG_PHASE) | ((phase) ? FC_FLAG_PHASE : 0u)))
 #define FLASH_CTRL_CQ_PHASE SSDVP_FIELD_MASK(FLASH_CTRL_CQ_PHASE)
 
 /* fc_sqe.hint: a READ the host waits for; with flash.read_priority or

@@ -510,7 +510,7 @@ void FlashCtrl::schedule_poke(uint64_t time) {
 void FlashCtrl::post_ready() {
   while (!ready_.empty() && cq_.enabled && !ring_full(cq_.head, cq_.tail, cq_.size)) {
     fc_cqe& c = ready_.front();
-    if (ctrl_ & FLASH_CTRL_CQ_PHASE) c.flags = uint16_t((c.flags & ~FC_FLAG_PHASE) | (cq_.phase ? FC_FLAG_PHASE : 0));
+    if (ctrl_ & FLASH_CTRL_CQ_PHASE) c.flags = FC_FLAGS_WITH_PHASE(c.flags, cq_.phase);
     if (!dram_write(uint64_t(cq_.base) + uint64_t(cq_.tail) * sizeof(fc_cqe), &c, sizeof(fc_cqe), nullptr)) {
       ring_error("completion ring became unwritable; ring disabled", cq_.base);
       cq_.enabled = false;

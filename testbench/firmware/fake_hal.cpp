@@ -104,8 +104,7 @@ void FakeHal::flash_doorbell(uint32_t tail) {
 }
 
 void FakeHal::post(const fc_sqe& e, uint16_t status, uint16_t flags) {
-  if (regs_[SSDVP_FLASH_BASE + FLASH_CTRL] & FLASH_CTRL_CQ_PHASE)
-    flags = uint16_t((flags & ~FC_FLAG_PHASE) | (cq_phase_ ? FC_FLAG_PHASE : 0));
+  if (regs_[SSDVP_FLASH_BASE + FLASH_CTRL] & FLASH_CTRL_CQ_PHASE) flags = FC_FLAGS_WITH_PHASE(flags, cq_phase_);
   cq_[cq_tail_] = fc_cqe{e.tag, status, flags};
   cq_tail_ = (cq_tail_ + 1) % cq_size_;
   if (cq_tail_ == 0) cq_phase_ = !cq_phase_;

@@ -251,7 +251,7 @@ void HostFtlHal::post(const fc_cqe& c) {
   }
   cq[cq_tail_] = c;
   if (regs_[SSDVP_FLASH_BASE + FLASH_CTRL] & FLASH_CTRL_CQ_PHASE)
-    cq[cq_tail_].flags = uint16_t((c.flags & ~FC_FLAG_PHASE) | (cq_phase_ ? FC_FLAG_PHASE : 0));
+    cq[cq_tail_].flags = FC_FLAGS_WITH_PHASE(c.flags, cq_phase_);
   cq_tail_ = (cq_tail_ + 1) % cq_size;
   if (cq_tail_ == 0) cq_phase_ = !cq_phase_;
 }
