@@ -578,6 +578,9 @@ void Simulation::run_timed() {
     sc_core::sc_start();
     return;
   }
+  // the requests preconditioning took from the workload are not in the timed part
+  const uint64_t pre = keys_.wl_requests ? keys_.wl_requests : uint64_t(keys_.wl_fraction * double(expected_requests_));
+  const uint64_t expected = expected_requests_ > pre ? expected_requests_ - pre : 0;
   using clock = std::chrono::steady_clock;
   const auto w0 = clock::now();
   auto shown = w0;
@@ -594,11 +597,10 @@ void Simulation::run_timed() {
     shown = clock::now();
     const uint64_t done = host_results().requests;
     std::string eta;
-    if (expected_requests_ && done > 0 && done < expected_requests_) {
+    if (expected && done > 0 && done < expected) {
       char b[64];
-      std::snprintf(b, sizeof b, " of %llu (%.0f %%), about %.0f s left", (unsigned long long)expected_requests_,
-                    100.0 * double(done) / double(expected_requests_),
-                    wall * double(expected_requests_ - done) / double(done));
+      std::snprintf(b, sizeof b, " of %llu (%.0f %%), about %.0f s left", (unsigned long long)expected,
+                    100.0 * double(done) / double(expected), wall * double(expected - done) / double(done));
       eta = b;
     }
     std::fprintf(stderr, "\r\033[Kssdvp: simulated %.3f s, %llu requests done%s (wall %.0f s)",
