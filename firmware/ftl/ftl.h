@@ -300,6 +300,7 @@ struct ftl_stats {
   uint64_t trim_log_rotations; /* times the log moved to its other area (a bitmap of the deallocated LBAs first) */
   uint64_t trim_log_erases;    /* its area erases (also in ckpt_erases) */
   uint64_t trim_log_gc_waits;  /* GC erases that waited for the log's records to be programmed */
+  uint64_t write_stalled_cmds; /* host write commands that waited at least once (write_stalls counts each retry) */
 };
 
 /* 1 if deallocations survive a power cut (the trim log, trimlog.c): with

@@ -191,7 +191,7 @@ struct fw_cmd {
   uint32_t *tokens;    /* window onto it */
   uint32_t no_host_io; /* 1: issued by ftl_func_* (preconditioning): no host transfers, no completion posted */
   uint8_t stream;      /* write: NVMe stream ID (0: none) */
-  uint8_t recorded;    /* write: seen by the hotness monitor */
+  uint8_t recorded;    /* write: bit 0 seen by the hotness monitor, bit 1 stalled (write_stalled_cmds) */
   uint8_t fua;         /* write: force unit access (hostif.c: completes once programmed) */
   uint8_t held;        /* ocssd.c: held for a destination chunk (oc_blocked) */
   uint32_t dw0;        /* completion dword 0 (admin commands) */

@@ -138,6 +138,10 @@ int cmd_place_writes(struct ftl *f, uint32_t c) {
     if (r == PLACE_YIELD) return STEP_YIELD;
     if (r == PLACE_WAIT) {
       f->stats.write_stalls++;
+      if (!(cmd->recorded & 2)) { /* bit 1: this command stalled before */
+        cmd->recorded |= 2;
+        f->stats.write_stalled_cmds++;
+      }
       return STEP_WAIT;
     }
     f->stats.host_lba_writes++;

@@ -31,12 +31,12 @@ extern "C" {
 #define ISS_BOOT_SIZE 0x10000u
 #define ISS_BOOT_ADDR ((uint32_t)SSDVP_SRAM_BASE + (uint32_t)SSDVP_SRAM_SIZE - ISS_BOOT_SIZE)
 #define ISS_BOOT_MAGIC 0x76647373u /* "ssdv" */
-#define ISS_BOOT_VERSION 4u
+#define ISS_BOOT_VERSION 5u
 #define ISS_BOOT_TOKENS 4096u /* tokens per functional write call */
 
 /* Layout sizes on both ABIs (change them with the structs). */
 #define ISS_FTL_CONFIG_BYTES 320u
-#define ISS_FTL_STATS_BYTES 1240u
+#define ISS_FTL_STATS_BYTES 1248u
 
 /* Functional calls: iss_call(op) with arguments in the boot block. */
 enum iss_call_op {

@@ -11,48 +11,81 @@
 namespace ssdvp {
 namespace {
 
+std::string quoted(const std::string& s);
+
+// The parsed tree's bounds. A YAML alias may name a node that contains
+// itself (`a: &f {b: *f}`: yaml-cpp builds a cycle) or be nested so that a
+// few hundred bytes expand to billions of keys (an "alias bomb"); without a
+// bound the first overflows the stack and the second runs for hours. No
+// real config nests deeper than 8 or has more than a few hundred keys.
+constexpr int kMaxDepth = 32;
+constexpr size_t kMaxNodes = 20000;
+
+struct FlattenState {
+  std::map<std::string, int> lines;  // every leaf key given so far, with its line
+  size_t nodes = 0;
+};
+
+// A key given before under another spelling: the same leaf, a leaf that is a
+// prefix of `full` ("a" before "a.b"), or one that `full` is a prefix of.
+const std::pair<const std::string, int>* clashing(const std::map<std::string, int>& lines, const std::string& full) {
+  if (auto it = lines.find(full); it != lines.end()) return &*it;
+  for (size_t dot = full.find('.'); dot != std::string::npos; dot = full.find('.', dot + 1))
+    if (auto it = lines.find(full.substr(0, dot)); it != lines.end()) return &*it;
+  const std::string under = full + ".";
+  if (auto it = lines.lower_bound(under); it != lines.end() && it->first.rfind(under, 0) == 0) return &*it;
+  return nullptr;
+}
+
 // Flattens nested maps into dotted keys. A key given twice (the same key in
 // one map, or "a.b" next to a: {b: ...}) is an error naming both lines:
 // YAML leaves duplicates undefined and yaml-cpp silently keeps the last.
 void flatten(const YAML::Node& node, const std::string& prefix, std::map<std::string, std::string>& out,
-             const std::string& origin, std::map<std::string, int>& lines) {
+             const std::string& origin, FlattenState& st, int depth) {
+  if (depth > kMaxDepth)
+    throw ConfigError(origin + ": key " + quoted(prefix) + " is nested more than " + std::to_string(kMaxDepth) +
+                      " levels deep (a YAML alias that contains itself?)");
+  if (++st.nodes > kMaxNodes)
+    throw ConfigError(origin + ": the config expands to more than " + std::to_string(kMaxNodes) +
+                      " keys (YAML aliases nested into an alias bomb?)");
   if (node.IsMap()) {
     std::map<std::string, int> here;  // this map's own keys (a map value counts too)
     for (const auto& kv : node) {
       if (!kv.first.IsScalar())  // "[a, b]: 1" or "? {a: 1}": yaml-cpp's as<string>() would throw its own error
         throw ConfigError(origin + ":" + std::to_string(kv.first.Mark().line + 1) +
                           ": a key must be a plain name, not a list or map" +
-                          (prefix.empty() ? std::string() : " (under '" + prefix + "')"));
+                          (prefix.empty() ? std::string() : " (under " + quoted(prefix) + ")"));
       const std::string key = kv.first.as<std::string>();
       const std::string full = prefix.empty() ? key : prefix + "." + key;
       const int line = kv.first.Mark().line + 1;
       if (!here.emplace(key, line).second)
-        throw ConfigError(origin + ":" + std::to_string(line) + ": key '" + full + "' is already given at line " +
+        throw ConfigError(origin + ":" + std::to_string(line) + ": key " + quoted(full) + " is already given at line " +
                           std::to_string(here[key]) + " (a key may appear only once)");
       const bool leaf = !kv.second.IsMap() || kv.second.size() == 0;
       // across spellings ("a.b: 1" and "a: {b: 2}"): the same leaf, or a leaf
       // that the other spelling makes a map
-      for (const auto& [k, l] : lines) {
-        if (leaf && (k == full || k.rfind(full + ".", 0) == 0 || full.rfind(k + ".", 0) == 0))
-          throw ConfigError(origin + ":" + std::to_string(line) + ": key '" + full + "' is already given at line " +
-                            std::to_string(l) + (k == full ? "" : " (as '" + k + "')") +
+      if (leaf) {
+        if (const auto* c = clashing(st.lines, full))
+          throw ConfigError(origin + ":" + std::to_string(line) + ": key " + quoted(full) +
+                            " is already given at line " + std::to_string(c->second) +
+                            (c->first == full ? "" : " (as " + quoted(c->first) + ")") +
                             " (a key may appear only once)");
+        st.lines[full] = line;
       }
-      if (leaf) lines[full] = line;
-      flatten(kv.second, full, out, origin, lines);
+      flatten(kv.second, full, out, origin, st, depth + 1);
     }
   } else if (node.IsScalar()) {
     out[prefix] = node.Scalar();
   } else if (node.IsNull()) {
     if (!prefix.empty()) out[prefix] = "";
   } else {
-    throw ConfigError(origin + ": key '" + prefix + "' must be a scalar value (a list or other node was given)");
+    throw ConfigError(origin + ": key " + quoted(prefix) + " must be a scalar value (a list or other node was given)");
   }
 }
 
 void flatten(const YAML::Node& node, std::map<std::string, std::string>& out, const std::string& origin) {
-  std::map<std::string, int> lines;
-  flatten(node, "", out, origin, lines);
+  FlattenState st;
+  flatten(node, "", out, origin, st, 0);
 }
 
 // A value in an error message: quoted, at most 80 characters, a byte outside
@@ -427,14 +460,20 @@ std::vector<std::string> Config::near_misses(const std::string& key, size_t most
 }
 
 void Config::check_unknown(bool skip_instance_keys) const {
+  // At most kListed keys are named (with their near misses), then a count:
+  // a config of thousands of wrong keys (an alias expanded) gets a short message.
+  constexpr size_t kListed = 20;
   std::string unknown;
+  size_t n = 0;
   for (const auto& kv : values_) {
     if (declared_index_.count(kv.first) || (skip_instance_keys && is_instance_key(kv.first))) continue;
+    if (++n > kListed) continue;
     auto o = value_origin_.find(kv.first);
-    unknown += "\n  " + kv.first + " (from " + (o == value_origin_.end() ? origin_ : o->second) + ")";
+    unknown += "\n  " + quoted(kv.first) + " (from " + (o == value_origin_.end() ? origin_ : o->second) + ")";
     const auto near = near_misses(kv.first);
     for (size_t i = 0; i < near.size(); ++i) unknown += (i ? ", " : ": perhaps misspelt ") + near[i];
   }
+  if (n > kListed) unknown += "\n  ... and " + std::to_string(n - kListed) + " more";
   if (!unknown.empty()) throw ConfigError("unknown config key(s); see `ssdvp params` for the valid ones:" + unknown);
 }
 

@@ -13,10 +13,15 @@
 // integrity mismatches, NAND rule violations or firmware bus errors.
 #include <systemc>
 
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -48,6 +53,91 @@ const char* kUsage =
     "       ssdvp registers\n"
     "       ssdvp hostile [-c CONFIG] [--set key=value]... [--quiet]\n"
     "       ssdvp --version\n";
+
+// A message for the terminal: control bytes (ESC, BEL, ...) from a key name,
+// a path or yaml-cpp's text as \xNN, never raw (a newline stays).
+std::string printable(const std::string& s) {
+  std::string r;
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c >= 0x20 && c != 0x7f) || c == '\n' || c == '\t') {
+      r += ch;
+    } else {
+      char b[5];
+      std::snprintf(b, sizeof b, "\\x%02x", c);
+      r += b;
+    }
+  }
+  return r;
+}
+
+void print_error(const char* prefix, const std::string& what) {
+  std::fprintf(stderr, "ssdvp: %s%s\n", prefix, printable(what).c_str());
+}
+
+// A directory the run will write into, made and tried before the run (a bad
+// -o or --save-state must fail in a second, not after the whole simulation).
+void check_writable_dir(const std::string& option, const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    throw ssdvp::ConfigError(option + " " + dir + ": cannot create the directory" +
+                             (ec ? " (" + ec.message() + ")" : " (a file of that name exists)"));
+  const fs::path probe = fs::path(dir) / ".ssdvp-write-test";
+  std::FILE* f = std::fopen(probe.c_str(), "w");
+  if (!f) throw ssdvp::ConfigError(option + " " + dir + ": cannot write there (" + std::strerror(errno) + ")");
+  std::fclose(f);
+  fs::remove(probe, ec);
+}
+
+// A file the run will create: its directory must exist.
+void check_file_dir(const std::string& option, const std::string& file) {
+  namespace fs = std::filesystem;
+  const fs::path parent = fs::path(file).parent_path();
+  if (!parent.empty() && !fs::is_directory(parent))
+    throw ssdvp::ConfigError(option + " " + file + ": the directory " + parent.string() + " does not exist");
+}
+
+// A relative timeline.file lands in the output directory, beside summary.json.
+void timeline_into(Config& cfg, const std::string& out) {
+  if (!cfg.has("timeline.file")) return;
+  const std::string t = cfg.values().at("timeline.file");
+  if (!t.empty() && std::filesystem::path(t).is_relative())
+    cfg.set("timeline.file", (std::filesystem::path(out) / t).string());
+}
+
+// Why a finished run is not clean (exit 3): only the findings it has.
+std::string unclean_reasons(const nlohmann::json& j) {
+  std::string r;
+  auto add = [&r](uint64_t n, const char* what) {
+    if (n) r += (r.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+  };
+  auto get = [&j](const char* a, const char* b) {
+    return j.contains(a) && j[a].contains(b) && j[a][b].is_number() ? j[a][b].get<uint64_t>() : uint64_t(0);
+  };
+  add(get("integrity", "mismatches"), "integrity mismatches");
+  if (j.contains("array")) {
+    add(j["array"]["integrity"].value("mismatches", uint64_t(0)), "integrity mismatches");
+    add(j["array"]["integrity"].value("device_mismatches", uint64_t(0)), "device integrity mismatches");
+  }
+  add(get("flash", "violations"), "NAND rule violations");
+  add(get("cpu", "bus_errors"), "firmware bus errors");
+  if (j.contains("power")) {
+    add(get("power", "violations"), "power-cut violations (data a cut must not lose was lost: see summary.json power)");
+  }
+  if (j.contains("nbd") && j["nbd"].contains("store"))
+    add(j["nbd"]["store"].value("poisoned_reads", uint64_t(0)), "poisoned reads");
+  if (j.contains("run") && !j["run"].value("finished", true))
+    r += std::string(r.empty() ? "" : ", ") + "the run did not finish";
+  return r.empty() ? "problems (see summary.json)" : r;
+}
+
+// The summary's warnings (summary.json "warnings"), on stderr even with --quiet.
+void print_warnings(const nlohmann::json& j) {
+  if (j.contains("warnings"))
+    for (const auto& w : j["warnings"]) print_error("warning: ", w.get<std::string>());
+}
 
 Config load(const po::variables_map& vm) {
   Config cfg = vm.count("config") ? Config::from_yaml_file(vm["config"].as<std::string>()) : Config();
@@ -107,13 +197,15 @@ std::string unit_range(const ssdvp::ParamInfo& p) {
 }
 
 int cmd_params(const po::variables_map& vm) {
+  const std::string fmt = vm.count("format") ? vm["format"].as<std::string>() : "text";
+  if (fmt != "text" && fmt != "markdown" && fmt != "json")
+    throw ssdvp::ConfigError("--format '" + fmt + "': params prints text, markdown or json");
   Config cfg = load(vm);
   if (cfg.has("array.level") && ssdvp::array::array_requested(cfg)) {
     ssdvp::array::ArraySimulation sim(cfg);  // declares every parameter, and the per-device overrides
   } else {
     ssdvp::Simulation sim(cfg);  // declares every parameter
   }
-  const std::string fmt = vm.count("format") ? vm["format"].as<std::string>() : "text";
   if (fmt == "json") {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& p : cfg.params()) {
@@ -182,13 +274,14 @@ int run_array(Config& cfg, const std::string& out, bool quiet) {
   ssdvp::array::ArraySimulation sim(cfg);
   const ssdvp::RunOutcome r = sim.run();
   if (!r.error.empty()) {
-    std::fprintf(stderr, "ssdvp: error: %s\n", r.error.c_str());
-    return 1;
+    print_error("error: ", r.error);
+    return r.input_error ? 2 : 1;
   }
   sim.write_outputs(out, r);
   if (!quiet) print_array_summary(r.summary, out);
+  print_warnings(r.summary);
   if (!r.clean) {
-    std::fprintf(stderr, "ssdvp: the run found integrity mismatches, NAND violations or firmware bus errors\n");
+    std::fprintf(stderr, "ssdvp: the run found %s\n", unclean_reasons(r.summary).c_str());
     return 3;
   }
   return 0;
@@ -240,21 +333,26 @@ int cmd_run(const po::variables_map& vm) {
     cfg.set("workload.format", vm["format"].as<std::string>());
   }
   const std::string out = vm["out"].as<std::string>();
+  timeline_into(cfg, out);
   if (cfg.has("array.level") && ssdvp::array::array_requested(cfg)) {
     if (vm.count("save-state") || vm.count("load-state"))
       throw ssdvp::ConfigError("--save-state/--load-state: a single drive only (not with array.level)");
+    check_writable_dir("-o", out);
     return run_array(cfg, out, vm.count("quiet") != 0);
   }
   ssdvp::Simulation sim(cfg);
+  if (!vm.count("precondition-only")) check_writable_dir("-o", out);
+  if (vm.count("save-state")) check_writable_dir("--save-state", vm["save-state"].as<std::string>());
   ssdvp::StateOptions state;
   if (vm.count("save-state")) state.save_dir = vm["save-state"].as<std::string>();
   if (vm.count("load-state")) state.load_dir = vm["load-state"].as<std::string>();
   state.precondition_only = vm.count("precondition-only") != 0;
   sim.set_state_options(state);
+  sim.set_progress(!vm.count("quiet") && ::isatty(STDERR_FILENO));
   const ssdvp::RunOutcome r = sim.run();
   if (!r.error.empty()) {
-    std::fprintf(stderr, "ssdvp: error: %s\n", r.error.c_str());
-    return 1;
+    print_error("error: ", r.error);
+    return r.input_error ? 2 : 1;
   }
   if (state.precondition_only) {
     if (!vm.count("quiet"))
@@ -263,8 +361,9 @@ int cmd_run(const po::variables_map& vm) {
   }
   sim.write_outputs(out, r);
   if (!vm.count("quiet")) print_summary(r.summary, out);
+  print_warnings(r.summary);
   if (!r.clean) {
-    std::fprintf(stderr, "ssdvp: the run found integrity mismatches, NAND violations or firmware bus errors\n");
+    std::fprintf(stderr, "ssdvp: the run found %s\n", unclean_reasons(r.summary).c_str());
     return 3;
   }
   return 0;
@@ -274,19 +373,22 @@ int cmd_run(const po::variables_map& vm) {
 int cmd_serve(const po::variables_map& vm) {
   Config cfg = load(vm);
   const std::string out = vm["out"].as<std::string>();
+  timeline_into(cfg, out);
+  check_writable_dir("-o", out);
+  if (vm.count("record")) check_file_dir("--record", vm["record"].as<std::string>());
   const auto r = ssdvp::nbd::serve(cfg, vm.count("listen") ? vm["listen"].as<std::string>() : "",
                                    vm.count("record") ? vm["record"].as<std::string>() : "", out);
   if (!r.error.empty()) {
-    std::fprintf(stderr, "ssdvp: error: %s\n", r.error.c_str());
+    print_error("error: ", r.error);
     return 1;
   }
   if (!vm.count("quiet")) {
     print_summary(r.summary, out);
     ssdvp::nbd::print_nbd_summary(r.summary);
   }
+  print_warnings(r.summary);
   if (!r.clean) {
-    std::fprintf(stderr,
-                 "ssdvp: the session found integrity mismatches, wrong data, NAND violations or firmware bus errors\n");
+    std::fprintf(stderr, "ssdvp: the session found %s\n", unclean_reasons(r.summary).c_str());
     return 3;
   }
   return 0;
@@ -295,6 +397,7 @@ int cmd_serve(const po::variables_map& vm) {
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // piped stdout shows each line when printed, not at exit
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   po::options_description opts("options");
   opts.add_options()("help,h", "this help")("version", "print the version")(
@@ -331,22 +434,22 @@ int sc_main(int argc, char* argv[]) {
     if (cmd == "serve") return cmd_serve(vm);
     if (cmd == "registers") return cmd_registers();
     if (cmd == "hostile") return ssdvp::hostile_command(load(vm), vm.count("quiet") != 0);
-    std::fprintf(stderr, "ssdvp: unknown command '%s'\n%s", cmd.c_str(), kUsage);
+    std::fprintf(stderr, "ssdvp: unknown command '%s'\n%s", printable(cmd).c_str(), kUsage);
     return 2;
   } catch (const po::error& e) {
-    std::fprintf(stderr, "ssdvp: %s\n%s", e.what(), kUsage);
+    std::fprintf(stderr, "ssdvp: %s\n%s", printable(e.what()).c_str(), kUsage);
     return 2;
   } catch (const ssdvp::ConfigError& e) {
-    std::fprintf(stderr, "ssdvp: %s\n", e.what());
+    print_error("", e.what());
     return 2;
   } catch (const ssdvp::host::TraceError& e) {
-    std::fprintf(stderr, "ssdvp: trace error: %s\n", e.what());
+    print_error("trace error: ", e.what());
     return 2;
   } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "ssdvp: %s\n", e.what());
+    print_error("", e.what());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "ssdvp: error: %s\n", e.what());
+    print_error("error: ", e.what());
     return 1;
   }
 }

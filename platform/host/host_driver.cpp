@@ -77,6 +77,11 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
       cfg.get_double("host.fua_fraction", 0.0,
                      "share of write commands sent with FUA (durable at completion; evenly spread)", 0.0, 1.0);
   if (interval_ps_ == 0) throw ConfigError("config key 'stats.interval': must be positive");
+  max_rows_ =
+      cfg.get_u64("stats.max_rows", 1000000,
+                  "at most this many time-series rows are kept (bounds memory and time when stats.interval "
+                  "is tiny or the trace has a long gap); later intervals fold into the last row, with a warning",
+                  1, uint64_t(1) << 40);
   const uint64_t coal_entries = cfg.get_u64(
       "host.coalesce.entries", 1, "completions per interrupt the host asks for (Set Features 08h; 1: off)", 1, 256);
   const uint64_t coal_time = cfg.get_u64(
@@ -356,6 +361,8 @@ void HostDriver::complete_command(const nvme_cqe& c, uint64_t now) {
     ++res_.errors;
     ++res_.errors_by_status[status];
     if (it != live_.end()) it->second.error = true;
+    if (sl.op == host::IoOp::write && sl.lba + sl.nlb <= lba_end_)
+      for (uint32_t i = 0; i < sl.nlb; ++i) sb_.write_failed(sl.lba + i);
   } else if (sb_.tracking() && sl.op != host::IoOp::read) {  // durability (power loss)
     if (sl.op == host::IoOp::flush)
       sb_.flush_completed(c.cid);
@@ -412,6 +419,12 @@ void HostDriver::sample(uint64_t now, bool final_row) {
     iv_read_bytes_ = iv_write_bytes_ = iv_reads_ = iv_writes_ = 0;
     last_sample_ps_ = t;
     next_sample_ps_ = t + interval_ps_;
+    // Bounded: past stats.max_rows - 1 rows, no more rows until the final
+    // one, which then covers the rest of the run (summary: timeseries_truncated).
+    if (res_.timeseries.size() + 1 >= max_rows_ && !final_row) {
+      res_.timeseries_truncated = true;
+      next_sample_ps_ = UINT64_MAX;
+    }
     if (final_row) break;
   }
 }

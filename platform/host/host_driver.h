@@ -81,7 +81,8 @@ struct HostResults {
   LatencyHistogram flush_latency;  // each flush command, as read_latency (summary: only when there were flushes)
   uint64_t start_ps = 0, end_ps = 0;
   std::vector<TimeseriesRow> timeseries;
-  bool interval_histograms = false;  // the rows carry their latency buckets
+  bool interval_histograms = false;   // the rows carry their latency buckets
+  bool timeseries_truncated = false;  // stats.max_rows reached: the last row covers the rest of the run
   // Time integrals (request-ps) of the requests in the system, from the time
   // their latency starts to their completion, per class (read, write, other),
   // and of the commands outstanding at the device: divided by the run time,
@@ -266,6 +267,7 @@ class HostDriver : public sc_core::sc_module {
   uint32_t qd_;
   bool closed_loop_, lba_wrap_;
   uint64_t interval_ps_;
+  uint64_t max_rows_ = 1000000;  // stats.max_rows
   uint64_t submit_ps_;
   double fua_fraction_ = 0, fua_acc_ = 0;  // host.fua_fraction: FUA on that share of write commands
   uint64_t limit_ps_ = 0;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -33,6 +34,7 @@ class Scoreboard {
   uint32_t* versions() { return v_.data(); }
   // Records a write and returns the token to send.
   uint32_t write(uint64_t lba) {
+    if (!unknown_.empty()) unknown_.erase(lba);
     uint32_t& v = v_[lba];
     v = (v & kVersionMask) + 1;
     return token_of(lba, v);
@@ -40,6 +42,7 @@ class Scoreboard {
   // A write to lba comes soon (host speed only).
   void prefetch(uint64_t lba) const { __builtin_prefetch(&v_[lba], 1); }
   void trim(uint64_t lba) {
+    if (!unknown_.empty()) unknown_.erase(lba);
     v_[lba] |= kTrimmed;
     if (tracking()) trim_at_[lba] = v_[lba];
   }
@@ -49,6 +52,7 @@ class Scoreboard {
   }
   // Checks one token; counts and returns false on a mismatch.
   bool check(uint64_t lba, uint32_t token) {
+    if (!unknown_.empty() && unknown_.count(lba)) return true;  // its last write failed: not checked
     ++checked_;
     if (token == expected(lba)) return true;
     ++mismatches_;
@@ -60,6 +64,10 @@ class Scoreboard {
     mismatches_ += !ok;
     return ok;
   }
+  // A write to lba failed (an error status): the LBA may hold the old data or
+  // the new, so its reads are not checked until it is written or deallocated
+  // again (a ZNS write beyond the open zones' limit is no "mismatch").
+  void write_failed(uint64_t lba) { unknown_.insert(lba); }
   uint64_t checked() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
 
@@ -168,6 +176,7 @@ class Scoreboard {
   static uint64_t order(uint32_t state) { return (uint64_t(state & kVersionMask) << 1) | (state >> 31); }
   std::vector<uint32_t, HugePageAllocator<uint32_t>> v_;  // random access at scale (huge_pages.h)
   uint64_t checked_ = 0, mismatches_ = 0;
+  std::unordered_set<uint64_t> unknown_;   // LBAs whose last write failed (write_failed())
   std::vector<uint32_t> acked_, durable_;  // states (order()); empty unless tracking durability
   std::vector<uint32_t> trim_at_;          // the last deallocation's state (0: none since tracking)
   std::vector<std::pair<uint64_t, uint32_t>> since_flush_;

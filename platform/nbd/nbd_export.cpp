@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -118,8 +119,12 @@ NbdExport::NbdExport(sc_core::sc_module_name nm, Config& cfg, uint64_t export_by
                                     "driver (> 0 keeps recorded sessions exactly replayable)");
   pace_tick_ps_ = cfg.get_time_ps("nbd.pace_tick", "1ms",
                                   "ssdvp serve, paced: simulated time between checks against the wall clock");
-  lim_.max_payload = uint32_t(
-      cfg.get_size("nbd.max_payload", "32MiB", "ssdvp serve: longest READ or WRITE accepted (larger: an error reply)"));
+  const uint64_t max_payload =
+      cfg.get_size("nbd.max_payload", "32MiB", "ssdvp serve: longest READ or WRITE accepted (larger: an error reply)");
+  if (max_payload > UINT32_MAX)  // NBD's length field is 32 bits: never taken modulo 2^32
+    throw ConfigError("config key 'nbd.max_payload': " + std::to_string(max_payload) +
+                      " bytes is more than NBD's 32-bit length field holds (at most 4294967295)");
+  lim_.max_payload = uint32_t(max_payload);
   max_inflight_ = uint32_t(cfg.get_u64(
       "nbd.max_inflight", 64,
       "ssdvp serve: requests of one client queued or in the drive at most (the reader waits beyond)", 1, 65536));
@@ -156,7 +161,7 @@ void NbdExport::set_record(const std::string& path) {
   rec_path_ = path;
   rec_ = std::fopen(path.c_str(), "w");
   rec_times_ = std::fopen((path + ".times.csv").c_str(), "w");
-  if (!rec_ || !rec_times_) throw std::runtime_error("--record: cannot write " + path);
+  if (!rec_ || !rec_times_) throw ConfigError("--record: cannot write " + path + ": " + std::strerror(errno));
   std::fprintf(rec_, "fio version 3 iolog\n");
   std::fprintf(
       rec_times_,
@@ -173,10 +178,22 @@ void NbdExport::listen(const std::string& spec_in) {
       throw ConfigError(what + ": bad Unix socket path '" + unix_path_ + "'");
     a.sun_family = AF_UNIX;
     std::memcpy(a.sun_path, unix_path_.c_str(), unix_path_.size() + 1);
-    ::unlink(unix_path_.c_str());
+    // Only a stale socket is replaced: a regular file (or anything but a
+    // socket) is the user's and stays; a socket a live server answers on is
+    // that server's.
+    struct stat st {};
+    if (::lstat(unix_path_.c_str(), &st) == 0) {
+      if (!S_ISSOCK(st.st_mode))
+        throw ConfigError(what + ": " + unix_path_ + " exists and is not a socket (not replacing it)");
+      const int probe = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+      const bool live = probe >= 0 && ::connect(probe, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+      if (probe >= 0) ::close(probe);
+      if (live) throw ConfigError(what + ": a server is already listening on " + unix_path_);
+      ::unlink(unix_path_.c_str());  // a stale socket (nobody listens)
+    }
     listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0)
-      throw std::runtime_error("nbd: cannot bind " + spec + ": " + std::strerror(errno));
+      throw ConfigError("nbd: cannot bind " + spec + ": " + std::strerror(errno));
   } else if (spec.rfind("tcp:", 0) == 0) {
     const std::string hp = spec.substr(4);
     const size_t colon = hp.rfind(':');
@@ -190,15 +207,17 @@ void NbdExport::listen(const std::string& spec_in) {
     addrinfo hints{}, *res = nullptr;
     hints.ai_socktype = SOCK_STREAM;
     hints.ai_flags = AI_NUMERICSERV;
-    if (port.empty() || port.find_first_not_of("0123456789") != std::string::npos ||
-        ::getaddrinfo(host.c_str(), port.c_str(), &hints, &res) != 0 || !res)
+    if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoul(port) > 65535)
+      throw ConfigError(what + ": port '" + port + "' in '" + spec + "' is not a port number (0 to 65535)");
+    if (::getaddrinfo(host.c_str(), port.c_str(), &hints, &res) != 0 || !res)
       throw ConfigError(what + ": cannot resolve '" + spec + "'");
     listen_fd_ = ::socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     int one = 1;
     if (listen_fd_ >= 0) ::setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     const bool ok = listen_fd_ >= 0 && ::bind(listen_fd_, res->ai_addr, res->ai_addrlen) == 0;
     ::freeaddrinfo(res);
-    if (!ok) throw std::runtime_error("nbd: cannot bind " + spec + ": " + std::strerror(errno));
+    if (!ok) throw ConfigError("nbd: cannot bind " + spec + ": " + std::strerror(errno));
   } else {
     throw ConfigError(what + ": expected unix:PATH or tcp:HOST:PORT, got '" + spec + "'");
   }
@@ -249,9 +268,13 @@ void NbdExport::accept_loop() {
 }
 
 void NbdExport::session_main(std::shared_ptr<Session> s) {
-  if (handshake(*s))
+  if (handshake(*s)) {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      ++handshakes_ok_;
+    }
     transmission(s);
-  else {
+  } else {
     std::lock_guard<std::mutex> l(mu_);
     ++handshake_failures_;
   }
@@ -270,7 +293,9 @@ void NbdExport::session_main(std::shared_ptr<Session> s) {
 void NbdExport::session_done(Session&) {
   std::lock_guard<std::mutex> l(mu_);
   --live_sessions_;
-  if (!persistent_ && live_sessions_ == 0) ended_ = true;
+  // A connection that never completed the handshake (a port scanner, an HTTP
+  // probe) does not end the server: it ends after the last real client.
+  if (!persistent_ && live_sessions_ == 0 && handshakes_ok_ > 0) ended_ = true;
   cv_.notify_all();
 }
 

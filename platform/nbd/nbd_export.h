@@ -114,6 +114,7 @@ class NbdExport : public sc_core::sc_module, public LiveSource {
   std::atomic<bool> stop_{false};
   uint32_t live_sessions_ = 0;
   uint64_t connected_ = 0, refused_ = 0, handshake_failures_ = 0;
+  uint64_t handshakes_ok_ = 0;  // clients that got past the handshake: the server ends after the last of them
   std::unordered_map<std::string, uint64_t> rejected_;  // requests answered with an error by the reader, by reason
   uint64_t zero_length_ = 0;
 

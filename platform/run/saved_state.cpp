@@ -49,6 +49,30 @@ bool all_zero(const uint8_t* p, size_t n) {
   return true;
 }
 
+// A checksum of an image's bytes as stored (chunk indices and data), a word
+// at a time (FNV-1a's prime over 64-bit words, the tail byte-wise): a saved
+// drive with a flipped byte must fail to load, not run on and report
+// "integrity mismatches" that look like a firmware bug.
+struct Checksum {
+  uint64_t h = 0xcbf29ce484222325ull;
+  void add(const void* data, size_t n) {
+    const auto* p = static_cast<const uint8_t*>(data);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      h = (h ^ w) * 0x100000001b3ull;
+      h ^= h >> 29;
+    }
+    for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  }
+  std::string hex() const {
+    char b[17];
+    std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(h));
+    return b;
+  }
+};
+
 struct File {
   std::FILE* f = nullptr;
   std::string path;
@@ -73,7 +97,7 @@ struct File {
 };
 
 // Returns the bytes written (the chunks that hold data).
-uint64_t write_image(const std::string& path, const uint8_t* p, uint64_t n) {
+uint64_t write_image(const std::string& path, const uint8_t* p, uint64_t n, Checksum& sum) {
   File f(path, "wb");
   const uint64_t head[2] = {n, kChunk};
   f.write(kMagic, sizeof kMagic);
@@ -84,6 +108,8 @@ uint64_t write_image(const std::string& path, const uint8_t* p, uint64_t n) {
     if (all_zero(p + i * kChunk, len)) continue;
     f.write(&i, 8);
     f.write(p + i * kChunk, len);
+    sum.add(&i, 8);
+    sum.add(p + i * kChunk, len);
     stored += len;
   }
   const uint64_t end = UINT64_MAX;
@@ -101,7 +127,7 @@ void zero_chunks(uint8_t* p, uint64_t n, uint64_t from, uint64_t to) {
   }
 }
 
-void read_image(const std::string& path, uint8_t* p, uint64_t n) {
+void read_image(const std::string& path, uint8_t* p, uint64_t n, Checksum& sum) {
   File f(path, "rb");
   char magic[8];
   uint64_t head[2];
@@ -121,6 +147,8 @@ void read_image(const std::string& path, uint8_t* p, uint64_t n) {
       throw std::runtime_error(path + ": chunk " + std::to_string(i) + " out of order or beyond the store");
     zero_chunks(p, n, next, i);
     f.read(p + i * kChunk, std::min(kChunk, n - i * kChunk));
+    sum.add(&i, 8);
+    sum.add(p + i * kChunk, std::min(kChunk, n - i * kChunk));
     next = i + 1;
   }
   zero_chunks(p, n, next, chunks);
@@ -192,24 +220,34 @@ void write_drive(const std::string& dir, SsdSoc& soc, Scoreboard& sb, nlohmann::
     File f((d / "firmware.img").string(), "wb");
     f.write(fw.data(), fw.size());
     f.close();
-    images["firmware"] = {{"bytes", fw.size()}};
+    Checksum sum;
+    sum.add(fw.data(), fw.size());
+    images["firmware"] = {{"bytes", fw.size()}, {"checksum", sum.hex()}};
   }
-  images["dram"] = {{"bytes", soc.dram.size()},
-                    {"stored", write_image((d / "dram.img").string(), soc.dram.data(), soc.dram.size())}};
+  {
+    Checksum sum;
+    const uint64_t stored = write_image((d / "dram.img").string(), soc.dram.data(), soc.dram.size(), sum);
+    images["dram"] = {{"bytes", soc.dram.size()}, {"stored", stored}, {"checksum", sum.hex()}};
+  }
   {
     // One image per die.
     uint64_t total = 0, stored = 0;
+    Checksum sum;  // over the dies in order
     const uint32_t dies = soc.geometry().dies();
     for (uint32_t i = 0; i < dies; ++i) {
       NandDie& die = soc.flash.die_store(i);
-      stored += write_image((d / ("nand" + std::to_string(i) + ".img")).string(), die.store(), die.reserved_bytes());
+      stored +=
+          write_image((d / ("nand" + std::to_string(i) + ".img")).string(), die.store(), die.reserved_bytes(), sum);
       total += die.reserved_bytes();
     }
-    images["nand"] = {{"dies", dies}, {"bytes", total}, {"stored", stored}};
+    images["nand"] = {{"dies", dies}, {"bytes", total}, {"stored", stored}, {"checksum", sum.hex()}};
   }
-  images["scoreboard"] = {{"bytes", sb.lbas() * 4},
-                          {"stored", write_image((d / "scoreboard.img").string(),
-                                                 reinterpret_cast<uint8_t*>(sb.versions()), sb.lbas() * 4)}};
+  {
+    Checksum sum;
+    const uint64_t stored =
+        write_image((d / "scoreboard.img").string(), reinterpret_cast<uint8_t*>(sb.versions()), sb.lbas() * 4, sum);
+    images["scoreboard"] = {{"bytes", sb.lbas() * 4}, {"stored", stored}, {"checksum", sum.hex()}};
+  }
   header["format"] = "ssdvp-saved-drive";
   header["version"] = kSavedStateVersion;
   header["images"] = images;
@@ -237,16 +275,37 @@ void read_drive(const std::string& dir, SsdSoc& soc, Scoreboard& sb, const nlohm
   if (hg.at("dies") != g.dies() || hg.at("total_blocks") != g.total_blocks() ||
       hg.at("logical_lbas") != soc.logical_lbas() || hg.at("lba_size") != soc.lba_size())
     throw std::runtime_error(dir + ": the saved drive's geometry is not this run's (" + hg.dump() + ")");
-  read_image((d / "dram.img").string(), soc.dram.data(), soc.dram.size());
-  for (uint32_t i = 0; i < g.dies(); ++i) {
-    NandDie& die = soc.flash.die_store(i);
-    read_image((d / ("nand" + std::to_string(i) + ".img")).string(), die.store(), die.reserved_bytes());
+  const auto& images = header.at("images");
+  auto verify = [&](const char* image, const Checksum& sum, const std::string& files) {
+    if (images.at(image).value("checksum", "") != sum.hex())
+      throw std::runtime_error(dir + ": " + files + " does not match its checksum in state.json (the saved drive " +
+                               "is damaged or was edited: save it again)");
+  };
+  {
+    Checksum sum;
+    read_image((d / "dram.img").string(), soc.dram.data(), soc.dram.size(), sum);
+    verify("dram", sum, "dram.img");
   }
-  read_image((d / "scoreboard.img").string(), reinterpret_cast<uint8_t*>(sb.versions()), sb.lbas() * 4);
-  std::vector<uint8_t> fw(header.at("images").at("firmware").at("bytes").get<size_t>());
+  {
+    Checksum sum;
+    for (uint32_t i = 0; i < g.dies(); ++i) {
+      NandDie& die = soc.flash.die_store(i);
+      read_image((d / ("nand" + std::to_string(i) + ".img")).string(), die.store(), die.reserved_bytes(), sum);
+    }
+    verify("nand", sum, "nand*.img");
+  }
+  {
+    Checksum sum;
+    read_image((d / "scoreboard.img").string(), reinterpret_cast<uint8_t*>(sb.versions()), sb.lbas() * 4, sum);
+    verify("scoreboard", sum, "scoreboard.img");
+  }
+  std::vector<uint8_t> fw(images.at("firmware").at("bytes").get<size_t>());
   {
     File f((d / "firmware.img").string(), "rb");
     f.read(fw.data(), fw.size());
+    Checksum sum;
+    sum.add(fw.data(), fw.size());
+    verify("firmware", sum, "firmware.img");
   }
   soc.cpu().load_firmware(fw);
   const auto& fl = header.at("flash");

@@ -24,7 +24,7 @@ class SsdSoc;
 class Scoreboard;
 
 // state.json's "version": raised whenever the images' layout changes.
-constexpr int kSavedStateVersion = 1;
+constexpr int kSavedStateVersion = 2;  // 2: every image has a checksum
 
 struct StateOptions {
   std::string save_dir;            // --save-state: after preconditioning

@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -26,6 +27,7 @@
 #include "run/checkpoints.h"
 #include "run/cut_counters.h"
 #include "run/reliability.h"
+#include "run/run_warnings.h"
 #include "run/timeline.h"
 #include "cpu/cpu_native.h"
 #include "soc/ssd_soc.h"
@@ -73,8 +75,13 @@ class Rebased : public host::Workload {
 
 std::unique_ptr<host::Workload> make_rebased(host::Workload& inner) { return std::make_unique<Rebased>(inner); }
 
+namespace {
+uint64_t g_trace_records = 0;  // the last trace's records (all loops; 0: unknown), for the progress estimate
+}  // namespace
+
 std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size,
                                               const host::ZoneGeometry* zones) {
+  g_trace_records = 0;
   const std::string src =
       cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace", "files", "app", "zoned"},
                      "where host requests come from (app: workload.app.* generators; zoned: a zoned log, "
@@ -86,11 +93,19 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
                      "trace format; auto detects it from the first lines");
   const int64_t device =
       cfg.get_i64("workload.device", -1, "replay only this device/disk/LUN number of the trace (-1: all)");
+  const bool skip_zero =
+      cfg.get_bool("workload.skip_zero_length", true,
+                   "trace: skip zero-length read/write/trim records and count them (false: such a record is an error "
+                   "naming its file:line)");
+  const std::string blk_action =
+      cfg.get_string("workload.blkparse_action", "Q",
+                     "blkparse trace: the action whose lines are requests (Q: queued by the file system; D: issued "
+                     "to the driver; C: completed)");
   const double scale =
       cfg.get_double("workload.time_scale", 1.0, "multiply trace inter-arrival times (0.5 = twice as fast)", 0.0, 1e9);
-  const uint64_t fio_unit = cfg.get_u64("workload.fio_time_unit_ps", 1000000000ull,
-                                        "unit of a fio v3 iolog's timestamp column in ps (1000000000: ms; fio's "
-                                        "write_iolog writes us: 1000000; ssdvp serve --record writes ps: 1)",
+  const uint64_t fio_unit = cfg.get_u64("workload.fio_time_unit_ps", 1000000ull,
+                                        "unit of a fio v3 iolog's timestamp column in ps (1000000: us, what fio's "
+                                        "write_iolog writes; ssdvp serve --record writes ps: 1)",
                                         1);
   const uint64_t loops = cfg.get_u64("workload.loops", 1, "replay the trace this many times (0 = forever)");
   const bool flush_order = cfg.get_bool(
@@ -128,17 +143,34 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
   o.device = device;
   o.time_scale = scale;
   o.fio_time_unit_ps = fio_unit;
+  o.skip_zero_length = skip_zero;
+  o.blkparse_action = blk_action;
   {
     // Read the whole trace once before simulating: a malformed line fails
     // now, with its file:line, not hours into a run (and no exception is then
     // thrown while SystemC threads run).
     auto check = host::open_trace(path, o);
     host::IoRequest r;
+    uint64_t unaligned = 0, too_long = 0;  // rounded out to whole LBAs; cut to the namespace
     while (check->next(r)) {
+      if (r.op == host::IoOp::flush) continue;
+      unaligned += r.length && (r.offset % lba_size || r.length % lba_size);
+      too_long += r.length > device_bytes;
     }
+    // Said before the run, not found afterwards in a rounded MB/s.
+    if (unaligned)
+      std::fprintf(stderr,
+                   "ssdvp: warning: %s: %llu records are not whole %u-byte LBAs: each is rounded out to whole LBAs "
+                   "(bytes and MB/s count the LBAs moved)\n",
+                   path.c_str(), (unsigned long long)unaligned, lba_size);
+    if (too_long)
+      std::fprintf(stderr,
+                   "ssdvp: warning: %s: %llu records are longer than the %llu-byte namespace: each is cut to it\n",
+                   path.c_str(), (unsigned long long)too_long, (unsigned long long)device_bytes);
     // A trace with nothing to replay is almost always a mistake (the wrong
     // file, device or format): say why instead of reporting zero I/Os.
     const host::WorkloadStats& st = check->stats();
+    g_trace_records = loops ? st.records * loops : 0;
     if (st.records == 0 && !allow_empty)
       throw host::TraceError(path + ": no requests to replay (" + std::to_string(st.lines) +
                              " lines; skipped: " + std::to_string(st.skipped_zero_length) + " of zero length, " +
@@ -256,9 +288,9 @@ RunKeys RunKeys::read(Config& cfg) {
                                "then random overwrites until the free pool is where the timed part holds it: the GC "
                                "threshold (a host that leaves GC time), the reserve (a saturating host), auto (reserve "
                                "for a closed-loop host, else threshold), asis (no overwrites)");
-  k.timeline =
-      cfg.get_string("timeline.file", "",
-                     "write a Perfetto/Chrome trace-event timeline here (empty: none; ending in .gz: gzip-compressed)");
+  k.timeline = cfg.get_string("timeline.file", "",
+                              "write a Perfetto/Chrome trace-event timeline here (empty: none; ending in .gz: "
+                              "gzip-compressed; a relative path is under -o)");
   k.timeline_start =
       cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
   k.timeline_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
@@ -284,6 +316,14 @@ Simulation::Simulation(Config& cfg) : cfg_(cfg) {
 
 void Simulation::build() {
   Config& cfg = cfg_;
+  // A drive without power-loss protection must not lose flushed data at a
+  // cut: with ftl.gc.durable=0 a GC victim is erased while its relocated data
+  // is still in page buffers. So power.plp=false implies ftl.gc.durable=1
+  // unless that key is given (a deliberate experiment).
+  if (!cfg.has("ftl.gc.durable") &&
+      !cfg.get_bool("power.plp", true,
+                    "power-loss protection: operations in flight finish and buffered pages are programmed at a cut"))
+    cfg.set("ftl.gc.durable", "1");
   dev_ = std::make_unique<Device>("ssd0", cfg);
   soc_ = &dev_->soc();
   const uint64_t lbas = soc_->logical_lbas();
@@ -317,6 +357,16 @@ void Simulation::build() {
     throw ConfigError("config key 'precondition.workload_requests': not with flows (each flow's workload is its own)");
   const host::ZoneGeometry zones = zns_geometry(soc_->fw_config());
   workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size(), zoned ? &zones : nullptr);
+  {
+    const std::string src = hcfg.values().count("workload.source") ? hcfg.values().at("workload.source") : "synthetic";
+    const char* n = src == "synthetic" ? "workload.synthetic.requests"
+                    : src == "zoned"   ? "workload.zoned.requests"
+                                       : "";
+    if (src == "trace")
+      expected_requests_ = g_trace_records;
+    else if (*n)
+      expected_requests_ = std::strtoull(hcfg.values().count(n) ? hcfg.values().at(n).c_str() : "0", nullptr, 10);
+  }
   const std::string streams =
       cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm", "random", "journal"},
                      "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
@@ -523,6 +573,43 @@ void Simulation::attach_timeline() {
   });
 }
 
+void Simulation::run_timed() {
+  if (!progress_) {
+    sc_core::sc_start();
+    return;
+  }
+  // the requests preconditioning took from the workload are not in the timed part
+  const uint64_t pre = keys_.wl_requests ? keys_.wl_requests : uint64_t(keys_.wl_fraction * double(expected_requests_));
+  const uint64_t expected = expected_requests_ > pre ? expected_requests_ - pre : 0;
+  using clock = std::chrono::steady_clock;
+  const auto w0 = clock::now();
+  auto shown = w0;
+  uint64_t slice = 1000000;  // ps of simulated time per step, adapted to about a fifth of a wall second
+  bool printed = false;
+  while (sc_core::sc_get_status() != sc_core::SC_STOPPED && sc_core::sc_pending_activity()) {
+    const auto s0 = clock::now();
+    sc_core::sc_start(sc_core::sc_time::from_value(slice));
+    const double step = std::chrono::duration<double>(clock::now() - s0).count();
+    if (step < 0.1 && slice < (uint64_t(1) << 50)) slice *= 2;
+    if (step > 0.4 && slice > 1) slice /= 2;
+    const double wall = std::chrono::duration<double>(clock::now() - w0).count();
+    if (std::chrono::duration<double>(clock::now() - shown).count() < 1.0) continue;
+    shown = clock::now();
+    const uint64_t done = host_results().requests;
+    std::string eta;
+    if (expected && done > 0 && done < expected) {
+      char b[64];
+      std::snprintf(b, sizeof b, " of %llu (%.0f %%), about %.0f s left", (unsigned long long)expected,
+                    100.0 * double(done) / double(expected), wall * double(expected - done) / double(done));
+      eta = b;
+    }
+    std::fprintf(stderr, "\r\033[Kssdvp: simulated %.3f s, %llu requests done%s (wall %.0f s)",
+                 sc_core::sc_time_stamp().to_seconds(), (unsigned long long)done, eta.c_str(), wall);
+    printed = true;
+  }
+  if (printed) std::fprintf(stderr, "\r\033[K");
+}
+
 RunOutcome Simulation::run() {
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -538,6 +625,7 @@ RunOutcome Simulation::run() {
       RunOutcome failed;
       failed.clean = false;
       failed.error = std::string(state_.load_dir.empty() ? "--save-state " : "--load-state ") + e.what();
+      failed.input_error = !state_.load_dir.empty();
       return failed;
     }
     if (state_.precondition_only) return RunOutcome{};
@@ -582,14 +670,19 @@ RunOutcome Simulation::run() {
   host_->start();
   if (monitor_ && monitor_->enabled()) monitor_->start();
   std::vector<nlohmann::json> cuts;
+  RunWarningFacts facts;
+  facts.open_loop = !host_->closed_loop();
+  facts.queue_depth = host_->queue_depth();
   if (power_.cut_ps) {
     sb_->track_durability();
     sc_core::sc_start(sc_core::sc_time::from_value(power_.cut_ps));
     if (!host_->finished() && host_->error() == nullptr && soc_->cpu().fault().empty()) return run_power_cut(t0);
+    facts.cut_missed = true;
+    facts.cut_at_s = double(power_.cut_ps) * 1e-12;
   } else if (power_.cuts) {
     cuts = run_power_cuts();
   } else {
-    sc_core::sc_start();
+    run_timed();
   }
   if (!soc_->cpu().fault().empty()) {
     RunOutcome failed;
@@ -617,6 +710,7 @@ RunOutcome Simulation::run() {
     out.summary["power"] = power_cuts_summary(cuts, power_);
     out.clean = out.clean && out.summary["power"]["violations"] == 0;
   }
+  add_run_warnings(out.summary, facts);
   return out;
 }
 
@@ -745,6 +839,7 @@ nlohmann::json Simulation::summary_host(const SummaryInput& x) const {
                          {"write", per_run(h.in_system_ps[1])},
                          {"other", per_run(h.in_system_ps[2])}};
   j["device_commands_mean"] = per_run(h.device_commands_ps);
+  if (h.timeseries_truncated) j["timeseries_truncated"] = true;  // stats.max_rows reached
   return j;
 }
 
@@ -763,7 +858,8 @@ nlohmann::json Simulation::summary_ftl(const SummaryInput& x) const {
           {"erases", x.erases_timed},
           {"erase_count", {{"min", emin}, {"mean", emean}, {"max", emax}}},
           {"free_blocks_min", s->free_blocks_min},
-          {"write_stalls", s->write_stalls},
+          {"write_stalls", s->write_stalls},                  // each retry of a waiting write
+          {"write_stalled_commands", s->write_stalled_cmds},  // write commands that waited at least once
           {"pad_slots", s->pad_slots},
           {"blocks_closed_early", s->blocks_closed_early},
           {"trim_lbas", s->trim_lbas},
@@ -933,6 +1029,15 @@ void Simulation::write_outputs(const std::string& dir, const RunOutcome& out) co
   const bool hist = host_results().interval_histograms;
   if (hist) write_interval_histograms(d / ".latency_histograms.csv.tmp", host_results().timeseries);
   if (monitor_ && monitor_->enabled()) monitor_->write_csv((d / "iostat.csv").string());
+  // A rerun into the same directory: the optional outputs an earlier run
+  // wrote and this one does not would sit beside the new summary as if they
+  // were its own. Only ssdvp's own file names, and only in a directory that
+  // holds an earlier summary.json, are removed.
+  if (fs::exists(d / "summary.json")) {
+    std::error_code ec;
+    if (!hist) fs::remove(d / "latency_histograms.csv", ec);
+    if (!(monitor_ && monitor_->enabled())) fs::remove(d / "iostat.csv", ec);
+  }
   fs::rename(d / ".summary.json.tmp", d / "summary.json");
   fs::rename(d / ".timeseries.csv.tmp", d / "timeseries.csv");
   if (hist) fs::rename(d / ".latency_histograms.csv.tmp", d / "latency_histograms.csv");

@@ -53,6 +53,7 @@ struct RunOutcome {
   // stopped completing commands (host.stall_timeout). Returned rather than
   // thrown: unwinding after SystemC's coroutines ran confuses AddressSanitizer.
   std::string error;
+  bool input_error = false;  // the error lies in the user's input (a damaged saved drive): exit 2, not 1
 };
 
 // The preconditioning and timeline keys every kind of run reads (one SSD or
@@ -79,6 +80,10 @@ class Simulation {
   // --save-state / --load-state / --precondition-only (saved_state.h); call
   // before run(). Throws ConfigError naming the key a saved drive disagrees on.
   void set_state_options(const StateOptions& o);
+  // A progress line on stderr while the timed part runs (simulated time,
+  // requests done, an estimate of the wall time left): on a terminal, unless
+  // --quiet.
+  void set_progress(bool on) { progress_ = on; }
 
   SsdSoc& soc() { return *soc_; }
   // Events written to the timeline (0 when timeline.file is empty).
@@ -142,6 +147,9 @@ class Simulation {
   std::vector<nlohmann::json> run_power_cuts();
   // A saved drive (saved_state.cpp).
   StateOptions state_;
+  bool progress_ = false;
+  uint64_t expected_requests_ = 0;  // the timed part's requests if known beforehand (0: not known)
+  void run_timed();                 // sc_start() to the end, with the progress line if asked for
   nlohmann::json loaded_header_;
   nlohmann::json state_keys() const;
   void save_drive_state();

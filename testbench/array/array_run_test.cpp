@@ -159,7 +159,8 @@ TEST(ArrayRun, TrimsAndFlushesAreForwardedAndReadsAfterThemAreChecked) {
   }
   const std::string args =
       " --set array.chunk=16KiB --set precondition.fill=0 --set precondition.random_drive_writes=0"
-      " --set workload.source=trace --set workload.format=fio --set workload.trace='" +
+      " --set workload.source=trace --set workload.format=fio --set workload.fio_time_unit_ps=1000000000"
+      " --set workload.trace='" +
       trace.string() + "' --set array.reconstruct=on_busy --set array.reconstruct_depth=1";
   Outcome x = run("trim", args);
   ASSERT_EQ(x.r.code, 0) << x.r.err;

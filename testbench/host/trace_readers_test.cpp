@@ -269,6 +269,10 @@ TEST(BlkparseTrace, MalformedLines) {
                "'sector + count' after the RWBS");
   expect_error(TraceFormat::blkparse, "  8,0  3  1  zero  697  Q   W 1 + 8 [a]\n", 1, "time (seconds, field 4)");
   expect_error(TraceFormat::blkparse, "  8,0  3  1\n", 1, "blkparse event fields");
+  // a NUL inside the device field: an error naming the line, not a line dropped
+  expect_error(TraceFormat::blkparse,
+               std::string("  8,0  3  1  0.0  697  Q   W 1 + 8 [a]\n  8\0,0  3  2  0.1  697  Q   W 9 + 8 [a]\n", 79), 2,
+               "major,minor");
 }
 
 // --- fio --------------------------------------------------------------------
@@ -285,22 +289,24 @@ TEST(FioTrace, Version2ActionsFilesAndWait) {
   EXPECT_EQ(w->stats().skipped_unsupported, 7u);             // 2 add, 2 open, wait, 2 close
 }
 
-TEST(FioTrace, Version3TimestampsDefaultMilliseconds) {
+// fio's write_iolog (3.33) writes microseconds: the default unit; a log in
+// milliseconds says so (fio_time_unit_ps).
+TEST(FioTrace, Version3TimestampsDefaultMicroseconds) {
   auto v = read_all(fixture("fio_v3.log"), fmt(TraceFormat::fio));
+  ASSERT_EQ(v.size(), 4u);
+  EXPECT_EQ(v[1].time_ps, 12000000ull);  // 17 - 5 us
+  EXPECT_EQ(v[3].time_ps, 20000000ull);
+}
+
+TEST(FioTrace, Version3MillisecondUnit) {
+  TraceOptions o = fmt(TraceFormat::fio);
+  o.fio_time_unit_ps = 1000000000;
+  auto v = read_all(fixture("fio_v3.log"), o);
   ASSERT_EQ(v.size(), 4u);
   expect_req(v[0], 0, 0, 4096, IoOp::write, 0, 4);
   expect_req(v[1], 12000000000ull, 8192, 4096, IoOp::read, 0, 5);  // 17 - 5 ms
   expect_req(v[2], 15000000000ull, 0, 1048576, IoOp::trim, 0, 6);
   expect_req(v[3], 20000000000ull, 0, 0, IoOp::flush, 0, 7);
-}
-
-TEST(FioTrace, Version3MicrosecondUnit) {
-  TraceOptions o = fmt(TraceFormat::fio);
-  o.fio_time_unit_ps = 1000000;  // what fio's write_iolog prints
-  auto v = read_all(fixture("fio_v3.log"), o);
-  ASSERT_EQ(v.size(), 4u);
-  EXPECT_EQ(v[1].time_ps, 12000000ull);
-  EXPECT_EQ(v[3].time_ps, 20000000ull);
 }
 
 TEST(FioTrace, MalformedLines) {

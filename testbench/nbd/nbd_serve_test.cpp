@@ -446,3 +446,27 @@ TEST(NbdServe, RecordedSessionReplaysToIdenticalResults) {
   const std::string times = ssdvp_test::slurp(rec.string() + ".times.csv");
   EXPECT_TRUE(ssdvp_test::contains(times, "sim_arrival_ps,sim_done_ps,wall_arrival_us,wall_reply_us"));
 }
+
+// Issue 35: a connection that never completes the handshake (an HTTP probe)
+// does not end a non-persistent server; the first real client does, when it
+// leaves.
+TEST(NbdServe, StrayConnectionBeforeTheFirstClientDoesNotEndTheServer) {
+  const fs::path d = scratch("stray");
+  Server srv(d, "");
+  {
+    Client h(srv.sock());
+    uint8_t g[18];
+    ASSERT_TRUE(read_n(h.fd(), g, sizeof g));
+    const std::string junk = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    write_n(h.fd(), junk.data(), junk.size());
+    uint8_t x;
+    EXPECT_LE(::recv(h.fd(), &x, 1, 0), 0);  // closed by the server
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  Client c(srv.sock());
+  ASSERT_GT(c.go(), 0u) << srv.err();  // the server is still there
+  EXPECT_EQ(c.cmd(CMD_READ, 0, 4096), 0u);
+  c.disc();
+  ASSERT_EQ(srv.wait_exit(false), 0) << srv.err();
+  EXPECT_EQ(srv.summary()["nbd"]["clients"].get<uint64_t>(), 2u);
+}

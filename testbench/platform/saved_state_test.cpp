@@ -151,7 +151,7 @@ TEST(SavedState, MissingOrDamagedDriveIsAnErrorNotACrash) {
   ASSERT_EQ(r.code, 0) << r.err;
   fs::resize_file(d / "drive" / "dram.img", fs::file_size(d / "drive" / "dram.img") / 2);
   r = ssdvp(d, base + "--load-state '" + (d / "drive").string() + "' -o '" + (d / "x").string() + "'");
-  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(r.code, 2) << r.err;  // a damaged input, not an internal error (issue 35)
   EXPECT_TRUE(contains(r.err, "dram.img")) << r.err;
   EXPECT_FALSE(fs::exists(d / "x" / "summary.json"));
   std::ofstream(d / "drive" / "state.json") << "{\"format\": \"ssdvp-saved-drive\", \"version\": 99, \"keys\": {}}";

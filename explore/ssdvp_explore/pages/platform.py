@@ -190,7 +190,7 @@ done; done
 bash scripts/die_rule_compare.sh build/platform/ssdvp out/die_rule --set ftl.write.at_floor=pass   # the die table
 build/platform/ssdvp run -c configs/small.yaml -o out/room --set ftl.write.at_floor=room \\
   --set precondition.random_drive_writes=1.0 --set workload.synthetic.requests=100000 \\
-  --set timeline.file=out/room/timeline.json --set timeline.start=3s --set timeline.duration=1s  # the timeline
+  --set timeline.file=timeline.json --set timeline.start=3s --set timeline.duration=1s  # the timeline
 bash scripts/floor_room_compare.sh   # pass against room, every policy (the room table)
 ```"""
 

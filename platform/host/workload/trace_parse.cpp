@@ -1,8 +1,15 @@
 // trace_parse.cpp - see trace_parse.h.
 #include "trace_parse.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "workload.h"
 
@@ -28,9 +35,73 @@ std::string excerpt(std::string_view s, size_t max) {
   return r;
 }
 
+namespace {
+
+// A trace that is not a regular file (`--trace <(zcat t.gz)`, /dev/stdin, a
+// FIFO) can be read only once, but a trace is read more than once: format
+// detection reads its first lines, a looped trace rewinds. Such a trace is
+// copied once, at its first open, into an unlinked temporary file (on disk,
+// not in memory: a piped trace may be larger than memory); every later open
+// of the same path reads that copy from its start.
+std::FILE* open_spooled(const std::string& path) {
+  static std::mutex mu;
+  static std::map<std::string, int> spools;  // path -> fd of the unlinked copy (kept open until exit)
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = spools.find(path);
+  if (it == spools.end()) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode))  // a named FIFO (not <(...) nor /dev/stdin)
+      std::fprintf(stderr, "ssdvp: %s is a FIFO: waiting for a writer to open it (Ctrl-C to stop)\n", path.c_str());
+    std::FILE* in = std::fopen(path.c_str(), "rb");
+    if (!in) throw TraceError(path + ": cannot open trace: " + std::strerror(errno));
+    const char* dir = std::getenv("TMPDIR");
+    std::string tmpl = std::string(dir && *dir ? dir : "/tmp") + "/ssdvp-trace-XXXXXX";
+    const int fd = ::mkstemp(tmpl.data());
+    if (fd < 0) {
+      std::fclose(in);
+      throw TraceError(path + ": cannot copy the piped trace to a temporary file in " + tmpl + ": " +
+                       std::strerror(errno));
+    }
+    ::unlink(tmpl.c_str());  // ours alone; gone when the process ends, however it ends
+    std::vector<char> buf(1u << 20);
+    for (;;) {
+      const size_t n = std::fread(buf.data(), 1, buf.size(), in);
+      if (n == 0) break;
+      for (size_t off = 0; off < n;) {
+        const ssize_t w = ::write(fd, buf.data() + off, n - off);
+        if (w < 0) {
+          const int err = errno;
+          std::fclose(in);
+          ::close(fd);
+          throw TraceError(path + ": cannot copy the piped trace to a temporary file: " + std::strerror(err));
+        }
+        off += static_cast<size_t>(w);
+      }
+    }
+    const bool bad = std::ferror(in);
+    std::fclose(in);
+    if (bad) {
+      ::close(fd);
+      throw TraceError(path + ": read error: " + std::strerror(errno));
+    }
+    it = spools.emplace(path, fd).first;
+  }
+  // a new open file description: its own offset, independent of other readers
+  std::FILE* f = std::fopen(("/proc/self/fd/" + std::to_string(it->second)).c_str(), "rb");
+  if (!f) throw TraceError(path + ": cannot reopen the copy of the piped trace: " + std::strerror(errno));
+  return f;
+}
+
+}  // namespace
+
 LineReader::LineReader(const std::string& path) : path_(path) {
-  f_ = std::fopen(path.c_str(), "rb");
-  if (!f_) throw TraceError(path + ": cannot open trace: " + std::strerror(errno));
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    f_ = open_spooled(path);
+  } else {
+    f_ = std::fopen(path.c_str(), "rb");
+    if (!f_) throw TraceError(path + ": cannot open trace: " + std::strerror(errno));
+  }
   buf_.resize(kInitialBuffer);
 }
 

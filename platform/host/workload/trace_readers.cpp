@@ -349,7 +349,15 @@ class BlkparseReader final : public TraceReader {
     // An event line starts with "major,minor"; anything else (the per-CPU
     // and total summaries blkparse prints at the end) is not a request.
     uint32_t major, minor;
-    if (n == 0 || !parse_dev(f[0], major, minor)) return LineKind::skip;
+    if (n == 0) return LineKind::skip;
+    if (!parse_dev(f[0], major, minor)) {
+      // A summary line starts with a word; a first field that starts with a
+      // digit and has a comma (a NUL inside "8,0") is a damaged event line:
+      // an error, not a line dropped silently.
+      if (f[0][0] >= '0' && f[0][0] <= '9' && f[0].find(',') != std::string_view::npos)
+        fail("a device 'major,minor' (field 1)", f[0]);
+      return LineKind::skip;
+    }
     if (n < 6) fail("blkparse event fields 'dev cpu sequence time pid action'", line);
     if (f[5] != options().blkparse_action) return LineKind::skip;
     if (major >= (1u << 12) || minor >= (1u << 20)) fail("a device major < 4096 and minor < 2^20", f[0]);

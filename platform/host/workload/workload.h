@@ -84,10 +84,9 @@ struct TraceOptions {
   double time_scale = 1.0;            // multiplies inter-arrival times (2.0 = half the rate); >= 0
   bool skip_zero_length = true;       // zero-length read/write/trim: skip and count (true) or TraceError
   std::string blkparse_action = "Q";  // the blkparse action whose lines are requests
-  // Unit of the fio v3 iolog timestamp column, in ps. Default: milliseconds.
-  // Note: fio's own writer (iolog.c, log_io_u) prints utime_since_now(), i.e.
-  // microseconds; set 1000000 for logs written by fio's write_iolog.
-  uint64_t fio_time_unit_ps = 1000000000ull;
+  // Unit of the fio v3 iolog timestamp column, in ps. Default: microseconds,
+  // what fio's own writer (iolog.c, log_io_u: utime_since_now()) prints.
+  uint64_t fio_time_unit_ps = 1000000ull;
 };
 
 // "mqsim", "disksim", "msr", "systor", "spc", "blkparse", "fio"; throws

@@ -118,6 +118,12 @@ ZonedSpec ZonedSpec::from_config(Config& cfg, const ZoneGeometry& geo) {
   if (s.io_size == 0 || s.io_size % unit)
     throw ConfigError("config key '" + kPrefix + "io_size': " + std::to_string(s.io_size) +
                       " bytes is not a whole number of the drive's write units (" + std::to_string(unit) + " bytes)");
+  // a read is one whole io_size piece of a zone's data: a zone must hold one
+  // (else the reader would look for a piece forever)
+  if (s.io_size / geo.lba_size > geo.zone_cap)
+    throw ConfigError("config key '" + kPrefix + "io_size': " + std::to_string(s.io_size) +
+                      " bytes is larger than a zone's capacity (" + std::to_string(geo.zone_cap * geo.lba_size) +
+                      " bytes)");
   if (s.zones_used > geo.zones)
     throw ConfigError("config key '" + kPrefix + "zones': " + std::to_string(s.zones_used) + " exceeds the " +
                       std::to_string(geo.zones) + " zones of the namespace");
