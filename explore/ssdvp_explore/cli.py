@@ -1,4 +1,4 @@
-"""Command line: python3 -m ssdvp_explore {sweep,list,table,plot,reproduce} ... (docs/exploration.md)."""
+"""Command line: python3 -m ssdvp_explore {sweep,list,table,plot,reproduce,render} ... (docs/exploration.md)."""
 from __future__ import annotations
 
 import argparse
@@ -138,6 +138,18 @@ def cmd_reproduce(args) -> int:
     return 1 if any(rep.failures for _, rep in done) else 0
 
 
+def cmd_render(args) -> int:
+    """Re-render pages from the data committed in their folders (no simulation)."""
+    from .pages import pages
+    from .render import render
+    root = Path(args.root).resolve() if args.root else REPO_ROOT
+    data = Path(args.data) if args.data else root / "docs" / "results"
+    for name in args.pages or sorted(pages()):
+        md = render(name, data_dir=data, out_dir=Path(args.out) if args.out else data, root=root, draw=args.draw)
+        print(f"render: wrote {md}", file=sys.stderr)
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="ssdvp-explore", description="Design-space exploration sweeps over ssdvp.")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -181,6 +193,16 @@ def parser() -> argparse.ArgumentParser:
                    "built from another commit (the page's provenance says so)")
     _run_opts(p)
     p.set_defaults(fn=cmd_reproduce)
+
+    p = sub.add_parser("render", help="re-render result pages from their committed data (table.csv, "
+                       "provenance.json) without running anything")
+    p.add_argument("pages", nargs="*", help="page names (default: every registered page)")
+    p.add_argument("--data", help="pages directory holding the data (default: <root>/docs/results)")
+    p.add_argument("--out", help="where to write the pages (default: --data); the data folders are copied there")
+    p.add_argument("--root", help="repository root (default: the checkout holding explore/)")
+    p.add_argument("--draw", action="store_true", help="also redraw the figures a renderer draws itself from the "
+                   "table (the RAID pages'); the standard figures need the runs' time series: `reproduce`")
+    p.set_defaults(fn=cmd_render)
     return ap
 
 

@@ -126,7 +126,7 @@ def _colors(values) -> dict:
     return {v: (cmap(i % 20) if cmap else cyc[i % len(cyc)]) for i, v in enumerate(values)}
 
 
-def _legend_outside(fig, handles, labels, title: str | None = None):
+def legend_outside(fig, handles, labels, title: str | None = None):
     """One figure legend right of the axes (never over the data)."""
     if not handles:
         return None
@@ -188,7 +188,7 @@ def draw_metric_panels(df: pd.DataFrame, metrics: list[tuple[str, str]], by: str
         ax.set_ylabel(METRIC_NAMES.get(metric, metric))
         ax.set_title(title)
     h, lab = axes[0][0].get_legend_handles_labels()
-    _legend_outside(fig, h, lab, "workload" if num else _key_name(by))
+    legend_outside(fig, h, lab, "workload" if num else _key_name(by))
     fig.tight_layout()
     return fig
 
@@ -306,7 +306,7 @@ def draw_latency_cdf(df: pd.DataFrame, by: str = POLICY, group: str = WORKLOAD,
         for hdl, lab in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(lab, hdl)
     fig.tight_layout()
-    _legend_outside(fig, list(handles.values()), list(handles), _key_name(by))
+    legend_outside(fig, list(handles.values()), list(handles), _key_name(by))
     return fig
 
 
@@ -377,7 +377,7 @@ def draw_bandwidth_over_time(series: dict, total: int | None = None, cols: int |
     h = [plt.Line2D([], [], color="tab:blue"), plt.Line2D([], [], color="tab:orange"),
          Patch(color="tab:red", alpha=0.2)]
     fig.tight_layout()
-    _legend_outside(fig, h, ["read", "write", "GC active"])
+    legend_outside(fig, h, ["read", "write", "GC active"])
     return fig
 
 

@@ -32,6 +32,7 @@ class Page:
     render: Callable[["PageContext"], str]
     by: str = "config.ftl.gc.policy"    # the compared key for the standard figures
     baseline: str | None = None         # normalized response time baseline (default: first value)
+    keep: tuple[str, ...] = ()          # data files of the page's folder not made by its sweep (kept by reproduce)
 
 
 @dataclass
@@ -152,11 +153,14 @@ def standard_body(ctx: PageContext, intro: str = "") -> str:
     if len(failed):
         lines += ["## Runs with errors", "", markdown_table(failed[["point", "status", "error"]].assign(
             point=failed["point"].str[:12])), ""]
-    lines += ["## Provenance", "", f"- ssdvp: `{rep.version}`"]
-    if ctx.extra.get("tree"):
-        lines += [f"- {ctx.extra['tree']}"]
-    lines += [f"- base config: `{sw.base_arg}`", ""]
+    lines += [provenance_section(ctx), f"Base config: `{sw.base_arg}`.", ""]
     return "\n".join(lines)
+
+
+def provenance_section(ctx: PageContext) -> str:
+    """The page's provenance, from the provenance.json of its data."""
+    from ..provenance import section
+    return section(ctx.extra.get("provenance"), ctx.command)
 
 
 def _rel(p: Path, root: Path) -> str:
