@@ -55,9 +55,10 @@ def main():
             res[(wl, arm)] = r
     figs = os.path.join(os.path.dirname(a.page), "journal_host_ftl_timed")
     os.makedirs(figs, exist_ok=True)
-    for key, title, unit in (("iops", "Throughput", "IOPS"), ("fsync_p99_us", "fsync latency p99", "us"),
-                             ("waf", "Write amplification", "WAF")):
-        svg_bars(os.path.join(figs, f"{key}.svg"), title, WORKLOADS, list(ARMS),
+    for key, fig, title, unit in (("iops", "iops", "Throughput", "IOPS"),
+                                  ("fsync_p99_us", "fsync_p99", "fsync latency p99", "us"),
+                                  ("waf", "waf", "Write amplification", "WAF")):   # fig: the name the page links
+        svg_bars(os.path.join(figs, f"{fig}.svg"), title, WORKLOADS, list(ARMS),
                  {k: v[key] for k, v in res.items()}, unit)
     cmd = "python3 scripts/journal_host_ftl_timed.py" + (f" --time {a.time}" if a.time != "20s" else "")
     L = ["# Journal/data separation, timed: device FTL and host FTL", "",
