@@ -73,6 +73,7 @@ def collect(binary: Path | str | None, command: str, root: Path | str, skip: lis
     except OSError:
         load = None
     prov = {"commit": git(root, "rev-parse", "HEAD"), "dirty": changed_files(root, skip),
+            "binary": str(binary) if binary else None,
             "ssdvp": binary_version(binary) if binary else None,
             "binary_sha256": sha256(binary) if binary else None, "command": command,
             "date": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
@@ -90,6 +91,8 @@ def problems(prov: dict) -> list[str]:
     if prov.get("dirty"):
         d = prov["dirty"]
         out.append(f"the source tree had uncommitted changes ({', '.join(d[:5])}{', ...' if len(d) > 5 else ''})")
+    if prov.get("binary") and not prov.get("binary_sha256"):
+        out.append(f"the simulator binary {prov['binary']} was not found")
     v = prov.get("ssdvp") or ""
     if "-dirty" in v:
         out.append(f"the simulator was built from a tree with uncommitted changes ({v})")
