@@ -56,30 +56,43 @@ class Row:
     render: list[str] = field(default_factory=list)    # script pages: render-only argv
     deps: list[str] = field(default_factory=list)      # paths whose change makes the data stale
     why: str = ""                   # pending: what is missing to render from committed data
+    wall: tuple[str, str] | None = None  # (file in the page's folder, column): each run's recorded wall time
 
 
-def _explore(name: str, sweep: str, cost: str) -> Row:
-    return Row(name, "explore", f"explore/ssdvp-explore reproduce {name}", cost, deps=SIM + EXPLORE + [sweep])
+def _explore(name: str, sweep: str, cost: str = "") -> Row:
+    return Row(name, "explore", f"explore/ssdvp-explore reproduce {name}", cost, deps=SIM + EXPLORE + [sweep],
+               wall=("table.csv", "run.wall_s"))
 
 
-def _recorded(runs: int, wall_s: float) -> str:
-    return (f"{runs} runs, {wall_s:,.0f} s of summed run wall time as recorded in table.csv (run.wall_s, "
-            "under the load of the day; divide by the parallel jobs)")
+def recorded_cost(row: Row) -> str:
+    """The cost of regenerating a page's data, from the wall times its committed data records."""
+    import csv
+    if not row.wall:
+        return row.cost or "not measured"
+    try:
+        with open(RESULTS / row.name / row.wall[0], newline="") as f:
+            w = [float(r[row.wall[1]]) for r in csv.DictReader(f) if r.get(row.wall[1]) not in (None, "")]
+    except (OSError, KeyError, ValueError):
+        w = []
+    if not w or not sum(w):
+        return row.cost or f"not measured ({row.wall[0]} records no wall time)"
+    text = (f"{len(w)} runs of {min(w):.0f}-{max(w):.0f} s, {sum(w):,.0f} s summed ({row.wall[1]} in "
+            f"{row.wall[0]}, recorded under that day's load; divide by the parallel jobs)")
+    return text + (f"; {row.cost}" if row.cost else "")
 
 
 ROWS = [
-    _explore("platform", "explore/sweeps/platform.yaml", _recorded(20, 420)),
-    _explore("haml", "explore/sweeps/haml.yaml", _recorded(36, 1328)
-             + "; the paper-scale section is scripts/haml_scale.py's (not rerun by reproduce): "
-             "about 40 CPU-minutes per trace, see the page"),
-    _explore("haml-gc", "explore/sweeps/haml-gc.yaml", _recorded(12, 376)),
-    _explore("haml-k", "explore/sweeps/haml-k.yaml", _recorded(18, 469)),
-    _explore("haml-slice", "explore/sweeps/haml-slice.yaml", _recorded(15, 284)),
-    _explore("haml-period", "explore/sweeps/haml-period.yaml", _recorded(18, 395)),
-    _explore("raid", "explore/sweeps/raid.yaml", _recorded(40, 1497)),
-    _explore("raid-window", "explore/sweeps/raid-window.yaml", _recorded(50, 1490)),
-    _explore("raid-shape", "explore/sweeps/raid-shape.yaml", _recorded(24, 400)),
-    Row("overview", "script", "python3 scripts/overview.py", "render only: under a second (measured)",
+    _explore("platform", "explore/sweeps/platform.yaml"),
+    _explore("haml", "explore/sweeps/haml.yaml", "the paper-scale section is scripts/haml_scale.py's (not rerun "
+             "by reproduce; its table holds each point's CPU seconds)"),
+    _explore("haml-gc", "explore/sweeps/haml-gc.yaml"),
+    _explore("haml-k", "explore/sweeps/haml-k.yaml"),
+    _explore("haml-slice", "explore/sweeps/haml-slice.yaml"),
+    _explore("haml-period", "explore/sweeps/haml-period.yaml"),
+    _explore("raid", "explore/sweeps/raid.yaml"),
+    _explore("raid-window", "explore/sweeps/raid-window.yaml"),
+    _explore("raid-shape", "explore/sweeps/raid-shape.yaml"),
+    Row("overview", "script", "python3 scripts/overview.py", "render only: 0.1 s (measured)",
         render=["{python}", "scripts/overview.py", "--data", "{data}", "--out", "{out}"],
         deps=["scripts/overview.py"]),
     Row("accelerator", "pending", "see the page (build/accel/ssdvp-accel-sweep)", deps=["accel/"],
@@ -116,6 +129,7 @@ ROWS = [
         why="written by hand from the two scripts' output; no renderer"),
     Row("streams", "pending", "python3 scripts/streams_experiment.py",
         quick="python3 scripts/streams_experiment.py --quick", deps=SIM + ["scripts/streams_experiment.py"],
+        wall=("table.csv", "wall_s"),
         why="--render reads out/streams/rows.json, not committed (table.csv holds a subset)"),
     Row("haml-double-stalls", "notes", deps=SIM),
 ]
@@ -261,7 +275,7 @@ def main(argv=None) -> int:
                 print(f"render: {render_into(r, RESULTS, RESULTS)}", file=sys.stderr)
         return 0
     for r in ROWS:
-        print("\t".join([r.name, r.kind, r.regenerate, r.quick, r.cost]))
+        print("\t".join([r.name, r.kind, r.regenerate, r.quick, recorded_cost(r)]))
     return 0
 
 
