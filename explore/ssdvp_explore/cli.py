@@ -112,8 +112,28 @@ def cmd_plot(args) -> int:
     else:
         print("ssdvp-explore plot: give a sweep file or --table CSV", file=sys.stderr)
         return 2
-    figs = standard_figures(table, Path(args.output), timeseries=ts, by=args.by, baseline=args.baseline,
-                            histograms=hist)
+    from .plots import merged_keys
+    merged = [k for k in merged_keys(table, args.by) if k != args.facet]
+    if merged and not args.average:
+        print(f"ssdvp-explore plot: the table varies {', '.join(merged)} within one workload and one --by value "
+              f"({args.by}): one point would average those runs. Compare one of them (--by KEY), draw one set of "
+              "figures per value (--facet KEY), or pass --average to average them (the figures then merge them)",
+              file=sys.stderr)
+        return 2
+    facets = [(None, table)]
+    if args.facet:
+        if args.facet not in table:
+            print(f"ssdvp-explore plot: --facet {args.facet}: no such column", file=sys.stderr)
+            return 2
+        facets = [(v, table[table[args.facet].astype(str) == str(v)]) for v in dict.fromkeys(table[args.facet])]
+    figs = {}
+    for v, sub in facets:
+        out = Path(args.output) / (f"{args.facet.removeprefix('config.')}={v}" if args.facet else "")
+        for name, paths in standard_figures(sub, out, timeseries=ts, by=args.by, baseline=args.baseline,
+                                            histograms=hist).items():
+            figs[f"{name}" + (f" [{args.facet}={v}]" if args.facet else "")] = paths
+    if merged:
+        print(f"ssdvp-explore plot: --average: each point averages the runs over {', '.join(merged)}", file=sys.stderr)
     for name, paths in figs.items():
         print(f"{name}: {', '.join(map(str, paths))}")
     if not figs:
@@ -180,6 +200,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", default="figures", help="output directory (default: ./figures)")
     p.add_argument("--by", default="config.ftl.gc.policy", help="compared column (default: config.ftl.gc.policy)")
     p.add_argument("--baseline", help="value of --by that normalized response time divides by (default: first)")
+    p.add_argument("--facet", help="one set of figures per value of this column (in <output>/<key>=<value>/)")
+    p.add_argument("--average", action="store_true", help="average runs that differ in a key other than --by, "
+                   "the workload, --facet and the seeds (by default that is an error naming the keys)")
     p.set_defaults(fn=cmd_plot)
 
     p = sub.add_parser("reproduce", help="regenerate result pages under docs/results/ (all, or the named ones)")

@@ -72,6 +72,12 @@ def render(page: Page | str, data_dir: Path | None = None, out_dir: Path | None 
     sweep_path = Path(page.sweep) if Path(page.sweep).is_absolute() else root / page.sweep
     sweep = load_sweep(sweep_path, root=root)
     table = read_table(pdir / "table.csv")
+    if draw:   # the standard figures drawn from the table alone (the others need the runs' files)
+        from .plots import normalized_response_time, waf_erase_bars, with_labels
+        if {"ftl.waf", "ftl.erases"} <= set(table) and page.by in table:
+            waf_erase_bars(table, pdir / "waf_erases", by=page.by)
+        if "latency_us.all.mean" in with_labels(table) and page.by in table:
+            normalized_response_time(table, pdir / "response_time", by=page.by, baseline=page.baseline)
     prov = prov_mod.read(pdir)
     rep = DataReport(points=list(table["point"]) if "point" in table else [None] * len(table),
                      version=identity(prov))

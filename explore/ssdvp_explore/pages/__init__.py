@@ -90,10 +90,14 @@ SUMMARY_METRICS = [
 FIGURE_CAPTIONS = {
     "waf_erases": "Write amplification and block erases",
     "response_time": "Normalized mean response time",
-    "latency_cdf": "Latency CDF per workload (every request, from the latency histograms)",
+    "latency_cdf": "Latency CDF per workload (one line: every request of the runs of one value, from their "
+                   "latency histograms)",
     "bandwidth": "Bandwidth over time, first seed of each run (GC periods shaded)",
     "clustering_cost": "Accelerator versus software clustering cost",
 }
+
+
+POINT_FIGURES = ("waf_erases", "response_time", "clustering_cost")   # one bar or point = a mean of runs
 
 
 def summary_table(ctx: PageContext, metrics=SUMMARY_METRICS) -> pd.DataFrame:
@@ -142,13 +146,16 @@ def standard_body(ctx: PageContext, intro: str = "") -> str:
         lines += ["## Results", "", "Means over seeds.", "", markdown_table(st), ""]
     lines += [f"Full table (one row per run, every config key and metric): [{ctx.table_csv.name}]({ctx.table_csv.as_posix()})", ""]
     if ctx.figures:
+        from ..plots import point_note
+        note = point_note(ctx.table, ctx.page.by)
         lines += ["## Figures", ""]
         for name, paths in ctx.figures.items():
             png = next((p for p in paths if p.suffix == ".png"), paths[0])
             svg = next((p for p in paths if p.suffix == ".svg"), None)
             cap = FIGURE_CAPTIONS.get(name, name)
+            what = f" ({note})" if note and name in POINT_FIGURES else ""
             lines += [f"![{cap}]({png.as_posix()})", "",
-                      f"*{cap}*" + (f" ([SVG]({svg.as_posix()}))" if svg else ""), ""]
+                      f"*{cap}*{what}" + (f" ([SVG]({svg.as_posix()}))" if svg else ""), ""]
     failed = ctx.table[~ctx.table["status"].eq("ok")]
     if len(failed):
         lines += ["## Runs with errors", "", markdown_table(failed[["point", "status", "error"]].assign(

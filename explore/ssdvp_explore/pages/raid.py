@@ -81,10 +81,11 @@ def _slides(table: dict, fmt) -> pd.DataFrame:
 
 
 def _fig_bars(df: pd.DataFrame, out: Path, col: str, ylabel: str) -> list[Path]:
-    from ..plots import legend_outside, plt, save
+    from ..plots import legend_outside, log_if_wide, plt, save
     t = pivot(df, col).set_index("workload")
     fig, ax = plt.subplots(figsize=(7, 3.2))
     t.plot.bar(ax=ax, rot=0, width=0.8, legend=False)
+    log_if_wide(ax, t.to_numpy())
     ax.set_ylabel(ylabel)
     fig.tight_layout()
     legend_outside(fig, *ax.get_legend_handles_labels(), "policy")
@@ -202,14 +203,19 @@ def render_window(ctx) -> str:
 
 
 def _fig_window(df: pd.DataFrame, th: str, out: Path):
-    from ..plots import legend_outside, plt, save
+    from ..plots import legend_outside, log_if_wide, plt, save
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.2))
     for (pol, t), sub in df.groupby(["policy", th]):
         sub = sub.sort_values("tw_ms")
         axes[0].plot(sub["tw_ms"], sub["array.collisions"], marker="o", label=f"{pol}, GC<{int(t)}")
         axes[1].plot(sub["tw_ms"], sub["array.latency_us.read.p999"], marker="o", label=f"{pol}, GC<{int(t)}")
-    for ax, yl in zip(axes, ["collisions (reads)", "p99.9 read latency (us)"]):
+    for ax, yl, col in zip(axes, ["collisions (reads)", "p99.9 read latency (us)"],
+                           ["array.collisions", "array.latency_us.read.p999"]):
         ax.set_xscale("log")
+        xs = sorted(df["tw_ms"].unique())
+        ax.set_xticks(xs, [f"{x:g}" for x in xs])   # the swept windows themselves
+        ax.minorticks_off()
+        log_if_wide(ax, df[col])
         ax.set_xlabel("time window (ms)")
         ax.set_ylabel(yl)
     fig.tight_layout()
