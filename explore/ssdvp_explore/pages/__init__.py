@@ -69,10 +69,15 @@ def pages() -> dict[str, Page]:
 
 
 def markdown_table(df: pd.DataFrame, floatfmt: str = ".4g") -> str:
-    """A GitHub markdown table (no tabulate needed)."""
+    """A GitHub markdown table (no tabulate needed); by default 4 significant digits, numbers of
+    1,000 and more in full with thousands separators."""
     def cell(v):
         if isinstance(v, float):
-            return "" if pd.isna(v) else format(v, floatfmt)
+            if pd.isna(v):
+                return ""
+            if floatfmt == ".4g" and abs(v) >= 1000:   # 15,950 rather than 1.595e+04
+                return f"{v:,.0f}"
+            return format(v, floatfmt)
         return str(v).replace("|", "\\|").replace("\n", " ")
     head = "| " + " | ".join(map(str, df.columns)) + " |"
     sep = "|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---" for c in df.columns) + "|"
