@@ -218,7 +218,7 @@ def _hours(df: pd.DataFrame) -> pd.DataFrame:
 FINDINGS = """\
 **What the recorded run shows** (numbers from the tables below; regenerate
 to check them). Regenerated at the commit the provenance names, under
-`ftl.write.at_floor: room`, the firmware's default since issue 16; the
+`ftl.write.at_floor: room`, the firmware's default; the
 previous run (d706ccc) was under `pass`. Against it, `single` is identical
 to the digit (one frontier for host and GC data) and most WAFs moved by at
 most 0.14 (the MSR excerpt: `double` 2.752 to 2.616, the oracle 2.586 to

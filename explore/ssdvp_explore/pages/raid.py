@@ -1,4 +1,4 @@
-"""docs/results/raid*.md: GC coordination in a RAID-5 array (issue 14, the RAID GC-scheduling slides)."""
+"""docs/results/raid*.md: GC coordination in a RAID-5 array (the RAID GC-scheduling slides)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -318,8 +318,7 @@ collisions under normal grow fast with the width (16-49 at 3 devices, 65-111
 at 4, 318-380 at 6, 578-785 at 8): more devices, more chances that two collect
 at once. GCSync+ keeps them at zero at every width and chunk but one (8
 devices, 256 KiB chunks: 1 collision, in a run that also had 1 forced
-collection; zero there in the previous run, made at 59d83d5 before issue 22's
-guard), with at most 2 forced collections per run (devices start at their GC
+collection; zero there in the previous run, made at 59d83d5 before the die-starvation guard), with at most 2 forced collections per run (devices start at their GC
 threshold): each
 device's closed time grows with the width ((n-1)(tw+tb) = 240 ms at 3 devices,
 840 ms at 8) but so does the number of devices sharing the load, and GC below
