@@ -42,7 +42,7 @@ Before the fix every policy but FIFO starved dies: a freed block returns to
 its own die, a frontier skips a die without a free block, and with the pool
 at the reserve (about 4 free blocks for 8 dies) greedy, random, d-choices and
 cost-benefit left about a quarter of the dies idle. GC now collects on the
-dies with the fewest free blocks ([firmware.md](../firmware.md#victim-policies)).
+dies with the fewest free blocks ([firmware.md](../firmware/gc.md#victim-policies)).
 Policies ranked by IOPS on the small drive (8 dies, one seed, 100 000
 requests after a fill and one drive-write of random overwrites; `dies` is
 `utilization.die_mean`):
