@@ -202,6 +202,8 @@ def check(out: Path | None = None, only: list[str] | None = None) -> int:
             errors.append(f"{name}.md differs from its rendering from docs/results/{name}/ (edited by hand, or "
                           f"the renderer changed: re-render with `scripts/results_pages.py render {name}`):\n{diff}")
         prov = prov_mod.read(RESULTS / name)
+        if prov is None and row.wall:
+            notes.append(f"{name}: its data has no provenance.json (made before provenance was recorded)")
         if prov is not None:
             for p in prov_mod.problems(prov):
                 errors.append(f"{name}: its data is not reproducible as is: {p}")
