@@ -230,7 +230,7 @@ def main(argv: list[str]) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from provenance import provenance_section
     build = Path(os.environ.get("BUILD_DIR", Path(__file__).resolve().parent.parent / "build"))
-    page = page.rstrip("\n") + "\n\n" + provenance_section(build / "platform" / "ssdvp", COMMAND, results)
+    page = page.rstrip("\n") + "\n\n" + provenance_section(build / "platform" / "ssdvp", COMMAND, results, data_dir=figdir)
     (results / "fidelity.md").write_text(page)
     print(f"wrote {results / 'fidelity.md'} and {figdir}/")
     return 0

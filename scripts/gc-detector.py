@@ -268,7 +268,8 @@ def write_page(a, rows, thr, train_out, eval_out, det, runs, lab, plots, wall_al
     L.append("")
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     from provenance import provenance_section
-    L.append(provenance_section(os.path.join(os.path.abspath(a.build_dir), "platform", "ssdvp"), "python3 scripts/gc-detector.py --jobs 2"))
+    L.append(provenance_section(os.path.join(os.path.abspath(a.build_dir), "platform", "ssdvp"), "python3 scripts/gc-detector.py --jobs 2",
+                                data_dir=os.path.join(ROOT, "docs", "results", "gc-detector"), wall_s=wall_all))
     with open(os.path.join(ROOT, "docs", "results", "gc-detector.md"), "w") as f:
         f.write("\n".join(L) + "\n")
     print("wrote docs/results/gc-detector.md")

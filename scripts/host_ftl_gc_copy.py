@@ -260,7 +260,7 @@ def main():
           "it stays the default.",
           "- One seed per row; the functional test (`firmware_host_ftl_test`) checks the integrity and the zero "
           "GC bytes to the host on its own small drive.", ""]
-    L.append(provenance_section(a.bin, cmd))
+    L.append(provenance_section(a.bin, cmd, data_dir=figs))
     with open(a.page, "w") as f:
         f.write("\n".join(L) + "\n")
     bad = [k for k, r in res.items() if r["mismatches"] or r["error"]]

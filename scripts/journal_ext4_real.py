@@ -237,7 +237,7 @@ def write_page(a, res, ts, ranges, bs):
     findings = os.path.join(ROOT, "scripts/journal_ext4_real_findings.md")
     if os.path.exists(findings):
         L += [fill_findings(open(findings).read(), res, ts)]
-    L.append(provenance_section(a.bin, cmd))
+    L.append(provenance_section(a.bin, cmd, data_dir=os.path.join(os.path.dirname(a.page), "journal_ext4_real")))
     with open(a.page, "w") as f:
         f.write("\n".join(L) + "\n")
 

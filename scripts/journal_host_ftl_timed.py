@@ -135,7 +135,7 @@ def main():
           "fio, the max in summary.json is tens of ms).",
           f"- Each row is one run with one seed and {a.time} of simulated time on a drive filled once (shorter than "
           "journal.md's 60 s); a sweep over fill, journal size, commit interval and seeds is not done.", ""]
-    L.append(provenance_section(a.bin, cmd))
+    L.append(provenance_section(a.bin, cmd, data_dir=figs))
     with open(a.page, "w") as f:
         f.write("\n".join(L) + "\n")
     bad = [k for k, r in res.items() if r["mismatches"]]

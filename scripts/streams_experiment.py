@@ -559,7 +559,8 @@ def write_doc(args, rows, by, wls, pols, large_rows=()):
     A(FINDINGS)
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     from provenance import provenance_section  # explore's form: version, binary digest, commit
-    A("\n" + provenance_section(args.bin, "python3 scripts/streams_experiment.py"))
+    A("\n" + provenance_section(args.bin, "python3 scripts/streams_experiment.py",
+                                      data_dir=os.path.join(os.path.dirname(args.doc), "streams")))
     with open(args.doc, "w") as f:
         f.write("\n".join(L) + "\n")
 
