@@ -37,7 +37,7 @@ COLUMNS = [("waf", "WAF", ".3f"), ("erases", "erases", ",.0f"), ("write_p9999_us
            ("read_p9999_us", "read p99.99 (us)", ",.0f"), ("mbps", "MB/s", ",.1f"),
            ("host_cpu_s", "host CPU (s)", ".2f"), ("dram_mib", "DRAM (MiB)", ",.1f"),
            ("flash_gib", "flash traffic (GiB)", ",.2f"), ("area_mm2", "accelerator area (mm2)", ".3f")]
-NOT_YET = "not yet measured"
+NOT_YET = "n/m"   # not yet measured
 
 
 def load(data: Path) -> tuple[dict, list[str]]:
@@ -58,7 +58,32 @@ def fmt(v: str, spec: str) -> str:
         return NOT_YET if v in (None, "") else v
 
 
-def render(data: Path) -> str:
+def draw(cells: dict, workloads: list[str], key: str, name: str, out: Path) -> bool:
+    """Bars per workload and technique for one column (PNG and SVG, the explore figures' rules)."""
+    techs = [t for _, _, t, _ in TECHNIQUES]
+    vals = {(t, w): float(r[key]) for (t, w), r in cells.items() if r.get(key) not in (None, "")}
+    if not vals:
+        return False
+    import sys
+    sys.path.insert(0, str(ROOT / "explore"))
+    from ssdvp_explore.plots import legend_outside, log_if_wide, plt, save
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.2 * len(workloads) + 2), 3.4))
+    shown = [t for t in techs if any((t, w) in vals for w in workloads)]
+    width = 0.8 / len(shown)
+    for i, t in enumerate(shown):
+        xs = [k + (i - (len(shown) - 1) / 2) * width for k, w in enumerate(workloads) if (t, w) in vals]
+        ax.bar(xs, [vals[(t, w)] for w in workloads if (t, w) in vals], width, label=t)
+    ax.set_xticks(range(len(workloads)), workloads)
+    ax.set_ylabel(name)
+    log_if_wide(ax, list(vals.values()))
+    fig.tight_layout()
+    legend_outside(fig, *ax.get_legend_handles_labels(), "technique")
+    save(fig, out)
+    return True
+
+
+def render(data: Path, out: Path | None = None) -> str:
+    out = out or data
     cells, files = load(data)
     workloads = sorted({w for _, w in cells})
     lines = ["# Overview: the seeds' techniques side by side", "",
@@ -68,17 +93,17 @@ def render(data: Path) -> str:
              "five seed papers, with `single`, `double`, the oracle and the GC triggers as references, on the same "
              "recorded real workloads. One row per technique and workload; each cell is the value its seed's page "
              "measured and wrote to `docs/results/<page>/overview.csv` (runs and seeds per cell: that page's "
-             "table). A cell no page has measured yet says so.", "",
+             "table). `n/m`: not yet measured.", "",
              "Re-render (no simulation, under a second):", "", "```sh",
              "python3 scripts/overview.py", "```", ""]
     lines += ["## Techniques", "", "| seed | technique | what it is | data from |", "|---|---|---|---|"]
     for seed, page, tech, what in TECHNIQUES:
         have = any(t == tech for t, _ in cells)
         lines.append(f"| {seed} | `{tech}` | {what} | "
-                     + (f"[{page}.md]({page}.md)" if have else f"{page}.md: {NOT_YET}") + " |")
+                     + (f"[{page}.md]({page}.md)" if have else f"{page}.md: not yet measured") + " |")
     lines += ["", "## Results", ""]
     if not workloads:
-        lines += [f"No seed page has written its overview.csv yet: every cell is {NOT_YET}. The shared recorded "
+        lines += ["No seed page has written its overview.csv yet: no cell is measured. The shared recorded "
                   "workloads and the seeds' re-runs on them are the real-workload and seed issues' work; each "
                   "seed's current figures, on its own workloads, are on its page (docs/index.md).", ""]
     for w in workloads:
@@ -88,6 +113,13 @@ def render(data: Path) -> str:
             r = cells.get((tech, w), {})
             lines.append(f"| `{tech}` | " + " | ".join(fmt(r.get(k), s) for k, _, s in COLUMNS) + " |")
         lines.append("")
+    if workloads:
+        lines += ["## Figures", ""]
+        for key, name, _ in COLUMNS[:5]:
+            if draw(cells, workloads, key, name, out / "overview" / key):
+                lines += [f"![{name}](overview/{key}.png)", "",
+                          f"*{name} per workload and technique (one bar: the value its page reports; cells not "
+                          f"yet measured are left out)* ([SVG](overview/{key}.svg))", ""]
     lines += ["## Data", ""]
     lines += [f"- [{f}]({f})" for f in files] or ["- none yet"]
     return "\n".join(lines) + "\n"
@@ -100,7 +132,7 @@ def main() -> int:
     a = ap.parse_args()
     out = Path(a.out or a.data)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "overview.md").write_text(render(Path(a.data)))
+    (out / "overview.md").write_text(render(Path(a.data), out))
     return 0
 
 

@@ -49,3 +49,14 @@ def test_svg_bars_draw_negative_values(tmp_path):
     heights = [float(h) for h in __import__("re").findall(r'<rect x="[^"]+" y="[^"]+" width="[^"]+" height="([^"]+)"',
                                                           out.read_text())]
     assert len([h for h in heights if h > 0]) >= 2   # both bars drawn (plus legend swatches)
+
+
+def test_overview_fills_in_from_the_seed_pages_data(tmp_path):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import overview
+    assert "no cell is measured" in overview.render(tmp_path)
+    (tmp_path / "haml").mkdir()
+    (tmp_path / "haml" / "overview.csv").write_text("technique,workload,waf\nhaml,rocksdb,1.8\ndouble,rocksdb,2.0\n")
+    text = overview.render(tmp_path)
+    assert "| `haml` | 1.800 | n/m |" in text and "| `lstm` | n/m |" in text
+    assert "![WAF](overview/waf.png)" in text and (tmp_path / "overview" / "waf.svg").is_file()
