@@ -11,7 +11,7 @@
 #                  page test fails on it).
 #   --render-only  run nothing: re-render every page from its committed data and run
 #                  the page test (a few seconds).
-#   --quick        the pages' smoke variants where they have one (shorter runs: never
+#   --quick        the smoke variants of the pages that have one (journal, streams: shorter runs; never
 #                  commit their output); pages without one are re-rendered only.
 #   --list         each page, its kind, its command and its cost as its data records it.
 #
@@ -34,11 +34,11 @@ done
 
 if [ "$mode" != render ]; then
   summary=()
-  while IFS=$'\t' read -r name kind regen quick _cost; do
+  while IFS=$'\x1f' read -r name kind regen quick _cost; do
     if [ ${#pages[@]} -gt 0 ] && [[ ! " ${pages[*]} " == *" $name "* ]]; then continue; fi
     cmd=$regen
     [ "$mode" = quick ] && cmd=$quick
-    if [ -z "$cmd" ] || [ "$kind" = notes ] || { [ "$kind" = script ] && [ "$mode" = quick ]; }; then
+    if [ -z "$cmd" ] || [ "$kind" = notes ]; then
       summary+=("$name: rendered only"); continue
     fi
     case "$cmd" in see\ *) summary+=("$name: no command ($cmd)"); continue ;; esac
@@ -47,7 +47,7 @@ if [ "$mode" != render ]; then
     rc=0; bash -c "$cmd" || rc=$?
     t=$(( $(date +%s) - t0 ))
     summary+=("$name: ${t} s wall, rc=$rc, load $(cut -d' ' -f1-3 /proc/loadavg)")
-  done < <("$PY" scripts/results_pages.py list)
+  done < <("$PY" scripts/results_pages.py list --machine)
   printf '%s\n' "${summary[@]}" >&2
 fi
 "$PY" scripts/results_pages.py render "${pages[@]}"

@@ -268,7 +268,8 @@ def main(argv=None) -> int:
     sub.add_parser("status", help="each page, its data's commit, whether code it depends on changed since")
     p = sub.add_parser("render", help="re-render pages (explore and script kinds) from their committed data")
     p.add_argument("pages", nargs="*")
-    sub.add_parser("list", help="tab-separated: name, kind, regenerate command, quick command, cost")
+    p = sub.add_parser("list", help="tab-separated: name, kind, regenerate command, quick command, cost")
+    p.add_argument("--machine", action="store_true", help="fields separated by US (0x1f), empty fields kept")
     a = ap.parse_args(argv)
     if a.cmd == "check":
         return check(Path(a.out) if a.out else None, a.pages or None)
@@ -280,7 +281,7 @@ def main(argv=None) -> int:
                 print(f"render: {render_into(r, RESULTS, RESULTS)}", file=sys.stderr)
         return 0
     for r in ROWS:
-        print("\t".join([r.name, r.kind, r.regenerate, r.quick, recorded_cost(r)]))
+        print(("\x1f" if a.machine else "\t").join([r.name, r.kind, r.regenerate, r.quick, recorded_cost(r)]))
     return 0
 
 
