@@ -157,7 +157,9 @@ def render_main(ctx) -> str:
         lines += ["## Figures", ""]
         for cap, paths in figs:
             png = next(p for p in paths if p.suffix == ".png")
-            lines += [f"![{cap}](raid/{png.name})", "", f"*{cap}*", ""]
+            n = never.groupby(["workload", POLICY]).size()
+            runs = f"{n.min()}" if n.min() == n.max() else f"{n.min()}-{n.max()}"
+            lines += [f"![{cap}](raid/{png.name})", "", f"*{cap}; one bar: the mean of {runs} run(s)*", ""]
     lines += [f"Full table (one row per run, every config key and metric): [{ctx.table_csv.name}]({ctx.table_csv.as_posix()})", "",
               "Sweep `explore/sweeps/raid.yaml`, base `configs/raid.yaml`.", "", provenance_section(ctx)]
     return "\n".join(lines)
@@ -197,7 +199,7 @@ def render_window(ctx) -> str:
     if ctx.extra.get("draw", True):
         _fig_window(df, th, absdir / "raid-window" / "window")
     lines += ["## Figure", "", "![Collisions and p99.9 read latency against the window](raid-window/window.png)", "",
-              "*Collisions and p99.9 read latency against the GC window*", "",
+              "*Collisions and p99.9 read latency against the GC window; one point: one run*", "",
               f"Full table: [{ctx.table_csv.name}]({ctx.table_csv.as_posix()})", "", provenance_section(ctx)]
     return "\n".join(lines)
 
