@@ -245,6 +245,20 @@ def svg_bars(path, title, groups, series, values, unit):
         f.write("\n".join(out) + "\n")
 
 
+def figures_from_table(figdir):
+    """waf.svg and p9999.svg from the page's table.csv (the columns they show are all in it)."""
+    import csv
+    with open(os.path.join(figdir, "table.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    by = {(r["workload"], r["policy"]): r for r in rows}
+    wls = [w for w in WORKLOADS if (w, "none") in by and (w, "lstm") in by]
+    pols = list(POLICIES)
+    svg_bars(os.path.join(figdir, "waf.svg"), "WAF by workload and placement", wls, pols,
+             {k: float(v["waf"]) for k, v in by.items()}, "WAF")
+    svg_bars(os.path.join(figdir, "p9999.svg"), "p99.99 write latency", wls, pols,
+             {k: float(v["write_p9999_us"]) / 1000 for k, v in by.items()}, "ms")
+
+
 def pct(a, b):
     if not b:
         return "n/a"
@@ -262,6 +276,8 @@ def main():
     ap.add_argument("--only", default="", help="rerun only these workloads (comma list), keep the others' rows")
     ap.add_argument("--extras", action="store_true", help="run only the fewer-streams runs, keep the other rows")
     ap.add_argument("--render", action="store_true", help="only rewrite the page from the last run's rows.json")
+    ap.add_argument("--figures-from-table", action="store_true",
+                    help="run nothing: redraw waf.svg and p9999.svg from the committed docs/results/streams/table.csv")
     ap.add_argument("--large", dest="large", action="store_true", default=None,
                     help="run only the larger drive's rows, keep the small drive's")
     ap.add_argument("--no-large", dest="large", action="store_false", help="skip the larger drive's rows, keep them")
@@ -270,6 +286,9 @@ def main():
     ap.add_argument("--collect", action="store_true",
                     help="only rewrite the page from the finished runs' outputs under --out (both drives)")
     args = ap.parse_args()
+    if args.figures_from_table:
+        figures_from_table(os.path.join(os.path.dirname(args.doc), "streams"))
+        return
     rows_path = os.path.join(args.out, "rows.json")
     large_path = os.path.join(args.out, "large", "rows.json")
     if args.collect:
