@@ -184,10 +184,42 @@ def tick_label(v):
     return f"{v:,.0f}" if abs(v) >= 1000 or v == int(v) else f"{v:g}"
 
 
+def mpl_bars(path, title, groups, series, values, unit):
+    """The chart of svg_bars drawn by matplotlib with explore's figure rules, as
+    <path> (SVG) and the same name in PNG; False when matplotlib is not installed."""
+    try:
+        sys.path.insert(0, os.path.join(ROOT, "explore"))
+        from ssdvp_explore.plots import legend_outside, log_if_wide, plt, save
+    except ImportError:
+        return False
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(groups) * max(1, len(series)) / 3 + 3), 3.4))
+    width = 0.8 / len(series)
+    for i, s in enumerate(series):
+        xs = [k + (i - (len(series) - 1) / 2) * width for k, g in enumerate(groups) if values.get((g, s)) is not None]
+        ax.bar(xs, [values[(g, s)] for g in groups if values.get((g, s)) is not None], width, label=str(s))
+    tilt = len(groups) > 6
+    ax.set_xticks(range(len(groups)), [str(g) for g in groups], rotation=30 if tilt else 0, ha="right" if tilt else "center")
+    ax.axhline(0, color="black", lw=0.8)
+    log_if_wide(ax, [v for v in values.values() if v is not None])
+    ax.set_ylabel(unit)
+    ax.set_title(title)
+    fig.tight_layout()
+    legend_outside(fig, *ax.get_legend_handles_labels())
+    save(fig, os.path.splitext(path)[0])
+    return True
+
+
 def svg_bars(path, title, groups, series, values, unit):
-    """Grouped bar chart: values[(group, series)] -> number. Negative values are drawn
-    below a zero line; values spanning more than two decades (all positive) get a log
-    axis; ticks are round numbers; the legend sits right of the plot, off the data."""
+    """Grouped bar chart: values[(group, series)] -> number, as <path> (SVG) and PNG beside
+    it (matplotlib, explore's figure rules); without matplotlib, a plain SVG drawn here.
+    Negative values are drawn below a zero line; values spanning more than two decades (all
+    positive) get a log axis; ticks are round numbers; the legend sits right of the plot."""
+    if not mpl_bars(path, title, groups, series, values, unit):
+        plain_svg_bars(path, title, groups, series, values, unit)
+
+
+def plain_svg_bars(path, title, groups, series, values, unit):
+    """svg_bars without matplotlib: the SVG written by hand, by the same rules."""
     import math
     tilt = len(groups) > 6  # long group names: slanted labels, more room below
     legend_w = 20 + 7 * max(len(str(s)) for s in series)

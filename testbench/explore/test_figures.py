@@ -43,12 +43,15 @@ def test_log_axis_over_two_decades_and_plain_ticks():
 
 def test_svg_bars_draw_negative_values(tmp_path):
     sys.path.insert(0, str(ROOT / "scripts"))
-    from streams_experiment import svg_bars
+    from streams_experiment import plain_svg_bars, svg_bars
+    vals = {("w", "x"): 0.5, ("w", "y"): -0.25}
     out = tmp_path / "b.svg"
-    svg_bars(out, "t", ["w"], ["x", "y"], {("w", "x"): 0.5, ("w", "y"): -0.25}, "corr")
+    plain_svg_bars(out, "t", ["w"], ["x", "y"], vals, "corr")   # without matplotlib
     heights = [float(h) for h in __import__("re").findall(r'<rect x="[^"]+" y="[^"]+" width="[^"]+" height="([^"]+)"',
                                                           out.read_text())]
     assert len([h for h in heights if h > 0]) >= 2   # both bars drawn (plus legend swatches)
+    svg_bars(tmp_path / "m.svg", "t", ["w"], ["x", "y"], vals, "corr")   # with it: PNG and SVG
+    assert (tmp_path / "m.png").is_file() and (tmp_path / "m.svg").is_file()
 
 
 def test_overview_fills_in_from_the_seed_pages_data(tmp_path):
