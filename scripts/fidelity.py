@@ -3,6 +3,7 @@
 test's output (scripts/fidelity.sh runs all three).
 
     fidelity.py fidelity.csv queueing.txt docs/results
+    fidelity.py --render docs/results [OUT]   # from the committed data only (fidelity/fidelity.csv, queueing.txt)
 """
 from __future__ import annotations
 
@@ -214,23 +215,36 @@ def plots(df: pd.DataFrame, figdir: Path) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 4:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "explore"))
+    from ssdvp_explore import provenance as prov_mod  # standard library only
+    if len(argv) in (3, 4) and argv[1] == "--render":   # from the committed data only
+        data, results = Path(argv[2]), Path(argv[3] if len(argv) == 4 else argv[2])
+        csv, queueing = data / "fidelity" / "fidelity.csv", data / "fidelity" / "queueing.txt"
+        prov = prov_mod.read(data / "fidelity")
+    elif len(argv) == 4:
+        csv, queueing, results = Path(argv[1]), Path(argv[2]), Path(argv[3])
+        prov = None
+    else:
         print(__doc__, file=sys.stderr)
         return 2
-    csv, queueing, results = Path(argv[1]), Path(argv[2]), Path(argv[3])
     df = pd.read_csv(csv, keep_default_na=True)
     figdir = results / "fidelity"
     figs = plots(df, figdir)
-    df.to_csv(figdir / "fidelity.csv", index=False)
+    if csv.resolve() != (figdir / "fidelity.csv").resolve():
+        df.to_csv(figdir / "fidelity.csv", index=False)
     q = [ln for ln in queueing.read_text().splitlines()
          if any(k in ln for k in ("IOPS", "mean in system", "M/D/1"))]
+    if queueing.resolve() != (figdir / "queueing.txt").resolve():
+        (figdir / "queueing.txt").write_text("\n".join(q) + "\n")   # the lines the page quotes: its data
     tmpl = (Path(__file__).with_name("fidelity_page.md.in")).read_text()
     page = tmpl.format(command=COMMAND, uniform=uniform_table(df), skewed=skewed_table(df), findings=findings(df),
                        side=side_by_side(df), queueing="\n".join(q), parity=figs[0], by_case=figs[1], dchoices=figs[2])
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from provenance import provenance_section
-    build = Path(os.environ.get("BUILD_DIR", Path(__file__).resolve().parent.parent / "build"))
-    page = page.rstrip("\n") + "\n\n" + provenance_section(build / "platform" / "ssdvp", COMMAND, results)
+    if prov is None:   # a run: record how its data was made
+        build = Path(os.environ.get("BUILD_DIR", Path(__file__).resolve().parent.parent / "build"))
+        prov = prov_mod.collect(build / "platform" / "ssdvp", COMMAND, Path(__file__).resolve().parent.parent,
+                                skip=["docs/results/"])
+        prov_mod.write(prov, figdir)
+    page = page.rstrip("\n") + "\n\n" + prov_mod.section(prov)
     (results / "fidelity.md").write_text(page)
     print(f"wrote {results / 'fidelity.md'} and {figdir}/")
     return 0

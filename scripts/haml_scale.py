@@ -34,7 +34,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "explore"))
-from ssdvp_explore.pages.haml import NAMES, cold_in_hot, rank_correlation  # noqa: E402  (the 1 GiB page's measures)
+from ssdvp_explore.pages.haml import NAMES, PAPER_SCALE_COLUMNS, cold_in_hot, paper_scale_table, rank_correlation  # noqa: E402,E501
 CONFIG = "configs/haml_table3_policies.yaml"
 OUT = os.path.join("out", "haml_scale")
 
@@ -200,33 +200,48 @@ def point_rows(workloads, policies, writes):
     return rows + [(w, p, point_dir(w, p, 0)) for w in workloads if w in TRACES for p in policies]
 
 
-def table(workloads, policies, writes):
-    """The page's table: one row per point that has run (each count of writes in turn, then the traces)."""
-    head = ("| workload | policy | host writes | WAF | erases | GC victims | read mean (us) | read p99 (us) | "
-            "write mean (us) | write p99.9 (us) | hottest class share | rank corr. | never rewritten in hottest | "
-            "CPU s (user + sys) | peak RSS MiB |")
-    lines = [head, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for w, p, d in point_rows(workloads, policies, writes):
-        try:
-            with open(os.path.join(d, "summary.json")) as f:
-                j = json.load(f)
-            with open(os.path.join(d, "cmd.json")) as f:
-                c = json.load(f)
-        except OSError:
-            continue
-        lat = j["latency_us"]
-        cls = j["placement"]["class_lba_writes"]
-        share = f"{cls[0] / sum(cls):.2f}" if len(cls) > 1 and sum(cls) else ""
-        conf = j["placement"]["class_by_stream"]
-        rc, ch = rank_correlation(conf), cold_in_hot(conf)
-        rc = "" if rc != rc else f"{rc:.3f}"  # NaN: one class
-        ch = "" if ch != ch else f"{ch:.3f}"
-        lines.append(
-            f"| {w} | {POLICIES[p]} | {j['ftl']['host_lba_writes']:,} | {j['ftl']['waf']:.3f} | "
-            f"{j['ftl']['erases']:,} | {j['ftl']['gc_runs']:,} | {lat['read']['mean']:,.1f} | "
-            f"{lat['read']['p99']:,.1f} | {lat['write']['mean']:,.1f} | {lat['write']['p999']:,.0f} | {share} | "
-            f"{rc} | {ch} | {c['user_s']:.1f} + {c['sys_s']:.1f} | {c['peak_rss_mb']:,.0f} |")
-    return "\n".join(lines)
+def point_values(w, p, d):
+    """One row of the paper-scale table (PAPER_SCALE_COLUMNS) from a point's summary.json and cmd.json; None if not run."""
+    try:
+        with open(os.path.join(d, "summary.json")) as f:
+            j = json.load(f)
+        with open(os.path.join(d, "cmd.json")) as f:
+            c = json.load(f)
+    except OSError:
+        return None
+    lat = j["latency_us"]
+    cls = j["placement"]["class_lba_writes"]
+    conf = j["placement"]["class_by_stream"]
+    rc, ch = rank_correlation(conf), cold_in_hot(conf)
+    return {"workload": w, "policy": p, "host_lba_writes": j["ftl"]["host_lba_writes"], "waf": j["ftl"]["waf"],
+            "erases": j["ftl"]["erases"], "gc_runs": j["ftl"]["gc_runs"], "read_mean_us": lat["read"]["mean"],
+            "read_p99_us": lat["read"]["p99"], "write_mean_us": lat["write"]["mean"],
+            "write_p999_us": lat["write"]["p999"],
+            "hottest_class_share": cls[0] / sum(cls) if len(cls) > 1 and sum(cls) else "",
+            "rank_corr": "" if rc != rc else rc, "cold_in_hot": "" if ch != ch else ch,  # NaN: one class
+            "cpu_user_s": c["user_s"], "cpu_sys_s": c["sys_s"], "peak_rss_mib": c["peak_rss_mb"]}
+
+
+def table_rows(workloads, policies, writes):
+    """The page's rows: one per point that has run (each count of writes in turn, then the traces)."""
+    return [r for r in (point_values(w, p, d) for w, p, d in point_rows(workloads, policies, writes)) if r]
+
+
+def write_csv(rows, path):
+    """Merge rows into the page's data (docs/results/haml/paper_scale.csv): a row replaces the one of its
+    (workload, policy, host writes), new rows go last."""
+    import csv
+    old = []
+    if os.path.exists(path):
+        with open(path, newline="") as f:
+            old = list(csv.DictReader(f))
+    key = lambda r: (r["workload"], r["policy"], str(int(float(r["host_lba_writes"]))))  # noqa: E731
+    new = {key(r): r for r in rows}
+    merged = [new.pop(key(r), r) for r in old] + list(new.values())
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=PAPER_SCALE_COLUMNS)
+        w.writeheader()
+        w.writerows(merged)
 
 
 def split_waf(d, split_s):
@@ -269,6 +284,9 @@ def main():
     ap.add_argument("--workloads", default=",".join(WORKLOADS), help="comma-separated")
     ap.add_argument("--clean", action="store_true", help="delete each saved drive after its policy's last point on it")
     ap.add_argument("--table-only", action="store_true", help="print the table of what has run")
+    ap.add_argument("--csv", nargs="?", const=os.path.join(ROOT, "docs", "results", "haml", "paper_scale.csv"),
+                    help="merge the rows into the page's data (default docs/results/haml/paper_scale.csv); "
+                         "then `explore/ssdvp-explore render haml` re-renders the page")
     ap.add_argument("--split", type=float, default=0,
                     help="also print each point's WAF over the first SPLIT seconds and after them")
     a = ap.parse_args()
@@ -294,7 +312,10 @@ def main():
                     point(c, d)
                 if a.clean:
                     shutil.rmtree(os.path.join(state, drive), ignore_errors=True)
-    print(table(workloads, policies, writes))
+    rows = table_rows(workloads, policies, writes)
+    print(paper_scale_table(rows))
+    if a.csv:
+        write_csv(rows, a.csv)
     if a.split:
         print()
         print(split_table(workloads, policies, writes, a.split))

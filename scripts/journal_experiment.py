@@ -98,13 +98,29 @@ def run(binary, out, wl, arm, quick, reuse=False):
     return r
 
 
+def read_rows(path):
+    """The rows of a results.csv this script wrote, with their numbers as numbers."""
+    def num(v):
+        for t in (int, float):
+            try:
+                return t(v)
+            except ValueError:
+                pass
+        return v
+    with open(path, newline="") as f:
+        return [{k: num(v) for k, v in r.items()} for r in csv.DictReader(f)]
+
+
 def page(rows, cmd, quick):
     by = {(r["workload"], r["arm"]): r for r in rows}
     L = []
     A = L.append
     A("# Journal/data separation: an ext4-like journal on its own write point")
     A("")
-    A("Regenerate (about 10 minutes on one core; `--quick` for 15 s runs):")
+    wall = sum(float(r.get("wall_s") or 0) for r in rows)
+    A("Regenerate (" + (f"{len(rows)} runs, {wall:,.0f} s of wall time summed as results.csv records them"
+                        if wall else "the runs' wall time is not recorded in results.csv")
+      + "; `--quick` for 15 s runs):")
     A("")
     A("```sh")
     A(cmd)
@@ -184,14 +200,28 @@ def main():
     ap.add_argument("--page", default=os.path.join(ROOT, "docs/results/journal.md"))
     ap.add_argument("--notes", default=os.path.join(ROOT, "scripts/journal_findings.md"),
                     help="hand-written discussion appended to the page")
+    ap.add_argument("--render", metavar="RESULTS_CSV",
+                    help="run nothing: render the page (and its figures) from this results.csv, the committed one "
+                         "being docs/results/journal/results.csv")
     a = ap.parse_args()
-    rows = [run(a.bin, a.out, wl, arm, a.quick, a.reuse) for wl in WORKLOADS for arm in ARMS]
     figs = os.path.join(os.path.dirname(a.page), "journal")
     os.makedirs(figs, exist_ok=True)
-    with open(os.path.join(figs, "results.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
+    cmd = "python3 scripts/journal_experiment.py" + (" --quick" if a.quick else "")
+    sys.path.insert(0, os.path.join(ROOT, "explore"))
+    from ssdvp_explore import provenance as prov_mod  # standard library only
+    if a.render:
+        rows = read_rows(a.render)
+        prov = prov_mod.read(os.path.dirname(os.path.abspath(a.render)))
+    else:
+        t0 = time.monotonic()
+        rows = [run(a.bin, a.out, wl, arm, a.quick, a.reuse) for wl in WORKLOADS for arm in ARMS]
+        prov = prov_mod.collect(a.bin, cmd, ROOT, skip=["docs/results/"], wall_s=time.monotonic() - t0)
+        prov_mod.write(prov, figs)
+    if not a.render or os.path.abspath(a.render) != os.path.abspath(os.path.join(figs, "results.csv")):
+        with open(os.path.join(figs, "results.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            w.writeheader()
+            w.writerows(rows)
     groups, series = list(WORKLOADS), list(ARMS)
     for key, name, title, unit in (("waf", "waf", "Write amplification", "WAF"),
                                    ("flash_waf", "flash_waf", "Flash writes per host write (with padding)", "flash WAF"),
@@ -199,11 +229,11 @@ def main():
                                    ("fsync_p99_us", "fsync_p99", "fsync latency p99", "us")):
         svg_bars(os.path.join(figs, f"{name}.svg"), title, groups, series,
                  {(r["workload"], r["arm"]): r[key] for r in rows}, unit)
-    cmd = "python3 scripts/journal_experiment.py" + (" --quick" if a.quick else "")
     L = page(rows, cmd, a.quick)
     if os.path.exists(a.notes):
         with open(a.notes) as f:
             L.append(f.read().rstrip("\n"))
+    L += ["", prov_mod.section(prov, cmd if not prov else None).rstrip("\n")]
     with open(a.page, "w") as f:
         f.write("\n".join(L) + "\n")
     bad = [r for r in rows if r["mismatches"]]

@@ -152,7 +152,7 @@ def main():
           "the block layer), small next to a flash program.",
           "- Each row is one run with one seed, on a full drive (filled once, no TRIM during the run); a sweep "
           "over fill level, journal size and commit interval with several seeds is not done.", ""]
-    L.append(provenance_section(args.bin, cmd))
+    L.append(provenance_section(args.bin, cmd, data_dir=fig_dir))
     L.append("Each row is one run of `build/testbench/firmware/host_ftl_journal` (built with the tests, "
              "`-DSSDVP_TESTS=ON`; its options are in the header of `testbench/firmware/host_ftl_journal.cpp`), "
              "under the same commit as the ssdvp above.\n")

@@ -1,11 +1,14 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The provenance section of a result page made by a script under scripts/
-(fidelity, streams, gc-detector), in the form explore's pages use: the exact
-ssdvp that made it (version and binary digest), the source tree's commit (and
-whether it had uncommitted changes) and the command that regenerates it.
+(fidelity, streams, gc-detector, journal*, host_ftl_gc_copy), in the form
+explore's pages use: the commit and the binary's sha256 of the build that made
+the data, the command, the date and the machine's load, and whether the tree
+or the binary had uncommitted changes. Standard library only
+(explore/ssdvp_explore/provenance.py), so any python3 records it.
 
     from provenance import provenance_section
-    page += provenance_section(binary, "python3 scripts/streams_experiment.py")
+    page += provenance_section(binary, "python3 scripts/streams_experiment.py",
+                               data_dir="docs/results/streams")   # also writes provenance.json there
 
 or, from a shell: provenance.py <ssdvp binary> <command...>
 """
@@ -16,21 +19,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "explore"))
+from ssdvp_explore import provenance as prov_mod  # noqa: E402
 
 
-
-def provenance_section(binary: Path | str, command: str, out_dir: Path | str | None = None) -> str:
-    """Markdown lines; out_dir (default docs/results) is left out of the dirty-tree check."""
-    try:  # explore's own checks (they need its dependencies: scripts/python-deps.txt)
-        from ssdvp_explore.reproduce import source_state
-        from ssdvp_explore.runner import binary_identity
-    except ImportError as e:
-        return f"## Provenance\n\n- not recorded: {e} (run with a Python that has scripts/python-deps.txt)\n- command: `{command}`\n"
-    binary = Path(binary)
-    tree, problems = source_state(ROOT, binary, Path(out_dir) if out_dir else ROOT / "docs" / "results")
-    lines = ["## Provenance", "", f"- ssdvp: `{binary_identity(binary)}`", f"- {tree}", f"- command: `{command}`"]
-    lines += [f"- not reproducible as is: {p}" for p in problems]
-    return "\n".join(lines) + "\n"
+def provenance_section(binary: Path | str, command: str, out_dir: Path | str | None = None,
+                       data_dir: Path | str | None = None, wall_s: float | None = None) -> str:
+    """Markdown lines; out_dir (default docs/results) is left out of the dirty-tree check.
+    With data_dir, the same record is written to data_dir/provenance.json."""
+    out = Path(out_dir) if out_dir else ROOT / "docs" / "results"
+    try:
+        skip = [out.resolve().relative_to(ROOT).as_posix() + "/"]
+    except ValueError:
+        skip = []
+    prov = prov_mod.collect(binary, command, ROOT, skip=skip, wall_s=wall_s)
+    if data_dir:
+        prov_mod.write(prov, data_dir)
+    return prov_mod.section(prov)
 
 
 if __name__ == "__main__":

@@ -168,24 +168,92 @@ def collect(out, large):
     return rows
 
 
+def nice_ticks(lo, hi, n=5):
+    """Round tick values (1, 2, 2.5 or 5 times a power of ten) covering [lo, hi]."""
+    import math
+    if hi <= lo:
+        hi = lo + 1
+    raw = (hi - lo) / n
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+    first = math.floor(lo / step) * step
+    return [round(first + i * step, 10) for i in range(int(math.ceil((hi - first) / step)) + 1)]
+
+
+def tick_label(v):
+    return f"{v:,.0f}" if abs(v) >= 1000 or v == int(v) else f"{v:g}"
+
+
+def mpl_bars(path, title, groups, series, values, unit):
+    """The chart of svg_bars drawn by matplotlib with explore's figure rules, as
+    <path> (SVG) and the same name in PNG; False when matplotlib is not installed."""
+    try:
+        sys.path.insert(0, os.path.join(ROOT, "explore"))
+        from ssdvp_explore.plots import legend_outside, log_if_wide, plt, save
+    except ImportError:
+        return False
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(groups) * max(1, len(series)) / 3 + 3), 3.4))
+    width = 0.8 / len(series)
+    for i, s in enumerate(series):
+        xs = [k + (i - (len(series) - 1) / 2) * width for k, g in enumerate(groups) if values.get((g, s)) is not None]
+        ax.bar(xs, [values[(g, s)] for g in groups if values.get((g, s)) is not None], width, label=str(s))
+    tilt = len(groups) > 6
+    ax.set_xticks(range(len(groups)), [str(g) for g in groups], rotation=30 if tilt else 0, ha="right" if tilt else "center")
+    ax.axhline(0, color="black", lw=0.8)
+    log_if_wide(ax, [v for v in values.values() if v is not None])
+    ax.set_ylabel(unit)
+    ax.set_title(title)
+    fig.tight_layout()
+    legend_outside(fig, *ax.get_legend_handles_labels())
+    save(fig, os.path.splitext(path)[0])
+    return True
+
+
 def svg_bars(path, title, groups, series, values, unit):
-    """Grouped bar chart: values[(group, series)] -> number."""
+    """Grouped bar chart: values[(group, series)] -> number, as <path> (SVG) and PNG beside
+    it (matplotlib, explore's figure rules); without matplotlib, a plain SVG drawn here.
+    Negative values are drawn below a zero line; values spanning more than two decades (all
+    positive) get a log axis; ticks are round numbers; the legend sits right of the plot."""
+    if not mpl_bars(path, title, groups, series, values, unit):
+        plain_svg_bars(path, title, groups, series, values, unit)
+
+
+def plain_svg_bars(path, title, groups, series, values, unit):
+    """svg_bars without matplotlib: the SVG written by hand, by the same rules."""
+    import math
     tilt = len(groups) > 6  # long group names: slanted labels, more room below
-    W, H, L, B = 760, 360 if tilt else 320, 60, 110 if tilt else 40
-    colors = ["#888888", "#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
-    vmax = max([v for v in values.values() if v is not None] + [1e-9]) * 1.1
-    gw = (W - L - 20) / len(groups)
+    legend_w = 20 + 7 * max(len(str(s)) for s in series)
+    L, T, B = 70, 40, 110 if tilt else 40
+    W, H = 700 + legend_w, 360 if tilt else 320
+    PW = W - L - legend_w - 20   # the plot's width
+    colors = ["#888888", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2"]
+    vals = [v for v in values.values() if v is not None]
+    pos = [v for v in vals if v > 0]
+    log = bool(vals) and len(pos) == len(vals) and max(pos) / min(pos) > 100
+    if log:
+        lo, hi = 10 ** math.floor(math.log10(min(pos))), 10 ** math.ceil(math.log10(max(pos)))
+        ticks = [10 ** e for e in range(round(math.log10(lo)), round(math.log10(hi)) + 1)]
+        def y_of(v):
+            return H - B - (H - B - T) * (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo))
+        base = lo
+    else:
+        ticks = nice_ticks(min(vals + [0.0]), max(vals + [0.0]) * 1.05 or 1.0)
+        lo, hi = ticks[0], ticks[-1]
+        def y_of(v):
+            return H - B - (H - B - T) * (v - lo) / (hi - lo)
+        base = 0.0
+    gw = PW / len(groups)
     bw = gw * 0.8 / len(series)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
-           f'<text x="{W/2}" y="18" text-anchor="middle" font-size="14">{title}</text>',
-           f'<line x1="{L}" y1="{H-B}" x2="{W-10}" y2="{H-B}" stroke="black"/>',
-           f'<line x1="{L}" y1="45" x2="{L}" y2="{H-B}" stroke="black"/>']
-    for i in range(5):
-        v = vmax * i / 4
-        y = H - B - (H - B - 45) * i / 4
-        out.append(f'<text x="{L-5}" y="{y+4}" text-anchor="end">{v:.3g}</text>')
-        out.append(f'<line x1="{L}" y1="{y}" x2="{W-10}" y2="{y}" stroke="#ddd"/>')
-    out.append(f'<text x="14" y="{(H-B)/2+20}" transform="rotate(-90 14 {(H-B)/2+20})" text-anchor="middle">{unit}</text>')
+           f'<text x="{L + PW / 2}" y="18" text-anchor="middle" font-size="14">{title}</text>']
+    for t in ticks:
+        y = y_of(t)
+        out.append(f'<text x="{L-5}" y="{y+4:.1f}" text-anchor="end">{tick_label(t)}</text>')
+        out.append(f'<line x1="{L}" y1="{y:.1f}" x2="{L + PW}" y2="{y:.1f}" stroke="#ddd"/>')
+    out.append(f'<line x1="{L}" y1="{y_of(base):.1f}" x2="{L + PW}" y2="{y_of(base):.1f}" stroke="black"/>')
+    out.append(f'<line x1="{L}" y1="{T}" x2="{L}" y2="{H-B}" stroke="black"/>')
+    ylab = unit + (" (log scale)" if log else "")
+    out.append(f'<text x="14" y="{(H-B+T)/2}" transform="rotate(-90 14 {(H-B+T)/2})" text-anchor="middle">{ylab}</text>')
     for gi, g in enumerate(groups):
         x0 = L + gi * gw + gw * 0.1
         gx = L + gi * gw + gw / 2
@@ -197,15 +265,30 @@ def svg_bars(path, title, groups, series, values, unit):
             v = values.get((g, s))
             if v is None:
                 continue
-            h = (H - B - 45) * v / vmax
-            out.append(f'<rect x="{x0 + si*bw:.1f}" y="{H-B-h:.1f}" width="{bw*0.95:.1f}" height="{h:.1f}" '
+            y0, y1 = sorted((y_of(base), y_of(v)))
+            out.append(f'<rect x="{x0 + si*bw:.1f}" y="{y0:.1f}" width="{bw*0.95:.1f}" height="{y1 - y0:.1f}" '
                        f'fill="{colors[si % len(colors)]}"><title>{g} {s}: {v:.4g}</title></rect>')
     for si, s in enumerate(series):
-        out.append(f'<rect x="{L + 10 + si*110}" y="26" width="12" height="12" fill="{colors[si % len(colors)]}"/>')
-        out.append(f'<text x="{L + 10 + si*110 + 16}" y="36">{s}</text>')
+        ly = T + 4 + si * 18
+        out.append(f'<rect x="{L + PW + 16}" y="{ly}" width="12" height="12" fill="{colors[si % len(colors)]}"/>')
+        out.append(f'<text x="{L + PW + 32}" y="{ly + 10}">{s}</text>')
     out.append("</svg>")
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
+
+
+def figures_from_table(figdir):
+    """waf.svg and p9999.svg from the page's table.csv (the columns they show are all in it)."""
+    import csv
+    with open(os.path.join(figdir, "table.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    by = {(r["workload"], r["policy"]): r for r in rows}
+    wls = [w for w in WORKLOADS if (w, "none") in by and (w, "lstm") in by]
+    pols = list(POLICIES)
+    svg_bars(os.path.join(figdir, "waf.svg"), "WAF by workload and placement", wls, pols,
+             {k: float(v["waf"]) for k, v in by.items()}, "WAF")
+    svg_bars(os.path.join(figdir, "p9999.svg"), "p99.99 write latency", wls, pols,
+             {k: float(v["write_p9999_us"]) / 1000 for k, v in by.items()}, "ms")
 
 
 def pct(a, b):
@@ -225,6 +308,8 @@ def main():
     ap.add_argument("--only", default="", help="rerun only these workloads (comma list), keep the others' rows")
     ap.add_argument("--extras", action="store_true", help="run only the fewer-streams runs, keep the other rows")
     ap.add_argument("--render", action="store_true", help="only rewrite the page from the last run's rows.json")
+    ap.add_argument("--figures-from-table", action="store_true",
+                    help="run nothing: redraw waf.svg and p9999.svg from the committed docs/results/streams/table.csv")
     ap.add_argument("--large", dest="large", action="store_true", default=None,
                     help="run only the larger drive's rows, keep the small drive's")
     ap.add_argument("--no-large", dest="large", action="store_false", help="skip the larger drive's rows, keep them")
@@ -233,6 +318,9 @@ def main():
     ap.add_argument("--collect", action="store_true",
                     help="only rewrite the page from the finished runs' outputs under --out (both drives)")
     args = ap.parse_args()
+    if args.figures_from_table:
+        figures_from_table(os.path.join(os.path.dirname(args.doc), "streams"))
+        return
     rows_path = os.path.join(args.out, "rows.json")
     large_path = os.path.join(args.out, "large", "rows.json")
     if args.collect:
@@ -522,7 +610,8 @@ def write_doc(args, rows, by, wls, pols, large_rows=()):
     A(FINDINGS)
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     from provenance import provenance_section  # explore's form: version, binary digest, commit
-    A("\n" + provenance_section(args.bin, "python3 scripts/streams_experiment.py"))
+    A("\n" + provenance_section(args.bin, "python3 scripts/streams_experiment.py",
+                                      data_dir=os.path.join(os.path.dirname(args.doc), "streams")))
     with open(args.doc, "w") as f:
         f.write("\n".join(L) + "\n")
 

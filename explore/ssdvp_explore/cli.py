@@ -1,4 +1,4 @@
-"""Command line: python3 -m ssdvp_explore {sweep,list,table,plot,reproduce} ... (docs/exploration.md)."""
+"""Command line: python3 -m ssdvp_explore {sweep,list,table,plot,reproduce,render} ... (docs/exploration.md)."""
 from __future__ import annotations
 
 import argparse
@@ -112,8 +112,28 @@ def cmd_plot(args) -> int:
     else:
         print("ssdvp-explore plot: give a sweep file or --table CSV", file=sys.stderr)
         return 2
-    figs = standard_figures(table, Path(args.output), timeseries=ts, by=args.by, baseline=args.baseline,
-                            histograms=hist)
+    from .plots import merged_keys
+    merged = [k for k in merged_keys(table, args.by) if k != args.facet]
+    if merged and not args.average:
+        print(f"ssdvp-explore plot: the table varies {', '.join(merged)} within one workload and one --by value "
+              f"({args.by}): one point would average those runs. Compare one of them (--by KEY), draw one set of "
+              "figures per value (--facet KEY), or pass --average to average them (the figures then merge them)",
+              file=sys.stderr)
+        return 2
+    facets = [(None, table)]
+    if args.facet:
+        if args.facet not in table:
+            print(f"ssdvp-explore plot: --facet {args.facet}: no such column", file=sys.stderr)
+            return 2
+        facets = [(v, table[table[args.facet].astype(str) == str(v)]) for v in dict.fromkeys(table[args.facet])]
+    figs = {}
+    for v, sub in facets:
+        out = Path(args.output) / (f"{args.facet.removeprefix('config.')}={v}" if args.facet else "")
+        for name, paths in standard_figures(sub, out, timeseries=ts, by=args.by, baseline=args.baseline,
+                                            histograms=hist).items():
+            figs[f"{name}" + (f" [{args.facet}={v}]" if args.facet else "")] = paths
+    if merged:
+        print(f"ssdvp-explore plot: --average: each point averages the runs over {', '.join(merged)}", file=sys.stderr)
     for name, paths in figs.items():
         print(f"{name}: {', '.join(map(str, paths))}")
     if not figs:
@@ -136,6 +156,18 @@ def cmd_reproduce(args) -> int:
                      scheduler=args.scheduler, force=args.force, progress=False if args.no_progress else None,
                      allow_dirty=args.allow_dirty)
     return 1 if any(rep.failures for _, rep in done) else 0
+
+
+def cmd_render(args) -> int:
+    """Re-render pages from the data committed in their folders (no simulation)."""
+    from .pages import pages
+    from .render import render
+    root = Path(args.root).resolve() if args.root else REPO_ROOT
+    data = Path(args.data) if args.data else root / "docs" / "results"
+    for name in args.pages or sorted(pages()):
+        md = render(name, data_dir=data, out_dir=Path(args.out) if args.out else data, root=root, draw=args.draw)
+        print(f"render: wrote {md}", file=sys.stderr)
+    return 0
 
 
 def parser() -> argparse.ArgumentParser:
@@ -168,6 +200,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", default="figures", help="output directory (default: ./figures)")
     p.add_argument("--by", default="config.ftl.gc.policy", help="compared column (default: config.ftl.gc.policy)")
     p.add_argument("--baseline", help="value of --by that normalized response time divides by (default: first)")
+    p.add_argument("--facet", help="one set of figures per value of this column (in <output>/<key>=<value>/)")
+    p.add_argument("--average", action="store_true", help="average runs that differ in a key other than --by, "
+                   "the workload, --facet and the seeds (by default that is an error naming the keys)")
     p.set_defaults(fn=cmd_plot)
 
     p = sub.add_parser("reproduce", help="regenerate result pages under docs/results/ (all, or the named ones)")
@@ -181,6 +216,16 @@ def parser() -> argparse.ArgumentParser:
                    "built from another commit (the page's provenance says so)")
     _run_opts(p)
     p.set_defaults(fn=cmd_reproduce)
+
+    p = sub.add_parser("render", help="re-render result pages from their committed data (table.csv, "
+                       "provenance.json) without running anything")
+    p.add_argument("pages", nargs="*", help="page names (default: every registered page)")
+    p.add_argument("--data", help="pages directory holding the data (default: <root>/docs/results)")
+    p.add_argument("--out", help="where to write the pages (default: --data); the data folders are copied there")
+    p.add_argument("--root", help="repository root (default: the checkout holding explore/)")
+    p.add_argument("--draw", action="store_true", help="also redraw the figures a renderer draws itself from the "
+                   "table (the RAID pages'); the standard figures need the runs' time series: `reproduce`")
+    p.set_defaults(fn=cmd_render)
     return ap
 
 

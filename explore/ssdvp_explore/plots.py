@@ -53,8 +53,43 @@ METRIC_NAMES = {
 }
 
 
+def _plain(v, _pos=None) -> str:
+    """A tick label as a plain rounded number (12,000 not 1.2e+04; 0.25 not 0.25000000001)."""
+    if v == 0:
+        return "0"
+    return f"{v:,.0f}" if abs(v) >= 1000 else f"{float(f'{v:.6g}'):g}"
+
+
+def tidy_axes(fig):
+    """Round ticks on every numeric axis a figure has not fixed itself: linear axes on
+    1/2/2.5/5 x 10^n steps, log axes on the decades, labels as plain numbers."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, MaxNLocator, NullFormatter
+    for ax in fig.axes:
+        for axis, scale in ((ax.xaxis, ax.get_xscale()), (ax.yaxis, ax.get_yscale())):
+            if isinstance(axis.get_major_locator(), FixedLocator):
+                continue   # categorical or deliberately placed ticks
+            if scale == "log":
+                axis.set_major_locator(LogLocator(base=10))
+                axis.set_minor_formatter(NullFormatter())
+            elif scale == "linear":
+                axis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10]))
+            else:
+                continue
+            axis.set_major_formatter(FuncFormatter(_plain))
+
+
+def log_if_wide(ax, values, axis: str = "y", decades: float = 2.0) -> bool:
+    """Log scale on ``axis`` when the (positive) values span more than ``decades`` decades."""
+    v = np.asarray([x for x in np.ravel(values) if x == x], dtype=float)
+    if v.size and (v > 0).all() and v.max() / v.min() > 10 ** decades:
+        (ax.set_yscale if axis == "y" else ax.set_xscale)("log")
+        return True
+    return False
+
+
 def save(fig, out: str | os.PathLike) -> list[Path]:
-    """Write <out>.png and <out>.svg (reproducible: no dates in the metadata)."""
+    """Write <out>.png and <out>.svg (reproducible: no dates in the metadata), ticks tidied."""
+    tidy_axes(fig)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -126,7 +161,7 @@ def _colors(values) -> dict:
     return {v: (cmap(i % 20) if cmap else cyc[i % len(cyc)]) for i, v in enumerate(values)}
 
 
-def _legend_outside(fig, handles, labels, title: str | None = None):
+def legend_outside(fig, handles, labels, title: str | None = None):
     """One figure legend right of the axes (never over the data)."""
     if not handles:
         return None
@@ -183,12 +218,16 @@ def draw_metric_panels(df: pd.DataFrame, metrics: list[tuple[str, str]], by: str
             ax.set_xlabel(_key_name(by) + (f" ({num[1]})" if num[1] else ""))
             if len(num[0]) and min(num[0].values()) > 0 and max(num[0].values()) / min(num[0].values()) > 20:
                 ax.set_xscale("log")
+            xs = sorted(set(num[0].values()))
+            ax.set_xticks(xs, [_plain(x) for x in xs])   # the swept values themselves
+            ax.minorticks_off()
         else:
             _bar_panel(ax, agg, group, by, colors, hues)
+        log_if_wide(ax, agg["mean"])
         ax.set_ylabel(METRIC_NAMES.get(metric, metric))
         ax.set_title(title)
     h, lab = axes[0][0].get_legend_handles_labels()
-    _legend_outside(fig, h, lab, "workload" if num else _key_name(by))
+    legend_outside(fig, h, lab, "workload" if num else _key_name(by))
     fig.tight_layout()
     return fig
 
@@ -306,7 +345,7 @@ def draw_latency_cdf(df: pd.DataFrame, by: str = POLICY, group: str = WORKLOAD,
         for hdl, lab in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(lab, hdl)
     fig.tight_layout()
-    _legend_outside(fig, list(handles.values()), list(handles), _key_name(by))
+    legend_outside(fig, list(handles.values()), list(handles), _key_name(by))
     return fig
 
 
@@ -377,7 +416,7 @@ def draw_bandwidth_over_time(series: dict, total: int | None = None, cols: int |
     h = [plt.Line2D([], [], color="tab:blue"), plt.Line2D([], [], color="tab:orange"),
          Patch(color="tab:red", alpha=0.2)]
     fig.tight_layout()
-    _legend_outside(fig, h, ["read", "write", "GC active"])
+    legend_outside(fig, h, ["read", "write", "GC active"])
     return fig
 
 
@@ -413,6 +452,42 @@ def bandwidth_series(ok: pd.DataFrame, timeseries: pd.DataFrame, by: str) -> tup
         if not ts.empty:
             series[(r[WORKLOAD], r[by])] = ts
     return series, len(first)
+
+
+WORKLOAD_KEYS = ("config.workload.trace", "config.workload.source", "config.workload.synthetic.pattern")
+
+
+def merged_keys(df: pd.DataFrame, by: str, keep: tuple[str, ...] = ()) -> list[str]:
+    """Config keys, other than the seeds, that vary within one workload and one value
+    of ``by``: the standard figures would average their values into one point."""
+    df = with_labels(df)
+    if by not in df or df.empty:
+        return []
+    out = []
+    for c in df.columns:
+        if not c.startswith("config.") or c == by or c in WORKLOAD_KEYS or c in keep or "seed" in c:
+            continue
+        if (df.assign(_v=df[c].astype(str)).groupby([WORKLOAD, by], sort=False)["_v"].nunique() > 1).any():
+            out.append(c)
+    return out
+
+
+def point_note(df: pd.DataFrame, by: str) -> str:
+    """What one bar or point of the standard figures is: runs per workload and value, and the seeds."""
+    ok = _ok(with_labels(df))
+    if ok.empty or by not in ok:
+        return ""
+    n = ok.groupby([WORKLOAD, by], sort=False).size()
+    runs = f"{n.min()}" if n.min() == n.max() else f"{n.min()}-{n.max()}"
+    seeds = sorted({str(v) for c in ok.columns if c.startswith("config.") and "seed" in c
+                    and ok[c].nunique() > 1 for v in ok[c].dropna()})
+    text = f"one bar or point: the mean of {runs} run(s) of one workload and one `{_key_name(by)}` value"
+    if seeds:
+        text += f" (seeds {', '.join(seeds)}; error bars: one standard deviation)"
+    merged = merged_keys(ok, by)
+    if merged:
+        text += "; averaged over " + ", ".join(f"`{_key_name(k)}`" for k in merged)
+    return text
 
 
 def standard_figures(df: pd.DataFrame, outdir, timeseries: pd.DataFrame | None = None, by: str = POLICY,

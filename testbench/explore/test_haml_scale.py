@@ -48,10 +48,21 @@ def test_table_reads_summaries(tmp_path, monkeypatch):
             "latency_us": {"read": lat, "write": lat},
             "placement": {"class_lba_writes": [sum(r) for r in conf], "class_by_stream": conf}}))
         (d / "cmd.json").write_text(json.dumps({"cmd": [], "user_s": 1.0, "sys_s": 0.5, "peak_rss_mb": 100}))
-    rows = hs.table(["hotcold", "shifting"], ["double", "haml", "asa"], [10, 20]).splitlines()
+    data = hs.table_rows(["hotcold", "shifting"], ["double", "haml", "asa"], [10, 20])
+    rows = hs.paper_scale_table(data).splitlines()
     assert len(rows) == 4  # header, rule, the two points that ran
     double, haml = (r.split("|")[1:-1] for r in rows[2:])
     assert double[1].strip() == "double (host/GC)" and double[11].strip() == ""  # one class: no correlation
     assert haml[1].strip() == "HAML-K"
     assert haml[10].strip() == "0.40"  # hottest class's share of host writes
     assert haml[11].strip() == "1.000"  # classes ordered exactly as death times
+
+    # --csv: the page's data, merged (a rerun point replaces its row) and rendered back to the same table
+    import csv
+    path = tmp_path / "paper_scale.csv"
+    hs.write_csv(data, path)
+    hs.write_csv(data[1:], path)
+    with open(path, newline="") as f:
+        back = list(csv.DictReader(f))
+    assert [r["policy"] for r in back] == ["double", "haml"]
+    assert hs.paper_scale_table(back).splitlines() == rows

@@ -44,7 +44,16 @@ def test_reproduce_tiny_page(tiny_page, proj, fake_bin, tmp_path, run_log):
     assert len(t) == 4 and "ftl.waf" in t
     # again: everything is cached, the page is the same but for nothing
     reproduce(["tiny-test"], fake_bin, out_dir=out, root=proj, progress=False, log=lambda m: None)
-    assert runs(run_log) == 4 and md.read_text() == text
+    assert runs(run_log) == 4 and _undated(md.read_text()) == _undated(text)
+    # the page is a function of its folder: rendering it from the data alone gives it back
+    from ssdvp_explore.render import render
+    again = render("tiny-test", data_dir=out, out_dir=tmp_path / "rendered", root=proj)
+    assert again.read_text() == md.read_text()
+
+
+def _undated(text: str) -> str:
+    """A page without its provenance's date, load and wall-time lines (they change at every run)."""
+    return "\n".join(ln for ln in text.splitlines() if not ln.startswith(("- date:", "- wall time:")))
 
 
 def test_platform_page_is_registered():
@@ -115,8 +124,10 @@ def test_reproduce_refuses_a_dirty_tree_unless_told(tiny_page, proj, tmp_path, r
         reproduce(["tiny-test"], good, **kw)
     assert runs(run_log) == 0
     [(md, _)] = reproduce(["tiny-test"], good, allow_dirty=True, **kw)
-    assert f"source tree: commit {head} with uncommitted changes (reproduced with --allow-dirty" in md.read_text()
+    assert f"- source tree: commit {head}\n" in md.read_text()
+    assert "**not reproducible as is**: the source tree had uncommitted changes (configs/small.yaml)" in md.read_text()
     git("checkout", "configs/small.yaml")
     [(md, _)] = reproduce(["tiny-test"], good, **kw)   # the page just written does not make the tree dirty
     text = md.read_text()
-    assert f"- source tree: commit {head}\n" in text and f"ssdvp 0.1.0+{head[:12]} sha256:" in text
+    assert f"- source tree: commit {head}\n" in text and f"ssdvp: `ssdvp 0.1.0+{head[:12]}`, binary sha256 `" in text
+    assert "not reproducible" not in text

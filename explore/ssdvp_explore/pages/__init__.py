@@ -32,6 +32,7 @@ class Page:
     render: Callable[["PageContext"], str]
     by: str = "config.ftl.gc.policy"    # the compared key for the standard figures
     baseline: str | None = None         # normalized response time baseline (default: first value)
+    keep: tuple[str, ...] = ()          # data files of the page's folder not made by its sweep (kept by reproduce)
 
 
 @dataclass
@@ -68,10 +69,15 @@ def pages() -> dict[str, Page]:
 
 
 def markdown_table(df: pd.DataFrame, floatfmt: str = ".4g") -> str:
-    """A GitHub markdown table (no tabulate needed)."""
+    """A GitHub markdown table (no tabulate needed); by default 4 significant digits, numbers of
+    1,000 and more in full with thousands separators."""
     def cell(v):
         if isinstance(v, float):
-            return "" if pd.isna(v) else format(v, floatfmt)
+            if pd.isna(v):
+                return ""
+            if floatfmt == ".4g" and abs(v) >= 1000:   # 15,950 rather than 1.595e+04
+                return f"{v:,.0f}"
+            return format(v, floatfmt)
         return str(v).replace("|", "\\|").replace("\n", " ")
     head = "| " + " | ".join(map(str, df.columns)) + " |"
     sep = "|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---" for c in df.columns) + "|"
@@ -89,10 +95,14 @@ SUMMARY_METRICS = [
 FIGURE_CAPTIONS = {
     "waf_erases": "Write amplification and block erases",
     "response_time": "Normalized mean response time",
-    "latency_cdf": "Latency CDF per workload (every request, from the latency histograms)",
+    "latency_cdf": "Latency CDF per workload (one line: every request of the runs of one value, from their "
+                   "latency histograms)",
     "bandwidth": "Bandwidth over time, first seed of each run (GC periods shaded)",
     "clustering_cost": "Accelerator versus software clustering cost",
 }
+
+
+POINT_FIGURES = ("waf_erases", "response_time", "clustering_cost")   # one bar or point = a mean of runs
 
 
 def summary_table(ctx: PageContext, metrics=SUMMARY_METRICS) -> pd.DataFrame:
@@ -141,22 +151,28 @@ def standard_body(ctx: PageContext, intro: str = "") -> str:
         lines += ["## Results", "", "Means over seeds.", "", markdown_table(st), ""]
     lines += [f"Full table (one row per run, every config key and metric): [{ctx.table_csv.name}]({ctx.table_csv.as_posix()})", ""]
     if ctx.figures:
+        from ..plots import point_note
+        note = point_note(ctx.table, ctx.page.by)
         lines += ["## Figures", ""]
         for name, paths in ctx.figures.items():
             png = next((p for p in paths if p.suffix == ".png"), paths[0])
             svg = next((p for p in paths if p.suffix == ".svg"), None)
             cap = FIGURE_CAPTIONS.get(name, name)
+            what = f" ({note})" if note and name in POINT_FIGURES else ""
             lines += [f"![{cap}]({png.as_posix()})", "",
-                      f"*{cap}*" + (f" ([SVG]({svg.as_posix()}))" if svg else ""), ""]
+                      f"*{cap}*{what}" + (f" ([SVG]({svg.as_posix()}))" if svg else ""), ""]
     failed = ctx.table[~ctx.table["status"].eq("ok")]
     if len(failed):
         lines += ["## Runs with errors", "", markdown_table(failed[["point", "status", "error"]].assign(
             point=failed["point"].str[:12])), ""]
-    lines += ["## Provenance", "", f"- ssdvp: `{rep.version}`"]
-    if ctx.extra.get("tree"):
-        lines += [f"- {ctx.extra['tree']}"]
-    lines += [f"- base config: `{sw.base_arg}`", ""]
+    lines += [provenance_section(ctx), f"Base config: `{sw.base_arg}`.", ""]
     return "\n".join(lines)
+
+
+def provenance_section(ctx: PageContext) -> str:
+    """The page's provenance, from the provenance.json of its data."""
+    from ..provenance import section
+    return section(ctx.extra.get("provenance"), ctx.command)
 
 
 def _rel(p: Path, root: Path) -> str:

@@ -23,13 +23,12 @@ What the recorded run shows (check the table below after regenerating):
 - Skew hurts greedy: with hot/cold writes its WAF rises (about 4.48) because hot
   and cold LBAs share blocks and cold-heavy blocks are never the emptiest;
   cost-benefit, which weighs age, improves (about 4.21). Separating hot and
-  cold data (the HAML issue) is the remedy this platform is built to measure.
+  cold data ([haml.md](haml.md)) is the remedy this platform is built to measure.
 - IOPS follow the flash work: FIFO no longer delivers about 30 % more IOPS
   than greedy despite its higher WAF. The 30 % lead was GC starving dies,
-  fixed in issue 22 (next section); compare the IOPS column of the table
+  since fixed (next section); compare the IOPS column of the table
   below.
-- The table is made under `ftl.write.at_floor: room`, the default since
-  issue 16. Against the same sweep under `pass` (the previous version of
+- The table is made under `ftl.write.at_floor: room`, the firmware's default. Against the same sweep under `pass` (the previous version of
   this page, 608aaba), every point has 0.4-1.3 % fewer IOPS and 0.4-1.6 %
   less WAF, dies busy 0.79-0.82 instead of 0.81-0.84, a read mean about
   half as long (-46 to -54 %: 751 against 1,470 us for greedy on uniform
@@ -39,11 +38,11 @@ What the recorded run shows (check the table below after regenerating):
 
 ## Die starvation: before and after
 
-Until issue 22 every policy but FIFO starved dies: a freed block returns to
+Before the fix every policy but FIFO starved dies: a freed block returns to
 its own die, a frontier skips a die without a free block, and with the pool
 at the reserve (about 4 free blocks for 8 dies) greedy, random, d-choices and
 cost-benefit left about a quarter of the dies idle. GC now collects on the
-dies with the fewest free blocks ([firmware.md](../firmware.md#victim-policies)).
+dies with the fewest free blocks ([firmware.md](../firmware/gc.md#victim-policies)).
 Policies ranked by IOPS on the small drive (8 dies, one seed, 100 000
 requests after a fill and one drive-write of random overwrites; `dies` is
 `utilization.die_mean`):
@@ -65,7 +64,7 @@ FIFO against greedy by number of dies (same drive size, uniform):
 FIFO no longer leads by more than its flash work allows; at 8 dies it
 still keeps its dies a little busier (0.84 against 0.81), so greedy's 3 %
 less flash work does not all turn into IOPS. The "after" WAFs also include
-issue 22's other change: preconditioning now leaves the free pool at the
+the fix's other change: preconditioning now leaves the free pool at the
 reserve for a closed-loop host (`precondition.free_pool`), where the timed
 part holds it, so they are about 1 % higher than a run that starts at the
 threshold.
@@ -127,7 +126,7 @@ greedy's dies busy 0.81 (0.76 before). WAFs move by less than 0.3 %, except
 random's (+1.4 % at 4 and 8 dies: its short-die candidates were written more
 recently). The default job's WAF goes from 2.608 back to 2.666 (under `pass`; README's 2.566 is `room`'s).
 
-**`ftl.write.at_floor: room` on a saturating host (issue 16).** `room` is
+**`ftl.write.at_floor: room` on a saturating host.** `room` is
 the default now and the table at the end of this page is made with it; the
 sections above ran under `pass`, the default before (their commands below
 pin it). `room` (a host

@@ -1,11 +1,11 @@
-"""docs/results/raid*.md: GC coordination in a RAID-5 array (issue 14, the RAID GC-scheduling slides)."""
+"""docs/results/raid*.md: GC coordination in a RAID-5 array (the RAID GC-scheduling slides)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pandas as pd
 
-from . import Page, floor_note, markdown_table, register
+from . import Page, floor_note, markdown_table, provenance_section, register
 
 POLICY = "config.array.gc_coordination"
 RECON = "config.array.reconstruct"
@@ -81,16 +81,15 @@ def _slides(table: dict, fmt) -> pd.DataFrame:
 
 
 def _fig_bars(df: pd.DataFrame, out: Path, col: str, ylabel: str) -> list[Path]:
-    from ..plots import plt, save
+    from ..plots import legend_outside, log_if_wide, plt, save
     t = pivot(df, col).set_index("workload")
     fig, ax = plt.subplots(figsize=(7, 3.2))
-    t.plot.bar(ax=ax, rot=0, width=0.8)
+    t.plot.bar(ax=ax, rot=0, width=0.8, legend=False)
+    log_if_wide(ax, t.to_numpy())
     ax.set_ylabel(ylabel)
-    ax.legend(fontsize=7, ncol=5)
     fig.tight_layout()
-    paths = save(fig, out)
-    plt.close(fig)
-    return paths
+    legend_outside(fig, *ax.get_legend_handles_labels(), "policy")
+    return save(fig, out)
 
 
 def render_main(ctx) -> str:
@@ -143,20 +142,26 @@ def render_main(ctx) -> str:
     figs = []
     try:
         absdir = Path(ctx.extra.get("out_dir", "docs/results"))
-        p1 = _fig_bars(never, absdir / "raid" / "collisions", "array.collisions", "collisions (reads)")
-        figs.append(("Collisions per workload and policy (no reconstruction)", p1))
         never_ms = never.assign(ms=never["array.latency_us.read.mean"] / 1000)
-        p2 = _fig_bars(never_ms, absdir / "raid" / "read_latency", "ms", "mean read latency (ms)")
-        figs.append(("Mean read latency per workload and policy (no reconstruction)", p2))
+        for cap, stem, data, col, ylabel in (
+                ("Collisions per workload and policy (no reconstruction)", "collisions", never,
+                 "array.collisions", "collisions (reads)"),
+                ("Mean read latency per workload and policy (no reconstruction)", "read_latency", never_ms,
+                 "ms", "mean read latency (ms)")):
+            out = absdir / "raid" / stem
+            figs.append((cap, _fig_bars(data, out, col, ylabel) if ctx.extra.get("draw", True)
+                         else [out.with_name(stem + ".png")]))
     except Exception as e:  # a figure must not lose the page
         lines += [f"(figures not drawn: {e})", ""]
     if figs:
         lines += ["## Figures", ""]
         for cap, paths in figs:
             png = next(p for p in paths if p.suffix == ".png")
-            lines += [f"![{cap}](raid/{png.name})", "", f"*{cap}*", ""]
+            n = never.groupby(["workload", POLICY]).size()
+            runs = f"{n.min()}" if n.min() == n.max() else f"{n.min()}-{n.max()}"
+            lines += [f"![{cap}](raid/{png.name})", "", f"*{cap}; one bar: the mean of {runs} run(s)*", ""]
     lines += [f"Full table (one row per run, every config key and metric): [{ctx.table_csv.name}]({ctx.table_csv.as_posix()})", "",
-              "## Provenance", "", f"- ssdvp: `{ctx.report.version}`", "- sweep: `explore/sweeps/raid.yaml`, base `configs/raid.yaml`", ""]
+              "Sweep `explore/sweeps/raid.yaml`, base `configs/raid.yaml`.", "", provenance_section(ctx)]
     return "\n".join(lines)
 
 
@@ -172,7 +177,6 @@ def _head(ctx, name: str, workload: str, findings: str) -> list[str]:
 
 
 def render_window(ctx) -> str:
-    from ..plots import plt, save
     df = _label(ctx.table)
     df["policy"] = df[POLICY] + " tb=" + df["config.array.gc.buffer_time"].astype(str)
     bank = "config.array.gc.bank_blocks"
@@ -192,24 +196,33 @@ def render_window(ctx) -> str:
             p.columns = [f"{c:g} ms" for c in p.columns]
             lines += [f"GC below {int(t)} free blocks:", "", markdown_table(p.reset_index(), fmt), ""]
     absdir = Path(ctx.extra.get("out_dir", "docs/results"))
+    if ctx.extra.get("draw", True):
+        _fig_window(df, th, absdir / "raid-window" / "window")
+    lines += ["## Figure", "", "![Collisions and p99.9 read latency against the window](raid-window/window.png)", "",
+              "*Collisions and p99.9 read latency against the GC window; one point: one run*", "",
+              f"Full table: [{ctx.table_csv.name}]({ctx.table_csv.as_posix()})", "", provenance_section(ctx)]
+    return "\n".join(lines)
+
+
+def _fig_window(df: pd.DataFrame, th: str, out: Path):
+    from ..plots import legend_outside, log_if_wide, plt, save
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.2))
     for (pol, t), sub in df.groupby(["policy", th]):
         sub = sub.sort_values("tw_ms")
         axes[0].plot(sub["tw_ms"], sub["array.collisions"], marker="o", label=f"{pol}, GC<{int(t)}")
         axes[1].plot(sub["tw_ms"], sub["array.latency_us.read.p999"], marker="o", label=f"{pol}, GC<{int(t)}")
-    for ax, yl in zip(axes, ["collisions (reads)", "p99.9 read latency (us)"]):
+    for ax, yl, col in zip(axes, ["collisions (reads)", "p99.9 read latency (us)"],
+                           ["array.collisions", "array.latency_us.read.p999"]):
         ax.set_xscale("log")
+        xs = sorted(df["tw_ms"].unique())
+        ax.set_xticks(xs, [f"{x:g}" for x in xs])   # the swept windows themselves
+        ax.minorticks_off()
+        log_if_wide(ax, df[col])
         ax.set_xlabel("time window (ms)")
         ax.set_ylabel(yl)
-    axes[0].legend(fontsize=6)
     fig.tight_layout()
-    paths = save(fig, absdir / "raid-window" / "window")
-    plt.close(fig)
-    png = next(p for p in paths if p.suffix == ".png")
-    lines += ["## Figure", "", f"![Collisions and p99.9 read latency against the window](raid-window/{png.name})", "",
-              "*Collisions and p99.9 read latency against the GC window*", "",
-              f"Full table: [{ctx.table_csv.name}]({ctx.table_csv.as_posix()})", "", f"ssdvp `{ctx.report.version}`", ""]
-    return "\n".join(lines)
+    legend_outside(fig, *axes[0].get_legend_handles_labels(), "policy, GC threshold")
+    return save(fig, out)
 
 
 def render_shape(ctx) -> str:
@@ -224,7 +237,7 @@ def render_shape(ctx) -> str:
         p = df.pivot_table(index=["devices", "chunk"], columns=POLICY, values=metric, aggfunc="mean")
         p = p[[c for c in ORDER if c in p.columns]]
         lines += [f"## {name}", "", markdown_table(p.reset_index(), fmt), ""]
-    lines += [f"Full table: [{ctx.table_csv.name}]({ctx.table_csv.as_posix()})", "", f"ssdvp `{ctx.report.version}`", ""]
+    lines += [f"Full table: [{ctx.table_csv.name}]({ctx.table_csv.as_posix()})", "", provenance_section(ctx)]
     return "\n".join(lines)
 
 
@@ -307,8 +320,7 @@ collisions under normal grow fast with the width (16-49 at 3 devices, 65-111
 at 4, 318-380 at 6, 578-785 at 8): more devices, more chances that two collect
 at once. GCSync+ keeps them at zero at every width and chunk but one (8
 devices, 256 KiB chunks: 1 collision, in a run that also had 1 forced
-collection; zero there in the previous run, made at 59d83d5 before issue 22's
-guard), with at most 2 forced collections per run (devices start at their GC
+collection; zero there in the previous run, made at 59d83d5 before the die-starvation guard), with at most 2 forced collections per run (devices start at their GC
 threshold): each
 device's closed time grows with the width ((n-1)(tw+tb) = 240 ms at 3 devices,
 840 ms at 8) but so does the number of devices sharing the load, and GC below

@@ -1,0 +1,289 @@
+#!/usr/bin/python3
+"""The registry of docs/results/*.md: one row per page, and the tools that read it.
+
+    scripts/results_pages.py check [--out DIR]   the page test (ctest -L pages): render-only, a few seconds
+    scripts/results_pages.py status              each page, its data's commit, whether its code changed since
+    scripts/results_pages.py render [PAGE...]    re-render pages from their committed data
+    scripts/results_pages.py list                name, kind, cost, regenerate command (for reproduce-pages.sh)
+
+Kinds:
+  explore  made by `explore/ssdvp-explore reproduce NAME`; renders whole from
+           docs/results/NAME/ (table.csv, provenance.json, kept data files):
+           the check re-renders it and fails on any difference.
+  script   made by a script that can render from committed data: ``render`` is
+           its render-only argv ({data}: the pages directory, {out}: where to write).
+  pending  made by a script that cannot yet render from committed data (``why``
+           says what is missing); the check only checks the page's links.
+  notes    a hand-written analysis page with no data of its own (links only).
+
+Register a new page: add one Row below. A docs/results/*.md with no row fails
+the check, and so does an explore or script page whose re-render differs from
+the committed page, whose referenced figures or files are missing, or whose
+provenance.json says its data came from an uncommitted tree or build.
+
+Standard library only, except the explore renderer (pandas, matplotlib,
+PyYAML: scripts/python-deps.txt), which `check` imports for explore pages.
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "docs" / "results"
+sys.path.insert(0, str(ROOT / "explore"))
+from ssdvp_explore import provenance as prov_mod  # noqa: E402  (stdlib only)
+
+SIM = ["platform/", "firmware/", "host/", "configs/"]   # code a simulation result depends on
+# what an explore page's data depends on besides the simulator (its renderer is the check's business)
+EXPLORE = ["explore/ssdvp_explore/runner.py", "explore/ssdvp_explore/sweep.py", "explore/ssdvp_explore/table.py"]
+
+
+@dataclass
+class Row:
+    name: str
+    kind: str                       # explore | script | pending | notes
+    regenerate: str = ""            # the command that remakes the data and the page (runs the simulator)
+    cost: str = ""                  # measured cost of `regenerate`, and how it was measured
+    quick: str = ""                 # a cheaper variant of `regenerate` (a smoke run; not for publishing)
+    render: list[str] = field(default_factory=list)    # script pages: render-only argv
+    deps: list[str] = field(default_factory=list)      # paths whose change makes the data stale
+    why: str = ""                   # pending: what is missing to render from committed data
+    wall: tuple[str, str] | None = None  # (file in the page's folder, column): each run's recorded wall time
+
+
+def _explore(name: str, sweep: str, cost: str = "") -> Row:
+    return Row(name, "explore", f"explore/ssdvp-explore reproduce {name}", cost, deps=SIM + EXPLORE + [sweep],
+               wall=("table.csv", "run.wall_s"))
+
+
+def recorded_cost(row: Row) -> str:
+    """The cost of regenerating a page's data, from the wall times its committed data records."""
+    import csv
+    if not row.wall:
+        return row.cost or "not measured"
+    try:
+        with open(RESULTS / row.name / row.wall[0], newline="") as f:
+            w = [float(r[row.wall[1]]) for r in csv.DictReader(f) if r.get(row.wall[1]) not in (None, "")]
+    except (OSError, KeyError, ValueError):
+        w = []
+    if not w or not sum(w):
+        return row.cost or f"not measured ({row.wall[0]} records no wall time)"
+    text = (f"{len(w)} runs of {min(w):.0f}-{max(w):.0f} s, {sum(w):,.0f} s summed ({row.wall[1]} in "
+            f"{row.wall[0]}, recorded under that day's load; divide by the parallel jobs)")
+    return text + (f"; {row.cost}" if row.cost else "")
+
+
+ROWS = [
+    _explore("platform", "explore/sweeps/platform.yaml"),
+    _explore("haml", "explore/sweeps/haml.yaml", "the paper-scale section is scripts/haml_scale.py's (not rerun "
+             "by reproduce; its table holds each point's CPU seconds)"),
+    _explore("haml-gc", "explore/sweeps/haml-gc.yaml"),
+    _explore("haml-k", "explore/sweeps/haml-k.yaml"),
+    _explore("haml-slice", "explore/sweeps/haml-slice.yaml"),
+    _explore("haml-period", "explore/sweeps/haml-period.yaml"),
+    _explore("raid", "explore/sweeps/raid.yaml"),
+    _explore("raid-window", "explore/sweeps/raid-window.yaml"),
+    _explore("raid-shape", "explore/sweeps/raid-shape.yaml"),
+    Row("overview", "script", "python3 scripts/overview.py", "render only: 0.1 s (measured)",
+        render=["{python}", "scripts/overview.py", "--data", "{data}", "--out", "{out}"],
+        deps=["scripts/overview.py"]),
+    Row("accelerator", "pending", "see the page (build/accel/ssdvp-accel-sweep)", deps=["accel/"],
+        why="the page text is written by hand around the committed sweep CSVs; no renderer"),
+    Row("calibration", "pending", "bash scripts/calibrate.sh", deps=SIM + ["iss/", "scripts/calibrate.py"],
+        why="scripts/calibrate.py renders from its runs only; the cost table is not committed as data"),
+    Row("dftl", "pending", "python3 scripts/dftl.py build", deps=SIM + ["scripts/dftl.py"],
+        why="no committed data (only dftl.png); the script renders from its runs"),
+    Row("fidelity", "pending", "bash scripts/fidelity.sh", deps=SIM + ["scripts/fidelity.py", "reference/"],
+        why="the committed fidelity.csv predates the page (no one-frontier rows, no oldest-block-first "
+            "column) and a paragraph was added by hand; `fidelity.py --render docs/results` works once "
+            "scripts/fidelity.sh has rerun (it now commits queueing.txt and provenance.json too)"),
+    Row("flash-features", "pending", "bash scripts/flash-features.sh", deps=SIM + ["scripts/flash_features.py"],
+        why="no committed data (only figures)"),
+    Row("flows", "pending", "python3 scripts/flows_experiment.py build", deps=SIM + ["scripts/flows_experiment.py"],
+        why="--page-only reads out/flows/, which is not committed"),
+    Row("flows-cmt", "pending", "python3 scripts/flows_cmt.py build", deps=SIM + ["scripts/flows_cmt.py"],
+        why="--page-only reads out/, which is not committed"),
+    Row("gc-detector", "pending", "python3 scripts/gc-detector.py --jobs 2", deps=SIM + ["scripts/gc-detector.py"],
+        why="table.csv is committed but the page is written from the runs' time series (not committed)"),
+    Row("host_ftl_gc_copy", "pending", "python3 scripts/host_ftl_gc_copy.py", deps=SIM + ["scripts/host_ftl_gc_copy.py"],
+        why="no committed data (only SVGs)"),
+    Row("journal", "script", "python3 scripts/journal_experiment.py", quick="python3 scripts/journal_experiment.py --quick",
+        render=["{python}", "scripts/journal_experiment.py", "--render", "{data}/journal/results.csv",
+                "--page", "{out}/journal.md"],
+        deps=SIM + ["scripts/journal_experiment.py", "scripts/journal_findings.md"], wall=("results.csv", "wall_s")),
+    Row("journal_ext4_real", "pending", "python3 scripts/journal_ext4_real.py", deps=SIM + ["scripts/journal_ext4_real.py"],
+        why="--reuse reads the summaries under out/, not committed"),
+    Row("journal_host_ftl", "pending", "python3 scripts/journal_host_ftl.py", deps=SIM + ["scripts/journal_host_ftl.py"],
+        why="no committed data"),
+    Row("journal_host_ftl_timed", "pending", "python3 scripts/journal_host_ftl_timed.py",
+        deps=SIM + ["scripts/journal_host_ftl_timed.py"], why="no committed data"),
+    Row("mqsim", "pending", "python3 scripts/mqsim_backend.py build", deps=SIM + ["scripts/mqsim_backend.py"],
+        why="no committed data"),
+    Row("reliability", "pending", "bash scripts/fault-sweep.sh; bash scripts/power-cuts.sh 1000 1",
+        deps=SIM + ["scripts/fault-sweep.sh", "scripts/power-cuts.sh"],
+        why="written by hand from the two scripts' output; no renderer"),
+    Row("streams", "pending", "python3 scripts/streams_experiment.py",
+        quick="python3 scripts/streams_experiment.py --quick", deps=SIM + ["scripts/streams_experiment.py"],
+        wall=("table.csv", "wall_s"),
+        why="--render reads out/streams/rows.json, not committed (table.csv holds a subset)"),
+    Row("haml-double-stalls", "notes", deps=SIM),
+]
+
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def rows() -> dict[str, Row]:
+    return {r.name: r for r in ROWS}
+
+
+def local_links(md: Path) -> list[str]:
+    """Relative links of a page to files (figures, data), without anchors or web addresses."""
+    out = []
+    for target in LINK.findall(md.read_text()):
+        target = target.split("#")[0]
+        if target and not re.match(r"^[a-z]+:", target):
+            out.append(target)
+    return out
+
+
+def render_into(row: Row, data: Path, out: Path) -> Path | None:
+    """Render one page from data/ into out/; the rendered .md, or None for kinds that do not render."""
+    if row.kind == "explore":
+        from ssdvp_explore.render import render
+        return render(row.name, data_dir=data, out_dir=out, root=ROOT)
+    if row.kind == "script":
+        argv = [a.format(data=data, out=out, python=sys.executable) for a in row.render]
+        subprocess.run(argv, cwd=ROOT, check=True)
+        return out / f"{row.name}.md"
+    return None
+
+
+def check(out: Path | None = None, only: list[str] | None = None) -> int:
+    reg = rows()
+    errors, notes = [], []
+    pages = sorted(p.stem for p in RESULTS.glob("*.md"))
+    for name in pages:
+        if name not in reg:
+            errors.append(f"{name}.md: no row in scripts/results_pages.py (a results page needs a renderer and "
+                          "its data; see that file's docstring)")
+    for name in reg:
+        if name not in pages:
+            errors.append(f"{name}: registered in scripts/results_pages.py but docs/results/{name}.md is missing")
+    tmp = Path(out) if out else Path(tempfile.mkdtemp(prefix="pages-"))
+    tmp.mkdir(parents=True, exist_ok=True)
+    for name in pages:
+        row = reg.get(name)
+        if row is None or (only and name not in only):
+            continue
+        md = RESULTS / f"{name}.md"
+        for link in local_links(md):
+            if not (md.parent / link).exists():
+                errors.append(f"{name}.md: links to {link}, which does not exist")
+        if row.kind in ("pending", "notes"):
+            if row.kind == "pending":
+                notes.append(f"{name}: not rendered from data ({row.why})")
+            continue
+        try:
+            got = render_into(row, RESULTS, tmp)
+        except Exception as e:  # noqa: BLE001  (any renderer failure is the page's failure)
+            errors.append(f"{name}.md: its renderer failed: {type(e).__name__}: {e}")
+            continue
+        want, have = md.read_text(), got.read_text()
+        if want != have:
+            diff = "".join(list(difflib.unified_diff(want.splitlines(True), have.splitlines(True),
+                                                     f"docs/results/{name}.md (committed)",
+                                                     f"{got} (rendered from data)", n=1))[:40])
+            errors.append(f"{name}.md differs from its rendering from docs/results/{name}/ (edited by hand, or "
+                          f"the renderer changed: re-render with `scripts/results_pages.py render {name}`):\n{diff}")
+        prov = prov_mod.read(RESULTS / name)
+        if prov is None and row.wall:
+            notes.append(f"{name}: its data has no provenance.json (made before provenance was recorded)")
+        if prov is not None:
+            for p in prov_mod.problems(prov):
+                errors.append(f"{name}: its data is not reproducible as is: {p}")
+    if not out:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for n in notes:
+        print(f"note: {n}")
+    for e in errors:
+        print(f"FAIL: {e}", file=sys.stderr)
+    rendered = sum(1 for n in pages if n in reg and reg[n].kind in ("explore", "script"))
+    print(f"pages: {len(pages)} pages, {rendered} rendered from data and compared, "
+          f"{sum(1 for r in ROWS if r.kind == 'pending')} pending, {len(errors)} failures")
+    return 1 if errors else 0
+
+
+def data_commit(name: str) -> tuple[str | None, str]:
+    """(commit the page's data was made at, where that was read from)."""
+    prov = prov_mod.read(RESULTS / name)
+    if prov and prov.get("commit"):
+        return prov["commit"], "provenance.json"
+    md = RESULTS / f"{name}.md"
+    m = re.search(r"(?:source tree: commit|ssdvp \S*\+)([0-9a-f]{7,40})", md.read_text()) if md.exists() else None
+    if m:
+        full = prov_mod.git(ROOT, "rev-parse", "--verify", "--quiet", m.group(1) + "^{commit}")
+        return full or m.group(1), "the page's provenance text"
+    last = prov_mod.git(ROOT, "log", "-1", "--format=%H", "--", f"docs/results/{name}.md")
+    return last, "no provenance: the last commit of the page itself"
+
+
+def status() -> int:
+    reg = rows()
+    print(f"{'page':24s} {'kind':8s} {'data commit':12s} {'behind':>6s}  code changed since (of its dependencies)")
+    for name in sorted(p.stem for p in RESULTS.glob("*.md")):
+        row = reg.get(name)
+        if row is None:
+            print(f"{name:24s} {'?':8s} not registered in scripts/results_pages.py")
+            continue
+        commit, src = data_commit(name)
+        if row.kind == "script" and not row.deps[1:]:
+            print(f"{name:24s} {row.kind:8s} {'-':12s} {'':>6s}  render only: no simulation data")
+            continue
+        if not commit:
+            print(f"{name:24s} {row.kind:8s} {'?':12s} {'':>6s}  ({src})")
+            continue
+        behind = prov_mod.git(ROOT, "rev-list", "--count", f"{commit}..HEAD") or "?"
+        changed = prov_mod.git(ROOT, "diff", "--name-only", commit, "HEAD", "--", *row.deps) if row.deps else ""
+        files = [f for f in (changed or "").splitlines() if f]
+        what = "no" if not files else f"yes, {len(files)} files ({', '.join(sorted({f.split('/')[0] for f in files}))})"
+        flag = "" if src == "provenance.json" else f" [commit from {src}]"
+        print(f"{name:24s} {row.kind:8s} {commit[:12]:12s} {behind:>6s}  {what}{flag}")
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("check", help="the page test: every page registered, rendered whole from its data, links exist")
+    p.add_argument("--out", help="keep the rendered pages here (default: a temporary directory)")
+    p.add_argument("pages", nargs="*")
+    sub.add_parser("status", help="each page, its data's commit, whether code it depends on changed since")
+    p = sub.add_parser("render", help="re-render pages (explore and script kinds) from their committed data")
+    p.add_argument("pages", nargs="*")
+    p = sub.add_parser("list", help="tab-separated: name, kind, regenerate command, quick command, cost")
+    p.add_argument("--machine", action="store_true", help="fields separated by US (0x1f), empty fields kept")
+    a = ap.parse_args(argv)
+    if a.cmd == "check":
+        return check(Path(a.out) if a.out else None, a.pages or None)
+    if a.cmd == "status":
+        return status()
+    if a.cmd == "render":
+        for r in ROWS:
+            if (not a.pages or r.name in a.pages) and r.kind in ("explore", "script"):
+                print(f"render: {render_into(r, RESULTS, RESULTS)}", file=sys.stderr)
+        return 0
+    for r in ROWS:
+        print(("\x1f" if a.machine else "\t").join([r.name, r.kind, r.regenerate, r.quick, recorded_cost(r)]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
