@@ -161,9 +161,18 @@ static uint32_t row_lane(const struct ftl *f, uint32_t row) {
   return block_die(f, blk) * mp_planes(f) + block_plane(f, blk);
 }
 
+/* ftl.gc.preempt: a page of GC's own frontier is GC's; with `all` a page of
+ * a host frontier GC does not also write to goes ahead of GC's. */
+static uint8_t program_hint(const struct ftl *f, uint32_t fr) {
+  if (fr == f->classes) return flash_gc_hint(f); /* (the GC frontier has its own index only when it has its own) */
+  if (f->cfg.gc_preempt == FTL_GC_PREEMPT_ALL && !f->fr[fr].gc_writes && flash_gc_hint(f)) return FC_HINT_HOST;
+  return 0;
+}
+
 static void program_submit_one(struct ftl *f, uint32_t b) {
   const struct pagebuf *pb = &f->bufs[b];
   flash_submit(f, FC_OP_PROGRAM, TAG(TAG_PROGRAM, b), pb->row, 0, pb->dram);
+  if (f->cfg.gc_preempt != FTL_GC_PREEMPT_OFF) flash_hint(f, program_hint(f, pb->frontier));
   /* Pages of a block are programmed in order, so the last page's program
    * makes the whole block readable from flash: only now is it a GC candidate. */
   if ((pb->row + 1) % f->cfg.pages_per_block == 0) block_set_state(f, row_block(f, pb->row), BLK_CLOSED);

@@ -89,6 +89,11 @@ void flash_copyback_drop(struct ftl *f, uint32_t slots) {
   e->meta_bytes = slots; /* FC_COPYBACK_DROP */
 }
 
+void flash_hint(struct ftl *f, uint8_t hint) {
+  struct fc_sqe *e = (struct fc_sqe *)f->fsq.mem + ((f->fsq.tail - 1) & (f->fsq.size - 1));
+  e->hint |= hint;
+}
+
 void flash_hint_host(struct ftl *f) {
   struct fc_sqe *e = (struct fc_sqe *)f->fsq.mem + ((f->fsq.tail - 1) & (f->fsq.size - 1));
   e->hint = FC_HINT_HOST;

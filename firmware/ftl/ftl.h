@@ -42,6 +42,17 @@ enum ftl_placement {
   FTL_PLACE_STREAM = 5  /* the host's NVMe stream ID picks the class (oracle, multi-stream) */
 };
 
+/* ftl.gc.trigger: when GC collects (gcsched.c, docs/firmware.md "GC scheduling"). */
+enum ftl_gc_trigger {
+  FTL_GC_TRIGGER_THRESHOLD = 0,  /* while free blocks are below gc_threshold_blocks */
+  FTL_GC_TRIGGER_WATERMARKS = 1, /* episodes: from below gc_threshold_blocks (low) up to gc_high_blocks (high) */
+  FTL_GC_TRIGGER_IDLE = 2,       /* below the threshold, and up to gc_high_blocks once the host is idle */
+  FTL_GC_TRIGGER_AUTOSSD = 3     /* AutoSSD: a feedback-controlled share of GC's flash requests */
+};
+
+/* ftl.gc.preempt: which host operations go ahead of GC's queued ones on a die. */
+enum ftl_gc_preempt { FTL_GC_PREEMPT_OFF = 0, FTL_GC_PREEMPT_READS = 1, FTL_GC_PREEMPT_ALL = 2 };
+
 /* Who clusters the slices (haml, asa): kmeans2d on the CPU, or the K-Means
  * accelerator through firmware/drivers/accel_drv.h (same results, bit-exact). */
 enum ftl_cluster_engine { FTL_CLUSTER_SOFTWARE = 0, FTL_CLUSTER_ACCEL = 1 };
@@ -203,6 +214,15 @@ struct ftl_config {
   uint32_t trim_log_gc_barrier; /* 1: a GC erase waits until the deallocations made before it are on flash */
   /* branch rings (issue 19) */
   uint32_t flash_cq_phase; /* 1: flash completions found by their phase tag (FLASH CTRL.CQ_PHASE), not CQ_TAIL */
+  /* GC scheduling (gcsched.c) */
+  uint32_t gc_trigger;        /* enum ftl_gc_trigger */
+  uint32_t gc_high_blocks;    /* watermarks, idle, autossd: GC collects up to this many free blocks */
+  uint32_t gc_preempt;        /* enum ftl_gc_preempt */
+  uint32_t gc_auto_kp;        /* autossd: GC share (per mille) per block below the target */
+  uint32_t gc_auto_ki;        /* autossd: GC share (per mille) per block-period of accumulated deficit */
+  uint32_t gc_auto_depth;     /* autossd: GC reads in flight per victim at a full share */
+  uint64_t gc_idle_after_ns;  /* idle: the host is idle once no command arrived for this long */
+  uint64_t gc_auto_period_ns; /* autossd: the share controller's period */
 };
 
 /* Counters the firmware keeps; the platform reads them for the summary. */
@@ -301,6 +321,15 @@ struct ftl_stats {
   uint64_t trim_log_erases;    /* its area erases (also in ckpt_erases) */
   uint64_t trim_log_gc_waits;  /* GC erases that waited for the log's records to be programmed */
   uint64_t write_stalled_cmds; /* host write commands that waited at least once (write_stalls counts each retry) */
+  /* GC scheduling (gcsched.c) */
+  uint64_t gc_episodes;        /* GC episodes: from a victim's start until none is open and the trigger wants none */
+  uint64_t gc_episodes_closed; /* of them the ones that ended */
+  uint64_t gc_episode_ns;      /* the closed ones' lengths, summed */
+  uint64_t gc_episode_max_ns;  /* the longest closed one */
+  uint64_t gc_idle_victims;    /* victims started by idle-time (background) GC */
+  uint64_t gc_idle_wakeups;    /* timer interrupts taken to look for host idleness */
+  uint64_t gc_auto_updates;    /* share controller updates (autossd) */
+  uint64_t gc_auto_share_sum;  /* their shares summed, per mille (mean: / gc_auto_updates) */
 };
 
 /* 1 if deallocations survive a power cut (the trim log, trimlog.c): with

@@ -173,14 +173,21 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
   CHECK(c->write_buffer_pages >= 2 * place_frontiers(c),
         "ftl: write_buffer_pages (%" PRIu32 ") must be at least 2 per write frontier (%" PRIu32 " frontiers)",
         c->write_buffer_pages, place_frontiers(c));
+  CHECK(c->gc_trigger == FTL_GC_TRIGGER_THRESHOLD || c->gc_high_blocks > c->gc_threshold_blocks,
+        "ftl: ftl.gc.high_blocks (%" PRIu32 ") must be above ftl.gc.threshold_blocks (%" PRIu32
+        ") with ftl.gc.trigger watermarks, idle or autossd",
+        c->gc_high_blocks, c->gc_threshold_blocks);
+  CHECK(c->gc_trigger != FTL_GC_TRIGGER_AUTOSSD || c->gc_auto_kp || c->gc_auto_ki,
+        "ftl: ftl.gc.trigger autossd needs ftl.gc.autossd.kp or ftl.gc.autossd.ki above 0 (GC would never run)");
   CHECK(c->gc_reserve_blocks < c->gc_threshold_blocks,
         "ftl: gc_reserve_blocks (%" PRIu32 ") must be below gc_threshold_blocks (%" PRIu32 ")", c->gc_reserve_blocks,
         c->gc_threshold_blocks);
   /* Blocks that never hold logical data in steady state: the free pool kept
    * by the threshold, one open block per die for each frontier, and the
    * victims in flight. The spare must exceed them or GC cannot make room. */
-  const uint64_t overhead = (uint64_t)c->gc_threshold_blocks + place_frontiers(c) * dies * mp_planes_of(c) +
-                            c->gc_max_active + 1 + 2ull * ckpt_area_blocks(c) + tlog_own_blocks(c) +
+  const uint64_t pool = c->gc_trigger == FTL_GC_TRIGGER_THRESHOLD ? c->gc_threshold_blocks : c->gc_high_blocks;
+  const uint64_t overhead = pool + place_frontiers(c) * dies * mp_planes_of(c) + c->gc_max_active + 1 +
+                            2ull * ckpt_area_blocks(c) + tlog_own_blocks(c) +
                             cmt_region_blocks(c); /* translation blocks (ftl.mapping: cached) */
   const uint64_t data_blocks = (c->logical_lbas + spb - 1) / spb;
   const uint64_t zone = 1ull << zns_zone_bits((uint32_t)spb); /* zns: zone size, LBAs */
@@ -192,7 +199,8 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
         (unsigned long long)blocks);
   CHECK(c->command_set == FTL_CMDSET_ZNS || blocks > data_blocks + overhead, /* zns: no FTL, no spare needed */
         "ftl: over-provisioning too small: %llu blocks for %llu blocks of logical data plus %llu for the GC "
-        "threshold, open frontiers, victims and reserved areas (lower ftl.gc.threshold_blocks, "
+        "free pool GC keeps (ftl.gc.threshold_blocks, or ftl.gc.high_blocks with another ftl.gc.trigger), open "
+        "frontiers, victims and reserved areas (lower that, "
         "power.trim_log.blocks or the logical capacity)",
         (unsigned long long)blocks, (unsigned long long)data_blocks, (unsigned long long)overhead);
   CHECK(!tlog_own_cfg(c) || (c->mapping == FTL_MAP_FULL && c->command_set == FTL_CMDSET_NVM),
@@ -394,8 +402,10 @@ static int init_rings(struct ftl *f, const struct dram_map *m) {
   if (cfg->flash_cq_phase) { /* tags of 0 everywhere: nothing new until the controller's first pass (tag 1) */
     memset(f->fcq.mem, 0, (size_t)f->fcq.size * sizeof(struct fc_cqe));
     f->fcq.phase = 1;
-    hal_write32(h, SSDVP_FLASH_BASE + FLASH_CTRL, FLASH_CTRL_CQ_PHASE);
   }
+  const uint32_t ctrl = (cfg->flash_cq_phase ? FLASH_CTRL_CQ_PHASE : 0u) |
+                        (cfg->gc_preempt != FTL_GC_PREEMPT_OFF ? FLASH_CTRL_PREEMPT_GC : 0u);
+  if (ctrl) hal_write32(h, SSDVP_FLASH_BASE + FLASH_CTRL, ctrl);
   hal_write32(h, SSDVP_FLASH_BASE + FLASH_SQ_BASE, f->fsq.base);
   hal_write32(h, SSDVP_FLASH_BASE + FLASH_SQ_SIZE, f->fsq.size);
   hal_write32(h, SSDVP_FLASH_BASE + FLASH_CQ_BASE, f->fcq.base);
@@ -408,7 +418,8 @@ static int init_rings(struct ftl *f, const struct dram_map *m) {
   hal_write32(h, SSDVP_NVME_BASE + NVME_DONE_SIZE, f->ndone.size);
   hal_write32(h, SSDVP_NVME_BASE + NVME_NSZE_LO, (uint32_t)cfg->logical_lbas);
   hal_write32(h, SSDVP_NVME_BASE + NVME_NSZE_HI, (uint32_t)(cfg->logical_lbas >> 32));
-  hal_write32(h, SSDVP_INTC_BASE + INTC_ENABLE, (1u << IRQ_NVME_CMD) | (1u << IRQ_NVME_DONE) | (1u << IRQ_FLASH));
+  hal_write32(h, SSDVP_INTC_BASE + INTC_ENABLE,
+              (1u << IRQ_NVME_CMD) | (1u << IRQ_NVME_DONE) | (1u << IRQ_FLASH) | f->sched.irq_extra);
   hal_write32(h, SSDVP_NVME_BASE + NVME_ENABLE, 1);
   return 0;
 }
@@ -443,6 +454,7 @@ static int init_device(struct ftl *f, struct hal *hal, const struct ftl_config *
   if (init_frontiers(f, &m)) return -1;
   init_buffers(f, &m);
   init_commands(f, &m);
+  gcsched_init(f);
   if (init_rings(f, &m)) return -1;
   if (cmt_init(f, m.cmt, region)) return -1;
   if (copyback_init(f, m.cb)) return -1;

@@ -30,6 +30,9 @@
  *   queues.c   admin commands: Create I/O CQ/SQ and the Arbitration
  *              feature, through the NVMe controller's Q_* and ARB registers
  *   gc.c       GC jobs: start, victim reads, relocation, erase completion
+ *   gcsched.c  when GC collects (ftl.gc.trigger): the threshold, watermark
+ *              episodes, idle-time GC with the interrupt controller's timer,
+ *              AutoSSD's share controller; GC's share of reads in flight
  *   copyback.c GC moves of whole valid pages inside their die and plane by
  *              copyback (ftl.gc.copyback): destinations, hop counts
  *   vcopy.c    GC moves by copy (the host FTL's Vector Chunk Copy):
@@ -326,6 +329,20 @@ struct streams_state {
   uint32_t open_mask; /* bit s-1: stream identifier s is open */
 };
 
+/* GC scheduling state (gcsched.c). */
+struct gcsched {
+  int collecting; /* watermarks: collecting until the high watermark */
+  int in_episode; /* a GC episode is open: from a victim's start until none is open or wanted */
+  uint64_t episode_since_ns;
+  int host_idle;            /* idle: no host command for ftl.gc.idle_after (background GC may start) */
+  uint32_t irq_extra;       /* interrupt lines enabled besides the rings' (IRQ_TIMER with idle) */
+  uint32_t share;           /* autossd: GC's share, per mille */
+  int64_t integral;         /* autossd: accumulated free-block deficit, in block-periods */
+  uint64_t last_arrival_ns; /* idle: when the last host command arrived */
+  uint64_t timer_ns;        /* the INTC timer's armed deadline (0: disarmed) */
+  uint64_t next_update_ns;  /* autossd: the controller's next update */
+};
+
 struct ftl {
   struct hal *hal;
   struct ftl_config cfg;
@@ -398,6 +415,7 @@ struct ftl {
   uint32_t flush_waiters;        /* commands in CMD_WAIT_FLUSH */
 
   struct gc_job *jobs;
+  struct gcsched sched; /* when GC collects (gcsched.c) */
   uint32_t gc_active;
   uint32_t erase_waiting; /* jobs waiting for their relocated data's programs (ftl.gc.durable) */
   uint64_t gc_since_ns;
@@ -624,11 +642,19 @@ const struct frontier *place_host_only(const struct ftl *f);
 /* The frontier a relocated LBA goes to. */
 struct frontier *place_gc(struct ftl *f, uint32_t lpn);
 
+/* What gcsched_want() answers (gcsched.c). */
+enum gc_want { GC_WANT_NONE = 0, GC_WANT_FOREGROUND = 1, GC_WANT_BACKGROUND = 2 };
+
 /* ---- gc.c: GC jobs ------------------------------------------------------------ */
 /* The lowest idle job slot, or FTL_NONE. */
 uint32_t gc_idle_job(const struct ftl *f);
 /* Free blocks plus erases in flight are below the GC threshold. */
 int gc_below_threshold(const struct ftl *f);
+/* A GC episode ends: no victim open and the trigger wants none (loop.c). */
+void gc_episode_end(struct ftl *f);
+/* Counts a victim started for want w (background: idle-time GC); 1 unless
+ * w is GC_WANT_NONE. */
+uint32_t gc_count_want(struct ftl *f, enum gc_want w);
 /* Starts job j on victim blk (wear: a wear-levelling victim). */
 void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear);
 /* ftl.gc.pair_planes: starts idle jobs on the closed siblings of job j's
@@ -654,6 +680,22 @@ int gc_copyback_done(struct ftl *f, uint32_t b, int status, uint32_t hops);
 
 /* A copy of GC buffer b completed (vcopy.c does the mapping). */
 int gc_vcopy_done(struct ftl *f, uint32_t b, int status);
+
+/* ---- gcsched.c: when GC collects ---------------------------------------------- */
+/* Sets up the trigger's state (the timer's interrupt line for idle). */
+void gcsched_init(struct ftl *f);
+/* Whether GC should start another victim now (ftl.gc.trigger); background:
+ * idle-time GC. Called by gc_schedule while a job slot is idle. */
+enum gc_want gcsched_want(struct ftl *f);
+/* GC reads a job may have in flight (autossd's share; FTL_NONE: no limit). */
+uint32_t gcsched_read_limit(const struct ftl *f);
+/* A host command arrived (hostif.c): idle-time GC stops starting victims. */
+void gcsched_host_arrival(struct ftl *f);
+/* Each loop pass: the timer, host idleness, AutoSSD's share; 1 if GC may
+ * start now where it could not before. */
+int gcsched_poll(struct ftl *f);
+/* Before the loop waits for an interrupt: arms the timer for idleness. */
+void gcsched_sleep(struct ftl *f);
 
 /* ---- vcopy.c: GC moves by copy ------------------------------------------------ */
 /* GC job `job` is at victim page row (valid slots mask): 1 if its valid
@@ -819,6 +861,14 @@ void flash_copyback_drop(struct ftl *f, uint32_t slots);
 /* The descriptor just submitted is a read a host command waits for (a
  * translation page read on a cache miss): FC_HINT_HOST, as host reads have. */
 void flash_hint_host(struct ftl *f);
+/* ORs hint (FC_HINT_*) into the descriptor just submitted. */
+void flash_hint(struct ftl *f, uint8_t hint);
+/* ftl.gc.preempt: the hint of a GC operation submitted now, FC_HINT_GC while
+ * free blocks are above the reserve (at the reserve host writes wait for GC,
+ * so GC must not wait for the host). */
+static inline uint8_t flash_gc_hint(const struct ftl *f) {
+  return f->cfg.gc_preempt != FTL_GC_PREEMPT_OFF && f->free_total > f->cfg.gc_reserve_blocks ? FC_HINT_GC : 0;
+}
 int flash_doorbell(struct ftl *f); /* nonzero if it rang */
 /* Completions: flash_cq_fetch() reads the controller's tail, or with
  * ftl.flash_cq_phase looks for phase-tagged entries in DRAM (0: nothing new),

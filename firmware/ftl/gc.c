@@ -18,6 +18,20 @@ uint32_t gc_idle_job(const struct ftl *f) {
 
 int gc_below_threshold(const struct ftl *f) { return f->free_total + f->erases_inflight < f->cfg.gc_threshold_blocks; }
 
+void gc_episode_end(struct ftl *f) {
+  const uint64_t len = hal_time_ns(f->hal) - f->sched.episode_since_ns;
+  f->sched.in_episode = 0;
+  f->stats.gc_episodes_closed++;
+  f->stats.gc_episode_ns += len;
+  if (len > f->stats.gc_episode_max_ns) f->stats.gc_episode_max_ns = len;
+  hal_trace(f->hal, HAL_TRACE_GC_EPISODE_END, f->free_total + f->erases_inflight);
+}
+
+uint32_t gc_count_want(struct ftl *f, enum gc_want w) {
+  if (w == GC_WANT_BACKGROUND) f->stats.gc_idle_victims++;
+  return w != GC_WANT_NONE;
+}
+
 void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear) {
   struct gc_job *job = &f->jobs[j];
   block_set_state(f, blk, BLK_VICTIM);
@@ -30,6 +44,12 @@ void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear) {
   f->stats.gc_victims++;
   hal_trace(f->hal, HAL_TRACE_GC_VICTIM_START, blk);
   if (f->gc_active++ == 0) f->gc_since_ns = hal_time_ns(f->hal);
+  if (!f->sched.in_episode) { /* a GC episode starts (gc_episode_end closes it) */
+    f->sched.in_episode = 1;
+    f->sched.episode_since_ns = hal_time_ns(f->hal);
+    f->stats.gc_episodes++;
+    hal_trace(f->hal, HAL_TRACE_GC_EPISODE_START, f->free_total + f->erases_inflight);
+  }
   if (f->gc_active == 1 && f->cfg.debug_gc_register)
     hal_write32(f->hal, SSDVP_NVME_BASE + NVME_DBG_GC, 1); /* GC starts */
 }
@@ -156,6 +176,7 @@ static void job_erase(struct ftl *f, struct gc_job *j) {
     block_set_state(f, blk, BLK_ERASING);
     f->erases_inflight++;
     flash_submit(f, FC_OP_ERASE, TAG(TAG_ERASE, blk), blk, 0, 0);
+    flash_hint(f, flash_gc_hint(f));
   }
   j->victim = FTL_NONE;
   j->erase_after = 0;
@@ -166,10 +187,11 @@ static void job_erase(struct ftl *f, struct gc_job *j) {
     hal_write32(f->hal, SSDVP_NVME_BASE + NVME_DBG_GC, 0); /* GC ends */
 }
 
-/* Issues reads for a job while GC buffers allow (two stay for the frontier). */
+/* Issues reads for a job while GC buffers allow (two stay for the frontier)
+ * and its share of reads in flight does (ftl.gc.trigger autossd). */
 static void job_issue_reads(struct ftl *f, struct gc_job *j) {
-  const uint32_t ppb = f->cfg.pages_per_block;
-  while (j->page < ppb && f->pool_avail[POOL_GC] > 2) {
+  const uint32_t ppb = f->cfg.pages_per_block, limit = gcsched_read_limit(f);
+  while (j->page < ppb && f->pool_avail[POOL_GC] > 2 && j->reads < limit) {
     const uint32_t row = j->victim * ppb + j->page;
     const uint32_t mask = page_valid_mask(f, row);
     const int vc = vcopy_add(f, (uint32_t)(j - f->jobs), row, mask); /* moved by copy (vcopy.c) */
@@ -188,6 +210,7 @@ static void job_issue_reads(struct ftl *f, struct gc_job *j) {
     j->reads++;
     f->stats.flash_reads++;
     flash_submit(f, FC_OP_READ, TAG(TAG_GC_READ, b), row, mask, pb->dram);
+    flash_hint(f, flash_gc_hint(f));
   }
   if (j->page == ppb) vcopy_victim_done(f, (uint32_t)(j - f->jobs)); /* its last unit goes out */
   job_finish_if_done(f, j);
@@ -311,6 +334,7 @@ int gc_copyback_done(struct ftl *f, uint32_t b, int status, uint32_t hops) {
   if (moved == FTL_NONE) {
     f->stats.flash_reads++;
     flash_submit(f, FC_OP_READ, TAG(TAG_GC_READ, b), pb->row, pb->mask, pb->dram);
+    flash_hint(f, flash_gc_hint(f));
     return STEP_DONE;
   }
   for (uint32_t i = 0; i < moved; ++i) account_move(f, j);

@@ -44,7 +44,8 @@ uint32_t cmd_alloc(struct ftl *f) {
 static void cmd_irq_mask(struct ftl *f, int masked) {
   if (f->cmd_irq_masked == masked) return;
   f->cmd_irq_masked = masked;
-  const uint32_t en = (1u << IRQ_NVME_DONE) | (1u << IRQ_FLASH) | (masked ? 0u : 1u << IRQ_NVME_CMD);
+  const uint32_t en =
+      (1u << IRQ_NVME_DONE) | (1u << IRQ_FLASH) | (masked ? 0u : 1u << IRQ_NVME_CMD) | f->sched.irq_extra;
   hal_write32(f->hal, SSDVP_INTC_BASE + INTC_ENABLE, en);
 }
 
@@ -494,6 +495,7 @@ int host_commands(struct ftl *f) {
     const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_CMD_TAIL);
     if (tail == f->ncmd.head || tail >= f->ncmd.size) return 0;
     f->ncmd.tail = tail;
+    if (f->cfg.gc_trigger == FTL_GC_TRIGGER_IDLE) gcsched_host_arrival(f); /* idle-time GC stops (gcsched.c) */
   }
   const struct nvme_cmd_entry *ring = (const struct nvme_cmd_entry *)f->ncmd.mem;
   while (f->ncmd.head != f->ncmd.tail) {

@@ -40,12 +40,17 @@ static void gc_schedule(struct ftl *f) {
     }
   }
   const int quiet = gcgate_quiet(&f->gate); /* no host coordination: the gate is open and asks for nothing */
-  while ((gc_below_threshold(f) || (!quiet && gcgate_want(f))) &&
-         (quiet || gcgate_allow(f))) { /* the host's GC coordination (gcgate.c) */
+  for (;;) {                                /* ftl.gc.trigger (gcsched.c), and the host's GC coordination (gcgate.c) */
+    const enum gc_want w = gcsched_want(f);
+    if (!((w != GC_WANT_NONE || (!quiet && gcgate_want(f))) && (quiet || gcgate_allow(f)))) {
+      if (w == GC_WANT_NONE && !f->gc_active && f->sched.in_episode) gc_episode_end(f);
+      break;
+    }
     const uint32_t j = gc_idle_job(f);
     if (j == FTL_NONE) break;
     const uint32_t blk = block_pick_victim(f);
     if (blk == FTL_NONE) break;
+    gc_count_want(f, w);
     gc_start(f, j, blk, 0);
     gc_pair(f, j); /* ftl.gc.pair_planes: its siblings in the die's other planes */
   }
@@ -125,6 +130,7 @@ int ftl_poll(struct ftl *f) {
   }
   if (f->gc_place_head != FTL_NONE) did |= drain(f, gc_relocate);
   if (f->wait_head != FTL_NONE) did |= drain(f, host_resume_waiting);
+  if (f->cfg.gc_trigger >= FTL_GC_TRIGGER_IDLE) did |= gcsched_poll(f); /* the timer, idleness, AutoSSD's share */
   gc_schedule(f);
   if (gcgate_quiet(&f->gate)) {
     f->gate.reported_gc = f->gc_active != 0; /* all gcgate_poll does with no coordination configured */
@@ -144,6 +150,7 @@ int ftl_poll(struct ftl *f) {
 void ftl_main(struct ftl *f) {
   while (!f->stop) {
     if (ftl_poll(f)) continue;
+    gcsched_sleep(f); /* ftl.gc.trigger idle: the timer for the moment the host turns idle */
     hal_wait_irq(f->hal);
     hal_charge(f->hal, FW_OP_irq_entry, 1);
   }

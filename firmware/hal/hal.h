@@ -36,8 +36,10 @@ enum hal_log_level { HAL_LOG_ERROR = 0, HAL_LOG_WARN = 1, HAL_LOG_INFO = 2, HAL_
 
 /* Firmware activity markers for timelines (a no-op unless one is recorded). */
 enum hal_trace_event {
-  HAL_TRACE_GC_VICTIM_START = 1, /* arg: victim block */
-  HAL_TRACE_GC_VICTIM_END = 2    /* arg: victim block (relocated, erase issued) */
+  HAL_TRACE_GC_VICTIM_START = 1,  /* arg: victim block */
+  HAL_TRACE_GC_VICTIM_END = 2,    /* arg: victim block (relocated, erase issued) */
+  HAL_TRACE_GC_EPISODE_START = 3, /* arg: free blocks (with erases in flight) when it starts */
+  HAL_TRACE_GC_EPISODE_END = 4    /* arg: free blocks (with erases in flight) when it ends */
 };
 
 /* Callbacks of a back-end. ctx is the back-end's own object. */

@@ -57,7 +57,9 @@ enum ssdvp_irq {
   IRQ_NVME_DONE = 1, /* transfer-done ring not empty */
   IRQ_FLASH = 2,     /* flash completion ring not empty */
   IRQ_ACCEL = 3,     /* accelerator done or error */
-  IRQ_COUNT = 4
+  IRQ_TIMER = 4,     /* the interrupt controller's own timer (INTC TIMER_LO/HI): its deadline passed */
+  IRQ_COUNT = 5,
+  IRQ_INPUTS = 4 /* lines from other devices (IRQ_TIMER is the controller's own) */
 };
 /* The interrupt lines are the INTC register fields (ssdvp_regs.def). */
 #ifdef __cplusplus
@@ -72,6 +74,8 @@ SSDVP_STATIC_ASSERT((int)IRQ_NVME_DONE == (int)INTC_PENDING_NVME_DONE_SHIFT &&
                         (int)IRQ_NVME_DONE == (int)INTC_ENABLE_NVME_DONE_SHIFT,
                     "INTC field");
 SSDVP_STATIC_ASSERT((int)IRQ_FLASH == (int)INTC_PENDING_FLASH_SHIFT && (int)IRQ_FLASH == (int)INTC_ENABLE_FLASH_SHIFT,
+                    "INTC field");
+SSDVP_STATIC_ASSERT((int)IRQ_TIMER == (int)INTC_PENDING_TIMER_SHIFT && (int)IRQ_TIMER == (int)INTC_ENABLE_TIMER_SHIFT,
                     "INTC field");
 SSDVP_STATIC_ASSERT((int)IRQ_ACCEL == (int)INTC_PENDING_ACCEL_SHIFT && (int)IRQ_ACCEL == (int)INTC_ENABLE_ACCEL_SHIFT,
                     "INTC field");
@@ -308,11 +312,16 @@ enum fc_status {
 #define FC_FLAGS_WITH_PHASE(flags, phase) \
   ((uint16_t)(((uint32_t)(flags) & ~FC_FLAG_PHASE) | ((phase) ? FC_FLAG_PHASE : 0u)))
 #define FLASH_CTRL_CQ_PHASE SSDVP_FIELD_MASK(FLASH_CTRL_CQ_PHASE)
+#define FLASH_CTRL_PREEMPT_GC SSDVP_FIELD_MASK(FLASH_CTRL_PREEMPT_GC)
 
 /* fc_sqe.hint: a READ the host waits for; with flash.read_priority or
  * flash.suspend.enable it may overtake or suspend programs and erases
  * (flash.priority_reads: host). */
 #define FC_HINT_HOST 0x1u
+/* fc_sqe.hint: an operation of garbage collection; with FLASH CTRL.PREEMPT_GC
+ * an operation marked FC_HINT_HOST (a host read, or a host page's program)
+ * goes ahead of it on its die while it has not started (ftl.gc.preempt). */
+#define FC_HINT_GC 0x2u
 
 /* Submission ring entry (32 bytes). */
 struct fc_sqe {

@@ -132,7 +132,7 @@ void FlashCtrl::write_bbt(uint32_t addr) {
 // or descriptors held for their multi-plane group) or not taken it would lose
 // or misplace them, so it is refused then, as a write of reserved bits is.
 void FlashCtrl::write_ctrl(uint32_t v) {
-  if (v & ~FLASH_CTRL_CQ_PHASE) {
+  if (v & ~(FLASH_CTRL_CQ_PHASE | FLASH_CTRL_PREEMPT_GC)) {
     ring_error("CTRL: reserved bits set", v);
     return;
   }
@@ -141,6 +141,7 @@ void FlashCtrl::write_ctrl(uint32_t v) {
     return;
   }
   ctrl_ = v;
+  sched_.preempt_gc = (v & FLASH_CTRL_PREEMPT_GC) != 0;
   cq_.head = cq_.tail = 0;
   cq_.phase = true;  // (the interrupt line is low: head == tail)
 }

@@ -75,10 +75,11 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   uint64_t reads() const { return n_read_; }
   uint64_t programs() const { return n_program_; }
   uint64_t erases() const { return n_erase_; }
-  uint64_t suspends() const { return n_suspend_; }       // program/erase suspensions (flash.suspend.*)
-  uint64_t read_bypasses() const { return n_bypass_; }   // reads that overtook a queued program/erase
-  uint64_t multiplane_ops() const { return n_mp_ops_; }  // multi-plane groups executed (flash_multiplane.cpp)
-  uint64_t copybacks() const { return n_copyback_; }     // copybacks executed (flash_copyback.cpp)
+  uint64_t suspends() const { return n_suspend_; }           // program/erase suspensions (flash.suspend.*)
+  uint64_t read_bypasses() const { return n_bypass_; }       // reads that overtook a queued program/erase
+  uint64_t gc_preemptions() const { return n_gc_preempt_; }  // host operations that went ahead of a queued GC one
+  uint64_t multiplane_ops() const { return n_mp_ops_; }      // multi-plane groups executed (flash_multiplane.cpp)
+  uint64_t copybacks() const { return n_copyback_; }         // copybacks executed (flash_copyback.cpp)
   uint64_t copybacks_dropping() const { return n_copyback_drop_; }  // of which with FC_COPYBACK_DROP slots
   uint64_t violations() const { return violations_; }               // NAND rule / descriptor errors
   uint64_t errors() const { return errors_; }                       // ERRORS: violations + ring errors
@@ -169,6 +170,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
     bool owns = true;     // carries the completion (false: the part before a suspension)
     bool resume = false;  // the rest of a suspended program/erase
     bool urgent = false;  // a read flash.priority_reads names
+    bool gc = false;      // FC_HINT_GC: a host operation may go ahead of it (CTRL.PREEMPT_GC)
     uint32_t block = 0;   // global block row
     uint32_t suspends = 0;
     uint32_t group = 1;  // completions it carries: orders order .. order + group - 1 (a multi-plane group)
@@ -180,11 +182,12 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   };
   struct Sched {
     bool read_priority = false, suspend = false, all_reads = false;
+    bool preempt_gc = false;  // CTRL.PREEMPT_GC: FC_HINT_HOST operations go ahead of queued FC_HINT_GC ones
     uint32_t max_suspends = 0;
     uint32_t max_reads = 0;  // reads served in one suspension (0: no limit)
     uint64_t suspend_ps = 0, resume_ps = 0;
     std::vector<std::vector<SchedOp>> die;  // per die, in die order, ops not yet over
-    bool on() const { return read_priority || suspend; }
+    bool on() const { return read_priority || suspend || preempt_gc; }
   };
   // flash_page_types.cpp: per-page-type tR and tPROG (flash.cell.*); with one
   // bit per cell (the default) every page takes flash.timing.read/program.
@@ -270,7 +273,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   std::vector<std::vector<Interval>> calendar_;  // per channel, sorted by start
   Sched sched_;
   PageTypes cell_;
-  uint64_t n_suspend_ = 0, n_bypass_ = 0;
+  uint64_t n_suspend_ = 0, n_bypass_ = 0, n_gc_preempt_ = 0;
   std::vector<size_t> cal_head_;  // per channel: first interval that may still matter
 
   DueQueue<Pending> due_;          // completions by due time (common/due_queue.h)

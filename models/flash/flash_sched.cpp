@@ -47,7 +47,7 @@ void FlashCtrl::sched_config(Config& cfg) {
   sched_.resume_ps =
       cfg.get_time_ps("flash.suspend.resume", "10us",
                       "time a suspended program or erase loses when it resumes (added to what was left)");
-  if (sched_.on()) sched_.die.resize(geo_.dies());
+  sched_.die.resize(geo_.dies());  // (CTRL.PREEMPT_GC may turn the scheduler on later)
 }
 
 void FlashCtrl::unreserve(uint32_t ch, uint64_t start, uint64_t len) {
@@ -115,6 +115,7 @@ uint64_t FlashCtrl::sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint
   n.array = array;
   n.group = sched_group_;
   n.urgent = d.op == FC_OP_READ && (sched_.all_reads || (d.hint & FC_HINT_HOST));
+  n.gc = (d.hint & FC_HINT_GC) != 0;
 
   const bool urgent = n.urgent;
   size_t p = q.size();
@@ -130,6 +131,15 @@ uint64_t FlashCtrl::sched_timed(const fc_sqe& d, uint32_t die, uint32_t ch, uint
       --p;
     }
     if (p < q.size()) ++n_bypass_;
+  }
+  if (sched_.preempt_gc && (d.hint & FC_HINT_HOST) && !n.gc) {  // ftl.gc.preempt: ahead of GC's queued operations
+    const size_t p0 = p;
+    while (p > 0) {
+      const SchedOp& o = q[p - 1];
+      if (!o.gc || o.start <= arrival || o.block == block) break;
+      --p;
+    }
+    if (p < p0) ++n_gc_preempt_;
   }
   bool split = false;
   SchedOp rest;

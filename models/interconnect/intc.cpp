@@ -2,27 +2,46 @@
 #include "interconnect/intc.h"
 
 namespace ssdvp {
-namespace {}  // namespace
 
 Intc::Intc(sc_core::sc_module_name nm, Config& cfg)
     : BusDevice(nm, cfg, "INTC", "intc.access", "interrupt controller register access time"), irq_out("irq_out") {
   bank_.on_read(INTC_PENDING, [this] { return read_pending(); });
   bank_.on_write(INTC_ENABLE, [this](uint32_t v) { write_enable(v); });
+  bank_.on_write(INTC_TIMER_HI, [this](uint32_t v) { write_timer_hi(v); });
   SC_METHOD(update);
   for (auto& in : irq_in) sensitive << in;
-  sensitive << enable_changed_;
+  sensitive << enable_changed_ << timer_due_;
 }
+
+bool Intc::timer_line() const { return timer_armed_ && sc_core::sc_time_stamp().value() >= timer_ps_; }
 
 uint32_t Intc::pending() const {
   uint32_t p = 0;
-  for (unsigned i = 0; i < IRQ_COUNT; ++i)
+  for (unsigned i = 0; i < IRQ_INPUTS; ++i)
     if (irq_in[i].get_interface() && irq_in[i].read()) p |= 1u << i;
+  if (timer_line()) p |= 1u << IRQ_TIMER;
   return p;
 }
 
 void Intc::write_enable(uint32_t v) {
   bank_.set(INTC_ENABLE, v & ((1u << IRQ_COUNT) - 1));
   enable_changed_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Intc::write_timer_hi(uint32_t v) {
+  bank_.set(INTC_TIMER_HI, v);
+  const uint64_t ns = (uint64_t(v) << 32) | bank_.get(INTC_TIMER_LO);
+  timer_due_.cancel();
+  timer_armed_ = ns != 0;
+  if (timer_armed_) {
+    ++timer_arms_;
+    const uint64_t max_ns = UINT64_MAX / 1000;  // sc_time's picoseconds: a later deadline never comes
+    timer_ps_ = ns > max_ns ? UINT64_MAX : ns * 1000;
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    if (timer_ps_ != UINT64_MAX)
+      timer_due_.notify(timer_ps_ > now ? sc_core::sc_time::from_value(timer_ps_ - now) : sc_core::SC_ZERO_TIME);
+  }
+  enable_changed_.notify(sc_core::SC_ZERO_TIME);  // a disarmed line falls
 }
 
 void Intc::update() { irq_out.write((pending() & enabled()) != 0); }

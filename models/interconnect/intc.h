@@ -1,9 +1,15 @@
-// intc.h - level-sensitive interrupt controller.
+// intc.h - level-sensitive interrupt controller with one timer.
 //
-// Models: IRQ_COUNT input lines, a raw PENDING view, an ENABLE mask and one
+// Models: IRQ_INPUTS input lines, a raw PENDING view, an ENABLE mask and one
 // output line = any(pending & enable). No priorities, no edge latching, no
 // acknowledge: a line stays pending while its source holds it high (the
 // sources clear it when the firmware drains their ring).
+//
+// The timer (TIMER_LO/TIMER_HI, line IRQ_TIMER): a write of TIMER_HI arms it
+// at the deadline HI:LO, in ns of simulated time (0:0 disarms it). Its line is
+// high from the deadline on while it stays armed: the firmware disarms it, or
+// arms it again, once it has seen it (a level, like the others). A deadline
+// already past raises the line at once.
 #pragma once
 
 #include <systemc>
@@ -15,21 +21,27 @@ namespace ssdvp {
 
 class Intc : public BusDevice {  // regs: INTC registers
  public:
-  sc_core::sc_in<bool> irq_in[IRQ_COUNT];  // bit i of PENDING
-  sc_core::sc_out<bool> irq_out;           // to the CPU
+  sc_core::sc_in<bool> irq_in[IRQ_INPUTS];  // bit i of PENDING
+  sc_core::sc_out<bool> irq_out;            // to the CPU
 
   Intc(sc_core::sc_module_name name, Config& cfg);
 
-  uint32_t pending() const;  // raw input levels
+  uint32_t pending() const;  // raw input levels and the timer's line
   uint32_t enabled() const { return bank_.get(INTC_ENABLE); }
+  uint64_t timer_arms() const { return timer_arms_; }  // TIMER_HI writes that armed it
 
  private:
   SC_HAS_PROCESS(Intc);
   uint32_t read_pending() const { return pending(); }
   void write_enable(uint32_t v);
+  void write_timer_hi(uint32_t v);
+  bool timer_line() const;
   void update();  // SC_METHOD: drives irq_out
 
-  sc_core::sc_event enable_changed_;
+  sc_core::sc_event enable_changed_, timer_due_;
+  bool timer_armed_ = false;
+  uint64_t timer_ps_ = 0;  // the armed deadline
+  uint64_t timer_arms_ = 0;
 };
 
 }  // namespace ssdvp

@@ -540,7 +540,7 @@ void Simulation::attach_timeline() {
   Timeline& t = *timeline_;
   const int requests = t.track(1, "host", "requests");
   const int cpu = t.track(2, "ssd0 firmware", "cpu");
-  t.set_gc_track(t.track(2, "ssd0 firmware", "gc victims"));
+  t.set_gc_track(t.track(2, "ssd0 firmware", "gc victims"), t.track(2, "ssd0 firmware", "gc episodes"));
   const auto& geo = soc_->geometry();
   std::vector<int> die_track(geo.dies());
   for (uint32_t d = 0; d < geo.dies(); ++d)
@@ -559,7 +559,11 @@ void Simulation::attach_timeline() {
     flows_->driver(i).set_observer(spans(t.track(1, "host", flows_->name(i) + " requests")));
   soc_->cpu().on_busy = [&t, cpu](uint64_t a, uint64_t b) { t.span(cpu, "busy", a, b); };
   soc_->cpu().on_trace = [this, &t](enum hal_trace_event ev, uint32_t arg, uint64_t at) {
-    if (ev == HAL_TRACE_GC_VICTIM_START) {
+    if (ev == HAL_TRACE_GC_EPISODE_START) {
+      t.episode_start(at);
+    } else if (ev == HAL_TRACE_GC_EPISODE_END) {
+      t.episode_end(at);
+    } else if (ev == HAL_TRACE_GC_VICTIM_START) {
       t.gc_start(arg, at);
       t.counter(2, "free blocks", at, soc_->cpu().stats().free_blocks);
     } else if (ev == HAL_TRACE_GC_VICTIM_END) {
@@ -871,12 +875,35 @@ nlohmann::json Simulation::summary_ftl(const SummaryInput& x) const {
           {"gc_copyback_partial", s->gc_copyback_partial},  // ftl.gc.copyback_min_valid: partly valid pages copied
           {"gc_copyback_stale", s->gc_copyback_stale},      // the stale slots they carried
           {"gc_active_s", double(fw.gc_active_ns(fw.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
+          {"gc_schedule", summary_gc_schedule(x)},
           {"spare", device_->spare_json(x.h, host_timed)},
           {"lifetime",
            {{"host_lba_writes", s->host_lba_writes},
             {"gc_lba_writes", s->gc_lba_writes},
             {"erases", s->erases},
             {"gc_runs", s->gc_victims}}}};
+}
+
+// ftl.gc.trigger over the timed part: GC episodes (a victim open from none to
+// none), idle-time GC, AutoSSD's share (docs/outputs.md).
+nlohmann::json Simulation::summary_gc_schedule(const SummaryInput& x) const {
+  const ftl_stats* s = x.s;
+  static const char* triggers[] = {"threshold", "watermarks", "idle", "autossd"};
+  const uint32_t trig = x.soc.fw_config().gc_trigger;
+  const uint64_t episodes = s->gc_episodes - at_start_.gc_episodes;
+  const uint64_t closed = s->gc_episodes_closed - at_start_.gc_episodes_closed;
+  const double closed_s = double(s->gc_episode_ns - at_start_.gc_episode_ns) * 1e-9;
+  const uint64_t updates = s->gc_auto_updates - at_start_.gc_auto_updates;
+  return {{"trigger", trig < 4 ? triggers[trig] : "?"},
+          {"episodes", episodes},
+          {"episodes_closed", closed},
+          {"episode_mean_s", closed ? closed_s / double(closed) : 0.0},
+          {"episode_max_s_since_power_on", double(s->gc_episode_max_ns) * 1e-9},
+          {"idle_victims", s->gc_idle_victims - at_start_.gc_idle_victims},
+          {"idle_wakeups", s->gc_idle_wakeups - at_start_.gc_idle_wakeups},
+          {"autossd_updates", updates},
+          {"autossd_share_mean",
+           updates ? double(s->gc_auto_share_sum - at_start_.gc_auto_share_sum) / double(updates) / 1000.0 : 0.0}};
 }
 
 // Placement over the timed part: host LBAs per class, classification
@@ -935,6 +962,7 @@ nlohmann::json Simulation::summary_flash(const SummaryInput& x) const {
           {"errors", fl.errors()},
           {"suspends", fl.suspends()},
           {"read_bypasses", fl.read_bypasses()},
+          {"gc_preemptions", fl.gc_preemptions()},
           {"multiplane_ops", fl.multiplane_ops()},
           {"copybacks", fl.copybacks()},
           {"copybacks_dropping", fl.copybacks_dropping()}};

@@ -105,6 +105,7 @@ class Simulation {
   nlohmann::json summary_workload(const SummaryInput& x) const;
   nlohmann::json summary_host(const SummaryInput& x) const;
   nlohmann::json summary_ftl(const SummaryInput& x) const;
+  nlohmann::json summary_gc_schedule(const SummaryInput& x) const;
   nlohmann::json summary_placement(const SummaryInput& x) const;
   nlohmann::json summary_utilization(const SummaryInput& x) const;
   nlohmann::json summary_flash(const SummaryInput& x) const;

@@ -54,6 +54,7 @@ int Timeline::track(int pid, const std::string& process, const std::string& thre
 }
 
 void Timeline::span(int track, const char* name, uint64_t a, uint64_t b, const std::string& args) {
+  last_ps_ = std::max(last_ps_, b);
   if (!in_window(a, b) || track < 0 || track >= int(tracks_.size())) return;
   spans_.push_back({a, std::max(a, b), name, track, args});
   ++events_;
@@ -67,6 +68,11 @@ void Timeline::counter(int pid, const char* name, uint64_t at, double value) {
 
 void Timeline::gc_start(uint32_t block, uint64_t at) { gc_open_[block] = at; }
 
+void Timeline::episode_end(uint64_t at) {
+  episode_open_ = false;
+  if (episode_track_ >= 0) span(episode_track_, "gc episode", episode_start_ps_, at);
+}
+
 void Timeline::gc_end(uint32_t block, uint64_t at) {
   auto it = gc_open_.find(block);
   if (it == gc_open_.end()) return;
@@ -76,6 +82,10 @@ void Timeline::gc_end(uint32_t block, uint64_t at) {
 
 void Timeline::close() {
   if (!f_) return;
+  if (episode_open_ && episode_track_ >= 0) {  // still open when the run ended: up to the last event
+    episode_open_ = false;
+    span(episode_track_, "gc episode (open at the end)", episode_start_ps_, last_ps_);
+  }
   // Lanes: spans of a track by start (longer first on ties); each goes to the
   // lowest-numbered lane free at its start (ends at or before it).
   std::stable_sort(spans_.begin(), spans_.end(), [](const Span& x, const Span& y) {

@@ -41,10 +41,21 @@ class Timeline {
   int track(int pid, const std::string& process, const std::string& thread);
   void span(int track, const char* name, uint64_t start_ps, uint64_t end_ps, const std::string& args_json = "");
   void counter(int pid, const char* name, uint64_t at_ps, double value);
-  // GC victims: one span per victim from selection to its erase, on `track`.
-  void set_gc_track(int track) { gc_track_ = track; }
+  // GC victims: one span per victim from selection to its erase, on `track`;
+  // GC episodes (the firmware's HAL_TRACE_GC_EPISODE_START/END: from a
+  // victim's start until none is open and the trigger wants none), one span
+  // each on `episodes`.
+  void set_gc_track(int track, int episodes) {
+    gc_track_ = track;
+    episode_track_ = episodes;
+  }
   void gc_start(uint32_t block, uint64_t at_ps);
   void gc_end(uint32_t block, uint64_t at_ps);
+  void episode_start(uint64_t at_ps) {
+    episode_start_ps_ = at_ps;
+    episode_open_ = true;
+  }
+  void episode_end(uint64_t at_ps);
   // Lays out the lanes, writes the file and renames it into place.
   void close();
   // Spans and counter samples kept so far.
@@ -75,7 +86,9 @@ class Timeline {
   std::FILE* f_ = nullptr;
   uint64_t start_, end_;
   uint64_t events_ = 0, lanes_ = 0;
-  int gc_track_ = -1;
+  int gc_track_ = -1, episode_track_ = -1;
+  uint64_t episode_start_ps_ = 0, last_ps_ = 0;  // last_ps_: the latest span end seen
+  bool episode_open_ = false;
   std::vector<Track> tracks_;
   std::vector<Span> spans_;
   std::vector<Counter> counters_;

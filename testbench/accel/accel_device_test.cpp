@@ -197,7 +197,7 @@ struct DriverBench {
     bus.attach("DRAM", dram.tsock);
     bus.attach("INTC", intc.regs);
     acc.irq(irq_accel);
-    for (uint32_t i = 0; i < IRQ_COUNT; ++i) intc.irq_in[i](i == IRQ_ACCEL ? irq_accel : low[i]);
+    for (uint32_t i = 0; i < IRQ_INPUTS; ++i) intc.irq_in[i](i == IRQ_ACCEL ? irq_accel : low[i]);
     intc.irq_out(irq_cpu);
     cpu.irq(irq_cpu);
   }
@@ -207,7 +207,7 @@ struct DriverBench {
   Intc intc{"intc", cfg};
   KMeansAccel acc{"accel", cfg};
   CpuNative cpu{"cpu", cfg};
-  sc_core::sc_signal<bool> irq_accel{"irq_accel"}, irq_cpu{"irq_cpu"}, low[IRQ_COUNT];
+  sc_core::sc_signal<bool> irq_accel{"irq_accel"}, irq_cpu{"irq_cpu"}, low[IRQ_INPUTS];
 };
 
 TEST(AccelDriver, ProgramsWaitsForTheIrqAndReturnsTheReferenceResult) {

@@ -44,6 +44,10 @@ struct WafSetup {
   // split and time never advances, so the monitor never reclassifies).
   uint32_t placement = FTL_PLACE_DOUBLE;
   bool oracle_classes = false;
+  // ftl.gc.trigger: threshold (GC keeps 4 blocks free), or watermarks from 4
+  // up to high_blocks (episodes; the free pool swings between the marks)
+  uint32_t trigger = FTL_GC_TRIGGER_THRESHOLD;
+  uint32_t high_blocks = 0;
 };
 
 inline WafResult measure(const WafSetup& s) {
@@ -60,6 +64,8 @@ inline WafResult measure(const WafSetup& s) {
   c.gc_threshold_blocks = 4;
   c.gc_reserve_blocks = 2;
   c.gc_max_active = 1;
+  c.gc_trigger = s.trigger;
+  if (s.high_blocks) c.gc_high_blocks = s.high_blocks;
   c.gc_dchoices = s.dchoices;
   c.cmd_slots = 4;
   c.placement = s.oracle_classes ? uint32_t(FTL_PLACE_HOTIS) : s.placement;

@@ -144,6 +144,26 @@ TEST(WafReference, GreedyMatchesMeanFieldModel) {
   }
 }
 
+// ftl.gc.trigger watermarks: GC runs in episodes from 4 free blocks up to 68,
+// so the free pool swings over 64 blocks instead of sitting at 4. In steady
+// state greedy still matches the mean-field model at the effective spare
+// factor (the mean pool taken out of T): the trigger changes when victims are
+// collected, not which. Its episodes collect about high - low victims each.
+TEST(WafReference, WatermarksMatchMeanFieldModelAtTheirMeanPool) {
+  WafSetup s = one_die(FTL_GC_GREEDY, 32, 0.125);
+  s.trigger = FTL_GC_TRIGGER_WATERMARKS;
+  s.high_blocks = 68;
+  const WafResult r = checked(s);
+  const double want = ref::greedy_waf_uniform(r.sf_eff, 32);
+  std::printf("greedy, watermarks 4..68, b=32 S_f=0.125 (effective %.4f): measured %.4f, mean-field %.4f (%+.2f %%)\n",
+              r.sf_eff, r.waf, want, 100 * (r.waf / want - 1));
+  EXPECT_NEAR(r.waf / want, 1.0, 0.005);
+  WafSetup t = one_die(FTL_GC_GREEDY, 32, 0.125);
+  const WafResult th = checked(t);
+  EXPECT_LT(r.sf_eff, th.sf_eff) << "the pool held between the marks is spare that holds no data";
+  EXPECT_GT(r.waf, th.waf);
+}
+
 TEST(WafReference, DChoicesMatchesMeanFieldModel) {
   for (uint32_t d : {2u, 10u}) {
     WafSetup s = one_die(FTL_GC_DCHOICES, 32, 0.125);

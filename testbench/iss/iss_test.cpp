@@ -50,7 +50,7 @@ struct Bench {
     bus.attach("DRAM", dram.tsock);
     bus.attach("INTC", intc.regs);
     intc.irq_in[0](line);
-    for (int i = 1; i < IRQ_COUNT; ++i) intc.irq_in[i](idle[i]);
+    for (int i = 1; i < IRQ_INPUTS; ++i) intc.irq_in[i](idle[i]);
     intc.irq_out(cpu_irq);
     cpu.irq(cpu_irq);
     drv.out(line);
@@ -68,7 +68,7 @@ struct Bench {
   Intc intc{"intc", cfg};
   CpuIss cpu{"cpu", cfg};
   LineDriver drv{"drv"};
-  sc_core::sc_signal<bool> line{"line"}, cpu_irq{"cpu_irq"}, idle[IRQ_COUNT];
+  sc_core::sc_signal<bool> line{"line"}, cpu_irq{"cpu_irq"}, idle[IRQ_INPUTS];
 };
 
 // The program stopped on a fault whose message names every part.

@@ -14,11 +14,11 @@ struct Bench {
   Config cfg;
   test::TestInitiator ini{"ini"};
   Intc intc{"intc", cfg};
-  sc_core::sc_signal<bool> line[IRQ_COUNT];
+  sc_core::sc_signal<bool> line[IRQ_INPUTS];
   sc_core::sc_signal<bool> out{"out"};
   Bench() {
     ini.isock.bind(intc.regs);
-    for (unsigned i = 0; i < IRQ_COUNT; ++i) intc.irq_in[i].bind(line[i]);
+    for (unsigned i = 0; i < IRQ_INPUTS; ++i) intc.irq_in[i].bind(line[i]);
     intc.irq_out.bind(out);
   }
 };
@@ -71,6 +71,68 @@ TEST(Intc, PendingIsReadOnlyAndAccessCostsTime) {
     tlm::tlm_response_status st;
     t.read32(0x40, &st);
     EXPECT_EQ(st, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  };
+  sc_core::sc_start();
+  EXPECT_TRUE(b.ini.done);
+}
+
+// The timer: a TIMER_HI write arms it at HI:LO ns; its line rises at the
+// deadline (not before), stays high while armed (a level: the firmware
+// disarms it), falls when disarmed; a deadline already past fires at once.
+TEST(Intc, TimerRaisesItsLineAtTheDeadlineUntilDisarmed) {
+  Bench b;
+  b.ini.body = [&](test::TestInitiator& t) {
+    t.write32(INTC_ENABLE, 1u << IRQ_TIMER);
+    t.write32(INTC_TIMER_LO, 5000);  // 5 us
+    t.write32(INTC_TIMER_HI, 0);     // arms it
+    t.sync();
+    const sc_core::sc_time armed_at = sc_core::sc_time_stamp();
+    EXPECT_LT(armed_at, sc_core::sc_time(5, sc_core::SC_US));
+    EXPECT_EQ(t.read32(INTC_PENDING) & (1u << IRQ_TIMER), 0u);
+    EXPECT_EQ(b.intc.timer_arms(), 1u);
+    t.sync();
+    wait(b.out.posedge_event());
+    EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::sc_time(5, sc_core::SC_US));
+    EXPECT_EQ(t.read32(INTC_PENDING), 1u << IRQ_TIMER);
+    wait(sc_core::sc_time(1, sc_core::SC_US));
+    EXPECT_TRUE(b.out.read()) << "a level: high until the firmware disarms it";
+    t.write32(INTC_TIMER_LO, 0);
+    t.write32(INTC_TIMER_HI, 0);  // 0:0 disarms
+    t.sync();
+    wait(SC_ZERO_TIME);
+    wait(SC_ZERO_TIME);
+    EXPECT_FALSE(b.out.read());
+    EXPECT_EQ(t.read32(INTC_PENDING), 0u);
+    t.write32(INTC_TIMER_LO, 1000);  // 1 us: already past
+    t.write32(INTC_TIMER_HI, 0);
+    t.sync();
+    wait(SC_ZERO_TIME);
+    wait(SC_ZERO_TIME);
+    EXPECT_TRUE(b.out.read());
+    t.write32(INTC_ENABLE, 0);  // masked: pending stays, the output falls
+    t.sync();
+    wait(SC_ZERO_TIME);
+    wait(SC_ZERO_TIME);
+    EXPECT_FALSE(b.out.read());
+    EXPECT_EQ(t.read32(INTC_PENDING), 1u << IRQ_TIMER);
+  };
+  sc_core::sc_start();
+  EXPECT_TRUE(b.ini.done);
+}
+
+// Arming again moves the deadline: the earlier one never fires.
+TEST(Intc, TimerRearmedMovesTheDeadline) {
+  Bench b;
+  b.ini.body = [&](test::TestInitiator& t) {
+    t.write32(INTC_ENABLE, 1u << IRQ_TIMER);
+    t.write32(INTC_TIMER_LO, 2000);
+    t.write32(INTC_TIMER_HI, 0);
+    t.write32(INTC_TIMER_LO, 9000);
+    t.write32(INTC_TIMER_HI, 0);
+    t.sync();
+    wait(b.out.posedge_event());
+    EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::sc_time(9, sc_core::SC_US));
+    EXPECT_EQ(b.intc.timer_arms(), 2u);
   };
   sc_core::sc_start();
   EXPECT_TRUE(b.ini.done);

@@ -127,6 +127,35 @@ TEST(IssMode, PhaseTaggedFlashRingMakesTheSameDecisions) {
   EXPECT_FALSE(off.summary["cpu"].contains("mmio_reads"));  // native mode's summary as it was
 }
 
+// ftl.gc.trigger on the ISS. Decisions are the same in both modes only while
+// GC never overlaps a host request (a write landing on an LBA GC is moving is
+// the race CPU time decides). So the marks sit one and two blocks above the
+// threshold and requests come every 200 ms: watermarks decide on events only;
+// idle GC starts 10 ms after each request and reaches its mark long before
+// the next. The timer's wake-ups are CPU-time events (not compared).
+// autossd's share follows the free pool sampled every period, which CPU time
+// shifts: its ISS run must be clean, not equal.
+TEST(IssMode, GcTriggersMakeTheSameDecisions) {
+  const std::string quiet = " --set workload.synthetic.iops=5";
+  const auto [wm, wm_iss] =
+      same_decisions("wm-", quiet + " --set ftl.gc.trigger=watermarks --set ftl.gc.high_blocks=10");
+  ASSERT_FALSE(wm.is_null());
+  EXPECT_EQ(wm["ftl"]["gc_schedule"]["episodes"], wm_iss["ftl"]["gc_schedule"]["episodes"]);
+  const auto [idle, idle_iss] = same_decisions(
+      "idle-", quiet + " --set ftl.gc.trigger=idle --set ftl.gc.high_blocks=9 --set ftl.gc.idle_after=10ms");
+  ASSERT_FALSE(idle.is_null());
+  EXPECT_GT(idle["ftl"]["gc_schedule"]["idle_victims"].get<uint64_t>(), 0u);
+  EXPECT_EQ(idle["ftl"]["gc_schedule"]["idle_victims"], idle_iss["ftl"]["gc_schedule"]["idle_victims"]);
+  EXPECT_GT(idle_iss["ftl"]["gc_schedule"]["idle_wakeups"].get<uint64_t>(), 0u);
+  const Result i =
+      run(scratch("autossd-iss"), "--set cpu.mode=iss --set ftl.gc.trigger=autossd --set ftl.gc.high_blocks=24");
+  ASSERT_EQ(i.code, 0) << i.err;
+  EXPECT_EQ(i.summary["integrity"]["mismatches"], 0);
+  EXPECT_GT(i.summary["integrity"]["reads_checked"].get<uint64_t>(), 0u);
+  EXPECT_GT(i.summary["ftl"]["gc_schedule"]["autossd_updates"].get<uint64_t>(), 0u);
+  EXPECT_GT(i.summary["ftl"]["gc_runs"].get<uint64_t>(), 0u);
+}
+
 TEST(IssMode, AFirmwareFaultStopsTheRunNamingThePcTheFunctionAndTheCause) {
   const Result r = run(scratch("fault"), std::string("--set cpu.mode=iss --set cpu.iss.firmware=") +
                                              SSDVP_ISS_PROGRAMS + "/fw_fault.elf");

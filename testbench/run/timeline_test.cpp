@@ -106,6 +106,44 @@ TEST(Timeline, WindowHasHostFirmwareGcAndDieTracksInsideIt) {
   EXPECT_EQ(dies.size(), 8u);  // every die of small.yaml worked in the window
 }
 
+// GC episodes (ftl.gc.trigger watermarks at a quarter of the drive's write
+// rate): closed ones as "gc episode" spans that never overlap (one track), as
+// many as the summary's closed episodes; an episode open when the run ends is
+// drawn to the end.
+TEST(Timeline, GcEpisodesAreSpansOnTheirOwnTrack) {
+  const std::string path = testing::TempDir() + "tl-episodes/timeline.json";
+  Config c = small_with_timeline(path, "20000");
+  c.set("precondition.random_drive_writes", "1");
+  c.set("workload.synthetic.read_fraction", "0");
+  c.set("workload.synthetic.iops", "3000");
+  c.set("host.mode", "open");
+  c.set("ftl.gc.trigger", "watermarks");
+  c.set("ftl.gc.high_blocks", "32");
+  c.set("timeline.duration", "0s");
+  ssdvp::Simulation sim(c);
+  const ssdvp::RunOutcome out = sim.run();
+  ASSERT_TRUE(out.clean) << out.error;
+  const nlohmann::json& sum = out.summary;
+  std::ifstream f(path);
+  ASSERT_TRUE(f.good()) << "timeline not written";
+  const nlohmann::json ev = nlohmann::json::parse(f);
+  std::vector<std::pair<double, double>> eps;
+  int open = 0;
+  for (const auto& e : ev) {
+    if (e["ph"] != "X") continue;
+    const std::string n = e["name"];
+    if (n.rfind("gc episode", 0) != 0) continue;
+    eps.emplace_back(e["ts"].get<double>(), e["ts"].get<double>() + e["dur"].get<double>());
+    open += n != "gc episode";
+  }
+  const auto& g = sum["ftl"]["gc_schedule"];
+  EXPECT_GT(g["episodes_closed"].get<uint64_t>(), 2u);
+  EXPECT_EQ(eps.size() - open, g["episodes_closed"].get<uint64_t>());
+  EXPECT_EQ(uint64_t(open), g["episodes"].get<uint64_t>() - g["episodes_closed"].get<uint64_t>());
+  std::sort(eps.begin(), eps.end());
+  for (size_t i = 1; i < eps.size(); ++i) EXPECT_GE(eps[i].first, eps[i - 1].second) << "episodes do not overlap";
+}
+
 TEST(Timeline, GzipPathWritesACompressedFileThatParses) {
   const std::string path = testing::TempDir() + "tl/timeline.json.gz";
   Config c = small_with_timeline(path, "3000");

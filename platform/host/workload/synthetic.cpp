@@ -134,6 +134,13 @@ class SyntheticWorkload final : public Workload {
     if (spec_.iops <= 0) return 0;
     if (spec_.arrival == ArrivalProcess::fixed)
       return static_cast<uint64_t>(static_cast<long double>(issued_) * period_ps_ + 0.5L);
+    if (spec_.arrival == ArrivalProcess::bursts) {  // every burst after a quiet gap, the first one too
+      const uint64_t n = spec_.burst_requests, b = issued_ / n, k = issued_ % n;
+      const long double gap = static_cast<long double>(spec_.burst_gap_ps);
+      const long double burst = static_cast<long double>(n) * period_ps_ + gap;
+      return static_cast<uint64_t>(gap + static_cast<long double>(b) * burst +
+                                   static_cast<long double>(k) * period_ps_ + 0.5L);
+    }
     if (issued_ > 0) poisson_t_ += -std::log1p(-time_rng_.uniform()) * period_ps_;  // Exp(mean = period)
     return static_cast<uint64_t>(poisson_t_ + 0.5L);
   }
@@ -166,7 +173,9 @@ const char* to_string(SyntheticPattern p) {
   return "?";
 }
 
-const char* to_string(ArrivalProcess a) { return a == ArrivalProcess::fixed ? "fixed" : "poisson"; }
+const char* to_string(ArrivalProcess a) {
+  return a == ArrivalProcess::fixed ? "fixed" : a == ArrivalProcess::poisson ? "poisson" : "bursts";
+}
 
 uint64_t SyntheticSpec::slots() const {
   const uint64_t fp = effective_footprint();
@@ -192,6 +201,8 @@ void SyntheticSpec::validate() const {
   if (!(cold_space >= 0 && cold_space < 1)) bad("cold_space", "must be in [0, 1), got " + fmt(cold_space));
   if (!(zipf_theta > 0 && zipf_theta <= 100)) bad("zipf_theta", "must be in (0, 100], got " + fmt(zipf_theta));
   if (!(iops >= 0 && std::isfinite(iops))) bad("iops", "must be a finite number >= 0, got " + fmt(iops));
+  if (arrival == ArrivalProcess::bursts && iops <= 0) bad("iops", "must be above 0 with arrival bursts");
+  if (arrival == ArrivalProcess::bursts && burst_requests == 0) bad("burst_requests", "must be at least 1");
   if (pattern == SyntheticPattern::zipf && slots() > (1ull << 53))
     bad("align", "gives " + std::to_string(slots()) + " Zipf items; at most 2^53 are supported");
 }
@@ -209,10 +220,13 @@ std::string SyntheticSpec::describe() const {
   o << ": " << (requests ? std::to_string(requests) : std::string("unlimited")) << " requests of "
     << bytes_text(io_size) << " aligned to " << bytes_text(align) << " over " << bytes_text(effective_footprint())
     << ", read_fraction=" << read_fraction << ", ";
-  if (iops > 0)
+  if (iops > 0) {
     o << iops << " IOPS " << to_string(arrival);
-  else
+    if (arrival == ArrivalProcess::bursts)
+      o << " (" << burst_requests << " per burst, each after " << burst_gap_ps / 1000000 << " us of quiet)";
+  } else {
     o << "closed loop";
+  }
   o << ", seed=" << seed;
   return o.str();
 }
@@ -250,9 +264,13 @@ SyntheticSpec SyntheticSpec::from_config(ssdvp::Config& cfg, uint64_t device_byt
                    "zipf: scatter ranks over the footprint with a keyed permutation (false: rank k at slot k)");
   s.iops = cfg.get_double(kPrefix + "iops", 0.0,
                           "open-loop arrival rate in requests/s (0 = all at time 0, closed loop)", 0.0);
-  const std::string a = cfg.get_choice(kPrefix + "arrival", "fixed", {"fixed", "poisson"},
-                                       "inter-arrival times: fixed 1/iops or exponential with mean 1/iops");
-  s.arrival = a == "fixed" ? ArrivalProcess::fixed : ArrivalProcess::poisson;
+  const std::string a = cfg.get_choice(
+      kPrefix + "arrival", "fixed", {"fixed", "poisson", "bursts"},
+      "inter-arrival times: fixed 1/iops, exponential with mean 1/iops, or bursts of burst_requests at 1/iops, "
+      "each after a quiet burst_gap");
+  s.arrival = a == "fixed" ? ArrivalProcess::fixed : a == "poisson" ? ArrivalProcess::poisson : ArrivalProcess::bursts;
+  s.burst_requests = cfg.get_u64(kPrefix + "burst_requests", 1000, "bursts: requests per burst", 1);
+  s.burst_gap_ps = cfg.get_time_ps(kPrefix + "burst_gap", "100ms", "bursts: quiet time before each burst");
   s.seed = cfg.get_u64(kPrefix + "seed", 1, "seed of the synthetic generator (same seed, same requests)");
   s.device_bytes = device_bytes;
   try {

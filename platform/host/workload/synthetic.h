@@ -18,7 +18,7 @@ class Config;
 namespace ssdvp::host {
 
 enum class SyntheticPattern { uniform, hotcold, zipf, sequential, shifting };
-enum class ArrivalProcess { fixed, poisson };
+enum class ArrivalProcess { fixed, poisson, bursts };
 const char* to_string(SyntheticPattern p);
 const char* to_string(ArrivalProcess a);
 
@@ -36,7 +36,9 @@ struct SyntheticSpec {
   double zipf_theta = 0.99;          // zipf: P(rank k) ~ 1/k^theta
   bool zipf_scatter = true;          // zipf: scatter ranks over the footprint with a keyed permutation
   double iops = 0;                   // open-loop arrival rate; 0 = all at time 0 (closed loop)
-  ArrivalProcess arrival = ArrivalProcess::fixed;  // inter-arrival: fixed 1/iops or exponential
+  ArrivalProcess arrival = ArrivalProcess::fixed;  // inter-arrival: fixed 1/iops, exponential, or bursts
+  uint64_t burst_requests = 1000;                  // bursts: requests per burst (at iops within it)
+  uint64_t burst_gap_ps = 100000000000ull;         // bursts: quiet time before each burst
   uint64_t seed = 1;
   uint64_t device_bytes = 0;  // capacity the footprint must fit in
 
