@@ -134,6 +134,11 @@ ROWS = [
         quick="python3 scripts/streams_experiment.py --quick", deps=SIM + ["scripts/streams_experiment.py"],
         wall=("table.csv", "wall_s"),
         why="--render reads out/streams/rows.json, not committed (table.csv holds a subset)"),
+    Row("gc-scheduling", "script", "scripts/gc_scheduling.py build", quick="scripts/gc_scheduling.py build --quick",
+        render=["{python}", "scripts/gc_scheduling.py", "--render-only", "--data", "{data}", "--page",
+                "{out}/gc-scheduling.md"],
+        deps=SIM + ["scripts/gc_scheduling.py"],
+        cost="its runs' total wall time is on the page and in gc-scheduling/provenance.json"),
     Row("haml-double-stalls", "notes", deps=SIM),
 ]
 
