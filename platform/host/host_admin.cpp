@@ -20,7 +20,7 @@ uint16_t HostDriver::admin_exec(nvme_sqe e, uint32_t* dw0) {
   e.cdw0 = (e.cdw0 & 0xffff) | (uint32_t(asq_tail_) << 16);  // cid: the slot
   std::memcpy(mem_.data() + asq_ + uint64_t(asq_tail_) * sizeof(nvme_sqe), &e, sizeof e);
   asq_tail_ = (asq_tail_ + 1) % kAdminDepth;
-  doorbell(NvmeCtrl::kDoorbellBase, asq_tail_);
+  bells_.write(NvmeCtrl::kDoorbellBase, asq_tail_);
   const uint64_t t0 = sc_core::sc_time_stamp().value();
   for (;;) {
     nvme_cqe c;
@@ -28,7 +28,7 @@ uint16_t HostDriver::admin_exec(nvme_sqe e, uint32_t* dw0) {
     if (bool(c.status & 1) == aphase_) {
       acq_head_ = (acq_head_ + 1) % kAdminDepth;
       if (acq_head_ == 0) aphase_ = !aphase_;
-      doorbell(NvmeCtrl::kDoorbellBase + 4, acq_head_);
+      bells_.write(NvmeCtrl::kDoorbellBase + 4, acq_head_);
       if (dw0) *dw0 = c.dw0;
       return uint16_t(c.status >> 1);
     }

@@ -5,7 +5,6 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "common/tlm_access.h"
 #include "nvme/nvme_ctrl.h"
 
 namespace ssdvp {
@@ -87,10 +86,8 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
   inflight_ = InflightIndex(qd_);
   const uint64_t buf_bytes = std::max<uint64_t>(uint64_t(max_transfer_) * 4, sizeof(nvme_dsm_range));
   for (auto& s : slots_) s.buf = mem_.alloc(buf_bytes);
-  const uint32_t depth = qd_ + 1;  // one entry always empty
-  sq_addr_ = mem_.alloc(uint64_t(depth) * sizeof(nvme_sqe));
-  cq_addr_ = mem_.alloc(uint64_t(depth) * sizeof(nvme_cqe));
-  if (hq_.create && !nvme_.create_io_queue(hq_.qid, sq_addr_, cq_addr_, depth, HostMemory::kMsiBase))
+  io_q_ = NvmeQueuePair(mem_, bells_, hq_.qid, qd_ + 1);  // one entry always empty
+  if (hq_.create && !io_q_.create(nvme_))
     throw std::runtime_error(std::string(name()) + ": could not create the I/O queue");
   SC_THREAD(run);
   SC_METHOD(refill);
@@ -111,13 +108,6 @@ bool HostDriver::next_request(host::IoRequest& io) {
     wait(refilled_ev_);
   }
   return !error_ && prefetch_.pop(io);
-}
-
-void HostDriver::doorbell(uint32_t offset, uint32_t value) {
-  PayloadPool::Lease tx(payloads_);
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  prepare_access(*tx, true, offset, &value, 4);
-  pcie->b_transport(*tx, d);
 }
 
 bool HostDriver::admit(Request& r) {
@@ -146,21 +136,13 @@ bool HostDriver::conflicts(host::IoOp op, uint64_t lba, uint64_t n) const {
 uint32_t HostDriver::free_slot() const { return inflight_.free_slot(); }
 
 void HostDriver::submit(uint32_t slot, const nvme_sqe& e) {
-  std::memcpy(mem_.data() + sq_addr_ + uint64_t(sq_tail_) * sizeof(nvme_sqe), &e, sizeof e);
-  sq_tail_ = (sq_tail_ + 1) % (qd_ + 1);
-  sq_dirty_ = true;
+  io_q_.push(e);
   slots_[slot].busy = true;
   inflight_.add(slot, slots_[slot].op != host::IoOp::flush, is_write_like(slots_[slot].op), slots_[slot].lba,
                 slots_[slot].nlb);
   occupancy_advance(now_ps());
   ++busy_slots_;
   ++res_.commands;
-}
-
-void HostDriver::ring_sq() {
-  if (!sq_dirty_) return;
-  sq_dirty_ = false;
-  doorbell(NvmeCtrl::kDoorbellBase + 8 * hq_.qid, sq_tail_);
 }
 
 // Submission: r's commands while slots allow and no earlier command in flight
@@ -321,26 +303,19 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
 // Completion handling: every new completion entry, then the CQ head doorbell.
 void HostDriver::reap() {
   const uint64_t now = now_ps();
-  const uint32_t depth = qd_ + 1;
-  bool any = false;
-  for (;;) {
-    nvme_cqe c;
-    std::memcpy(&c, mem_.data() + cq_addr_ + uint64_t(cq_head_) * sizeof(nvme_cqe), sizeof c);
-    if (bool(SSDVP_FIELD_GET(NVME_CQE_STATUS_P, c.status)) != phase_) break;
-    cq_head_ = (cq_head_ + 1) % depth;
-    if (cq_head_ == 0) phase_ = !phase_;
-    any = true;
+  nvme_cqe c;
+  while (io_q_.pop(&c)) {
     last_progress_ps_ = now;
     complete_command(c, now);
   }
-  if (any) doorbell(NvmeCtrl::kDoorbellBase + 8 * hq_.qid + 4, cq_head_);
+  io_q_.ring_cq();
 }
 
 // One command's completion: its slot freed, its status counted, the scoreboard
 // checks a read's tokens (or records a write's durability), and its request
 // completes with its last command.
 void HostDriver::complete_command(const nvme_cqe& c, uint64_t now) {
-  const uint16_t status = uint16_t(SSDVP_FIELD_GET(NVME_CQE_STATUS_SF, c.status));
+  const uint16_t status = NvmeQueuePair::status(c);
   if (c.cid >= qd_ || !slots_[c.cid].busy) {
     SSDVP_LOG(log_, error, "completion for command id %u which is not outstanding", c.cid);
     ++res_.errors;
@@ -443,7 +418,7 @@ void HostDriver::replay() {
       wait(ps(submit_ps_ * (res_.commands - charged_commands_)));
       charged_commands_ = res_.commands;
     }
-    ring_sq();
+    io_q_.ring_sq();
     if (!a.more && waiting_.empty() && busy_slots_ == 0) {
       const LiveSource::Idle idle = live_src_ ? live_src_->idle() : LiveSource::Idle::end;
       if (idle == LiveSource::Idle::end) break;

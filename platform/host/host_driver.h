@@ -30,6 +30,7 @@
 #include "host/inflight.h"
 #include "host/latency_histogram.h"
 #include "host/live_source.h"
+#include "host/nvme_queue_pair.h"
 #include "host/request_prefetch.h"
 #include "host/scoreboard.h"
 #include "host/shared_lbas.h"
@@ -106,8 +107,10 @@ class HostDriver : public sc_core::sc_module {
   HostDriver(sc_core::sc_module_name name, Config& cfg, HostMemory& mem, NvmeCtrl& nvme, Scoreboard& sb,
              uint32_t lba_size, uint32_t max_transfer_lbas, const HostQueue& queue = HostQueue());
   const HostQueue& queue() const { return hq_; }
-  uint64_t sq_addr() const { return sq_addr_; }
-  uint64_t cq_addr() const { return cq_addr_; }
+  // Its I/O queue pair (nvme_queue_pair.h): qid hq_.qid, queue_depth() + 1 entries.
+  const NvmeQueuePair& queue_pair() const { return io_q_; }
+  uint64_t sq_addr() const { return io_q_.sq_addr(); }
+  uint64_t cq_addr() const { return io_q_.cq_addr(); }
   // Runs in the driver's thread when it starts, before replay (flows.cpp:
   // the admin commands that create the other flows' queues).
   void set_before_replay(std::function<void()> f) { before_replay_ = std::move(f); }
@@ -222,12 +225,10 @@ class HostDriver : public sc_core::sc_module {
   void delete_queues(uint64_t now);
   uint32_t free_slot() const;
   void submit(uint32_t slot, const nvme_sqe& e);
-  void ring_sq();
   void reap();  // handles new completion entries
   void complete_command(const nvme_cqe& c, uint64_t now);
   void complete_request(Request& r, uint64_t now);
   void sample(uint64_t now, bool final_row);
-  void doorbell(uint32_t offset, uint32_t value);
   // host_admin.cpp: the admin queue, used once before replay.
   void setup_streams();
   void setup_coalescing();      // Set Features 08h (host.coalesce.*; host_admin.cpp)
@@ -273,11 +274,9 @@ class HostDriver : public sc_core::sc_module {
   uint64_t last_progress_ps_ = 0;  // last completion, or last time nothing was outstanding
   uint64_t msis_seen_ = 0;         // the CQ vector's MSIs when the thread last waited (an MSI is latched)
 
-  uint64_t sq_addr_ = 0, cq_addr_ = 0;
-  uint32_t sq_tail_ = 0, cq_head_ = 0;
-  bool phase_ = true, sq_dirty_ = false;
+  Doorbells bells_{pcie};  // the I/O and admin queues' doorbells
+  NvmeQueuePair io_q_;
   std::vector<Slot> slots_;
-  PayloadPool payloads_;       // for doorbell() (common/payload_pool.h)
   InflightIndex inflight_{0};  // free slots and single-LBA commands in flight (inflight.h)
   uint32_t busy_slots_ = 0;
   std::map<uint64_t, Request> live_;  // admitted and not yet complete, by id
