@@ -20,6 +20,7 @@
 #include <exception>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -240,9 +241,7 @@ class HostDriver : public sc_core::sc_module {
   std::function<void()> before_replay_;
   uint32_t streams_wanted_ = 0;
   StreamsGrant grant_;
-  uint64_t asq_ = 0, acq_ = 0;
-  uint32_t asq_tail_ = 0, acq_head_ = 0;
-  bool aphase_ = true;
+  std::unique_ptr<NvmeQueuePair> admin_q_;  // made at its first use (ensure_admin)
   // Occupancy integrals (HostResults::in_system_ps): advance to now, then
   // count a request in (its latency clock may have started before now) or out.
   void occupancy_advance(uint64_t now);

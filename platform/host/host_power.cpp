@@ -35,9 +35,7 @@ void HostDriver::power_loss() {
   }
   // The controller forgot the queues: both rings start empty again.
   io_q_.reset();
-  asq_ = acq_ = 0;  // the admin queue too (made again if it is used)
-  asq_tail_ = acq_head_ = 0;
-  aphase_ = true;
+  admin_q_.reset();  // the admin queue too (made again if it is used)
   if (hq_.create && !io_q_.create(nvme_))
     throw std::runtime_error(std::string(name()) + ": could not create the I/O queue again after power loss");
   last_progress_ps_ = now;
