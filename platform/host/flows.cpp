@@ -214,12 +214,10 @@ FlowSet::FlowSet(std::vector<FlowSpec> specs, Config& cfg, HostDriver& first, Ho
   for (size_t i = 0; i < specs_.size(); ++i) {
     if (specs_[i].stop_queues == FlowSpec::StopQueues::keep) continue;
     aborts = aborts || specs_[i].stop_queues == FlowSpec::StopQueues::abort;
-    const uint32_t qid = driver(i).queue().qid;
+    const NvmeQueuePair& q = driver(i).queue_pair();
     driver(i).set_queue_deleter(
-        [this, qid](bool cq) {
-          nvme_sqe e{};
-          e.cdw0 = cq ? NVME_ADMIN_DELETE_CQ : NVME_ADMIN_DELETE_SQ;
-          e.cdw10 = qid;
+        [this, &q](bool cq) {
+          const nvme_sqe e = q.delete_command(cq);
           admin_lock_.lock();  // from this flow's thread, on flow 0's admin queue
           struct Unlock {
             sc_core::sc_mutex& m;
@@ -254,20 +252,10 @@ void FlowSet::create_queues() {
     if (uint16_t st = first_.admin(e)) fail("Set Features (Arbitration)", st);
   }
   for (size_t i = 0; i < specs_.size(); ++i) {
-    const HostDriver& d = driver(i);
-    const uint32_t qid = d.queue().qid, qsize = uint32_t(d.queue_depth());  // depth + 1 entries, 0's based
-    nvme_sqe e{};
-    e.cdw0 = NVME_ADMIN_CREATE_CQ;
-    e.prp1 = d.cq_addr();
-    e.cdw10 = qsize << 16 | qid;
-    e.cdw11 = qid << 16 | 1u << 1 | 1u;  // IV = qid, IEN, PC
-    if (uint16_t st = first_.admin(e)) fail("Create I/O CQ " + std::to_string(qid), st);
-    e = nvme_sqe{};
-    e.cdw0 = NVME_ADMIN_CREATE_SQ;
-    e.prp1 = d.sq_addr();
-    e.cdw10 = qsize << 16 | qid;
-    e.cdw11 = qid << 16 | uint32_t(specs_[i].priority) << 1 | 1u;  // CQID, QPRIO, PC
-    if (uint16_t st = first_.admin(e)) fail("Create I/O SQ " + std::to_string(qid), st);
+    const NvmeQueuePair& q = driver(i).queue_pair();
+    if (uint16_t st = first_.admin(q.create_cq_command())) fail("Create I/O CQ " + std::to_string(q.qid()), st);
+    if (uint16_t st = first_.admin(q.create_sq_command(uint32_t(specs_[i].priority))))
+      fail("Create I/O SQ " + std::to_string(q.qid()), st);
   }
   for (auto& d : drivers_) d->start();  // in this time step, as flow 0 starts its replay
 }

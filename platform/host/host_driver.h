@@ -110,8 +110,6 @@ class HostDriver : public sc_core::sc_module {
   const HostQueue& queue() const { return hq_; }
   // Its I/O queue pair (nvme_queue_pair.h): qid hq_.qid, queue_depth() + 1 entries.
   const NvmeQueuePair& queue_pair() const { return io_q_; }
-  uint64_t sq_addr() const { return io_q_.sq_addr(); }
-  uint64_t cq_addr() const { return io_q_.cq_addr(); }
   // Runs in the driver's thread when it starts, before replay (flows.cpp:
   // the admin commands that create the other flows' queues).
   void set_before_replay(std::function<void()> f) { before_replay_ = std::move(f); }
