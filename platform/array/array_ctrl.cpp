@@ -5,10 +5,10 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "common/tlm_access.h"
 #include "gcgate.h"
 #include "host/host_driver.h"
 #include "host/host_memory.h"
+#include "host/nvme_queue_pair.h"
 #include "nvme/nvme_ctrl.h"
 #include "run/device.h"
 #include "run/simulation.h"
@@ -153,9 +153,8 @@ struct ArrayController::Port {
   NvmeCtrl* nvme = nullptr;
   HostMemory* mem = nullptr;
   std::unique_ptr<tlm_utils::simple_initiator_socket<ArrayController>> sock;
-  uint64_t sq = 0, cq = 0, asq = 0, acq = 0;
-  uint32_t sq_tail = 0, cq_head = 0, asq_tail = 0, acq_head = 0;
-  bool phase = true, aphase = true, dirty = false, adirty = false;
+  std::unique_ptr<Doorbells> bells;  // through sock
+  NvmeQueuePair io, adm;             // I/O queue pair 1 and the admin queue (nvme_queue_pair.h)
   std::vector<Slot> slots;
   uint32_t busy = 0;
   std::deque<DevIo> waiting;
@@ -197,16 +196,13 @@ ArrayController::ArrayController(sc_core::sc_module_name nm, const ArrayParams& 
         std::make_unique<tlm_utils::simple_initiator_socket<ArrayController>>(("pcie" + std::to_string(d)).c_str());
     port->sock->bind(dev.soc().nvme.host_regs);
     HostMemory& m = *port->mem;
-    const uint32_t depth = p.device_qd + 1;
-    port->sq = m.alloc(uint64_t(depth) * sizeof(nvme_sqe));
-    port->cq = m.alloc(uint64_t(depth) * sizeof(nvme_cqe));
-    port->asq = m.alloc(uint64_t(kAdminDepth) * sizeof(nvme_sqe));
-    port->acq = m.alloc(uint64_t(kAdminDepth) * sizeof(nvme_cqe));
+    port->bells = std::make_unique<Doorbells>(*port->sock);
+    port->io = NvmeQueuePair(m, *port->bells, 1, p.device_qd + 1);
+    port->adm = NvmeQueuePair(m, *port->bells, 0, kAdminDepth);
     port->slots.resize(p.device_qd);
     for (auto& s : port->slots) s.host_buf = m.alloc(uint64_t(max_transfer) * 4);
     port->aslots.resize(kAdminDepth - 1);
-    if (!port->nvme->create_io_queue(1, port->sq, port->cq, depth, HostMemory::kMsiBase) ||
-        !port->nvme->create_admin_queue(port->asq, port->acq, kAdminDepth, HostMemory::kMsiBase))
+    if (!port->io.create(*port->nvme) || !port->adm.create(*port->nvme))
       throw std::runtime_error(std::string(name()) + ": could not create the queues of device " + std::to_string(d));
     any_msi_ |= m.msi_event();
     devtok_.emplace_back(dev.soc().logical_lbas(), SSDVP_TOKEN_DEALLOCATED);
@@ -711,9 +707,7 @@ void ArrayController::pump(uint32_t d) {
     } else {
       ++p.reads;
     }
-    std::memcpy(p.mem->data() + p.sq + uint64_t(p.sq_tail) * sizeof(nvme_sqe), &e, sizeof e);
-    p.sq_tail = (p.sq_tail + 1) % (p_.device_qd + 1);
-    p.dirty = true;
+    p.io.push(e);
   }
   while (!p.await.empty()) {
     uint32_t s = 0;
@@ -724,26 +718,16 @@ void ArrayController::pump(uint32_t d) {
     p.aslots[s].opcode = p.await.front().second;
     p.await.pop_front();
     e.cdw0 = (e.cdw0 & 0xffff) | (s << 16);
-    std::memcpy(p.mem->data() + p.asq + uint64_t(p.asq_tail) * sizeof(nvme_sqe), &e, sizeof e);
-    p.asq_tail = (p.asq_tail + 1) % kAdminDepth;
-    p.adirty = true;
+    p.adm.push(e);
   }
-}
-
-void ArrayController::doorbell(Port& p, uint32_t offset, uint32_t value) {
-  tlm::tlm_generic_payload tx;
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  prepare_access(tx, true, offset, &value, 4);
-  (*p.sock)->b_transport(tx, d);
 }
 
 void ArrayController::ring_all() {
   for (uint32_t d = 0; d < ports_.size(); ++d) {
     pump(d);
     Port& p = *ports_[d];
-    if (p.adirty) doorbell(p, NvmeCtrl::kDoorbellBase, p.asq_tail);
-    if (p.dirty) doorbell(p, NvmeCtrl::kDoorbellBase + 8, p.sq_tail);
-    p.dirty = p.adirty = false;
+    p.adm.ring_sq();
+    p.io.ring_sq();
   }
 }
 
@@ -751,14 +735,8 @@ void ArrayController::admin(uint32_t d, const nvme_sqe& e, uint8_t opcode) { por
 
 void ArrayController::reap(uint32_t d) {
   Port& p = *ports_[d];
-  bool any = false, aany = false;
-  for (;;) {
-    nvme_cqe c;
-    std::memcpy(&c, p.mem->data() + p.cq + uint64_t(p.cq_head) * sizeof(nvme_cqe), sizeof c);
-    if (bool(c.status & 1) != p.phase) break;
-    p.cq_head = (p.cq_head + 1) % (p_.device_qd + 1);
-    if (p.cq_head == 0) p.phase = !p.phase;
-    any = true;
+  nvme_cqe c;
+  while (p.io.pop(&c)) {
     if (c.cid >= p.slots.size() || !p.slots[c.cid].busy) {
       ++errors_;
       continue;
@@ -766,24 +744,18 @@ void ArrayController::reap(uint32_t d) {
     Slot& sl = p.slots[c.cid];
     sl.busy = false;
     --p.busy;
-    io_done(p, sl, uint16_t(c.status >> 1));
+    io_done(p, sl, NvmeQueuePair::status(c));
   }
-  for (;;) {
-    nvme_cqe c;
-    std::memcpy(&c, p.mem->data() + p.acq + uint64_t(p.acq_head) * sizeof(nvme_cqe), sizeof c);
-    if (bool(c.status & 1) != p.aphase) break;
-    p.acq_head = (p.acq_head + 1) % kAdminDepth;
-    if (p.acq_head == 0) p.aphase = !p.aphase;
-    aany = true;
+  while (p.adm.pop(&c)) {
     if (c.cid >= p.aslots.size() || !p.aslots[c.cid].busy) {
       ++errors_;
       continue;
     }
     p.aslots[c.cid].busy = false;
-    admin_done(d, p.aslots[c.cid].opcode, c.dw0, uint16_t(c.status >> 1));
+    admin_done(d, p.aslots[c.cid].opcode, c.dw0, NvmeQueuePair::status(c));
   }
-  if (any) doorbell(p, NvmeCtrl::kDoorbellBase + 12, p.cq_head);
-  if (aany) doorbell(p, NvmeCtrl::kDoorbellBase + 4, p.acq_head);
+  p.io.ring_cq();
+  p.adm.ring_cq();
 }
 
 void ArrayController::io_done(Port& p, const Slot& s, uint16_t status) {

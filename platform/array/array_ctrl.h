@@ -213,7 +213,6 @@ class ArrayController : public sc_core::sc_module {
   void xor_cost(uint64_t tokens) { xor_tokens_ += tokens; }  // vendor C2h: collect up to the threshold + blocks
   void global_gc_request(uint32_t d, uint64_t now);
   void collect_done(uint32_t d, uint64_t now);
-  void doorbell(Port& p, uint32_t offset, uint32_t value);
   bool device_flagged(uint32_t d) const;
   uint32_t gc_devices_during(uint64_t since) const;
   void complete_request(uint64_t id, uint64_t now);
