@@ -22,7 +22,7 @@ uint16_t HostDriver::admin_exec(nvme_sqe e, uint32_t* dw0) {
   e.cdw0 = (e.cdw0 & 0xffff) | (uint32_t(q.sq_tail()) << 16);  // cid: the slot
   q.push(e);
   q.ring_sq();
-  const uint64_t t0 = sc_core::sc_time_stamp().value();
+  const uint64_t t0 = sc_core::sc_time_stamp().value(), stall_ps = pacer_.stall_ps();
   for (;;) {
     nvme_cqe c;
     if (q.pop(&c)) {
@@ -30,10 +30,10 @@ uint16_t HostDriver::admin_exec(nvme_sqe e, uint32_t* dw0) {
       if (dw0) *dw0 = c.dw0;
       return NvmeQueuePair::status(c);
     }
-    if (stall_ps_ && sc_core::sc_time_stamp().value() - t0 >= stall_ps_)
+    if (stall_ps && sc_core::sc_time_stamp().value() - t0 >= stall_ps)
       throw std::runtime_error("host: admin command 0x" + std::to_string(e.cdw0 & 0xff) +
                                " did not complete (host.stall_timeout)");
-    wait(sc_core::sc_time::from_value(stall_ps_ ? stall_ps_ : 1000000000000ull),
+    wait(sc_core::sc_time::from_value(stall_ps ? stall_ps : 1000000000000ull),
          mem_.msi_event(0));  // the admin CQ's vector
   }
 }

@@ -46,31 +46,14 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
       lbas_(queue.lbas ? queue.lbas : sb.lbas()) {
   hq_ = queue;
   lba_end_ = hq_.lba_base + lbas_;
-  qd_ = uint32_t(cfg.get_u64("host.queue_depth", 32, "commands outstanding at most on the I/O queue", 1, 65535));
-  const std::string mode = cfg.get_choice(
-      "host.mode", "auto", {"auto", "open", "closed"},
-      "open: issue at trace timestamps; closed: keep host.queue_depth outstanding; auto: closed for a synthetic "
-      "workload without an arrival rate (workload.synthetic.iops: 0) or a file-level one without host.files.rate, open "
-      "otherwise");
-  const bool synthetic_unpaced =
-      cfg.get_string("workload.source", "synthetic", "where host requests come from") == "synthetic" &&
-      cfg.get_double("workload.synthetic.iops", 0.0, "open-loop arrival rate (0 = closed loop)", 0.0) == 0.0;
-  const bool files_unpaced =
-      cfg.get_string("workload.source", "synthetic", "where host requests come from") == "files" &&
-      cfg.get_double("host.files.rate", 0.0, "file-level host: flowop loops per second (0: closed loop, flat out)",
-                     0.0) == 0.0;
-  closed_loop_ = mode == "closed" || (mode == "auto" && (synthetic_unpaced || files_unpaced));
-  limit_ps_ = cfg.get_time_ps("host.time_limit", "0s",
-                              "stop issuing new requests after this much simulated time (0: run the whole workload)");
+  pacer_ = RequestPacer::from_config(cfg);
+  qd_ = pacer_.depth();
   lba_wrap_ =
       cfg.get_bool("host.lba_wrap", true,
                    "fold requests beyond the namespace back into it (modulo); else they fail with LBA out of range");
   interval_ps_ = cfg.get_time_ps("stats.interval", "1s", "time-series interval (simulated time)");
   res_.interval_histograms = cfg.get_bool("stats.interval_histograms", false,
                                           "also write each interval's latency histograms (latency_histograms.csv)");
-  stall_ps_ =
-      cfg.get_time_ps("host.stall_timeout", "60s",
-                      "fail the run if no command completes for this long while some are outstanding (0: never)");
   submit_ps_ = cfg.get_time_ps("host.submit", "0ns", "host software time per command submitted");
   fua_fraction_ =
       cfg.get_double("host.fua_fraction", 0.0,
@@ -102,7 +85,7 @@ void HostDriver::refill() {
 }
 
 bool HostDriver::next_request(host::IoRequest& io) {
-  if (live_src_) return live_src_->poll(io, now_ps() - live_t0_);
+  if (live_src_) return live_src_->poll(io, now_ps() - pacer_.t0());
   if (prefetch_.need()) {
     refill_ev_.notify();
     wait(refilled_ev_);
@@ -305,7 +288,7 @@ void HostDriver::reap() {
   const uint64_t now = now_ps();
   nvme_cqe c;
   while (io_q_.pop(&c)) {
-    last_progress_ps_ = now;
+    pacer_.progress(now);
     complete_command(c, now);
   }
   io_q_.ring_cq();
@@ -406,8 +389,7 @@ void HostDriver::run() {
 void HostDriver::replay() {
   if (!replay_begin()) return;
   Arrivals a;
-  a.t0 = now_ps();
-  live_t0_ = a.t0;
+  pacer_.start(now_ps());
   a.more = next_request(a.next);
   for (;;) {
     const uint64_t now = now_ps();
@@ -451,14 +433,14 @@ bool HostDriver::replay_begin() {
 // loop: as many as slots could take), stops reading at host.time_limit.
 void HostDriver::take_arrivals(Arrivals& a, uint64_t now) {
   if (live_src_ && !a.more) a.more = next_request(a.next);  // arrived since the last pass
-  if (limit_ps_ && now - a.t0 >= limit_ps_ && a.more) {
+  if (a.more && pacer_.past_limit(now)) {
     a.more = false;
     res_.time_limited = true;
   }
-  while (a.more && (closed_loop_ ? waiting_.size() < qd_ : a.t0 + a.next.time_ps <= now)) {
+  while (a.more && pacer_.due(a.next.time_ps, waiting_.size(), now)) {
     Request r;
     r.io = a.next;
-    r.arrival_ps = closed_loop_ ? now : a.t0 + a.next.time_ps;
+    r.arrival_ps = pacer_.arrival(a.next.time_ps, now);
     r.id = next_id_++;
     if (a.next.flags & host::kIoFsyncBegin) fsync_begin_ps_ = r.arrival_ps;
     if (admit(r)) {
@@ -476,7 +458,7 @@ void HostDriver::issue_waiting(uint64_t now) {
     Request& r = live_.at(waiting_.front());
     // a barrier waits for every earlier request (live_ is ordered by id)
     if ((r.io.flags & host::kIoBarrier) && r.issued == 0 && live_.begin()->first != r.id) break;
-    if (closed_loop_ && r.issued == 0) r.arrival_ps = now;  // closed loop: latency from issue
+    if (pacer_.closed_loop() && r.issued == 0) r.arrival_ps = now;  // closed loop: latency from issue
     const bool all = issue_some(r);
     if (r.issued > 0) occupancy_enter(r, now);  // its latency clock runs (from arrival_ps)
     if (!all) break;
@@ -488,10 +470,11 @@ void HostDriver::issue_waiting(uint64_t now) {
 // the next arrival.
 void HostDriver::wait_for_work(const Arrivals& a, uint64_t now) {
   uint64_t wake = next_sample_ps_;
-  if (a.more && !closed_loop_ && (waiting_.empty() || busy_slots_ < qd_))
-    wake = std::min(a.t0 + a.next.time_ps, next_sample_ps_);
-  if (abort_at_stop_ && a.more && limit_ps_ && a.t0 + limit_ps_ > now)
-    wake = std::min(wake, a.t0 + limit_ps_);  // its queues go at the stop time
+  const uint64_t t0 = pacer_.t0(), limit = pacer_.limit_ps();
+  if (a.more && !pacer_.closed_loop() && (waiting_.empty() || busy_slots_ < qd_))
+    wake = std::min(t0 + a.next.time_ps, next_sample_ps_);
+  if (abort_at_stop_ && a.more && limit && t0 + limit > now)
+    wake = std::min(wake, t0 + limit);  // its queues go at the stop time
   // An MSI that came while the thread was not waiting (an interrupt is
   // latched): handle its completions now instead of waiting for the next one.
   const uint64_t msis = mem_.msis(hq_.qid);
@@ -508,13 +491,14 @@ void HostDriver::wait_for_work(const Arrivals& a, uint64_t now) {
 // Completion handling after a wait: completions, the time series, the stall
 // check (false: the device is stuck, error_ says so).
 bool HostDriver::handle_completions() {
-  if (busy_slots_ == 0) last_progress_ps_ = now_ps();
+  if (busy_slots_ == 0) pacer_.progress(now_ps());
   reap();
   if (now_ps() >= next_sample_ps_) sample(now_ps(), false);
-  if (stall_ps_ && busy_slots_ && now_ps() - last_progress_ps_ >= stall_ps_) {
-    error_ = std::make_exception_ptr(std::runtime_error(
-        "host: no command completed in " + std::to_string(double(stall_ps_) * 1e-12) + " s of simulated time with " +
-        std::to_string(busy_slots_) + " outstanding: the device is stuck (host.stall_timeout)"));
+  if (pacer_.stalled(now_ps(), busy_slots_ != 0)) {
+    error_ = std::make_exception_ptr(std::runtime_error("host: no command completed in " +
+                                                        std::to_string(double(pacer_.stall_ps()) * 1e-12) +
+                                                        " s of simulated time with " + std::to_string(busy_slots_) +
+                                                        " outstanding: the device is stuck (host.stall_timeout)"));
     return false;
   }
   return true;

@@ -32,6 +32,7 @@
 #include "host/latency_histogram.h"
 #include "host/live_source.h"
 #include "host/nvme_queue_pair.h"
+#include "host/request_pacer.h"
 #include "host/request_prefetch.h"
 #include "host/scoreboard.h"
 #include "host/shared_lbas.h"
@@ -126,7 +127,7 @@ class HostDriver : public sc_core::sc_module {
   };
   const StreamsGrant& streams_grant() const { return grant_; }
   void set_sampler(std::function<DeviceSample()> s) { sampler_ = std::move(s); }
-  bool closed_loop() const { return closed_loop_; }
+  bool closed_loop() const { return pacer_.closed_loop(); }
   void set_on_finish(std::function<void()> f) { on_finish_ = std::move(f); }
   // Called for every completed request (timelines); null by default.
   struct RequestRecord {
@@ -261,15 +262,13 @@ class HostDriver : public sc_core::sc_module {
 
   uint32_t lba_size_, max_transfer_;
   uint64_t lbas_;
-  uint32_t qd_;
-  bool closed_loop_, lba_wrap_;
+  RequestPacer pacer_;  // host.mode, host.queue_depth, host.time_limit, host.stall_timeout
+  uint32_t qd_;         // pacer_.depth(): the I/O queue's depth
+  bool lba_wrap_;
   uint64_t interval_ps_;
   uint64_t submit_ps_;
   double fua_fraction_ = 0, fua_acc_ = 0;  // host.fua_fraction: FUA on that share of write commands
-  uint64_t limit_ps_ = 0;
-  uint64_t stall_ps_ = 0;          // host.stall_timeout
-  uint64_t last_progress_ps_ = 0;  // last completion, or last time nothing was outstanding
-  uint64_t msis_seen_ = 0;         // the CQ vector's MSIs when the thread last waited (an MSI is latched)
+  uint64_t msis_seen_ = 0;                 // the CQ vector's MSIs when the thread last waited (an MSI is latched)
 
   Doorbells bells_{pcie};  // the I/O and admin queues' doorbells
   NvmeQueuePair io_q_;
@@ -288,7 +287,6 @@ class HostDriver : public sc_core::sc_module {
   struct Arrivals {
     host::IoRequest next;  // the next request not yet admitted (while more)
     bool more = false;
-    uint64_t t0 = 0;  // replay start: request times count from it
   };
   bool replay_begin();
   void take_arrivals(Arrivals& a, uint64_t now);
@@ -297,7 +295,6 @@ class HostDriver : public sc_core::sc_module {
   bool handle_completions();
   RequestPrefetch prefetch_;
   LiveSource* live_src_ = nullptr;
-  uint64_t live_t0_ = 0;
   sc_core::sc_event refill_ev_, refilled_ev_;
   gcdetect::BlockStats block_;
   gcdetect::BlockStats* block_feed_ = &block_;  // where start/done are counted

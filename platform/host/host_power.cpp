@@ -38,11 +38,11 @@ void HostDriver::power_loss() {
   admin_q_.reset();  // the admin queue too (made again if it is used)
   if (hq_.create && !io_q_.create(nvme_))
     throw std::runtime_error(std::string(name()) + ": could not create the I/O queue again after power loss");
-  last_progress_ps_ = now;
+  pacer_.progress(now);
 }
 
 void HostDriver::power_up() {
-  last_progress_ps_ = sc_core::sc_time_stamp().value();
+  pacer_.progress(sc_core::sc_time_stamp().value());
   mem_.wake(hq_.qid);  // the thread (waiting on its CQ's vector) goes on at once, not at its next sample
 }
 
