@@ -7,8 +7,8 @@
 
 #include "host/host_memory.h"
 #include "host/scoreboard.h"
+#include "host/workload_views.h"
 #include "nvme/nvme_ctrl.h"
-#include "run/simulation.h"
 
 namespace ssdvp {
 namespace {
@@ -21,28 +21,7 @@ bool flow_overridable(const std::string& k) {
   return k.rfind("workload.", 0) == 0 || k == "host.queue_depth" || k == "host.mode" || k == "host.submit";
 }
 
-class Delayed : public host::Workload {
- public:
-  Delayed(host::Workload& inner, uint64_t d) : in_(inner), d_(d) {}
-  bool next(host::IoRequest& r) override {
-    if (!in_.next(r)) return false;
-    r.time_ps += d_;
-    return true;
-  }
-  void rewind() override { in_.rewind(); }
-  std::string describe() const override { return in_.describe(); }
-  const host::WorkloadStats& stats() const override { return in_.stats(); }
-
- private:
-  host::Workload& in_;
-  uint64_t d_;
-};
-
 }  // namespace
-
-std::unique_ptr<host::Workload> make_delayed(host::Workload& inner, uint64_t delay_ps) {
-  return std::make_unique<Delayed>(inner, delay_ps);
-}
 
 std::vector<FlowSpec> read_flows(Config& cfg, uint64_t lbas) {
   const uint64_t n = cfg.get_u64("flows.count", 0,

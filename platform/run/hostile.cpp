@@ -1,5 +1,5 @@
 // hostile.cpp - see hostile.h.
-#include "host/hostile.h"
+#include "run/hostile.h"
 
 #include <cstdio>
 #include <cstring>
