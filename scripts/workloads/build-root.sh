@@ -42,6 +42,11 @@ for t in apt-get apt-cache dpkg-deb mkfs.ext4; do
 done
 [ -x /bin/busybox ] && file -L /bin/busybox | grep -q "statically linked" || { echo "SKIP: busybox-static not installed"; exit 77; }
 img=$out/root-$set_name.img
+# Built once per OUTDIR and set (the .debs are kept in OUTDIR/debs); ROOT_REBUILD=1 rebuilds.
+if [ -f "$img" ] && [ -f "$out/packages-$set_name.txt" ] && [ "${ROOT_REBUILD:-0}" != 1 ]; then
+  echo "root: $img (built before; ROOT_REBUILD=1 rebuilds)"
+  exit 0
+fi
 # shellcheck disable=SC2086
 pkgs=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces \
   --no-enhances $apps 2>/dev/null | grep -v '^[ <]' | sort -u |

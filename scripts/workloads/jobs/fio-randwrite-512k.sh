@@ -1,0 +1,28 @@
+# fio-randwrite-512k - seed 000's job: 512 KiB random writes on ext4, with
+# files deleted and re-created between rounds so that TRIM has work.
+# File system: mke2fs defaults (which discard the whole device first), mounted
+# with `discard` (online discard: every freed extent is TRIMmed when its
+# transaction commits).
+# Job: 8 files of WL_DATA_MIB/8 each (fio --nrfiles=8, the data set);
+# rounds of `fio --rw=randwrite --bs=512k --direct=1 --ioengine=libaio
+# --iodepth=8 --file_service_type=random --io_size=WL_DATA_MIB/2` with
+# --randseed=WL_SEED+round (fio's own layout of missing files included);
+# after each round two of the eight files (rotating) are deleted, so the next
+# round lays them out afresh. Rounds until the device has taken WL_WRITE_MIB
+# of writes (/sys/block/vda/stat), then one sync.
+ROOT_SET=base
+MKFS_OPTS=""
+MOUNT_OPTS="discard"
+FSTRIM=0
+job_run() {
+  d=$1/fio r=0
+  mkdir -p "$d" || return 1
+  while [ "$(wl_written_mib)" -lt "$WL_WRITE_MIB" ]; do
+    fio --name=rw --directory="$d" --nrfiles=8 --size="${WL_DATA_MIB}m" --rw=randwrite --bs=512k --direct=1 \
+      --ioengine=libaio --iodepth=8 --file_service_type=random --io_size=$((WL_DATA_MIB / 2))m \
+      --randseed=$((WL_SEED + r)) --output-format=terse --terse-version=3 >/tmp/fio.out || return 1
+    echo "WL-ROUND $r written=$(wl_written_mib)MiB $(cut -d';' -f49 /tmp/fio.out)KiB/s"
+    rm -f "$d/rw.0.$(((2 * r) % 8))" "$d/rw.0.$(((2 * r + 1) % 8))"
+    r=$((r + 1))
+  done
+}
