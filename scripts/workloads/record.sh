@@ -7,7 +7,7 @@
 #           (scripts/guest/build-initramfs.sh with scripts/workloads/guest_init.sh
 #           as /init, runner.sh and every job in scripts/workloads/jobs/)
 #   serve   `ssdvp serve -c WL_CONFIG --record` (default configs/workloads.yaml:
-#           1 GiB, preconditioned full, as fast as possible)
+#           4 GiB, preconditioned full, as fast as possible)
 #   guest   qemu-system-x86_64 (TCG: nested KVM does not boot here), the
 #           export as /dev/vda (virtio, cache=none, discard=unmap), the root as
 #           /dev/vdb read-only; in the guest (runner.sh): mkfs.ext4 with the
@@ -90,6 +90,18 @@ for l in body[1:]:
     ops[p[2]] = ops.get(p[2], 0) + 1
     if p[2] == "write":
         ops["write_bytes"] = ops.get("write_bytes", 0) + int(p[4])
+# The guest's queue depth: requests in the drive at once (simulated time), up to the cut.
+ev, cut_ps = [], int(lines[cut].split()[0])
+with open("session.iolog.times.csv") as f:
+    next(f)
+    for row in f:
+        c = row.split(",")
+        if int(c[7]) < cut_ps:
+            ev += [(int(c[7]), 1), (int(c[8]), -1)]
+depth = qd = 0
+for _, d in sorted(ev, key=lambda e: (e[0], e[1])):
+    depth += d
+    qd = max(qd, depth)
 raw = "".join(body).encode()
 xzdata = lzma.compress(raw, preset=9 | lzma.PRESET_EXTREME)
 open(f"{name}.iolog.xz", "wb").write(xzdata)
@@ -109,6 +121,7 @@ prov = {
     "sha256_xz": hashlib.sha256(xzdata).hexdigest(),
     "sha256_iolog": hashlib.sha256(raw).hexdigest(),
     "requests": sum(v for k, v in ops.items() if k != "write_bytes"),
+    "queue_depth": qd,
     "by_op": ops,
     "drive": {"config": os.path.relpath(config, src), "export_bytes": size,
               "drive_writes": round(ops.get("write_bytes", 0) / size, 3)},
