@@ -9,8 +9,8 @@
 #   serve   `ssdvp serve -c WL_CONFIG --record` (default configs/workloads.yaml:
 #           4 GiB, preconditioned full, as fast as possible)
 #   guest   qemu-system-x86_64 (TCG: nested KVM does not boot here), the
-#           export as /dev/vda (virtio, cache=none, discard=unmap), the root as
-#           /dev/vdb read-only; in the guest (runner.sh): mkfs.ext4 with the
+#           export as /dev/vda (virtio, cache=none, discard=unmap, 4 KiB logical
+#           blocks), the root as /dev/vdb read-only; in the guest (runner.sh): mkfs.ext4 with the
 #           job's options, mount, the application, sync, fstrim if the job
 #           says so, umount, a marker read, `e2fsck -fn` (must be clean); any
 #           GUEST-FAIL, a kernel panic or no GUEST-OK fails this step
@@ -56,13 +56,20 @@ mkdir -p "$dir" && cd "$dir" || exit 1
 rm -rf out nbd.sock session.iolog session.iolog.times.csv guest.log "$name".*
 . "$src/testbench/nbd/serve_lib.sh"
 start_serve "$ssdvp" "$config"
+# The export as /dev/vda with 4 KiB logical blocks (the export's minimum block
+# size: with 512-byte sectors the kernel splits mke2fs's whole-device discard
+# of a 4 GiB drive at 2^22-1 sectors, which the export rejects as unaligned),
+# then the root as /dev/vdb, read-only.
+disks=(-drive "if=none,id=export,file.driver=nbd,file.path=$sock,file.export=ssdvp,format=raw,cache=none,discard=unmap"
+  -device "virtio-blk-pci,drive=export,logical_block_size=4096,physical_block_size=4096"
+  -drive "if=none,id=root,file=$cache/root-${set_name:-base}.img,format=raw,readonly=on"
+  -device "virtio-blk-pci,drive=root")
+echo "${disks[*]}" >qemu-disks.txt
 t0=$(date +%s)
 timeout "${GUEST_TIMEOUT:-14400}" qemu-system-x86_64 -M pc -m "${GUEST_MEM:-1024}" -nographic -no-reboot -nodefaults \
   -serial stdio -kernel "$cache/vmlinuz" -initrd "$cache/initramfs-guest_init.cpio.gz" \
   -append "console=ttyS0 panic=-1 quiet WL_JOB=$name ${wl[*]}" \
-  -drive "file.driver=nbd,file.path=$sock,file.export=ssdvp,format=raw,if=virtio,cache=none,discard=unmap" \
-  -drive "file=$cache/root-${set_name:-base}.img,format=raw,if=virtio,readonly=on" \
-  >guest.log 2>&1 </dev/null
+  "${disks[@]}" >guest.log 2>&1 </dev/null
 qrc=$? t1=$(date +%s)
 grep -a -q "GUEST-FAIL" guest.log && fail "step guest: $(grep -a GUEST-FAIL guest.log | head -1 | tr -d '\r')"
 grep -a -q "Kernel panic" guest.log && fail "step guest: kernel panic: $(grep -a -m1 'Kernel panic' guest.log)"
@@ -106,8 +113,8 @@ raw = "".join(body).encode()
 xzdata = lzma.compress(raw, preset=9 | lzma.PRESET_EXTREME)
 open(f"{name}.iolog.xz", "wb").write(xzdata)
 log = open("guest.log", errors="replace").read().replace("\r", "")
-def grab(tag):
-    return [l for l in log.splitlines() if l.startswith(tag)]
+def grab(tag):  # the console's escape sequences may precede a marker on its line
+    return [l[l.index(tag):] for l in log.splitlines() if tag in l]
 pk = {}
 setname = re.search(r"^ROOT_SET=(\w+)", open(job).read(), re.M)
 for l in open(os.path.join(cache, f"packages-{setname.group(1) if setname else 'base'}.txt")):
@@ -137,6 +144,8 @@ prov = {
     "kernel": open(os.path.join(cache, "kernel-package")).read().strip(),
     "qemu": subprocess.run(["qemu-system-x86_64", "--version"], capture_output=True, text=True).stdout.splitlines()[0],
     "accel": "tcg",
+    "qemu_disks": open("qemu-disks.txt").read().strip().replace(os.getcwd() + "/", "").replace(src + "/", ""),
+    "guest_mem_mib": int(os.environ.get("GUEST_MEM", "1024")),
     "ssdvp": {"commit": git("rev-parse", "HEAD"), "changed_files": len(git("status", "--porcelain").splitlines())},
     "session": {"integrity": j["integrity"], "waf": j["ftl"]["waf"], "nbd_requests": n["requests"]},
 }
