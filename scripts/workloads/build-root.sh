@@ -25,7 +25,9 @@
 # trusted: every ELF executable of the applications must resolve all its
 # shared libraries inside the root (the root's own loader, `--list`, chrooted), or the
 # build fails naming the binary and the library. busybox (static, from the
-# host's busybox-static) provides the shell and the utilities in /bb.
+# host's busybox-static) provides the shell and the utilities in /bb; fbp,
+# our Filebench personalities (scripts/workloads/filebench/fbp.c), is built
+# static with the host's gcc into /usr/local/bin.
 # OUTDIR/packages-SET.txt lists `package version sha256-of-the-.deb`.
 # Exit 77 when a tool is missing or a package cannot be fetched.
 set -euo pipefail
@@ -73,6 +75,16 @@ done
 mkdir -p "$root/bb" "$root"/{proc,sys,dev,tmp,run,mnt,jobs,var/tmp}
 cp /bin/busybox "$root/bb/busybox"
 for a in $("$root/bb/busybox" --list); do [ "$a" = busybox ] || ln -s busybox "$root/bb/$a"; done
+# fbp (scripts/workloads/filebench/fbp.c: Filebench's personalities, ours,
+# since Filebench is not packaged), static, in /usr/local/bin
+if command -v gcc >/dev/null 2>&1; then
+  mkdir -p "$root/usr/local/bin"
+  gcc -O2 -static -pthread -o "$root/usr/local/bin/fbp" "$(dirname "$0")/filebench/fbp.c" -lm ||
+    { echo "FAIL: fbp does not build"; exit 1; }
+  echo "fbp (ours) $(sha256sum "$(dirname "$0")/filebench/fbp.c" | cut -d' ' -f1)" >>"$list"
+else
+  echo "NOTE: no gcc: the filebench-* jobs cannot run in this root"
+fi
 # the shared-library check: each application's executables resolve in the root
 # (chrooted, so the host's libraries cannot stand in)
 for p in $apps; do

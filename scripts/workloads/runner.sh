@@ -11,7 +11,7 @@
 # data set), WL_WRITE_MIB (what it should write to the device in all),
 # WL_SEED, WL_DRIVE_MIB, and wl_written_mib (MiB written to /dev/vda so far,
 # from /sys/block/vda/stat) to size its rounds.
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin:/bb HOME=/tmp LC_ALL=C
+export PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/bb HOME=/tmp LC_ALL=C
 name=$1
 die() { echo "GUEST-FAIL: step $step: $*"; exit 1; }
 step=job
