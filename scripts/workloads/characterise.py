@@ -69,9 +69,11 @@ def run_generator(ssdvp: str, kind: str, ops: int) -> tuple[np.ndarray, dict]:
         subprocess.run(cmd, check=True, env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1"),
                        stdout=subprocess.DEVNULL)
         h = json.load(open(os.path.join(d, "out", "summary.json")))["host"]
-        a = np.genfromtxt(log, delimiter=",", skip_header=1, dtype=None, encoding=None,
-                          converters={1: lambda s: 0 if s == "write" else 1})
-        rows = np.array([tuple(r)[:4] for r in np.atleast_1d(a)], dtype=np.int64).reshape(-1, 4)
+        with open(log) as f:
+            next(f)
+            rows = np.array([(int(t), 0 if op == "write" else 1, int(off), int(ln))
+                             for t, op, off, ln, _ in (line.split(",") for line in f)],
+                            dtype=np.int64).reshape(-1, 4)
     counts = {"read": h["reads"], "write": h["writes"], "trim": h["trims"], "sync": h["flushes"],
               "read_bytes": h["read_bytes"], "write_bytes": h["write_bytes"],
               "trim_bytes": int(rows[rows[:, 1] == 1, 3].sum()), "sim_s": h["sim_time_s"]}
