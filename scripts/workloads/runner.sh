@@ -9,8 +9,8 @@
 # the recording there, so what follows is not the workload's), fsck
 # (`e2fsck -fn`, must be clean). The job gets WL_DATA_MIB (the application's
 # data set), WL_WRITE_MIB (what it should write to the device in all),
-# WL_SEED, WL_DRIVE_MIB, and wl_written_mib (MiB written to /dev/vda so far,
-# from /sys/block/vda/stat) to size its rounds.
+# WL_SEED, WL_DRIVE_MIB, wl_written_mib (MiB written to /dev/vda so far,
+# from /sys/block/vda/stat) and wl_rounds (repeat a round until WL_WRITE_MIB).
 export PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/bb HOME=/tmp LC_ALL=C
 name=$1
 die() { echo "GUEST-FAIL: step $step: $*"; exit 1; }
@@ -20,6 +20,16 @@ WL_DRIVE_MIB=$(($(cat /sys/block/vda/size) / 2048))
 export WL_DRIVE_MIB WL_SEED=${WL_SEED:-1}
 export WL_DATA_MIB=${WL_DATA_MIB:-$((WL_DRIVE_MIB * 55 / 100))} WL_WRITE_MIB=${WL_WRITE_MIB:-$((WL_DRIVE_MIB * 2))}
 wl_written_mib() { echo $(($(awk '{print $7}' /sys/block/vda/stat) / 2048)); }
+# wl_rounds CMD...: runs CMD... ROUND for ROUND = 0, 1, ... until the device
+# has taken WL_WRITE_MIB of writes; prints `WL-ROUND n written=MiB` after each.
+wl_rounds() {
+  _r=0
+  while [ "$(wl_written_mib)" -lt "$WL_WRITE_MIB" ]; do
+    "$@" "$_r" || return 1
+    echo "WL-ROUND $_r written=$(wl_written_mib)MiB"
+    _r=$((_r + 1))
+  done
+}
 up() { cut -d' ' -f1 /proc/uptime; }
 echo "WL-PARAMS job=$name drive=${WL_DRIVE_MIB}MiB data=${WL_DATA_MIB}MiB write=${WL_WRITE_MIB}MiB seed=$WL_SEED"
 step=mkfs; echo "STEP mkfs: mkfs.ext4 $MKFS_OPTS /dev/vda"

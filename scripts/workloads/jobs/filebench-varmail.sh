@@ -12,12 +12,8 @@ ROOT_SET=base
 MKFS_OPTS=""
 MOUNT_OPTS=""
 FSTRIM=0
+round() { fbp varmail "$1" nfiles=$((WL_DATA_MIB * 80)) loops="$2" seed=$((WL_SEED + $3)); } # DIR LOOPS ROUND
 job_run() {
-  n=$((WL_DATA_MIB * 64 * 5 / 4)) loops=$((WL_DATA_MIB * 1024 / 2 / 32 / 16)) r=0
-  [ "$loops" -ge 1 ] || loops=1
-  while [ "$(wl_written_mib)" -lt "$WL_WRITE_MIB" ]; do
-    fbp varmail "$1/vm" nfiles=$n loops=$loops seed=$((WL_SEED + r)) || return 1
-    echo "WL-ROUND $r written=$(wl_written_mib)MiB"
-    r=$((r + 1))
-  done
+  loops=$((WL_DATA_MIB * 1024 / 2 / 32 / 16))
+  wl_rounds round "$1/vm" $((loops > 0 ? loops : 1))
 }

@@ -12,13 +12,9 @@ ROOT_SET=base
 MKFS_OPTS=""
 MOUNT_OPTS=""
 FSTRIM=0
-job_run() {
-  r=0
-  while [ "$(wl_written_mib)" -lt "$WL_WRITE_MIB" ]; do
-    fio --name=journal --directory="$1" --size="${WL_DATA_MIB}m" --rw=randwrite --bs=4k --ioengine=psync \
-      --fsync=32 --io_size=$((WL_DATA_MIB / 4))m --randseed=$((WL_SEED + r)) --output-format=terse \
-      --terse-version=3 >/tmp/fio.out || return 1
-    echo "WL-ROUND $r written=$(wl_written_mib)MiB $(cut -d';' -f49 /tmp/fio.out)KiB/s"
-    r=$((r + 1))
-  done
+round() { # DIR ROUND
+  fio --name=journal --directory="$1" --size="${WL_DATA_MIB}m" --rw=randwrite --bs=4k --ioengine=psync \
+    --fsync=32 --io_size=$((WL_DATA_MIB / 4))m --randseed=$((WL_SEED + $2)) --output-format=terse \
+    --terse-version=3 >/tmp/fio.out
 }
+job_run() { wl_rounds round "$1"; }

@@ -14,15 +14,10 @@ ROOT_SET=base
 MKFS_OPTS=""
 MOUNT_OPTS="discard"
 FSTRIM=0
-job_run() {
-  d=$1/fio r=0
-  mkdir -p "$d" || return 1
-  while [ "$(wl_written_mib)" -lt "$WL_WRITE_MIB" ]; do
-    fio --name=rw --directory="$d" --nrfiles=8 --size="${WL_DATA_MIB}m" --rw=randwrite --bs=512k --direct=1 \
-      --ioengine=libaio --iodepth=8 --file_service_type=random --io_size=$((WL_DATA_MIB / 2))m \
-      --randseed=$((WL_SEED + r)) --output-format=terse --terse-version=3 >/tmp/fio.out || return 1
-    echo "WL-ROUND $r written=$(wl_written_mib)MiB $(cut -d';' -f49 /tmp/fio.out)KiB/s"
-    rm -f "$d/rw.0.$(((2 * r) % 8))" "$d/rw.0.$(((2 * r + 1) % 8))"
-    r=$((r + 1))
-  done
+round() { # DIR ROUND
+  fio --name=rw --directory="$1" --nrfiles=8 --size="${WL_DATA_MIB}m" --rw=randwrite --bs=512k --direct=1 \
+    --ioengine=libaio --iodepth=8 --file_service_type=random --io_size=$((WL_DATA_MIB / 2))m \
+    --randseed=$((WL_SEED + $2)) --output-format=terse --terse-version=3 >/tmp/fio.out || return 1
+  rm -f "$1/rw.0.$(((2 * $2) % 8))" "$1/rw.0.$(((2 * $2 + 1) % 8))"
 }
+job_run() { mkdir -p "$1/fio" && wl_rounds round "$1/fio"; }

@@ -14,18 +14,14 @@ ROOT_SET=base
 MKFS_OPTS=""
 MOUNT_OPTS="discard"
 FSTRIM=0
-job_run() {
-  d=$1 f=$((WL_DATA_MIB / 4)) r=0
-  while [ "$(wl_written_mib)" -lt "$WL_WRITE_MIB" ]; do
-    off=$(((r * 10) % 50))
-    set --
-    for k in 0 1 2 3; do
-      set -- "$@" --name=s$k --filename="$d/stream$k" --filesize="${f}m" --size=50% --offset=${off}% --bs=$((4 << (2 * k)))k \
-        --io_size=$((f * (k + 1) / 8))m --randseed=$((WL_SEED + r + k))
-    done
-    fio --rw=randwrite --direct=1 --ioengine=libaio --iodepth=4 --random_distribution=zoned:80/10:20/90 \
-      --output-format=terse --terse-version=3 "$@" >/tmp/fio.out || return 1
-    echo "WL-ROUND $r written=$(wl_written_mib)MiB window at ${off}%"
-    r=$((r + 1))
+round() { # DIR ROUND
+  d=$1 f=$((WL_DATA_MIB / 4)) r=$2
+  set --
+  for k in 0 1 2 3; do
+    set -- "$@" --name=s$k --filename="$d/stream$k" --filesize="${f}m" --size=50% --offset=$(((r * 10) % 50))% \
+      --bs=$((4 << (2 * k)))k --io_size=$((f * (k + 1) / 8))m --randseed=$((WL_SEED + r + k))
   done
+  fio --rw=randwrite --direct=1 --ioengine=libaio --iodepth=4 --random_distribution=zoned:80/10:20/90 \
+    --output-format=terse --terse-version=3 "$@" >/tmp/fio.out
 }
+job_run() { wl_rounds round "$1"; }

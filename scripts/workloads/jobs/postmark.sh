@@ -14,17 +14,17 @@ ROOT_SET=base
 MKFS_OPTS=""
 MOUNT_OPTS=""
 FSTRIM=0
+round() { # DIR FILES ROUND
+  mkdir -p "$1" || return 1
+  printf '%s\n' "set location $1" "set number $2" "set size 4096 131072" "set subdirectories 16" \
+    "set read 4096" "set write 4096" "set buffering false" "set transactions $2" "set seed $((WL_SEED + $3))" \
+    "run" "quit" >/tmp/pm.cfg
+  postmark /tmp/pm.cfg >/tmp/pm.out 2>&1 || { cat /tmp/pm.out; return 1; }
+  sync
+  echo "WL-POSTMARK $(grep -E 'seconds total|transactions per second' /tmp/pm.out | tr '\n' ' ')"
+}
 job_run() {
-  n=$((WL_DATA_MIB * 1024 / 66)) r=0
+  n=$((WL_DATA_MIB * 1024 / 66))
   [ "$n" -ge 10 ] || n=10
-  while [ "$(wl_written_mib)" -lt "$WL_WRITE_MIB" ]; do
-    mkdir -p "$1/pm" || return 1
-    printf '%s\n' "set location $1/pm" "set number $n" "set size 4096 131072" "set subdirectories 16" \
-      "set read 4096" "set write 4096" "set buffering false" "set transactions $n" "set seed $((WL_SEED + r))" \
-      "run" "quit" >/tmp/pm.cfg
-    postmark /tmp/pm.cfg >/tmp/pm.out 2>&1 || { cat /tmp/pm.out; return 1; }
-    sync
-    echo "WL-ROUND $r written=$(wl_written_mib)MiB $(grep -E 'seconds total|transactions per second' /tmp/pm.out | tr '\n' ' ')"
-    r=$((r + 1))
-  done
+  wl_rounds round "$1/pm" "$n"
 }
