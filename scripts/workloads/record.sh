@@ -110,7 +110,7 @@ for _, d in sorted(ev, key=lambda e: (e[0], e[1])):
     depth += d
     qd = max(qd, depth)
 raw = "".join(body).encode()
-xzdata = lzma.compress(raw, preset=9 | lzma.PRESET_EXTREME)
+xzdata = lzma.compress(raw, preset=9)
 open(f"{name}.iolog.xz", "wb").write(xzdata)
 log = open("guest.log", errors="replace").read().replace("\r", "")
 def grab(tag):  # the console's escape sequences may precede a marker on its line
@@ -119,7 +119,8 @@ pk = {}
 setname = re.search(r"^ROOT_SET=(\w+)", open(job).read(), re.M)
 for l in open(os.path.join(cache, f"packages-{setname.group(1) if setname else 'base'}.txt")):
     p, v, h = l.split()
-    pk[p] = {"version": v, "deb_sha256": h}
+    pk[p] = {"version": v, "deb_sha256": h} if v != "(ours)" else {"source": f"scripts/workloads/filebench/{p}.c",
+                                                                    "sha256": h}
 git = lambda *a: subprocess.run(["git", "-C", src, *a], capture_output=True, text=True).stdout.strip()
 prov = {
     "name": name,
