@@ -54,6 +54,9 @@ bash "$src/scripts/guest/build-initramfs.sh" "$cache" "$src/scripts/workloads/gu
   { rc=$?; [ $rc -eq 77 ] && exit 77; echo "FAIL: step root: initramfs"; exit 1; }
 mkdir -p "$dir" && cd "$dir" || exit 1
 rm -rf out nbd.sock session.iolog session.iolog.times.csv guest.log "$name".*
+cp "$job" job.sh # the job as it ran (the provenance hashes this copy)
+git -C "$src" log -1 --format=%H -- "$job" >job.commit 2>/dev/null
+git -C "$src" diff --quiet HEAD -- "$job" 2>/dev/null || echo "(changed since)" >>job.commit
 . "$src/testbench/nbd/serve_lib.sh"
 start_serve "$ssdvp" "$config"
 # The export as /dev/vda with 4 KiB logical blocks (the export's minimum block
@@ -133,7 +136,8 @@ prov = {
     "by_op": ops,
     "drive": {"config": os.path.relpath(config, src), "export_bytes": size,
               "drive_writes": round(ops.get("write_bytes", 0) / size, 3)},
-    "job": {"file": os.path.relpath(job, src), "sha256": hashlib.sha256(open(job, "rb").read()).hexdigest(),
+    "job": {"file": os.path.relpath(job, src), "sha256": hashlib.sha256(open("job.sh", "rb").read()).hexdigest(),
+            "commit": " ".join(open("job.commit").read().split()), "text": open("job.sh").read(),
             "parameters": grab("WL-PARAMS"), "kernel_args": wlargs},
     "mkfs": grab("STEP mkfs") + grab("WL-MKFS"),
     "mount": grab("STEP mount") + [l for l in log.splitlines() if " /mnt ext4 " in l],
