@@ -84,8 +84,7 @@ static void path(char *buf, size_t n, long i) {
   if (kind == VARMAIL)
     snprintf(buf, n, "%s/00000001/%08ld", dir, i + 1);
   else /* a two-level tree of dirwidth entries per directory, as Filebench's */
-    snprintf(buf, n, "%s/%08ld/%08ld/%08ld", dir, i / (dirwidth * dirwidth) + 1, (i / dirwidth) % dirwidth + 1,
-             i + 1);
+    snprintf(buf, n, "%s/%08ld/%08ld/%08ld", dir, i / (dirwidth * dirwidth) + 1, (i / dirwidth) % dirwidth + 1, i + 1);
 }
 static void mkparents(const char *p) {
   char b[512];
@@ -226,7 +225,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: fbp fileserver|varmail|webserver DIR [key=value...]\n");
     return 2;
   }
-  if (!strcmp(argv[1], "fileserver")) kind = FILESERVER;
+  if (!strcmp(argv[1], "fileserver"))
+    kind = FILESERVER;
   else if (!strcmp(argv[1], "varmail")) {
     kind = VARMAIL, nfiles = 1000, meansize = 16384, nthreads = 16, dirwidth = 1000000;
   } else if (!strcmp(argv[1], "webserver")) {
@@ -238,12 +238,18 @@ int main(int argc, char **argv) {
   dir = argv[2];
   for (int a = 3; a < argc; a++) {
     long v = atol(strchr(argv[a], '=') ? strchr(argv[a], '=') + 1 : "0");
-    if (!strncmp(argv[a], "nfiles=", 7)) nfiles = v;
-    else if (!strncmp(argv[a], "meansize=", 9)) meansize = v;
-    else if (!strncmp(argv[a], "threads=", 8)) nthreads = v;
-    else if (!strncmp(argv[a], "loops=", 6)) loops = v;
-    else if (!strncmp(argv[a], "seed=", 5)) seed = (unsigned long)v;
-    else if (!strncmp(argv[a], "dirwidth=", 9)) dirwidth = v;
+    if (!strncmp(argv[a], "nfiles=", 7))
+      nfiles = v;
+    else if (!strncmp(argv[a], "meansize=", 9))
+      meansize = v;
+    else if (!strncmp(argv[a], "threads=", 8))
+      nthreads = v;
+    else if (!strncmp(argv[a], "loops=", 6))
+      loops = v;
+    else if (!strncmp(argv[a], "seed=", 5))
+      seed = (unsigned long)v;
+    else if (!strncmp(argv[a], "dirwidth=", 9))
+      dirwidth = v;
     else {
       fprintf(stderr, "fbp: unknown argument %s\n", argv[a]);
       return 2;
