@@ -186,11 +186,17 @@ def main() -> None:
           "one with `build/platform/ssdvp run -c CONFIG --trace NAME.iolog --trace-format fio "
           "--set workload.fio_time_unit_ps=1` (unpack with `xz -dk`), or by name in a sweep "
           "(`workloads: [NAME]`, docs/exploration.md).", "",
+          "Each recording replays on its drive with 0 integrity mismatches, open loop at its timestamps and "
+          "closed loop at its queue depth (ctest `Workloads.Replay.NAME`: the sha256 and the first 10,000 "
+          "requests; the whole recordings: traces/README.md).", "",
           "What a block-level replay loses: the application does not see the drive's latency (its "
           "requests arrive at the recorded times, open loop, or as fast as the queue depth allows, closed "
           "loop), so a slower placement cannot slow the application down, and the file system's choices "
           "(where ext4 puts a file, when jbd2 commits) are those made on the recording drive.", "",
           "## Size and mix", "",
+          "Every recording starts with mke2fs, which discards the whole drive (one drive's worth of trims) "
+          "before writing its metadata: it is in the trims and in trimmed / written. Synthetic generators: "
+          "reads and flushes from their summary, writes and trims from `host.streams_log`.", "",
           "| workload | requests | reads | writes | trims | flushes | written GiB | drive-writes | mean write KiB "
           "| read share | footprint (of drive) | flushes / GiB written | writes / flush | trimmed / written |",
           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -239,7 +245,8 @@ def main() -> None:
                  f"{p['queue_depth']} | {(ROOT / 'traces/workloads' / (n + '.iolog.xz')).stat().st_size:,} | "
                  f"`{p['sha256_xz'][:16]}…` |")
     rate = {n: p["by_op"].get("write_bytes", 0) / (1 << 20) / (p["guest_wall_seconds"] / 60) for n, p in provs.items()}
-    rdb = f"{8192 / rate['rocksdb']:.0f} min at rocksdb's measured rate" if "rocksdb" in rate else "not measured"
+    rdb = (f"{8192 / rate['rocksdb']:.0f} min at the rocksdb recording's rate" if "rocksdb" in rate
+           else "an hour or more (db_bench was not recorded here)")
     L += ["", "## Filebench's personalities: how close `fbp` is", "",
           "Filebench is not packaged in Debian, so `filebench-*` run `fbp` "
           "(`scripts/workloads/filebench/fbp.c`, ours, built static into the guest root). It takes from "
