@@ -30,6 +30,15 @@ wl_rounds() {
     _r=$((_r + 1))
   done
 }
+# fbp_rounds PERSONALITY DIR ENTRIES KIB_PER_LOOP THREADS: our Filebench
+# personalities (fbp) in wl_rounds, each round about WL_DATA_MIB / 2 of
+# writes (loops per thread from the personality's KiB written per loop), seed
+# WL_SEED+round, the file set kept between rounds.
+fbp_round() { fbp "$1" "$2" nfiles="$3" loops="$4" seed=$((WL_SEED + $5)); }
+fbp_rounds() {
+  _l=$((WL_DATA_MIB * 1024 / 2 / $4 / $5))
+  wl_rounds fbp_round "$1" "$2" "$3" $((_l > 0 ? _l : 1))
+}
 up() { cut -d' ' -f1 /proc/uptime; }
 echo "WL-PARAMS job=$name drive=${WL_DRIVE_MIB}MiB data=${WL_DATA_MIB}MiB write=${WL_WRITE_MIB}MiB seed=$WL_SEED"
 step=mkfs; echo "STEP mkfs: mkfs.ext4 $MKFS_OPTS /dev/vda"

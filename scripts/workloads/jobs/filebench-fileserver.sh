@@ -14,8 +14,4 @@ ROOT_SET=base
 MKFS_OPTS=""
 MOUNT_OPTS=""
 FSTRIM=0
-round() { fbp fileserver "$1" nfiles=$((WL_DATA_MIB * 10)) loops="$2" seed=$((WL_SEED + $3)); } # DIR LOOPS ROUND
-job_run() {
-  loops=$((WL_DATA_MIB * 1024 / 2 / 144 / 50))
-  wl_rounds round "$1/fs" $((loops > 0 ? loops : 1))
-}
+job_run() { fbp_rounds fileserver "$1/fs" $((WL_DATA_MIB * 10)) 144 50; }

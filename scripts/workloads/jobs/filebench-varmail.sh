@@ -12,8 +12,4 @@ ROOT_SET=base
 MKFS_OPTS=""
 MOUNT_OPTS=""
 FSTRIM=0
-round() { fbp varmail "$1" nfiles=$((WL_DATA_MIB * 80)) loops="$2" seed=$((WL_SEED + $3)); } # DIR LOOPS ROUND
-job_run() {
-  loops=$((WL_DATA_MIB * 1024 / 2 / 32 / 16))
-  wl_rounds round "$1/vm" $((loops > 0 ? loops : 1))
-}
+job_run() { fbp_rounds varmail "$1/vm" $((WL_DATA_MIB * 80)) 32 16; }
