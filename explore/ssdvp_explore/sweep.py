@@ -9,6 +9,10 @@ A sweep file is YAML (schema in docs/exploration.md)::
     traces: [traces/a.ascii]
     seeds: [1, 2]
 
+``workloads: [NAME, ...]`` is an axis of recorded application workloads
+(traces/workloads/, explore/ssdvp_explore/workloads.py), each setting the
+trace source, path, format and time unit.
+
 Each point is the base config file plus an ordered set of ``--set`` overrides.
 Its identity (the cache key) is the sha256 of the canonical merged config: the
 base file flattened to dotted keys, the overrides applied on top, the digest of
@@ -31,7 +35,7 @@ import yaml
 
 SCHEMA_KEYS = {
     "name", "description", "base", "set", "grid", "zip", "cases", "exclude",
-    "traces", "trace_key", "seeds", "seed_key", "timeout_s",
+    "traces", "trace_key", "seeds", "seed_key", "timeout_s", "workloads",
 }
 DEFAULT_TRACE_KEY = "workload.trace"
 DEFAULT_SEED_KEY = "workload.synthetic.seed"
@@ -264,6 +268,13 @@ def _load(path: Path, root) -> Sweep:
     if raw.get("traces") is not None:
         tk = str(raw.get("trace_key", DEFAULT_TRACE_KEY))
         axes.append(([tk], [(x,) for x in _values("traces", raw["traces"])]))
+    if raw.get("workloads") is not None:
+        from . import workloads
+        try:
+            rows = [workloads.overrides(root, n) for n in _values("workloads", raw["workloads"])]
+        except (ValueError, OSError) as e:
+            raise SweepError(f"{path}: workloads: {e}") from None
+        axes.append((list(rows[0]), [tuple(r.values()) for r in rows]))
     if raw.get("seeds") is not None:
         sk = str(raw.get("seed_key", DEFAULT_SEED_KEY))
         axes.append(([sk], [(x,) for x in _values("seeds", raw["seeds"])]))

@@ -5,7 +5,7 @@
 //   ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]
 //   ssdvp serve [-c CONFIG] [--set key=value]... [--listen unix:PATH|tcp:HOST:PORT] [--record FILE] [-o OUTDIR]
 //   ssdvp registers                 the register map with its fields (markdown)
-//   ssdvp hostile [-c CONFIG] [--set key=value]... [--quiet]   hostile NVMe host (host/hostile.h)
+//   ssdvp hostile [-c CONFIG] [--set key=value]... [--quiet]   hostile NVMe host (run/hostile.h)
 //   ssdvp --version
 //
 // Exit codes: 0 success; 1 internal error; 2 usage, config or trace error
@@ -29,7 +29,7 @@
 #include "array/array_sim.h"
 #include "common/register_bank.h"
 #include "host/flows.h"
-#include "host/hostile.h"
+#include "run/hostile.h"
 #include "run/device_state.h"
 #include "host/ftl/host_ftl_block.h"
 #include "run/journal_summary.h"

@@ -5,10 +5,10 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "common/tlm_access.h"
 #include "gcgate.h"
 #include "host/host_driver.h"
 #include "host/host_memory.h"
+#include "host/nvme_queue_pair.h"
 #include "nvme/nvme_ctrl.h"
 #include "run/device.h"
 #include "run/simulation.h"
@@ -102,23 +102,10 @@ ArrayParams ArrayParams::from_config(Config& cfg) {
       "array.reconstruct_depth", 8, "on_busy: a device with more commands queued than this counts as busy", 1, 65535));
   p.device_qd = uint32_t(
       cfg.get_u64("array.device_queue_depth", 32, "NVMe I/O queue depth the controller uses per device", 1, 4096));
-  p.host_qd = uint32_t(cfg.get_u64("host.queue_depth", 32, "commands outstanding at most on the I/O queue", 1, 65535));
-  const std::string mode = cfg.get_choice(
-      "host.mode", "auto", {"auto", "open", "closed"},
-      "open: issue at trace timestamps; closed: keep host.queue_depth outstanding; auto: closed for a synthetic "
-      "workload without an arrival rate (workload.synthetic.iops: 0), open otherwise");
-  const bool synthetic_unpaced =
-      cfg.get_string("workload.source", "synthetic", "where host requests come from") == "synthetic" &&
-      cfg.get_double("workload.synthetic.iops", 0.0, "open-loop arrival rate (0 = closed loop)", 0.0) == 0.0;
-  p.closed_loop = mode == "closed" || (mode == "auto" && synthetic_unpaced);
-  p.limit_ps = cfg.get_time_ps("host.time_limit", "0s",
-                               "stop issuing new requests after this much simulated time (0: run the whole workload)");
+  p.pacer = RequestPacer::from_config(cfg);  // the host driver's rule (host.mode auto: files too)
   p.lba_wrap =
       cfg.get_bool("host.lba_wrap", true,
                    "fold requests beyond the namespace back into it (modulo); else they fail with LBA out of range");
-  p.stall_ps =
-      cfg.get_time_ps("host.stall_timeout", "60s",
-                      "fail the run if no command completes for this long while some are outstanding (0: never)");
   return p;
 }
 
@@ -153,9 +140,8 @@ struct ArrayController::Port {
   NvmeCtrl* nvme = nullptr;
   HostMemory* mem = nullptr;
   std::unique_ptr<tlm_utils::simple_initiator_socket<ArrayController>> sock;
-  uint64_t sq = 0, cq = 0, asq = 0, acq = 0;
-  uint32_t sq_tail = 0, cq_head = 0, asq_tail = 0, acq_head = 0;
-  bool phase = true, aphase = true, dirty = false, adirty = false;
+  std::unique_ptr<Doorbells> bells;  // through sock
+  NvmeQueuePair io, adm;             // I/O queue pair 1 and the admin queue (nvme_queue_pair.h)
   std::vector<Slot> slots;
   uint32_t busy = 0;
   std::deque<DevIo> waiting;
@@ -197,16 +183,13 @@ ArrayController::ArrayController(sc_core::sc_module_name nm, const ArrayParams& 
         std::make_unique<tlm_utils::simple_initiator_socket<ArrayController>>(("pcie" + std::to_string(d)).c_str());
     port->sock->bind(dev.soc().nvme.host_regs);
     HostMemory& m = *port->mem;
-    const uint32_t depth = p.device_qd + 1;
-    port->sq = m.alloc(uint64_t(depth) * sizeof(nvme_sqe));
-    port->cq = m.alloc(uint64_t(depth) * sizeof(nvme_cqe));
-    port->asq = m.alloc(uint64_t(kAdminDepth) * sizeof(nvme_sqe));
-    port->acq = m.alloc(uint64_t(kAdminDepth) * sizeof(nvme_cqe));
+    port->bells = std::make_unique<Doorbells>(*port->sock);
+    port->io = NvmeQueuePair(m, *port->bells, 1, p.device_qd + 1);
+    port->adm = NvmeQueuePair(m, *port->bells, 0, kAdminDepth);
     port->slots.resize(p.device_qd);
     for (auto& s : port->slots) s.host_buf = m.alloc(uint64_t(max_transfer) * 4);
     port->aslots.resize(kAdminDepth - 1);
-    if (!port->nvme->create_io_queue(1, port->sq, port->cq, depth, HostMemory::kMsiBase) ||
-        !port->nvme->create_admin_queue(port->asq, port->acq, kAdminDepth, HostMemory::kMsiBase))
+    if (!port->io.create(*port->nvme) || !port->adm.create(*port->nvme))
       throw std::runtime_error(std::string(name()) + ": could not create the queues of device " + std::to_string(d));
     any_msi_ |= m.msi_event();
     devtok_.emplace_back(dev.soc().logical_lbas(), SSDVP_TOKEN_DEALLOCATED);
@@ -711,9 +694,7 @@ void ArrayController::pump(uint32_t d) {
     } else {
       ++p.reads;
     }
-    std::memcpy(p.mem->data() + p.sq + uint64_t(p.sq_tail) * sizeof(nvme_sqe), &e, sizeof e);
-    p.sq_tail = (p.sq_tail + 1) % (p_.device_qd + 1);
-    p.dirty = true;
+    p.io.push(e);
   }
   while (!p.await.empty()) {
     uint32_t s = 0;
@@ -724,26 +705,16 @@ void ArrayController::pump(uint32_t d) {
     p.aslots[s].opcode = p.await.front().second;
     p.await.pop_front();
     e.cdw0 = (e.cdw0 & 0xffff) | (s << 16);
-    std::memcpy(p.mem->data() + p.asq + uint64_t(p.asq_tail) * sizeof(nvme_sqe), &e, sizeof e);
-    p.asq_tail = (p.asq_tail + 1) % kAdminDepth;
-    p.adirty = true;
+    p.adm.push(e);
   }
-}
-
-void ArrayController::doorbell(Port& p, uint32_t offset, uint32_t value) {
-  tlm::tlm_generic_payload tx;
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  prepare_access(tx, true, offset, &value, 4);
-  (*p.sock)->b_transport(tx, d);
 }
 
 void ArrayController::ring_all() {
   for (uint32_t d = 0; d < ports_.size(); ++d) {
     pump(d);
     Port& p = *ports_[d];
-    if (p.adirty) doorbell(p, NvmeCtrl::kDoorbellBase, p.asq_tail);
-    if (p.dirty) doorbell(p, NvmeCtrl::kDoorbellBase + 8, p.sq_tail);
-    p.dirty = p.adirty = false;
+    p.adm.ring_sq();
+    p.io.ring_sq();
   }
 }
 
@@ -751,14 +722,8 @@ void ArrayController::admin(uint32_t d, const nvme_sqe& e, uint8_t opcode) { por
 
 void ArrayController::reap(uint32_t d) {
   Port& p = *ports_[d];
-  bool any = false, aany = false;
-  for (;;) {
-    nvme_cqe c;
-    std::memcpy(&c, p.mem->data() + p.cq + uint64_t(p.cq_head) * sizeof(nvme_cqe), sizeof c);
-    if (bool(c.status & 1) != p.phase) break;
-    p.cq_head = (p.cq_head + 1) % (p_.device_qd + 1);
-    if (p.cq_head == 0) p.phase = !p.phase;
-    any = true;
+  nvme_cqe c;
+  while (p.io.pop(&c)) {
     if (c.cid >= p.slots.size() || !p.slots[c.cid].busy) {
       ++errors_;
       continue;
@@ -766,24 +731,18 @@ void ArrayController::reap(uint32_t d) {
     Slot& sl = p.slots[c.cid];
     sl.busy = false;
     --p.busy;
-    io_done(p, sl, uint16_t(c.status >> 1));
+    io_done(p, sl, NvmeQueuePair::status(c));
   }
-  for (;;) {
-    nvme_cqe c;
-    std::memcpy(&c, p.mem->data() + p.acq + uint64_t(p.acq_head) * sizeof(nvme_cqe), sizeof c);
-    if (bool(c.status & 1) != p.aphase) break;
-    p.acq_head = (p.acq_head + 1) % kAdminDepth;
-    if (p.acq_head == 0) p.aphase = !p.aphase;
-    aany = true;
+  while (p.adm.pop(&c)) {
     if (c.cid >= p.aslots.size() || !p.aslots[c.cid].busy) {
       ++errors_;
       continue;
     }
     p.aslots[c.cid].busy = false;
-    admin_done(d, p.aslots[c.cid].opcode, c.dw0, uint16_t(c.status >> 1));
+    admin_done(d, p.aslots[c.cid].opcode, c.dw0, NvmeQueuePair::status(c));
   }
-  if (any) doorbell(p, NvmeCtrl::kDoorbellBase + 12, p.cq_head);
-  if (aany) doorbell(p, NvmeCtrl::kDoorbellBase + 4, p.acq_head);
+  p.io.ring_cq();
+  p.adm.ring_cq();
 }
 
 void ArrayController::io_done(Port& p, const Slot& s, uint16_t status) {
@@ -976,7 +935,60 @@ void ArrayController::run() {
 
 void ArrayController::replay() {
   t0_ = start_ps_ = end_ps_ = now_ps();
+  p_.pacer.start(t0_);
   const bool windows = p_.coordination == Coordination::gcsync || p_.coordination == Coordination::gcsync_plus;
+  setup_gc_features(windows);
+  if (windows) windows_update(t0_);
+  if (sampler_ && sample_ps_) next_sample_ = t0_;
+  if (!workload_) {
+    finished_ = true;
+    return;
+  }
+  RequestPacer& pacer = p_.pacer;
+  host::IoRequest io;
+  bool have_next = next_request(io);
+  pacer.progress(now_ps());
+  for (;;) {
+    const uint64_t now = now_ps();
+    if (pacer.past_limit(now)) have_next = false;
+    while (have_next && pacer.due(io.time_ps, reqs_.size(), now)) {
+      admit(io, pacer.arrival(io.time_ps, now));
+      have_next = next_request(io);
+    }
+    if (windows && now >= next_window_) windows_update(now);
+    if (p_.fail_device >= 0 && !failed_ && now >= t0_ + p_.fail_ps) fail_device(now);
+    if (failed_ && !rebuild_busy_ && now >= next_rebuild_) rebuild_step(now);
+    while (!ready_.empty()) {
+      const uint64_t id = ready_.front();
+      ready_.pop_front();
+      op_start(ops_.at(id));
+    }
+    if (now >= next_sample_) {
+      sampler_();
+      next_sample_ = now + sample_ps_;
+    }
+    ring_all();
+    const bool rebuilding = failed_ && spare_dev_ != UINT32_MAX && rebuild_end_ == 0;
+    if (!have_next && reqs_.empty() && !rebuilding) break;
+    wait_for_work(have_next, io, rebuilding, now);
+    const uint64_t before = requests_ + dev_checked_;
+    for (uint32_t d = 0; d < ports_.size(); ++d) reap(d);
+    if (requests_ + dev_checked_ != before || reqs_.empty()) pacer.progress(now_ps());
+    if (pacer.stalled(now_ps(), !reqs_.empty()))
+      throw std::runtime_error("array: no request completed in " + std::to_string(double(pacer.stall_ps()) * 1e-12) +
+                               " s of simulated time: a device is stuck (host.stall_timeout)");
+  }
+  if (timeline_)
+    for (uint32_t d = 0; d < ports_.size(); ++d)
+      if (ports_[d]->window == NVME_PLM_NDWIN)
+        timeline_->span(window_track_[d], "NDWIN", ports_[d]->window_since, now_ps());
+  finished_ = true;
+}
+
+// Before the replay: each device reports GC start and end (and takes the
+// GC lock mode, or Harmonia's), PLM enabled for the window policies, and
+// asynchronous event requests kept outstanding.
+void ArrayController::setup_gc_features(bool windows) {
   for (uint32_t d = 0; d < ports_.size(); ++d) {
     nvme_sqe e{};
     e.cdw0 = NVME_ADMIN_SET_FEATURES;  // GC start/end events; GCLock mode
@@ -997,68 +1009,34 @@ void ArrayController::replay() {
       admin(d, a, NVME_ADMIN_ASYNC_EVENT_REQUEST);
     }
   }
-  if (windows) windows_update(t0_);
-  if (sampler_ && sample_ps_) next_sample_ = t0_;
-  if (!workload_) {
-    finished_ = true;
-    return;
+}
+
+// array.fail.*: the device drops out of the array at `now`.
+void ArrayController::fail_device(uint64_t now) {
+  failed_ = true;
+  failed_at_ = now;
+  Port& fp = *ports_[uint32_t(p_.fail_device)];
+  if (fp.gc_open) {
+    fp.gc_open = 0;
+    fp.gc_last_end = now;
+    --collecting_now_;
   }
-  host::IoRequest io;
-  bool have_next = next_request(io);
-  uint64_t last_progress = now_ps();
-  for (;;) {
-    const uint64_t now = now_ps();
-    if (p_.limit_ps && now - t0_ >= p_.limit_ps) have_next = false;
-    while (have_next && (p_.closed_loop ? reqs_.size() < p_.host_qd : t0_ + io.time_ps <= now)) {
-      admit(io, p_.closed_loop ? now : t0_ + io.time_ps);
-      have_next = next_request(io);
-    }
-    if (windows && now >= next_window_) windows_update(now);
-    if (p_.fail_device >= 0 && !failed_ && now >= t0_ + p_.fail_ps) {  // the device drops out of the array
-      failed_ = true;
-      failed_at_ = now;
-      Port& fp = *ports_[uint32_t(p_.fail_device)];
-      if (fp.gc_open) {
-        fp.gc_open = 0;
-        fp.gc_last_end = now;
-        --collecting_now_;
-      }
-      if (spare_dev_ != UINT32_MAX) rebuild_begin_ = next_rebuild_ = now;
-    }
-    if (failed_ && !rebuild_busy_ && now >= next_rebuild_) rebuild_step(now);
-    while (!ready_.empty()) {
-      const uint64_t id = ready_.front();
-      ready_.pop_front();
-      op_start(ops_.at(id));
-    }
-    if (now >= next_sample_) {
-      sampler_();
-      next_sample_ = now + sample_ps_;
-    }
-    ring_all();
-    const bool rebuilding = failed_ && spare_dev_ != UINT32_MAX && rebuild_end_ == 0;
-    if (!have_next && reqs_.empty() && !rebuilding) break;
-    uint64_t wake = std::min(next_window_, next_sample_);
-    if (p_.fail_device >= 0 && !failed_ && (have_next || !reqs_.empty())) wake = std::min(wake, t0_ + p_.fail_ps);
-    if (rebuilding && !rebuild_busy_) wake = std::min(wake, next_rebuild_);
-    if (have_next && !p_.closed_loop) wake = std::min(wake, t0_ + io.time_ps);
-    if (p_.stall_ps && !reqs_.empty()) wake = std::min(wake, last_progress + p_.stall_ps);
-    if (wake == UINT64_MAX)
-      wait(any_msi_);
-    else if (wake > now)
-      wait(ps(wake - now), any_msi_);
-    const uint64_t before = requests_ + dev_checked_;
-    for (uint32_t d = 0; d < ports_.size(); ++d) reap(d);
-    if (requests_ + dev_checked_ != before || reqs_.empty()) last_progress = now_ps();
-    if (p_.stall_ps && !reqs_.empty() && now_ps() - last_progress >= p_.stall_ps)
-      throw std::runtime_error("array: no request completed in " + std::to_string(double(p_.stall_ps) * 1e-12) +
-                               " s of simulated time: a device is stuck (host.stall_timeout)");
-  }
-  if (timeline_)
-    for (uint32_t d = 0; d < ports_.size(); ++d)
-      if (ports_[d]->window == NVME_PLM_NDWIN)
-        timeline_->span(window_track_[d], "NDWIN", ports_[d]->window_since, now_ps());
-  finished_ = true;
+  if (spare_dev_ != UINT32_MAX) rebuild_begin_ = next_rebuild_ = now;
+}
+
+// Waits for an MSI of any device or the next thing due: a window change, a
+// sample, the device failure, a rebuild step, an arrival, the stall limit.
+void ArrayController::wait_for_work(bool have_next, const host::IoRequest& io, bool rebuilding, uint64_t now) {
+  const RequestPacer& pacer = p_.pacer;
+  uint64_t wake = std::min(next_window_, next_sample_);
+  if (p_.fail_device >= 0 && !failed_ && (have_next || !reqs_.empty())) wake = std::min(wake, t0_ + p_.fail_ps);
+  if (rebuilding && !rebuild_busy_) wake = std::min(wake, next_rebuild_);
+  if (have_next && !pacer.closed_loop()) wake = std::min(wake, t0_ + io.time_ps);
+  if (pacer.stall_ps() && !reqs_.empty()) wake = std::min(wake, pacer.stall_at());
+  if (wake == UINT64_MAX)
+    wait(any_msi_);
+  else if (wake > now)
+    wait(ps(wake - now), any_msi_);
 }
 
 // ---- summary ---------------------------------------------------------------------------------

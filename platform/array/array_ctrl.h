@@ -42,6 +42,7 @@
 #include "array/stripe_map.h"
 #include "common/config.h"
 #include "host/latency_histogram.h"
+#include "host/request_pacer.h"
 #include "host/request_prefetch.h"
 #include "host/scoreboard.h"
 #include "ssdvp_hw.h"
@@ -75,10 +76,8 @@ struct ArrayParams {
   uint64_t rebuild_rate = 0;                      // array.rebuild.rate, bytes per second
   uint64_t xor_ps_per_kib = 0, stripe_op_ps = 0;  // array.cpu.*
   uint32_t device_qd = 32;                        // NVMe I/O queue depth per device
-  uint32_t host_qd = 32;                          // closed loop: array requests outstanding
-  bool closed_loop = false;
+  RequestPacer pacer;  // open/closed loop (closed: host.queue_depth array requests), time limit, stall
   bool lba_wrap = true;
-  uint64_t stall_ps = 0, limit_ps = 0;
   // Reads and checks every array.* key (and the host.* keys the array
   // shares with a single-device run). Throws ConfigError naming the key.
   static ArrayParams from_config(Config& cfg);
@@ -121,7 +120,7 @@ class ArrayController : public sc_core::sc_module {
   void gc_trace(uint32_t d, bool start, uint64_t at_ps);
   void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }
   bool finished() const { return finished_; }
-  bool closed_loop() const { return p_.closed_loop; }
+  bool closed_loop() const { return p_.pacer.closed_loop(); }
   std::exception_ptr error() const { return error_; }
 
   // The array's part of the summary (devices' firmware figures are added by
@@ -184,6 +183,9 @@ class ArrayController : public sc_core::sc_module {
   SC_HAS_PROCESS(ArrayController);
   void run();
   void replay();
+  void setup_gc_features(bool windows);
+  void fail_device(uint64_t now);
+  void wait_for_work(bool have_next, const host::IoRequest& io, bool rebuilding, uint64_t now);
   void refill();
   bool next_request(host::IoRequest& io);
   void admit(const host::IoRequest& io, uint64_t arrival);
@@ -213,7 +215,6 @@ class ArrayController : public sc_core::sc_module {
   void xor_cost(uint64_t tokens) { xor_tokens_ += tokens; }  // vendor C2h: collect up to the threshold + blocks
   void global_gc_request(uint32_t d, uint64_t now);
   void collect_done(uint32_t d, uint64_t now);
-  void doorbell(Port& p, uint32_t offset, uint32_t value);
   bool device_flagged(uint32_t d) const;
   uint32_t gc_devices_during(uint64_t since) const;
   void complete_request(uint64_t id, uint64_t now);

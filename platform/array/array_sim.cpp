@@ -10,6 +10,7 @@
 #include <random>
 
 #include "host/host_driver.h"
+#include "host/workload_views.h"
 #include "run/device.h"
 #include "run/params.h"
 #include "run/timeline.h"

@@ -7,8 +7,8 @@
 
 #include "host/host_memory.h"
 #include "host/scoreboard.h"
+#include "host/workload_views.h"
 #include "nvme/nvme_ctrl.h"
-#include "run/simulation.h"
 
 namespace ssdvp {
 namespace {
@@ -21,28 +21,7 @@ bool flow_overridable(const std::string& k) {
   return k.rfind("workload.", 0) == 0 || k == "host.queue_depth" || k == "host.mode" || k == "host.submit";
 }
 
-class Delayed : public host::Workload {
- public:
-  Delayed(host::Workload& inner, uint64_t d) : in_(inner), d_(d) {}
-  bool next(host::IoRequest& r) override {
-    if (!in_.next(r)) return false;
-    r.time_ps += d_;
-    return true;
-  }
-  void rewind() override { in_.rewind(); }
-  std::string describe() const override { return in_.describe(); }
-  const host::WorkloadStats& stats() const override { return in_.stats(); }
-
- private:
-  host::Workload& in_;
-  uint64_t d_;
-};
-
 }  // namespace
-
-std::unique_ptr<host::Workload> make_delayed(host::Workload& inner, uint64_t delay_ps) {
-  return std::make_unique<Delayed>(inner, delay_ps);
-}
 
 std::vector<FlowSpec> read_flows(Config& cfg, uint64_t lbas) {
   const uint64_t n = cfg.get_u64("flows.count", 0,
@@ -214,12 +193,10 @@ FlowSet::FlowSet(std::vector<FlowSpec> specs, Config& cfg, HostDriver& first, Ho
   for (size_t i = 0; i < specs_.size(); ++i) {
     if (specs_[i].stop_queues == FlowSpec::StopQueues::keep) continue;
     aborts = aborts || specs_[i].stop_queues == FlowSpec::StopQueues::abort;
-    const uint32_t qid = driver(i).queue().qid;
+    const NvmeQueuePair& q = driver(i).queue_pair();
     driver(i).set_queue_deleter(
-        [this, qid](bool cq) {
-          nvme_sqe e{};
-          e.cdw0 = cq ? NVME_ADMIN_DELETE_CQ : NVME_ADMIN_DELETE_SQ;
-          e.cdw10 = qid;
+        [this, &q](bool cq) {
+          const nvme_sqe e = q.delete_command(cq);
           admin_lock_.lock();  // from this flow's thread, on flow 0's admin queue
           struct Unlock {
             sc_core::sc_mutex& m;
@@ -254,20 +231,10 @@ void FlowSet::create_queues() {
     if (uint16_t st = first_.admin(e)) fail("Set Features (Arbitration)", st);
   }
   for (size_t i = 0; i < specs_.size(); ++i) {
-    const HostDriver& d = driver(i);
-    const uint32_t qid = d.queue().qid, qsize = uint32_t(d.queue_depth());  // depth + 1 entries, 0's based
-    nvme_sqe e{};
-    e.cdw0 = NVME_ADMIN_CREATE_CQ;
-    e.prp1 = d.cq_addr();
-    e.cdw10 = qsize << 16 | qid;
-    e.cdw11 = qid << 16 | 1u << 1 | 1u;  // IV = qid, IEN, PC
-    if (uint16_t st = first_.admin(e)) fail("Create I/O CQ " + std::to_string(qid), st);
-    e = nvme_sqe{};
-    e.cdw0 = NVME_ADMIN_CREATE_SQ;
-    e.prp1 = d.sq_addr();
-    e.cdw10 = qsize << 16 | qid;
-    e.cdw11 = qid << 16 | uint32_t(specs_[i].priority) << 1 | 1u;  // CQID, QPRIO, PC
-    if (uint16_t st = first_.admin(e)) fail("Create I/O SQ " + std::to_string(qid), st);
+    const NvmeQueuePair& q = driver(i).queue_pair();
+    if (uint16_t st = first_.admin(q.create_cq_command())) fail("Create I/O CQ " + std::to_string(q.qid()), st);
+    if (uint16_t st = first_.admin(q.create_sq_command(uint32_t(specs_[i].priority))))
+      fail("Create I/O SQ " + std::to_string(q.qid()), st);
   }
   for (auto& d : drivers_) d->start();  // in this time step, as flow 0 starts its replay
 }

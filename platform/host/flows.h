@@ -127,7 +127,4 @@ class FlowSet {
 // The per-flow lines of the text summary (nothing without flows).
 void print_flows_summary(const nlohmann::json& summary);
 
-// A workload whose request times are shifted by `delay_ps` (a flow's start).
-std::unique_ptr<host::Workload> make_delayed(host::Workload& inner, uint64_t delay_ps);
-
 }  // namespace ssdvp

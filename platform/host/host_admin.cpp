@@ -4,6 +4,7 @@
 // write-hint streams. See docs/models/nvme_ctrl.md, "Streams directive".
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -17,35 +18,30 @@ constexpr uint32_t kDirTypeIdentify = 0, kDirTypeStreams = 1;
 }  // namespace
 
 uint16_t HostDriver::admin_exec(nvme_sqe e, uint32_t* dw0) {
-  e.cdw0 = (e.cdw0 & 0xffff) | (uint32_t(asq_tail_) << 16);  // cid: the slot
-  std::memcpy(mem_.data() + asq_ + uint64_t(asq_tail_) * sizeof(nvme_sqe), &e, sizeof e);
-  asq_tail_ = (asq_tail_ + 1) % kAdminDepth;
-  doorbell(NvmeCtrl::kDoorbellBase, asq_tail_);
-  const uint64_t t0 = sc_core::sc_time_stamp().value();
+  NvmeQueuePair& q = *admin_q_;
+  e.cdw0 = (e.cdw0 & 0xffff) | (uint32_t(q.sq_tail()) << 16);  // cid: the slot
+  q.push(e);
+  q.ring_sq();
+  const uint64_t t0 = sc_core::sc_time_stamp().value(), stall_ps = pacer_.stall_ps();
   for (;;) {
     nvme_cqe c;
-    std::memcpy(&c, mem_.data() + acq_ + uint64_t(acq_head_) * sizeof(nvme_cqe), sizeof c);
-    if (bool(c.status & 1) == aphase_) {
-      acq_head_ = (acq_head_ + 1) % kAdminDepth;
-      if (acq_head_ == 0) aphase_ = !aphase_;
-      doorbell(NvmeCtrl::kDoorbellBase + 4, acq_head_);
+    if (q.pop(&c)) {
+      q.ring_cq();
       if (dw0) *dw0 = c.dw0;
-      return uint16_t(c.status >> 1);
+      return NvmeQueuePair::status(c);
     }
-    if (stall_ps_ && sc_core::sc_time_stamp().value() - t0 >= stall_ps_)
+    if (stall_ps && sc_core::sc_time_stamp().value() - t0 >= stall_ps)
       throw std::runtime_error("host: admin command 0x" + std::to_string(e.cdw0 & 0xff) +
                                " did not complete (host.stall_timeout)");
-    wait(sc_core::sc_time::from_value(stall_ps_ ? stall_ps_ : 1000000000000ull),
+    wait(sc_core::sc_time::from_value(stall_ps ? stall_ps : 1000000000000ull),
          mem_.msi_event(0));  // the admin CQ's vector
   }
 }
 
 void HostDriver::ensure_admin() {
-  if (asq_) return;
-  asq_ = mem_.alloc(kAdminDepth * sizeof(nvme_sqe));
-  acq_ = mem_.alloc(kAdminDepth * sizeof(nvme_cqe));
-  if (!nvme_.create_admin_queue(asq_, acq_, kAdminDepth, HostMemory::kMsiBase))
-    throw std::runtime_error(std::string(name()) + ": could not create the admin queue");
+  if (admin_q_) return;
+  admin_q_ = std::make_unique<NvmeQueuePair>(mem_, bells_, 0, kAdminDepth);
+  if (!admin_q_->create(nvme_)) throw std::runtime_error(std::string(name()) + ": could not create the admin queue");
 }
 
 uint16_t HostDriver::admin(const nvme_sqe& e, uint32_t* dw0) {

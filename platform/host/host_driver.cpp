@@ -5,7 +5,6 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "common/tlm_access.h"
 #include "nvme/nvme_ctrl.h"
 
 namespace ssdvp {
@@ -47,31 +46,14 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
       lbas_(queue.lbas ? queue.lbas : sb.lbas()) {
   hq_ = queue;
   lba_end_ = hq_.lba_base + lbas_;
-  qd_ = uint32_t(cfg.get_u64("host.queue_depth", 32, "commands outstanding at most on the I/O queue", 1, 65535));
-  const std::string mode = cfg.get_choice(
-      "host.mode", "auto", {"auto", "open", "closed"},
-      "open: issue at trace timestamps; closed: keep host.queue_depth outstanding; auto: closed for a synthetic "
-      "workload without an arrival rate (workload.synthetic.iops: 0) or a file-level one without host.files.rate, open "
-      "otherwise");
-  const bool synthetic_unpaced =
-      cfg.get_string("workload.source", "synthetic", "where host requests come from") == "synthetic" &&
-      cfg.get_double("workload.synthetic.iops", 0.0, "open-loop arrival rate (0 = closed loop)", 0.0) == 0.0;
-  const bool files_unpaced =
-      cfg.get_string("workload.source", "synthetic", "where host requests come from") == "files" &&
-      cfg.get_double("host.files.rate", 0.0, "file-level host: flowop loops per second (0: closed loop, flat out)",
-                     0.0) == 0.0;
-  closed_loop_ = mode == "closed" || (mode == "auto" && (synthetic_unpaced || files_unpaced));
-  limit_ps_ = cfg.get_time_ps("host.time_limit", "0s",
-                              "stop issuing new requests after this much simulated time (0: run the whole workload)");
+  pacer_ = RequestPacer::from_config(cfg);
+  qd_ = pacer_.depth();
   lba_wrap_ =
       cfg.get_bool("host.lba_wrap", true,
                    "fold requests beyond the namespace back into it (modulo); else they fail with LBA out of range");
   interval_ps_ = cfg.get_time_ps("stats.interval", "1s", "time-series interval (simulated time)");
   res_.interval_histograms = cfg.get_bool("stats.interval_histograms", false,
                                           "also write each interval's latency histograms (latency_histograms.csv)");
-  stall_ps_ =
-      cfg.get_time_ps("host.stall_timeout", "60s",
-                      "fail the run if no command completes for this long while some are outstanding (0: never)");
   submit_ps_ = cfg.get_time_ps("host.submit", "0ns", "host software time per command submitted");
   fua_fraction_ =
       cfg.get_double("host.fua_fraction", 0.0,
@@ -92,10 +74,8 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
   inflight_ = InflightIndex(qd_);
   const uint64_t buf_bytes = std::max<uint64_t>(uint64_t(max_transfer_) * 4, sizeof(nvme_dsm_range));
   for (auto& s : slots_) s.buf = mem_.alloc(buf_bytes);
-  const uint32_t depth = qd_ + 1;  // one entry always empty
-  sq_addr_ = mem_.alloc(uint64_t(depth) * sizeof(nvme_sqe));
-  cq_addr_ = mem_.alloc(uint64_t(depth) * sizeof(nvme_cqe));
-  if (hq_.create && !nvme_.create_io_queue(hq_.qid, sq_addr_, cq_addr_, depth, HostMemory::kMsiBase))
+  io_q_ = NvmeQueuePair(mem_, bells_, hq_.qid, qd_ + 1);  // one entry always empty
+  if (hq_.create && !io_q_.create(nvme_))
     throw std::runtime_error(std::string(name()) + ": could not create the I/O queue");
   SC_THREAD(run);
   SC_METHOD(refill);
@@ -110,19 +90,12 @@ void HostDriver::refill() {
 }
 
 bool HostDriver::next_request(host::IoRequest& io) {
-  if (live_src_) return live_src_->poll(io, now_ps() - live_t0_);
+  if (live_src_) return live_src_->poll(io, now_ps() - pacer_.t0());
   if (prefetch_.need()) {
     refill_ev_.notify();
     wait(refilled_ev_);
   }
   return !error_ && prefetch_.pop(io);
-}
-
-void HostDriver::doorbell(uint32_t offset, uint32_t value) {
-  PayloadPool::Lease tx(payloads_);
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  prepare_access(*tx, true, offset, &value, 4);
-  pcie->b_transport(*tx, d);
 }
 
 bool HostDriver::admit(Request& r) {
@@ -151,21 +124,13 @@ bool HostDriver::conflicts(host::IoOp op, uint64_t lba, uint64_t n) const {
 uint32_t HostDriver::free_slot() const { return inflight_.free_slot(); }
 
 void HostDriver::submit(uint32_t slot, const nvme_sqe& e) {
-  std::memcpy(mem_.data() + sq_addr_ + uint64_t(sq_tail_) * sizeof(nvme_sqe), &e, sizeof e);
-  sq_tail_ = (sq_tail_ + 1) % (qd_ + 1);
-  sq_dirty_ = true;
+  io_q_.push(e);
   slots_[slot].busy = true;
   inflight_.add(slot, slots_[slot].op != host::IoOp::flush, is_write_like(slots_[slot].op), slots_[slot].lba,
                 slots_[slot].nlb);
   occupancy_advance(now_ps());
   ++busy_slots_;
   ++res_.commands;
-}
-
-void HostDriver::ring_sq() {
-  if (!sq_dirty_) return;
-  sq_dirty_ = false;
-  doorbell(NvmeCtrl::kDoorbellBase + 8 * hq_.qid, sq_tail_);
 }
 
 // Submission: r's commands while slots allow and no earlier command in flight
@@ -326,26 +291,19 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
 // Completion handling: every new completion entry, then the CQ head doorbell.
 void HostDriver::reap() {
   const uint64_t now = now_ps();
-  const uint32_t depth = qd_ + 1;
-  bool any = false;
-  for (;;) {
-    nvme_cqe c;
-    std::memcpy(&c, mem_.data() + cq_addr_ + uint64_t(cq_head_) * sizeof(nvme_cqe), sizeof c);
-    if (bool(SSDVP_FIELD_GET(NVME_CQE_STATUS_P, c.status)) != phase_) break;
-    cq_head_ = (cq_head_ + 1) % depth;
-    if (cq_head_ == 0) phase_ = !phase_;
-    any = true;
-    last_progress_ps_ = now;
+  nvme_cqe c;
+  while (io_q_.pop(&c)) {
+    pacer_.progress(now);
     complete_command(c, now);
   }
-  if (any) doorbell(NvmeCtrl::kDoorbellBase + 8 * hq_.qid + 4, cq_head_);
+  io_q_.ring_cq();
 }
 
 // One command's completion: its slot freed, its status counted, the scoreboard
 // checks a read's tokens (or records a write's durability), and its request
 // completes with its last command.
 void HostDriver::complete_command(const nvme_cqe& c, uint64_t now) {
-  const uint16_t status = uint16_t(SSDVP_FIELD_GET(NVME_CQE_STATUS_SF, c.status));
+  const uint16_t status = NvmeQueuePair::status(c);
   if (c.cid >= qd_ || !slots_[c.cid].busy) {
     SSDVP_LOG(log_, error, "completion for command id %u which is not outstanding", c.cid);
     ++res_.errors;
@@ -444,8 +402,7 @@ void HostDriver::run() {
 void HostDriver::replay() {
   if (!replay_begin()) return;
   Arrivals a;
-  a.t0 = now_ps();
-  live_t0_ = a.t0;
+  pacer_.start(now_ps());
   a.more = next_request(a.next);
   for (;;) {
     const uint64_t now = now_ps();
@@ -456,7 +413,7 @@ void HostDriver::replay() {
       wait(ps(submit_ps_ * (res_.commands - charged_commands_)));
       charged_commands_ = res_.commands;
     }
-    ring_sq();
+    io_q_.ring_sq();
     if (!a.more && waiting_.empty() && busy_slots_ == 0) {
       const LiveSource::Idle idle = live_src_ ? live_src_->idle() : LiveSource::Idle::end;
       if (idle == LiveSource::Idle::end) break;
@@ -489,14 +446,14 @@ bool HostDriver::replay_begin() {
 // loop: as many as slots could take), stops reading at host.time_limit.
 void HostDriver::take_arrivals(Arrivals& a, uint64_t now) {
   if (live_src_ && !a.more) a.more = next_request(a.next);  // arrived since the last pass
-  if (limit_ps_ && now - a.t0 >= limit_ps_ && a.more) {
+  if (a.more && pacer_.past_limit(now)) {
     a.more = false;
     res_.time_limited = true;
   }
-  while (a.more && (closed_loop_ ? waiting_.size() < qd_ : a.t0 + a.next.time_ps <= now)) {
+  while (a.more && pacer_.due(a.next.time_ps, waiting_.size(), now)) {
     Request r;
     r.io = a.next;
-    r.arrival_ps = closed_loop_ ? now : a.t0 + a.next.time_ps;
+    r.arrival_ps = pacer_.arrival(a.next.time_ps, now);
     r.id = next_id_++;
     if (a.next.flags & host::kIoFsyncBegin) fsync_begin_ps_ = r.arrival_ps;
     if (admit(r)) {
@@ -514,7 +471,7 @@ void HostDriver::issue_waiting(uint64_t now) {
     Request& r = live_.at(waiting_.front());
     // a barrier waits for every earlier request (live_ is ordered by id)
     if ((r.io.flags & host::kIoBarrier) && r.issued == 0 && live_.begin()->first != r.id) break;
-    if (closed_loop_ && r.issued == 0) r.arrival_ps = now;  // closed loop: latency from issue
+    if (pacer_.closed_loop() && r.issued == 0) r.arrival_ps = now;  // closed loop: latency from issue
     const bool all = issue_some(r);
     if (r.issued > 0) occupancy_enter(r, now);  // its latency clock runs (from arrival_ps)
     if (!all) break;
@@ -526,10 +483,11 @@ void HostDriver::issue_waiting(uint64_t now) {
 // the next arrival.
 void HostDriver::wait_for_work(const Arrivals& a, uint64_t now) {
   uint64_t wake = next_sample_ps_;
-  if (a.more && !closed_loop_ && (waiting_.empty() || busy_slots_ < qd_))
-    wake = std::min(a.t0 + a.next.time_ps, next_sample_ps_);
-  if (abort_at_stop_ && a.more && limit_ps_ && a.t0 + limit_ps_ > now)
-    wake = std::min(wake, a.t0 + limit_ps_);  // its queues go at the stop time
+  const uint64_t t0 = pacer_.t0(), limit = pacer_.limit_ps();
+  if (a.more && !pacer_.closed_loop() && (waiting_.empty() || busy_slots_ < qd_))
+    wake = std::min(t0 + a.next.time_ps, next_sample_ps_);
+  if (abort_at_stop_ && a.more && limit && t0 + limit > now)
+    wake = std::min(wake, t0 + limit);  // its queues go at the stop time
   // An MSI that came while the thread was not waiting (an interrupt is
   // latched): handle its completions now instead of waiting for the next one.
   const uint64_t msis = mem_.msis(hq_.qid);
@@ -546,13 +504,14 @@ void HostDriver::wait_for_work(const Arrivals& a, uint64_t now) {
 // Completion handling after a wait: completions, the time series, the stall
 // check (false: the device is stuck, error_ says so).
 bool HostDriver::handle_completions() {
-  if (busy_slots_ == 0) last_progress_ps_ = now_ps();
+  if (busy_slots_ == 0) pacer_.progress(now_ps());
   reap();
   if (now_ps() >= next_sample_ps_) sample(now_ps(), false);
-  if (stall_ps_ && busy_slots_ && now_ps() - last_progress_ps_ >= stall_ps_) {
-    error_ = std::make_exception_ptr(std::runtime_error(
-        "host: no command completed in " + std::to_string(double(stall_ps_) * 1e-12) + " s of simulated time with " +
-        std::to_string(busy_slots_) + " outstanding: the device is stuck (host.stall_timeout)"));
+  if (pacer_.stalled(now_ps(), busy_slots_ != 0)) {
+    error_ = std::make_exception_ptr(std::runtime_error("host: no command completed in " +
+                                                        std::to_string(double(pacer_.stall_ps()) * 1e-12) +
+                                                        " s of simulated time with " + std::to_string(busy_slots_) +
+                                                        " outstanding: the device is stuck (host.stall_timeout)"));
     return false;
   }
   return true;

@@ -20,6 +20,7 @@
 #include <exception>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,8 @@
 #include "host/inflight.h"
 #include "host/latency_histogram.h"
 #include "host/live_source.h"
+#include "host/nvme_queue_pair.h"
+#include "host/request_pacer.h"
 #include "host/request_prefetch.h"
 #include "host/scoreboard.h"
 #include "host/shared_lbas.h"
@@ -107,8 +110,8 @@ class HostDriver : public sc_core::sc_module {
   HostDriver(sc_core::sc_module_name name, Config& cfg, HostMemory& mem, NvmeCtrl& nvme, Scoreboard& sb,
              uint32_t lba_size, uint32_t max_transfer_lbas, const HostQueue& queue = HostQueue());
   const HostQueue& queue() const { return hq_; }
-  uint64_t sq_addr() const { return sq_addr_; }
-  uint64_t cq_addr() const { return cq_addr_; }
+  // Its I/O queue pair (nvme_queue_pair.h): qid hq_.qid, queue_depth() + 1 entries.
+  const NvmeQueuePair& queue_pair() const { return io_q_; }
   // Runs in the driver's thread when it starts, before replay (flows.cpp:
   // the admin commands that create the other flows' queues).
   void set_before_replay(std::function<void()> f) { before_replay_ = std::move(f); }
@@ -125,7 +128,7 @@ class HostDriver : public sc_core::sc_module {
   };
   const StreamsGrant& streams_grant() const { return grant_; }
   void set_sampler(std::function<DeviceSample()> s) { sampler_ = std::move(s); }
-  bool closed_loop() const { return closed_loop_; }
+  bool closed_loop() const { return pacer_.closed_loop(); }
   void set_on_finish(std::function<void()> f) { on_finish_ = std::move(f); }
   // Called for every completed request (timelines); null by default.
   struct RequestRecord {
@@ -223,12 +226,10 @@ class HostDriver : public sc_core::sc_module {
   void delete_queues(uint64_t now);
   uint32_t free_slot() const;
   void submit(uint32_t slot, const nvme_sqe& e);
-  void ring_sq();
   void reap();  // handles new completion entries
   void complete_command(const nvme_cqe& c, uint64_t now);
   void complete_request(Request& r, uint64_t now);
   void sample(uint64_t now, bool final_row);
-  void doorbell(uint32_t offset, uint32_t value);
   // host_admin.cpp: the admin queue, used once before replay.
   void setup_streams();
   void setup_coalescing();      // Set Features 08h (host.coalesce.*; host_admin.cpp)
@@ -240,9 +241,7 @@ class HostDriver : public sc_core::sc_module {
   std::function<void()> before_replay_;
   uint32_t streams_wanted_ = 0;
   StreamsGrant grant_;
-  uint64_t asq_ = 0, acq_ = 0;
-  uint32_t asq_tail_ = 0, acq_head_ = 0;
-  bool aphase_ = true;
+  std::unique_ptr<NvmeQueuePair> admin_q_;  // made at its first use (ensure_admin)
   // Occupancy integrals (HostResults::in_system_ps): advance to now, then
   // count a request in (its latency clock may have started before now) or out.
   void occupancy_advance(uint64_t now);
@@ -264,22 +263,18 @@ class HostDriver : public sc_core::sc_module {
 
   uint32_t lba_size_, max_transfer_;
   uint64_t lbas_;
-  uint32_t qd_;
-  bool closed_loop_, lba_wrap_;
+  RequestPacer pacer_;  // host.mode, host.queue_depth, host.time_limit, host.stall_timeout
+  uint32_t qd_;         // pacer_.depth(): the I/O queue's depth
+  bool lba_wrap_;
   uint64_t interval_ps_;
   uint64_t max_rows_ = 1000000;  // stats.max_rows
   uint64_t submit_ps_;
   double fua_fraction_ = 0, fua_acc_ = 0;  // host.fua_fraction: FUA on that share of write commands
-  uint64_t limit_ps_ = 0;
-  uint64_t stall_ps_ = 0;          // host.stall_timeout
-  uint64_t last_progress_ps_ = 0;  // last completion, or last time nothing was outstanding
-  uint64_t msis_seen_ = 0;         // the CQ vector's MSIs when the thread last waited (an MSI is latched)
+  uint64_t msis_seen_ = 0;                 // the CQ vector's MSIs when the thread last waited (an MSI is latched)
 
-  uint64_t sq_addr_ = 0, cq_addr_ = 0;
-  uint32_t sq_tail_ = 0, cq_head_ = 0;
-  bool phase_ = true, sq_dirty_ = false;
+  Doorbells bells_{pcie};  // the I/O and admin queues' doorbells
+  NvmeQueuePair io_q_;
   std::vector<Slot> slots_;
-  PayloadPool payloads_;       // for doorbell() (common/payload_pool.h)
   InflightIndex inflight_{0};  // free slots and single-LBA commands in flight (inflight.h)
   uint32_t busy_slots_ = 0;
   std::map<uint64_t, Request> live_;  // admitted and not yet complete, by id
@@ -294,7 +289,6 @@ class HostDriver : public sc_core::sc_module {
   struct Arrivals {
     host::IoRequest next;  // the next request not yet admitted (while more)
     bool more = false;
-    uint64_t t0 = 0;  // replay start: request times count from it
   };
   bool replay_begin();
   void take_arrivals(Arrivals& a, uint64_t now);
@@ -303,7 +297,6 @@ class HostDriver : public sc_core::sc_module {
   bool handle_completions();
   RequestPrefetch prefetch_;
   LiveSource* live_src_ = nullptr;
-  uint64_t live_t0_ = 0;
   sc_core::sc_event refill_ev_, refilled_ev_;
   gcdetect::BlockStats block_;
   gcdetect::BlockStats* block_feed_ = &block_;  // where start/done are counted

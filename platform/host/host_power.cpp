@@ -1,8 +1,6 @@
 // host_power.cpp - HostDriver::power_loss and power_up (see host_driver.h):
 // what the host does when the drive loses power under it and comes back
 // (power.cuts, platform/run/power_cuts.h).
-#include <cstring>
-
 #include "host/host_driver.h"
 #include "nvme/nvme_ctrl.h"
 
@@ -36,21 +34,15 @@ void HostDriver::power_loss() {
     }
   }
   // The controller forgot the queues: both rings start empty again.
-  const uint32_t depth = qd_ + 1;
-  std::memset(mem_.data() + cq_addr_, 0, uint64_t(depth) * sizeof(nvme_cqe));
-  sq_tail_ = cq_head_ = 0;
-  phase_ = true;
-  sq_dirty_ = false;
-  asq_ = acq_ = 0;  // the admin queue too (made again if it is used)
-  asq_tail_ = acq_head_ = 0;
-  aphase_ = true;
-  if (hq_.create && !nvme_.create_io_queue(hq_.qid, sq_addr_, cq_addr_, depth, HostMemory::kMsiBase))
+  io_q_.reset();
+  admin_q_.reset();  // the admin queue too (made again if it is used)
+  if (hq_.create && !io_q_.create(nvme_))
     throw std::runtime_error(std::string(name()) + ": could not create the I/O queue again after power loss");
-  last_progress_ps_ = now;
+  pacer_.progress(now);
 }
 
 void HostDriver::power_up() {
-  last_progress_ps_ = sc_core::sc_time_stamp().value();
+  pacer_.progress(sc_core::sc_time_stamp().value());
   mem_.wake(hq_.qid);  // the thread (waiting on its CQ's vector) goes on at once, not at its next sample
 }
 

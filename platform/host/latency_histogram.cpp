@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 namespace ssdvp {
 
 int LatencyHistogram::index(uint64_t v) {
@@ -56,6 +58,23 @@ void LatencyHistogram::merge(const LatencyHistogram& o) {
   sum_ += o.sum_;
   min_ = std::min(min_, o.min_);
   max_ = std::max(max_, o.max_);
+}
+
+// The whole distribution: the non-empty histogram buckets as [lo, hi, count]
+// (us; values v with lo <= v < hi), so a CDF can be drawn at 1/128 resolution.
+static nlohmann::json histogram_json(const LatencyHistogram& h) {
+  nlohmann::json b = nlohmann::json::array();
+  for (const auto& k : h.buckets())
+    b.push_back(
+        {double(k.lo) / 1000.0, k.hi == UINT64_MAX ? double(h.max() + 1) / 1000.0 : double(k.hi) / 1000.0, k.count});
+  return b;
+}
+
+nlohmann::json latency_json(const LatencyHistogram& h) {
+  auto us = [](uint64_t ns) { return double(ns) / 1000.0; };
+  return {{"count", h.count()},          {"mean", h.mean() / 1000.0},     {"p50", us(h.quantile(0.5))},
+          {"p99", us(h.quantile(0.99))}, {"p999", us(h.quantile(0.999))}, {"p9999", us(h.quantile(0.9999))},
+          {"max", us(h.max())},          {"histogram", histogram_json(h)}};
 }
 
 }  // namespace ssdvp

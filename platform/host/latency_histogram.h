@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace ssdvp {
 
 class LatencyHistogram {
@@ -39,5 +41,8 @@ class LatencyHistogram {
   std::array<uint64_t, kBuckets> n_{};
   uint64_t count_ = 0, sum_ = 0, min_ = UINT64_MAX, max_ = 0;
 };
+
+// Latency figures (us) of a histogram in the summary's form.
+nlohmann::json latency_json(const LatencyHistogram& h);
 
 }  // namespace ssdvp

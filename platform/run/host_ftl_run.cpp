@@ -33,7 +33,8 @@ bool Simulation::build_host_ftl() {
   host_ftl_->drive.bind(soc_->nvme.host_regs);
   host_ftl_->set_link_bytes(
       [this] { return std::make_pair(soc_->nvme.stats().bytes_h2d, soc_->nvme.stats().bytes_d2h); });
-  host_ftl_->attach_host(host_->queue().qid, host_->sq_addr(), host_->cq_addr(), uint32_t(host_->queue_depth() + 1));
+  const NvmeQueuePair& q = host_->queue_pair();
+  host_ftl_->attach_host(q.qid(), q.sq_addr(), q.cq_addr(), q.entries());
   return true;
 }
 

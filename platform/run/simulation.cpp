@@ -13,6 +13,7 @@
 #include "fs/ext4_layout.h"
 #include "fs/personalities.h"
 #include "host/flows.h"
+#include "host/workload_views.h"
 #include "host/ftl/host_ftl_block.h"
 #include "host/gc_monitor.h"
 #include "host/host_driver.h"
@@ -42,38 +43,6 @@
 namespace ssdvp {
 
 std::string ssdvp_version() { return std::string(SSDVP_VERSION) + "+" + SSDVP_GIT; }
-
-namespace {
-
-// Skips the first `skip` requests' time: the timed part starts at 0.
-class Rebased : public host::Workload {
- public:
-  explicit Rebased(host::Workload& inner) : in_(inner) {}
-  bool next(host::IoRequest& r) override {
-    if (!in_.next(r)) return false;
-    if (!based_) {
-      base_ = r.time_ps;
-      based_ = true;
-    }
-    r.time_ps = r.time_ps >= base_ ? r.time_ps - base_ : 0;
-    return true;
-  }
-  void rewind() override {
-    in_.rewind();
-    based_ = false;
-  }
-  std::string describe() const override { return in_.describe(); }
-  const host::WorkloadStats& stats() const override { return in_.stats(); }
-
- private:
-  host::Workload& in_;
-  uint64_t base_ = 0;
-  bool based_ = false;
-};
-
-}  // namespace
-
-std::unique_ptr<host::Workload> make_rebased(host::Workload& inner) { return std::make_unique<Rebased>(inner); }
 
 namespace {
 uint64_t g_trace_records = 0;  // the last trace's records (all loops; 0: unknown), for the progress estimate
@@ -215,23 +184,6 @@ std::unique_ptr<host::Workload> journal_streams(Config& cfg, std::unique_ptr<hos
 }
 
 }  // namespace
-
-// The whole distribution: the non-empty histogram buckets as [lo, hi, count]
-// (us; values v with lo <= v < hi), so a CDF can be drawn at 1/128 resolution.
-nlohmann::json histogram_json(const LatencyHistogram& h) {
-  nlohmann::json b = nlohmann::json::array();
-  for (const auto& k : h.buckets())
-    b.push_back(
-        {double(k.lo) / 1000.0, k.hi == UINT64_MAX ? double(h.max() + 1) / 1000.0 : double(k.hi) / 1000.0, k.count});
-  return b;
-}
-
-nlohmann::json latency_json(const LatencyHistogram& h) {
-  auto us = [](uint64_t ns) { return double(ns) / 1000.0; };
-  return {{"count", h.count()},          {"mean", h.mean() / 1000.0},     {"p50", us(h.quantile(0.5))},
-          {"p99", us(h.quantile(0.99))}, {"p999", us(h.quantile(0.999))}, {"p9999", us(h.quantile(0.9999))},
-          {"max", us(h.max())},          {"histogram", histogram_json(h)}};
-}
 
 // timeseries.csv: one row per stats.interval; the latency columns are the
 // percentiles of the requests completed in that interval (empty when none).

@@ -179,10 +179,5 @@ std::string ssdvp_version();
 // zones: the namespace's zones (nvme.command_set zns), for workload.source zoned.
 std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size,
                                               const host::ZoneGeometry* zones = nullptr);
-// A view of `inner` whose times start at 0 from its next request (the timed
-// part after preconditioning consumed a prefix).
-std::unique_ptr<host::Workload> make_rebased(host::Workload& inner);
-// Latency figures (us) of a histogram in the summary's form.
-nlohmann::json latency_json(const LatencyHistogram& h);
 
 }  // namespace ssdvp

@@ -126,3 +126,45 @@ def test_hash_invalidation(make_sweep, proj):
     assert not set(b) & set(c), "trace content"
     d = [p.hash for p in load_sweep(make_sweep(SW.replace("fifo", "random"))).points("v1")]
     assert d[0] == c[0] and d[1] != c[1], "an override"
+
+
+def _recording(proj, name: str, body: str) -> None:
+    """A recorded workload in proj/traces/workloads/ as scripts/workloads/record.sh writes it."""
+    import hashlib
+    import json
+    import lzma
+    d = proj / "traces" / "workloads"
+    d.mkdir(parents=True, exist_ok=True)
+    raw = body.encode()
+    packed = lzma.compress(raw)
+    (d / f"{name}.iolog.xz").write_bytes(packed)
+    (d / f"{name}.json").write_text(json.dumps({"sha256_xz": hashlib.sha256(packed).hexdigest(),
+                                                "sha256_iolog": hashlib.sha256(raw).hexdigest()}))
+
+
+def test_workloads_axis_unpacks_and_checks(make_sweep, proj):
+    _recording(proj, "app", "fio version 3 iolog\n0 ssdvp write 0 4096\n1000 ssdvp sync 0 0\n")
+    s = load_sweep(make_sweep("""
+        name: w
+        base: configs/small.yaml
+        workloads: [app]
+    """))
+    (pt,) = s.points("v1")
+    assert pt.overrides == {"workload.source": "trace", "workload.trace": "out/workloads/unpacked/app.iolog",
+                            "workload.format": "fio", "workload.fio_time_unit_ps": "1"}
+    assert (proj / "out/workloads/unpacked/app.iolog").read_text().startswith("fio version 3 iolog")
+    assert "out/workloads/unpacked/app.iolog" in pt.files
+    with pytest.raises(SweepError, match="no recorded workload 'nope'.*known: app"):
+        load_sweep(make_sweep("""
+            name: w
+            base: configs/small.yaml
+            workloads: [nope]
+        """, "bad.yaml"))
+    (proj / "traces/workloads/app.iolog.xz").write_bytes(b"corrupt")
+    (proj / "out/workloads/unpacked/app.sha256").unlink()
+    with pytest.raises(SweepError, match="sha256 differs"):
+        load_sweep(make_sweep("""
+            name: w
+            base: configs/small.yaml
+            workloads: [app]
+        """, "bad2.yaml"))

@@ -1,4 +1,4 @@
-// hostile_test.cpp - the hostile NVMe host (platform/host/hostile.h) on
+// hostile_test.cpp - the hostile NVMe host (platform/run/hostile.h) on
 // configs/small.yaml: every case completes with its NVMe status or is
 // refused, and the device goes on serving valid commands.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "host/hostile.h"
+#include "run/hostile.h"
 
 using namespace ssdvp;
 

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "common/tlm_access.h"
 #include "nvme/nvme_ctrl.h"
 
 namespace ssdvp {
@@ -80,13 +79,12 @@ void HostFtlBlock::attach_host(uint16_t qid, uint64_t sq_addr, uint64_t cq_addr,
 
 std::string HostFtlBlock::init(const Admin& admin, const std::function<bool(uint64_t, uint64_t, uint32_t)>& create) {
   admin_ = admin;
-  const uint32_t depth = qd_ + 1;
-  sq_ = mem_.alloc(uint64_t(depth) * sizeof(nvme_sqe));
-  cq_ = mem_.alloc(uint64_t(depth) * sizeof(nvme_cqe));
+  q_ = NvmeQueuePair(mem_, bells_, kDriveQid, qd_ + 1);
   admin_buf_ = mem_.alloc(4096);
   vec_.resize(qd_);
   for (auto& v : vec_) v.buf = mem_.alloc(kVecBytes);
-  if (!create(sq_, cq_, depth)) return "could not create the host FTL's I/O queue on the drive";
+  if (!create(q_.sq_addr(), q_.cq_addr(), q_.entries()))
+    return "could not create the host FTL's I/O queue on the drive";
   ocssd_geometry geo{};
   if (const uint16_t st = geometry(&geo); st != NVME_SC_SUCCESS)
     return "the drive refused the Geometry command (status " + std::to_string(st) + ")";
@@ -148,13 +146,6 @@ uint16_t HostFtlBlock::chunk_log(uint64_t off, uint32_t bytes, void* out) {
   return st;
 }
 
-void HostFtlBlock::doorbell(uint32_t offset, uint32_t value) {
-  PayloadPool::Lease tx(payloads_);
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  prepare_access(*tx, true, offset, &value, 4);
-  drive->b_transport(*tx, d);
-}
-
 void HostFtlBlock::sync_cpu() {
   const double busy = hal_ ? hal_->busy_ns() : 0;
   if (busy - synced_ns_ < 1) return;
@@ -210,22 +201,18 @@ void HostFtlBlock::send(uint32_t slot) {
   } else if (p.opcode != OCSSD_OP_VECTOR_RESET) {
     q.mptr = v.buf + kMetaOff;  // pblk's per-sector LBA in the OOB
   }
-  std::memcpy(mem_.data() + sq_ + uint64_t(sq_tail_) * sizeof(nvme_sqe), &q, sizeof q);
-  sq_tail_ = (sq_tail_ + 1) % (qd_ + 1);
-  doorbell(NvmeCtrl::kDoorbellBase + 8 * kDriveQid, sq_tail_);
+  q_.push(q);
+  q_.ring_sq();
 }
 
 // The drive's completions (an MSI: also the host driver's and the admin queue's).
 void HostFtlBlock::reap() {
+  if (!hal_ptr_) return;
   bool any = false;
-  for (;;) {
-    nvme_cqe c;
-    std::memcpy(&c, mem_.data() + cq_ + uint64_t(cq_head_) * sizeof(nvme_cqe), sizeof c);
-    if (bool(SSDVP_FIELD_GET(NVME_CQE_STATUS_P, c.status)) != phase_ || !hal_ptr_) break;
-    cq_head_ = (cq_head_ + 1) % (qd_ + 1);
-    if (cq_head_ == 0) phase_ = !phase_;
+  nvme_cqe c;
+  while (q_.pop(&c)) {
     any = true;
-    const uint16_t st = uint16_t(SSDVP_FIELD_GET(NVME_CQE_STATUS_SF, c.status));
+    const uint16_t st = NvmeQueuePair::status(c);
     if (c.cid >= qd_ || !vec_[c.cid].busy) {
       error_ = "the drive completed command id " + std::to_string(c.cid) + ", which is not outstanding";
       continue;
@@ -237,7 +224,7 @@ void HostFtlBlock::reap() {
     hal_ptr_->complete(v.id, st, b, b + kMetaOff / 4);
   }
   if (!any) return;
-  doorbell(NvmeCtrl::kDoorbellBase + 8 * kDriveQid + 4, cq_head_);
+  q_.ring_cq();
   for (uint32_t s = 0; s < qd_ && !pending_.empty(); ++s)
     if (!vec_[s].busy) send(s);
   done_.notify(sc_core::SC_ZERO_TIME);

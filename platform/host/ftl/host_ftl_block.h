@@ -34,9 +34,9 @@
 #include <nlohmann/json.hpp>
 
 #include "common/config.h"
-#include "common/payload_pool.h"
 #include "ftl/host_ftl_hal.h"
 #include "host/host_memory.h"
+#include "host/nvme_queue_pair.h"
 
 namespace ssdvp {
 
@@ -99,7 +99,6 @@ class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
   void serve();     // the block layer's thread
   void reap();      // SC_METHOD on MSIs: the drive's completions
   void sync_cpu();  // lets the host CPU time charged so far pass
-  void doorbell(uint32_t offset, uint32_t value);
   void send(uint32_t slot);
   bool fetch();  // takes the host driver's next command; false when none or no room
   void sweep();  // host commands the FTL finished, into finished_
@@ -140,15 +139,14 @@ class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
   HostFtlHal* hal_ptr_ = nullptr;
   std::unique_ptr<uint8_t[]> ftl_mem_;
   ftl* f_ = nullptr;
-  uint64_t sq_ = 0, cq_ = 0, admin_buf_ = 0;
-  uint32_t sq_tail_ = 0, cq_head_ = 0;
-  bool phase_ = true;
+  Doorbells bells_{drive};
+  NvmeQueuePair q_;  // I/O queue pair 1 of the drive
+  uint64_t admin_buf_ = 0;
   std::vector<Vec> vec_;
   std::deque<Pending> pending_;
   uint32_t vec_busy_ = 0;
   sc_core::sc_event done_;
   Admin admin_;
-  PayloadPool payloads_;
   // the host side
   uint16_t hqid_ = 1;
   uint64_t hsq_ = 0, hcq_ = 0;

@@ -1,5 +1,5 @@
 // hostile.cpp - see hostile.h.
-#include "host/hostile.h"
+#include "run/hostile.h"
 
 #include <cstdio>
 #include <cstring>
@@ -7,8 +7,8 @@
 #include <map>
 #include <memory>
 
-#include "common/tlm_access.h"
 #include "host/host_memory.h"
+#include "host/nvme_queue_pair.h"
 #include "run/params.h"
 #include "soc/ssd_soc.h"
 #include "ssdvp_hw.h"
@@ -39,23 +39,16 @@ std::string status_text(int s) {
   return b;
 }
 
-// One queue pair as the host keeps it.
-struct HostQueue {
-  uint16_t qid = 0;
-  uint64_t sq = 0, cq = 0;
-  uint32_t depth = 0, sq_tail = 0, cq_head = 0;
-  bool phase = true;
-};
-
 struct Hostile : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Hostile> pcie{"pcie"};
+  Doorbells bells{pcie};
   HostMemory& mem;
   SsdSoc& soc;
   std::vector<HostileResult> results;
   std::function<void()> on_done;
   bool finished = false;
   uint16_t next_cid = 0;
-  HostQueue admin, io;
+  NvmeQueuePair admin, io;
   uint64_t buf = 0, buf2 = 0;
 
   SC_HAS_PROCESS(Hostile);
@@ -66,49 +59,32 @@ struct Hostile : sc_core::sc_module {
     buf2 = mem.alloc(4 * 65536);
     SC_THREAD(run);
   }
-  HostQueue make_queue(uint16_t qid, uint32_t depth) {
-    HostQueue q;
-    q.qid = qid;
-    q.depth = depth;
-    q.sq = mem.alloc(uint64_t(depth) * sizeof(nvme_sqe));
-    q.cq = mem.alloc(uint64_t(depth) * sizeof(nvme_cqe));
-    return q;
-  }
+  NvmeQueuePair make_queue(uint16_t qid, uint32_t depth) { return NvmeQueuePair(mem, bells, qid, depth); }
   uint32_t* words(uint64_t host_addr) { return reinterpret_cast<uint32_t*>(mem.data() + host_addr); }
 
-  void doorbell(uint32_t off, uint32_t v) {
-    tlm::tlm_generic_payload tx;
-    sc_time d = sc_core::SC_ZERO_TIME;
-    prepare_access(tx, true, off, &v, 4);
-    pcie->b_transport(tx, d);
-    wait(d);
-  }
-  void ring_sq(const HostQueue& q) { doorbell(NvmeCtrl::kDoorbellBase + 8 * q.qid, q.sq_tail); }
-  uint16_t put(HostQueue& q, nvme_sqe e) {
+  // A doorbell write of the host's choosing (a tail it never pushed to).
+  void doorbell(uint32_t off, uint32_t v) { wait(bells.write(off, v)); }
+  void ring_sq(NvmeQueuePair& q) { wait(q.ring_sq()); }
+  uint16_t put(NvmeQueuePair& q, nvme_sqe e) {
     const uint16_t cid = next_cid++;
     e.cdw0 = (e.cdw0 & 0xffff) | SSDVP_FIELD_PUT(NVME_CDW0_CID, cid);
-    std::memcpy(mem.data() + q.sq + q.sq_tail * sizeof(nvme_sqe), &e, sizeof e);
-    q.sq_tail = (q.sq_tail + 1) % q.depth;
+    q.push(e);
     return cid;
   }
   // Takes the completions posted so far into `got` (cid -> status; a second
   // completion of one cid is recorded as `twice`).
-  void reap(HostQueue& q, std::map<uint16_t, int>& got, uint32_t& twice) {
+  void reap(NvmeQueuePair& q, std::map<uint16_t, int>& got, uint32_t& twice) {
     bool any = false;
-    for (;;) {
-      nvme_cqe c;
-      std::memcpy(&c, mem.data() + q.cq + q.cq_head * sizeof(nvme_cqe), sizeof c);
-      if (bool(SSDVP_FIELD_GET(NVME_CQE_STATUS_P, c.status)) != q.phase) break;
-      q.cq_head = (q.cq_head + 1) % q.depth;
-      if (q.cq_head == 0) q.phase = !q.phase;
-      if (!got.emplace(c.cid, SSDVP_FIELD_GET(NVME_CQE_STATUS_SF, c.status) & kStatusMask).second) ++twice;
+    nvme_cqe c;
+    while (q.pop(&c)) {
+      if (!got.emplace(c.cid, NvmeQueuePair::status(c) & kStatusMask).second) ++twice;
       any = true;
     }
     // A deleted queue takes no doorbells any more.
-    if (any && soc.nvme.queue_live(q.qid)) doorbell(NvmeCtrl::kDoorbellBase + 8 * q.qid + 4, q.cq_head);
+    if (any && soc.nvme.queue_live(q.qid())) wait(q.ring_cq());
   }
   // Submits one command and waits up to `limit` for its completion.
-  int exec(HostQueue& q, nvme_sqe e, sc_time limit = sc_time(50, sc_core::SC_MS)) {
+  int exec(NvmeQueuePair& q, nvme_sqe e, sc_time limit = sc_time(50, sc_core::SC_MS)) {
     const uint16_t cid = put(q, e);
     ring_sq(q);
     const sc_time deadline = sc_core::sc_time_stamp() + limit;
@@ -227,15 +203,13 @@ struct Hostile : sc_core::sc_module {
   }
 
   void sq_outside_host_memory(uint64_t outside) {
-    HostQueue q = make_queue(2, 16);
-    q.sq = outside;
+    NvmeQueuePair q(mem, bells, 2, 16, outside, mem.alloc(16 * sizeof(nvme_cqe)));
     const uint64_t before = soc.nvme.stats().fetch_errors;
-    if (!soc.nvme.create_io_queue(q.qid, q.sq, q.cq, q.depth, HostMemory::kMsiBase)) {
+    if (!q.create(soc.nvme)) {
       note("SQ outside host memory", "refused", "create_io_queue failed", false);
       return;
     }
-    q.sq_tail = 1;
-    ring_sq(q);
+    doorbell(q.sq_doorbell(), 1);  // one entry, which is not in host memory
     wait(sc_time(100, sc_core::SC_US));
     std::map<uint16_t, int> got;
     uint32_t twice = 0;
@@ -244,17 +218,17 @@ struct Hostile : sc_core::sc_module {
     note("SQ outside host memory: entry refused", "refused: 1 fetch error, no completion",
          std::to_string(dropped) + " fetch error(s), " + std::to_string(got.size()) + " completion(s)",
          dropped == 1 && got.empty());
-    soc.nvme.delete_io_queue(q.qid);
+    soc.nvme.delete_io_queue(q.qid());
   }
 
   void queue_deleted_while_in_use(uint64_t lbas, uint32_t mdts) {
     // More one-LBA writes than the firmware's command ring holds, so that
     // some are still in the SQ when the delete comes.
     constexpr uint32_t kCommands = 1000;
-    HostQueue q = make_queue(3, 1024);
+    NvmeQueuePair q = make_queue(3, 1024);
     const uint64_t data = mem.alloc(4 * kCommands);
     const uint64_t base = lbas / 4;
-    if (!soc.nvme.create_io_queue(q.qid, q.sq, q.cq, q.depth, HostMemory::kMsiBase)) {
+    if (!q.create(soc.nvme)) {
       note("queue deleted while in use", "every command completes once", "create_io_queue failed", false);
       return;
     }
@@ -264,7 +238,7 @@ struct Hostile : sc_core::sc_module {
       index[put(q, rw(NVME_OP_WRITE, base + i, 1, data + 4 * i))] = i;
     }
     ring_sq(q);
-    const bool accepted = soc.nvme.delete_io_queue(q.qid);
+    const bool accepted = soc.nvme.delete_io_queue(q.qid());
     std::map<uint16_t, int> got;
     uint32_t twice = 0;
     const sc_time deadline = sc_core::sc_time_stamp() + sc_time(1, sc_core::SC_SEC);
@@ -285,14 +259,13 @@ struct Hostile : sc_core::sc_module {
       else
         ++other;
     }
-    const bool gone = !soc.nvme.queue_live(q.qid);
+    const bool gone = !soc.nvme.queue_live(q.qid());
     note("queue deleted while in use: completions", "each of 1000 once: success or 0x008, some of each",
          std::to_string(ok) + " success, " + std::to_string(aborted) + " aborted, " + std::to_string(other) +
              " other, " + std::to_string(twice) + " twice, " + std::to_string(kCommands - got.size()) + " missing",
          accepted && ok + aborted == kCommands && ok > 0 && aborted > 0 && twice == 0 && other == 0);
     const uint64_t invalid_before = soc.nvme.stats().invalid_doorbells;
-    q.sq_tail = 1;
-    ring_sq(q);
+    doorbell(q.sq_doorbell(), 1);
     note("queue deleted while in use: the queue is gone", "deleted; a later doorbell is invalid",
          std::string(gone ? "deleted" : "still live") + "; " +
              std::to_string(soc.nvme.stats().invalid_doorbells - invalid_before) + " invalid doorbell(s)",
@@ -330,8 +303,7 @@ std::vector<HostileResult> run_hostile(Config cfg) {
   Hostile host("hostile", mem, soc);
   host.pcie.bind(soc.nvme.host_regs);
   soc.nvme.host_dma.bind(mem.tsock);
-  if (!soc.nvme.create_admin_queue(host.admin.sq, host.admin.cq, host.admin.depth, HostMemory::kMsiBase) ||
-      !soc.nvme.create_io_queue(1, host.io.sq, host.io.cq, host.io.depth, HostMemory::kMsiBase))
+  if (!host.admin.create(soc.nvme) || !host.io.create(soc.nvme))
     throw std::runtime_error("hostile: the first queues could not be created");
   host.on_done = [&] {
     soc.stop();
