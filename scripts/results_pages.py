@@ -139,6 +139,10 @@ ROWS = [
                 "{out}/gc-scheduling.md"],
         deps=SIM + ["scripts/gc_scheduling.py"],
         cost="its runs' total wall time is on the page and in gc-scheduling/provenance.json"),
+    Row("workloads", "pending", "/usr/bin/python3 scripts/workloads/characterise.py",
+        deps=SIM + ["scripts/workloads/", "traces/workloads/"],
+        why="generated whole by its script, which reads the committed recordings but also runs the synthetic "
+            "generators it compares them with (no render-only mode yet)"),
     Row("haml-double-stalls", "notes", deps=SIM),
 ]
 
