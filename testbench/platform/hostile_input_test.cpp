@@ -398,3 +398,36 @@ TEST(HostileInput, OutputsDocNamesEverySummaryField) {
   }
   EXPECT_TRUE(missing.empty()) << "summary.json fields docs/outputs.md does not name:" << missing;
 }
+
+// An open-loop host that outruns the drive is told so (summary and stderr);
+// one the drive keeps up with is not.
+TEST(HostileInput, SaturatingOpenLoopIsWarnedAbout) {
+  const fs::path d = scratch("saturate");
+  const std::string base =
+      "run -c '" + kSmall + "'" + kQuick + "--set host.mode=open --quiet -o '" + (d / "out").string() + "' ";
+  Result r = ssdvp(d, base + "--set workload.synthetic.iops=2000000");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has_warning(summary(d / "out"), "outran the drive")) << summary(d / "out")["warnings"];
+  EXPECT_TRUE(contains(r.err, "outran the drive")) << r.err;
+  r = ssdvp(d, base + "--set workload.synthetic.iops=1000");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(has_warning(summary(d / "out"), "outran the drive"));
+}
+
+// On a terminal a long run shows its progress on stderr (simulated time,
+// requests done, an estimate) and clears the line at the end; --quiet and a
+// pipe show none. `script` gives the run a terminal.
+TEST(HostileInput, ALongRunShowsItsProgressOnATerminal) {
+  const fs::path d = scratch("progress");
+  const std::string run =
+      bin() + "run -c '" + kSmall + "' --set workload.synthetic.requests=200000 -o '" + (d / "out").string() + "'";
+  const Result tty = ssdvp_test::run_command(d, "script -qec \"" + run + "\" /dev/null");
+  ASSERT_EQ(tty.code, 0) << tty.err;
+  EXPECT_TRUE(contains(tty.out, "ssdvp: simulated ")) << tty.out.substr(0, 400);
+  EXPECT_TRUE(contains(tty.out, "requests done of 200000")) << tty.out.substr(0, 400);
+  EXPECT_TRUE(contains(tty.out, "s left")) << tty.out.substr(0, 400);
+  const Result piped =
+      ssdvp(d, "run -c '" + kSmall + "' --set workload.synthetic.requests=200000 -o '" + (d / "out2").string() + "'");
+  ASSERT_EQ(piped.code, 0) << piped.err;
+  EXPECT_FALSE(contains(piped.err, "ssdvp: simulated ")) << "no progress line into a pipe";
+}
