@@ -334,13 +334,14 @@ struct gcsched {
   int collecting; /* watermarks: collecting until the high watermark */
   int in_episode; /* a GC episode is open: from a victim's start until none is open or wanted */
   uint64_t episode_since_ns;
-  int host_idle;            /* idle: no host command for ftl.gc.idle_after (background GC may start) */
-  uint32_t irq_extra;       /* interrupt lines enabled besides the rings' (IRQ_TIMER with idle) */
-  uint32_t share;           /* autossd: GC's share, per mille */
-  int64_t integral;         /* autossd: accumulated free-block deficit, in block-periods */
-  uint64_t last_arrival_ns; /* idle: when the last host command arrived */
-  uint64_t timer_ns;        /* the INTC timer's armed deadline (0: disarmed) */
-  uint64_t next_update_ns;  /* autossd: the controller's next update */
+  uint64_t gc_idle_since_ns; /* when the last victim open closed (the end of an episode that then ends) */
+  int host_idle;             /* idle: no host command for ftl.gc.idle_after (background GC may start) */
+  uint32_t irq_extra;        /* interrupt lines enabled besides the rings' (IRQ_TIMER with idle) */
+  uint32_t share;            /* autossd: GC's share, per mille */
+  int64_t integral;          /* autossd: accumulated free-block deficit, in block-periods */
+  uint64_t last_arrival_ns;  /* idle: when the last host command arrived */
+  uint64_t timer_ns;         /* the INTC timer's armed deadline (0: disarmed) */
+  uint64_t next_update_ns;   /* autossd: the controller's next update */
 };
 
 struct ftl {

@@ -18,8 +18,10 @@ uint32_t gc_idle_job(const struct ftl *f) {
 
 int gc_below_threshold(const struct ftl *f) { return f->free_total + f->erases_inflight < f->cfg.gc_threshold_blocks; }
 
+/* The episode's length runs to its last victim's end (no time read here: on
+ * the RV32 core every read of the time is an access of its own). */
 void gc_episode_end(struct ftl *f) {
-  const uint64_t len = hal_time_ns(f->hal) - f->sched.episode_since_ns;
+  const uint64_t len = f->sched.gc_idle_since_ns - f->sched.episode_since_ns;
   f->sched.in_episode = 0;
   f->stats.gc_episodes_closed++;
   f->stats.gc_episode_ns += len;
@@ -46,7 +48,7 @@ void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear) {
   if (f->gc_active++ == 0) f->gc_since_ns = hal_time_ns(f->hal);
   if (!f->sched.in_episode) { /* a GC episode starts (gc_episode_end closes it) */
     f->sched.in_episode = 1;
-    f->sched.episode_since_ns = hal_time_ns(f->hal);
+    f->sched.episode_since_ns = f->gc_since_ns; /* (no victim was open: gc_since_ns is now) */
     f->stats.gc_episodes++;
     hal_trace(f->hal, HAL_TRACE_GC_EPISODE_START, f->free_total + f->erases_inflight);
   }
@@ -182,7 +184,10 @@ static void job_erase(struct ftl *f, struct gc_job *j) {
   j->erase_after = 0;
   j->trim_after = 0;
   hal_trace(f->hal, HAL_TRACE_GC_VICTIM_END, blk);
-  if (--f->gc_active == 0) f->stats.gc_active_ns += hal_time_ns(f->hal) - f->gc_since_ns;
+  if (--f->gc_active == 0) {
+    f->sched.gc_idle_since_ns = hal_time_ns(f->hal);
+    f->stats.gc_active_ns += f->sched.gc_idle_since_ns - f->gc_since_ns;
+  }
   if (f->gc_active == 0 && f->cfg.debug_gc_register)
     hal_write32(f->hal, SSDVP_NVME_BASE + NVME_DBG_GC, 0); /* GC ends */
 }
