@@ -1134,9 +1134,9 @@ TEST(FlashCtrlPhase, CtrlWriteWhileCompletionsPendingIsARingError) {
     EXPECT_EQ(b.reg(FLASH_ERRORS), 2u);
     EXPECT_EQ(b.reg(FLASH_CTRL), 0u);
     EXPECT_EQ(b.collect(1)[0].cqe.flags, 0u);
-    b.set(FLASH_CTRL, 0x2);  // reserved
+    b.set(FLASH_CTRL, 0x4);  // reserved
     EXPECT_EQ(b.reg(FLASH_ERRORS), 3u);
-    EXPECT_EQ(b.reg(FLASH_LAST_ERR_ROW), 0x2u);
+    EXPECT_EQ(b.reg(FLASH_LAST_ERR_ROW), 0x4u);
     b.set(FLASH_CTRL, FLASH_CTRL_CQ_PHASE);  // idle: taken, and the ring starts over
     EXPECT_EQ(b.reg(FLASH_ERRORS), 3u);
     EXPECT_EQ(b.reg(FLASH_CTRL), FLASH_CTRL_CQ_PHASE);

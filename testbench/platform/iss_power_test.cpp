@@ -7,6 +7,7 @@
 // older one: never durable data lost, never another LBA's data or garbage.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -158,11 +159,25 @@ TEST(IssPowerCut, RecoversTheSameDurableStateAsNativeForTheSameCuts) {
     EXPECT_EQ(x["plp_pages_not_programmed"], y["plp_pages_not_programmed"]);
     EXPECT_NE(x["recovery"]["time_s"], y["recovery"]["time_s"]);  // timed by cost table vs instructions
   }
-  // After the cuts the firmware makes the same decisions to the last count.
+  // After the cuts the firmware makes the same decisions to the last count:
+  // the same programs, erases, relocations, integrity. Flash reads alone may
+  // differ, by host reads one mode serves from a page buffer still in DRAM
+  // and the other from flash: the second cut falls later in the slower mode
+  // (above), so what the capacitor programmed at it can differ by a partly
+  // filled page. Each such read is one buffer_alloc and one flash_submit more
+  // or less, and nothing else.
   EXPECT_EQ(a["ftl"]["waf"], b["ftl"]["waf"]);
   EXPECT_EQ(a["ftl"]["gc_lba_writes"], b["ftl"]["gc_lba_writes"]);
   EXPECT_EQ(a["ftl"]["erases"], b["ftl"]["erases"]);
-  EXPECT_EQ(a["flash"], b["flash"]);
+  json fa = a["flash"], fb = b["flash"];
+  const int64_t dreads = int64_t(u(fa["reads"])) - int64_t(u(fb["reads"]));
+  fa.erase("reads");
+  fb.erase("reads");
+  EXPECT_EQ(fa, fb);
+  const auto ops = [](const json& s, const char* op) { return int64_t(s["cpu"]["ops"][op]["count"].get<uint64_t>()); };
+  EXPECT_LE(std::llabs(dreads), 8) << "a few buffer hits, not a different drive";
+  EXPECT_EQ(dreads, ops(a, "buffer_alloc") - ops(b, "buffer_alloc")) << "the difference is host reads' buffers";
+  EXPECT_EQ(dreads, ops(a, "flash_submit") - ops(b, "flash_submit")) << "and their flash reads, nothing else";
   EXPECT_EQ(a["integrity"], b["integrity"]);
 }
 
