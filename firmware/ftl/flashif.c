@@ -56,10 +56,22 @@ static void flash_group(struct ftl *f, uint8_t op, uint32_t row) {
   g->last = f->fsq.tail;
 }
 
+/* The scheduling hint of a descriptor by its tag: host reads FC_HINT_HOST;
+ * GC's victim reads and erases (the NVM command set's only erases besides
+ * checkpoints' and translation blocks', which have tags of their own)
+ * FC_HINT_GC under ftl.gc.preempt. GC's programs are hinted by alloc.c, which
+ * knows their frontier. */
+static uint8_t submit_hint(const struct ftl *f, uint8_t op, uint32_t tag) {
+  const uint32_t kind = TAG_KIND(tag);
+  if (op == FC_OP_READ && kind == TAG_HOST_READ) return FC_HINT_HOST;
+  if (kind == TAG_GC_READ || (kind == TAG_ERASE && f->cfg.command_set == FTL_CMDSET_NVM)) return flash_gc_hint(f);
+  return 0;
+}
+
 void flash_submit(struct ftl *f, uint8_t op, uint32_t tag, uint32_t row, uint32_t mask, uint32_t buf) {
   struct fc_sqe *e = (struct fc_sqe *)f->fsq.mem + f->fsq.tail;
   e->op = op;
-  e->hint = (uint8_t)(op == FC_OP_READ && TAG_KIND(tag) == TAG_HOST_READ ? FC_HINT_HOST : 0);
+  e->hint = submit_hint(f, op, tag);
   e->rsvd1 = 0;
   e->tag = tag;
   e->row = row;

@@ -649,13 +649,8 @@ enum gc_want { GC_WANT_NONE = 0, GC_WANT_FOREGROUND = 1, GC_WANT_BACKGROUND = 2 
 /* ---- gc.c: GC jobs ------------------------------------------------------------ */
 /* The lowest idle job slot, or FTL_NONE. */
 uint32_t gc_idle_job(const struct ftl *f);
-/* Free blocks plus erases in flight are below the GC threshold. */
-int gc_below_threshold(const struct ftl *f);
 /* A GC episode ends: no victim open and the trigger wants none (loop.c). */
 void gc_episode_end(struct ftl *f);
-/* Counts a victim started for want w (background: idle-time GC); 1 unless
- * w is GC_WANT_NONE. */
-uint32_t gc_count_want(struct ftl *f, enum gc_want w);
 /* Starts job j on victim blk (wear: a wear-levelling victim). */
 void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear);
 /* ftl.gc.pair_planes: starts idle jobs on the closed siblings of job j's
@@ -688,6 +683,8 @@ void gcsched_init(struct ftl *f);
 /* Whether GC should start another victim now (ftl.gc.trigger); background:
  * idle-time GC. Called by gc_schedule while a job slot is idle. */
 enum gc_want gcsched_want(struct ftl *f);
+/* Free blocks plus erases in flight are below ftl.gc.threshold_blocks. */
+int gcsched_below_threshold(const struct ftl *f);
 /* GC reads a job may have in flight (autossd's share; FTL_NONE: no limit). */
 uint32_t gcsched_read_limit(const struct ftl *f);
 /* A host command arrived (hostif.c): idle-time GC stops starting victims. */

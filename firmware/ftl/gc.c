@@ -16,8 +16,6 @@ uint32_t gc_idle_job(const struct ftl *f) {
   return FTL_NONE;
 }
 
-int gc_below_threshold(const struct ftl *f) { return f->free_total + f->erases_inflight < f->cfg.gc_threshold_blocks; }
-
 /* The episode's length runs to its last victim's end (no time read here: on
  * the RV32 core every read of the time is an access of its own). */
 void gc_episode_end(struct ftl *f) {
@@ -27,11 +25,6 @@ void gc_episode_end(struct ftl *f) {
   f->stats.gc_episode_ns += len;
   if (len > f->stats.gc_episode_max_ns) f->stats.gc_episode_max_ns = len;
   hal_trace(f->hal, HAL_TRACE_GC_EPISODE_END, f->free_total + f->erases_inflight);
-}
-
-uint32_t gc_count_want(struct ftl *f, enum gc_want w) {
-  if (w == GC_WANT_BACKGROUND) f->stats.gc_idle_victims++;
-  return w != GC_WANT_NONE;
 }
 
 void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear) {
@@ -178,7 +171,6 @@ static void job_erase(struct ftl *f, struct gc_job *j) {
     block_set_state(f, blk, BLK_ERASING);
     f->erases_inflight++;
     flash_submit(f, FC_OP_ERASE, TAG(TAG_ERASE, blk), blk, 0, 0);
-    flash_hint(f, flash_gc_hint(f));
   }
   j->victim = FTL_NONE;
   j->erase_after = 0;
@@ -215,7 +207,6 @@ static void job_issue_reads(struct ftl *f, struct gc_job *j) {
     j->reads++;
     f->stats.flash_reads++;
     flash_submit(f, FC_OP_READ, TAG(TAG_GC_READ, b), row, mask, pb->dram);
-    flash_hint(f, flash_gc_hint(f));
   }
   if (j->page == ppb) vcopy_victim_done(f, (uint32_t)(j - f->jobs)); /* its last unit goes out */
   job_finish_if_done(f, j);
@@ -339,7 +330,6 @@ int gc_copyback_done(struct ftl *f, uint32_t b, int status, uint32_t hops) {
   if (moved == FTL_NONE) {
     f->stats.flash_reads++;
     flash_submit(f, FC_OP_READ, TAG(TAG_GC_READ, b), pb->row, pb->mask, pb->dram);
-    flash_hint(f, flash_gc_hint(f));
     return STEP_DONE;
   }
   for (uint32_t i = 0; i < moved; ++i) account_move(f, j);

@@ -47,6 +47,8 @@
 
 static uint64_t free_blocks(const struct ftl *f) { return (uint64_t)f->free_total + f->erases_inflight; }
 
+int gcsched_below_threshold(const struct ftl *f) { return free_blocks(f) < f->cfg.gc_threshold_blocks; }
+
 void gcsched_init(struct ftl *f) {
   struct gcsched *s = &f->sched;
   memset(s, 0, sizeof *s);
@@ -63,14 +65,14 @@ enum gc_want gcsched_want(struct ftl *f) {
       if (s->collecting && free >= c->gc_high_blocks) s->collecting = 0;
       return s->collecting ? GC_WANT_FOREGROUND : GC_WANT_NONE;
     case FTL_GC_TRIGGER_IDLE:
-      if (free < c->gc_threshold_blocks) return GC_WANT_FOREGROUND;
+      if (gcsched_below_threshold(f)) return GC_WANT_FOREGROUND;
       return s->host_idle && free < c->gc_high_blocks ? GC_WANT_BACKGROUND : GC_WANT_NONE;
     case FTL_GC_TRIGGER_AUTOSSD:
       if (f->in_func_call) /* no time passes in a functional call: no controller, the threshold */
-        return free < c->gc_threshold_blocks ? GC_WANT_FOREGROUND : GC_WANT_NONE;
+        return gcsched_below_threshold(f) ? GC_WANT_FOREGROUND : GC_WANT_NONE;
       if (f->free_total <= c->gc_reserve_blocks) return GC_WANT_FOREGROUND;
       return s->share && free < c->gc_high_blocks ? GC_WANT_FOREGROUND : GC_WANT_NONE;
-    default: return free < c->gc_threshold_blocks ? GC_WANT_FOREGROUND : GC_WANT_NONE;
+    default: return gcsched_below_threshold(f) ? GC_WANT_FOREGROUND : GC_WANT_NONE;
   }
 }
 

@@ -28,7 +28,7 @@ static void gc_schedule(struct ftl *f) {
     if (!(f->blk_flags[blk] & BLKF_RETIRE)) f->stats.refreshes++;
     gc_start(f, j, blk, 0);
   }
-  if (f->wear_due && !gc_below_threshold(f)) { /* a wear victim may be full of valid data */
+  if (f->wear_due && !gcsched_below_threshold(f)) { /* a wear victim may be full of valid data */
     const uint32_t j = gc_idle_job(f);
     if (j != FTL_NONE) {
       const uint32_t blk = block_pick_coldest(f);
@@ -50,7 +50,7 @@ static void gc_schedule(struct ftl *f) {
     if (j == FTL_NONE) break;
     const uint32_t blk = block_pick_victim(f);
     if (blk == FTL_NONE) break;
-    gc_count_want(f, w);
+    if (w == GC_WANT_BACKGROUND) f->stats.gc_idle_victims++;
     gc_start(f, j, blk, 0);
     gc_pair(f, j); /* ftl.gc.pair_planes: its siblings in the die's other planes */
   }
