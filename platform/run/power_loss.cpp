@@ -32,9 +32,21 @@ PowerKeys PowerKeys::read(Config& cfg) {
   k.span_ps = cfg.get_time_ps("power.cuts_span", "1s",
                               "power.cuts: the instants are uniform in [0, this) of the timed part's time powered up "
                               "(recoveries not counted)");
+  k.check_budget = cfg.get_u64("power.check_budget_lbas", uint64_t(1) << 31,
+                               "power.cuts: most LBAs all the cuts' checks may read back (cuts x namespace LBAs); a "
+                               "run asking for more is refused",
+                               1);
   if (k.cuts && k.cut_ps) throw ConfigError("config key 'power.cuts': not with power.cut_at (one or the other)");
   if (k.cuts && k.span_ps == 0) throw ConfigError("config key 'power.cuts_span': must be positive with power.cuts");
   return k;
+}
+
+void PowerKeys::check_cost(uint64_t lbas) const {
+  if (!cuts || lbas == 0 || cuts <= check_budget / lbas) return;
+  throw ConfigError("config key 'power.cuts': " + std::to_string(cuts) + " cuts would each read all " +
+                    std::to_string(lbas) + " LBAs back, more than power.check_budget_lbas (" +
+                    std::to_string(check_budget) + ") allows: ask for at most " + std::to_string(check_budget / lbas) +
+                    " cuts, or raise power.check_budget_lbas");
 }
 
 std::vector<uint64_t> PowerKeys::instants() const {

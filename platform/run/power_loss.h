@@ -42,7 +42,11 @@ struct PowerKeys {
   bool plp = true;
   uint32_t plp_pages = 0;
   uint64_t cuts = 0, seed = 1, span_ps = 0;
+  uint64_t check_budget = 0;  // most LBAs all cuts' checks may read back
   static PowerKeys read(Config& cfg);
+  // Refuses power.cuts whose checks (each reads every one of lbas back)
+  // would pass power.check_budget_lbas: ConfigError naming how many fit.
+  void check_cost(uint64_t lbas) const;
   // power.cuts: the instants (ps after the timed part starts), ascending.
   std::vector<uint64_t> instants() const;
 };

@@ -301,6 +301,7 @@ void Simulation::build() {
 
   keys_ = RunKeys::read(cfg);
   power_ = PowerKeys::read(cfg);
+  power_.check_cost(soc_->logical_lbas());
   if (power_.cuts && flows_)
     throw ConfigError("config key 'power.cuts': not with flows (each flow's queues would have to be made again)");
   if (!keys_.timeline.empty())

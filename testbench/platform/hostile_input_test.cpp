@@ -2,6 +2,8 @@
 // through the real binary (SSDVP_BIN). No crash, no hang, no silent wrong
 // result, nothing of the user's deleted. Each test fails without its fix.
 #include <gtest/gtest.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -252,6 +254,26 @@ TEST(HostileInput, PortAndMaxPayloadOutOfRangeAreRefused) {
   EXPECT_TRUE(contains(r.err, "nbd.max_payload")) << r.err;
 }
 
+TEST(HostileInput, APortInUseIsAUsageErrorNamingIt) {
+  const fs::path d = scratch("port_in_use");
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);  // port 0: the kernel picks a free one
+  ASSERT_EQ(::listen(fd, 4), 0);
+  socklen_t len = sizeof a;
+  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len), 0);
+  const std::string port = std::to_string(ntohs(a.sin_port));
+  const Result r =
+      ssdvp(d, "serve -c '" + kSmall + "' --listen tcp:127.0.0.1:" + port + " -o '" + (d / "out").string() + "'");
+  ::close(fd);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "cannot bind tcp:127.0.0.1:" + port)) << r.err;
+  EXPECT_TRUE(contains(r.err, "in use")) << r.err;
+}
+
 TEST(HostileInput, RecordIntoAMissingFolderIsAUsageError) {
   const fs::path d = scratch("record");
   const Result r = ssdvp(d, "serve -c '" + kSmall + "' --listen tcp:127.0.0.1:0 --record '" +
@@ -313,6 +335,22 @@ TEST(HostileInput, PowerCutAfterTheEndOfTheRunIsWarnedAbout) {
       ssdvp(d, "run -c '" + kSmall + "'" + kQuick + "--set power.cut_at=1h --quiet -o '" + (d / "out").string() + "'");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(has_warning(summary(d / "out"), "power.cut_at")) << r.err;
+}
+
+TEST(HostileInput, PowerCutsWhoseChecksWouldTakeDaysAreRefused) {
+  // small.yaml's namespace is 229,376 LBAs and every cut reads all of them back
+  const fs::path d = scratch("cuts_many");
+  const auto t0 = std::chrono::steady_clock::now();
+  Result r = ssdvp(d, "run -c '" + kSmall + "' --set power.cuts=1000000 --quiet -o '" + (d / "out").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "power.cuts")) << r.err;
+  EXPECT_TRUE(contains(r.err, "at most 9362 cuts")) << r.err;  // 2^31 / 229,376
+  EXPECT_LT(seconds_since(t0), 60.0);                          // refused before simulating
+  EXPECT_FALSE(fs::exists(d / "out" / "summary.json"));
+  r = ssdvp(d, "run -c '" + kSmall + "'" + kQuick + "--set power.cuts=2 --set power.check_budget_lbas=458752 --quiet -o '" +
+                   (d / "out").string() + "'");  // exactly two checks' worth: allowed
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(summary(d / "out")["power"]["cuts_asked"].get<uint64_t>(), 2u);
 }
 
 TEST(HostileInput, NoPowerLossProtectionMakesGcDurable) {
