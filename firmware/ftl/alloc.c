@@ -173,6 +173,10 @@ static void program_submit_one(struct ftl *f, uint32_t b) {
   const struct pagebuf *pb = &f->bufs[b];
   flash_submit(f, FC_OP_PROGRAM, TAG(TAG_PROGRAM, b), pb->row, 0, pb->dram);
   if (f->cfg.gc_preempt != FTL_GC_PREEMPT_OFF) flash_hint(f, program_hint(f, pb->frontier));
+  /* ftl.gc.hold: a host frontier's page waits while its die is held (not a
+   * page GC also writes to: GC would wait for itself) */
+  if (f->cfg.gc_hold != FTL_GC_HOLD_PAGE && pb->frontier != f->classes && !f->fr[pb->frontier].gc_writes)
+    flash_hint(f, FC_HINT_USER);
   /* Pages of a block are programmed in order, so the last page's program
    * makes the whole block readable from flash: only now is it a GC candidate. */
   if ((pb->row + 1) % f->cfg.pages_per_block == 0) block_set_state(f, row_block(f, pb->row), BLK_CLOSED);

@@ -63,8 +63,10 @@ static void flash_group(struct ftl *f, uint8_t op, uint32_t row) {
  * knows their frontier. */
 static uint8_t submit_hint(const struct ftl *f, uint8_t op, uint32_t tag) {
   const uint32_t kind = TAG_KIND(tag);
-  if (op == FC_OP_READ && kind == TAG_HOST_READ) return FC_HINT_HOST;
-  if (kind == TAG_GC_READ || (kind == TAG_ERASE && f->cfg.command_set == FTL_CMDSET_NVM)) return flash_gc_hint(f);
+  const uint8_t hold = f->cfg.gc_hold != FTL_GC_HOLD_PAGE;
+  if (op == FC_OP_READ && kind == TAG_HOST_READ) return FC_HINT_HOST | (hold ? FC_HINT_USER : 0u);
+  if (kind == TAG_GC_READ || (kind == TAG_ERASE && f->cfg.command_set == FTL_CMDSET_NVM))
+    return flash_gc_hint(f) | (hold ? FC_HINT_VICTIM : 0u);
   return 0;
 }
 

@@ -52,6 +52,8 @@ enum ftl_gc_trigger {
 
 /* ftl.gc.preempt: which host operations go ahead of GC's queued ones on a die. */
 enum ftl_gc_preempt { FTL_GC_PREEMPT_OFF = 0, FTL_GC_PREEMPT_READS = 1, FTL_GC_PREEMPT_ALL = 2 };
+/* ftl.gc.hold: what a GC job keeps to itself (FLASH CTRL.HOLD_GC) */
+enum ftl_gc_hold { FTL_GC_HOLD_PAGE = 0, FTL_GC_HOLD_DIE = 1, FTL_GC_HOLD_CHANNEL = 2 };
 
 /* Who clusters the slices (haml, asa): kmeans2d on the CPU, or the K-Means
  * accelerator through firmware/drivers/accel_drv.h (same results, bit-exact). */
@@ -221,6 +223,7 @@ struct ftl_config {
   uint32_t gc_auto_kp;        /* autossd: GC share (per mille) per block below the target */
   uint32_t gc_auto_ki;        /* autossd: GC share (per mille) per block-period of accumulated deficit */
   uint32_t gc_auto_depth;     /* autossd: GC reads in flight per victim at a full share */
+  uint32_t gc_hold;           /* enum ftl_gc_hold */
   uint64_t gc_idle_after_ns;  /* idle: the host is idle once no command arrived for this long */
   uint64_t gc_auto_period_ns; /* autossd: the share controller's period */
 };

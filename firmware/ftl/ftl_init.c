@@ -179,6 +179,10 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
         c->gc_high_blocks, c->gc_threshold_blocks);
   CHECK(c->gc_trigger != FTL_GC_TRIGGER_AUTOSSD || c->gc_auto_kp || c->gc_auto_ki,
         "ftl: ftl.gc.trigger autossd needs ftl.gc.autossd.kp or ftl.gc.autossd.ki above 0 (GC would never run)");
+  CHECK(c->gc_hold == FTL_GC_HOLD_PAGE || (!c->gc_durable && mp_planes_of(c) <= 1 && c->command_set == FTL_CMDSET_NVM),
+        "ftl: ftl.gc.hold die or channel: not with ftl.gc.durable (a victim's erase would wait for host programs the "
+        "hold keeps back; power.plp false sets it), multi-plane operations (ftl.multiplane) or a host-managed command "
+        "set (the drive's own GC only)");
   CHECK(c->gc_reserve_blocks < c->gc_threshold_blocks,
         "ftl: gc_reserve_blocks (%" PRIu32 ") must be below gc_threshold_blocks (%" PRIu32 ")", c->gc_reserve_blocks,
         c->gc_threshold_blocks);
@@ -404,7 +408,8 @@ static int init_rings(struct ftl *f, const struct dram_map *m) {
     f->fcq.phase = 1;
   }
   const uint32_t ctrl = (cfg->flash_cq_phase ? FLASH_CTRL_CQ_PHASE : 0u) |
-                        (cfg->gc_preempt != FTL_GC_PREEMPT_OFF ? FLASH_CTRL_PREEMPT_GC : 0u);
+                        (cfg->gc_preempt != FTL_GC_PREEMPT_OFF ? FLASH_CTRL_PREEMPT_GC : 0u) |
+                        SSDVP_FIELD_PUT(FLASH_CTRL_HOLD_GC, cfg->gc_hold); /* (ftl_gc_hold = FLASH_HOLD_GC_*) */
   if (ctrl) hal_write32(h, SSDVP_FLASH_BASE + FLASH_CTRL, ctrl);
   hal_write32(h, SSDVP_FLASH_BASE + FLASH_SQ_BASE, f->fsq.base);
   hal_write32(h, SSDVP_FLASH_BASE + FLASH_SQ_SIZE, f->fsq.size);

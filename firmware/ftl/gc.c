@@ -167,6 +167,7 @@ static void job_erase(struct ftl *f, struct gc_job *j) {
   const uint32_t blk = j->victim;
   if (f->blk_flags[blk] & BLKF_RETIRE) { /* a program failed on it: its data is safe elsewhere, retire it */
     block_set_state(f, blk, BLK_BAD);
+    if (f->cfg.gc_hold != FTL_GC_HOLD_PAGE) hal_write32(f->hal, SSDVP_FLASH_BASE + FLASH_HOLD_END, blk); /* no erase */
   } else {
     block_set_state(f, blk, BLK_ERASING);
     f->erases_inflight++;

@@ -313,6 +313,9 @@ enum fc_status {
   ((uint16_t)(((uint32_t)(flags) & ~FC_FLAG_PHASE) | ((phase) ? FC_FLAG_PHASE : 0u)))
 #define FLASH_CTRL_CQ_PHASE SSDVP_FIELD_MASK(FLASH_CTRL_CQ_PHASE)
 #define FLASH_CTRL_PREEMPT_GC SSDVP_FIELD_MASK(FLASH_CTRL_PREEMPT_GC)
+#define FLASH_HOLD_GC_NONE 0u /* CTRL.HOLD_GC values */
+#define FLASH_HOLD_GC_DIE 1u
+#define FLASH_HOLD_GC_CHANNEL 2u
 
 /* fc_sqe.hint: a READ the host waits for; with flash.read_priority or
  * flash.suspend.enable it may overtake or suspend programs and erases
@@ -322,6 +325,14 @@ enum fc_status {
  * an operation marked FC_HINT_HOST (a host read, or a host page's program)
  * goes ahead of it on its die while it has not started (ftl.gc.preempt). */
 #define FC_HINT_GC 0x2u
+/* fc_sqe.hint: a GC operation on its victim block; with FLASH CTRL.HOLD_GC a
+ * READ so marked starts a hold of its die (or channel) and the ERASE of that
+ * block so marked ends it (ftl.gc.hold). */
+#define FC_HINT_VICTIM 0x4u
+/* fc_sqe.hint: host data (a host read, or a host page's program); with FLASH
+ * CTRL.HOLD_GC it waits, untimed, while its die (or channel) is held, and is
+ * timed after the hold ends (its NAND array effect is at submission). */
+#define FC_HINT_USER 0x8u
 
 /* Submission ring entry (32 bytes). */
 struct fc_sqe {

@@ -101,6 +101,15 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
   bank_.on_write(FLASH_BBT_ADDR, [this](uint32_t v) { write_bbt(v); });
   bank_.on_read(FLASH_CTRL, [this] { return ctrl_; });
   bank_.on_write(FLASH_CTRL, [this](uint32_t v) { write_ctrl(v); });
+  bank_.on_write(FLASH_HOLD_END, [this](uint32_t v) {
+    if (!hold_.mode || v >= geo_.total_blocks())
+      return ring_error("HOLD_END: no hold, or a block row outside the geometry", v);
+    fc_sqe d{};
+    d.op = FC_OP_ERASE;
+    d.row = v;
+    const OpTarget at = target(d);
+    hold_end(hold_key(at), at.block, doorbell_ps());
+  });
 
   SC_METHOD(completion_method);
   sensitive << wake_ << poke_;
@@ -132,7 +141,8 @@ void FlashCtrl::write_bbt(uint32_t addr) {
 // or descriptors held for their multi-plane group) or not taken it would lose
 // or misplace them, so it is refused then, as a write of reserved bits is.
 void FlashCtrl::write_ctrl(uint32_t v) {
-  if (v & ~(FLASH_CTRL_CQ_PHASE | FLASH_CTRL_PREEMPT_GC)) {
+  if ((v & ~(FLASH_CTRL_CQ_PHASE | FLASH_CTRL_PREEMPT_GC | SSDVP_FIELD_MASK(FLASH_CTRL_HOLD_GC))) ||
+      SSDVP_FIELD_GET(FLASH_CTRL_HOLD_GC, v) > FLASH_HOLD_GC_CHANNEL) {
     ring_error("CTRL: reserved bits set", v);
     return;
   }
@@ -142,6 +152,8 @@ void FlashCtrl::write_ctrl(uint32_t v) {
   }
   ctrl_ = v;
   sched_.preempt_gc = (v & FLASH_CTRL_PREEMPT_GC) != 0;
+  hold_.mode = SSDVP_FIELD_GET(FLASH_CTRL_HOLD_GC, v);
+  hold_.victims.assign(hold_.mode == FLASH_HOLD_GC_CHANNEL ? geo_.channels : geo_.dies(), {});
   cq_.head = cq_.tail = 0;
   cq_.phase = true;  // (the interrupt line is low: head == tail)
 }
@@ -213,8 +225,10 @@ void FlashCtrl::write_sq_tail(uint32_t v) {
     t += (first ? lat : 0) + t_.sq_fetch_ps;
     first = false;
     if (multiplane_take(d, t)) continue;
+    if (hold_.mode && (d.hint & FC_HINT_USER) && hold_back(d, t)) continue;
     const uint64_t done = execute(d, t, cqe);
     complete(done, cqe, d.op, d.row);  // (a power cut tears a copyback's destination as it tears a program)
+    if (hold_.mode && (d.hint & FC_HINT_VICTIM) && cqe.status == FC_OK) hold_track(d, done);
   }
   if (functional_)
     post_ready();
@@ -551,6 +565,7 @@ FlashCtrl::CutResult FlashCtrl::power_cut(bool hold_power) {
     }
   }
   r.dropped += ready_.size();
+  hold_cut(hold_power, r);
   due_.clear();
   ready_.clear();
   cq_.head = cq_.tail;  // what the firmware had not taken is gone (power-up programs the rings again)

@@ -78,8 +78,13 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   uint64_t suspends() const { return n_suspend_; }           // program/erase suspensions (flash.suspend.*)
   uint64_t read_bypasses() const { return n_bypass_; }       // reads that overtook a queued program/erase
   uint64_t gc_preemptions() const { return n_gc_preempt_; }  // host operations that went ahead of a queued GC one
-  uint64_t multiplane_ops() const { return n_mp_ops_; }      // multi-plane groups executed (flash_multiplane.cpp)
-  uint64_t copybacks() const { return n_copyback_; }         // copybacks executed (flash_copyback.cpp)
+  // CTRL.HOLD_GC (flash_hold.cpp): holds started, host operations that waited
+  // for one to end, and their summed wait (ps, from arrival to the hold's end)
+  uint64_t gc_holds() const { return hold_.holds; }
+  uint64_t gc_held_ops() const { return hold_.ops; }
+  uint64_t gc_held_wait_ps() const { return hold_.wait_ps; }
+  uint64_t multiplane_ops() const { return n_mp_ops_; }  // multi-plane groups executed (flash_multiplane.cpp)
+  uint64_t copybacks() const { return n_copyback_; }     // copybacks executed (flash_copyback.cpp)
   uint64_t copybacks_dropping() const { return n_copyback_drop_; }  // of which with FC_COPYBACK_DROP slots
   uint64_t violations() const { return violations_; }               // NAND rule / descriptor errors
   uint64_t errors() const { return errors_; }                       // ERRORS: violations + ring errors
@@ -197,6 +202,30 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
     std::vector<uint64_t> read_ps, program_ps;  // per type, LSB first
   };
   void page_types_config(Config& cfg);
+  // flash_hold.cpp: GC victim holds (CTRL.HOLD_GC). An operation marked
+  // FC_HINT_USER for a held die (channel) does its NAND array part at
+  // submission and waits, untimed, in `parked`; the erase (or HOLD_END) that
+  // ends the hold times the waiting operations of that die (channel) after it.
+  struct Parked {
+    fc_sqe d;
+    OpTarget at;
+    uint64_t arrival;
+    fc_cqe cqe;
+    ReadDone r;
+    uint64_t lat;
+  };
+  struct Hold {
+    uint32_t mode = FLASH_HOLD_GC_NONE;
+    std::vector<std::vector<uint32_t>> victims;  // per die (channel): victim blocks whose hold is open
+    std::deque<Parked> parked;                   // in submission order
+    uint64_t holds = 0, ops = 0, wait_ps = 0;
+  };
+  uint32_t hold_key(const OpTarget& at) const { return hold_.mode == FLASH_HOLD_GC_CHANNEL ? at.ch : at.die; }
+  bool hold_back(const fc_sqe& d, uint64_t arrival);  // true: d was parked (or failed and completed)
+  void hold_track(const fc_sqe& d, uint64_t done);    // after an FC_HINT_VICTIM operation was timed
+  void hold_end(uint32_t key, uint32_t block, uint64_t at);
+  void hold_cut(bool hold_power, CutResult& r);
+  Hold hold_;
   uint64_t read_time(uint32_t page) const { return cell_.read_ps[cell_.bits == 1 ? 0 : page % cell_.bits]; }
   uint64_t program_time(uint32_t page) const;
   void sched_config(Config& cfg);

@@ -916,6 +916,9 @@ nlohmann::json Simulation::summary_flash(const SummaryInput& x) const {
           {"suspends", fl.suspends()},
           {"read_bypasses", fl.read_bypasses()},
           {"gc_preemptions", fl.gc_preemptions()},
+          {"gc_holds", fl.gc_holds()},
+          {"gc_held_ops", fl.gc_held_ops()},
+          {"gc_held_wait_s", double(fl.gc_held_wait_ps()) * 1e-12},
           {"multiplane_ops", fl.multiplane_ops()},
           {"copybacks", fl.copybacks()},
           {"copybacks_dropping", fl.copybacks_dropping()}};

@@ -1134,9 +1134,9 @@ TEST(FlashCtrlPhase, CtrlWriteWhileCompletionsPendingIsARingError) {
     EXPECT_EQ(b.reg(FLASH_ERRORS), 2u);
     EXPECT_EQ(b.reg(FLASH_CTRL), 0u);
     EXPECT_EQ(b.collect(1)[0].cqe.flags, 0u);
-    b.set(FLASH_CTRL, 0x4);  // reserved
+    b.set(FLASH_CTRL, 0x10);  // reserved
     EXPECT_EQ(b.reg(FLASH_ERRORS), 3u);
-    EXPECT_EQ(b.reg(FLASH_LAST_ERR_ROW), 0x4u);
+    EXPECT_EQ(b.reg(FLASH_LAST_ERR_ROW), 0x10u);
     b.set(FLASH_CTRL, FLASH_CTRL_CQ_PHASE);  // idle: taken, and the ring starts over
     EXPECT_EQ(b.reg(FLASH_ERRORS), 3u);
     EXPECT_EQ(b.reg(FLASH_CTRL), FLASH_CTRL_CQ_PHASE);
@@ -1162,5 +1162,117 @@ TEST(FlashCtrlPhase, CtrlWriteWhileAPlaneDescriptorIsHeldIsARingError) {
     b.set(FLASH_CTRL, FLASH_CTRL_CQ_PHASE);
     EXPECT_EQ(b.reg(FLASH_ERRORS), 1u);
     EXPECT_EQ(b.reg(FLASH_CTRL), FLASH_CTRL_CQ_PHASE);
+  });
+}
+
+// ---- GC victim holds (CTRL.HOLD_GC, flash_hold.cpp) ----
+// Channels 2 x dies 2: dies 0 and 2 share channel 0.
+
+namespace {
+
+fc_sqe hinted(fc_sqe d, uint8_t hint) {
+  d.hint = hint;
+  return d;
+}
+
+// Programs page 0 of blocks 2 and 3 of dies 0 and 2, so that reads find data.
+void program_pages(Bench& b) {
+  b.fill_buffer(0, 100, 10, 1);
+  b.submit({program_op(90, page_row(0, 2, 0), buf_addr(0)), program_op(91, page_row(0, 3, 0), buf_addr(0)),
+            program_op(92, page_row(2, 2, 0), buf_addr(0))});
+  b.collect(3);
+}
+
+std::map<uint32_t, uint64_t> by_tag(const std::vector<Done>& d) {
+  std::map<uint32_t, uint64_t> at;
+  for (auto& x : d) at[x.cqe.tag] = x.time;
+  return at;
+}
+
+// A GC read of die 0's victim (block 3) holds die 0 (mode die) or channel 0
+// (mode channel): host reads for die 0, and for die 2 under channel mode,
+// wait until the victim's erase ends; a host read of die 1 does not.
+void host_reads_wait_for_the_erase(uint32_t mode) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings();
+    b.set(FLASH_CTRL, SSDVP_FIELD_PUT(FLASH_CTRL_HOLD_GC, mode));
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 0u);
+    program_pages(b);
+    b.submit({hinted(read_op(1, page_row(0, 3, 0), 0b01, buf_addr(1)), FC_HINT_GC | FC_HINT_VICTIM)});
+    b.collect(1);
+    b.submit({hinted(read_op(2, page_row(0, 2, 0), 0b01, buf_addr(2)), FC_HINT_HOST | FC_HINT_USER),
+              hinted(read_op(3, page_row(2, 2, 0), 0b01, buf_addr(3)), FC_HINT_HOST | FC_HINT_USER),
+              hinted(read_op(4, page_row(1, 2, 0), 0b01, buf_addr(4)), FC_HINT_HOST | FC_HINT_USER)});
+    const uint64_t t = sc_core::sc_time_stamp().value();
+    auto first = b.collect(mode == FLASH_HOLD_GC_DIE ? 2 : 1);  // die 1's read (and die 2's under mode die)
+    for (const Done& d : first) EXPECT_NE(d.cqe.tag, 2u);
+    EXPECT_LT(first.back().time, t + 100 * kUs);  // not held: a read's service time
+    sc_core::wait(sc_time(2, sc_core::SC_MS));    // the held read does not complete meanwhile
+    EXPECT_EQ(b.reg(FLASH_CQ_TAIL), b.cq_head);
+    // The host's copy of block 2 page 0 was read at submission: the NAND effect is in order.
+    EXPECT_EQ(b.buf_word(2, 0), 100u);
+    const uint64_t e =
+        b.submit({hinted(erase_op(5, block_row(0, 3)), FC_HINT_GC | FC_HINT_VICTIM)}) + kDramLat + kFetch;
+    const auto at = by_tag(b.collect(mode == FLASH_HOLD_GC_DIE ? 2 : 3));
+    const uint64_t erase_end = e + tCMD + tBERS;
+    EXPECT_EQ(at.at(5), erase_end);
+    EXPECT_EQ(at.at(2), erase_end + read_service(kChan4K, kDma4K));  // timed from the erase's end
+    if (mode == FLASH_HOLD_GC_CHANNEL) EXPECT_GE(at.at(3), erase_end + read_service(kChan4K, kDma4K));
+    EXPECT_EQ(b.fc.gc_holds(), 1u);
+    EXPECT_EQ(b.fc.gc_held_ops(), mode == FLASH_HOLD_GC_DIE ? 1u : 2u);
+    EXPECT_GT(b.fc.gc_held_wait_ps(), 2 * 1000 * kUs);
+  });
+}
+
+}  // namespace
+
+TEST(FlashCtrlHold, HostReadsWaitForTheVictimsEraseOnItsDie) { host_reads_wait_for_the_erase(FLASH_HOLD_GC_DIE); }
+TEST(FlashCtrlHold, ChannelHoldHoldsTheOtherDiesOfTheChannel) { host_reads_wait_for_the_erase(FLASH_HOLD_GC_CHANNEL); }
+
+// Without CTRL.HOLD_GC the hints change nothing: the host read is served at once.
+TEST(FlashCtrlHold, OffByDefaultHintsChangeNothing) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings();
+    program_pages(b);
+    b.submit({hinted(read_op(1, page_row(0, 3, 0), 0b01, buf_addr(1)), FC_HINT_GC | FC_HINT_VICTIM)});
+    b.collect(1);
+    const uint64_t a =
+        b.submit({hinted(read_op(2, page_row(0, 2, 0), 0b01, buf_addr(2)), FC_HINT_HOST | FC_HINT_USER)}) + kDramLat +
+        kFetch;
+    EXPECT_EQ(b.collect(1)[0].time, a + read_service(kChan4K, kDma4K));
+    EXPECT_EQ(b.fc.gc_holds(), 0u);
+  });
+}
+
+// HOLD_END ends a hold whose victim is retired without an erase; a host
+// program waits as a read does; an out-of-range HOLD_END or HOLD_GC value 3
+// is a ring error.
+TEST(FlashCtrlHold, HoldEndReleasesAndBadWritesAreRingErrors) {
+  Bench b;
+  b.run([&] {
+    b.setup_rings();
+    b.set(FLASH_CTRL, SSDVP_FIELD_PUT(FLASH_CTRL_HOLD_GC, 3u));
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 1u);
+    b.set(FLASH_CTRL, SSDVP_FIELD_PUT(FLASH_CTRL_HOLD_GC, FLASH_HOLD_GC_DIE));
+    program_pages(b);
+    b.submit({hinted(read_op(1, page_row(0, 3, 0), 0b01, buf_addr(1)), FC_HINT_GC | FC_HINT_VICTIM)});
+    b.collect(1);
+    b.fill_buffer(5, 200, 20, 2);
+    b.submit({hinted(program_op(2, page_row(0, 2, 1), buf_addr(5)), FC_HINT_USER)});
+    sc_core::wait(sc_time(1, sc_core::SC_MS));
+    EXPECT_EQ(b.reg(FLASH_CQ_TAIL), b.cq_head);
+    b.set(FLASH_HOLD_END, 4 * kBpd);  // beyond the geometry
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 2u);
+    EXPECT_EQ(b.reg(FLASH_CQ_TAIL), b.cq_head);
+    const uint64_t t = sc_core::sc_time_stamp().value();
+    b.set(FLASH_HOLD_END, block_row(0, 3));
+    const Done d = b.collect(1)[0];
+    EXPECT_EQ(d.cqe.tag, 2u);
+    EXPECT_EQ(d.cqe.status, FC_OK);
+    EXPECT_GE(d.time, t + tPROG);
+    EXPECT_LT(d.time, t + tPROG + 100 * kUs);
+    EXPECT_EQ(b.fc.gc_held_ops(), 1u);
   });
 }

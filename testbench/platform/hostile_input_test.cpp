@@ -347,8 +347,9 @@ TEST(HostileInput, PowerCutsWhoseChecksWouldTakeDaysAreRefused) {
   EXPECT_TRUE(contains(r.err, "at most 9362 cuts")) << r.err;  // 2^31 / 229,376
   EXPECT_LT(seconds_since(t0), 60.0);                          // refused before simulating
   EXPECT_FALSE(fs::exists(d / "out" / "summary.json"));
-  r = ssdvp(d, "run -c '" + kSmall + "'" + kQuick + "--set power.cuts=2 --set power.check_budget_lbas=458752 --quiet -o '" +
-                   (d / "out").string() + "'");  // exactly two checks' worth: allowed
+  r = ssdvp(d, "run -c '" + kSmall + "'" + kQuick +
+                   "--set power.cuts=2 --set power.check_budget_lbas=458752 --quiet -o '" + (d / "out").string() +
+                   "'");  // exactly two checks' worth: allowed
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(summary(d / "out")["power"]["cuts_asked"].get<uint64_t>(), 2u);
 }
