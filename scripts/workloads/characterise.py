@@ -130,8 +130,9 @@ def readme_block() -> None:
     for n in wl.names(ROOT):
         p = wl.provenance(ROOT, n)
         o = p["by_op"]
-        app = {"fio": "fio", "postmark": "postmark", "rocksdb": "rocksdb-tools"}[n.split("-")[0]]
-        apps = ", ".join(f"{k} {p['packages'][k]['version']}" for k in (app, "e2fsprogs"))
+        app = {"fio": "fio", "postmark": "postmark", "rocksdb": "rocksdb-tools", "filebench": None}[n.split("-")[0]]
+        apps = ", ".join([f"{k} {p['packages'][k]['version']}" for k in (app, "e2fsprogs") if k] +
+                         ([] if app else ["fbp (ours, scripts/workloads/filebench/fbp.c)"]))
         print(f"| `{n}.iolog.xz` | `{p['drive']['config']}` | {p['requests']:,} ({o.get('read', 0):,}, "
               f"{o.get('write', 0):,}, {o.get('trim', 0):,}, {o.get('sync', 0):,}) | "
               f"{o.get('write_bytes', 0) / (1 << 30):.2f} GiB = {p['drive']['drive_writes']} drive-writes | "
@@ -274,12 +275,11 @@ def main() -> None:
               "with assertions) aborted in its file writer after an earlier failed write. A 4 GiB drive is the "
               f"likely fix | 8 GiB of writes: about {rdb} uncontended; the second "
               "attempt's fill alone took 746 s of TCG with the machine shared |"])
-    L += ["| `filebench-fileserver`, `filebench-varmail`, `filebench-webserver` | jobs and `fbp` run (each "
-          "passed every step on a small data set); the varmail recording at 1 GiB was stopped after 7 minutes "
-          "still laying out its 45,000 files (the guest had about a fifth of a core then), to leave the CPU "
-          "to db_bench | on a small data set, without the drive's socket: fileserver wrote about 600 MiB and "
-          "varmail (fsync twice a loop) about 600 MiB a minute of guest run time, so 2 GiB (1 GiB drive) "
-          "about 4 min each and 8 GiB about 15 min each on an idle machine, plus their layout |"]
+    fb = [n for n in ("filebench-fileserver", "filebench-varmail", "filebench-webserver") if n not in rate]
+    L += ([] if not fb else [
+        "| " + ", ".join(f"`{n}`" for n in fb) + " | jobs and `fbp` run (each passed every step on a small data "
+        "set) | on a small data set, without the drive's socket: fileserver wrote about 600 MiB and varmail "
+        "(fsync twice a loop) about 600 MiB a minute of guest run time |"])
     L += ["| `rocksdb-x2` | no job yet (two db_bench instances, separate directories) | twice one instance's "
           f"CPU on one vCPU: about twice {rdb} |",
           "| `dbench` | packaged (4.0), in the `full` set; no job yet | not measured |",
