@@ -92,6 +92,7 @@ ROWS = [
     _explore("raid", "explore/sweeps/raid.yaml"),
     _explore("raid-window", "explore/sweeps/raid-window.yaml"),
     _explore("raid-shape", "explore/sweeps/raid-shape.yaml"),
+    _explore("raid-hold", "explore/sweeps/raid-hold.yaml"),
     Row("overview", "script", "python3 scripts/overview.py", "render only: 0.1 s (measured)",
         render=["{python}", "scripts/overview.py", "--data", "{data}", "--out", "{out}"],
         deps=["scripts/overview.py"]),

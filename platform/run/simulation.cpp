@@ -81,6 +81,9 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
       "workload.flush_order", false,
       "trace: every flush waits for every earlier request and the next request waits for it (a recorded file "
       "system's ordering around its cache flushes, for closed-loop replays)");
+  const bool swap_rw = cfg.get_bool("workload.swap_reads_writes", false,
+                                    "trace: replay its reads as writes and its writes as reads (for a trace whose "
+                                    "op code a study read the other way)");
   const bool allow_empty = cfg.get_bool("workload.allow_empty", false,
                                         "run a trace that yields no request (empty, or only zero-length or filtered "
                                         "records) instead of failing");
@@ -148,6 +151,7 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
                              " unsupported); set workload.allow_empty: true to run it anyway");
   }
   auto w = host::open_trace(path, o);
+  if (swap_rw) w = host::make_swapped(std::move(w));
   if (loops != 1) w = host::make_looped(std::move(w), loops);
   if (flush_order) w = host::make_flush_order(std::move(w));
   return w;

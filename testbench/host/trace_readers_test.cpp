@@ -482,6 +482,29 @@ TEST(LoopedWorkload, ForeverAndEmpty) {
   EXPECT_FALSE(empty->next(q));
 }
 
+// --- reads and writes swapped (workload.swap_reads_writes) --------------------
+
+TEST(SwappedWorkload, ReadsBecomeWritesAndWritesReadsAndNothingElseMoves) {
+  auto plain = read_all(*open_trace(bundled("msr_heimdall_rw20_80_105.ascii"), fmt(TraceFormat::mqsim)));
+  auto w = make_swapped(open_trace(bundled("msr_heimdall_rw20_80_105.ascii"), fmt(TraceFormat::mqsim)));
+  auto v = read_all(*w);
+  ASSERT_EQ(v.size(), plain.size());
+  uint64_t reads = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    EXPECT_EQ(v[i].op, plain[i].op == IoOp::read ? IoOp::write : IoOp::read) << i;
+    EXPECT_EQ(v[i].offset, plain[i].offset);
+    EXPECT_EQ(v[i].length, plain[i].length);
+    EXPECT_EQ(v[i].time_ps, plain[i].time_ps);
+    reads += v[i].op == IoOp::read;
+  }
+  EXPECT_EQ(reads, 7980u);  // the file's writes
+  EXPECT_NE(w->describe().find("swapped"), std::string::npos);
+  w->rewind();
+  IoRequest q;
+  ASSERT_TRUE(w->next(q));
+  EXPECT_EQ(q.op, plain[0].op == IoOp::read ? IoOp::write : IoOp::read);
+}
+
 // --- the bundled real traces ------------------------------------------------
 
 TEST(BundledTraces, MsrHeimdallEndToEnd) {

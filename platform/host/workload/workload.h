@@ -109,5 +109,8 @@ std::unique_ptr<Workload> open_trace(const std::string& path, const TraceOptions
 // first pass (last_time / (records - 1), 0 for a one-record pass). An empty
 // inner workload ends at once.
 std::unique_ptr<Workload> make_looped(std::unique_ptr<Workload> inner, uint64_t loops);
+// Replays inner's reads as writes and its writes as reads (trims and flushes
+// as they are): workload.swap_reads_writes.
+std::unique_ptr<Workload> make_swapped(std::unique_ptr<Workload> inner);
 
 }  // namespace ssdvp::host
