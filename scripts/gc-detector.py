@@ -30,7 +30,6 @@ import argparse
 import concurrent.futures as cf
 import csv
 import json
-import math
 import os
 import re
 import subprocess
@@ -38,6 +37,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "explore"))
+from ssdvp_explore.stats import fmt_ci, mean_ci as ci  # noqa: E402
 POLICIES = ["none", "idle", "detector", "oracle", "discard"]
 TRIGGERS = {"threshold": [], "watermarks": ["ftl.gc.trigger=watermarks", "ftl.gc.high_blocks=64"]}
 THRESH_FRACTION = 400.0 / 449.0  # the seed: 400 MB/s of a 449 MB/s mean
@@ -47,7 +48,6 @@ HELD_OUT = {
     "varmail_s21": ["host.files.seed=21", "host.files.personality=varmail"],
 }  # (not webserver: its log file grows without bound and fills the file system within seconds at this rate)
 DROP = ["time_s", "predicted", "trim_bytes", "rkB/s", "wkB/s"]  # ssdvp_c45's default drops
-T95 = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447, 8: 2.365, 9: 2.306, 10: 2.262}
 
 
 def run(bin_dir, name, sets, out_root):
@@ -85,21 +85,6 @@ def eval_f1(text):
                          r"F1 ([\d.]+)$", text, re.M):
         out[m.group(1)] = (int(m.group(2)), float(m.group(3)), float(m.group(4)), float(m.group(5)))
     return out
-
-
-def ci(values):
-    v = [float(x) for x in values]
-    n = len(v)
-    m = sum(v) / n if n else float("nan")
-    if n < 2:
-        return m, float("nan")
-    sd = math.sqrt(sum((x - m) ** 2 for x in v) / (n - 1))
-    return m, T95.get(n, 1.96) * sd / math.sqrt(n)
-
-
-def fmt_ci(values, f=".1f"):
-    m, h = ci(values)
-    return format(m, f) + ("" if h != h else " ± " + format(h, f))
 
 
 def f1_of(pred, label):

@@ -93,6 +93,7 @@ ROWS = [
     _explore("raid-window", "explore/sweeps/raid-window.yaml"),
     _explore("raid-shape", "explore/sweeps/raid-shape.yaml"),
     _explore("raid-hold", "explore/sweeps/raid-hold.yaml"),
+    _explore("streams-recorded", "explore/sweeps/streams-recorded.yaml"),
     Row("overview", "script", "python3 scripts/overview.py", "render only: 0.1 s (measured)",
         render=["{python}", "scripts/overview.py", "--data", "{data}", "--out", "{out}"],
         deps=["scripts/overview.py"]),
