@@ -26,7 +26,6 @@ The raw summaries stay under out/gc-scheduling/ (not committed).
 """
 import argparse
 import json
-import math
 import os
 import statistics
 import subprocess
@@ -39,6 +38,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.path.insert(0, os.path.join(ROOT, "explore"))
 from runpoint import pyplot  # noqa: E402
 from ssdvp_explore import provenance as prov_mod  # noqa: E402
+from ssdvp_explore.stats import mean_ci  # noqa: E402
 
 OUT = os.path.join(ROOT, "out", "gc-scheduling")
 PAGE = os.path.join(ROOT, "docs", "results", "gc-scheduling.md")
@@ -71,22 +71,6 @@ BURST = ["workload.synthetic.arrival=bursts", "workload.synthetic.burst_requests
 BURST_SKIP = 0.3
 GAPS = [8, 16, 32, 64, 128]
 PREEMPT = ["off", "reads", "all"]
-
-
-def t95(n):
-    """Two-sided 95 % Student-t quantile for n - 1 degrees of freedom (n <= 10; normal beyond)."""
-    table = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447, 8: 2.365, 9: 2.306, 10: 2.262}
-    return table.get(n, 1.96)
-
-
-def mean_ci(xs):
-    """(mean, half-width of the 95 % interval) of xs; half-width 0 for one value."""
-    if not xs:
-        return (float("nan"), 0.0)
-    m = statistics.fmean(xs)
-    if len(xs) < 2:
-        return (m, 0.0)
-    return (m, t95(len(xs)) * statistics.stdev(xs) / math.sqrt(len(xs)))
 
 
 def sets_for(point, seed):

@@ -329,6 +329,23 @@ TEST(HostileInput, FailedAndFoldedRequestsAreWarnedAbout) {
   EXPECT_TRUE(has_warning(j, "folded")) << j["warnings"];
 }
 
+TEST(HostileInput, SubLbaAndHugeRecordsAreCountedOnStderrBeforeTheRun) {
+  // a 512-byte write, two 2^62-byte reads and three whole-LBA writes (mqsim: time dev sector sectors op)
+  const fs::path d = scratch("odd_sizes");
+  {
+    std::ofstream f(d / "t.ascii");
+    f << "0 0 8 1 0\n";                       // 512 B: under one 4 KiB LBA
+    f << "100000 0 16 9007199254740992 1\n";   // 2^53 sectors = 2^62 bytes
+    f << "200000 0 16 9007199254740992 1\n";
+    for (int i = 0; i < 3; ++i) f << 300000 + i * 100000 << " 0 " << 64 + 8 * i << " 8 0\n";
+  }
+  const Result r = ssdvp(d, "run -c '" + kSmall + "'" + kQuick + "--trace t.ascii --trace-format mqsim --quiet -o '" +
+                                (d / "out").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "1 records are not whole 4096-byte LBAs")) << r.err;
+  EXPECT_TRUE(contains(r.err, "2 records are longer than the")) << r.err;
+}
+
 TEST(HostileInput, PowerCutAfterTheEndOfTheRunIsWarnedAbout) {
   const fs::path d = scratch("cut_late");
   const Result r =

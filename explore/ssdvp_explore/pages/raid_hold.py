@@ -3,11 +3,11 @@ proportions of the SSDsim fork behind the RAID-5 GC-scheduling slides. Every fig
 computed here from the sweep's table; nothing is typed in but the slides' own numbers."""
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import pandas as pd
 
+from ..stats import fmt_ci, mean_ci
 from . import Page, markdown_table, provenance_section, register
 
 POLICY = "config.array.gc_coordination"
@@ -22,7 +22,6 @@ SLIDES_COLLISIONS = {"normal": (3323, 1214, 3509), "gcsync": (1139, 124, 201), "
                      "gclock": (0, 0, 0)}
 SLIDES_LATENCY_MS = {"normal": (1.167, 0.415, 0.854), "gcsync": (1.802, 0.498, 0.498),
                      "gcsync_plus": (2.479, 0.511, 0.560), "gclock": (2.207, 0.519, 0.547)}
-T95 = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447, 8: 2.365, 9: 2.306, 10: 2.262}
 
 SETUP = """\
 **Setup.** The array of [raid.md](raid.md) (a host RAID-5 controller, left-symmetric, 64 KiB chunks, over 4
@@ -66,26 +65,6 @@ def _label(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def ci(values) -> tuple[float, float, int]:
-    """(mean, half-width of the 95 % interval, n) of the finite values."""
-    v = [float(x) for x in values if x == x]
-    n = len(v)
-    if n == 0:
-        return float("nan"), float("nan"), 0
-    m = sum(v) / n
-    if n < 2:
-        return m, float("nan"), n
-    sd = math.sqrt(sum((x - m) ** 2 for x in v) / (n - 1))
-    return m, T95.get(n, 1.96) * sd / math.sqrt(n), n
-
-
-def _cell(values, fmt: str) -> str:
-    m, h, n = ci(values)
-    if n == 0:
-        return ""
-    return format(m, fmt) + ("" if h != h else " ± " + format(h, fmt))
-
-
 def _grid(df: pd.DataFrame, col: str, fmt: str, slides: dict | None = None, slides_fmt: str = "") -> pd.DataFrame:
     rows = []
     for w in WORKLOADS:
@@ -94,7 +73,7 @@ def _grid(df: pd.DataFrame, col: str, fmt: str, slides: dict | None = None, slid
             if sub.empty:
                 continue
             rows.append({"workload": w, "hold": h,
-                         **{p: _cell(sub[sub[POLICY] == p][col], fmt) for p in ORDER}})
+                         **{p: fmt_ci(sub[sub[POLICY] == p][col], fmt) for p in ORDER}})
         if slides and w != "DTRS swapped":
             i = SLIDE_OF[w]
             rows.append({"workload": w, "hold": "slides", **{p: format(v[i], slides_fmt) for p, v in slides.items()}})
@@ -110,14 +89,14 @@ def _ratios(df: pd.DataFrame, col: str) -> pd.DataFrame:
 
 
 def _means(df: pd.DataFrame, col: str) -> dict:
-    return {k: ci(g[col])[0] for k, g in df.groupby(["workload", HOLD, POLICY])}
+    return {k: mean_ci(g[col])[0] for k, g in df.groupby(["workload", HOLD, POLICY])}
 
 
 def _findings(df: pd.DataFrame) -> tuple[list[str], list[str]]:
     col = _means(df, "array.collisions")
     rd = _means(df, "read_ms")
     rat = _ratios(df, "read_ms")
-    rmean = {k: ci(g["ratio"])[0] for k, g in rat.groupby(["workload", HOLD, POLICY])}
+    rmean = {k: mean_ci(g["ratio"])[0] for k, g in rat.groupby(["workload", HOLD, POLICY])}
     wl = [w for w in WORKLOADS if any(k[0] == w for k in col)]
 
     def rng(vals, fmt="{:.2f}"):
@@ -185,7 +164,7 @@ def _fig(df: pd.DataFrame, out: Path) -> list[Path]:
         for i, p in enumerate(ORDER):
             ms, hs = [], []
             for w in wl:
-                m, hw, _ = ci(df[(df["workload"] == w) & (df[HOLD] == h) & (df[POLICY] == p)]["read_ms"])
+                m, hw = mean_ci(df[(df["workload"] == w) & (df[HOLD] == h) & (df[POLICY] == p)]["read_ms"])
                 ms.append(m)
                 hs.append(0 if hw != hw else hw)
             ax.bar([j + (i - (len(ORDER) - 1) / 2) * width for j in range(len(wl))], ms, width, yerr=hs, capsize=2,
@@ -226,7 +205,7 @@ def render(ctx) -> str:
             sub = rat[(rat["workload"] == w) & (rat[HOLD] == h)]
             if not sub.empty:
                 rows.append({"workload": w, "hold": h,
-                             **{p: _cell(sub[sub[POLICY] == p]["ratio"], ".2f") for p in ORDER[1:]}})
+                             **{p: fmt_ci(sub[sub[POLICY] == p]["ratio"], ".2f") for p in ORDER[1:]}})
     lines += [markdown_table(pd.DataFrame(rows)), "",
               "## Where the reads wait: mean latency (ms) of the reads that met 0 and 1 collecting devices "
               "(normal)", ""]
@@ -238,8 +217,8 @@ def render(ctx) -> str:
                 continue
             r = {"workload": w, "hold": h}
             for g in ("0GC", "1GC", "2GC"):
-                r[f"{g} reads"] = _cell(sub.get(f"array.reads_by_gc_devices.{g}", pd.Series(dtype=float)), ".0f")
-                r[f"{g} ms"] = _cell(sub.get(f"array.read_latency_by_gc_devices_us.{g}.mean",
+                r[f"{g} reads"] = fmt_ci(sub.get(f"array.reads_by_gc_devices.{g}", pd.Series(dtype=float)), ".0f")
+                r[f"{g} ms"] = fmt_ci(sub.get(f"array.read_latency_by_gc_devices_us.{g}.mean",
                                              pd.Series(dtype=float)) / 1000, ".3f")
             rows.append(r)
     lines += [markdown_table(pd.DataFrame(rows)), "",

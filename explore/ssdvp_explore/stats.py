@@ -1,0 +1,36 @@
+"""Intervals for result pages: the mean of a point's runs and the half-width of its 95 % interval.
+
+Standard library only, so the scripts under scripts/ use it as the explore pages do
+(scripts/provenance.py puts explore/ on the path the same way)."""
+from __future__ import annotations
+
+import math
+import statistics
+
+_T95 = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447, 8: 2.365, 9: 2.306, 10: 2.262}
+
+
+def t95(n: int) -> float:
+    """Two-sided 95 % Student-t quantile for n - 1 degrees of freedom (n <= 10; the normal's beyond)."""
+    return _T95.get(n, 1.96)
+
+
+def mean_ci(xs) -> tuple[float, float]:
+    """(mean, half-width of the 95 % interval) of the values that are numbers (NaN left out); half-width 0 for
+    one value, (NaN, 0) for none."""
+    v = [float(x) for x in xs if x == x]
+    if not v:
+        return (float("nan"), 0.0)
+    m = statistics.fmean(v)
+    if len(v) < 2:
+        return (m, 0.0)
+    return (m, t95(len(v)) * statistics.stdev(v) / math.sqrt(len(v)))
+
+
+def fmt_ci(xs, fmt: str = ".1f") -> str:
+    """'m ± h' (just 'm' for one value, '' for none)."""
+    v = [float(x) for x in xs if x == x]
+    if not v:
+        return ""
+    m, h = mean_ci(v)
+    return format(m, fmt) + (" ± " + format(h, fmt) if len(v) > 1 else "")
