@@ -335,7 +335,7 @@ TEST(HostileInput, SubLbaAndHugeRecordsAreCountedOnStderrBeforeTheRun) {
   {
     std::ofstream f(d / "t.ascii");
     f << "0 0 8 1 0\n";                       // 512 B: under one 4 KiB LBA
-    f << "100000 0 16 9007199254740992 1\n";   // 2^53 sectors = 2^62 bytes
+    f << "100000 0 16 9007199254740992 1\n";  // 2^53 sectors = 2^62 bytes
     f << "200000 0 16 9007199254740992 1\n";
     for (int i = 0; i < 3; ++i) f << 300000 + i * 100000 << " 0 " << 64 + 8 * i << " 8 0\n";
   }
