@@ -94,6 +94,7 @@ ROWS = [
     _explore("raid-shape", "explore/sweeps/raid-shape.yaml"),
     _explore("raid-hold", "explore/sweeps/raid-hold.yaml"),
     _explore("streams-recorded", "explore/sweeps/streams-recorded.yaml"),
+    _explore("haml-recorded", "explore/sweeps/haml-recorded.yaml"),
     Row("overview", "script", "python3 scripts/overview.py", "render only: 0.1 s (measured)",
         render=["{python}", "scripts/overview.py", "--data", "{data}", "--out", "{out}"],
         deps=["scripts/overview.py"]),
