@@ -26,8 +26,9 @@ INTRO = """\
 was recorded on (`configs/workloads-1g.yaml`: 4 channels x 2 dies, 292 blocks a plane of 64 pages of 8 KiB, 1 GiB
 exported, 12.3 % spare, greedy GC below 16 free blocks). No trace is looped. The paper's Table III drive (256 GB)
 is scaled to the recording's own drive, not the other way: a file system's recording is tied to the capacity it
-was made on. HAML's 2,560 slices become 2,621 slices of 400 KiB; its 6 h period over days-long traces becomes 5 s
-over these 107-195 s replays (1/21 to 1/39 of each); HOTIS's interval threshold is T/4; K = 6, relocated data on a
+was made on. HAML's 2,560 slices become 2,621 slices of 400 KiB; its 6 h period over days-long traces becomes 0.5 s
+over these replays, which span 14.5 and 28.5 s of simulated time (a recording's timestamps are the serving drive's,
+not the guest's wall clock; 1/29 and 1/57 of each); HOTIS's interval threshold is T/4; K = 6, relocated data on a
 frontier of its own (`ftl.placement.gc: separate`). Policies: `single` (one write frontier), `single+AutoSSD`
 (the same with AutoSSD's feedback-controlled GC share, `ftl.gc.trigger: autossd`, [firmware/gc.md](../firmware/gc.md)),
 `hotis`, `asa` (ASA-FTL), `haml` (HAML-K), `double` (host and GC frontiers) and `oracle` (each write's real

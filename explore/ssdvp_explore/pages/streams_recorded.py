@@ -25,8 +25,10 @@ on ext4 in the Linux guest, 2.3 and 2.6 drive-writes; the only recordings so far
 collect). Placements as on [streams.md](streams.md): `none` (no stream IDs), `autostream` (the chunk's
 temperature cluster of the last period), `lstm` (the seed's LSTM predicting each chunk's next-period
 temperature), `oracle` (each write's real death-time class from a pre-pass of the trace) and `haml` (HAML-SSD's
-in-drive placement, 6 classes, 1 MiB slices, a 5 s period, no stream IDs). The seed's 8 streams, 10,000 chunks
-and a 5 s period (`host.predict.*`); with `ftl.placement.policy: stream` each stream has its own open block on
+in-drive placement, 6 classes, 1 MiB slices, a 0.5 s period, no stream IDs). The seed's 8 streams and 10,000
+chunks, and a 0.5 s period with 8 training periods (`host.predict.*`): the recordings span 14.5 s and 28.5 s of
+simulated time (a recording's timestamps are the serving drive's, not the guest's wall clock), where the seed's
+1-10 s periods ran over hour-long runs; with `ftl.placement.policy: stream` each stream has its own open block on
 every die (8 streams x 8 dies x 512 KiB = 32 MiB, 22 % of the 144 MiB spare). Three seeds of the predictor
 (`host.predict.seed`, the LSTM's weights and batch order); the other placements make no random choice, so their
 three runs agree. A cell is the mean and, after ±, the half-width of its 95 % interval (Student's t)."""
@@ -138,7 +140,7 @@ REVIEWER = """\
   The seed's RocksDB and MySQL runs need recordings of db_bench and a TPC-C-like MariaDB load on a drive large
   enough for their compactions, which are not made yet ([workloads.md](workloads.md) says why and what they cost).
 - *The LSTM trains and is scored on the same run.* It does here: it learns online, from the first periods of the
-  replay (8 training periods of 5 s), and predicts the rest. Training on one recording and scoring on another of
+  replay (8 training periods of 0.5 s), and predicts the rest. Training on one recording and scoring on another of
   the same application is not done yet.
 - *Its CPU time is not charged.* It is not: stream assignment costs no simulated host time here.
 - *The replay cannot slow the application down.* A block replay issues its requests at their recorded times,
