@@ -86,6 +86,21 @@ def _fig(df: pd.DataFrame, out: Path) -> list[Path]:
     return save(fig, out)
 
 
+def saturated(df: pd.DataFrame, by: str) -> str:
+    """Which runs warned that the open-loop arrivals outran the drive (their latencies are mostly host queueing)."""
+    if "warnings" not in df:
+        return ""
+    sat = df["warnings"].astype(str).str.contains("outran")
+    if not sat.any():
+        return "No run's open-loop arrivals outran the drive."
+    per = df[sat].groupby(["workload", by]).size()
+    return (f"**{int(sat.sum())} of {len(df)} runs were saturated**: the recording's arrivals outran the drive and "
+            "requests queued in the host, so their latencies are mostly that wait (" +
+            ", ".join(f"{w} {p}: {n}" for (w, p), n in per.items()) + "). A recording's timestamps are those of "
+            "the drive it was served by, as fast as it went, so a placement slower than that drive's queues up: "
+            "compare latencies only between unsaturated runs.")
+
+
 def render(ctx) -> str:
     df = _label(ctx.table)
     waf = _change(df, "ftl.waf")
@@ -106,7 +121,7 @@ def render(ctx) -> str:
              "(explore/ssdvp_explore/pages/streams_recorded.py) or sweep file and regenerate. -->", "",
              "Regenerate from nothing:", "", "```sh", "explore/ssdvp-explore reproduce streams-recorded", "```", "",
              INTRO, "", f"{len(df)} runs ({n.min()}-{n.max()} per point).", "",
-             "## What the runs show", "", *find,
+             "## What the runs show", "", *find, "", saturated(df, "placement"), "",
              f"- The oracle bounds what any stream assignment can gain here: {min(orc):+.1f} to {max(orc):+.1f} % "
              "WAF. What a predictor cannot gain when even the oracle gains little is the workload's, not the "
              "predictor's.", "",
