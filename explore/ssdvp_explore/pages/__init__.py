@@ -131,6 +131,25 @@ def floor_note(sweep) -> list[str]:
     return [FLOOR_NOTE, ""] if sweep.set.get("ftl.write.at_floor") == "pass" else []
 
 
+def figures_section(ctx: PageContext, only: tuple[str, ...] | None = None, heading: str = "## Figures") -> list[str]:
+    """The standard figures reproduce drew for the page (all, or the names in only), each with its caption."""
+    names = [n for n in ctx.figures if only is None or n in only]
+    if not names:
+        return []
+    from ..plots import point_note
+    note = point_note(ctx.table, ctx.page.by)
+    lines = [heading, ""]
+    for name in names:
+        paths = ctx.figures[name]
+        png = next((p for p in paths if p.suffix == ".png"), paths[0])
+        svg = next((p for p in paths if p.suffix == ".svg"), None)
+        cap = FIGURE_CAPTIONS.get(name, name)
+        what = f" ({note})" if note and name in POINT_FIGURES else ""
+        lines += [f"![{cap}]({png.as_posix()})", "",
+                  f"*{cap}*{what}" + (f" ([SVG]({svg.as_posix()}))" if svg else ""), ""]
+    return lines
+
+
 def standard_body(ctx: PageContext, intro: str = "") -> str:
     """The usual page: intro, how to regenerate, summary table, figures, failures, provenance."""
     sw, rep = ctx.sweep, ctx.report
@@ -150,17 +169,7 @@ def standard_body(ctx: PageContext, intro: str = "") -> str:
     if not st.empty:
         lines += ["## Results", "", "Means over seeds.", "", markdown_table(st), ""]
     lines += [f"Full table (one row per run, every config key and metric): [{ctx.table_csv.name}]({ctx.table_csv.as_posix()})", ""]
-    if ctx.figures:
-        from ..plots import point_note
-        note = point_note(ctx.table, ctx.page.by)
-        lines += ["## Figures", ""]
-        for name, paths in ctx.figures.items():
-            png = next((p for p in paths if p.suffix == ".png"), paths[0])
-            svg = next((p for p in paths if p.suffix == ".svg"), None)
-            cap = FIGURE_CAPTIONS.get(name, name)
-            what = f" ({note})" if note and name in POINT_FIGURES else ""
-            lines += [f"![{cap}]({png.as_posix()})", "",
-                      f"*{cap}*{what}" + (f" ([SVG]({svg.as_posix()}))" if svg else ""), ""]
+    lines += figures_section(ctx)
     failed = ctx.table[~ctx.table["status"].eq("ok")]
     if len(failed):
         lines += ["## Runs with errors", "", markdown_table(failed[["point", "status", "error"]].assign(
