@@ -339,8 +339,8 @@ TEST(HostileInput, SubLbaAndHugeRecordsAreCountedOnStderrBeforeTheRun) {
     f << "200000 0 16 9007199254740992 1\n";
     for (int i = 0; i < 3; ++i) f << 300000 + i * 100000 << " 0 " << 64 + 8 * i << " 8 0\n";
   }
-  const Result r = ssdvp(d, "run -c '" + kSmall + "'" + kQuick + "--trace '" + (d / "t.ascii").string() + "' --trace-format mqsim --quiet -o '" +
-                                (d / "out").string() + "'");
+  const Result r = ssdvp(d, "run -c '" + kSmall + "'" + kQuick + "--trace '" + (d / "t.ascii").string() +
+                                "' --trace-format mqsim --quiet -o '" + (d / "out").string() + "'");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.err, "1 records are not whole 4096-byte LBAs")) << r.err;
   EXPECT_TRUE(contains(r.err, "2 records are longer than the")) << r.err;

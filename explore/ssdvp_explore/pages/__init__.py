@@ -150,6 +150,41 @@ def figures_section(ctx: PageContext, only: tuple[str, ...] | None = None, headi
     return lines
 
 
+def own_figure(ctx: PageContext, draw, stem: str, alt: str, caption: str) -> list[str]:
+    """A page's own figure: drawn by draw(path without suffix) into docs/results/<page>/<stem>.png/.svg (not when
+    rendering only), and its lines; a figure that cannot be drawn must not lose the page."""
+    out = Path(ctx.extra.get("out_dir", "docs/results")) / ctx.page.name / stem
+    try:
+        if ctx.extra.get("draw", True):
+            draw(out)
+        return ["## Figure", "", f"![{alt}]({ctx.page.name}/{stem}.png)", "", f"*{caption}*", ""]
+    except Exception as e:
+        return [f"(figure not drawn: {e})", ""]
+
+
+def closing(ctx: PageContext, reviewer: str, base: str) -> list[str]:
+    """The end of a seed page: the reviewer's questions answered, the full table, the sweep and its base, provenance."""
+    return ["## What a reviewer would ask", "", reviewer, "",
+            f"Full table (one row per run, every config key and metric): [{ctx.table_csv.name}]"
+            f"({ctx.table_csv.as_posix()})", "", f"Sweep `{ctx.page.sweep}`, base `{base}`.", "",
+            provenance_section(ctx)]
+
+
+def saturated(df: pd.DataFrame, by: str) -> str:
+    """Which runs warned that the open-loop arrivals outran the drive (their latencies are mostly host queueing)."""
+    if "warnings" not in df:
+        return ""
+    sat = df["warnings"].astype(str).str.contains("outran")
+    if not sat.any():
+        return "No run's open-loop arrivals outran the drive."
+    per = df[sat].groupby(["workload", by]).size()
+    return (f"**{int(sat.sum())} of {len(df)} runs were saturated**: the recording's arrivals outran the drive and "
+            "requests queued in the host, so their latencies are mostly that wait (" +
+            ", ".join(f"{w} {p}: {n}" for (w, p), n in per.items()) + "). A recording's timestamps are those of "
+            "the drive it was served by, as fast as it went, so a placement slower than that drive's queues up: "
+            "compare latencies only between unsaturated runs.")
+
+
 def standard_body(ctx: PageContext, intro: str = "") -> str:
     """The usual page: intro, how to regenerate, summary table, figures, failures, provenance."""
     sw, rep = ctx.sweep, ctx.report

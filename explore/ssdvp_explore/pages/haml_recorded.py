@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..stats import fmt_ci, mean_ci
-from . import Page, markdown_table, provenance_section, register
+from . import Page, closing, markdown_table, own_figure, register, saturated
 
 PLACE = "config.ftl.placement.policy"
 TRIG = "config.ftl.gc.trigger"
@@ -67,21 +67,6 @@ def _m(df, w, p, col):
     return mean_ci(df[(df["workload"] == w) & (df["policy"] == p)][col])[0]
 
 
-def saturated(df: pd.DataFrame, by: str) -> str:
-    """Which runs warned that the open-loop arrivals outran the drive (their latencies are mostly host queueing)."""
-    if "warnings" not in df:
-        return ""
-    sat = df["warnings"].astype(str).str.contains("outran")
-    if not sat.any():
-        return "No run's open-loop arrivals outran the drive."
-    per = df[sat].groupby(["workload", by]).size()
-    return (f"**{int(sat.sum())} of {len(df)} runs were saturated**: the recording's arrivals outran the drive and "
-            "requests queued in the host, so their latencies are mostly that wait (" +
-            ", ".join(f"{w} {p}: {n}" for (w, p), n in per.items()) + "). A recording's timestamps are those of "
-            "the drive it was served by, as fast as it went, so a placement slower than that drive's queues up: "
-            "compare latencies only between unsaturated runs.")
-
-
 def render(ctx) -> str:
     df = _label(ctx.table)
     wl = sorted(df["workload"].unique())
@@ -121,19 +106,10 @@ def render(ctx) -> str:
              "## Normalised mean response time (Fig. 11; `single` = 1)", "",
              markdown_table(_table(df, "norm_rt", ".3f")), "",
              "## p99.99 write latency (us)", "", markdown_table(_table(df, "latency_us.write.p9999", ".0f")), ""]
-    absdir = Path(ctx.extra.get("out_dir", "docs/results"))
-    try:
-        if ctx.extra.get("draw", True):
-            _fig(df, wl, absdir / "haml-recorded" / "waf")
-        lines += ["## Figure", "", "![WAF and normalised response time per policy](haml-recorded/waf.png)", "",
-                  "*WAF and normalised mean response time per recording and policy; bar: the mean of 3 drive "
-                  "histories, whisker: its 95 % interval*", ""]
-    except Exception as e:  # a figure must not lose the page
-        lines += [f"(figure not drawn: {e})", ""]
-    lines += ["## What a reviewer would ask", "", REVIEWER, "",
-              f"Full table (one row per run, every config key and metric): [{ctx.table_csv.name}]"
-              f"({ctx.table_csv.as_posix()})", "", "Sweep `explore/sweeps/haml-recorded.yaml`, base "
-              "`configs/workloads-1g.yaml`.", "", provenance_section(ctx)]
+    lines += own_figure(ctx, lambda out: _fig(df, wl, out), "waf", "WAF and normalised response time per policy",
+                        "WAF and normalised mean response time per recording and policy; bar: the mean of 3 drive histories, "
+                        "whisker: its 95 % interval")
+    lines += closing(ctx, REVIEWER, "configs/workloads-1g.yaml")
     return "\n".join(lines)
 
 

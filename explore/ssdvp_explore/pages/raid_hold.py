@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..stats import fmt_ci, mean_ci
-from . import Page, markdown_table, provenance_section, register
+from . import Page, closing, markdown_table, own_figure, register
 
 POLICY = "config.array.gc_coordination"
 HOLD = "config.ftl.gc.hold"
@@ -238,20 +238,10 @@ def render(ctx) -> str:
               markdown_table(_grid(df, "gc_share", ".3f")), "",
               "Forced collections (a device out of free blocks collected outside its window or without the lock):",
               "", markdown_table(_grid(df, "array.forced_collisions", ".1f")), ""]
-    absdir = Path(ctx.extra.get("out_dir", "docs/results"))
-    png = absdir / "raid-hold" / "read_latency.png"
-    try:
-        if ctx.extra.get("draw", True):
-            _fig(df, png.with_suffix(""))
-        lines += ["## Figure", "", "![Mean read latency per workload, policy and GC atomicity](raid-hold/read_latency.png)",
-                  "", "*Mean read latency per workload and policy, under each GC atomicity; bar: the mean over the "
-                  "preconditioning seeds, whisker: its 95 % interval*", ""]
-    except Exception as e:  # a figure must not lose the page
-        lines += [f"(figure not drawn: {e})", ""]
-    lines += ["## What a reviewer would ask", "", REVIEWER, "",
-              f"Full table (one row per run, every config key and metric): [{ctx.table_csv.name}]"
-              f"({ctx.table_csv.as_posix()})", "", "Sweep `explore/sweeps/raid-hold.yaml`, base "
-              "`configs/raid-ssdsim.yaml`.", "", provenance_section(ctx)]
+    lines += own_figure(ctx, lambda out: _fig(df, out), "read_latency", "Mean read latency per workload, policy and GC atomicity",
+                        "Mean read latency per workload and policy, under each GC atomicity; bar: the mean over the preconditioning "
+                        "seeds, whisker: its 95 % interval")
+    lines += closing(ctx, REVIEWER, "configs/raid-ssdsim.yaml")
     return "\n".join(lines)
 
 
