@@ -5,7 +5,8 @@
 
 For each GC trigger (`threshold`: GC whenever free blocks are below 16, the
 firmware's default; `watermarks`: GC in episodes from 16 up to 64 free blocks,
-as drives collect in bursts):
+as drives collect in bursts; `watermarks-paced`: the same with the fio job
+paced under GC's capacity, so that GC pauses between episodes):
 1. Labelled runs for training: the fio job (seed 11) under the oracle TRIM
    policy and (seed 12) under none, host.iostat.enable writing iostat.csv.
 2. `ssdvp_c45 train` on them (class: gc_frac >= 0.5, bandwidth columns
@@ -40,7 +41,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "explore"))
 from ssdvp_explore.stats import fmt_ci, mean_ci as ci  # noqa: E402
 POLICIES = ["none", "idle", "detector", "oracle", "discard"]
-TRIGGERS = {"threshold": [], "watermarks": ["ftl.gc.trigger=watermarks", "ftl.gc.high_blocks=64"]}
+TRIGGERS = {"threshold": [], "watermarks": ["ftl.gc.trigger=watermarks", "ftl.gc.high_blocks=64"],
+            # the same job paced (open loop, 40 loops a second), under the drive's GC capacity: GC in episodes
+            "watermarks-paced": ["ftl.gc.trigger=watermarks", "ftl.gc.high_blocks=64", "host.mode=open",
+                                 "host.files.rate=40"]}
 THRESH_FRACTION = 400.0 / 449.0  # the seed: 400 MB/s of a 449 MB/s mean
 HELD_OUT = {
     "fio_s21": ["host.files.seed=21"],
@@ -263,7 +267,9 @@ def write_page(a, res, wall_all):
          "([firmware/gc.md](../firmware/gc.md)): `threshold` (the firmware's default: GC whenever free blocks are "
          "below 16, one victim at a time, so under a sustained load it never stops) and `watermarks` (GC in "
          "episodes: it starts below 16 free blocks and collects up to 64, then pauses; drives collect in such "
-         "bursts, and the seed's drive shows them).\n"
+         "bursts, and the seed's drive shows them); and `watermarks-paced`, the same with the fio job paced to 40 "
+         "loops a second, open loop (`host.mode: open`, `host.files.rate: 40`), under what GC can keep up with, so "
+         "that GC pauses between episodes (flat out it never does: the drive cannot get ahead of the writes).\n"
          "- Host: the file-level host (`workload.source: files`, docs/models/host_files.md), the seed's fio job: 8 "
          "files filling 80 % of the namespace, 512 KiB random overwrites at queue depth 32, no idle time; each file "
          "is replaced (a new one laid out, then the old one deleted) after its size in writes, so deleted extents "
