@@ -339,6 +339,7 @@ void Simulation::build() {
   if (streams == "autostream" || streams == "lstm") {
     predict.mode = streams;
     workload_ = host::make_predicted_streams(std::move(workload_), predict);
+    predictor_ = workload_.get();  // (owned by workload_, whatever wraps it later)
   }
   if (streams == "random") workload_ = host::make_random_streams(std::move(workload_), predict.streams, predict.seed);
   if (streams == "journal") workload_ = journal_streams(cfg, std::move(workload_), soc_->fw_config().hot_classes);
@@ -796,6 +797,7 @@ nlohmann::json Simulation::summary_host(const SummaryInput& x) const {
   // the start of their latency to completion) = throughput x mean latency.
   const double run_ps = double(h.end_ps - h.start_ps);
   auto per_run = [run_ps](double area) { return run_ps > 0 ? area / run_ps : 0.0; };
+  if (predictor_) j["predictor"] = host::predictor_summary(*predictor_);
   j["in_system_mean"] = {{"read", per_run(h.in_system_ps[0])},
                          {"write", per_run(h.in_system_ps[1])},
                          {"other", per_run(h.in_system_ps[2])}};

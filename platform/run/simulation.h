@@ -122,6 +122,7 @@ class Simulation {
   std::unique_ptr<Scoreboard> sb_;
   std::unique_ptr<HostDriver> host_;
   std::unique_ptr<host::Workload> workload_;
+  const host::Workload* predictor_ = nullptr;  // host.streams autostream/lstm: the predicting layer inside workload_
   std::unique_ptr<host::Workload> timed_;
   std::unique_ptr<Timeline> timeline_;
   std::unique_ptr<DeviceState> device_;  // per-die figures, spare factor

@@ -52,6 +52,11 @@ TEST(StreamsCli, LstmTrainsSavesAndReloadsItsModelAndRefusesAMismatch) {
   EXPECT_TRUE(contains(rep, "\"pearson\"")) << rep;
   EXPECT_TRUE(contains(rep, "\"trained_at_period\": 4")) << rep;
   EXPECT_TRUE(fs::exists(d / "m.txt"));
+  // the report's headline is in the summary too, with the same figures
+  const std::string sum = ssdvp_test::slurp(d / "out" / "summary.json");
+  EXPECT_TRUE(contains(sum, "\"predictor\"")) << sum.substr(0, 400);
+  EXPECT_TRUE(contains(sum, "\"trained_at_period\": 4")) << sum.substr(0, 400);
+  EXPECT_TRUE(contains(sum, "\"lstm_periods_scored\"")) << sum.substr(0, 400);
   r = run(d, common + "--set host.predict.model='" + (d / "m.txt").string() + "'");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_FALSE(contains(r.err, "stream predictor: selected")) << "a loaded model is not trained again";

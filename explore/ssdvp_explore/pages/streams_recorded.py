@@ -86,6 +86,30 @@ def _fig(df: pd.DataFrame, out: Path) -> list[Path]:
     return save(fig, out)
 
 
+
+def _prediction(df: pd.DataFrame) -> list[str]:
+    """How well each predictor foretold the next period's chunk temperature, in the LSTM runs (which score
+    AutoStream's last-period rule on the same periods): summary.json's host.predictor."""
+    col = "host.predictor.lstm.spearman"
+    if col not in df:
+        return []
+    rows = []
+    for w in sorted(df["workload"].unique()):
+        sub = df[(df["workload"] == w) & (df["placement"] == "lstm")]
+        rows.append({"workload": w, "periods": fmt_ci(sub["host.predictor.periods"], ".0f"),
+                     "LSTM trained at period": fmt_ci(sub["host.predictor.trained_at_period"], ".0f"),
+                     "LSTM periods scored": fmt_ci(sub["host.predictor.lstm_periods_scored"], ".0f"),
+                     "LSTM MAE": fmt_ci(sub["host.predictor.lstm.mae"], ".3f"),
+                     "LSTM rank correlation": fmt_ci(sub[col], ".3f"),
+                     "AutoStream MAE": fmt_ci(sub["host.predictor.autostream.mae"], ".3f"),
+                     "AutoStream rank correlation": fmt_ci(sub["host.predictor.autostream.spearman"], ".3f")})
+    return ["## Prediction quality", "",
+            "Mean absolute error (in temperature classes) and rank correlation (Spearman) of the predicted against "
+            "the real next-period temperature of the chunks written, means over the scored periods "
+            "(`host.predictor` in summary.json), in the LSTM runs; AutoStream's rule scored on every period from "
+            "the third. A rank correlation near 0 orders chunks no better than chance.", "",
+            markdown_table(pd.DataFrame(rows)), ""]
+
 def render(ctx) -> str:
     df = _label(ctx.table)
     waf = _change(df, "ftl.waf")
@@ -114,6 +138,7 @@ def render(ctx) -> str:
              f"| the LSTM's streams cut WAF against no streams ({SEED}) | {verdict} on recorded Filebench "
              f"workloads: LSTM {min(lstm):+.1f} to {max(lstm):+.1f} %, the oracle {min(orc):+.1f} to {max(orc):+.1f} % "
              "(not the seed's applications: RocksDB and MySQL recordings are not made yet) |", "",
+             *_prediction(df),
              "## WAF", "", markdown_table(_table(df, "ftl.waf", ".3f")), "",
              "## p99.99 write latency (us)", "", markdown_table(_table(df, "latency_us.write.p9999", ".0f")), "",
              "## Mean write latency (us)", "", markdown_table(_table(df, "latency_us.write.mean", ".1f")), "",

@@ -488,29 +488,53 @@ class PredictedStreams final : public Workload {
     loaded_ = true;
   }
 
+  // The mean of get over the scored periods: the LSTM's (lstm_only), or
+  // every period from the third (AutoStream's first prediction is scored then).
+  template <class Get>
+  double mean(Get get, bool lstm_only) const {
+    double s = 0;
+    size_t n = 0;
+    for (const Row& r : rows_) {
+      if (lstm_only && !r.lstm_scored) continue;
+      if (!lstm_only && r.period < 2) continue;
+      s += get(r);
+      ++n;
+    }
+    return n ? s / double(n) : 0.0;
+  }
+  template <class Get>
+  double since(Get get) const {  // AutoStream over the periods the LSTM was scored on
+    double s = 0;
+    size_t n = 0;
+    for (const Row& r : rows_)
+      if (r.lstm_scored) s += get(r), ++n;
+    return n ? s / double(n) : 0.0;
+  }
+
+ public:
+  nlohmann::json headline() const {
+    size_t scored = 0;
+    for (const Row& r : rows_) scored += r.lstm_scored;
+    return {{"mode", s_.mode},
+            {"periods", rows_.size()},
+            {"trained_at_period", trained_at_},
+            {"train_samples", train_samples_},
+            {"lstm_periods_scored", scored},
+            {"autostream",
+             {{"mae", mean([](const Row& r) { return r.auto_mae; }, false)},
+              {"spearman", mean([](const Row& r) { return r.auto_rho; }, false)}}},
+            {"lstm",
+             {{"mae", mean([](const Row& r) { return r.lstm_mae; }, true)},
+              {"spearman", mean([](const Row& r) { return r.lstm_rho; }, true)}}}};  // (CPU times, measured on the
+                                                                                     // wall clock: in the report only)
+  }
+
+ private:
   void write_report() {
     if (s_.report.empty() || reported_) return;
     reported_ = true;
     std::ofstream o(s_.report);
     if (!o) return;
-    auto mean = [&](auto get, bool lstm_only) {
-      double s = 0;
-      size_t n = 0;
-      for (const Row& r : rows_) {
-        if (lstm_only && !r.lstm_scored) continue;
-        if (!lstm_only && r.period < 2) continue;
-        s += get(r);
-        ++n;
-      }
-      return n ? s / double(n) : 0.0;
-    };
-    auto since = [&](auto get) {  // AutoStream over the periods the LSTM was scored on
-      double s = 0;
-      size_t n = 0;
-      for (const Row& r : rows_)
-        if (r.lstm_scored) s += get(r), ++n;
-      return n ? s / double(n) : 0.0;
-    };
     o << "{\n  \"mode\": \"" << s_.mode << "\", \"chunks\": " << C_
       << ", \"period_s\": " << double(s_.period_ps) * 1e-12 << ", \"streams\": " << s_.streams << ", \"k\": " << s_.k
       << ",\n  \"features\": [";
@@ -567,6 +591,11 @@ class PredictedStreams final : public Workload {
 
 std::unique_ptr<Workload> make_predicted_streams(std::unique_ptr<Workload> inner, const PredictSpec& spec) {
   return std::make_unique<PredictedStreams>(std::move(inner), spec);
+}
+
+nlohmann::json predictor_summary(const Workload& w) {
+  const auto* p = dynamic_cast<const PredictedStreams*>(&w);
+  return p ? p->headline() : nlohmann::json();
 }
 
 }  // namespace ssdvp::host

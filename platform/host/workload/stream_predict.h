@@ -26,6 +26,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -95,5 +96,12 @@ struct PredictSpec {
 };
 
 std::unique_ptr<Workload> make_predicted_streams(std::unique_ptr<Workload> inner, const PredictSpec& spec);
+
+// The headline of a predicted-streams workload's report (host.predict.report
+// has it all): periods, when the LSTM was trained and on how many samples, each
+// predictor's mean absolute error and rank correlation against the next
+// period's real temperature (not the CPU times: measured on the wall clock,
+// they are in the report only). Null for any other workload.
+nlohmann::json predictor_summary(const Workload& w);
 
 }  // namespace ssdvp::host
