@@ -26,7 +26,7 @@ before the timed part): the whole array is written sequentially (data and
 parity), then one array-write of random 4 KiB overwrites (each updating a data
 and a parity LBA), then random one-LBA array writes until every device's free
 pool is at its GC threshold (`precondition.free_pool: auto`), so every device
-starts in GC steady state (per-device WAF 5-7 in the timed part). How a device
+starts in GC steady state. How a device
 is known to be collecting: vendor asynchronous events it sends at GC start and
 end (reconstruction decides on those); the windows are NVMe Predictable
 Latency Mode windows set by Set Features; GCLock is a vendor admin command
@@ -39,9 +39,7 @@ counts a device if that device had a victim open at any time while the read
 was served. A **collision** is a read that met 2 or more devices in GC. The
 slides define a collision as GCs running at the same time on different SSDs;
 the stricter count of reads during which two devices collected at the same
-instant (`array.collisions_at_one_instant` in the table) is equal to the one
-below on every run here but one (gclock with reconstruction on the stress
-load: 1 read spans a lock hand-over, 0 at one instant).
+instant is `array.collisions_at_one_instant` in the table.
 
 Workloads: TPCC = the bundled TPC-C sample (7,000 requests, 63 % reads, 8 KiB)
 slowed 370x so its mean inter-arrival is the slides' 7.2 ms; DTRS = the bundled
@@ -102,7 +100,7 @@ def render_main(ctx) -> str:
              "Regenerate this page and its two companions (window and buffer time: "
              "[raid-window.md](raid-window.md); array width and chunk: [raid-shape.md](raid-shape.md)) from nothing:", "",
              "```sh", "explore/ssdvp-explore reproduce raid raid-window raid-shape", "```", "",
-             *floor_note(ctx.sweep), SETUP, "", FINDINGS, "",
+             *floor_note(ctx.sweep), SETUP, "", findings_main(never, ongc), "",
              "## GC collisions (reads meeting 2 or more devices in GC), no reconstruction", "",
              markdown_table(pivot(never, "array.collisions"), ".0f"), "",
              "The slides' table (their SSDSim set-up, full-length traces):", "",
@@ -186,7 +184,7 @@ def render_window(ctx) -> str:
     df["tw_ms"] = df["config.array.gc.time_window"].astype(str).str.replace("ms", "").astype(float)
     th = "config.ftl.gc.threshold_blocks"
     lines = _head(ctx, "raid-window", "the synthetic stress workload (16 KiB, 30 % reads, 400 IOPS Poisson, "
-                  "20,000 requests)", WINDOW_FINDINGS)
+                  "20,000 requests)", findings_window(df, th))
     for metric, name, fmt in _METRICS[:3] + [("array.latency_us.read.mean", "Mean read latency (us)", ".1f"),
                                              ("array.latency_us.write.p999", "p99.9 write latency (us)", ".0f")]:
         lines += [f"## {name}", ""]
@@ -230,7 +228,7 @@ def render_shape(ctx) -> str:
     df["devices"] = df["config.array.devices"].astype(int)
     df["chunk"] = df["config.array.chunk"].astype(str)
     lines = _head(ctx, "raid-shape", "synthetic 16 KiB, 30 % reads, 100 IOPS per data device (the rate grows "
-                  "with the width)", SHAPE_FINDINGS)
+                  "with the width)", findings_shape(df))
     for metric, name, fmt in _METRICS[:3] + [("array.latency_us.write.mean", "Mean write latency (us)", ".0f"),
                               ("array.device_mean.waf", "Mean per-device WAF", ".2f"),
                               ("array.stripe_writes.read_modify_write", "Read-modify-write stripe writes", ".0f")]:
@@ -241,94 +239,63 @@ def render_shape(ctx) -> str:
     return "\n".join(lines)
 
 
-FINDINGS = """\
-**What the recorded run shows** (the tables below; regenerate to check):
+def _rng(vals, fmt: str = "{:.0f}") -> str:
+    v = [x for x in vals if x == x]
+    return (fmt.format(min(v)) + ("" if min(v) == max(v) else "-" + fmt.format(max(v)))) if v else "n/a"
 
-- **GCSync+ and GCLock remove the collisions**, on every workload, as in the
-  slides: under GCSync+ no read met two collecting devices; under GCLock one
-  read on stress spanned a lock hand-over (none met two at one instant); and
-  the firmware's own GC activity never had two devices collecting at once
-  (`max_devices_collecting` 1). **GCSync** removes most: stress 197 to 8
-  (-96 %; the slides: -60 to -71 %), TPCC 21 to 0, DTRS 4 to 0. Devices now
-  start at their GC threshold, so a window policy forces a collection here and
-  there (0-3 per run): a device whose pool runs out before its window comes.
-- **Our baselines collide far less than the slides'** (normal: TPCC 21, DTRS 4,
-  MSNFS-like 0, against 3,323 / 1,214 / 3,509). Our devices collect one victim
-  at a time, a few ms each, and spend little time in GC on these traces, so two
-  devices rarely collect at once; the slides' SSDSim configuration is not given
-  and must collect much longer (its TPCC run is also 50 min, ours 50 s). Only
-  the stress load gives collisions in the hundreds. Compare ratios between
-  policies, not counts.
-- **Coordination did not make reads slower here** (the slides: 1.5-2.1x slower
-  mean reads, MSNFS faster). Mean read latency moves by a few percent either
-  way (stress 104-110 us under every policy but Harmonia, 111). A device that
-  waits for its window only defers collection it would have done anyway, and
-  with GC below 16 free blocks it has the headroom to wait; the reads that meet
-  one collecting device are as slow as before (70-620 us mean instead of
-  40-100), there are just no more of them. With less headroom (GC below 8 free
-  blocks, [raid-window.md](raid-window.md)) devices run out during the closed
-  time and collect urgently unless they bank free blocks in their window.
-- **Harmonia (the paper's global GC) does the opposite on purpose**: when one
-  drive needs to collect, all four collect together (`max_devices_collecting`
-  4; 17 global collections on TPCC, 351 on DTRS). Its collisions are higher
-  than normal's on TPCC, DTRS and MSNFS-like (30 / 19 / 4 against 21 / 4 / 0)
-  and lower on stress (38 against 197, with fewer reads meeting no GC at all).
-  It costs the devices: WAF +6 to +14 % (TPCC 6.18 to 7.07) and GC time +7 to
-  +16 %, because the idle drives are made to collect victims that still hold
-  more valid data. Its point is array throughput under bursty heavy writes,
-  which these loads do not stress; here it helps nothing.
-- **With reconstruction (`on_gc`), a read that meets one collecting device
-  costs little extra**: the mean latency of 1GC reads goes from 3-5.5x that of
-  reads that meet no GC (stress 228 us against 56, DTRS 353 against 103) to
-  1.0-1.4x (stress 58, DTRS 114), under every policy. Collisions cannot be
-  reconstructed round, so coordination and reconstruction together are best:
-  on the stress load the mean read falls from 106 us (normal, no
-  reconstruction) to 56-59 us (any coordination with reconstruction; normal
-  with reconstruction 67 us), and p99.9 from 2.3 ms to 0.24 ms under GCLock
-  and 1.1-1.5 ms under GCSync, GCSync+ and Harmonia (normal with
-  reconstruction 2.0 ms). On TPCC, p99.9 falls from 1.9 ms to 0.15-0.19 ms
-  with any window or lock policy plus reconstruction. The remaining tail is
-  reads queued behind writes of the same stripe and behind GC writes on the
-  device, which reconstruction does not avoid.
-- **Write latency** is unchanged within noise by the window and lock policies
-  (a host write completes in the drive's DRAM), 0-7 % higher under Harmonia;
-  reconstruction costs N-1 device reads per reconstructed read (the tables
-  count them). The RAID driver's host CPU (XOR and stripe bookkeeping at the
-  default cost table) stays below 0.2 % of one core on every run."""
-WINDOW_FINDINGS = """\
-**What the recorded run shows:** with GC below 16 free blocks, GCSync+ with a
-20 ms buffer has no collision at any window from 25 to 400 ms; a 5 ms buffer
-leaves at most one (a victim can take longer than 5 ms), and GCSync keeps 0-8
-at every window. Devices start at their GC threshold, so now and then a device
-runs out before its window comes (0-5 forced collections per run). With GC below 8 free blocks the
-devices cannot wait for their window: the closed time ((n-1) windows plus
-buffers) consumes more blocks than the headroom (threshold minus reserve),
-urgent collections are forced (59 to 139 per run, more at the longer windows),
-and collisions return under every policy (29-95). **Banking** 4 free blocks
-while the window is open (`array.gc.bank_blocks: 4`) removes most of that:
-forced collections fall to 1-15 and collisions to 0-32 (GCSync's fewest at the
-longer windows), and the p99.9 write latency returns from 3.0-9.7 ms (20 ms
-buffer) to 2.4-2.9 ms, at the cost of a few percent on mean
-reads. At 16 blocks banking removes the few forced collections but not
-GCSync's collisions (victims that run past a window's end). The window must
-otherwise be short enough for the headroom: headroom (blocks) >= write rate per
-device (blocks/s) x (n-1)(tw+tb). Read latency tails barely move with the
-window."""
-SHAPE_FINDINGS = """\
-**What the recorded run shows:** with the same load per data device,
-collisions under normal grow fast with the width (16-49 at 3 devices, 65-111
-at 4, 318-380 at 6, 578-785 at 8): more devices, more chances that two collect
-at once. GCSync+ keeps them at zero at every width and chunk but one (8
-devices, 256 KiB chunks: 1 collision, in a run that also had 1 forced
-collection; zero there in the previous run, made at 59d83d5 before the die-starvation guard), with at most 2 forced collections per run (devices start at their GC
-threshold): each
-device's closed time grows with the width ((n-1)(tw+tb) = 240 ms at 3 devices,
-840 ms at 8) but so does the number of devices sharing the load, and GC below
-16 free blocks leaves enough headroom. The chunk size matters little for these
-16 KiB aligned requests (each fits one chunk): with 4 or fewer devices every
-write is a reconstruct-write, with 6 or more a read-modify-write (fewer reads),
-whatever the chunk. Per-device WAF stays 5.6-6.1, slightly lower under
-GCSync+ at 6 and 8 devices."""
+
+def findings_main(never: pd.DataFrame, ongc: pd.DataFrame) -> str:
+    """What the recorded runs show, computed from the table (nothing typed in)."""
+    col = never.pivot_table(index="workload", columns=POLICY, values="array.collisions", aggfunc="mean")
+    rd = never.pivot_table(index="workload", columns=POLICY, values="array.latency_us.read.mean", aggfunc="mean")
+    waf = never.pivot_table(index="workload", columns=POLICY, values="array.device_mean.waf", aggfunc="mean")
+    get = lambda t, w, p: float(t.loc[w, p]) if w in t.index and p in t.columns else float("nan")
+    wl = list(col.index)
+    red = [100 * (1 - get(col, w, "gcsync") / get(col, w, "normal")) for w in wl if get(col, w, "normal") >= 5]
+    out = ["**What the recorded run shows** (computed from the tables below):", "",
+           "- Collisions under normal: " + ", ".join(f"{w} {get(col, w, 'normal'):.0f}" for w in wl) +
+           " (the slides: 3,323 / 1,214 / 3,509 on TPCC / DTRS / MSNFS). GCSync removes " + _rng(red) +
+           " % of them where normal has 5 or more (the slides: 60-71 %); GCSync+ leaves at most "
+           f"{max(get(col, w, 'gcsync_plus') for w in wl):.0f} and GCLock {max(get(col, w, 'gclock') for w in wl):.0f}"
+           " on any workload (the slides: 0).",
+           "- Mean read latency of each coordinated policy over normal's: " + "; ".join(
+               f"{w} {_rng([get(rd, w, p) / get(rd, w, 'normal') for p in ORDER[1:]], '{:.2f}')}x" for w in wl) +
+           " (the slides: 1.5-2.1x slower, MSNFS faster).",
+           "- Harmonia's per-device WAF over normal's: " + ", ".join(
+               f"{w} {get(waf, w, 'harmonia') / get(waf, w, 'normal'):.2f}x" for w in wl) +
+           " (it makes idle drives collect when one must).",
+           f"- Per-device WAF in the timed part: {_rng(never['array.device_mean.waf'], '{:.2f}')}; the two collision "
+           "counts differ on " + str(int((pd.concat([never, ongc])["array.collisions"] !=
+                                          pd.concat([never, ongc])["array.collisions_at_one_instant"]).sum())) +
+           f" of {len(never) + len(ongc)} runs."]
+    c1 = "array.read_latency_by_gc_devices_us.1GC.mean"
+    if c1 in never and c1 in ongc:
+        a = never.groupby("workload")[c1].mean()
+        b = ongc.groupby("workload")[c1].mean()
+        out.append("- Reads that met one collecting device, mean latency without and with reconstruction: " +
+                   ", ".join(f"{w} {a[w]:.0f} / {b[w]:.0f} us" for w in wl if w in a and w in b) + ".")
+    return "\n".join(out)
+
+
+def findings_window(df: pd.DataFrame, th: str) -> str:
+    out = ["**What the recorded run shows** (computed from the tables below):", ""]
+    for t in sorted(df[th].dropna().unique()):
+        sub = df[df[th] == t]
+        g = sub.groupby("policy")
+        out.append(f"- GC below {int(t)} free blocks: collisions " + "; ".join(
+            f"{p} {_rng(x['array.collisions'])}" for p, x in g) + "; forced collections " + "; ".join(
+            f"{p} {_rng(x['array.forced_collisions'])}" for p, x in g) + " (over the windows swept).")
+    return "\n".join(out)
+
+
+def findings_shape(df: pd.DataFrame) -> str:
+    g = df.groupby(["devices", POLICY])["array.collisions"]
+    out = ["**What the recorded run shows** (computed from the tables below):", "",
+           "- Collisions by array width (over the chunk sizes): " + "; ".join(
+               f"{d} devices: " + ", ".join(f"{p} {_rng(g.get_group((d, p)))}" for p in ORDER
+                                              if (d, p) in g.groups)
+               for d in sorted(df["devices"].unique())) + "."]
+    return "\n".join(out)
 
 
 register(Page(name="raid", title="RAID-5 GC coordination: collisions, latency and reconstruction",
