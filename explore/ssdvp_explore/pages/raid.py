@@ -241,7 +241,8 @@ def render_shape(ctx) -> str:
 
 def _rng(vals, fmt: str = "{:.0f}") -> str:
     v = [x for x in vals if x == x]
-    return (fmt.format(min(v)) + ("" if min(v) == max(v) else "-" + fmt.format(max(v)))) if v else "n/a"
+    lo, hi = (fmt.format(min(v)), fmt.format(max(v))) if v else ("n/a", "n/a")
+    return lo if lo == hi else f"{lo}-{hi}"
 
 
 def findings_main(never: pd.DataFrame, ongc: pd.DataFrame) -> str:
