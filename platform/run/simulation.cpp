@@ -10,7 +10,6 @@
 #include <fstream>
 #include <random>
 
-#include "fs/ext4_layout.h"
 #include "fs/personalities.h"
 #include "host/flows.h"
 #include "host/workload_views.h"
@@ -28,11 +27,12 @@
 #include "run/checkpoints.h"
 #include "run/cut_counters.h"
 #include "run/reliability.h"
+#include "run/run_summary.h"
 #include "run/run_warnings.h"
+#include "run/run_workload.h"
 #include "run/timeline.h"
 #include "cpu/cpu_native.h"
 #include "soc/ssd_soc.h"
-#include "apps.h"
 #include "stream_log.h"
 #include "stream_predict.h"
 #include "synthetic.h"
@@ -45,146 +45,11 @@ namespace ssdvp {
 std::string ssdvp_version() { return std::string(SSDVP_VERSION) + "+" + SSDVP_GIT; }
 
 namespace {
-uint64_t g_trace_records = 0;  // the last trace's records (all loops; 0: unknown), for the progress estimate
-}  // namespace
-
-std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size,
-                                              const host::ZoneGeometry* zones) {
-  g_trace_records = 0;
-  const std::string src =
-      cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace", "files", "app", "zoned"},
-                     "where host requests come from (app: workload.app.* generators; zoned: a zoned log, "
-                     "nvme.command_set zns)");
-  const std::string path =
-      cfg.get_string("workload.trace", "", "trace file (workload.source: trace), relative to the working directory");
-  const std::string fmt =
-      cfg.get_choice("workload.format", "auto", {"auto", "mqsim", "disksim", "msr", "systor", "spc", "blkparse", "fio"},
-                     "trace format; auto detects it from the first lines");
-  const int64_t device =
-      cfg.get_i64("workload.device", -1, "replay only this device/disk/LUN number of the trace (-1: all)");
-  const bool skip_zero =
-      cfg.get_bool("workload.skip_zero_length", true,
-                   "trace: skip zero-length read/write/trim records and count them (false: such a record is an error "
-                   "naming its file:line)");
-  const std::string blk_action =
-      cfg.get_string("workload.blkparse_action", "Q",
-                     "blkparse trace: the action whose lines are requests (Q: queued by the file system; D: issued "
-                     "to the driver; C: completed)");
-  const double scale =
-      cfg.get_double("workload.time_scale", 1.0, "multiply trace inter-arrival times (0.5 = twice as fast)", 0.0, 1e9);
-  const uint64_t fio_unit = cfg.get_u64("workload.fio_time_unit_ps", 1000000ull,
-                                        "unit of a fio v3 iolog's timestamp column in ps (1000000: us, what fio's "
-                                        "write_iolog writes; ssdvp serve --record writes ps: 1)",
-                                        1);
-  const uint64_t loops = cfg.get_u64("workload.loops", 1, "replay the trace this many times (0 = forever)");
-  const bool flush_order = cfg.get_bool(
-      "workload.flush_order", false,
-      "trace: every flush waits for every earlier request and the next request waits for it (a recorded file "
-      "system's ordering around its cache flushes, for closed-loop replays)");
-  const bool swap_rw = cfg.get_bool("workload.swap_reads_writes", false,
-                                    "trace: replay its reads as writes and its writes as reads (for a trace whose "
-                                    "op code a study read the other way)");
-  const bool allow_empty = cfg.get_bool("workload.allow_empty", false,
-                                        "run a trace that yields no request (empty, or only zero-length or filtered "
-                                        "records) instead of failing");
-  // Both sources' keys are declared whichever is used, so one file may hold both.
-  auto spec = host::SyntheticSpec::from_config(cfg, device_bytes);
-  const auto files = fs::FilesSpec::from_config(cfg, device_bytes, lba_size,
-                                                GcMonitor::parse_policy(cfg) == GcMonitor::Policy::discard);
-  auto app = host::AppSpec::from_config(cfg, device_bytes);
-  const auto zoned = host::ZonedSpec::from_config(cfg, zones ? *zones : host::ZoneGeometry());
-  if (src == "zoned" && !zones)
-    throw ConfigError("config key 'workload.source': zoned needs nvme.command_set zns (and no flows or array)");
-  if (src == "zoned") return host::make_zoned(zoned);  // zns_run.h
-  if (src == "synthetic") return host::make_synthetic(spec);
-  if (src == "app") return host::make_app(app);
-  if (src == "files" &&
-      cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm", "random", "journal"},
-                     "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
-                     "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's); random: "
-                     "a uniformly random one of host.predict.streams; journal: a trace's writes into the ext4 "
-                     "journal of host.files.ext4.layout get host.files.journal_stream") != "none")
-    throw ConfigError(
-        "config key 'host.streams': the file-level workload takes no stream IDs (oracle cannot pre-read "
-        "it, and autostream/lstm would hide it from its TRIM policy)");
-  if (src == "files") return std::make_unique<fs::FileWorkload>(files);  // docs/models/host_files.md
-  if (path.empty()) throw ConfigError("config key 'workload.trace': required when workload.source is trace");
-  host::TraceOptions o;
-  o.detect = fmt == "auto";
-  if (!o.detect) o.format = host::parse_trace_format(fmt);
-  o.device = device;
-  o.time_scale = scale;
-  o.fio_time_unit_ps = fio_unit;
-  o.skip_zero_length = skip_zero;
-  o.blkparse_action = blk_action;
-  {
-    // Read the whole trace once before simulating: a malformed line fails
-    // now, with its file:line, not hours into a run (and no exception is then
-    // thrown while SystemC threads run).
-    auto check = host::open_trace(path, o);
-    host::IoRequest r;
-    uint64_t unaligned = 0, too_long = 0;  // rounded out to whole LBAs; cut to the namespace
-    while (check->next(r)) {
-      if (r.op == host::IoOp::flush) continue;
-      unaligned += r.length && (r.offset % lba_size || r.length % lba_size);
-      too_long += r.length > device_bytes;
-    }
-    // Said before the run, not found afterwards in a rounded MB/s.
-    if (unaligned)
-      std::fprintf(stderr,
-                   "ssdvp: warning: %s: %llu records are not whole %u-byte LBAs: each is rounded out to whole LBAs "
-                   "(bytes and MB/s count the LBAs moved)\n",
-                   path.c_str(), (unsigned long long)unaligned, lba_size);
-    if (too_long)
-      std::fprintf(stderr,
-                   "ssdvp: warning: %s: %llu records are longer than the %llu-byte namespace: each is cut to it\n",
-                   path.c_str(), (unsigned long long)too_long, (unsigned long long)device_bytes);
-    // A trace with nothing to replay is almost always a mistake (the wrong
-    // file, device or format): say why instead of reporting zero I/Os.
-    const host::WorkloadStats& st = check->stats();
-    g_trace_records = loops ? st.records * loops : 0;
-    if (st.records == 0 && !allow_empty)
-      throw host::TraceError(path + ": no requests to replay (" + std::to_string(st.lines) +
-                             " lines; skipped: " + std::to_string(st.skipped_zero_length) + " of zero length, " +
-                             std::to_string(st.skipped_device) + " of another device, " +
-                             std::to_string(st.skipped_unsupported) +
-                             " unsupported); set workload.allow_empty: true to run it anyway");
-  }
-  auto w = host::open_trace(path, o);
-  if (swap_rw) w = host::make_swapped(std::move(w));
-  if (loops != 1) w = host::make_looped(std::move(w), loops);
-  if (flush_order) w = host::make_flush_order(std::move(w));
-  return w;
-}
-
-namespace {
 
 double peak_rss_mb() {
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
   return double(ru.ru_maxrss) / 1024.0;
-}
-
-// host.streams: journal: a recorded ext4's journal writes (the journal inode's
-// blocks in host.files.ext4.layout, a real dumpe2fs/debugfs output) on stream
-// host.files.journal_stream, every other write on none.
-std::unique_ptr<host::Workload> journal_streams(Config& cfg, std::unique_ptr<host::Workload> w, uint32_t streams) {
-  const std::string key = "host.files.ext4.layout";
-  const std::string path = cfg.get_string(key, "", "");
-  if (path.empty())
-    throw ConfigError("config key '" + key +
-                      "': host.streams: journal needs the file system's layout (dumpe2fs -h "
-                      "and debugfs -R \"stat <8>\" output)");
-  const uint64_t stream = cfg.get_u64("host.files.journal_stream", 0, "");
-  if (stream == 0 || stream > streams)
-    throw ConfigError("config key 'host.files.journal_stream': host.streams: journal needs a stream in 1.." +
-                      std::to_string(streams) + " (ftl.hot.classes), got " + std::to_string(stream));
-  const fs::Ext4Layout L = fs::read_ext4_layout(path, key);
-  std::vector<std::pair<uint64_t, uint64_t>> ranges;
-  for (const fs::Extent& e : L.journal) ranges.emplace_back(e.start * L.block_size, (e.start + e.len) * L.block_size);
-  if (ranges.empty())
-    throw ConfigError("config key '" + key + "': " + path + ": no journal extents (debugfs stat <8>)");
-  return host::make_range_streams(std::move(w), std::move(ranges), uint8_t(stream), "the journal of " + path);
 }
 
 }  // namespace
@@ -262,11 +127,13 @@ uint64_t RunKeys::workload_requests(host::Workload& w) const {
   return uint64_t(double(count) * wl_fraction);
 }
 
-Simulation::Simulation(Config& cfg) : cfg_(cfg) {
+Simulation::Simulation(Config& cfg, RunEntry entry) : cfg_(cfg) {
   // Every key is known before any model reads one: a misspelt key is named
   // (with its near misses) before its default can make the platform invalid.
   cfg.declare_all(param_registry());
   cfg.check_unknown(true);
+  plan_ = RunPlan::read(cfg, entry);  // a refused combination is named before anything is built (run_plan.h)
+  plan_.check();
   build();
 }
 
@@ -294,36 +161,25 @@ void Simulation::build() {
   host_ = std::make_unique<HostDriver>("host", hcfg, *mem_, soc_->nvme, *sb_, soc_->lba_size(),
                                        soc_->fw_config().max_transfer_lbas, hq);
   const bool host_ftl = build_host_ftl();  // open_channel: the host FTL serves the host (host_ftl_run.cpp)
-  const bool zoned = zns_setup(cfg, soc_->fw_config(), *host_);  // zns: the zones (zns_run.cpp)
+  const bool zoned = zns_setup(soc_->fw_config(), *host_);  // zns: the zones (zns_run.cpp)
   if (flows.empty()) {
     if (!host_ftl) host_->pcie.bind(soc_->nvme.host_regs);
   } else {
     flows_ = std::make_unique<FlowSet>(
         std::move(flows), cfg, *host_, *mem_, soc_->nvme, *sb_, soc_->lba_size(), soc_->fw_config().max_transfer_lbas,
         [this](Config& c, uint64_t bytes) { return make_workload(c, bytes, soc_->lba_size()); });
+    contribute("flows", [this](const SummaryInput&) { return flows_->summary(); });  // per flow (host/flows.h)
   }
+  contribute_firmware_sections();
 
   keys_ = RunKeys::read(cfg);
   power_ = PowerKeys::read(cfg);
   power_.check_cost(soc_->logical_lbas());
-  if (power_.cuts && flows_)
-    throw ConfigError("config key 'power.cuts': not with flows (each flow's queues would have to be made again)");
   if (!keys_.timeline.empty())
     timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
-  if (flows_ && (keys_.wl_requests || keys_.wl_fraction > 0))
-    throw ConfigError("config key 'precondition.workload_requests': not with flows (each flow's workload is its own)");
   const host::ZoneGeometry zones = zns_geometry(soc_->fw_config());
-  workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size(), zoned ? &zones : nullptr);
-  {
-    const std::string src = hcfg.values().count("workload.source") ? hcfg.values().at("workload.source") : "synthetic";
-    const char* n = src == "synthetic" ? "workload.synthetic.requests"
-                    : src == "zoned"   ? "workload.zoned.requests"
-                                       : "";
-    if (src == "trace")
-      expected_requests_ = g_trace_records;
-    else if (*n)
-      expected_requests_ = std::strtoull(hcfg.values().count(n) ? hcfg.values().at(n).c_str() : "0", nullptr, 10);
-  }
+  workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size(), zoned ? &zones : nullptr,
+                            &expected_requests_);
   const std::string streams =
       cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm", "random", "journal"},
                      "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
@@ -342,15 +198,12 @@ void Simulation::build() {
     predictor_ = workload_.get();  // (owned by workload_, whatever wraps it later)
   }
   if (streams == "random") workload_ = host::make_random_streams(std::move(workload_), predict.streams, predict.seed);
-  if (streams == "journal") workload_ = journal_streams(cfg, std::move(workload_), soc_->fw_config().hot_classes);
+  if (streams == "journal") workload_ = make_journal_streams(cfg, std::move(workload_), soc_->fw_config().hot_classes);
   if (const std::string log = cfg.get_string(
           "host.streams_log", "",
           "write every write's and trim's stream ID to this CSV (time_ps,op,offset,length,stream; empty: none)");
       !log.empty())
     workload_ = host::make_stream_log(std::move(workload_), log);
-  if (power_.cuts && streams != "none")
-    throw ConfigError(
-        "config key 'power.cuts': not with host.streams (the Streams directive would have to be enabled again)");
   if (streams != "none") host_->set_streams(soc_->fw_config().hot_classes);  // Streams directive, before replay
   workload_desc_ = workload_->describe();
   attach_files_host();
@@ -368,12 +221,6 @@ void Simulation::attach_files_host() {
   Config& cfg = cfg_;
   files_ = dynamic_cast<fs::FileWorkload*>(workload_.get());
   if (files_) {
-    if (keys_.wl_fraction > 0)
-      throw ConfigError(
-          "config key 'precondition.workload_fraction': not with workload.source: files (use host.files.loops)");
-    if (cfg.get_time_ps("host.time_limit", "0s", "") == 0 && cfg.get_u64("host.files.loops", 0, "") == 0)
-      throw ConfigError(
-          "config key 'host.time_limit': required with workload.source: files unless host.files.loops is set");
     keys_.wl_requests += files_->setup_requests();  // the fileset is laid out as preconditioning
     host_->set_prefetch(1);                         // TRIMs queued by the policy go out promptly
     files_->set_clock([] { return uint64_t(sc_core::sc_time_stamp().value()); });  // the journal's commit timer
@@ -386,6 +233,12 @@ void Simulation::attach_files_host() {
     }
   }
   monitor_ = std::make_unique<GcMonitor>("gcmon", cfg, soc_->nvme, host_->block_stats(), files_);
+  if (files_ || monitor_->enabled())
+    contribute("trim", [this](const SummaryInput& x) { return summary_trim(*monitor_, files_, x.soc.lba_size()); });
+  if (files_ && files_->journal())
+    contribute("journal", [this](const SummaryInput& x) {
+      return journal_summary(*files_->journal(), x.h.fsync_latency, x.soc.lba_size());
+    });
 }
 
 namespace {
@@ -572,30 +425,48 @@ void Simulation::run_timed() {
   if (printed) std::fprintf(stderr, "\r\033[K");
 }
 
+// A run's phases, in order: boot; start the drive (RunPlan::Start); begin the
+// timed part; drive it to its end or through its power cuts; summarize.
 RunOutcome Simulation::run() {
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   soc_->boot();
-  if (!state_.load_dir.empty() || !state_.save_dir.empty()) {
-    try {  // returned, not thrown, once SystemC ran (RunOutcome)
-      if (state_.load_dir.empty())
-        precondition();
-      else
-        load_drive_state();
-      if (!state_.save_dir.empty()) save_drive_state();
-    } catch (const std::exception& e) {
-      RunOutcome failed;
-      failed.clean = false;
-      failed.error = std::string(state_.load_dir.empty() ? "--save-state " : "--load-state ") + e.what();
-      failed.input_error = !state_.load_dir.empty();
-      return failed;
-    }
-    if (state_.precondition_only) return RunOutcome{};
-  } else if (host_ftl_) {
-    start_host_ftl();  // timed, in the host's thread before its replay (host_ftl_run.cpp)
-  } else {
-    precondition();
+  if (std::optional<RunOutcome> stopped = start_drive()) return *stopped;
+  begin_timed();
+  return drive(t0);
+}
+
+// The drive as the timed part finds it: loaded from a saved drive, or
+// preconditioned (functionally through the firmware, or timed through the
+// host FTL), and saved if asked. A value: the run ends here.
+std::optional<RunOutcome> Simulation::start_drive() {
+  if (state_.load_dir.empty() && state_.save_dir.empty()) {
+    if (host_ftl_)
+      start_host_ftl();  // timed, in the host's thread before its replay (host_ftl_run.cpp)
+    else
+      precondition();
+    return std::nullopt;
   }
+  try {  // returned, not thrown, once SystemC ran (RunOutcome)
+    if (plan_.start() == RunPlan::Start::loaded)
+      load_drive_state();
+    else
+      precondition();
+    if (!state_.save_dir.empty()) save_drive_state();
+  } catch (const std::exception& e) {
+    RunOutcome failed;
+    failed.clean = false;
+    failed.error = std::string(state_.load_dir.empty() ? "--save-state " : "--load-state ") + e.what();
+    failed.input_error = !state_.load_dir.empty();
+    return failed;
+  }
+  if (state_.precondition_only) return RunOutcome{};
+  return std::nullopt;
+}
+
+// The firmware's figures at the start (the summary reports differences),
+// the host's workload and sampler, the timeline, and every process started.
+void Simulation::begin_timed() {
   {
     Controller& fw = soc_->cpu();
     at_start_ = fw.stats();
@@ -631,6 +502,11 @@ RunOutcome Simulation::run() {
   soc_->start();
   host_->start();
   if (monitor_ && monitor_->enabled()) monitor_->start();
+}
+
+// The timed part to its end (or through power.cuts, or to power.cut_at),
+// then the outcome: a failure, or the summary and whether the run was clean.
+RunOutcome Simulation::drive(std::chrono::steady_clock::time_point t0) {
   std::vector<nlohmann::json> cuts;
   RunWarningFacts facts;
   facts.open_loop = !host_->closed_loop();
@@ -690,22 +566,11 @@ RunOutcome Simulation::run_power_cut(std::chrono::steady_clock::time_point t0) {
   return out;
 }
 
-// What the summary's sections share: the run's end state and the timed part's
-// totals (the firmware's state when the timed part started is at_start_*).
-struct Simulation::SummaryInput {
-  const HostResults& h;
-  Controller& fw;
-  const ftl_stats* s;
-  const SsdSoc& soc;
-  uint64_t host_timed = 0, gc_timed = 0, erases_timed = 0, victims_timed = 0;  // LBAs, erases, GC victims
-  uint64_t span = 1;  // ps from time 0 to the last completion (busy counters run from time 0)
-};
-
 // One function per section: a new section is one function and one line here.
 nlohmann::json Simulation::summarize(double wall_s) const {
   ftl_stats carried = soc_->cpu().stats();  // with power.cuts, what the cuts' recoveries lost added back
   add_counter_difference(carried, cut_carry_, ftl_stats{});
-  SummaryInput x{host_results(), soc_->cpu(), &carried, *soc_};
+  SummaryInput x{host_results(), soc_->cpu(), &carried, *soc_, at_start_, at_start_gc_active_ns_, at_start_usage_};
   // FTL figures over the timed part only: subtract what preconditioning did.
   for (const auto& row : x.h.timeseries) {
     x.gc_timed += row.gc_lba_moves;
@@ -714,15 +579,14 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   }
   x.host_timed = x.h.write_bytes / x.soc.lba_size();
   x.span = x.h.end_ps > 0 ? x.h.end_ps : 1;
-  const ftl_config& fc = x.soc.fw_config();
   nlohmann::json j;
   j["ssdvp_version"] = ssdvp_version();
-  j["config"] = summary_config();
-  j["workload"] = summary_workload(x);
-  j["host"] = summary_host(x);
+  j["config"] = summary_config(cfg_);
+  j["workload"] = summary_workload(x, *workload_, workload_desc_, precond_writes_);
+  j["host"] = summary_host(x, predictor_);
   j["latency_us"] = {{"read", latency_json(x.h.read_latency)}, {"write", latency_json(x.h.write_latency)}};
   if (x.h.flushes) j["latency_us"]["flush"] = latency_json(x.h.flush_latency);
-  j["ftl"] = summary_ftl(x);
+  j["ftl"] = summary_ftl(x, *device_);
   j["placement"] = summary_placement(x);
   j["utilization"] = summary_utilization(x);
   j["dies"] = device_->dies_json(x.span);
@@ -730,266 +594,29 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   j["cpu"] = summary_cpu(x);
   j["accel"] = summary_accel(x);
   j["nvme"] = summary_nvme(x);
-  if (files_ || (monitor_ && monitor_->enabled())) j["trim"] = summary_trim(x);
-  if (fc.mapping == FTL_MAP_CACHED)
-    j["mapping"] = mapping_summary(fc, *x.s, at_start_, x.host_timed, x.gc_timed);  // cmt.c
-  if (files_ && files_->journal())
-    j["journal"] = journal_summary(*files_->journal(), x.h.fsync_latency, x.soc.lba_size());
   j["integrity"] = {{"reads_checked", sb_->checked()}, {"mismatches", sb_->mismatches()}};
   j["reliability"] = reliability_json(x.soc.flash, *x.s, at_start_);
-  if (fc.ckpt_interval_ns || fc.ckpt_interval_lbas) j["checkpoints"] = checkpoint_json(fc, *x.s, at_start_);
-  if (!(fc.ckpt_interval_ns || fc.ckpt_interval_lbas) && ftl_trims_persistent(&fc))
-    j["trim_log"] = trim_log_json(fc, *x.s, at_start_);  // its own areas (trimlog.c)
   j["run"] = summary_run(x, wall_s);
-  if (flows_) j["flows"] = flows_->summary();  // per-flow figures (host/flows.h)
-  if (host_ftl_) {
-    j["host_ftl"] = host_ftl_->summary(double(x.h.end_ps - x.h.start_ps) * 1e-12);  // host_ftl_block.h
-    const ftl_stats& d0 = drive_at_host_ftl_start_;  // the drive's holds for destination chunks (ocssd.c)
-    j["host_ftl"]["drive_held"] = {{"commands", x.s->oc_held_cmds - d0.oc_held_cmds},
-                                   {"copies", x.s->oc_held_copies - d0.oc_held_copies},
-                                   {"held_s", double(x.s->oc_held_ns - d0.oc_held_ns) * 1e-9},
-                                   {"copies_held_s", double(x.s->oc_held_copy_ns - d0.oc_held_copy_ns) * 1e-9}};
-  }
+  for (const auto& c : contributions_) j[c.first] = c.second(x);  // the features' own sections
   return j;
 }
 
-nlohmann::json Simulation::summary_config() const {
-  nlohmann::json c = nlohmann::json::object();
-  for (const auto& p : cfg_.params()) c[p.key] = p.value;
-  return c;
+void Simulation::contribute(const std::string& section, std::function<nlohmann::json(const SummaryInput&)> make) {
+  contributions_.emplace_back(section, std::move(make));
 }
 
-nlohmann::json Simulation::summary_workload(const SummaryInput& x) const {
-  return {{"description", workload_desc_},
-          {"requests", x.h.requests},
-          {"records_read", workload_->stats().records},
-          {"skipped", workload_->stats().skipped()},
-          // earlier than the previous record's time: issued at that time, in file order
-          {"backwards_timestamps", workload_->stats().clamped},
-          {"wrapped_requests", x.h.wrapped},
-          {"precondition_lba_writes", precond_writes_}};
-}
-
-nlohmann::json Simulation::summary_host(const SummaryInput& x) const {
-  using nlohmann::json;
-  const HostResults& h = x.h;
-  const double sim_s = double(h.end_ps - h.start_ps) * 1e-12;
-  json errs = json::object();
-  for (const auto& kv : h.errors_by_status) {
-    char k[16];
-    std::snprintf(k, sizeof k, "0x%03x", kv.first);
-    errs[k] = kv.second;
-  }
-  const uint64_t ios = h.reads + h.writes;
-  json j = {{"reads", h.reads},
-            {"writes", h.writes},
-            {"trims", h.trims},
-            {"flushes", h.flushes},
-            {"commands", h.commands},
-            {"errors", h.errors},
-            {"errors_by_status", errs},
-            {"read_bytes", h.read_bytes},
-            {"write_bytes", h.write_bytes},
-            {"sim_time_s", sim_s},
-            {"iops", sim_s > 0 ? double(ios) / sim_s : 0.0},
-            {"bandwidth_mbps", sim_s > 0 ? double(h.read_bytes + h.write_bytes) / 1e6 / sim_s : 0.0}};
-  // Little's law: time-weighted mean requests in the system per class (from
-  // the start of their latency to completion) = throughput x mean latency.
-  const double run_ps = double(h.end_ps - h.start_ps);
-  auto per_run = [run_ps](double area) { return run_ps > 0 ? area / run_ps : 0.0; };
-  if (predictor_) j["predictor"] = host::predictor_summary(*predictor_);
-  j["in_system_mean"] = {{"read", per_run(h.in_system_ps[0])},
-                         {"write", per_run(h.in_system_ps[1])},
-                         {"other", per_run(h.in_system_ps[2])}};
-  j["device_commands_mean"] = per_run(h.device_commands_ps);
-  if (h.timeseries_truncated) j["timeseries_truncated"] = true;  // stats.max_rows reached
-  return j;
-}
-
-nlohmann::json Simulation::summary_ftl(const SummaryInput& x) const {
-  const ftl_stats* s = x.s;
-  Controller& fw = x.fw;
-  uint32_t emin, emax;
-  double emean;
-  fw.erase_spread(&emin, &emean, &emax);
-  const uint64_t meta_timed = checkpoint_slots(*s, at_start_, x.soc.fw_config().slots_per_page);  // 0: no checkpoints
-  const uint64_t host_timed = x.host_timed;
-  return {{"waf", host_timed ? double(host_timed + x.gc_timed + meta_timed) / double(host_timed) : 0.0},
-          {"host_lba_writes", host_timed},
-          {"gc_lba_writes", x.gc_timed},
-          {"gc_runs", x.victims_timed},
-          {"erases", x.erases_timed},
-          {"erase_count", {{"min", emin}, {"mean", emean}, {"max", emax}}},
-          {"free_blocks_min", s->free_blocks_min},
-          {"write_stalls", s->write_stalls},                  // each retry of a waiting write
-          {"write_stalled_commands", s->write_stalled_cmds},  // write commands that waited at least once
-          {"pad_slots", s->pad_slots},
-          {"blocks_closed_early", s->blocks_closed_early},
-          {"trim_lbas", s->trim_lbas},
-          {"gc_copybacks", s->gc_copybacks},  // ftl.gc.copyback (all of the run, preconditioning included)
-          {"gc_copyback_capped", s->gc_copyback_capped},
-          {"gc_paired", s->gc_paired},                    // ftl.gc.pair_planes: victims started as a sibling of another
-          {"mp_index_fallbacks", s->mp_index_fallbacks},  // flash.multiplane_same_block: blocks opened off index
-          {"mp_index_splits", s->mp_index_splits},        // descriptors kept out of a group by the block index
-          {"gc_copyback_partial", s->gc_copyback_partial},  // ftl.gc.copyback_min_valid: partly valid pages copied
-          {"gc_copyback_stale", s->gc_copyback_stale},      // the stale slots they carried
-          {"gc_active_s", double(fw.gc_active_ns(fw.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
-          {"gc_schedule", summary_gc_schedule(x)},
-          {"spare", device_->spare_json(x.h, host_timed)},
-          {"lifetime",
-           {{"host_lba_writes", s->host_lba_writes},
-            {"gc_lba_writes", s->gc_lba_writes},
-            {"erases", s->erases},
-            {"gc_runs", s->gc_victims}}}};
-}
-
-// ftl.gc.trigger over the timed part: GC episodes (a victim open from none to
-// none), idle-time GC, AutoSSD's share (docs/outputs.md).
-nlohmann::json Simulation::summary_gc_schedule(const SummaryInput& x) const {
-  const ftl_stats* s = x.s;
-  static const char* triggers[] = {"threshold", "watermarks", "idle", "autossd"};
-  const uint32_t trig = x.soc.fw_config().gc_trigger;
-  const uint64_t episodes = s->gc_episodes - at_start_.gc_episodes;
-  const uint64_t closed = s->gc_episodes_closed - at_start_.gc_episodes_closed;
-  const double closed_s = double(s->gc_episode_ns - at_start_.gc_episode_ns) * 1e-9;
-  const uint64_t updates = s->gc_auto_updates - at_start_.gc_auto_updates;
-  return {{"trigger", trig < 4 ? triggers[trig] : "?"},
-          {"episodes", episodes},
-          {"episodes_closed", closed},
-          {"episode_mean_s", closed ? closed_s / double(closed) : 0.0},
-          {"episode_max_s_since_power_on", double(s->gc_episode_max_ns) * 1e-9},
-          {"idle_victims", s->gc_idle_victims - at_start_.gc_idle_victims},
-          {"idle_wakeups", s->gc_idle_wakeups - at_start_.gc_idle_wakeups},
-          {"autossd_updates", updates},
-          {"autossd_share_mean",
-           updates ? double(s->gc_auto_share_sum - at_start_.gc_auto_share_sum) / double(updates) / 1000.0 : 0.0}};
-}
-
-// Placement over the timed part: host LBAs per class, classification
-// rounds, wear migration, and the CPU time clustering took.
-nlohmann::json Simulation::summary_placement(const SummaryInput& x) const {
-  using nlohmann::json;
-  const ftl_stats* s = x.s;
-  json cls = json::array();
-  json conf = json::array();
-  const uint32_t classes = x.fw.classes();
-  const Controller::Usage use = x.fw.usage();
-  for (uint32_t i = 0; i < classes; ++i) {
-    cls.push_back(s->class_lba_writes[i] - at_start_.class_lba_writes[i]);
-    json row = json::array();
-    for (uint32_t k = 0; k <= FTL_MAX_CLASSES; ++k)
-      row.push_back(s->class_by_stream[i][k] - at_start_.class_by_stream[i][k]);
-    conf.push_back(row);
-  }
-  double cluster_s = 0;
-  for (enum fw_op op : {FW_OP_hot_record, FW_OP_hot_close_slice, FW_OP_kmeans_distance, FW_OP_kmeans_accumulate,
-                        FW_OP_kmeans_divide, FW_OP_accel_pack})
-    cluster_s += double(use.op_ps[op] - at_start_usage_.op_ps[op]) * 1e-12;
-  return {{"classes", classes},
-          {"class_lba_writes", cls},
-          {"class_by_stream", conf},
-          {"cluster_runs", s->cluster_runs - at_start_.cluster_runs},
-          {"cluster_runs_total", s->cluster_runs},
-          {"kmeans_iterations", s->kmeans_iterations - at_start_.kmeans_iterations},
-          {"monitor_cpu_s", cluster_s},
-          {"wear_victims", s->wear_victims - at_start_.wear_victims},
-          {"wear_lba_writes", s->wear_lba_writes - at_start_.wear_lba_writes}};
-}
-
-nlohmann::json Simulation::summary_utilization(const SummaryInput& x) const {
-  const FlashCtrl& fl = x.soc.flash;
-  const FlashGeometry& g = x.soc.geometry();
-  double dsum = 0, dmax = 0, csum = 0;
-  for (uint32_t d = 0; d < g.dies(); ++d) {
-    const double u = double(fl.die_busy_ps(d)) / double(x.span);
-    dsum += u;
-    dmax = std::max(dmax, u);
-  }
-  for (uint32_t ch = 0; ch < g.channels; ++ch) csum += double(fl.channel_busy_ps(ch)) / double(x.span);
-  return {{"die_mean", dsum / g.dies()},
-          {"die_max", dmax},
-          {"channel_mean", csum / g.channels},
-          {"cpu", 1.0 - double(x.fw.usage().idle_ps) / double(x.span)}};
-}
-
-nlohmann::json Simulation::summary_flash(const SummaryInput& x) const {
-  const FlashCtrl& fl = x.soc.flash;
-  return {{"reads", fl.reads()},
-          {"programs", fl.programs()},
-          {"erases", fl.erases()},
-          {"violations", fl.violations()},
-          {"errors", fl.errors()},
-          {"suspends", fl.suspends()},
-          {"read_bypasses", fl.read_bypasses()},
-          {"gc_preemptions", fl.gc_preemptions()},
-          {"gc_holds", fl.gc_holds()},
-          {"gc_held_ops", fl.gc_held_ops()},
-          {"gc_held_wait_s", double(fl.gc_held_wait_ps()) * 1e-12},
-          {"multiplane_ops", fl.multiplane_ops()},
-          {"copybacks", fl.copybacks()},
-          {"copybacks_dropping", fl.copybacks_dropping()}};
-}
-
-nlohmann::json Simulation::summary_cpu(const SummaryInput& x) const {
-  const Controller::Usage cs = x.fw.usage();
-  nlohmann::json ops = nlohmann::json::object();
-  for (int op = 0; op < FW_OP_COUNT; ++op) {
-    const uint64_t n = cs.ops[op] - at_start_usage_.ops[op];
-    if (n)
-      ops[CpuNative::op_name(static_cast<enum fw_op>(op))] = {
-          {"count", n}, {"time_s", double(cs.op_ps[op] - at_start_usage_.op_ps[op]) * 1e-12}};
-  }
-  nlohmann::json j = {{"mode", x.fw.mode()},
-                      {"compute_s", double(cs.compute_ps) * 1e-12},
-                      {"bus_s", double(cs.bus_ps) * 1e-12},
-                      {"idle_s", double(cs.idle_ps) * 1e-12},
-                      {"wakeups", cs.wakeups},
-                      {"bus_errors", cs.bus_errors},
-                      {"instructions", cs.instructions},
-                      {"ops", ops}};
-  if (std::string(x.fw.mode()) == "iss") {  // the ISS counts its MMIO exits (native mode's summary unchanged)
-    j["mmio_reads"] = cs.mmio_reads - at_start_usage_.mmio_reads;
-    j["mmio_writes"] = cs.mmio_writes - at_start_usage_.mmio_writes;
-  }
-  return j;
-}
-
-nlohmann::json Simulation::summary_accel(const SummaryInput& x) const {
-  return {{"core", x.soc.accel.core_kind()},
-          {"jobs", x.soc.accel.jobs()},
-          {"errors", x.soc.accel.errors()},
-          {"busy_s", double(x.soc.accel.busy_ps()) * 1e-12}};
-}
-
-nlohmann::json Simulation::summary_nvme(const SummaryInput& x) const {
-  const auto& ns = x.soc.nvme.stats();
-  return {{"commands", ns.commands_fetched},           {"completions", ns.completions},
-          {"error_completions", ns.error_completions}, {"interrupts", ns.msis},
-          {"invalid_doorbells", ns.invalid_doorbells}, {"ring_errors", ns.ring_errors}};
-}
-
-// The file-level host and its TRIM/iostat monitor.
-nlohmann::json Simulation::summary_trim(const SummaryInput& x) const {
-  const uint32_t lba = x.soc.lba_size();
-  nlohmann::json t = {{"policy", to_string(monitor_->policy())},
-                      {"batches", monitor_->trims_sent()},
-                      {"policy_bytes", monitor_->trim_bytes()},
-                      {"classifications", monitor_->classifications()},
-                      {"samples", monitor_->rows().size()}};
-  if (files_) {
-    const auto& st = files_->fs().stats();
-    t["files"] = {{"personality_loops", files_->loops_run()},
-                  {"creates", st.creates},
-                  {"deletes", st.deletes},
-                  {"appends", st.appends},
-                  {"overwrites", st.overwrites},
-                  {"reads", st.reads},
-                  {"deleted_bytes", st.deleted_blocks * lba},
-                  {"trimmed_bytes", st.trimmed_blocks * lba},
-                  {"pending_bytes_at_end", files_->fs().pending().blocks() * lba},
-                  {"free_bytes_at_end", files_->fs().allocator().free_blocks() * lba}};
-  }
-  return t;
+// The firmware's optional parts that report a section of their own.
+void Simulation::contribute_firmware_sections() {
+  const ftl_config& fc = soc_->fw_config();
+  if (fc.mapping == FTL_MAP_CACHED)
+    contribute("mapping", [this](const SummaryInput& x) {  // cmt.c
+      return mapping_summary(x.soc.fw_config(), *x.s, at_start_, x.host_timed, x.gc_timed);
+    });
+  if (fc.ckpt_interval_ns || fc.ckpt_interval_lbas)
+    contribute("checkpoints",
+               [this](const SummaryInput& x) { return checkpoint_json(x.soc.fw_config(), *x.s, at_start_); });
+  else if (ftl_trims_persistent(&fc))  // its own areas (trimlog.c)
+    contribute("trim_log", [this](const SummaryInput& x) { return trim_log_json(x.soc.fw_config(), *x.s, at_start_); });
 }
 
 nlohmann::json Simulation::summary_run(const SummaryInput& x, double wall_s) const {

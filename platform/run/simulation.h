@@ -10,6 +10,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -18,6 +19,9 @@
 
 #include "common/config.h"
 #include "run/power_loss.h"
+#include "run/run_plan.h"
+#include "run/run_summary.h"
+#include "run/run_workload.h"
 #include "run/saved_state.h"
 #include "run/zns_run.h"
 #include "soc/controller.h"
@@ -74,7 +78,7 @@ class DeviceState;
 
 class Simulation {
  public:
-  explicit Simulation(Config& cfg);
+  explicit Simulation(Config& cfg, RunEntry entry = RunEntry::run);
   ~Simulation();
   RunOutcome run();
   // --save-state / --load-state / --precondition-only (saved_state.h); call
@@ -97,25 +101,21 @@ class Simulation {
 
  private:
   void build();
+  // run()'s phases (simulation.cpp).
+  std::optional<RunOutcome> start_drive();
+  void begin_timed();
+  RunOutcome drive(std::chrono::steady_clock::time_point t0);
   void precondition();
   nlohmann::json summarize(double wall_s) const;
-  // summarize()'s sections (simulation.cpp), one function each.
-  struct SummaryInput;
-  nlohmann::json summary_config() const;
-  nlohmann::json summary_workload(const SummaryInput& x) const;
-  nlohmann::json summary_host(const SummaryInput& x) const;
-  nlohmann::json summary_ftl(const SummaryInput& x) const;
-  nlohmann::json summary_gc_schedule(const SummaryInput& x) const;
-  nlohmann::json summary_placement(const SummaryInput& x) const;
-  nlohmann::json summary_utilization(const SummaryInput& x) const;
-  nlohmann::json summary_flash(const SummaryInput& x) const;
-  nlohmann::json summary_cpu(const SummaryInput& x) const;
-  nlohmann::json summary_accel(const SummaryInput& x) const;
-  nlohmann::json summary_nvme(const SummaryInput& x) const;
-  nlohmann::json summary_trim(const SummaryInput& x) const;
+  // summarize()'s sections every run has are in run_summary.h; this one needs the run itself.
   nlohmann::json summary_run(const SummaryInput& x, double wall_s) const;
+  // A feature built into this run adds its own summary section (computed at the end).
+  std::vector<std::pair<std::string, std::function<nlohmann::json(const SummaryInput&)>>> contributions_;
+  void contribute(const std::string& section, std::function<nlohmann::json(const SummaryInput&)> make);
+  void contribute_firmware_sections();
 
   Config& cfg_;
+  RunPlan plan_;                 // what the run is made of, checked (run_plan.h)
   std::unique_ptr<Device> dev_;  // the SoC and its host memory (device.h)
   SsdSoc* soc_ = nullptr;
   HostMemory* mem_ = nullptr;
@@ -174,11 +174,5 @@ class Simulation {
 };
 
 std::string ssdvp_version();
-
-// The run's workload from workload.* (a trace read once through to check it,
-// or a synthetic generator over device_bytes); shared by every kind of run.
-// zones: the namespace's zones (nvme.command_set zns), for workload.source zoned.
-std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size,
-                                              const host::ZoneGeometry* zones = nullptr);
 
 }  // namespace ssdvp
