@@ -53,7 +53,7 @@ void Simulation::start_host_ftl() {
   });
 }
 
-Simulation::FuncFtl Simulation::func_ftl() {
+FuncFtl Simulation::func_ftl() {
   if (host_ftl_) {
     HostFtlBlock& h = *host_ftl_;
     return FuncFtl{[&h](uint64_t lba, uint32_t n, const uint32_t* t, uint32_t s) { return h.write(lba, n, t, s); },

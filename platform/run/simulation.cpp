@@ -27,7 +27,11 @@
 #include "run/checkpoints.h"
 #include "run/cut_counters.h"
 #include "run/reliability.h"
+#include "run/precondition.h"
+#include "run/progress.h"
+#include "run/run_outputs.h"
 #include "run/run_summary.h"
+#include "run/timeline_attach.h"
 #include "run/run_warnings.h"
 #include "run/run_workload.h"
 #include "run/timeline.h"
@@ -53,79 +57,6 @@ double peak_rss_mb() {
 }
 
 }  // namespace
-
-// timeseries.csv: one row per stats.interval; the latency columns are the
-// percentiles of the requests completed in that interval (empty when none).
-const char* const kTimeseriesHeader =
-    "time_s,read_mbps,write_mbps,read_iops,write_iops,gc_lba_moves,erases,free_blocks,"
-    "read_p50_us,read_p99_us,read_p999_us,read_max_us,write_p50_us,write_p99_us,write_p999_us,write_max_us";
-
-std::string timeseries_line(const TimeseriesRow& r) {
-  char line[512];
-  int n = std::snprintf(line, sizeof line, "%.6f,%.3f,%.3f,%.1f,%.1f,%llu,%llu,%u", r.time_s, r.read_mbps, r.write_mbps,
-                        r.read_iops, r.write_iops, (unsigned long long)r.gc_lba_moves, (unsigned long long)r.erases,
-                        r.free_blocks);
-  for (const IntervalLatency* l : {&r.read_latency, &r.write_latency}) {
-    if (l->count)
-      n += std::snprintf(line + n, sizeof line - size_t(n), ",%.3f,%.3f,%.3f,%.3f", l->p50, l->p99, l->p999, l->max);
-    else
-      n += std::snprintf(line + n, sizeof line - size_t(n), ",,,,");
-  }
-  return std::string(line) + "\n";
-}
-
-// latency_histograms.csv (stats.interval_histograms): each interval's
-// non-empty latency buckets, long form.
-void write_interval_histograms(const std::filesystem::path& path, const std::vector<TimeseriesRow>& rows) {
-  std::ofstream f(path);
-  f << "time_s,op,lo_us,hi_us,count\n";
-  char line[128];
-  for (const auto& r : rows)
-    for (const auto& [op, l] :
-         {std::pair<const char*, const IntervalLatency*>{"read", &r.read_latency}, {"write", &r.write_latency}})
-      for (const auto& b : l->buckets) {
-        std::snprintf(line, sizeof line, "%.6f,%s,%.3f,%.3f,%llu\n", r.time_s, op, double(b.lo) / 1000.0,
-                      b.hi == UINT64_MAX ? double(b.lo) / 1000.0 * 2 : double(b.hi) / 1000.0,
-                      (unsigned long long)b.count);
-        f << line;
-      }
-  if (!f) throw std::runtime_error("cannot write " + path.string());
-}
-
-RunKeys RunKeys::read(Config& cfg) {
-  RunKeys k;
-  k.fill = cfg.get_double("precondition.fill", 1.0,
-                          "fraction of the namespace written sequentially (functionally) before the run", 0, 1);
-  k.random_dw =
-      cfg.get_double("precondition.random_drive_writes", 0.0,
-                     "then this many drive-writes of uniform random single-LBA overwrites (functionally)", 0, 1e3);
-  k.wl_requests = cfg.get_u64("precondition.workload_requests", 0,
-                              "then the workload's first N requests run functionally (writes and trims)");
-  k.wl_fraction =
-      cfg.get_double("precondition.workload_fraction", 0.0,
-                     "or that fraction of the workload's requests (counted first; the HAML method uses 0.5)", 0, 1);
-  k.seed = cfg.get_u64("precondition.seed", 1, "seed of the random preconditioning");
-  k.free_pool = cfg.get_choice("precondition.free_pool", "auto", {"auto", "threshold", "reserve", "asis"},
-                               "then random overwrites until the free pool is where the timed part holds it: the GC "
-                               "threshold (a host that leaves GC time), the reserve (a saturating host), auto (reserve "
-                               "for a closed-loop host, else threshold), asis (no overwrites)");
-  k.timeline = cfg.get_string("timeline.file", "",
-                              "write a Perfetto/Chrome trace-event timeline here (empty: none; ending in .gz: "
-                              "gzip-compressed; a relative path is under -o)");
-  k.timeline_start =
-      cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
-  k.timeline_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
-  return k;
-}
-
-uint64_t RunKeys::workload_requests(host::Workload& w) const {
-  if (wl_fraction <= 0) return wl_requests;
-  uint64_t count = 0;
-  host::IoRequest r;
-  while (w.next(r)) ++count;
-  w.rewind();
-  return uint64_t(double(count) * wl_fraction);
-}
 
 Simulation::Simulation(Config& cfg, RunEntry entry) : cfg_(cfg) {
   // Every key is known before any model reads one: a misspelt key is named
@@ -241,188 +172,16 @@ void Simulation::attach_files_host() {
     });
 }
 
-namespace {
-
-// Random single-LBA overwrites each touch a random line of three large tables:
-// the scoreboard, the firmware's L2P and its validity bitmap. A copy of the
-// generator draws the LBAs kFar writes ahead; each is prefetched then (the
-// scoreboard entry and the L2P entry) and again kNear writes ahead (what the
-// slot it maps to touches when invalidated), so the misses overlap instead of
-// coming one after another. Host speed only: the writes, their LBAs and their
-// order are the generator's, unchanged.
-class Lookahead {
- public:
-  Lookahead(const std::mt19937_64& rng, uint64_t lbas, const Scoreboard& sb, Controller* fw)
-      : peek_(rng), lbas_(lbas), sb_(sb), fw_(fw) {
-    for (unsigned i = 0; i < kFar; ++i) far(ahead_[i] = peek_() % lbas_);
-  }
-  // Before each write: its LBA is the next the real generator draws.
-  void step() {
-    far(ahead_[pos_] = peek_() % lbas_);  // the slot of this write now holds the one kFar later
-    if (fw_) fw_->func_prefetch(ahead_[(pos_ + kNear) % kFar], 1);
-    pos_ = (pos_ + 1) % kFar;
-  }
-
- private:
-  static constexpr unsigned kFar = 16, kNear = 4;
-  void far(uint64_t lba) {
-    sb_.prefetch(lba);
-    if (fw_) fw_->func_prefetch(lba, 0);
-  }
-  std::mt19937_64 peek_;
-  const uint64_t lbas_;
-  const Scoreboard& sb_;
-  Controller* const fw_;  // null: the host FTL takes the writes
-  uint64_t ahead_[kFar];
-  unsigned pos_ = 0;
-};
-
-}  // namespace
-
 void Simulation::precondition() {
-  FuncFtl fw = func_ftl();  // the firmware, or the host FTL (host_ftl_run.cpp)
-  const uint64_t lbas = soc_->logical_lbas();
-  const uint32_t chunk = soc_->fw_config().max_transfer_lbas;
-  std::vector<uint32_t> tok(chunk);
-  auto fwrite = [&](uint64_t lba, uint32_t n, uint32_t stream) {
-    for (uint32_t i = 0; i < n; ++i) tok[i] = sb_->write(lba + i);
-    if (fw.write(lba, n, tok.data(), stream) != 0)
-      throw std::runtime_error("preconditioning: the firmware failed a functional write (see the log)");
-    precond_writes_ += n;
-  };
-  const uint64_t fill = uint64_t(double(lbas) * keys_.fill);
-  for (uint64_t l = 0; l < fill; l += chunk) fwrite(l, uint32_t(std::min<uint64_t>(chunk, fill - l)), 0);
-  std::mt19937_64 rng(keys_.seed);
-  const uint64_t rw = uint64_t(double(lbas) * keys_.random_dw);
-  if (rw) {
-    Lookahead ahead(rng, lbas, *sb_, host_ftl_ ? nullptr : &soc_->cpu());
-    for (uint64_t i = 0; i < rw; ++i) {
-      ahead.step();
-      fwrite(rng() % lbas, 1, 0);
-    }
-  }
-
-  const uint64_t n = keys_.workload_requests(*workload_);
-  host::IoRequest r;
-  const uint32_t lba_size = soc_->lba_size();
-  for (uint64_t i = 0; i < n && workload_->next(r); ++i) {
-    if (r.op != host::IoOp::write && r.op != host::IoOp::trim) continue;
-    fw.set_time_ns(r.time_ps / 1000);  // the firmware's clock follows the trace
-    uint64_t lba, cnt;                 // preconditioning always folds into the namespace
-    if (!lba_range(r.offset, r.length, lba_size, lbas, true, &lba, &cnt)) continue;
-    if (r.op == host::IoOp::trim) {
-      for (uint64_t k = 0; k < cnt; ++k) sb_->trim(lba + k);
-      fw.trim(lba, cnt);
-    } else {
-      for (uint64_t k = 0; k < cnt; k += chunk) fwrite(lba + k, uint32_t(std::min<uint64_t>(chunk, cnt - k)), r.stream);
-    }
-  }
-  settle_free_pool(rng, fwrite);
-}
-
-// A saturating host keeps free blocks at the GC reserve (its writes wait
-// there), one that leaves GC time at the threshold; functional GC keeps up
-// at once, so preconditioning alone leaves the pool at the threshold or
-// above (after a fill with GC never started). Uniform random single-LBA
-// overwrites with the threshold lowered to the target bring it there, so the
-// timed part does not start with a transient (docs/outputs.md, ftl.spare).
-void Simulation::settle_free_pool(std::mt19937_64& rng,
-                                  const std::function<void(uint64_t, uint32_t, uint32_t)>& write) {
-  if (keys_.free_pool == "asis" || precond_writes_ == 0) return;  // a fresh drive stays fresh
-  FuncFtl fw = func_ftl();
-  const ftl_config& c = soc_->fw_config();
-  const bool reserve = keys_.free_pool == "reserve" || (keys_.free_pool == "auto" && host_->closed_loop());
-  const uint32_t target = reserve ? c.gc_reserve_blocks + 1 : c.gc_threshold_blocks;
-  if (fw.set_gc_threshold(target) != 0)
-    throw std::runtime_error("preconditioning: the firmware refused a GC threshold");
-  const uint64_t lbas = soc_->logical_lbas();
-  Lookahead ahead(rng, lbas, *sb_, host_ftl_ ? nullptr : &soc_->cpu());
-  for (uint64_t i = 0; fw.stats().free_blocks > target && i < 2 * lbas; ++i) {
-    ahead.step();
-    write(rng() % lbas, 1, 0);
-  }
-  fw.set_gc_threshold(c.gc_threshold_blocks);
-}
-
-// Timeline tracks: pid 1 host (requests), pid 2 firmware (CPU, GC victims,
-// free-block counter), pid 3 dies (one track per die). A track whose spans
-// overlap is split into lanes when the file is written (timeline.h).
-void Simulation::attach_timeline() {
-  Timeline& t = *timeline_;
-  const int requests = t.track(1, "host", "requests");
-  const int cpu = t.track(2, "ssd0 firmware", "cpu");
-  t.set_gc_track(t.track(2, "ssd0 firmware", "gc victims"), t.track(2, "ssd0 firmware", "gc episodes"));
-  const auto& geo = soc_->geometry();
-  std::vector<int> die_track(geo.dies());
-  for (uint32_t d = 0; d < geo.dies(); ++d)
-    die_track[d] =
-        t.track(3, "ssd0 dies", "die " + std::to_string(d) + " (ch " + std::to_string(geo.channel_of_die(d)) + ")");
-  auto spans = [&t](int track) {
-    return [&t, track](const HostDriver::RequestRecord& r) {
-      static const char* names[] = {"read", "write", "trim", "flush"};
-      t.span(track, names[int(r.op)], r.arrival_ps, r.done_ps,
-             "\"lba\":" + std::to_string(r.lba) + ",\"nlb\":" + std::to_string(r.nlb) +
-                 (r.error ? ",\"error\":true" : ""));
-    };
-  };
-  host_->set_observer(spans(requests));  // flow 0's with flows; each other flow on a track of its own
-  for (size_t i = 1; flows_ && i < flows_->size(); ++i)
-    flows_->driver(i).set_observer(spans(t.track(1, "host", flows_->name(i) + " requests")));
-  soc_->cpu().on_busy = [&t, cpu](uint64_t a, uint64_t b) { t.span(cpu, "busy", a, b); };
-  soc_->cpu().on_trace = [this, &t](enum hal_trace_event ev, uint32_t arg, uint64_t at) {
-    if (ev == HAL_TRACE_GC_EPISODE_START) {
-      t.episode_start(at);
-    } else if (ev == HAL_TRACE_GC_EPISODE_END) {
-      t.episode_end(at);
-    } else if (ev == HAL_TRACE_GC_VICTIM_START) {
-      t.gc_start(arg, at);
-      t.counter(2, "free blocks", at, soc_->cpu().stats().free_blocks);
-    } else if (ev == HAL_TRACE_GC_VICTIM_END) {
-      t.gc_end(arg, at);
-    }
-  };
-  soc_->flash.set_observer([&t, die_track](const FlashOpRecord& r) {
-    static const char* names[] = {"?", "read", "program", "erase", "?", "?", "?", "copyback"};
-    if (r.die < die_track.size())
-      t.span(die_track[r.die], names[r.op <= 7 ? r.op : 0], r.start, r.done, "\"row\":" + std::to_string(r.row));
-  });
-}
-
-void Simulation::run_timed() {
-  if (!progress_) {
-    sc_core::sc_start();
-    return;
-  }
-  // the requests preconditioning took from the workload are not in the timed part
-  const uint64_t pre = keys_.wl_requests ? keys_.wl_requests : uint64_t(keys_.wl_fraction * double(expected_requests_));
-  const uint64_t expected = expected_requests_ > pre ? expected_requests_ - pre : 0;
-  using clock = std::chrono::steady_clock;
-  const auto w0 = clock::now();
-  auto shown = w0;
-  uint64_t slice = 1000000;  // ps of simulated time per step, adapted to about a fifth of a wall second
-  bool printed = false;
-  while (sc_core::sc_get_status() != sc_core::SC_STOPPED && sc_core::sc_pending_activity()) {
-    const auto s0 = clock::now();
-    sc_core::sc_start(sc_core::sc_time::from_value(slice));
-    const double step = std::chrono::duration<double>(clock::now() - s0).count();
-    if (step < 0.1 && slice < (uint64_t(1) << 50)) slice *= 2;
-    if (step > 0.4 && slice > 1) slice /= 2;
-    const double wall = std::chrono::duration<double>(clock::now() - w0).count();
-    if (std::chrono::duration<double>(clock::now() - shown).count() < 1.0) continue;
-    shown = clock::now();
-    const uint64_t done = host_results().requests;
-    std::string eta;
-    if (expected && done > 0 && done < expected) {
-      char b[64];
-      std::snprintf(b, sizeof b, " of %llu (%.0f %%), about %.0f s left", (unsigned long long)expected,
-                    100.0 * double(done) / double(expected), wall * double(expected - done) / double(done));
-      eta = b;
-    }
-    std::fprintf(stderr, "\r\033[Kssdvp: simulated %.3f s, %llu requests done%s (wall %.0f s)",
-                 sc_core::sc_time_stamp().to_seconds(), (unsigned long long)done, eta.c_str(), wall);
-    printed = true;
-  }
-  if (printed) std::fprintf(stderr, "\r\033[K");
+  const PreconditionTarget t{func_ftl(),
+                             *sb_,
+                             host_ftl_ ? nullptr : &soc_->cpu(),
+                             soc_->logical_lbas(),
+                             soc_->fw_config().max_transfer_lbas,
+                             soc_->lba_size(),
+                             soc_->fw_config(),
+                             host_->closed_loop()};
+  precond_writes_ += precondition_drive(keys_, t, *workload_);
 }
 
 // A run's phases, in order: boot; start the drive (RunPlan::Start); begin the
@@ -495,7 +254,7 @@ void Simulation::begin_timed() {
           const ftl_stats* s = &soc_->cpu().stats();
           return DeviceSample{s->host_lba_writes, s->gc_lba_writes, s->erases, s->gc_victims, s->free_blocks};
         });
-  if (timeline_) attach_timeline();
+  if (timeline_) attach_timeline(*timeline_, *soc_, *host_, flows_.get());
   soc_->cpu().on_stop = [this] {
     if (!soc_->cpu().fault().empty()) sc_core::sc_stop();  // a firmware fault ends the run
   };
@@ -520,7 +279,11 @@ RunOutcome Simulation::drive(std::chrono::steady_clock::time_point t0) {
   } else if (power_.cuts) {
     cuts = run_power_cuts();
   } else {
-    run_timed();
+    // the requests preconditioning took from the workload are not in the timed part
+    const uint64_t pre =
+        keys_.wl_requests ? keys_.wl_requests : uint64_t(keys_.wl_fraction * double(expected_requests_));
+    run_until_stopped(progress_, expected_requests_ > pre ? expected_requests_ - pre : 0,
+                      [this] { return host_results().requests; });
   }
   if (!soc_->cpu().fault().empty()) {
     RunOutcome failed;
@@ -601,6 +364,10 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   return j;
 }
 
+void Simulation::write_outputs(const std::string& dir, const RunOutcome& out) const {
+  write_run_outputs(dir, out.summary, host_results(), monitor_ && monitor_->enabled() ? monitor_.get() : nullptr);
+}
+
 void Simulation::contribute(const std::string& section, std::function<nlohmann::json(const SummaryInput&)> make) {
   contributions_.emplace_back(section, std::move(make));
 }
@@ -626,38 +393,6 @@ nlohmann::json Simulation::summary_run(const SummaryInput& x, double wall_s) con
           {"finished", host_finished()},
           {"delta_cycles", uint64_t(sc_core::sc_delta_count())},
           {"time_limited", x.h.time_limited}};
-}
-
-void Simulation::write_outputs(const std::string& dir, const RunOutcome& out) const {
-  namespace fs = std::filesystem;
-  fs::create_directories(dir);
-  const fs::path d(dir);
-  {
-    std::ofstream f(d / ".summary.json.tmp");
-    f << out.summary.dump(2) << "\n";
-    if (!f) throw std::runtime_error("cannot write " + (d / "summary.json").string());
-  }
-  {
-    std::ofstream f(d / ".timeseries.csv.tmp");
-    f << kTimeseriesHeader << "\n";
-    for (const auto& r : host_results().timeseries) f << timeseries_line(r);
-    if (!f) throw std::runtime_error("cannot write " + (d / "timeseries.csv").string());
-  }
-  const bool hist = host_results().interval_histograms;
-  if (hist) write_interval_histograms(d / ".latency_histograms.csv.tmp", host_results().timeseries);
-  if (monitor_ && monitor_->enabled()) monitor_->write_csv((d / "iostat.csv").string());
-  // A rerun into the same directory: the optional outputs an earlier run
-  // wrote and this one does not would sit beside the new summary as if they
-  // were its own. Only ssdvp's own file names, and only in a directory that
-  // holds an earlier summary.json, are removed.
-  if (fs::exists(d / "summary.json")) {
-    std::error_code ec;
-    if (!hist) fs::remove(d / "latency_histograms.csv", ec);
-    if (!(monitor_ && monitor_->enabled())) fs::remove(d / "iostat.csv", ec);
-  }
-  fs::rename(d / ".summary.json.tmp", d / "summary.json");
-  fs::rename(d / ".timeseries.csv.tmp", d / "timeseries.csv");
-  if (hist) fs::rename(d / ".latency_histograms.csv.tmp", d / "latency_histograms.csv");
 }
 
 }  // namespace ssdvp

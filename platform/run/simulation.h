@@ -19,6 +19,7 @@
 
 #include "common/config.h"
 #include "run/power_loss.h"
+#include "run/precondition.h"
 #include "run/run_plan.h"
 #include "run/run_summary.h"
 #include "run/run_workload.h"
@@ -58,20 +59,6 @@ struct RunOutcome {
   // thrown: unwinding after SystemC's coroutines ran confuses AddressSanitizer.
   std::string error;
   bool input_error = false;  // the error lies in the user's input (a damaged saved drive): exit 2, not 1
-};
-
-// The preconditioning and timeline keys every kind of run reads (one SSD or
-// an array), declared in this order.
-struct RunKeys {
-  double fill = 1.0, random_dw = 0, wl_fraction = 0;
-  uint64_t wl_requests = 0, seed = 1;
-  std::string free_pool = "auto";  // precondition.free_pool
-  std::string timeline;
-  uint64_t timeline_start = 0, timeline_len = 0;
-  static RunKeys read(Config& cfg);
-  // How many of w's first requests run functionally (a fraction counts them
-  // first, then rewinds w).
-  uint64_t workload_requests(host::Workload& w) const;
 };
 
 class DeviceState;
@@ -126,8 +113,7 @@ class Simulation {
   std::unique_ptr<host::Workload> timed_;
   std::unique_ptr<Timeline> timeline_;
   std::unique_ptr<DeviceState> device_;  // per-die figures, spare factor
-  void attach_timeline();
-  void attach_files_host();  // the file-level host and its iostat/TRIM monitor
+  void attach_files_host();              // the file-level host and its iostat/TRIM monitor
   std::unique_ptr<GcMonitor> monitor_;
   fs::FileWorkload* files_ = nullptr;
   std::string workload_desc_;
@@ -151,25 +137,16 @@ class Simulation {
   StateOptions state_;
   bool progress_ = false;
   uint64_t expected_requests_ = 0;  // the timed part's requests if known beforehand (0: not known)
-  void run_timed();                 // sc_start() to the end, with the progress line if asked for
   nlohmann::json loaded_header_;
   nlohmann::json state_keys() const;
   void save_drive_state();
   void load_drive_state();
-  void settle_free_pool(std::mt19937_64& rng, const std::function<void(uint64_t, uint32_t, uint32_t)>& write);
   // nvme.command_set open_channel: the host-level FTL between the host driver
   // and the drive (host_ftl_run.cpp); preconditioning writes through it, timed.
   std::unique_ptr<HostFtlBlock> host_ftl_;
   bool build_host_ftl();  // false: the NVM personality (host.ftl.* read either way)
   void start_host_ftl();  // before the host's replay: init, precondition, start
-  // What preconditioning writes through: the SoC's firmware (functional) or the host FTL.
-  struct FuncFtl {
-    std::function<int(uint64_t, uint32_t, const uint32_t*, uint32_t)> write;
-    std::function<int(uint64_t, uint64_t)> trim;
-    std::function<int(uint32_t)> set_gc_threshold;
-    std::function<const ftl_stats&()> stats;
-    std::function<void(uint64_t)> set_time_ns;
-  };
+  // What preconditioning writes through: the SoC's firmware or the host FTL (host_ftl_run.cpp).
   FuncFtl func_ftl();
 };
 
