@@ -140,11 +140,11 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
   if (src == "zoned" && !zones)  // refused before: the run plan (run_plan.cpp)
     throw std::logic_error("workload.source zoned without a zoned namespace");
   if (src == "zoned") {
-    if (expected) *expected = cfg.get_u64("workload.zoned.requests", 0, "");
+    if (expected) *expected = zoned.requests;
     return host::make_zoned(zoned);  // zns_run.h
   }
   if (src == "synthetic") {
-    if (expected) *expected = cfg.get_u64("workload.synthetic.requests", 0, "");
+    if (expected) *expected = spec.requests;
     return host::make_synthetic(spec);
   }
   if (src == "app") return host::make_app(app);
