@@ -2,7 +2,8 @@
 # Regenerates the pages generated from the binary's tables:
 #  - docs/params.md: every configuration key the simulator declares, with its
 #    type, default and description, from `ssdvp params --format markdown` run
-#    on the built-in defaults (no -c);
+#    on the built-in defaults (no -c), and the combinations a run refuses
+#    (`ssdvp params --rules`);
 #  - docs/registers.md: every region, register and field of
 #    firmware/include/ssdvp_regs.def, from `ssdvp registers`.
 # Run it after changing a parameter or the register table, and commit both.
@@ -39,6 +40,14 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
   # mode the defaults select (the registry: platform/run/params.def).
   "$bin" params --format markdown |
     perl -pe 'if (/^\| `/) { s/(?<=[^ |\\])\|(?=[^ |])/\\|/g; s/\| `` \|/| "" |/g }'
+  echo
+  echo "## Combinations a run refuses"
+  echo
+  echo "One table in the binary (\`platform/run/run_plan.cpp\`, listed by \`ssdvp params --rules\`): each row"
+  echo "is a key (or command-line option) that is refused with another, or that another needs, and why. The"
+  echo "run stops before anything is built, with exit status 2 and the row's message."
+  echo
+  "$bin" params --rules
 } > "$tmp"
 mv "$tmp" "$out"
 echo "wrote $out"

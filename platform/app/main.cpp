@@ -3,6 +3,7 @@
 //   ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--trace-format F] [-o OUTDIR] [--quiet]
 //             [--save-state DIR [--precondition-only] | --load-state DIR]   a saved drive (docs/state.md)
 //   ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]
+//   ssdvp params --rules
 //   ssdvp serve [-c CONFIG] [--set key=value]... [--listen unix:PATH|tcp:HOST:PORT] [--record FILE] [-o OUTDIR]
 //   ssdvp registers                 the register map with its fields (markdown)
 //   ssdvp hostile [-c CONFIG] [--set key=value]... [--quiet]   hostile NVMe host (run/hostile.h)
@@ -48,6 +49,7 @@ const char* kUsage =
     "usage: ssdvp run [-c CONFIG] [--set key=value]... [--trace FILE] [--trace-format FMT] [-o OUTDIR] [--quiet]\n"
     "                 [--save-state DIR [--precondition-only] | --load-state DIR]\n"
     "       ssdvp params [-c CONFIG] [--set key=value]... [--format text|markdown|json]\n"
+    "       ssdvp params --rules\n"
     "       ssdvp serve [-c CONFIG] [--set key=value]... [--listen unix:PATH|tcp:127.0.0.1:PORT] [--record FILE] [-o "
     "OUTDIR]\n"
     "       ssdvp registers\n"
@@ -197,6 +199,10 @@ std::string unit_range(const ssdvp::ParamInfo& p) {
 }
 
 int cmd_params(const po::variables_map& vm) {
+  if (vm.count("rules")) {  // the combinations a run refuses, as a markdown table (docs/params.md)
+    std::cout << ssdvp::plan_rules_markdown();
+    return 0;
+  }
   const std::string fmt = vm.count("format") ? vm["format"].as<std::string>() : "text";
   if (fmt != "text" && fmt != "markdown" && fmt != "json")
     throw ssdvp::ConfigError("--format '" + fmt + "': params prints text, markdown or json");
@@ -335,8 +341,11 @@ int cmd_run(const po::variables_map& vm) {
   const std::string out = vm["out"].as<std::string>();
   timeline_into(cfg, out);
   if (cfg.has("array.level") && ssdvp::array::array_requested(cfg)) {
-    if (vm.count("save-state") || vm.count("load-state"))
-      throw ssdvp::ConfigError("--save-state/--load-state: a single drive only (not with array.level)");
+    ssdvp::RunPlan plan;  // an array's devices are checked by ArraySimulation; here, what the command line adds
+    plan.entry = ssdvp::RunEntry::array;
+    plan.save_state = vm.count("save-state") != 0;
+    plan.load_state = vm.count("load-state") != 0;
+    plan.check();
     check_writable_dir("-o", out);
     return run_array(cfg, out, vm.count("quiet") != 0);
   }
@@ -406,6 +415,7 @@ int sc_main(int argc, char* argv[]) {
       "trace", po::value<std::string>(), "replay this trace (sets workload.source=trace, workload.trace)")(
       "trace-format", po::value<std::string>(), "run: the trace's format (sets workload.format)")(
       "format", po::value<std::string>(), "params: output format, text|markdown|json (default text)")(
+      "rules", "params: list the combinations of keys and options a run refuses, and why (markdown)")(
       "out,o", po::value<std::string>()->default_value("out"), "output directory")("quiet,q", "no summary on stdout")(
       "listen", po::value<std::string>(), "serve: unix:PATH or tcp:127.0.0.1:PORT (sets nbd.listen)")(
       "record", po::value<std::string>(), "serve: record every request to this fio v3 iolog (and FILE.times.csv)")(

@@ -12,6 +12,8 @@
 #include "host/host_driver.h"
 #include "host/workload_views.h"
 #include "run/device.h"
+#include "run/run_plan.h"
+#include "run/run_workload.h"
 #include "run/params.h"
 #include "run/timeline.h"
 #include "soc/ssd_soc.h"
@@ -39,6 +41,7 @@ bool array_requested(Config& cfg) {
 ArraySimulation::ArraySimulation(Config& cfg) : cfg_(cfg) {
   cfg.declare_all(param_registry());  // every key known before any model reads one (run/params.def)
   try {
+    RunPlan::read(cfg, RunEntry::array).check();  // the combinations refused (run/run_plan.h)
     build();
   } catch (const ConfigError& e) {
     std::string hint;

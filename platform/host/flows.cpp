@@ -43,12 +43,7 @@ std::vector<FlowSpec> read_flows(Config& cfg, uint64_t lbas) {
         throw ConfigError("config key '" + kv.first + "': flows.count is 0 (set it to the number of flows)");
     return flows;
   }
-  const std::string limited = cfg.get_string("host.streams", "none", "") != "none" ? "host.streams"
-                              : cfg.get_time_ps("power.cut_at", "0s", "") != 0     ? "power.cut_at"
-                                                                                   : "";
-  if (!limited.empty()) throw ConfigError("config key '" + limited + "': not with flows (flows.count > 0)");
-  if (!cfg.get_bool("host.lba_wrap", true, ""))
-    throw ConfigError("config key 'host.lba_wrap': flows need it true (each flow folds its requests into its LBAs)");
+  // host.streams, power cuts and host.lba_wrap false are refused by the run plan (run/run_plan.cpp).
   std::vector<std::vector<std::pair<std::string, std::string>>> over(n);
   for (const auto& kv : cfg.values()) {
     const std::string& k = kv.first;

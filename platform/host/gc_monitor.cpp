@@ -56,7 +56,6 @@ GcMonitor::GcMonitor(sc_core::sc_module_name nm, Config& cfg, NvmeCtrl& nvme, gc
     throw ConfigError(std::string("config key 'host.trim.policy': ") + to_string(policy_) +
                       " needs the file-level host (workload.source: files)");
   if (policy_ == Policy::detector) {
-    if (tree.empty()) throw ConfigError("config key 'host.detector.tree': required with host.trim.policy: detector");
     try {
       tree_ = std::make_unique<c45::Tree>(c45::Tree::load_file(tree));
     } catch (const c45::C45Error& e) {

@@ -665,11 +665,8 @@ ServeResult serve(Config& cfg, const std::string& listen, const std::string& rec
     std::fprintf(stderr, "ssdvp serve: host.mode %s ignored: requests are issued as clients send them (open)\n",
                  cfg.values().at("host.mode").c_str());
   cfg.set("host.mode", "open");
-  for (const char* k : {"host.time_limit", "precondition.workload_requests", "precondition.workload_fraction"})
-    if (cfg.has(k) && cfg.values().at(k) != "0")
-      throw ConfigError(std::string("config key '") + k + "': not with ssdvp serve (the requests come from clients)");
   const auto t0 = std::chrono::steady_clock::now();
-  Simulation sim(cfg);
+  Simulation sim(cfg, RunEntry::serve);  // the plan refuses what clients replace (run_plan.cpp)
   const uint32_t lba = sim.soc().lba_size();
   NbdExport ex("nbd", cfg, sim.soc().logical_lbas() * lba, lba);
   sim.host().set_live(&ex);

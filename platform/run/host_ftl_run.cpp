@@ -17,17 +17,9 @@ bool Simulation::build_host_ftl() {
   Config& cfg = cfg_;
   const HostFtlBlock::Keys keys = HostFtlBlock::Keys::read(cfg);
   if (soc_->fw_config().command_set != FTL_CMDSET_OPEN_CHANNEL) return false;
-  if (cfg.get_u64("flows.count", 0, "") != 0)
-    throw ConfigError("config key 'flows.count': not with nvme.command_set open_channel (one host FTL, one host)");
-  // The host FTL's recovery is built (HostFtlHal::recover, docs/models/host_ftl.md "Power cuts") and tested on
-  // the functional drive; the timed run's cut, host restart and check through the host FTL are not.
-  const char* cut = cfg.get_time_ps("power.cut_at", "0s", "") != 0 ? "power.cut_at"
-                    : cfg.get_u64("power.cuts", 0, "") != 0        ? "power.cuts"
-                                                                   : nullptr;
-  if (cut)
-    throw ConfigError(std::string("config key '") + cut +
-                      "': not with nvme.command_set open_channel in a timed run (the host FTL's recovery runs on the "
-                      "functional drive only: firmware_host_ftl_power_test)");
+  // Flows and power cuts are refused by the run plan (run_plan.cpp): the host FTL's recovery is built
+  // (HostFtlHal::recover, docs/models/host_ftl.md "Power cuts") and tested on the functional drive; the timed
+  // run's cut, host restart and check through the host FTL are not.
   host_ftl_ = std::make_unique<HostFtlBlock>("host_ftl", keys, *mem_, soc_->fw_config());
   host_->pcie.bind(host_ftl_->host_regs);
   host_ftl_->drive.bind(soc_->nvme.host_regs);
@@ -35,6 +27,15 @@ bool Simulation::build_host_ftl() {
       [this] { return std::make_pair(soc_->nvme.stats().bytes_h2d, soc_->nvme.stats().bytes_d2h); });
   const NvmeQueuePair& q = host_->queue_pair();
   host_ftl_->attach_host(q.qid(), q.sq_addr(), q.cq_addr(), q.entries());
+  contribute("host_ftl", [this](const SummaryInput& x) {
+    nlohmann::json j = host_ftl_->summary(double(x.h.end_ps - x.h.start_ps) * 1e-12);  // host_ftl_block.h
+    const ftl_stats& d0 = drive_at_host_ftl_start_;  // the drive's holds for destination chunks (ocssd.c)
+    j["drive_held"] = {{"commands", x.s->oc_held_cmds - d0.oc_held_cmds},
+                       {"copies", x.s->oc_held_copies - d0.oc_held_copies},
+                       {"held_s", double(x.s->oc_held_ns - d0.oc_held_ns) * 1e-9},
+                       {"copies_held_s", double(x.s->oc_held_copy_ns - d0.oc_held_copy_ns) * 1e-9}};
+    return j;
+  });
   return true;
 }
 
@@ -52,7 +53,7 @@ void Simulation::start_host_ftl() {
   });
 }
 
-Simulation::FuncFtl Simulation::func_ftl() {
+FuncFtl Simulation::func_ftl() {
   if (host_ftl_) {
     HostFtlBlock& h = *host_ftl_;
     return FuncFtl{[&h](uint64_t lba, uint32_t n, const uint32_t* t, uint32_t s) { return h.write(lba, n, t, s); },

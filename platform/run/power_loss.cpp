@@ -36,7 +36,6 @@ PowerKeys PowerKeys::read(Config& cfg) {
                                "power.cuts: most LBAs all the cuts' checks may read back (cuts x namespace LBAs); a "
                                "run asking for more is refused",
                                1);
-  if (k.cuts && k.cut_ps) throw ConfigError("config key 'power.cuts': not with power.cut_at (one or the other)");
   if (k.cuts && k.span_ps == 0) throw ConfigError("config key 'power.cuts_span': must be positive with power.cuts");
   return k;
 }

@@ -317,26 +317,13 @@ void read_drive(const std::string& dir, SsdSoc& soc, Scoreboard& sb, const nlohm
 // ---- Simulation's side (simulation.h) ---------------------------------------
 
 void Simulation::set_state_options(const StateOptions& o) {
-  if (o.precondition_only && o.save_dir.empty())
-    throw ConfigError("--precondition-only: needs --save-state DIR (it saves the drive and stops)");
-  if (!o.load_dir.empty() && !o.save_dir.empty())
-    throw ConfigError("--save-state with --load-state: the loaded drive is already saved");
+  plan_.save_state = !o.save_dir.empty();
+  plan_.load_state = !o.load_dir.empty();
+  plan_.precondition_only = o.precondition_only;
+  plan_.check();  // what a saved drive does not carry (run_plan.cpp)
   state_ = o;
   if (o.save_dir.empty() && o.load_dir.empty()) return;
-  if (host_ftl_)
-    throw ConfigError(
-        "config key 'nvme.command_set': open_channel keeps its FTL on the host, which a saved drive "
-        "does not carry (no --save-state / --load-state)");
   const nlohmann::json keys = state_keys();
-  for (const char* k : {"flash.fault.program_fail_rate", "flash.fault.erase_fail_rate", "flash.ecc.rber",
-                        "flash.ecc.rber_per_pe", "flash.ecc.rber_per_hour", "flash.ecc.rber_per_read"})
-    if (keys.contains(k) && keys[k] != "0")
-      throw ConfigError(std::string("config key '") + k +
-                        "': a saved drive does not carry the media-fault model's state (set it to 0)");
-  if (keys.contains("flash.fault.fail_blocks") && keys["flash.fault.fail_blocks"] != "")
-    throw ConfigError(
-        "config key 'flash.fault.fail_blocks': a saved drive does not carry the media-fault model's state");
-  if (power_.cut_ps) throw ConfigError("config key 'power.cut_at': not with --save-state or --load-state");
   if (!o.load_dir.empty()) loaded_header_ = check_saved_header(o.load_dir, keys);
 }
 

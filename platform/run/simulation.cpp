@@ -10,7 +10,6 @@
 #include <fstream>
 #include <random>
 
-#include "fs/ext4_layout.h"
 #include "fs/personalities.h"
 #include "host/flows.h"
 #include "host/workload_views.h"
@@ -28,11 +27,16 @@
 #include "run/checkpoints.h"
 #include "run/cut_counters.h"
 #include "run/reliability.h"
+#include "run/precondition.h"
+#include "run/progress.h"
+#include "run/run_outputs.h"
+#include "run/run_summary.h"
+#include "run/timeline_attach.h"
 #include "run/run_warnings.h"
+#include "run/run_workload.h"
 #include "run/timeline.h"
 #include "cpu/cpu_native.h"
 #include "soc/ssd_soc.h"
-#include "apps.h"
 #include "stream_log.h"
 #include "stream_predict.h"
 #include "synthetic.h"
@@ -45,119 +49,6 @@ namespace ssdvp {
 std::string ssdvp_version() { return std::string(SSDVP_VERSION) + "+" + SSDVP_GIT; }
 
 namespace {
-uint64_t g_trace_records = 0;  // the last trace's records (all loops; 0: unknown), for the progress estimate
-}  // namespace
-
-std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size,
-                                              const host::ZoneGeometry* zones) {
-  g_trace_records = 0;
-  const std::string src =
-      cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace", "files", "app", "zoned"},
-                     "where host requests come from (app: workload.app.* generators; zoned: a zoned log, "
-                     "nvme.command_set zns)");
-  const std::string path =
-      cfg.get_string("workload.trace", "", "trace file (workload.source: trace), relative to the working directory");
-  const std::string fmt =
-      cfg.get_choice("workload.format", "auto", {"auto", "mqsim", "disksim", "msr", "systor", "spc", "blkparse", "fio"},
-                     "trace format; auto detects it from the first lines");
-  const int64_t device =
-      cfg.get_i64("workload.device", -1, "replay only this device/disk/LUN number of the trace (-1: all)");
-  const bool skip_zero =
-      cfg.get_bool("workload.skip_zero_length", true,
-                   "trace: skip zero-length read/write/trim records and count them (false: such a record is an error "
-                   "naming its file:line)");
-  const std::string blk_action =
-      cfg.get_string("workload.blkparse_action", "Q",
-                     "blkparse trace: the action whose lines are requests (Q: queued by the file system; D: issued "
-                     "to the driver; C: completed)");
-  const double scale =
-      cfg.get_double("workload.time_scale", 1.0, "multiply trace inter-arrival times (0.5 = twice as fast)", 0.0, 1e9);
-  const uint64_t fio_unit = cfg.get_u64("workload.fio_time_unit_ps", 1000000ull,
-                                        "unit of a fio v3 iolog's timestamp column in ps (1000000: us, what fio's "
-                                        "write_iolog writes; ssdvp serve --record writes ps: 1)",
-                                        1);
-  const uint64_t loops = cfg.get_u64("workload.loops", 1, "replay the trace this many times (0 = forever)");
-  const bool flush_order = cfg.get_bool(
-      "workload.flush_order", false,
-      "trace: every flush waits for every earlier request and the next request waits for it (a recorded file "
-      "system's ordering around its cache flushes, for closed-loop replays)");
-  const bool swap_rw = cfg.get_bool("workload.swap_reads_writes", false,
-                                    "trace: replay its reads as writes and its writes as reads (for a trace whose "
-                                    "op code a study read the other way)");
-  const bool allow_empty = cfg.get_bool("workload.allow_empty", false,
-                                        "run a trace that yields no request (empty, or only zero-length or filtered "
-                                        "records) instead of failing");
-  // Both sources' keys are declared whichever is used, so one file may hold both.
-  auto spec = host::SyntheticSpec::from_config(cfg, device_bytes);
-  const auto files = fs::FilesSpec::from_config(cfg, device_bytes, lba_size,
-                                                GcMonitor::parse_policy(cfg) == GcMonitor::Policy::discard);
-  auto app = host::AppSpec::from_config(cfg, device_bytes);
-  const auto zoned = host::ZonedSpec::from_config(cfg, zones ? *zones : host::ZoneGeometry());
-  if (src == "zoned" && !zones)
-    throw ConfigError("config key 'workload.source': zoned needs nvme.command_set zns (and no flows or array)");
-  if (src == "zoned") return host::make_zoned(zoned);  // zns_run.h
-  if (src == "synthetic") return host::make_synthetic(spec);
-  if (src == "app") return host::make_app(app);
-  if (src == "files" &&
-      cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm", "random", "journal"},
-                     "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
-                     "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's); random: "
-                     "a uniformly random one of host.predict.streams; journal: a trace's writes into the ext4 "
-                     "journal of host.files.ext4.layout get host.files.journal_stream") != "none")
-    throw ConfigError(
-        "config key 'host.streams': the file-level workload takes no stream IDs (oracle cannot pre-read "
-        "it, and autostream/lstm would hide it from its TRIM policy)");
-  if (src == "files") return std::make_unique<fs::FileWorkload>(files);  // docs/models/host_files.md
-  if (path.empty()) throw ConfigError("config key 'workload.trace': required when workload.source is trace");
-  host::TraceOptions o;
-  o.detect = fmt == "auto";
-  if (!o.detect) o.format = host::parse_trace_format(fmt);
-  o.device = device;
-  o.time_scale = scale;
-  o.fio_time_unit_ps = fio_unit;
-  o.skip_zero_length = skip_zero;
-  o.blkparse_action = blk_action;
-  {
-    // Read the whole trace once before simulating: a malformed line fails
-    // now, with its file:line, not hours into a run (and no exception is then
-    // thrown while SystemC threads run).
-    auto check = host::open_trace(path, o);
-    host::IoRequest r;
-    uint64_t unaligned = 0, too_long = 0;  // rounded out to whole LBAs; cut to the namespace
-    while (check->next(r)) {
-      if (r.op == host::IoOp::flush) continue;
-      unaligned += r.length && (r.offset % lba_size || r.length % lba_size);
-      too_long += r.length > device_bytes;
-    }
-    // Said before the run, not found afterwards in a rounded MB/s.
-    if (unaligned)
-      std::fprintf(stderr,
-                   "ssdvp: warning: %s: %llu records are not whole %u-byte LBAs: each is rounded out to whole LBAs "
-                   "(bytes and MB/s count the LBAs moved)\n",
-                   path.c_str(), (unsigned long long)unaligned, lba_size);
-    if (too_long)
-      std::fprintf(stderr,
-                   "ssdvp: warning: %s: %llu records are longer than the %llu-byte namespace: each is cut to it\n",
-                   path.c_str(), (unsigned long long)too_long, (unsigned long long)device_bytes);
-    // A trace with nothing to replay is almost always a mistake (the wrong
-    // file, device or format): say why instead of reporting zero I/Os.
-    const host::WorkloadStats& st = check->stats();
-    g_trace_records = loops ? st.records * loops : 0;
-    if (st.records == 0 && !allow_empty)
-      throw host::TraceError(path + ": no requests to replay (" + std::to_string(st.lines) +
-                             " lines; skipped: " + std::to_string(st.skipped_zero_length) + " of zero length, " +
-                             std::to_string(st.skipped_device) + " of another device, " +
-                             std::to_string(st.skipped_unsupported) +
-                             " unsupported); set workload.allow_empty: true to run it anyway");
-  }
-  auto w = host::open_trace(path, o);
-  if (swap_rw) w = host::make_swapped(std::move(w));
-  if (loops != 1) w = host::make_looped(std::move(w), loops);
-  if (flush_order) w = host::make_flush_order(std::move(w));
-  return w;
-}
-
-namespace {
 
 double peak_rss_mb() {
   struct rusage ru {};
@@ -165,108 +56,15 @@ double peak_rss_mb() {
   return double(ru.ru_maxrss) / 1024.0;
 }
 
-// host.streams: journal: a recorded ext4's journal writes (the journal inode's
-// blocks in host.files.ext4.layout, a real dumpe2fs/debugfs output) on stream
-// host.files.journal_stream, every other write on none.
-std::unique_ptr<host::Workload> journal_streams(Config& cfg, std::unique_ptr<host::Workload> w, uint32_t streams) {
-  const std::string key = "host.files.ext4.layout";
-  const std::string path = cfg.get_string(key, "", "");
-  if (path.empty())
-    throw ConfigError("config key '" + key +
-                      "': host.streams: journal needs the file system's layout (dumpe2fs -h "
-                      "and debugfs -R \"stat <8>\" output)");
-  const uint64_t stream = cfg.get_u64("host.files.journal_stream", 0, "");
-  if (stream == 0 || stream > streams)
-    throw ConfigError("config key 'host.files.journal_stream': host.streams: journal needs a stream in 1.." +
-                      std::to_string(streams) + " (ftl.hot.classes), got " + std::to_string(stream));
-  const fs::Ext4Layout L = fs::read_ext4_layout(path, key);
-  std::vector<std::pair<uint64_t, uint64_t>> ranges;
-  for (const fs::Extent& e : L.journal) ranges.emplace_back(e.start * L.block_size, (e.start + e.len) * L.block_size);
-  if (ranges.empty())
-    throw ConfigError("config key '" + key + "': " + path + ": no journal extents (debugfs stat <8>)");
-  return host::make_range_streams(std::move(w), std::move(ranges), uint8_t(stream), "the journal of " + path);
-}
-
 }  // namespace
 
-// timeseries.csv: one row per stats.interval; the latency columns are the
-// percentiles of the requests completed in that interval (empty when none).
-const char* const kTimeseriesHeader =
-    "time_s,read_mbps,write_mbps,read_iops,write_iops,gc_lba_moves,erases,free_blocks,"
-    "read_p50_us,read_p99_us,read_p999_us,read_max_us,write_p50_us,write_p99_us,write_p999_us,write_max_us";
-
-std::string timeseries_line(const TimeseriesRow& r) {
-  char line[512];
-  int n = std::snprintf(line, sizeof line, "%.6f,%.3f,%.3f,%.1f,%.1f,%llu,%llu,%u", r.time_s, r.read_mbps, r.write_mbps,
-                        r.read_iops, r.write_iops, (unsigned long long)r.gc_lba_moves, (unsigned long long)r.erases,
-                        r.free_blocks);
-  for (const IntervalLatency* l : {&r.read_latency, &r.write_latency}) {
-    if (l->count)
-      n += std::snprintf(line + n, sizeof line - size_t(n), ",%.3f,%.3f,%.3f,%.3f", l->p50, l->p99, l->p999, l->max);
-    else
-      n += std::snprintf(line + n, sizeof line - size_t(n), ",,,,");
-  }
-  return std::string(line) + "\n";
-}
-
-// latency_histograms.csv (stats.interval_histograms): each interval's
-// non-empty latency buckets, long form.
-void write_interval_histograms(const std::filesystem::path& path, const std::vector<TimeseriesRow>& rows) {
-  std::ofstream f(path);
-  f << "time_s,op,lo_us,hi_us,count\n";
-  char line[128];
-  for (const auto& r : rows)
-    for (const auto& [op, l] :
-         {std::pair<const char*, const IntervalLatency*>{"read", &r.read_latency}, {"write", &r.write_latency}})
-      for (const auto& b : l->buckets) {
-        std::snprintf(line, sizeof line, "%.6f,%s,%.3f,%.3f,%llu\n", r.time_s, op, double(b.lo) / 1000.0,
-                      b.hi == UINT64_MAX ? double(b.lo) / 1000.0 * 2 : double(b.hi) / 1000.0,
-                      (unsigned long long)b.count);
-        f << line;
-      }
-  if (!f) throw std::runtime_error("cannot write " + path.string());
-}
-
-RunKeys RunKeys::read(Config& cfg) {
-  RunKeys k;
-  k.fill = cfg.get_double("precondition.fill", 1.0,
-                          "fraction of the namespace written sequentially (functionally) before the run", 0, 1);
-  k.random_dw =
-      cfg.get_double("precondition.random_drive_writes", 0.0,
-                     "then this many drive-writes of uniform random single-LBA overwrites (functionally)", 0, 1e3);
-  k.wl_requests = cfg.get_u64("precondition.workload_requests", 0,
-                              "then the workload's first N requests run functionally (writes and trims)");
-  k.wl_fraction =
-      cfg.get_double("precondition.workload_fraction", 0.0,
-                     "or that fraction of the workload's requests (counted first; the HAML method uses 0.5)", 0, 1);
-  k.seed = cfg.get_u64("precondition.seed", 1, "seed of the random preconditioning");
-  k.free_pool = cfg.get_choice("precondition.free_pool", "auto", {"auto", "threshold", "reserve", "asis"},
-                               "then random overwrites until the free pool is where the timed part holds it: the GC "
-                               "threshold (a host that leaves GC time), the reserve (a saturating host), auto (reserve "
-                               "for a closed-loop host, else threshold), asis (no overwrites)");
-  k.timeline = cfg.get_string("timeline.file", "",
-                              "write a Perfetto/Chrome trace-event timeline here (empty: none; ending in .gz: "
-                              "gzip-compressed; a relative path is under -o)");
-  k.timeline_start =
-      cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
-  k.timeline_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
-  return k;
-}
-
-uint64_t RunKeys::workload_requests(host::Workload& w) const {
-  if (wl_fraction <= 0) return wl_requests;
-  uint64_t count = 0;
-  host::IoRequest r;
-  while (w.next(r)) ++count;
-  w.rewind();
-  return uint64_t(double(count) * wl_fraction);
-}
-
-Simulation::Simulation(Config& cfg) : cfg_(cfg) {
+Simulation::Simulation(Config& cfg, RunEntry entry) : cfg_(cfg) {
   // Every key is known before any model reads one: a misspelt key is named
   // (with its near misses) before its default can make the platform invalid.
   cfg.declare_all(param_registry());
   cfg.check_unknown(true);
+  plan_ = RunPlan::read(cfg, entry);  // a refused combination is named before anything is built (run_plan.h)
+  plan_.check();
   build();
 }
 
@@ -294,36 +92,25 @@ void Simulation::build() {
   host_ = std::make_unique<HostDriver>("host", hcfg, *mem_, soc_->nvme, *sb_, soc_->lba_size(),
                                        soc_->fw_config().max_transfer_lbas, hq);
   const bool host_ftl = build_host_ftl();  // open_channel: the host FTL serves the host (host_ftl_run.cpp)
-  const bool zoned = zns_setup(cfg, soc_->fw_config(), *host_);  // zns: the zones (zns_run.cpp)
+  const bool zoned = zns_setup(soc_->fw_config(), *host_);  // zns: the zones (zns_run.cpp)
   if (flows.empty()) {
     if (!host_ftl) host_->pcie.bind(soc_->nvme.host_regs);
   } else {
     flows_ = std::make_unique<FlowSet>(
         std::move(flows), cfg, *host_, *mem_, soc_->nvme, *sb_, soc_->lba_size(), soc_->fw_config().max_transfer_lbas,
         [this](Config& c, uint64_t bytes) { return make_workload(c, bytes, soc_->lba_size()); });
+    contribute("flows", [this](const SummaryInput&) { return flows_->summary(); });  // per flow (host/flows.h)
   }
+  contribute_firmware_sections();
 
   keys_ = RunKeys::read(cfg);
   power_ = PowerKeys::read(cfg);
   power_.check_cost(soc_->logical_lbas());
-  if (power_.cuts && flows_)
-    throw ConfigError("config key 'power.cuts': not with flows (each flow's queues would have to be made again)");
   if (!keys_.timeline.empty())
     timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
-  if (flows_ && (keys_.wl_requests || keys_.wl_fraction > 0))
-    throw ConfigError("config key 'precondition.workload_requests': not with flows (each flow's workload is its own)");
   const host::ZoneGeometry zones = zns_geometry(soc_->fw_config());
-  workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size(), zoned ? &zones : nullptr);
-  {
-    const std::string src = hcfg.values().count("workload.source") ? hcfg.values().at("workload.source") : "synthetic";
-    const char* n = src == "synthetic" ? "workload.synthetic.requests"
-                    : src == "zoned"   ? "workload.zoned.requests"
-                                       : "";
-    if (src == "trace")
-      expected_requests_ = g_trace_records;
-    else if (*n)
-      expected_requests_ = std::strtoull(hcfg.values().count(n) ? hcfg.values().at(n).c_str() : "0", nullptr, 10);
-  }
+  workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size(), zoned ? &zones : nullptr,
+                            &expected_requests_);
   const std::string streams =
       cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm", "random", "journal"},
                      "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
@@ -342,15 +129,12 @@ void Simulation::build() {
     predictor_ = workload_.get();  // (owned by workload_, whatever wraps it later)
   }
   if (streams == "random") workload_ = host::make_random_streams(std::move(workload_), predict.streams, predict.seed);
-  if (streams == "journal") workload_ = journal_streams(cfg, std::move(workload_), soc_->fw_config().hot_classes);
+  if (streams == "journal") workload_ = make_journal_streams(cfg, std::move(workload_), soc_->fw_config().hot_classes);
   if (const std::string log = cfg.get_string(
           "host.streams_log", "",
           "write every write's and trim's stream ID to this CSV (time_ps,op,offset,length,stream; empty: none)");
       !log.empty())
     workload_ = host::make_stream_log(std::move(workload_), log);
-  if (power_.cuts && streams != "none")
-    throw ConfigError(
-        "config key 'power.cuts': not with host.streams (the Streams directive would have to be enabled again)");
   if (streams != "none") host_->set_streams(soc_->fw_config().hot_classes);  // Streams directive, before replay
   workload_desc_ = workload_->describe();
   attach_files_host();
@@ -368,12 +152,6 @@ void Simulation::attach_files_host() {
   Config& cfg = cfg_;
   files_ = dynamic_cast<fs::FileWorkload*>(workload_.get());
   if (files_) {
-    if (keys_.wl_fraction > 0)
-      throw ConfigError(
-          "config key 'precondition.workload_fraction': not with workload.source: files (use host.files.loops)");
-    if (cfg.get_time_ps("host.time_limit", "0s", "") == 0 && cfg.get_u64("host.files.loops", 0, "") == 0)
-      throw ConfigError(
-          "config key 'host.time_limit': required with workload.source: files unless host.files.loops is set");
     keys_.wl_requests += files_->setup_requests();  // the fileset is laid out as preconditioning
     host_->set_prefetch(1);                         // TRIMs queued by the policy go out promptly
     files_->set_clock([] { return uint64_t(sc_core::sc_time_stamp().value()); });  // the journal's commit timer
@@ -386,216 +164,68 @@ void Simulation::attach_files_host() {
     }
   }
   monitor_ = std::make_unique<GcMonitor>("gcmon", cfg, soc_->nvme, host_->block_stats(), files_);
+  if (files_ || monitor_->enabled())
+    contribute("trim", [this](const SummaryInput& x) { return summary_trim(*monitor_, files_, x.soc.lba_size()); });
+  if (files_ && files_->journal())
+    contribute("journal", [this](const SummaryInput& x) {
+      return journal_summary(*files_->journal(), x.h.fsync_latency, x.soc.lba_size());
+    });
 }
-
-namespace {
-
-// Random single-LBA overwrites each touch a random line of three large tables:
-// the scoreboard, the firmware's L2P and its validity bitmap. A copy of the
-// generator draws the LBAs kFar writes ahead; each is prefetched then (the
-// scoreboard entry and the L2P entry) and again kNear writes ahead (what the
-// slot it maps to touches when invalidated), so the misses overlap instead of
-// coming one after another. Host speed only: the writes, their LBAs and their
-// order are the generator's, unchanged.
-class Lookahead {
- public:
-  Lookahead(const std::mt19937_64& rng, uint64_t lbas, const Scoreboard& sb, Controller* fw)
-      : peek_(rng), lbas_(lbas), sb_(sb), fw_(fw) {
-    for (unsigned i = 0; i < kFar; ++i) far(ahead_[i] = peek_() % lbas_);
-  }
-  // Before each write: its LBA is the next the real generator draws.
-  void step() {
-    far(ahead_[pos_] = peek_() % lbas_);  // the slot of this write now holds the one kFar later
-    if (fw_) fw_->func_prefetch(ahead_[(pos_ + kNear) % kFar], 1);
-    pos_ = (pos_ + 1) % kFar;
-  }
-
- private:
-  static constexpr unsigned kFar = 16, kNear = 4;
-  void far(uint64_t lba) {
-    sb_.prefetch(lba);
-    if (fw_) fw_->func_prefetch(lba, 0);
-  }
-  std::mt19937_64 peek_;
-  const uint64_t lbas_;
-  const Scoreboard& sb_;
-  Controller* const fw_;  // null: the host FTL takes the writes
-  uint64_t ahead_[kFar];
-  unsigned pos_ = 0;
-};
-
-}  // namespace
 
 void Simulation::precondition() {
-  FuncFtl fw = func_ftl();  // the firmware, or the host FTL (host_ftl_run.cpp)
-  const uint64_t lbas = soc_->logical_lbas();
-  const uint32_t chunk = soc_->fw_config().max_transfer_lbas;
-  std::vector<uint32_t> tok(chunk);
-  auto fwrite = [&](uint64_t lba, uint32_t n, uint32_t stream) {
-    for (uint32_t i = 0; i < n; ++i) tok[i] = sb_->write(lba + i);
-    if (fw.write(lba, n, tok.data(), stream) != 0)
-      throw std::runtime_error("preconditioning: the firmware failed a functional write (see the log)");
-    precond_writes_ += n;
-  };
-  const uint64_t fill = uint64_t(double(lbas) * keys_.fill);
-  for (uint64_t l = 0; l < fill; l += chunk) fwrite(l, uint32_t(std::min<uint64_t>(chunk, fill - l)), 0);
-  std::mt19937_64 rng(keys_.seed);
-  const uint64_t rw = uint64_t(double(lbas) * keys_.random_dw);
-  if (rw) {
-    Lookahead ahead(rng, lbas, *sb_, host_ftl_ ? nullptr : &soc_->cpu());
-    for (uint64_t i = 0; i < rw; ++i) {
-      ahead.step();
-      fwrite(rng() % lbas, 1, 0);
-    }
-  }
-
-  const uint64_t n = keys_.workload_requests(*workload_);
-  host::IoRequest r;
-  const uint32_t lba_size = soc_->lba_size();
-  for (uint64_t i = 0; i < n && workload_->next(r); ++i) {
-    if (r.op != host::IoOp::write && r.op != host::IoOp::trim) continue;
-    fw.set_time_ns(r.time_ps / 1000);  // the firmware's clock follows the trace
-    uint64_t lba, cnt;                 // preconditioning always folds into the namespace
-    if (!lba_range(r.offset, r.length, lba_size, lbas, true, &lba, &cnt)) continue;
-    if (r.op == host::IoOp::trim) {
-      for (uint64_t k = 0; k < cnt; ++k) sb_->trim(lba + k);
-      fw.trim(lba, cnt);
-    } else {
-      for (uint64_t k = 0; k < cnt; k += chunk) fwrite(lba + k, uint32_t(std::min<uint64_t>(chunk, cnt - k)), r.stream);
-    }
-  }
-  settle_free_pool(rng, fwrite);
+  const PreconditionTarget t{func_ftl(),
+                             *sb_,
+                             host_ftl_ ? nullptr : &soc_->cpu(),
+                             soc_->logical_lbas(),
+                             soc_->fw_config().max_transfer_lbas,
+                             soc_->lba_size(),
+                             soc_->fw_config(),
+                             host_->closed_loop()};
+  precond_writes_ += precondition_drive(keys_, t, *workload_);
 }
 
-// A saturating host keeps free blocks at the GC reserve (its writes wait
-// there), one that leaves GC time at the threshold; functional GC keeps up
-// at once, so preconditioning alone leaves the pool at the threshold or
-// above (after a fill with GC never started). Uniform random single-LBA
-// overwrites with the threshold lowered to the target bring it there, so the
-// timed part does not start with a transient (docs/outputs.md, ftl.spare).
-void Simulation::settle_free_pool(std::mt19937_64& rng,
-                                  const std::function<void(uint64_t, uint32_t, uint32_t)>& write) {
-  if (keys_.free_pool == "asis" || precond_writes_ == 0) return;  // a fresh drive stays fresh
-  FuncFtl fw = func_ftl();
-  const ftl_config& c = soc_->fw_config();
-  const bool reserve = keys_.free_pool == "reserve" || (keys_.free_pool == "auto" && host_->closed_loop());
-  const uint32_t target = reserve ? c.gc_reserve_blocks + 1 : c.gc_threshold_blocks;
-  if (fw.set_gc_threshold(target) != 0)
-    throw std::runtime_error("preconditioning: the firmware refused a GC threshold");
-  const uint64_t lbas = soc_->logical_lbas();
-  Lookahead ahead(rng, lbas, *sb_, host_ftl_ ? nullptr : &soc_->cpu());
-  for (uint64_t i = 0; fw.stats().free_blocks > target && i < 2 * lbas; ++i) {
-    ahead.step();
-    write(rng() % lbas, 1, 0);
-  }
-  fw.set_gc_threshold(c.gc_threshold_blocks);
-}
-
-// Timeline tracks: pid 1 host (requests), pid 2 firmware (CPU, GC victims,
-// free-block counter), pid 3 dies (one track per die). A track whose spans
-// overlap is split into lanes when the file is written (timeline.h).
-void Simulation::attach_timeline() {
-  Timeline& t = *timeline_;
-  const int requests = t.track(1, "host", "requests");
-  const int cpu = t.track(2, "ssd0 firmware", "cpu");
-  t.set_gc_track(t.track(2, "ssd0 firmware", "gc victims"), t.track(2, "ssd0 firmware", "gc episodes"));
-  const auto& geo = soc_->geometry();
-  std::vector<int> die_track(geo.dies());
-  for (uint32_t d = 0; d < geo.dies(); ++d)
-    die_track[d] =
-        t.track(3, "ssd0 dies", "die " + std::to_string(d) + " (ch " + std::to_string(geo.channel_of_die(d)) + ")");
-  auto spans = [&t](int track) {
-    return [&t, track](const HostDriver::RequestRecord& r) {
-      static const char* names[] = {"read", "write", "trim", "flush"};
-      t.span(track, names[int(r.op)], r.arrival_ps, r.done_ps,
-             "\"lba\":" + std::to_string(r.lba) + ",\"nlb\":" + std::to_string(r.nlb) +
-                 (r.error ? ",\"error\":true" : ""));
-    };
-  };
-  host_->set_observer(spans(requests));  // flow 0's with flows; each other flow on a track of its own
-  for (size_t i = 1; flows_ && i < flows_->size(); ++i)
-    flows_->driver(i).set_observer(spans(t.track(1, "host", flows_->name(i) + " requests")));
-  soc_->cpu().on_busy = [&t, cpu](uint64_t a, uint64_t b) { t.span(cpu, "busy", a, b); };
-  soc_->cpu().on_trace = [this, &t](enum hal_trace_event ev, uint32_t arg, uint64_t at) {
-    if (ev == HAL_TRACE_GC_EPISODE_START) {
-      t.episode_start(at);
-    } else if (ev == HAL_TRACE_GC_EPISODE_END) {
-      t.episode_end(at);
-    } else if (ev == HAL_TRACE_GC_VICTIM_START) {
-      t.gc_start(arg, at);
-      t.counter(2, "free blocks", at, soc_->cpu().stats().free_blocks);
-    } else if (ev == HAL_TRACE_GC_VICTIM_END) {
-      t.gc_end(arg, at);
-    }
-  };
-  soc_->flash.set_observer([&t, die_track](const FlashOpRecord& r) {
-    static const char* names[] = {"?", "read", "program", "erase", "?", "?", "?", "copyback"};
-    if (r.die < die_track.size())
-      t.span(die_track[r.die], names[r.op <= 7 ? r.op : 0], r.start, r.done, "\"row\":" + std::to_string(r.row));
-  });
-}
-
-void Simulation::run_timed() {
-  if (!progress_) {
-    sc_core::sc_start();
-    return;
-  }
-  // the requests preconditioning took from the workload are not in the timed part
-  const uint64_t pre = keys_.wl_requests ? keys_.wl_requests : uint64_t(keys_.wl_fraction * double(expected_requests_));
-  const uint64_t expected = expected_requests_ > pre ? expected_requests_ - pre : 0;
-  using clock = std::chrono::steady_clock;
-  const auto w0 = clock::now();
-  auto shown = w0;
-  uint64_t slice = 1000000;  // ps of simulated time per step, adapted to about a fifth of a wall second
-  bool printed = false;
-  while (sc_core::sc_get_status() != sc_core::SC_STOPPED && sc_core::sc_pending_activity()) {
-    const auto s0 = clock::now();
-    sc_core::sc_start(sc_core::sc_time::from_value(slice));
-    const double step = std::chrono::duration<double>(clock::now() - s0).count();
-    if (step < 0.1 && slice < (uint64_t(1) << 50)) slice *= 2;
-    if (step > 0.4 && slice > 1) slice /= 2;
-    const double wall = std::chrono::duration<double>(clock::now() - w0).count();
-    if (std::chrono::duration<double>(clock::now() - shown).count() < 1.0) continue;
-    shown = clock::now();
-    const uint64_t done = host_results().requests;
-    std::string eta;
-    if (expected && done > 0 && done < expected) {
-      char b[64];
-      std::snprintf(b, sizeof b, " of %llu (%.0f %%), about %.0f s left", (unsigned long long)expected,
-                    100.0 * double(done) / double(expected), wall * double(expected - done) / double(done));
-      eta = b;
-    }
-    std::fprintf(stderr, "\r\033[Kssdvp: simulated %.3f s, %llu requests done%s (wall %.0f s)",
-                 sc_core::sc_time_stamp().to_seconds(), (unsigned long long)done, eta.c_str(), wall);
-    printed = true;
-  }
-  if (printed) std::fprintf(stderr, "\r\033[K");
-}
-
+// A run's phases, in order: boot; start the drive (RunPlan::Start); begin the
+// timed part; drive it to its end or through its power cuts; summarize.
 RunOutcome Simulation::run() {
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   soc_->boot();
-  if (!state_.load_dir.empty() || !state_.save_dir.empty()) {
-    try {  // returned, not thrown, once SystemC ran (RunOutcome)
-      if (state_.load_dir.empty())
-        precondition();
-      else
-        load_drive_state();
-      if (!state_.save_dir.empty()) save_drive_state();
-    } catch (const std::exception& e) {
-      RunOutcome failed;
-      failed.clean = false;
-      failed.error = std::string(state_.load_dir.empty() ? "--save-state " : "--load-state ") + e.what();
-      failed.input_error = !state_.load_dir.empty();
-      return failed;
-    }
-    if (state_.precondition_only) return RunOutcome{};
-  } else if (host_ftl_) {
-    start_host_ftl();  // timed, in the host's thread before its replay (host_ftl_run.cpp)
-  } else {
-    precondition();
+  if (std::optional<RunOutcome> stopped = start_drive()) return *stopped;
+  begin_timed();
+  return drive(t0);
+}
+
+// The drive as the timed part finds it: loaded from a saved drive, or
+// preconditioned (functionally through the firmware, or timed through the
+// host FTL), and saved if asked. A value: the run ends here.
+std::optional<RunOutcome> Simulation::start_drive() {
+  if (state_.load_dir.empty() && state_.save_dir.empty()) {
+    if (host_ftl_)
+      start_host_ftl();  // timed, in the host's thread before its replay (host_ftl_run.cpp)
+    else
+      precondition();
+    return std::nullopt;
   }
+  try {  // returned, not thrown, once SystemC ran (RunOutcome)
+    if (plan_.start() == RunPlan::Start::loaded)
+      load_drive_state();
+    else
+      precondition();
+    if (!state_.save_dir.empty()) save_drive_state();
+  } catch (const std::exception& e) {
+    RunOutcome failed;
+    failed.clean = false;
+    failed.error = std::string(state_.load_dir.empty() ? "--save-state " : "--load-state ") + e.what();
+    failed.input_error = !state_.load_dir.empty();
+    return failed;
+  }
+  if (state_.precondition_only) return RunOutcome{};
+  return std::nullopt;
+}
+
+// The firmware's figures at the start (the summary reports differences),
+// the host's workload and sampler, the timeline, and every process started.
+void Simulation::begin_timed() {
   {
     Controller& fw = soc_->cpu();
     at_start_ = fw.stats();
@@ -624,13 +254,18 @@ RunOutcome Simulation::run() {
           const ftl_stats* s = &soc_->cpu().stats();
           return DeviceSample{s->host_lba_writes, s->gc_lba_writes, s->erases, s->gc_victims, s->free_blocks};
         });
-  if (timeline_) attach_timeline();
+  if (timeline_) attach_timeline(*timeline_, *soc_, *host_, flows_.get());
   soc_->cpu().on_stop = [this] {
     if (!soc_->cpu().fault().empty()) sc_core::sc_stop();  // a firmware fault ends the run
   };
   soc_->start();
   host_->start();
   if (monitor_ && monitor_->enabled()) monitor_->start();
+}
+
+// The timed part to its end (or through power.cuts, or to power.cut_at),
+// then the outcome: a failure, or the summary and whether the run was clean.
+RunOutcome Simulation::drive(std::chrono::steady_clock::time_point t0) {
   std::vector<nlohmann::json> cuts;
   RunWarningFacts facts;
   facts.open_loop = !host_->closed_loop();
@@ -644,7 +279,11 @@ RunOutcome Simulation::run() {
   } else if (power_.cuts) {
     cuts = run_power_cuts();
   } else {
-    run_timed();
+    // the requests preconditioning took from the workload are not in the timed part
+    const uint64_t pre =
+        keys_.wl_requests ? keys_.wl_requests : uint64_t(keys_.wl_fraction * double(expected_requests_));
+    run_until_stopped(progress_, expected_requests_ > pre ? expected_requests_ - pre : 0,
+                      [this] { return host_results().requests; });
   }
   if (!soc_->cpu().fault().empty()) {
     RunOutcome failed;
@@ -690,22 +329,11 @@ RunOutcome Simulation::run_power_cut(std::chrono::steady_clock::time_point t0) {
   return out;
 }
 
-// What the summary's sections share: the run's end state and the timed part's
-// totals (the firmware's state when the timed part started is at_start_*).
-struct Simulation::SummaryInput {
-  const HostResults& h;
-  Controller& fw;
-  const ftl_stats* s;
-  const SsdSoc& soc;
-  uint64_t host_timed = 0, gc_timed = 0, erases_timed = 0, victims_timed = 0;  // LBAs, erases, GC victims
-  uint64_t span = 1;  // ps from time 0 to the last completion (busy counters run from time 0)
-};
-
 // One function per section: a new section is one function and one line here.
 nlohmann::json Simulation::summarize(double wall_s) const {
   ftl_stats carried = soc_->cpu().stats();  // with power.cuts, what the cuts' recoveries lost added back
   add_counter_difference(carried, cut_carry_, ftl_stats{});
-  SummaryInput x{host_results(), soc_->cpu(), &carried, *soc_};
+  SummaryInput x{host_results(), soc_->cpu(), &carried, *soc_, at_start_, at_start_gc_active_ns_, at_start_usage_};
   // FTL figures over the timed part only: subtract what preconditioning did.
   for (const auto& row : x.h.timeseries) {
     x.gc_timed += row.gc_lba_moves;
@@ -714,15 +342,14 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   }
   x.host_timed = x.h.write_bytes / x.soc.lba_size();
   x.span = x.h.end_ps > 0 ? x.h.end_ps : 1;
-  const ftl_config& fc = x.soc.fw_config();
   nlohmann::json j;
   j["ssdvp_version"] = ssdvp_version();
-  j["config"] = summary_config();
-  j["workload"] = summary_workload(x);
-  j["host"] = summary_host(x);
+  j["config"] = summary_config(cfg_);
+  j["workload"] = summary_workload(x, *workload_, workload_desc_, precond_writes_);
+  j["host"] = summary_host(x, predictor_);
   j["latency_us"] = {{"read", latency_json(x.h.read_latency)}, {"write", latency_json(x.h.write_latency)}};
   if (x.h.flushes) j["latency_us"]["flush"] = latency_json(x.h.flush_latency);
-  j["ftl"] = summary_ftl(x);
+  j["ftl"] = summary_ftl(x, *device_);
   j["placement"] = summary_placement(x);
   j["utilization"] = summary_utilization(x);
   j["dies"] = device_->dies_json(x.span);
@@ -730,266 +357,33 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   j["cpu"] = summary_cpu(x);
   j["accel"] = summary_accel(x);
   j["nvme"] = summary_nvme(x);
-  if (files_ || (monitor_ && monitor_->enabled())) j["trim"] = summary_trim(x);
-  if (fc.mapping == FTL_MAP_CACHED)
-    j["mapping"] = mapping_summary(fc, *x.s, at_start_, x.host_timed, x.gc_timed);  // cmt.c
-  if (files_ && files_->journal())
-    j["journal"] = journal_summary(*files_->journal(), x.h.fsync_latency, x.soc.lba_size());
   j["integrity"] = {{"reads_checked", sb_->checked()}, {"mismatches", sb_->mismatches()}};
   j["reliability"] = reliability_json(x.soc.flash, *x.s, at_start_);
-  if (fc.ckpt_interval_ns || fc.ckpt_interval_lbas) j["checkpoints"] = checkpoint_json(fc, *x.s, at_start_);
-  if (!(fc.ckpt_interval_ns || fc.ckpt_interval_lbas) && ftl_trims_persistent(&fc))
-    j["trim_log"] = trim_log_json(fc, *x.s, at_start_);  // its own areas (trimlog.c)
   j["run"] = summary_run(x, wall_s);
-  if (flows_) j["flows"] = flows_->summary();  // per-flow figures (host/flows.h)
-  if (host_ftl_) {
-    j["host_ftl"] = host_ftl_->summary(double(x.h.end_ps - x.h.start_ps) * 1e-12);  // host_ftl_block.h
-    const ftl_stats& d0 = drive_at_host_ftl_start_;  // the drive's holds for destination chunks (ocssd.c)
-    j["host_ftl"]["drive_held"] = {{"commands", x.s->oc_held_cmds - d0.oc_held_cmds},
-                                   {"copies", x.s->oc_held_copies - d0.oc_held_copies},
-                                   {"held_s", double(x.s->oc_held_ns - d0.oc_held_ns) * 1e-9},
-                                   {"copies_held_s", double(x.s->oc_held_copy_ns - d0.oc_held_copy_ns) * 1e-9}};
-  }
+  for (const auto& c : contributions_) j[c.first] = c.second(x);  // the features' own sections
   return j;
 }
 
-nlohmann::json Simulation::summary_config() const {
-  nlohmann::json c = nlohmann::json::object();
-  for (const auto& p : cfg_.params()) c[p.key] = p.value;
-  return c;
+void Simulation::write_outputs(const std::string& dir, const RunOutcome& out) const {
+  write_run_outputs(dir, out.summary, host_results(), monitor_ && monitor_->enabled() ? monitor_.get() : nullptr);
 }
 
-nlohmann::json Simulation::summary_workload(const SummaryInput& x) const {
-  return {{"description", workload_desc_},
-          {"requests", x.h.requests},
-          {"records_read", workload_->stats().records},
-          {"skipped", workload_->stats().skipped()},
-          // earlier than the previous record's time: issued at that time, in file order
-          {"backwards_timestamps", workload_->stats().clamped},
-          {"wrapped_requests", x.h.wrapped},
-          {"precondition_lba_writes", precond_writes_}};
+void Simulation::contribute(const std::string& section, std::function<nlohmann::json(const SummaryInput&)> make) {
+  contributions_.emplace_back(section, std::move(make));
 }
 
-nlohmann::json Simulation::summary_host(const SummaryInput& x) const {
-  using nlohmann::json;
-  const HostResults& h = x.h;
-  const double sim_s = double(h.end_ps - h.start_ps) * 1e-12;
-  json errs = json::object();
-  for (const auto& kv : h.errors_by_status) {
-    char k[16];
-    std::snprintf(k, sizeof k, "0x%03x", kv.first);
-    errs[k] = kv.second;
-  }
-  const uint64_t ios = h.reads + h.writes;
-  json j = {{"reads", h.reads},
-            {"writes", h.writes},
-            {"trims", h.trims},
-            {"flushes", h.flushes},
-            {"commands", h.commands},
-            {"errors", h.errors},
-            {"errors_by_status", errs},
-            {"read_bytes", h.read_bytes},
-            {"write_bytes", h.write_bytes},
-            {"sim_time_s", sim_s},
-            {"iops", sim_s > 0 ? double(ios) / sim_s : 0.0},
-            {"bandwidth_mbps", sim_s > 0 ? double(h.read_bytes + h.write_bytes) / 1e6 / sim_s : 0.0}};
-  // Little's law: time-weighted mean requests in the system per class (from
-  // the start of their latency to completion) = throughput x mean latency.
-  const double run_ps = double(h.end_ps - h.start_ps);
-  auto per_run = [run_ps](double area) { return run_ps > 0 ? area / run_ps : 0.0; };
-  if (predictor_) j["predictor"] = host::predictor_summary(*predictor_);
-  j["in_system_mean"] = {{"read", per_run(h.in_system_ps[0])},
-                         {"write", per_run(h.in_system_ps[1])},
-                         {"other", per_run(h.in_system_ps[2])}};
-  j["device_commands_mean"] = per_run(h.device_commands_ps);
-  if (h.timeseries_truncated) j["timeseries_truncated"] = true;  // stats.max_rows reached
-  return j;
-}
-
-nlohmann::json Simulation::summary_ftl(const SummaryInput& x) const {
-  const ftl_stats* s = x.s;
-  Controller& fw = x.fw;
-  uint32_t emin, emax;
-  double emean;
-  fw.erase_spread(&emin, &emean, &emax);
-  const uint64_t meta_timed = checkpoint_slots(*s, at_start_, x.soc.fw_config().slots_per_page);  // 0: no checkpoints
-  const uint64_t host_timed = x.host_timed;
-  return {{"waf", host_timed ? double(host_timed + x.gc_timed + meta_timed) / double(host_timed) : 0.0},
-          {"host_lba_writes", host_timed},
-          {"gc_lba_writes", x.gc_timed},
-          {"gc_runs", x.victims_timed},
-          {"erases", x.erases_timed},
-          {"erase_count", {{"min", emin}, {"mean", emean}, {"max", emax}}},
-          {"free_blocks_min", s->free_blocks_min},
-          {"write_stalls", s->write_stalls},                  // each retry of a waiting write
-          {"write_stalled_commands", s->write_stalled_cmds},  // write commands that waited at least once
-          {"pad_slots", s->pad_slots},
-          {"blocks_closed_early", s->blocks_closed_early},
-          {"trim_lbas", s->trim_lbas},
-          {"gc_copybacks", s->gc_copybacks},  // ftl.gc.copyback (all of the run, preconditioning included)
-          {"gc_copyback_capped", s->gc_copyback_capped},
-          {"gc_paired", s->gc_paired},                    // ftl.gc.pair_planes: victims started as a sibling of another
-          {"mp_index_fallbacks", s->mp_index_fallbacks},  // flash.multiplane_same_block: blocks opened off index
-          {"mp_index_splits", s->mp_index_splits},        // descriptors kept out of a group by the block index
-          {"gc_copyback_partial", s->gc_copyback_partial},  // ftl.gc.copyback_min_valid: partly valid pages copied
-          {"gc_copyback_stale", s->gc_copyback_stale},      // the stale slots they carried
-          {"gc_active_s", double(fw.gc_active_ns(fw.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
-          {"gc_schedule", summary_gc_schedule(x)},
-          {"spare", device_->spare_json(x.h, host_timed)},
-          {"lifetime",
-           {{"host_lba_writes", s->host_lba_writes},
-            {"gc_lba_writes", s->gc_lba_writes},
-            {"erases", s->erases},
-            {"gc_runs", s->gc_victims}}}};
-}
-
-// ftl.gc.trigger over the timed part: GC episodes (a victim open from none to
-// none), idle-time GC, AutoSSD's share (docs/outputs.md).
-nlohmann::json Simulation::summary_gc_schedule(const SummaryInput& x) const {
-  const ftl_stats* s = x.s;
-  static const char* triggers[] = {"threshold", "watermarks", "idle", "autossd"};
-  const uint32_t trig = x.soc.fw_config().gc_trigger;
-  const uint64_t episodes = s->gc_episodes - at_start_.gc_episodes;
-  const uint64_t closed = s->gc_episodes_closed - at_start_.gc_episodes_closed;
-  const double closed_s = double(s->gc_episode_ns - at_start_.gc_episode_ns) * 1e-9;
-  const uint64_t updates = s->gc_auto_updates - at_start_.gc_auto_updates;
-  return {{"trigger", trig < 4 ? triggers[trig] : "?"},
-          {"episodes", episodes},
-          {"episodes_closed", closed},
-          {"episode_mean_s", closed ? closed_s / double(closed) : 0.0},
-          {"episode_max_s_since_power_on", double(s->gc_episode_max_ns) * 1e-9},
-          {"idle_victims", s->gc_idle_victims - at_start_.gc_idle_victims},
-          {"idle_wakeups", s->gc_idle_wakeups - at_start_.gc_idle_wakeups},
-          {"autossd_updates", updates},
-          {"autossd_share_mean",
-           updates ? double(s->gc_auto_share_sum - at_start_.gc_auto_share_sum) / double(updates) / 1000.0 : 0.0}};
-}
-
-// Placement over the timed part: host LBAs per class, classification
-// rounds, wear migration, and the CPU time clustering took.
-nlohmann::json Simulation::summary_placement(const SummaryInput& x) const {
-  using nlohmann::json;
-  const ftl_stats* s = x.s;
-  json cls = json::array();
-  json conf = json::array();
-  const uint32_t classes = x.fw.classes();
-  const Controller::Usage use = x.fw.usage();
-  for (uint32_t i = 0; i < classes; ++i) {
-    cls.push_back(s->class_lba_writes[i] - at_start_.class_lba_writes[i]);
-    json row = json::array();
-    for (uint32_t k = 0; k <= FTL_MAX_CLASSES; ++k)
-      row.push_back(s->class_by_stream[i][k] - at_start_.class_by_stream[i][k]);
-    conf.push_back(row);
-  }
-  double cluster_s = 0;
-  for (enum fw_op op : {FW_OP_hot_record, FW_OP_hot_close_slice, FW_OP_kmeans_distance, FW_OP_kmeans_accumulate,
-                        FW_OP_kmeans_divide, FW_OP_accel_pack})
-    cluster_s += double(use.op_ps[op] - at_start_usage_.op_ps[op]) * 1e-12;
-  return {{"classes", classes},
-          {"class_lba_writes", cls},
-          {"class_by_stream", conf},
-          {"cluster_runs", s->cluster_runs - at_start_.cluster_runs},
-          {"cluster_runs_total", s->cluster_runs},
-          {"kmeans_iterations", s->kmeans_iterations - at_start_.kmeans_iterations},
-          {"monitor_cpu_s", cluster_s},
-          {"wear_victims", s->wear_victims - at_start_.wear_victims},
-          {"wear_lba_writes", s->wear_lba_writes - at_start_.wear_lba_writes}};
-}
-
-nlohmann::json Simulation::summary_utilization(const SummaryInput& x) const {
-  const FlashCtrl& fl = x.soc.flash;
-  const FlashGeometry& g = x.soc.geometry();
-  double dsum = 0, dmax = 0, csum = 0;
-  for (uint32_t d = 0; d < g.dies(); ++d) {
-    const double u = double(fl.die_busy_ps(d)) / double(x.span);
-    dsum += u;
-    dmax = std::max(dmax, u);
-  }
-  for (uint32_t ch = 0; ch < g.channels; ++ch) csum += double(fl.channel_busy_ps(ch)) / double(x.span);
-  return {{"die_mean", dsum / g.dies()},
-          {"die_max", dmax},
-          {"channel_mean", csum / g.channels},
-          {"cpu", 1.0 - double(x.fw.usage().idle_ps) / double(x.span)}};
-}
-
-nlohmann::json Simulation::summary_flash(const SummaryInput& x) const {
-  const FlashCtrl& fl = x.soc.flash;
-  return {{"reads", fl.reads()},
-          {"programs", fl.programs()},
-          {"erases", fl.erases()},
-          {"violations", fl.violations()},
-          {"errors", fl.errors()},
-          {"suspends", fl.suspends()},
-          {"read_bypasses", fl.read_bypasses()},
-          {"gc_preemptions", fl.gc_preemptions()},
-          {"gc_holds", fl.gc_holds()},
-          {"gc_held_ops", fl.gc_held_ops()},
-          {"gc_held_wait_s", double(fl.gc_held_wait_ps()) * 1e-12},
-          {"multiplane_ops", fl.multiplane_ops()},
-          {"copybacks", fl.copybacks()},
-          {"copybacks_dropping", fl.copybacks_dropping()}};
-}
-
-nlohmann::json Simulation::summary_cpu(const SummaryInput& x) const {
-  const Controller::Usage cs = x.fw.usage();
-  nlohmann::json ops = nlohmann::json::object();
-  for (int op = 0; op < FW_OP_COUNT; ++op) {
-    const uint64_t n = cs.ops[op] - at_start_usage_.ops[op];
-    if (n)
-      ops[CpuNative::op_name(static_cast<enum fw_op>(op))] = {
-          {"count", n}, {"time_s", double(cs.op_ps[op] - at_start_usage_.op_ps[op]) * 1e-12}};
-  }
-  nlohmann::json j = {{"mode", x.fw.mode()},
-                      {"compute_s", double(cs.compute_ps) * 1e-12},
-                      {"bus_s", double(cs.bus_ps) * 1e-12},
-                      {"idle_s", double(cs.idle_ps) * 1e-12},
-                      {"wakeups", cs.wakeups},
-                      {"bus_errors", cs.bus_errors},
-                      {"instructions", cs.instructions},
-                      {"ops", ops}};
-  if (std::string(x.fw.mode()) == "iss") {  // the ISS counts its MMIO exits (native mode's summary unchanged)
-    j["mmio_reads"] = cs.mmio_reads - at_start_usage_.mmio_reads;
-    j["mmio_writes"] = cs.mmio_writes - at_start_usage_.mmio_writes;
-  }
-  return j;
-}
-
-nlohmann::json Simulation::summary_accel(const SummaryInput& x) const {
-  return {{"core", x.soc.accel.core_kind()},
-          {"jobs", x.soc.accel.jobs()},
-          {"errors", x.soc.accel.errors()},
-          {"busy_s", double(x.soc.accel.busy_ps()) * 1e-12}};
-}
-
-nlohmann::json Simulation::summary_nvme(const SummaryInput& x) const {
-  const auto& ns = x.soc.nvme.stats();
-  return {{"commands", ns.commands_fetched},           {"completions", ns.completions},
-          {"error_completions", ns.error_completions}, {"interrupts", ns.msis},
-          {"invalid_doorbells", ns.invalid_doorbells}, {"ring_errors", ns.ring_errors}};
-}
-
-// The file-level host and its TRIM/iostat monitor.
-nlohmann::json Simulation::summary_trim(const SummaryInput& x) const {
-  const uint32_t lba = x.soc.lba_size();
-  nlohmann::json t = {{"policy", to_string(monitor_->policy())},
-                      {"batches", monitor_->trims_sent()},
-                      {"policy_bytes", monitor_->trim_bytes()},
-                      {"classifications", monitor_->classifications()},
-                      {"samples", monitor_->rows().size()}};
-  if (files_) {
-    const auto& st = files_->fs().stats();
-    t["files"] = {{"personality_loops", files_->loops_run()},
-                  {"creates", st.creates},
-                  {"deletes", st.deletes},
-                  {"appends", st.appends},
-                  {"overwrites", st.overwrites},
-                  {"reads", st.reads},
-                  {"deleted_bytes", st.deleted_blocks * lba},
-                  {"trimmed_bytes", st.trimmed_blocks * lba},
-                  {"pending_bytes_at_end", files_->fs().pending().blocks() * lba},
-                  {"free_bytes_at_end", files_->fs().allocator().free_blocks() * lba}};
-  }
-  return t;
+// The firmware's optional parts that report a section of their own.
+void Simulation::contribute_firmware_sections() {
+  const ftl_config& fc = soc_->fw_config();
+  if (fc.mapping == FTL_MAP_CACHED)
+    contribute("mapping", [this](const SummaryInput& x) {  // cmt.c
+      return mapping_summary(x.soc.fw_config(), *x.s, at_start_, x.host_timed, x.gc_timed);
+    });
+  if (fc.ckpt_interval_ns || fc.ckpt_interval_lbas)
+    contribute("checkpoints",
+               [this](const SummaryInput& x) { return checkpoint_json(x.soc.fw_config(), *x.s, at_start_); });
+  else if (ftl_trims_persistent(&fc))  // its own areas (trimlog.c)
+    contribute("trim_log", [this](const SummaryInput& x) { return trim_log_json(x.soc.fw_config(), *x.s, at_start_); });
 }
 
 nlohmann::json Simulation::summary_run(const SummaryInput& x, double wall_s) const {
@@ -999,38 +393,6 @@ nlohmann::json Simulation::summary_run(const SummaryInput& x, double wall_s) con
           {"finished", host_finished()},
           {"delta_cycles", uint64_t(sc_core::sc_delta_count())},
           {"time_limited", x.h.time_limited}};
-}
-
-void Simulation::write_outputs(const std::string& dir, const RunOutcome& out) const {
-  namespace fs = std::filesystem;
-  fs::create_directories(dir);
-  const fs::path d(dir);
-  {
-    std::ofstream f(d / ".summary.json.tmp");
-    f << out.summary.dump(2) << "\n";
-    if (!f) throw std::runtime_error("cannot write " + (d / "summary.json").string());
-  }
-  {
-    std::ofstream f(d / ".timeseries.csv.tmp");
-    f << kTimeseriesHeader << "\n";
-    for (const auto& r : host_results().timeseries) f << timeseries_line(r);
-    if (!f) throw std::runtime_error("cannot write " + (d / "timeseries.csv").string());
-  }
-  const bool hist = host_results().interval_histograms;
-  if (hist) write_interval_histograms(d / ".latency_histograms.csv.tmp", host_results().timeseries);
-  if (monitor_ && monitor_->enabled()) monitor_->write_csv((d / "iostat.csv").string());
-  // A rerun into the same directory: the optional outputs an earlier run
-  // wrote and this one does not would sit beside the new summary as if they
-  // were its own. Only ssdvp's own file names, and only in a directory that
-  // holds an earlier summary.json, are removed.
-  if (fs::exists(d / "summary.json")) {
-    std::error_code ec;
-    if (!hist) fs::remove(d / "latency_histograms.csv", ec);
-    if (!(monitor_ && monitor_->enabled())) fs::remove(d / "iostat.csv", ec);
-  }
-  fs::rename(d / ".summary.json.tmp", d / "summary.json");
-  fs::rename(d / ".timeseries.csv.tmp", d / "timeseries.csv");
-  if (hist) fs::rename(d / ".latency_histograms.csv.tmp", d / "latency_histograms.csv");
 }
 
 }  // namespace ssdvp

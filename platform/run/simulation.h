@@ -10,6 +10,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -18,6 +19,10 @@
 
 #include "common/config.h"
 #include "run/power_loss.h"
+#include "run/precondition.h"
+#include "run/run_plan.h"
+#include "run/run_summary.h"
+#include "run/run_workload.h"
 #include "run/saved_state.h"
 #include "run/zns_run.h"
 #include "soc/controller.h"
@@ -56,25 +61,11 @@ struct RunOutcome {
   bool input_error = false;  // the error lies in the user's input (a damaged saved drive): exit 2, not 1
 };
 
-// The preconditioning and timeline keys every kind of run reads (one SSD or
-// an array), declared in this order.
-struct RunKeys {
-  double fill = 1.0, random_dw = 0, wl_fraction = 0;
-  uint64_t wl_requests = 0, seed = 1;
-  std::string free_pool = "auto";  // precondition.free_pool
-  std::string timeline;
-  uint64_t timeline_start = 0, timeline_len = 0;
-  static RunKeys read(Config& cfg);
-  // How many of w's first requests run functionally (a fraction counts them
-  // first, then rewinds w).
-  uint64_t workload_requests(host::Workload& w) const;
-};
-
 class DeviceState;
 
 class Simulation {
  public:
-  explicit Simulation(Config& cfg);
+  explicit Simulation(Config& cfg, RunEntry entry = RunEntry::run);
   ~Simulation();
   RunOutcome run();
   // --save-state / --load-state / --precondition-only (saved_state.h); call
@@ -97,25 +88,21 @@ class Simulation {
 
  private:
   void build();
+  // run()'s phases (simulation.cpp).
+  std::optional<RunOutcome> start_drive();
+  void begin_timed();
+  RunOutcome drive(std::chrono::steady_clock::time_point t0);
   void precondition();
   nlohmann::json summarize(double wall_s) const;
-  // summarize()'s sections (simulation.cpp), one function each.
-  struct SummaryInput;
-  nlohmann::json summary_config() const;
-  nlohmann::json summary_workload(const SummaryInput& x) const;
-  nlohmann::json summary_host(const SummaryInput& x) const;
-  nlohmann::json summary_ftl(const SummaryInput& x) const;
-  nlohmann::json summary_gc_schedule(const SummaryInput& x) const;
-  nlohmann::json summary_placement(const SummaryInput& x) const;
-  nlohmann::json summary_utilization(const SummaryInput& x) const;
-  nlohmann::json summary_flash(const SummaryInput& x) const;
-  nlohmann::json summary_cpu(const SummaryInput& x) const;
-  nlohmann::json summary_accel(const SummaryInput& x) const;
-  nlohmann::json summary_nvme(const SummaryInput& x) const;
-  nlohmann::json summary_trim(const SummaryInput& x) const;
+  // summarize()'s sections every run has are in run_summary.h; this one needs the run itself.
   nlohmann::json summary_run(const SummaryInput& x, double wall_s) const;
+  // A feature built into this run adds its own summary section (computed at the end).
+  std::vector<std::pair<std::string, std::function<nlohmann::json(const SummaryInput&)>>> contributions_;
+  void contribute(const std::string& section, std::function<nlohmann::json(const SummaryInput&)> make);
+  void contribute_firmware_sections();
 
   Config& cfg_;
+  RunPlan plan_;                 // what the run is made of, checked (run_plan.h)
   std::unique_ptr<Device> dev_;  // the SoC and its host memory (device.h)
   SsdSoc* soc_ = nullptr;
   HostMemory* mem_ = nullptr;
@@ -126,8 +113,7 @@ class Simulation {
   std::unique_ptr<host::Workload> timed_;
   std::unique_ptr<Timeline> timeline_;
   std::unique_ptr<DeviceState> device_;  // per-die figures, spare factor
-  void attach_timeline();
-  void attach_files_host();  // the file-level host and its iostat/TRIM monitor
+  void attach_files_host();              // the file-level host and its iostat/TRIM monitor
   std::unique_ptr<GcMonitor> monitor_;
   fs::FileWorkload* files_ = nullptr;
   std::string workload_desc_;
@@ -151,34 +137,19 @@ class Simulation {
   StateOptions state_;
   bool progress_ = false;
   uint64_t expected_requests_ = 0;  // the timed part's requests if known beforehand (0: not known)
-  void run_timed();                 // sc_start() to the end, with the progress line if asked for
   nlohmann::json loaded_header_;
   nlohmann::json state_keys() const;
   void save_drive_state();
   void load_drive_state();
-  void settle_free_pool(std::mt19937_64& rng, const std::function<void(uint64_t, uint32_t, uint32_t)>& write);
   // nvme.command_set open_channel: the host-level FTL between the host driver
   // and the drive (host_ftl_run.cpp); preconditioning writes through it, timed.
   std::unique_ptr<HostFtlBlock> host_ftl_;
   bool build_host_ftl();  // false: the NVM personality (host.ftl.* read either way)
   void start_host_ftl();  // before the host's replay: init, precondition, start
-  // What preconditioning writes through: the SoC's firmware (functional) or the host FTL.
-  struct FuncFtl {
-    std::function<int(uint64_t, uint32_t, const uint32_t*, uint32_t)> write;
-    std::function<int(uint64_t, uint64_t)> trim;
-    std::function<int(uint32_t)> set_gc_threshold;
-    std::function<const ftl_stats&()> stats;
-    std::function<void(uint64_t)> set_time_ns;
-  };
+  // What preconditioning writes through: the SoC's firmware or the host FTL (host_ftl_run.cpp).
   FuncFtl func_ftl();
 };
 
 std::string ssdvp_version();
-
-// The run's workload from workload.* (a trace read once through to check it,
-// or a synthetic generator over device_bytes); shared by every kind of run.
-// zones: the namespace's zones (nvme.command_set zns), for workload.source zoned.
-std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size,
-                                              const host::ZoneGeometry* zones = nullptr);
 
 }  // namespace ssdvp

@@ -22,19 +22,9 @@ host::ZoneGeometry zns_geometry(const ftl_config& c) {
   return g;
 }
 
-bool zns_setup(Config& cfg, const ftl_config& c, HostDriver& host) {
+bool zns_setup(const ftl_config& c, HostDriver& host) {
   if (c.command_set != FTL_CMDSET_ZNS) return false;
-  auto refuse = [](const std::string& key, const std::string& why) {
-    throw ConfigError("config key '" + key + "': not with nvme.command_set zns (" + why + ")");
-  };
-  if (cfg.get_u64("flows.count", 0, "") != 0) refuse("flows.count", "one host writes the zones");
-  if (cfg.get_time_ps("power.cut_at", "0s", "") != 0) refuse("power.cut_at", "no zone-state recovery yet");
-  if (cfg.get_u64("power.cuts", 0, "") != 0) refuse("power.cuts", "no zone-state recovery yet");
-  for (const char* k : {"precondition.fill", "precondition.random_drive_writes", "precondition.workload_fraction"})
-    if (cfg.get_double(k, std::string(k) == "precondition.fill" ? 1.0 : 0.0, "") != 0)
-      refuse(k, "the drive has no LBA map to fill functionally; set it to 0");
-  if (cfg.get_u64("precondition.workload_requests", 0, "") != 0)
-    refuse("precondition.workload_requests", "the drive has no LBA map to fill functionally");
+  // Flows, power cuts and functional preconditioning are refused by the run plan (run_plan.cpp).
   if (c.max_transfer_lbas > OCSSD_MAX_VECTOR)
     throw ConfigError("config key 'ftl.max_transfer': " + std::to_string(c.max_transfer_lbas) +
                       " LBAs; a zoned command names at most " + std::to_string(OCSSD_MAX_VECTOR));

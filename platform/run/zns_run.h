@@ -16,9 +16,9 @@ class HostDriver;
 
 // The zones of a drive configured with c (zns.h: one zone per block).
 host::ZoneGeometry zns_geometry(const ftl_config& c);
-// With nvme.command_set zns: refuses the keys a zoned run cannot take (each
-// named) and tells the host driver the zone size; otherwise nothing. True
-// for a zoned drive.
-bool zns_setup(Config& cfg, const ftl_config& c, HostDriver& host);
+// With nvme.command_set zns: tells the host driver the zone size (what a
+// zoned run cannot take is refused by the run plan, run_plan.h); otherwise
+// nothing. True for a zoned drive.
+bool zns_setup(const ftl_config& c, HostDriver& host);
 
 }  // namespace ssdvp

@@ -296,3 +296,22 @@ TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_TRUE(contains(r.err, "nope.yaml")) << r.err;
   EXPECT_EQ(run_ssdvp(d, "--version").code, 0);
 }
+
+// A refused combination (the run plan's table, platform/run/run_plan.h) stops
+// the run before anything is built: exit 2, the row's message, no outputs;
+// `ssdvp params --rules` lists the table.
+TEST(Cli, ARefusedCombinationExitsTwoNamingBothSidesAndWritesNothing) {
+  const fs::path d = scratch("plan");
+  Result r = run_ssdvp(
+      d, "run -c '" + kSmall + "' --set power.cuts=2 --set power.cut_at=1ms -q -o '" + (d / "out").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "config key 'power.cuts': not with power.cut_at (one or the other)")) << r.err;
+  EXPECT_FALSE(fs::exists(d / "out" / "summary.json"));
+  r = run_ssdvp(d, "run -c '" + kSmall + "' --precondition-only -q -o '" + (d / "out").string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "--precondition-only: needs --save-state DIR")) << r.err;
+  r = run_ssdvp(d, "params --rules");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "| `flows.count` | not with nvme.command_set zns | one host writes the zones |"))
+      << r.out;
+}

@@ -75,6 +75,7 @@ class FileWorkload : public host::Workload {
   // workload's own requests; returns the bytes.
   uint64_t trim_pending(uint64_t max_bytes = 0);
   FileSystem& fs() { return fs_; }
+  const FileSystem& fs() const { return fs_; }
   uint64_t loops_run() const { return loops_run_; }
   // The journal (host.files.journal: ordered), or null.
   const Journal* journal() const { return journal_.get(); }

@@ -1,0 +1,173 @@
+// run_workload.cpp - see run_workload.h.
+#include "run/run_workload.h"
+
+#include <cstdio>
+#include <stdexcept>
+
+#include "fs/ext4_layout.h"
+#include "fs/personalities.h"
+#include "host/gc_monitor.h"
+#include "host/workload_views.h"
+#include "apps.h"
+#include "stream_log.h"
+#include "stream_predict.h"
+#include "synthetic.h"
+
+namespace ssdvp {
+
+namespace {
+
+// The trace keys (read whichever source is used: a config may hold both).
+struct TraceKeys {
+  std::string path, fmt, blk_action;
+  int64_t device = -1;
+  bool skip_zero = true, flush_order = false, swap_rw = false, allow_empty = false;
+  double scale = 1.0;
+  uint64_t fio_unit = 1000000, loops = 1;
+  static TraceKeys read(Config& cfg);
+};
+
+TraceKeys TraceKeys::read(Config& cfg) {
+  TraceKeys k;
+  k.path =
+      cfg.get_string("workload.trace", "", "trace file (workload.source: trace), relative to the working directory");
+  k.fmt =
+      cfg.get_choice("workload.format", "auto", {"auto", "mqsim", "disksim", "msr", "systor", "spc", "blkparse", "fio"},
+                     "trace format; auto detects it from the first lines");
+  k.device = cfg.get_i64("workload.device", -1, "replay only this device/disk/LUN number of the trace (-1: all)");
+  k.skip_zero =
+      cfg.get_bool("workload.skip_zero_length", true,
+                   "trace: skip zero-length read/write/trim records and count them (false: such a record is an error "
+                   "naming its file:line)");
+  k.blk_action =
+      cfg.get_string("workload.blkparse_action", "Q",
+                     "blkparse trace: the action whose lines are requests (Q: queued by the file system; D: issued "
+                     "to the driver; C: completed)");
+  k.scale =
+      cfg.get_double("workload.time_scale", 1.0, "multiply trace inter-arrival times (0.5 = twice as fast)", 0.0, 1e9);
+  k.fio_unit = cfg.get_u64("workload.fio_time_unit_ps", 1000000ull,
+                           "unit of a fio v3 iolog's timestamp column in ps (1000000: us, what fio's "
+                           "write_iolog writes; ssdvp serve --record writes ps: 1)",
+                           1);
+  k.loops = cfg.get_u64("workload.loops", 1, "replay the trace this many times (0 = forever)");
+  k.flush_order = cfg.get_bool(
+      "workload.flush_order", false,
+      "trace: every flush waits for every earlier request and the next request waits for it (a recorded file "
+      "system's ordering around its cache flushes, for closed-loop replays)");
+  k.swap_rw = cfg.get_bool("workload.swap_reads_writes", false,
+                           "trace: replay its reads as writes and its writes as reads (for a trace whose "
+                           "op code a study read the other way)");
+  k.allow_empty = cfg.get_bool("workload.allow_empty", false,
+                               "run a trace that yields no request (empty, or only zero-length or filtered "
+                               "records) instead of failing");
+  return k;
+}
+
+// Reads the whole trace once before simulating: a malformed line fails now,
+// with its file:line, not hours into a run (and no exception is then thrown
+// while SystemC threads run); warns of records it will round or cut; refuses
+// a trace with nothing to replay. Returns its records.
+uint64_t check_trace(const TraceKeys& k, const host::TraceOptions& o, uint64_t device_bytes, uint32_t lba_size) {
+  const std::string& path = k.path;
+  auto check = host::open_trace(path, o);
+  host::IoRequest r;
+  uint64_t unaligned = 0, too_long = 0;  // rounded out to whole LBAs; cut to the namespace
+  while (check->next(r)) {
+    if (r.op == host::IoOp::flush) continue;
+    unaligned += r.length && (r.offset % lba_size || r.length % lba_size);
+    too_long += r.length > device_bytes;
+  }
+  // Said before the run, not found afterwards in a rounded MB/s.
+  if (unaligned)
+    std::fprintf(stderr,
+                 "ssdvp: warning: %s: %llu records are not whole %u-byte LBAs: each is rounded out to whole LBAs "
+                 "(bytes and MB/s count the LBAs moved)\n",
+                 path.c_str(), (unsigned long long)unaligned, lba_size);
+  if (too_long)
+    std::fprintf(stderr,
+                 "ssdvp: warning: %s: %llu records are longer than the %llu-byte namespace: each is cut to it\n",
+                 path.c_str(), (unsigned long long)too_long, (unsigned long long)device_bytes);
+  // A trace with nothing to replay is almost always a mistake (the wrong
+  // file, device or format): say why instead of reporting zero I/Os.
+  const host::WorkloadStats& st = check->stats();
+  if (st.records == 0 && !k.allow_empty)
+    throw host::TraceError(path + ": no requests to replay (" + std::to_string(st.lines) +
+                           " lines; skipped: " + std::to_string(st.skipped_zero_length) + " of zero length, " +
+                           std::to_string(st.skipped_device) + " of another device, " +
+                           std::to_string(st.skipped_unsupported) +
+                           " unsupported); set workload.allow_empty: true to run it anyway");
+  return st.records;
+}
+
+// workload.source trace: checked (check_trace), then opened for the run with
+// its views (swapped, looped, flush-ordered).
+std::unique_ptr<host::Workload> open_trace_workload(const TraceKeys& k, uint64_t device_bytes, uint32_t lba_size,
+                                                    uint64_t* expected) {
+  if (k.path.empty()) throw ConfigError("config key 'workload.trace': required when workload.source is trace");
+  host::TraceOptions o;
+  o.detect = k.fmt == "auto";
+  if (!o.detect) o.format = host::parse_trace_format(k.fmt);
+  o.device = k.device;
+  o.time_scale = k.scale;
+  o.fio_time_unit_ps = k.fio_unit;
+  o.skip_zero_length = k.skip_zero;
+  o.blkparse_action = k.blk_action;
+  const uint64_t records = check_trace(k, o, device_bytes, lba_size);
+  if (expected) *expected = k.loops ? records * k.loops : 0;
+  auto w = host::open_trace(k.path, o);
+  if (k.swap_rw) w = host::make_swapped(std::move(w));
+  if (k.loops != 1) w = host::make_looped(std::move(w), k.loops);
+  if (k.flush_order) w = host::make_flush_order(std::move(w));
+  return w;
+}
+
+}  // namespace
+
+std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size,
+                                              const host::ZoneGeometry* zones, uint64_t* expected) {
+  if (expected) *expected = 0;
+  const std::string src =
+      cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace", "files", "app", "zoned"},
+                     "where host requests come from (app: workload.app.* generators; zoned: a zoned log, "
+                     "nvme.command_set zns)");
+  const TraceKeys trace = TraceKeys::read(cfg);
+  // Both sources' keys are declared whichever is used, so one file may hold both.
+  auto spec = host::SyntheticSpec::from_config(cfg, device_bytes);
+  const auto files = fs::FilesSpec::from_config(cfg, device_bytes, lba_size,
+                                                GcMonitor::parse_policy(cfg) == GcMonitor::Policy::discard);
+  auto app = host::AppSpec::from_config(cfg, device_bytes);
+  const auto zoned = host::ZonedSpec::from_config(cfg, zones ? *zones : host::ZoneGeometry());
+  if (src == "zoned" && !zones)  // refused before: the run plan (run_plan.cpp)
+    throw std::logic_error("workload.source zoned without a zoned namespace");
+  if (src == "zoned") {
+    if (expected) *expected = zoned.requests;
+    return host::make_zoned(zoned);  // zns_run.h
+  }
+  if (src == "synthetic") {
+    if (expected) *expected = spec.requests;
+    return host::make_synthetic(spec);
+  }
+  if (src == "app") return host::make_app(app);
+  if (src == "files") return std::make_unique<fs::FileWorkload>(files);  // docs/models/host_files.md
+  return open_trace_workload(trace, device_bytes, lba_size, expected);
+}
+
+// host.streams: journal: a recorded ext4's journal writes (the journal inode's
+// blocks in host.files.ext4.layout, a real dumpe2fs/debugfs output) on stream
+// host.files.journal_stream, every other write on none.
+std::unique_ptr<host::Workload> make_journal_streams(Config& cfg, std::unique_ptr<host::Workload> w, uint32_t streams) {
+  const std::string key = "host.files.ext4.layout";
+  const std::string path = cfg.get_string(key, "", "");  // given: the run plan (run_plan.cpp)
+  const uint64_t stream = cfg.get_u64("host.files.journal_stream", 0, "");
+  if (stream == 0 || stream > streams)
+    throw ConfigError("config key 'host.files.journal_stream': host.streams: journal needs a stream in 1.." +
+                      std::to_string(streams) + " (ftl.hot.classes), got " + std::to_string(stream));
+  const fs::Ext4Layout L = fs::read_ext4_layout(path, key);
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  for (const fs::Extent& e : L.journal) ranges.emplace_back(e.start * L.block_size, (e.start + e.len) * L.block_size);
+  if (ranges.empty())
+    throw ConfigError("config key '" + key + "': " + path + ": no journal extents (debugfs stat <8>)");
+  return host::make_range_streams(std::move(w), std::move(ranges), uint8_t(stream), "the journal of " + path);
+}
+
+}  // namespace ssdvp
