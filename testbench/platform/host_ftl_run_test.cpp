@@ -167,14 +167,15 @@ TEST(HostFtlWriteBuffer, KeepsEveryLbaUnderGc) {
 
 TEST(HostFtlWriteBuffer, AFlushWaitsForTheDrainAndPadsThePartialPage) {
   const fs::path d = scratch("wb_flush");
-  // fio random 4 KiB writes with an fsync after each (journal.yaml's file host): every fsync finds the
-  // buffer holding less than a stripe, drains it and pads the FTL's partial pages
+  // fio random 4 KiB writes with an fsync after every 16 (journal.yaml's file host): each fsync's flushes
+  // find the buffer holding less than a stripe, wait for it to be placed and pad the FTL's partial pages
   const auto r = ssdvp_test::run_command(
-      d, ssdvp_test::ssdvp_run("journal.yaml",
-                               "--set nvme.command_set=open_channel --set host.ftl.write_buffer=1MiB "
-                               "--set host.files.personality=fio --set host.files.fio.rw=randwrite "
-                               "--set host.time_limit=300ms --set log.level=error -o '" +
-                                   (d / "out").string() + "'"));
+      d, ssdvp_test::ssdvp_run(
+             "journal.yaml",
+             "--set nvme.command_set=open_channel --set host.ftl.write_buffer=1MiB "
+             "--set host.files.personality=fio --set host.files.fio.rw=randwrite --set host.files.fio.fsync=16 "
+             "--set host.time_limit=300ms --set log.level=error -o '" +
+                 (d / "out").string() + "'"));
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = ssdvp_test::summary(d / "out");
   EXPECT_EQ(j["integrity"]["mismatches"], 0);
@@ -186,11 +187,11 @@ TEST(HostFtlWriteBuffer, AFlushWaitsForTheDrainAndPadsThePartialPage) {
   EXPECT_GT(w["flush_drained_lbas"].get<uint64_t>(), 0u);
   EXPECT_GT(w["pad_lbas"].get<uint64_t>(), 0u);
   EXPECT_LE(w["pad_lbas"].get<uint64_t>(), h["pad_slots"].get<uint64_t>());
-  // a write completes from the buffer; an fsync that flushes waits for the drain and the padded page's
-  // program (this short run's fsync p50 is under 1 us with or without the buffer; its p99 is such a wait)
-  const double write_p50 = j["latency_us"]["write"]["p50"].get<double>();
-  const double fsync_p99 = j["journal"]["fsync_latency_us"]["p99"].get<double>();
-  EXPECT_GT(fsync_p99, 100 * write_p50) << write_p50 << " " << fsync_p99;
+  // a write completes from the buffer while flushes wait for the drain and the padded pages' programs (the
+  // block layer goes on meanwhile: the write p99 stays far below a flush's)
+  const auto& l = j["latency_us"];
+  EXPECT_GT(l["flush"]["p50"].get<double>(), 100 * l["write"]["p50"].get<double>()) << l["flush"] << l["write"];
+  EXPECT_GT(l["flush"]["p50"].get<double>(), 10 * l["write"]["p99"].get<double>()) << l["flush"] << l["write"];
 }
 
 TEST(HostFtlWriteBuffer, OffByDefaultWithTodaysFigures) {

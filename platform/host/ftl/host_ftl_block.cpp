@@ -393,20 +393,18 @@ bool HostFtlBlock::fetch() {
         if (ftl_func_trim(f_, r.slba, r.nlb) != 0) st = NVME_SC_LBA_OUT_OF_RANGE;
       }
     }
-  } else if (opc == NVME_OP_FLUSH) {
-    const uint64_t pad0 = stats().pad_slots;
-    if (wb_.on()) {  // everything buffered before it goes to the FTL first
-      ++wbc_.flushes;
-      if (!wb_.empty()) {
-        ++wbc_.flush_waits;
-        wbc_.flush_drained_lbas += wb_.unsent();
-      }
-      drain_all();
+  } else if (opc == NVME_OP_FLUSH && wb_.on()) {  // completes in flush_progress, the block layer goes on
+    ++wbc_.flushes;
+    if (!wb_.empty()) {
+      ++wbc_.flush_waits;
+      wbc_.flush_drained_lbas += wb_.unsent();
     }
+    flushes_.push_back(FlushWait{cid, wb_.next_seq()});
+    done = false;
+  } else if (opc == NVME_OP_FLUSH) {
     hal_->set_blocking(true);  // waits for the padded page's program in simulated time
     if (ftl_func_flush(f_) != 0) st = NVME_SC_INTERNAL;
     hal_->set_blocking(false);
-    if (wb_.on()) wbc_.pad_lbas += stats().pad_slots - pad0;
   } else {
     st = NVME_SC_INVALID_OPCODE;
   }
@@ -479,6 +477,32 @@ void HostFtlBlock::drain_all() {
   }
 }
 
+bool HostFtlBlock::flush_progress() {
+  bool did = false;
+  while (!flushes_.empty()) {
+    FlushWait& w = flushes_.front();
+    if (!w.padded) {
+      if (!wb_.placed_before(w.upto)) break;  // the writer is still handing its writes over
+      const uint64_t pad0 = stats().pad_slots;
+      const bool ok = ftl_func_flush_submit(f_) == 0;
+      wbc_.pad_lbas += stats().pad_slots - pad0;
+      w.padded = true;
+      w.vec_marker = hal_->next_command_id();
+      did = true;
+      if (!ok) {
+        finished_.push_back({w.cid, NVME_SC_INTERNAL});
+        flushes_.pop_front();
+        continue;
+      }
+    }
+    if (!hal_->completed_before(w.vec_marker)) break;  // a program sent before it is still in flight
+    finished_.push_back({w.cid, NVME_SC_SUCCESS});
+    flushes_.pop_front();
+    did = true;
+  }
+  return did;
+}
+
 // The block layer: one host CPU thread runs the FTL for every command.
 void HostFtlBlock::serve() {
   wait(start_ev_);
@@ -493,9 +517,10 @@ void HostFtlBlock::serve() {
     sweep();
     if (wb_.on()) {
       const uint64_t before = wbc_.drained_lbas, used = wb_.used();
-      drain(wb_want_room_);
+      drain(wb_want_room_ || !flushes_.empty());
       while (ftl_poll(f_)) did = true;
       sweep();
+      if (flush_progress()) did = true;
       if (wbc_.drained_lbas != before || wb_.used() != used) did = true;
     }
     sync_cpu();

@@ -17,6 +17,11 @@
 // CPU time (the firmware's cost estimates x host.ftl.cost_scale at
 // host.ftl.clock_hz) passes in simulated time on the one host CPU thread
 // that runs it, before the vector commands and completions it leads to.
+// With host.ftl.write_buffer > 0, writes complete once copied into a
+// pblk-like ring buffer in host memory (host_write_buffer.h) instead, which
+// a writer hands to the FTL a stripe at a time; reads of buffered LBAs are
+// served from it, and a flush completes once what was buffered before it is
+// on flash, without holding the block layer meanwhile.
 #pragma once
 
 #include <systemc>
@@ -114,6 +119,11 @@ class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
   // write is placed (a flush, a trim of buffered LBAs), in simulated time.
   void drain(bool all);
   void drain_all();
+  // Flushes behind the write buffer, in order: each waits until the writes
+  // buffered before it are placed, then pads the FTL's open pages
+  // (ftl_func_flush_submit) and completes once every flash operation sent
+  // by then has. The block layer goes on meanwhile. True if one moved on.
+  bool flush_progress();
   bool drain_placed();  // the FTL write of the drain is placed (its entry released); false while waiting
 
   struct Vec {  // a vector command in flight at the drive
@@ -182,6 +192,13 @@ class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
   uint64_t wb_unit_ = 0;              // LBAs the writer drains at a time: one page on every die
   uint32_t drain_slot_ = UINT32_MAX;  // the FTL command of the entry being placed
   bool wb_want_room_ = false;         // a write waits for room
+  struct FlushWait {
+    uint16_t cid;
+    uint64_t upto;            // the buffer's writes numbered below this came before it
+    bool padded = false;      // ftl_func_flush_submit done
+    uint32_t vec_marker = 0;  // then: the flash operations numbered below this must complete
+  };
+  std::deque<FlushWait> flushes_;
   struct WbCounts {
     uint64_t writes = 0, room_waits = 0, read_hits = 0, read_partial = 0, read_hit_lbas = 0, flushes = 0,
              flush_waits = 0, flush_drained_lbas = 0, pad_lbas = 0, trim_drains = 0, drained_lbas = 0;

@@ -32,6 +32,10 @@ class HostWriteBuffer {
   uint64_t unsent() const { return unsent_; }
   uint64_t max_used() const { return max_used_; }
   bool empty() const { return ring_.empty(); }
+  // Writes are numbered as they come: the next one's number, and whether
+  // every write numbered below `seq` has been placed by the FTL (released).
+  uint64_t next_seq() const { return next_seq_; }
+  bool placed_before(uint64_t seq) const { return ring_.empty() || ring_.front().seq >= seq; }
 
   // Appends a write (room(n) must hold): its tokens are copied.
   void put(uint64_t lba, uint32_t n, const uint32_t* tokens, uint32_t stream);
