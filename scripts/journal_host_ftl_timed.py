@@ -20,7 +20,6 @@ from them.
     python3 scripts/journal_host_ftl_timed.py --render docs/results/journal_host_ftl_timed/results.csv [--page P]
 """
 import argparse
-import csv
 import json
 import os
 import sys
@@ -74,6 +73,8 @@ def one(binary, out, wl, arm, seed, reuse):
     with open(os.path.join(out, f"{wl}_{key}", "summary.json")) as f:
         s = json.load(f)
     r["arm"], r["seed"] = arm, seed
+    fl = s["latency_us"].get("flush", {})  # the NVMe Flush commands' own latency
+    r["flush_p50_us"], r["flush_p99_us"] = fl.get("p50", ""), fl.get("p99", "")
     hf = s.get("host_ftl")
     r["cpu_util"] = hf["cpu"]["utilization"] if hf else ""
     w = hf["write_buffer"] if hf else {}
@@ -89,14 +90,7 @@ def one(binary, out, wl, arm, seed, reuse):
 
 
 def num(v):
-    """A results.csv cell (text, or the run's own number) as a number; NaN for an empty one."""
-    if isinstance(v, (int, float)):
-        return v
-    for t in (int, float):
-        try:
-            return t(v)
-        except (TypeError, ValueError):
-            pass
+    """A figure of a row (a run's, or je.read_rows' of results.csv), NaN when the run has none ("")."""
     return float("nan") if v in ("", None) else v
 
 
@@ -181,10 +175,15 @@ def page(rows, cmd, sim_time, prov):
          "its own)* relocated data on a write point of its own; *separated* the journal on its own write point as "
          "well, as the seed did; *no buffer*: the same without the write buffer (writes complete once in the "
          "FTL's page buffers).", "",
-         "| workload | arm | IOPS | MB/s | fsync p50 (us) | fsync p99 (us) | WAF | flash WAF | erases | host CPU busy "
-         "(%) | buffer read hits | flushes that waited for the drain | pad LBAs of flushes | buffer max (KiB) | "
-         "reads checked | mismatches |",
-         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+         "fsync latency is the journal's figure (`journal.fsync_latency_us`: from the admission of a commit's first "
+         "request to the completion of its last flush). The host driver keeps one start time for it, so when a later "
+         "fsync's first request is admitted before an earlier fsync has ended, the earlier one is timed from the "
+         "later start and looks shorter than it was; **Flush** is the NVMe Flush commands' own latency "
+         "(`latency_us.flush`), which has no such catch.", "",
+         "| workload | arm | IOPS | MB/s | fsync p50 (us) | fsync p99 (us) | Flush p50 (us) | Flush p99 (us) | WAF | "
+         "flash WAF | erases | host CPU busy (%) | buffer read hits | flushes that waited for buffered data | pad "
+         "LBAs of flushes | buffer max (KiB) | reads checked | mismatches |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for wl in wls:
         for arm in ARMS:
             if not vals(rows, wl, arm, "iops"):
@@ -194,7 +193,9 @@ def page(rows, cmd, sim_time, prov):
             L.append(
                 f"| {wl} | {arm} | {ci(rows, wl, arm, 'iops', '.0f')} | {ci(rows, wl, arm, 'mbps', '.2f')} | "
                 f"{ci(rows, wl, arm, 'fsync_p50_us', '.0f') if fs else 'no fsync'} | "
-                f"{ci(rows, wl, arm, 'fsync_p99_us', '.0f') if fs else 'no fsync'} | {ci(rows, wl, arm, 'waf', '.3f')} | "
+                f"{ci(rows, wl, arm, 'fsync_p99_us', '.0f') if fs else 'no fsync'} | "
+                f"{ci(rows, wl, arm, 'flush_p50_us', '.0f')} | {ci(rows, wl, arm, 'flush_p99_us', '.0f')} | "
+                f"{ci(rows, wl, arm, 'waf', '.3f')} | "
                 f"{ci(rows, wl, arm, 'flash_waf', '.3f')} | {ci(rows, wl, arm, 'erases', '.0f')} | "
                 f"{fmt_ci(cpu, '.2f') if cpu else '-'} | {ci(rows, wl, arm, 'wb_read_hits', '.0f')} | "
                 f"{ci(rows, wl, arm, 'wb_flush_waits', '.0f')} | {ci(rows, wl, arm, 'wb_pad_lbas', '.0f')} | "
@@ -205,15 +206,20 @@ def page(rows, cmd, sim_time, prov):
           "Percent changes, per seed (the same seed's fill and workload in both arms), mean ± 95 % interval; the "
           f"seed paper claims WAF {CLAIM_WAF:.0f} % and I/O performance +{CLAIM_IO[0]:.0f}..{CLAIM_IO[1]:.0f} % "
           "for the first comparison:", "",
-          "| workload | comparison | what it isolates | IOPS | fsync p50 | fsync p99 | WAF | flash WAF |",
-          "|---|---|---|---|---|---|---|---|"]
+          "| workload | comparison | what it isolates | IOPS | fsync p50 | fsync p99 | Flush p50 | Flush p99 | WAF | "
+          "flash WAF |",
+          "|---|---|---|---|---|---|---|---|---|---|"]
     for wl in wls:
         for a, b, what in PAIRS:
             if not vals(rows, wl, a, "iops") or not vals(rows, wl, b, "iops"):
                 continue
             fs = any(x for x in vals(rows, wl, b, "fsyncs"))
-            cells = [fmt_change(*change(rows, wl, a, b, k)) if fs or not k.startswith("fsync") else "no fsync"
-                     for k in ("iops", "fsync_p50_us", "fsync_p99_us", "waf", "flash_waf")]
+            fl = all(x == x for x in vals(rows, wl, a, "flush_p50_us") + vals(rows, wl, b, "flush_p50_us"))
+            cells = [fmt_change(*change(rows, wl, a, b, k))
+                     if (fs or not k.startswith("fsync")) and (fl or not k.startswith("flush"))
+                     else "no fsync" if k.startswith("fsync") else "no flush"
+                     for k in ("iops", "fsync_p50_us", "fsync_p99_us", "flush_p50_us", "flush_p99_us", "waf",
+                               "flash_waf")]
             L.append(f"| {wl} | {a} vs {b} | {what} | " + " | ".join(cells) + " |")
     L += ["", "![IOPS](journal_host_ftl_timed/iops.svg)", "", "![fsync p99](journal_host_ftl_timed/fsync_p99.svg)",
           "", "![WAF](journal_host_ftl_timed/waf.svg)", "", "## Verdicts", "",
@@ -258,29 +264,19 @@ def main():
     a = ap.parse_args()
     figs = os.path.join(os.path.dirname(os.path.abspath(a.page)), "journal_host_ftl_timed")
     os.makedirs(figs, exist_ok=True)
+    t0 = time.monotonic()
     if a.render:
-        with open(a.render, newline="") as f:
-            rows = list(csv.DictReader(f))
-        prov = prov_mod.read(os.path.dirname(os.path.abspath(a.render)))
+        rows = je.read_rows(a.render)
         sim_time = rows[0]["time_limit"] if rows else a.time
     else:
-        je.TIME_LIMIT = a.time
-        sim_time = a.time
-        t0 = time.monotonic()
+        je.TIME_LIMIT = sim_time = a.time
         jobs = [(wl, arm, s) for s in SEEDS for wl in WORKLOADS for arm in ARMS]
         with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
             rows = list(ex.map(lambda j: one(a.bin, a.out, *j, a.reuse), jobs))
         for r in rows:
             r["time_limit"] = a.time
     cmd = "python3 scripts/journal_host_ftl_timed.py" + (f" --time {sim_time}" if sim_time != "20s" else "")
-    if not a.render:
-        prov = prov_mod.collect(a.bin, cmd, ROOT, skip=["docs/results/"], wall_s=time.monotonic() - t0)
-        prov_mod.write(prov, figs)
-    if not a.render or os.path.abspath(a.render) != os.path.abspath(os.path.join(figs, "results.csv")):
-        with open(os.path.join(figs, "results.csv"), "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-            w.writeheader()
-            w.writerows(rows)
+    prov = je.keep_data(rows, figs, a.render, a.bin, cmd, t0)
     wls = [w for w in WORKLOADS if any(r["workload"] == w for r in rows)]
     for key, fig, title, unit in (("iops", "iops", "Throughput (mean of the seeds)", "IOPS"),
                                   ("fsync_p99_us", "fsync_p99", "fsync latency p99 (mean of the seeds)", "us"),
