@@ -446,12 +446,22 @@ bool HostFtlBlock::drain_placed() {
 }
 
 void HostFtlBlock::drain(bool all) {
+  // A flush not yet padded: what was buffered before it goes over at once, what came after waits, so
+  // that its padding covers only pages of data it must make durable (with the journal on a write point
+  // of its own, a later data write would otherwise open a page of the data write point that it pads).
+  uint64_t upto = UINT64_MAX;
+  for (const FlushWait& w : flushes_)
+    if (!w.padded) {
+      upto = w.upto;
+      break;
+    }
   for (;;) {
     sweep();                                // slots the FTL released (the drain's too), before the next submission
     if (drain_slot_ != UINT32_MAX) return;  // one at a time: the FTL places them in order
-    if (!(all || wb_.unsent() >= wb_unit_)) return;
     HostWriteBuffer::Entry* e = wb_.next_unsent();
     if (!e) return;
+    const bool before_flush = e->seq < upto;
+    if (!(all || (upto != UINT64_MAX && before_flush) || (upto == UINT64_MAX && wb_.unsent() >= wb_unit_))) return;
     const uint32_t c = ftl_func_submit(f_, 1, e->lba, uint32_t(e->tokens.size()), e->tokens.data(), e->stream);
     if (c == UINT32_MAX) return;  // no command slot: later
     drain_slot_ = c;
@@ -517,7 +527,7 @@ void HostFtlBlock::serve() {
     sweep();
     if (wb_.on()) {
       const uint64_t before = wbc_.drained_lbas, used = wb_.used();
-      drain(wb_want_room_ || !flushes_.empty());
+      drain(wb_want_room_);
       while (ftl_poll(f_)) did = true;
       sweep();
       if (flush_progress()) did = true;
