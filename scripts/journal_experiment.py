@@ -111,6 +111,24 @@ def read_rows(path):
         return [{k: num(v) for k, v in r.items()} for r in csv.DictReader(f)]
 
 
+def keep_data(rows, figs, render, binary, cmd, t0):
+    """The page's data in figs/: results.csv (unless rendering from that very file) and, after runs (not render),
+    provenance.json (the commit and binary that made them); returns the provenance record (None if absent)."""
+    sys.path.insert(0, os.path.join(ROOT, "explore"))
+    from ssdvp_explore import provenance as prov_mod  # standard library only
+    if render:
+        prov = prov_mod.read(os.path.dirname(os.path.abspath(render)))
+    else:
+        prov = prov_mod.collect(binary, cmd, ROOT, skip=["docs/results/"], wall_s=time.monotonic() - t0)
+        prov_mod.write(prov, figs)
+    if not render or os.path.abspath(render) != os.path.abspath(os.path.join(figs, "results.csv")):
+        with open(os.path.join(figs, "results.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            w.writeheader()
+            w.writerows(rows)
+    return prov
+
+
 def page(rows, cmd, quick):
     by = {(r["workload"], r["arm"]): r for r in rows}
     L = []
@@ -209,19 +227,12 @@ def main():
     cmd = "python3 scripts/journal_experiment.py" + (" --quick" if a.quick else "")
     sys.path.insert(0, os.path.join(ROOT, "explore"))
     from ssdvp_explore import provenance as prov_mod  # standard library only
+    t0 = time.monotonic()
     if a.render:
         rows = read_rows(a.render)
-        prov = prov_mod.read(os.path.dirname(os.path.abspath(a.render)))
     else:
-        t0 = time.monotonic()
         rows = [run(a.bin, a.out, wl, arm, a.quick, a.reuse) for wl in WORKLOADS for arm in ARMS]
-        prov = prov_mod.collect(a.bin, cmd, ROOT, skip=["docs/results/"], wall_s=time.monotonic() - t0)
-        prov_mod.write(prov, figs)
-    if not a.render or os.path.abspath(a.render) != os.path.abspath(os.path.join(figs, "results.csv")):
-        with open(os.path.join(figs, "results.csv"), "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-            w.writeheader()
-            w.writerows(rows)
+    prov = keep_data(rows, figs, a.render, a.bin, cmd, t0)
     groups, series = list(WORKLOADS), list(ARMS)
     for key, name, title, unit in (("waf", "waf", "Write amplification", "WAF"),
                                    ("flash_waf", "flash_waf", "Flash writes per host write (with padding)", "flash WAF"),

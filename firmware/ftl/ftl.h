@@ -398,6 +398,12 @@ void ftl_func_prefetch(const struct ftl *f, uint64_t lba, int stage);
  * every slot in flight before the next ftl_func_submit), with its status. */
 uint32_t ftl_func_submit(struct ftl *f, int write, uint64_t lba, uint32_t n, const uint32_t *tokens, uint32_t stream);
 int ftl_func_done(struct ftl *f, uint32_t c, uint32_t *tokens, uint16_t *status);
+/* A flush without waiting (the host-level FTL's write buffer): pads and
+ * programs the host frontiers' open pages (and the trim log) as
+ * ftl_func_flush does and rings the flash doorbell, so that every LBA placed
+ * so far is in a flash operation submitted by now; the caller waits for
+ * those (its HAL knows them). 0, or -1 when the FTL failed. */
+int ftl_func_flush_submit(struct ftl *f);
 
 const struct ftl_stats *ftl_get_stats(const struct ftl *f);
 /* Simulated time with at least one GC victim open, up to now_ns. */

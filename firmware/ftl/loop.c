@@ -316,6 +316,15 @@ int ftl_func_flush(struct ftl *f) {
   return rc;
 }
 
+int ftl_func_flush_submit(struct ftl *f) {
+  f->in_func_call = 1;
+  while (frontier_flush_host(f) == STEP_YIELD) gc_schedule(f);
+  tlog_program(f); /* deallocations before it: durable too */
+  flash_doorbell(f);
+  f->in_func_call = 0;
+  return f->fatal ? -1 : 0;
+}
+
 uint32_t ftl_func_submit(struct ftl *f, int write, uint64_t lba, uint32_t n, const uint32_t *tokens, uint32_t stream) {
   if (lba >= f->cfg.logical_lbas || n > f->cfg.logical_lbas - lba || n == 0 || n > f->cfg.max_transfer_lbas ||
       stream > f->cfg.streams_limit)

@@ -10,6 +10,7 @@
 #include "run/device_state.h"
 #include "run/simulation.h"
 #include "soc/ssd_soc.h"
+#include "ssdvp_geometry.h"
 
 namespace ssdvp {
 
@@ -20,6 +21,11 @@ bool Simulation::build_host_ftl() {
   // Flows and power cuts are refused by the run plan (run_plan.cpp): the host FTL's recovery is built
   // (HostFtlHal::recover, docs/models/host_ftl.md "Power cuts") and tested on the functional drive; the timed
   // run's cut, host restart and check through the host FTL are not.
+  const ftl_config& fw = soc_->fw_config();  // the drive's geometry (its Geometry command reports the same)
+  if (const std::string e = keys.check_write_buffer(fw.slots_per_page, fw.channels * fw.dies_per_channel,
+                                                    fw.lba_bytes ? fw.lba_bytes : SSDVP_GEO_LBA_BYTES);
+      !e.empty())
+    throw ConfigError(e);
   host_ftl_ = std::make_unique<HostFtlBlock>("host_ftl", keys, *mem_, soc_->fw_config());
   host_->pcie.bind(host_ftl_->host_regs);
   host_ftl_->drive.bind(soc_->nvme.host_regs);

@@ -96,6 +96,123 @@ TEST(HostFtlRun, BadConfigurationsNameTheirKey) {
   const fs::path d = scratch("bad");
   // each exits 2 naming its key (the part before '=')
   for (const std::string set : {"host.ftl.queue_depth=0", "host.ftl.clock_hz=-1", "flows.count=2", "power.cut_at=1ms",
-                                "power.cuts=3", "nvme.ocssd.meta=lpn_and_seq"})
+                                "power.cuts=3", "nvme.ocssd.meta=lpn_and_seq",
+                                // the write buffer: not a whole number of 8 KiB pages; less than one stripe
+                                // (a page on each of the 8 dies: 64 KiB)
+                                "host.ftl.write_buffer=12KiB", "host.ftl.write_buffer=56KiB"})
     ssdvp_test::expect_refused(d, ssdvp("--set " + set), set.substr(0, set.find('=')));
+}
+
+// The write buffer (host.ftl.write_buffer, docs/models/host_ftl.md "The
+// write buffer"). open_channel.yaml's drive: 8 KiB pages (2 LBAs) on 8 dies,
+// so its writer drains 16 LBAs at a time.
+namespace {
+
+std::string buffered(const std::string& extra) { return ssdvp("--set host.ftl.write_buffer=1MiB " + extra); }
+
+}  // namespace
+
+TEST(HostFtlWriteBuffer, AWriteCompletesOnceInTheBufferBeforeItsDataReachesFlash) {
+  const fs::path d = scratch("wb_ahead");
+  // 12 writes of one LBA: less than a stripe, and no flush: none leaves the buffer
+  const auto r = ssdvp_test::run_command(
+      d, buffered("--set precondition.fill=0 --set precondition.random_drive_writes=0 "
+                  "--set workload.synthetic.requests=12 --set workload.synthetic.read_fraction=0 -o '" +
+                  (d / "out").string() + "'"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = ssdvp_test::summary(d / "out");
+  EXPECT_TRUE(j["run"]["finished"].get<bool>());
+  EXPECT_EQ(j["host"]["errors"], 0);
+  EXPECT_EQ(j["latency_us"]["write"]["count"], 12);  // all 12 completed
+  const auto& w = j["host_ftl"]["write_buffer"];
+  EXPECT_EQ(w["writes"], 12);
+  EXPECT_EQ(w["max_occupancy_bytes"], 12 * 4096);
+  EXPECT_EQ(w["drained_lbas"], 0);
+  EXPECT_EQ(j["host_ftl"]["vector_commands"]["writes"], 0);  // nothing programmed
+  EXPECT_EQ(j["host_ftl"]["host_lba_writes"], 0);            // nor placed by the FTL
+}
+
+TEST(HostFtlWriteBuffer, ReadsOfBufferedLbasComeFromTheBufferAndEveryReadChecks) {
+  const fs::path d = scratch("wb_reads");
+  // a 1 MiB footprint (256 LBAs), 16 of them buffered at a time: reads meet buffered LBAs
+  const auto r = ssdvp_test::run_command(
+      d, buffered("--set workload.synthetic.footprint=1MiB --set workload.synthetic.read_fraction=0.5 -o '" +
+                  (d / "out").string() + "'"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = ssdvp_test::summary(d / "out");
+  ssdvp_test::expect_clean_run(j, 5000);
+  const auto& w = j["host_ftl"]["write_buffer"];
+  EXPECT_GT(w["read_hits"].get<uint64_t>(), 100u) << w;
+  EXPECT_GE(w["read_hit_lbas"].get<uint64_t>(), w["read_hits"].get<uint64_t>());
+  EXPECT_GT(w["drained_lbas"].get<uint64_t>(), 0u);
+  EXPECT_LE(w["max_occupancy_bytes"].get<uint64_t>(), 1u << 20);
+  EXPECT_EQ(j["host_ftl"]["error"], "");
+}
+
+TEST(HostFtlWriteBuffer, KeepsEveryLbaUnderGc) {
+  const fs::path d = scratch("wb_gc");
+  const auto r = ssdvp_test::run_command(d, buffered("-o '" + (d / "out").string() + "'"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = ssdvp_test::summary(d / "out");
+  ssdvp_test::expect_clean_run(j, 5000);
+  const auto& h = j["host_ftl"];
+  EXPECT_GT(h["gc_lba_writes"].get<uint64_t>(), 0u);
+  EXPECT_EQ(h["error"], "");
+  EXPECT_EQ(h["vector_commands"]["failed"], 0);
+  // no flushes in this workload: whatever the FTL placed came through the buffer
+  EXPECT_EQ(h["write_buffer"]["flushes"], 0);
+  EXPECT_LE(h["host_lba_writes"].get<uint64_t>(), h["write_buffer"]["drained_lbas"].get<uint64_t>());
+  EXPECT_GE(h["write_buffer"]["max_occupancy_bytes"].get<uint64_t>(), 16u * 4096);
+}
+
+TEST(HostFtlWriteBuffer, AFlushWaitsForTheDrainAndPadsThePartialPage) {
+  const fs::path d = scratch("wb_flush");
+  // fio random 4 KiB writes with an fsync after every 16 (journal.yaml's file host): each fsync's flushes
+  // find the buffer holding less than a stripe, wait for it to be placed and pad the FTL's partial pages
+  const auto r = ssdvp_test::run_command(
+      d, ssdvp_test::ssdvp_run(
+             "journal.yaml",
+             "--set nvme.command_set=open_channel --set host.ftl.write_buffer=1MiB "
+             "--set host.files.personality=fio --set host.files.fio.rw=randwrite --set host.files.fio.fsync=16 "
+             "--set host.time_limit=300ms --set log.level=error -o '" +
+                 (d / "out").string() + "'"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = ssdvp_test::summary(d / "out");
+  EXPECT_EQ(j["integrity"]["mismatches"], 0);
+  EXPECT_EQ(j["host"]["errors"], 0);
+  const auto& h = j["host_ftl"];
+  const auto& w = h["write_buffer"];
+  EXPECT_GT(w["flushes"].get<uint64_t>(), 100u);
+  EXPECT_GT(w["flush_waits"].get<uint64_t>(), w["flushes"].get<uint64_t>() / 2);  // most find buffered data
+  EXPECT_GT(w["flush_drained_lbas"].get<uint64_t>(), 0u);
+  EXPECT_GT(w["pad_lbas"].get<uint64_t>(), 0u);
+  EXPECT_LE(w["pad_lbas"].get<uint64_t>(), h["pad_slots"].get<uint64_t>());
+  // a write completes from the buffer while flushes wait for the drain and the padded pages' programs (the
+  // block layer goes on meanwhile: the write p99 stays far below a flush's)
+  const auto& l = j["latency_us"];
+  EXPECT_GT(l["flush"]["p50"].get<double>(), 100 * l["write"]["p50"].get<double>()) << l["flush"] << l["write"];
+  EXPECT_GT(l["flush"]["p50"].get<double>(), 10 * l["write"]["p99"].get<double>()) << l["flush"] << l["write"];
+}
+
+TEST(HostFtlWriteBuffer, OffByDefaultWithTodaysFigures) {
+  const fs::path d = scratch("wb_off");
+  nlohmann::json s[2];
+  for (int i = 0; i < 2; ++i) {
+    const fs::path out = d / (i ? "zero" : "default");
+    const auto r = ssdvp_test::run_command(
+        d, ssdvp((i ? "--set host.ftl.write_buffer=0 " : "") + std::string("-o '") + out.string() + "'"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    s[i] = ssdvp_test::summary(out);
+  }
+  for (const auto& j : s) {
+    EXPECT_EQ(j["host_ftl"]["write_buffer"]["bytes"], 0);
+    EXPECT_EQ(j["host_ftl"]["write_buffer"]["writes"], 0);
+    EXPECT_EQ(j["host_ftl"]["write_buffer"]["read_hits"], 0);
+  }
+  // the unbuffered path: every host write placed by the FTL as it comes
+  EXPECT_EQ(s[0]["host_ftl"]["host_lba_writes"].get<uint64_t>(), s[0]["latency_us"]["write"]["count"].get<uint64_t>());
+  for (const char* k : {"waf", "host_lba_writes", "gc_lba_writes", "erases", "pad_slots"})
+    EXPECT_EQ(s[0]["host_ftl"][k], s[1]["host_ftl"][k]) << k;
+  EXPECT_EQ(s[0]["host_ftl"]["vector_commands"], s[1]["host_ftl"]["vector_commands"]);
+  EXPECT_EQ(s[0]["latency_us"]["write"]["p50"], s[1]["latency_us"]["write"]["p50"]);
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "nvme/nvme_ctrl.h"
+#include "ssdvp_geometry.h"
 
 namespace ssdvp {
 namespace {
@@ -46,7 +47,24 @@ HostFtlBlock::Keys HostFtlBlock::Keys::read(Config& cfg) {
                                       "host-level FTL, gc_copy vector_copy: GC copy units (one flash page each) sent "
                                       "as one Vector Chunk Copy when the FTL rings in several at once",
                                       1, 32));
+  k.write_buffer = cfg.get_size("host.ftl.write_buffer", "0",
+                                "host-level FTL: pblk-like write buffer in host memory: a write completes once copied "
+                                "into it, a writer drains it to flash a stripe at a time, a flush waits for the drain "
+                                "(0: none, writes go to the FTL's page buffers directly)");
   return k;
+}
+
+std::string HostFtlBlock::Keys::check_write_buffer(uint32_t lbas_per_page, uint32_t dies, uint32_t lba_bytes) const {
+  if (!write_buffer) return "";
+  const uint64_t page = uint64_t(lbas_per_page) * lba_bytes, stripe = page * dies;
+  if (write_buffer % page)
+    return "config key 'host.ftl.write_buffer': " + std::to_string(write_buffer) +
+           " bytes is not a multiple of the flash page (" + std::to_string(page) + " bytes)";
+  if (write_buffer < stripe)
+    return "config key 'host.ftl.write_buffer': " + std::to_string(write_buffer) +
+           " bytes is less than one stripe (a page on each of the " + std::to_string(dies) +
+           " dies: " + std::to_string(stripe) + " bytes), the unit its writer drains";
+  return "";
 }
 
 HostFtlBlock::HostFtlBlock(sc_core::sc_module_name nm, const Keys& keys, HostMemory& mem, const ftl_config& tunables)
@@ -59,7 +77,8 @@ HostFtlBlock::HostFtlBlock(sc_core::sc_module_name nm, const Keys& keys, HostMem
       cost_scale_(keys.cost_scale),
       qd_(keys.queue_depth),
       vector_copy_(keys.vector_copy),
-      copy_batch_(keys.copy_batch) {
+      copy_batch_(keys.copy_batch),
+      wb_bytes_(keys.write_buffer) {
   meta_words = cfg_.oc_meta_seq ? 2 : 1;  // the drive's namespace format (nvme.ocssd.meta)
   host_regs.register_b_transport(this, &HostFtlBlock::b_transport);
   SC_THREAD(serve);
@@ -109,6 +128,13 @@ std::string HostFtlBlock::init(const Admin& admin, const std::function<bool(uint
   cfg_.dram_size = uint32_t(dram);
   char msg[256] = "";
   if (ftl_config_check(&cfg_, msg, sizeof msg) != 0) return std::string("host FTL configuration: ") + msg;
+  Keys wk;
+  wk.write_buffer = wb_bytes_;
+  const uint32_t dies = cfg_.channels * cfg_.dies_per_channel;
+  const uint32_t lba_bytes = cfg_.lba_bytes ? cfg_.lba_bytes : SSDVP_GEO_LBA_BYTES;
+  if (std::string e = wk.check_write_buffer(cfg_.slots_per_page, dies, lba_bytes); !e.empty()) return e;
+  wb_ = HostWriteBuffer(wb_bytes_ / lba_bytes);
+  wb_unit_ = uint64_t(cfg_.slots_per_page) * dies;
   HostCpuCost cost = HostCpuCost::defaults();
   cost.clock_hz = clock_hz_;
   for (double& c : cost.cycles) c *= cost_scale_;
@@ -316,22 +342,65 @@ bool HostFtlBlock::fetch() {
       st = NVME_SC_INVALID_FIELD;
     else {
       auto* tok = reinterpret_cast<uint32_t*>(mem_.data() + e.prp1);
-      const uint32_t c = ftl_func_submit(f_, opc == NVME_OP_WRITE, lba, n, tok, stream);
-      if (c == UINT32_MAX) return false;  // no command slot: later
-      inflight_.push_back(Inflight{c, cid, opc == NVME_OP_READ, e.prp1});
-      done = false;
+      const bool write = opc == NVME_OP_WRITE;
+      if (write && wb_.on() && n <= wb_.capacity()) {  // into the write buffer: complete once copied
+        if (!wb_.room(n)) {
+          if (!wb_want_room_) ++wbc_.room_waits;
+          wb_want_room_ = true;  // the writer drains without waiting for a full stripe
+          return false;          // waits for room, in order
+        }
+        wb_want_room_ = false;
+        wb_.put(lba, n, tok, stream);
+        ++wbc_.writes;
+      } else {
+        if (write && wb_.on()) drain_all();  // larger than the buffer: after everything buffered, unbuffered
+        std::vector<std::pair<uint32_t, uint32_t>> buffered;
+        uint32_t t = 0;
+        for (uint32_t i = 0; !write && i < n; ++i)
+          if (wb_.lookup(lba + i, &t)) buffered.emplace_back(i, t);
+        if (!buffered.empty() && buffered.size() == n) {  // every LBA in the buffer: served from it
+          for (const auto& [i, tk] : buffered) tok[i] = tk;
+          ++wbc_.read_hits;
+          wbc_.read_hit_lbas += n;
+        } else {
+          const uint32_t c = ftl_func_submit(f_, write, lba, n, tok, stream);
+          if (c == UINT32_MAX) return false;  // no command slot: later
+          if (!buffered.empty()) {
+            ++wbc_.read_partial;
+            wbc_.read_hit_lbas += buffered.size();
+          }
+          inflight_.push_back(Inflight{c, cid, !write, e.prp1, std::move(buffered)});
+          done = false;
+        }
+      }
     }
   } else if (opc == NVME_OP_DSM) {
     const uint32_t nr = uint32_t(SSDVP_FIELD_GET(NVME_CDW10_DSM_NR, e.cdw10)) + 1;
     if (e.prp1 + uint64_t(nr) * sizeof(nvme_dsm_range) > mem_.size()) {
       st = NVME_SC_DATA_XFER_ERROR;
     } else {
+      for (uint32_t i = 0; i < nr && wb_.on() && !wb_.empty(); ++i) {
+        nvme_dsm_range r;
+        std::memcpy(&r, mem_.data() + e.prp1 + uint64_t(i) * sizeof r, sizeof r);
+        if (wb_.overlaps(r.slba, r.nlb)) {  // buffered writes to these LBAs are placed before the trim
+          ++wbc_.trim_drains;
+          drain_all();
+        }
+      }
       for (uint32_t i = 0; i < nr && st == NVME_SC_SUCCESS; ++i) {
         nvme_dsm_range r;
         std::memcpy(&r, mem_.data() + e.prp1 + uint64_t(i) * sizeof r, sizeof r);
         if (ftl_func_trim(f_, r.slba, r.nlb) != 0) st = NVME_SC_LBA_OUT_OF_RANGE;
       }
     }
+  } else if (opc == NVME_OP_FLUSH && wb_.on()) {  // completes in flush_progress, the block layer goes on
+    ++wbc_.flushes;
+    if (!wb_.empty()) {
+      ++wbc_.flush_waits;
+      wbc_.flush_drained_lbas += wb_.unsent();
+    }
+    flushes_.push_back(FlushWait{cid, wb_.next_seq()});
+    done = false;
   } else if (opc == NVME_OP_FLUSH) {
     hal_->set_blocking(true);  // waits for the padded page's program in simulated time
     if (ftl_func_flush(f_) != 0) st = NVME_SC_INTERNAL;
@@ -347,6 +416,7 @@ bool HostFtlBlock::fetch() {
 }
 
 void HostFtlBlock::sweep() {
+  drain_placed();
   for (size_t i = 0; i < inflight_.size();) {
     Inflight& in = inflight_[i];
     uint16_t st = NVME_SC_SUCCESS;
@@ -354,10 +424,93 @@ void HostFtlBlock::sweep() {
       ++i;
       continue;
     }
+    if (in.read && !in.buffered.empty() && st == NVME_SC_SUCCESS) {  // newer than the flash: the buffer's
+      auto* tok = reinterpret_cast<uint32_t*>(mem_.data() + in.buf);
+      for (const auto& [off, t] : in.buffered) tok[off] = t;
+    }
     finished_.push_back({in.cid, st});
-    inflight_[i] = inflight_.back();
+    inflight_[i] = std::move(inflight_.back());
     inflight_.pop_back();
   }
+}
+
+bool HostFtlBlock::drain_placed() {
+  if (drain_slot_ == UINT32_MAX) return false;
+  uint16_t st = NVME_SC_SUCCESS;
+  if (!ftl_func_done(f_, drain_slot_, nullptr, &st)) return false;
+  if (st != NVME_SC_SUCCESS && error_.empty())
+    error_ = "the FTL failed a write from the write buffer (status " + std::to_string(st) + ")";
+  drain_slot_ = UINT32_MAX;
+  wb_.release_oldest();
+  return true;
+}
+
+void HostFtlBlock::drain(bool all) {
+  // A flush not yet padded: what was buffered before it goes over at once, what came after waits, so
+  // that its padding covers only pages of data it must make durable (with the journal on a write point
+  // of its own, a later data write would otherwise open a page of the data write point that it pads).
+  uint64_t upto = UINT64_MAX;
+  for (const FlushWait& w : flushes_)
+    if (!w.padded) {
+      upto = w.upto;
+      break;
+    }
+  for (;;) {
+    sweep();                                // slots the FTL released (the drain's too), before the next submission
+    if (drain_slot_ != UINT32_MAX) return;  // one at a time: the FTL places them in order
+    HostWriteBuffer::Entry* e = wb_.next_unsent();
+    if (!e) return;
+    const bool before_flush = e->seq < upto;
+    if (!(all || (upto != UINT64_MAX && before_flush) || (upto == UINT64_MAX && wb_.unsent() >= wb_unit_))) return;
+    const uint32_t c = ftl_func_submit(f_, 1, e->lba, uint32_t(e->tokens.size()), e->tokens.data(), e->stream);
+    if (c == UINT32_MAX) return;  // no command slot: later
+    drain_slot_ = c;
+    wbc_.drained_lbas += e->tokens.size();
+    wb_.mark_sent(*e);
+  }
+}
+
+void HostFtlBlock::drain_all() {
+  while (!wb_.empty()) {
+    drain(true);
+    if (wb_.empty()) return;
+    bool did = false;
+    while (ftl_poll(f_)) did = true;
+    const bool placing = drain_slot_ != UINT32_MAX;
+    sweep();
+    if (placing && drain_slot_ == UINT32_MAX) did = true;
+    sync_cpu();
+    if (!did && !wait_any()) {
+      if (error_.empty()) error_ = "the write buffer cannot drain: the FTL accepts no write and waits for nothing";
+      return;
+    }
+  }
+}
+
+bool HostFtlBlock::flush_progress() {
+  bool did = false;
+  while (!flushes_.empty()) {
+    FlushWait& w = flushes_.front();
+    if (!w.padded) {
+      if (!wb_.placed_before(w.upto)) break;  // the writer is still handing its writes over
+      const uint64_t pad0 = stats().pad_slots;
+      const bool ok = ftl_func_flush_submit(f_) == 0;
+      wbc_.pad_lbas += stats().pad_slots - pad0;
+      w.padded = true;
+      w.vec_marker = hal_->next_command_id();
+      did = true;
+      if (!ok) {
+        finished_.push_back({w.cid, NVME_SC_INTERNAL});
+        flushes_.pop_front();
+        continue;
+      }
+    }
+    if (!hal_->completed_before(w.vec_marker)) break;  // a program sent before it is still in flight
+    finished_.push_back({w.cid, NVME_SC_SUCCESS});
+    flushes_.pop_front();
+    did = true;
+  }
+  return did;
 }
 
 // The block layer: one host CPU thread runs the FTL for every command.
@@ -372,6 +525,14 @@ void HostFtlBlock::serve() {
     }
     while (ftl_poll(f_)) did = true;
     sweep();
+    if (wb_.on()) {
+      const uint64_t before = wbc_.drained_lbas, used = wb_.used();
+      drain(wb_want_room_);
+      while (ftl_poll(f_)) did = true;
+      sweep();
+      if (flush_progress()) did = true;
+      if (wbc_.drained_lbas != before || wb_.used() != used) did = true;
+    }
     sync_cpu();
     if (!finished_.empty()) {
       for (const auto& [cid, st] : finished_) finish(cid, st);
@@ -415,6 +576,20 @@ nlohmann::json HostFtlBlock::summary(double span_s) const {
       {"erases", s.erases - at_start_.erases},
       {"pad_slots", s.pad_slots - at_start_.pad_slots},
       {"free_blocks_min", s.free_blocks_min},
+      {"write_buffer",
+       {{"bytes", wb_bytes_},
+        {"writes", wbc_.writes},
+        {"room_waits", wbc_.room_waits},
+        {"max_occupancy_bytes", wb_.max_used() * (wb_.on() ? wb_bytes_ / wb_.capacity() : 0)},
+        {"drained_lbas", wbc_.drained_lbas},
+        {"read_hits", wbc_.read_hits},
+        {"read_partial_hits", wbc_.read_partial},
+        {"read_hit_lbas", wbc_.read_hit_lbas},
+        {"flushes", wbc_.flushes},
+        {"flush_waits", wbc_.flush_waits},
+        {"flush_drained_lbas", wbc_.flush_drained_lbas},
+        {"pad_lbas", wbc_.pad_lbas},
+        {"trim_drains", wbc_.trim_drains}}},
       {"error", error_}};
 }
 

@@ -17,6 +17,11 @@
 // CPU time (the firmware's cost estimates x host.ftl.cost_scale at
 // host.ftl.clock_hz) passes in simulated time on the one host CPU thread
 // that runs it, before the vector commands and completions it leads to.
+// With host.ftl.write_buffer > 0, writes complete once copied into a
+// pblk-like ring buffer in host memory (host_write_buffer.h) instead, which
+// a writer hands to the FTL a stripe at a time; reads of buffered LBAs are
+// served from it, and a flush completes once what was buffered before it is
+// on flash, without holding the block layer meanwhile.
 #pragma once
 
 #include <systemc>
@@ -35,6 +40,7 @@
 
 #include "common/config.h"
 #include "ftl/host_ftl_hal.h"
+#include "ftl/host_write_buffer.h"
 #include "host/host_memory.h"
 #include "host/nvme_queue_pair.h"
 
@@ -49,9 +55,13 @@ class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
   struct Keys {
     double clock_hz = 3e9, cost_scale = 1.0;
     uint32_t queue_depth = 64;
-    bool vector_copy = false;  // host.ftl.gc_copy: vector_copy
-    uint32_t copy_batch = 1;   // host.ftl.copy_batch
+    bool vector_copy = false;   // host.ftl.gc_copy: vector_copy
+    uint32_t copy_batch = 1;    // host.ftl.copy_batch
+    uint64_t write_buffer = 0;  // host.ftl.write_buffer, bytes (0: no buffer)
     static Keys read(Config& cfg);
+    // The write buffer's size against the drive's geometry (LBAs per page,
+    // dies, bytes per LBA): "" or a message naming the key.
+    std::string check_write_buffer(uint32_t lbas_per_page, uint32_t dies, uint32_t lba_bytes) const;
   };
   // tunables: the run's firmware configuration (ftl.* keys: placement, GC,
   // buffers, ...), whose geometry is replaced by the drive's Geometry.
@@ -103,6 +113,18 @@ class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
   bool fetch();  // takes the host driver's next command; false when none or no room
   void sweep();  // host commands the FTL finished, into finished_
   void finish(uint16_t cid, uint16_t status);
+  // The write buffer's writer: hands the oldest buffered write to the FTL
+  // when a stripe is buffered (or `all`), one FTL write at a time (so the
+  // FTL places them in order). drain_all() returns once every buffered
+  // write is placed (a flush, a trim of buffered LBAs), in simulated time.
+  void drain(bool all);
+  void drain_all();
+  // Flushes behind the write buffer, in order: each waits until the writes
+  // buffered before it are placed, then pads the FTL's open pages
+  // (ftl_func_flush_submit) and completes once every flash operation sent
+  // by then has. The block layer goes on meanwhile. True if one moved on.
+  bool flush_progress();
+  bool drain_placed();  // the FTL write of the drain is placed (its entry released); false while waiting
 
   struct Vec {  // a vector command in flight at the drive
     uint32_t id = 0;
@@ -122,7 +144,8 @@ class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
     uint32_t slot;   // its FTL command slot
     uint16_t cid;
     bool read;
-    uint64_t buf;  // the host driver's token buffer
+    uint64_t buf;                                         // the host driver's token buffer
+    std::vector<std::pair<uint32_t, uint32_t>> buffered;  // a read: (offset, token) the write buffer held at its start
   };
 
   HostMemory& mem_;
@@ -163,6 +186,23 @@ class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
   double busy_at_start_ = 0;
   uint64_t vec_at_start_[6] = {};  // writes, reads, resets, failed, copies, copy_pages
   uint64_t host_cmds_ = 0, max_vec_busy_ = 0;
+  // the write buffer (host.ftl.write_buffer)
+  uint64_t wb_bytes_ = 0;
+  HostWriteBuffer wb_;
+  uint64_t wb_unit_ = 0;              // LBAs the writer drains at a time: one page on every die
+  uint32_t drain_slot_ = UINT32_MAX;  // the FTL command of the entry being placed
+  bool wb_want_room_ = false;         // a write waits for room
+  struct FlushWait {
+    uint16_t cid;
+    uint64_t upto;            // the buffer's writes numbered below this came before it
+    bool padded = false;      // ftl_func_flush_submit done
+    uint32_t vec_marker = 0;  // then: the flash operations numbered below this must complete
+  };
+  std::deque<FlushWait> flushes_;
+  struct WbCounts {
+    uint64_t writes = 0, room_waits = 0, read_hits = 0, read_partial = 0, read_hit_lbas = 0, flushes = 0,
+             flush_waits = 0, flush_drained_lbas = 0, pad_lbas = 0, trim_drains = 0, drained_lbas = 0;
+  } wbc_;
 };
 
 // One line for the printed summary ("" when the run had no host FTL).

@@ -116,6 +116,10 @@ class HostFtlHal {
   // blocking ftl_func_* calls then run in simulated time.
   void set_blocking(bool on) { blocking_ = on; }
   size_t outstanding() const { return queued_.size(); }
+  // Flash operations are numbered as they go to the port: the next one's
+  // number, and whether every one numbered below `id` has completed.
+  uint32_t next_command_id() const { return next_id_; }
+  bool completed_before(uint32_t id) const { return queued_.empty() || queued_.begin()->first >= id; }
   // Keeps the LBA (OOB metadata) of every sector the FTL programs or copies,
   // in host memory (4 bytes per sector of the drive), as pblk keeps each
   // line's LBA list: a copy's completion reports its sources' LBAs from it.
