@@ -280,7 +280,10 @@ void HostDriver::complete_request(Request& r, uint64_t now) {
       res_.flush_latency.add(lat);
       break;
   }
-  if (r.io.flags & host::kIoFsyncEnd) res_.fsync_latency.add((now - fsync_begin_ps_) / 1000);
+  if ((r.io.flags & host::kIoFsyncEnd) && !fsync_begins_.empty()) {  // the oldest open fsync ends
+    res_.fsync_latency.add((now - fsync_begins_.front()) / 1000);
+    fsync_begins_.pop_front();
+  }
   res_.requests++;
   res_.end_ps = now;
   block_feed_->done(gcdetect::Dir(int(r.io.op)), bytes, r.arrival_ps, now);
@@ -455,7 +458,7 @@ void HostDriver::take_arrivals(Arrivals& a, uint64_t now) {
     r.io = a.next;
     r.arrival_ps = pacer_.arrival(a.next.time_ps, now);
     r.id = next_id_++;
-    if (a.next.flags & host::kIoFsyncBegin) fsync_begin_ps_ = r.arrival_ps;
+    if (a.next.flags & host::kIoFsyncBegin) fsync_begins_.push_back(r.arrival_ps);
     if (admit(r)) {
       live_.emplace(r.id, r);
       waiting_.push_back(r.id);

@@ -280,7 +280,10 @@ class HostDriver : public sc_core::sc_module {
   std::map<uint64_t, Request> live_;  // admitted and not yet complete, by id
   std::deque<uint64_t> waiting_;      // ids of those not yet wholly issued, in arrival order
   uint64_t next_id_ = 0;
-  uint64_t fsync_begin_ps_ = 0;  // admission of the current fsync's first request
+  // Admission of each open fsync's first request, oldest first: a file system
+  // commits its fsyncs in order (each ends with a barrier write), so the next
+  // fsync end closes the oldest; a later fsync may begin before it ends.
+  std::deque<uint64_t> fsync_begins_;
   uint64_t charged_commands_ = 0;
   bool finished_ = false;
   std::exception_ptr error_;

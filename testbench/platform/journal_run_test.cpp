@@ -64,3 +64,26 @@ TEST(JournalRun, BadJournalStreamNamesTheKey) {
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("host.files.journal_stream"), std::string::npos) << r.err;
 }
+
+// An fsync spans from its first request's admission to its last's
+// completion, and the journal ends every fsync with a flush (the commit's
+// FUA, or the flush of an empty fsync), so none is shorter than the shortest
+// flush. With the host FTL the next fsync's first request is often admitted
+// before the one before it ends (it waits behind the barrier): each end closes
+// the oldest open fsync, not the newest.
+TEST(JournalRun, NoFsyncIsShorterThanTheFlushThatEndsIt) {
+  const fs::path d = scratch("fsync");
+  for (const std::string set : {"", "--set nvme.command_set=open_channel --set host.files.journal_stream=0"}) {
+    const fs::path out = d / (set.empty() ? "device" : "host");
+    const auto r = ssdvp_test::run_command(d, ssdvp(set + " -o '" + out.string() + "'"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = ssdvp_test::summary(out);
+    const auto& flush = j["latency_us"]["flush"];
+    const auto& f = j["journal"]["fsync_latency_us"];
+    ASSERT_GT(f["count"].get<uint64_t>(), 100u) << out;
+    ASSERT_GE(flush["count"].get<uint64_t>(), f["count"].get<uint64_t>()) << out;
+    // the lowest non-empty histogram buckets [lo, hi, count]: fsync's at or above the flushes'
+    EXPECT_GE(f["histogram"][0][0].get<double>(), flush["histogram"][0][0].get<double>()) << out;
+    EXPECT_GE(f["p50"].get<double>(), flush["p50"].get<double>()) << out;
+  }
+}
