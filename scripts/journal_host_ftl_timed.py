@@ -176,10 +176,9 @@ def page(rows, cmd, sim_time, prov):
          "well, as the seed did; *no buffer*: the same without the write buffer (writes complete once in the "
          "FTL's page buffers).", "",
          "fsync latency is the journal's figure (`journal.fsync_latency_us`: from the admission of a commit's first "
-         "request to the completion of its last flush). The host driver keeps one start time for it, so when a later "
-         "fsync's first request is admitted before an earlier fsync has ended, the earlier one is timed from the "
-         "later start and looks shorter than it was; **Flush** is the NVMe Flush commands' own latency "
-         "(`latency_us.flush`), which has no such catch.", "",
+         "request to the completion of its last flush; the next fsync's first request is often admitted while one "
+         "still waits behind its barriers, and each is timed from its own); **Flush** is the NVMe Flush commands' "
+         "own latency (`latency_us.flush`).", "",
          f"WAF is over a fixed {sim_time} of simulated time, not over a fixed amount of data: an arm that writes "
          "more in that time runs further from the fill into GC's steady state, where WAF is higher, so WAF "
          "comparisons between arms whose host writes differ much are biased against the faster one (the host "
