@@ -128,11 +128,9 @@ std::string HostFtlBlock::init(const Admin& admin, const std::function<bool(uint
   cfg_.dram_size = uint32_t(dram);
   char msg[256] = "";
   if (ftl_config_check(&cfg_, msg, sizeof msg) != 0) return std::string("host FTL configuration: ") + msg;
-  Keys wk;
-  wk.write_buffer = wb_bytes_;
+  // The buffer's size against this geometry is checked before the run (build_host_ftl).
   const uint32_t dies = cfg_.channels * cfg_.dies_per_channel;
   const uint32_t lba_bytes = cfg_.lba_bytes ? cfg_.lba_bytes : SSDVP_GEO_LBA_BYTES;
-  if (std::string e = wk.check_write_buffer(cfg_.slots_per_page, dies, lba_bytes); !e.empty()) return e;
   wb_ = HostWriteBuffer(wb_bytes_ / lba_bytes);
   wb_unit_ = uint64_t(cfg_.slots_per_page) * dies;
   HostCpuCost cost = HostCpuCost::defaults();

@@ -18,14 +18,8 @@ void HostWriteBuffer::put(uint64_t lba, uint32_t n, const uint32_t* tokens, uint
   max_used_ = std::max(max_used_, used_);
 }
 
-HostWriteBuffer::Entry* HostWriteBuffer::next_unsent() {
-  for (Entry& e : ring_)
-    if (!e.sent) return &e;
-  return nullptr;
-}
-
-void HostWriteBuffer::mark_sent(Entry& e) {
-  e.sent = true;
+void HostWriteBuffer::mark_sent(const Entry& e) {
+  ++sent_;
   unsent_ -= e.tokens.size();
 }
 
@@ -37,7 +31,10 @@ void HostWriteBuffer::release_oldest() {
     if (it != index_.end() && it->second.seq == e.seq) index_.erase(it);  // a newer write keeps its own
   }
   used_ -= e.tokens.size();
-  if (!e.sent) unsent_ -= e.tokens.size();
+  if (sent_)  // the oldest is handed when any is
+    --sent_;
+  else
+    unsent_ -= e.tokens.size();
   ring_.pop_front();
 }
 

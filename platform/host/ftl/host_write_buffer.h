@@ -6,6 +6,7 @@
 // one at a time, and releases an entry once the FTL has placed it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
@@ -19,7 +20,6 @@ class HostWriteBuffer {
     uint64_t seq = 0, lba = 0;
     uint32_t stream = 0;
     std::vector<uint32_t> tokens;
-    bool sent = false;  // handed to the FTL, not yet placed
   };
 
   // capacity in LBAs (0: no buffer)
@@ -39,9 +39,10 @@ class HostWriteBuffer {
 
   // Appends a write (room(n) must hold): its tokens are copied.
   void put(uint64_t lba, uint32_t n, const uint32_t* tokens, uint32_t stream);
-  // The oldest entry not handed to the FTL yet (null when none), and marking it handed.
-  Entry* next_unsent();
-  void mark_sent(Entry& e);
+  // The oldest entry not handed to the FTL yet (null when none), and marking it
+  // handed. Entries are handed in order, so the handed ones are a prefix of the ring.
+  Entry* next_unsent() { return sent_ < ring_.size() ? &ring_[sent_] : nullptr; }
+  void mark_sent(const Entry& e);  // e: next_unsent()
   // The oldest entry is placed by the FTL: its room and its index entries freed.
   void release_oldest();
   // The newest buffered token of lba.
@@ -51,6 +52,7 @@ class HostWriteBuffer {
  private:
   uint64_t cap_, used_ = 0, unsent_ = 0, max_used_ = 0, next_seq_ = 0;
   std::deque<Entry> ring_;
+  size_t sent_ = 0;  // the ring's first sent_ entries are handed to the FTL
   struct Newest {
     uint64_t seq;
     uint32_t token;
