@@ -307,10 +307,16 @@ int ftl_func_set_gc_threshold(struct ftl *f, uint32_t blocks) {
   return 0;
 }
 
+/* A flush's work before its wait: the host frontiers' open pages padded and
+ * programmed, and the trim log (deallocations before it: durable too). */
+static void func_flush_pages(struct ftl *f) {
+  while (frontier_flush_host(f) == STEP_YIELD) gc_schedule(f);
+  tlog_program(f);
+}
+
 int ftl_func_flush(struct ftl *f) {
   f->in_func_call = 1;
-  while (frontier_flush_host(f) == STEP_YIELD) gc_schedule(f);
-  tlog_program(f); /* deallocations before it: durable too */
+  func_flush_pages(f);
   const int rc = func_drain(f);
   f->in_func_call = 0;
   return rc;
@@ -318,8 +324,7 @@ int ftl_func_flush(struct ftl *f) {
 
 int ftl_func_flush_submit(struct ftl *f) {
   f->in_func_call = 1;
-  while (frontier_flush_host(f) == STEP_YIELD) gc_schedule(f);
-  tlog_program(f); /* deallocations before it: durable too */
+  func_flush_pages(f);
   flash_doorbell(f);
   f->in_func_call = 0;
   return f->fatal ? -1 : 0;
