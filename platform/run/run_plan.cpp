@@ -18,10 +18,8 @@ bool flows(const RunPlan& p) { return single(p) && p.flows > 0; }
 RunPlan RunPlan::read(Config& cfg, RunEntry entry) {
   RunPlan p;
   p.entry = entry;
-  p.fill = cfg.get_double("precondition.fill", 1.0, "");
-  p.random_dw = cfg.get_double("precondition.random_drive_writes", 0.0, "");
-  p.wl_fraction = cfg.get_double("precondition.workload_fraction", 0.0, "");
-  p.wl_requests = cfg.get_u64("precondition.workload_requests", 0, "");
+  p.keys = RunKeys::read(cfg);
+  p.power = PowerKeys::read(cfg);
   p.command_set = cfg.get_string("nvme.command_set", "nvm", "");
   p.source = cfg.get_string("workload.source", "synthetic", "");
   p.flows = cfg.get_u64("flows.count", 0, "");
@@ -32,8 +30,6 @@ RunPlan RunPlan::read(Config& cfg, RunEntry entry) {
   p.time_limit = cfg.get_time_ps("host.time_limit", "0s", "") != 0;
   p.files_loops = cfg.get_u64("host.files.loops", 0, "") != 0;
   p.lba_wrap = cfg.get_bool("host.lba_wrap", true, "");
-  p.cut_at = cfg.get_time_ps("power.cut_at", "0s", "") != 0;
-  p.cuts = cfg.get_u64("power.cuts", 0, "");
   for (const char* k : {"flash.fault.program_fail_rate", "flash.fault.erase_fail_rate", "flash.ecc.rber",
                         "flash.ecc.rber_per_pe", "flash.ecc.rber_per_hour", "flash.ecc.rber_per_read"})
     if (cfg.get_double(k, 0.0, "") != 0) p.media_faults.push_back(k);
@@ -54,28 +50,28 @@ using P = const RunPlan&;
 const PlanRule kRules[] = {
     // What interrupts the run.
     {"power.cuts", false, "power.cut_at", "one or the other", "power.cuts=2 power.cut_at=1ms",
-     [](P p) { return p.cuts && p.cut_at; }},
+     [](P p) { return p.power.cuts && p.power.cut_ps; }},
     // The zoned personality: the drive has no LBA map and no zone-state recovery.
     {"flows.count", false, "nvme.command_set zns", "one host writes the zones",
      "nvme.command_set=zns precondition.fill=0 flows.count=2", [](P p) { return zns(p) && p.flows; }},
     {"power.cut_at", false, "nvme.command_set zns", "no zone-state recovery yet",
-     "nvme.command_set=zns precondition.fill=0 power.cut_at=1ms", [](P p) { return zns(p) && p.cut_at; }},
+     "nvme.command_set=zns precondition.fill=0 power.cut_at=1ms", [](P p) { return zns(p) && p.power.cut_ps; }},
     {"power.cuts", false, "nvme.command_set zns", "no zone-state recovery yet",
-     "nvme.command_set=zns precondition.fill=0 power.cuts=2", [](P p) { return zns(p) && p.cuts; }},
+     "nvme.command_set=zns precondition.fill=0 power.cuts=2", [](P p) { return zns(p) && p.power.cuts; }},
     {"precondition.fill", false, "nvme.command_set zns", "the drive has no LBA map to fill functionally; set it to 0",
-     "nvme.command_set=zns", [](P p) { return zns(p) && p.fill != 0; }},
+     "nvme.command_set=zns", [](P p) { return zns(p) && p.keys.fill != 0; }},
     {"precondition.random_drive_writes", false, "nvme.command_set zns",
      "the drive has no LBA map to fill functionally; set it to 0",
      "nvme.command_set=zns precondition.fill=0 precondition.random_drive_writes=1",
-     [](P p) { return zns(p) && p.random_dw != 0; }},
+     [](P p) { return zns(p) && p.keys.random_dw != 0; }},
     {"precondition.workload_fraction", false, "nvme.command_set zns",
      "the drive has no LBA map to fill functionally; set it to 0",
      "nvme.command_set=zns precondition.fill=0 precondition.workload_fraction=0.5",
-     [](P p) { return zns(p) && p.wl_fraction != 0; }},
+     [](P p) { return zns(p) && p.keys.wl_fraction != 0; }},
     {"precondition.workload_requests", false, "nvme.command_set zns", "the drive has no LBA map to fill functionally",
      "nvme.command_set=zns precondition.fill=0 "
      "precondition.workload_requests=10",
-     [](P p) { return zns(p) && p.wl_requests != 0; }},
+     [](P p) { return zns(p) && p.keys.wl_requests != 0; }},
     {"workload.source", true, "zoned needs nvme.command_set zns", "a zoned log writes a zoned namespace's zones",
      "workload.source=zoned", [](P p) { return p.source == "zoned" && (p.entry == RunEntry::array || !zns(p)); }},
     // The open-channel personality: one host FTL on one host; its recovery is functional only.
@@ -83,24 +79,24 @@ const PlanRule kRules[] = {
      "nvme.command_set=open_channel flows.count=2", [](P p) { return open_channel(p) && p.flows; }},
     {"power.cut_at", false, "nvme.command_set open_channel in a timed run",
      "the host FTL's recovery runs on the functional drive only: firmware_host_ftl_power_test",
-     "nvme.command_set=open_channel power.cut_at=1ms", [](P p) { return open_channel(p) && p.cut_at; }},
+     "nvme.command_set=open_channel power.cut_at=1ms", [](P p) { return open_channel(p) && p.power.cut_ps; }},
     {"power.cuts", false, "nvme.command_set open_channel in a timed run",
      "the host FTL's recovery runs on the functional drive only: firmware_host_ftl_power_test",
-     "nvme.command_set=open_channel power.cuts=2", [](P p) { return open_channel(p) && p.cuts; }},
+     "nvme.command_set=open_channel power.cuts=2", [](P p) { return open_channel(p) && p.power.cuts; }},
     {"nvme.command_set", false, "--save-state or --load-state",
      "open_channel keeps its FTL on the host, which a saved drive does not carry",
      "nvme.command_set=open_channel --save-state", [](P p) { return open_channel(p) && saved(p); }},
     // Flows: several hosts, each with its own queues, workload and LBA range.
     {"power.cuts", false, "flows (flows.count > 0)", "each flow's queues would have to be made again",
-     "flows.count=2 power.cuts=2", [](P p) { return flows(p) && p.cuts; }},
+     "flows.count=2 power.cuts=2", [](P p) { return flows(p) && p.power.cuts; }},
     {"power.cut_at", false, "flows (flows.count > 0)", "each flow's queues would have to be made again",
-     "flows.count=2 power.cut_at=1ms", [](P p) { return flows(p) && p.cut_at; }},
+     "flows.count=2 power.cut_at=1ms", [](P p) { return flows(p) && p.power.cut_ps; }},
     {"host.streams", false, "flows (flows.count > 0)", "the stream layers wrap one host's workload",
      "flows.count=2 host.streams=random", [](P p) { return flows(p) && p.streams != "none"; }},
     {"precondition.workload_requests", false, "flows (flows.count > 0)", "each flow's workload is its own",
-     "flows.count=2 precondition.workload_requests=10", [](P p) { return flows(p) && p.wl_requests; }},
+     "flows.count=2 precondition.workload_requests=10", [](P p) { return flows(p) && p.keys.wl_requests; }},
     {"precondition.workload_fraction", false, "flows (flows.count > 0)", "each flow's workload is its own",
-     "flows.count=2 precondition.workload_fraction=0.5", [](P p) { return flows(p) && p.wl_fraction > 0; }},
+     "flows.count=2 precondition.workload_fraction=0.5", [](P p) { return flows(p) && p.keys.wl_fraction > 0; }},
     {"host.lba_wrap", false, "flows (flows.count > 0)", "each flow folds its requests into its LBAs",
      "flows.count=2 host.lba_wrap=false", [](P p) { return flows(p) && !p.lba_wrap; }},
     // Streams.
@@ -113,12 +109,12 @@ const PlanRule kRules[] = {
      "the file system's layout: dumpe2fs -h and debugfs -R \"stat <8>\" output",
      "workload.source=trace host.streams=journal", [](P p) { return p.streams == "journal" && !p.ext4_layout; }},
     {"power.cuts", false, "host.streams", "the Streams directive would have to be enabled again",
-     "host.streams=random power.cuts=2", [](P p) { return single(p) && p.cuts && p.streams != "none"; }},
+     "host.streams=random power.cuts=2", [](P p) { return single(p) && p.power.cuts && p.streams != "none"; }},
     // The file-level host.
     {"precondition.workload_fraction", false, "workload.source: files",
      "the fileset is laid out as preconditioning; use host.files.loops",
      "workload.source=files host.time_limit=1s precondition.workload_fraction=0.5",
-     [](P p) { return single(p) && p.source == "files" && p.wl_fraction > 0; }},
+     [](P p) { return single(p) && p.source == "files" && p.keys.wl_fraction > 0; }},
     {"host.time_limit", true, "required with workload.source: files unless host.files.loops is set",
      "a file-level host runs its flowops until stopped", "workload.source=files",
      [](P p) { return p.entry == RunEntry::run && p.source == "files" && !p.time_limit && !p.files_loops; }},
@@ -130,10 +126,11 @@ const PlanRule kRules[] = {
     {"host.time_limit", false, "ssdvp serve", "the requests come from clients", "ssdvp serve host.time_limit=1s",
      [](P p) { return p.entry == RunEntry::serve && p.time_limit; }},
     {"precondition.workload_requests", false, "ssdvp serve", "the requests come from clients",
-     "ssdvp serve precondition.workload_requests=10", [](P p) { return p.entry == RunEntry::serve && p.wl_requests; }},
+     "ssdvp serve precondition.workload_requests=10",
+     [](P p) { return p.entry == RunEntry::serve && p.keys.wl_requests; }},
     {"precondition.workload_fraction", false, "ssdvp serve", "the requests come from clients",
      "ssdvp serve precondition.workload_fraction=0.5",
-     [](P p) { return p.entry == RunEntry::serve && p.wl_fraction > 0; }},
+     [](P p) { return p.entry == RunEntry::serve && p.keys.wl_fraction > 0; }},
     // Saved drives (docs/state.md).
     {"--save-state/--load-state", false, "array.level", "a saved drive is one SSD", "array.level=raid5 --save-state",
      [](P p) { return p.entry == RunEntry::array && saved(p); }},
@@ -142,7 +139,7 @@ const PlanRule kRules[] = {
     {"--precondition-only", true, "needs --save-state DIR", "it saves the drive and stops", "--precondition-only",
      [](P p) { return p.precondition_only && !p.save_state; }},
     {"power.cut_at", false, "--save-state or --load-state", "not built; power.cuts works after a load",
-     "power.cut_at=1ms --save-state", [](P p) { return single(p) && saved(p) && p.cut_at; }},
+     "power.cut_at=1ms --save-state", [](P p) { return single(p) && saved(p) && p.power.cut_ps; }},
 };
 
 // The media-fault model's random-number state and per-block read counts are not saved.

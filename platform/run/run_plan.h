@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "common/config.h"
+#include "run/power_loss.h"
+#include "run/precondition.h"
 
 namespace ssdvp {
 
@@ -27,8 +29,7 @@ struct RunPlan {
   // What starts the drive.
   enum class Start { fresh, preconditioned, loaded };
   bool save_state = false, load_state = false, precondition_only = false;  // --save-state, --load-state, ...
-  double fill = 1.0, random_dw = 0, wl_fraction = 0;                       // precondition.*
-  uint64_t wl_requests = 0;
+  RunKeys keys;  // precondition.* (and timeline.*), as the config sets them
   // The drive's personality and what drives it.
   std::string command_set = "nvm";   // nvme.command_set
   std::string source = "synthetic";  // workload.source
@@ -41,15 +42,16 @@ struct RunPlan {
   bool files_loops = false;          // host.files.loops > 0
   bool lba_wrap = true;              // host.lba_wrap
   // What interrupts it.
-  bool cut_at = false;  // power.cut_at > 0
-  uint64_t cuts = 0;    // power.cuts
+  PowerKeys power;  // power.cut_at, power.cuts, ...
   // The media-fault model's keys that are set (a saved drive does not carry its state).
   std::vector<std::string> media_faults;
 
   // Reads the keys above (cfg has its keys declared: Config::declare_all).
   static RunPlan read(Config& cfg, RunEntry entry = RunEntry::run);
   Start start() const;
-  bool preconditions() const { return fill > 0 || random_dw > 0 || wl_fraction > 0 || wl_requests > 0; }
+  bool preconditions() const {
+    return keys.fill > 0 || keys.random_dw > 0 || keys.wl_fraction > 0 || keys.wl_requests > 0;
+  }
   // Throws ConfigError for the first row of plan_rules() the plan breaks.
   void check() const;
 };

@@ -103,9 +103,8 @@ void Simulation::build() {
   }
   contribute_firmware_sections();
 
-  keys_ = RunKeys::read(cfg);
-  power_ = PowerKeys::read(cfg);
-  power_.check_cost(soc_->logical_lbas());
+  keys_ = plan_.keys;  // the fileset's layout may add to its workload_requests (attach_files_host)
+  plan_.power.check_cost(soc_->logical_lbas());
   if (!keys_.timeline.empty())
     timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
   const host::ZoneGeometry zones = zns_geometry(soc_->fw_config());
@@ -270,13 +269,13 @@ RunOutcome Simulation::drive(std::chrono::steady_clock::time_point t0) {
   RunWarningFacts facts;
   facts.open_loop = !host_->closed_loop();
   facts.queue_depth = host_->queue_depth();
-  if (power_.cut_ps) {
+  if (plan_.power.cut_ps) {
     sb_->track_durability();
-    sc_core::sc_start(sc_core::sc_time::from_value(power_.cut_ps));
+    sc_core::sc_start(sc_core::sc_time::from_value(plan_.power.cut_ps));
     if (!host_->finished() && host_->error() == nullptr && soc_->cpu().fault().empty()) return run_power_cut(t0);
     facts.cut_missed = true;
-    facts.cut_at_s = double(power_.cut_ps) * 1e-12;
-  } else if (power_.cuts) {
+    facts.cut_at_s = double(plan_.power.cut_ps) * 1e-12;
+  } else if (plan_.power.cuts) {
     cuts = run_power_cuts();
   } else {
     // the requests preconditioning took from the workload are not in the timed part
@@ -307,8 +306,8 @@ RunOutcome Simulation::drive(std::chrono::steady_clock::time_point t0) {
   out.summary = summarize(wall);
   out.clean = out.summary["integrity"]["mismatches"] == 0 && out.summary["flash"]["violations"] == 0 &&
               out.summary["cpu"]["bus_errors"] == 0 && host_finished();
-  if (power_.cuts) {
-    out.summary["power"] = power_cuts_summary(cuts, power_);
+  if (plan_.power.cuts) {
+    out.summary["power"] = power_cuts_summary(cuts, plan_.power);
     out.clean = out.clean && out.summary["power"]["violations"] == 0;
   }
   add_run_warnings(out.summary, facts);
@@ -323,7 +322,7 @@ RunOutcome Simulation::run_power_cut(std::chrono::steady_clock::time_point t0) {
   out.summary = summarize(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   if (monitor_) halt_processes(*monitor_);
   for (size_t i = 1; flows_ && i < flows_->size(); ++i) halt_processes(flows_->driver(i));
-  out.summary["power"] = power_cut_and_recover(*soc_, *host_, *sb_, power_);
+  out.summary["power"] = power_cut_and_recover(*soc_, *host_, *sb_, plan_.power);
   out.clean = out.summary["integrity"]["mismatches"] == 0 && out.summary["flash"]["violations"] == 0 &&
               out.summary["cpu"]["bus_errors"] == 0 && out.summary["power"]["violations"] == 0;
   return out;

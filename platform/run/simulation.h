@@ -124,8 +124,7 @@ class Simulation {
   ftl_stats cut_carry_{};                // power.cuts: what the firmware's counters lost at the cuts (cut_counters.h)
   uint64_t at_start_gc_active_ns_ = 0;
   Controller::Usage at_start_usage_{};
-  RunKeys keys_;
-  PowerKeys power_;                 // power.* (power_loss.h)
+  RunKeys keys_;                    // plan_.keys, with what the run itself adds (the file-level host's layout requests)
   std::unique_ptr<FlowSet> flows_;  // flows.count > 0: host_ is flow 0 (host/flows.h)
   const HostResults& host_results() const;
   bool host_finished() const;

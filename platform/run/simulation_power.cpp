@@ -16,7 +16,7 @@ std::vector<nlohmann::json> Simulation::run_power_cuts() {
   sb_->track_durability();
   const uint64_t t0 = sc_core::sc_time_stamp().value();
   uint64_t down = 0;  // simulated time spent recovering so far
-  for (const uint64_t at : power_.instants()) {
+  for (const uint64_t at : plan_.power.instants()) {
     const uint64_t now = sc_core::sc_time_stamp().value();
     if (t0 + at + down > now) sc_core::sc_start(sc_core::sc_time::from_value(t0 + at + down - now));
     if (host_->finished() || host_->error() != nullptr || !soc_->cpu().fault().empty() ||
@@ -27,7 +27,7 @@ std::vector<nlohmann::json> Simulation::run_power_cuts() {
     Controller& fw = soc_->cpu();
     const ftl_stats at_cut = fw.stats();
     const uint64_t gc_ns_at_cut = fw.gc_active_ns(fw.firmware_time_ns());
-    cuts.push_back(power_cut_and_recover(*soc_, *host_, *sb_, power_, true));
+    cuts.push_back(power_cut_and_recover(*soc_, *host_, *sb_, plan_.power, true));
     // The recovered firmware counts from 0: what it lost is carried (cut_counters.h).
     add_counter_difference(cut_carry_, at_cut, fw.stats());
     at_start_gc_active_ns_ += fw.gc_active_ns(fw.firmware_time_ns()) - gc_ns_at_cut;
