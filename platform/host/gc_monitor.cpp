@@ -5,7 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "fs/personalities.h"
+#include "fs/discard_source.h"
 #include "nvme/nvme_ctrl.h"
 
 namespace ssdvp {
@@ -34,8 +34,8 @@ GcMonitor::Policy GcMonitor::parse_policy(Config& cfg) {
 }
 
 GcMonitor::GcMonitor(sc_core::sc_module_name nm, Config& cfg, NvmeCtrl& nvme, gcdetect::BlockStats& block,
-                     fs::FileWorkload* files)
-    : sc_module(nm), nvme_(nvme), block_(block), files_(files), policy_(parse_policy(cfg)), dev_(1) {
+                     fs::DiscardSource* discards)
+    : sc_module(nm), nvme_(nvme), block_(block), discards_(discards), policy_(parse_policy(cfg)), dev_(1) {
   const bool want =
       cfg.get_bool("host.iostat.enable", false,
                    "sample iostat -x fields each host.iostat.interval into iostat.csv (with the GC label)");
@@ -52,9 +52,10 @@ GcMonitor::GcMonitor(sc_core::sc_module_name nm, Config& cfg, NvmeCtrl& nvme, gc
   const std::string tree = cfg.get_string("host.detector.tree", "", "C4.5 tree file of the detector (ssdvp_c45 train)");
   if (interval_ps_ == 0) throw ConfigError("config key 'host.iostat.interval': must be positive");
   dev_ = gcdetect::RollingDeviation(window);
-  if (policy_ != Policy::none && !files_)
+  if (policy_ != Policy::none && !discards_)
     throw ConfigError(std::string("config key 'host.trim.policy': ") + to_string(policy_) +
-                      " needs the file-level host (workload.source: files)");
+                      " needs discards to hold: the file-level host (workload.source: files) or a trace's "
+                      "(workload.trace_discards: hold)");
   if (policy_ == Policy::detector) {
     try {
       tree_ = std::make_unique<c45::Tree>(c45::Tree::load_file(tree));
@@ -142,9 +143,9 @@ void GcMonitor::sample(uint64_t now) {
     case Policy::oracle: trigger = r.gc_frac >= label_threshold_ && r.gc_frac > 0; break;
     default: break;
   }
-  if (trigger && files_) {
+  if (trigger && discards_) {
     if (policy_ == Policy::detector && cpu_cost_ps_) wait(sc_core::sc_time::from_value(cpu_cost_ps_));
-    r.trim_bytes = files_->trim_pending(batch_max_);
+    r.trim_bytes = discards_->trim_pending(batch_max_);
     if (r.trim_bytes) {
       ++trim_batches_;
       trim_bytes_ += r.trim_bytes;

@@ -6,7 +6,8 @@
 // firmware reported GC active on its debug register (NVME DBG_GC). The label
 // is recorded for training and scoring; only the `oracle` policy acts on it.
 // Then the TRIM policy (host.trim.policy) decides whether to send the file
-// system's pending discards:
+// system's pending discards (the file-level host's, or a replayed trace's
+// held back: fs/held_discards.h):
 //   none      never;  discard   at delete (done by the file system itself);
 //   idle      when %util was 0 for host.trim.idle_time;
 //   detector  when the C4.5 tree (host.detector.tree) classifies the sample as GC;
@@ -30,7 +31,7 @@ namespace ssdvp {
 
 class NvmeCtrl;
 namespace fs {
-class FileWorkload;
+class DiscardSource;
 }
 
 class GcMonitor : public sc_core::sc_module {
@@ -46,9 +47,10 @@ class GcMonitor : public sc_core::sc_module {
   };
 
   // Reads host.trim.*, host.iostat.*, host.detector.*; a policy other than
-  // none needs `files` (workload.source: files).
+  // none needs `discards`: the file-level host (workload.source: files) or a
+  // trace's held discards (workload.trace_discards: hold).
   GcMonitor(sc_core::sc_module_name name, Config& cfg, NvmeCtrl& nvme, gcdetect::BlockStats& block,
-            fs::FileWorkload* files);
+            fs::DiscardSource* discards);
   ~GcMonitor() override;
 
   // Whether the sampler runs at all (host.iostat.enable, or a policy that needs it).
@@ -78,7 +80,7 @@ class GcMonitor : public sc_core::sc_module {
 
   NvmeCtrl& nvme_;
   gcdetect::BlockStats& block_;
-  fs::FileWorkload* files_;
+  fs::DiscardSource* discards_;
   Policy policy_;
   bool enabled_ = false;
   uint64_t interval_ps_, idle_ps_, cpu_cost_ps_, batch_max_;

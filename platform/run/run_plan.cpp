@@ -26,6 +26,7 @@ RunPlan RunPlan::read(Config& cfg, RunEntry entry) {
   p.streams = cfg.get_string("host.streams", "none", "");
   p.ext4_layout = !cfg.get_string("host.files.ext4.layout", "", "").empty();
   p.trim_policy = cfg.get_string("host.trim.policy", "none", "");
+  p.hold_discards = cfg.get_string("workload.trace_discards", "send", "") == "hold";
   p.detector_tree = !cfg.get_string("host.detector.tree", "", "").empty();
   p.time_limit = cfg.get_time_ps("host.time_limit", "0s", "") != 0;
   p.files_loops = cfg.get_u64("host.files.loops", 0, "") != 0;
@@ -122,6 +123,17 @@ const PlanRule kRules[] = {
      "the detector's C4.5 tree, from ssdvp_c45 train",
      "workload.source=files host.time_limit=1s host.trim.policy=detector",
      [](P p) { return single(p) && p.trim_policy == "detector" && !p.detector_tree; }},
+    // A trace's discards held for the TRIM policy (fs/held_discards.h).
+    {"workload.trace_discards", true, "needs workload.source: trace", "only a replayed trace has discards to hold",
+     "workload.trace_discards=hold", [](P p) { return p.hold_discards && p.source != "trace"; }},
+    {"workload.trace_discards", false, "flows (flows.count > 0) or an array",
+     "the TRIM policy serves one host's workload on one drive",
+     "flows.count=2 workload.source=trace workload.trace_discards=hold",
+     [](P p) { return p.hold_discards && (flows(p) || p.entry == RunEntry::array); }},
+    {"workload.trace_discards", false, "host.trim.policy: discard",
+     "discard sends a trace's discards as recorded: use workload.trace_discards: send",
+     "workload.source=trace workload.trace_discards=hold host.trim.policy=discard",
+     [](P p) { return single(p) && p.hold_discards && p.trim_policy == "discard"; }},
     // ssdvp serve: the requests come from NBD clients.
     {"host.time_limit", false, "ssdvp serve", "the requests come from clients", "ssdvp serve host.time_limit=1s",
      [](P p) { return p.entry == RunEntry::serve && p.time_limit; }},

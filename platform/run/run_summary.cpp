@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cpu/cpu_native.h"
+#include "fs/held_discards.h"
 #include "fs/personalities.h"
 #include "host/gc_monitor.h"
 #include "host/host_driver.h"
@@ -233,7 +234,8 @@ nlohmann::json summary_nvme(const SummaryInput& x) {
 }
 
 // The file-level host and its TRIM/iostat monitor.
-nlohmann::json summary_trim(const GcMonitor& monitor, const fs::FileWorkload* files, uint32_t lba) {
+nlohmann::json summary_trim(const GcMonitor& monitor, const fs::FileWorkload* files, const fs::HeldDiscards* held,
+                            uint32_t lba) {
   nlohmann::json t = {{"policy", to_string(monitor.policy())},
                       {"batches", monitor.trims_sent()},
                       {"policy_bytes", monitor.trim_bytes()},
@@ -251,6 +253,12 @@ nlohmann::json summary_trim(const GcMonitor& monitor, const fs::FileWorkload* fi
                   {"trimmed_bytes", st.trimmed_blocks * lba},
                   {"pending_bytes_at_end", files->fs().pending().blocks() * lba},
                   {"free_bytes_at_end", files->fs().allocator().free_blocks() * lba}};
+  }
+  if (held) {
+    const auto& st = held->held_stats();
+    t["held"] = {{"trace_trims", st.held},           {"held_bytes", st.held_bytes},
+                 {"reused_bytes", st.reused_bytes},  {"released", st.released},
+                 {"released_bytes", st.released_bytes}, {"pending_bytes_at_end", held->pending_bytes()}};
   }
   return t;
 }

@@ -24,6 +24,7 @@ class GcMonitor;
 struct HostResults;
 namespace fs {
 class FileWorkload;
+class HeldDiscards;
 }
 namespace host {
 class Workload;
@@ -56,6 +57,7 @@ nlohmann::json summary_cpu(const SummaryInput& x);
 nlohmann::json summary_accel(const SummaryInput& x);
 nlohmann::json summary_nvme(const SummaryInput& x);
 // The file-level host and its TRIM/iostat monitor (files: null without the file-level host).
-nlohmann::json summary_trim(const GcMonitor& monitor, const fs::FileWorkload* files, uint32_t lba);
+nlohmann::json summary_trim(const GcMonitor& monitor, const fs::FileWorkload* files, const fs::HeldDiscards* held,
+                            uint32_t lba);
 
 }  // namespace ssdvp

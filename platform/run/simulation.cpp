@@ -14,6 +14,7 @@
 #include "host/flows.h"
 #include "host/workload_views.h"
 #include "host/ftl/host_ftl_block.h"
+#include "fs/held_discards.h"
 #include "host/gc_monitor.h"
 #include "host/host_driver.h"
 #include "host/host_memory.h"
@@ -110,6 +111,11 @@ void Simulation::build() {
   const host::ZoneGeometry zones = zns_geometry(soc_->fw_config());
   workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size(), zoned ? &zones : nullptr,
                             &expected_requests_);
+  if (cfg.get_string("workload.trace_discards", "send", "") == "hold") {  // a trace (the run plan)
+    auto held = std::make_unique<fs::HeldDiscards>(std::move(workload_), soc_->lba_size());
+    held_ = held.get();
+    workload_ = std::move(held);
+  }
   const std::string streams =
       cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm", "random", "journal"},
                      "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
@@ -162,9 +168,14 @@ void Simulation::attach_files_host() {
       host_->set_streams(soc_->fw_config().hot_classes);
     }
   }
-  monitor_ = std::make_unique<GcMonitor>("gcmon", cfg, soc_->nvme, host_->block_stats(), files_);
-  if (files_ || monitor_->enabled())
-    contribute("trim", [this](const SummaryInput& x) { return summary_trim(*monitor_, files_, x.soc.lba_size()); });
+  if (held_) host_->set_prefetch(1);  // TRIMs released by the policy go out promptly
+  fs::DiscardSource* discards = files_;
+  if (held_) discards = held_;
+  monitor_ = std::make_unique<GcMonitor>("gcmon", cfg, soc_->nvme, host_->block_stats(), discards);
+  if (files_ || held_ || monitor_->enabled())
+    contribute("trim", [this](const SummaryInput& x) {
+      return summary_trim(*monitor_, files_, held_, x.soc.lba_size());
+    });
   if (files_ && files_->journal())
     contribute("journal", [this](const SummaryInput& x) {
       return journal_summary(*files_->journal(), x.h.fsync_latency, x.soc.lba_size());

@@ -46,6 +46,7 @@ class Timeline;
 class GcMonitor;
 namespace fs {
 class FileWorkload;
+class HeldDiscards;
 }
 namespace host {
 class Workload;
@@ -116,6 +117,7 @@ class Simulation {
   void attach_files_host();              // the file-level host and its iostat/TRIM monitor
   std::unique_ptr<GcMonitor> monitor_;
   fs::FileWorkload* files_ = nullptr;
+  fs::HeldDiscards* held_ = nullptr;  // workload.trace_discards: hold (owned by workload_)
   std::string workload_desc_;
   uint64_t precond_writes_ = 0;
   // Firmware figures when the timed part starts (the summary reports the difference).

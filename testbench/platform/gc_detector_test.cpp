@@ -186,3 +186,74 @@ TEST(GcDetector, BadInputNamesTheKeyOrFile) {
     EXPECT_TRUE(contains(r.err, "short.csv: missing column 'w/s'")) << r.err;
   }
 }
+
+// A replayed trace's discards held for the TRIM policy
+// (workload.trace_discards: hold, platform/host/fs/held_discards.h), on a
+// file system's trace written here: 50 files of 16 MiB on the full drive,
+// each step deletes one (a trim of its extent) and writes a new one into a
+// free slot in 512 KiB writes, as fio's delete-and-recreate job does. Sent
+// as recorded, the deletes free the space GC collects; held and never sent,
+// every file ever written stays valid to the drive; held and sent when the
+// firmware collects (oracle), most of the difference comes back.
+TEST(GcDetector, ATracesHeldDiscardsAreSentOnlyWhenThePolicySays) {
+  const fs::path d = scratch("held");
+  const fs::path trace = d / "fs.iolog";
+  {
+    std::ofstream f(trace);
+    f << "fio version 3 iolog\n";
+    const uint64_t slot = 16ull << 20, piece = 512 << 10, slots = 50;
+    std::vector<bool> live(slots, true);
+    for (uint64_t s = 40; s < slots; ++s) live[s] = false;  // 10 free slots (deleted before the trace)
+    uint64_t x = 12345, t = 0;
+    auto pick = [&](bool want) {
+      for (;;) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        const uint64_t s = (x >> 33) % slots;
+        if (live[s] == want) return s;
+      }
+    };
+    for (int step = 0; step < 60; ++step) {
+      const uint64_t del = pick(true), put = pick(false);
+      f << t++ << " fs trim " << del * slot << ' ' << slot << '\n';
+      live[del] = false;
+      for (uint64_t o = 0; o < slot; o += piece) f << t++ << " fs write " << put * slot + o << ' ' << piece << '\n';
+      live[put] = true;
+      f << t++ << " fs read " << put * slot << ' ' << piece << '\n';  // read back: the integrity check's sample
+    }
+  }
+  const std::string base = "--set workload.source=trace --set workload.format=fio --set workload.trace='" +
+                           trace.string() + "' --set host.time_limit=0s ";
+  double waf_sent = 0, waf_held = 0, waf_oracle = 0;
+  for (const std::string arm : {"send", "none", "oracle"}) {
+    const fs::path out = d / arm;
+    const std::string opts = arm == "send" ? "--set workload.trace_discards=send"
+                                           : "--set workload.trace_discards=hold --set host.trim.policy=" + arm;
+    const auto r = ssdvp_test::run_command(d, ssdvp(base + opts + " -o '" + out.string() + "'"));
+    ASSERT_EQ(r.code, 0) << arm << ": " << r.err;
+    const auto j = ssdvp_test::summary(out);
+    ssdvp_test::expect_clean_run(j, 30);
+    const double waf = j["ftl"]["waf"];
+    const uint64_t sent = j["host"]["trims"];
+    if (arm == "send") {
+      waf_sent = waf;
+      EXPECT_EQ(sent, 60u);  // each delete, as recorded
+      continue;
+    }
+    const auto& h = j["trim"]["held"];
+    EXPECT_EQ(h["trace_trims"], 60u) << arm;
+    if (arm == "none") {
+      waf_held = waf;
+      EXPECT_EQ(sent, 0u);
+      EXPECT_EQ(h["released_bytes"], 0u);
+      EXPECT_GT(h["pending_bytes_at_end"].get<uint64_t>(), 0u);
+      EXPECT_GT(h["reused_bytes"].get<uint64_t>(), 0u);  // deleted slots written again: taken back, never trimmed
+    } else {
+      waf_oracle = waf;
+      EXPECT_GT(sent, 0u);
+      EXPECT_EQ(h["released_bytes"], j["trim"]["policy_bytes"]);
+      EXPECT_GT(j["trim"]["batches"].get<uint64_t>(), 0u);
+    }
+  }
+  EXPECT_GT(waf_held, 1.3 * waf_sent) << waf_held << " vs " << waf_sent;
+  EXPECT_LT(waf_oracle, waf_held) << waf_oracle << " vs " << waf_held;
+}

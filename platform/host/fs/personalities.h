@@ -29,6 +29,7 @@
 #include <random>
 #include <string>
 
+#include "discard_source.h"
 #include "file_model.h"
 #include "journal.h"
 #include "workload.h"
@@ -61,7 +62,7 @@ struct FilesSpec {
   static FilesSpec from_config(Config& cfg, uint64_t device_bytes, uint32_t block_bytes, bool discard_on_delete);
 };
 
-class FileWorkload : public host::Workload {
+class FileWorkload : public host::Workload, public DiscardSource {
  public:
   // Throws ConfigError (naming the key) if the fileset cannot fit.
   explicit FileWorkload(const FilesSpec& s);
@@ -73,7 +74,8 @@ class FileWorkload : public host::Workload {
   uint64_t setup_requests() const { return setup_; }
   // Queues the pending discards (at most max_bytes; 0: all) ahead of the
   // workload's own requests; returns the bytes.
-  uint64_t trim_pending(uint64_t max_bytes = 0);
+  uint64_t trim_pending(uint64_t max_bytes = 0) override;
+  uint64_t pending_bytes() const override { return fs_.pending().blocks() * s_.block_bytes; }
   FileSystem& fs() { return fs_; }
   const FileSystem& fs() const { return fs_; }
   uint64_t loops_run() const { return loops_run_; }
