@@ -15,7 +15,10 @@
 # SET names the applications (default `base`):
 #   base     fio postmark e2fsprogs       (the fio-* and postmark workloads)
 #   rocksdb  base + rocksdb-tools        (db_bench)
-#   full     rocksdb + dbench sysbench mariadb-server
+#   full     rocksdb + dbench sysbench mariadb-server, and the server and
+#            client binaries it depends on (mariadb-server-core: mariadbd,
+#            mariadb-install-db; mariadb-client-core, mariadb-client:
+#            mariadb, mariadb-admin), which are not lib* packages
 # The dependency closure: `apt-cache depends --recurse --no-recommends
 # --no-suggests ...` of those packages, keeping only the applications
 # themselves and the shared-library packages (names lib* and zlib1g, minus the perl and
@@ -36,7 +39,7 @@ set_name=${2:-base}
 case $set_name in
   base) apps="fio postmark e2fsprogs" ;;
   rocksdb) apps="fio postmark e2fsprogs rocksdb-tools" ;;
-  full) apps="fio postmark e2fsprogs rocksdb-tools dbench sysbench mariadb-server" ;;
+  full) apps="fio postmark e2fsprogs rocksdb-tools dbench sysbench mariadb-server mariadb-server-core mariadb-client-core mariadb-client" ;;
   *) echo "FAIL: unknown set '$set_name' (base, rocksdb, full)"; exit 2 ;;
 esac
 for t in apt-get apt-cache dpkg-deb mkfs.ext4; do
