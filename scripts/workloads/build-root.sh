@@ -74,6 +74,11 @@ for p in $pkgs; do
   dpkg-deb -x "$deb" "$root"
   echo "$p $(dpkg-deb -f "$deb" Version) $(sha256sum "$deb" | cut -d' ' -f1)" >>"$list"
 done
+# the root user and group, which servers that change ownership (MariaDB's
+# mariadb-install-db, mariadbd --user=root) look up by name
+mkdir -p "$root/etc"
+[ -f "$root/etc/passwd" ] || echo "root:x:0:0:root:/tmp:/bb/sh" >"$root/etc/passwd"
+[ -f "$root/etc/group" ] || echo "root:x:0:" >"$root/etc/group"
 # busybox applets in /bb (after the packages' own binaries on PATH)
 mkdir -p "$root/bb" "$root"/{proc,sys,dev,tmp,run,mnt,jobs,var/tmp}
 cp /bin/busybox "$root/bb/busybox"
