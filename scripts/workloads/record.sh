@@ -22,7 +22,7 @@
 #           qemu, mkfs and mount options, the job file and its sha256, the
 #           WL_* parameters and seed, the guest's wall time, request counts,
 #           the recording's sha256 packed and unpacked), guest.log, summary.json
-# WL_NAME=NUMBER arguments go to the job (WL_DATA_MIB, WL_WRITE_MIB,
+# WL_NAME=NUMBER arguments go to the job (WL_DATA_MIB, WL_WRITE_MIB, WL_DISCARD,
 # WL_SEED: runner.sh's header). Environment: SSDVP (default
 # build/platform/ssdvp), WL_CONFIG, OUTDIR (default out/workloads/NAME),
 # SSDVP_GUEST_CACHE (kernel, initramfs and roots; default out/guest-root),
