@@ -41,7 +41,7 @@ chunk's next-period temperature), `oracle` (each write's real death-time class f
 chunks; the LSTM trains on the first 8 periods of the run (`host.predict.train_periods`) unless it is given a
 model. A recording's timestamps are the serving drive's simulated time, so an open-loop replay on a slower
 placement queues up: each recording is replayed at the smallest `workload.time_scale` (inter-arrival times
-multiplied) of 1, 2, 4 at which no placement saturates, and the predictor's and HAML's periods are scaled by the
+multiplied) of 1, 2, 4, ... at which no placement saturates, and the predictor's and HAML's periods are scaled by the
 same factor so that a period covers the same requests (0.5 s of the recording). The LSTM's CPU time is charged
 to the host: its multiply-accumulates at the measured `host.predict.cpu_ns_per_mac` (inference) and
 `cpu_ns_per_train_mac` (training) ([performance.md](../performance.md)), and a period's new streams take effect
@@ -84,7 +84,7 @@ def _pct(runs: pd.DataFrame, base: float, col: str = "ftl.waf") -> list[float]:
     return [100 * (x / base - 1) for x in runs[col] if x == x and base == base and base]
 
 
-def _ci_str(xs, fmt=".1f", unit=" %") -> str:
+def _ci_str(xs, fmt="+.1f", unit=" %") -> str:
     s = fmt_ci(xs, fmt)
     return s + unit if s else "n/a"
 
@@ -375,10 +375,11 @@ def render(ctx) -> str:
         parts = ", ".join(f"{p} {_ci_str(_pct(_sel(main, w, p), base))}" for p in ORDER[1:])
         find.append(f"- **{w}** (WAF {base:.3f} with no streams, replayed at x"
                     f"{main[main['workload'] == w]['ts'].iloc[0]:g}): WAF against `none`: {parts}.")
-    lines = opening(ctx, "streams_recorded.py", INTRO, runs,
-                    f"{n.min()}-{n.max()} per point of the main sweep; {len(main)} main runs, "
-                    f"{runs - len(main)} in the further sweeps")
-    lines += [f"Time scale per recording (the chosen factors, see below): {factors}.", "",
+    lines = opening(ctx, "streams_recorded.py", INTRO, runs, f"{n.min()}-{n.max()}")
+    lines += [f"Of these, {len(main)} are the main sweep's (`explore/sweeps/streams-recorded.yaml`) and " +
+              ", ".join(f"{len(t)} `{k}`'s" for k, t in tables.items()) + " (`explore/sweeps/<name>.yaml`, run "
+              "after it by the same command). Time scale per recording (the chosen factor, see *Time scale*): "
+              f"{factors}.", "",
               "## Verdict", "", *_verdicts(main, held, wl), "",
               "## The seed's figure beside ours", ""]
     lines += _figure(ctx, lambda out: _fig_waf(main, held, out), "waf_vs_seed", "WAF change against no streams",
@@ -412,7 +413,7 @@ def render(ctx) -> str:
                   f"The seed's periods ({SEED_PERIOD}) are 7-250 times the whole of our recordings, so the period "
                   "is swept as a share of the run (in seconds of the recording: the simulated period is that times "
                   "the time scale), with 1,000, 10,000 and 100,000 chunks, the LSTM training on the first 8 periods "
-                  "(none left to score when 8 periods outlast the run), CPU charged "
+                  "(2 s periods only on varmail: 8 of them outlast fileserver's recording), CPU charged "
                   f"(sweep `explore/sweeps/{SENS}.yaml`; WAF against the main sweep's `none`).", "",
                   markdown_table(_sens_rows(main, sens)), ""]
         lines += _figure(ctx, lambda out: _fig_sens(main, sens, out), "sensitivity",
