@@ -191,14 +191,16 @@ TEST(PredictedStreams, AutostreamRanksLastPeriodsHottestChunkFirst) {
   EXPECT_EQ(streams[13], 8);
 }
 
+// A model file: the header line, then head (features, k, scales), then the weights.
+void write_model(const std::string& path, const std::string& head, const Lstm& net) {
+  std::ofstream o(path);
+  o << "ssdvp-lstm-model 1\n" << head;
+  net.save(o);
+}
+
 TEST(PredictedStreams, AModelFileNotMatchingTheConfiguredFeaturesIsRefused) {
   const std::string path = ::testing::TempDir() + "stream_model.txt";
-  Lstm net(2, 3, 1);
-  {
-    std::ofstream o(path);
-    o << "ssdvp-lstm-model 1\nfeatures temperature,reads\nk 5\nscales 1 1 1\n";
-    net.save(o);
-  }
+  write_model(path, "features temperature,reads\nk 5\nscales 1 1 1\n", Lstm(2, 3, 1));
   PredictSpec s = small_spec("lstm");
   s.model_in = path;
   s.features = "temperature,write_kib";
@@ -239,15 +241,11 @@ struct CostRun {
 
 CostRun cost_run(double ns_per_mac, const std::vector<uint64_t>& probe_us) {
   const std::string path = ::testing::TempDir() + "stream_cost_model.txt";
-  {
-    Lstm net(1, 2, 1);
-    Eigen::VectorXd p = Eigen::VectorXd::Zero(Eigen::Index(net.param_count()));
-    p(p.size() - 1) = 1;  // b_y = 1, every other weight 0: a constant output
-    net.set_params(p);
-    std::ofstream o(path);
-    o << "ssdvp-lstm-model 1\nfeatures temperature\nk 2\nscales 1 1\n";
-    net.save(o);
-  }
+  Lstm net(1, 2, 1);
+  Eigen::VectorXd p = Eigen::VectorXd::Zero(Eigen::Index(net.param_count()));
+  p(p.size() - 1) = 1;  // b_y = 1, every other weight 0: a constant output
+  net.set_params(p);
+  write_model(path, "features temperature\nk 2\nscales 1 1\n", net);
   PredictSpec s = small_spec("lstm");
   s.model_in = path;
   s.features = "temperature";
