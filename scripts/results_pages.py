@@ -93,7 +93,10 @@ ROWS = [
     _explore("raid-window", "explore/sweeps/raid-window.yaml"),
     _explore("raid-shape", "explore/sweeps/raid-shape.yaml"),
     _explore("raid-hold", "explore/sweeps/raid-hold.yaml"),
-    _explore("streams-recorded", "explore/sweeps/streams-recorded.yaml"),
+    Row("streams-recorded", "explore", "explore/ssdvp-explore reproduce streams-recorded", "",
+        deps=SIM + EXPLORE + [f"explore/sweeps/streams-recorded{s}.yaml"
+                              for s in ("", "-heldout", "-cpu", "-scale", "-sens")],
+        wall=("table.csv", "run.wall_s")),
     _explore("haml-recorded", "explore/sweeps/haml-recorded.yaml"),
     Row("overview", "script", "python3 scripts/overview.py", "render only: 0.1 s (measured)",
         render=["{python}", "scripts/overview.py", "--data", "{data}", "--out", "{out}"],

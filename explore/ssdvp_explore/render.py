@@ -83,13 +83,22 @@ def render(page: Page | str, data_dir: Path | None = None, out_dir: Path | None 
                      version=identity(prov))
     ctx = PageContext(page=page, sweep=sweep, report=rep, table=table, figures=existing_figures(pdir, out_dir),
                       table_csv=(pdir / "table.csv").relative_to(out_dir), command=page_command([page.name]),
-                      extra={"out_dir": out_dir, "provenance": prov, "draw": draw})
+                      extra={"out_dir": out_dir, "provenance": prov, "draw": draw, "tables": _pre_tables(page, pdir, root)})
     text = page.render(ctx)
     md = out_dir / f"{page.name}.md"
     tmp = md.with_name(f".{md.name}.tmp")
     tmp.write_text(text if text.endswith("\n") else text + "\n")
     tmp.replace(md)
     return md
+
+
+def _pre_tables(page: Page, pdir: Path, root: Path) -> dict:
+    """The tables of the page's further sweeps (Page.then), by sweep name."""
+    out = {}
+    for sp in page.then:
+        name = load_sweep(Path(sp) if Path(sp).is_absolute() else root / sp, root=root).name
+        out[name] = read_table(pdir / f"{name}.csv")
+    return out
 
 
 def page_command(names: list[str]) -> str:

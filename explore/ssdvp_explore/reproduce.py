@@ -48,32 +48,55 @@ def _skip(root: Path, out_dir: Path) -> list[str]:
 def reproduce_page(page: Page, binary: Path, out_dir: Path | None = None, root: Path | None = None,
                    results: Path | None = None, jobs: int | None = None, scheduler=None, force: bool = False,
                    progress: bool | None = None, log=None):
-    """Run the page's sweep, write its data folder (table.csv, figures,
-    provenance.json), then render the page from that folder (render.render)."""
+    """Run the page's sweep and then its further sweeps (Page.then, each
+    table as <name>.csv), write its data folder (table.csv, figures,
+    provenance.json; Page.keep's files kept), then render the page from that
+    folder (render.render)."""
     root = Path(root) if root else REPO_ROOT
     out_dir = Path(out_dir) if out_dir else root / "docs" / "results"
+    t0 = time.monotonic()
     sweep_path = Path(page.sweep) if Path(page.sweep).is_absolute() else root / page.sweep
     sweep = load_sweep(sweep_path, root=root)
-    t0 = time.monotonic()
     rep = run_sweep(sweep, binary, results=results, jobs=jobs, scheduler=scheduler, force=force,
                     progress=progress, log=log)
     table = build_table(sweep, rep.points, rep.results)
+    more, ran, cached, runs = {}, 0, 0, 0
+    for sp in page.then:   # in order, after the main sweep: a later sweep may read what an earlier one wrote
+        sw = load_sweep(Path(sp) if Path(sp).is_absolute() else root / sp, root=root)
+        r = run_sweep(sw, binary, results=results, jobs=jobs, scheduler=scheduler, force=force,
+                      progress=progress, log=log)
+        more[sw.name] = build_table(sw, r.points, r.results)
+        ran, cached, runs = ran + r.ran, cached + r.cached, runs + len(r.points)
     pdir = out_dir / page.name
-    kept = {k: (pdir / k).read_bytes() for k in page.keep if (pdir / k).exists()}
+    kept = _keep(pdir, page.keep)
     if pdir.exists():
         shutil.rmtree(pdir)
     pdir.mkdir(parents=True)
     for k, data in kept.items():
+        (pdir / k).parent.mkdir(parents=True, exist_ok=True)
         (pdir / k).write_bytes(data)
     write_csv(table, pdir / "table.csv")
+    for name, t in more.items():
+        write_csv(t, pdir / f"{name}.csv")
     ts = load_timeseries(rep.results, table)
     standard_figures(table, pdir, timeseries=ts, by=page.by, baseline=page.baseline,
                      histograms=load_histograms(rep.results, table))
     prov = prov_mod.collect(binary, page_command([page.name]), root, skip=_skip(root, out_dir),
                             wall_s=time.monotonic() - t0)
-    prov["runs"], prov["ran"], prov["cached"] = len(rep.points), rep.ran, rep.cached
+    prov["runs"], prov["ran"], prov["cached"] = runs + len(rep.points), ran + rep.ran, cached + rep.cached
     prov_mod.write(prov, pdir)
     return render(page, data_dir=out_dir, out_dir=out_dir, root=root, draw=True), rep
+
+
+def _keep(pdir: Path, keep: tuple[str, ...]) -> dict[str, bytes]:
+    """{path relative to pdir: bytes} of the kept files, a kept folder's files included."""
+    out = {}
+    for k in keep:
+        p = pdir / k
+        files = sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p] if p.is_file() else []
+        for f in files:
+            out[f.relative_to(pdir).as_posix()] = f.read_bytes()
+    return out
 
 
 def reproduce(names: list[str] | None, binary: Path, allow_dirty: bool = False, **kw) -> list[tuple[Path, object]]:

@@ -11,7 +11,16 @@ A sweep file is YAML (schema in docs/exploration.md)::
 
 ``workloads: [NAME, ...]`` is an axis of recorded application workloads
 (traces/workloads/, explore/ssdvp_explore/workloads.py), each setting the
-trace source, path, format and time unit.
+trace source, path, format and time unit. An entry may be a map
+``{name: NAME, set: {key: value}}``: overrides that go with that workload
+only (every entry then sets the same keys), e.g. a time scale per recording.
+
+String values may hold ``{workload}`` (the point's recorded-workload name) and
+``{seed}`` (its seed), replaced per point: a file one run writes and another
+reads, such as ``host.predict.model_out: models/{workload}-s{seed}.model``.
+Files a run writes (OUTPUT_KEYS) are not digested into the point's hash: they
+are outputs, and hashing them would make the point's identity depend on
+whether an earlier run of it left them behind.
 
 Each point is the base config file plus an ordered set of ``--set`` overrides.
 Its identity (the cache key) is the sha256 of the canonical merged config: the
@@ -39,6 +48,7 @@ SCHEMA_KEYS = {
 }
 DEFAULT_TRACE_KEY = "workload.trace"
 DEFAULT_SEED_KEY = "workload.synthetic.seed"
+OUTPUT_KEYS = {"host.predict.model_out", "host.predict.report"}   # files a run writes, not reads
 
 
 class SweepError(ValueError):
@@ -123,6 +133,8 @@ class Sweep:
     exclude: list[dict[str, str]]
     timeout_s: float | None
     raw: dict = field(default_factory=dict)
+    workload_names: dict[str, str] = field(default_factory=dict)   # workload.trace value -> workload name
+    seed_key: str = DEFAULT_SEED_KEY
 
     @property
     def axis_keys(self) -> list[str]:
@@ -149,10 +161,13 @@ class Sweep:
                 ov.update(zip(keys, values))
             if any(all(ov.get(k) == v for k, v in ex.items()) for ex in self.exclude):
                 continue
+            ov = self._fill(ov)
             cfg = dict(base)
             cfg.update(ov)
             files = {}
             for k, v in sorted(cfg.items()):
+                if k in OUTPUT_KEYS:
+                    continue
                 if v and isinstance(v, str) and len(v) < 4096 and "\n" not in v:
                     p = Path(v) if os.path.isabs(v) else self.root / v
                     try:
@@ -168,6 +183,20 @@ class Sweep:
                 continue
             seen.add(pt.hash)
             out.append(pt)
+        return out
+
+
+    def _fill(self, ov: dict[str, str]) -> dict[str, str]:
+        """{workload} and {seed} in the point's values replaced by its workload name and seed."""
+        wl = self.workload_names.get(ov.get("workload.trace", ""), "")
+        seed = ov.get(self.seed_key, "")
+        out = {}
+        for k, v in ov.items():
+            if "{workload}" in v and not wl:
+                raise SweepError(f"{self.path}: {k}: '{{workload}}' needs a workloads axis")
+            if "{seed}" in v and not seed:
+                raise SweepError(f"{self.path}: {k}: '{{seed}}' needs a seeds axis")
+            out[k] = v.replace("{workload}", wl).replace("{seed}", seed)
         return out
 
 
@@ -268,15 +297,35 @@ def _load(path: Path, root) -> Sweep:
     if raw.get("traces") is not None:
         tk = str(raw.get("trace_key", DEFAULT_TRACE_KEY))
         axes.append(([tk], [(x,) for x in _values("traces", raw["traces"])]))
+    workload_names: dict[str, str] = {}
     if raw.get("workloads") is not None:
         from . import workloads
-        try:
-            rows = [workloads.overrides(root, n) for n in _values("workloads", raw["workloads"])]
-        except (ValueError, OSError) as e:
-            raise SweepError(f"{path}: workloads: {e}") from None
-        axes.append((list(rows[0]), [tuple(r.values()) for r in rows]))
+        entries = raw["workloads"]
+        if not isinstance(entries, list) or not entries:
+            raise SweepError(f"{path}: workloads: expected a non-empty list of names or {{name, set}} maps")
+        rows = []
+        for i, e in enumerate(entries):
+            if isinstance(e, dict):
+                extra_keys = set(e) - {"name", "set"}
+                if "name" not in e or extra_keys:
+                    raise SweepError(f"{path}: workloads[{i}]: expected {{name: NAME, set: {{key: value}}}}")
+                wname = scalar_str(e["name"], f"workloads[{i}].name")
+                extra = _overrides(f"workloads[{i}].set", e.get("set"))
+            else:
+                wname, extra = scalar_str(e, f"workloads[{i}]"), {}
+            try:
+                row = workloads.overrides(root, wname)
+            except (ValueError, OSError) as err:
+                raise SweepError(f"{path}: workloads: {err}") from None
+            workload_names[row["workload.trace"]] = wname
+            rows.append({**row, **extra})
+        for i, r in enumerate(rows):
+            if set(r) != set(rows[0]):
+                raise SweepError(f"{path}: workloads[{i}]: every entry must set the same keys "
+                                 f"({', '.join(rows[0])})")
+        axes.append((list(rows[0]), [tuple(r[k] for k in rows[0]) for r in rows]))
+    sk = str(raw.get("seed_key", DEFAULT_SEED_KEY))
     if raw.get("seeds") is not None:
-        sk = str(raw.get("seed_key", DEFAULT_SEED_KEY))
         axes.append(([sk], [(x,) for x in _values("seeds", raw["seeds"])]))
     seen_keys: set[str] = set()
     for keys, _ in axes:
@@ -293,4 +342,5 @@ def _load(path: Path, root) -> Sweep:
     return Sweep(path=path, name=name, description=str(raw.get("description", "")), base=base,
                  base_arg=base_arg, root=root, set=_overrides("set", raw.get("set")), axes=axes,
                  exclude=[_overrides(f"exclude[{i}]", e) for i, e in enumerate(exclude)],
-                 timeout_s=float(timeout) if timeout else None, raw=raw)
+                 timeout_s=float(timeout) if timeout else None, raw=raw, workload_names=workload_names,
+                 seed_key=sk)

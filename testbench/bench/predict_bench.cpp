@@ -6,7 +6,12 @@
 //
 //   BM_FeatureCapture_Record     items = requests recorded (4 KiB writes, random LBAs)
 //   BM_FeatureCapture_Close      items = chunk records closed (10,000 a period)
-//   BM_Lstm_Infer                items = chunks predicted (batches of 1,000)
+//   BM_Lstm_Infer                items = chunks predicted (batches of 1,000);
+//                                counter ns_per_mac: ns per Lstm::forward_macs
+//                                multiply-accumulate, the measurement behind
+//                                host.predict.cpu_ns_per_mac's default
+//   BM_Lstm_TrainStep            items = samples trained (batches of 100);
+//                                ns_per_mac per Lstm::train_step_macs
 //   BM_Kmeans1d                  items = chunks clustered (10,000 into 8)
 #include <benchmark/benchmark.h>
 
@@ -59,8 +64,27 @@ void BM_Lstm_Infer(benchmark::State& state) {
     for (Eigen::Index i = 0; i < x.size(); ++i) x(i) = rng.uniform();
   for (auto _ : state) benchmark::DoNotOptimize(net.forward(xs).sum());
   state.SetItemsProcessed(int64_t(state.iterations()) * 1000);
+  state.counters["ns_per_mac"] =
+      benchmark::Counter(double(Lstm::forward_macs(4, 16, 5, 1000)) * 1e-9,
+                         benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_Lstm_Infer);
+
+void BM_Lstm_TrainStep(benchmark::State& state) {
+  Lstm net(4, 16, 1);
+  Xoshiro256 rng(2);
+  std::vector<Eigen::MatrixXd> xs(5, Eigen::MatrixXd(4, 100));
+  for (auto& x : xs)
+    for (Eigen::Index i = 0; i < x.size(); ++i) x(i) = rng.uniform();
+  Eigen::VectorXd y(100);
+  for (Eigen::Index i = 0; i < y.size(); ++i) y(i) = rng.uniform();
+  for (auto _ : state) benchmark::DoNotOptimize(net.train_step(xs, y, 1e-6));
+  state.SetItemsProcessed(int64_t(state.iterations()) * 100);
+  state.counters["ns_per_mac"] =
+      benchmark::Counter(double(Lstm::train_step_macs(4, 16, 5, 100)) * 1e-9,
+                         benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_Lstm_TrainStep);
 
 void BM_Kmeans1d(benchmark::State& state) {
   Xoshiro256 rng(3);

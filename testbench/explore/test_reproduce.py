@@ -131,3 +131,42 @@ def test_reproduce_refuses_a_dirty_tree_unless_told(tiny_page, proj, tmp_path, r
     text = md.read_text()
     assert f"- source tree: commit {head}\n" in text and f"ssdvp: `ssdvp 0.1.0+{head[:12]}`, binary sha256 `" in text
     assert "not reproducible" not in text
+
+
+def test_reproduce_runs_the_pages_further_sweeps_and_keeps_a_folder(make_sweep, proj, fake_bin, tmp_path, run_log):
+    """Page.then: sweeps run after the main one, each table written as <name>.csv and handed to the renderer; a
+    kept folder (Page.keep) survives the page folder's renewal."""
+    main = make_sweep("""
+        name: first
+        base: configs/small.yaml
+        grid: {ftl.gc.policy: [greedy, fifo]}
+    """, name="first.yaml")
+    then = make_sweep("""
+        name: second
+        base: configs/small.yaml
+        grid: {ftl.gc.policy: [random]}
+        seeds: [1, 2, 3]
+    """, name="second.yaml")
+    seen = {}
+
+    def body(ctx):
+        seen.update({k: len(v) for k, v in ctx.extra["tables"].items()})
+        return standard_body(ctx, intro="Two sweeps.")
+
+    register(Page(name="then-test", title="Then", sweep=str(main), render=body, keep=("models",),
+                  then=(str(then),)))
+    try:
+        out = tmp_path / "docs" / "results"
+        (out / "then-test" / "models").mkdir(parents=True)
+        (out / "then-test" / "models" / "a.model").write_text("weights\n")
+        [(md, rep)] = reproduce(["then-test"], fake_bin, out_dir=out, root=proj, jobs=2, progress=False,
+                                log=lambda m: None)
+        assert runs(run_log) == 5 and seen == {"second": 3}
+        assert len(pd.read_csv(out / "then-test" / "second.csv")) == 3
+        assert (out / "then-test" / "models" / "a.model").read_text() == "weights\n"
+        seen.clear()
+        from ssdvp_explore.render import render
+        again = render("then-test", data_dir=out, out_dir=tmp_path / "rendered", root=proj)
+        assert seen == {"second": 3} and again.read_text() == md.read_text()
+    finally:
+        unregister("then-test")

@@ -168,3 +168,47 @@ def test_workloads_axis_unpacks_and_checks(make_sweep, proj):
             base: configs/small.yaml
             workloads: [app]
         """, "bad2.yaml"))
+
+
+def test_workload_entries_with_overrides_and_placeholders(make_sweep, proj):
+    """{name, set} entries carry per-workload overrides; {workload} and {seed} are filled per point; a file a run
+    writes (OUTPUT_KEYS) is not digested, a file a run reads is."""
+    _recording(proj, "a", "fio version 3 iolog\n0 ssdvp write 0 4096\n")
+    _recording(proj, "b", "fio version 3 iolog\n0 ssdvp write 8192 4096\n")
+    (proj / "models").mkdir()
+    (proj / "models/b-s1.model").write_text("trained on b\n")
+    (proj / "models/a-s1.model").write_text("trained on a\n")
+    s = load_sweep(make_sweep("""
+        name: h
+        base: configs/small.yaml
+        set: {host.predict.model_out: "models/{workload}-s{seed}.model"}
+        workloads:
+        - {name: a, set: {host.predict.model: "models/b-s{seed}.model", workload.time_scale: 2}}
+        - {name: b, set: {host.predict.model: "models/a-s{seed}.model", workload.time_scale: 4}}
+        seeds: [1, 2]
+        seed_key: host.predict.seed
+    """))
+    assert s.name == "h"
+    pts = s.points("v1")
+    assert len(pts) == 4
+    a1 = pts[0].overrides
+    assert a1["host.predict.model"] == "models/b-s1.model" and a1["host.predict.model_out"] == "models/a-s1.model"
+    assert a1["workload.time_scale"] == "2" and pts[2].overrides["workload.time_scale"] == "4"
+    assert pts[1].overrides["host.predict.model"] == "models/b-s2.model"
+    assert "models/b-s1.model" in pts[0].files, "a model the run reads is part of its identity"
+    assert "models/a-s1.model" not in pts[0].files, "the model the run writes is not"
+    with pytest.raises(SweepError, match="every entry must set the same keys"):
+        load_sweep(make_sweep("""
+            name: h
+            base: configs/small.yaml
+            workloads:
+            - {name: a, set: {workload.time_scale: 2}}
+            - b
+        """, "bad.yaml"))
+    with pytest.raises(SweepError, match="needs a seeds axis"):
+        load_sweep(make_sweep("""
+            name: h
+            base: configs/small.yaml
+            set: {host.predict.model_out: "m-{seed}"}
+            workloads: [a]
+        """, "bad2.yaml")).points("v1")

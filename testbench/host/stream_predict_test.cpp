@@ -191,14 +191,16 @@ TEST(PredictedStreams, AutostreamRanksLastPeriodsHottestChunkFirst) {
   EXPECT_EQ(streams[13], 8);
 }
 
+// A model file: the header line, then head (features, k, scales), then the weights.
+void write_model(const std::string& path, const std::string& head, const Lstm& net) {
+  std::ofstream o(path);
+  o << "ssdvp-lstm-model 1\n" << head;
+  net.save(o);
+}
+
 TEST(PredictedStreams, AModelFileNotMatchingTheConfiguredFeaturesIsRefused) {
   const std::string path = ::testing::TempDir() + "stream_model.txt";
-  Lstm net(2, 3, 1);
-  {
-    std::ofstream o(path);
-    o << "ssdvp-lstm-model 1\nfeatures temperature,reads\nk 5\nscales 1 1 1\n";
-    net.save(o);
-  }
+  write_model(path, "features temperature,reads\nk 5\nscales 1 1 1\n", Lstm(2, 3, 1));
   PredictSpec s = small_spec("lstm");
   s.model_in = path;
   s.features = "temperature,write_kib";
@@ -226,6 +228,77 @@ TEST(PredictedStreams, AModelFileNotMatchingTheConfiguredFeaturesIsRefused) {
     EXPECT_NE(std::string(e.what()).find(path + ":1"), std::string::npos) << e.what();
   }
   std::remove(path.c_str());
+}
+
+// The LSTM's CPU cost: a model that predicts the same temperature for every
+// chunk (all in the hottest stream) after AutoStream's first period, which
+// left the chunks not written in period 1 in the coldest stream; so a write
+// to such a chunk in period 2 says which assignment was in force.
+struct CostRun {
+  std::vector<uint8_t> streams;
+  nlohmann::json summary;
+};
+
+CostRun cost_run(double ns_per_mac, const std::vector<uint64_t>& probe_us) {
+  const std::string path = ::testing::TempDir() + "stream_cost_model.txt";
+  Lstm net(1, 2, 1);
+  Eigen::VectorXd p = Eigen::VectorXd::Zero(Eigen::Index(net.param_count()));
+  p(p.size() - 1) = 1;  // b_y = 1, every other weight 0: a constant output
+  net.set_params(p);
+  write_model(path, "features temperature\nk 2\nscales 1 1\n", net);
+  PredictSpec s = small_spec("lstm");
+  s.model_in = path;
+  s.features = "temperature";
+  s.k = 2;
+  s.cpu_ns_per_mac = ns_per_mac;
+  std::vector<IoRequest> v = {req(IoOp::write, 0, 0, 1), req(IoOp::write, 1000000, 0, 1),
+                              req(IoOp::write, 2000000, 0, 1)};  // closes period 1: the LSTM's first prediction
+  for (uint64_t t : probe_us) v.push_back(req(IoOp::write, t, 550, 1));  // chunk 5
+  auto w = make_predicted_streams(std::make_unique<VectorWorkload>(v), s);
+  CostRun out;
+  IoRequest r;
+  while (w->next(r)) out.streams.push_back(r.stream);
+  out.summary = predictor_summary(*w);
+  std::remove(path.c_str());
+  return out;
+}
+
+TEST(PredictedStreams, WithoutCpuCostTheLstmsClassesApplyAtThePeriodsEnd) {
+  const CostRun r = cost_run(0, {2000000, 2000001});
+  ASSERT_EQ(r.streams.size(), 5u);
+  EXPECT_EQ(r.streams[3], 1) << "the constant prediction puts every chunk in the hottest stream at once";
+  EXPECT_EQ(r.streams[4], 1);
+  EXPECT_EQ(r.summary["cpu"]["total_s"].get<double>(), 0.0);
+  EXPECT_EQ(r.summary["cpu"]["switch_delay_s_max"].get<double>(), 0.0);
+  EXPECT_GT(r.summary["cpu"]["infer_macs"].get<uint64_t>(), 0u) << "MACs are counted even when free";
+}
+
+TEST(PredictedStreams, CpuCostDelaysTheSwitchByExactlyTheChargedTime) {
+  // 10 chunks x (k 2 x 4H(I + H) + H) with I = 1, H = 2: 500 MACs a prediction
+  const uint64_t macs = 10 * (2 * 4 * 2 * (1 + 2) + 2);
+  ASSERT_EQ(Lstm::forward_macs(1, 2, 2, 10), macs);
+  const double ns = 1000;  // 500 MACs: 500 us
+  const CostRun r = cost_run(ns, {2000000, 2000499, 2000500, 2000501});
+  ASSERT_EQ(r.streams.size(), 7u);
+  EXPECT_EQ(r.streams[3], 8) << "at the period's end the old assignment (chunk 5 unwritten: coldest) holds";
+  EXPECT_EQ(r.streams[4], 8) << "1 us before the inference finishes";
+  EXPECT_EQ(r.streams[5], 1) << "when it finishes";
+  EXPECT_EQ(r.streams[6], 1);
+  const auto& cpu = r.summary["cpu"];
+  EXPECT_EQ(cpu["infer_macs"].get<uint64_t>(), macs) << "one prediction so far (period 2 never closes)";
+  EXPECT_EQ(cpu["train_macs"].get<uint64_t>(), 0u) << "a loaded model is not trained";
+  EXPECT_DOUBLE_EQ(cpu["total_s"].get<double>(), double(macs) * ns * 1e-9) << "reported CPU = MACs x key";
+  EXPECT_DOUBLE_EQ(cpu["infer_s"].get<double>(), double(macs) * ns * 1e-9);
+  EXPECT_DOUBLE_EQ(cpu["switch_delay_s_max"].get<double>(), 500e-6);
+  EXPECT_DOUBLE_EQ(cpu["core_share"].get<double>(), double(macs) * ns * 1e-9 / 2.0) << "2 periods of 1 s";
+}
+
+TEST(Lstm, TrainStepMacsCountForwardBackwardAndAdam) {
+  const int I = 4, H = 16, k = 5;
+  const uint64_t B = 100, params = Lstm(I, H, 1).param_count();
+  EXPECT_EQ(Lstm::forward_macs(I, H, k, B), B * (k * 4 * H * (I + H) + H));
+  EXPECT_EQ(Lstm::train_step_macs(I, H, k, B),
+            Lstm::forward_macs(I, H, k, B) + B * (2 * H + k * (4 * H * I + 8 * H * H)) + 3 * params);
 }
 
 // ---- application workloads ----------------------------------------------

@@ -32,7 +32,11 @@ class Page:
     render: Callable[["PageContext"], str]
     by: str = "config.ftl.gc.policy"    # the compared key for the standard figures
     baseline: str | None = None         # normalized response time baseline (default: first value)
-    keep: tuple[str, ...] = ()          # data files of the page's folder not made by its sweep (kept by reproduce)
+    keep: tuple[str, ...] = ()          # data files or folders of the page's folder not made by its sweep (kept)
+    # sweeps run after `sweep`, in this order (a run may read a file a run of an earlier one wrote, e.g. a
+    # trained model kept in the page's folder); each one's table is <page folder>/<its name>.csv and reaches the
+    # renderer as ctx.extra["tables"][its name]
+    then: tuple[str, ...] = ()
 
 
 @dataclass

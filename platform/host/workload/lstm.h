@@ -34,6 +34,15 @@ class Lstm {
   // One Adam step on a batch; returns the loss before the step.
   double train_step(const std::vector<Eigen::MatrixXd>& xs, const Eigen::VectorXd& y, double lr);
 
+  // Multiply-accumulates of the products the methods compute (gate and
+  // output matrix-vector products; the element-wise gate functions are not
+  // counted: host.predict.cpu_ns_per_mac, calibrated on forward, covers them):
+  //   forward     batch x (k x 4H(I + H) + H)
+  //   train_step  forward, plus backward batch x (2H + k x (4H I + 8H H)),
+  //               plus Adam's update at 3 a parameter
+  static uint64_t forward_macs(int inputs, int hidden, int k, uint64_t batch);
+  static uint64_t train_step_macs(int inputs, int hidden, int k, uint64_t batch);
+
   // All parameters, flattened: W (4H x I), U (4H x H), b (4H), wy (H), by (1).
   Eigen::VectorXd params() const;
   void set_params(const Eigen::VectorXd& p);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <filesystem>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -167,6 +168,12 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b) { re
 
 // ---- the spec -------------------------------------------------------------
 
+// CPU ns per multiply-accumulate of Lstm::forward (BM_Lstm_Infer) and of
+// Lstm::train_step (BM_Lstm_TrainStep) on the reference machine
+// (testbench/bench/predict_bench.cpp; docs/performance.md).
+constexpr double kDefaultCpuNsPerMac = 1.5;
+constexpr double kDefaultCpuNsPerTrainMac = 0.7;
+
 PredictSpec PredictSpec::from_config(ssdvp::Config& cfg, uint64_t lbas, uint32_t lba_size, uint32_t classes) {
   const std::string p = "host.predict.";
   PredictSpec s;
@@ -197,8 +204,19 @@ PredictSpec PredictSpec::from_config(ssdvp::Config& cfg, uint64_t lbas, uint32_t
       cfg.get_u64(p + "max_samples", 20000, "lstm: training samples (chunk, period) at most, chosen at random", 1);
   s.lr = cfg.get_double(p + "learning_rate", 0.01, "lstm: Adam step size", 1e-9, 10);
   s.seed = cfg.get_u64(p + "seed", 1, "lstm: weight initialisation and batch order seed");
+  s.cpu_ns_per_mac = cfg.get_double(
+      p + "cpu_ns_per_mac", kDefaultCpuNsPerMac,
+      "lstm: host CPU ns charged per inference multiply-accumulate; a period's new streams apply when its work "
+      "would have finished on one core (0: at the period's end; default measured, docs/performance.md)",
+      0, 1e6);
+  s.cpu_ns_per_train_mac = cfg.get_double(
+      p + "cpu_ns_per_train_mac", kDefaultCpuNsPerTrainMac,
+      "lstm: host CPU ns charged per training multiply-accumulate (BPTT + Adam; default measured, "
+      "docs/performance.md)",
+      0, 1e6);
   s.model_in = cfg.get_string(p + "model", "", "lstm: load this model file instead of training (empty: train)");
-  s.model_out = cfg.get_string(p + "model_out", "", "lstm: save the trained model here (empty: do not)");
+  s.model_out = cfg.get_string(p + "model_out", "",
+                               "lstm: save the trained model here, its folder created (empty: do not)");
   s.report =
       cfg.get_string(p + "report", "", "autostream/lstm: write the predictor's report (JSON) here (empty: none)");
   if (s.k + 1 >= s.train_periods)
@@ -259,6 +277,10 @@ class PredictedStreams final : public Workload {
     }
     const uint64_t p = out.time_ps / s_.period_ps;
     while (p > period_) close_period();
+    while (!pending_.empty() && pending_.front().at_ps <= out.time_ps) {
+      stream_ = std::move(pending_.front().streams);
+      pending_.pop_front();
+    }
     const auto t0 = Clock::now();
     cap_->record(out);
     if (out.op == IoOp::write) out.stream = uint8_t(stream_[cap_->chunk_of(out.offset)]);
@@ -284,6 +306,9 @@ class PredictedStreams final : public Workload {
     pred_lstm_.clear();
     rows_.clear();
     capture_s_ = 0;
+    pending_.clear();
+    cpu_free_ps_ = 0;
+    train_macs_ = 0;
   }
 
   void close_period() {
@@ -301,15 +326,29 @@ class PredictedStreams final : public Workload {
     hist_.push_back(std::move(rec));
     if (!trained_ && s_.mode == "lstm") {
       train_hist_.push_back(hist_.back());
-      if (train_hist_.size() >= s_.train_periods) train();
+      if (train_hist_.size() >= s_.train_periods) {
+        train();
+        row.train_macs = train_macs_;
+      }
     }
     while (hist_.size() > s_.k) hist_.pop_front();
     // predictions for the next period
     pred_auto_ = actual;
     pred_lstm_.clear();
-    if (s_.mode == "lstm" && trained_ && hist_.size() >= s_.k) pred_lstm_ = predict();
+    if (s_.mode == "lstm" && trained_ && hist_.size() >= s_.k) {
+      pred_lstm_ = predict();
+      row.infer_macs = Lstm::forward_macs(int(sel_.size()), net_.hidden(), int(s_.k), C_);
+    }
     const std::vector<double>& use = s_.mode == "lstm" && !pred_lstm_.empty() ? pred_lstm_ : pred_auto_;
-    assign(use);
+    // the host core runs this period's work after the previous period's
+    const uint64_t end_ps = period_ * s_.period_ps;
+    const uint64_t cost_ps = uint64_t(std::llround(double(row.train_macs) * s_.cpu_ns_per_train_mac * 1e3 +
+                                                   double(row.infer_macs) * s_.cpu_ns_per_mac * 1e3));
+    const uint64_t done_ps = std::max(end_ps, cpu_free_ps_) + cost_ps;
+    cpu_free_ps_ = done_ps;
+    row.cpu_ps = cost_ps;
+    row.switch_delay_ps = done_ps - end_ps;
+    pending_.push_back({done_ps, assign(use)});
     row.predict_s = secs(Clock::now() - t0);
     row.capture_s = capture_s_;
     capture_s_ = 0;
@@ -323,7 +362,8 @@ class PredictedStreams final : public Workload {
     rho = spearman(pred, act);
   }
 
-  void assign(const std::vector<double>& pred) {
+  // The streams (1 hottest .. streams) the predictions give every chunk.
+  std::vector<uint32_t> assign(const std::vector<double>& pred) const {
     double mx = 0;
     for (double v : pred) mx = std::max(mx, std::log1p(std::max(0.0, v)));
     std::vector<uint16_t> x(C_);
@@ -337,7 +377,9 @@ class PredictedStreams final : public Workload {
       for (uint32_t j = 0; j < s_.streams; ++j) r += cx[j] > cx[i] || (cx[j] == cx[i] && j < i);
       rank[i] = r;
     }
-    for (uint32_t c = 0; c < C_; ++c) stream_[c] = rank[lab[c]] + 1;
+    std::vector<uint32_t> out(C_);
+    for (uint32_t c = 0; c < C_; ++c) out[c] = rank[lab[c]] + 1;
+    return out;
   }
 
   // input of chunk c at time offset: the selected, scaled features of the last k records
@@ -411,6 +453,7 @@ class PredictedStreams final : public Workload {
     if (samples.size() > s_.max_samples) samples.resize(s_.max_samples);
     net_ = Lstm(int(sel_.size()), int(s_.hidden), s_.seed);
     loss_.clear();
+    train_macs_ = 0;
     for (uint32_t e = 0; e < s_.epochs && !samples.empty(); ++e) {
       for (size_t i = samples.size(); i > 1; --i) std::swap(samples[i - 1], samples[rng.below(i)]);
       double sum = 0;
@@ -427,6 +470,7 @@ class PredictedStreams final : public Workload {
           y(Eigen::Index(i)) = std::log1p(double(train_hist_[t + 1][size_t(c) * kFeatureCount])) / tscale_;
         }
         sum += net_.train_step(xs, y, s_.lr);
+        train_macs_ += Lstm::train_step_macs(int(sel_.size()), int(s_.hidden), int(s_.k), n);
         ++nb;
       }
       loss_.push_back(nb ? sum / double(nb) : 0);
@@ -440,6 +484,9 @@ class PredictedStreams final : public Workload {
   }
 
   void save_model() const {
+    const std::filesystem::path dir = std::filesystem::path(s_.model_out).parent_path();
+    std::error_code ec;
+    if (!dir.empty()) std::filesystem::create_directories(dir, ec);  // (a failure shows as the open's)
     std::ofstream o(s_.model_out);
     if (!o) throw std::runtime_error("host.predict.model_out: cannot write " + s_.model_out);
     o.precision(17);
@@ -525,8 +572,37 @@ class PredictedStreams final : public Workload {
               {"spearman", mean([](const Row& r) { return r.auto_rho; }, false)}}},
             {"lstm",
              {{"mae", mean([](const Row& r) { return r.lstm_mae; }, true)},
-              {"spearman", mean([](const Row& r) { return r.lstm_rho; }, true)}}}};  // (CPU times, measured on the
-                                                                                     // wall clock: in the report only)
+              {"spearman", mean([](const Row& r) { return r.lstm_rho; }, true)}}},
+            {"cpu", cpu_summary()}};  // (the simulator's own wall-clock times: in the report only)
+  }
+
+  // The simulated host CPU the predictor took: MACs x host.predict.cpu_ns_per_mac.
+  nlohmann::json cpu_summary() const {
+    uint64_t train = 0, infer = 0, ps = 0, delay_max = 0, infer_periods = 0;
+    double delay_sum = 0, period_max = 0;
+    for (const Row& r : rows_) {
+      train += r.train_macs;
+      infer += r.infer_macs;
+      ps += r.cpu_ps;
+      infer_periods += r.infer_macs > 0;
+      delay_sum += double(r.switch_delay_ps);
+      delay_max = std::max(delay_max, r.switch_delay_ps);
+      period_max = std::max(period_max, double(r.cpu_ps) * 1e-12);
+    }
+    const double n = double(rows_.size()), span_s = n * double(s_.period_ps) * 1e-12;
+    return {{"ns_per_mac", s_.cpu_ns_per_mac},
+            {"ns_per_train_mac", s_.cpu_ns_per_train_mac},
+            {"train_macs", train},
+            {"infer_macs", infer},
+            {"infer_macs_per_period", infer_periods ? double(infer) / double(infer_periods) : 0.0},
+            {"train_s", double(train) * s_.cpu_ns_per_train_mac * 1e-9},
+            {"infer_s", double(infer) * s_.cpu_ns_per_mac * 1e-9},
+            {"total_s", double(ps) * 1e-12},
+            {"s_per_period", n > 0 ? double(ps) * 1e-12 / n : 0.0},
+            {"max_period_s", period_max},
+            {"core_share", span_s > 0 ? double(ps) * 1e-12 / span_s : 0.0},
+            {"switch_delay_s_mean", n > 0 ? delay_sum * 1e-12 / n : 0.0},
+            {"switch_delay_s_max", double(delay_max) * 1e-12}};
   }
 
  private:
@@ -560,13 +636,16 @@ class PredictedStreams final : public Workload {
         << ", \"auto_mae\": " << r.auto_mae << ", \"auto_rho\": " << r.auto_rho
         << ", \"lstm_mae\": " << (r.lstm_scored ? r.lstm_mae : -1)
         << ", \"lstm_rho\": " << (r.lstm_scored ? r.lstm_rho : 0) << ", \"capture_ms\": " << r.capture_s * 1e3
-        << ", \"predict_ms\": " << r.predict_s * 1e3 << "}";
+        << ", \"predict_ms\": " << r.predict_s * 1e3 << ", \"train_macs\": " << r.train_macs
+        << ", \"infer_macs\": " << r.infer_macs << ", \"host_cpu_s\": " << double(r.cpu_ps) * 1e-12
+        << ", \"switch_delay_s\": " << double(r.switch_delay_ps) * 1e-12 << "}";
     }
     o << "\n  ]\n}\n";
   }
 
   struct Row {
     uint64_t period = 0;
+    uint64_t train_macs = 0, infer_macs = 0, cpu_ps = 0, switch_delay_ps = 0;  // simulated host CPU
     double writes = 0, auto_mae = 0, auto_rho = 0, lstm_mae = 0, lstm_rho = 0, capture_s = 0, predict_s = 0;
     bool lstm_scored = false;
   };
@@ -580,6 +659,12 @@ class PredictedStreams final : public Workload {
   std::vector<std::vector<float>> train_hist_;
   uint64_t period_ = 0, trained_at_ = 0, train_samples_ = 0;
   bool trained_ = false, loaded_ = false, reported_ = false;
+  struct Pending {
+    uint64_t at_ps;                 // when the period's work finishes on the host core
+    std::vector<uint32_t> streams;  // the assignment it makes
+  };
+  std::deque<Pending> pending_;
+  uint64_t cpu_free_ps_ = 0, train_macs_ = 0;
   std::vector<double> pred_auto_, pred_lstm_, pearson_, scale_, loss_;
   double tscale_ = 1, capture_s_ = 0, train_s_ = 0;
   std::vector<int> sel_;

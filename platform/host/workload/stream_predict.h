@@ -21,6 +21,13 @@
 // (MAE, Spearman rank correlation); the report (JSON) holds the scores, the
 // Pearson correlation of every feature with next-period temperature, the
 // selected features, and host CPU time per period.
+//
+// CPU cost (simulated, deterministic): the LSTM's multiply-accumulates of a
+// period (training, when it trains then, and inference over every chunk) at
+// cpu_ns_per_mac (inference) and cpu_ns_per_train_mac on one host core, which runs one period's work at a time:
+// the work of period p starts at max(p's end, when p-1's work finished), and
+// the streams it assigns take effect for writes from when it finishes (until
+// then the previous assignment stays). AutoStream's rule costs no MACs.
 #pragma once
 
 #include <array>
@@ -88,6 +95,11 @@ struct PredictSpec {
   uint64_t max_samples = 20000;
   double lr = 0.01;
   uint64_t seed = 1;
+  // Host CPU time charged per LSTM multiply-accumulate of inference
+  // (Lstm::forward_macs) and of training (train_step_macs); the classes a
+  // period's prediction gives take effect when that work would have finished
+  // on one core (both 0: at the period's end).
+  double cpu_ns_per_mac = 0, cpu_ns_per_train_mac = 0;
   std::string model_in, model_out, report;
   uint64_t lbas = 0;
   uint32_t lba_size = 4096;
@@ -100,8 +112,9 @@ std::unique_ptr<Workload> make_predicted_streams(std::unique_ptr<Workload> inner
 // The headline of a predicted-streams workload's report (host.predict.report
 // has it all): periods, when the LSTM was trained and on how many samples, each
 // predictor's mean absolute error and rank correlation against the next
-// period's real temperature (not the CPU times: measured on the wall clock,
-// they are in the report only). Null for any other workload.
+// period's real temperature, and the simulated CPU cost (MACs, seconds, share
+// of one core, how late the classes switched); the wall-clock times of the
+// simulator's own predictor are in the report only. Null for any other workload.
 nlohmann::json predictor_summary(const Workload& w);
 
 }  // namespace ssdvp::host
