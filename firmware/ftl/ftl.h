@@ -63,6 +63,10 @@ enum ftl_cluster_engine { FTL_CLUSTER_SOFTWARE = 0, FTL_CLUSTER_ACCEL = 1 };
  * or UpdateF alone (HAML-SSD's Fig. 3 arm "without UpdateT"). */
 enum ftl_hot_features { FTL_HOT_FREQ_INTERVAL = 0, FTL_HOT_FREQ = 1 };
 
+/* GC victims by their invalid share at choice: bins of 20 % (HAML-SSD's Fig. 3),
+ * [0,20) [20,40) [40,60) [60,80) [80,100]. */
+#define FTL_GC_INVALID_BINS 5u
+
 /* Where GC-relocated LBAs go (placements other than single and double). */
 /* ftl.write.at_floor: what a host write does when its frontier needs a block
  * on its next die and the free blocks are at the host floor (issue 16). */
@@ -338,6 +342,9 @@ struct ftl_stats {
   uint64_t gc_idle_wakeups;    /* timer interrupts taken to look for host idleness */
   uint64_t gc_auto_updates;    /* share controller updates (autossd) */
   uint64_t gc_auto_share_sum;  /* their shares summed, per mille (mean: / gc_auto_updates) */
+  /* every GC victim (gc_victims) counted once at its choice, by its invalid share:
+   * bin floor(5 * (block LBAs - valid LBAs) / block LBAs), the last bin [80,100] */
+  uint64_t gc_victim_invalid[FTL_GC_INVALID_BINS];
 };
 
 /* 1 if deallocations survive a power cut (the trim log, trimlog.c): with
