@@ -490,9 +490,11 @@ def verdict_table2(s: dict) -> tuple[str, str]:
     faster = [a for a in others if s[a]["ratio"][1] > 1]
     faster1 = [a for a in others if s[a]["ratio1"][1] > 1]
     word = "reproduced" if len(faster) == len(others) else "partly" if faster else "not reproduced"
-    return word, ("K-Means with sklearn 1.2's default n_init = 10 is faster than "
-                  + (", ".join(faster) if faster else "none") + f" of {', '.join(others)} (ratio's interval above 1)"
-                  + (f"; with n_init = 1 (one start, as the firmware runs it) faster than {', '.join(faster1) or 'none'}"))
+    label = {"meanshift": "Mean-Shift", "hac": "HAC", "dbscan": "DBSCAN (defaults)"}
+    return word, ("of " + ", ".join(label[a] for a in others) + ", K-Means with sklearn 1.2's default n_init = 10 is "
+                  "faster (the ratio's interval above 1) than " + (", ".join(label[a] for a in faster) or "none")
+                  + "; with n_init = 1 (one start, as the firmware runs it) than "
+                  + (", ".join(label[a] for a in faster1) or "none"))
 
 
 def fig3_summary(runs: list[dict]) -> dict:
