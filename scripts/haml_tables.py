@@ -55,12 +55,14 @@ NAME = "haml-tables"
 DATA_DIR = ROOT / "docs" / "results" / NAME
 PAGE = ROOT / "docs" / "results" / f"{NAME}.md"
 SWEEP = ROOT / "explore" / "sweeps" / "haml-recorded.yaml"
+HAML_SWEEP = ROOT / "explore" / "sweeps" / "haml.yaml"     # haml.md's replays of the bundled traces
 OUT = ROOT / "out" / NAME
 
 RECORDINGS = ["filebench-fileserver", "filebench-varmail"]
 # bundled MQSim-format traces (traces/README.md): name -> file
 TRACES = {"msr-heimdall": "msr_heimdall_rw20_80_105.ascii", "dtrs": "dtrs.ascii", "postmark": "postmark.ascii",
           "tpcc-small": "tpcc-small.ascii"}
+FIG3_TRACES = ["msr-heimdall", "postmark"]   # Fig. 3's bundled traces, replayed as haml.md replays them
 PAPER_SLICES = 2560          # 100 MB slices of the paper's 256 GB drive
 TRACE_PERIODS = 20           # periods a bundled trace is cut into (the paper: 6 h periods of week-long traces)
 BOOT = 400                   # bootstrap resamples (of periods)
@@ -126,9 +128,9 @@ def parse_time_ns(s) -> int:
     return int(float(m.group(1)) * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[m.group(2)])
 
 
-def sweep() -> dict:
+def sweep(path: Path = SWEEP) -> dict:
     import yaml
-    return yaml.safe_load(SWEEP.read_text())
+    return yaml.safe_load(path.read_text())
 
 
 def workloads() -> list[dict]:
@@ -335,11 +337,20 @@ def firmware_cost(n: int = T2_POINTS, k: int = K) -> dict:
 # ---- Fig. 3: ssdvp runs -------------------------------------------------------------------------------------------
 
 
-def run_sets(workload: str, arm: str, seed: int) -> list[str]:
-    sw = sweep()
-    sets = {**sw["set"], "ftl.placement.policy": "haml", "ftl.gc.trigger": "threshold", "host.streams": "none",
-            "ftl.hot.features": arm, sw["seed_key"]: seed, **recorded.overrides(ROOT, workload)}
-    return [f"{k}={v}" for k, v in sets.items()]
+def run_setup(workload: str, arm: str, seed: int) -> tuple[str, list[str]]:
+    """(base config, --set list) of one Fig. 3 run: a recording as haml-recorded.yaml replays it, a bundled
+    trace as haml.yaml does (its case for that trace)."""
+    if workload in RECORDINGS:
+        sw = sweep()
+        sets = {**sw["set"], "ftl.placement.policy": "haml", "ftl.gc.trigger": "threshold", "host.streams": "none",
+                **recorded.overrides(ROOT, workload)}
+    else:
+        sw = sweep(HAML_SWEEP)
+        trace = f"traces/{TRACES[workload]}"
+        case = next(c for c in sw["cases"] if c["workload.source"] == "trace" and c["workload.trace"] == trace)
+        sets = {**sw["set"], **case, "ftl.placement.policy": "haml"}
+    sets.update({"ftl.hot.features": arm, "precondition.seed": seed})
+    return sw["base"], [f"{k}={v}" for k, v in sets.items()]
 
 
 def run_one(build: Path, workload: str, arm: str, seed: int) -> dict:
@@ -349,8 +360,9 @@ def run_one(build: Path, workload: str, arm: str, seed: int) -> dict:
     version = prov_mod.binary_version(binary)
     made_by = json.loads(summary.read_text()).get("ssdvp_version") if summary.exists() else None
     if not made_by or not version or not version.endswith(made_by):  # none yet, or another build's
-        cmd = [str(binary), "run", "-q", "-c", str(ROOT / sweep()["base"]), "-o", str(out)]
-        for s in run_sets(workload, arm, seed):
+        base, sets = run_setup(workload, arm, seed)
+        cmd = [str(binary), "run", "-q", "-c", str(ROOT / base), "-o", str(out)]
+        for s in sets:
             cmd += ["--set", s]
         env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
         t0 = time.time()
@@ -369,7 +381,7 @@ def run_one(build: Path, workload: str, arm: str, seed: int) -> dict:
 
 
 def fig3_runs(build: Path, jobs: int) -> list[dict]:
-    todo = [(w, a, s) for w in RECORDINGS for a in ARMS for s in SEEDS]
+    todo = [(w, a, s) for w in RECORDINGS + FIG3_TRACES for a in ARMS for s in SEEDS]
     with ThreadPoolExecutor(max_workers=jobs) as ex:
         return list(ex.map(lambda p: run_one(build, *p), todo))
 
@@ -499,7 +511,7 @@ def verdict_table2(s: dict) -> tuple[str, str]:
 
 def fig3_summary(runs: list[dict]) -> dict:
     out = {}
-    for w in RECORDINGS:
+    for w in RECORDINGS + FIG3_TRACES:
         for a in ARMS:
             rs = [r for r in runs if r["workload"] == w and r["arm"] == a]
             if not rs:
@@ -514,7 +526,7 @@ def fig3_summary(runs: list[dict]) -> dict:
 def verdict_fig3(f3: dict) -> tuple[str, str]:
     """The paper: with UpdateT more victims at 60-80 % invalid (and fewer to migrate); WAF lower."""
     parts, yes = [], 0
-    for w in RECORDINGS:
+    for w in RECORDINGS + FIG3_TRACES:
         if (w, "freq") not in f3:
             continue
         a, b = f3[(w, "freq_interval")], f3[(w, "freq")]
@@ -539,10 +551,12 @@ def figure(f3: dict, path: Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    ws = [w for w in RECORDINGS if (w, "freq") in f3]
-    fig, axes = plt.subplots(1, len(ws), figsize=(5.2 * len(ws), 3.6), sharey=True, squeeze=False)
+    ws = [w for w in RECORDINGS + FIG3_TRACES if (w, "freq") in f3]
+    cols = min(len(ws), 2)
+    rows = -(-len(ws) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 3.4 * rows), sharey=True, squeeze=False)
     x = np.arange(len(BINS))
-    for ax, w in zip(axes[0], ws):
+    for ax, w in zip(axes.flat, ws):
         for i, (a, label) in enumerate(ARMS.items()):
             ms = [mean_ci(f3[(w, a)]["shares"][b]) for b in BINS]
             ax.bar(x + (i - 0.5) * 0.38, [m for m, _ in ms], 0.38, yerr=[h for _, h in ms], capsize=3, label=label)
@@ -550,7 +564,8 @@ def figure(f3: dict, path: Path) -> None:
         ax.set_title(w, fontsize=10)
         ax.set_xlabel("invalid share of the GC victim at its choice")
         ax.grid(axis="y", alpha=0.3)
-    axes[0][0].set_ylabel("share of GC victims (%)")
+    for r in range(rows):
+        axes[r][0].set_ylabel("share of GC victims (%)")
     axes[0][0].legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
@@ -666,7 +681,10 @@ def render(data: Path, page: Path, figures: bool) -> None:
     out += ["## Fig. 3: GC victims by their invalid share, with and without UpdateT", "",
             "`ftl.placement.policy: haml` on the haml-recorded setup (configs/workloads-1g.yaml and the sweep's "
             "`set`: K = 6, 400 KiB slices, T = 0.5 s, relocated data on its own frontier, greedy GC), each recording "
-            "replayed once, with `ftl.hot.features: freq_interval` (UpdateF + UpdateT, the default) and `freq` "
+            "replayed once, and on two bundled traces as [haml.md](haml.md) replays them (explore/sweeps/haml.yaml: "
+            "configs/haml.yaml, 1 GiB of flash, 896 MiB exported, K = 6; " + ", ".join(FIG3_TRACES) + " with that "
+            "sweep's loops, time scale and T), with `ftl.hot.features: freq_interval` (UpdateF + UpdateT, the default) "
+            "and `freq` "
             "(UpdateF alone: the paper's arm without UpdateT), preconditioning seeds " + ", ".join(map(str, SEEDS))
             + ". Every GC victim of the timed part is counted at its choice in the bin of its invalid share "
             "(1 - valid LBAs / the block's LBAs; summary.json `ftl.gc_victim_invalid`, docs/outputs.md). "
