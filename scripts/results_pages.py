@@ -156,6 +156,11 @@ ROWS = [
         deps=SIM + ["scripts/workloads/", "traces/workloads/"],
         why="generated whole by its script, which reads the committed recordings but also runs the synthetic "
             "generators it compares them with (no render-only mode yet)"),
+    Row("haml-tables", "script", "/usr/bin/python3 scripts/haml_tables.py build",
+        render=["{python}", "scripts/haml_tables.py", "--render-only", "--data", "{data}", "--page",
+                "{out}/haml-tables.md"],
+        deps=SIM + ["scripts/haml_tables.py", "explore/sweeps/haml-recorded.yaml", "traces/"],
+        wall=("fig3_runs.csv", "wall_s")),
     Row("haml-double-stalls", "notes", deps=SIM),
 ]
 

@@ -59,6 +59,14 @@ enum ftl_gc_hold { FTL_GC_HOLD_PAGE = 0, FTL_GC_HOLD_DIE = 1, FTL_GC_HOLD_CHANNE
  * accelerator through firmware/drivers/accel_drv.h (same results, bit-exact). */
 enum ftl_cluster_engine { FTL_CLUSTER_SOFTWARE = 0, FTL_CLUSTER_ACCEL = 1 };
 
+/* What haml clusters on (ftl.hot.features): UpdateF and UpdateT (HAML-SSD),
+ * or UpdateF alone (HAML-SSD's Fig. 3 arm "without UpdateT"). */
+enum ftl_hot_features { FTL_HOT_FREQ_INTERVAL = 0, FTL_HOT_FREQ = 1 };
+
+/* GC victims by their invalid share at choice: bins of 20 % (HAML-SSD's Fig. 3),
+ * [0,20) [20,40) [40,60) [60,80) [80,100]. */
+#define FTL_GC_INVALID_BINS 5u
+
 /* Where GC-relocated LBAs go (placements other than single and double). */
 /* ftl.write.at_floor: what a host write does when its frontier needs a block
  * on its next die and the free blocks are at the host floor (issue 16). */
@@ -149,6 +157,7 @@ struct ftl_config {
   uint32_t hot_interval_rule;     /* enum hot_interval_rule (hotness.h) */
   uint32_t hot_max_iter;          /* K-Means iteration limit */
   uint32_t cluster_engine;        /* enum ftl_cluster_engine: who runs the K-Means */
+  uint32_t hot_features;          /* enum ftl_hot_features: haml's clustering features */
   uint32_t hotis_min_writes;      /* HOTIS: hot if at least this many writes in the period ... */
   uint64_t hotis_max_interval_ns; /* ... and a mean update interval at most this */
 
@@ -333,6 +342,9 @@ struct ftl_stats {
   uint64_t gc_idle_wakeups;    /* timer interrupts taken to look for host idleness */
   uint64_t gc_auto_updates;    /* share controller updates (autossd) */
   uint64_t gc_auto_share_sum;  /* their shares summed, per mille (mean: / gc_auto_updates) */
+  /* every GC victim (gc_victims) counted once at its choice, by its invalid share:
+   * bin floor(5 * (block LBAs - valid LBAs) / block LBAs), the last bin [80,100] */
+  uint64_t gc_victim_invalid[FTL_GC_INVALID_BINS];
 };
 
 /* 1 if deallocations survive a power cut (the trim log, trimlog.c): with

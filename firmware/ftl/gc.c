@@ -27,6 +27,14 @@ void gc_episode_end(struct ftl *f) {
   hal_trace(f->hal, HAL_TRACE_GC_EPISODE_END, f->free_total + f->erases_inflight);
 }
 
+/* The victim's invalid share as a bin of ftl_stats.gc_victim_invalid: floor(5 *
+ * invalid / capacity) in LBAs, 100 % in the last bin. */
+static uint32_t invalid_bin(const struct ftl *f, uint32_t blk) {
+  const uint32_t cap = f->slots_per_block, valid = f->blk_valid[blk];
+  const uint64_t bin = cap ? (uint64_t)(valid < cap ? cap - valid : 0) * FTL_GC_INVALID_BINS / cap : 0;
+  return bin < FTL_GC_INVALID_BINS ? (uint32_t)bin : FTL_GC_INVALID_BINS - 1;
+}
+
 void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear) {
   struct gc_job *job = &f->jobs[j];
   block_set_state(f, blk, BLK_VICTIM);
@@ -37,6 +45,7 @@ void gc_start(struct ftl *f, uint32_t j, uint32_t blk, uint32_t wear) {
   job->pair = FTL_NONE;
   job->pair_wait = 0;
   f->stats.gc_victims++;
+  f->stats.gc_victim_invalid[invalid_bin(f, blk)]++;
   hal_trace(f->hal, HAL_TRACE_GC_VICTIM_START, blk);
   if (f->gc_active++ == 0) f->gc_since_ns = hal_time_ns(f->hal);
   if (!f->sched.in_episode) { /* a GC episode starts (gc_episode_end closes it) */

@@ -140,14 +140,17 @@ static void recluster(struct ftl *f, uint64_t now) {
       for (uint32_t s = 0; s < f->slices; ++s)
         f->slice_class[s] = f->hot_fraw[s] >= c->hotis_min_writes && f->hot_traw[s] <= c->hotis_max_interval_ns ? 0 : 1;
       return;
-    case FTL_PLACE_ASA:
-      /* one dimension, the frequency: points on the diagonal (f, f), where
-       * the fixed initial centroids lie, so 2-D K-Means is 1-D K-Means */
-      for (uint32_t s = 0; s < f->slices; ++s) f->hot_t9[s] = f->hot_f9[s];
-      rc = cluster(f, f->hot_f9, f->hot_t9, f->classes, cx, cy);
-      for (uint32_t i = 0; i < f->classes; ++i) score[i] = cx[i];
-      break;
-    default: /* HAML: hot = frequent updates at short intervals */
+    default:
+      if (c->placement == FTL_PLACE_ASA || c->hot_features == FTL_HOT_FREQ) {
+        /* one dimension, the frequency (ASA-FTL; haml with ftl.hot.features:
+         * freq): points on the diagonal (f, f), where the fixed initial
+         * centroids lie, so 2-D K-Means is 1-D K-Means; hot = frequent */
+        for (uint32_t s = 0; s < f->slices; ++s) f->hot_t9[s] = f->hot_f9[s];
+        rc = cluster(f, f->hot_f9, f->hot_t9, f->classes, cx, cy);
+        for (uint32_t i = 0; i < f->classes; ++i) score[i] = cx[i];
+        break;
+      }
+      /* HAML: hot = frequent updates at short intervals */
       rc = cluster(f, f->hot_f9, f->hot_t9, f->classes, cx, cy);
       for (uint32_t i = 0; i < f->classes; ++i) score[i] = (int32_t)cx[i] - (int32_t)cy[i];
       break;

@@ -35,8 +35,8 @@ extern "C" {
 #define ISS_BOOT_TOKENS 4096u /* tokens per functional write call */
 
 /* Layout sizes on both ABIs (change them with the structs). */
-#define ISS_FTL_CONFIG_BYTES 368u
-#define ISS_FTL_STATS_BYTES 1312u
+#define ISS_FTL_CONFIG_BYTES 376u
+#define ISS_FTL_STATS_BYTES 1352u
 
 /* Functional calls: iss_call(op) with arguments in the boot block. */
 enum iss_call_op {

@@ -79,10 +79,14 @@ nlohmann::json summary_ftl(const SummaryInput& x, const DeviceState& device) {
   fw.erase_spread(&emin, &emean, &emax);
   const uint64_t meta_timed = checkpoint_slots(*s, x.at_start, x.soc.fw_config().slots_per_page);  // 0: no checkpoints
   const uint64_t host_timed = x.host_timed;
+  nlohmann::json invalid = nlohmann::json::array();  // GC victims by invalid share at choice, 20 % bins
+  for (uint32_t b = 0; b < FTL_GC_INVALID_BINS; ++b)
+    invalid.push_back(s->gc_victim_invalid[b] - x.at_start.gc_victim_invalid[b]);
   return {{"waf", host_timed ? double(host_timed + x.gc_timed + meta_timed) / double(host_timed) : 0.0},
           {"host_lba_writes", host_timed},
           {"gc_lba_writes", x.gc_timed},
           {"gc_runs", x.victims_timed},
+          {"gc_victim_invalid", invalid},
           {"erases", x.erases_timed},
           {"erase_count", {{"min", emin}, {"mean", emean}, {"max", emax}}},
           {"free_blocks_min", s->free_blocks_min},

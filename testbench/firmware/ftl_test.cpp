@@ -1,6 +1,7 @@
 // ftl_test.cpp - firmware units on the host against the fake HAL.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -160,6 +161,44 @@ INSTANTIATE_TEST_SUITE_P(AllPolicies, FtlGcPolicy,
                          ::testing::Values(FTL_GC_GREEDY, FTL_GC_FIFO, FTL_GC_RANDOM, FTL_GC_COST_BENEFIT,
                                            FTL_GC_DCHOICES),
                          policy_name);
+
+uint64_t victim_bins_sum(const ftl_stats* s) {
+  uint64_t n = 0;
+  for (uint32_t b = 0; b < FTL_GC_INVALID_BINS; ++b) n += s->gc_victim_invalid[b];
+  return n;
+}
+
+// Every victim is counted once, in the bin of its invalid share at choice;
+// random overwrites leave greedy's victims partly valid, so not all in the
+// top bin.
+TEST(FtlGcVictimHistogram, CountsEveryVictimOnce) {
+  Device d;
+  ASSERT_EQ(d.init(), 0);
+  d.write(0, uint32_t(d.cfg.logical_lbas));
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 60000; ++i) d.write(rng() % d.cfg.logical_lbas, 1);
+  const ftl_stats* s = ftl_get_stats(d.f);
+  ASSERT_GT(s->gc_victims, 100u);
+  EXPECT_EQ(victim_bins_sum(s), s->gc_victims);
+  EXPECT_LT(s->gc_victim_invalid[FTL_GC_INVALID_BINS - 1], s->gc_victims) << "uniform overwrites: partly valid victims";
+  EXPECT_EQ(d.mismatches(0, d.cfg.logical_lbas), 0u);
+}
+
+// Perfectly separated death times: whole-drive sequential passes, so every
+// block's LBAs die together and greedy's victims are entirely invalid.
+TEST(FtlGcVictimHistogram, SequentialPassesPutVictimsInTheTopBin) {
+  Device d;
+  ASSERT_EQ(d.init(), 0);
+  for (int pass = 0; pass < 4; ++pass)
+    for (uint64_t l = 0; l < d.cfg.logical_lbas; l += 8)
+      d.write(l, uint32_t(std::min<uint64_t>(8, d.cfg.logical_lbas - l)));
+  const ftl_stats* s = ftl_get_stats(d.f);
+  ASSERT_GT(s->gc_victims, 100u);
+  EXPECT_EQ(victim_bins_sum(s), s->gc_victims);
+  EXPECT_EQ(s->gc_victim_invalid[FTL_GC_INVALID_BINS - 1], s->gc_victims);
+  EXPECT_EQ(s->gc_lba_writes, 0u);
+  EXPECT_EQ(d.mismatches(0, d.cfg.logical_lbas), 0u);
+}
 
 TEST(FtlGc, GreedyCollectsTheBlockWithFewestValidFirst) {
   Device d;

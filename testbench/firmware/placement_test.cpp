@@ -141,6 +141,46 @@ TEST(Placement, AsaClustersOnFrequencyOnly) {
   EXPECT_EQ(ftl_class_of(d.f, 3000), 2u);
 }
 
+// Slices 0-3 and 4-7 take four writes each in the period, 0-3 at its start
+// (UpdateT 1 us), 4-7 near its end (UpdateT 240 us); the others none. On
+// (UpdateF, UpdateT) K-Means puts the two groups in different classes; with
+// ftl.hot.features freq (UpdateF alone) equal frequencies share a class.
+class HamlFeatures : public ::testing::TestWithParam<uint32_t> {};
+
+TEST_P(HamlFeatures, EqualFrequencyDifferentIntervals) {
+  static uint32_t features;
+  features = GetParam();
+  Device d([](ftl_config& c) {
+    haml_tune(c);
+    c.hot_features = features;
+  });
+  ASSERT_EQ(d.init(), 0);
+  for (int w = 1; w <= 4; ++w) {
+    d.hal->now_ns = uint64_t(w) * 1000;
+    for (uint64_t s = 0; s < 4; ++s) d.write(s * 200, 1);
+  }
+  for (int w = 1; w <= 4; ++w) {
+    d.hal->now_ns = 900000 + uint64_t(w) * 15000;
+    for (uint64_t s = 4; s < 8; ++s) d.write(s * 200, 1);
+  }
+  d.hal->now_ns = 1000001;
+  d.write(5990, 1);  // closes the period
+  ASSERT_EQ(ftl_get_stats(d.f)->cluster_runs, 1u);
+  EXPECT_EQ(ftl_class_of(d.f, 0), 0u) << "frequent and short intervals: the hottest class";
+  EXPECT_EQ(ftl_class_of(d.f, 600), ftl_class_of(d.f, 0));
+  EXPECT_EQ(ftl_class_of(d.f, 1400), ftl_class_of(d.f, 800));
+  EXPECT_EQ(ftl_class_of(d.f, 5000), 2u) << "an untouched slice is the coldest class";
+  if (features == FTL_HOT_FREQ)
+    EXPECT_EQ(ftl_class_of(d.f, 800), ftl_class_of(d.f, 0)) << "UpdateF alone: equal frequencies, one class";
+  else
+    EXPECT_EQ(ftl_class_of(d.f, 800), 1u) << "UpdateT separates the late writers";
+}
+
+INSTANTIATE_TEST_SUITE_P(Features, HamlFeatures, ::testing::Values(FTL_HOT_FREQ_INTERVAL, FTL_HOT_FREQ),
+                         [](const ::testing::TestParamInfo<uint32_t>& i) {
+                           return std::string(i.param == FTL_HOT_FREQ ? "freq" : "freq_interval");
+                         });
+
 TEST(Placement, StreamsPickTheClassAndBadStreamsAreRefused) {
   Device d([](ftl_config& c) {
     c.placement = FTL_PLACE_STREAM;

@@ -97,6 +97,9 @@ def render(ctx) -> str:
     lines = opening(ctx, "haml_recorded.py", INTRO, len(df), f"{n.min()}-{n.max()}") + [
              "## What the runs show", "", *find, "", saturated(df, "policy"), "",
              "## Verdict per claim of the paper", "", "| claim | here |", "|---|---|", *verdict, "",
+             "The paper's other evidence (Table I: the two features' correlation; Table II: the clustering "
+             "algorithms' cost; Fig. 3: GC victims with and without UpdateT) on these recordings: "
+             "[haml-tables.md](haml-tables.md).", "",
              "## Write amplification (Fig. 10)", "", markdown_table(_table(df, "ftl.waf", ".3f", PAPER_WA)), "",
              "## Block erases (Table VI)", "", markdown_table(_table(df, "ftl.erases", ".0f")), "",
              "## Normalised mean response time (Fig. 11; `single` = 1)", "",
