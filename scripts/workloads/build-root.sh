@@ -15,7 +15,10 @@
 # SET names the applications (default `base`):
 #   base     fio postmark e2fsprogs       (the fio-* and postmark workloads)
 #   rocksdb  base + rocksdb-tools        (db_bench)
-#   full     rocksdb + dbench sysbench mariadb-server
+#   full     rocksdb + dbench sysbench mariadb-server, and the server and
+#            client binaries it depends on (mariadb-server-core: mariadbd,
+#            mariadb-install-db; mariadb-client-core, mariadb-client:
+#            mariadb, mariadb-admin), which are not lib* packages
 # The dependency closure: `apt-cache depends --recurse --no-recommends
 # --no-suggests ...` of those packages, keeping only the applications
 # themselves and the shared-library packages (names lib* and zlib1g, minus the perl and
@@ -36,7 +39,7 @@ set_name=${2:-base}
 case $set_name in
   base) apps="fio postmark e2fsprogs" ;;
   rocksdb) apps="fio postmark e2fsprogs rocksdb-tools" ;;
-  full) apps="fio postmark e2fsprogs rocksdb-tools dbench sysbench mariadb-server" ;;
+  full) apps="fio postmark e2fsprogs rocksdb-tools dbench sysbench mariadb-server mariadb-server-core mariadb-client-core mariadb-client" ;;
   *) echo "FAIL: unknown set '$set_name' (base, rocksdb, full)"; exit 2 ;;
 esac
 for t in apt-get apt-cache dpkg-deb mkfs.ext4; do
@@ -71,6 +74,11 @@ for p in $pkgs; do
   dpkg-deb -x "$deb" "$root"
   echo "$p $(dpkg-deb -f "$deb" Version) $(sha256sum "$deb" | cut -d' ' -f1)" >>"$list"
 done
+# the root user and group, which servers that change ownership (MariaDB's
+# mariadb-install-db, mariadbd --user=root) look up by name
+mkdir -p "$root/etc"
+[ -f "$root/etc/passwd" ] || echo "root:x:0:0:root:/tmp:/bb/sh" >"$root/etc/passwd"
+[ -f "$root/etc/group" ] || echo "root:x:0:" >"$root/etc/group"
 # busybox applets in /bb (after the packages' own binaries on PATH)
 mkdir -p "$root/bb" "$root"/{proc,sys,dev,tmp,run,mnt,jobs,var/tmp}
 cp /bin/busybox "$root/bb/busybox"

@@ -22,17 +22,21 @@
 #           qemu, mkfs and mount options, the job file and its sha256, the
 #           WL_* parameters and seed, the guest's wall time, request counts,
 #           the recording's sha256 packed and unpacked), guest.log, summary.json
-# WL_NAME=NUMBER arguments go to the job (WL_DATA_MIB, WL_WRITE_MIB,
+# WL_NAME=NUMBER arguments go to the job (WL_DATA_MIB, WL_WRITE_MIB, WL_DISCARD,
 # WL_SEED: runner.sh's header). Environment: SSDVP (default
 # build/platform/ssdvp), WL_CONFIG, OUTDIR (default out/workloads/NAME),
 # SSDVP_GUEST_CACHE (kernel, initramfs and roots; default out/guest-root),
-# GUEST_MEM (MiB, default 1024), GUEST_TIMEOUT (s, default 14400). Exit 77
+# GUEST_MEM (MiB, default 1024), GUEST_TIMEOUT (s, default 14400), REC_NAME
+# (the recording's name, default NAME: a second recording of one job, e.g.
+# with another WL_SEED, gets its own name; the provenance names the job). Exit 77
 # (SKIP, with the reason) only when a tool or a Debian package is missing.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
-name=${1:?usage: record.sh NAME [WL_NAME=NUMBER...]}
+jobname=${1:?usage: record.sh NAME [WL_NAME=NUMBER...]}
 shift
-job=$src/scripts/workloads/jobs/$name.sh
+name=${REC_NAME:-$jobname}
+[[ $name =~ ^[a-z0-9][a-z0-9-]*$ ]] || { echo "FAIL: REC_NAME '$name': expected lower-case letters, digits and dashes"; exit 2; }
+job=$src/scripts/workloads/jobs/$jobname.sh
 [ -f "$job" ] || { echo "FAIL: step job: no $job (jobs: $(cd "$src/scripts/workloads/jobs" && ls | sed 's/\.sh$//' | tr '\n' ' '))"; exit 2; }
 wl=()
 for a in "$@"; do
@@ -71,7 +75,7 @@ echo "${disks[*]}" >qemu-disks.txt
 t0=$(date +%s)
 timeout "${GUEST_TIMEOUT:-14400}" qemu-system-x86_64 -M pc -m "${GUEST_MEM:-1024}" -nographic -no-reboot -nodefaults \
   -serial stdio -kernel "$cache/vmlinuz" -initrd "$cache/initramfs-guest_init.cpio.gz" \
-  -append "console=ttyS0 panic=-1 quiet WL_JOB=$name ${wl[*]}" \
+  -append "console=ttyS0 panic=-1 quiet WL_JOB=$jobname ${wl[*]}" \
   "${disks[@]}" >guest.log 2>&1 </dev/null
 qrc=$? t1=$(date +%s)
 grep -a -q "GUEST-FAIL" guest.log && fail "step guest: $(grep -a GUEST-FAIL guest.log | head -1 | tr -d '\r')"
@@ -138,7 +142,12 @@ prov = {
               "drive_writes": round(ops.get("write_bytes", 0) / size, 3)},
     "job": {"file": os.path.relpath(job, src), "sha256": hashlib.sha256(open("job.sh", "rb").read()).hexdigest(),
             "commit": " ".join(open("job.commit").read().split()), "text": open("job.sh").read(),
-            "parameters": grab("WL-PARAMS"), "kernel_args": wlargs},
+            "parameters": grab("WL-PARAMS"), "kernel_args": wlargs,
+            # jobs a job sources (`. /jobs/NAME.sh`), as they ran
+            "includes": [{"file": f"scripts/workloads/jobs/{m}.sh",
+                          "sha256": hashlib.sha256(open(f"{src}/scripts/workloads/jobs/{m}.sh", "rb").read()).hexdigest(),
+                          "text": open(f"{src}/scripts/workloads/jobs/{m}.sh").read()}
+                         for m in re.findall(r"^\. /jobs/([a-z0-9-]+)\.sh", open("job.sh").read(), re.M)]},
     "mkfs": grab("STEP mkfs") + grab("WL-MKFS"),
     "mount": grab("STEP mount") + [l for l in log.splitlines() if " /mnt ext4 " in l],
     "rounds": grab("WL-ROUND"),

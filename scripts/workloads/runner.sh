@@ -9,7 +9,7 @@
 # the recording there, so what follows is not the workload's), fsck
 # (`e2fsck -fn`, must be clean). The job gets WL_DATA_MIB (the application's
 # data set), WL_WRITE_MIB (what it should write to the device in all),
-# WL_SEED, WL_DRIVE_MIB, wl_written_mib (MiB written to /dev/vda so far,
+# WL_SEED, WL_DISCARD, WL_DRIVE_MIB, wl_written_mib (MiB written to /dev/vda so far,
 # from /sys/block/vda/stat) and wl_rounds (repeat a round until WL_WRITE_MIB).
 export PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/bb HOME=/tmp LC_ALL=C
 name=$1
@@ -19,6 +19,10 @@ step=job
 WL_DRIVE_MIB=$(($(cat /sys/block/vda/size) / 2048))
 export WL_DRIVE_MIB WL_SEED=${WL_SEED:-1}
 export WL_DATA_MIB=${WL_DATA_MIB:-$((WL_DRIVE_MIB * 55 / 100))} WL_WRITE_MIB=${WL_WRITE_MIB:-$((WL_DRIVE_MIB * 2))}
+# WL_DISCARD=1 adds the `discard` mount option to any job: the file system
+# discards each deleted extent at once, so the recording carries every delete
+# (a replay can then hold them for a host TRIM policy: workload.trace_discards).
+[ "${WL_DISCARD:-0}" = 1 ] && MOUNT_OPTS="${MOUNT_OPTS:+$MOUNT_OPTS,}discard"
 wl_written_mib() { echo $(($(awk '{print $7}' /sys/block/vda/stat) / 2048)); }
 # wl_rounds CMD...: runs CMD... ROUND for ROUND = 0, 1, ... until the device
 # has taken WL_WRITE_MIB of writes; prints `WL-ROUND n written=MiB` after each.

@@ -13,7 +13,8 @@
 # ran out of space in the first overwrite. Round 0:
 # fillrandom of num = WL_DATA_MIB / 1016 B keys; rounds 1..: overwrite of num
 # keys on the existing database (--use_existing_db=1), --seed=WL_SEED+round,
-# until the device has taken WL_WRITE_MIB of writes.
+# until the device has taken WL_WRITE_MIB of writes. DB_OUT (default
+# /tmp/db.out): where db_bench's output goes (rocksdb-x2.sh runs two).
 ROOT_SET=rocksdb
 MKFS_OPTS=""
 MOUNT_OPTS=""
@@ -23,7 +24,7 @@ round() { # DIR ROUND
   db_bench --benchmarks=$b --use_existing_db=$e --db="$1" --num=$((WL_DATA_MIB * 1048576 / 1016)) --key_size=16 \
     --value_size=1000 --compression_type=none --threads=1 --sync=0 --seed=$((WL_SEED + $2)) --statistics=0 \
     --histogram=0 --write_buffer_size=$((16 << 20)) --target_file_size_base=$((16 << 20)) \
-    --max_bytes_for_level_base=$((64 << 20)) >/tmp/db.out 2>&1 || { grep -i -E 'error|corrupt|space' /tmp/db.out; return 1; }
-  echo "WL-DBBENCH $(grep -E "^$b " /tmp/db.out | tr -s ' ')"
+    --max_bytes_for_level_base=$((64 << 20)) >"${DB_OUT:=/tmp/db.out}" 2>&1 || { grep -i -E 'error|corrupt|space' "$DB_OUT"; return 1; }
+  echo "WL-DBBENCH $1 $(grep -E "^$b " "$DB_OUT" | tr -s ' ')"
 }
 job_run() { wl_rounds round "$1/db"; }
