@@ -154,7 +154,9 @@ REVIEWER = """\
 - *The paper's drive is 256 GB.* The recordings are tied to the 1 GiB drive they were made on (the file system's
   layout is the recording's); the slices and the period are scaled to it as stated above.
 - *Is the spread noise?* Three drive histories per point; the recordings, the firmware and K-Means are
-  deterministic, so what varies is only what the drive held before the recording's mkfs discard.
+  deterministic, so what varies within a row is only what the drive held before the recording's mkfs discard.
+  The workload's own randomness shows between a recording and its `-seed2` twin (the same job with another seed
+  of its file choices and sizes): compare their rows.
 - *Does the accelerator change this?* Not the placement: the accelerator is bit-exact with the firmware's K-Means
   (docs/models/accel.md), so it changes when the classes are ready, not which they are; these runs use the
   firmware's software clustering.
