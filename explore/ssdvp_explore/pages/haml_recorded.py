@@ -20,17 +20,18 @@ PAPER_WA = {"single+AutoSSD": 5.002, "hotis": 2.959, "asa": 3.553, "haml": 2.129
 PAPER_RT = {"single+AutoSSD": -57.7, "asa": -37.1, "hotis": -26.3}  # HAML's response time against each, %
 
 INTRO = """\
-**Setup.** The recordings of [workloads.md](workloads.md) whose replay makes the drive collect, each replayed
-once, open loop at its recorded times, on the drive it was recorded on (`configs/workloads-1g.yaml`: 4 channels x
+**Setup.** Recordings of [workloads.md](workloads.md), each replayed once, open loop at half its recorded speed
+(`workload.time_scale: 2`: a recording's timestamps are those of the drive that served it, as fast as it could, so
+at the recorded speed the slower placements queued up and their response times were mostly that wait), on the
+drive it was recorded on (`configs/workloads-1g.yaml`: 4 channels x
 2 dies, 292 blocks a plane of 64 pages of 8 KiB, 1 GiB exported, 12.3 % spare, greedy GC below 16 free blocks):
 
 {recordings}
 
 No trace is looped. The paper's Table III drive (256 GB) is scaled to the recording's own drive, not the other
 way: a file system's recording is tied to the capacity it was made on. HAML's 2,560 slices become 2,621 slices of
-400 KiB; its 6 h period over days-long traces becomes 0.5 s over these replays, which span {spans} of simulated
-time (a recording's timestamps are the serving drive's, not the guest's wall clock); HOTIS's interval threshold
-is T/4; K = 6, relocated data on a frontier of its own (`ftl.placement.gc: separate`). Policies: `single` (one
+400 KiB; its 6 h period over days-long traces becomes 1 s of these replays (0.5 s of the recording), which span
+{spans} of simulated time at that speed; HOTIS's interval threshold is T/4; K = 6, relocated data on a frontier of its own (`ftl.placement.gc: separate`). Policies: `single` (one
 write frontier), `single+AutoSSD` (the same with AutoSSD's feedback-controlled GC share, `ftl.gc.trigger:
 autossd`, [firmware/gc.md](../firmware/gc.md)), `hotis`, `asa` (ASA-FTL), `haml` (HAML-K), `double` (host and GC
 frontiers) and `oracle` (each write's real death-time class from a pre-pass, as a stream ID). Three runs per
