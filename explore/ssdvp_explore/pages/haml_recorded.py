@@ -20,23 +20,47 @@ PAPER_WA = {"single+AutoSSD": 5.002, "hotis": 2.959, "asa": 3.553, "haml": 2.129
 PAPER_RT = {"single+AutoSSD": -57.7, "asa": -37.1, "hotis": -26.3}  # HAML's response time against each, %
 
 INTRO = """\
-**Setup.** The recordings of [workloads.md](workloads.md) whose replay makes the drive collect:
-`filebench-fileserver` and `filebench-varmail` (Filebench's personalities by `fbp` on ext4 in the Linux guest,
-2.3 and 2.6 drive-writes of a 1 GiB drive), each replayed once, open loop at its recorded times, on the drive it
-was recorded on (`configs/workloads-1g.yaml`: 4 channels x 2 dies, 292 blocks a plane of 64 pages of 8 KiB, 1 GiB
-exported, 12.3 % spare, greedy GC below 16 free blocks). No trace is looped. The paper's Table III drive (256 GB)
-is scaled to the recording's own drive, not the other way: a file system's recording is tied to the capacity it
-was made on. HAML's 2,560 slices become 2,621 slices of 400 KiB; its 6 h period over days-long traces becomes 0.5 s
-over these replays, which span 14.5 and 28.5 s of simulated time (a recording's timestamps are the serving drive's,
-not the guest's wall clock; 1/29 and 1/57 of each); HOTIS's interval threshold is T/4; K = 6, relocated data on a
-frontier of its own (`ftl.placement.gc: separate`). Policies: `single` (one write frontier), `single+AutoSSD`
-(the same with AutoSSD's feedback-controlled GC share, `ftl.gc.trigger: autossd`, [firmware/gc.md](../firmware/gc.md)),
-`hotis`, `asa` (ASA-FTL), `haml` (HAML-K), `double` (host and GC frontiers) and `oracle` (each write's real
-death-time class from a pre-pass, as a stream ID). Three runs per point: the drive's history before the
-recording's own mkfs discard differs (a sequential fill and one drive-write of random overwrites with
-`precondition.seed` 1, 2, 3); nothing else is random. A cell is the mean and, after ±, the half-width of its 95 %
-interval (Student's t). Normalised response time: the mean latency of all requests over `single`'s on the same
-seed."""
+**Setup.** Recordings of [workloads.md](workloads.md), each replayed once, open loop at half its recorded speed
+(`workload.time_scale: 2`: a recording's timestamps are those of the drive that served it, as fast as it could, so
+at the recorded speed the slower placements queued up and their response times were mostly that wait), on the
+drive it was recorded on (`configs/workloads-1g.yaml`: 4 channels x
+2 dies, 292 blocks a plane of 64 pages of 8 KiB, 1 GiB exported, 12.3 % spare, greedy GC below 16 free blocks):
+
+{recordings}
+
+No trace is looped. The paper's Table III drive (256 GB) is scaled to the recording's own drive, not the other
+way: a file system's recording is tied to the capacity it was made on. HAML's 2,560 slices become 2,621 slices of
+400 KiB; its 6 h period over days-long traces becomes 1 s of these replays (0.5 s of the recording), which span
+{spans} of simulated time at that speed; HOTIS's interval threshold is T/4; K = 6, relocated data on a frontier of its own (`ftl.placement.gc: separate`). Policies: `single` (one
+write frontier), `single+AutoSSD` (the same with AutoSSD's feedback-controlled GC share, `ftl.gc.trigger:
+autossd`, [firmware/gc.md](../firmware/gc.md)), `hotis`, `asa` (ASA-FTL), `haml` (HAML-K), `double` (host and GC
+frontiers) and `oracle` (each write's real death-time class from a pre-pass, as a stream ID). Three runs per
+point: the drive's history before the recording's own mkfs discard differs (a sequential fill and one drive-write
+of random overwrites with `precondition.seed` 1, 2, 3); nothing else is random. A recording and its `-seed2`
+twin are the same job run again with another seed of its own random choices (`WL_SEED=2`): the spread between
+them is the workload's, beside the drive history's within each. A cell is the mean and, after ±, the half-width
+of its 95 % interval (Student's t). Normalised response time: the mean latency of all requests over `single`'s
+on the same seed."""
+
+
+def _intro(df: pd.DataFrame) -> str:
+    """INTRO with the recordings listed from their provenance (traces/workloads/NAME.json) and their spans."""
+    from .. import workloads as wl_mod
+    root = Path(__file__).resolve().parents[3]
+    items, spans = [], []
+    for w in sorted(df["workload"].unique()):
+        try:
+            j = wl_mod.provenance(root, w)
+            job = j["job"]["file"].rsplit("/", 1)[-1].replace(".sh", "")
+            params = (j["job"]["parameters"] or [""])[0].replace("WL-PARAMS ", "")
+            items.append(f"- `{w}`: job `{job}` ({params}), {j['drive']['drive_writes']:.2f} drive-writes, "
+                         f"{j['requests']:,} requests")
+        except (OSError, KeyError, ValueError):
+            items.append(f"- `{w}`")
+        span = df[df["workload"] == w]["host.sim_time_s"]  # the shortest replay: the one that kept up
+        if len(span):
+            spans.append(f"{span.min():.1f} s ({w})")
+    return INTRO.format(recordings="\n".join(items), spans=", ".join(spans) or "(not recorded)")
 
 
 def _label(df: pd.DataFrame) -> pd.DataFrame:
@@ -94,7 +118,7 @@ def render(ctx) -> str:
     orc = [100 * (_m(df, w, "oracle", "ftl.waf") / _m(df, w, "double", "ftl.waf") - 1) for w in wl]
     find.append(f"- **What placement by death time can gain here at all**: the oracle's WAF is {min(orc):+.1f} to "
                 f"{max(orc):+.1f} % against `double`'s.")
-    lines = opening(ctx, "haml_recorded.py", INTRO, len(df), f"{n.min()}-{n.max()}") + [
+    lines = opening(ctx, "haml_recorded.py", _intro(df), len(df), f"{n.min()}-{n.max()}") + [
              "## What the runs show", "", *find, "", saturated(df, "policy"), "",
              "## Verdict per claim of the paper", "", "| claim | here |", "|---|---|", *verdict, "",
              "The paper's other evidence (Table I: the two features' correlation; Table II: the clustering "
@@ -134,7 +158,9 @@ REVIEWER = """\
 - *The paper's drive is 256 GB.* The recordings are tied to the 1 GiB drive they were made on (the file system's
   layout is the recording's); the slices and the period are scaled to it as stated above.
 - *Is the spread noise?* Three drive histories per point; the recordings, the firmware and K-Means are
-  deterministic, so what varies is only what the drive held before the recording's mkfs discard.
+  deterministic, so what varies within a row is only what the drive held before the recording's mkfs discard.
+  The workload's own randomness shows between a recording and its `-seed2` twin (the same job with another seed
+  of its file choices and sizes): compare their rows.
 - *Does the accelerator change this?* Not the placement: the accelerator is bit-exact with the firmware's K-Means
   (docs/models/accel.md), so it changes when the classes are ready, not which they are; these runs use the
   firmware's software clustering.
