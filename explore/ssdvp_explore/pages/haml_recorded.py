@@ -164,7 +164,8 @@ REVIEWER = """\
 - *Does the accelerator change this?* Not the placement: the accelerator is bit-exact with the firmware's K-Means
   (docs/models/accel.md), so it changes when the classes are ready, not which they are; these runs use the
   firmware's software clustering.
-- *Table I, Table II, Fig. 3 and the sensitivity figures on these workloads* are not made yet."""
+- *Table I, Table II and Fig. 3* are on [haml-tables.md](haml-tables.md), on these recordings and the bundled
+  traces; *the sensitivity figures (K, slice size, period) on these workloads* are not made yet."""
 
 register(Page(name="haml-recorded", title="HAML-SSD's policy comparison on recorded Filebench workloads",
               sweep="explore/sweeps/haml-recorded.yaml", by=PLACE, baseline="single", render=render))
