@@ -98,7 +98,8 @@ def model_rows():
             if r["arm"].startswith("host") and not r["arm"].endswith(", no buffer"):
                 continue
             by.setdefault((r["workload"], r["arm"].replace(", no buffer", "")), []).append(r)
-    return {k: {key: statistics.fmean(float(r[key]) for r in v) for key in ("iops", "mbps", "waf", "erases")}
+    return {k: {key: statistics.fmean(float(r[key]) for r in v)
+                for key in ("iops", "mbps", "waf", "erases", "fsync_p99_us")}
             for k, v in by.items()}
 
 
@@ -149,7 +150,9 @@ def main():
 
 def fill_findings(text, res, ts):
     """{mode|arm|field}: a figure of the table; {pct:mode|arm|other arm|field}: the change from the other arm
-    (pad_per_flush is padded LBAs per flush); {trace|field}: the recording's journal_share (percent)."""
+    (pad_per_flush is padded LBAs per flush); {trace|field}: the recording's journal_share (percent);
+    {model:arm|other arm|workload|field}: the model's change (model_rows(): journal_host_ftl_timed's data)."""
+    model = model_rows()
     def val(mode, arm, f):
         r = res[(mode, arm)]
         return r["pad"] / r["flushes"] if f == "pad_per_flush" else r[f]
@@ -159,12 +162,17 @@ def fill_findings(text, res, ts):
         if g.startswith("pct:"):
             mode, x, y, f = g[4:].split("|")
             return pct(val(mode, x, f), val(mode, y, f))
+        if g.startswith("model:"):
+            x, y, wl, f = g[6:].split("|")
+            if (wl, x) not in model or (wl, y) not in model:
+                return "(no such arm in the model)"
+            return pct(model[(wl, x)][f], model[(wl, y)][f])
         p = g.split("|")
         if p[0] == "trace":
             return f"{100 * ts[p[1]]:.1f} %" if p[1] == "journal_share" else f"{ts[p[1]]:.2f}"
         v = val(*p)
         return f"{v:.3f}" if isinstance(v, float) and v < 10 else f"{v:.0f}"
-    return re.sub(r"\{((?:pct|trace|closed|open)[^{}]*)\}", one, text)
+    return re.sub(r"\{((?:pct|model|trace|closed|open)[^{}]*)\}", one, text)
 
 
 def write_page(a, res, ts, ranges, bs):
