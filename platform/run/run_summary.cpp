@@ -260,9 +260,12 @@ nlohmann::json summary_trim(const GcMonitor& monitor, const fs::FileWorkload* fi
   }
   if (held) {
     const auto& st = held->held_stats();
-    t["held"] = {{"trace_trims", st.held},           {"held_bytes", st.held_bytes},
-                 {"reused_bytes", st.reused_bytes},  {"released", st.released},
-                 {"released_bytes", st.released_bytes}, {"pending_bytes_at_end", held->pending_bytes()}};
+    t["held"] = {{"trace_trims", st.held},
+                 {"held_bytes", st.held_bytes},
+                 {"reused_bytes", st.reused_bytes},
+                 {"released", st.released},
+                 {"released_bytes", st.released_bytes},
+                 {"pending_bytes_at_end", held->pending_bytes()}};
   }
   return t;
 }

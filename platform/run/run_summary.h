@@ -25,7 +25,7 @@ struct HostResults;
 namespace fs {
 class FileWorkload;
 class HeldDiscards;
-}
+}  // namespace fs
 namespace host {
 class Workload;
 }

@@ -173,9 +173,8 @@ void Simulation::attach_files_host() {
   if (held_) discards = held_;
   monitor_ = std::make_unique<GcMonitor>("gcmon", cfg, soc_->nvme, host_->block_stats(), discards);
   if (files_ || held_ || monitor_->enabled())
-    contribute("trim", [this](const SummaryInput& x) {
-      return summary_trim(*monitor_, files_, held_, x.soc.lba_size());
-    });
+    contribute("trim",
+               [this](const SummaryInput& x) { return summary_trim(*monitor_, files_, held_, x.soc.lba_size()); });
   if (files_ && files_->journal())
     contribute("journal", [this](const SummaryInput& x) {
       return journal_summary(*files_->journal(), x.h.fsync_latency, x.soc.lba_size());

@@ -47,7 +47,7 @@ class GcMonitor;
 namespace fs {
 class FileWorkload;
 class HeldDiscards;
-}
+}  // namespace fs
 namespace host {
 class Workload;
 }

@@ -252,7 +252,7 @@ CostRun cost_run(double ns_per_mac, const std::vector<uint64_t>& probe_us) {
   s.k = 2;
   s.cpu_ns_per_mac = ns_per_mac;
   std::vector<IoRequest> v = {req(IoOp::write, 0, 0, 1), req(IoOp::write, 1000000, 0, 1),
-                              req(IoOp::write, 2000000, 0, 1)};  // closes period 1: the LSTM's first prediction
+                              req(IoOp::write, 2000000, 0, 1)};          // closes period 1: the LSTM's first prediction
   for (uint64_t t : probe_us) v.push_back(req(IoOp::write, t, 550, 1));  // chunk 5
   auto w = make_predicted_streams(std::make_unique<VectorWorkload>(v), s);
   CostRun out;

@@ -70,8 +70,7 @@ uint64_t Lstm::forward_macs(int inputs, int hidden, int k, uint64_t batch) {
 uint64_t Lstm::train_step_macs(int inputs, int hidden, int k, uint64_t batch) {
   const uint64_t I = uint64_t(inputs), H = uint64_t(hidden);
   const uint64_t params = 4 * H * I + 4 * H * H + 4 * H + H + 1;
-  return forward_macs(inputs, hidden, k, batch) + batch * (2 * H + uint64_t(k) * (4 * H * I + 8 * H * H)) +
-         3 * params;
+  return forward_macs(inputs, hidden, k, batch) + batch * (2 * H + uint64_t(k) * (4 * H * I + 8 * H * H)) + 3 * params;
 }
 
 Eigen::VectorXd Lstm::forward(const std::vector<Eigen::MatrixXd>& xs) const {

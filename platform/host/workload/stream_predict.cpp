@@ -209,14 +209,14 @@ PredictSpec PredictSpec::from_config(ssdvp::Config& cfg, uint64_t lbas, uint32_t
       "lstm: host CPU ns charged per inference multiply-accumulate; a period's new streams apply when its work "
       "would have finished on one core (0: at the period's end; default measured, docs/performance.md)",
       0, 1e6);
-  s.cpu_ns_per_train_mac = cfg.get_double(
-      p + "cpu_ns_per_train_mac", kDefaultCpuNsPerTrainMac,
-      "lstm: host CPU ns charged per training multiply-accumulate (BPTT + Adam; default measured, "
-      "docs/performance.md)",
-      0, 1e6);
+  s.cpu_ns_per_train_mac =
+      cfg.get_double(p + "cpu_ns_per_train_mac", kDefaultCpuNsPerTrainMac,
+                     "lstm: host CPU ns charged per training multiply-accumulate (BPTT + Adam; default measured, "
+                     "docs/performance.md)",
+                     0, 1e6);
   s.model_in = cfg.get_string(p + "model", "", "lstm: load this model file instead of training (empty: train)");
-  s.model_out = cfg.get_string(p + "model_out", "",
-                               "lstm: save the trained model here, its folder created (empty: do not)");
+  s.model_out =
+      cfg.get_string(p + "model_out", "", "lstm: save the trained model here, its folder created (empty: do not)");
   s.report =
       cfg.get_string(p + "report", "", "autostream/lstm: write the predictor's report (JSON) here (empty: none)");
   if (s.k + 1 >= s.train_periods)
