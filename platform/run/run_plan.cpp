@@ -26,7 +26,9 @@ RunPlan RunPlan::read(Config& cfg, RunEntry entry) {
   p.streams = cfg.get_string("host.streams", "none", "");
   p.ext4_layout = !cfg.get_string("host.files.ext4.layout", "", "").empty();
   p.trim_policy = cfg.get_string("host.trim.policy", "none", "");
-  p.hold_discards = cfg.get_string("workload.trace_discards", "send", "") == "hold";
+  p.hold_discards = cfg.get_choice("workload.trace_discards", "send", {"send", "hold"},
+                                   "trace: send its discards as recorded, or hold them as pending for "
+                                   "host.trim.policy to send (idle, detector, oracle; none: never)") == "hold";
   p.detector_tree = !cfg.get_string("host.detector.tree", "", "").empty();
   p.time_limit = cfg.get_time_ps("host.time_limit", "0s", "") != 0;
   p.files_loops = cfg.get_u64("host.files.loops", 0, "") != 0;

@@ -57,10 +57,6 @@ TraceKeys TraceKeys::read(Config& cfg) {
   k.swap_rw = cfg.get_bool("workload.swap_reads_writes", false,
                            "trace: replay its reads as writes and its writes as reads (for a trace whose "
                            "op code a study read the other way)");
-  // Acted on by the single drive's run (Simulation: fs/held_discards.h).
-  cfg.get_choice("workload.trace_discards", "send", {"send", "hold"},
-                 "trace: send its discards as recorded, or hold them as pending for host.trim.policy to send "
-                 "(idle, detector, oracle; none: never)");
   k.allow_empty = cfg.get_bool("workload.allow_empty", false,
                                "run a trace that yields no request (empty, or only zero-length or filtered "
                                "records) instead of failing");

@@ -111,7 +111,7 @@ void Simulation::build() {
   const host::ZoneGeometry zones = zns_geometry(soc_->fw_config());
   workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size(), zoned ? &zones : nullptr,
                             &expected_requests_);
-  if (cfg.get_string("workload.trace_discards", "send", "") == "hold") {  // a trace (the run plan)
+  if (plan_.hold_discards) {  // workload.trace_discards: hold (a trace's: the run plan checked it)
     auto held = std::make_unique<fs::HeldDiscards>(std::move(workload_), soc_->lba_size());
     held_ = held.get();
     workload_ = std::move(held);
