@@ -232,9 +232,8 @@ void FileSystem::fsync() {
 }
 
 uint64_t FileSystem::trim_pending(uint64_t max_bytes) {
-  const uint64_t maxb = max_bytes ? std::max<uint64_t>(1, max_bytes / block_) : 0;
   uint64_t sent = 0;
-  for (const Extent& e : pending_.take(maxb)) {
+  for (const Extent& e : pending_.take_bytes(max_bytes, block_)) {
     emit(host::IoOp::trim, e);
     sent += e.len;
   }

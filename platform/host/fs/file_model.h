@@ -22,6 +22,7 @@
 //    (a trimmed block reads as deallocated).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -50,6 +51,10 @@ class ExtentSet {
   const std::map<uint64_t, uint64_t>& map() const { return m_; }  // start -> len
   // Takes extents from the lowest address until `max_blocks` (0: all).
   std::vector<Extent> take(uint64_t max_blocks);
+  // The same capped in bytes of `block_bytes` blocks (0: all; a cap under one block takes one).
+  std::vector<Extent> take_bytes(uint64_t max_bytes, uint64_t block_bytes) {
+    return take(max_bytes ? std::max<uint64_t>(1, max_bytes / block_bytes) : 0);
+  }
 
  private:
   std::map<uint64_t, uint64_t> m_;

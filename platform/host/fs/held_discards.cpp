@@ -1,7 +1,6 @@
 // held_discards.cpp - see held_discards.h.
 #include "held_discards.h"
 
-#include <algorithm>
 #include <stdexcept>
 
 namespace ssdvp::fs {
@@ -41,9 +40,8 @@ bool HeldDiscards::next(host::IoRequest& out) {
 }
 
 uint64_t HeldDiscards::trim_pending(uint64_t max_bytes) {
-  const uint64_t maxb = max_bytes ? std::max<uint64_t>(1, max_bytes / lba_) : 0;
   uint64_t sent = 0;
-  for (const Extent& e : pending_.take(maxb)) {
+  for (const Extent& e : pending_.take_bytes(max_bytes, lba_)) {
     host::IoRequest r;
     r.time_ps = last_time_;
     r.op = host::IoOp::trim;
