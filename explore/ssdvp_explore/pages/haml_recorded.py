@@ -43,10 +43,9 @@ of its 95 % interval (Student's t). Normalised response time: the mean latency o
 on the same seed."""
 
 
-def _intro(df: pd.DataFrame) -> str:
+def _intro(df: pd.DataFrame, root: Path) -> str:
     """INTRO with the recordings listed from their provenance (traces/workloads/NAME.json) and their spans."""
     from .. import workloads as wl_mod
-    root = Path(__file__).resolve().parents[3]
     items, spans = [], []
     for w in sorted(df["workload"].unique()):
         try:
@@ -118,7 +117,7 @@ def render(ctx) -> str:
     orc = [100 * (_m(df, w, "oracle", "ftl.waf") / _m(df, w, "double", "ftl.waf") - 1) for w in wl]
     find.append(f"- **What placement by death time can gain here at all**: the oracle's WAF is {min(orc):+.1f} to "
                 f"{max(orc):+.1f} % against `double`'s.")
-    lines = opening(ctx, "haml_recorded.py", _intro(df), len(df), f"{n.min()}-{n.max()}") + [
+    lines = opening(ctx, "haml_recorded.py", _intro(df, ctx.sweep.root), len(df), f"{n.min()}-{n.max()}") + [
              "## What the runs show", "", *find, "", saturated(df, "policy"), "",
              "## Verdict per claim of the paper", "", "| claim | here |", "|---|---|", *verdict, "",
              "The paper's other evidence (Table I: the two features' correlation; Table II: the clustering "
