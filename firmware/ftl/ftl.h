@@ -438,6 +438,14 @@ uint32_t ftl_lookup(const struct ftl *f, uint64_t lba);
 uint32_t ftl_power_fail(struct ftl *f, uint32_t budget_pages);
 int ftl_recover(struct ftl *f, struct hal *hal, const struct ftl_config *cfg);
 
+/* GC by copy (firmware/ftl/vcopy.c, docs/firmware.md "Copy"): GC moves valid
+ * data by FC_OP_COPY (on != 0, ssdvp_hw.h) instead of reading it and writing
+ * it back; for a HAL that has FC_OP_COPY (a host FTL's: the SoC's flash
+ * controller refuses it). Call after ftl_init. -1 when relocated data has no
+ * write point of its own (ftl.placement.policy single), with ftl.mapping
+ * cached, or when ftl.gc.max_active exceeds 64. */
+int ftl_set_gc_copy(struct ftl *f, int on);
+
 /* A saved drive (firmware/ftl/state.c, docs/state.md): the firmware's state
  * outside DRAM, ftl_state_bytes() bytes. Save when idle (after functional
  * preconditioning); load after ftl_init with the same configuration and the

@@ -3,7 +3,7 @@
  * names sources and destinations only (ftl_set_gc_copy(); the host-level
  * FTL's host.ftl.gc_copy: vector_copy, docs/models/host_ftl.md).
  *
- * Only for a HAL that has FC_OP_COPY (vcopy.h): the host FTL's, which
+ * Only for a HAL that has FC_OP_COPY (ssdvp_hw.h): the host FTL's, which
  * sends each one as an Open-Channel Vector Chunk Copy (93h). The SoC's flash
  * controller does not have it, and the device FTL never turns this on.
  *
@@ -35,8 +35,6 @@
  * mapping (ftl.mapping: cached), whose deferred invalidations would make
  * valid bits name slots that are no longer current.
  */
-#include "vcopy.h"
-
 #include "ftl_internal.h"
 
 int ftl_set_gc_copy(struct ftl *f, int on) {

@@ -269,7 +269,16 @@ enum fc_opcode {
    * the program (ONFI's change write column and data input between 35h and
    * 10h): stale slots of a partly valid page travel as data but name no LBA
    * in the copy; bits at or above the page's slots: FC_ERR_MASK. */
-  FC_OP_COPYBACK = 7
+  FC_OP_COPYBACK = 7,
+  /* Copy across the flash: a host FTL's HAL only (platform/host/ftl, GC by
+   * copy, host.ftl.gc_copy: vector_copy), sent as an Open-Channel Vector
+   * Chunk Copy; the SoC's flash controller completes it with FC_ERR_OPCODE.
+   * row: the destination page row; buf: a page buffer whose token[s] names
+   * the source of slot s (a slot address, row x slots_per_page + slot,
+   * anywhere on the flash) and which receives the sources' OOB LPNs in lpn[]
+   * (the tokens stay untouched). The data does not pass through the FTL's
+   * memory. meta must be 0. */
+  FC_OP_COPY = 8
 };
 #define FC_COPYBACK_SRC(sqe) ((sqe).slot_mask)
 #define FC_COPYBACK_DROP(sqe) ((sqe).meta_bytes)

@@ -38,7 +38,8 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
       dma("dma", SSDVP_DRAM_BASE),
       irq("irq"),
       geo_(FlashGeometry::from_config(cfg)),
-      faults_(cfg, geo_) {
+      faults_(cfg, geo_),
+      rings_(dma_port_, [this](const std::string& what, uint32_t v) { ring_error(what.c_str(), v); }) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     throw std::runtime_error(std::string(name()) + ": needs the SystemC time resolution of 1 ps");
   t_.read_ps = cfg.get_time_ps("flash.timing.read", "20us", "tR: array read time of a page");
@@ -68,38 +69,18 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
   mp_same_block_ = cfg.get_bool(kMultiplaneSameBlockKey, false, kMultiplaneSameBlockDesc);
   cal_head_.assign(geo_.channels, 0);
 
-  bank_.on_read(FLASH_SQ_BASE, [this] { return sq_.base; });
-  bank_.on_read(FLASH_SQ_SIZE, [this] { return sq_.size; });
-  bank_.on_read(FLASH_SQ_TAIL, [this] { return sq_.tail; });
-  bank_.on_read(FLASH_SQ_HEAD, [this] { return sq_.head; });
-  bank_.on_read(FLASH_CQ_BASE, [this] { return cq_.base; });
-  bank_.on_read(FLASH_CQ_SIZE, [this] { return cq_.size; });
-  bank_.on_read(FLASH_CQ_TAIL, [this] { return cq_.tail; });
-  bank_.on_read(FLASH_CQ_HEAD, [this] { return cq_.head; });
+  for (uint32_t reg : {FLASH_SQ_BASE, FLASH_SQ_SIZE, FLASH_SQ_TAIL, FLASH_SQ_HEAD, FLASH_CQ_BASE, FLASH_CQ_SIZE,
+                       FLASH_CQ_TAIL, FLASH_CQ_HEAD, FLASH_CTRL})
+    bank_.on_read(reg, [this, reg] { return rings_.read(reg); });
   bank_.on_read(FLASH_ERRORS, [this] { return errors_; });
   bank_.on_read(FLASH_LAST_ERR_ROW, [this] { return last_err_row_; });
   bank_.on_read(FLASH_LAST_ERR_CODE, [this] { return last_err_code_; });
-  bank_.on_write(FLASH_SQ_BASE, [this](uint32_t v) {
-    sq_.base = v;
-    write_ring(sq_, "SQ", sizeof(fc_sqe));
-  });
-  bank_.on_write(FLASH_SQ_SIZE, [this](uint32_t v) {
-    sq_.size = v;
-    write_ring(sq_, "SQ", sizeof(fc_sqe));
-  });
-  bank_.on_write(FLASH_CQ_BASE, [this](uint32_t v) {
-    cq_.base = v;
-    write_ring(cq_, "CQ", sizeof(fc_cqe));
-  });
-  bank_.on_write(FLASH_CQ_SIZE, [this](uint32_t v) {
-    cq_.size = v;
-    write_ring(cq_, "CQ", sizeof(fc_cqe));
-  });
+  for (uint32_t reg : {FLASH_SQ_BASE, FLASH_SQ_SIZE, FLASH_CQ_BASE, FLASH_CQ_SIZE})
+    bank_.on_write(reg, [this, reg](uint32_t v) { rings_.write(reg, v); });
   bank_.on_write(FLASH_SQ_TAIL, [this](uint32_t v) { write_sq_tail(v); });
   bank_.on_write(FLASH_CQ_HEAD, [this](uint32_t v) { write_cq_head(v); });
   bank_.on_read(FLASH_BBT_ADDR, [this] { return bbt_addr_; });
   bank_.on_write(FLASH_BBT_ADDR, [this](uint32_t v) { write_bbt(v); });
-  bank_.on_read(FLASH_CTRL, [this] { return ctrl_; });
   bank_.on_write(FLASH_CTRL, [this](uint32_t v) { write_ctrl(v); });
   bank_.on_write(FLASH_HOLD_END, [this](uint32_t v) {
     if (!hold_.mode || v >= geo_.total_blocks())
@@ -136,90 +117,36 @@ void FlashCtrl::write_bbt(uint32_t addr) {
     ring_error("BBT_ADDR: the bad-block bitmap does not fit in DRAM there", addr);
 }
 
-// CTRL.CQ_PHASE: completions carry a phase tag. A write restarts the
-// completion ring (indices 0, tag 1 next); with completions in flight (due,
-// or descriptors held for their multi-plane group) or not taken it would lose
-// or misplace them, so it is refused then, as a write of reserved bits is.
+// CTRL (flash_ring_engine.cpp): the completion ring starts again; refused
+// with completions in flight (due, or descriptors held for their multi-plane
+// group) or not taken. PREEMPT_GC and HOLD_GC take effect with it.
 void FlashCtrl::write_ctrl(uint32_t v) {
-  if ((v & ~(FLASH_CTRL_CQ_PHASE | FLASH_CTRL_PREEMPT_GC | SSDVP_FIELD_MASK(FLASH_CTRL_HOLD_GC))) ||
-      SSDVP_FIELD_GET(FLASH_CTRL_HOLD_GC, v) > FLASH_HOLD_GC_CHANNEL) {
-    ring_error("CTRL: reserved bits set", v);
-    return;
-  }
-  if (!due_.empty() || !ready_.empty() || cq_.tail != cq_.head || mp_open_ != 0) {  // (mp_: held plane descriptors)
-    ring_error("CTRL written while flash completions are in flight or not taken", v);
-    return;
-  }
-  ctrl_ = v;
+  if (!rings_.write_ctrl(v, !due_.empty() || mp_open_ != 0)) return;
   sched_.preempt_gc = (v & FLASH_CTRL_PREEMPT_GC) != 0;
   hold_.mode = SSDVP_FIELD_GET(FLASH_CTRL_HOLD_GC, v);
   hold_.victims.assign(hold_.mode == FLASH_HOLD_GC_CHANNEL ? geo_.channels : geo_.dies(), {});
-  cq_.head = cq_.tail = 0;
-  cq_.phase = true;  // (the interrupt line is low: head == tail)
-}
-
-// A ring is enabled once BASE and SIZE are both non-zero and valid; writing
-// either one re-validates and resets the ring's indices (and the completion
-// ring's phase tag to 1). SIZE 0 disables it.
-void FlashCtrl::write_ring(Ring& r, const char* which, uint32_t entry) {
-  r.enabled = false;
-  r.head = r.tail = 0;
-  r.phase = true;
-  if (r.size == 0 || r.base == 0) return;  // not configured (yet)
-  const uint64_t dram_end = uint64_t(SSDVP_DRAM_BASE) + uint64_t(SSDVP_DRAM_SIZE);
-  const char* bad = ring_layout_fault(r.base, r.size, entry, 1, [&](uint64_t base, uint64_t bytes) {
-    return base >= uint64_t(SSDVP_DRAM_BASE) && base + bytes <= dram_end && dram_reachable(base, bytes);
-  });
-  if (bad) {
-    const std::string what = std::string(which) + " ring (base 0x" +
-                             [&] {
-                               char b[16];
-                               std::snprintf(b, sizeof b, "%x", r.base);
-                               return std::string(b);
-                             }() +
-                             ", " + std::to_string(r.size) + " entries): " + bad + "; ring disabled";
-    ring_error(what.c_str(), r.size);
-    return;
-  }
-  r.enabled = true;
 }
 
 void FlashCtrl::write_cq_head(uint32_t v) {
-  if (!ring_index_ok(cq_.enabled, v, cq_.size)) {
-    ring_error(cq_.enabled ? "CQ_HEAD beyond the completion ring" : "CQ_HEAD written with the completion ring disabled",
-               v);
-    return;
-  }
-  cq_.head = v;
+  if (!rings_.write(FLASH_CQ_HEAD, v)) return;
   if (functional_)
-    post_ready();
+    rings_.post_ready();
   else
     schedule_poke(doorbell_ps());
 }
 
 void FlashCtrl::write_sq_tail(uint32_t v) {
-  if (!ring_index_ok(sq_.enabled, v, sq_.size)) {
-    ring_error(sq_.enabled ? "SQ_TAIL beyond the submission ring" : "SQ_TAIL written with the submission ring disabled",
-               v);
-    return;
-  }
-  sq_.tail = v;
+  if (!rings_.write(FLASH_SQ_TAIL, v)) return;
   uint64_t t = std::max(doorbell_ps(), fetch_free_ps_);
   bool first = true;
-  while (sq_.head != sq_.tail) {
-    fc_sqe d;
-    uint64_t lat = 0;
-    if (!dram_read(uint64_t(sq_.base) + uint64_t(sq_.head) * sizeof d, &d, sizeof d, &lat)) {
-      ring_error("submission ring became unreadable; ring disabled", sq_.base);
-      sq_.enabled = false;
-      return;
-    }
-    sq_.head = ring_next(sq_.head, sq_.size);
+  fc_sqe d;
+  uint64_t lat = 0;
+  while (rings_.next(&d, &lat)) {
     fc_cqe cqe{};
     if (functional_) {
       if (multiplane_take(d, 0)) continue;
       execute(d, 0, cqe);
-      ready_.push_back(cqe);
+      rings_.complete(cqe);
       continue;
     }
     t += (first ? lat : 0) + t_.sq_fetch_ps;
@@ -231,7 +158,7 @@ void FlashCtrl::write_sq_tail(uint32_t v) {
     if (hold_.mode && (d.hint & FC_HINT_VICTIM) && cqe.status == FC_OK) hold_track(d, done);
   }
   if (functional_)
-    post_ready();
+    rings_.post_ready();
   else
     fetch_free_ps_ = t;
 }
@@ -293,7 +220,7 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
   cqe.flags = 0;
   cqe.status = FC_OK;
   const char* why = nullptr;
-  if (const fc_status bad = check_descriptor(d, &why); bad != FC_OK) {
+  if (const fc_status bad = flash_check_descriptor(geo_, kOpcodes, d, &why); bad != FC_OK) {
     cqe.status = static_cast<uint16_t>(violation(d, bad, why));
     return arrival;
   }
@@ -317,37 +244,6 @@ uint64_t FlashCtrl::execute(const fc_sqe& d, uint64_t arrival, fc_cqe& cqe) {
     }
     default: erase_block(at, cqe); return untimed ? 0 : erase_timing(d, at, arrival);
   }
-}
-
-// Checks that do not depend on the NAND state (FC_OK: none failed; *why says
-// which did).
-fc_status FlashCtrl::check_descriptor(const fc_sqe& d, const char** why) const {
-  const uint32_t S = geo_.slots_per_page();
-  if (d.op != FC_OP_READ && d.op != FC_OP_PROGRAM && d.op != FC_OP_ERASE && d.op != FC_OP_COPYBACK) {
-    *why = "unknown opcode";
-    return FC_ERR_OPCODE;
-  }
-  if (d.op == FC_OP_COPYBACK && FC_COPYBACK_SRC(d) >= geo_.pages_total()) {
-    *why = "copyback source page row outside the geometry";
-    return FC_ERR_ADDRESS;
-  }
-  if (d.op == FC_OP_ERASE ? d.row >= geo_.total_blocks() : d.row >= geo_.pages_total()) {
-    *why = d.op == FC_OP_ERASE ? "block row outside the geometry" : "page row outside the geometry";
-    return FC_ERR_ADDRESS;
-  }
-  if (d.op == FC_OP_READ && (d.slot_mask == 0 || (S < 32 && (d.slot_mask >> S) != 0))) {
-    *why = d.slot_mask ? "slot mask beyond the slots of a page" : "empty slot mask";
-    return FC_ERR_MASK;
-  }
-  if (d.op != FC_OP_ERASE && (d.buf % 4 != 0 || d.buf < uint64_t(SSDVP_DRAM_BASE))) {
-    *why = "page buffer outside DRAM or unaligned";
-    return FC_ERR_DMA;
-  }
-  if (d.meta && (d.op == FC_OP_ERASE || d.op == FC_OP_COPYBACK || d.meta_bytes > geo_.page_size)) {
-    *why = "metadata payload larger than a page, or on an erase or copyback";
-    return FC_ERR_DMA;
-  }
-  return FC_OK;
 }
 
 FlashCtrl::OpTarget FlashCtrl::target(const fc_sqe& d) const {
@@ -522,28 +418,13 @@ void FlashCtrl::schedule_poke(uint64_t time) {
   poke_.notify(ps(time - now));
 }
 
-void FlashCtrl::post_ready() {
-  while (!ready_.empty() && cq_.enabled && !ring_full(cq_.head, cq_.tail, cq_.size)) {
-    fc_cqe& c = ready_.front();
-    if (ctrl_ & FLASH_CTRL_CQ_PHASE) c.flags = FC_FLAGS_WITH_PHASE(c.flags, cq_.phase);
-    if (!dram_write(uint64_t(cq_.base) + uint64_t(cq_.tail) * sizeof(fc_cqe), &c, sizeof(fc_cqe), nullptr)) {
-      ring_error("completion ring became unwritable; ring disabled", cq_.base);
-      cq_.enabled = false;
-      return;
-    }
-    ready_.pop_front();
-    cq_.tail = ring_next(cq_.tail, cq_.size);
-    if (cq_.tail == 0) cq_.phase = !cq_.phase;
-  }
-}
-
 void FlashCtrl::completion_method() {
   const uint64_t now = sc_core::sc_time_stamp().value();
   if (now >= wake_at_) wake_at_ = UINT64_MAX;  // the scheduled wake-up is this one
   if (now >= poke_at_) poke_at_ = UINT64_MAX;
-  due_.pop_due(now, [this](const DueQueue<Pending>::Entry& e) { ready_.push_back(e.item.cqe); });
-  post_ready();
-  irq.write(cq_.enabled && cq_.tail != cq_.head);
+  due_.pop_due(now, [this](const DueQueue<Pending>::Entry& e) { rings_.complete(e.item.cqe); });
+  rings_.post_ready();
+  irq.write(rings_.irq());
   if (!due_.empty()) schedule_wake(due_.next_time());
 }
 
@@ -564,11 +445,9 @@ FlashCtrl::CutResult FlashCtrl::power_cut(bool hold_power) {
       ++r.torn_erases;
     }
   }
-  r.dropped += ready_.size();
+  r.dropped += rings_.power_cut();
   hold_cut(hold_power, r);
   due_.clear();
-  ready_.clear();
-  cq_.head = cq_.tail;  // what the firmware had not taken is gone (power-up programs the rings again)
   fetch_free_ps_ = 0;
   if (!hold_power)  // the dies' operations stopped with the power: free for the recovery's reads
     for (auto& t : die_busy_until_) t = std::min(t, now);

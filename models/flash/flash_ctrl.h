@@ -27,6 +27,7 @@
 #include "common/due_queue.h"
 #include "flash/flash_faults.h"
 #include "flash/flash_geometry.h"
+#include "flash/flash_ring_engine.h"
 #include "flash/nand_die.h"
 #include "ssdvp_hw.h"
 
@@ -88,7 +89,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   uint64_t copybacks_dropping() const { return n_copyback_drop_; }  // of which with FC_COPYBACK_DROP slots
   uint64_t violations() const { return violations_; }               // NAND rule / descriptor errors
   uint64_t errors() const { return errors_; }                       // ERRORS: violations + ring errors
-  size_t completions_waiting() const { return due_.size() + ready_.size(); }
+  size_t completions_waiting() const { return due_.size() + rings_.completions_waiting(); }
   // Power loss now (outside any process, after the simulation stopped at the
   // cut): completions not yet due or not yet taken are dropped (the rings
   // stay usable for the power-fail handler; power-up programs them again). hold_power (power-loss protection): the
@@ -114,11 +115,6 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   }
 
  private:
-  struct Ring {
-    uint32_t base = 0, size = 0, head = 0, tail = 0;
-    bool enabled = false;
-    bool phase = true;  // the phase tag of the entry written at tail next (CTRL.CQ_PHASE)
-  };
   struct Pending {  // a completion not yet due (DueQueue entry: time, order)
     fc_cqe cqe;
     uint8_t op;
@@ -132,7 +128,6 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   // Local time (ps) of the register access being served (0 in functional mode).
   uint64_t doorbell_ps() const { return functional_ ? 0 : access_at_ps(); }
 
-  void write_ring(Ring& ring, const char* which, uint32_t entry_bytes);
   void write_sq_tail(uint32_t v);
   void write_cq_head(uint32_t v);
   void ring_error(const char* what, uint32_t value);
@@ -149,7 +144,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
     uint64_t lat = 0;  // DRAM latency of the buffer and metadata transfers
     uint32_t codewords = 0, retries = 0;
   };
-  fc_status check_descriptor(const fc_sqe& d, const char** why) const;
+  static constexpr FlashOpcodes kOpcodes{true, false};  // copyback; no FC_OP_COPY (a host FTL's)
   OpTarget target(const fc_sqe& d) const;
   bool read_page(const fc_sqe& d, const OpTarget& at, uint64_t arrival, fc_cqe& cqe, ReadDone& r);
   bool program_page(const fc_sqe& d, const OpTarget& at, uint64_t arrival, fc_cqe& cqe, uint64_t* lat);
@@ -262,7 +257,6 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   void complete(uint64_t time, const fc_cqe& cqe, uint8_t op = 0, uint32_t row = 0);
   void schedule_wake(uint64_t time);  // completion_method at time (ps), see flash_ctrl.cpp
   void schedule_poke(uint64_t time);
-  void post_ready();         // ready completions into the CQ while it has room
   void completion_method();  // SC_METHOD
 
   FlashGeometry geo_;
@@ -290,11 +284,19 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   bool meta_read(const fc_sqe& d, uint32_t flags, bool uncorrectable, uint64_t* lat);
   FlashFaults faults_;
   uint32_t bbt_addr_ = 0;
-  uint32_t ctrl_ = 0;  // CTRL (CQ_PHASE)
   bool functional_ = false;
   std::function<void(const FlashOpRecord&)> observer_;
 
-  Ring sq_, cq_;
+  // DRAM as the ring engine reaches it: through the DMA socket.
+  struct Dma : FlashDram {
+    FlashCtrl& c;
+    explicit Dma(FlashCtrl& ctrl) : c(ctrl) {}
+    bool read(uint64_t a, void* d, uint32_t n, uint64_t* lat) override { return c.dram_read(a, d, n, lat); }
+    bool write(uint64_t a, const void* s, uint32_t n, uint64_t* lat) override { return c.dram_write(a, s, n, lat); }
+    bool reachable(uint64_t a, uint64_t n) override { return c.dram_reachable(a, n); }
+  };
+  Dma dma_port_{*this};
+  FlashRingEngine rings_;  // the SQ/CQ registers, fetch, completions waiting for room, phase tags
   uint64_t fetch_free_ps_ = 0;
 
   // per die: when it is free again (ps) and its summed busy time (ps); per channel: summed busy time
@@ -306,7 +308,6 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   std::vector<size_t> cal_head_;  // per channel: first interval that may still matter
 
   DueQueue<Pending> due_;          // completions by due time (common/due_queue.h)
-  std::deque<fc_cqe> ready_;       // due, waiting for room in the CQ
   sc_core::sc_event wake_;         // the earliest completion is due
   uint64_t wake_at_ = UINT64_MAX;  // when wake_ is scheduled (ps; none: UINT64_MAX)
   sc_core::sc_event poke_;         // re-evaluate irq after a CQ_HEAD write or leaving functional mode

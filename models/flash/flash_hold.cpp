@@ -23,7 +23,7 @@ namespace ssdvp {
 bool FlashCtrl::hold_back(const fc_sqe& d, uint64_t arrival) {
   if (d.op != FC_OP_READ && d.op != FC_OP_PROGRAM) return false;
   const char* why = nullptr;
-  if (check_descriptor(d, &why) != FC_OK) return false;  // execute() reports it
+  if (flash_check_descriptor(geo_, kOpcodes, d, &why) != FC_OK) return false;  // execute() reports it
   const OpTarget at = target(d);
   if (hold_.victims[hold_key(at)].empty()) return false;
   Parked p{d, at, arrival, fc_cqe{}, ReadDone{}, 0};

@@ -47,7 +47,7 @@ bool FlashCtrl::multiplane_take(const fc_sqe& d, uint64_t arrival) {
 
 void FlashCtrl::multiplane_post(const MpMember& m, const fc_cqe& cqe, uint64_t done) {
   if (functional_)
-    ready_.push_back(cqe);
+    rings_.complete(cqe);
   else
     complete(done, cqe, static_cast<uint8_t>(FC_OP_KIND(m.d.op)), m.d.row);
 }

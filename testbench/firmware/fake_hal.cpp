@@ -28,33 +28,60 @@ FakeHal::FakeHal(uint32_t dram_bytes, uint32_t blocks, uint32_t ppb, uint32_t sl
       blocks_(blocks),
       ppb_(ppb),
       slots_(slots),
-      nand_(one_die(blocks, ppb, slots)) {
+      nand_(one_die(blocks, ppb, slots)),
+      rings_(dram_port_, [this](const std::string& what, uint32_t) {
+        ++ring_errors;
+        log_lines.push_back("flash controller: " + what);
+      }) {
   geo_ = one_die(blocks, ppb, slots);
 }
 
+bool FakeHal::Dram::read(uint64_t a, void* d, uint32_t n, uint64_t*) {
+  const void* p = a <= UINT32_MAX ? FakeHal::dram(&h, uint32_t(a), n) : nullptr;
+  if (p) std::memcpy(d, p, n);
+  return p != nullptr;
+}
+bool FakeHal::Dram::write(uint64_t a, const void* s, uint32_t n, uint64_t*) {
+  void* p = a <= UINT32_MAX ? FakeHal::dram(&h, uint32_t(a), n) : nullptr;
+  if (p) std::memcpy(p, s, n);
+  return p != nullptr;
+}
+bool FakeHal::Dram::reachable(uint64_t a, uint64_t n) {
+  return a <= UINT32_MAX && n <= UINT32_MAX && FakeHal::dram(&h, uint32_t(a), uint32_t(n));
+}
+
+namespace {
+bool ring_register(uint32_t off) { return ssdvp::FlashRingEngine::holds(off); }
+}  // namespace
+
 uint32_t FakeHal::read32(void* ctx, uint32_t addr) {
   auto* self = static_cast<FakeHal*>(ctx);
-  if (addr == SSDVP_FLASH_BASE + FLASH_SQ_HEAD) return self->sq_head_;
-  if (addr == SSDVP_FLASH_BASE + FLASH_CQ_TAIL) {
-    ++self->cq_tail_reads;
-    return self->cq_tail_;
-  }
+  if (addr == SSDVP_FLASH_BASE + FLASH_CQ_TAIL) ++self->cq_tail_reads;
+  if (addr >= SSDVP_FLASH_BASE && ring_register(addr - SSDVP_FLASH_BASE))
+    return self->rings_.read(addr - SSDVP_FLASH_BASE);
   auto it = self->regs_.find(addr);
   return it == self->regs_.end() ? 0 : it->second;
 }
 
 void FakeHal::write32(void* ctx, uint32_t addr, uint32_t value) {
   auto* self = static_cast<FakeHal*>(ctx);
-  self->regs_[addr] = value;
-  if (addr == SSDVP_FLASH_BASE + FLASH_SQ_BASE) self->sq_head_ = 0;  // rings programmed (again, at power-up):
-  if (addr == SSDVP_FLASH_BASE + FLASH_CQ_BASE || addr == SSDVP_FLASH_BASE + FLASH_CTRL) {
-    self->cq_tail_ = 0;  // what was in them is gone
-    self->cq_phase_ = true;
+  if (addr >= SSDVP_FLASH_BASE && ring_register(addr - SSDVP_FLASH_BASE)) {
+    const uint32_t off = addr - SSDVP_FLASH_BASE;
+    if (off == FLASH_CTRL) {
+      bool held = false;  // plane descriptors waiting for their group's end
+      for (const auto& g : self->groups_) held = held || !g.empty();
+      self->rings_.write_ctrl(value, held);
+    } else if (self->rings_.write(off, value) && off == FLASH_SQ_TAIL) {
+      self->flash_doorbell();
+    } else if (off == FLASH_CQ_HEAD) {
+      self->rings_.post_ready();
+    }
+    return;
   }
+  self->regs_[addr] = value;
   if (addr == SSDVP_NVME_BASE + NVME_CMD_BASE) self->regs_[SSDVP_NVME_BASE + NVME_CMD_TAIL] = 0;  // (NVMe's too)
   if (addr == SSDVP_NVME_BASE + NVME_XFER_BASE) self->xfer_head_ = 0;
   if (addr == SSDVP_NVME_BASE + NVME_DONE_BASE) self->regs_[SSDVP_NVME_BASE + NVME_DONE_TAIL] = 0;
-  if (addr == SSDVP_FLASH_BASE + FLASH_SQ_TAIL) self->flash_doorbell(value);
   if (addr == SSDVP_NVME_BASE + NVME_XFER_TAIL) self->xfer_doorbell(value);
 }
 
@@ -74,17 +101,9 @@ void FakeHal::trace(void* ctx, enum hal_trace_event ev, uint32_t) {
 }
 void FakeHal::log(void* ctx, int, const char* msg) { static_cast<FakeHal*>(ctx)->log_lines.emplace_back(msg); }
 
-void FakeHal::flash_doorbell(uint32_t tail) {
-  const uint32_t sqb = regs_[SSDVP_FLASH_BASE + FLASH_SQ_BASE], sqs = regs_[SSDVP_FLASH_BASE + FLASH_SQ_SIZE];
-  const uint32_t cqb = regs_[SSDVP_FLASH_BASE + FLASH_CQ_BASE], cqs = regs_[SSDVP_FLASH_BASE + FLASH_CQ_SIZE];
-  auto* sq = static_cast<fc_sqe*>(dram(this, sqb, sqs * sizeof(fc_sqe)));
-  auto* cq = static_cast<fc_cqe*>(dram(this, cqb, cqs * sizeof(fc_cqe)));
-  if (!sq || !cq) return;
-  cq_ = cq;
-  cq_size_ = cqs;
-  while (sq_head_ != tail) {
-    const fc_sqe e = sq[sq_head_];
-    sq_head_ = (sq_head_ + 1) % sqs;
+void FakeHal::flash_doorbell() {
+  fc_sqe e;
+  while (rings_.next(&e)) {
     const uint32_t kind = FC_OP_KIND(e.op);
     const bool erase = kind == FC_OP_ERASE;
     const bool in_range =
@@ -101,13 +120,7 @@ void FakeHal::flash_doorbell(uint32_t tail) {
     const uint16_t status = execute(e, &flags);
     post(e, status, flags);
   }
-}
-
-void FakeHal::post(const fc_sqe& e, uint16_t status, uint16_t flags) {
-  if (regs_[SSDVP_FLASH_BASE + FLASH_CTRL] & FLASH_CTRL_CQ_PHASE) flags = FC_FLAGS_WITH_PHASE(flags, cq_phase_);
-  cq_[cq_tail_] = fc_cqe{e.tag, status, flags};
-  cq_tail_ = (cq_tail_ + 1) % cq_size_;
-  if (cq_tail_ == 0) cq_phase_ = !cq_phase_;
+  rings_.post_ready();
 }
 
 void FakeHal::set_geometry(const ftl_config& cfg) {
@@ -150,6 +163,12 @@ void FakeHal::run_group(std::vector<fc_sqe>& g) {
 uint16_t FakeHal::execute(const fc_sqe& in, uint16_t* flags) {
   fc_sqe e = in;
   e.op = static_cast<uint8_t>(FC_OP_KIND(e.op));  // a multi-plane group: its planes one by one (no timing here)
+  const char* why = nullptr;                      // the controller's own checks first (flash_ring_engine.h)
+  if (const fc_status bad = ssdvp::flash_check_descriptor(geo_, ssdvp::FlashOpcodes{true, false}, e, &why);
+      bad != FC_OK) {
+    ++violations;
+    return uint16_t(bad);
+  }
   auto* buf = static_cast<uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(slots_)));
   fc_status st = FC_ERR_OPCODE;
   if (e.op == FC_OP_ERASE) {

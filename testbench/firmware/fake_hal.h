@@ -1,10 +1,12 @@
 // fake_hal.h - a HAL back-end for firmware unit tests.
 //
 // DRAM is a plain buffer at SSDVP_DRAM_BASE. The flash controller is
-// functional: a doorbell on FLASH SQ_TAIL executes every new descriptor at
-// once against the flash model's own NAND store (ssdvp::NandDie, one die
-// holding every block: the same rules, erased-page reads and OOB as the
-// model) and posts completions. The NVMe controller is functional too: the
+// functional: its rings are the model's own ring engine
+// (flash/flash_ring_engine.h: the same registers, checks, completion order
+// and phase tags), and a doorbell on FLASH SQ_TAIL executes every new
+// descriptor at once against the flash model's own NAND store
+// (ssdvp::NandDie, one die holding every block: the same rules, erased-page
+// reads and OOB as the model) and posts its completion. The NVMe controller is functional too: the
 // test puts commands in the CMD ring (nvme_submit, as a fetch would), a
 // doorbell on XFER_TAIL moves tokens between DRAM and a host memory at once,
 // posts DONE entries and records completions. Time is a counter the test
@@ -24,6 +26,7 @@ extern "C" {
 }
 
 #include "flash/flash_geometry.h"
+#include "flash/flash_ring_engine.h"
 #include "flash/nand_die.h"
 
 class FakeHal {
@@ -66,10 +69,12 @@ class FakeHal {
   uint64_t copybacks_dropping = 0;    // copybacks with slots dropped from the copy's OOB (FC_COPYBACK_DROP)
   bool ignore_copyback_drop = false;  // tests: copies keep every slot's LPN (a controller not rewriting them)
   uint32_t page_hops(uint32_t row) const { return nand_.hops(row / ppb_, row % ppb_); }
-  // FLASH CTRL.CQ_PHASE as the controller honours it: completions carry the
-  // phase tag (FC_FLAG_PHASE), 1 on the first pass after CQ_BASE or CTRL is
-  // written, flipped at every wrap. Reads of CQ_TAIL are counted.
+  // FLASH CTRL.CQ_PHASE as the controller honours it (the ring engine):
+  // completions carry the phase tag (FC_FLAG_PHASE), 1 on the first pass
+  // after CQ_BASE, CQ_SIZE or CTRL is written, flipped at every wrap. Reads of
+  // CQ_TAIL are counted; ring programming errors (the model's ERRORS) too.
   uint64_t cq_tail_reads = 0;
+  uint64_t ring_errors = 0;
 
   // NVMe side: the test is the host (and the controller's fetch).
   struct Completion {
@@ -94,11 +99,11 @@ class FakeHal {
   static uint64_t time_ns(void* ctx);
   static void log(void* ctx, int level, const char* msg);
   static void trace(void* ctx, enum hal_trace_event ev, uint32_t arg);
-  void flash_doorbell(uint32_t tail);
+  void flash_doorbell();  // executes the descriptors up to SQ_TAIL
   void xfer_doorbell(uint32_t tail);
   uint32_t reg(uint32_t nvme_offset) { return regs_[SSDVP_NVME_BASE + nvme_offset]; }
   uint16_t execute(const fc_sqe& e, uint16_t* flags);
-  void post(const fc_sqe& e, uint16_t status, uint16_t flags);
+  void post(const fc_sqe& e, uint16_t status, uint16_t flags) { rings_.complete(fc_cqe{e.tag, status, flags}); }
   void run_group(std::vector<fc_sqe>& g);
   fc_status copyback(const fc_sqe& e, uint32_t* buf, uint16_t* flags);
   uint32_t cell_bits_ = 1;
@@ -112,10 +117,15 @@ class FakeHal {
   std::map<uint32_t, uint32_t> regs_;
   uint32_t blocks_, ppb_, slots_;
   ssdvp::NandDie nand_;
-  uint32_t sq_head_ = 0, cq_tail_ = 0;
-  fc_cqe* cq_ = nullptr;
-  uint32_t cq_size_ = 1;
-  bool cq_phase_ = true;
+  struct Dram : ssdvp::FlashDram {  // the ring engine's view of the DRAM buffer
+    FakeHal& h;
+    explicit Dram(FakeHal& hal) : h(hal) {}
+    bool read(uint64_t a, void* d, uint32_t n, uint64_t*) override;
+    bool write(uint64_t a, const void* s, uint32_t n, uint64_t*) override;
+    bool reachable(uint64_t a, uint64_t n) override;
+  };
+  Dram dram_port_{*this};
+  ssdvp::FlashRingEngine rings_;
   uint32_t xfer_head_ = 0;
 };
 

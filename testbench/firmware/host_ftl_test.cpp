@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "ftl/host_ftl_hal.h"
-#include "vcopy.h"
 #include "ocssd_device.h"
 #include "ocssd_port.h"
 

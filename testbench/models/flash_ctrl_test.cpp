@@ -349,14 +349,21 @@ TEST(FlashCtrl, ViolationCompletesWithStatusAndCounts) {
           d.op = 9;
           d.tag = 6;
           return d;
-        }(),                                                                 // bad opcode
+        }(),  // bad opcode
+        [] {
+          fc_sqe d{};
+          d.op = FC_OP_COPY;  // a host FTL's HAL's opcode, not the controller's
+          d.tag = 12;
+          d.buf = buf_addr(1);
+          return d;
+        }(),
         read_op(7, page_row(0, 0, 0), 0, buf_addr(1)),                       // empty mask
         read_op(8, page_row(0, 0, 0), 0b100, buf_addr(1)),                   // slot 2 of 2
         read_op(9, page_row(0, 0, 0), 0b1, 0x1000),                          // buffer in SRAM
         read_op(10, page_row(0, 0, 0), 0b1, SSDVP_DRAM_BASE + (16u << 20)),  // past the DRAM model
         read_op(11, page_row(0, 0, 0), 0b1, buf_addr(1) + 2),                // unaligned
     });
-    auto d = b.collect(11);
+    auto d = b.collect(12);
     std::map<uint32_t, Done> by;
     for (auto& x : d) by[x.cqe.tag] = x;
     EXPECT_EQ(by[1].cqe.status, FC_ERR_ORDER);
@@ -365,13 +372,14 @@ TEST(FlashCtrl, ViolationCompletesWithStatusAndCounts) {
     EXPECT_EQ(by[4].cqe.status, FC_ERR_ADDRESS);
     EXPECT_EQ(by[5].cqe.status, FC_ERR_ADDRESS);
     EXPECT_EQ(by[6].cqe.status, FC_ERR_OPCODE);
+    EXPECT_EQ(by[12].cqe.status, FC_ERR_OPCODE);
     EXPECT_EQ(by[7].cqe.status, FC_ERR_MASK);
     EXPECT_EQ(by[8].cqe.status, FC_ERR_MASK);
     EXPECT_EQ(by[9].cqe.status, FC_ERR_DMA);
     EXPECT_EQ(by[10].cqe.status, FC_ERR_DMA);
     EXPECT_EQ(by[11].cqe.status, FC_ERR_DMA);
-    EXPECT_EQ(b.reg(FLASH_ERRORS), 10u);
-    EXPECT_EQ(b.fc.violations(), 10u);
+    EXPECT_EQ(b.reg(FLASH_ERRORS), 11u);
+    EXPECT_EQ(b.fc.violations(), 11u);
     EXPECT_EQ(b.reg(FLASH_LAST_ERR_CODE), uint32_t(FC_ERR_DMA));
     EXPECT_EQ(b.reg(FLASH_LAST_ERR_ROW), page_row(0, 0, 0));
     // a violation completes at its arrival (no die or channel time)

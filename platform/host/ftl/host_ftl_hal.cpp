@@ -17,7 +17,37 @@ HostCpuCost HostCpuCost::defaults() {
 }
 
 HostFtlHal::HostFtlHal(OcssdPort& port, const ocssd_geometry& geo, uint32_t dram_bytes, HostCpuCost cost)
-    : hal_{&ops_, this}, port_(port), geo_(geo), cost_(cost), dram_(dram_bytes, 0) {}
+    : hal_{&ops_, this},
+      port_(port),
+      geo_(geo),
+      cost_(cost),
+      dram_(dram_bytes, 0),
+      rings_(dram_port_, [this](const std::string& what, uint32_t) {
+        ++failed;
+        log_lines.push_back("flash controller: " + what);
+      }) {
+  flash_geo_.channels = geo.num_grp;
+  flash_geo_.dies_per_channel = geo.num_pu;
+  flash_geo_.planes_per_die = 1;
+  flash_geo_.blocks_per_plane = geo.num_chk;
+  flash_geo_.pages_per_block = geo.ws_min ? geo.clba / geo.ws_min : 0;
+  flash_geo_.lba_size = 4096;
+  flash_geo_.page_size = geo.ws_min * flash_geo_.lba_size;
+}
+
+bool HostFtlHal::Dram::read(uint64_t a, void* d, uint32_t n, uint64_t*) {
+  const void* p = a <= UINT32_MAX ? HostFtlHal::dram(&h, uint32_t(a), n) : nullptr;
+  if (p) std::memcpy(d, p, n);
+  return p != nullptr;
+}
+bool HostFtlHal::Dram::write(uint64_t a, const void* s, uint32_t n, uint64_t*) {
+  void* p = a <= UINT32_MAX ? HostFtlHal::dram(&h, uint32_t(a), n) : nullptr;
+  if (p) std::memcpy(p, s, n);
+  return p != nullptr;
+}
+bool HostFtlHal::Dram::reachable(uint64_t a, uint64_t n) {
+  return a <= UINT32_MAX && n <= UINT32_MAX && HostFtlHal::dram(&h, uint32_t(a), uint32_t(n));
+}
 
 ftl_config HostFtlHal::config() const {
   ftl_config c;
@@ -44,23 +74,30 @@ uint32_t HostFtlHal::read32(void* ctx, uint32_t addr) {
   auto* self = static_cast<HostFtlHal*>(ctx);
   if (addr == SSDVP_FLASH_BASE + FLASH_CQ_TAIL) {
     // blocking calls (set_blocking): nothing new, so wait for the drive
-    while (self->blocking_ && !self->queued_.empty() &&
-           self->cq_tail_ == self->regs_[SSDVP_FLASH_BASE + FLASH_CQ_HEAD] && self->port_.wait_any()) {
+    while (self->blocking_ && !self->queued_.empty() && self->rings_.cq_tail() == self->rings_.cq_head() &&
+           self->port_.wait_any()) {
     }
-    return self->cq_tail_;
+    return self->rings_.cq_tail();
   }
+  if (addr >= SSDVP_FLASH_BASE && FlashRingEngine::holds(addr - SSDVP_FLASH_BASE))
+    return self->rings_.read(addr - SSDVP_FLASH_BASE);
   auto it = self->regs_.find(addr);
   return it == self->regs_.end() ? 0 : it->second;
 }
 
 void HostFtlHal::write32(void* ctx, uint32_t addr, uint32_t value) {
   auto* self = static_cast<HostFtlHal*>(ctx);
-  self->regs_[addr] = value;
-  if (addr == SSDVP_FLASH_BASE + FLASH_CTRL) {  // CQ_PHASE: the completion ring starts again (tag 1)
-    self->cq_tail_ = 0;
-    self->cq_phase_ = true;
+  const uint32_t off = addr - SSDVP_FLASH_BASE;
+  if (addr >= SSDVP_FLASH_BASE && off == FLASH_CTRL) {
+    self->rings_.write_ctrl(value, !self->queued_.empty());
+    return;
   }
-  if (addr == SSDVP_FLASH_BASE + FLASH_SQ_TAIL) self->flash_doorbell(value);
+  if (addr >= SSDVP_FLASH_BASE && FlashRingEngine::holds(off)) {  // the ring registers
+    if (self->rings_.write(off, value) && off == FLASH_SQ_TAIL) self->flash_doorbell();
+    if (off == FLASH_CQ_HEAD) self->rings_.post_ready();
+    return;
+  }
+  self->regs_[addr] = value;
   if (addr == SSDVP_FLASH_BASE + FLASH_BBT_ADDR) self->fill_bad_block_table(value);
 }
 
@@ -119,6 +156,11 @@ void HostFtlHal::fill_bad_block_table(uint32_t addr) {
 // opcode and sector addresses, counted as sent.
 uint32_t HostFtlHal::prepare(const fc_sqe& e, uint8_t* opcode, uint64_t* addrs, uint16_t* st) {
   const uint32_t S = geo_.ws_min;
+  const char* why = nullptr;  // the flash controller's checks (flash_ring_engine.h): opcode, rows, mask, buffer
+  if (const fc_status bad = flash_check_descriptor(flash_geo_, FlashOpcodes{false, true}, e, &why); bad != FC_OK) {
+    *st = uint16_t(bad);
+    return 0;
+  }
   if (e.op == FC_OP_ERASE) {
     addrs[0] = address(e.row * (geo_.clba / S), 0);
     *opcode = OCSSD_OP_VECTOR_RESET;
@@ -243,17 +285,8 @@ uint16_t HostFtlHal::execute(const fc_sqe& e, uint16_t* flags) {
 }
 
 void HostFtlHal::post(const fc_cqe& c) {
-  const uint32_t cq_size = regs_[SSDVP_FLASH_BASE + FLASH_CQ_SIZE];
-  auto* cq = static_cast<fc_cqe*>(dram(this, regs_[SSDVP_FLASH_BASE + FLASH_CQ_BASE], cq_size * sizeof(fc_cqe)));
-  if (!cq || !cq_size) {
-    ++failed;
-    return;
-  }
-  cq[cq_tail_] = c;
-  if (regs_[SSDVP_FLASH_BASE + FLASH_CTRL] & FLASH_CTRL_CQ_PHASE)
-    cq[cq_tail_].flags = FC_FLAGS_WITH_PHASE(c.flags, cq_phase_);
-  cq_tail_ = (cq_tail_ + 1) % cq_size;
-  if (cq_tail_ == 0) cq_phase_ = !cq_phase_;
+  rings_.complete(c);
+  rings_.post_ready();
 }
 
 void HostFtlHal::complete(uint32_t id, uint16_t status, const uint32_t* data, const uint32_t* meta) {
@@ -309,23 +342,14 @@ void HostFtlHal::send_copies(const std::vector<fc_sqe>& batch) {
   port_.submit(*this, id, OCSSD_OP_VECTOR_COPY, addrs, n, nullptr, nullptr);
 }
 
-void HostFtlHal::flash_doorbell(uint32_t tail) {
-  const uint32_t sq_size = regs_[SSDVP_FLASH_BASE + FLASH_SQ_SIZE], cq_size = regs_[SSDVP_FLASH_BASE + FLASH_CQ_SIZE];
-  auto* sq = static_cast<fc_sqe*>(dram(this, regs_[SSDVP_FLASH_BASE + FLASH_SQ_BASE], sq_size * sizeof(fc_sqe)));
-  if (!sq || !cq_size || !sq_size || tail >= sq_size) {
-    ++failed;
-    return;
-  }
-  while (sq_head_ != tail) {
-    const fc_sqe e = sq[sq_head_];
-    sq_head_ = (sq_head_ + 1) % sq_size;
+void HostFtlHal::flash_doorbell() {
+  fc_sqe e, more;
+  while (rings_.next(&e)) {
     if (e.op == FC_OP_COPY) {
       std::vector<fc_sqe> batch{e};
-      while (sq_head_ != tail && sq[sq_head_].op == FC_OP_COPY && batch.size() < copy_batch_ &&
-             (batch.size() + 1) * geo_.ws_min <= OCSSD_MAX_VECTOR) {
-        batch.push_back(sq[sq_head_]);
-        sq_head_ = (sq_head_ + 1) % sq_size;
-      }
+      while (batch.size() < copy_batch_ && (batch.size() + 1) * geo_.ws_min <= OCSSD_MAX_VECTOR && rings_.peek(&more) &&
+             more.op == FC_OP_COPY && rings_.next(&more))
+        batch.push_back(more);
       send_copies(batch);
       continue;
     }

@@ -4,7 +4,9 @@
 //
 // The HAL is the seam (firmware/hal/hal.h): a second struct ftl, initialised
 // with the drive's geometry, sees this HAL instead of the SoC. Its DRAM is
-// host memory; its flash controller registers are emulated here, and every
+// host memory; its flash controller's rings are the model's own ring engine
+// (flash/flash_ring_engine.h: registers, descriptor checks, completion order
+// and phase tags as FlashCtrl has them), and every
 // flash operation it rings in becomes one Open-Channel vector command to the
 // drive through an OcssdPort: a PROGRAM is a Vector Chunk Write of one
 // ws_min unit (tokens as data, the OOB LPNs as per-sector metadata), a READ
@@ -32,8 +34,9 @@ extern "C" {
 #include "hal.h"
 #include "ocssd.h"
 #include "ssdvp_hw.h"
-#include "vcopy.h"
 }
+
+#include "flash/flash_ring_engine.h"
 
 namespace ssdvp {
 
@@ -157,7 +160,7 @@ class HostFtlHal {
   static uint64_t time_ns(void* ctx);
   static void log(void* ctx, int level, const char* msg);
   static void trace(void* ctx, enum hal_trace_event ev, uint32_t arg);
-  void flash_doorbell(uint32_t tail);
+  void flash_doorbell();  // the descriptors up to SQ_TAIL, each to the port
   void fill_bad_block_table(uint32_t addr);
   uint16_t execute(const fc_sqe& e, uint16_t* flags);
   // One descriptor as a vector command: its opcode and addresses (0 sectors: a bad descriptor, *st its status).
@@ -179,8 +182,16 @@ class HostFtlHal {
   HostCpuCost cost_;
   std::vector<uint8_t> dram_;
   std::map<uint32_t, uint32_t> regs_;
-  uint32_t sq_head_ = 0, cq_tail_ = 0;
-  bool cq_phase_ = true;  // FLASH CTRL.CQ_PHASE: the tag of the next completion
+  struct Dram : FlashDram {  // the ring engine's view of the host memory
+    HostFtlHal& h;
+    explicit Dram(HostFtlHal& hal) : h(hal) {}
+    bool read(uint64_t a, void* d, uint32_t n, uint64_t*) override;
+    bool write(uint64_t a, const void* s, uint32_t n, uint64_t*) override;
+    bool reachable(uint64_t a, uint64_t n) override;
+  };
+  Dram dram_port_{*this};
+  FlashRingEngine rings_;    // errors count in `failed`
+  FlashGeometry flash_geo_;  // the drive's Geometry as the flash controller's (descriptor checks)
   bool blocking_ = false;
   uint32_t next_id_ = 0;
   std::map<uint32_t, std::vector<fc_sqe>> queued_;  // sent through a queued port, by id (a copy: several)
