@@ -105,6 +105,37 @@ enum nvme_admin_queue_opcode {
 };
 #define NVME_FEAT_ARBITRATION 0x01u
 #define NVME_FEAT_IRQ_COALESCING 0x08u /* Interrupt Coalescing: the controller's IRQ_COAL register */
+/* Host-coordinated garbage collection (firmware/ftl/gcgate.c; the RAID
+ * controller, platform/array, drives it): NVMe Predictable Latency Mode
+ * windows, a vendor-specific GC lock and collection, Asynchronous Event
+ * notifications of GC activity. */
+/* Admin opcodes (NVMe base spec 1.4, figure 139) and vendor-specific ones. */
+enum gcgate_admin_opcode {
+  NVME_ADMIN_SET_FEATURES = 0x09,
+  NVME_ADMIN_ASYNC_EVENT_REQUEST = 0x0c,
+  NVME_ADMIN_VS_GC_LOCK = 0xc1,   /* vendor: CDW10 = 1 grant the GC lock, 0 take it back */
+  NVME_ADMIN_VS_GC_COLLECT = 0xc2 /* vendor: CDW10 = 1 collect now until free blocks reach the GC threshold
+                                     plus CDW11 (Harmonia's global GC, free-block banking), 0 stop */
+};
+/* Feature identifiers (CDW10 bits 7:0 of Set Features). */
+enum gcgate_feature {
+  NVME_FEAT_PLM_CONFIG = 0x09,  /* Predictable Latency Mode Config: CDW12 bit 0 enable */
+  NVME_FEAT_PLM_WINDOW = 0x0a,  /* Predictable Latency Mode Window: CDW12 bits 2:0, 1 DTWIN, 2 NDWIN */
+  NVME_FEAT_VS_GC_REPORT = 0xc0 /* vendor: CDW11 bit 0 report GC start/end, bit 1 GC needs the lock,
+                                   bit 2 GC needs a global collection (Harmonia) */
+};
+enum { NVME_PLM_DTWIN = 1, NVME_PLM_NDWIN = 2 };
+/* Asynchronous event completion dword 0: type 7 (vendor specific) in bits
+ * 2:0, event information in bits 15:8, log page 0xc0 in bits 23:16. */
+enum gcgate_event {
+  GCGATE_EV_GC_START = 1,     /* the drive started collecting */
+  GCGATE_EV_GC_END = 2,       /* it has no victim open any more */
+  GCGATE_EV_LOCK_REQUEST = 3, /* it wants to collect and asks for the lock */
+  GCGATE_EV_LOCK_RELEASE = 4, /* it holds the lock and is done */
+  GCGATE_EV_GGC_REQUEST = 5,  /* global-GC mode: it needs to collect and asks for a global collection */
+  GCGATE_EV_COLLECT_DONE = 6  /* a collection the host asked for (C2h) reached its target */
+};
+#define GCGATE_AEN_DW0(ev) (7u | ((uint32_t)(ev) << 8) | (0xc0u << 16))
 /* NVME_Q_CMD values: what a write of the register executes. */
 enum nvme_qcmd { NVME_QCMD_CREATE_CQ = 1, NVME_QCMD_CREATE_SQ = 2, NVME_QCMD_DELETE_SQ = 3, NVME_QCMD_DELETE_CQ = 4 };
 /* Directive operations (CDW11 bits 7:0 DOPER, 15:8 DTYPE, 31:16 DSPEC). */

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "gcgate.h"
+#include "ssdvp_hw.h"  // the GC coordination commands and events
 #include "host/host_driver.h"
 #include "host/host_memory.h"
 #include "host/nvme_queue_pair.h"

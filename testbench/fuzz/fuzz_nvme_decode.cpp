@@ -25,7 +25,6 @@
 
 extern "C" {
 #include "ftl_internal.h"
-#include "gcgate.h"
 }
 
 namespace {
