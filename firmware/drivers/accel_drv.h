@@ -1,7 +1,7 @@
 /*
  * accel_drv.h - driver of the K-Means accelerator (ACCEL region).
  *
- * accel_kmeans2d is a drop-in for kmeans2d (firmware/ftl/hotness.h) when the
+ * accel_kmeans2d is a drop-in for kmeans2d (firmware/api/hotness.h) when the
  * points are already in DRAM in the accelerator's format: one 32-bit word
  * per point, ACCEL_POINT(x, y) (ssdvp_hw.h). It programs N, K, MAX_ITER, SRC
  * and DST, starts the job with the interrupt enabled, waits (hal_wait_irq,

@@ -1,5 +1,5 @@
 // params.h - the parameter registry of the platform: every configuration key,
-// from platform/run/params.def, the firmware's firmware/ftl/ftl_params.def
+// from platform/run/params.def, the firmware's firmware/api/ftl_params.def
 // and the cost table firmware/hal/fw_ops.def. Simulation declares it in its
 // Config before any model reads (Config::declare_all).
 #pragma once

@@ -1,4 +1,4 @@
-// ftl_params.h - the firmware's tunables (firmware/ftl/ftl_params.def) on the
+// ftl_params.h - the firmware's tunables (firmware/api/ftl_params.def) on the
 // platform side: their rows in the parameter registry, and the mapping from a
 // Config into struct ftl_config. Both are generated from the table, so a key,
 // its default and its range are written once.
