@@ -97,7 +97,7 @@ def read_writes(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
         with open(path) as f:
             fio = f.readline().startswith("fio version")
     if fio:
-        log = recorded.read_iolog(path)   # time unit 1 ps, as the recordings
+        log = recorded.read_iolog(path, time_unit_ps=recorded.TIME_UNIT_PS)   # ps, as the recordings
         t, w, off, ln = log.time_ps / 1000.0, log.op == recorded.WRITE, log.offset, log.length
     else:
         t, off, ln, w = [], [], [], []

@@ -75,7 +75,7 @@ def journal_ranges(layout):
 def trace_stats(path, ranges):
     """The recording's requests by kind, MB written, the share of it in the journal's ranges, span and flushes per
     write (ssdvp_explore.workloads.read_iolog reads it: plain or .xz, times in ps)."""
-    log = recorded.read_iolog(path)
+    log = recorded.read_iolog(path, time_unit_ps=BASE["workload.fio_time_unit_ps"])
     n = {"read": log.count(recorded.READ), "write": log.count(recorded.WRITE), "sync": log.count(recorded.SYNC),
          "trim": log.count(recorded.TRIM)}
     if log.count(recorded.DATASYNC):

@@ -28,6 +28,9 @@ from pathlib import Path
 import numpy as np
 
 DIR = "traces/workloads"
+# What one unit of a recording's timestamps is, in ps (the simulator's
+# workload.fio_time_unit_ps for them; its default is fio's microsecond).
+TIME_UNIT_PS = 1
 
 # The I/O actions of a fio iolog, by code (Iolog.op). sync and datasync are
 # both a flush to the simulator.
@@ -69,14 +72,14 @@ def _open_text(path: Path):
     return lzma.open(path, "rt") if path.name.endswith(".xz") else open(path)
 
 
-def read_iolog(path, time_unit_ps: int = 1) -> Iolog:
+def read_iolog(path, *, time_unit_ps: int) -> Iolog:
     """Every I/O record of the fio iolog at path (v2 or v3; .xz unpacked on the fly).
 
     time_unit_ps: what one unit of a v3 timestamp is, as the simulator's
-    workload.fio_time_unit_ps (1 for the recordings here, whose times are
-    picoseconds). File actions (add, open, close) are skipped, as is wait in
-    v3; blank lines are skipped. Anything else that is not a record raises
-    IologError naming the file and line."""
+    workload.fio_time_unit_ps (TIME_UNIT_PS for the recordings here, whose
+    times are picoseconds; 1000000 for fio's own write_iolog). Blank lines are
+    skipped, so are file actions (add, open, close) and, in v3, wait. Anything
+    else that is not a record raises IologError naming the file and line."""
     path = Path(path)
     t, op, off, ln, lines = [], [], [], [], []
     version = 0
@@ -84,7 +87,10 @@ def read_iolog(path, time_unit_ps: int = 1) -> Iolog:
     with _open_text(path) as f:
         lineno = 0
         for lineno, raw in enumerate(f, 1):
-            text = raw.rstrip("\n")
+            text = raw.rstrip("\r\n")
+            p = text.split()
+            if not p:
+                continue
 
             def fail(what: str, got: str = text) -> None:
                 raise IologError(f"{path}:{lineno}: expected {what}, got '{got}'")
@@ -93,9 +99,6 @@ def read_iolog(path, time_unit_ps: int = 1) -> Iolog:
                 version = _HEADERS.get(text.strip(), 0)
                 if not version:
                     fail("the header 'fio version 2 iolog' or 'fio version 3 iolog'")
-                continue
-            p = text.split()
-            if not p:
                 continue
             i = 0
             if version == 3:
@@ -177,4 +180,4 @@ def overrides(root: Path, name: str) -> dict[str, str]:
     """The --set overrides that replay recorded workload NAME."""
     path = unpack(root, name)
     return {"workload.source": "trace", "workload.trace": str(path.relative_to(Path(root))),
-            "workload.format": "fio", "workload.fio_time_unit_ps": "1"}
+            "workload.format": "fio", "workload.fio_time_unit_ps": str(TIME_UNIT_PS)}

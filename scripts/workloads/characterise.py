@@ -47,7 +47,7 @@ def load_recording(name: str) -> tuple[dict, np.ndarray, dict]:
     path = ROOT / "traces/workloads" / f"{name}.iolog.xz"
     if hashlib.sha256(path.read_bytes()).hexdigest() != prov["sha256_xz"]:
         sys.exit(f"{name}: sha256 differs from {name}.json")
-    log = wl.read_iolog(path)   # the recordings' times are ps
+    log = wl.read_iolog(path, time_unit_ps=wl.TIME_UNIT_PS)
     counts = {"read": log.count(wl.READ), "write": log.count(wl.WRITE), "trim": log.count(wl.TRIM),
               "sync": log.count(wl.SYNC) + log.count(wl.DATASYNC)}
     for code, op in ((wl.READ, "read"), (wl.WRITE, "write"), (wl.TRIM, "trim")):
