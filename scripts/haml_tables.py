@@ -87,34 +87,34 @@ ACCEL_CSV = ROOT / "docs" / "results" / "accelerator" / "sweep_uniform.csv"
 def read_writes(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """The write requests of a trace: (time ns, offset bytes, length bytes) in file order, times rebased to the
     first record and made non-decreasing (the simulator issues a backwards record at the previous record's time),
-    and the trace's span in ns. Reads fio iolog v3 with times in ps (our recordings: `fio version 3 iolog`,
-    `<t> <dev> <op> <offset> <length>`) and MQSim/DiskSim ASCII (`<t ns> <dev> <lba> <sectors> <0 write|1 read>`,
-    512-byte sectors; the device field is folded into one device)."""
-    with open(path) as f:
-        first = f.readline()
-        fio = first.startswith("fio version")
-        lines = f.read().split("\n") if fio else ([first] + f.read().split("\n"))
-    t, off, ln, w = [], [], [], []
-    for line in lines:
-        p = line.split()
-        if len(p) < 5:
-            continue
-        if fio:
-            if p[2] not in ("read", "write", "trim", "sync"):
-                continue
-            t.append(int(p[0]) / 1000.0)
-            w.append(p[2] == "write")
-            off.append(int(p[3]))
-            ln.append(int(p[4]))
-        else:
-            t.append(float(p[0]))
-            w.append(p[4] == "0")
-            off.append(int(p[2]) * 512)
-            ln.append(int(p[3]) * 512)
-    t = np.maximum.accumulate(np.array(t, dtype=np.float64))
+    and the trace's span in ns. Reads fio iologs with times in ps (our recordings: `fio version 3 iolog`,
+    `<t> <dev> <op> <offset> <length>`, plain or .xz) through ssdvp_explore.workloads.read_iolog, where every
+    I/O record (read, write, trim, sync, datasync) counts for the times; and MQSim/DiskSim ASCII
+    (`<t ns> <dev> <lba> <sectors> <0 write|1 read>`, 512-byte sectors; the device field is folded into one
+    device)."""
+    fio = str(path).endswith(".xz")
+    if not fio:
+        with open(path) as f:
+            fio = f.readline().startswith("fio version")
+    if fio:
+        log = recorded.read_iolog(path, time_unit_ps=recorded.TIME_UNIT_PS)   # ps, as the recordings
+        t, w, off, ln = log.time_ps / 1000.0, log.op == recorded.WRITE, log.offset, log.length
+    else:
+        t, off, ln, w = [], [], [], []
+        with open(path) as f:
+            for line in f:
+                p = line.split()
+                if len(p) < 5:
+                    continue
+                t.append(float(p[0]))
+                w.append(p[4] == "0")
+                off.append(int(p[2]) * 512)
+                ln.append(int(p[3]) * 512)
+        t = np.array(t, dtype=np.float64)
+        w = np.array(w, dtype=bool)
+        off, ln = np.array(off, dtype=np.int64), np.array(ln, dtype=np.int64)
+    t = np.maximum.accumulate(t)
     t -= t[0]
-    w = np.array(w, dtype=bool)
-    off, ln = np.array(off, dtype=np.int64), np.array(ln, dtype=np.int64)
     return t[w], off[w], ln[w], float(t[-1])
 
 

@@ -33,6 +33,11 @@ from journal_experiment import run_summary  # noqa: E402
 from provenance import provenance_section  # noqa: E402
 from streams_experiment import pct, svg_bars  # noqa: E402
 
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "explore"))
+from ssdvp_explore import workloads as recorded  # noqa: E402
+
 TRACE = "traces/nbd-ext4-journal.iolog.xz"
 LAYOUT = "traces/nbd-ext4-journal.layout"
 OC = {"nvme.command_set": "open_channel"}
@@ -68,21 +73,19 @@ def journal_ranges(layout):
 
 
 def trace_stats(path, ranges):
-    n = {"read": 0, "write": 0, "sync": 0, "trim": 0}
-    wb = jb = 0
-    last = 0
-    with open(path) as f:
-        for line in f:
-            p = line.split()
-            if len(p) < 3 or not p[0].isdigit():
-                continue
-            n[p[2]] = n.get(p[2], 0) + 1
-            last = int(p[0])
-            if p[2] == "write":
-                off, ln = int(p[3]), int(p[4])
-                wb += ln
-                if any(a <= off < b for a, b in ranges):
-                    jb += ln
+    """The recording's requests by kind, MB written, the share of it in the journal's ranges, span and flushes per
+    write (ssdvp_explore.workloads.read_iolog reads it: plain or .xz, times in ps)."""
+    log = recorded.read_iolog(path, time_unit_ps=BASE["workload.fio_time_unit_ps"])
+    n = {"read": log.count(recorded.READ), "write": log.count(recorded.WRITE), "sync": log.count(recorded.SYNC),
+         "trim": log.count(recorded.TRIM)}
+    if log.count(recorded.DATASYNC):
+        n["datasync"] = log.count(recorded.DATASYNC)
+    w = log.op == recorded.WRITE
+    journal = np.zeros(len(log), dtype=bool)
+    for a, b in ranges:
+        journal |= (log.offset >= a) & (log.offset < b)
+    wb, jb = int(log.length[w].sum()), int(log.length[w & journal].sum())
+    last = int(log.time_ps[-1]) if len(log) else 0
     return {"ops": n, "write_mb": wb / 1e6, "journal_share": jb / wb if wb else 0.0, "span_s": last / 1e12,
             "flushes_per_write": n["sync"] / n["write"] if n["write"] else 0.0}
 

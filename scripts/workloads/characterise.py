@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import lzma
 import os
 import re
 import subprocess
@@ -35,6 +34,8 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "explore"))
+from ssdvp_explore import workloads as wl  # noqa: E402
 BLK = 4096
 REGION = 1 << 20
 WINDOWS = 10
@@ -43,22 +44,18 @@ WINDOWS = 10
 def load_recording(name: str) -> tuple[dict, np.ndarray, dict]:
     """(provenance, writes+trims as rows t,op(0 write,1 trim),off,len, counts)."""
     prov = json.loads((ROOT / "traces/workloads" / f"{name}.json").read_text())
-    packed = (ROOT / "traces/workloads" / f"{name}.iolog.xz").read_bytes()
-    if hashlib.sha256(packed).hexdigest() != prov["sha256_xz"]:
+    path = ROOT / "traces/workloads" / f"{name}.iolog.xz"
+    if hashlib.sha256(path.read_bytes()).hexdigest() != prov["sha256_xz"]:
         sys.exit(f"{name}: sha256 differs from {name}.json")
-    rows, counts = [], {"read": 0, "write": 0, "trim": 0, "sync": 0, "read_bytes": 0, "write_bytes": 0,
-                        "trim_bytes": 0}
-    t_end = 0
-    for line in lzma.decompress(packed).decode().splitlines()[1:]:
-        t, _, op, off, ln = line.split()
-        counts[op] += 1
-        t_end = int(t)
-        if op != "sync":
-            counts[op + "_bytes"] += int(ln)
-        if op in ("write", "trim"):
-            rows.append((int(t), 0 if op == "write" else 1, int(off), int(ln)))
-    counts["sim_s"] = t_end / 1e12
-    return prov, np.array(rows, dtype=np.int64).reshape(-1, 4), counts
+    log = wl.read_iolog(path, time_unit_ps=wl.TIME_UNIT_PS)
+    counts = {"read": log.count(wl.READ), "write": log.count(wl.WRITE), "trim": log.count(wl.TRIM),
+              "sync": log.count(wl.SYNC) + log.count(wl.DATASYNC)}
+    for code, op in ((wl.READ, "read"), (wl.WRITE, "write"), (wl.TRIM, "trim")):
+        counts[op + "_bytes"] = int(log.length[log.op == code].sum())
+    counts["sim_s"] = (int(log.time_ps[-1]) if len(log) else 0) / 1e12
+    w = (log.op == wl.WRITE) | (log.op == wl.TRIM)
+    rows = np.stack([log.time_ps[w], (log.op[w] == wl.TRIM).astype(np.int64), log.offset[w], log.length[w]], axis=1)
+    return prov, rows.astype(np.int64).reshape(-1, 4), counts
 
 
 def run_generator(ssdvp: str, kind: str, ops: int) -> tuple[np.ndarray, dict]:
@@ -123,8 +120,6 @@ def fmt(x: float, d: int = 2) -> str:
 
 def readme_block() -> None:
     """The recordings' rows for traces/README.md (pasted there by hand)."""
-    sys.path.insert(0, str(ROOT / "explore"))
-    from ssdvp_explore import workloads as wl
     print("| file | drive | requests (reads, writes, trims, flushes) | written | guest | packages |")
     print("|---|---|---|---|---|---|")
     sums = []
@@ -155,8 +150,6 @@ def main() -> None:
     if a.readme:
         readme_block()
         return
-    sys.path.insert(0, str(ROOT / "explore"))
-    from ssdvp_explore import workloads as wl
     names = wl.names(ROOT)
     drive = None
     res, provs = {}, {}
