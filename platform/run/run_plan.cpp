@@ -29,6 +29,7 @@ RunPlan RunPlan::read(Config& cfg, RunEntry entry) {
   p.hold_discards = cfg.get_choice("workload.trace_discards", "send", {"send", "hold"},
                                    "trace: send its discards as recorded, or hold them as pending for "
                                    "host.trim.policy to send (idle, detector, oracle; none: never)") == "hold";
+  p.drop_leading = cfg.get_string("workload.leading_discards", "send", "") == "drop";
   p.detector_tree = !cfg.get_string("host.detector.tree", "", "").empty();
   p.time_limit = cfg.get_time_ps("host.time_limit", "0s", "") != 0;
   p.files_loops = cfg.get_u64("host.files.loops", 0, "") != 0;
@@ -128,6 +129,8 @@ const PlanRule kRules[] = {
     // A trace's discards held for the TRIM policy (fs/held_discards.h).
     {"workload.trace_discards", true, "needs workload.source: trace", "only a replayed trace has discards to hold",
      "workload.trace_discards=hold", [](P p) { return p.hold_discards && p.source != "trace"; }},
+    {"workload.leading_discards", true, "needs workload.source: trace", "only a replayed trace has discards to drop",
+     "workload.leading_discards=drop", [](P p) { return p.drop_leading && p.source != "trace"; }},
     {"workload.trace_discards", false, "flows (flows.count > 0) or an array",
      "the TRIM policy serves one host's workload on one drive",
      "flows.count=2 workload.source=trace workload.trace_discards=hold",

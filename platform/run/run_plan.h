@@ -38,6 +38,7 @@ struct RunPlan {
   bool ext4_layout = false;          // host.files.ext4.layout given
   std::string trim_policy = "none";  // host.trim.policy
   bool hold_discards = false;        // workload.trace_discards: hold
+  bool drop_leading = false;         // workload.leading_discards: drop
   bool detector_tree = false;        // host.detector.tree given
   bool time_limit = false;           // host.time_limit > 0
   bool files_loops = false;          // host.files.loops > 0

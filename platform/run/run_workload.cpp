@@ -22,6 +22,7 @@ struct TraceKeys {
   std::string path, fmt, blk_action;
   int64_t device = -1;
   bool skip_zero = true, flush_order = false, swap_rw = false, allow_empty = false;
+  bool drop_leading_discards = false;  // workload.leading_discards: drop
   double scale = 1.0;
   uint64_t fio_unit = 1000000, loops = 1;
   static TraceKeys read(Config& cfg);
@@ -57,6 +58,10 @@ TraceKeys TraceKeys::read(Config& cfg) {
   k.swap_rw = cfg.get_bool("workload.swap_reads_writes", false,
                            "trace: replay its reads as writes and its writes as reads (for a trace whose "
                            "op code a study read the other way)");
+  k.drop_leading_discards =
+      cfg.get_choice("workload.leading_discards", "send", {"send", "drop"},
+                     "trace: its discards before its first write (a recording's mkfs discard of the whole device): "
+                     "send them, or drop them (the file system made with nodiscard on a used drive)") == "drop";
   k.allow_empty = cfg.get_bool("workload.allow_empty", false,
                                "run a trace that yields no request (empty, or only zero-length or filtered "
                                "records) instead of failing");
@@ -70,6 +75,7 @@ TraceKeys TraceKeys::read(Config& cfg) {
 uint64_t check_trace(const TraceKeys& k, const host::TraceOptions& o, uint64_t device_bytes, uint32_t lba_size) {
   const std::string& path = k.path;
   auto check = host::open_trace(path, o);
+  if (k.drop_leading_discards) check = host::make_without_leading_discards(std::move(check));
   host::IoRequest r;
   uint64_t unaligned = 0, too_long = 0;  // rounded out to whole LBAs; cut to the namespace
   while (check->next(r)) {
@@ -115,6 +121,7 @@ std::unique_ptr<host::Workload> open_trace_workload(const TraceKeys& k, uint64_t
   const uint64_t records = check_trace(k, o, device_bytes, lba_size);
   if (expected) *expected = k.loops ? records * k.loops : 0;
   auto w = host::open_trace(k.path, o);
+  if (k.drop_leading_discards) w = host::make_without_leading_discards(std::move(w));
   if (k.swap_rw) w = host::make_swapped(std::move(w));
   if (k.loops != 1) w = host::make_looped(std::move(w), k.loops);
   if (k.flush_order) w = host::make_flush_order(std::move(w));

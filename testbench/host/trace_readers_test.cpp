@@ -505,6 +505,45 @@ TEST(SwappedWorkload, ReadsBecomeWritesAndWritesReadsAndNothingElseMoves) {
   EXPECT_EQ(q.op, plain[0].op == IoOp::read ? IoOp::write : IoOp::read);
 }
 
+// A recording's mkfs discard: the trims before the first write dropped, the
+// later ones kept, and again on every pass (workload.leading_discards: drop).
+TEST(WithoutLeadingDiscards, DropsOnlyTheTrimsBeforeTheFirstWriteOnEveryPass) {
+  const std::string log =
+      "fio version 3 iolog\n"
+      "0 /dev/nbd0 add\n"
+      "0 /dev/nbd0 open\n"
+      "10 /dev/nbd0 trim 0 1048576\n"
+      "20 /dev/nbd0 trim 1048576 1048576\n"
+      "30 /dev/nbd0 read 0 4096\n"
+      "40 /dev/nbd0 write 8192 4096\n"
+      "50 /dev/nbd0 trim 8192 4096\n"
+      "60 /dev/nbd0 write 0 4096\n";
+  const std::string path = temp_trace(log, ".iolog");
+  TraceOptions o = fmt(TraceFormat::fio);
+  o.fio_time_unit_ps = 1;
+  const auto plain = read_all(*open_trace(path, o));
+  ASSERT_EQ(plain.size(), 6u);
+  auto w = make_without_leading_discards(open_trace(path, o));
+  for (int pass = 0; pass < 2; ++pass) {
+    const auto v = read_all(*w);
+    ASSERT_EQ(v.size(), 4u) << pass;
+    EXPECT_EQ(v[0].op, IoOp::read);             // a read before the first write stays
+    EXPECT_EQ(v[0].time_ps, plain[2].time_ps);  // times as read (relative to the first record)
+    EXPECT_EQ(v[1].op, IoOp::write);
+    EXPECT_EQ(v[2].op, IoOp::trim);  // after the first write: kept
+    EXPECT_EQ(v[2].offset, 8192u);
+    EXPECT_EQ(v[3].op, IoOp::write);
+    w->rewind();
+  }
+  const WorkloadStats& st = w->stats();
+  EXPECT_EQ(st.skipped_dropped, 4u);  // two a pass
+  EXPECT_EQ(st.records, 12u - 4u);
+  EXPECT_EQ(st.trims, 6u - 4u);
+  EXPECT_EQ(st.trim_bytes, 2u * 4096u);
+  EXPECT_EQ(st.skipped(), st.skipped_unsupported + 4u);
+  EXPECT_NE(w->describe().find("discards before the first write dropped"), std::string::npos);
+}
+
 // --- the bundled real traces ------------------------------------------------
 
 TEST(BundledTraces, MsrHeimdallEndToEnd) {

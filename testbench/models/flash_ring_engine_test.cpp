@@ -91,7 +91,7 @@ TEST_F(FlashRings, CompletionsWaitForRoomAndCarryAPhaseTagThatFlipsAtEveryWrap) 
   EXPECT_EQ(e.completions_waiting(), 2u);
   EXPECT_TRUE(e.irq());
   EXPECT_EQ(cq(0).flags & FC_FLAG_PHASE, FC_FLAG_PHASE);  // tag 1 on the first pass
-  ASSERT_TRUE(e.write(FLASH_CQ_HEAD, 3));                   // all taken: room for two more
+  ASSERT_TRUE(e.write(FLASH_CQ_HEAD, 3));                 // all taken: room for two more
   e.post_ready();
   EXPECT_EQ(e.completions_waiting(), 0u);
   EXPECT_EQ(cq(3).tag, 4u);

@@ -59,7 +59,8 @@ struct WorkloadStats {
   uint64_t skipped_unsupported = 0;  // unsupported ops and non-request lines (blkparse other
                                      // actions and summaries, fio add/open/close/wait lines)
   uint64_t clamped = 0;              // timestamps earlier than the previous record's, clamped to it
-  uint64_t skipped() const { return skipped_zero_length + skipped_device + skipped_unsupported; }
+  uint64_t skipped_dropped = 0;      // records a view dropped (workload.leading_discards: drop)
+  uint64_t skipped() const { return skipped_zero_length + skipped_device + skipped_unsupported + skipped_dropped; }
 };
 
 class Workload {
@@ -112,5 +113,9 @@ std::unique_ptr<Workload> make_looped(std::unique_ptr<Workload> inner, uint64_t 
 // Replays inner's reads as writes and its writes as reads (trims and flushes
 // as they are): workload.swap_reads_writes.
 std::unique_ptr<Workload> make_swapped(std::unique_ptr<Workload> inner);
+// The trace without its discards before its first write (each pass, after a
+// rewind, again): a recording's mkfs discard dropped, the file system as made
+// with nodiscard on a used drive. workload.leading_discards: drop.
+std::unique_ptr<Workload> make_without_leading_discards(std::unique_ptr<Workload> inner);
 
 }  // namespace ssdvp::host
