@@ -7,13 +7,12 @@
 
 namespace ssdvp {
 
-fc_status flash_check_descriptor(const FlashGeometry& geo, const FlashOpcodes& ops, const fc_sqe& d,
-                                 const char** why) {
+fc_status flash_check_descriptor(const FlashGeometry& geo, const FlashOpcodes& ops, const fc_sqe& d, const char** why) {
   const uint32_t S = geo.slots_per_page();
   const bool known = d.op == FC_OP_READ || d.op == FC_OP_PROGRAM || d.op == FC_OP_ERASE ||
                      (d.op == FC_OP_COPYBACK && ops.copyback) || (d.op == FC_OP_COPY && ops.copy);
   if (!known) {
-    *why = d.op == FC_OP_COPY      ? "FC_OP_COPY: this flash controller has no copy across the flash (a host FTL's)"
+    *why = d.op == FC_OP_COPY       ? "FC_OP_COPY: this flash controller has no copy across the flash (a host FTL's)"
            : d.op == FC_OP_COPYBACK ? "FC_OP_COPYBACK: this flash controller has no on-die copy"
                                     : "unknown opcode";
     return FC_ERR_OPCODE;
@@ -64,16 +63,18 @@ bool FlashRingEngine::write(uint32_t offset, uint32_t v) {
     case FLASH_CQ_SIZE: cq_.size = v; return program(cq_, "CQ", sizeof(fc_cqe)), true;
     case FLASH_SQ_TAIL:
       if (!ring_index_ok(sq_.enabled, v, sq_.size)) {
-        on_error_(sq_.enabled ? "SQ_TAIL beyond the submission ring" : "SQ_TAIL written with the submission ring disabled",
-                  v);
+        on_error_(
+            sq_.enabled ? "SQ_TAIL beyond the submission ring" : "SQ_TAIL written with the submission ring disabled",
+            v);
         return false;
       }
       sq_.tail = v;
       return true;
     case FLASH_CQ_HEAD:
       if (!ring_index_ok(cq_.enabled, v, cq_.size)) {
-        on_error_(cq_.enabled ? "CQ_HEAD beyond the completion ring" : "CQ_HEAD written with the completion ring disabled",
-                  v);
+        on_error_(
+            cq_.enabled ? "CQ_HEAD beyond the completion ring" : "CQ_HEAD written with the completion ring disabled",
+            v);
         return false;
       }
       cq_.head = v;

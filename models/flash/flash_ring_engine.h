@@ -48,8 +48,7 @@ struct FlashOpcodes {
 // The checks of a descriptor that need no NAND state, for a plain opcode (a
 // multi-plane member is checked by its kind). FC_OK, or the status it
 // completes with and *why the reason.
-fc_status flash_check_descriptor(const FlashGeometry& geo, const FlashOpcodes& ops, const fc_sqe& d,
-                                 const char** why);
+fc_status flash_check_descriptor(const FlashGeometry& geo, const FlashOpcodes& ops, const fc_sqe& d, const char** why);
 
 class FlashRingEngine {
  public:
