@@ -44,6 +44,11 @@ struct Device {
     f = reinterpret_cast<ftl*>(mem.get());
     version.assign(cfg.logical_lbas, 0);
   }
+  // The firmware programs and drives the flash rings within the controller's
+  // rules (flash/flash_ring_engine.h) in every test that uses this device.
+  ~Device() { EXPECT_EQ(hal->ring_errors, 0u) << (hal->log_lines.empty() ? "" : hal->log_lines.back()); }
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
   int init() { return ftl_init(f, hal->hal(), &cfg); }
 
   void write(uint64_t lba, uint32_t n, uint32_t stream = 0) {
