@@ -7,8 +7,16 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <map>
+#include <regex>
 #include <set>
+#include <sstream>
 #include <string>
+
+#include "common/param_table.h"
 
 #include "run/params.h"
 #include "run/simulation.h"
@@ -119,6 +127,133 @@ TEST(ParamRegistry, MisspeltKeyIsReportedBeforeTheBuild) {
   }
 }
 
+// --- the parameter table: a key read by name takes everything from its row ---
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Reads a row by its key alone, as a model does; the value as text.
+std::string read_by_key(Config& c, const ssdvp::ParamRow& r) {
+  const std::string t = r.type;
+  if (t == "u64") return r.computed_default() ? std::to_string(c.get_u64(r.key, 1)) : std::to_string(c.get_u64(r.key));
+  if (t == "i64") return std::to_string(c.get_i64(r.key));
+  if (t == "double") return std::to_string(c.get_double(r.key));
+  if (t == "bool") return c.get_bool(r.key) ? "true" : "false";
+  if (t == "time") return ssdvp::format_time_ps(c.get_time_ps(r.key));
+  if (t == "size")
+    return r.computed_default() ? std::to_string(c.get_size(r.key, 4096)) : std::to_string(c.get_size(r.key));
+  if (r.is_choice()) return c.get_choice(r.key);
+  return r.computed_default() ? c.get_string(r.key, "x") : c.get_string(r.key);
+}
+
+TEST(ParamTable, EveryRowReadsByKeyWithItsDefault) {
+  // every row's default is a valid value of its type, inside its range (a
+  // choice: one of its names); with and without the registry declared
+  Config bare;
+  Config reg;
+  reg.declare_all(ssdvp::param_registry());
+  size_t rows = 0;
+  for (const auto& r : ssdvp::param_rows()) {
+    if (std::string(r.type) == "group") continue;
+    ++rows;
+    EXPECT_EQ(error_of([&] { read_by_key(bare, r); }), "") << r.key;
+    EXPECT_EQ(error_of([&] { read_by_key(reg, r); }), "") << r.key;
+    if (r.is_choice()) {
+      const auto ch = r.choices();
+      EXPECT_NE(std::find(ch.begin(), ch.end(), r.def), ch.end()) << r.key;
+    }
+  }
+  EXPECT_GT(rows, 200u);
+  EXPECT_TRUE(reg.drift().empty()) << joined(reg.drift());
+  // the registry shows each row as it is
+  std::map<std::string, ssdvp::ParamInfo> info;
+  for (const auto& p : ssdvp::param_registry()) info[p.key] = p;
+  for (const auto& r : ssdvp::param_rows()) {
+    if (std::string(r.type) == "group") continue;
+    const auto& p = info.at(r.key);
+    EXPECT_EQ(p.type, r.type);
+    EXPECT_EQ(p.default_value, r.def);
+    EXPECT_EQ(p.description, r.description());
+    EXPECT_EQ(p.flags, r.flags) << r.key;
+  }
+  EXPECT_EQ(info.at("flash.channels").range, "1 to 1024");
+  EXPECT_EQ(info.at("dram.bandwidth_mbps").range, "0.001 or more");
+  EXPECT_EQ(info.at("log.level").description, "default log level of every model (error|warn|info|debug|trace)");
+}
+
+TEST(ParamTable, AKeyWithoutARowOrOfAnotherTypeIsAnError) {
+  Config c;
+  std::string e = error_of([&] { c.get_u64("flash.chanels"); });
+  EXPECT_NE(e.find("'flash.chanels'"), std::string::npos) << e;
+  EXPECT_NE(e.find("no row"), std::string::npos) << e;
+  e = error_of([&] { c.get_u64("flash.timing.read"); });  // a time
+  EXPECT_NE(e.find("'flash.timing.read'"), std::string::npos) << e;
+  EXPECT_NE(e.find("read as u64"), std::string::npos) << e;
+  e = error_of([&] { c.get_string("ftl.placement.policy"); });  // another table's key
+  EXPECT_NE(e.find("no row"), std::string::npos) << e;
+  e = error_of([&] { c.get_string("host.mode"); });  // a choice read as any string
+  EXPECT_NE(e.find("is a choice"), std::string::npos) << e;
+  // a computed default is passed, a fixed one never
+  e = error_of([&] { c.get_size("workload.synthetic.align"); });
+  EXPECT_NE(e.find("computed"), std::string::npos) << e;
+  e = error_of([&] { c.get_u64("flash.channels", 4); });
+  EXPECT_NE(e.find("fixed"), std::string::npos) << e;
+  EXPECT_EQ(c.get_size("workload.synthetic.align", 8192), 8192u);
+}
+
+TEST(ParamTable, RangeAndChoicesComeFromTheRow) {
+  Config c;
+  EXPECT_EQ(c.get_u64("flash.channels"), 8u);
+  EXPECT_EQ(c.get_time_ps("flash.timing.read"), 20000000u);
+  c.set("flash.channels", "0");
+  std::string e = error_of([&] { c.get_u64("flash.channels"); });
+  EXPECT_NE(e.find("config key 'flash.channels': value 0 is outside [1, 1024]"), std::string::npos) << e;
+  c.set("precondition.fill", "1.5");
+  e = error_of([&] { c.get_double("precondition.fill"); });
+  EXPECT_NE(e.find("value 1.5 is outside [0, 1]"), std::string::npos) << e;
+  c.set("log.level", "loud");
+  e = error_of([&] { c.get_choice("log.level"); });
+  EXPECT_NE(e.find("'loud' is not one of error|warn|info|debug|trace"), std::string::npos) << e;
+}
+
+// Every read by key in the sources (a literal key) names a row of the type
+// read: a key only a rare mode reads is checked too.
+TEST(ParamTable, EveryKeyReadInTheSourcesHasARowOfItsType) {
+  namespace fs = std::filesystem;
+  const std::regex read(R"re(\.get_(u64|i64|double|bool|string|choice|time_ps|size)\(\s*"([^"]+)"\s*[,)])re");
+  size_t n = 0;
+  for (const char* dir : {"models", "accel", "platform"})
+    for (const auto& f : fs::recursive_directory_iterator(fs::path(SSDVP_SOURCE_DIR) / dir)) {
+      const std::string ext = f.path().extension().string();
+      if (ext != ".cpp" && ext != ".h") continue;
+      std::ifstream in(f.path());
+      std::stringstream ss;
+      ss << in.rdbuf();
+      const std::string text = ss.str();
+      for (std::sregex_iterator it(text.begin(), text.end(), read), end; it != end; ++it) {
+        const std::string kind = (*it)[1], key = (*it)[2];
+        const bool key_only = it->str().back() == ')';
+        const ssdvp::ParamRow* r = ssdvp::param_row(key);
+        if (!r) {
+          // another table's keys (ftl_params.def) are read through it
+          EXPECT_FALSE(key_only) << f.path() << ": " << key << " has no row in params.def";
+          continue;
+        }
+        ++n;
+        const std::string type = kind == "time_ps" ? "time" : kind == "choice" ? "string" : kind;
+        EXPECT_EQ(type, r->type) << f.path() << ": " << key;
+        if (key_only) EXPECT_EQ(kind == "choice", r->is_choice()) << f.path() << ": " << key;
+      }
+    }
+  EXPECT_GT(n, 50u);
+}
+
 // --- the firmware's table: one source for both sides ---
 
 TEST(FtlParams, PlatformDefaultsEqualFirmwareDefaults) {
@@ -128,11 +263,11 @@ TEST(FtlParams, PlatformDefaultsEqualFirmwareDefaults) {
   // LBAs, as the firmware's defaults assume)
   ftl_config zero;
   ftl_config_default(&zero);
-#define FTL_PARAM(key, field, kind, def, min, max, unit, desc) zero.field = 0;
+#define FTL_PARAM(key, field, kind, def, min, max, unit, flags, desc) zero.field = 0;
 #include "ftl_params.def"
   Config c;
   ssdvp::read_ftl_params(c, 4096, zero);
-#define FTL_PARAM(key, field, kind, def, min, max, unit, desc) EXPECT_EQ(zero.field, fw.field) << key;
+#define FTL_PARAM(key, field, kind, def, min, max, unit, flags, desc) EXPECT_EQ(zero.field, fw.field) << key;
 #include "ftl_params.def"
   char msg[256];
   EXPECT_EQ(ftl_config_check(&fw, msg, sizeof msg), 0) << msg;
@@ -161,7 +296,7 @@ TEST(FtlParams, EveryRangeIsCheckedOnBothSides) {
     void (*set)(ftl_config&, uint64_t);
   };
   const Row rows[] = {
-#define FTL_PARAM(key, field, kind, def, min, max, unit, desc) \
+#define FTL_PARAM(key, field, kind, def, min, max, unit, flags, desc) \
   {key, uint64_t(min), uint64_t(max), [](ftl_config& c, uint64_t v) { c.field = static_cast<decltype(c.field)>(v); }},
 #include "ftl_params.def"
   };

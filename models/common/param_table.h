@@ -1,0 +1,50 @@
+// param_table.h - the parameter table, platform/run/params.def, as data: one
+// row per key with its type, default, range, flags and description.
+// Config's key-only reads (cfg.get_u64("flash.channels")) take everything but
+// the key from here, so a default is written once, in its row.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ssdvp {
+
+// The flags column of params.def and firmware/ftl/ftl_params.def.
+namespace param_flags {
+constexpr unsigned shapes_drive = 1u << 0;           // part of a saved drive (run/saved_state.cpp)
+constexpr unsigned shapes_preconditioned = 1u << 1;  // part of it when the workload preconditions the drive
+constexpr unsigned per_flow = 1u << 2;               // flows.<i>.<key> overrides it (host/flows.cpp)
+constexpr unsigned per_device = 1u << 3;             // array.dev<i>.<key> overrides it (array/array_sim.cpp)
+}  // namespace param_flags
+
+struct ParamRow {
+  const char* key;
+  const char* type;   // u64, i64, double, bool, string, time, size; "group": SSDVP_PARAM_GROUP(key)
+  const char* def;    // text; "<...>": computed by the model from other keys
+  const char* range;  // u64/double "min..max" (either end may be empty); string "a|b|c" (choices); "" none
+  unsigned flags;
+  const char* desc;
+
+  bool computed_default() const { return def[0] == '<'; }
+  bool is_choice() const;
+  // The choices of a string row ("a|b|c"); empty if any string goes.
+  std::vector<std::string> choices() const;
+  // The description as `ssdvp params` shows it (a choice's names appended).
+  std::string description() const;
+  // The range as `ssdvp params` shows it ("1 to 64", "1 or more"); empty
+  // for a choice or no range.
+  std::string range_text() const;
+};
+
+// Every row of params.def, in its order, groups included as rows of type
+// "group".
+const std::vector<ParamRow>& param_rows();
+// The row of `key`, or nullptr.
+const ParamRow* param_row(const std::string& key);
+
+// A numeric row's range; the bounds not given are the type's limits.
+void param_range_u64(const ParamRow& r, uint64_t& min, uint64_t& max);
+void param_range_double(const ParamRow& r, double& min, double& max);
+
+}  // namespace ssdvp
