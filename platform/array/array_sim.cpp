@@ -33,10 +33,7 @@ std::string geometry_text(const SsdSoc& s) {
 
 }  // namespace
 
-bool array_requested(Config& cfg) {
-  return cfg.get_choice("array.level", "none", {"none", "raid5"},
-                        "none: one SSD; raid5: array.devices SSDs behind a host RAID-5 controller") == "raid5";
-}
+bool array_requested(Config& cfg) { return cfg.get_choice("array.level") == "raid5"; }
 
 ArraySimulation::ArraySimulation(Config& cfg) : cfg_(cfg) {
   cfg.declare_all(param_registry());  // every key known before any model reads one (run/params.def)
@@ -111,8 +108,7 @@ void ArraySimulation::build() {
     throw ConfigError("config key 'array.chunk': " + std::to_string(p.chunk_bytes) +
                       " bytes is not a multiple of the LBA size (" + std::to_string(lba) + " bytes)");
   if (p.chunk_bytes / lba > s0.logical_lbas()) throw ConfigError("config key 'array.chunk': larger than a device");
-  const uint64_t mem =
-      cfg.get_size("array.host_memory", "8MiB", "host memory per device for its queues and buffers (RAID runs)");
+  const uint64_t mem = cfg.get_size("array.host_memory");
   for (uint32_t i = 0; i < built; ++i) devs_[i]->attach_memory("ssd" + std::to_string(i) + "_mem", mem);
   std::vector<Device*> raw;
   for (auto& d : devs_) raw.push_back(d.get());
@@ -123,7 +119,7 @@ void ArraySimulation::build() {
     timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
     ctrl_->set_timeline(timeline_.get());
   }
-  const uint64_t interval = cfg.get_time_ps("stats.interval", "1s", "time-series interval (simulated time)");
+  const uint64_t interval = cfg.get_time_ps("stats.interval");
   if (interval == 0) throw ConfigError("config key 'stats.interval': must be positive");
   ctrl_->set_sampler(
       [this] {

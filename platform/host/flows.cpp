@@ -24,18 +24,11 @@ bool flow_overridable(const std::string& k) {
 }  // namespace
 
 std::vector<FlowSpec> read_flows(Config& cfg, uint64_t lbas) {
-  const uint64_t n = cfg.get_u64("flows.count", 0,
-                                 "hosts sharing the drive, each with its own I/O queue pair, workload and statistics "
-                                 "(flows.N.*; 0: one host with the top-level keys)",
-                                 0, NvmeCtrl::kMaxQueues);
+  const uint64_t n = cfg.get_u64("flows.count");
   // The host's Arbitration feature (FlowSet sends it): read here so that the
   // registry's keys are read whether or not there are flows.
-  cfg.get_u64("flows.arbitration_burst", 3,
-              "Set Features Arbitration (01h) the host sends: AB, 2^AB commands per arbitration turn (7: no limit)", 0,
-              7);
-  for (const char* c : {"high", "medium", "low"})
-    cfg.get_u64(std::string("flows.weight_") + c, 1, std::string("WRR weight of the ") + c + " class, in commands", 1,
-                256);
+  cfg.get_u64("flows.arbitration_burst");
+  for (const char* c : {"high", "medium", "low"}) cfg.get_u64(std::string("flows.weight_") + c);
   std::vector<FlowSpec> flows;
   if (n == 0) {
     for (const auto& kv : cfg.values())
@@ -155,12 +148,11 @@ DoorbellFanIn::DoorbellFanIn(sc_core::sc_module_name n) : sc_module(n), in("in")
 FlowSet::FlowSet(std::vector<FlowSpec> specs, Config& cfg, HostDriver& first, HostMemory& mem, NvmeCtrl& nvme,
                  Scoreboard& sb, uint32_t lba_size, uint32_t max_transfer, const WorkloadFactory& make)
     : specs_(std::move(specs)), first_(first), nvme_(nvme), fan_("flows_doorbells") {
-  user_interval_histograms_ = cfg.get_bool("stats.interval_histograms", false,
-                                           "also write each interval's latency histograms (latency_histograms.csv)");
-  const uint64_t ab = cfg.get_u64("flows.arbitration_burst", 3, "", 0, 7);  // read_flows declared these
-  const uint64_t hpw = cfg.get_u64("flows.weight_high", 1, "", 1, 256);
-  const uint64_t mpw = cfg.get_u64("flows.weight_medium", 1, "", 1, 256);
-  const uint64_t lpw = cfg.get_u64("flows.weight_low", 1, "", 1, 256);
+  user_interval_histograms_ = cfg.get_bool("stats.interval_histograms");
+  const uint64_t ab = cfg.get_u64("flows.arbitration_burst");  // read_flows declared these
+  const uint64_t hpw = cfg.get_u64("flows.weight_high");
+  const uint64_t mpw = cfg.get_u64("flows.weight_medium");
+  const uint64_t lpw = cfg.get_u64("flows.weight_low");
   set_arbitration_ = cfg.has("flows.arbitration_burst") || cfg.has("flows.weight_high") ||
                      cfg.has("flows.weight_medium") || cfg.has("flows.weight_low");
   arbitration_dw11_ = uint32_t(ab | (lpw - 1) << 8 | (mpw - 1) << 16 | (hpw - 1) << 24);

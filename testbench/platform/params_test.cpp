@@ -17,6 +17,8 @@
 #include <string>
 
 #include "common/param_table.h"
+#include "nvme/nvme_ctrl.h"
+#include "stream_predict.h"
 
 #include "run/params.h"
 #include "run/simulation.h"
@@ -220,6 +222,26 @@ TEST(ParamTable, RangeAndChoicesComeFromTheRow) {
   c.set("log.level", "loud");
   e = error_of([&] { c.get_choice("log.level"); });
   EXPECT_NE(e.find("'loud' is not one of error|warn|info|debug|trace"), std::string::npos) << e;
+}
+
+// A range that restates a constant of the code says the same number.
+TEST(ParamTable, RangesThatRestateAConstantAgreeWithIt) {
+  uint64_t lo = 0, hi = 0;
+  ssdvp::param_range_u64(*ssdvp::param_row("flows.count"), lo, hi);
+  EXPECT_EQ(hi, ssdvp::NvmeCtrl::kMaxQueues);  // one I/O queue pair per flow
+  ssdvp::param_range_u64(*ssdvp::param_row("host.predict.select"), lo, hi);
+  EXPECT_EQ(hi, uint64_t(ssdvp::host::kFeatureCount));
+  // the geometry's defaults (ssdvp_geometry.h, the firmware's) are the table's
+  const ssdvp::FlashGeometry g;
+  Config c;
+  const ssdvp::FlashGeometry t = ssdvp::FlashGeometry::from_config(c);
+  EXPECT_EQ(g.channels, t.channels);
+  EXPECT_EQ(g.dies_per_channel, t.dies_per_channel);
+  EXPECT_EQ(g.planes_per_die, t.planes_per_die);
+  EXPECT_EQ(g.blocks_per_plane, t.blocks_per_plane);
+  EXPECT_EQ(g.pages_per_block, t.pages_per_block);
+  EXPECT_EQ(g.page_size, t.page_size);
+  EXPECT_EQ(g.lba_size, t.lba_size);
 }
 
 // Every read by key in the sources (a literal key) names a row of the type
