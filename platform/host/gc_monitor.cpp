@@ -8,6 +8,10 @@
 #include "fs/discard_source.h"
 #include "nvme/nvme_ctrl.h"
 
+extern "C" {
+#include "ftl.h"
+}
+
 namespace ssdvp {
 
 const char* to_string(GcMonitor::Policy p) {
@@ -67,7 +71,9 @@ GcMonitor::GcMonitor(sc_core::sc_module_name nm, Config& cfg, NvmeCtrl& nvme, gc
       throw ConfigError("config key 'host.detector.tree': " + tree + ": classes must be 'idle gc'");
   }
   enabled_ = want || policy_ == Policy::idle || policy_ == Policy::detector || policy_ == Policy::oracle;
-  if (enabled_ && cfg.get_u64("ftl.debug.gc_register", 0, "", 0, 1) == 0)
+  ftl_config fw;  // the firmware's defaults: its table, firmware/ftl/ftl_params.def
+  ftl_config_default(&fw);
+  if (enabled_ && cfg.get_u64("ftl.debug.gc_register", fw.debug_gc_register, "", 0, 1) == 0)
     throw ConfigError(
         "config key 'ftl.debug.gc_register': must be 1 when the iostat sampler runs (host.iostat.enable "
         "or host.trim.policy idle/detector/oracle): it is the firmware's GC label");

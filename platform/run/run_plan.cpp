@@ -1,6 +1,8 @@
 // run_plan.cpp - the run plan and its table of refused combinations (run_plan.h).
 #include "run/run_plan.h"
 
+#include "soc/ftl_params.h"
+
 #include <sstream>
 
 namespace ssdvp {
@@ -20,7 +22,7 @@ RunPlan RunPlan::read(Config& cfg, RunEntry entry) {
   p.entry = entry;
   p.keys = RunKeys::read(cfg);
   p.power = PowerKeys::read(cfg);
-  p.command_set = cfg.get_string("nvme.command_set", "nvm", "");
+  p.command_set = read_ftl_choice(cfg, "nvme.command_set");
   p.source = cfg.get_choice("workload.source");
   p.flows = cfg.get_u64("flows.count");
   p.streams = cfg.get_choice("host.streams");

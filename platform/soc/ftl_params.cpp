@@ -97,6 +97,15 @@ std::vector<ParamInfo> ftl_param_registry() {
   return out;
 }
 
+std::string read_ftl_choice(Config& cfg, const std::string& key) {
+  for (const Row& r : kRows)
+    if (r.kind == FTL_CHOICE && key == r.key) {
+      const auto names = names_of(r);
+      return cfg.get_choice(r.key, names.at(r.def), names, r.desc);
+    }
+  throw ConfigError("config key '" + key + "': not a choice of firmware/ftl/ftl_params.def");
+}
+
 std::map<std::string, uint64_t> read_ftl_params(Config& cfg, uint32_t lba_size, ftl_config& c) {
   std::map<std::string, uint64_t> sizes;
   for (const Row& r : kRows) {
