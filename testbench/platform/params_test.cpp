@@ -21,6 +21,7 @@
 #include "stream_predict.h"
 
 #include "run/params.h"
+#include "run/saved_state.h"
 #include "run/simulation.h"
 #include "soc/ftl_params.h"
 #include "soc/ssd_soc.h"
@@ -274,6 +275,39 @@ TEST(ParamTable, EveryKeyReadInTheSourcesHasARowOfItsType) {
       }
     }
   EXPECT_GT(n, 50u);
+}
+
+// --- which keys shape a saved drive: the flags, where a prefix rule was ---
+
+// The rule run/saved_state.cpp applied by key prefix before the tables had
+// flags (issue 34), kept here as the reference the flags must reproduce.
+bool old_prefix_rule(const std::string& k, bool workload_preconditioned) {
+  auto starts = [&](const char* p) { return k.rfind(p, 0) == 0; };
+  for (const char* p :
+       {"flash.timing.", "flash.suspend.", "flash.read_priority", "flash.priority_reads", "flash.channel.",
+        "flash.dma.", "flash.sq_fetch", "flash.access", "ftl.ns_ready_after", "ftl.debug."})
+    if (starts(p)) return false;  // timing or reporting only: free to differ
+  bool shapes = starts("flash.") || starts("ftl.") || starts("precondition.") || starts("power.checkpoint.") ||
+                starts("power.trim_log.") || k == "nvme.lba_size" || k == "nvme.namespace_size" ||
+                k == "nvme.command_set" || k == "dram.size" || k == "cpu.mode";
+  if (workload_preconditioned)
+    shapes = shapes || starts("workload.") || k == "host.streams" || starts("host.oracle.") ||
+             starts("host.predict.") || starts("host.files.");
+  return shapes;
+}
+
+TEST(SavedStateKeys, TheShapesDriveFlagsSelectWhatThePrefixRuleDid) {
+  Config c;
+  c.declare_all(ssdvp::param_registry());
+  for (bool pre : {false, true}) {
+    const auto keys = ssdvp::drive_shaping_keys(c, pre);
+    size_t n = 0;
+    for (const auto& p : c.params()) {
+      EXPECT_EQ(keys.contains(p.key), old_prefix_rule(p.key, pre)) << p.key << (pre ? " (preconditioned)" : "");
+      n += keys.contains(p.key);
+    }
+    EXPECT_GT(n, pre ? 150u : 80u);
+  }
 }
 
 // --- the firmware's table: one source for both sides ---
