@@ -1,7 +1,10 @@
 // param_table.cpp - see param_table.h.
 #include "common/param_table.h"
 
+#include "common/config.h"
+
 #include <cstdint>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <unordered_map>
@@ -14,8 +17,36 @@ using namespace param_flags;
 const std::vector<ParamRow> kRows = {
 #define SSDVP_PARAM(key, type, def, range, flags, desc) {key, type, def, range, flags, desc},
 #define SSDVP_PARAM_GROUP(name) {#name, "group", "", "", 0, ""},
+#define SSDVP_INSTANCE_PARAM(key, type, def, range, flags, desc)
 #include "run/params.def"
 };
+
+const std::vector<ParamRow> kInstanceRows = {
+#define SSDVP_PARAM(key, type, def, range, flags, desc)
+#define SSDVP_PARAM_GROUP(name)
+#define SSDVP_INSTANCE_PARAM(key, type, def, range, flags, desc) {key, type, def, range, flags, desc},
+#include "run/params.def"
+};
+
+bool all_digits(const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; }
+
+// "flows.3.name" -> "flows.<i>.name": every part that is a number; "" if none.
+std::string instance_pattern(const std::string& key) {
+  std::string out;
+  bool any = false;
+  size_t a = 0;
+  for (;;) {
+    const size_t dot = key.find('.', a);
+    const std::string part = key.substr(a, dot == std::string::npos ? std::string::npos : dot - a);
+    const bool n = all_digits(part);
+    any = any || n;
+    out += n ? "<i>" : part;
+    if (dot == std::string::npos) break;
+    out += '.';
+    a = dot + 1;
+  }
+  return any ? out : "";
+}
 
 // "min..max" split at the dots; either side may be empty.
 void split_range(const ParamRow& r, std::string& lo, std::string& hi) {
@@ -58,16 +89,60 @@ std::string ParamRow::range_text() const {
 }
 
 const std::vector<ParamRow>& param_rows() { return kRows; }
+const std::vector<ParamRow>& param_instance_rows() { return kInstanceRows; }
 
 const ParamRow* param_row(const std::string& key) {
   static const std::unordered_map<std::string, const ParamRow*> index = [] {
     std::unordered_map<std::string, const ParamRow*> m;
     for (const auto& r : kRows)
       if (std::string(r.type) != "group") m.emplace(r.key, &r);
+    for (const auto& r : kInstanceRows) m.emplace(r.key, &r);
     return m;
   }();
   auto it = index.find(key);
+  if (it == index.end()) {
+    const std::string pattern = instance_pattern(key);
+    if (!pattern.empty()) it = index.find(pattern);
+  }
   return it == index.end() ? nullptr : it->second;
+}
+
+InstanceOverrides read_instance_overrides(Config& cfg, const InstanceKind& kind, uint64_t count) {
+  const std::string prefix = kind.prefix;
+  InstanceOverrides out;
+  out.keys.resize(count);
+  out.first.resize(count);
+  std::map<std::string, unsigned> flags;  // every declared key (the registry, another table's rows too)
+  for (const auto& p : cfg.params()) flags.emplace(p.key, p.flags);
+  std::vector<std::pair<std::string, std::string>> found;  // copied: reading declares keys
+  for (const auto& kv : cfg.values()) {
+    const ParamRow* r = param_row(kv.first);
+    if (kv.first.rfind(prefix, 0) == 0 && !(r && r->key == kv.first)) found.push_back(kv);  // not flows.count
+  }
+  for (const auto& [k, value] : found) {
+    const size_t dot = k.find('.', prefix.size());
+    const std::string index = dot == std::string::npos ? "" : k.substr(prefix.size(), dot - prefix.size());
+    if (!all_digits(index) || index.size() > 9)
+      throw ConfigError("config key '" + k + "': " + kind.syntax + ", i in 0.." + std::to_string(count - 1));
+    const uint64_t i = std::stoull(index);
+    if (i >= count)
+      throw ConfigError("config key '" + k + "': " + kind.noun + " " + std::to_string(i) + " does not exist (" +
+                        kind.count_key + ": " + std::to_string(count) + ")");
+    if (param_row(k)) continue;  // an instance's own key (flows.<i>.name): its owner reads it
+    const std::string sub = k.substr(dot + 1);
+    auto f = flags.find(sub);
+    if (f == flags.end()) {
+      const auto near = cfg.near_misses(sub, 1);
+      throw ConfigError("config key '" + k + "': '" + sub + "' is not a parameter" +
+                        (near.empty() ? std::string() : " (perhaps " + near[0] + ")"));
+    }
+    if (!(f->second & kind.flag))
+      throw ConfigError("config key '" + k + "': " + kind.sets + "; '" + sub + "' is shared by all " + kind.noun + "s");
+    cfg.get_string(k, "", std::string(kind.noun) + " " + std::to_string(i) + "'s " + sub);  // declares it
+    out.keys[i].emplace_back(sub, value);
+    if (out.first[i].empty()) out.first[i] = k;
+  }
+  return out;
 }
 
 void param_range_u64(const ParamRow& r, uint64_t& min, uint64_t& max) {

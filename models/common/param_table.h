@@ -6,9 +6,12 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ssdvp {
+
+class Config;
 
 // The flags column of params.def and firmware/ftl/ftl_params.def.
 namespace param_flags {
@@ -38,10 +41,36 @@ struct ParamRow {
 };
 
 // Every row of params.def, in its order, groups included as rows of type
-// "group".
+// "group" (the SSDVP_INSTANCE_PARAM rows are not among them).
 const std::vector<ParamRow>& param_rows();
-// The row of `key`, or nullptr.
+// The SSDVP_INSTANCE_PARAM rows: an instance's own keys ("flows.<i>.name").
+const std::vector<ParamRow>& param_instance_rows();
+// The row of `key`, or nullptr. A key with an instance number
+// ("flows.3.name") finds its instance row ("flows.<i>.name").
 const ParamRow* param_row(const std::string& key);
+
+// Per-instance overrides, "<prefix><i>.<key>: value" (flows.<i>.<key>,
+// array.dev<i>.<key>), of the keys whose row has `flag`: what the instances
+// are and how a bad override is reported.
+struct InstanceKind {
+  const char* prefix;     // "flows." or "array.dev"
+  const char* noun;       // "flow" or "device"
+  const char* count_key;  // the key that sets how many there are
+  const char* syntax;     // "a flow's key is flows.<i>.<key>"
+  const char* sets;       // what an instance may set ("a flow sets name, ...")
+  unsigned flag;          // param_flags::per_flow or per_device
+};
+struct InstanceOverrides {
+  std::vector<std::vector<std::pair<std::string, std::string>>> keys;  // per instance: (key, value) in key order
+  std::vector<std::string> first;  // per instance: the full key of its first override ("" if none)
+};
+// Reads every override of `count` instances from cfg (and declares the
+// override keys, so that they are known). Keys with a row of their own
+// (flows.count, an instance's own keys such as flows.<i>.name) are left to
+// their reads. A key under the prefix with no instance number, an instance
+// that does not exist, a key that is not a parameter or one without the flag
+// is a ConfigError naming the key.
+InstanceOverrides read_instance_overrides(Config& cfg, const InstanceKind& kind, uint64_t count);
 
 // A numeric row's range; the bounds not given are the type's limits.
 void param_range_u64(const ParamRow& r, uint64_t& min, uint64_t& max);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <random>
 
+#include "common/param_table.h"
 #include "host/host_driver.h"
 #include "host/workload_views.h"
 #include "run/device.h"
@@ -30,6 +31,14 @@ std::string geometry_text(const SsdSoc& s) {
                 (unsigned long long)s.logical_lbas());
   return b;
 }
+
+// array.dev<i>.<key>: a key of the device's SSD (the flag per_device).
+const InstanceKind kDevice = {"array.dev",
+                              "device",
+                              "array.devices",
+                              "a per-device override is array.dev<i>.<key>",
+                              "a device overrides the keys of its SSD (flash.*, ftl.*, nvme.*, dram.*, cpu.*, ...)",
+                              param_flags::per_device};
 
 }  // namespace
 
@@ -54,30 +63,11 @@ void ArraySimulation::build() {
   Config& cfg = cfg_;
   array_requested(cfg);
   const ArrayParams p = ArrayParams::from_config(cfg);
-  // Per-device overrides: array.dev<i>.<key> = value.
-  std::vector<std::vector<std::pair<std::string, std::string>>> over(p.devices);
-  std::vector<std::string> first_key(p.devices);
-  for (const auto& kv : cfg.values()) {
-    const std::string& k = kv.first;
-    if (k.rfind("array.dev", 0) != 0 || k.rfind("array.devices", 0) == 0 || k.rfind("array.device_", 0) == 0) continue;
-    const size_t dot = k.find('.', 9);
-    uint32_t i = 0;
-    try {
-      if (dot == std::string::npos || dot == 9) throw std::invalid_argument("no index");
-      size_t pos = 0;
-      i = uint32_t(std::stoul(k.substr(9, dot - 9), &pos));
-      if (pos != dot - 9) throw std::invalid_argument("index");
-    } catch (const std::exception&) {
-      throw ConfigError("config key '" + k + "': a per-device override is array.dev<i>.<key>, i in 0.." +
-                        std::to_string(p.devices - 1));
-    }
-    if (i >= p.devices)
-      throw ConfigError("config key '" + k + "': device " + std::to_string(i) +
-                        " does not exist (array.devices: " + std::to_string(p.devices) + ")");
-    cfg.get_string(k, "", "per-device override of " + k.substr(dot + 1) + " for device " + std::to_string(i));
-    over[i].emplace_back(k.substr(dot + 1), kv.second);
-    if (first_key[i].empty()) first_key[i] = k;
-  }
+  // Per-device overrides: array.dev<i>.<key> = value, of the keys flagged
+  // per_device (platform/run/params.def).
+  const InstanceOverrides o = read_instance_overrides(cfg, kDevice, p.devices);
+  std::vector<std::vector<std::pair<std::string, std::string>>> over = o.keys;
+  std::vector<std::string> first_key = o.first;
   Config base = cfg;  // before device 0's overrides
   for (const auto& o : over[0]) cfg.set(o.first, o.second);
   devs_.push_back(std::make_unique<Device>("ssd0", cfg));

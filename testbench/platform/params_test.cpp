@@ -271,7 +271,9 @@ TEST(ParamTable, EveryKeyReadInTheSourcesHasARowOfItsType) {
         ++n;
         const std::string type = kind == "time_ps" ? "time" : kind == "choice" ? "string" : kind;
         EXPECT_EQ(type, r->type) << f.path() << ": " << key;
-        if (key_only) EXPECT_EQ(kind == "choice", r->is_choice()) << f.path() << ": " << key;
+        if (key_only) {
+          EXPECT_EQ(kind == "choice", r->is_choice()) << f.path() << ": " << key;
+        }
       }
     }
   EXPECT_GT(n, 50u);
@@ -308,6 +310,78 @@ TEST(SavedStateKeys, TheShapesDriveFlagsSelectWhatThePrefixRuleDid) {
     }
     EXPECT_GT(n, pre ? 150u : 80u);
   }
+}
+
+// --- per-instance overrides: which keys from the flags, one reader ---
+
+TEST(InstanceOverrides, FlowsAndArrayDevicesOverrideTheKeysTheirFlagAllows) {
+  const ssdvp::InstanceKind flow = {"flows.",
+                                    "flow",
+                                    "flows.count",
+                                    "a flow's key is flows.<i>.<key>",
+                                    "a flow sets its own keys",
+                                    ssdvp::param_flags::per_flow};
+  const ssdvp::InstanceKind dev = {"array.dev",
+                                   "device",
+                                   "array.devices",
+                                   "a per-device override is array.dev<i>.<key>",
+                                   "a device overrides its SSD's keys",
+                                   ssdvp::param_flags::per_device};
+  auto with = [](const std::vector<std::string>& kvs) {
+    Config c;
+    for (const auto& kv : kvs) c.set_assignment(kv);
+    c.declare_all(ssdvp::param_registry());
+    return c;
+  };
+  Config c = with({"flows.count=2", "flows.1.host.queue_depth=4", "flows.1.workload.synthetic.iops=100",
+                   "flows.0.name=a", "array.dev1.ftl.gc.policy=fifo", "array.devices=4"});
+  const auto f = ssdvp::read_instance_overrides(c, flow, 2);
+  EXPECT_TRUE(f.keys[0].empty());  // flows.0.name is the flow's own key
+  ASSERT_EQ(f.keys[1].size(), 2u);
+  EXPECT_EQ(f.keys[1][0], std::make_pair(std::string("host.queue_depth"), std::string("4")));
+  EXPECT_EQ(f.first[1], "flows.1.host.queue_depth");
+  const auto d = ssdvp::read_instance_overrides(c, dev, 4);
+  ASSERT_EQ(d.keys[1].size(), 1u);
+  EXPECT_EQ(d.keys[1][0].first, "ftl.gc.policy");
+  // the override keys are known now; the flow's own key is its reader's
+  EXPECT_EQ(c.undeclared(), std::vector<std::string>{"flows.0.name"});
+  const struct {
+    std::string set;
+    bool flows;
+    std::string says;
+  } bad[] = {
+      {"flows.1.flash.channels=2", true,
+       "config key 'flows.1.flash.channels': a flow sets its own keys; "
+       "'flash.channels' is shared by all flows"},
+      {"flows.1.workload.sorce=x", true,
+       "config key 'flows.1.workload.sorce': 'workload.sorce' is not a parameter "
+       "(perhaps workload.source)"},
+      {"flows.2.name=x", true, "config key 'flows.2.name': flow 2 does not exist (flows.count: 2)"},
+      {"flows.x.name=a", true, "config key 'flows.x.name': a flow's key is flows.<i>.<key>, i in 0..1"},
+      {"array.dev1.workload.source=trace", false, "'workload.source' is shared by all devices"},
+      {"array.dev9.ftl.gc.policy=fifo", false,
+       "config key 'array.dev9.ftl.gc.policy': device 9 does not exist "
+       "(array.devices: 2)"},
+      {"array.devx.ftl.gc.policy=fifo", false, "a per-device override is array.dev<i>.<key>, i in 0..1"},
+  };
+  for (const auto& b : bad) {
+    Config x = with({b.set});
+    const std::string e = error_of([&] { ssdvp::read_instance_overrides(x, b.flows ? flow : dev, 2); });
+    EXPECT_NE(e.find(b.says), std::string::npos) << b.set << ": " << e;
+  }
+}
+
+TEST(InstanceOverrides, AFlowsOwnKeysReadByKeyFromTheirInstanceRows) {
+  Config c;
+  c.set("flows.3.priority", "high");
+  EXPECT_EQ(c.get_choice("flows.3.priority"), "high");
+  EXPECT_EQ(c.get_choice("flows.2.stop_queues"), "keep");
+  EXPECT_EQ(c.get_string("flows.2.name", "flow2"), "flow2");
+  c.set("flows.1.share", "2");
+  EXPECT_NE(error_of([&] { c.get_double("flows.1.share"); }).find("'flows.1.share': value 2 is outside [0, 1]"),
+            std::string::npos);
+  EXPECT_EQ(ssdvp::param_row("flows.<i>.name"), ssdvp::param_row("flows.12.name"));
+  EXPECT_EQ(ssdvp::param_row("flows.x.name"), nullptr);
 }
 
 // --- the firmware's table: one source for both sides ---
