@@ -88,6 +88,14 @@ std::string ParamRow::range_text() const {
   return show(lo.empty() ? "0" : lo) + " to " + show(hi);
 }
 
+std::vector<std::string> param_flag_names(unsigned flags) {
+  static const char* const kNames[] = {"shapes_drive", "shapes_preconditioned", "per_flow", "per_device"};
+  std::vector<std::string> out;
+  for (unsigned b = 0; b < sizeof kNames / sizeof kNames[0]; ++b)
+    if (flags & (1u << b)) out.push_back(kNames[b]);
+  return out;
+}
+
 const std::vector<ParamRow>& param_rows() { return kRows; }
 const std::vector<ParamRow>& param_instance_rows() { return kInstanceRows; }
 

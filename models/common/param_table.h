@@ -40,6 +40,10 @@ struct ParamRow {
   std::string range_text() const;
 };
 
+// The names of the flags set in `flags`, as params.def writes them
+// ("shapes_drive", "per_device"), in bit order.
+std::vector<std::string> param_flag_names(unsigned flags);
+
 // Every row of params.def, in its order, groups included as rows of type
 // "group" (the SSDVP_INSTANCE_PARAM rows are not among them).
 const std::vector<ParamRow>& param_rows();

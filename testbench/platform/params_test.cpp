@@ -188,6 +188,8 @@ TEST(ParamTable, EveryRowReadsByKeyWithItsDefault) {
   EXPECT_EQ(info.at("flash.channels").range, "1 to 1024");
   EXPECT_EQ(info.at("dram.bandwidth_mbps").range, "0.001 or more");
   EXPECT_EQ(info.at("log.level").description, "default log level of every model (error|warn|info|debug|trace)");
+  EXPECT_EQ(ssdvp::param_flag_names(info.at("dram.size").flags),
+            (std::vector<std::string>{"shapes_drive", "per_device"}));  // as `ssdvp params` shows them
 }
 
 TEST(ParamTable, AKeyWithoutARowOrOfAnotherTypeIsAnError) {
