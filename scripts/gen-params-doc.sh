@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the pages generated from the binary's tables:
 #  - docs/params.md: every configuration key the simulator declares, with its
-#    type, default and description, from `ssdvp params --format markdown` run
+#    type, default, flags and description, from `ssdvp params --format markdown` run
 #    on the built-in defaults (no -c), and the combinations a run refuses
 #    (`ssdvp params --rules`);
 #  - docs/registers.md: every region, register and field of
@@ -32,8 +32,17 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
   echo "\`time\` (a number and a unit: ps, ns, us, ms, s, min, h), \`size\` (bytes,"
   echo "optionally with B, KB, MB, GB, TB (decimal) or KiB, MiB, GiB, TiB (binary))."
   echo
+  echo "Flags (the row's flags in \`platform/run/params.def\`, [configuration.md](configuration.md#adding-a-key)):"
+  echo "\`shapes_drive\`: part of a saved drive (\`--load-state\` refuses another value);"
+  echo "\`shapes_preconditioned\`: so is it when preconditioning ran the workload;"
+  echo "\`per_flow\`: \`flows.<i>.<key>\` overrides it for flow i; \`per_device\`:"
+  echo "\`array.dev<i>.<key>\` overrides it for device i of an array."
+  echo
   echo "Not in the table: \`log.<instance>\`, the log level of one block (e.g."
-  echo "\`log.ssd0.flash\`), read only when present; see configuration.md."
+  echo "\`log.ssd0.flash\`), read only when present; a flow's own keys"
+  echo "(\`flows.<i>.name\`, \`.priority\`, \`.start\`, \`.stop\`, \`.stop_queues\`, \`.share\`,"
+  echo "\`.offset\`: the SSDVP_INSTANCE_PARAM rows of params.def, [host_driver.md](models/host_driver.md));"
+  echo "see configuration.md."
   echo
   # Escape the "|" of choice lists inside cells (a|b|c) and show an empty
   # default as "" so that the table renders. Every key is listed whichever

@@ -18,22 +18,13 @@ uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 AccelShape AccelShape::from_config(Config& cfg) {
   AccelShape s;
-  s.sram_points = uint32_t(cfg.get_u64(
-      "accel.sram_points", 25600, "capacity of the accelerator's point SRAM in points (4 bytes each)", 1, 1u << 20));
-  s.lanes = uint32_t(
-      cfg.get_u64("accel.lanes", 1,
-                  "points per cycle in the assignment step (each lane has 8 distance units, K of them in use)", 1, 64));
-  s.dividers = uint32_t(
-      cfg.get_u64("accel.dividers", 2,
-                  "sequential dividers time-multiplexed over the 2K centroid divisions of an iteration", 1, 16));
-  s.divider_latency = uint32_t(cfg.get_u64(
-      "accel.divider_latency", 10, "cycles per centroid division (1 load + 9 quotient bits in the RTL)", 1, 64));
-  s.dma_bytes_per_cycle = uint32_t(cfg.get_u64(
-      "accel.dma_bytes_per_cycle", 16, "accelerator DMA bytes per accelerator cycle (points in, labels out)", 1, 256));
-  s.dma_setup_cycles =
-      uint32_t(cfg.get_u64("accel.dma_setup_cycles", 64,
-                           "cycles before the first beat of each DMA transfer (DRAM access latency)", 0, 100000));
-  s.clock_hz = cfg.get_double("accel.clock_hz", 1.3e9, "accelerator clock in Hz", 1e6, 1e11);
+  s.sram_points = uint32_t(cfg.get_u64("accel.sram_points"));
+  s.lanes = uint32_t(cfg.get_u64("accel.lanes"));
+  s.dividers = uint32_t(cfg.get_u64("accel.dividers"));
+  s.divider_latency = uint32_t(cfg.get_u64("accel.divider_latency"));
+  s.dma_bytes_per_cycle = uint32_t(cfg.get_u64("accel.dma_bytes_per_cycle"));
+  s.dma_setup_cycles = uint32_t(cfg.get_u64("accel.dma_setup_cycles"));
+  s.clock_hz = cfg.get_double("accel.clock_hz");
   return s;
 }
 
@@ -79,11 +70,8 @@ void TlmCore::run(const std::vector<uint32_t>& points, uint32_t k, uint32_t max_
 }
 
 std::unique_ptr<AccelCore> make_accel_core(Config& cfg, const AccelShape& s) {
-  const std::string impl =
-      cfg.get_choice("accel.impl", "tlm", {"tlm", "rtl"},
-                     "K-Means core of the accelerator: tlm (C++ model) or rtl (verilated Verilog)");
-  const std::string vcd =
-      cfg.get_string("accel.vcd", "", "rtl core: write a VCD of every job to this path (empty: none)");
+  const std::string impl = cfg.get_choice("accel.impl");
+  const std::string vcd = cfg.get_string("accel.vcd");
   if (impl == "tlm") return std::make_unique<TlmCore>(s);
 #ifdef SSDVP_HAVE_RTL
   return std::make_unique<RtlCore>(s, vcd);

@@ -9,7 +9,7 @@
 namespace ssdvp {
 
 KMeansAccel::KMeansAccel(sc_core::sc_module_name nm, Config& cfg)
-    : BusDevice(nm, cfg, "ACCEL", "accel.access", "accelerator register access time"),
+    : BusDevice(nm, cfg, "ACCEL", "accel.access"),
       dma("dma"),
       irq("irq"),
       shape_(AccelShape::from_config(cfg)),

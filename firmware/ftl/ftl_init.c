@@ -32,7 +32,7 @@ void ftl_config_default(struct ftl_config *c) {
   c->dram_base = SSDVP_DRAM_BASE;
   c->dram_size = 512u << 20;
   c->lba_bytes = FTL_DEFAULT_LBA_BYTES;
-#define FTL_PARAM(key, field, kind, def, min, max, unit, desc) c->field = FTL_DEF_##kind(def);
+#define FTL_PARAM(key, field, kind, def, min, max, unit, flags, desc) c->field = FTL_DEF_##kind(def);
 #include "ftl_params.def"
 }
 
@@ -166,7 +166,7 @@ int ftl_config_check(const struct ftl_config *c, char *msg, size_t msg_len) {
   CHECK(blocks * spb < 0xffffffffull, "ftl: %llu physical slots exceed 32-bit addressing",
         (unsigned long long)(blocks * spb));
   /* every tunable's range (ftl_params.def) */
-#define FTL_PARAM(key, field, kind, def, min, max, unit, desc)                                   \
+#define FTL_PARAM(key, field, kind, def, min, max, unit, flags, desc)                            \
   CHECK(in_range(c->field, min, max), "ftl: %s (%s) is %llu, outside [%llu, %llu]", key, #field, \
         (unsigned long long)c->field, (unsigned long long)(min), (unsigned long long)(max));
 #include "ftl_params.def"

@@ -3,11 +3,10 @@
 
 namespace ssdvp {
 
-BusDevice::BusDevice(sc_core::sc_module_name nm, Config& cfg, const char* block, const char* access_key,
-                     const char* access_desc)
+BusDevice::BusDevice(sc_core::sc_module_name nm, Config& cfg, const char* block, const char* access_key)
     : BusTarget(nm, cfg, "regs", static_cast<BTransport>(&BusDevice::b_transport)), regs(tsock), bank_(block) {
   set_window(region(block).size, 4);
-  set_timing(cfg.get_time_ps(access_key, "10ns", access_desc));
+  set_timing(cfg.get_time_ps(access_key));
 }
 
 void BusDevice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {

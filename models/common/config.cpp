@@ -8,6 +8,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/param_table.h"
+
 namespace ssdvp {
 namespace {
 
@@ -236,7 +238,7 @@ const std::string* Config::lookup(const std::string& key, const std::string& typ
   if (di == declared_index_.end()) {
     if (registry_ && !is_instance_key(key)) drift_.push_back(key + ": read but not in the registry");
     declared_index_[key] = declared_.size();
-    declared_.push_back(ParamInfo{key, type, def, desc, v ? *v : def, "", ""});
+    declared_.push_back(ParamInfo{key, type, def, desc, v ? *v : def, "", "", 0});
     from_registry_.push_back(false);
     read_.push_back(true);
     return v;
@@ -409,6 +411,80 @@ uint64_t Config::get_size(const std::string& key, const std::string& def, const 
   } catch (const std::invalid_argument& e) {
     fail(key, e.what());
   }
+}
+
+const ParamRow& Config::row_for(const std::string& key, const std::string& type, bool computed) const {
+  const ParamRow* r = param_row(key);
+  if (!r) fail(key, "read by its key, but platform/run/params.def has no row for it");
+  const bool choice = type == "choice";
+  if ((choice ? "string" : type) != std::string(r->type) || choice != r->is_choice())
+    fail(key, "read as " + type + ", but its row in platform/run/params.def is a " +
+                  (r->is_choice() ? std::string("choice") : std::string(r->type)));
+  if (computed != r->computed_default())
+    fail(key, computed ? "read with a computed default, but its row in platform/run/params.def has a fixed one"
+                       : "its default is computed (" + std::string(r->def) + " in platform/run/params.def): pass it");
+  return *r;
+}
+
+uint64_t Config::get_u64(const std::string& key) {
+  const ParamRow& r = row_for(key, "u64");
+  uint64_t min = 0, max = UINT64_MAX;
+  param_range_u64(r, min, max);
+  return get_u64(key, std::stoull(r.def, nullptr, 0), r.desc, min, max);
+}
+
+uint64_t Config::get_u64(const std::string& key, uint64_t computed_default) {
+  const ParamRow& r = row_for(key, "u64", true);
+  uint64_t min = 0, max = UINT64_MAX;
+  param_range_u64(r, min, max);
+  return get_u64(key, computed_default, r.desc, min, max);
+}
+
+int64_t Config::get_i64(const std::string& key) {
+  const ParamRow& r = row_for(key, "i64");
+  return get_i64(key, std::stoll(r.def, nullptr, 0), r.desc);
+}
+
+double Config::get_double(const std::string& key) {
+  const ParamRow& r = row_for(key, "double");
+  double min = 0, max = 0;
+  param_range_double(r, min, max);
+  return get_double(key, std::stod(r.def), r.desc, min, max);
+}
+
+bool Config::get_bool(const std::string& key) {
+  const ParamRow& r = row_for(key, "bool");
+  return get_bool(key, std::string(r.def) == "true", r.desc);
+}
+
+std::string Config::get_string(const std::string& key) {
+  const ParamRow& r = row_for(key, "string");
+  return get_string(key, r.def, r.desc);
+}
+
+std::string Config::get_string(const std::string& key, const std::string& computed_default) {
+  const ParamRow& r = row_for(key, "string", true);
+  return get_string(key, computed_default, r.desc);
+}
+
+std::string Config::get_choice(const std::string& key) {
+  const ParamRow& r = row_for(key, "choice");
+  return get_choice(key, r.def, r.choices(), r.desc);
+}
+
+uint64_t Config::get_time_ps(const std::string& key) {
+  const ParamRow& r = row_for(key, "time");
+  return get_time_ps(key, r.def, r.desc);
+}
+
+uint64_t Config::get_size(const std::string& key) {
+  const ParamRow& r = row_for(key, "size");
+  return get_size(key, r.def, r.desc);
+}
+
+uint64_t Config::get_size(const std::string& key, uint64_t computed_default) {
+  const ParamRow& r = row_for(key, "size", true);
+  return get_size(key, std::to_string(computed_default), r.desc);
 }
 
 std::vector<std::string> Config::undeclared() const {

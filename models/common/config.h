@@ -1,8 +1,13 @@
 // config.h - typed, self-documenting configuration for ssdvp.
 //
 // A Config holds the flat key/value pairs of a YAML file (nested maps become
-// dotted keys) plus command-line overrides. Every model reads its parameters
-// through get_*(key, default, description), which returns its value.
+// dotted keys) plus command-line overrides. A model reads a parameter by its
+// key alone, get_*(key): type, default, range and description come from the
+// key's row in the parameter table (platform/run/params.def, param_table.h).
+// Reading a key without a row, or as another type, is a ConfigError naming
+// the key. The reads that take a default and a description are for the
+// tables of their own (firmware/api/ftl_params.def, the CPU cost table) and
+// for per-instance keys (log.<instance>).
 //
 // The registry: before any model reads, the platform declares every key it
 // knows (declare_all(), from platform/run/params.def and the firmware's
@@ -23,6 +28,8 @@
 
 namespace ssdvp {
 
+struct ParamRow;  // param_table.h
+
 class ConfigError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -33,9 +40,10 @@ struct ParamInfo {
   std::string type;  // u64, i64, double, bool, string, time, size
   std::string default_value;
   std::string description;
-  std::string value;  // resolved value, as text
-  std::string unit;   // optional: the unit of the value in the firmware ("blocks", "LBAs")
-  std::string range;  // optional: the valid range with its unit, as text ("1 to 64 blocks")
+  std::string value;   // resolved value, as text
+  std::string unit;    // optional: the unit of the value in the firmware ("blocks", "LBAs")
+  std::string range;   // optional: the valid range with its unit, as text ("1 to 64 blocks")
+  unsigned flags = 0;  // param_flags (param_table.h): shapes_drive, per_flow, per_device, ...
 };
 
 class Config {
@@ -55,8 +63,27 @@ class Config {
 
   bool has(const std::string& key) const { return values_.count(key) != 0; }
 
-  // Declare-and-read. Ranges are inclusive; a value outside them is an error
-  // naming the key.
+  // Reads by key: type, default, range (a choice's names) and description
+  // from the key's row in platform/run/params.def. A value outside the range
+  // is an error naming the key.
+  uint64_t get_u64(const std::string& key);
+  int64_t get_i64(const std::string& key);
+  double get_double(const std::string& key);
+  bool get_bool(const std::string& key);
+  std::string get_string(const std::string& key);
+  std::string get_choice(const std::string& key);
+  uint64_t get_time_ps(const std::string& key);
+  uint64_t get_size(const std::string& key);
+  // A row whose default is computed (<in angle brackets> in params.def): the
+  // model passes the value it computed; the rest comes from the row.
+  uint64_t get_u64(const std::string& key, uint64_t computed_default);
+  std::string get_string(const std::string& key, const std::string& computed_default);
+  uint64_t get_size(const std::string& key, uint64_t computed_default);
+
+  // Declare-and-read with the default and description given here: for keys
+  // of another table (ftl_params.def, the CPU cost table) and per-instance
+  // keys. Ranges are inclusive; a value outside them is an error naming the
+  // key.
   uint64_t get_u64(const std::string& key, uint64_t def, const std::string& desc, uint64_t min = 0,
                    uint64_t max = UINT64_MAX);
   int64_t get_i64(const std::string& key, int64_t def, const std::string& desc);
@@ -108,6 +135,10 @@ class Config {
   static uint64_t parse_size(const std::string& text);     // throws std::invalid_argument
 
  private:
+  // The row of `key` in the parameter table, read as `type` (a ConfigError
+  // if there is none or it has another type or, unless `computed`, a
+  // computed default).
+  const ParamRow& row_for(const std::string& key, const std::string& type, bool computed = false) const;
   const std::string* lookup(const std::string& key, const std::string& type, const std::string& def,
                             const std::string& desc);
   void record_value(const std::string& key, const std::string& value);

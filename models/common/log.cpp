@@ -82,7 +82,7 @@ LogLevel parse_log_level(const std::string& t) {
 
 LogLevel log_level_from(Config& cfg, const std::string& inst) {
   static const std::vector<std::string> levels = {"error", "warn", "info", "debug", "trace"};
-  std::string l = cfg.get_choice("log.level", "warn", levels, "default log level of every model");
+  std::string l = cfg.get_choice("log.level");
   if (cfg.has("log." + inst)) l = cfg.get_choice("log." + inst, l, levels, "log level of " + inst);
   return parse_log_level(l);
 }

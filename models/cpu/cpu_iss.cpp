@@ -48,18 +48,12 @@ bool inside(uint64_t addr, uint64_t len, uint64_t base, uint64_t size) {
 
 CpuIss::CpuIss(sc_core::sc_module_name nm, Config& cfg)
     : sc_module(nm), bus("bus", SSDVP_DRAM_BASE), irq("irq"), log_(name(), log_level_from(cfg, name())) {
-  const double hz = cfg.get_double("cpu.clock_hz", 1e9, "controller CPU clock in Hz", 1e3, 1e11);
+  const double hz = cfg.get_double("cpu.clock_hz");
   cycle_ps_ = uint64_t(std::llround(1e12 / hz));
-  cpi_ = cfg.get_double("cpu.iss.cpi", 1.0, "iss mode: cycles per retired instruction", 0.01, 100.0);
-  quantum_insns_ = cfg.get_u64("cpu.iss.quantum", 10000,
-                               "iss mode: instructions between synchronisations with the kernel (and interrupt checks)",
-                               1, 1u << 30);
-  profile_path_ = cfg.get_string("cpu.iss.profile", "",
-                                 "iss mode: write the instructions each firmware function ran to this file at the "
-                                 "end (empty: none)");
-  watchdog_insns_ =
-      cfg.get_u64("cpu.iss.watchdog", 2000000000ull,
-                  "iss mode: stop the program after this many instructions without a wait for interrupt (0: never)");
+  cpi_ = cfg.get_double("cpu.iss.cpi");
+  quantum_insns_ = cfg.get_u64("cpu.iss.quantum");
+  profile_path_ = cfg.get_string("cpu.iss.profile");
+  watchdog_insns_ = cfg.get_u64("cpu.iss.watchdog");
   uc_err e = uc_open(UC_ARCH_RISCV, UC_MODE_RISCV32, &uc_);
   if (e != UC_ERR_OK) throw std::runtime_error(std::string(name()) + ": Unicorn: " + uc_strerror(e));
   e = uc_mem_map(uc_, SSDVP_SRAM_BASE, SSDVP_SRAM_SIZE, UC_PROT_ALL);

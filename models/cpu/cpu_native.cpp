@@ -62,10 +62,9 @@ CpuNative::CpuNative(sc_core::sc_module_name nm, Config& cfg)
       irq("irq"),
       log_(name(), log_level_from(cfg, name())),
       hal_{&ops_, this} {
-  const double hz = cfg.get_double("cpu.clock_hz", 1e9, "controller CPU clock in Hz", 1e3, 1e11);
+  const double hz = cfg.get_double("cpu.clock_hz");
   cycle_ps_ = uint64_t(std::llround(1e12 / hz));
-  qk_.set_quantum_ps(cfg.get_time_ps("cpu.quantum", "1us",
-                                     "temporal-decoupling quantum: how far the CPU may run ahead of the kernel"));
+  qk_.set_quantum_ps(cfg.get_time_ps("cpu.quantum"));
   for (int op = 0; op < FW_OP_COUNT; ++op)
     cost_[op] = cfg.get_u64(std::string("cpu.cost.") + kOps[op].name, default_cost(static_cast<enum fw_op>(op)),
                             cost_description(static_cast<enum fw_op>(op)));

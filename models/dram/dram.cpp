@@ -12,12 +12,9 @@
 
 namespace ssdvp {
 
-Dram::Dram(sc_core::sc_module_name nm, Config& cfg)
-    : BusTarget(nm, cfg, "tsock"), size_(cfg.get_size("dram.size", "512MiB", "DRAM capacity in bytes")) {
-  const uint64_t latency_ps =
-      cfg.get_time_ps("dram.latency", "60ns", "DRAM access latency (per transaction, and per DMI access)");
-  const double mbps = cfg.get_double("dram.bandwidth_mbps", 12800,
-                                     "DRAM peak bandwidth in MB/s (10^6 bytes/s), shared by all initiators", 1e-3);
+Dram::Dram(sc_core::sc_module_name nm, Config& cfg) : BusTarget(nm, cfg, "tsock"), size_(cfg.get_size("dram.size")) {
+  const uint64_t latency_ps = cfg.get_time_ps("dram.latency");
+  const double mbps = cfg.get_double("dram.bandwidth_mbps");
   if (size_ == 0 || size_ > region("DRAM").size)
     throw ConfigError("config key 'dram.size': must be between 1 byte and the DRAM region (" +
                       std::to_string(region("DRAM").size) + " bytes)");

@@ -42,17 +42,13 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
       rings_(dma_port_, [this](const std::string& what, uint32_t v) { ring_error(what.c_str(), v); }) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     throw std::runtime_error(std::string(name()) + ": needs the SystemC time resolution of 1 ps");
-  t_.read_ps = cfg.get_time_ps("flash.timing.read", "20us", "tR: array read time of a page");
-  t_.program_ps = cfg.get_time_ps("flash.timing.program", "200us", "tPROG: page program time");
-  t_.erase_ps = cfg.get_time_ps("flash.timing.erase", "2ms", "tBERS: block erase time");
-  t_.cmd_ps =
-      cfg.get_time_ps("flash.timing.cmd", "100ns", "channel time of the command and address cycles of one operation");
-  t_.channel_mbps = cfg.get_double("flash.channel.mbps", 800, "flash channel data rate in MB/s (10^6 bytes/s)", 1e-3);
-  t_.dma_mbps =
-      cfg.get_double("flash.dma.mbps", 12800, "flash controller DMA rate to DRAM in MB/s (page buffers)", 1e-3);
-  t_.sq_fetch_ps =
-      cfg.get_time_ps("flash.sq_fetch", "20ns",
-                      "per-descriptor fetch and decode time (after the first DRAM access latency of a doorbell)");
+  t_.read_ps = cfg.get_time_ps("flash.timing.read");
+  t_.program_ps = cfg.get_time_ps("flash.timing.program");
+  t_.erase_ps = cfg.get_time_ps("flash.timing.erase");
+  t_.cmd_ps = cfg.get_time_ps("flash.timing.cmd");
+  t_.channel_mbps = cfg.get_double("flash.channel.mbps");
+  t_.dma_mbps = cfg.get_double("flash.dma.mbps");
+  t_.sq_fetch_ps = cfg.get_time_ps("flash.sq_fetch");
   t_.access_ps = access_ps();
 
   per_block_.set(geo_.pages_per_block);
@@ -66,7 +62,7 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
   calendar_.resize(geo_.channels);
   sched_config(cfg);
   page_types_config(cfg);
-  mp_same_block_ = cfg.get_bool(kMultiplaneSameBlockKey, false, kMultiplaneSameBlockDesc);
+  mp_same_block_ = cfg.get_bool(kMultiplaneSameBlockKey);
   cal_head_.assign(geo_.channels, 0);
 
   for (uint32_t reg : {FLASH_SQ_BASE, FLASH_SQ_SIZE, FLASH_SQ_TAIL, FLASH_SQ_HEAD, FLASH_CQ_BASE, FLASH_CQ_SIZE,

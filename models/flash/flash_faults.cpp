@@ -8,35 +8,20 @@
 namespace ssdvp {
 
 FlashFaults::FlashFaults(Config& cfg, const FlashGeometry& geo) {
-  const uint64_t seed = cfg.get_u64("flash.fault.seed", 1, "seed of the media-fault model's random draws");
+  const uint64_t seed = cfg.get_u64("flash.fault.seed");
   rng_ = seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
-  p_program_ =
-      cfg.get_double("flash.fault.program_fail_rate", 0,
-                     "probability that a page program fails (the page is lost, the firmware rewrites it)", 0, 1);
-  p_erase_ = cfg.get_double("flash.fault.erase_fail_rate", 0, "probability that a block erase fails", 0, 1);
-  p_factory_ =
-      cfg.get_double("flash.fault.factory_bad_rate", 0,
-                     "fraction of blocks marked bad at the factory (skipped by the firmware from the start)", 0, 1);
-  const std::string list =
-      cfg.get_string("flash.fault.fail_blocks", "",
-                     "blocks (global indices, comma separated) on which every program and erase fails (tests)");
-  ecc_bits_ = static_cast<uint32_t>(cfg.get_u64("flash.ecc.correctable_bits", 72,
-                                                "bit errors ECC corrects per codeword (one LBA slot)", 0, 1u << 20));
-  rber0_ = cfg.get_double("flash.ecc.rber", 0, "raw bit error rate of a fresh page (0: no bit errors)", 0, 1);
-  rber_pe_ =
-      cfg.get_double("flash.ecc.rber_per_pe", 0, "raw bit error rate added per program/erase cycle of the block", 0, 1);
-  rber_hour_ = cfg.get_double("flash.ecc.rber_per_hour", 0,
-                              "raw bit error rate added per hour of retention (since the block's first program)", 0, 1);
-  retention_offset_ps_ =
-      cfg.get_time_ps("flash.ecc.retention_offset", "0s",
-                      "retention age every block has at time 0 (a drive left unpowered before the run)");
-  rber_read_ = cfg.get_double("flash.ecc.rber_per_read", 0,
-                              "read disturb: raw bit error rate added per read of the block since its erase", 0, 1);
-  retry_levels_ = static_cast<uint32_t>(cfg.get_u64(
-      "flash.ecc.retry_levels", 8, "read-retry levels tried after a failed decode (each another tR)", 0, 255));
-  retry_gain_ =
-      cfg.get_double("flash.ecc.retry_gain", 0.5,
-                     "raw bit error rate factor of each further read-retry level (shifted read references)", 0, 1);
+  p_program_ = cfg.get_double("flash.fault.program_fail_rate");
+  p_erase_ = cfg.get_double("flash.fault.erase_fail_rate");
+  p_factory_ = cfg.get_double("flash.fault.factory_bad_rate");
+  const std::string list = cfg.get_string("flash.fault.fail_blocks");
+  ecc_bits_ = static_cast<uint32_t>(cfg.get_u64("flash.ecc.correctable_bits"));
+  rber0_ = cfg.get_double("flash.ecc.rber");
+  rber_pe_ = cfg.get_double("flash.ecc.rber_per_pe");
+  rber_hour_ = cfg.get_double("flash.ecc.rber_per_hour");
+  retention_offset_ps_ = cfg.get_time_ps("flash.ecc.retention_offset");
+  rber_read_ = cfg.get_double("flash.ecc.rber_per_read");
+  retry_levels_ = static_cast<uint32_t>(cfg.get_u64("flash.ecc.retry_levels"));
+  retry_gain_ = cfg.get_double("flash.ecc.retry_gain");
   codeword_bits_ = geo.lba_size * 8;
   pages_per_block_ = geo.pages_per_block;
   errors_on_ = rber0_ > 0 || rber_pe_ > 0 || rber_hour_ > 0 || rber_read_ > 0;

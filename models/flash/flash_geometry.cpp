@@ -14,18 +14,13 @@ namespace {
 
 FlashGeometry FlashGeometry::from_config(Config& cfg) {
   FlashGeometry g;  // starts at the defaults
-  g.channels =
-      static_cast<uint32_t>(cfg.get_u64("flash.channels", g.channels, "flash channels per controller", 1, 1024));
-  g.dies_per_channel = static_cast<uint32_t>(
-      cfg.get_u64("flash.dies_per_channel", g.dies_per_channel, "dies (ways) on each channel", 1, 1024));
-  g.planes_per_die =
-      static_cast<uint32_t>(cfg.get_u64("flash.planes_per_die", g.planes_per_die, "planes per die", 1, 16));
-  g.blocks_per_plane = static_cast<uint32_t>(
-      cfg.get_u64("flash.blocks_per_plane", g.blocks_per_plane, "erase blocks per plane", 1, 1u << 24));
-  g.pages_per_block =
-      static_cast<uint32_t>(cfg.get_u64("flash.pages_per_block", g.pages_per_block, "pages per erase block", 1, 65535));
-  const uint64_t page = cfg.get_size("flash.page_size", format_size(g.page_size), "bytes of user data per flash page");
-  const uint64_t lba = cfg.get_size("nvme.lba_size", format_size(g.lba_size), "logical block size (512 or 4096 bytes)");
+  g.channels = static_cast<uint32_t>(cfg.get_u64("flash.channels"));
+  g.dies_per_channel = static_cast<uint32_t>(cfg.get_u64("flash.dies_per_channel"));
+  g.planes_per_die = static_cast<uint32_t>(cfg.get_u64("flash.planes_per_die"));
+  g.blocks_per_plane = static_cast<uint32_t>(cfg.get_u64("flash.blocks_per_plane"));
+  g.pages_per_block = static_cast<uint32_t>(cfg.get_u64("flash.pages_per_block"));
+  const uint64_t page = cfg.get_size("flash.page_size");
+  const uint64_t lba = cfg.get_size("nvme.lba_size");
   if (page < 1 || page > (1u << 20)) bad("flash.page_size", "must be between 1 B and 1 MiB");
   if (lba != 512 && lba != 4096) bad("nvme.lba_size", "must be 512 or 4096 bytes, got " + std::to_string(lba));
   g.page_size = static_cast<uint32_t>(page);

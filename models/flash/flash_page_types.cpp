@@ -16,9 +16,8 @@
 namespace ssdvp {
 namespace {
 
-std::vector<uint64_t> time_list(Config& cfg, const std::string& key, const std::string& desc, uint32_t n,
-                                uint64_t fallback) {
-  const std::string text = cfg.get_string(key, "", desc);
+std::vector<uint64_t> time_list(Config& cfg, const std::string& key, uint32_t n, uint64_t fallback) {
+  const std::string text = cfg.get_string(key);
   if (text.empty()) return std::vector<uint64_t>(n, fallback);
   std::vector<uint64_t> out;
   std::stringstream ss(text);
@@ -42,19 +41,10 @@ std::vector<uint64_t> time_list(Config& cfg, const std::string& key, const std::
 }  // namespace
 
 void FlashCtrl::page_types_config(Config& cfg) {
-  cell_.bits = static_cast<uint32_t>(
-      cfg.get_u64("flash.cell.bits", 1,
-                  "bits per cell: 1 SLC, 2 MLC, 3 TLC, 4 QLC (page p of a block is of type p mod bits)", 1, 4));
-  cell_.oneshot = cfg.get_choice("flash.cell.program_order", "page", {"page", "oneshot"},
-                                 "page: each page programmed with its own tPROG; oneshot: a word line at once, "
-                                 "on its last page") == "oneshot";
-  cell_.read_ps = time_list(cfg, "flash.timing.read_types",
-                            "tR per page type, LSB first, comma-separated (one per bit); empty: flash.timing.read",
-                            cell_.bits, t_.read_ps);
-  cell_.program_ps =
-      time_list(cfg, "flash.timing.program_types",
-                "tPROG per page type, LSB first, comma-separated (one per bit); empty: flash.timing.program",
-                cell_.bits, t_.program_ps);
+  cell_.bits = static_cast<uint32_t>(cfg.get_u64("flash.cell.bits"));
+  cell_.oneshot = cfg.get_choice("flash.cell.program_order") == "oneshot";
+  cell_.read_ps = time_list(cfg, "flash.timing.read_types", cell_.bits, t_.read_ps);
+  cell_.program_ps = time_list(cfg, "flash.timing.program_types", cell_.bits, t_.program_ps);
   if (cell_.bits > 1 && geo_.pages_per_block % cell_.bits != 0)
     throw ConfigError("flash.cell.bits: " + std::to_string(cell_.bits) + " does not divide flash.pages_per_block (" +
                       std::to_string(geo_.pages_per_block) + "): a block holds whole word lines");

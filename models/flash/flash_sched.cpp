@@ -29,24 +29,13 @@
 namespace ssdvp {
 
 void FlashCtrl::sched_config(Config& cfg) {
-  sched_.read_priority =
-      cfg.get_bool("flash.read_priority", false,
-                   "reads overtake the queued (not started) programs and erases of other blocks on their die");
-  sched_.suspend = cfg.get_bool("flash.suspend.enable", false,
-                                "a read to a die programming or erasing another block suspends that operation");
-  sched_.all_reads = cfg.get_choice("flash.priority_reads", "host", {"host", "all"},
-                                    "reads that get priority and may suspend: host (marked FC_HINT_HOST by the "
-                                    "firmware) or all (GC reads too)") == "all";
-  sched_.max_suspends = static_cast<uint32_t>(
-      cfg.get_u64("flash.suspend.max_per_op", 4, "suspensions allowed per program or erase operation", 1, 1000000));
-  sched_.max_reads = static_cast<uint32_t>(cfg.get_u64(
-      "flash.suspend.max_reads", 0,
-      "reads served during one suspension; later reads wait for the resumed operation (0: no limit)", 0, 1000000));
-  sched_.suspend_ps = cfg.get_time_ps("flash.suspend.latency", "10us",
-                                      "time from a suspend command until the die accepts the read (tSUS)");
-  sched_.resume_ps =
-      cfg.get_time_ps("flash.suspend.resume", "10us",
-                      "time a suspended program or erase loses when it resumes (added to what was left)");
+  sched_.read_priority = cfg.get_bool("flash.read_priority");
+  sched_.suspend = cfg.get_bool("flash.suspend.enable");
+  sched_.all_reads = cfg.get_choice("flash.priority_reads") == "all";
+  sched_.max_suspends = static_cast<uint32_t>(cfg.get_u64("flash.suspend.max_per_op"));
+  sched_.max_reads = static_cast<uint32_t>(cfg.get_u64("flash.suspend.max_reads"));
+  sched_.suspend_ps = cfg.get_time_ps("flash.suspend.latency");
+  sched_.resume_ps = cfg.get_time_ps("flash.suspend.resume");
   sched_.die.resize(geo_.dies());  // (CTRL.PREEMPT_GC may turn the scheduler on later)
 }
 

@@ -25,9 +25,6 @@ namespace ssdvp {
 // The configuration key of the same-block-index rule; the flash controller
 // checks it and the platform hands it to the firmware (ftl_config.mp_same_block).
 inline constexpr const char* kMultiplaneSameBlockKey = "flash.multiplane_same_block";
-inline constexpr const char* kMultiplaneSameBlockDesc =
-    "multi-plane operations only on the same block index in every plane (block-in-die / planes_per_die), as many "
-    "vendors' parts require; a group that breaks it completes with FC_ERR_MULTIPLANE";
 
 struct MultiplaneVerdict {
   fc_status status = FC_OK;  // FC_OK, FC_ERR_ADDRESS (a row outside the geometry) or FC_ERR_MULTIPLANE

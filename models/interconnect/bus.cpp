@@ -19,8 +19,8 @@ std::string hex(uint64_t v) {
 
 Bus::Bus(sc_core::sc_module_name nm, Config& cfg)
     : sc_module(nm), tsock("tsock"), isock("isock"), log_(name(), log_level_from(cfg, name())) {
-  const double hz = cfg.get_double("bus.clock_hz", 1e9, "interconnect clock in Hz", 1.0);
-  const uint64_t cycles = cfg.get_u64("bus.latency_cycles", 2, "interconnect latency per transaction, in bus cycles");
+  const double hz = cfg.get_double("bus.clock_hz");
+  const uint64_t cycles = cfg.get_u64("bus.latency_cycles");
   latency_ps_ = static_cast<uint64_t>(std::llround(double(cycles) * 1e12 / hz));
   tsock.register_b_transport(this, &Bus::b_transport);
   tsock.register_transport_dbg(this, &Bus::transport_dbg);

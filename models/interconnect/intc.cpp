@@ -3,8 +3,7 @@
 
 namespace ssdvp {
 
-Intc::Intc(sc_core::sc_module_name nm, Config& cfg)
-    : BusDevice(nm, cfg, "INTC", "intc.access", "interrupt controller register access time"), irq_out("irq_out") {
+Intc::Intc(sc_core::sc_module_name nm, Config& cfg) : BusDevice(nm, cfg, "INTC", "intc.access"), irq_out("irq_out") {
   bank_.on_read(INTC_PENDING, [this] { return read_pending(); });
   bank_.on_write(INTC_ENABLE, [this](uint32_t v) { write_enable(v); });
   bank_.on_write(INTC_TIMER_HI, [this](uint32_t v) { write_timer_hi(v); });

@@ -17,36 +17,26 @@ uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
 }  // namespace
 
 NvmeCtrl::NvmeCtrl(sc_core::sc_module_name nm, Config& cfg)
-    : BusDevice(nm, cfg, "NVME", "nvme.access", "firmware-side register access time"),
+    : BusDevice(nm, cfg, "NVME", "nvme.access"),
       host_regs("host_regs"),
       host_dma("host_dma"),
       dma("dma", SSDVP_DRAM_BASE),
       irq_cmd("irq_cmd"),
       irq_done("irq_done") {
-  lba_size_ = uint32_t(cfg.get_size("nvme.lba_size", "4KiB", "bytes per logical block (512 or 4096)"));
-  link_latency_ps_ = cfg.get_time_ps("pcie.latency", "400ns", "one-way PCIe latency of a transaction (TLP)");
-  link_mbps_ = cfg.get_double("pcie.mbps", 3940, "PCIe link data rate per direction in MB/s (Gen3 x4: 3940)", 1e-3);
-  fetch_ps_ = cfg.get_time_ps("nvme.fetch", "20ns", "controller time to parse one fetched command");
-  cqe_ps_ = cfg.get_time_ps("nvme.completion", "20ns", "controller time to build one completion entry");
-  fetch_burst_ =
-      uint32_t(cfg.get_u64("nvme.fetch_burst", 8, "commands fetched from one SQ per arbitration turn", 1, 64));
+  lba_size_ = uint32_t(cfg.get_size("nvme.lba_size"));
+  link_latency_ps_ = cfg.get_time_ps("pcie.latency");
+  link_mbps_ = cfg.get_double("pcie.mbps");
+  fetch_ps_ = cfg.get_time_ps("nvme.fetch");
+  cqe_ps_ = cfg.get_time_ps("nvme.completion");
+  fetch_burst_ = uint32_t(cfg.get_u64("nvme.fetch_burst"));
   q_.resize(kMaxQueues + 1);
   arb_ = NvmeArbiter(fetch_burst_);
-  arb_.set_mechanism(
-      cfg.get_choice("nvme.arbitration", "rr", {"rr", "wrr"},
-                     "command arbitration (CC.AMS): rr round robin; wrr weighted round robin with urgent "
-                     "priority class (weights: Set Features 01h)") == "wrr"
-          ? NvmeArbiter::Mechanism::wrr
-          : NvmeArbiter::Mechanism::rr);
-  vectors_ =
-      uint32_t(cfg.get_u64("nvme.interrupt_vectors", 65,
-                           "MSI-X interrupt vectors the controller has (Create I/O CQ's IV must be below)", 1, 2048));
-  coalesce_unit_ps_ = cfg.get_time_ps("nvme.coalesce_time_unit", "100us",
-                                      "unit of the Interrupt Coalescing feature's aggregation time (NVMe: 100 us)");
+  arb_.set_mechanism(cfg.get_choice("nvme.arbitration") == "wrr" ? NvmeArbiter::Mechanism::wrr
+                                                                 : NvmeArbiter::Mechanism::rr);
+  vectors_ = uint32_t(cfg.get_u64("nvme.interrupt_vectors"));
+  coalesce_unit_ps_ = cfg.get_time_ps("nvme.coalesce_time_unit");
   coalesce_.resize(vectors_);
-  mqes_ = uint32_t(cfg.get_u64("nvme.max_queue_entries", 65536,
-                               "largest I/O queue Create I/O CQ/SQ accept, in entries (CAP.MQES + 1)", 2, 65536) -
-                   1);
+  mqes_ = uint32_t(cfg.get_u64("nvme.max_queue_entries") - 1);
 
   host_regs.register_b_transport(this, &NvmeCtrl::host_b_transport);
 

@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/config.h"
+#include "common/param_table.h"
 #include "array/array_sim.h"
 #include "common/register_bank.h"
 #include "host/flows.h"
@@ -222,14 +223,18 @@ int cmd_params(const po::variables_map& vm) {
                           {"value", p.value}};
       if (!p.unit.empty()) e["unit"] = p.unit;
       if (!p.range.empty()) e["range"] = p.range;
+      if (p.flags) e["flags"] = ssdvp::param_flag_names(p.flags);
       a.push_back(e);
     }
     std::cout << a.dump(2) << "\n";
   } else if (fmt == "markdown") {
-    std::cout << "| key | type | default | description |\n|---|---|---|---|\n";
-    for (const auto& p : cfg.params())
-      std::cout << "| `" << p.key << "` | " << p.type << " | `" << p.default_value << "` | " << p.description
-                << unit_range(p) << " |\n";
+    std::cout << "| key | type | default | flags | description |\n|---|---|---|---|---|\n";
+    for (const auto& p : cfg.params()) {
+      std::string flags;
+      for (const auto& f : ssdvp::param_flag_names(p.flags)) flags += (flags.empty() ? "" : " ") + f;
+      std::cout << "| `" << p.key << "` | " << p.type << " | `" << p.default_value << "` | " << flags << " | "
+                << p.description << unit_range(p) << " |\n";
+    }
   } else {
     for (const auto& p : cfg.params())
       std::cout << p.key << " = " << p.value << "    # " << p.type << ", default " << p.default_value << ": "

@@ -47,65 +47,41 @@ const char* to_string(Reconstruct r) {
 
 ArrayParams ArrayParams::from_config(Config& cfg) {
   ArrayParams p;
-  const uint64_t n = cfg.get_u64("array.devices", 4, "RAID-5: number of SSDs in the array (3..16)");
+  const uint64_t n = cfg.get_u64("array.devices");
   if (n < 3 || n > 16)
     throw ConfigError("config key 'array.devices': " + std::to_string(n) + " devices; RAID-5 here takes 3..16");
   p.devices = uint32_t(n);
-  p.chunk_bytes =
-      cfg.get_size("array.chunk", "64KiB", "RAID-5 chunk (stripe unit) per device; a multiple of the LBA size");
-  const std::string co =
-      cfg.get_choice("array.gc_coordination", "normal", {"normal", "gcsync", "gcsync_plus", "gclock", "harmonia"},
-                     "GC coordination: none, per-device windows, windows with buffer time, a lock in the "
-                     "controller, or all devices together (Harmonia)");
+  p.chunk_bytes = cfg.get_size("array.chunk");
+  const std::string co = cfg.get_choice("array.gc_coordination");
   p.coordination = co == "gcsync"        ? Coordination::gcsync
                    : co == "gcsync_plus" ? Coordination::gcsync_plus
                    : co == "gclock"      ? Coordination::gclock
                    : co == "harmonia"    ? Coordination::harmonia
                                          : Coordination::normal;
-  p.window_ps = cfg.get_time_ps("array.gc.time_window", "100ms", "gcsync/gcsync_plus: length of a device's GC window");
-  p.buffer_ps =
-      cfg.get_time_ps("array.gc.buffer_time", "20ms", "gcsync_plus: time between one device's window and the next's");
-  p.harmonia_blocks = uint32_t(cfg.get_u64(
-      "array.gc.harmonia_blocks", 4,
-      "harmonia: free blocks above ftl.gc.threshold_blocks every drive collects up to in a global collection", 0,
-      1u << 24));
-  p.bank_blocks = uint32_t(
-      cfg.get_u64("array.gc.bank_blocks", 0,
-                  "gcsync/gcsync_plus: free blocks above ftl.gc.threshold_blocks a drive is told to collect up to when "
-                  "its window opens (free-block banking; 0: off)",
-                  0, 1u << 24));
-  p.fail_device = cfg.get_i64("array.fail.device", -1, "degraded mode: the device that fails (-1: none)");
+  p.window_ps = cfg.get_time_ps("array.gc.time_window");
+  p.buffer_ps = cfg.get_time_ps("array.gc.buffer_time");
+  p.harmonia_blocks = uint32_t(cfg.get_u64("array.gc.harmonia_blocks"));
+  p.bank_blocks = uint32_t(cfg.get_u64("array.gc.bank_blocks"));
+  p.fail_device = cfg.get_i64("array.fail.device");
   if (p.fail_device < -1 || p.fail_device >= int64_t(p.devices))
     throw ConfigError("config key 'array.fail.device': " + std::to_string(p.fail_device) +
                       " is not a device of the array (0.." + std::to_string(p.devices - 1) + ", or -1 for none)");
-  p.fail_ps = cfg.get_time_ps("array.fail.at", "1s",
-                              "degraded mode: when the device fails (simulated time into the timed part)");
-  p.spare = cfg.get_bool("array.rebuild.spare", false,
-                         "a hot spare SSD (one more device) the array rebuilds a failed device onto");
-  p.rebuild_rate = cfg.get_size("array.rebuild.rate", "64MiB",
-                                "rebuild speed: bytes of the failed device rebuilt per second of simulated time");
+  p.fail_ps = cfg.get_time_ps("array.fail.at");
+  p.spare = cfg.get_bool("array.rebuild.spare");
+  p.rebuild_rate = cfg.get_size("array.rebuild.rate");
   if (p.spare && p.rebuild_rate == 0)
     throw ConfigError("config key 'array.rebuild.rate': must be positive with a spare");
-  p.xor_ps_per_kib = cfg.get_time_ps("array.cpu.xor_per_kib", "100ns",
-                                     "RAID-driver host CPU time to XOR 1 KiB (parity, reconstruction, rebuild)");
-  p.stripe_op_ps = cfg.get_time_ps("array.cpu.stripe_op", "1us",
-                                   "RAID-driver host CPU time per stripe operation (lock, planning, completion)");
+  p.xor_ps_per_kib = cfg.get_time_ps("array.cpu.xor_per_kib");
+  p.stripe_op_ps = cfg.get_time_ps("array.cpu.stripe_op");
   const bool windows = p.coordination == Coordination::gcsync || p.coordination == Coordination::gcsync_plus;
   if (windows && p.window_ps == 0)
     throw ConfigError("config key 'array.gc.time_window': must be positive with array.gc_coordination: " + co);
-  const std::string rc =
-      cfg.get_choice("array.reconstruct", "never", {"never", "on_gc", "on_busy"},
-                     "read the other devices and XOR instead of a device that reported GC (on_gc) or "
-                     "has a deep queue (on_busy)");
+  const std::string rc = cfg.get_choice("array.reconstruct");
   p.reconstruct = rc == "on_gc" ? Reconstruct::on_gc : rc == "on_busy" ? Reconstruct::on_busy : Reconstruct::never;
-  p.busy_depth = uint32_t(cfg.get_u64(
-      "array.reconstruct_depth", 8, "on_busy: a device with more commands queued than this counts as busy", 1, 65535));
-  p.device_qd = uint32_t(
-      cfg.get_u64("array.device_queue_depth", 32, "NVMe I/O queue depth the controller uses per device", 1, 4096));
+  p.busy_depth = uint32_t(cfg.get_u64("array.reconstruct_depth"));
+  p.device_qd = uint32_t(cfg.get_u64("array.device_queue_depth"));
   p.pacer = RequestPacer::from_config(cfg);  // the host driver's rule (host.mode auto: files too)
-  p.lba_wrap =
-      cfg.get_bool("host.lba_wrap", true,
-                   "fold requests beyond the namespace back into it (modulo); else they fail with LBA out of range");
+  p.lba_wrap = cfg.get_bool("host.lba_wrap");
   return p;
 }
 

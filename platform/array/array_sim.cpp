@@ -9,6 +9,7 @@
 #include <fstream>
 #include <random>
 
+#include "common/param_table.h"
 #include "host/host_driver.h"
 #include "host/workload_views.h"
 #include "run/device.h"
@@ -31,12 +32,17 @@ std::string geometry_text(const SsdSoc& s) {
   return b;
 }
 
+// array.dev<i>.<key>: a key of the device's SSD (the flag per_device).
+const InstanceKind kDevice = {"array.dev",
+                              "device",
+                              "array.devices",
+                              "a per-device override is array.dev<i>.<key>",
+                              "a device overrides the keys of its SSD (flash.*, ftl.*, nvme.*, dram.*, cpu.*, ...)",
+                              param_flags::per_device};
+
 }  // namespace
 
-bool array_requested(Config& cfg) {
-  return cfg.get_choice("array.level", "none", {"none", "raid5"},
-                        "none: one SSD; raid5: array.devices SSDs behind a host RAID-5 controller") == "raid5";
-}
+bool array_requested(Config& cfg) { return cfg.get_choice("array.level") == "raid5"; }
 
 ArraySimulation::ArraySimulation(Config& cfg) : cfg_(cfg) {
   cfg.declare_all(param_registry());  // every key known before any model reads one (run/params.def)
@@ -57,30 +63,11 @@ void ArraySimulation::build() {
   Config& cfg = cfg_;
   array_requested(cfg);
   const ArrayParams p = ArrayParams::from_config(cfg);
-  // Per-device overrides: array.dev<i>.<key> = value.
-  std::vector<std::vector<std::pair<std::string, std::string>>> over(p.devices);
-  std::vector<std::string> first_key(p.devices);
-  for (const auto& kv : cfg.values()) {
-    const std::string& k = kv.first;
-    if (k.rfind("array.dev", 0) != 0 || k.rfind("array.devices", 0) == 0 || k.rfind("array.device_", 0) == 0) continue;
-    const size_t dot = k.find('.', 9);
-    uint32_t i = 0;
-    try {
-      if (dot == std::string::npos || dot == 9) throw std::invalid_argument("no index");
-      size_t pos = 0;
-      i = uint32_t(std::stoul(k.substr(9, dot - 9), &pos));
-      if (pos != dot - 9) throw std::invalid_argument("index");
-    } catch (const std::exception&) {
-      throw ConfigError("config key '" + k + "': a per-device override is array.dev<i>.<key>, i in 0.." +
-                        std::to_string(p.devices - 1));
-    }
-    if (i >= p.devices)
-      throw ConfigError("config key '" + k + "': device " + std::to_string(i) +
-                        " does not exist (array.devices: " + std::to_string(p.devices) + ")");
-    cfg.get_string(k, "", "per-device override of " + k.substr(dot + 1) + " for device " + std::to_string(i));
-    over[i].emplace_back(k.substr(dot + 1), kv.second);
-    if (first_key[i].empty()) first_key[i] = k;
-  }
+  // Per-device overrides: array.dev<i>.<key> = value, of the keys flagged
+  // per_device (platform/run/params.def).
+  const InstanceOverrides o = read_instance_overrides(cfg, kDevice, p.devices);
+  std::vector<std::vector<std::pair<std::string, std::string>>> over = o.keys;
+  std::vector<std::string> first_key = o.first;
   Config base = cfg;  // before device 0's overrides
   for (const auto& o : over[0]) cfg.set(o.first, o.second);
   devs_.push_back(std::make_unique<Device>("ssd0", cfg));
@@ -111,8 +98,7 @@ void ArraySimulation::build() {
     throw ConfigError("config key 'array.chunk': " + std::to_string(p.chunk_bytes) +
                       " bytes is not a multiple of the LBA size (" + std::to_string(lba) + " bytes)");
   if (p.chunk_bytes / lba > s0.logical_lbas()) throw ConfigError("config key 'array.chunk': larger than a device");
-  const uint64_t mem =
-      cfg.get_size("array.host_memory", "8MiB", "host memory per device for its queues and buffers (RAID runs)");
+  const uint64_t mem = cfg.get_size("array.host_memory");
   for (uint32_t i = 0; i < built; ++i) devs_[i]->attach_memory("ssd" + std::to_string(i) + "_mem", mem);
   std::vector<Device*> raw;
   for (auto& d : devs_) raw.push_back(d.get());
@@ -123,7 +109,7 @@ void ArraySimulation::build() {
     timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
     ctrl_->set_timeline(timeline_.get());
   }
-  const uint64_t interval = cfg.get_time_ps("stats.interval", "1s", "time-series interval (simulated time)");
+  const uint64_t interval = cfg.get_time_ps("stats.interval");
   if (interval == 0) throw ConfigError("config key 'stats.interval': must be positive");
   ctrl_->set_sampler(
       [this] {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "common/param_table.h"
 #include "host/host_memory.h"
 #include "host/scoreboard.h"
 #include "host/workload_views.h"
@@ -16,26 +17,24 @@ namespace {
 constexpr uint32_t kAdminSetFeatures = 0x09;  // NVMe admin opcode
 const char* const kPriorities[] = {"urgent", "high", "medium", "low"};
 
-// Keys a flow may set for itself: its workload and how its host issues.
-bool flow_overridable(const std::string& k) {
-  return k.rfind("workload.", 0) == 0 || k == "host.queue_depth" || k == "host.mode" || k == "host.submit";
-}
+// flows.<i>.<key>: a key of the flow's workload or host (the flag per_flow
+// of its row in platform/run/params.def).
+const InstanceKind kFlow = {"flows.",
+                            "flow",
+                            "flows.count",
+                            "a flow's key is flows.<i>.<key>",
+                            "a flow sets name, priority, start, stop, stop_queues, share, offset, workload.* and "
+                            "host.queue_depth/mode/submit",
+                            param_flags::per_flow};
 
 }  // namespace
 
 std::vector<FlowSpec> read_flows(Config& cfg, uint64_t lbas) {
-  const uint64_t n = cfg.get_u64("flows.count", 0,
-                                 "hosts sharing the drive, each with its own I/O queue pair, workload and statistics "
-                                 "(flows.N.*; 0: one host with the top-level keys)",
-                                 0, NvmeCtrl::kMaxQueues);
+  const uint64_t n = cfg.get_u64("flows.count");
   // The host's Arbitration feature (FlowSet sends it): read here so that the
   // registry's keys are read whether or not there are flows.
-  cfg.get_u64("flows.arbitration_burst", 3,
-              "Set Features Arbitration (01h) the host sends: AB, 2^AB commands per arbitration turn (7: no limit)", 0,
-              7);
-  for (const char* c : {"high", "medium", "low"})
-    cfg.get_u64(std::string("flows.weight_") + c, 1, std::string("WRR weight of the ") + c + " class, in commands", 1,
-                256);
+  cfg.get_u64("flows.arbitration_burst");
+  for (const char* c : {"high", "medium", "low"}) cfg.get_u64(std::string("flows.weight_") + c);
   std::vector<FlowSpec> flows;
   if (n == 0) {
     for (const auto& kv : cfg.values())
@@ -44,68 +43,28 @@ std::vector<FlowSpec> read_flows(Config& cfg, uint64_t lbas) {
     return flows;
   }
   // host.streams, power cuts and host.lba_wrap false are refused by the run plan (run/run_plan.cpp).
-  std::vector<std::vector<std::pair<std::string, std::string>>> over(n);
-  for (const auto& kv : cfg.values()) {
-    const std::string& k = kv.first;
-    if (k.rfind("flows.", 0) != 0 || k == "flows.count" || k == "flows.arbitration_burst" ||
-        k.rfind("flows.weight_", 0) == 0)
-      continue;
-    const size_t dot = k.find('.', 6);
-    size_t pos = 0;
-    uint64_t i = UINT64_MAX;
-    try {
-      if (dot != std::string::npos && dot > 6) i = std::stoull(k.substr(6, dot - 6), &pos);
-    } catch (const std::exception&) {
-    }
-    if (i == UINT64_MAX || pos != dot - 6)
-      throw ConfigError("config key '" + k + "': a flow's key is flows.<i>.<key>, i in 0.." + std::to_string(n - 1));
-    if (i >= n)
-      throw ConfigError("config key '" + k + "': flow " + std::to_string(i) +
-                        " does not exist (flows.count: " + std::to_string(n) + ")");
-    const std::string sub = k.substr(dot + 1);
-    if (sub == "name" || sub == "priority" || sub == "start" || sub == "stop" || sub == "share" || sub == "offset" ||
-        sub == "stop_queues")
-      continue;
-    if (!flow_overridable(sub))
-      throw ConfigError("config key '" + k +
-                        "': a flow sets name, priority, start, stop, stop_queues, share, offset, " + "workload.* " +
-                        "and host.queue_depth/mode/submit; '" + sub + "' is shared by all flows");
-    bool known = false;
-    for (const auto& p : cfg.params()) known = known || p.key == sub;
-    if (!known) {
-      const auto near = cfg.near_misses(sub, 1);
-      throw ConfigError("config key '" + k + "': '" + sub + "' is not a parameter" +
-                        (near.empty() ? std::string() : " (perhaps " + near[0] + ")"));
-    }
-    cfg.get_string(k, "", "flow " + std::to_string(i) + "'s " + sub);
-    over[i].emplace_back(sub, kv.second);
-  }
+  const auto over = read_instance_overrides(cfg, kFlow, n).keys;
   double claimed = 0;
   uint64_t unclaimed = 0;
   std::vector<double> share(n), offset(n, -1.0);  // offset < 0: laid out after the flow before
   for (uint64_t i = 0; i < n; ++i) {
     const std::string p = "flows." + std::to_string(i) + ".";
     FlowSpec f;
-    f.name = cfg.get_string(p + "name", "flow" + std::to_string(i), "flow " + std::to_string(i) + "'s label");
-    f.priority =
-        NvmeArbiter::Priority(std::find(std::begin(kPriorities), std::end(kPriorities),
-                                        cfg.get_choice(p + "priority", "medium", {"urgent", "high", "medium", "low"},
-                                                       "its SQ's priority class (QPRIO) under nvme.arbitration: wrr")) -
-                              std::begin(kPriorities));
-    f.start_ps = cfg.get_time_ps(p + "start", "0s", "its first request no earlier than this (open loop)");
-    f.stop_ps = cfg.get_time_ps(p + "stop", "0s", "no new request after this (0: its whole workload)");
-    const std::string sq = cfg.get_choice(p + "stop_queues", "keep", {"keep", "drain", "abort"},
-                                          "at its stop: keep its queue pair, delete it once its commands completed, "
-                                          "or delete it at once with them outstanding");
+    f.name = cfg.get_string(p + "name", "flow" + std::to_string(i));
+    f.priority = NvmeArbiter::Priority(
+        std::find(std::begin(kPriorities), std::end(kPriorities), cfg.get_choice(p + "priority")) -
+        std::begin(kPriorities));
+    f.start_ps = cfg.get_time_ps(p + "start");
+    f.stop_ps = cfg.get_time_ps(p + "stop");
+    const std::string sq = cfg.get_choice(p + "stop_queues");
     f.stop_queues = sq == "drain"   ? FlowSpec::StopQueues::drain
                     : sq == "abort" ? FlowSpec::StopQueues::abort
                                     : FlowSpec::StopQueues::keep;
     if (f.stop_ps && f.stop_ps <= f.start_ps)
       throw ConfigError("config key '" + p + "stop': at or before " + p + "start");
-    share[i] =
-        cfg.get_double(p + "share", 0.0, "fraction of the namespace it owns (0: an equal part of the rest)", 0.0, 1.0);
+    share[i] = cfg.get_double(p + "share");
     if (cfg.has(p + "offset")) {  // placed: may overlap other flows' LBAs (shared_lbas.h)
-      offset[i] = cfg.get_double(p + "offset", 0.0, "where its LBAs begin, as a fraction of the namespace", 0.0, 1.0);
+      offset[i] = cfg.get_double(p + "offset");
       if (offset[i] + share[i] > 1.0 + 1e-9)
         throw ConfigError("config key '" + p + "share': offset + share is " + std::to_string(offset[i] + share[i]) +
                           ", beyond the namespace");
@@ -155,12 +114,11 @@ DoorbellFanIn::DoorbellFanIn(sc_core::sc_module_name n) : sc_module(n), in("in")
 FlowSet::FlowSet(std::vector<FlowSpec> specs, Config& cfg, HostDriver& first, HostMemory& mem, NvmeCtrl& nvme,
                  Scoreboard& sb, uint32_t lba_size, uint32_t max_transfer, const WorkloadFactory& make)
     : specs_(std::move(specs)), first_(first), nvme_(nvme), fan_("flows_doorbells") {
-  user_interval_histograms_ = cfg.get_bool("stats.interval_histograms", false,
-                                           "also write each interval's latency histograms (latency_histograms.csv)");
-  const uint64_t ab = cfg.get_u64("flows.arbitration_burst", 3, "", 0, 7);  // read_flows declared these
-  const uint64_t hpw = cfg.get_u64("flows.weight_high", 1, "", 1, 256);
-  const uint64_t mpw = cfg.get_u64("flows.weight_medium", 1, "", 1, 256);
-  const uint64_t lpw = cfg.get_u64("flows.weight_low", 1, "", 1, 256);
+  user_interval_histograms_ = cfg.get_bool("stats.interval_histograms");
+  const uint64_t ab = cfg.get_u64("flows.arbitration_burst");  // read_flows declared these
+  const uint64_t hpw = cfg.get_u64("flows.weight_high");
+  const uint64_t mpw = cfg.get_u64("flows.weight_medium");
+  const uint64_t lpw = cfg.get_u64("flows.weight_low");
   set_arbitration_ = cfg.has("flows.arbitration_burst") || cfg.has("flows.weight_high") ||
                      cfg.has("flows.weight_medium") || cfg.has("flows.weight_low");
   arbitration_dw11_ = uint32_t(ab | (lpw - 1) << 8 | (mpw - 1) << 16 | (hpw - 1) << 24);

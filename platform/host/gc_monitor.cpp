@@ -8,6 +8,10 @@
 #include "fs/discard_source.h"
 #include "nvme/nvme_ctrl.h"
 
+extern "C" {
+#include "ftl.h"
+}
+
 namespace ssdvp {
 
 const char* to_string(GcMonitor::Policy p) {
@@ -22,10 +26,7 @@ const char* to_string(GcMonitor::Policy p) {
 }
 
 GcMonitor::Policy GcMonitor::parse_policy(Config& cfg) {
-  const std::string p = cfg.get_choice(
-      "host.trim.policy", "none", {"none", "discard", "idle", "detector", "oracle"},
-      "when the file-level host sends its pending discards: never, at delete, when idle (host.trim.idle_time), "
-      "when the GC detector says GC runs, or when the firmware really collects (oracle)");
+  const std::string p = cfg.get_choice("host.trim.policy");
   if (p == "discard") return Policy::discard;
   if (p == "idle") return Policy::idle;
   if (p == "detector") return Policy::detector;
@@ -36,20 +37,14 @@ GcMonitor::Policy GcMonitor::parse_policy(Config& cfg) {
 GcMonitor::GcMonitor(sc_core::sc_module_name nm, Config& cfg, NvmeCtrl& nvme, gcdetect::BlockStats& block,
                      fs::DiscardSource* discards)
     : sc_module(nm), nvme_(nvme), block_(block), discards_(discards), policy_(parse_policy(cfg)), dev_(1) {
-  const bool want =
-      cfg.get_bool("host.iostat.enable", false,
-                   "sample iostat -x fields each host.iostat.interval into iostat.csv (with the GC label)");
-  interval_ps_ = cfg.get_time_ps("host.iostat.interval", "1s", "iostat sampling interval (simulated time)");
-  const uint64_t window = cfg.get_u64("host.iostat.window", 50, "samples in the rolling average deviation", 1, 100000);
-  idle_ps_ =
-      cfg.get_time_ps("host.trim.idle_time", "5s", "policy idle: send pending discards after this long with %util 0");
-  batch_max_ = cfg.get_size("host.trim.batch_max", "0", "most bytes of pending discards sent at one trigger (0: all)");
-  cpu_cost_ps_ = cfg.get_time_ps("host.detector.cpu_cost", "2us",
-                                 "host CPU time charged per classification before its TRIMs are queued");
-  label_threshold_ =
-      cfg.get_double("host.detector.label_threshold", 0.5,
-                     "a sample is labelled GC when GC was active this fraction of it (oracle acts on it)", 0, 1);
-  const std::string tree = cfg.get_string("host.detector.tree", "", "C4.5 tree file of the detector (ssdvp_c45 train)");
+  const bool want = cfg.get_bool("host.iostat.enable");
+  interval_ps_ = cfg.get_time_ps("host.iostat.interval");
+  const uint64_t window = cfg.get_u64("host.iostat.window");
+  idle_ps_ = cfg.get_time_ps("host.trim.idle_time");
+  batch_max_ = cfg.get_size("host.trim.batch_max");
+  cpu_cost_ps_ = cfg.get_time_ps("host.detector.cpu_cost");
+  label_threshold_ = cfg.get_double("host.detector.label_threshold");
+  const std::string tree = cfg.get_string("host.detector.tree");
   if (interval_ps_ == 0) throw ConfigError("config key 'host.iostat.interval': must be positive");
   dev_ = gcdetect::RollingDeviation(window);
   if (policy_ != Policy::none && !discards_)
@@ -76,7 +71,9 @@ GcMonitor::GcMonitor(sc_core::sc_module_name nm, Config& cfg, NvmeCtrl& nvme, gc
       throw ConfigError("config key 'host.detector.tree': " + tree + ": classes must be 'idle gc'");
   }
   enabled_ = want || policy_ == Policy::idle || policy_ == Policy::detector || policy_ == Policy::oracle;
-  if (enabled_ && cfg.get_u64("ftl.debug.gc_register", 0, "", 0, 1) == 0)
+  ftl_config fw;  // the firmware's defaults: its table, firmware/api/ftl_params.def
+  ftl_config_default(&fw);
+  if (enabled_ && cfg.get_u64("ftl.debug.gc_register", fw.debug_gc_register, "", 0, 1) == 0)
     throw ConfigError(
         "config key 'ftl.debug.gc_register': must be 1 when the iostat sampler runs (host.iostat.enable "
         "or host.trim.policy idle/detector/oracle): it is the firmware's GC label");

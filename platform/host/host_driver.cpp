@@ -48,27 +48,15 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
   lba_end_ = hq_.lba_base + lbas_;
   pacer_ = RequestPacer::from_config(cfg);
   qd_ = pacer_.depth();
-  lba_wrap_ =
-      cfg.get_bool("host.lba_wrap", true,
-                   "fold requests beyond the namespace back into it (modulo); else they fail with LBA out of range");
-  interval_ps_ = cfg.get_time_ps("stats.interval", "1s", "time-series interval (simulated time)");
-  res_.interval_histograms = cfg.get_bool("stats.interval_histograms", false,
-                                          "also write each interval's latency histograms (latency_histograms.csv)");
-  submit_ps_ = cfg.get_time_ps("host.submit", "0ns", "host software time per command submitted");
-  fua_fraction_ =
-      cfg.get_double("host.fua_fraction", 0.0,
-                     "share of write commands sent with FUA (durable at completion; evenly spread)", 0.0, 1.0);
+  lba_wrap_ = cfg.get_bool("host.lba_wrap");
+  interval_ps_ = cfg.get_time_ps("stats.interval");
+  res_.interval_histograms = cfg.get_bool("stats.interval_histograms");
+  submit_ps_ = cfg.get_time_ps("host.submit");
+  fua_fraction_ = cfg.get_double("host.fua_fraction");
   if (interval_ps_ == 0) throw ConfigError("config key 'stats.interval': must be positive");
-  max_rows_ =
-      cfg.get_u64("stats.max_rows", 1000000,
-                  "at most this many time-series rows are kept (bounds memory and time when stats.interval "
-                  "is tiny or the trace has a long gap); later intervals fold into the last row, with a warning",
-                  1, uint64_t(1) << 40);
-  const uint64_t coal_entries = cfg.get_u64(
-      "host.coalesce.entries", 1, "completions per interrupt the host asks for (Set Features 08h; 1: off)", 1, 256);
-  const uint64_t coal_time = cfg.get_u64(
-      "host.coalesce.time", 0,
-      "longest delay of an interrupt the host asks for, in units of nvme.coalesce_time_unit (0: off)", 0, 255);
+  max_rows_ = cfg.get_u64("stats.max_rows");
+  const uint64_t coal_entries = cfg.get_u64("host.coalesce.entries");
+  const uint64_t coal_time = cfg.get_u64("host.coalesce.time");
   if (coal_entries > 1 && coal_time > 0) coalesce_dw11_ = uint32_t(coal_entries - 1) | uint32_t(coal_time) << 8;
   slots_.resize(qd_);
   inflight_ = InflightIndex(qd_);

@@ -107,32 +107,20 @@ bool loopback_host(const std::string& h) { return h == "127.0.0.1" || h == "loca
 
 NbdExport::NbdExport(sc_core::sc_module_name nm, Config& cfg, uint64_t export_bytes, uint32_t lba_size)
     : sc_module(nm), export_bytes_(export_bytes), lba_size_(lba_size), store_(lba_size) {
-  listen_key_ =
-      cfg.get_string("nbd.listen", "tcp:127.0.0.1:10809",
-                     "ssdvp serve: where to listen, unix:PATH or tcp:HOST:PORT (loopback unless nbd.allow_remote)");
-  name_ = cfg.get_string("nbd.export_name", "ssdvp", "ssdvp serve: the export's name (the empty name is accepted too)");
-  paced_ = cfg.get_choice("nbd.time", "as_fast_as_possible", {"as_fast_as_possible", "paced"},
-                          "ssdvp serve: as_fast_as_possible (simulated time stops while the host is idle) or paced "
-                          "(simulated time never runs ahead of wall time)") == "paced";
-  admit_delay_ps_ = cfg.get_time_ps("nbd.admit_delay", "1ns",
-                                    "ssdvp serve: simulated time from picking a request up to its arrival at the host "
-                                    "driver (> 0 keeps recorded sessions exactly replayable)");
-  pace_tick_ps_ = cfg.get_time_ps("nbd.pace_tick", "1ms",
-                                  "ssdvp serve, paced: simulated time between checks against the wall clock");
-  const uint64_t max_payload =
-      cfg.get_size("nbd.max_payload", "32MiB", "ssdvp serve: longest READ or WRITE accepted (larger: an error reply)");
+  listen_key_ = cfg.get_string("nbd.listen");
+  name_ = cfg.get_string("nbd.export_name");
+  paced_ = cfg.get_choice("nbd.time") == "paced";
+  admit_delay_ps_ = cfg.get_time_ps("nbd.admit_delay");
+  pace_tick_ps_ = cfg.get_time_ps("nbd.pace_tick");
+  const uint64_t max_payload = cfg.get_size("nbd.max_payload");
   if (max_payload > UINT32_MAX)  // NBD's length field is 32 bits: never taken modulo 2^32
     throw ConfigError("config key 'nbd.max_payload': " + std::to_string(max_payload) +
                       " bytes is more than NBD's 32-bit length field holds (at most 4294967295)");
   lim_.max_payload = uint32_t(max_payload);
-  max_inflight_ = uint32_t(cfg.get_u64(
-      "nbd.max_inflight", 64,
-      "ssdvp serve: requests of one client queued or in the drive at most (the reader waits beyond)", 1, 65536));
-  max_clients_ = uint32_t(
-      cfg.get_u64("nbd.max_clients", 16, "ssdvp serve: clients connected at once at most (more are refused)", 1, 1024));
-  persistent_ = cfg.get_bool("nbd.persistent", false,
-                             "ssdvp serve: keep serving after the last client disconnects (end with a signal)");
-  allow_remote_ = cfg.get_bool("nbd.allow_remote", false, "ssdvp serve: allow listening on a non-loopback TCP address");
+  max_inflight_ = uint32_t(cfg.get_u64("nbd.max_inflight"));
+  max_clients_ = uint32_t(cfg.get_u64("nbd.max_clients"));
+  persistent_ = cfg.get_bool("nbd.persistent");
+  allow_remote_ = cfg.get_bool("nbd.allow_remote");
   if (admit_delay_ps_ == 0) throw ConfigError("config key 'nbd.admit_delay': must be positive");
   if (pace_tick_ps_ == 0) throw ConfigError("config key 'nbd.pace_tick': must be positive");
   if (lim_.max_payload < lba_size_) throw ConfigError("config key 'nbd.max_payload': must be at least nvme.lba_size");
@@ -681,8 +669,7 @@ ServeResult serve(Config& cfg, const std::string& listen, const std::string& rec
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   ex.start();
-  std::fprintf(stderr, "ssdvp serve: exporting '%s' (%llu bytes) on %s\n",
-               cfg.get_string("nbd.export_name", "ssdvp", "").c_str(),
+  std::fprintf(stderr, "ssdvp serve: exporting '%s' (%llu bytes) on %s\n", cfg.get_string("nbd.export_name").c_str(),
                (unsigned long long)(sim.soc().logical_lbas() * lba), ex.address().c_str());
   std::fflush(stderr);
   RunOutcome r = sim.run();

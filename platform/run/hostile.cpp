@@ -299,7 +299,7 @@ std::vector<HostileResult> run_hostile(Config cfg) {
   cfg.check_unknown(true);
   if (!cfg.has("ftl.ns_ready_after")) cfg.set("ftl.ns_ready_after", "100us");
   SsdSoc soc("ssd0", cfg);
-  HostMemory mem("host_mem", cfg.get_size("host.memory", "64MiB", "host DRAM for rings and data buffers"));
+  HostMemory mem("host_mem", cfg.get_size("host.memory"));
   Hostile host("hostile", mem, soc);
   host.pcie.bind(soc.nvme.host_regs);
   soc.nvme.host_dma.bind(mem.tsock);

@@ -1,6 +1,7 @@
 // params.cpp - see params.h.
 #include "run/params.h"
 
+#include "common/param_table.h"
 #include "cpu/cpu_native.h"
 #include "soc/ftl_params.h"
 
@@ -15,16 +16,19 @@ void append_group(std::vector<ParamInfo>& out, const std::string& group) {
       const auto o = static_cast<enum fw_op>(op);
       const std::string def = std::to_string(CpuNative::default_cost(o));
       out.push_back(ParamInfo{std::string("cpu.cost.") + CpuNative::op_name(o), "u64", def,
-                              CpuNative::cost_description(o), def, "", ""});
+                              CpuNative::cost_description(o), def, "", "", param_flags::per_device});
     }
   }
 }
 
 std::vector<ParamInfo> build_registry() {
   std::vector<ParamInfo> out;
-#define SSDVP_PARAM(key, type, def, desc) out.push_back(ParamInfo{key, type, def, desc, def, "", ""});
-#define SSDVP_PARAM_GROUP(name) append_group(out, #name);
-#include "run/params.def"
+  for (const ParamRow& r : param_rows()) {
+    if (std::string(r.type) == "group")
+      append_group(out, r.key);
+    else
+      out.push_back(ParamInfo{r.key, r.type, r.def, r.description(), r.def, "", r.range_text(), r.flags});
+  }
   return out;
 }
 

@@ -16,26 +16,13 @@ namespace ssdvp {
 
 PowerKeys PowerKeys::read(Config& cfg) {
   PowerKeys k;
-  k.cut_ps = cfg.get_time_ps(
-      "power.cut_at", "0s",
-      "power cut this long after the timed part starts, then recovery and a check of every LBA (0: none)");
-  k.plp = cfg.get_bool("power.plp", true,
-                       "power-loss protection: operations in flight finish and buffered pages are programmed at a cut");
-  k.plp_pages = static_cast<uint32_t>(
-      cfg.get_u64("power.plp_pages", 64,
-                  "power-loss protection: pages the capacitor's energy can still program at a cut", 0, 1u << 20));
-  k.cuts = cfg.get_u64("power.cuts", 0,
-                       "power cuts at random instants of the timed part, each followed by recovery, a check of every "
-                       "LBA and the run going on (0: none)",
-                       0, 1u << 20);
-  k.seed = cfg.get_u64("power.seed", 1, "power.cuts: seed of the cut instants");
-  k.span_ps = cfg.get_time_ps("power.cuts_span", "1s",
-                              "power.cuts: the instants are uniform in [0, this) of the timed part's time powered up "
-                              "(recoveries not counted)");
-  k.check_budget = cfg.get_u64("power.check_budget_lbas", uint64_t(1) << 31,
-                               "power.cuts: most LBAs all the cuts' checks may read back (cuts x namespace LBAs); a "
-                               "run asking for more is refused",
-                               1);
+  k.cut_ps = cfg.get_time_ps("power.cut_at");
+  k.plp = cfg.get_bool("power.plp");
+  k.plp_pages = static_cast<uint32_t>(cfg.get_u64("power.plp_pages"));
+  k.cuts = cfg.get_u64("power.cuts");
+  k.seed = cfg.get_u64("power.seed");
+  k.span_ps = cfg.get_time_ps("power.cuts_span");
+  k.check_budget = cfg.get_u64("power.check_budget_lbas");
   if (k.cuts && k.span_ps == 0) throw ConfigError("config key 'power.cuts_span': must be positive with power.cuts");
   return k;
 }

@@ -15,27 +15,15 @@ namespace ssdvp {
 
 RunKeys RunKeys::read(Config& cfg) {
   RunKeys k;
-  k.fill = cfg.get_double("precondition.fill", 1.0,
-                          "fraction of the namespace written sequentially (functionally) before the run", 0, 1);
-  k.random_dw =
-      cfg.get_double("precondition.random_drive_writes", 0.0,
-                     "then this many drive-writes of uniform random single-LBA overwrites (functionally)", 0, 1e3);
-  k.wl_requests = cfg.get_u64("precondition.workload_requests", 0,
-                              "then the workload's first N requests run functionally (writes and trims)");
-  k.wl_fraction =
-      cfg.get_double("precondition.workload_fraction", 0.0,
-                     "or that fraction of the workload's requests (counted first; the HAML method uses 0.5)", 0, 1);
-  k.seed = cfg.get_u64("precondition.seed", 1, "seed of the random preconditioning");
-  k.free_pool = cfg.get_choice("precondition.free_pool", "auto", {"auto", "threshold", "reserve", "asis"},
-                               "then random overwrites until the free pool is where the timed part holds it: the GC "
-                               "threshold (a host that leaves GC time), the reserve (a saturating host), auto (reserve "
-                               "for a closed-loop host, else threshold), asis (no overwrites)");
-  k.timeline = cfg.get_string("timeline.file", "",
-                              "write a Perfetto/Chrome trace-event timeline here (empty: none; ending in .gz: "
-                              "gzip-compressed; a relative path is under -o)");
-  k.timeline_start =
-      cfg.get_time_ps("timeline.start", "0s", "start of the timeline window (simulated time of the timed part)");
-  k.timeline_len = cfg.get_time_ps("timeline.duration", "1s", "length of the timeline window (0: the whole run)");
+  k.fill = cfg.get_double("precondition.fill");
+  k.random_dw = cfg.get_double("precondition.random_drive_writes");
+  k.wl_requests = cfg.get_u64("precondition.workload_requests");
+  k.wl_fraction = cfg.get_double("precondition.workload_fraction");
+  k.seed = cfg.get_u64("precondition.seed");
+  k.free_pool = cfg.get_choice("precondition.free_pool");
+  k.timeline = cfg.get_string("timeline.file");
+  k.timeline_start = cfg.get_time_ps("timeline.start");
+  k.timeline_len = cfg.get_time_ps("timeline.duration");
   return k;
 }
 

@@ -1,6 +1,8 @@
 // run_plan.cpp - the run plan and its table of refused combinations (run_plan.h).
 #include "run/run_plan.h"
 
+#include "soc/ftl_params.h"
+
 #include <sstream>
 
 namespace ssdvp {
@@ -20,24 +22,22 @@ RunPlan RunPlan::read(Config& cfg, RunEntry entry) {
   p.entry = entry;
   p.keys = RunKeys::read(cfg);
   p.power = PowerKeys::read(cfg);
-  p.command_set = cfg.get_string("nvme.command_set", "nvm", "");
-  p.source = cfg.get_string("workload.source", "synthetic", "");
-  p.flows = cfg.get_u64("flows.count", 0, "");
-  p.streams = cfg.get_string("host.streams", "none", "");
-  p.ext4_layout = !cfg.get_string("host.files.ext4.layout", "", "").empty();
-  p.trim_policy = cfg.get_string("host.trim.policy", "none", "");
-  p.hold_discards = cfg.get_choice("workload.trace_discards", "send", {"send", "hold"},
-                                   "trace: send its discards as recorded, or hold them as pending for "
-                                   "host.trim.policy to send (idle, detector, oracle; none: never)") == "hold";
-  p.drop_leading = cfg.get_string("workload.leading_discards", "send", "") == "drop";
-  p.detector_tree = !cfg.get_string("host.detector.tree", "", "").empty();
-  p.time_limit = cfg.get_time_ps("host.time_limit", "0s", "") != 0;
-  p.files_loops = cfg.get_u64("host.files.loops", 0, "") != 0;
-  p.lba_wrap = cfg.get_bool("host.lba_wrap", true, "");
+  p.command_set = read_ftl_choice(cfg, "nvme.command_set");
+  p.source = cfg.get_choice("workload.source");
+  p.flows = cfg.get_u64("flows.count");
+  p.streams = cfg.get_choice("host.streams");
+  p.ext4_layout = !cfg.get_string("host.files.ext4.layout").empty();
+  p.trim_policy = cfg.get_choice("host.trim.policy");
+  p.hold_discards = cfg.get_choice("workload.trace_discards") == "hold";
+  p.drop_leading = cfg.get_choice("workload.leading_discards") == "drop";
+  p.detector_tree = !cfg.get_string("host.detector.tree").empty();
+  p.time_limit = cfg.get_time_ps("host.time_limit") != 0;
+  p.files_loops = cfg.get_u64("host.files.loops") != 0;
+  p.lba_wrap = cfg.get_bool("host.lba_wrap");
   for (const char* k : {"flash.fault.program_fail_rate", "flash.fault.erase_fail_rate", "flash.ecc.rber",
                         "flash.ecc.rber_per_pe", "flash.ecc.rber_per_hour", "flash.ecc.rber_per_read"})
-    if (cfg.get_double(k, 0.0, "") != 0) p.media_faults.push_back(k);
-  if (!cfg.get_string("flash.fault.fail_blocks", "", "").empty()) p.media_faults.push_back("flash.fault.fail_blocks");
+    if (cfg.get_double(k) != 0) p.media_faults.push_back(k);
+  if (!cfg.get_string("flash.fault.fail_blocks").empty()) p.media_faults.push_back("flash.fault.fail_blocks");
   return p;
 }
 

@@ -30,41 +30,18 @@ struct TraceKeys {
 
 TraceKeys TraceKeys::read(Config& cfg) {
   TraceKeys k;
-  k.path =
-      cfg.get_string("workload.trace", "", "trace file (workload.source: trace), relative to the working directory");
-  k.fmt =
-      cfg.get_choice("workload.format", "auto", {"auto", "mqsim", "disksim", "msr", "systor", "spc", "blkparse", "fio"},
-                     "trace format; auto detects it from the first lines");
-  k.device = cfg.get_i64("workload.device", -1, "replay only this device/disk/LUN number of the trace (-1: all)");
-  k.skip_zero =
-      cfg.get_bool("workload.skip_zero_length", true,
-                   "trace: skip zero-length read/write/trim records and count them (false: such a record is an error "
-                   "naming its file:line)");
-  k.blk_action =
-      cfg.get_string("workload.blkparse_action", "Q",
-                     "blkparse trace: the action whose lines are requests (Q: queued by the file system; D: issued "
-                     "to the driver; C: completed)");
-  k.scale =
-      cfg.get_double("workload.time_scale", 1.0, "multiply trace inter-arrival times (0.5 = twice as fast)", 0.0, 1e9);
-  k.fio_unit = cfg.get_u64("workload.fio_time_unit_ps", 1000000ull,
-                           "unit of a fio v3 iolog's timestamp column in ps (1000000: us, what fio's "
-                           "write_iolog writes; ssdvp serve --record writes ps: 1)",
-                           1);
-  k.loops = cfg.get_u64("workload.loops", 1, "replay the trace this many times (0 = forever)");
-  k.flush_order = cfg.get_bool(
-      "workload.flush_order", false,
-      "trace: every flush waits for every earlier request and the next request waits for it (a recorded file "
-      "system's ordering around its cache flushes, for closed-loop replays)");
-  k.swap_rw = cfg.get_bool("workload.swap_reads_writes", false,
-                           "trace: replay its reads as writes and its writes as reads (for a trace whose "
-                           "op code a study read the other way)");
-  k.drop_leading_discards =
-      cfg.get_choice("workload.leading_discards", "send", {"send", "drop"},
-                     "trace: its discards before its first write (a recording's mkfs discard of the whole device): "
-                     "send them, or drop them (the file system made with nodiscard on a used drive)") == "drop";
-  k.allow_empty = cfg.get_bool("workload.allow_empty", false,
-                               "run a trace that yields no request (empty, or only zero-length or filtered "
-                               "records) instead of failing");
+  k.path = cfg.get_string("workload.trace");
+  k.fmt = cfg.get_choice("workload.format");
+  k.device = cfg.get_i64("workload.device");
+  k.skip_zero = cfg.get_bool("workload.skip_zero_length");
+  k.blk_action = cfg.get_string("workload.blkparse_action");
+  k.scale = cfg.get_double("workload.time_scale");
+  k.fio_unit = cfg.get_u64("workload.fio_time_unit_ps");
+  k.loops = cfg.get_u64("workload.loops");
+  k.flush_order = cfg.get_bool("workload.flush_order");
+  k.swap_rw = cfg.get_bool("workload.swap_reads_writes");
+  k.drop_leading_discards = cfg.get_choice("workload.leading_discards") == "drop";
+  k.allow_empty = cfg.get_bool("workload.allow_empty");
   return k;
 }
 
@@ -133,10 +110,7 @@ std::unique_ptr<host::Workload> open_trace_workload(const TraceKeys& k, uint64_t
 std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size,
                                               const host::ZoneGeometry* zones, uint64_t* expected) {
   if (expected) *expected = 0;
-  const std::string src =
-      cfg.get_choice("workload.source", "synthetic", {"synthetic", "trace", "files", "app", "zoned"},
-                     "where host requests come from (app: workload.app.* generators; zoned: a zoned log, "
-                     "nvme.command_set zns)");
+  const std::string src = cfg.get_choice("workload.source");
   const TraceKeys trace = TraceKeys::read(cfg);
   // Both sources' keys are declared whichever is used, so one file may hold both.
   auto spec = host::SyntheticSpec::from_config(cfg, device_bytes);
@@ -164,8 +138,8 @@ std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes
 // host.files.journal_stream, every other write on none.
 std::unique_ptr<host::Workload> make_journal_streams(Config& cfg, std::unique_ptr<host::Workload> w, uint32_t streams) {
   const std::string key = "host.files.ext4.layout";
-  const std::string path = cfg.get_string(key, "", "");  // given: the run plan (run_plan.cpp)
-  const uint64_t stream = cfg.get_u64("host.files.journal_stream", 0, "");
+  const std::string path = cfg.get_string(key);  // given: the run plan (run_plan.cpp)
+  const uint64_t stream = cfg.get_u64("host.files.journal_stream");
   if (stream == 0 || stream > streams)
     throw ConfigError("config key 'host.files.journal_stream': host.streams: journal needs a stream in 1.." +
                       std::to_string(streams) + " (ftl.hot.classes), got " + std::to_string(stream));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/config.h"
+#include "common/param_table.h"
 #include "host/host_driver.h"
 #include "host/scoreboard.h"
 #include "run/simulation.h"
@@ -20,17 +21,6 @@
 namespace ssdvp {
 
 namespace {
-
-bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
-
-// Keys that change timing or reporting only: a loaded drive may differ there.
-bool free_to_differ(const std::string& k) {
-  for (const char* p :
-       {"flash.timing.", "flash.suspend.", "flash.read_priority", "flash.priority_reads", "flash.channel.",
-        "flash.dma.", "flash.sq_fetch", "flash.access", "ftl.ns_ready_after", "ftl.debug."})
-    if (starts_with(k, p)) return true;
-  return false;
-}
 
 // Sparse image: magic, total bytes, chunk bytes; then (chunk index, chunk)
 // for every chunk that is not all zero; then UINT64_MAX.
@@ -159,20 +149,12 @@ std::string text(const nlohmann::json& v) { return v.is_string() ? v.get<std::st
 }  // namespace
 
 nlohmann::json drive_shaping_keys(const Config& cfg, bool workload_preconditioned) {
+  // the flags of the keys' rows (platform/run/params.def, firmware/api/ftl_params.def)
+  const unsigned shapes =
+      param_flags::shapes_drive | (workload_preconditioned ? param_flags::shapes_preconditioned : 0u);
   nlohmann::json keys = nlohmann::json::object();
-  for (const auto& p : cfg.params()) {
-    const std::string& k = p.key;
-    if (free_to_differ(k)) continue;
-    bool shapes = starts_with(k, "flash.") || starts_with(k, "ftl.") || starts_with(k, "precondition.") ||
-                  starts_with(k, "power.checkpoint.") ||  // its blocks and DRAM region are part of the drive
-                  starts_with(k, "power.trim_log.") ||    // so are the trim log's own areas
-                  k == "nvme.lba_size" || k == "nvme.namespace_size" || k == "nvme.command_set" || k == "dram.size" ||
-                  k == "cpu.mode";
-    if (workload_preconditioned)
-      shapes = shapes || starts_with(k, "workload.") || k == "host.streams" || starts_with(k, "host.oracle.") ||
-               starts_with(k, "host.predict.") || starts_with(k, "host.files.");
-    if (shapes) keys[k] = p.value;
-  }
+  for (const auto& p : cfg.params())
+    if (p.flags & shapes) keys[p.key] = p.value;
   return keys;
 }
 

@@ -32,11 +32,12 @@ struct StateOptions {
   bool precondition_only = false;  // --precondition-only: stop after saving
 };
 
-// The config keys (resolved values) a saved drive's contents depend on:
-// geometry, every ftl.* setting, DRAM size, CPU mode, the preconditioning
-// keys and, when preconditioning ran the workload's first requests, the
-// workload's keys. Timing keys (flash.timing.*, nvme.*, pcie.*, cpu.cost.*,
-// host.*) are free to differ.
+// The config keys (resolved values) a saved drive's contents depend on: the
+// keys whose row has the flag shapes_drive (geometry, the ftl.* settings,
+// DRAM size, CPU mode, the preconditioning keys) and, when preconditioning ran
+// the workload's first requests, shapes_preconditioned (the workload's keys);
+// platform/run/params.def and firmware/api/ftl_params.def. Timing keys
+// (flash.timing.*, nvme.*, pcie.*, cpu.cost.*, host.*) are free to differ.
 nlohmann::json drive_shaping_keys(const Config& cfg, bool workload_preconditioned);
 
 // Reads DIR/state.json and checks it against this run's keys. Throws

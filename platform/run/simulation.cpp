@@ -75,14 +75,11 @@ void Simulation::build() {
   // cut: with ftl.gc.durable=0 a GC victim is erased while its relocated data
   // is still in page buffers. So power.plp=false implies ftl.gc.durable=1
   // unless that key is given (a deliberate experiment).
-  if (!cfg.has("ftl.gc.durable") &&
-      !cfg.get_bool("power.plp", true,
-                    "power-loss protection: operations in flight finish and buffered pages are programmed at a cut"))
-    cfg.set("ftl.gc.durable", "1");
+  if (!cfg.has("ftl.gc.durable") && !cfg.get_bool("power.plp")) cfg.set("ftl.gc.durable", "1");
   dev_ = std::make_unique<Device>("ssd0", cfg);
   soc_ = &dev_->soc();
   const uint64_t lbas = soc_->logical_lbas();
-  dev_->attach_memory("host_mem", cfg.get_size("host.memory", "64MiB", "host memory for queues and data buffers"));
+  dev_->attach_memory("host_mem", cfg.get_size("host.memory"));
   mem_ = &dev_->memory();
   sb_ = std::make_unique<Scoreboard>(lbas);
   auto flows = read_flows(cfg, lbas);  // flows.count > 0: several hosts (host/flows.h)
@@ -116,15 +113,9 @@ void Simulation::build() {
     held_ = held.get();
     workload_ = std::move(held);
   }
-  const std::string streams =
-      cfg.get_choice("host.streams", "none", {"none", "oracle", "autostream", "lstm", "random", "journal"},
-                     "stream IDs on writes: none, each write's real death-time class (oracle pre-pass), or its "
-                     "chunk's predicted temperature cluster (autostream: last period's; lstm: an LSTM's); random: "
-                     "a uniformly random one of host.predict.streams; journal: a trace's writes into the ext4 "
-                     "journal of host.files.ext4.layout get host.files.journal_stream");
+  const std::string streams = cfg.get_choice("host.streams");
   auto predict = host::PredictSpec::from_config(cfg, lbas, soc_->lba_size(), soc_->fw_config().hot_classes);
-  const uint64_t oracle_max =
-      cfg.get_u64("host.oracle.max_requests", 100000000, "oracle: most requests the pre-pass reads", 1);
+  const uint64_t oracle_max = cfg.get_u64("host.oracle.max_requests");
   if (streams == "oracle")
     workload_ =
         make_oracle_streams(std::move(workload_), lbas, soc_->lba_size(), soc_->fw_config().hot_classes, oracle_max);
@@ -135,10 +126,7 @@ void Simulation::build() {
   }
   if (streams == "random") workload_ = host::make_random_streams(std::move(workload_), predict.streams, predict.seed);
   if (streams == "journal") workload_ = make_journal_streams(cfg, std::move(workload_), soc_->fw_config().hot_classes);
-  if (const std::string log = cfg.get_string(
-          "host.streams_log", "",
-          "write every write's and trim's stream ID to this CSV (time_ps,op,offset,length,stream; empty: none)");
-      !log.empty())
+  if (const std::string log = cfg.get_string("host.streams_log"); !log.empty())
     workload_ = host::make_stream_log(std::move(workload_), log);
   if (streams != "none") host_->set_streams(soc_->fw_config().hot_classes);  // Streams directive, before replay
   workload_desc_ = workload_->describe();

@@ -140,10 +140,7 @@ class NativeController : public Controller {
 #ifdef SSDVP_HAVE_ISS
 class IssController : public Controller {
  public:
-  IssController(Config& cfg)
-      : cpu_("cpu", cfg),
-        elf_(cfg.get_string("cpu.iss.firmware", SSDVP_FW_ELF,
-                            "iss mode: the firmware image (RV32 ELF); the default is the one the build made")) {
+  IssController(Config& cfg) : cpu_("cpu", cfg), elf_(cfg.get_string("cpu.iss.firmware", SSDVP_FW_ELF)) {
     cpu_.on_stop = [this] {
       if (on_ready_) {  // the program stopped (exited, faulted) while recovering
         auto ready = std::move(on_ready_);
@@ -353,10 +350,7 @@ class IssController : public Controller {
 }  // namespace
 
 std::unique_ptr<Controller> make_controller(Config& cfg) {
-  const std::string mode =
-      cfg.get_choice("cpu.mode", "native", {"native", "iss"},
-                     "controller CPU: native (firmware compiled into the simulator, cost table) or iss (RV32 "
-                     "firmware on an instruction-set simulator)");
+  const std::string mode = cfg.get_choice("cpu.mode");
   if (mode == "native") return std::make_unique<NativeController>(cfg);
 #ifdef SSDVP_HAVE_ISS
   return std::make_unique<IssController>(cfg);

@@ -3,6 +3,8 @@
 
 #include <sstream>
 
+#include "common/param_table.h"
+
 extern "C" {
 #include "hotness.h"
 }
@@ -11,20 +13,23 @@ namespace ssdvp {
 namespace {
 
 enum Kind { FTL_INT, FTL_SIZE, FTL_TIME, FTL_CHOICE };
+using namespace param_flags;
 
 struct Row {
   const char* key;
   Kind kind;
   uint64_t def, min, max;
   const char* unit;  // FTL_CHOICE: the names, "a|b|c"
+  unsigned flags;    // param_flags
   const char* desc;
   void (*set)(ftl_config&, uint64_t);
 };
 
 const Row kRows[] = {
-#define FTL_PARAM(key, field, kind, def, min, max, unit, desc) \
-  {key,           kind, uint64_t(def), uint64_t(min),          \
-   uint64_t(max), unit, desc,          [](ftl_config& c, uint64_t v) { c.field = static_cast<decltype(c.field)>(v); }},
+#define FTL_PARAM(key, field, kind, def, min, max, unit, flags, desc) \
+  {key,           kind,          uint64_t(def),                       \
+   uint64_t(min), uint64_t(max), unit,                                \
+   flags,         desc,          [](ftl_config& c, uint64_t v) { c.field = static_cast<decltype(c.field)>(v); }},
 #include "ftl_params.def"
 };
 
@@ -86,9 +91,19 @@ std::vector<ParamInfo> ftl_param_registry() {
     std::string desc = r.desc;
     if (r.kind == FTL_CHOICE) desc += std::string(" (") + r.unit + ")";  // as Config::get_choice shows it
     out.push_back(ParamInfo{r.key, type_of(r.kind), default_text(r), desc, default_text(r),
-                            r.kind == FTL_INT ? r.unit : "", range_text(r)});  // a size or time has its own unit
+                            r.kind == FTL_INT ? r.unit : "", range_text(r),
+                            r.flags});  // a size or time has its own unit
   }
   return out;
+}
+
+std::string read_ftl_choice(Config& cfg, const std::string& key) {
+  for (const Row& r : kRows)
+    if (r.kind == FTL_CHOICE && key == r.key) {
+      const auto names = names_of(r);
+      return cfg.get_choice(r.key, names.at(r.def), names, r.desc);
+    }
+  throw ConfigError("config key '" + key + "': not a choice of firmware/api/ftl_params.def");
 }
 
 std::map<std::string, uint64_t> read_ftl_params(Config& cfg, uint32_t lba_size, ftl_config& c) {

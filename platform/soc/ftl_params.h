@@ -25,5 +25,8 @@ std::vector<ParamInfo> ftl_param_registry();
 // ConfigError naming the key. Returns the byte values of the size keys, by
 // key, for checks that need them (a namespace that is a whole number of LBAs).
 std::map<std::string, uint64_t> read_ftl_params(Config& cfg, uint32_t lba_size, ftl_config& c);
+// One choice of the table (FTL_CHOICE) read as the table says, for a reader
+// outside the firmware's mapping (the run plan): its name.
+std::string read_ftl_choice(Config& cfg, const std::string& key);
 
 }  // namespace ssdvp

@@ -18,10 +18,8 @@ ftl_config make_ftl_config(Config& cfg, const FlashGeometry& geo) {
   c.pages_per_block = geo.pages_per_block;
   c.slots_per_page = geo.slots_per_page();
   c.lba_bytes = geo.lba_size;
-  c.cell_bits = static_cast<uint32_t>(
-      cfg.get_u64("flash.cell.bits", 1,
-                  "bits per cell: 1 SLC, 2 MLC, 3 TLC, 4 QLC (page p of a block is of type p mod bits)", 1, 4));
-  c.mp_same_block = cfg.get_bool(kMultiplaneSameBlockKey, false, kMultiplaneSameBlockDesc) ? 1 : 0;
+  c.cell_bits = static_cast<uint32_t>(cfg.get_u64("flash.cell.bits"));
+  c.mp_same_block = cfg.get_bool(kMultiplaneSameBlockKey) ? 1 : 0;
   // every tunable of firmware/api/ftl_params.def, with its range
   const auto sizes = read_ftl_params(cfg, geo.lba_size, c);
   const uint64_t ns_bytes = sizes.at("nvme.namespace_size");

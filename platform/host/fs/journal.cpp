@@ -29,24 +29,14 @@ uint64_t ext4_default_journal_blocks(uint64_t n) {
 
 JournalSpec JournalSpec::from_config(Config& cfg) {
   JournalSpec s;
-  s.enable = cfg.get_choice("host.files.journal", "none", {"none", "ordered"},
-                            "file-level host: ext4-like journal (ordered: jbd2 in data=ordered mode; none: no metadata "
-                            "I/O)") == "ordered";
-  s.size_bytes = cfg.get_size("host.files.journal_size", "0",
-                              "journal size (0: ext4's default for the volume, as mke2fs picks it)");
-  s.commit_ps = cfg.get_time_ps("host.files.commit", "5s", "journal commit interval (ext4's commit= mount option)");
-  s.stream = uint8_t(cfg.get_u64("host.files.journal_stream", 0,
-                                 "NVMe stream ID on journal writes (0: untagged; needs ftl.placement.policy: stream)",
-                                 0, 255));
-  s.inode_size = cfg.get_size("host.files.ext4.inode_size", "256", "ext4 inode size in bytes (mke2fs -I)");
-  s.inode_ratio = cfg.get_size("host.files.ext4.inode_ratio", "16KiB", "ext4 bytes per inode (mke2fs -i)");
-  s.flex_bg = uint32_t(cfg.get_u64("host.files.ext4.flex_bg", 16,
-                                   "ext4 block groups whose bitmaps and inode tables are packed together (mke2fs -G)",
-                                   1, 1u << 16));
-  s.layout = cfg.get_string("host.files.ext4.layout", "",
-                            "the journal's place and size from a real mkfs.ext4 of the volume: a file with "
-                            "`dumpe2fs -h` and `debugfs -R \"stat <8>\"` output (traces/ext4-896MiB.layout; "
-                            "empty: computed as mke2fs does)");
+  s.enable = cfg.get_choice("host.files.journal") == "ordered";
+  s.size_bytes = cfg.get_size("host.files.journal_size");
+  s.commit_ps = cfg.get_time_ps("host.files.commit");
+  s.stream = uint8_t(cfg.get_u64("host.files.journal_stream"));
+  s.inode_size = cfg.get_size("host.files.ext4.inode_size");
+  s.inode_ratio = cfg.get_size("host.files.ext4.inode_ratio");
+  s.flex_bg = uint32_t(cfg.get_u64("host.files.ext4.flex_bg"));
+  s.layout = cfg.get_string("host.files.ext4.layout");
   if (s.commit_ps == 0) throw ConfigError("config key 'host.files.commit': must be positive");
   return s;
 }

@@ -14,45 +14,27 @@ FilesSpec FilesSpec::from_config(Config& cfg, uint64_t device_bytes, uint32_t bl
   s.device_bytes = device_bytes;
   s.block_bytes = block_bytes;
   s.discard_on_delete = discard_on_delete;
-  s.personality =
-      cfg.get_choice("host.files.personality", "fio", {"fio", "fileserver", "varmail", "webserver"},
-                     "file-level workload (workload.source: files): the seed's fio job or a Filebench personality");
-  s.fill = cfg.get_double(
-      "host.files.fill", 0.8,
-      "fio: fraction of the namespace its files fill; Filebench personalities: the most of the namespace "
-      "their mean fileset may need (more is an error)",
-      0.01, 1.0);
-  s.loops = cfg.get_u64("host.files.loops", 0, "flowop loops to run (0: endless; stop with host.time_limit)");
-  s.seed = cfg.get_u64("host.files.seed", 1, "seed of the file-level workload");
-  s.rate = cfg.get_double("host.files.rate", 0.0, "file-level host: flowop loops per second (0: closed loop, flat out)",
-                          0.0);
-  s.initial_free_pending =
-      cfg.get_bool("host.files.initial_free_pending", true,
-                   "the free space at the start counts as pending discards (never trimmed before)");
-  s.fio_nrfiles = cfg.get_u64("host.files.fio.nrfiles", 4, "fio: number of files (fio's nrfiles)", 1, 1u << 20);
-  s.fio_bs = cfg.get_size("host.files.fio.bs", "512KiB", "fio: block size of the random writes (fio's bs)");
-  s.fio_loops =
-      cfg.get_double("host.files.fio.loops", 1.0,
-                     "fio: a file is replaced (new one laid out, old one deleted) after this many times its size "
-                     "in random writes",
-                     0.01, 1e6);
-  s.fio_fsync = cfg.get_u64("host.files.fio.fsync", 0, "fio: fsync after every n writes (fio's fsync=n; 0: never)");
-  s.fio_sequential = cfg.get_choice("host.files.fio.rw", "randwrite", {"randwrite", "write"},
-                                    "fio: random or sequential overwrites inside each file (fio's rw)") == "write";
+  s.personality = cfg.get_choice("host.files.personality");
+  s.fill = cfg.get_double("host.files.fill");
+  s.loops = cfg.get_u64("host.files.loops");
+  s.seed = cfg.get_u64("host.files.seed");
+  s.rate = cfg.get_double("host.files.rate");
+  s.initial_free_pending = cfg.get_bool("host.files.initial_free_pending");
+  s.fio_nrfiles = cfg.get_u64("host.files.fio.nrfiles");
+  s.fio_bs = cfg.get_size("host.files.fio.bs");
+  s.fio_loops = cfg.get_double("host.files.fio.loops");
+  s.fio_fsync = cfg.get_u64("host.files.fio.fsync");
+  s.fio_sequential = cfg.get_choice("host.files.fio.rw") == "write";
   // Filebench defaults (workloads/*.f): fileserver nfiles 10000, meanfilesize
   // 128k; varmail and webserver nfiles 1000, meanfilesize 16k; all
   // meanappendsize 16k, iosize 1m.
   const bool fsrv = s.personality == "fileserver";
-  s.nfiles = cfg.get_u64("host.files.nfiles", 0,
-                         "Filebench: files in the fileset (0: the personality's default, fileserver 10000, varmail and "
-                         "webserver 1000)");
+  s.nfiles = cfg.get_u64("host.files.nfiles");
   if (!s.nfiles) s.nfiles = fsrv ? 10000 : 1000;
-  s.meanfilesize =
-      cfg.get_size("host.files.meanfilesize", "0",
-                   "Filebench: mean file size (0: the personality's default, fileserver 128KiB, others 16KiB)");
+  s.meanfilesize = cfg.get_size("host.files.meanfilesize");
   if (!s.meanfilesize) s.meanfilesize = fsrv ? 128 * 1024 : 16 * 1024;
-  s.meanappendsize = cfg.get_size("host.files.meanappendsize", "16KiB", "Filebench: largest append (appendfilerand)");
-  s.iosize = cfg.get_size("host.files.iosize", "1MiB", "Filebench: largest request of a whole-file read or write");
+  s.meanappendsize = cfg.get_size("host.files.meanappendsize");
+  s.iosize = cfg.get_size("host.files.iosize");
   if (s.fio_bs < block_bytes || s.fio_bs % block_bytes)
     throw ConfigError("config key 'host.files.fio.bs': must be a multiple of the LBA size (" +
                       std::to_string(block_bytes) + ")");

@@ -28,29 +28,12 @@ nvme_sqe command(uint8_t opc, uint16_t cid) {
 
 HostFtlBlock::Keys HostFtlBlock::Keys::read(Config& cfg) {
   Keys k;
-  k.clock_hz = cfg.get_double("host.ftl.clock_hz", 3e9,
-                              "host-level FTL (nvme.command_set: open_channel): clock of the host CPU it runs on, Hz",
-                              1e6, 1e12);
-  k.cost_scale = cfg.get_double("host.ftl.cost_scale", 1.0,
-                                "host-level FTL: cycles per operation = the firmware's first estimates "
-                                "(firmware/hal/fw_ops.def) x this",
-                                0, 1e3);
-  k.queue_depth = uint32_t(cfg.get_u64("host.ftl.queue_depth", 64,
-                                       "host-level FTL: vector commands it keeps outstanding at the drive (its I/O "
-                                       "queue)",
-                                       1, 1023));
-  k.vector_copy = cfg.get_choice("host.ftl.gc_copy", "read_write", {"read_write", "vector_copy"},
-                                 "host-level FTL: how its GC moves valid data: read_write (read to the host and "
-                                 "written back, as pblk) or vector_copy (Vector Chunk Copy 93h, inside the drive)") ==
-                  "vector_copy";
-  k.copy_batch = uint32_t(cfg.get_u64("host.ftl.copy_batch", 1,
-                                      "host-level FTL, gc_copy vector_copy: GC copy units (one flash page each) sent "
-                                      "as one Vector Chunk Copy when the FTL rings in several at once",
-                                      1, 32));
-  k.write_buffer = cfg.get_size("host.ftl.write_buffer", "0",
-                                "host-level FTL: pblk-like write buffer in host memory: a write completes once copied "
-                                "into it, a writer drains it to flash a stripe at a time, a flush waits for the drain "
-                                "(0: none, writes go to the FTL's page buffers directly)");
+  k.clock_hz = cfg.get_double("host.ftl.clock_hz");
+  k.cost_scale = cfg.get_double("host.ftl.cost_scale");
+  k.queue_depth = uint32_t(cfg.get_u64("host.ftl.queue_depth"));
+  k.vector_copy = cfg.get_choice("host.ftl.gc_copy") == "vector_copy";
+  k.copy_batch = uint32_t(cfg.get_u64("host.ftl.copy_batch"));
+  k.write_buffer = cfg.get_size("host.ftl.write_buffer");
   return k;
 }
 

@@ -260,44 +260,26 @@ std::string AppSpec::describe() const {
 AppSpec AppSpec::from_config(ssdvp::Config& cfg, uint64_t device_bytes) {
   const std::string p = "workload.app.";
   AppSpec s;
-  s.kind = cfg.get_choice(p + "kind", "fio", {"fio", "rocksdb", "mysql", "rocksdb2"},
-                          "application workload (workload.source: app): fio jobs, a RocksDB-like LSM, MySQL-like pages "
-                          "+ redo log, two LSMs");
-  s.operations =
-      cfg.get_u64(p + "operations", 200000, "operations (fio: requests, rocksdb: 4 KiB puts, mysql: page updates)", 1);
-  s.iops = cfg.get_double(p + "iops", 2000, "operations per second (open loop)", 1e-3, 1e9);
-  s.footprint = cfg.get_double(p + "footprint", 0.9, "fraction of the namespace the application uses", 0.01, 1.0);
-  s.seed = cfg.get_u64(p + "seed", 1, "generator seed");
-  s.fio_jobs = uint32_t(
-      cfg.get_u64(p + "fio.jobs", 4, "fio: jobs; job j: size 4 KiB << (j % 3), queue depth 1 << (j % 4)", 1, 64));
-  s.fio_hot_space =
-      cfg.get_double(p + "fio.hot_space", 0.1, "fio: fraction of a job's area in its hot window", 1e-6, 1.0);
-  s.fio_hot_requests =
-      cfg.get_double(p + "fio.hot_requests", 0.8, "fio: fraction of a job's writes to its hot window", 0.0, 1.0);
-  s.fio_shift_s =
-      double(cfg.get_time_ps(p + "fio.shift", "20s", "fio: the hot window moves by its length this often (0: never)")) *
-      1e-12;
-  s.sst_bytes = cfg.get_size(p + "rocksdb.sst_size", "4MiB", "rocksdb: SST file and memtable size");
-  s.io_bytes = cfg.get_size(p + "rocksdb.io_size", "128KiB", "rocksdb: request size of flushes and compactions");
-  s.l0_trigger = uint32_t(
-      cfg.get_u64(p + "rocksdb.l0_trigger", 4, "rocksdb: L0 files that trigger an L0 -> L1 compaction", 1, 64));
-  s.l1_files = uint32_t(cfg.get_u64(p + "rocksdb.l1_files", 8,
-                                    "rocksdb: L1 size in files (level i: l1_files * ratio^(i-1))", 1, 1u << 20));
-  s.ratio = uint32_t(cfg.get_u64(p + "rocksdb.ratio", 4,
-                                 "rocksdb: level size ratio, and next-level files a compaction rewrites", 2, 100));
-  s.dedup = cfg.get_double(
-      p + "rocksdb.dedup", 0.1,
-      "rocksdb: fraction of compaction input dropped as overwritten keys (the key distribution's effect)", 0.0, 0.9);
-  s.db_fraction =
-      cfg.get_double(p + "rocksdb.db_fraction", 0.6, "rocksdb: most live data, a fraction of the SST area", 0.05, 0.95);
-  s.hot_space =
-      cfg.get_double(p + "mysql.hot_space", 0.1, "mysql: fraction of the table space in hot 1 MiB chunks", 1e-6, 1.0);
-  s.hot_requests =
-      cfg.get_double(p + "mysql.hot_requests", 0.8, "mysql: fraction of page updates to hot chunks", 0.0, 1.0);
-  s.read_fraction =
-      cfg.get_double(p + "mysql.read_fraction", 0.3, "mysql: probability of a page read per update", 0.0, 1.0);
-  s.redo_fraction =
-      cfg.get_double(p + "mysql.redo_fraction", 0.05, "mysql: redo log area, a fraction of the footprint", 0.001, 0.5);
+  s.kind = cfg.get_choice(p + "kind");
+  s.operations = cfg.get_u64(p + "operations");
+  s.iops = cfg.get_double(p + "iops");
+  s.footprint = cfg.get_double(p + "footprint");
+  s.seed = cfg.get_u64(p + "seed");
+  s.fio_jobs = uint32_t(cfg.get_u64(p + "fio.jobs"));
+  s.fio_hot_space = cfg.get_double(p + "fio.hot_space");
+  s.fio_hot_requests = cfg.get_double(p + "fio.hot_requests");
+  s.fio_shift_s = double(cfg.get_time_ps(p + "fio.shift")) * 1e-12;
+  s.sst_bytes = cfg.get_size(p + "rocksdb.sst_size");
+  s.io_bytes = cfg.get_size(p + "rocksdb.io_size");
+  s.l0_trigger = uint32_t(cfg.get_u64(p + "rocksdb.l0_trigger"));
+  s.l1_files = uint32_t(cfg.get_u64(p + "rocksdb.l1_files"));
+  s.ratio = uint32_t(cfg.get_u64(p + "rocksdb.ratio"));
+  s.dedup = cfg.get_double(p + "rocksdb.dedup");
+  s.db_fraction = cfg.get_double(p + "rocksdb.db_fraction");
+  s.hot_space = cfg.get_double(p + "mysql.hot_space");
+  s.hot_requests = cfg.get_double(p + "mysql.hot_requests");
+  s.read_fraction = cfg.get_double(p + "mysql.read_fraction");
+  s.redo_fraction = cfg.get_double(p + "mysql.redo_fraction");
   s.device_bytes = device_bytes;
   if (s.sst_bytes < s.io_bytes || s.io_bytes == 0 || s.io_bytes % 4096)
     throw ConfigError(

@@ -168,57 +168,31 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b) { re
 
 // ---- the spec -------------------------------------------------------------
 
-// CPU ns per multiply-accumulate of Lstm::forward (BM_Lstm_Infer) and of
-// Lstm::train_step (BM_Lstm_TrainStep) on the reference machine
-// (testbench/bench/predict_bench.cpp; docs/performance.md).
-constexpr double kDefaultCpuNsPerMac = 1.5;
-constexpr double kDefaultCpuNsPerTrainMac = 0.7;
-
 PredictSpec PredictSpec::from_config(ssdvp::Config& cfg, uint64_t lbas, uint32_t lba_size, uint32_t classes) {
   const std::string p = "host.predict.";
   PredictSpec s;
-  s.chunks = uint32_t(cfg.get_u64(p + "chunks", 10000,
-                                  "autostream/lstm: chunks the namespace is cut into (chunk size = namespace / chunks)",
-                                  1, 1u << 24));
-  s.period_ps = cfg.get_time_ps(p + "period", "5s", "autostream/lstm: feature period (the paper: 1, 5 or 10 s)");
+  s.chunks = uint32_t(cfg.get_u64(p + "chunks"));
+  s.period_ps = cfg.get_time_ps(p + "period");
   if (s.period_ps == 0) throw ConfigError("config key 'host.predict.period': must be positive");
-  s.streams = uint32_t(cfg.get_u64(
-      p + "streams", std::min<uint32_t>(8, classes),
-      "autostream/lstm: K-Means clusters of predicted temperature, one stream each (at most ftl.hot.classes)", 1, 8));
+  s.streams = uint32_t(cfg.get_u64(p + "streams", std::min<uint32_t>(8, classes)));
   if (s.streams > classes)
     throw ConfigError("config key 'host.predict.streams': " + std::to_string(s.streams) +
                       " streams but ftl.hot.classes is " + std::to_string(classes));
-  s.k = uint32_t(cfg.get_u64(p + "k", 5, "lstm: records per input sequence (the paper: 5)", 1, 64));
-  s.batch = uint32_t(cfg.get_u64(p + "batch", 100, "lstm: chunks per training batch (the paper: 100)", 1, 1u << 20));
-  s.hidden = uint32_t(cfg.get_u64(p + "hidden", 16, "lstm: hidden units", 1, 512));
-  s.select = uint32_t(cfg.get_u64(
-      p + "select", 4, "lstm: features kept, those best correlated with next-period temperature (the paper keeps 4)", 1,
-      kFeatureCount));
-  s.features = cfg.get_string(p + "features", "auto",
-                              "lstm: 'auto' (Pearson selection) or a comma-separated list of feature names");
-  s.train_periods =
-      uint32_t(cfg.get_u64(p + "train_periods", 12,
-                           "lstm: periods captured before training (AutoStream's prediction meanwhile)", 2, 1u << 20));
-  s.epochs = uint32_t(cfg.get_u64(p + "epochs", 10, "lstm: passes over the training samples", 1, 100000));
-  s.max_samples =
-      cfg.get_u64(p + "max_samples", 20000, "lstm: training samples (chunk, period) at most, chosen at random", 1);
-  s.lr = cfg.get_double(p + "learning_rate", 0.01, "lstm: Adam step size", 1e-9, 10);
-  s.seed = cfg.get_u64(p + "seed", 1, "lstm: weight initialisation and batch order seed");
-  s.cpu_ns_per_mac = cfg.get_double(
-      p + "cpu_ns_per_mac", kDefaultCpuNsPerMac,
-      "lstm: host CPU ns charged per inference multiply-accumulate; a period's new streams apply when its work "
-      "would have finished on one core (0: at the period's end; default measured, docs/performance.md)",
-      0, 1e6);
-  s.cpu_ns_per_train_mac =
-      cfg.get_double(p + "cpu_ns_per_train_mac", kDefaultCpuNsPerTrainMac,
-                     "lstm: host CPU ns charged per training multiply-accumulate (BPTT + Adam; default measured, "
-                     "docs/performance.md)",
-                     0, 1e6);
-  s.model_in = cfg.get_string(p + "model", "", "lstm: load this model file instead of training (empty: train)");
-  s.model_out =
-      cfg.get_string(p + "model_out", "", "lstm: save the trained model here, its folder created (empty: do not)");
-  s.report =
-      cfg.get_string(p + "report", "", "autostream/lstm: write the predictor's report (JSON) here (empty: none)");
+  s.k = uint32_t(cfg.get_u64(p + "k"));
+  s.batch = uint32_t(cfg.get_u64(p + "batch"));
+  s.hidden = uint32_t(cfg.get_u64(p + "hidden"));
+  s.select = uint32_t(cfg.get_u64(p + "select"));
+  s.features = cfg.get_string(p + "features");
+  s.train_periods = uint32_t(cfg.get_u64(p + "train_periods"));
+  s.epochs = uint32_t(cfg.get_u64(p + "epochs"));
+  s.max_samples = cfg.get_u64(p + "max_samples");
+  s.lr = cfg.get_double(p + "learning_rate");
+  s.seed = cfg.get_u64(p + "seed");
+  s.cpu_ns_per_mac = cfg.get_double(p + "cpu_ns_per_mac");
+  s.cpu_ns_per_train_mac = cfg.get_double(p + "cpu_ns_per_train_mac");
+  s.model_in = cfg.get_string(p + "model");
+  s.model_out = cfg.get_string(p + "model_out");
+  s.report = cfg.get_string(p + "report");
   if (s.k + 1 >= s.train_periods)
     throw ConfigError("config key 'host.predict.train_periods': must exceed host.predict.k + 1");
   s.lbas = lbas;

@@ -233,45 +233,29 @@ std::string SyntheticSpec::describe() const {
 
 SyntheticSpec SyntheticSpec::from_config(ssdvp::Config& cfg, uint64_t device_bytes) {
   SyntheticSpec s;
-  const std::string p =
-      cfg.get_choice(kPrefix + "pattern", "uniform", {"uniform", "hotcold", "zipf", "sequential", "shifting"},
-                     "synthetic address pattern");
+  const std::string p = cfg.get_choice(kPrefix + "pattern");
   s.pattern = p == "uniform"    ? SyntheticPattern::uniform
               : p == "hotcold"  ? SyntheticPattern::hotcold
               : p == "zipf"     ? SyntheticPattern::zipf
               : p == "shifting" ? SyntheticPattern::shifting
                                 : SyntheticPattern::sequential;
-  s.requests = cfg.get_u64(kPrefix + "requests", 100000, "number of synthetic requests per pass (0 = unlimited)");
-  s.io_size = cfg.get_size(kPrefix + "io_size", "4KiB", "bytes per synthetic request (a multiple of 512)");
-  s.align = cfg.get_size(kPrefix + "align", std::to_string(s.io_size),
-                         "request offsets are multiples of this (a multiple of 512; default: io_size)");
-  s.read_fraction =
-      cfg.get_double(kPrefix + "read_fraction", 0.5, "fraction of synthetic requests that are reads", 0.0, 1.0);
-  s.footprint = cfg.get_size(kPrefix + "footprint", "0", "bytes addressed from offset 0 (0 = the whole device)");
-  s.hot_requests = cfg.get_double(kPrefix + "hot_requests", 0.8,
-                                  "hotcold, shifting: fraction of requests that go to the hot set", 0.0, 1.0);
-  s.hot_space = cfg.get_double(
-      kPrefix + "hot_space", 0.2,
-      "hotcold: fraction of the footprint that is hot (its start); shifting: of the written part", 0.0, 1.0);
-  s.cold_space = cfg.get_double(kPrefix + "cold_space", 0.5,
-                                "shifting: fraction of the footprint (its end) never written", 0.0, 1.0);
-  s.shift_requests =
-      cfg.get_u64(kPrefix + "shift_requests", 100000,
-                  "shifting: the hot window moves on by its own size every this many requests (0: never)");
-  s.zipf_theta = cfg.get_double(kPrefix + "zipf_theta", 0.99, "zipf: skew exponent, P(rank k) ~ 1/k^theta", 0.0, 100.0);
-  s.zipf_scatter =
-      cfg.get_bool(kPrefix + "zipf_scatter", true,
-                   "zipf: scatter ranks over the footprint with a keyed permutation (false: rank k at slot k)");
-  s.iops = cfg.get_double(kPrefix + "iops", 0.0,
-                          "open-loop arrival rate in requests/s (0 = all at time 0, closed loop)", 0.0);
-  const std::string a = cfg.get_choice(
-      kPrefix + "arrival", "fixed", {"fixed", "poisson", "bursts"},
-      "inter-arrival times: fixed 1/iops, exponential with mean 1/iops, or bursts of burst_requests at 1/iops, "
-      "each after a quiet burst_gap");
+  s.requests = cfg.get_u64(kPrefix + "requests");
+  s.io_size = cfg.get_size(kPrefix + "io_size");
+  s.align = cfg.get_size(kPrefix + "align", s.io_size);
+  s.read_fraction = cfg.get_double(kPrefix + "read_fraction");
+  s.footprint = cfg.get_size(kPrefix + "footprint");
+  s.hot_requests = cfg.get_double(kPrefix + "hot_requests");
+  s.hot_space = cfg.get_double(kPrefix + "hot_space");
+  s.cold_space = cfg.get_double(kPrefix + "cold_space");
+  s.shift_requests = cfg.get_u64(kPrefix + "shift_requests");
+  s.zipf_theta = cfg.get_double(kPrefix + "zipf_theta");
+  s.zipf_scatter = cfg.get_bool(kPrefix + "zipf_scatter");
+  s.iops = cfg.get_double(kPrefix + "iops");
+  const std::string a = cfg.get_choice(kPrefix + "arrival");
   s.arrival = a == "fixed" ? ArrivalProcess::fixed : a == "poisson" ? ArrivalProcess::poisson : ArrivalProcess::bursts;
-  s.burst_requests = cfg.get_u64(kPrefix + "burst_requests", 1000, "bursts: requests per burst", 1);
-  s.burst_gap_ps = cfg.get_time_ps(kPrefix + "burst_gap", "100ms", "bursts: quiet time before each burst");
-  s.seed = cfg.get_u64(kPrefix + "seed", 1, "seed of the synthetic generator (same seed, same requests)");
+  s.burst_requests = cfg.get_u64(kPrefix + "burst_requests");
+  s.burst_gap_ps = cfg.get_time_ps(kPrefix + "burst_gap");
+  s.seed = cfg.get_u64(kPrefix + "seed");
   s.device_bytes = device_bytes;
   try {
     s.validate();

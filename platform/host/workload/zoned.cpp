@@ -105,14 +105,12 @@ class ZonedWorkload : public Workload {
 ZonedSpec ZonedSpec::from_config(Config& cfg, const ZoneGeometry& geo) {
   ZonedSpec s;
   s.geo = geo;
-  s.requests = cfg.get_u64(kPrefix + "requests", 100000, "zoned: requests (writes, reads, zone resets; 0 = unlimited)");
-  s.io_size = cfg.get_size(kPrefix + "io_size", "8KiB", "zoned: bytes per write and read (whole flash pages)");
-  s.open_zones =
-      uint32_t(cfg.get_u64(kPrefix + "open_zones", 8, "zoned: zones written at once, round robin", 1, 1u << 20));
-  s.zones_used = cfg.get_u64(kPrefix + "zones", 0, "zoned: zones the log cycles through (0 = every zone)");
-  s.read_fraction =
-      cfg.get_double(kPrefix + "read_fraction", 0.3, "zoned: share of reads among reads and writes", 0.0, 1.0);
-  s.seed = cfg.get_u64(kPrefix + "seed", 1, "zoned: random seed of the reads");
+  s.requests = cfg.get_u64(kPrefix + "requests");
+  s.io_size = cfg.get_size(kPrefix + "io_size");
+  s.open_zones = uint32_t(cfg.get_u64(kPrefix + "open_zones"));
+  s.zones_used = cfg.get_u64(kPrefix + "zones");
+  s.read_fraction = cfg.get_double(kPrefix + "read_fraction");
+  s.seed = cfg.get_u64(kPrefix + "seed");
   if (geo.zones == 0) return s;  // not a zoned namespace: the keys are read, not used
   const uint64_t unit = uint64_t(geo.write_unit) * geo.lba_size;
   if (s.io_size == 0 || s.io_size % unit)
