@@ -2,6 +2,7 @@
 #include "flash/flash_ring_engine.h"
 
 #include <cstdio>
+#include <cstring>
 
 #include "common/ring.h"
 
@@ -39,6 +40,21 @@ fc_status flash_check_descriptor(const FlashGeometry& geo, const FlashOpcodes& o
   }
   return FC_OK;
 }
+
+void* HalDram::at(uint64_t addr, uint64_t bytes) const {
+  return addr <= UINT32_MAX && bytes <= UINT32_MAX ? resolve_(ctx_, uint32_t(addr), uint32_t(bytes)) : nullptr;
+}
+bool HalDram::read(uint64_t addr, void* dst, uint32_t n, uint64_t*) {
+  const void* p = at(addr, n);
+  if (p) std::memcpy(dst, p, n);
+  return p != nullptr;
+}
+bool HalDram::write(uint64_t addr, const void* src, uint32_t n, uint64_t*) {
+  void* p = at(addr, n);
+  if (p) std::memcpy(p, src, n);
+  return p != nullptr;
+}
+bool HalDram::reachable(uint64_t addr, uint64_t bytes) { return at(addr, bytes) != nullptr; }
 
 uint32_t FlashRingEngine::read(uint32_t offset) const {
   switch (offset) {

@@ -39,6 +39,23 @@ class FlashDram {
   virtual bool reachable(uint64_t addr, uint64_t bytes) = 0;
 };
 
+// DRAM a HAL holds in its own memory (the fake HAL's, the host FTL's):
+// resolve(ctx, addr, bytes) is the host pointer of [addr, addr + bytes), or
+// null outside it (the signature of the HAL's dram operation, hal.h).
+class HalDram final : public FlashDram {
+ public:
+  using Resolve = void* (*)(void* ctx, uint32_t addr, uint32_t bytes);
+  HalDram(Resolve resolve, void* ctx) : resolve_(resolve), ctx_(ctx) {}
+  bool read(uint64_t addr, void* dst, uint32_t n, uint64_t* latency_ps) override;
+  bool write(uint64_t addr, const void* src, uint32_t n, uint64_t* latency_ps) override;
+  bool reachable(uint64_t addr, uint64_t bytes) override;
+
+ private:
+  void* at(uint64_t addr, uint64_t bytes) const;
+  Resolve resolve_;
+  void* ctx_;
+};
+
 // Which opcodes a producer executes (the others complete with FC_ERR_OPCODE).
 struct FlashOpcodes {
   bool copyback = false;  // FC_OP_COPYBACK (an on-die copy: the controller model)

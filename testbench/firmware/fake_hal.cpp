@@ -36,20 +36,6 @@ FakeHal::FakeHal(uint32_t dram_bytes, uint32_t blocks, uint32_t ppb, uint32_t sl
   geo_ = one_die(blocks, ppb, slots);
 }
 
-bool FakeHal::Dram::read(uint64_t a, void* d, uint32_t n, uint64_t*) {
-  const void* p = a <= UINT32_MAX ? FakeHal::dram(&h, uint32_t(a), n) : nullptr;
-  if (p) std::memcpy(d, p, n);
-  return p != nullptr;
-}
-bool FakeHal::Dram::write(uint64_t a, const void* s, uint32_t n, uint64_t*) {
-  void* p = a <= UINT32_MAX ? FakeHal::dram(&h, uint32_t(a), n) : nullptr;
-  if (p) std::memcpy(p, s, n);
-  return p != nullptr;
-}
-bool FakeHal::Dram::reachable(uint64_t a, uint64_t n) {
-  return a <= UINT32_MAX && n <= UINT32_MAX && FakeHal::dram(&h, uint32_t(a), uint32_t(n));
-}
-
 namespace {
 bool ring_register(uint32_t off) { return ssdvp::FlashRingEngine::holds(off); }
 }  // namespace

@@ -117,14 +117,7 @@ class FakeHal {
   std::map<uint32_t, uint32_t> regs_;
   uint32_t blocks_, ppb_, slots_;
   ssdvp::NandDie nand_;
-  struct Dram : ssdvp::FlashDram {  // the ring engine's view of the DRAM buffer
-    FakeHal& h;
-    explicit Dram(FakeHal& hal) : h(hal) {}
-    bool read(uint64_t a, void* d, uint32_t n, uint64_t*) override;
-    bool write(uint64_t a, const void* s, uint32_t n, uint64_t*) override;
-    bool reachable(uint64_t a, uint64_t n) override;
-  };
-  Dram dram_port_{*this};
+  ssdvp::HalDram dram_port_{&FakeHal::dram, this};  // the ring engine's view of the DRAM buffer
   ssdvp::FlashRingEngine rings_;
   uint32_t xfer_head_ = 0;
 };

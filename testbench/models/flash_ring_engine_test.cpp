@@ -153,6 +153,26 @@ TEST_F(FlashRings, APowerCutDropsWhatWaitsAndWhatWasNotTaken) {
   EXPECT_EQ(e.completions_waiting(), 0u);
 }
 
+// A HAL's DRAM through its own resolver (the fake HAL's and the host FTL's).
+TEST(HalDram, ReadsWritesAndRefusesWhatTheResolverRefuses) {
+  static std::vector<uint8_t> mem(64);
+  HalDram d(
+      [](void*, uint32_t addr, uint32_t bytes) -> void* {
+        if (addr < SSDVP_DRAM_BASE || uint64_t(addr - SSDVP_DRAM_BASE) + bytes > mem.size()) return nullptr;
+        return mem.data() + (addr - SSDVP_DRAM_BASE);
+      },
+      nullptr);
+  const uint32_t v = 0xdeadbeef;
+  uint32_t back = 0;
+  EXPECT_TRUE(d.write(SSDVP_DRAM_BASE + 8, &v, 4, nullptr));
+  EXPECT_TRUE(d.read(SSDVP_DRAM_BASE + 8, &back, 4, nullptr));
+  EXPECT_EQ(back, v);
+  EXPECT_TRUE(d.reachable(SSDVP_DRAM_BASE, 64));
+  EXPECT_FALSE(d.reachable(SSDVP_DRAM_BASE, 65));
+  EXPECT_FALSE(d.read(SSDVP_DRAM_BASE + 62, &back, 4, nullptr));
+  EXPECT_FALSE(d.write(uint64_t(1) << 33, &v, 4, nullptr));  // beyond 32-bit addresses
+}
+
 FlashGeometry small() {
   FlashGeometry g;
   g.channels = 1;

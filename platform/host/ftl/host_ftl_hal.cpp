@@ -35,20 +35,6 @@ HostFtlHal::HostFtlHal(OcssdPort& port, const ocssd_geometry& geo, uint32_t dram
   flash_geo_.page_size = geo.ws_min * flash_geo_.lba_size;
 }
 
-bool HostFtlHal::Dram::read(uint64_t a, void* d, uint32_t n, uint64_t*) {
-  const void* p = a <= UINT32_MAX ? HostFtlHal::dram(&h, uint32_t(a), n) : nullptr;
-  if (p) std::memcpy(d, p, n);
-  return p != nullptr;
-}
-bool HostFtlHal::Dram::write(uint64_t a, const void* s, uint32_t n, uint64_t*) {
-  void* p = a <= UINT32_MAX ? HostFtlHal::dram(&h, uint32_t(a), n) : nullptr;
-  if (p) std::memcpy(p, s, n);
-  return p != nullptr;
-}
-bool HostFtlHal::Dram::reachable(uint64_t a, uint64_t n) {
-  return a <= UINT32_MAX && n <= UINT32_MAX && HostFtlHal::dram(&h, uint32_t(a), uint32_t(n));
-}
-
 ftl_config HostFtlHal::config() const {
   ftl_config c;
   ftl_config_default(&c);

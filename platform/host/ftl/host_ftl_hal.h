@@ -182,16 +182,9 @@ class HostFtlHal {
   HostCpuCost cost_;
   std::vector<uint8_t> dram_;
   std::map<uint32_t, uint32_t> regs_;
-  struct Dram : FlashDram {  // the ring engine's view of the host memory
-    HostFtlHal& h;
-    explicit Dram(HostFtlHal& hal) : h(hal) {}
-    bool read(uint64_t a, void* d, uint32_t n, uint64_t*) override;
-    bool write(uint64_t a, const void* s, uint32_t n, uint64_t*) override;
-    bool reachable(uint64_t a, uint64_t n) override;
-  };
-  Dram dram_port_{*this};
-  FlashRingEngine rings_;    // errors count in `failed`
-  FlashGeometry flash_geo_;  // the drive's Geometry as the flash controller's (descriptor checks)
+  HalDram dram_port_{&HostFtlHal::dram, this};  // the ring engine's view of the host memory
+  FlashRingEngine rings_;                       // errors count in `failed`
+  FlashGeometry flash_geo_;                     // the drive's Geometry as the flash controller's (descriptor checks)
   bool blocking_ = false;
   uint32_t next_id_ = 0;
   std::map<uint32_t, std::vector<fc_sqe>> queued_;  // sent through a queued port, by id (a copy: several)
