@@ -194,9 +194,10 @@ def _cpu_rows(main: pd.DataFrame, free: pd.DataFrame | None) -> pd.DataFrame:
                "WAF vs none, charged": _ci_str(_pct(lstm, base))}
         if free is not None:
             f = free[free["workload"] == w]
-            row["WAF vs none, not charged"] = _ci_str(_pct(f, base))
-            row["rank corr. charged / not"] = (f"{mean_ci(lstm['host.predictor.lstm.spearman'])[0]:.3f} / "
-                                               f"{mean_ci(f['host.predictor.lstm.spearman'])[0]:.3f}")
+            row["WAF vs none, not charged"] = _ci_str(_pct(f, base)) if len(f) else "not run"
+            row["rank corr. charged / not"] = (f"{mean_ci(lstm['host.predictor.lstm.spearman'])[0]:.3f} / " +
+                                               (f"{mean_ci(f['host.predictor.lstm.spearman'])[0]:.3f}" if len(f)
+                                                else "not run"))
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -259,7 +260,7 @@ def _fig_waf(main: pd.DataFrame, held: pd.DataFrame | None, out: Path):
                 label=lab, color=col)
     ax1.set_xticks(range(len(wl)), wl, rotation=15, ha="right")
     ax1.axhline(0, color="k", lw=0.6)
-    ax1.set_title("here (recorded Filebench, 95 % intervals)", fontsize=9)
+    ax1.set_title("here (recorded applications, 95 % intervals)", fontsize=9)
     ax1.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     return save(fig, out)
@@ -509,7 +510,7 @@ def _reviewer(main, held, free, cpu) -> str:
     return "\n".join(out)
 
 
-register(Page(name="streams-recorded", title="Multi-stream placement on recorded Filebench workloads",
+register(Page(name="streams-recorded", title="Multi-stream placement on recorded applications",
               sweep="explore/sweeps/streams-recorded.yaml", by=STREAMS, baseline="none", render=render,
               keep=("models",), then=(f"explore/sweeps/{HELD}.yaml", f"explore/sweeps/{CPU}.yaml",
                                       f"explore/sweeps/{SCALE}.yaml", f"explore/sweeps/{SENS}.yaml")))
