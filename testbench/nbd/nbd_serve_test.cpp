@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -98,13 +99,21 @@ bool write_n(int fd, const void* p, size_t n) {
 class Client {
  public:
   explicit Client(const fs::path& sock) {
-    fd_ = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    timeval tv{30, 0};  // a hung server fails the test instead of hanging it
-    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     sockaddr_un a{};
     a.sun_family = AF_UNIX;
     std::strncpy(a.sun_path, sock.c_str(), sizeof a.sun_path - 1);
-    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    // The socket file appears at the server's bind(), connections succeed
+    // from its listen(): on a loaded machine a client can come in between
+    // (ECONNREFUSED), so it tries again for up to 10 s, on a fresh socket.
+    for (int i = 0; i < 400; ++i) {
+      fd_ = ::socket(AF_UNIX, SOCK_STREAM, 0);
+      timeval tv{30, 0};  // a hung server fails the test instead of hanging it
+      ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+      connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+      if (connected_ || (errno != ECONNREFUSED && errno != ENOENT)) break;
+      ::close(fd_);
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
   }
   ~Client() { ::close(fd_); }
   int fd() const { return fd_; }
