@@ -52,11 +52,6 @@ class BusDevice : public BusTarget {
   // block: the register table's block name (e.g. "FLASH"), also its region's
   // name; access_key: the access-time parameter (its row in params.def).
   BusDevice(sc_core::sc_module_name name, Config& cfg, const char* block, const char* access_key);
-  // The same; access_desc is not used (the row's description is). Kept while
-  // the flash controller's constructor is reworked on another branch.
-  BusDevice(sc_core::sc_module_name name, Config& cfg, const char* block, const char* access_key,
-            const char* /*access_desc*/)
-      : BusDevice(name, cfg, block, access_key) {}
 
   RegisterBank bank_;
 

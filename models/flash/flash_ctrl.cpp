@@ -34,7 +34,7 @@ uint64_t FlashCtrl::Timing::dma_ps(uint64_t bytes) const {
 }
 
 FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
-    : BusDevice(nm, cfg, "FLASH", "flash.access", "flash controller register access time"),
+    : BusDevice(nm, cfg, "FLASH", "flash.access"),
       dma("dma", SSDVP_DRAM_BASE),
       irq("irq"),
       geo_(FlashGeometry::from_config(cfg)),

@@ -25,8 +25,7 @@ namespace {
 // A block with the FLASH rows: SQ_TAIL is a doorbell (a write handler),
 // SQ_BASE a plain register, SQ_HEAD a live value (a read handler).
 struct Probe : BusDevice {
-  Probe(sc_core::sc_module_name nm, Config& cfg)
-      : BusDevice(nm, cfg, "FLASH", "flash.access", "flash controller register access time") {
+  Probe(sc_core::sc_module_name nm, Config& cfg) : BusDevice(nm, cfg, "FLASH", "flash.access") {
     bank_.on_write(FLASH_SQ_TAIL, [this](uint32_t v) {
       ++doorbells;
       rung_at_ps = access_at_ps();

@@ -192,8 +192,7 @@ TEST(BusTarget, ABadWindowIsAModelBug) {
 // The same base under Dram and a register block.
 namespace {
 struct Regs : BusDevice {
-  Regs(sc_core::sc_module_name nm, Config& cfg)
-      : BusDevice(nm, cfg, "INTC", "intc.access", "interrupt controller register access time") {}
+  Regs(sc_core::sc_module_name nm, Config& cfg) : BusDevice(nm, cfg, "INTC", "intc.access") {}
 };
 struct Both {
   Config cfg = Config::from_yaml_string("dram: {size: 1MiB, latency: 20ns}\nintc: {access: 3ns}");

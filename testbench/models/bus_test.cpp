@@ -16,8 +16,7 @@ using sc_core::sc_time;
 namespace {
 // A register block with the INTC rows and no ports: something to route to.
 struct Regs : BusDevice {
-  Regs(sc_core::sc_module_name nm, Config& cfg)
-      : BusDevice(nm, cfg, "INTC", "intc.access", "interrupt controller register access time") {}
+  Regs(sc_core::sc_module_name nm, Config& cfg) : BusDevice(nm, cfg, "INTC", "intc.access") {}
 };
 
 struct Bench {
