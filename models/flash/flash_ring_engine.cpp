@@ -77,26 +77,23 @@ bool FlashRingEngine::write(uint32_t offset, uint32_t v) {
     case FLASH_SQ_SIZE: sq_.size = v; return program(sq_, "SQ", sizeof(fc_sqe)), true;
     case FLASH_CQ_BASE: cq_.base = v; return program(cq_, "CQ", sizeof(fc_cqe)), true;
     case FLASH_CQ_SIZE: cq_.size = v; return program(cq_, "CQ", sizeof(fc_cqe)), true;
-    case FLASH_SQ_TAIL:
-      if (!ring_index_ok(sq_.enabled, v, sq_.size)) {
-        on_error_(
-            sq_.enabled ? "SQ_TAIL beyond the submission ring" : "SQ_TAIL written with the submission ring disabled",
-            v);
-        return false;
-      }
-      sq_.tail = v;
-      return true;
-    case FLASH_CQ_HEAD:
-      if (!ring_index_ok(cq_.enabled, v, cq_.size)) {
-        on_error_(
-            cq_.enabled ? "CQ_HEAD beyond the completion ring" : "CQ_HEAD written with the completion ring disabled",
-            v);
-        return false;
-      }
-      cq_.head = v;
-      return true;
+    case FLASH_SQ_TAIL: return doorbell(sq_, sq_.tail, v, "SQ_TAIL", "submission");
+    case FLASH_CQ_HEAD: return doorbell(cq_, cq_.head, v, "CQ_HEAD", "completion");
     default: return false;
   }
+}
+
+// A doorbell (the producer's SQ_TAIL, the consumer's CQ_HEAD): an index below
+// SIZE on an enabled ring, else reported and ignored.
+bool FlashRingEngine::doorbell(const Ring& r, uint32_t& index, uint32_t v, const char* reg, const char* ring) {
+  if (!ring_index_ok(r.enabled, v, r.size)) {
+    on_error_(std::string(reg) + (r.enabled ? " beyond the " + std::string(ring) + " ring"
+                                            : " written with the " + std::string(ring) + " ring disabled"),
+              v);
+    return false;
+  }
+  index = v;
+  return true;
 }
 
 // CTRL.CQ_PHASE: completions carry a phase tag. A write restarts the
@@ -139,9 +136,9 @@ void FlashRingEngine::program(Ring& r, const char* which, uint32_t entry) {
   r.enabled = true;
 }
 
-bool FlashRingEngine::peek(fc_sqe* d) {
+bool FlashRingEngine::read_head(fc_sqe* d, uint64_t* latency_ps) {
   if (!sq_.enabled || sq_.head == sq_.tail) return false;
-  if (!dram_.read(uint64_t(sq_.base) + uint64_t(sq_.head) * sizeof *d, d, sizeof *d, nullptr)) {
+  if (!dram_.read(uint64_t(sq_.base) + uint64_t(sq_.head) * sizeof *d, d, sizeof *d, latency_ps)) {
     on_error_("submission ring became unreadable; ring disabled", sq_.base);
     sq_.enabled = false;
     return false;
@@ -150,12 +147,7 @@ bool FlashRingEngine::peek(fc_sqe* d) {
 }
 
 bool FlashRingEngine::next(fc_sqe* d, uint64_t* latency_ps) {
-  if (!sq_.enabled || sq_.head == sq_.tail) return false;
-  if (!dram_.read(uint64_t(sq_.base) + uint64_t(sq_.head) * sizeof *d, d, sizeof *d, latency_ps)) {
-    on_error_("submission ring became unreadable; ring disabled", sq_.base);
-    sq_.enabled = false;
-    return false;
-  }
+  if (!read_head(d, latency_ps)) return false;
   sq_.head = ring_next(sq_.head, sq_.size);
   return true;
 }

@@ -98,7 +98,7 @@ class FlashRingEngine {
   // unreadable (reported, ring disabled).
   bool next(fc_sqe* d, uint64_t* latency_ps = nullptr);
   // The next descriptor without taking it (false: none, or unreadable).
-  bool peek(fc_sqe* d);
+  bool peek(fc_sqe* d) { return read_head(d, nullptr); }
   bool submissions_waiting() const { return sq_.enabled && sq_.head != sq_.tail; }
 
   // ---- completions ---------------------------------------------------------
@@ -123,6 +123,8 @@ class FlashRingEngine {
     bool phase = true;  // the phase tag of the entry written at tail next (CTRL.CQ_PHASE)
   };
   void program(Ring& r, const char* which, uint32_t entry_bytes);
+  bool doorbell(const Ring& r, uint32_t& index, uint32_t v, const char* reg, const char* ring);
+  bool read_head(fc_sqe* d, uint64_t* latency_ps);  // the descriptor at SQ_HEAD (false: none, or unreadable)
 
   FlashDram& dram_;
   ErrorFn on_error_;

@@ -36,14 +36,10 @@ FakeHal::FakeHal(uint32_t dram_bytes, uint32_t blocks, uint32_t ppb, uint32_t sl
   geo_ = one_die(blocks, ppb, slots);
 }
 
-namespace {
-bool ring_register(uint32_t off) { return ssdvp::FlashRingEngine::holds(off); }
-}  // namespace
-
 uint32_t FakeHal::read32(void* ctx, uint32_t addr) {
   auto* self = static_cast<FakeHal*>(ctx);
   if (addr == SSDVP_FLASH_BASE + FLASH_CQ_TAIL) ++self->cq_tail_reads;
-  if (addr >= SSDVP_FLASH_BASE && ring_register(addr - SSDVP_FLASH_BASE))
+  if (addr >= SSDVP_FLASH_BASE && ssdvp::FlashRingEngine::holds(addr - SSDVP_FLASH_BASE))
     return self->rings_.read(addr - SSDVP_FLASH_BASE);
   auto it = self->regs_.find(addr);
   return it == self->regs_.end() ? 0 : it->second;
@@ -51,7 +47,7 @@ uint32_t FakeHal::read32(void* ctx, uint32_t addr) {
 
 void FakeHal::write32(void* ctx, uint32_t addr, uint32_t value) {
   auto* self = static_cast<FakeHal*>(ctx);
-  if (addr >= SSDVP_FLASH_BASE && ring_register(addr - SSDVP_FLASH_BASE)) {
+  if (addr >= SSDVP_FLASH_BASE && ssdvp::FlashRingEngine::holds(addr - SSDVP_FLASH_BASE)) {
     const uint32_t off = addr - SSDVP_FLASH_BASE;
     if (off == FLASH_CTRL) {
       bool held = false;  // plane descriptors waiting for their group's end
