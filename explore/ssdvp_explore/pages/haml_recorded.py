@@ -20,23 +20,31 @@ PAPER_WA = {"single+AutoSSD": 5.002, "hotis": 2.959, "asa": 3.553, "haml": 2.129
 PAPER_RT = {"single+AutoSSD": -57.7, "asa": -37.1, "hotis": -26.3}  # HAML's response time against each, %
 
 INTRO = """\
-**Setup.** Recordings of [workloads.md](workloads.md), each replayed once, open loop at half its recorded speed
-(`workload.time_scale: 2`: a recording's timestamps are those of the drive that served it, as fast as it could, so
-at the recorded speed the slower placements queued up and their response times were mostly that wait), on the
-drive it was recorded on (`configs/workloads-1g.yaml`: 4 channels x
-2 dies, 292 blocks a plane of 64 pages of 8 KiB, 1 GiB exported, 12.3 % spare, greedy GC below 16 free blocks):
+**Setup.** Recordings of [workloads.md](workloads.md), each replayed once, open loop and slower than recorded (a
+recording's timestamps are those of the drive that served it, as fast as it could, so at the recorded speed the
+slower placements queued up and their response times were mostly that wait; the factor, `workload.time_scale`, is
+given per recording below, with HAML's period and HOTIS's threshold scaled by it so that a period covers the same
+requests), on the drive it was recorded on (`configs/workloads-1g.yaml`: 4 channels x 2 dies, 292 blocks a plane
+of 64 pages of 8 KiB, 1 GiB exported, 12.3 % spare, greedy GC below 16 free blocks):
 
 {recordings}
 
+The Filebench recordings and `rocksdb-x2` are replayed as recorded, their file system's mkfs discard included:
+the drive starts the recording empty as far as the FTL knows, as the drive that served it did. The two database
+recordings are replayed without it (`workload.leading_discards: drop`, [traces.md](../traces.md#leading-discards)):
+the file system made with `nodiscard` on a used drive, which is where a database's overwrites make the drive
+collect (MariaDB's WAF is about 1.0 as recorded, 3 without the discard).
+
 No trace is looped. The paper's Table III drive (256 GB) is scaled to the recording's own drive, not the other
 way: a file system's recording is tied to the capacity it was made on. HAML's 2,560 slices become 2,621 slices of
-400 KiB; its 6 h period over days-long traces becomes 1 s of these replays (0.5 s of the recording), which span
-{spans} of simulated time at that speed; HOTIS's interval threshold is T/4; K = 6, relocated data on a frontier of its own (`ftl.placement.gc: separate`). Policies: `single` (one
+400 KiB; its 6 h period over days-long traces becomes 0.5 s of a recording (1 s at x2, 2 s at x4), and the replays
+span {spans} of simulated time; HOTIS's interval threshold is T/4; K = 6, relocated data on a frontier of its own
+(`ftl.placement.gc: separate`). Policies: `single` (one
 write frontier), `single+AutoSSD` (the same with AutoSSD's feedback-controlled GC share, `ftl.gc.trigger:
 autossd`, [firmware/gc.md](../firmware/gc.md)), `hotis`, `asa` (ASA-FTL), `haml` (HAML-K), `double` (host and GC
 frontiers) and `oracle` (each write's real death-time class from a pre-pass, as a stream ID). Three runs per
-point: the drive's history before the recording's own mkfs discard differs (a sequential fill and one drive-write
-of random overwrites with `precondition.seed` 1, 2, 3); nothing else is random. A recording and its `-seed2`
+point: the drive's history before the recording differs (a sequential fill and one drive-write of random
+overwrites with `precondition.seed` 1, 2, 3); nothing else is random. A recording and its `-seed2`
 twin are the same job run again with another seed of its own random choices (`WL_SEED=2`): the spread between
 them is the workload's, beside the drive history's within each. A cell is the mean and, after ±, the half-width
 of its 95 % interval (Student's t). Normalised response time: the mean latency of all requests over `single`'s
@@ -52,10 +60,16 @@ def _intro(df: pd.DataFrame, root: Path) -> str:
             j = wl_mod.provenance(root, w)
             job = j["job"]["file"].rsplit("/", 1)[-1].replace(".sh", "")
             params = (j["job"]["parameters"] or [""])[0].replace("WL-PARAMS ", "")
-            items.append(f"- `{w}`: job `{job}` ({params}), {j['drive']['drive_writes']:.2f} drive-writes, "
-                         f"{j['requests']:,} requests")
+            item = (f"- `{w}`: job `{job}` ({params}), {j['drive']['drive_writes']:.2f} drive-writes, "
+                    f"{j['requests']:,} requests")
         except (OSError, KeyError, ValueError):
-            items.append(f"- `{w}`")
+            item = f"- `{w}`"
+        rows = df[df["workload"] == w]
+        col = rows.get("config.workload.time_scale", pd.Series(dtype=float))
+        scale = ", ".join(f"x{v:g}" for v in sorted(pd.to_numeric(col, errors="coerce").dropna().unique()))
+        col = rows.get("config.workload.leading_discards", pd.Series(dtype=str))
+        lead = ", ".join({"send": "sent", "drop": "dropped"}.get(v, v) for v in sorted(col.dropna().astype(str).unique()))
+        items.append(f"{item}; replayed at {scale or '?'}, its mkfs discard {lead or '?'}")
         span = df[df["workload"] == w]["host.sim_time_s"]  # the shortest replay: the one that kept up
         if len(span):
             spans.append(f"{span.min():.1f} s ({w})")
@@ -166,5 +180,6 @@ REVIEWER = """\
 - *Table I, Table II and Fig. 3* are on [haml-tables.md](haml-tables.md), on these recordings and the bundled
   traces; *the sensitivity figures (K, slice size, period) on these workloads* are not made yet."""
 
-register(Page(name="haml-recorded", title="HAML-SSD's policy comparison on recorded Filebench workloads",
+register(Page(name="haml-recorded",
+              title="HAML-SSD's policy comparison on recorded applications (Filebench, RocksDB, MariaDB)",
               sweep="explore/sweeps/haml-recorded.yaml", by=PLACE, baseline="single", render=render))
