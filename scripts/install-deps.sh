@@ -7,7 +7,7 @@ set -euo pipefail
 PKGS=(build-essential cmake ninja-build pkg-config
       libsystemc-dev libboost-dev libboost-program-options-dev
       libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
-      libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev
+      libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev liblzma-dev
       verilator yosys
       libunicorn-dev gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
       clang-format clang-tidy python3-flake8  # scripts/lint.sh (CI)

@@ -15,7 +15,8 @@
 // summary's latencies are simulated; the client sees wall time.
 //
 // Recorder (--record FILE): every request as the drive saw it, in fio iolog v3
-// with picosecond timestamps (replay: workload.fio_time_unit_ps: 1), and a
+// with picosecond timestamps (its requests name the file "ssdvp", which tells
+// the replay the unit: workload.fio_time_unit_ps 0, the default), and a
 // FILE.times.csv with simulated and wall times per request.
 #pragma once
 

@@ -179,8 +179,8 @@ def main() -> None:
           "provenance in `traces/workloads/NAME.json` and `traces/README.md`). The drive is "
           "`configs/workloads.yaml` (4 GiB exported) or, for a recording sized down, `configs/workloads-1g.yaml` "
           "(1 GiB; the last table names each one's). Shares of the drive are of the recording's drive. Replay "
-          "one with `build/platform/ssdvp run -c CONFIG --trace NAME.iolog --trace-format fio "
-          "--set workload.fio_time_unit_ps=1` (unpack with `xz -dk`), or by name in a sweep "
+          "one as it is with `build/platform/ssdvp run -c CONFIG --trace traces/workloads/NAME.iolog.xz "
+          "--trace-format fio` (ssdvp reads xz, and its times are ps, which it tells from the log), or by name in a sweep "
           "(`workloads: [NAME]`, docs/exploration.md).", "",
           "Each recording replays on its drive with 0 integrity mismatches, open loop at its timestamps and "
           "closed loop at its queue depth (ctest `Workloads.Replay.NAME`: the sha256 and the first 10,000 "

@@ -132,7 +132,7 @@ git = lambda *a: subprocess.run(["git", "-C", src, *a], capture_output=True, tex
 prov = {
     "name": name,
     "recording": f"{name}.iolog.xz",
-    "format": "fio iolog v3, times in ps (--trace-format fio --set workload.fio_time_unit_ps=1)",
+    "format": "fio iolog v3, times in ps (replay: --trace NAME.iolog.xz --trace-format fio; the unit is told from the file name ssdvp)",
     "sha256_xz": hashlib.sha256(xzdata).hexdigest(),
     "sha256_iolog": hashlib.sha256(raw).hexdigest(),
     "requests": sum(v for k, v in ops.items() if k != "write_bytes"),

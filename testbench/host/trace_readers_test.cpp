@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -298,6 +299,22 @@ TEST(FioTrace, Version3TimestampsDefaultMicroseconds) {
   EXPECT_EQ(v[3].time_ps, 20000000ull);
 }
 
+// ssdvp serve --record writes ps and names the file "ssdvp": the default unit
+// (0) tells the two apart by the first request's file; a set unit wins.
+TEST(FioTrace, Version3UnitFromTheLogUnlessSet) {
+  const std::string rec = temp_trace("fio version 3 iolog\n5 ssdvp write 0 4096\n17 ssdvp read 8192 4096\n");
+  auto v = read_all(rec, fmt(TraceFormat::fio));
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[1].time_ps, 12u);  // ps
+  TraceOptions o = fmt(TraceFormat::fio);
+  o.fio_time_unit_ps = 1000000;
+  EXPECT_EQ(read_all(rec, o)[1].time_ps, 12000000u);
+  const std::string other = temp_trace("fio version 3 iolog\n5 /dev/sdb write 0 4096\n17 /dev/sdb read 0 4096\n");
+  EXPECT_EQ(read_all(other, fmt(TraceFormat::fio))[1].time_ps, 12000000u);  // fio's us
+  auto w = open_trace(rec, fmt(TraceFormat::fio));
+  EXPECT_NE(w->describe().find("fio_time_unit=auto"), std::string::npos) << w->describe();
+}
+
 TEST(FioTrace, Version3MillisecondUnit) {
   TraceOptions o = fmt(TraceFormat::fio);
   o.fio_time_unit_ps = 1000000000;
@@ -316,6 +333,97 @@ TEST(FioTrace, MalformedLines) {
                "a fio action (read, write, trim, sync, datasync, add, open, close, wait), got 'erase'");
   expect_error(TraceFormat::fio, "fio version 2 iolog\n/dev/sda read 4096\n", 2, "'offset length' after 'read'");
   expect_error(TraceFormat::fio, "fio version 3 iolog\nx /dev/sda read 0 4096\n", 2, "timestamp (field 1), got 'x'");
+}
+
+// --- compressed traces (xz, gzip: known by their first bytes) ------------------
+
+// Runs `cmd` through the shell; the test fails (not skips) when it fails: xz
+// and gzip are in every Debian base system.
+void sh(const std::string& cmd) { ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd; }
+
+void expect_same(const std::vector<IoRequest>& a, const std::vector<IoRequest>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].time_ps, b[i].time_ps) << i;
+    EXPECT_EQ(a[i].offset, b[i].offset) << i;
+    EXPECT_EQ(a[i].length, b[i].length) << i;
+    EXPECT_EQ(a[i].op, b[i].op) << i;
+    EXPECT_EQ(a[i].device, b[i].device) << i;
+    EXPECT_EQ(a[i].line, b[i].line) << i;
+  }
+}
+
+TEST(CompressedTrace, XzAndGzipReadAsThePlainFileWhateverTheirName) {
+  const std::string plain = fixture("mqsim_basic.ascii");
+  const auto want = read_all(plain, fmt(TraceFormat::mqsim));
+  ASSERT_EQ(want.size(), 4u);                                                      // its zero-length record skipped
+  const std::string xz = temp_trace("", ".trace"), gz = temp_trace("", ".ascii");  // no telling suffix
+  sh("xz -c '" + plain + "' > '" + xz + "'");
+  sh("gzip -c '" + plain + "' > '" + gz + "'");
+  expect_same(read_all(xz, fmt(TraceFormat::mqsim)), want);
+  expect_same(read_all(gz, fmt(TraceFormat::mqsim)), want);
+  EXPECT_EQ(detect_trace_format(xz), TraceFormat::mqsim);  // detection reads the unpacked lines
+  auto w = open_trace(xz, fmt(TraceFormat::mqsim));
+  expect_same(read_all(*w), want);
+  w->rewind();  // a looped trace rereads the unpacked copy
+  expect_same(read_all(*w), want);
+  // Concatenated members and streams (`cat a.gz b.gz`, `xz` of several files) are one trace.
+  const std::string gz2 = temp_trace("", ".gz"), xz2 = temp_trace("", ".xz");
+  sh("cat '" + gz + "' '" + gz + "' > '" + gz2 + "'");
+  sh("cat '" + xz + "' '" + xz + "' > '" + xz2 + "'");
+  EXPECT_EQ(read_all(gz2, fmt(TraceFormat::mqsim)).size(), 8u);
+  EXPECT_EQ(read_all(xz2, fmt(TraceFormat::mqsim)).size(), 8u);
+}
+
+TEST(CompressedTrace, TruncatedOrDamagedStreamNamesTheFileAndWhatWasExpected) {
+  std::string body;
+  for (int i = 0; i < 20000; ++i) body += std::to_string(i * 1000) + " 0 " + std::to_string(i * 8) + " 8 0\n";
+  const std::string plain = temp_trace(body);
+  for (const std::string tool : {"xz", "gzip"}) {
+    const std::string packed = temp_trace("", "." + tool), cut = temp_trace("", "." + tool + "-cut");
+    sh(tool + " -c '" + plain + "' > '" + packed + "'");
+    sh("head -c $(( $(stat -c %s '" + packed + "') / 2 )) '" + packed + "' > '" + cut + "'");
+    try {
+      read_all(cut, fmt(TraceFormat::mqsim));
+      FAIL() << tool << ": a truncated stream was read";
+    } catch (const TraceError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find(cut + ": expected a complete " + tool + " stream, got a truncated stream"), std::string::npos)
+          << m;
+    }
+    const std::string bad = temp_trace("", "." + tool + "-bad");  // a byte in the middle flipped
+    sh("cp '" + packed + "' '" + bad + "' && printf '\\377' | dd of='" + bad + "' bs=1 seek=$(( $(stat -c %s '" +
+       packed + "') / 2 )) conv=notrunc status=none");
+    try {
+      read_all(bad, fmt(TraceFormat::mqsim));
+      FAIL() << tool << ": a damaged stream was read";
+    } catch (const TraceError& e) {
+      EXPECT_NE(std::string(e.what()).find(bad + ": expected a complete " + tool + " stream, got "), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+TEST(CompressedTrace, ARecordingIsReadAsCommittedAndItsTimeUnitIsNamedWhenWrong) {
+  // traces/workloads/ holds recordings of ssdvp serve --record: fio v3 iologs in ps, xz-compressed.
+  const std::string rec = bundled("workloads/rocksdb-1g.iolog.xz");
+  TraceOptions o = fmt(TraceFormat::fio);
+  o.fio_time_unit_ps = 1;
+  auto w = open_trace(rec, o);
+  const auto v = read_all(*w);
+  // Its provenance (traces/workloads/rocksdb-1g.json): 5196 records: 4056 writes, 20 reads, 56 trims, 1064 syncs.
+  EXPECT_EQ(w->stats().records, 5196u);
+  EXPECT_EQ(w->stats().writes, 4056u);
+  EXPECT_EQ(w->stats().reads, 20u);
+  EXPECT_EQ(w->stats().trims, 56u);
+  o.fio_time_unit_ps = 1000000;  // fio's microseconds: a ps recording's times overflow at some line
+  o.time_scale = 1e6;
+  try {
+    read_all(rec, o);
+    FAIL() << "a recording's ps timestamps read as us x 1e6 fit in 2^64 ps";
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find("set workload.fio_time_unit_ps: 1"), std::string::npos) << e.what();
+  }
 }
 
 // --- common behaviour ---------------------------------------------------------

@@ -11,6 +11,9 @@
 #include <map>
 #include <mutex>
 
+#include <lzma.h>
+#include <zlib.h>
+
 #include "workload.h"
 
 namespace ssdvp::host::detail {
@@ -39,10 +42,159 @@ namespace {
 
 // A trace that is not a regular file (`--trace <(zcat t.gz)`, /dev/stdin, a
 // FIFO) can be read only once, but a trace is read more than once: format
-// detection reads its first lines, a looped trace rewinds. Such a trace is
-// copied once, at its first open, into an unlinked temporary file (on disk,
-// not in memory: a piped trace may be larger than memory); every later open
-// of the same path reads that copy from its start.
+// detection reads its first lines, a looped trace rewinds. A compressed trace
+// (xz or gzip, known by its first bytes, whatever its name) is read through
+// its decompressor. Either is copied once, at its first open, into an
+// unlinked temporary file (on disk, not in memory: a piped or unpacked trace
+// may be larger than memory), decompressed on the way; every later open of
+// the same path reads that copy from its start.
+
+enum class Packing { plain, gzip, xz };
+
+Packing packing_of(const unsigned char* b, size_t n) {
+  static const unsigned char kXz[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
+  if (n >= 6 && std::memcmp(b, kXz, 6) == 0) return Packing::xz;
+  if (n >= 2 && b[0] == 0x1F && b[1] == 0x8B) return Packing::gzip;
+  return Packing::plain;
+}
+
+// The packing of a regular file from its first bytes (plain when shorter).
+Packing packing_of_file(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return Packing::plain;  // the caller's fopen names the error
+  unsigned char b[6];
+  const size_t n = std::fread(b, 1, sizeof b, f);
+  std::fclose(f);
+  return packing_of(b, n);
+}
+
+const char* packing_name(Packing p) { return p == Packing::xz ? "xz" : p == Packing::gzip ? "gzip" : "plain"; }
+
+// Writes all of [data, data + n) to fd; false with errno set on an error.
+bool write_all(int fd, const char* data, size_t n) {
+  for (size_t off = 0; off < n;) {
+    const ssize_t w = ::write(fd, data + off, n - off);
+    if (w < 0) return false;
+    off += static_cast<size_t>(w);
+  }
+  return true;
+}
+
+// A decompressor fed chunks of the input; it writes what it decodes to fd.
+// Throws TraceError naming the path and the byte offset of a damaged input.
+class Unpacker {
+ public:
+  Unpacker(const std::string& path, Packing p, int fd) : path_(path), packing_(p), fd_(fd), out_(1u << 20) {
+    if (p == Packing::xz) {
+      if (lzma_stream_decoder(&xz_, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
+        throw TraceError(path + ": cannot start the xz decoder");
+    } else if (p == Packing::gzip) {
+      if (inflateInit2(&gz_, 15 + 32) != Z_OK) throw TraceError(path + ": cannot start the gzip decoder");
+    }
+  }
+  ~Unpacker() {
+    if (packing_ == Packing::xz) lzma_end(&xz_);
+    if (packing_ == Packing::gzip) inflateEnd(&gz_);
+  }
+  Unpacker(const Unpacker&) = delete;
+  Unpacker& operator=(const Unpacker&) = delete;
+
+  // One chunk of input; `last` at the end of the input (n may be 0).
+  void feed(const char* in, size_t n, bool last) {
+    if (packing_ == Packing::plain) {
+      emit(in, n);
+    } else if (packing_ == Packing::xz) {
+      feed_xz(in, n, last);
+    } else {
+      feed_gzip(in, n, last);
+    }
+    consumed_ += n;
+  }
+
+ private:
+  void emit(const char* data, size_t n) {
+    if (!write_all(fd_, data, n))
+      throw TraceError(path_ + ": cannot copy the trace to a temporary file: " + std::strerror(errno));
+  }
+  [[noreturn]] void damaged(const std::string& what) const {
+    throw TraceError(path_ + ": expected a complete " + packing_name(packing_) + " stream, got " + what +
+                     " (within compressed bytes " + std::to_string(consumed_) + "-" +
+                     std::to_string(consumed_ + chunk_) + ")");
+  }
+  void feed_xz(const char* in, size_t n, bool last) {
+    chunk_ = n;
+    xz_.next_in = reinterpret_cast<const uint8_t*>(in);
+    xz_.avail_in = n;
+    for (;;) {
+      xz_.next_out = reinterpret_cast<uint8_t*>(out_.data());
+      xz_.avail_out = out_.size();
+      const lzma_ret r = lzma_code(&xz_, last ? LZMA_FINISH : LZMA_RUN);
+      emit(out_.data(), out_.size() - xz_.avail_out);
+      if (r == LZMA_STREAM_END) return;
+      if (r == LZMA_BUF_ERROR) {  // no progress possible: more input needed
+        if (last) damaged("a truncated stream");
+        return;
+      }
+      if (r != LZMA_OK)
+        damaged(r == LZMA_DATA_ERROR     ? "damaged data"
+                : r == LZMA_FORMAT_ERROR ? "an unknown format"
+                : r == LZMA_MEM_ERROR    ? "a stream too large for memory"
+                                         : "decoder error " + std::to_string(r));
+      if (!last && xz_.avail_in == 0 && xz_.avail_out != 0) return;  // all of this chunk decoded
+    }
+  }
+  void feed_gzip(const char* in, size_t n, bool last) {
+    chunk_ = n;
+    gz_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in));
+    gz_.avail_in = static_cast<uInt>(n);
+    for (;;) {
+      if (gz_done_) {
+        if (gz_.avail_in == 0) break;
+        if (inflateReset(&gz_) != Z_OK) damaged("a decoder error");  // another gzip member follows
+        gz_done_ = false;
+      }
+      gz_.next_out = reinterpret_cast<Bytef*>(out_.data());
+      gz_.avail_out = static_cast<uInt>(out_.size());
+      const int r = inflate(&gz_, Z_NO_FLUSH);
+      emit(out_.data(), out_.size() - gz_.avail_out);
+      if (r == Z_STREAM_END) {
+        gz_done_ = true;
+        continue;
+      }
+      if (r == Z_BUF_ERROR || (r == Z_OK && gz_.avail_in == 0 && gz_.avail_out != 0)) break;
+      if (r != Z_OK) damaged(r == Z_DATA_ERROR ? "damaged data" : "a decoder error " + std::to_string(r));
+    }
+    if (last && !gz_done_) damaged("a truncated stream");
+  }
+
+  std::string path_;
+  Packing packing_;
+  int fd_;
+  std::vector<char> out_;
+  lzma_stream xz_ = LZMA_STREAM_INIT;
+  z_stream gz_{};
+  bool gz_done_ = false;
+  uint64_t consumed_ = 0;
+  size_t chunk_ = 0;
+};
+
+// Copies `in` (from its current position) into fd, decompressing per its
+// first bytes.
+void spool_into(const std::string& path, std::FILE* in, int fd) {
+  std::vector<char> buf(1u << 20);
+  size_t n = std::fread(buf.data(), 1, buf.size(), in);
+  Unpacker u(path, packing_of(reinterpret_cast<const unsigned char*>(buf.data()), n), fd);
+  for (;;) {
+    if (n == 0) {
+      if (std::ferror(in)) throw TraceError(path + ": read error: " + std::strerror(errno));
+      u.feed(buf.data(), 0, true);
+      return;
+    }
+    u.feed(buf.data(), n, false);
+    n = std::fread(buf.data(), 1, buf.size(), in);
+  }
+}
+
 std::FILE* open_spooled(const std::string& path) {
   static std::mutex mu;
   static std::map<std::string, int> spools;  // path -> fd of the unlinked copy (kept open until exit)
@@ -59,36 +211,22 @@ std::FILE* open_spooled(const std::string& path) {
     const int fd = ::mkstemp(tmpl.data());
     if (fd < 0) {
       std::fclose(in);
-      throw TraceError(path + ": cannot copy the piped trace to a temporary file in " + tmpl + ": " +
-                       std::strerror(errno));
+      throw TraceError(path + ": cannot copy the trace to a temporary file in " + tmpl + ": " + std::strerror(errno));
     }
     ::unlink(tmpl.c_str());  // ours alone; gone when the process ends, however it ends
-    std::vector<char> buf(1u << 20);
-    for (;;) {
-      const size_t n = std::fread(buf.data(), 1, buf.size(), in);
-      if (n == 0) break;
-      for (size_t off = 0; off < n;) {
-        const ssize_t w = ::write(fd, buf.data() + off, n - off);
-        if (w < 0) {
-          const int err = errno;
-          std::fclose(in);
-          ::close(fd);
-          throw TraceError(path + ": cannot copy the piped trace to a temporary file: " + std::strerror(err));
-        }
-        off += static_cast<size_t>(w);
-      }
-    }
-    const bool bad = std::ferror(in);
-    std::fclose(in);
-    if (bad) {
+    try {
+      spool_into(path, in, fd);
+    } catch (...) {
+      std::fclose(in);
       ::close(fd);
-      throw TraceError(path + ": read error: " + std::strerror(errno));
+      throw;
     }
+    std::fclose(in);
     it = spools.emplace(path, fd).first;
   }
   // a new open file description: its own offset, independent of other readers
   std::FILE* f = std::fopen(("/proc/self/fd/" + std::to_string(it->second)).c_str(), "rb");
-  if (!f) throw TraceError(path + ": cannot reopen the copy of the piped trace: " + std::strerror(errno));
+  if (!f) throw TraceError(path + ": cannot reopen the copy of the trace: " + std::strerror(errno));
   return f;
 }
 
@@ -96,7 +234,8 @@ std::FILE* open_spooled(const std::string& path) {
 
 LineReader::LineReader(const std::string& path) : path_(path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+  const bool piped = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+  if (piped || (S_ISREG(st.st_mode) && packing_of_file(path) != Packing::plain)) {
     f_ = open_spooled(path);
   } else {
     f_ = std::fopen(path.c_str(), "rb");

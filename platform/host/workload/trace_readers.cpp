@@ -85,7 +85,7 @@ class TraceReader : public Workload {
       }
       prev_ = r.time_ps;
       const u128 rel = r.time_ps - base_;
-      if (rel > UINT64_MAX) fail("a time less than 2^64 ps (213 days) after the first record", line);
+      if (rel > UINT64_MAX) fail("a time less than 2^64 ps (213 days) after the first record" + time_hint(), line);
       out.time_ps = scale_time(static_cast<uint64_t>(rel), line);
       out.offset = r.offset;
       out.length = r.length;
@@ -128,6 +128,8 @@ class TraceReader : public Workload {
   virtual LineKind parse(std::string_view line, RawRecord& r) = 0;
   virtual void reset() {}
   virtual std::string describe_extra() const { return {}; }
+  // Appended to a time-overflow error: what may be wrong with the time unit.
+  virtual std::string time_hint() const { return {}; }
 
   [[noreturn]] void fail(const std::string& what, std::string_view got) const {
     throw TraceError(lines_.path() + ":" + std::to_string(lines_.line_number()) + ": expected " + what + ", got '" +
@@ -161,7 +163,7 @@ class TraceReader : public Workload {
   uint64_t scale_time(uint64_t rel, std::string_view line) const {
     if (opt_.time_scale == 1.0) return rel;
     const long double t = static_cast<long double>(rel) * static_cast<long double>(opt_.time_scale) + 0.5L;
-    if (t >= 18446744073709551616.0L) fail("a scaled time less than 2^64 ps", line);
+    if (t >= 18446744073709551616.0L) fail("a scaled time less than 2^64 ps" + time_hint(), line);
     return static_cast<uint64_t>(t);
   }
 
@@ -416,7 +418,13 @@ class FioReader final : public TraceReader {
   }
 
   std::string describe_extra() const override {
-    return "fio_time_unit=" + std::to_string(options().fio_time_unit_ps) + "ps";
+    const uint64_t u = options().fio_time_unit_ps;
+    return "fio_time_unit=" + (u ? std::to_string(u) + "ps" : std::string("auto"));
+  }
+  std::string time_hint() const override {
+    if (version_ != 3 || unit_ps_ == 1) return {};
+    return " (timestamps read as units of " + std::to_string(unit_ps_) +
+           " ps; a recording of ssdvp serve --record counts ps: set workload.fio_time_unit_ps: 1)";
   }
 
   LineKind parse(std::string_view line, RawRecord& r) override {
@@ -428,6 +436,7 @@ class FioReader final : public TraceReader {
         version_ = 3;
       else
         fail("the header 'fio version 2 iolog' or 'fio version 3 iolog'", line);
+      unit_ps_ = options().fio_time_unit_ps;  // 0: told at the first request
       return LineKind::ignore;
     }
     std::string_view f[5];
@@ -436,7 +445,8 @@ class FioReader final : public TraceReader {
     if (version_ == 3) {
       if (n < 3) fail("'timestamp filename action [offset length]'", line);
       const uint64_t ts = u64(f[0], "timestamp (field 1)");
-      r.time_ps = static_cast<u128>(ts) * options().fio_time_unit_ps;
+      if (unit_ps_ == 0) unit_ps_ = f[1] == "ssdvp" ? 1 : kPsPerUs;  // auto: ssdvp serve --record writes ps
+      r.time_ps = static_cast<u128>(ts) * unit_ps_;
       i = 1;
     } else {
       if (n < 2) fail("'filename action [offset length]'", line);
@@ -490,6 +500,7 @@ class FioReader final : public TraceReader {
   int version_ = 0;
   std::unordered_map<std::string, uint32_t> files_;  // file name -> device index, in order of appearance
   u128 wait_ps_ = 0;
+  uint64_t unit_ps_ = 0;  // v3 timestamp unit: the option, or decided at the first request (auto)
   std::string last_file_;
   uint32_t last_id_ = 0;
 };
@@ -520,7 +531,6 @@ void validate(const TraceOptions& opt) {
     throw std::invalid_argument("trace option time_scale must be a finite number >= 0, got " +
                                 format_double(opt.time_scale));
   if (opt.blkparse_action.empty()) throw std::invalid_argument("trace option blkparse_action must not be empty");
-  if (opt.fio_time_unit_ps == 0) throw std::invalid_argument("trace option fio_time_unit_ps must be > 0");
   if (opt.device < -1 || opt.device > static_cast<int64_t>(UINT32_MAX))
     throw std::invalid_argument("trace option device must be -1 (all) or a device number, got " +
                                 std::to_string(opt.device));

@@ -85,9 +85,11 @@ struct TraceOptions {
   double time_scale = 1.0;            // multiplies inter-arrival times (2.0 = half the rate); >= 0
   bool skip_zero_length = true;       // zero-length read/write/trim: skip and count (true) or TraceError
   std::string blkparse_action = "Q";  // the blkparse action whose lines are requests
-  // Unit of the fio v3 iolog timestamp column, in ps. Default: microseconds,
-  // what fio's own writer (iolog.c, log_io_u: utime_since_now()) prints.
-  uint64_t fio_time_unit_ps = 1000000ull;
+  // Unit of the fio v3 iolog timestamp column, in ps. 0 (the default): from
+  // the log: ps when its first request names the file "ssdvp" (a recording of
+  // ssdvp serve --record), else microseconds, what fio's own writer (iolog.c,
+  // log_io_u: utime_since_now()) prints.
+  uint64_t fio_time_unit_ps = 0;
 };
 
 // "mqsim", "disksim", "msr", "systor", "spc", "blkparse", "fio"; throws
@@ -101,8 +103,7 @@ TraceFormat detect_trace_format(const std::string& path);
 
 // Opens a streaming reader. Throws TraceError if the file cannot be opened
 // (or, with opt.detect, its format cannot be told) and std::invalid_argument
-// for bad options (negative or non-finite time_scale, empty blkparse_action,
-// zero fio_time_unit_ps).
+// for bad options (negative or non-finite time_scale, empty blkparse_action).
 std::unique_ptr<Workload> open_trace(const std::string& path, const TraceOptions& opt);
 
 // Replays `inner` `loops` times (0 = forever). Each pass's times continue
