@@ -37,7 +37,7 @@ collect (MariaDB's WAF is about 1.0 as recorded, 3 without the discard).
 
 No trace is looped. The paper's Table III drive (256 GB) is scaled to the recording's own drive, not the other
 way: a file system's recording is tied to the capacity it was made on. HAML's 2,560 slices become 2,621 slices of
-400 KiB; its 6 h period over days-long traces becomes 0.5 s of a recording (1 s at x2, 2 s at x4), and the replays
+400 KiB; its 6 h period over days-long traces becomes 0.5 s of a recording (1 s at x2, 4 s at x8), and the replays
 span {spans} of simulated time; HOTIS's interval threshold is T/4; K = 6, relocated data on a frontier of its own
 (`ftl.placement.gc: separate`). Policies: `single` (one
 write frontier), `single+AutoSSD` (the same with AutoSSD's feedback-controlled GC share, `ftl.gc.trigger:
