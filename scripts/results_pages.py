@@ -98,6 +98,7 @@ ROWS = [
                               for s in ("", "-heldout", "-cpu", "-scale", "-sens")],
         wall=("table.csv", "run.wall_s")),
     _explore("haml-recorded", "explore/sweeps/haml-recorded.yaml"),
+    _explore("haml-recorded-sens", "explore/sweeps/haml-recorded-sens.yaml"),
     Row("overview", "script", "python3 scripts/overview.py", "render only: 0.1 s (measured)",
         render=["{python}", "scripts/overview.py", "--data", "{data}", "--out", "{out}"],
         deps=["scripts/overview.py"]),

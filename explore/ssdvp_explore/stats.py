@@ -33,4 +33,4 @@ def fmt_ci(xs, fmt: str = ".1f") -> str:
     if not v:
         return ""
     m, h = mean_ci(v)
-    return format(m, fmt) + (" ± " + format(h, fmt) if len(v) > 1 else "")
+    return format(m, fmt) + (" ± " + format(h, fmt.replace("+", "")) if len(v) > 1 else "")

@@ -178,7 +178,8 @@ REVIEWER = """\
   (docs/models/accel.md), so it changes when the classes are ready, not which they are; these runs use the
   firmware's software clustering.
 - *Table I, Table II and Fig. 3* are on [haml-tables.md](haml-tables.md), on these recordings and the bundled
-  traces; *the sensitivity figures (K, slice size, period) on these workloads* are not made yet."""
+  traces; *the sensitivity figures (K, slice size, period)* on three of these recordings are on
+  [haml-recorded-sens.md](haml-recorded-sens.md)."""
 
 register(Page(name="haml-recorded",
               title="HAML-SSD's policy comparison on recorded applications (Filebench, RocksDB, MariaDB)",
