@@ -186,11 +186,10 @@ def closing(ctx: PageContext, reviewer: str, base: str) -> list[str]:
 
 def saturated(df: pd.DataFrame, by: str) -> str:
     """Which runs warned that the open-loop arrivals outran the drive (their latencies are mostly host queueing)."""
-    if "warnings" not in df:
-        return ""
-    sat = df["warnings"].astype(str).str.contains("outran")
+    # (a table has a warnings column when any of its runs warned of anything)
+    sat = df["warnings"].astype(str).str.contains("outran") if "warnings" in df else pd.Series(False, df.index)
     if not sat.any():
-        return "No run's open-loop arrivals outran the drive."
+        return f"None of the {len(df)} runs saturated (no run warned that its open-loop arrivals outran the drive)."
     per = df[sat].groupby(["workload", by]).size()
     return (f"**{int(sat.sum())} of {len(df)} runs were saturated**: the recording's arrivals outran the drive and "
             "requests queued in the host, so their latencies are mostly that wait (" +
