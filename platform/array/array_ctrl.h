@@ -132,6 +132,8 @@ class ArrayController : public sc_core::sc_module {
   uint64_t requests() const { return requests_; }
 
  private:
+  nlohmann::json gc_summary() const;        // part of summary()
+  nlohmann::json degraded_summary() const;  // part of summary()
   struct DevIo {
     uint64_t op;  // stripe operation id
     uint32_t dev;

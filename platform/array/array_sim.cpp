@@ -209,6 +209,15 @@ RunOutcome ArraySimulation::run() {
   }
   if (timeline_) timeline_->close();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  uint64_t violations = 0;
+  out.summary = summarize(wall, violations);
+  out.clean = ctrl_->mismatches() == 0 && violations == 0 && ctrl_->finished();
+  return out;
+}
+
+// summary.json: the array's controller, each device (Device::timed_summary)
+// and their mean; violations: the devices' flash violations.
+nlohmann::json ArraySimulation::summarize(double wall, uint64_t& violations) const {
   using nlohmann::json;
   json j;
   j["ssdvp_version"] = ssdvp_version();
@@ -218,23 +227,21 @@ RunOutcome ArraySimulation::run() {
   j["workload"] = {{"description", workload_desc_}, {"records_read", workload_->stats().records}};
   j["array"] = ctrl_->summary();
   json devs = json::array();
-  uint64_t forced = 0, violations = 0;
+  uint64_t forced = 0;
+  double waf = 0, gc_s = 0;
+  uint64_t erases = 0;
   for (uint32_t i = 0; i < devs_.size(); ++i) {
     json d = devs_[i]->timed_summary(uint64_t(ctrl_->sim_seconds() * 1e12));
     d["io"] = j["array"]["devices_io"][i];
     forced += d["gc_forced"].get<uint64_t>();
     violations += d["flash"]["violations"].get<uint64_t>();
+    waf += d["waf"].get<double>();
+    gc_s += d["gc_active_s"].get<double>();
+    erases += d["erases"].get<uint64_t>();
     devs.push_back(d);
   }
   j["array"].erase("devices_io");
   j["array"]["forced_collisions"] = forced;
-  double waf = 0, gc_s = 0;
-  uint64_t erases = 0;
-  for (const auto& d : devs) {
-    waf += d["waf"].get<double>();
-    gc_s += d["gc_active_s"].get<double>();
-    erases += d["erases"].get<uint64_t>();
-  }
   j["array"]["device_mean"] = {{"waf", waf / double(devs.size())},
                                {"gc_active_s", gc_s / double(devs.size())},
                                {"erases", double(erases) / double(devs.size())}};
@@ -245,9 +252,7 @@ RunOutcome ArraySimulation::run() {
               {"host_ios_per_s", wall > 0 ? double(ctrl_->requests()) / wall : 0.0},
               {"peak_rss_mb", double(ru.ru_maxrss) / 1024.0},
               {"finished", ctrl_->finished()}};
-  out.summary = j;
-  out.clean = ctrl_->mismatches() == 0 && violations == 0 && ctrl_->finished();
-  return out;
+  return j;
 }
 
 void ArraySimulation::write_outputs(const std::string& dir, const RunOutcome& out) const {

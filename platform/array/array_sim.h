@@ -33,6 +33,7 @@ class ArraySimulation {
   Device& device(uint32_t i) { return *devs_[i]; }
 
  private:
+  nlohmann::json summarize(double wall, uint64_t& violations) const;
   void build();
   void precondition();
 

@@ -1,6 +1,8 @@
 // device.cpp - see device.h.
 #include "run/device.h"
 
+#include "run/device_summary.h"
+
 namespace ssdvp {
 
 Device::Device(const std::string& soc_name, Config& cfg) : soc_(std::make_unique<SsdSoc>(soc_name.c_str(), cfg)) {}
@@ -21,30 +23,25 @@ void Device::mark_start() {
 nlohmann::json Device::timed_summary(uint64_t span_ps) {
   Controller& fw = soc_->cpu();
   const ftl_stats s = fw.stats();
-  const uint64_t host = s.host_lba_writes - at_start_.host_lba_writes;
-  const uint64_t gc = s.gc_lba_writes - at_start_.gc_lba_writes;
+  const DeviceSummary d = DeviceSummary::between(fw, s, at_start_, at_start_gc_active_ns_);
   const FlashCtrl& fl = soc_->flash;
-  return {{"waf", host ? double(host + gc) / double(host) : 0.0},
-          {"host_lba_writes", host},
-          {"host_lba_reads", s.host_lba_reads - at_start_.host_lba_reads},
-          {"gc_lba_writes", gc},
-          {"gc_runs", s.gc_victims - at_start_.gc_victims},
-          {"erases", s.erases - at_start_.erases},
-          {"gc_active_s", double(fw.gc_active_ns(fw.firmware_time_ns()) - at_start_gc_active_ns_) * 1e-9},
-          {"gc_forced", s.gc_forced - at_start_.gc_forced},
-          {"gc_events_lost", s.gc_events_lost - at_start_.gc_events_lost},
-          {"free_blocks_min", s.free_blocks_min},
-          {"write_stalls", s.write_stalls - at_start_.write_stalls},
-          {"host_commands", s.host_cmds - at_start_.host_cmds},
-          {"flash",
-           {{"reads", fl.reads()},
-            {"programs", fl.programs()},
-            {"erases", fl.erases()},
-            {"violations", fl.violations()},
-            {"errors", fl.errors()}}},
-          {"ftl", {{"spare", state_->spare_json(state_->free_pool_mean(), host)}}},
-          {"dies", state_->dies_json(span_ps ? span_ps : 1)},
-          {"fault", fw.fault()}};
+  nlohmann::json j = d.json();
+  j.update({{"host_lba_reads", s.host_lba_reads - at_start_.host_lba_reads},
+            {"gc_forced", s.gc_forced - at_start_.gc_forced},
+            {"gc_events_lost", s.gc_events_lost - at_start_.gc_events_lost},
+            {"free_blocks_min", s.free_blocks_min},
+            {"write_stalls", s.write_stalls - at_start_.write_stalls},
+            {"host_commands", s.host_cmds - at_start_.host_cmds},
+            {"flash",
+             {{"reads", fl.reads()},
+              {"programs", fl.programs()},
+              {"erases", fl.erases()},
+              {"violations", fl.violations()},
+              {"errors", fl.errors()}}},
+            {"ftl", {{"spare", state_->spare_json(state_->free_pool_mean(), d.host)}}},
+            {"dies", state_->dies_json(span_ps ? span_ps : 1)},
+            {"fault", fw.fault()}});
+  return j;
 }
 
 }  // namespace ssdvp

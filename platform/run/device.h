@@ -36,8 +36,9 @@ class Device {
 
   // Records the firmware's figures: the timed part starts here.
   void mark_start();
-  // Firmware figures over the timed part (since mark_start): WAF, GC,
-  // erases, GC time, forced collections, and the flash and NVMe counters;
+  // Firmware figures over the timed part (since mark_start): a DeviceSummary
+  // (WAF, host and GC writes, erases, GC victims and time, device_summary.h),
+  // forced collections, and the flash and NVMe counters;
   // per-die idle time and free blocks ("dies") and the spare factor
   // ("ftl.spare") as a single run reports them. span_ps: the timed part.
   nlohmann::json timed_summary(uint64_t span_ps);

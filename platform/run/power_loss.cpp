@@ -60,24 +60,12 @@ void suspend_or_resume(sc_core::sc_object& root, bool suspend) {
 void halt_processes(sc_core::sc_object& root) { suspend_or_resume(root, true); }
 void resume_processes(sc_core::sc_object& root) { suspend_or_resume(root, false); }
 
-nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& sb, const PowerKeys& k, bool go_on) {
-  const auto w0 = std::chrono::steady_clock::now();
-  const uint64_t cut_ps = sc_core::sc_time_stamp().value();
-  const uint32_t outstanding = host.outstanding_commands();
-  Controller& fw = soc.cpu();
-  const ftl_stats at_cut = fw.stats();
-  const uint64_t now_ns = fw.firmware_time_ns();
-  const bool gc_at_cut = fw.gc_active_ns(now_ns) != at_cut.gc_active_ns;  // a victim open: GC relocating
-  const bool ckpt_at_cut = at_cut.ckpt_in_progress != 0;
-  const FlashCtrl::CutResult torn = soc.flash.power_cut(k.plp);
-  soc.nvme.power_loss();  // queues and unpublished completions gone
-  halt_processes(host);   // the host waits for the drive to be ready again
-  host.power_loss();      // its outstanding commands fail; its queue is created again
-  soc.flash.set_functional(true);
-  const uint32_t unflushed = k.plp ? fw.power_fail(k.plp_pages) : 0;
-  if (!k.plp) fw.pause_functional();
+namespace {
 
-  // Power-up: the firmware recovers in simulated time from now.
+// Power-up: the firmware recovers in simulated time from now. Its "recovery"
+// section; the functional path is on again after it.
+nlohmann::json recover(SsdSoc& soc) {
+  Controller& fw = soc.cpu();
   soc.flash.set_functional(false);
   const Controller::Usage u0 = fw.usage();
   const uint64_t up_ns = fw.firmware_time_ns();
@@ -100,15 +88,34 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
     if (const uint64_t n = u1.ops[op] - u0.ops[op])
       ops[CpuNative::op_name(static_cast<enum fw_op>(op))] = {{"count", n},
                                                               {"time_s", double(u1.op_ps[op] - u0.op_ps[op]) * 1e-12}};
+  return {{"pages_read", rs.recovery_pages},
+          {"torn_pages", rs.recovery_torn},
+          {"checkpoint_generation", rs.recovery_ckpt_gen},
+          {"checkpoint_pages_read", rs.recovery_ckpt_pages},
+          {"checkpoints_torn", rs.recovery_ckpt_torn},
+          {"checkpoint_entries_dropped", rs.recovery_dropped},
+          {"lbas_mapped", rs.recovery_lbas},
+          {"free_blocks", rs.free_blocks},
+          {"blocks_reopened", rs.recovery_reopened},
+          {"trim_log_lbas_unmapped", rs.recovery_trimmed},
+          {"time_s", double(ready_ns - up_ns) * 1e-9},
+          {"scan_time_s", double(rs.recovery_ns) * 1e-9},
+          {"cpu_s", double(u1.compute_ps + u1.bus_ps - u0.compute_ps - u0.bus_ps) * 1e-12},
+          {"cpu_bus_s", double(u1.bus_ps - u0.bus_ps) * 1e-12},
+          {"cpu_instructions", u1.instructions - u0.instructions},  // iss mode (native: 0)
+          {"cpu_ops", ops}};
+}
 
-  // The host reads every LBA back.
+// The host reads every LBA back, each checked against the scoreboard (with
+// go_on, which then takes what was found as the data). Its "check" section;
+// violations: what the check refuses.
+nlohmann::json check_read_back(SsdSoc& soc, Scoreboard& sb, const PowerKeys& k, bool trims_durable, bool go_on,
+                               uint64_t& violations) {
+  Controller& fw = soc.cpu();
   const uint64_t lbas = soc.logical_lbas();
   const uint32_t chunk = std::max<uint32_t>(1, std::min<uint32_t>(soc.fw_config().max_transfer_lbas, 256));
   std::vector<uint32_t> tok(chunk);
   uint64_t latest = 0, older = 0, lost = 0, foreign = 0, unchecked = 0, unreadable = 0, dealloc = 0;
-  // With the trim log (trimlog.c: with checkpoints unless power.trim_log.mode
-  // is off, without them when it is on) deallocations are checked like writes.
-  const bool trims_durable = ftl_trims_persistent(&soc.fw_config()) != 0;
   for (uint64_t lba = 0; lba < lbas; lba += chunk) {
     const uint32_t n = uint32_t(std::min<uint64_t>(chunk, lbas - lba));
     if (fw.func_read(lba, n, tok.data()) != 0) {  // a command failed: read LBA by LBA
@@ -133,6 +140,41 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
       if (go_on) sb.recovered(lba + i, found);
     }
   }
+  violations = lost + foreign + unreadable;
+  return {{"lbas", lbas},
+          {"latest", latest},
+          {"older_allowed", older},
+          {"durable_lost", lost},
+          {"foreign", foreign},
+          {"unreadable", unreadable},
+          {"deallocated_unchecked", unchecked},
+          {"deallocated_latest", dealloc}};
+}
+
+}  // namespace
+
+nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& sb, const PowerKeys& k, bool go_on) {
+  const auto w0 = std::chrono::steady_clock::now();
+  const uint64_t cut_ps = sc_core::sc_time_stamp().value();
+  const uint32_t outstanding = host.outstanding_commands();
+  Controller& fw = soc.cpu();
+  const ftl_stats at_cut = fw.stats();
+  const uint64_t now_ns = fw.firmware_time_ns();
+  const bool gc_at_cut = fw.gc_active_ns(now_ns) != at_cut.gc_active_ns;  // a victim open: GC relocating
+  const bool ckpt_at_cut = at_cut.ckpt_in_progress != 0;
+  const FlashCtrl::CutResult torn = soc.flash.power_cut(k.plp);
+  soc.nvme.power_loss();  // queues and unpublished completions gone
+  halt_processes(host);   // the host waits for the drive to be ready again
+  host.power_loss();      // its outstanding commands fail; its queue is created again
+  soc.flash.set_functional(true);
+  const uint32_t unflushed = k.plp ? fw.power_fail(k.plp_pages) : 0;
+  if (!k.plp) fw.pause_functional();
+  const nlohmann::json recovery = recover(soc);
+  // With the trim log (trimlog.c: with checkpoints unless power.trim_log.mode
+  // is off, without them when it is on) deallocations are checked like writes.
+  const bool trims_durable = ftl_trims_persistent(&soc.fw_config()) != 0;
+  uint64_t violations = 0;
+  const nlohmann::json check = check_read_back(soc, sb, k, trims_durable, go_on, violations);
   if (go_on) {  // the drive is ready: the firmware's event loop and the host go on
     sb.recovered_all();
     soc.flash.set_functional(false);
@@ -150,33 +192,9 @@ nlohmann::json power_cut_and_recover(SsdSoc& soc, HostDriver& host, Scoreboard& 
           {"torn_copybacks", torn.torn_copybacks},  // of them copyback destinations (ftl.gc.copyback)
           {"torn_erases", torn.torn_erases},
           {"plp_pages_not_programmed", unflushed},
-          {"recovery",
-           {{"pages_read", rs.recovery_pages},
-            {"torn_pages", rs.recovery_torn},
-            {"checkpoint_generation", rs.recovery_ckpt_gen},
-            {"checkpoint_pages_read", rs.recovery_ckpt_pages},
-            {"checkpoints_torn", rs.recovery_ckpt_torn},
-            {"checkpoint_entries_dropped", rs.recovery_dropped},
-            {"lbas_mapped", rs.recovery_lbas},
-            {"free_blocks", rs.free_blocks},
-            {"blocks_reopened", rs.recovery_reopened},
-            {"trim_log_lbas_unmapped", rs.recovery_trimmed},
-            {"time_s", double(ready_ns - up_ns) * 1e-9},
-            {"scan_time_s", double(rs.recovery_ns) * 1e-9},
-            {"cpu_s", double(u1.compute_ps + u1.bus_ps - u0.compute_ps - u0.bus_ps) * 1e-12},
-            {"cpu_bus_s", double(u1.bus_ps - u0.bus_ps) * 1e-12},
-            {"cpu_instructions", u1.instructions - u0.instructions},  // iss mode (native: 0)
-            {"cpu_ops", ops}}},
-          {"check",
-           {{"lbas", lbas},
-            {"latest", latest},
-            {"older_allowed", older},
-            {"durable_lost", lost},
-            {"foreign", foreign},
-            {"unreadable", unreadable},
-            {"deallocated_unchecked", unchecked},
-            {"deallocated_latest", dealloc}}},
-          {"violations", lost + foreign + unreadable},
+          {"recovery", recovery},
+          {"check", check},
+          {"violations", violations},
           {"deallocations_persistent", trims_durable},  // the contract the check applied (scoreboard.h)
           {"ready_at_s", double(sc_core::sc_time_stamp().value()) * 1e-12},
           {"wall_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count()}};

@@ -11,6 +11,7 @@
 #include "host/host_driver.h"
 #include "run/checkpoints.h"
 #include "run/device_state.h"
+#include "run/device_summary.h"
 #include "soc/ssd_soc.h"
 #include "stream_predict.h"
 #include "workload.h"
@@ -77,39 +78,40 @@ nlohmann::json summary_ftl(const SummaryInput& x, const DeviceState& device) {
   uint32_t emin, emax;
   double emean;
   fw.erase_spread(&emin, &emean, &emax);
-  const uint64_t meta_timed = checkpoint_slots(*s, x.at_start, x.soc.fw_config().slots_per_page);  // 0: no checkpoints
-  const uint64_t host_timed = x.host_timed;
+  DeviceSummary d;  // the host's writes, GC's from the time series (with power.cuts, across the cuts)
+  d.host = x.host_timed;
+  d.gc = x.gc_timed;
+  d.meta = checkpoint_slots(*s, x.at_start, x.soc.fw_config().slots_per_page);  // 0: no checkpoints
+  d.erases = x.erases_timed;
+  d.gc_runs = x.victims_timed;
+  d.gc_active_s = DeviceSummary::gc_active_since(fw, x.at_start_gc_active_ns);
   nlohmann::json invalid = nlohmann::json::array();  // GC victims by invalid share at choice, 20 % bins
   for (uint32_t b = 0; b < FTL_GC_INVALID_BINS; ++b)
     invalid.push_back(s->gc_victim_invalid[b] - x.at_start.gc_victim_invalid[b]);
-  return {{"waf", host_timed ? double(host_timed + x.gc_timed + meta_timed) / double(host_timed) : 0.0},
-          {"host_lba_writes", host_timed},
-          {"gc_lba_writes", x.gc_timed},
-          {"gc_runs", x.victims_timed},
-          {"gc_victim_invalid", invalid},
-          {"erases", x.erases_timed},
-          {"erase_count", {{"min", emin}, {"mean", emean}, {"max", emax}}},
-          {"free_blocks_min", s->free_blocks_min},
-          {"write_stalls", s->write_stalls},                  // each retry of a waiting write
-          {"write_stalled_commands", s->write_stalled_cmds},  // write commands that waited at least once
-          {"pad_slots", s->pad_slots},
-          {"blocks_closed_early", s->blocks_closed_early},
-          {"trim_lbas", s->trim_lbas},
-          {"gc_copybacks", s->gc_copybacks},  // ftl.gc.copyback (all of the run, preconditioning included)
-          {"gc_copyback_capped", s->gc_copyback_capped},
-          {"gc_paired", s->gc_paired},                    // ftl.gc.pair_planes: victims started as a sibling of another
-          {"mp_index_fallbacks", s->mp_index_fallbacks},  // flash.multiplane_same_block: blocks opened off index
-          {"mp_index_splits", s->mp_index_splits},        // descriptors kept out of a group by the block index
-          {"gc_copyback_partial", s->gc_copyback_partial},  // ftl.gc.copyback_min_valid: partly valid pages copied
-          {"gc_copyback_stale", s->gc_copyback_stale},      // the stale slots they carried
-          {"gc_active_s", double(fw.gc_active_ns(fw.firmware_time_ns()) - x.at_start_gc_active_ns) * 1e-9},
-          {"gc_schedule", summary_gc_schedule(x)},
-          {"spare", device.spare_json(x.h, host_timed)},
-          {"lifetime",
-           {{"host_lba_writes", s->host_lba_writes},
-            {"gc_lba_writes", s->gc_lba_writes},
-            {"erases", s->erases},
-            {"gc_runs", s->gc_victims}}}};
+  nlohmann::json j = d.json();
+  j.update({{"gc_victim_invalid", invalid},
+            {"erase_count", {{"min", emin}, {"mean", emean}, {"max", emax}}},
+            {"free_blocks_min", s->free_blocks_min},
+            {"write_stalls", s->write_stalls},                  // each retry of a waiting write
+            {"write_stalled_commands", s->write_stalled_cmds},  // write commands that waited at least once
+            {"pad_slots", s->pad_slots},
+            {"blocks_closed_early", s->blocks_closed_early},
+            {"trim_lbas", s->trim_lbas},
+            {"gc_copybacks", s->gc_copybacks},  // ftl.gc.copyback (all of the run, preconditioning included)
+            {"gc_copyback_capped", s->gc_copyback_capped},
+            {"gc_paired", s->gc_paired},  // ftl.gc.pair_planes: victims started as a sibling of another
+            {"mp_index_fallbacks", s->mp_index_fallbacks},    // flash.multiplane_same_block: blocks opened off index
+            {"mp_index_splits", s->mp_index_splits},          // descriptors kept out of a group by the block index
+            {"gc_copyback_partial", s->gc_copyback_partial},  // ftl.gc.copyback_min_valid: partly valid pages copied
+            {"gc_copyback_stale", s->gc_copyback_stale},      // the stale slots they carried
+            {"gc_schedule", summary_gc_schedule(x)},
+            {"spare", device.spare_json(x.h, d.host)},
+            {"lifetime",
+             {{"host_lba_writes", s->host_lba_writes},
+              {"gc_lba_writes", s->gc_lba_writes},
+              {"erases", s->erases},
+              {"gc_runs", s->gc_victims}}}});
+  return j;
 }
 
 // ftl.gc.trigger over the timed part: GC episodes (a victim open from none to

@@ -1,7 +1,7 @@
 // run_summary.h - the sections of a single drive's summary.json that every
 // run has, one function each, computed at the end of the run from one
 // SummaryInput (docs/outputs.md describes every field). A feature's own
-// section is contributed by the feature (Simulation::contribute).
+// section is contributed by the feature's component (RunContext::contribute, run_component.h).
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,9 @@
 #include "run/run_workload.h"
 
 #include <cstdio>
+#include <functional>
 #include <stdexcept>
+#include <vector>
 
 #include "fs/ext4_layout.h"
 #include "fs/personalities.h"
@@ -105,32 +107,78 @@ std::unique_ptr<host::Workload> open_trace_workload(const TraceKeys& k, uint64_t
   return w;
 }
 
+// One row per workload.source: its name, and `read`, which reads the
+// source's keys and returns what makes it. Every row is read whichever source
+// the run uses (one file may hold several sources' keys, and a build reads
+// every key of the registry); a new source is one row and its choice in
+// params.def.
+struct SourceArgs {
+  uint64_t device_bytes;
+  uint32_t lba_size;
+  const host::ZoneGeometry* zones;  // nvme.command_set zns: the namespace's zones
+};
+using MakeSource = std::function<std::unique_ptr<host::Workload>(uint64_t* expected)>;
+struct WorkloadSource {
+  const char* name;
+  std::function<MakeSource(Config&, const SourceArgs&)> read;
+};
+
+const std::vector<WorkloadSource>& workload_sources() {
+  static const std::vector<WorkloadSource> rows = {
+      {"trace",
+       [](Config& cfg, const SourceArgs& a) -> MakeSource {
+         const TraceKeys k = TraceKeys::read(cfg);
+         return [k, a](uint64_t* expected) { return open_trace_workload(k, a.device_bytes, a.lba_size, expected); };
+       }},
+      {"synthetic",
+       [](Config& cfg, const SourceArgs& a) -> MakeSource {
+         const host::SyntheticSpec spec = host::SyntheticSpec::from_config(cfg, a.device_bytes);
+         return [spec](uint64_t* expected) {
+           if (expected) *expected = spec.requests;
+           return host::make_synthetic(spec);
+         };
+       }},
+      {"files",  // docs/models/host_files.md
+       [](Config& cfg, const SourceArgs& a) -> MakeSource {
+         const fs::FilesSpec files = fs::FilesSpec::from_config(
+             cfg, a.device_bytes, a.lba_size, GcMonitor::parse_policy(cfg) == GcMonitor::Policy::discard);
+         return
+             [files](uint64_t*) { return std::unique_ptr<host::Workload>(std::make_unique<fs::FileWorkload>(files)); };
+       }},
+      {"app",
+       [](Config& cfg, const SourceArgs& a) -> MakeSource {
+         const host::AppSpec app = host::AppSpec::from_config(cfg, a.device_bytes);
+         return [app](uint64_t*) { return host::make_app(app); };
+       }},
+      {"zoned",  // zns_run.h
+       [](Config& cfg, const SourceArgs& a) -> MakeSource {
+         const host::ZonedSpec zoned = host::ZonedSpec::from_config(cfg, a.zones ? *a.zones : host::ZoneGeometry());
+         const bool has_zones = a.zones != nullptr;
+         return [zoned, has_zones](uint64_t* expected) {
+           if (!has_zones)  // refused before: the run plan (run_plan.cpp)
+             throw std::logic_error("workload.source zoned without a zoned namespace");
+           if (expected) *expected = zoned.requests;
+           return host::make_zoned(zoned);
+         };
+       }},
+  };
+  return rows;
+}
+
 }  // namespace
 
 std::unique_ptr<host::Workload> make_workload(Config& cfg, uint64_t device_bytes, uint32_t lba_size,
                                               const host::ZoneGeometry* zones, uint64_t* expected) {
   if (expected) *expected = 0;
   const std::string src = cfg.get_choice("workload.source");
-  const TraceKeys trace = TraceKeys::read(cfg);
-  // Both sources' keys are declared whichever is used, so one file may hold both.
-  auto spec = host::SyntheticSpec::from_config(cfg, device_bytes);
-  const auto files = fs::FilesSpec::from_config(cfg, device_bytes, lba_size,
-                                                GcMonitor::parse_policy(cfg) == GcMonitor::Policy::discard);
-  auto app = host::AppSpec::from_config(cfg, device_bytes);
-  const auto zoned = host::ZonedSpec::from_config(cfg, zones ? *zones : host::ZoneGeometry());
-  if (src == "zoned" && !zones)  // refused before: the run plan (run_plan.cpp)
-    throw std::logic_error("workload.source zoned without a zoned namespace");
-  if (src == "zoned") {
-    if (expected) *expected = zoned.requests;
-    return host::make_zoned(zoned);  // zns_run.h
+  const SourceArgs args{device_bytes, lba_size, zones};
+  MakeSource make;
+  for (const WorkloadSource& row : workload_sources()) {
+    MakeSource m = row.read(cfg, args);
+    if (src == row.name) make = std::move(m);
   }
-  if (src == "synthetic") {
-    if (expected) *expected = spec.requests;
-    return host::make_synthetic(spec);
-  }
-  if (src == "app") return host::make_app(app);
-  if (src == "files") return std::make_unique<fs::FileWorkload>(files);  // docs/models/host_files.md
-  return open_trace_workload(trace, device_bytes, lba_size, expected);
+  if (!make) throw std::logic_error("workload.source " + src + " has no row in workload_sources()");
+  return make(expected);
 }
 
 // host.streams: journal: a recorded ext4's journal writes (the journal inode's

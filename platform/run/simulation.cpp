@@ -10,36 +10,27 @@
 #include <fstream>
 #include <random>
 
-#include "fs/personalities.h"
 #include "host/flows.h"
 #include "host/workload_views.h"
-#include "host/ftl/host_ftl_block.h"
-#include "fs/held_discards.h"
 #include "host/gc_monitor.h"
 #include "host/host_driver.h"
 #include "host/host_memory.h"
-#include "host/oracle.h"
 #include "host/scoreboard.h"
+#include "run/cut_counters.h"
 #include "run/device.h"
 #include "run/device_state.h"
-#include "run/journal_summary.h"
-#include "run/mapping_summary.h"
 #include "run/params.h"
-#include "run/checkpoints.h"
-#include "run/cut_counters.h"
-#include "run/reliability.h"
 #include "run/precondition.h"
 #include "run/progress.h"
+#include "run/reliability.h"
 #include "run/run_outputs.h"
 #include "run/run_summary.h"
-#include "run/timeline_attach.h"
 #include "run/run_warnings.h"
 #include "run/run_workload.h"
 #include "run/timeline.h"
+#include "run/timeline_attach.h"
 #include "cpu/cpu_native.h"
 #include "soc/ssd_soc.h"
-#include "stream_log.h"
-#include "stream_predict.h"
 #include "synthetic.h"
 #include "workload.h"
 
@@ -89,49 +80,39 @@ void Simulation::build() {
   hq.create = hq.create && soc_->fw_config().command_set != FTL_CMDSET_OPEN_CHANNEL;  // served by the host FTL
   host_ = std::make_unique<HostDriver>("host", hcfg, *mem_, soc_->nvme, *sb_, soc_->lba_size(),
                                        soc_->fw_config().max_transfer_lbas, hq);
-  const bool host_ftl = build_host_ftl();  // open_channel: the host FTL serves the host (host_ftl_run.cpp)
-  const bool zoned = zns_setup(soc_->fw_config(), *host_);  // zns: the zones (zns_run.cpp)
-  if (flows.empty()) {
-    if (!host_ftl) host_->pcie.bind(soc_->nvme.host_regs);
-  } else {
-    flows_ = std::make_unique<FlowSet>(
-        std::move(flows), cfg, *host_, *mem_, soc_->nvme, *sb_, soc_->lba_size(), soc_->fw_config().max_transfer_lbas,
-        [this](Config& c, uint64_t bytes) { return make_workload(c, bytes, soc_->lba_size()); });
-    contribute("flows", [this](const SummaryInput&) { return flows_->summary(); });  // per flow (host/flows.h)
-  }
-  contribute_firmware_sections();
+  keys_ = plan_.keys;  // the fileset's layout may add to its workload_requests (the files component)
+  run_ = std::make_unique<RunContext>(
+      RunContext{cfg, hcfg, plan_, *soc_, *mem_, *sb_, *host_, keys_, at_start_, std::move(flows),
+                 [this](const std::string& s, SummaryFn make) { contributions_.emplace_back(s, std::move(make)); }});
+  attach_components(ComponentRow::Phase::drive);  // the personality, flows, the firmware's sections
+  if (!run_->host_bound) host_->pcie.bind(soc_->nvme.host_regs);
 
-  keys_ = plan_.keys;  // the fileset's layout may add to its workload_requests (attach_files_host)
   plan_.power.check_cost(soc_->logical_lbas());
   if (!keys_.timeline.empty())
     timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
-  const host::ZoneGeometry zones = zns_geometry(soc_->fw_config());
-  workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size(), zoned ? &zones : nullptr,
-                            &expected_requests_);
-  if (plan_.hold_discards) {  // workload.trace_discards: hold (a trace's: the run plan checked it)
-    auto held = std::make_unique<fs::HeldDiscards>(std::move(workload_), soc_->lba_size());
-    held_ = held.get();
-    workload_ = std::move(held);
-  }
-  const std::string streams = cfg.get_choice("host.streams");
-  auto predict = host::PredictSpec::from_config(cfg, lbas, soc_->lba_size(), soc_->fw_config().hot_classes);
-  const uint64_t oracle_max = cfg.get_u64("host.oracle.max_requests");
-  if (streams == "oracle")
-    workload_ =
-        make_oracle_streams(std::move(workload_), lbas, soc_->lba_size(), soc_->fw_config().hot_classes, oracle_max);
-  if (streams == "autostream" || streams == "lstm") {
-    predict.mode = streams;
-    workload_ = host::make_predicted_streams(std::move(workload_), predict);
-    predictor_ = workload_.get();  // (owned by workload_, whatever wraps it later)
-  }
-  if (streams == "random") workload_ = host::make_random_streams(std::move(workload_), predict.streams, predict.seed);
-  if (streams == "journal") workload_ = make_journal_streams(cfg, std::move(workload_), soc_->fw_config().hot_classes);
-  if (const std::string log = cfg.get_string("host.streams_log"); !log.empty())
-    workload_ = host::make_stream_log(std::move(workload_), log);
-  if (streams != "none") host_->set_streams(soc_->fw_config().hot_classes);  // Streams directive, before replay
+  workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size(), run_->zones, &expected_requests_);
+  for (const WorkloadLayer& l : workload_layers())
+    if (l.read) l.read(*run_);
+  for (const WorkloadLayer& l : workload_layers())
+    if (l.wanted(*run_)) workload_ = l.wrap(*run_, std::move(workload_));
+  run_->workload = workload_.get();
   workload_desc_ = workload_->describe();
-  attach_files_host();
+  attach_components(ComponentRow::Phase::host);  // the file-level host, the GC monitor
   cfg.check_unknown();
+}
+
+// Every component of `phase` the run has, in table order (run_component.h).
+void Simulation::attach_components(ComponentRow::Phase phase) {
+  for (const ComponentRow& row : run_components()) {
+    if (row.phase != phase) continue;
+    if (row.read) row.read(cfg_);
+    if (!row.wanted(plan_, *soc_)) continue;
+    components_.push_back(row.make());
+    components_.back()->attach(*run_);
+  }
+  host_ftl_ = run_->host_ftl;
+  flows_ = run_->flows;
+  monitor_ = run_->monitor;
 }
 
 Simulation::~Simulation() = default;
@@ -140,34 +121,6 @@ const HostResults& Simulation::host_results() const { return flows_ ? flows_->to
 bool Simulation::host_finished() const { return flows_ ? flows_->finished() : host_->finished(); }
 
 uint64_t Simulation::run_timeline_events() const { return timeline_ ? timeline_->events() : 0; }
-
-void Simulation::attach_files_host() {
-  Config& cfg = cfg_;
-  files_ = dynamic_cast<fs::FileWorkload*>(workload_.get());
-  if (files_) {
-    keys_.wl_requests += files_->setup_requests();  // the fileset is laid out as preconditioning
-    host_->set_prefetch(1);                         // TRIMs queued by the policy go out promptly
-    files_->set_clock([] { return uint64_t(sc_core::sc_time_stamp().value()); });  // the journal's commit timer
-    if (const fs::Journal* jn = files_->journal(); jn && jn->spec().stream) {      // tagged journal: Streams directive
-      if (jn->spec().stream > soc_->fw_config().hot_classes)
-        throw ConfigError(
-            "config key 'host.files.journal_stream': " + std::to_string(jn->spec().stream) +
-            " is above the device's streams (ftl.hot.classes = " + std::to_string(soc_->fw_config().hot_classes) + ")");
-      host_->set_streams(soc_->fw_config().hot_classes);
-    }
-  }
-  if (held_) host_->set_prefetch(1);  // TRIMs released by the policy go out promptly
-  fs::DiscardSource* discards = files_;
-  if (held_) discards = held_;
-  monitor_ = std::make_unique<GcMonitor>("gcmon", cfg, soc_->nvme, host_->block_stats(), discards);
-  if (files_ || held_ || monitor_->enabled())
-    contribute("trim",
-               [this](const SummaryInput& x) { return summary_trim(*monitor_, files_, held_, x.soc.lba_size()); });
-  if (files_ && files_->journal())
-    contribute("journal", [this](const SummaryInput& x) {
-      return journal_summary(*files_->journal(), x.h.fsync_latency, x.soc.lba_size());
-    });
-}
 
 void Simulation::precondition() {
   const PreconditionTarget t{func_ftl(),
@@ -179,6 +132,26 @@ void Simulation::precondition() {
                              soc_->fw_config(),
                              host_->closed_loop()};
   precond_writes_ += precondition_drive(keys_, t, *workload_);
+}
+
+// nvme.command_set open_channel: the host FTL's init, timed preconditioning
+// through it and its start, in the host's thread before its replay.
+void Simulation::start_host_ftl() {
+  host_->set_before_replay([this] {
+    host_ftl_->start_timed([this] { precondition(); });
+    device_->start(host_ftl_->stats().free_blocks);  // the free pool is the host FTL's
+  });
+}
+
+// What preconditioning writes through: the SoC's firmware or the host FTL.
+FuncFtl Simulation::func_ftl() {
+  if (host_ftl_) return host_ftl_->func_ftl();
+  Controller& fw = soc_->cpu();
+  return FuncFtl{[&fw](uint64_t lba, uint32_t n, const uint32_t* t, uint32_t s) { return fw.func_write(lba, n, t, s); },
+                 [&fw](uint64_t lba, uint64_t n) { return fw.func_trim(lba, n); },
+                 [&fw](uint32_t b) { return fw.func_set_gc_threshold(b); },
+                 [&fw]() -> const ftl_stats& { return fw.stats(); },
+                 [&fw](uint64_t ns) { fw.set_functional_time_ns(ns); }};
 }
 
 // A run's phases, in order: boot; start the drive (RunPlan::Start); begin the
@@ -198,7 +171,7 @@ RunOutcome Simulation::run() {
 std::optional<RunOutcome> Simulation::start_drive() {
   if (state_.load_dir.empty() && state_.save_dir.empty()) {
     if (host_ftl_)
-      start_host_ftl();  // timed, in the host's thread before its replay (host_ftl_run.cpp)
+      start_host_ftl();  // timed, in the host's thread before its replay
     else
       precondition();
     return std::nullopt;
@@ -251,13 +224,13 @@ void Simulation::begin_timed() {
           const ftl_stats* s = &soc_->cpu().stats();
           return DeviceSample{s->host_lba_writes, s->gc_lba_writes, s->erases, s->gc_victims, s->free_blocks};
         });
-  if (timeline_) attach_timeline(*timeline_, *soc_, *host_, flows_.get());
+  if (timeline_) attach_timeline(*timeline_, *soc_, *host_, flows_);
   soc_->cpu().on_stop = [this] {
     if (!soc_->cpu().fault().empty()) sc_core::sc_stop();  // a firmware fault ends the run
   };
   soc_->start();
   host_->start();
-  if (monitor_ && monitor_->enabled()) monitor_->start();
+  for (auto& c : components_) c->start();
 }
 
 // The timed part to its end (or through power.cuts, or to power.cut_at),
@@ -318,8 +291,7 @@ RunOutcome Simulation::run_power_cut(std::chrono::steady_clock::time_point t0) {
   if (timeline_) timeline_->close();
   RunOutcome out;
   out.summary = summarize(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  if (monitor_) halt_processes(*monitor_);
-  for (size_t i = 1; flows_ && i < flows_->size(); ++i) halt_processes(flows_->driver(i));
+  for (auto c = components_.rbegin(); c != components_.rend(); ++c) (*c)->halt();
   out.summary["power"] = power_cut_and_recover(*soc_, *host_, *sb_, plan_.power);
   out.clean = out.summary["integrity"]["mismatches"] == 0 && out.summary["flash"]["violations"] == 0 &&
               out.summary["cpu"]["bus_errors"] == 0 && out.summary["power"]["violations"] == 0;
@@ -343,7 +315,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
   j["ssdvp_version"] = ssdvp_version();
   j["config"] = summary_config(cfg_);
   j["workload"] = summary_workload(x, *workload_, workload_desc_, precond_writes_);
-  j["host"] = summary_host(x, predictor_);
+  j["host"] = summary_host(x, run_->predictor);
   j["latency_us"] = {{"read", latency_json(x.h.read_latency)}, {"write", latency_json(x.h.write_latency)}};
   if (x.h.flushes) j["latency_us"]["flush"] = latency_json(x.h.flush_latency);
   j["ftl"] = summary_ftl(x, *device_);
@@ -362,25 +334,7 @@ nlohmann::json Simulation::summarize(double wall_s) const {
 }
 
 void Simulation::write_outputs(const std::string& dir, const RunOutcome& out) const {
-  write_run_outputs(dir, out.summary, host_results(), monitor_ && monitor_->enabled() ? monitor_.get() : nullptr);
-}
-
-void Simulation::contribute(const std::string& section, std::function<nlohmann::json(const SummaryInput&)> make) {
-  contributions_.emplace_back(section, std::move(make));
-}
-
-// The firmware's optional parts that report a section of their own.
-void Simulation::contribute_firmware_sections() {
-  const ftl_config& fc = soc_->fw_config();
-  if (fc.mapping == FTL_MAP_CACHED)
-    contribute("mapping", [this](const SummaryInput& x) {  // cmt.c
-      return mapping_summary(x.soc.fw_config(), *x.s, at_start_, x.host_timed, x.gc_timed);
-    });
-  if (fc.ckpt_interval_ns || fc.ckpt_interval_lbas)
-    contribute("checkpoints",
-               [this](const SummaryInput& x) { return checkpoint_json(x.soc.fw_config(), *x.s, at_start_); });
-  else if (ftl_trims_persistent(&fc))  // its own areas (trimlog.c)
-    contribute("trim_log", [this](const SummaryInput& x) { return trim_log_json(x.soc.fw_config(), *x.s, at_start_); });
+  write_run_outputs(dir, out.summary, host_results(), monitor_ && monitor_->enabled() ? monitor_ : nullptr);
 }
 
 nlohmann::json Simulation::summary_run(const SummaryInput& x, double wall_s) const {

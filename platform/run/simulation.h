@@ -20,6 +20,7 @@
 #include "common/config.h"
 #include "run/power_loss.h"
 #include "run/precondition.h"
+#include "run/run_component.h"
 #include "run/run_plan.h"
 #include "run/run_summary.h"
 #include "run/run_workload.h"
@@ -40,14 +41,9 @@ class HostMemory;
 class HostDriver;
 class Scoreboard;
 class FlowSet;
-class HostFtlBlock;
 struct HostResults;
 class Timeline;
 class GcMonitor;
-namespace fs {
-class FileWorkload;
-class HeldDiscards;
-}  // namespace fs
 namespace host {
 class Workload;
 }
@@ -97,10 +93,10 @@ class Simulation {
   nlohmann::json summarize(double wall_s) const;
   // summarize()'s sections every run has are in run_summary.h; this one needs the run itself.
   nlohmann::json summary_run(const SummaryInput& x, double wall_s) const;
-  // A feature built into this run adds its own summary section (computed at the end).
-  std::vector<std::pair<std::string, std::function<nlohmann::json(const SummaryInput&)>>> contributions_;
-  void contribute(const std::string& section, std::function<nlohmann::json(const SummaryInput&)> make);
-  void contribute_firmware_sections();
+  // The features built into this run (run_component.h), and the summary
+  // sections they contribute (computed at the end).
+  std::vector<std::pair<std::string, SummaryFn>> contributions_;
+  void attach_components(ComponentRow::Phase phase);
 
   Config& cfg_;
   RunPlan plan_;                 // what the run is made of, checked (run_plan.h)
@@ -110,24 +106,19 @@ class Simulation {
   std::unique_ptr<Scoreboard> sb_;
   std::unique_ptr<HostDriver> host_;
   std::unique_ptr<host::Workload> workload_;
-  const host::Workload* predictor_ = nullptr;  // host.streams autostream/lstm: the predicting layer inside workload_
   std::unique_ptr<host::Workload> timed_;
   std::unique_ptr<Timeline> timeline_;
   std::unique_ptr<DeviceState> device_;  // per-die figures, spare factor
-  void attach_files_host();              // the file-level host and its iostat/TRIM monitor
-  std::unique_ptr<GcMonitor> monitor_;
-  fs::FileWorkload* files_ = nullptr;
-  fs::HeldDiscards* held_ = nullptr;  // workload.trace_discards: hold (owned by workload_)
+  GcMonitor* monitor_ = nullptr;         // the iostat/TRIM monitor (the files component's)
   std::string workload_desc_;
   uint64_t precond_writes_ = 0;
   // Firmware figures when the timed part starts (the summary reports the difference).
   ftl_stats at_start_{};
-  ftl_stats drive_at_host_ftl_start_{};  // open_channel: the drive's counters when the host FTL's timed part began
-  ftl_stats cut_carry_{};                // power.cuts: what the firmware's counters lost at the cuts (cut_counters.h)
+  ftl_stats cut_carry_{};  // power.cuts: what the firmware's counters lost at the cuts (cut_counters.h)
   uint64_t at_start_gc_active_ns_ = 0;
   Controller::Usage at_start_usage_{};
-  RunKeys keys_;                    // plan_.keys, with what the run itself adds (the file-level host's layout requests)
-  std::unique_ptr<FlowSet> flows_;  // flows.count > 0: host_ is flow 0 (host/flows.h)
+  RunKeys keys_;              // plan_.keys, with what the run itself adds (the file-level host's layout requests)
+  FlowSet* flows_ = nullptr;  // flows.count > 0: host_ is flow 0 (the flows component's, host/flows.h)
   const HostResults& host_results() const;
   bool host_finished() const;
   RunOutcome run_power_cut(std::chrono::steady_clock::time_point t0);
@@ -143,12 +134,14 @@ class Simulation {
   void save_drive_state();
   void load_drive_state();
   // nvme.command_set open_channel: the host-level FTL between the host driver
-  // and the drive (host_ftl_run.cpp); preconditioning writes through it, timed.
-  std::unique_ptr<HostFtlBlock> host_ftl_;
-  bool build_host_ftl();  // false: the NVM personality (host.ftl.* read either way)
+  // and the drive (the host_ftl component); preconditioning writes through it, timed.
+  HostFtlRun* host_ftl_ = nullptr;
   void start_host_ftl();  // before the host's replay: init, precondition, start
-  // What preconditioning writes through: the SoC's firmware or the host FTL (host_ftl_run.cpp).
+  // What preconditioning writes through: the SoC's firmware or the host FTL.
   FuncFtl func_ftl();
+  // Last, so destroyed first: the components refer to the drive, the host and the workload above.
+  std::unique_ptr<RunContext> run_;
+  std::vector<std::unique_ptr<RunComponent>> components_;
 };
 
 std::string ssdvp_version();

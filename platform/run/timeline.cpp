@@ -80,21 +80,54 @@ void Timeline::gc_end(uint32_t block, uint64_t at) {
   gc_open_.erase(it);
 }
 
-void Timeline::close() {
-  if (!f_) return;
-  if (episode_open_ && episode_track_ >= 0) {  // still open when the run ended: up to the last event
-    episode_open_ = false;
-    span(episode_track_, "gc episode (open at the end)", episode_start_ps_, last_ps_);
+// The file's JSON objects, written in 1 MiB pieces (never the whole file in
+// memory), compressed when the path ends in .gz (level 1: most of the gain at
+// a fraction of the time).
+struct Timeline::Writer {
+  std::FILE* f;
+  gzFile gz = nullptr;
+  bool ok = true;
+  bool first = true;
+  std::string out = "[\n";
+  Writer(std::FILE* file, bool gzip) : f(file) {
+    if (gzip) {
+      std::fflush(f);
+      gz = gzdopen(dup(fileno(f)), "wb1");
+      ok = gz != nullptr;
+    }
   }
-  // Lanes: spans of a track by start (longer first on ties); each goes to the
-  // lowest-numbered lane free at its start (ends at or before it).
+  void flush() {
+    if (ok && !out.empty())
+      ok = gz ? gzwrite(gz, out.data(), unsigned(out.size())) == int(out.size())
+              : std::fwrite(out.data(), 1, out.size(), f) == out.size();
+    out.clear();
+  }
+  void emit(const std::string& obj) {
+    if (!first) out += ",\n";
+    out += obj;
+    first = false;
+    if (out.size() >= (1u << 20)) flush();
+  }
+  // The closing bracket, everything flushed; false if anything failed.
+  bool finish() {
+    out += "\n]\n";
+    flush();
+    if (gz && gzclose(gz) != Z_OK) ok = false;
+    return ok;
+  }
+};
+
+// Lanes: spans of a track by start (longer first on ties); each goes to the
+// lowest-numbered lane free at its start (ends at or before it). Sorts spans_;
+// returns each span's lane, and each track's lanes in nlanes.
+std::vector<uint32_t> Timeline::assign_lanes(std::vector<uint32_t>& nlanes) {
   std::stable_sort(spans_.begin(), spans_.end(), [](const Span& x, const Span& y) {
     if (x.track != y.track) return x.track < y.track;
     if (x.a / 1000 != y.a / 1000) return x.a < y.a;
     return x.b > y.b;
   });
   std::vector<uint32_t> lane(spans_.size());
-  std::vector<uint32_t> nlanes(tracks_.size(), 0);
+  nlanes.assign(tracks_.size(), 0);
   for (size_t i = 0; i < spans_.size();) {
     const int t = spans_[i].track;
     using End = std::pair<uint64_t, uint32_t>;  // (end ns, lane)
@@ -119,32 +152,15 @@ void Timeline::close() {
     }
     nlanes[t] = n;
   }
-  // Thread ids: per process, every track's lanes in registration order.
+  return lane;
+}
+
+// Process and thread names: per process, every track's lanes in registration
+// order. Returns each track's first thread id.
+std::vector<int> Timeline::write_tracks(Writer& w, const std::vector<uint32_t>& nlanes) {
   std::vector<int> first_tid(tracks_.size(), 0);
   std::map<int, int> next_tid;
   std::map<int, std::string> processes;
-  // Written in 1 MiB pieces (never the whole file in memory), compressed when
-  // the path ends in .gz (level 1: most of the gain at a fraction of the time).
-  gzFile gz = nullptr;
-  if (gzip_) {
-    std::fflush(f_);
-    gz = gzdopen(dup(fileno(f_)), "wb1");
-  }
-  bool ok = !gzip_ || gz != nullptr;
-  std::string out = "[\n";
-  auto flush = [&] {
-    if (ok && !out.empty())
-      ok = gz ? gzwrite(gz, out.data(), unsigned(out.size())) == int(out.size())
-              : std::fwrite(out.data(), 1, out.size(), f_) == out.size();
-    out.clear();
-  };
-  bool first = true;
-  auto emit = [&](const std::string& obj) {
-    if (!first) out += ",\n";
-    out += obj;
-    first = false;
-    if (out.size() >= (1u << 20)) flush();
-  };
   char buf[512];
   lanes_ = 0;
   for (size_t t = 0; t < tracks_.size(); ++t) {
@@ -153,7 +169,7 @@ void Timeline::close() {
       processes[tr.pid] = tr.process;
       std::snprintf(buf, sizeof buf, R"({"name":"process_name","ph":"M","pid":%d,"args":{"name":"%s"}})", tr.pid,
                     tr.process.c_str());
-      emit(buf);
+      w.emit(buf);
     }
     int& next = next_tid[tr.pid];
     first_tid[t] = next + 1;
@@ -163,14 +179,20 @@ void Timeline::close() {
       const std::string name = n == 1 ? tr.thread : tr.thread + " [" + std::to_string(l + 1) + "]";
       std::snprintf(buf, sizeof buf, R"({"name":"thread_name","ph":"M","pid":%d,"tid":%d,"args":{"name":"%s"}})",
                     tr.pid, tid, name.c_str());
-      emit(buf);
+      w.emit(buf);
       std::snprintf(buf, sizeof buf,
                     R"({"name":"thread_sort_index","ph":"M","pid":%d,"tid":%d,"args":{"sort_index":%d}})", tr.pid, tid,
                     tid);
-      emit(buf);
+      w.emit(buf);
       ++lanes_;
     }
   }
+  return first_tid;
+}
+
+// The spans on their lanes, then the counter samples by time.
+void Timeline::write_events(Writer& w, const std::vector<uint32_t>& lane, const std::vector<int>& first_tid) {
+  char buf[512];
   for (size_t i = 0; i < spans_.size(); ++i) {
     const Span& s = spans_[i];
     const uint64_t a = s.a / 1000, b = s.b / 1000;
@@ -184,7 +206,7 @@ void Timeline::close() {
     append_us(e, b - a);
     if (!s.args.empty()) e += ",\"args\":{" + s.args + "}";
     e += "}";
-    emit(e);
+    w.emit(e);
   }
   std::stable_sort(counters_.begin(), counters_.end(), [](const Counter& x, const Counter& y) { return x.at < y.at; });
   for (const Counter& c : counters_) {
@@ -195,13 +217,24 @@ void Timeline::close() {
     append_us(e, c.at / 1000);
     std::snprintf(buf, sizeof buf, ",\"args\":{\"value\":%g}}", c.value);
     e += buf;
-    emit(e);
+    w.emit(e);
   }
-  out += "\n]\n";
-  flush();
+}
+
+void Timeline::close() {
+  if (!f_) return;
+  if (episode_open_ && episode_track_ >= 0) {  // still open when the run ended: up to the last event
+    episode_open_ = false;
+    span(episode_track_, "gc episode (open at the end)", episode_start_ps_, last_ps_);
+  }
+  std::vector<uint32_t> nlanes;
+  const std::vector<uint32_t> lane = assign_lanes(nlanes);
+  Writer w(f_, gzip_);
+  const std::vector<int> first_tid = write_tracks(w, nlanes);
+  write_events(w, lane, first_tid);
+  bool ok = w.finish();
   spans_.clear();
   spans_.shrink_to_fit();
-  if (gz && gzclose(gz) != Z_OK) ok = false;
   ok = std::fclose(f_) == 0 && ok;
   f_ = nullptr;
   if (!ok) {

@@ -80,6 +80,10 @@ class Timeline {
     const char* name;
     double value;
   };
+  struct Writer;  // close()'s output (timeline.cpp)
+  std::vector<uint32_t> assign_lanes(std::vector<uint32_t>& nlanes);
+  std::vector<int> write_tracks(Writer& w, const std::vector<uint32_t>& nlanes);
+  void write_events(Writer& w, const std::vector<uint32_t>& lane, const std::vector<int>& first_tid);
   bool in_window(uint64_t a, uint64_t b) const { return b >= start_ && a < end_; }
   std::string path_, tmp_;
   bool gzip_;

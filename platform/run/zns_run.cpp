@@ -4,6 +4,8 @@
 #include <string>
 
 #include "host/host_driver.h"
+#include "run/run_component.h"
+#include "soc/ssd_soc.h"
 
 extern "C" {
 #include "ocssd.h"
@@ -32,5 +34,24 @@ bool zns_setup(const ftl_config& c, HostDriver& host) {
   host.set_zones(g.zone_bits, g.zone_cap);
   return true;
 }
+
+namespace {
+
+// The zones for the host driver and for workload.source zoned.
+class ZnsComponent : public RunComponent {
+ public:
+  void attach(RunContext& x) override {
+    zns_setup(x.soc.fw_config(), x.host);
+    zones_ = zns_geometry(x.soc.fw_config());
+    x.zones = &zones_;
+  }
+
+ private:
+  host::ZoneGeometry zones_;
+};
+
+}  // namespace
+
+std::unique_ptr<RunComponent> make_zns_run() { return std::make_unique<ZnsComponent>(); }
 
 }  // namespace ssdvp

@@ -58,13 +58,66 @@ Journal::Journal(const JournalSpec& s, FileSystem& fs, uint64_t max_io_blocks, S
   bb_.resize(groups_);
   ib_.resize(groups_);
   it_.resize(groups_);
+  lay_out_groups(superblock_copy_blocks());
+  const std::vector<Extent>& meta = meta_;
+  uint64_t jblocks = s.size_bytes ? (s.size_bytes + bs_ - 1) / bs_ : ext4_default_journal_blocks(total_);
+  if (jblocks < 1024 || meta_blocks_ + jblocks >= total_ / 2)
+    throw ConfigError("config key 'host.files.journal': a " + std::to_string(total_) +
+                      "-block volume has no room for a " + std::to_string(jblocks) + "-block journal and " +
+                      std::to_string(meta_blocks_) +
+                      " metadata blocks (jbd2 needs at least 1024 journal blocks; set host.files.journal_size)");
+  uint64_t js = journal_start(jblocks);
+  if (!s.layout.empty()) {  // where and how large the real file system put it
+    const std::string key = "host.files.ext4.layout";
+    const Ext4Layout L = read_ext4_layout(s.layout, key);
+    auto fail = [&](const std::string& what) {
+      throw ConfigError("config key '" + key + "': " + L.path + ": " + what);
+    };
+    if (L.block_size != bs_)
+      fail(std::to_string(L.block_size) + "-byte blocks; the volume has " + std::to_string(bs_) + "-byte blocks");
+    if (L.block_count != total_)
+      fail("a file system of " + std::to_string(L.block_count) + " blocks; the volume holds " + std::to_string(total_) +
+           " (mkfs.ext4 an image of the namespace's size)");
+    if (L.journal.size() != 1)
+      fail("a journal in " + std::to_string(L.journal.size()) + " extents; the model's journal is one");
+    if (s.size_bytes && s.size_bytes != L.journal_blocks * bs_)
+      fail("a " + std::to_string(L.journal_blocks) + "-block journal, host.files.journal_size says otherwise");
+    const Extent j = L.journal[0];
+    if (j.start + j.len > total_) fail("the journal ends past the volume");
+    for (const Extent& m : meta)
+      if (j.start < m.start + m.len && m.start < j.start + j.len)
+        fail("the journal (blocks " + std::to_string(j.start) + "+" + std::to_string(j.len) +
+             ") overlaps metadata the model lays out at " + std::to_string(m.start) + "+" + std::to_string(m.len));
+    js = j.start;
+    jblocks = j.len;
+  }
+  jext_ = {js, jblocks};
+  for (const Extent& m : meta)
+    if (!fs.reserve(m)) throw std::logic_error("journal: metadata overlaps files (build the journal before any file)");
+  if (!fs.reserve(jext_)) throw std::logic_error("journal: its region is not free");
+  log_start_ = js + 1;  // block 0 of the journal is its superblock
+  log_len_ = jblocks - 1;
+  tags_per_desc_ = (bs_ - 12 - 4) / 16;  // 12-byte header, 4-byte checksum tail, 16-byte tags (csum v3)
+  max_txn_ = log_len_ / 4;               // jbd2: a transaction may use a quarter of the journal
+  max_txn_ -= (max_txn_ + tags_per_desc_) / (tags_per_desc_ + 1) + 1;  // its descriptors and commit block
+}
+
+// A superblock copy's blocks: the superblock, the descriptors and mke2fs's
+// reserved GDT blocks.
+uint64_t Journal::superblock_copy_blocks() const {
   // mke2fs's reserved GDT blocks (online resize up to 1024 times the size,
   // at most 2^32 blocks), after the descriptors in every superblock copy.
   const uint64_t max_blocks = total_ < 0xffffffffull / 1024 ? total_ * 1024 : 0xffffffffull;
   const uint64_t rsv_groups = (max_blocks + bpg_ - 1) / bpg_, per_gdt = bs_ / 64;
   const uint64_t want = (rsv_groups + per_gdt - 1) / per_gdt;
   const uint64_t rsv_gdt = std::min<uint64_t>(want > gdt_blocks_ ? want - gdt_blocks_ : 0, bs_ / 4);
-  const uint64_t sb_copy = 1 + gdt_blocks_ + rsv_gdt;
+  return 1 + gdt_blocks_ + rsv_gdt;
+}
+
+// The groups' metadata: backup superblocks, then per flex group the block
+// and inode bitmaps and inode tables (and, in the first, the directory).
+void Journal::lay_out_groups(uint64_t sb_copy) {
+  const JournalSpec& s = s_;
   std::vector<Extent>& meta = meta_;
   // sparse_super: backup superblocks in groups 1 and powers of 3, 5 and 7
   for (uint64_t p : {3ull, 5ull, 7ull})
@@ -91,12 +144,13 @@ Journal::Journal(const JournalSpec& s, FileSystem& fs, uint64_t max_io_blocks, S
     meta.push_back({start, at - start});
     meta_blocks_ += at - start;
   }
-  uint64_t jblocks = s.size_bytes ? (s.size_bytes + bs_ - 1) / bs_ : ext4_default_journal_blocks(total_);
-  if (jblocks < 1024 || meta_blocks_ + jblocks >= total_ / 2)
-    throw ConfigError("config key 'host.files.journal': a " + std::to_string(total_) +
-                      "-block volume has no room for a " + std::to_string(jblocks) + "-block journal and " +
-                      std::to_string(meta_blocks_) +
-                      " metadata blocks (jbd2 needs at least 1024 journal blocks; set host.files.journal_size)");
+}
+
+// Where a jblocks-block journal starts: mke2fs's midpoint rule, then past
+// any metadata it would overlap.
+uint64_t Journal::journal_start(uint64_t jblocks) const {
+  const JournalSpec& s = s_;
+  const std::vector<Extent>& meta = meta_;
   // mke2fs's midpoint rule: of the groups around the middle one, the one
   // with the most free blocks (the first on a tie); the journal starts at its
   // first free block.
@@ -132,39 +186,7 @@ Journal::Journal(const JournalSpec& s, FileSystem& fs, uint64_t max_io_blocks, S
       }
   }
   if (js + jblocks > total_) js = total_ - jblocks;
-  if (!s.layout.empty()) {  // where and how large the real file system put it
-    const std::string key = "host.files.ext4.layout";
-    const Ext4Layout L = read_ext4_layout(s.layout, key);
-    auto fail = [&](const std::string& what) {
-      throw ConfigError("config key '" + key + "': " + L.path + ": " + what);
-    };
-    if (L.block_size != bs_)
-      fail(std::to_string(L.block_size) + "-byte blocks; the volume has " + std::to_string(bs_) + "-byte blocks");
-    if (L.block_count != total_)
-      fail("a file system of " + std::to_string(L.block_count) + " blocks; the volume holds " + std::to_string(total_) +
-           " (mkfs.ext4 an image of the namespace's size)");
-    if (L.journal.size() != 1)
-      fail("a journal in " + std::to_string(L.journal.size()) + " extents; the model's journal is one");
-    if (s.size_bytes && s.size_bytes != L.journal_blocks * bs_)
-      fail("a " + std::to_string(L.journal_blocks) + "-block journal, host.files.journal_size says otherwise");
-    const Extent j = L.journal[0];
-    if (j.start + j.len > total_) fail("the journal ends past the volume");
-    for (const Extent& m : meta)
-      if (j.start < m.start + m.len && m.start < j.start + j.len)
-        fail("the journal (blocks " + std::to_string(j.start) + "+" + std::to_string(j.len) +
-             ") overlaps metadata the model lays out at " + std::to_string(m.start) + "+" + std::to_string(m.len));
-    js = j.start;
-    jblocks = j.len;
-  }
-  jext_ = {js, jblocks};
-  for (const Extent& m : meta)
-    if (!fs.reserve(m)) throw std::logic_error("journal: metadata overlaps files (build the journal before any file)");
-  if (!fs.reserve(jext_)) throw std::logic_error("journal: its region is not free");
-  log_start_ = js + 1;  // block 0 of the journal is its superblock
-  log_len_ = jblocks - 1;
-  tags_per_desc_ = (bs_ - 12 - 4) / 16;  // 12-byte header, 4-byte checksum tail, 16-byte tags (csum v3)
-  max_txn_ = log_len_ / 4;               // jbd2: a transaction may use a quarter of the journal
-  max_txn_ -= (max_txn_ + tags_per_desc_) / (tags_per_desc_ + 1) + 1;  // its descriptors and commit block
+  return js;
 }
 
 bool Journal::sb_backup(uint64_t g) {

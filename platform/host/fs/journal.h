@@ -113,6 +113,10 @@ class Journal : public FileSystemObserver {
   uint64_t dir_block_of(uint64_t ino) const;
   uint64_t gdt_block_of(uint64_t group) const;
   static bool sb_backup(uint64_t group);  // sparse_super: a backup superblock in this group
+  // The constructor's layout steps (journal.cpp).
+  uint64_t superblock_copy_blocks() const;
+  void lay_out_groups(uint64_t sb_copy);
+  uint64_t journal_start(uint64_t jblocks) const;
 
   JournalSpec s_;
   FileSystem& fs_;

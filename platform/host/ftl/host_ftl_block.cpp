@@ -111,7 +111,7 @@ std::string HostFtlBlock::init(const Admin& admin, const std::function<bool(uint
   cfg_.dram_size = uint32_t(dram);
   char msg[256] = "";
   if (ftl_config_check(&cfg_, msg, sizeof msg) != 0) return std::string("host FTL configuration: ") + msg;
-  // The buffer's size against this geometry is checked before the run (build_host_ftl).
+  // The buffer's size against this geometry is checked before the run (the host_ftl run component, host_ftl_run.cpp).
   const uint32_t dies = cfg_.channels * cfg_.dies_per_channel;
   const uint32_t lba_bytes = cfg_.lba_bytes ? cfg_.lba_bytes : SSDVP_GEO_LBA_BYTES;
   wb_ = HostWriteBuffer(wb_bytes_ / lba_bytes);
