@@ -129,7 +129,7 @@ static enum zns_next decode_io(struct ftl *f, uint32_t c, const struct nvme_sqe 
   else if (too_long || (!read && nlb % f->cfg.slots_per_page) || (cmd->opcode == ZNS_OP_APPEND && off))
     st = NVME_SC_INVALID_FIELD; /* writes are whole flash pages; an append names its zone's first LBA */
   if (st != NVME_SC_SUCCESS) {
-    host_cmd_finish(f, c, st);
+    nvmet_complete(f, c, st);
     return ZNS_NEXT_DONE;
   }
   cmd->nlb = nlb;
@@ -254,7 +254,7 @@ static enum zns_next mgmt_send(struct ftl *f, uint32_t c, const struct nvme_sqe 
   }
   hal_charge(f->hal, FW_OP_l2p_lookup, all ? f->zones : 1); /* zone table entries visited */
   if (st != NVME_SC_SUCCESS || zsa != ZNS_ZSA_RESET) {
-    host_cmd_finish(f, c, st);
+    nvmet_complete(f, c, st);
     return ZNS_NEXT_DONE;
   }
   cmd->status = NVME_SC_SUCCESS;
@@ -293,7 +293,7 @@ static enum zns_next report_zones(struct ftl *f, uint32_t c, const struct nvme_s
   else if (slba >= ns_lbas(f))
     st = NVME_SC_LBA_OUT_OF_RANGE;
   if (st != NVME_SC_SUCCESS) {
-    host_cmd_finish(f, c, st);
+    nvmet_complete(f, c, st);
     return ZNS_NEXT_DONE;
   }
   uint8_t *out = (uint8_t *)cmd->tokens;
@@ -346,7 +346,7 @@ enum zns_next zns_decode(struct ftl *f, uint32_t c, const struct nvme_sqe *q, ui
     else
       return decode_io(f, c, q);
   }
-  host_cmd_finish(f, c, st);
+  nvmet_complete(f, c, st);
   return ZNS_NEXT_DONE;
 }
 
