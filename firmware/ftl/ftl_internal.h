@@ -349,6 +349,36 @@ struct gcsched {
   uint64_t next_update_ns;   /* autossd: the controller's next update */
 };
 
+/* ftl.gc.copyback (copyback.c); its windows NULL when off. */
+struct copyback_state {
+  uint8_t *hops;  /* [pages] copyback hops of the data in each page, as its OOB has them */
+  uint32_t *open; /* [dies * planes] block copybacks on that plane go to, or FTL_NONE */
+};
+
+/* GC moves by copy (vcopy.c, ftl_set_gc_copy). */
+struct vcopy_state {
+  uint32_t on;                     /* 1: GC moves every valid slot by FC_OP_COPY */
+  uint32_t unit[FTL_VC_JOBS];      /* per GC job: the GC buffer of the unit being gathered, or FTL_NONE */
+  uint32_t pad[FTL_VC_JOBS];       /* per GC job: an invalid slot of its victim (padding), or FTL_NONE */
+  uint32_t ready_head, ready_tail; /* full units waiting for a row of the GC frontier (linked by next) */
+};
+
+/* The zoned command set's zones (zns.c; nvme.command_set zns). */
+struct zns_state {
+  uint8_t *state;        /* [zones] enum zns_zone_state (NULL in the other command sets) */
+  uint32_t zones;        /* logical_lbas / zone size */
+  uint32_t zone_bits;    /* log2 of the zone size in LBAs */
+  uint32_t open, active; /* zones open (implicitly or explicitly), and open or closed */
+};
+
+/* ocssd.c's line of waiting commands, beyond the transport's wait list. */
+struct ocssd_state {
+  uint32_t parked; /* Vector Copies out of the waiting line while their sources are read */
+  /* commands held for a destination chunk (oc_hold) */
+  uint32_t held, held_copies; /* held now (of them Vector Copies) */
+  uint64_t held_at;           /* when those counts last changed (ns) */
+};
+
 struct ftl;
 /* A command set over the NVMe transport (nvmet.c), chosen at set-up by
  * nvme.command_set: hostif.c's NVM (the loop's table, loop.c), ocssd.c's
@@ -467,25 +497,10 @@ struct ftl {
   struct ckpt ckpt;             /* periodic checkpoints (ckpt.c) */
   struct trimlog tlog;          /* deallocations since the newest checkpoint (trimlog.c) */
   struct cmt cmt;               /* cached mapping table (cmt.c) */
-  struct {                      /* ftl.gc.copyback (copyback.c); NULL when off */
-    uint8_t *hops;              /* [pages] copyback hops of the data in each page, as its OOB has them */
-    uint32_t *open;             /* [dies * planes] block copybacks on that plane go to, or FTL_NONE */
-  } cb;
-  struct {                           /* GC moves by copy (vcopy.c, ftl_set_gc_copy) */
-    uint32_t on;                     /* 1: GC moves every valid slot by FC_OP_COPY */
-    uint32_t unit[FTL_VC_JOBS];      /* per GC job: the GC buffer of the unit being gathered, or FTL_NONE */
-    uint32_t pad[FTL_VC_JOBS];       /* per GC job: an invalid slot of its victim (padding), or FTL_NONE */
-    uint32_t ready_head, ready_tail; /* full units waiting for a row of the GC frontier (linked by next) */
-  } vc;
-  /* the zoned personality (zns.c; nvme.command_set zns) */
-  uint8_t *zone_state;           /* [zones] enum zns_zone_state (NULL in the other personalities) */
-  uint32_t zones;                /* logical_lbas / zone size */
-  uint32_t zone_bits;            /* log2 of the zone size in LBAs */
-  uint32_t zns_open, zns_active; /* zones open (implicitly or explicitly), and open or closed */
-  uint32_t oc_parked;            /* ocssd.c: Vector Copies out of the waiting line while their sources are read */
-  /* ocssd.c: commands held for a destination chunk (oc_hold) */
-  uint32_t oc_held, oc_held_copies; /* held now (of them Vector Copies) */
-  uint64_t oc_held_at;              /* when those counts last changed (ns) */
+  struct copyback_state cb;     /* ftl.gc.copyback (copyback.c) */
+  struct vcopy_state vc;        /* GC moves by copy (vcopy.c) */
+  struct zns_state zns;         /* the zoned command set's zones (zns.c) */
+  struct ocssd_state oc;        /* the open-channel and zoned command sets' waiting line (ocssd.c) */
 };
 
 /* ---- block.c: block manager ---------------------------------------------- */

@@ -203,7 +203,7 @@ static void oc_maybe_done(struct ftl *f, uint32_t c) {
   if (is_copy(cmd) && cmd->stream != 1) { /* its sources are in: oc_resume() goes on with the programs */
     if (cmd->stream == OC_COPY_PARKED) {  /* back at the head of the line */
       cmd->stream = 0;
-      f->oc_parked--;
+      f->oc.parked--;
       cmd->next = f->wait_head;
       f->wait_head = c;
       if (f->wait_tail == FTL_NONE) f->wait_tail = c;
@@ -290,7 +290,7 @@ static int oc_submit(struct ftl *f, uint32_t c) {
     if (cur != FTL_NONE)
       flash_submit(f, FC_OP_READ, TAG(TAG_HOST_READ, cur), f->bufs[cur].row, f->bufs[cur].mask, f->bufs[cur].dram);
     if (copy && !cmd->stream) return STEP_WAIT; /* the sources' reads first (oc_resume() comes back) */
-  } else if (f->zone_state) {                   /* a zone reset (zns.c) */
+  } else if (f->zns.state) {                    /* a zone reset (zns.c) */
     if (zns_submit_reset(f, c) == STEP_WAIT) return STEP_WAIT;
   } else { /* reset */
     for (; cmd->progress < cmd->nlb; ++cmd->progress) {
@@ -317,7 +317,7 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
       if (e->status == FC_ERR_PROGRAM_FAIL) {
         f->stats.program_failures++;
         f->cmds[c].status = OCSSD_SC_WRITE_NEXT_UNIT;
-        if (f->zone_state) { /* zoned: the zone becomes read-only */
+        if (f->zns.state) { /* zoned: the zone becomes read-only */
           zns_program_failed(f, row_block(f, f->bufs[idx].row));
           f->cmds[c].status = ZNS_SC_WRITE_FAULT;
         }
@@ -362,7 +362,7 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
           f->stats.flash_errors++;
         block_set_state(f, idx, BLK_BAD); /* the chunk goes offline */
         f->cmds[c].status = OCSSD_SC_OFFLINE_CHUNK;
-        if (f->zone_state) { /* zoned: the zone goes offline */
+        if (f->zns.state) { /* zoned: the zone goes offline */
           zns_erase_failed(f, idx);
           f->cmds[c].status = ZNS_SC_OFFLINE;
         }
@@ -413,7 +413,7 @@ static int oc_overlap(struct ftl *f, uint32_t a, uint32_t b) {
 static int oc_blocked(struct ftl *f, uint32_t c) {
   for (uint32_t q = f->wait_head; q != c && q != FTL_NONE; q = f->cmds[q].next)
     if (oc_overlap(f, q, c)) return 1;
-  if (!f->oc_parked) return 0;
+  if (!f->oc.parked) return 0;
   for (uint32_t p = 0; p < f->cfg.cmd_slots; ++p) {
     const struct fw_cmd *q = &f->cmds[p];
     if (q->state != CMD_FREE && is_copy(q) && q->stream == OC_COPY_PARKED && oc_overlap(f, p, c)) return 1;
@@ -425,11 +425,11 @@ static int oc_blocked(struct ftl *f, uint32_t c) {
  * clock), so no timestamp per command is needed. */
 static void oc_hold_account(struct ftl *f) {
   const uint64_t now = hal_time_ns(f->hal);
-  if (now > f->oc_held_at) {
-    f->stats.oc_held_ns += (uint64_t)f->oc_held * (now - f->oc_held_at);
-    f->stats.oc_held_copy_ns += (uint64_t)f->oc_held_copies * (now - f->oc_held_at);
+  if (now > f->oc.held_at) {
+    f->stats.oc_held_ns += (uint64_t)f->oc.held * (now - f->oc.held_at);
+    f->stats.oc_held_copy_ns += (uint64_t)f->oc.held_copies * (now - f->oc.held_at);
   }
-  f->oc_held_at = now;
+  f->oc.held_at = now;
 }
 
 /* Command c was found held (on = 1) or let go (on = 0) for a destination chunk. */
@@ -440,10 +440,10 @@ static void oc_hold(struct ftl *f, uint32_t c, int on) {
   cmd->held = (uint8_t)on;
   const int copy = is_copy(cmd);
   if (on) {
-    f->oc_held++, f->oc_held_copies += (uint32_t)copy;
+    f->oc.held++, f->oc.held_copies += (uint32_t)copy;
     f->stats.oc_held_cmds++, f->stats.oc_held_copies += (uint64_t)copy;
   } else {
-    f->oc_held--, f->oc_held_copies -= (uint32_t)copy;
+    f->oc.held--, f->oc.held_copies -= (uint32_t)copy;
   }
 }
 
@@ -475,7 +475,7 @@ static int oc_resume(struct ftl *f) {
       struct fw_cmd *cmd = &f->cmds[c];
       if (!is_copy(cmd) || cmd->stream || cmd->progress < cmd->nlb || !cmd->pending) break; /* buffers, ring room */
       cmd->stream = OC_COPY_PARKED; /* every source read is out: the line goes on without it */
-      f->oc_parked++;
+      f->oc.parked++;
     }
     if (prev == FTL_NONE)
       f->wait_head = next;
@@ -493,7 +493,7 @@ static int oc_resume(struct ftl *f) {
 static void oc_start(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   hal_charge(f->hal, FW_OP_l2p_lookup, cmd->nlb); /* one chunk-table lookup per address */
-  if (f->zone_state) { /* zoned: the zone's checks, and the command's chunk addresses (zns.c) */
+  if (f->zns.state) { /* zoned: the zone's checks, and the command's chunk addresses (zns.c) */
     const uint16_t zs = zns_prepare(f, cmd);
     if (zs != NVME_SC_SUCCESS) return nvmet_complete(f, c, zs);
   }
@@ -604,7 +604,7 @@ static uint16_t oc_chunk_log(struct ftl *f, struct fw_cmd *cmd, const struct nvm
 static void oc_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
   struct fw_cmd *cmd = &f->cmds[c];
   uint32_t bytes = 0;
-  uint16_t st = f->zone_state ? zns_admin(f, cmd, q, &bytes) : ZNS_NOT_MINE; /* zoned: Identify */
+  uint16_t st = f->zns.state ? zns_admin(f, cmd, q, &bytes) : ZNS_NOT_MINE; /* zoned: Identify */
   if (st != ZNS_NOT_MINE) {
   } else if (cmd->opcode == OCSSD_ADMIN_GEOMETRY) {
     st = q->nsid == 1 ? oc_geometry(f, cmd, &bytes) : NVME_SC_INVALID_NS;
