@@ -1000,15 +1000,24 @@ void nvmet_wait_push(struct ftl *f, uint32_t c);
 /* The part of decoding every command set shares: the command's fields from
  * its SQE, the decode cost; 0 if that already completed it (fused or SGL). */
 int nvmet_cmd_begin(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e);
+/* Reads the producer index of NVMe ring r from register reg: 1 if entries
+ * arrived. Inline: the loop asks on every pass (a call would save registers
+ * first on the RV32 core, mostly to find nothing). */
+static inline int nvmet_ring_fetch(struct ftl *f, struct ring *r, uint32_t reg) {
+  const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + reg);
+  if (tail == r->head || tail >= r->size) return 0;
+  r->tail = tail;
+  return 1;
+}
 /* The CMD ring: nvmet_cmd_fetch reads CMD_TAIL (1: commands arrived);
  * nvmet_cmd_drain takes them into slots through f->cs->decode, and writes
  * CMD_HEAD unless a decode yielded (STEP_YIELD: call it again to go on). */
-int nvmet_cmd_fetch(struct ftl *f);
+static inline int nvmet_cmd_fetch(struct ftl *f) { return nvmet_ring_fetch(f, &f->ncmd, NVME_CMD_TAIL); }
 int nvmet_cmd_drain(struct ftl *f);
 /* The DONE ring: nvmet_done_fetch reads DONE_TAIL (1: transfers completed);
  * nvmet_done_drain hands them to f->cs->xfer_done and writes DONE_HEAD
  * unless one yielded (STEP_YIELD: call it again to go on). */
-int nvmet_done_fetch(struct ftl *f);
+static inline int nvmet_done_fetch(struct ftl *f) { return nvmet_ring_fetch(f, &f->ndone, NVME_DONE_TAIL); }
 int nvmet_done_drain(struct ftl *f);
 
 #endif /* SSDVP_FTL_INTERNAL_H */

@@ -123,13 +123,6 @@ int nvmet_cmd_begin(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
   return 1;
 }
 
-int nvmet_cmd_fetch(struct ftl *f) {
-  const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_CMD_TAIL);
-  if (tail == f->ncmd.head || tail >= f->ncmd.size) return 0;
-  f->ncmd.tail = tail;
-  return 1;
-}
-
 int nvmet_cmd_drain(struct ftl *f) {
   const struct nvme_cmd_entry *ring = (const struct nvme_cmd_entry *)f->ncmd.mem;
   while (f->ncmd.head != f->ncmd.tail) {
@@ -150,13 +143,6 @@ int nvmet_cmd_drain(struct ftl *f) {
 }
 
 /* ---- the DONE ring ------------------------------------------------------------ */
-
-int nvmet_done_fetch(struct ftl *f) {
-  const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_DONE_TAIL);
-  if (tail == f->ndone.head || tail >= f->ndone.size) return 0;
-  f->ndone.tail = tail;
-  return 1;
-}
 
 int nvmet_done_drain(struct ftl *f) {
   const struct nvme_done *ring = (const struct nvme_done *)f->ndone.mem;

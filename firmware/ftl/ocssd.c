@@ -652,23 +652,23 @@ static void oc_decode_vector(struct ftl *f, uint32_t c, const struct nvme_sqe *q
   nvmet_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_LIST, c), cmd->staging + OC_LIST_OFF, lba, cmd->nlb * 8u);
 }
 
-static int oc_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
+/* A fetched command: admin, or an I/O command of the open-channel or (zoned
+ * 1) the zoned command set, which zns.c decodes and ocssd.c runs. */
+static int oc_decode_as(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e, int zoned) {
   if (!nvmet_cmd_begin(f, c, e)) return STEP_DONE;
   if (e->sqid == 0)
     oc_admin(f, c, &e->sqe);
+  else if (zoned)
+    oc_zns_decode(f, c, &e->sqe);
   else
     oc_decode_vector(f, c, &e->sqe);
   return STEP_DONE;
 }
 
-/* The zoned command set's decode (cmdset_ops): zns.c decodes, ocssd.c runs. */
+/* The decodes of cmdset_open_channel and cmdset_zns. */
+static int oc_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) { return oc_decode_as(f, c, e, 0); }
 static int oc_zns_decode_entry(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
-  if (!nvmet_cmd_begin(f, c, e)) return STEP_DONE;
-  if (e->sqid == 0)
-    oc_admin(f, c, &e->sqe);
-  else
-    oc_zns_decode(f, c, &e->sqe);
-  return STEP_DONE;
+  return oc_decode_as(f, c, e, 1);
 }
 
 /* A transfer of command c completed (cmdset_ops): the list in, the data in,
