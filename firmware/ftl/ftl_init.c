@@ -446,6 +446,9 @@ static int init_device(struct ftl *f, struct hal *hal, const struct ftl_config *
   f->slots_per_block = cfg->pages_per_block * cfg->slots_per_page;
   f->rng = cfg->seed ? cfg->seed : 0x9e3779b97f4a7c15ull;
   f->nbufs = nbufs_of(cfg);
+  f->cs = cfg->command_set == FTL_CMDSET_ZNS            ? &cmdset_zns
+          : cfg->command_set == FTL_CMDSET_OPEN_CHANNEL ? &cmdset_open_channel
+                                                        : &cmdset_nvm;
 
   struct dram_map m;
   plan(cfg, &m);

@@ -6,7 +6,8 @@
  *   state.c    a saved drive: the state outside DRAM (--save-state/--load-state)
  *   power.c    power loss: the capacitor's last programs (PLP) and the
  *              power-up scan of the OOB that rebuilds the tables
- *   loop.c     event loop: polls the rings, dispatches flash completions by
+ *   loop.c     event loop: ftl_poll through the command set's table; the NVM
+ *              set's pass polls the rings, dispatches flash completions by
  *              tag kind, and is the only place GC work starts (gc_schedule);
  *              functional access (ftl_func_*), self-check
  *   tlogmove.c the trim log's own areas (power.trim_log.mode on without
@@ -15,16 +16,17 @@
  *              erases waiting for the log
  *   ckpt.c     periodic checkpoints of the L2P and block table to reserved
  *              blocks, and reading the newest complete one back (recovery)
- *   ocssd.c    the open-channel personality (nvme.command_set open_channel):
- *              Open-Channel 2.0 commands on chunks; ftl_poll's whole pass
- *              then, with no map, placement or GC (branch opench)
- *   zns.c      the zoned personality (nvme.command_set zns): zone states,
- *              resources and Zoned Namespace commands, each turned into
- *              ocssd.c's chunk addresses; ocssd.c runs them (branch hostftl)
- *   hostif.c   NVMe commands: decode, transfers, placement of host writes,
- *              reads, deallocate, flush
+ *   ocssd.c    the open-channel and zoned command sets (nvme.command_set
+ *              open_channel, zns; cmdset_open_channel, cmdset_zns):
+ *              Open-Channel 2.0 commands on chunks, the whole pass of the
+ *              loop then, with no map, placement or GC
+ *   zns.c      the zoned command set's zones: states, resources and Zoned
+ *              Namespace commands, each turned into ocssd.c's chunk
+ *              addresses; ocssd.c runs them
+ *   hostif.c   the NVM command set (cmdset_nvm, whose pass is loop.c's):
+ *              decode, placement of host writes, reads, deallocate, flush
  *   directives.c  admin commands: the Identify and Streams directives, the
- *              admission of stream writes (hostif.c posts data and completions)
+ *              admission of stream writes (the command set posts the data)
  *   gcgate.c   host-coordinated GC: the gate gc_schedule consults, admin
  *              commands (PLM windows, GC lock, AERs), GC events
  *   queues.c   admin commands: Create I/O CQ/SQ and the Arbitration
@@ -55,6 +57,9 @@
  *              candidate index of every policy, victim choice, and
  *              block_set_state(), the one checked state transition
  *   flashif.c  flash rings: submit, doorbell, completions (a leaf)
+ *   nvmet.c    the NVMe transport below every command set: command slots,
+ *              the CMD, XFER and DONE rings, completions, the wait list
+ *              (a leaf)
  * Beside them, ftl_init.c: configuration, DRAM layout, set-up (it may call
  * any unit; none calls it). Static inline helpers here belong to the unit
  * they are listed under. testbench/firmware/layering_test.py checks the
@@ -344,6 +349,52 @@ struct gcsched {
   uint64_t next_update_ns;   /* autossd: the controller's next update */
 };
 
+/* ftl.gc.copyback (copyback.c); its windows NULL when off. */
+struct copyback_state {
+  uint8_t *hops;  /* [pages] copyback hops of the data in each page, as its OOB has them */
+  uint32_t *open; /* [dies * planes] block copybacks on that plane go to, or FTL_NONE */
+};
+
+/* GC moves by copy (vcopy.c, ftl_set_gc_copy). */
+struct vcopy_state {
+  uint32_t on;                     /* 1: GC moves every valid slot by FC_OP_COPY */
+  uint32_t unit[FTL_VC_JOBS];      /* per GC job: the GC buffer of the unit being gathered, or FTL_NONE */
+  uint32_t pad[FTL_VC_JOBS];       /* per GC job: an invalid slot of its victim (padding), or FTL_NONE */
+  uint32_t ready_head, ready_tail; /* full units waiting for a row of the GC frontier (linked by next) */
+};
+
+/* The zoned command set's zones (zns.c; nvme.command_set zns). */
+struct zns_state {
+  uint8_t *state;        /* [zones] enum zns_zone_state (NULL in the other command sets) */
+  uint32_t zones;        /* logical_lbas / zone size */
+  uint32_t zone_bits;    /* log2 of the zone size in LBAs */
+  uint32_t open, active; /* zones open (implicitly or explicitly), and open or closed */
+};
+
+/* ocssd.c's line of waiting commands, beyond the transport's wait list. */
+struct ocssd_state {
+  uint32_t parked; /* Vector Copies out of the waiting line while their sources are read */
+  /* commands held for a destination chunk (oc_hold) */
+  uint32_t held, held_copies; /* held now (of them Vector Copies) */
+  uint64_t held_at;           /* when those counts last changed (ns) */
+};
+
+struct ftl;
+/* A command set over the NVMe transport (nvmet.c), chosen at set-up by
+ * nvme.command_set: hostif.c's NVM (the loop's table, loop.c), ocssd.c's
+ * open-channel and zoned. */
+struct cmdset_ops {
+  /* One pass of the event loop (ftl_poll). */
+  int (*poll)(struct ftl *f);
+  /* A fetched command in slot c: decode and start it; STEP_YIELD stops the
+   * CMD ring for a GC step (the command set goes on where it stopped). */
+  int (*decode)(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e);
+  /* A transfer of command c completed: its tag's kind (bits 31:24) and the
+   * DONE entry's status; STEP_YIELD stops the DONE ring for a GC step. */
+  int (*xfer_done)(struct ftl *f, uint32_t c, uint32_t kind, uint32_t status);
+};
+extern const struct cmdset_ops cmdset_nvm, cmdset_open_channel, cmdset_zns;
+
 struct ftl {
   struct hal *hal;
   struct ftl_config cfg;
@@ -428,7 +479,9 @@ struct ftl {
   uint32_t wait_yielded, wait_yielded_prev; /* wait list: the command, its predecessor */
 
   struct ring fsq, fcq;            /* flash submission / completion */
+  const struct cmdset_ops *cs;     /* the namespace's command set (nvme.command_set) */
   struct ring ncmd, nxfer, ndone;  /* NVMe fetched commands / transfers / done */
+  uint32_t ncmd_unacked;           /* CMD ring: head moved since CMD_HEAD was written */
   uint32_t fsq_dirty, nxfer_dirty; /* doorbells to ring at the end of a pass */
   struct mp_group mp[FTL_MP_OPEN]; /* ftl.multiplane (flashif.c): groups open on dies, not yet rung */
   uint32_t mp_next;                /* the entry to reuse next */
@@ -444,25 +497,10 @@ struct ftl {
   struct ckpt ckpt;             /* periodic checkpoints (ckpt.c) */
   struct trimlog tlog;          /* deallocations since the newest checkpoint (trimlog.c) */
   struct cmt cmt;               /* cached mapping table (cmt.c) */
-  struct {                      /* ftl.gc.copyback (copyback.c); NULL when off */
-    uint8_t *hops;              /* [pages] copyback hops of the data in each page, as its OOB has them */
-    uint32_t *open;             /* [dies * planes] block copybacks on that plane go to, or FTL_NONE */
-  } cb;
-  struct {                           /* GC moves by copy (vcopy.c, ftl_set_gc_copy) */
-    uint32_t on;                     /* 1: GC moves every valid slot by FC_OP_COPY */
-    uint32_t unit[FTL_VC_JOBS];      /* per GC job: the GC buffer of the unit being gathered, or FTL_NONE */
-    uint32_t pad[FTL_VC_JOBS];       /* per GC job: an invalid slot of its victim (padding), or FTL_NONE */
-    uint32_t ready_head, ready_tail; /* full units waiting for a row of the GC frontier (linked by next) */
-  } vc;
-  /* the zoned personality (zns.c; nvme.command_set zns) */
-  uint8_t *zone_state;           /* [zones] enum zns_zone_state (NULL in the other personalities) */
-  uint32_t zones;                /* logical_lbas / zone size */
-  uint32_t zone_bits;            /* log2 of the zone size in LBAs */
-  uint32_t zns_open, zns_active; /* zones open (implicitly or explicitly), and open or closed */
-  uint32_t oc_parked;            /* ocssd.c: Vector Copies out of the waiting line while their sources are read */
-  /* ocssd.c: commands held for a destination chunk (oc_hold) */
-  uint32_t oc_held, oc_held_copies; /* held now (of them Vector Copies) */
-  uint64_t oc_held_at;              /* when those counts last changed (ns) */
+  struct copyback_state cb;     /* ftl.gc.copyback (copyback.c) */
+  struct vcopy_state vc;        /* GC moves by copy (vcopy.c) */
+  struct zns_state zns;         /* the zoned command set's zones (zns.c) */
+  struct ocssd_state oc;        /* the open-channel and zoned command sets' waiting line (ocssd.c) */
 };
 
 /* ---- block.c: block manager ---------------------------------------------- */
@@ -879,31 +917,18 @@ void flash_cq_release(struct ftl *f);
  * next completion into *c; 0 if it has tag, else -1 (logged, fatal). */
 int flash_wait_one(struct ftl *f, uint32_t tag, struct fc_cqe *c);
 
-/* ---- hostif.c: NVMe commands ---------------------------------------------- */
+/* ---- hostif.c: the NVM command set --------------------------------------- */
 /* Stages of the loop (STEP_DONE if any work, | STEP_YIELD to schedule GC and
  * call again): the transfer-done ring, the command ring, the wait list. */
 int host_transfers_done(struct ftl *f);
 int host_commands(struct ftl *f);
 int host_resume_waiting(struct ftl *f);
-int host_doorbell(struct ftl *f);
+/* The NVM command set's cmdset_ops (loop.c's table). */
+int host_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e);
+int host_xfer_done(struct ftl *f, uint32_t c, uint32_t kind, uint32_t status);
 void host_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries);
-/* Completes command c (and releases its slot), with a command-specific
- * result in completion dword 0 for the _dw0 form (gcgate.c's admin commands). */
-void host_cmd_finish(struct ftl *f, uint32_t c, uint16_t status);
-void host_cmd_finish_dw0(struct ftl *f, uint32_t c, uint16_t status, uint32_t dw0);
 /* Completes flush commands once no program is in flight. */
 void host_check_flush(struct ftl *f);
-uint32_t cmd_alloc(struct ftl *f);
-/* For ocssd.c: a transfer for command c (op, DRAM and host addresses, n
- * tokens or bytes, tag echoed in its DONE entry), and masking the command
- * interrupt while no command slot is free. */
-void host_xfer(struct ftl *f, uint8_t op, uint32_t c, uint32_t tag, uint32_t dram, uint64_t host, uint32_t n);
-void host_mask_commands(struct ftl *f, int masked);
-/* The part of decoding every personality shares: the command's fields from
- * its SQE, the decode cost; 0 if that already completed it (fused or SGL). */
-int host_cmd_begin(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e);
-/* Queues command slot c to be resumed when buffers or blocks free up. */
-void wait_push(struct ftl *f, uint32_t c);
 int cmd_place_writes(struct ftl *f, uint32_t c);
 int cmd_start_read(struct ftl *f, uint32_t c);
 uint64_t cmd_trim(struct ftl *f, uint64_t slba, uint64_t n);
@@ -930,9 +955,9 @@ int queues_admin(struct ftl *f, uint8_t opcode, const struct nvme_sqe *q, uint32
  * opens the stream when it is not yet open. */
 uint16_t streams_write_check(struct ftl *f, uint32_t dspec);
 
-/* ---- ocssd.c: the open-channel personality --------------------------------- */
-/* One pass of the event loop under nvme.command_set open_channel (and zns). */
-int ocssd_poll(struct ftl *f);
+/* ---- ocssd.c: the open-channel and zoned command sets ----------------------- */
+/* Their cmdset_ops (cmdset_open_channel, cmdset_zns, above): ftl_poll's whole
+ * pass under nvme.command_set open_channel and zns. */
 
 /* ---- zns.c: the zoned personality (called by ocssd.c) ---------------------- */
 /* The staging area's sector list (ocssd.c's OC_LIST_OFF) and its skip mark. */
@@ -957,5 +982,42 @@ uint16_t zns_admin(struct ftl *f, struct fw_cmd *cmd, const struct nvme_sqe *q, 
  * erase of blk failed (its zone goes offline). */
 void zns_program_failed(struct ftl *f, uint32_t blk);
 void zns_erase_failed(struct ftl *f, uint32_t blk);
+
+/* ---- nvmet.c: the NVMe transport ------------------------------------------- */
+/* Command slots: a free one (FTL_NONE: none), and its release. */
+uint32_t nvmet_cmd_alloc(struct ftl *f);
+void nvmet_cmd_release(struct ftl *f, uint32_t c);
+/* Completes command c (and releases its slot), with a command-specific
+ * result in completion dword 0 for the _dw0 form (gcgate.c's admin commands). */
+void nvmet_complete(struct ftl *f, uint32_t c, uint16_t status);
+void nvmet_complete_dw0(struct ftl *f, uint32_t c, uint16_t status, uint32_t dw0);
+/* A transfer for command c (op, DRAM and host addresses, n tokens or bytes,
+ * tag echoed in its DONE entry), and the XFER doorbell (1 if rung). */
+void nvmet_xfer(struct ftl *f, uint8_t op, uint32_t c, uint32_t tag, uint32_t dram, uint64_t host, uint32_t n);
+int nvmet_doorbell(struct ftl *f);
+/* Queues command slot c to be resumed when buffers, blocks or ring room free up. */
+void nvmet_wait_push(struct ftl *f, uint32_t c);
+/* The part of decoding every command set shares: the command's fields from
+ * its SQE, the decode cost; 0 if that already completed it (fused or SGL). */
+int nvmet_cmd_begin(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e);
+/* Reads the producer index of NVMe ring r from register reg: 1 if entries
+ * arrived. Inline: the loop asks on every pass (a call would save registers
+ * first on the RV32 core, mostly to find nothing). */
+static inline int nvmet_ring_fetch(struct ftl *f, struct ring *r, uint32_t reg) {
+  const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + reg);
+  if (tail == r->head || tail >= r->size) return 0;
+  r->tail = tail;
+  return 1;
+}
+/* The CMD ring: nvmet_cmd_fetch reads CMD_TAIL (1: commands arrived);
+ * nvmet_cmd_drain takes them into slots through f->cs->decode, and writes
+ * CMD_HEAD unless a decode yielded (STEP_YIELD: call it again to go on). */
+static inline int nvmet_cmd_fetch(struct ftl *f) { return nvmet_ring_fetch(f, &f->ncmd, NVME_CMD_TAIL); }
+int nvmet_cmd_drain(struct ftl *f);
+/* The DONE ring: nvmet_done_fetch reads DONE_TAIL (1: transfers completed);
+ * nvmet_done_drain hands them to f->cs->xfer_done and writes DONE_HEAD
+ * unless one yielded (STEP_YIELD: call it again to go on). */
+static inline int nvmet_done_fetch(struct ftl *f) { return nvmet_ring_fetch(f, &f->ndone, NVME_DONE_TAIL); }
+int nvmet_done_drain(struct ftl *f);
 
 #endif /* SSDVP_FTL_INTERNAL_H */

@@ -1,5 +1,5 @@
 /*
- * hostif.c - NVMe commands: decode, data transfers, completions.
+ * hostif.c - the NVM command set: decode, writes, reads, deallocate, flush.
  *
  * The NVMe controller fetches host commands into the CMD ring. A command
  * takes a command slot with a token staging area in DRAM:
@@ -15,7 +15,8 @@
  *  - Dataset Management (deallocate): range list -> staging, then trims.
  *  - Flush: pads and programs the host frontier's open page and completes
  *    when no program is in flight.
- * Invalid commands complete with the status a drive returns.
+ * Invalid commands complete with the status a drive returns. The rings,
+ * slots, transfers and completions are the transport's (nvmet.c).
  */
 #include <string.h>
 
@@ -24,100 +25,11 @@
 enum xfer_kind { XK_WRITE_DATA = 1, XK_DSM_RANGES = 2, XK_READ_DATA = 3, XK_ADMIN_DATA = 4 };
 #define XTAG(kind, c) (((uint32_t)(kind) << 24) | (c))
 
-uint32_t cmd_alloc(struct ftl *f) {
-  const uint32_t c = f->cmd_free;
-  if (c == FTL_NONE) return FTL_NONE;
-  f->cmd_free = f->cmds[c].next;
-  struct fw_cmd *cmd = &f->cmds[c];
-  cmd->next = FTL_NONE;
-  cmd->progress = 0;
-  cmd->pending = 0;
-  cmd->status = NVME_SC_SUCCESS;
-  cmd->no_host_io = 0;
-  cmd->stream = 0;
-  cmd->recorded = 0;
-  cmd->fua = 0;
-  cmd->dw0 = 0;
-  return c;
-}
-
-static void cmd_irq_mask(struct ftl *f, int masked) {
-  if (f->cmd_irq_masked == masked) return;
-  f->cmd_irq_masked = masked;
-  const uint32_t en =
-      (1u << IRQ_NVME_DONE) | (1u << IRQ_FLASH) | (masked ? 0u : 1u << IRQ_NVME_CMD) | f->sched.irq_extra;
-  hal_write32(f->hal, SSDVP_INTC_BASE + INTC_ENABLE, en);
-}
-
-static void cmd_release(struct ftl *f, uint32_t c) {
-  f->cmds[c].state = CMD_FREE;
-  f->cmds[c].next = f->cmd_free;
-  f->cmd_free = c;
-  /* A level interrupt must never stay raised for work the firmware cannot
-   * take: the command line is masked while no slot is free. */
-  if (f->cmd_irq_masked && !f->in_func_call) cmd_irq_mask(f, 0);
-}
-
-static void xfer_post(struct ftl *f, uint8_t op, const struct fw_cmd *cmd, uint32_t tag, uint32_t dram, uint64_t host,
-                      uint32_t n, uint16_t status) {
-  struct nvme_xfer *x = (struct nvme_xfer *)f->nxfer.mem + f->nxfer.tail;
-  x->op = op;
-  x->rsvd0 = 0;
-  x->sqid = cmd->sqid;
-  x->cid = cmd->cid;
-  x->status = status;
-  x->tag = tag;
-  x->dram = dram;
-  x->host = host;
-  x->nlb = n;
-  x->dw0 = op == XFER_COMPLETE ? cmd->dw0 : 0;
-  f->nxfer.tail = (f->nxfer.tail + 1) & (f->nxfer.size - 1);
-  f->nxfer_dirty = 1;
-  if (op != XFER_COMPLETE) f->xfer_outstanding++;
-  hal_charge(f->hal, FW_OP_xfer_submit, 1);
-}
-
-void host_xfer(struct ftl *f, uint8_t op, uint32_t c, uint32_t tag, uint32_t dram, uint64_t host, uint32_t n) {
-  xfer_post(f, op, &f->cmds[c], tag, dram, host, n, 0);
-}
-
-void host_mask_commands(struct ftl *f, int masked) { cmd_irq_mask(f, masked); }
-
-int host_doorbell(struct ftl *f) {
-  if (!f->nxfer_dirty) return 0;
-  f->nxfer_dirty = 0;
-  hal_write32(f->hal, SSDVP_NVME_BASE + NVME_XFER_TAIL, f->nxfer.tail);
-  return 1;
-}
-
-void host_cmd_finish(struct ftl *f, uint32_t c, uint16_t status) {
-  struct fw_cmd *cmd = &f->cmds[c];
-  cmd->status = status;
-  if (status != NVME_SC_SUCCESS) f->stats.host_errors++;
-  if (!cmd->no_host_io) xfer_post(f, XFER_COMPLETE, cmd, 0, 0, 0, 0, status); /* completion dword 0: cmd->dw0 */
-  cmd_release(f, c);
-}
-
-void host_cmd_finish_dw0(struct ftl *f, uint32_t c, uint16_t status, uint32_t dw0) {
-  f->cmds[c].dw0 = dw0;
-  host_cmd_finish(f, c, status);
-}
-
 /* Admin data in the staging area to the host; completes when transferred. */
 static void host_send_admin_data(struct ftl *f, uint32_t c, uint32_t bytes) {
   struct fw_cmd *cmd = &f->cmds[c];
   cmd->state = CMD_D2H;
-  xfer_post(f, XFER_D2H_RAW, cmd, XTAG(XK_ADMIN_DATA, c), cmd->staging, cmd->prp, bytes, 0);
-}
-
-void wait_push(struct ftl *f, uint32_t c) {
-  f->cmds[c].next = FTL_NONE;
-  if (f->cmds[c].opcode == NVME_OP_READ) f->wait_reads++;
-  if (f->wait_tail == FTL_NONE)
-    f->wait_head = c;
-  else
-    f->cmds[f->wait_tail].next = c;
-  f->wait_tail = c;
+  nvmet_xfer(f, XFER_D2H_RAW, c, XTAG(XK_ADMIN_DATA, c), cmd->staging, cmd->prp, bytes);
 }
 
 /* ---- write ------------------------------------------------------------- */
@@ -159,7 +71,7 @@ int cmd_place_writes(struct ftl *f, uint32_t c) {
     host_check_flush(f);
     return STEP_DONE;
   }
-  host_cmd_finish(f, c, NVME_SC_SUCCESS);
+  nvmet_complete(f, c, NVME_SC_SUCCESS);
   return STEP_DONE;
 }
 
@@ -188,11 +100,11 @@ static uint32_t next_frontier_bit(struct ftl *f, uint32_t c) {
 static int place_command(struct ftl *f, uint32_t c) {
   if (f->cfg.floor_policy >= FTL_FLOOR_PASS && f->wait_head != FTL_NONE && overlaps_waiting(f, c, FTL_NONE)) {
     f->cmds[c].state = CMD_PLACE;
-    wait_push(f, c);
+    nvmet_wait_push(f, c);
     return STEP_WAIT;
   }
   const int r = cmd_place_writes(f, c);
-  if (r == STEP_WAIT) wait_push(f, c);
+  if (r == STEP_WAIT) nvmet_wait_push(f, c);
   return r;
 }
 
@@ -214,7 +126,7 @@ static void read_maybe_done(struct ftl *f, uint32_t c) {
     return;
   }
   cmd->state = CMD_D2H;
-  xfer_post(f, XFER_D2H, cmd, XTAG(XK_READ_DATA, c), cmd->staging, cmd->prp, cmd->nlb, 0);
+  nvmet_xfer(f, XFER_D2H, c, XTAG(XK_READ_DATA, c), cmd->staging, cmd->prp, cmd->nlb);
 }
 
 int cmd_start_read(struct ftl *f, uint32_t c) {
@@ -305,7 +217,7 @@ static int dsm_trim(struct ftl *f, uint32_t c) {
     if (done < left) return STEP_WAIT;
   }
   cmd->pending = 0;
-  host_cmd_finish(f, c, NVME_SC_SUCCESS);
+  nvmet_complete(f, c, NVME_SC_SUCCESS);
   return STEP_DONE;
 }
 
@@ -327,7 +239,7 @@ static void dsm_ranges_done(struct ftl *f, uint32_t c) {
   const struct nvme_dsm_range *r = (const struct nvme_dsm_range *)cmd->tokens;
   for (uint32_t i = 0; i < cmd->nlb; ++i)
     if (r[i].slba >= f->cfg.logical_lbas || r[i].nlb > f->cfg.logical_lbas - r[i].slba) {
-      host_cmd_finish(f, c, NVME_SC_LBA_OUT_OF_RANGE);
+      nvmet_complete(f, c, NVME_SC_LBA_OUT_OF_RANGE);
       return;
     }
   cmd->pending = 0;
@@ -363,7 +275,7 @@ void host_check_flush(struct ftl *f) {
   for (uint32_t c = 0; c < f->cfg.cmd_slots; ++c)
     if (f->cmds[c].state == CMD_WAIT_FLUSH) {
       f->flush_waiters--;
-      host_cmd_finish(f, c, NVME_SC_SUCCESS);
+      nvmet_complete(f, c, NVME_SC_SUCCESS);
     }
 }
 
@@ -372,118 +284,98 @@ void host_check_flush(struct ftl *f) {
 /* The namespace answers I/O once the firmware clock passed ftl.ns_ready_after. */
 static int ns_ready(struct ftl *f) { return !f->cfg.ns_ready_ns || hal_time_ns(f->hal) >= f->cfg.ns_ready_ns; }
 
-int host_cmd_begin(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
-  struct fw_cmd *cmd = &f->cmds[c];
-  const struct nvme_sqe *q = &e->sqe;
-  f->stats.host_cmds++;
-  cmd->opcode = (uint8_t)SSDVP_FIELD_GET(NVME_CDW0_OPC, q->cdw0);
-  cmd->cid = (uint16_t)SSDVP_FIELD_GET(NVME_CDW0_CID, q->cdw0);
-  cmd->sqid = e->sqid;
-  cmd->prp = q->prp1;
-  hal_charge(f->hal, FW_OP_cmd_decode, 1);
-  /* No fused operations and no SGLs (PRPs only): Invalid Field, as NVMe asks. */
-  if (SSDVP_FIELD_GET(NVME_CDW0_FUSE, q->cdw0) || SSDVP_FIELD_GET(NVME_CDW0_PSDT, q->cdw0)) {
-    host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
-    return 0;
-  }
-  return 1;
-}
-
 static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
   struct fw_cmd *cmd = &f->cmds[c];
   const struct nvme_sqe *q = &e->sqe;
-  if (!host_cmd_begin(f, c, e)) return;
+  if (!nvmet_cmd_begin(f, c, e)) return;
   if (e->sqid == 0) { /* admin queue: directives.c (and gcgate.c below it) */
     uint32_t bytes = 0;
     const uint16_t st = admin_execute(f, cmd, q, &bytes);
     if (st == ADMIN_HELD) return; /* an AER, completed by the loop at an event */
     cmd->status = st;
     if (st == NVME_SC_SUCCESS && bytes) return host_send_admin_data(f, c, bytes);
-    return host_cmd_finish(f, c, st);
+    return nvmet_complete(f, c, st);
   }
   switch (cmd->opcode) {
     case NVME_OP_READ:
     case NVME_OP_WRITE: {
-      if (q->nsid != 1) return host_cmd_finish(f, c, NVME_SC_INVALID_NS);
-      if (!ns_ready(f)) return host_cmd_finish(f, c, NVME_SC_NS_NOT_READY);
+      if (q->nsid != 1) return nvmet_complete(f, c, NVME_SC_INVALID_NS);
+      if (!ns_ready(f)) return nvmet_complete(f, c, NVME_SC_NS_NOT_READY);
       cmd->slba = (uint64_t)q->cdw10 | ((uint64_t)q->cdw11 << 32);
       cmd->nlb = SSDVP_FIELD_GET(NVME_CDW12_NLB, q->cdw12) + 1;
       if (cmd->slba >= f->cfg.logical_lbas || cmd->nlb > f->cfg.logical_lbas - cmd->slba)
-        return host_cmd_finish(f, c, NVME_SC_LBA_OUT_OF_RANGE);
-      if (cmd->nlb > f->cfg.max_transfer_lbas) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+        return nvmet_complete(f, c, NVME_SC_LBA_OUT_OF_RANGE);
+      if (cmd->nlb > f->cfg.max_transfer_lbas) return nvmet_complete(f, c, NVME_SC_INVALID_FIELD);
       if (cmd->opcode == NVME_OP_WRITE) {
         /* Directives: none, or Streams (DTYPE 1) with a stream ID in DSPEC,
          * admitted by the Streams directive's state (directives.c); every
          * placement accepts them, only the stream placement uses them. */
         const uint32_t dtype = SSDVP_FIELD_GET(NVME_CDW12_DTYPE, q->cdw12);
         const uint32_t dspec = SSDVP_FIELD_GET(NVME_CDW13_DSPEC, q->cdw13);
-        if (dtype > NVME_DTYPE_STREAMS) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+        if (dtype > NVME_DTYPE_STREAMS) return nvmet_complete(f, c, NVME_SC_INVALID_FIELD);
         if (dtype == NVME_DTYPE_STREAMS) {
           const uint16_t st = streams_write_check(f, dspec); /* directives.c */
-          if (st != NVME_SC_SUCCESS) return host_cmd_finish(f, c, st);
+          if (st != NVME_SC_SUCCESS) return nvmet_complete(f, c, st);
         }
         cmd->stream = (uint8_t)(dtype == NVME_DTYPE_STREAMS ? dspec : 0);
         cmd->fua = (uint8_t)SSDVP_FIELD_GET(NVME_CDW12_FUA, q->cdw12);
         cmd->state = CMD_H2D;
-        xfer_post(f, XFER_H2D, cmd, XTAG(XK_WRITE_DATA, c), cmd->staging, cmd->prp, cmd->nlb, 0);
+        nvmet_xfer(f, XFER_H2D, c, XTAG(XK_WRITE_DATA, c), cmd->staging, cmd->prp, cmd->nlb);
       } else if (!cmd_start_read(f, c)) {
-        wait_push(f, c);
+        nvmet_wait_push(f, c);
       }
       return;
     }
     case NVME_OP_FLUSH:
-      if (!ns_ready(f)) return host_cmd_finish(f, c, NVME_SC_NS_NOT_READY);
+      if (!ns_ready(f)) return nvmet_complete(f, c, NVME_SC_NS_NOT_READY);
       cmd_flush(f, c);
       return;
     case NVME_OP_DSM:
-      if (q->nsid != 1) return host_cmd_finish(f, c, NVME_SC_INVALID_NS);
-      if (!ns_ready(f)) return host_cmd_finish(f, c, NVME_SC_NS_NOT_READY);
-      if (!SSDVP_FIELD_GET(NVME_CDW11_DSM_AD, q->cdw11)) return host_cmd_finish(f, c, NVME_SC_SUCCESS); /* only hints */
+      if (q->nsid != 1) return nvmet_complete(f, c, NVME_SC_INVALID_NS);
+      if (!ns_ready(f)) return nvmet_complete(f, c, NVME_SC_NS_NOT_READY);
+      if (!SSDVP_FIELD_GET(NVME_CDW11_DSM_AD, q->cdw11)) return nvmet_complete(f, c, NVME_SC_SUCCESS); /* only hints */
       cmd->nlb = SSDVP_FIELD_GET(NVME_CDW10_DSM_NR, q->cdw10) + 1;
       cmd->state = CMD_H2D;
-      xfer_post(f, XFER_H2D_RAW, cmd, XTAG(XK_DSM_RANGES, c), cmd->staging, cmd->prp,
-                cmd->nlb * (uint32_t)sizeof(struct nvme_dsm_range), 0);
+      nvmet_xfer(f, XFER_H2D_RAW, c, XTAG(XK_DSM_RANGES, c), cmd->staging, cmd->prp,
+                 cmd->nlb * (uint32_t)sizeof(struct nvme_dsm_range));
       return;
-    default: return host_cmd_finish(f, c, NVME_SC_INVALID_OPCODE);
+    default: return nvmet_complete(f, c, NVME_SC_INVALID_OPCODE);
   }
+}
+
+int host_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
+  cmd_decode(f, c, e);
+  return f->host_flushing != FTL_NONE ? STEP_DONE | STEP_YIELD : STEP_DONE; /* a flush yielded: host_commands goes on */
+}
+
+int host_xfer_done(struct ftl *f, uint32_t c, uint32_t kind, uint32_t status) {
+  if (status) {
+    nvmet_complete(f, c, NVME_SC_DATA_XFER_ERROR);
+    return STEP_DONE;
+  }
+  switch (kind) {
+    case XK_WRITE_DATA:
+      if (place_command(f, c) == STEP_YIELD) {
+        f->host_placing = c; /* host_transfers_done goes on with it */
+        return STEP_DONE | STEP_YIELD;
+      }
+      break;
+    case XK_DSM_RANGES: dsm_ranges_done(f, c); break;
+    case XK_READ_DATA:
+    case XK_ADMIN_DATA: nvmet_complete(f, c, f->cmds[c].status); break;
+    default: break;
+  }
+  return STEP_DONE;
 }
 
 int host_transfers_done(struct ftl *f) {
   if (f->host_placing != FTL_NONE) { /* a write of this batch yielded */
     if (place_command(f, f->host_placing) == STEP_YIELD) return STEP_DONE | STEP_YIELD;
     f->host_placing = FTL_NONE;
-  } else {
-    const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_DONE_TAIL);
-    if (tail == f->ndone.head || tail >= f->ndone.size) return 0;
-    f->ndone.tail = tail;
+  } else if (!nvmet_done_fetch(f)) {
+    return 0;
   }
-  const struct nvme_done *ring = (const struct nvme_done *)f->ndone.mem;
-  while (f->ndone.head != f->ndone.tail) {
-    const struct nvme_done d = ring[f->ndone.head];
-    f->ndone.head = (f->ndone.head + 1) & (f->ndone.size - 1);
-    f->xfer_outstanding--;
-    hal_charge(f->hal, FW_OP_xfer_complete, 1);
-    const uint32_t c = d.tag & 0xffffff;
-    if (c >= f->cfg.cmd_slots) continue;
-    if (d.status) {
-      host_cmd_finish(f, c, NVME_SC_DATA_XFER_ERROR);
-      continue;
-    }
-    switch (d.tag >> 24) {
-      case XK_WRITE_DATA:
-        if (place_command(f, c) == STEP_YIELD) {
-          f->host_placing = c;
-          return STEP_DONE | STEP_YIELD;
-        }
-        break;
-      case XK_DSM_RANGES: dsm_ranges_done(f, c); break;
-      case XK_READ_DATA:
-      case XK_ADMIN_DATA: host_cmd_finish(f, c, f->cmds[c].status); break;
-      default: break;
-    }
-  }
-  hal_write32(f->hal, SSDVP_NVME_BASE + NVME_DONE_HEAD, f->ndone.head);
-  return STEP_DONE;
+  return nvmet_done_drain(f);
 }
 
 int host_commands(struct ftl *f) {
@@ -492,25 +384,10 @@ int host_commands(struct ftl *f) {
     if (cmd_flush(f, f->host_flushing) == STEP_YIELD) return STEP_DONE | STEP_YIELD;
     did = STEP_DONE;
   } else {
-    const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_CMD_TAIL);
-    if (tail == f->ncmd.head || tail >= f->ncmd.size) return 0;
-    f->ncmd.tail = tail;
+    if (!nvmet_cmd_fetch(f)) return 0;
     if (f->cfg.gc_trigger == FTL_GC_TRIGGER_IDLE) gcsched_host_arrival(f); /* idle-time GC stops (gcsched.c) */
   }
-  const struct nvme_cmd_entry *ring = (const struct nvme_cmd_entry *)f->ncmd.mem;
-  while (f->ncmd.head != f->ncmd.tail) {
-    const uint32_t c = cmd_alloc(f);
-    if (c == FTL_NONE) { /* the rest stays in the ring until a slot frees */
-      cmd_irq_mask(f, 1);
-      break;
-    }
-    cmd_decode(f, c, &ring[f->ncmd.head]);
-    f->ncmd.head = (f->ncmd.head + 1) & (f->ncmd.size - 1);
-    did = STEP_DONE;
-    if (f->host_flushing != FTL_NONE) return STEP_DONE | STEP_YIELD;
-  }
-  if (did) hal_write32(f->hal, SSDVP_NVME_BASE + NVME_CMD_HEAD, f->ncmd.head);
-  return did;
+  return did | nvmet_cmd_drain(f);
 }
 
 /* Waiting commands in order. Reads always try. A write that still cannot be

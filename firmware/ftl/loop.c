@@ -119,8 +119,7 @@ static int flash_completions(struct ftl *f) {
  * on the RV32 core a call that saves a dozen registers to find nothing to do
  * costs as much as the check, and the loop makes about 12 passes per host
  * I/O. Native mode charges nothing for any of these checks. */
-int ftl_poll(struct ftl *f) {
-  if (f->cfg.command_set != FTL_CMDSET_NVM) return ocssd_poll(f); /* no FTL on the drive (open_channel, zns) */
+static int nvm_poll(struct ftl *f) {
   int did = flash_completions(f);
   if (f->ckpt.on) did |= ckpt_poll(f);       /* periodic checkpoints (ckpt.c): may hold placement while it drains */
   if (f->tlog.rot_asap) did |= tlog_poll(f); /* the trim log moves to its other area (trimlog.c) */
@@ -136,16 +135,22 @@ int ftl_poll(struct ftl *f) {
     f->gate.reported_gc = f->gc_active != 0; /* all gcgate_poll does with no coordination configured */
   } else {
     gcgate_poll(f); /* GC events and the lock for a coordinating host (gcgate.c) */
-    for (uint32_t c, dw0; gcgate_next_completion(f, &c, &dw0);) host_cmd_finish_dw0(f, c, NVME_SC_SUCCESS, dw0);
+    for (uint32_t c, dw0; gcgate_next_completion(f, &c, &dw0);) nvmet_complete_dw0(f, c, NVME_SC_SUCCESS, dw0);
   }
   if (f->cmt.on) /* cached mapping */
     while (cmt_pump(f) && f->wait_head != FTL_NONE) did |= drain(f, host_resume_waiting);
   if (f->cmt.trim_head != FTL_NONE) did |= host_resume_trims(f); /* cached mapping or trim log (trimlog.c) */
   if (f->mp_held) did |= frontier_hold_poll(f); /* ftl.multiplane_hold: pages that waited long enough */
   if (f->fsq_dirty) did |= flash_doorbell(f);
-  if (f->nxfer_dirty) did |= host_doorbell(f);
+  if (f->nxfer_dirty) did |= nvmet_doorbell(f);
   return did;
 }
+
+/* The NVM command set: this loop's pass, hostif.c's commands and transfers.
+ * (open_channel and zns: ocssd.c's tables, no FTL on the drive.) */
+const struct cmdset_ops cmdset_nvm = {nvm_poll, host_decode, host_xfer_done};
+
+int ftl_poll(struct ftl *f) { return f->cs->poll(f); }
 
 void ftl_main(struct ftl *f) {
   while (!f->stop) {
@@ -208,7 +213,7 @@ static uint32_t func_cmd(struct ftl *f, uint8_t opcode, uint64_t lba, uint32_t n
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: functional access needs nvme.command_set nvm");
     return FTL_NONE;
   }
-  const uint32_t c = cmd_alloc(f);
+  const uint32_t c = nvmet_cmd_alloc(f);
   if (c == FTL_NONE) return FTL_NONE;
   struct fw_cmd *cmd = &f->cmds[c];
   cmd->opcode = opcode;
@@ -250,7 +255,7 @@ int ftl_func_write_stream(struct ftl *f, uint64_t lba, uint32_t n, const uint32_
     f->cmds[c].stream = (uint8_t)stream;
     int r;
     while ((r = cmd_place_writes(f, c)) == STEP_YIELD) gc_schedule(f);
-    if (r == STEP_WAIT) wait_push(f, c);
+    if (r == STEP_WAIT) nvmet_wait_push(f, c);
     rc = func_wait(f, c);
     lba += chunk;
     n -= chunk;
@@ -272,13 +277,11 @@ int ftl_func_read(struct ftl *f, uint64_t lba, uint32_t n, uint32_t *tokens) {
       rc = -1;
       break;
     }
-    if (!cmd_start_read(f, c)) wait_push(f, c);
+    if (!cmd_start_read(f, c)) nvmet_wait_push(f, c);
     rc = func_wait(f, c);
     memcpy(tokens, f->cmds[c].tokens, (size_t)chunk * 4);
     if (f->cmds[c].status != NVME_SC_SUCCESS) rc = -1;
-    /* read_maybe_done marked it free without linking it back */
-    f->cmds[c].next = f->cmd_free;
-    f->cmd_free = c;
+    nvmet_cmd_release(f, c); /* read_maybe_done marked it free without linking it back */
     lba += chunk;
     n -= chunk;
     tokens += chunk;
@@ -342,9 +345,9 @@ uint32_t ftl_func_submit(struct ftl *f, int write, uint64_t lba, uint32_t n, con
     f->cmds[c].stream = (uint8_t)stream;
     int r;
     while ((r = cmd_place_writes(f, c)) == STEP_YIELD) gc_schedule(f);
-    if (r == STEP_WAIT) wait_push(f, c);
+    if (r == STEP_WAIT) nvmet_wait_push(f, c);
   } else if (!cmd_start_read(f, c)) {
-    wait_push(f, c);
+    nvmet_wait_push(f, c);
   }
   f->in_func_call = 0;
   return c;

@@ -6,7 +6,8 @@
  * what stays on a drive in that model: the chunk table (block.c's block
  * states and write pointers: free, open, closed, and bad = offline), bad
  * blocks, erase counts, and the flash's own timing. No L2P, placement or GC
- * runs: ftl_poll() hands every pass to ocssd_poll().
+ * runs: ftl_poll() hands every pass to ocssd_poll() (cmdset_open_channel,
+ * cmdset_zns).
  *
  * Geometry: a group is a channel, a parallel unit a die on it, a chunk a
  * block, a sector one LBA slot of a flash page; the minimum write unit
@@ -202,7 +203,7 @@ static void oc_maybe_done(struct ftl *f, uint32_t c) {
   if (is_copy(cmd) && cmd->stream != 1) { /* its sources are in: oc_resume() goes on with the programs */
     if (cmd->stream == OC_COPY_PARKED) {  /* back at the head of the line */
       cmd->stream = 0;
-      f->oc_parked--;
+      f->oc.parked--;
       cmd->next = f->wait_head;
       f->wait_head = c;
       if (f->wait_tail == FTL_NONE) f->wait_tail = c;
@@ -213,12 +214,12 @@ static void oc_maybe_done(struct ftl *f, uint32_t c) {
     f->stats.host_lba_reads += cmd->nlb;
     cmd->state = CMD_D2H;
     if (oc_mptr(cmd)) /* 4 or 8 bytes a sector (raw: not modelled as LBAs of data) */
-      host_xfer(f, XFER_D2H_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd),
-                cmd->nlb * 4u * oc_mw(f));
-    host_xfer(f, XFER_D2H, c, OXTAG(OXK_OUT, c), cmd->staging, cmd->prp, cmd->nlb);
+      nvmet_xfer(f, XFER_D2H_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd),
+                 cmd->nlb * 4u * oc_mw(f));
+    nvmet_xfer(f, XFER_D2H, c, OXTAG(OXK_OUT, c), cmd->staging, cmd->prp, cmd->nlb);
     return;
   }
-  host_cmd_finish(f, c, cmd->status);
+  nvmet_complete(f, c, cmd->status);
 }
 
 /* Issues the command's flash operations from where it stopped: STEP_DONE when
@@ -289,7 +290,7 @@ static int oc_submit(struct ftl *f, uint32_t c) {
     if (cur != FTL_NONE)
       flash_submit(f, FC_OP_READ, TAG(TAG_HOST_READ, cur), f->bufs[cur].row, f->bufs[cur].mask, f->bufs[cur].dram);
     if (copy && !cmd->stream) return STEP_WAIT; /* the sources' reads first (oc_resume() comes back) */
-  } else if (f->zone_state) {                   /* a zone reset (zns.c) */
+  } else if (f->zns.state) {                    /* a zone reset (zns.c) */
     if (zns_submit_reset(f, c) == STEP_WAIT) return STEP_WAIT;
   } else { /* reset */
     for (; cmd->progress < cmd->nlb; ++cmd->progress) {
@@ -316,7 +317,7 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
       if (e->status == FC_ERR_PROGRAM_FAIL) {
         f->stats.program_failures++;
         f->cmds[c].status = OCSSD_SC_WRITE_NEXT_UNIT;
-        if (f->zone_state) { /* zoned: the zone becomes read-only */
+        if (f->zns.state) { /* zoned: the zone becomes read-only */
           zns_program_failed(f, row_block(f, f->bufs[idx].row));
           f->cmds[c].status = ZNS_SC_WRITE_FAULT;
         }
@@ -361,7 +362,7 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
           f->stats.flash_errors++;
         block_set_state(f, idx, BLK_BAD); /* the chunk goes offline */
         f->cmds[c].status = OCSSD_SC_OFFLINE_CHUNK;
-        if (f->zone_state) { /* zoned: the zone goes offline */
+        if (f->zns.state) { /* zoned: the zone goes offline */
           zns_erase_failed(f, idx);
           f->cmds[c].status = ZNS_SC_OFFLINE;
         }
@@ -412,7 +413,7 @@ static int oc_overlap(struct ftl *f, uint32_t a, uint32_t b) {
 static int oc_blocked(struct ftl *f, uint32_t c) {
   for (uint32_t q = f->wait_head; q != c && q != FTL_NONE; q = f->cmds[q].next)
     if (oc_overlap(f, q, c)) return 1;
-  if (!f->oc_parked) return 0;
+  if (!f->oc.parked) return 0;
   for (uint32_t p = 0; p < f->cfg.cmd_slots; ++p) {
     const struct fw_cmd *q = &f->cmds[p];
     if (q->state != CMD_FREE && is_copy(q) && q->stream == OC_COPY_PARKED && oc_overlap(f, p, c)) return 1;
@@ -424,11 +425,11 @@ static int oc_blocked(struct ftl *f, uint32_t c) {
  * clock), so no timestamp per command is needed. */
 static void oc_hold_account(struct ftl *f) {
   const uint64_t now = hal_time_ns(f->hal);
-  if (now > f->oc_held_at) {
-    f->stats.oc_held_ns += (uint64_t)f->oc_held * (now - f->oc_held_at);
-    f->stats.oc_held_copy_ns += (uint64_t)f->oc_held_copies * (now - f->oc_held_at);
+  if (now > f->oc.held_at) {
+    f->stats.oc_held_ns += (uint64_t)f->oc.held * (now - f->oc.held_at);
+    f->stats.oc_held_copy_ns += (uint64_t)f->oc.held_copies * (now - f->oc.held_at);
   }
-  f->oc_held_at = now;
+  f->oc.held_at = now;
 }
 
 /* Command c was found held (on = 1) or let go (on = 0) for a destination chunk. */
@@ -439,10 +440,10 @@ static void oc_hold(struct ftl *f, uint32_t c, int on) {
   cmd->held = (uint8_t)on;
   const int copy = is_copy(cmd);
   if (on) {
-    f->oc_held++, f->oc_held_copies += (uint32_t)copy;
+    f->oc.held++, f->oc.held_copies += (uint32_t)copy;
     f->stats.oc_held_cmds++, f->stats.oc_held_copies += (uint64_t)copy;
   } else {
-    f->oc_held--, f->oc_held_copies -= (uint32_t)copy;
+    f->oc.held--, f->oc.held_copies -= (uint32_t)copy;
   }
 }
 
@@ -450,12 +451,12 @@ static void oc_hold(struct ftl *f, uint32_t c, int on) {
  * (oc_blocked) keeps its place while those behind it that are not go on. */
 static void oc_run(struct ftl *f, uint32_t c) {
   f->cmds[c].held = 0;
-  if (f->wait_head != FTL_NONE) return wait_push(f, c);
+  if (f->wait_head != FTL_NONE) return nvmet_wait_push(f, c);
   if (oc_blocked(f, c)) {
     oc_hold(f, c, 1);
-    return wait_push(f, c);
+    return nvmet_wait_push(f, c);
   }
-  if (oc_submit(f, c) == STEP_WAIT) wait_push(f, c);
+  if (oc_submit(f, c) == STEP_WAIT) nvmet_wait_push(f, c);
 }
 
 static int oc_resume(struct ftl *f) {
@@ -474,7 +475,7 @@ static int oc_resume(struct ftl *f) {
       struct fw_cmd *cmd = &f->cmds[c];
       if (!is_copy(cmd) || cmd->stream || cmd->progress < cmd->nlb || !cmd->pending) break; /* buffers, ring room */
       cmd->stream = OC_COPY_PARKED; /* every source read is out: the line goes on without it */
-      f->oc_parked++;
+      f->oc.parked++;
     }
     if (prev == FTL_NONE)
       f->wait_head = next;
@@ -492,20 +493,20 @@ static int oc_resume(struct ftl *f) {
 static void oc_start(struct ftl *f, uint32_t c) {
   struct fw_cmd *cmd = &f->cmds[c];
   hal_charge(f->hal, FW_OP_l2p_lookup, cmd->nlb); /* one chunk-table lookup per address */
-  if (f->zone_state) { /* zoned: the zone's checks, and the command's chunk addresses (zns.c) */
+  if (f->zns.state) { /* zoned: the zone's checks, and the command's chunk addresses (zns.c) */
     const uint16_t zs = zns_prepare(f, cmd);
-    if (zs != NVME_SC_SUCCESS) return host_cmd_finish(f, c, zs);
+    if (zs != NVME_SC_SUCCESS) return nvmet_complete(f, c, zs);
   }
   if (is_write(cmd) && oc_mptr(cmd) && oc_mw(f) == 2) /* the unit's sequence number: one word per page */
     for (uint32_t i = 0; i + f->cfg.slots_per_page <= cmd->nlb; i += f->cfg.slots_per_page)
       for (uint32_t k = 1; k < f->cfg.slots_per_page; ++k)
         if (oc_meta(cmd)[2 * (i + k) + 1] != oc_meta(cmd)[2 * i + 1])
-          return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+          return nvmet_complete(f, c, NVME_SC_INVALID_FIELD);
   uint16_t st = is_write(cmd)                  ? oc_check_write(f, cmd, oc_list(cmd))
                 : is_read(cmd) || is_copy(cmd) ? oc_check_read(f, cmd, oc_list(cmd))
                                                : oc_check_reset(f, cmd);
   if (st == NVME_SC_SUCCESS && is_copy(cmd)) st = oc_check_write(f, cmd, oc_dst(cmd)); /* destinations */
-  if (st != NVME_SC_SUCCESS) return host_cmd_finish(f, c, st);
+  if (st != NVME_SC_SUCCESS) return nvmet_complete(f, c, st);
   cmd->state = is_read(cmd) ? CMD_READ : CMD_PLACE;
   oc_run(f, c);
 }
@@ -516,9 +517,9 @@ static void oc_list_ready(struct ftl *f, uint32_t c) {
   if (!is_write(cmd)) return oc_start(f, c);
   cmd->state = CMD_H2D;
   if (oc_mptr(cmd)) /* 4 or 8 bytes a sector (raw: not modelled as LBAs of data) */
-    host_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd),
-              cmd->nlb * 4u * oc_mw(f));
-  host_xfer(f, XFER_H2D, c, OXTAG(OXK_DATA, c), cmd->staging, cmd->prp, cmd->nlb);
+    nvmet_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_META_OFF, oc_mptr(cmd),
+               cmd->nlb * 4u * oc_mw(f));
+  nvmet_xfer(f, XFER_H2D, c, OXTAG(OXK_DATA, c), cmd->staging, cmd->prp, cmd->nlb);
 }
 
 /* A zoned command (zns.c decodes it): fetch its data or start it, send its
@@ -530,7 +531,7 @@ static void oc_zns_decode(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
     case ZNS_NEXT_DATA: oc_list_ready(f, c); break;
     case ZNS_NEXT_SEND:
       cmd->state = CMD_D2H;
-      host_xfer(f, XFER_D2H_RAW, c, OXTAG(OXK_OUT, c), cmd->staging, cmd->prp, bytes);
+      nvmet_xfer(f, XFER_D2H_RAW, c, OXTAG(OXK_OUT, c), cmd->staging, cmd->prp, bytes);
       break;
     case ZNS_NEXT_RESET:
       cmd->state = CMD_PLACE;
@@ -603,7 +604,7 @@ static uint16_t oc_chunk_log(struct ftl *f, struct fw_cmd *cmd, const struct nvm
 static void oc_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
   struct fw_cmd *cmd = &f->cmds[c];
   uint32_t bytes = 0;
-  uint16_t st = f->zone_state ? zns_admin(f, cmd, q, &bytes) : ZNS_NOT_MINE; /* zoned: Identify */
+  uint16_t st = f->zns.state ? zns_admin(f, cmd, q, &bytes) : ZNS_NOT_MINE; /* zoned: Identify */
   if (st != ZNS_NOT_MINE) {
   } else if (cmd->opcode == OCSSD_ADMIN_GEOMETRY) {
     st = q->nsid == 1 ? oc_geometry(f, cmd, &bytes) : NVME_SC_INVALID_NS;
@@ -614,30 +615,27 @@ static void oc_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
     if (st == ADMIN_HELD) return;
   }
   cmd->status = st;
-  if (st != NVME_SC_SUCCESS || !bytes) return host_cmd_finish(f, c, st);
+  if (st != NVME_SC_SUCCESS || !bytes) return nvmet_complete(f, c, st);
   cmd->state = CMD_D2H;
-  host_xfer(f, XFER_D2H_RAW, c, OXTAG(OXK_OUT, c), cmd->staging, cmd->prp, bytes);
+  nvmet_xfer(f, XFER_D2H_RAW, c, OXTAG(OXK_OUT, c), cmd->staging, cmd->prp, bytes);
 }
 
 /* ---- decode and the rings ------------------------------------------------- */
 
-static void oc_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
+/* The open-channel command set's decode (cmdset_ops). */
+static void oc_decode_vector(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
   struct fw_cmd *cmd = &f->cmds[c];
-  const struct nvme_sqe *q = &e->sqe;
-  if (!host_cmd_begin(f, c, e)) return;
-  if (e->sqid == 0) return oc_admin(f, c, q);
-  if (f->zone_state) return oc_zns_decode(f, c, q);
-  if (cmd->opcode == NVME_OP_FLUSH) return host_cmd_finish(f, c, NVME_SC_SUCCESS); /* nothing cached */
+  if (cmd->opcode == NVME_OP_FLUSH) return nvmet_complete(f, c, NVME_SC_SUCCESS); /* nothing cached */
   if (!is_read(cmd) && !is_write(cmd) && !is_copy(cmd) && cmd->opcode != OCSSD_OP_VECTOR_RESET)
-    return host_cmd_finish(f, c, NVME_SC_INVALID_OPCODE);
-  if (q->nsid != 1) return host_cmd_finish(f, c, NVME_SC_INVALID_NS);
+    return nvmet_complete(f, c, NVME_SC_INVALID_OPCODE);
+  if (q->nsid != 1) return nvmet_complete(f, c, NVME_SC_INVALID_NS);
   const uint64_t lba = (uint64_t)q->cdw10 | (uint64_t)q->cdw11 << 32;
   uint64_t *list = oc_list(cmd);
   cmd->slba = cmd->opcode == OCSSD_OP_VECTOR_RESET || is_copy(cmd) ? 0 : q->mptr; /* oc_mptr() */
   cmd->stream = 0;                                                                /* is_copy(): phase */
   if (cmd->opcode == NVME_OP_READ || cmd->opcode == NVME_OP_WRITE) { /* consecutive sectors from an address */
     cmd->nlb = SSDVP_FIELD_GET(NVME_CDW12_NLB, q->cdw12) + 1;
-    if (cmd->nlb > OCSSD_MAX_VECTOR) return host_cmd_finish(f, c, NVME_SC_INVALID_FIELD);
+    if (cmd->nlb > OCSSD_MAX_VECTOR) return nvmet_complete(f, c, NVME_SC_INVALID_FIELD);
     for (uint32_t i = 0; i < cmd->nlb; ++i) list[i] = lba + i;
     return oc_list_ready(f, c);
   }
@@ -650,62 +648,50 @@ static void oc_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e)
   }
   cmd->state = CMD_H2D;
   if (is_copy(cmd)) /* the destination list first; the source list's arrival starts the command */
-    host_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_DST_OFF, dst, cmd->nlb * 8u);
-  host_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_LIST, c), cmd->staging + OC_LIST_OFF, lba, cmd->nlb * 8u);
+    nvmet_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_PART, c), cmd->staging + OC_DST_OFF, dst, cmd->nlb * 8u);
+  nvmet_xfer(f, XFER_H2D_RAW, c, OXTAG(OXK_LIST, c), cmd->staging + OC_LIST_OFF, lba, cmd->nlb * 8u);
 }
 
-static int oc_commands(struct ftl *f) {
-  const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_CMD_TAIL);
-  if (tail == f->ncmd.head || tail >= f->ncmd.size) return 0;
-  f->ncmd.tail = tail;
-  const struct nvme_cmd_entry *ring = (const struct nvme_cmd_entry *)f->ncmd.mem;
-  int did = 0;
-  while (f->ncmd.head != f->ncmd.tail) {
-    const uint32_t c = cmd_alloc(f);
-    if (c == FTL_NONE) { /* the rest stays in the ring until a slot frees */
-      host_mask_commands(f, 1);
-      break;
-    }
-    oc_decode(f, c, &ring[f->ncmd.head]);
-    f->ncmd.head = (f->ncmd.head + 1) & (f->ncmd.size - 1);
-    did = STEP_DONE;
-  }
-  if (did) hal_write32(f->hal, SSDVP_NVME_BASE + NVME_CMD_HEAD, f->ncmd.head);
-  return did;
-}
-
-static int oc_transfers_done(struct ftl *f) {
-  const uint32_t tail = hal_read32(f->hal, SSDVP_NVME_BASE + NVME_DONE_TAIL);
-  if (tail == f->ndone.head || tail >= f->ndone.size) return 0;
-  f->ndone.tail = tail;
-  const struct nvme_done *ring = (const struct nvme_done *)f->ndone.mem;
-  while (f->ndone.head != f->ndone.tail) {
-    const struct nvme_done d = ring[f->ndone.head];
-    f->ndone.head = (f->ndone.head + 1) & (f->ndone.size - 1);
-    f->xfer_outstanding--;
-    hal_charge(f->hal, FW_OP_xfer_complete, 1);
-    const uint32_t c = d.tag & 0xffffffu;
-    if (c >= f->cfg.cmd_slots) continue;
-    if (d.tag >> 24 == OXK_PART) { /* the next transfer of the command goes on from here */
-      if (d.status) f->cmds[c].status = NVME_SC_DATA_XFER_ERROR;
-      continue;
-    }
-    if (d.status || f->cmds[c].status == NVME_SC_DATA_XFER_ERROR) {
-      host_cmd_finish(f, c, NVME_SC_DATA_XFER_ERROR);
-      continue;
-    }
-    switch (d.tag >> 24) {
-      case OXK_LIST: oc_list_ready(f, c); break;
-      case OXK_DATA: oc_start(f, c); break;
-      case OXK_OUT: host_cmd_finish(f, c, f->cmds[c].status); break;
-      default: break;
-    }
-  }
-  hal_write32(f->hal, SSDVP_NVME_BASE + NVME_DONE_HEAD, f->ndone.head);
+/* A fetched command: admin, or an I/O command of the open-channel or (zoned
+ * 1) the zoned command set, which zns.c decodes and ocssd.c runs. */
+static int oc_decode_as(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e, int zoned) {
+  if (!nvmet_cmd_begin(f, c, e)) return STEP_DONE;
+  if (e->sqid == 0)
+    oc_admin(f, c, &e->sqe);
+  else if (zoned)
+    oc_zns_decode(f, c, &e->sqe);
+  else
+    oc_decode_vector(f, c, &e->sqe);
   return STEP_DONE;
 }
 
-int ocssd_poll(struct ftl *f) {
+/* The decodes of cmdset_open_channel and cmdset_zns. */
+static int oc_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) { return oc_decode_as(f, c, e, 0); }
+static int oc_zns_decode_entry(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
+  return oc_decode_as(f, c, e, 1);
+}
+
+/* A transfer of command c completed (cmdset_ops): the list in, the data in,
+ * the data out; a first part (OXK_PART) only keeps its status for the next. */
+static int oc_xfer_done(struct ftl *f, uint32_t c, uint32_t kind, uint32_t status) {
+  if (kind == OXK_PART) { /* the next transfer of the command goes on from here */
+    if (status) f->cmds[c].status = NVME_SC_DATA_XFER_ERROR;
+    return STEP_DONE;
+  }
+  if (status || f->cmds[c].status == NVME_SC_DATA_XFER_ERROR) {
+    nvmet_complete(f, c, NVME_SC_DATA_XFER_ERROR);
+    return STEP_DONE;
+  }
+  switch (kind) {
+    case OXK_LIST: oc_list_ready(f, c); break;
+    case OXK_DATA: oc_start(f, c); break;
+    case OXK_OUT: nvmet_complete(f, c, f->cmds[c].status); break;
+    default: break;
+  }
+  return STEP_DONE;
+}
+
+static int ocssd_poll(struct ftl *f) {
   int did = 0;
   if (flash_cq_fetch(f)) {
     struct fc_cqe e;
@@ -713,10 +699,13 @@ int ocssd_poll(struct ftl *f) {
     flash_cq_release(f);
     did = STEP_DONE;
   }
-  did |= oc_transfers_done(f);
-  did |= oc_commands(f);
+  if (nvmet_done_fetch(f)) did |= nvmet_done_drain(f);
+  if (nvmet_cmd_fetch(f)) did |= nvmet_cmd_drain(f);
   if (f->wait_head != FTL_NONE) did |= oc_resume(f);
   did |= flash_doorbell(f);
-  did |= host_doorbell(f);
+  did |= nvmet_doorbell(f);
   return did;
 }
+
+const struct cmdset_ops cmdset_open_channel = {ocssd_poll, oc_decode, oc_xfer_done};
+const struct cmdset_ops cmdset_zns = {ocssd_poll, oc_zns_decode_entry, oc_xfer_done};

@@ -137,6 +137,8 @@ int ftl_state_load(struct ftl *f, const void *in, size_t bytes) {
   f->ncmd = cur.ncmd;
   f->nxfer = cur.nxfer;
   f->ndone = cur.ndone;
+  f->ncmd_unacked = cur.ncmd_unacked;
+  f->cs = cur.cs; /* this process's tables */
   f->cmd_irq_masked = cur.cmd_irq_masked;
   f->stop = 0;
   for (uint32_t b = 0; b < f->nbufs; ++b) {

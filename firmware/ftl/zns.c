@@ -52,8 +52,8 @@ static uint32_t zone_block(const struct ftl *f, uint32_t z) {
 static uint32_t block_zone(const struct ftl *f, uint32_t blk) {
   return (blk % f->cfg.blocks_per_die) * f->dies + blk / f->cfg.blocks_per_die;
 }
-static uint64_t zone_size(const struct ftl *f) { return 1ull << f->zone_bits; }
-static uint64_t ns_lbas(const struct ftl *f) { return (uint64_t)f->zones << f->zone_bits; }
+static uint64_t zone_size(const struct ftl *f) { return 1ull << f->zns.zone_bits; }
+static uint64_t ns_lbas(const struct ftl *f) { return (uint64_t)f->zns.zones << f->zns.zone_bits; }
 
 /* The chunk address (ocssd.h) of LBA off of zone z. */
 static uint64_t zone_addr(const struct ftl *f, uint32_t z, uint32_t off) {
@@ -74,23 +74,23 @@ static int is_open(uint8_t s) { return s == ZNS_ZS_IMPLICIT_OPEN || s == ZNS_ZS_
 static int is_active(uint8_t s) { return is_open(s) || s == ZNS_ZS_CLOSED; }
 
 static void set_state(struct ftl *f, uint32_t z, uint8_t to) {
-  const uint8_t from = f->zone_state[z];
-  if (is_open(from)) f->zns_open--;
-  if (is_active(from)) f->zns_active--;
-  if (is_open(to)) f->zns_open++;
-  if (is_active(to)) f->zns_active++;
-  f->zone_state[z] = to;
+  const uint8_t from = f->zns.state[z];
+  if (is_open(from)) f->zns.open--;
+  if (is_active(from)) f->zns.active--;
+  if (is_open(to)) f->zns.open++;
+  if (is_active(to)) f->zns.active++;
+  f->zns.state[z] = to;
 }
 
 /* Room to open zone z (empty or closed): an active resource for an empty
  * zone, an open one for both; at the open limit an implicitly opened zone is
  * closed to make room (apply: do it). */
 static uint16_t open_room(struct ftl *f, uint32_t z, int apply) {
-  if (f->zone_state[z] == ZNS_ZS_EMPTY && f->cfg.zns_max_active && f->zns_active >= f->cfg.zns_max_active)
+  if (f->zns.state[z] == ZNS_ZS_EMPTY && f->cfg.zns_max_active && f->zns.active >= f->cfg.zns_max_active)
     return ZNS_SC_TOO_MANY_ACTIVE;
-  if (!f->cfg.zns_max_open || f->zns_open < f->cfg.zns_max_open) return NVME_SC_SUCCESS;
-  for (uint32_t v = 0; v < f->zones; ++v)
-    if (v != z && f->zone_state[v] == ZNS_ZS_IMPLICIT_OPEN) {
+  if (!f->cfg.zns_max_open || f->zns.open < f->cfg.zns_max_open) return NVME_SC_SUCCESS;
+  for (uint32_t v = 0; v < f->zns.zones; ++v)
+    if (v != z && f->zns.state[v] == ZNS_ZS_IMPLICIT_OPEN) {
       if (apply) set_state(f, v, ZNS_ZS_CLOSED);
       return NVME_SC_SUCCESS;
     }
@@ -104,11 +104,11 @@ static void close_block(struct ftl *f, uint32_t blk) {
 
 int zns_init(struct ftl *f, uint8_t *zone_state) {
   if (!zone_state) return -1;
-  f->zone_state = zone_state;
-  f->zone_bits = zns_zone_bits(f->slots_per_block);
-  f->zones = (uint32_t)(f->cfg.logical_lbas >> f->zone_bits);
-  f->zns_open = f->zns_active = 0;
-  for (uint32_t z = 0; z < f->zones; ++z)
+  f->zns.state = zone_state;
+  f->zns.zone_bits = zns_zone_bits(f->slots_per_block);
+  f->zns.zones = (uint32_t)(f->cfg.logical_lbas >> f->zns.zone_bits);
+  f->zns.open = f->zns.active = 0;
+  for (uint32_t z = 0; z < f->zns.zones; ++z)
     zone_state[z] = f->blk_state[zone_block(f, z)] == BLK_BAD ? ZNS_ZS_OFFLINE : ZNS_ZS_EMPTY;
   return 0;
 }
@@ -129,7 +129,7 @@ static enum zns_next decode_io(struct ftl *f, uint32_t c, const struct nvme_sqe 
   else if (too_long || (!read && nlb % f->cfg.slots_per_page) || (cmd->opcode == ZNS_OP_APPEND && off))
     st = NVME_SC_INVALID_FIELD; /* writes are whole flash pages; an append names its zone's first LBA */
   if (st != NVME_SC_SUCCESS) {
-    host_cmd_finish(f, c, st);
+    nvmet_complete(f, c, st);
     return ZNS_NEXT_DONE;
   }
   cmd->nlb = nlb;
@@ -140,8 +140,8 @@ static enum zns_next decode_io(struct ftl *f, uint32_t c, const struct nvme_sqe 
 uint16_t zns_prepare(struct ftl *f, struct fw_cmd *cmd) {
   uint64_t *list = zlist(cmd);
   const uint64_t slba = list[0];
-  const uint32_t z = (uint32_t)(slba >> f->zone_bits), off = (uint32_t)(slba & (zone_size(f) - 1));
-  const uint8_t s = f->zone_state[z];
+  const uint32_t z = (uint32_t)(slba >> f->zns.zone_bits), off = (uint32_t)(slba & (zone_size(f) - 1));
+  const uint8_t s = f->zns.state[z];
   hal_charge(f->hal, FW_OP_l2p_lookup, 1); /* the zone table */
   if (cmd->opcode == NVME_OP_READ) {
     if (s == ZNS_ZS_OFFLINE) return ZNS_SC_OFFLINE;
@@ -165,7 +165,7 @@ uint16_t zns_prepare(struct ftl *f, struct fw_cmd *cmd) {
     set_state(f, z, ZNS_ZS_IMPLICIT_OPEN);
   }
   for (uint32_t i = 0; i < cmd->nlb; ++i) list[i] = zone_addr(f, z, at + i);
-  if (append) cmd->dw0 = (uint32_t)(((uint64_t)z << f->zone_bits) + at); /* the LBA written */
+  if (append) cmd->dw0 = (uint32_t)(((uint64_t)z << f->zns.zone_bits) + at); /* the LBA written */
   if (at + cmd->nlb == f->slots_per_block) set_state(f, z, ZNS_ZS_FULL);
   return NVME_SC_SUCCESS;
 }
@@ -186,7 +186,7 @@ static int selected(uint32_t zsa, uint8_t s) {
 /* Action zsa on zone z for command c: its status; a reset marks the block to
  * erase (VICTIM, owned by c through blk_valid, as ocssd.c's resets do). */
 static uint16_t zone_action(struct ftl *f, uint32_t c, uint32_t z, uint32_t zsa) {
-  const uint8_t s = f->zone_state[z];
+  const uint8_t s = f->zns.state[z];
   const uint32_t blk = zone_block(f, z);
   switch (zsa) {
     case ZNS_ZSA_CLOSE:
@@ -243,23 +243,23 @@ static enum zns_next mgmt_send(struct ftl *f, uint32_t c, const struct nvme_sqe 
     st = NVME_SC_LBA_OUT_OF_RANGE;
   else if (bad_action || (!all && (slba & (zone_size(f) - 1))))
     st = NVME_SC_INVALID_FIELD; /* an unknown action, or not a zone's first LBA */
-  if (st == NVME_SC_SUCCESS && !all) st = zone_action(f, c, (uint32_t)(slba >> f->zone_bits), zsa);
+  if (st == NVME_SC_SUCCESS && !all) st = zone_action(f, c, (uint32_t)(slba >> f->zns.zone_bits), zsa);
   if (st == NVME_SC_SUCCESS && all) {
     uint32_t n = 0;
-    for (uint32_t z = 0; z < f->zones; ++z) n += (uint32_t)selected(zsa, f->zone_state[z]);
-    if (zsa == ZNS_ZSA_OPEN && f->cfg.zns_max_open && f->zns_open + n > f->cfg.zns_max_open)
+    for (uint32_t z = 0; z < f->zns.zones; ++z) n += (uint32_t)selected(zsa, f->zns.state[z]);
+    if (zsa == ZNS_ZSA_OPEN && f->cfg.zns_max_open && f->zns.open + n > f->cfg.zns_max_open)
       st = ZNS_SC_TOO_MANY_OPEN; /* all or none */
-    for (uint32_t z = 0; st == NVME_SC_SUCCESS && z < f->zones; ++z)
-      if (selected(zsa, f->zone_state[z])) zone_action(f, c, z, zsa);
+    for (uint32_t z = 0; st == NVME_SC_SUCCESS && z < f->zns.zones; ++z)
+      if (selected(zsa, f->zns.state[z])) zone_action(f, c, z, zsa);
   }
-  hal_charge(f->hal, FW_OP_l2p_lookup, all ? f->zones : 1); /* zone table entries visited */
+  hal_charge(f->hal, FW_OP_l2p_lookup, all ? f->zns.zones : 1); /* zone table entries visited */
   if (st != NVME_SC_SUCCESS || zsa != ZNS_ZSA_RESET) {
-    host_cmd_finish(f, c, st);
+    nvmet_complete(f, c, st);
     return ZNS_NEXT_DONE;
   }
   cmd->status = NVME_SC_SUCCESS;
-  cmd->progress = all ? 0 : (uint32_t)(slba >> f->zone_bits); /* zns_submit_reset() visits these zones */
-  cmd->nlb = all ? f->zones : cmd->progress + 1;
+  cmd->progress = all ? 0 : (uint32_t)(slba >> f->zns.zone_bits); /* zns_submit_reset() visits these zones */
+  cmd->nlb = all ? f->zns.zones : cmd->progress + 1;
   return ZNS_NEXT_RESET;
 }
 
@@ -293,15 +293,15 @@ static enum zns_next report_zones(struct ftl *f, uint32_t c, const struct nvme_s
   else if (slba >= ns_lbas(f))
     st = NVME_SC_LBA_OUT_OF_RANGE;
   if (st != NVME_SC_SUCCESS) {
-    host_cmd_finish(f, c, st);
+    nvmet_complete(f, c, st);
     return ZNS_NEXT_DONE;
   }
   uint8_t *out = (uint8_t *)cmd->tokens;
   memset(out, 0, (size_t)len);
   const uint64_t room = (len - sizeof(struct zns_report_header)) / sizeof(struct zns_zone_desc);
   uint64_t matched = 0, sent = 0;
-  for (uint32_t z = (uint32_t)(slba >> f->zone_bits); z < f->zones; ++z) {
-    const uint8_t s = f->zone_state[z];
+  for (uint32_t z = (uint32_t)(slba >> f->zns.zone_bits); z < f->zns.zones; ++z) {
+    const uint8_t s = f->zns.state[z];
     if (filter && s != wanted[filter]) continue;
     matched++;
     if (sent == room) {
@@ -313,7 +313,7 @@ static enum zns_next report_zones(struct ftl *f, uint32_t c, const struct nvme_s
     d.zt = ZNS_ZT_SEQ_REQUIRED;
     d.zs = (uint8_t)(s << 4);
     d.zcap = f->slots_per_block;
-    d.zslba = (uint64_t)z << f->zone_bits;
+    d.zslba = (uint64_t)z << f->zns.zone_bits;
     d.wp = d.zslba + (s == ZNS_ZS_EMPTY ? 0 : s == ZNS_ZS_FULL ? d.zcap : zone_written(f, z));
     memcpy(out + sizeof(struct zns_report_header) + sent * sizeof d, &d, sizeof d);
     sent++;
@@ -346,7 +346,7 @@ enum zns_next zns_decode(struct ftl *f, uint32_t c, const struct nvme_sqe *q, ui
     else
       return decode_io(f, c, q);
   }
-  host_cmd_finish(f, c, st);
+  nvmet_complete(f, c, st);
   return ZNS_NEXT_DONE;
 }
 
@@ -382,10 +382,10 @@ uint16_t zns_admin(struct ftl *f, struct fw_cmd *cmd, const struct nvme_sqe *q, 
 
 void zns_program_failed(struct ftl *f, uint32_t blk) {
   const uint32_t z = block_zone(f, blk);
-  if (z < f->zones && f->zone_state[z] != ZNS_ZS_OFFLINE) set_state(f, z, ZNS_ZS_READ_ONLY);
+  if (z < f->zns.zones && f->zns.state[z] != ZNS_ZS_OFFLINE) set_state(f, z, ZNS_ZS_READ_ONLY);
 }
 
 void zns_erase_failed(struct ftl *f, uint32_t blk) {
   const uint32_t z = block_zone(f, blk);
-  if (z < f->zones) set_state(f, z, ZNS_ZS_OFFLINE);
+  if (z < f->zns.zones) set_state(f, z, ZNS_ZS_OFFLINE);
 }
