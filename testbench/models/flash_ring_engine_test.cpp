@@ -3,6 +3,7 @@
 // register programming, fetch, completions waiting for room, phase tags,
 // CTRL, and the descriptor checks per producer.
 #include "flash/flash_ring_engine.h"
+#include "tiny_flash.h"
 
 #include <gtest/gtest.h>
 
@@ -173,17 +174,7 @@ TEST(HalDram, ReadsWritesAndRefusesWhatTheResolverRefuses) {
   EXPECT_FALSE(d.write(uint64_t(1) << 33, &v, 4, nullptr));  // beyond 32-bit addresses
 }
 
-FlashGeometry small() {
-  FlashGeometry g;
-  g.channels = 1;
-  g.dies_per_channel = 1;
-  g.planes_per_die = 1;
-  g.blocks_per_plane = 4;
-  g.pages_per_block = 8;
-  g.lba_size = 4096;
-  g.page_size = 4 * 4096;
-  return g;
-}
+FlashGeometry small() { return ssdvp::testing::tiny_flash(); }
 
 fc_status check(const FlashOpcodes& ops, uint8_t op, uint32_t row = 0, uint32_t mask = 1,
                 uint32_t buf = SSDVP_DRAM_BASE) {

@@ -4,20 +4,12 @@
 #include <vector>
 
 #include "flash/nand_die.h"
+#include "tiny_flash.h"
 
 using namespace ssdvp;
 
 namespace {
-FlashGeometry small() {
-  FlashGeometry g;
-  g.channels = 1;
-  g.dies_per_channel = 1;
-  g.blocks_per_plane = 4;
-  g.pages_per_block = 8;
-  g.page_size = 16384;
-  g.lba_size = 4096;  // 4 slots
-  return g;
-}
+FlashGeometry small() { return ssdvp::testing::tiny_flash(); }
 struct Page {
   std::vector<uint32_t> tok, lpn;
   explicit Page(uint32_t base) : tok(4), lpn(4) {
