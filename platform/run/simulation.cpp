@@ -110,22 +110,19 @@ void Simulation::attach_components(ComponentRow::Phase phase) {
     components_.push_back(row.make());
     components_.back()->attach(*run_);
   }
-  host_ftl_ = run_->host_ftl;
-  flows_ = run_->flows;
-  monitor_ = run_->monitor;
 }
 
 Simulation::~Simulation() = default;
 
-const HostResults& Simulation::host_results() const { return flows_ ? flows_->totals() : host_->results(); }
-bool Simulation::host_finished() const { return flows_ ? flows_->finished() : host_->finished(); }
+const HostResults& Simulation::host_results() const { return run_->flows ? run_->flows->totals() : host_->results(); }
+bool Simulation::host_finished() const { return run_->flows ? run_->flows->finished() : host_->finished(); }
 
 uint64_t Simulation::run_timeline_events() const { return timeline_ ? timeline_->events() : 0; }
 
 void Simulation::precondition() {
   const PreconditionTarget t{func_ftl(),
                              *sb_,
-                             host_ftl_ ? nullptr : &soc_->cpu(),
+                             run_->host_ftl ? nullptr : &soc_->cpu(),
                              soc_->logical_lbas(),
                              soc_->fw_config().max_transfer_lbas,
                              soc_->lba_size(),
@@ -138,14 +135,14 @@ void Simulation::precondition() {
 // through it and its start, in the host's thread before its replay.
 void Simulation::start_host_ftl() {
   host_->set_before_replay([this] {
-    host_ftl_->start_timed([this] { precondition(); });
-    device_->start(host_ftl_->stats().free_blocks);  // the free pool is the host FTL's
+    run_->host_ftl->start_timed([this] { precondition(); });
+    device_->start(run_->host_ftl->stats().free_blocks);  // the free pool is the host FTL's
   });
 }
 
 // What preconditioning writes through: the SoC's firmware or the host FTL.
 FuncFtl Simulation::func_ftl() {
-  if (host_ftl_) return host_ftl_->func_ftl();
+  if (run_->host_ftl) return run_->host_ftl->func_ftl();
   Controller& fw = soc_->cpu();
   return FuncFtl{[&fw](uint64_t lba, uint32_t n, const uint32_t* t, uint32_t s) { return fw.func_write(lba, n, t, s); },
                  [&fw](uint64_t lba, uint64_t n) { return fw.func_trim(lba, n); },
@@ -170,7 +167,7 @@ RunOutcome Simulation::run() {
 // host FTL), and saved if asked. A value: the run ends here.
 std::optional<RunOutcome> Simulation::start_drive() {
   if (state_.load_dir.empty() && state_.save_dir.empty()) {
-    if (host_ftl_)
+    if (run_->host_ftl)
       start_host_ftl();  // timed, in the host's thread before its replay
     else
       precondition();
@@ -207,7 +204,7 @@ void Simulation::begin_timed() {
   timed_ = make_rebased(*workload_);
   host_->set_workload(timed_.get());
   host_->set_sampler([this] {
-    const ftl_stats* s = host_ftl_ ? &host_ftl_->stats() : &soc_->cpu().stats();
+    const ftl_stats* s = run_->host_ftl ? &run_->host_ftl->stats() : &soc_->cpu().stats();
     device_->sample();
     const ftl_stats& k = cut_carry_;  // 0 unless power.cuts (cut_counters.h)
     return DeviceSample{s->host_lba_writes + k.host_lba_writes, s->gc_lba_writes + k.gc_lba_writes,
@@ -217,14 +214,14 @@ void Simulation::begin_timed() {
     soc_->stop();
     sc_core::sc_stop();
   });
-  if (flows_)
-    flows_->prepare(
+  if (run_->flows)
+    run_->flows->prepare(
         [this] { soc_->stop(), sc_core::sc_stop(); }, timed_.get(),
         [this] {
           const ftl_stats* s = &soc_->cpu().stats();
           return DeviceSample{s->host_lba_writes, s->gc_lba_writes, s->erases, s->gc_victims, s->free_blocks};
         });
-  if (timeline_) attach_timeline(*timeline_, *soc_, *host_, flows_);
+  if (timeline_) attach_timeline(*timeline_, *soc_, *host_, run_->flows);
   soc_->cpu().on_stop = [this] {
     if (!soc_->cpu().fault().empty()) sc_core::sc_stop();  // a firmware fault ends the run
   };
@@ -261,7 +258,7 @@ RunOutcome Simulation::drive(std::chrono::steady_clock::time_point t0) {
     failed.error = "firmware fault: " + soc_->cpu().fault();
     return failed;
   }
-  if (const std::exception_ptr herr = flows_ ? flows_->error() : host_->error()) {
+  if (const std::exception_ptr herr = run_->flows ? run_->flows->error() : host_->error()) {
     RunOutcome failed;
     failed.clean = false;
     try {
@@ -334,7 +331,8 @@ nlohmann::json Simulation::summarize(double wall_s) const {
 }
 
 void Simulation::write_outputs(const std::string& dir, const RunOutcome& out) const {
-  write_run_outputs(dir, out.summary, host_results(), monitor_ && monitor_->enabled() ? monitor_ : nullptr);
+  write_run_outputs(dir, out.summary, host_results(),
+                    run_->monitor && run_->monitor->enabled() ? run_->monitor : nullptr);
 }
 
 nlohmann::json Simulation::summary_run(const SummaryInput& x, double wall_s) const {

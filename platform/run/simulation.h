@@ -109,7 +109,6 @@ class Simulation {
   std::unique_ptr<host::Workload> timed_;
   std::unique_ptr<Timeline> timeline_;
   std::unique_ptr<DeviceState> device_;  // per-die figures, spare factor
-  GcMonitor* monitor_ = nullptr;         // the iostat/TRIM monitor (the files component's)
   std::string workload_desc_;
   uint64_t precond_writes_ = 0;
   // Firmware figures when the timed part starts (the summary reports the difference).
@@ -117,8 +116,7 @@ class Simulation {
   ftl_stats cut_carry_{};  // power.cuts: what the firmware's counters lost at the cuts (cut_counters.h)
   uint64_t at_start_gc_active_ns_ = 0;
   Controller::Usage at_start_usage_{};
-  RunKeys keys_;              // plan_.keys, with what the run itself adds (the file-level host's layout requests)
-  FlowSet* flows_ = nullptr;  // flows.count > 0: host_ is flow 0 (the flows component's, host/flows.h)
+  RunKeys keys_;  // plan_.keys, with what the run itself adds (the file-level host's layout requests)
   const HostResults& host_results() const;
   bool host_finished() const;
   RunOutcome run_power_cut(std::chrono::steady_clock::time_point t0);
@@ -133,13 +131,13 @@ class Simulation {
   nlohmann::json state_keys() const;
   void save_drive_state();
   void load_drive_state();
-  // nvme.command_set open_channel: the host-level FTL between the host driver
-  // and the drive (the host_ftl component); preconditioning writes through it, timed.
-  HostFtlRun* host_ftl_ = nullptr;
   void start_host_ftl();  // before the host's replay: init, precondition, start
   // What preconditioning writes through: the SoC's firmware or the host FTL.
   FuncFtl func_ftl();
   // Last, so destroyed first: the components refer to the drive, the host and the workload above.
+  // What the components made that the run's phases use is read from here (run_->host_ftl: what
+  // preconditioning writes through; run_->flows: whose results the summary totals; run_->monitor:
+  // whose samples go to the outputs), not copied into members of its own.
   std::unique_ptr<RunContext> run_;
   std::vector<std::unique_ptr<RunComponent>> components_;
 };

@@ -22,7 +22,7 @@ std::vector<nlohmann::json> Simulation::run_power_cuts() {
     if (host_->finished() || host_->error() != nullptr || !soc_->cpu().fault().empty() ||
         sc_core::sc_get_status() == sc_core::SC_STOPPED)
       break;  // the run ended first: the cuts left do not happen
-    if (monitor_) halt_processes(*monitor_);
+    if (run_->monitor) halt_processes(*run_->monitor);
     const uint64_t cut = sc_core::sc_time_stamp().value();
     Controller& fw = soc_->cpu();
     const ftl_stats at_cut = fw.stats();
@@ -32,7 +32,7 @@ std::vector<nlohmann::json> Simulation::run_power_cuts() {
     add_counter_difference(cut_carry_, at_cut, fw.stats());
     at_start_gc_active_ns_ += fw.gc_active_ns(fw.firmware_time_ns()) - gc_ns_at_cut;
     down += sc_core::sc_time_stamp().value() - cut;
-    if (monitor_) resume_processes(*monitor_);
+    if (run_->monitor) resume_processes(*run_->monitor);
   }
   if (sc_core::sc_get_status() != sc_core::SC_STOPPED && !host_->finished() && host_->error() == nullptr)
     sc_core::sc_start();
