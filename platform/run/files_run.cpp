@@ -21,6 +21,7 @@ class FilesComponent : public RunComponent {
     if (monitor_->enabled()) monitor_->start();
   }
   void halt() override { halt_processes(*monitor_); }
+  void resume() override { resume_processes(*monitor_); }
 
  private:
   void attach_files(RunContext& x);

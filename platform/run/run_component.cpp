@@ -34,6 +34,9 @@ class FlowsComponent : public RunComponent {
   void halt() override {
     for (size_t i = 1; i < set_->size(); ++i) halt_processes(set_->driver(i));
   }
+  void resume() override {
+    for (size_t i = 1; i < set_->size(); ++i) resume_processes(set_->driver(i));
+  }
 
  private:
   std::unique_ptr<FlowSet> set_;

@@ -4,7 +4,7 @@
 // Simulation::build() makes the drive, its host memory, the scoreboard and
 // the host driver, then walks run_components() in order: a row whose `wanted`
 // holds for the plan makes its component, which attaches itself to the run
-// (RunContext), may start with the timed part, may halt before a power cut,
+// (RunContext), may start with the timed part, may halt before a power cut (and resume after one),
 // and contributes its own summary section. Between the drive's components and
 // the host's, the workload is built (make_workload) and wrapped by every row
 // of workload_layers() whose `wanted` holds, in order. A new feature is one
@@ -76,8 +76,11 @@ class RunComponent {
   virtual void attach(RunContext& x) = 0;
   // The timed part begins: the SoC and the host driver have started.
   virtual void start() {}
-  // power.cut_at: the run stopped before the cut; stop this component's processes.
+  // A power cut (power.cut_at or each of power.cuts): stop this component's
+  // processes before the cut; resume() restarts them after the recovery
+  // (power.cuts only: power.cut_at ends the run).
   virtual void halt() {}
+  virtual void resume() {}
 };
 
 // A row's `read` (if any) reads the component's keys whether or not the run

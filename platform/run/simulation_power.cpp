@@ -3,7 +3,6 @@
 // recovery in simulated time and the check of every LBA, then the host goes
 // on. The instants count the drive's time powered up: the time recoveries
 // took is added, so every cut falls on a drive that has been up a while.
-#include "host/gc_monitor.h"
 #include "host/host_driver.h"
 #include "run/cut_counters.h"
 #include "run/simulation.h"
@@ -22,7 +21,7 @@ std::vector<nlohmann::json> Simulation::run_power_cuts() {
     if (host_->finished() || host_->error() != nullptr || !soc_->cpu().fault().empty() ||
         sc_core::sc_get_status() == sc_core::SC_STOPPED)
       break;  // the run ended first: the cuts left do not happen
-    if (run_->monitor) halt_processes(*run_->monitor);
+    for (auto c = components_.rbegin(); c != components_.rend(); ++c) (*c)->halt();
     const uint64_t cut = sc_core::sc_time_stamp().value();
     Controller& fw = soc_->cpu();
     const ftl_stats at_cut = fw.stats();
@@ -32,7 +31,7 @@ std::vector<nlohmann::json> Simulation::run_power_cuts() {
     add_counter_difference(cut_carry_, at_cut, fw.stats());
     at_start_gc_active_ns_ += fw.gc_active_ns(fw.firmware_time_ns()) - gc_ns_at_cut;
     down += sc_core::sc_time_stamp().value() - cut;
-    if (run_->monitor) resume_processes(*run_->monitor);
+    for (auto& c : components_) c->resume();
   }
   if (sc_core::sc_get_status() != sc_core::SC_STOPPED && !host_->finished() && host_->error() == nullptr)
     sc_core::sc_start();
