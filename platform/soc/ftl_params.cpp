@@ -114,6 +114,13 @@ std::map<std::string, uint64_t> read_ftl_params(Config& cfg, uint32_t lba_size, 
       case FTL_INT: v = cfg.get_u64(r.key, r.def, r.desc, r.min, r.max); break;
       case FTL_SIZE: {
         const uint64_t bytes = cfg.get_size(r.key, default_text(r), r.desc);
+        // A size the user gave is whole LBAs; the defaults (the papers'
+        // decimal figures, 100 MB slices) round down, as the table says.
+        if (cfg.has(r.key) && bytes % lba_size)
+          throw ConfigError("config key '" + std::string(r.key) + "': " + format_size(bytes) +
+                            " is not a whole number of nvme.lba_size (" + format_size(lba_size) + ") LBAs; " +
+                            format_size(bytes / lba_size * lba_size) + " or " +
+                            format_size((bytes / lba_size + 1) * lba_size) + " is");
         sizes[r.key] = bytes;
         v = bytes / lba_size;
         check_converted(r, bytes, v, "bytes (LBAs of " + std::to_string(lba_size) + " bytes)");

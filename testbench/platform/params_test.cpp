@@ -464,3 +464,22 @@ TEST(FtlParams, EveryRangeIsCheckedOnBothSides) {
   Config ok = small();
   EXPECT_NO_THROW(ssdvp::make_ftl_config(ok, ssdvp::FlashGeometry::from_config(ok)));
 }
+
+// A size key the user sets (FTL_SIZE rows) is whole LBAs or refused, naming
+// the key and the two whole sizes around it; the default (the paper's 100 MB
+// slices) rounds down, as the table says.
+TEST(FtlParams, ASizeTheUserSetsIsWholeLbas) {
+  Config c = small();
+  c.set("ftl.hot.slice_size", "42KiB");
+  const std::string msg = error_of([&] { ssdvp::make_ftl_config(c, ssdvp::FlashGeometry::from_config(c)); });
+  EXPECT_NE(msg.find("ftl.hot.slice_size"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("40KiB"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("44KiB"), std::string::npos) << msg;
+
+  c.set("ftl.hot.slice_size", "48KiB");
+  EXPECT_EQ(ssdvp::make_ftl_config(c, ssdvp::FlashGeometry::from_config(c)).hot_slice_lbas, 12u);
+
+  Config d = small();
+  EXPECT_EQ(ssdvp::make_ftl_config(d, ssdvp::FlashGeometry::from_config(d)).hot_slice_lbas,
+            100ull * 1000 * 1000 / 4096);
+}
