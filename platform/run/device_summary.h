@@ -25,16 +25,18 @@ struct DeviceSummary {
   uint64_t gc_runs = 0;  // GC victims
   double gc_active_s = 0;
 
-  // The firmware's counters between the start of the timed part and now
-  // (meta not counted); gc_active_ns_at_start: Controller::gc_active_ns then.
+  // The firmware's counters between the start of the timed part and now,
+  // checkpoint programs counted as metadata slots (slots_per_page each);
+  // gc_active_ns_at_start: Controller::gc_active_ns then.
   static DeviceSummary between(Controller& fw, const ftl_stats& now, const ftl_stats& at_start,
-                               uint64_t gc_active_ns_at_start);
+                               uint64_t gc_active_ns_at_start, uint32_t slots_per_page);
   // The GC time since the start of the timed part.
   static double gc_active_since(Controller& fw, uint64_t gc_active_ns_at_start);
 
   // (host + GC + metadata writes) / host writes; 0 without host writes.
   double waf() const { return host ? double(host + gc + meta) / double(host) : 0.0; }
-  // waf, host_lba_writes, gc_lba_writes, gc_runs, erases, gc_active_s.
+  // waf, host_lba_writes, gc_lba_writes, gc_runs, erases, gc_active_s, and
+  // metadata_lba_writes when there were any.
   nlohmann::json json() const;
 };
 

@@ -285,3 +285,20 @@ TEST(ArrayRun, OnBusyReconstructsAroundDeepQueues) {
   EXPECT_EQ(a["integrity"]["mismatches"], 0);
   EXPECT_EQ(a["integrity"]["device_mismatches"], 0);
 }
+
+TEST(ArrayRun, ADevicesWafCountsItsCheckpointsAsASingleDrivesDoes) {
+  // Each device's checkpoints (power.checkpoint.writes) are metadata writes:
+  // in its WAF, as in a single drive's (DeviceSummary), and named.
+  Outcome x = run("ckpt", " --set workload.synthetic.requests=4000 --set power.checkpoint.writes=2000");
+  ASSERT_EQ(x.r.code, 0) << x.r.err;
+  for (const auto& f : x.j["devices"]) {
+    const double host = f["host_lba_writes"].get<double>(), gc = f["gc_lba_writes"].get<double>();
+    ASSERT_TRUE(f.contains("metadata_lba_writes")) << f.dump();
+    const double meta = f["metadata_lba_writes"].get<double>();
+    EXPECT_GT(meta, 0.0);
+    EXPECT_DOUBLE_EQ(f["waf"].get<double>(), (host + gc + meta) / host);
+  }
+  Outcome plain = run("no_ckpt", " --set workload.synthetic.requests=4000");
+  ASSERT_EQ(plain.r.code, 0) << plain.r.err;
+  for (const auto& d : plain.j["devices"]) EXPECT_FALSE(d.contains("metadata_lba_writes"));
+}
