@@ -318,95 +318,104 @@ bool ArrayController::device_flagged(uint32_t d) const {
   return false;
 }
 
+void ArrayController::op_read(Op& op, uint32_t d, uint64_t lo, uint64_t hi) {
+  const uint64_t base = op.stripe * map_.chunk_lbas();
+  issue(DevIo{op.id, phys(d, op.stripe), false, base + lo, uint32_t(hi - lo), d, lo - op.o0});
+  op.outstanding++;
+}
+
 void ArrayController::op_start(Op& op) {
-  const uint32_t N = map_.devices(), pd = map_.parity_device(op.stripe);
-  const uint64_t base = op.stripe * map_.chunk_lbas(), span = op.o1 - op.o0;
-  for (auto& t : op.tok) t.assign(span, 0);
-  auto read = [&](uint32_t d, uint64_t lo, uint64_t hi) {  // d: the stripe's device (the spare stands in once rebuilt)
-    issue(DevIo{op.id, phys(d, op.stripe), false, base + lo, uint32_t(hi - lo), d, lo - op.o0});
-    op.outstanding++;
-  };
+  for (auto& t : op.tok) t.assign(op.o1 - op.o0, 0);
   op.phase = 1;
   ++stripe_ops_;
   if (op.special == kRebuild) {  // read the survivors' whole chunks (op_read_phase_done writes the spare)
-    for (uint32_t d = 0; d < N; ++d)
-      if (d != uint32_t(p_.fail_device)) read(d, 0, map_.chunk_lbas());
+    for (uint32_t d = 0; d < map_.devices(); ++d)
+      if (d != uint32_t(p_.fail_device)) op_read(op, d, 0, map_.chunk_lbas());
     return;
   }
-  if (op.special) {
-    // A flush goes to every device. A trim deallocates only whole parity rows:
-    // the offsets where every data chunk of the stripe is trimmed, on all N
-    // devices, parity included (a deallocated LBA reads as zeroes, token 0, and
-    // the XOR of zeroes is zero, so the row stays consistent). The trimmed
-    // LBAs of partly trimmed rows are not forwarded and keep their data, as md
-    // does with partial-stripe discards; the array scoreboard records as
-    // trimmed only what was deallocated.
-    op.phase = 2;
-    uint64_t r0 = 0, r1 = map_.chunk_lbas();
-    if (op.special == kTrim) {
-      for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
-        r0 = std::max(r0, op.wlo[j]);
-        r1 = std::min(r1, op.whi[j]);
-      }
-      if (r1 < r0) r1 = r0;
-      trim_kept_lbas_ += op.n - (r1 - r0) * map_.data_chunks();
-      trim_rows_ += r1 - r0;
-      for (uint32_t j = 0; j < map_.data_chunks(); ++j)
-        for (uint64_t o = r0; o < r1; ++o) sb_.trim(map_.array_lba(op.stripe, j, o));
-      for (uint32_t d = 0; d < N; ++d)
-        for (uint64_t o = r0; o < r1; ++o) devtok_[phys(d, op.stripe)][base + o] = SSDVP_TOKEN_DEALLOCATED;
-      if (r1 == r0) return op_finish(op);
-      for (uint32_t d = 0; d < N; ++d)
-        if (!lost(d, op.stripe)) {
-          issue(DevIo{op.id, phys(d, op.stripe), true, base + r0, uint32_t(r1 - r0), d, 0, kTrim});
-          op.outstanding++;
-        }
-      if (op.outstanding == 0) op_finish(op);
-      return;
+  if (op.special) return op_start_special(op);
+  if (!op.write) return op_start_read(op);
+  op_start_write(op);
+}
+
+void ArrayController::op_start_special(Op& op) {
+  // A flush goes to every device. A trim deallocates only whole parity rows:
+  // the offsets where every data chunk of the stripe is trimmed, on all N
+  // devices, parity included (a deallocated LBA reads as zeroes, token 0, and
+  // the XOR of zeroes is zero, so the row stays consistent). The trimmed
+  // LBAs of partly trimmed rows are not forwarded and keep their data, as md
+  // does with partial-stripe discards; the array scoreboard records as
+  // trimmed only what was deallocated.
+  const uint32_t N = map_.devices();
+  const uint64_t base = op.stripe * map_.chunk_lbas();
+  op.phase = 2;
+  uint64_t r0 = 0, r1 = map_.chunk_lbas();
+  if (op.special == kTrim) {
+    for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
+      r0 = std::max(r0, op.wlo[j]);
+      r1 = std::min(r1, op.whi[j]);
     }
-    for (uint32_t d = 0; d < ports_.size(); ++d)  // a flush: every device still in use
-      if (!(failed_ && d == uint32_t(p_.fail_device))) {
-        issue(DevIo{op.id, d, true, 0, 0, d, 0, kFlush});
+    if (r1 < r0) r1 = r0;
+    trim_kept_lbas_ += op.n - (r1 - r0) * map_.data_chunks();
+    trim_rows_ += r1 - r0;
+    for (uint32_t j = 0; j < map_.data_chunks(); ++j)
+      for (uint64_t o = r0; o < r1; ++o) sb_.trim(map_.array_lba(op.stripe, j, o));
+    for (uint32_t d = 0; d < N; ++d)
+      for (uint64_t o = r0; o < r1; ++o) devtok_[phys(d, op.stripe)][base + o] = SSDVP_TOKEN_DEALLOCATED;
+    if (r1 == r0) return op_finish(op);
+    for (uint32_t d = 0; d < N; ++d)
+      if (!lost(d, op.stripe)) {
+        issue(DevIo{op.id, phys(d, op.stripe), true, base + r0, uint32_t(r1 - r0), d, 0, kTrim});
         op.outstanding++;
       }
     if (op.outstanding == 0) op_finish(op);
     return;
   }
-  const uint32_t fd = uint32_t(p_.fail_device);
+  for (uint32_t d = 0; d < ports_.size(); ++d)  // a flush: every device still in use
+    if (!(failed_ && d == uint32_t(p_.fail_device))) {
+      issue(DevIo{op.id, d, true, 0, 0, d, 0, kFlush});
+      op.outstanding++;
+    }
+  if (op.outstanding == 0) op_finish(op);
+}
+
+void ArrayController::op_start_read(Op& op) {
+  const uint32_t N = map_.devices(), fd = uint32_t(p_.fail_device);
   const bool degraded = failed_ && lost(fd, op.stripe);
-  if (!op.write) {
-    // Degraded: a read that needs the failed device's chunk is reconstructed from the others.
-    const uint32_t jf = degraded ? map_.data_index_of(op.stripe, fd) : UINT32_MAX;
-    if (jf != UINT32_MAX && op.whi[jf] > op.wlo[jf]) {
-      op.recon = fd;
-      ++degraded_reads_;
-    } else if (p_.reconstruct != Reconstruct::never && !degraded) {
-      // Reconstruct around one flagged device among those read, if no other device is flagged.
-      uint32_t flagged = 0, target = UINT32_MAX;
-      for (uint32_t d = 0; d < N; ++d)
-        if (device_flagged(d)) {
-          ++flagged;
-          const uint32_t j = map_.data_index_of(op.stripe, d);
-          if (j != UINT32_MAX && op.whi[j] > op.wlo[j]) target = d;
-        }
-      if (flagged == 1 && target != UINT32_MAX) op.recon = target;
-    }
-    if (op.recon != UINT32_MAX) {
-      if (op.recon != fd || !degraded) ++reconstructions_;
-      xor_cost((N - 1) * span);
-      for (uint32_t d = 0; d < N; ++d)
-        if (d != op.recon) {
-          read(d, op.o0, op.o1);
-          ++recon_device_reads_;
-          ports_[d]->recon_reads++;
-        }
-    } else {
-      for (uint32_t j = 0; j < map_.data_chunks(); ++j)
-        if (op.whi[j] > op.wlo[j]) read(map_.data_device(op.stripe, j), op.wlo[j], op.whi[j]);
-    }
+  // Degraded: a read that needs the failed device's chunk is reconstructed from the others.
+  const uint32_t jf = degraded ? map_.data_index_of(op.stripe, fd) : UINT32_MAX;
+  if (jf != UINT32_MAX && op.whi[jf] > op.wlo[jf]) {
+    op.recon = fd;
+    ++degraded_reads_;
+  } else if (p_.reconstruct != Reconstruct::never && !degraded) {
+    // Reconstruct around one flagged device among those read, if no other device is flagged.
+    uint32_t flagged = 0, target = UINT32_MAX;
+    for (uint32_t d = 0; d < N; ++d)
+      if (device_flagged(d)) {
+        ++flagged;
+        const uint32_t j = map_.data_index_of(op.stripe, d);
+        if (j != UINT32_MAX && op.whi[j] > op.wlo[j]) target = d;
+      }
+    if (flagged == 1 && target != UINT32_MAX) op.recon = target;
+  }
+  if (op.recon == UINT32_MAX) {
+    for (uint32_t j = 0; j < map_.data_chunks(); ++j)
+      if (op.whi[j] > op.wlo[j]) op_read(op, map_.data_device(op.stripe, j), op.wlo[j], op.whi[j]);
     return;
   }
-  if (degraded) {
+  if (op.recon != fd || !degraded) ++reconstructions_;
+  xor_cost((N - 1) * (op.o1 - op.o0));
+  for (uint32_t d = 0; d < N; ++d)
+    if (d != op.recon) {
+      op_read(op, d, op.o0, op.o1);
+      ++recon_device_reads_;
+      ports_[d]->recon_reads++;
+    }
+}
+
+void ArrayController::op_start_write(Op& op) {
+  const uint32_t N = map_.devices(), fd = uint32_t(p_.fail_device);
+  if (failed_ && lost(fd, op.stripe)) {
     // A degraded write reads the surviving devices over the rows it writes,
     // rebuilds the lost chunk's rows from them (op_read_phase_done), computes
     // parity from all data and writes everything but the failed device.
@@ -414,11 +423,11 @@ void ArrayController::op_start(Op& op) {
     op.rmw = false;
     ++degraded_writes_;
     for (uint32_t d = 0; d < N; ++d)
-      if (d != fd) read(d, op.o0, op.o1);
+      if (d != fd) op_read(op, d, op.o0, op.o1);
     if (op.outstanding == 0) op_read_phase_done(op);
     return;
   }
-  // A write: choose read-modify-write or reconstruct-write by the fewer reads.
+  // Choose read-modify-write or reconstruct-write by the fewer reads.
   uint32_t touched = 0, rcw_reads = 0;
   for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
     const bool t = op.whi[j] > op.wlo[j];
@@ -430,8 +439,8 @@ void ArrayController::op_start(Op& op) {
   if (op.rmw) {
     ++rmw_;
     for (uint32_t j = 0; j < map_.data_chunks(); ++j)
-      if (op.whi[j] > op.wlo[j]) read(map_.data_device(op.stripe, j), op.wlo[j], op.whi[j]);
-    read(pd, op.o0, op.o1);
+      if (op.whi[j] > op.wlo[j]) op_read(op, map_.data_device(op.stripe, j), op.wlo[j], op.whi[j]);
+    op_read(op, map_.parity_device(op.stripe), op.o0, op.o1);
   } else {
     if (rcw_reads == 0 && op.o0 == 0 && op.o1 == map_.chunk_lbas())
       ++full_stripe_;
@@ -439,7 +448,7 @@ void ArrayController::op_start(Op& op) {
       ++rcw_;
     for (uint32_t j = 0; j < map_.data_chunks(); ++j) {
       const bool t = op.whi[j] > op.wlo[j];
-      if (!(t && op.wlo[j] <= op.o0 && op.whi[j] >= op.o1)) read(map_.data_device(op.stripe, j), op.o0, op.o1);
+      if (!(t && op.wlo[j] <= op.o0 && op.whi[j] >= op.o1)) op_read(op, map_.data_device(op.stripe, j), op.o0, op.o1);
     }
   }
   if (op.outstanding == 0) op_read_phase_done(op);

@@ -193,6 +193,12 @@ class ArrayController : public sc_core::sc_module {
   void admit(const host::IoRequest& io, uint64_t arrival);
   void lock_grant(uint64_t stripe);
   void op_start(Op& op);
+  // op_start's kinds: a trim or flush (every device), a read, a write.
+  void op_start_special(Op& op);
+  void op_start_read(Op& op);
+  void op_start_write(Op& op);
+  // Reads offsets [lo, hi) of the stripe's device d (the spare stands in once rebuilt).
+  void op_read(Op& op, uint32_t d, uint64_t lo, uint64_t hi);
   void op_read_phase_done(Op& op);
   void op_finish(Op& op);
   void issue(const DevIo& io);

@@ -331,39 +331,8 @@ bool NbdExport::handshake(Session& s) {
       }
       case OPT_INFO:
       case OPT_GO: {
-        std::string name;
-        std::vector<uint16_t> infos;
-        if (!parse_info_request(d.data(), d.size(), &name, &infos)) {
-          if (!s.send(option_reply(opt, REP_ERR_INVALID, {}))) return false;
-          break;
-        }
-        if (!known(name)) {
-          if (!s.send(option_reply(opt, REP_ERR_UNKNOWN, {}))) return false;
-          break;
-        }
-        if (stop_.load()) {
-          s.send(option_reply(opt, REP_ERR_SHUTDOWN, {}));
-          return false;
-        }
-        std::vector<uint8_t> e;
-        put16(e, INFO_EXPORT);
-        put64(e, export_bytes_);
-        put16(e, tflags);
-        std::vector<uint8_t> bs;  // sent whether asked or not: the server needs aligned requests
-        put16(bs, INFO_BLOCK_SIZE);
-        put32(bs, lim_.min_block);
-        put32(bs, std::max<uint32_t>(lim_.min_block, 4096u));  // preferred: the protocol's usual page size
-        put32(bs, lim_.max_payload);
-        bool ok = s.send(option_reply(opt, REP_INFO, e)) && s.send(option_reply(opt, REP_INFO, bs));
-        if (std::find(infos.begin(), infos.end(), INFO_NAME) != infos.end()) {
-          std::vector<uint8_t> nb;
-          put16(nb, INFO_NAME);
-          nb.insert(nb.end(), name_.begin(), name_.end());
-          ok = ok && s.send(option_reply(opt, REP_INFO, nb));
-        }
-        ok = ok && s.send(option_reply(opt, REP_ACK, {}));
-        if (!ok) return false;
-        if (opt == OPT_GO) return true;
+        const int r = option_info(s, opt, d, tflags);
+        if (r != 0) return r > 0;
         break;
       }
       default:  // STARTTLS, structured replies, meta contexts, extended headers: not offered
@@ -371,6 +340,37 @@ bool NbdExport::handshake(Session& s) {
         break;
     }
   }
+}
+
+int NbdExport::option_info(Session& s, uint32_t opt, const std::vector<uint8_t>& d, uint16_t tflags) {
+  std::string name;
+  std::vector<uint16_t> infos;
+  if (!parse_info_request(d.data(), d.size(), &name, &infos))
+    return s.send(option_reply(opt, REP_ERR_INVALID, {})) ? 0 : -1;
+  if (!(name.empty() || name == name_)) return s.send(option_reply(opt, REP_ERR_UNKNOWN, {})) ? 0 : -1;
+  if (stop_.load()) {
+    s.send(option_reply(opt, REP_ERR_SHUTDOWN, {}));
+    return -1;
+  }
+  std::vector<uint8_t> e;
+  put16(e, INFO_EXPORT);
+  put64(e, export_bytes_);
+  put16(e, tflags);
+  std::vector<uint8_t> bs;  // sent whether asked or not: the server needs aligned requests
+  put16(bs, INFO_BLOCK_SIZE);
+  put32(bs, lim_.min_block);
+  put32(bs, std::max<uint32_t>(lim_.min_block, 4096u));  // preferred: the protocol's usual page size
+  put32(bs, lim_.max_payload);
+  bool ok = s.send(option_reply(opt, REP_INFO, e)) && s.send(option_reply(opt, REP_INFO, bs));
+  if (std::find(infos.begin(), infos.end(), INFO_NAME) != infos.end()) {
+    std::vector<uint8_t> nb;
+    put16(nb, INFO_NAME);
+    nb.insert(nb.end(), name_.begin(), name_.end());
+    ok = ok && s.send(option_reply(opt, REP_INFO, nb));
+  }
+  ok = ok && s.send(option_reply(opt, REP_ACK, {}));
+  if (!ok) return -1;
+  return opt == OPT_GO ? 1 : 0;
 }
 
 void NbdExport::transmission(const std::shared_ptr<Session>& s) {

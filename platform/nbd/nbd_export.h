@@ -85,6 +85,9 @@ class NbdExport : public sc_core::sc_module, public LiveSource {
   void accept_loop();
   void session_main(std::shared_ptr<Session> s);
   bool handshake(Session& s);
+  // The handshake's NBD_OPT_INFO / NBD_OPT_GO with its data d: -1 close the
+  // connection, 0 go on with the options, 1 transmission starts (GO).
+  int option_info(Session& s, uint32_t opt, const std::vector<uint8_t>& d, uint16_t tflags);
   void transmission(const std::shared_ptr<Session>& s);
   void enqueue(std::unique_ptr<Pending> p, bool front);
   void session_done(Session& s);

@@ -307,93 +307,116 @@ bool HostFtlBlock::fetch() {
   std::memcpy(&e, mem_.data() + hsq_ + uint64_t(hsq_head_) * sizeof(nvme_sqe), sizeof e);
   const uint8_t opc = uint8_t(SSDVP_FIELD_GET(NVME_CDW0_OPC, e.cdw0));
   const uint16_t cid = uint16_t(SSDVP_FIELD_GET(NVME_CDW0_CID, e.cdw0));
-  uint16_t st = NVME_SC_SUCCESS;
-  bool done = true;
-  if (e.nsid != 1) {
-    st = NVME_SC_INVALID_NS;
-  } else if (opc == NVME_OP_WRITE || opc == NVME_OP_READ) {
-    const uint64_t lba = uint64_t(e.cdw10) | uint64_t(e.cdw11) << 32;
-    const uint32_t n = uint32_t(SSDVP_FIELD_GET(NVME_CDW12_NLB, e.cdw12)) + 1;
-    const uint32_t stream = opc == NVME_OP_WRITE && SSDVP_FIELD_GET(NVME_CDW12_DTYPE, e.cdw12) == NVME_DTYPE_STREAMS
-                                ? uint32_t(SSDVP_FIELD_GET(NVME_CDW13_DSPEC, e.cdw13))
-                                : 0;
-    if (lba >= cfg_.logical_lbas || n > cfg_.logical_lbas - lba)
-      st = NVME_SC_LBA_OUT_OF_RANGE;
-    else if (n > cfg_.max_transfer_lbas || stream > cfg_.streams_limit || e.prp1 + uint64_t(n) * 4 > mem_.size())
-      st = NVME_SC_INVALID_FIELD;
-    else {
-      auto* tok = reinterpret_cast<uint32_t*>(mem_.data() + e.prp1);
-      const bool write = opc == NVME_OP_WRITE;
-      if (write && wb_.on() && n <= wb_.capacity()) {  // into the write buffer: complete once copied
-        if (!wb_.room(n)) {
-          if (!wb_want_room_) ++wbc_.room_waits;
-          wb_want_room_ = true;  // the writer drains without waiting for a full stripe
-          return false;          // waits for room, in order
-        }
-        wb_want_room_ = false;
-        wb_.put(lba, n, tok, stream);
-        ++wbc_.writes;
-      } else {
-        if (write && wb_.on()) drain_all();  // larger than the buffer: after everything buffered, unbuffered
-        std::vector<std::pair<uint32_t, uint32_t>> buffered;
-        uint32_t t = 0;
-        for (uint32_t i = 0; !write && i < n; ++i)
-          if (wb_.lookup(lba + i, &t)) buffered.emplace_back(i, t);
-        if (!buffered.empty() && buffered.size() == n) {  // every LBA in the buffer: served from it
-          for (const auto& [i, tk] : buffered) tok[i] = tk;
-          ++wbc_.read_hits;
-          wbc_.read_hit_lbas += n;
-        } else {
-          const uint32_t c = ftl_func_submit(f_, write, lba, n, tok, stream);
-          if (c == UINT32_MAX) return false;  // no command slot: later
-          if (!buffered.empty()) {
-            ++wbc_.read_partial;
-            wbc_.read_hit_lbas += buffered.size();
-          }
-          inflight_.push_back(Inflight{c, cid, !write, e.prp1, std::move(buffered)});
-          done = false;
-        }
-      }
+  Taken t;
+  t.status = NVME_SC_SUCCESS;
+  if (e.nsid != 1)
+    t.status = NVME_SC_INVALID_NS;
+  else if (opc == NVME_OP_WRITE || opc == NVME_OP_READ)
+    t = take_rw(e, cid, opc == NVME_OP_WRITE);
+  else if (opc == NVME_OP_DSM)
+    t.status = take_dsm(e);
+  else if (opc == NVME_OP_FLUSH)
+    t = take_flush(cid);
+  else
+    t.status = NVME_SC_INVALID_OPCODE;
+  if (t.later) return false;
+  hal_->charge_op(FW_OP_cmd_decode, 1);
+  ++host_cmds_;
+  hsq_head_ = (hsq_head_ + 1) % hdepth_;
+  if (!t.pending) finished_.push_back({cid, t.status});
+  return true;
+}
+
+HostFtlBlock::Taken HostFtlBlock::take_rw(const nvme_sqe& e, uint16_t cid, bool write) {
+  Taken t;
+  t.status = NVME_SC_SUCCESS;
+  const uint64_t lba = uint64_t(e.cdw10) | uint64_t(e.cdw11) << 32;
+  const uint32_t n = uint32_t(SSDVP_FIELD_GET(NVME_CDW12_NLB, e.cdw12)) + 1;
+  const uint32_t stream = write && SSDVP_FIELD_GET(NVME_CDW12_DTYPE, e.cdw12) == NVME_DTYPE_STREAMS
+                              ? uint32_t(SSDVP_FIELD_GET(NVME_CDW13_DSPEC, e.cdw13))
+                              : 0;
+  if (lba >= cfg_.logical_lbas || n > cfg_.logical_lbas - lba) {
+    t.status = NVME_SC_LBA_OUT_OF_RANGE;
+    return t;
+  }
+  if (n > cfg_.max_transfer_lbas || stream > cfg_.streams_limit || e.prp1 + uint64_t(n) * 4 > mem_.size()) {
+    t.status = NVME_SC_INVALID_FIELD;
+    return t;
+  }
+  auto* tok = reinterpret_cast<uint32_t*>(mem_.data() + e.prp1);
+  if (write && wb_.on() && n <= wb_.capacity()) {  // into the write buffer: complete once copied
+    if (!wb_.room(n)) {
+      if (!wb_want_room_) ++wbc_.room_waits;
+      wb_want_room_ = true;  // the writer drains without waiting for a full stripe
+      t.later = true;        // waits for room, in order
+      return t;
     }
-  } else if (opc == NVME_OP_DSM) {
-    const uint32_t nr = uint32_t(SSDVP_FIELD_GET(NVME_CDW10_DSM_NR, e.cdw10)) + 1;
-    if (e.prp1 + uint64_t(nr) * sizeof(nvme_dsm_range) > mem_.size()) {
-      st = NVME_SC_DATA_XFER_ERROR;
-    } else {
-      for (uint32_t i = 0; i < nr && wb_.on() && !wb_.empty(); ++i) {
-        nvme_dsm_range r;
-        std::memcpy(&r, mem_.data() + e.prp1 + uint64_t(i) * sizeof r, sizeof r);
-        if (wb_.overlaps(r.slba, r.nlb)) {  // buffered writes to these LBAs are placed before the trim
-          ++wbc_.trim_drains;
-          drain_all();
-        }
-      }
-      for (uint32_t i = 0; i < nr && st == NVME_SC_SUCCESS; ++i) {
-        nvme_dsm_range r;
-        std::memcpy(&r, mem_.data() + e.prp1 + uint64_t(i) * sizeof r, sizeof r);
-        if (ftl_func_trim(f_, r.slba, r.nlb) != 0) st = NVME_SC_LBA_OUT_OF_RANGE;
-      }
+    wb_want_room_ = false;
+    wb_.put(lba, n, tok, stream);
+    ++wbc_.writes;
+    return t;
+  }
+  if (write && wb_.on()) drain_all();  // larger than the buffer: after everything buffered, unbuffered
+  std::vector<std::pair<uint32_t, uint32_t>> buffered;
+  uint32_t tk = 0;
+  for (uint32_t i = 0; !write && i < n; ++i)
+    if (wb_.lookup(lba + i, &tk)) buffered.emplace_back(i, tk);
+  if (!buffered.empty() && buffered.size() == n) {  // every LBA in the buffer: served from it
+    for (const auto& [i, b] : buffered) tok[i] = b;
+    ++wbc_.read_hits;
+    wbc_.read_hit_lbas += n;
+    return t;
+  }
+  const uint32_t c = ftl_func_submit(f_, write, lba, n, tok, stream);
+  if (c == UINT32_MAX) {  // no command slot: later
+    t.later = true;
+    return t;
+  }
+  if (!buffered.empty()) {
+    ++wbc_.read_partial;
+    wbc_.read_hit_lbas += buffered.size();
+  }
+  inflight_.push_back(Inflight{c, cid, !write, e.prp1, std::move(buffered)});
+  t.pending = true;
+  return t;
+}
+
+uint16_t HostFtlBlock::take_dsm(const nvme_sqe& e) {
+  const uint32_t nr = uint32_t(SSDVP_FIELD_GET(NVME_CDW10_DSM_NR, e.cdw10)) + 1;
+  if (e.prp1 + uint64_t(nr) * sizeof(nvme_dsm_range) > mem_.size()) return NVME_SC_DATA_XFER_ERROR;
+  for (uint32_t i = 0; i < nr && wb_.on() && !wb_.empty(); ++i) {
+    nvme_dsm_range r;
+    std::memcpy(&r, mem_.data() + e.prp1 + uint64_t(i) * sizeof r, sizeof r);
+    if (wb_.overlaps(r.slba, r.nlb)) {  // buffered writes to these LBAs are placed before the trim
+      ++wbc_.trim_drains;
+      drain_all();
     }
-  } else if (opc == NVME_OP_FLUSH && wb_.on()) {  // completes in flush_progress, the block layer goes on
+  }
+  for (uint32_t i = 0; i < nr; ++i) {
+    nvme_dsm_range r;
+    std::memcpy(&r, mem_.data() + e.prp1 + uint64_t(i) * sizeof r, sizeof r);
+    if (ftl_func_trim(f_, r.slba, r.nlb) != 0) return NVME_SC_LBA_OUT_OF_RANGE;
+  }
+  return NVME_SC_SUCCESS;
+}
+
+HostFtlBlock::Taken HostFtlBlock::take_flush(uint16_t cid) {
+  Taken t;
+  t.status = NVME_SC_SUCCESS;
+  if (wb_.on()) {  // completes in flush_progress, the block layer goes on
     ++wbc_.flushes;
     if (!wb_.empty()) {
       ++wbc_.flush_waits;
       wbc_.flush_drained_lbas += wb_.unsent();
     }
     flushes_.push_back(FlushWait{cid, wb_.next_seq()});
-    done = false;
-  } else if (opc == NVME_OP_FLUSH) {
-    hal_->set_blocking(true);  // waits for the padded page's program in simulated time
-    if (ftl_func_flush(f_) != 0) st = NVME_SC_INTERNAL;
-    hal_->set_blocking(false);
-  } else {
-    st = NVME_SC_INVALID_OPCODE;
+    t.pending = true;
+    return t;
   }
-  hal_->charge_op(FW_OP_cmd_decode, 1);
-  ++host_cmds_;
-  hsq_head_ = (hsq_head_ + 1) % hdepth_;
-  if (done) finished_.push_back({cid, st});
-  return true;
+  hal_->set_blocking(true);  // waits for the padded page's program in simulated time
+  if (ftl_func_flush(f_) != 0) t.status = NVME_SC_INTERNAL;
+  hal_->set_blocking(false);
+  return t;
 }
 
 void HostFtlBlock::sweep() {

@@ -111,6 +111,16 @@ class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
   void sync_cpu();  // lets the host CPU time charged so far pass
   void send(uint32_t slot);
   bool fetch();  // takes the host driver's next command; false when none or no room
+  // fetch's decode of one command: taken later (no room or slot now), taken
+  // and pending (completes later), or taken and done with a status.
+  struct Taken {
+    bool later = false;
+    bool pending = false;
+    uint16_t status = 0;
+  };
+  Taken take_rw(const nvme_sqe& e, uint16_t cid, bool write);
+  uint16_t take_dsm(const nvme_sqe& e);
+  Taken take_flush(uint16_t cid);
   void sweep();  // host commands the FTL finished, into finished_
   void finish(uint16_t cid, uint16_t status);
   // The write buffer's writer: hands the oldest buffered write to the FTL
