@@ -449,3 +449,18 @@ void program_done(struct ftl *f, uint32_t b, int status) {
   f->fr[pb->frontier].programs--;
   buf_put(f, b);
 }
+
+uint32_t frontier_flush_all(struct ftl *f, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) frontier_flush_one(f, &f->fr[i]);
+  return f->seq ? f->seq : 1;
+}
+
+uint32_t program_seq_in_flight_min(const struct ftl *f) {
+  uint32_t lo = FTL_NONE;
+  for (uint32_t b = 0; b < f->nbufs; ++b) {
+    const struct pagebuf *pb = &f->bufs[b];
+    if (pb->state == BUF_PROGRAM && pb->token[2 * (size_t)f->cfg.slots_per_page] < lo)
+      lo = pb->token[2 * (size_t)f->cfg.slots_per_page];
+  }
+  return lo;
+}

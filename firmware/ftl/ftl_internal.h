@@ -638,6 +638,13 @@ int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, 
 int frontier_flush_host(struct ftl *f);
 /* Pads and programs frontier fr's partly filled page, if it has one (1). */
 int frontier_flush_one(struct ftl *f, struct frontier *fr);
+/* ftl.gc.durable: pads and programs the partly filled page of frontiers
+ * [0, n) (place_frontiers: the host's write points and GC's); the sequence
+ * number of the newest program submitted, which a victim's erase waits for
+ * (never 0). */
+uint32_t frontier_flush_all(struct ftl *f, uint32_t n);
+/* The lowest sequence number of a program in flight (FTL_NONE: none). */
+uint32_t program_seq_in_flight_min(const struct ftl *f);
 /* The next page row of frontier fr for relocated data (vcopy.c): 0 (*row
  * set), 1 if it opened a block first (call again), -1 if it has none now. */
 int frontier_take_row(struct ftl *f, struct frontier *fr, uint32_t *row);
@@ -812,6 +819,8 @@ void tlog_meta_oob(struct ftl *f, uint32_t magic, uint32_t idx, uint32_t gen);
 /* GC barrier (own areas): 0 if a victim may be erased now; else the sequence
  * number of the newest record not yet on flash (its page is submitted). */
 uint32_t tlog_barrier(struct ftl *f);
+/* Whether every record up to sequence number seq is on flash (a barrier's wait is over). */
+int tlog_durable_through(const struct ftl *f, uint32_t seq);
 /* A checkpoint of generation gen completed in area a: the log starts again
  * after its image, at page index base (the records so far are in the snapshot). */
 void tlog_checkpoint_done(struct ftl *f, uint32_t a, uint32_t gen, uint32_t base);

@@ -68,17 +68,6 @@ static uint32_t page_valid_mask(const struct ftl *f, uint32_t row) {
 
 static void job_erase(struct ftl *f, struct gc_job *j);
 
-/* The lowest sequence number of a program in flight (FTL_NONE: none). */
-static uint32_t min_seq_in_flight(const struct ftl *f) {
-  uint32_t lo = FTL_NONE;
-  for (uint32_t b = 0; b < f->nbufs; ++b) {
-    const struct pagebuf *pb = &f->bufs[b];
-    if (pb->state == BUF_PROGRAM && pb->token[2 * (size_t)f->cfg.slots_per_page] < lo)
-      lo = pb->token[2 * (size_t)f->cfg.slots_per_page];
-  }
-  return lo;
-}
-
 /* ftl.gc.pair_planes: whether a job of group g still relocates. */
 static int pair_busy(const struct ftl *f, uint32_t g) {
   for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i)
@@ -133,11 +122,7 @@ static void job_finish(struct ftl *f, struct gc_job *j) {
      * write is programmed loses the LBA's flushed version at a cut (the host
      * FTL's power-cut test found one in 48 cuts). So every frontier's partly
      * filled page goes (write points of the host, GC's own). */
-    if (f->cfg.gc_durable) {
-      const uint32_t n = place_frontiers(&f->cfg);
-      for (uint32_t i = 0; i < n; ++i) frontier_flush_one(f, &f->fr[i]);
-      j->erase_after = f->seq ? f->seq : 1;
-    }
+    if (f->cfg.gc_durable) j->erase_after = frontier_flush_all(f, place_frontiers(&f->cfg)); /* ftl.gc.durable */
     j->trim_after = trim;
     f->erase_waiting++;
     gc_erase_ready(f);
@@ -161,12 +146,12 @@ static void job_finish(struct ftl *f, struct gc_job *j) {
 
 void gc_erase_ready(struct ftl *f) {
   if (!f->erase_waiting) return;
-  const uint32_t lo = min_seq_in_flight(f);
+  const uint32_t lo = program_seq_in_flight_min(f);
   for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i) {
     struct gc_job *j = &f->jobs[i];
     if (j->victim == FTL_NONE || (!j->erase_after && !j->trim_after)) continue;
     if (j->erase_after && lo != FTL_NONE && lo <= j->erase_after) continue;
-    if (j->trim_after && f->tlog.durable_seq < j->trim_after) continue; /* the trim log's barrier */
+    if (j->trim_after && !tlog_durable_through(f, j->trim_after)) continue; /* the trim log's barrier */
     f->erase_waiting--;
     job_erase(f, j);
   }

@@ -220,6 +220,8 @@ uint32_t tlog_barrier(struct ftl *f) {
   return t->last_seq;
 }
 
+int tlog_durable_through(const struct ftl *f, uint32_t seq) { return f->tlog.durable_seq >= seq; }
+
 void tlog_checkpoint_done(struct ftl *f, uint32_t a, uint32_t gen, uint32_t base) {
   struct trimlog *t = &f->tlog;
   if (!t->on) return;

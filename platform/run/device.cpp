@@ -23,7 +23,8 @@ void Device::mark_start() {
 nlohmann::json Device::timed_summary(uint64_t span_ps) {
   Controller& fw = soc_->cpu();
   const ftl_stats s = fw.stats();
-  const DeviceSummary d = DeviceSummary::between(fw, s, at_start_, at_start_gc_active_ns_, soc_->fw_config().slots_per_page);
+  const DeviceSummary d =
+      DeviceSummary::between(fw, s, at_start_, at_start_gc_active_ns_, soc_->fw_config().slots_per_page);
   const FlashCtrl& fl = soc_->flash;
   nlohmann::json j = d.json();
   j.update({{"host_lba_reads", s.host_lba_reads - at_start_.host_lba_reads},
