@@ -37,7 +37,8 @@ dropped (a file system made without discard on a used drive, as haml-recorded
 replays the databases).
 
 Committed data (docs/results/gc-detector-recorded/): results.csv (per run),
-classify.csv (per detector run and classifier: tp, fp, fn, tn), stump.json (the
+classify.csv (per detector run and classifier: tp, fp, fn, tn), op.csv (the
+spare-area sweep: per run), stump.json (the
 threshold classifier), tree.txt and tree-noavgdev.txt (the trees as printed),
 series/NAME.csv (per-sample bandwidth, GC label and detector call of the
 `idle`, `detector` and `send` runs), provenance.json; the figure is drawn from
@@ -69,6 +70,14 @@ LEADS = {"held": "send", "dropped": "drop"}  # a NODISCARD replay's mkfs discard
 ARMS = ["send", "none", "idle", "detector", "oracle"]
 SERIES_ARMS = ["idle", "detector", "send"]
 FIG_WLS = ["fio-randwrite-512k", "postmark-discard"]  # the figure: one training, the held-out recording
+# the spare-area sweep: the training fio recording at three namespace sizes on the same flash (the recording
+# spans 4 GiB of LBAs, so the namespace can only grow: the space above it is filled by the preconditioning and
+# never trimmed, which takes it from the spare area)
+OP_WL = "fio-randwrite-512k"
+OP_NS = ["4GiB", "4352MiB", "4480MiB"]  # the first is the recording's drive (configs/workloads.yaml)
+OP_ARMS = ["idle", "detector", "send"]
+OP_COLS = ["namespace", "spare_pct", "arm", "seed", "bandwidth_mbps", "waf", "write_p99_us", "thr_mbps", "under",
+           "samples", "wall_s"]
 IDLE = "200ms"  # host.trim.idle_time: two samples of %util 0
 INTERVAL_S = 0.1  # host.iostat.interval
 DROP = ["time_s", "predicted", "trim_bytes", "rkB/s", "wkB/s"]  # ssdvp_c45's default dropped columns
@@ -93,11 +102,11 @@ def common_sets(name: str, seed: int) -> tuple[str, list[str]]:
     return os.path.join(ROOT, prov["drive"]["config"]), sets
 
 
-def run_dir(out, name, arm, seed, lead=""):
-    return os.path.join(out, f"{name}_{arm}{'_' + lead if lead else ''}_s{seed}")
+def run_dir(out, name, arm, seed, lead="", ns=""):
+    return os.path.join(out, f"{name}_{arm}{'_' + lead if lead else ''}{'_ns' + ns if ns else ''}_s{seed}")
 
 
-def run(binary, out, name, arm, seed, lead, tree):
+def run(binary, out, name, arm, seed, lead, ns, tree):
     cfg, sets = common_sets(name, seed)
     if arm == "send":
         sets.append("workload.trace_discards=send")
@@ -107,7 +116,9 @@ def run(binary, out, name, arm, seed, lead, tree):
         sets.append(f"host.detector.tree={tree}")
     if lead:
         sets.append(f"workload.leading_discards={LEADS[lead]}")
-    d = run_dir(out, name, arm, seed, lead)
+    if ns:
+        sets.append(f"nvme.namespace_size={ns}")
+    d = run_dir(out, name, arm, seed, lead, ns)
     cmd = [binary, "run", "-c", cfg, "-o", d, "--quiet"] + [x for s in sets for x in ("--set", s)]
     t0 = time.time()
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
@@ -146,6 +157,42 @@ def row_of(d, name, role, arm, seed, wall):
             r.update(tp=sum(p and y for p, y in zip(pred, lab)), fp=sum(p and not y for p, y in zip(pred, lab)),
                      fn=sum(y and not p for p, y in zip(pred, lab)))
     return r
+
+
+def size_bytes(v):
+    m = re.fullmatch(r"([0-9.]+)\s*([KMGT]?)(i?)B?", v.strip())
+    if not m:
+        raise ValueError(f"not a size: {v}")
+    return float(m.group(1)) * (1024 if m.group(3) else 1000) ** " KMGT".index(m.group(2) or " ")
+
+
+def spare_pct(d):
+    """The run's spare area: the share of the flash not exported, from summary.json's config."""
+    c = json.load(open(os.path.join(d, "summary.json")))["config"]
+    flash = (int(c["flash.channels"]) * int(c["flash.dies_per_channel"]) * int(c["flash.planes_per_die"])
+             * int(c["flash.blocks_per_plane"]) * int(c["flash.pages_per_block"]) * size_bytes(c["flash.page_size"]))
+    return 100 * (1 - size_bytes(c["nvme.namespace_size"]) / flash), c["nvme.namespace_size"]
+
+
+def op_rows(done, seeds, wall):
+    """op.csv: per spare-area run, bandwidth and samples under half the median of `send`'s samples there."""
+    out = []
+    for ns in OP_NS:
+        key = (lambda arm, s: (OP_WL, arm, s, "", "")) if ns == OP_NS[0] else (lambda arm, s: (OP_WL, arm, s, "", ns))
+        if not all(key(a, s) in done for a in OP_ARMS for s in seeds):
+            continue
+        thr = 0.5 * median([mbps(x) for s in seeds for x in read_iostat(done[key("send", s)][0])])
+        for arm in OP_ARMS:
+            for s in seeds:
+                d = done[key(arm, s)][0]
+                j = json.load(open(os.path.join(d, "summary.json")))
+                bw = [mbps(x) for x in read_iostat(d)]
+                sp, nsz = spare_pct(d)
+                out.append(dict(namespace=nsz, spare_pct=round(sp, 2), arm=arm, seed=s,
+                                bandwidth_mbps=j["host"]["bandwidth_mbps"], waf=j["ftl"]["waf"],
+                                write_p99_us=j["latency_us"]["write"]["p99"], thr_mbps=round(thr, 2),
+                                under=sum(v < thr for v in bw), samples=len(bw), wall_s=round(wall[key(arm, s)], 1)))
+    return out
 
 
 # ---- the classifiers, offline ----
@@ -371,15 +418,16 @@ def plot(series_by_wl, thr, fig_dir):
     return names
 
 
-def page(rows, cls, st, tree_text, tree2_text, series_by_wl, cmd, prov, fig_names):
+def page(rows, cls, st, tree_text, tree2_text, series_by_wl, op, cmd, prov, fig_names):
     wls = [w for w in TRAIN + HELD_OUT if any(r["workload"] == w for r in rows)]
     missing = [w for w in TRAIN + HELD_OUT + NODISCARD if not any(r["workload"] == w for r in rows)]
     seeds = sorted({int(r["seed"]) for r in rows})
-    wall = sum(num(r["wall_s"]) for r in rows)
+    op_extra = [r for r in op if r["namespace"] != op[0]["namespace"]]  # the default namespace's are in rows
+    wall = sum(num(r["wall_s"]) for r in rows + op_extra)
     nod = sorted({r["workload"] for r in rows if r["role"].startswith("nodiscard")}, key=NODISCARD.index)
     L = ["# The GC detector's TRIM policies on recorded file systems", "",
          "<!-- generated by scripts/gc_detector_recorded.py; do not edit -->", "",
-         f"Regenerate ({len(rows)} runs, {wall:,.0f} s of wall time summed, two at a time):", "", "```sh", cmd, "```",
+         f"Regenerate ({len(rows) + len(op_extra)} runs, {wall:,.0f} s of wall time summed, two at a time):", "", "```sh", cmd, "```",
          "", "Render again from the committed data: `python3 scripts/gc_detector_recorded.py --render "
          "docs/results/gc-detector-recorded`.", "",
          "**Setup.** [gc-detector.md](gc-detector.md) runs the seed's study (an iostat-based C4.5 GC detector that "
@@ -419,7 +467,8 @@ def page(rows, cls, st, tree_text, tree2_text, series_by_wl, cmd, prov, fig_name
     L += classifier_section(rows, cls, st, tree_text, tree2_text)
     thr = thresholds(series_by_wl)
     L += time_section(rows, series_by_wl, thr, fig_names)
-    L += verdict_section(rows, cls, series_by_wl, thr, wls)
+    L += op_section(op)
+    L += verdict_section(rows, cls, series_by_wl, thr, wls, op)
     L += ["", prov_mod.section(prov)]
     return L
 
@@ -537,7 +586,50 @@ def time_section(rows, series_by_wl, thr, fig_names):
     return L + [""]
 
 
-def verdict_section(rows, cls, series_by_wl, thr, wls):
+def op_change(op, ns, arm, base, f):
+    """Per seed, % change of f(row) of arm against base at namespace ns: (mean, half-width), or None."""
+    a = {r["seed"]: f(r) for r in op if r["namespace"] == ns and r["arm"] == arm}
+    b = {r["seed"]: f(r) for r in op if r["namespace"] == ns and r["arm"] == base}
+    v = [100 * (a[s] / b[s] - 1) for s in a if s in b and b[s]]
+    return mean_ci(v) if v else None
+
+
+def op_section(op):
+    L = ["## Spare area: where the seed's figure sits", ""]
+    if not op:
+        return L + ["Not in this data (`--no-op`).", ""]
+    nss = list(dict.fromkeys(r["namespace"] for r in op))
+    L += [f"`{OP_WL}` under `idle`, `detector` and `send` on the same flash with the namespace grown (the recording "
+          "spans 4 GiB of LBAs, so the namespace cannot shrink): the space above 4 GiB is filled by the "
+          "preconditioning and never trimmed, which takes it from the spare area. Spare area = 1 - namespace / "
+          "flash. Time under: samples below half the median of that drive's `send` samples (the threshold column), "
+          "times 0.1 s; changes per seed, mean ± 95 % interval. The seed's drive and its figures beside. (More spare "
+          "than the recording's drive has would need more flash, `flash.blocks_per_plane`, not a smaller namespace: "
+          "not run.)", "",
+          "| namespace | spare (%) | threshold (MB/s) | `idle` MB/s | `detector` MB/s | `send` MB/s | detector vs idle: "
+          "bandwidth | detector vs idle: time under | detector vs send: bandwidth | WAF `idle` / `detector` |",
+          "|---|---|---|---|---|---|---|---|---|---|"]
+    for ns in nss:
+        rs = [r for r in op if r["namespace"] == ns]
+
+        def col(arm, key, fmt=".1f", rs=rs):
+            return fmt_ci([num(r[key]) for r in rs if r["arm"] == arm], fmt)
+        bw = op_change(op, ns, "detector", "idle", lambda r: num(r["bandwidth_mbps"]))
+        tu = op_change(op, ns, "detector", "idle", lambda r: num(r["under"]))
+        bs = op_change(op, ns, "detector", "send", lambda r: num(r["bandwidth_mbps"]))
+        L.append(f"| {ns} | {num(rs[0]['spare_pct']):.1f} | {num(rs[0]['thr_mbps']):.0f} | "
+                 f"{col('idle', 'bandwidth_mbps')} | {col('detector', 'bandwidth_mbps')} | "
+                 f"{col('send', 'bandwidth_mbps')} | {fmt_pct(*bw) if bw else 'n/a'} | "
+                 f"{fmt_pct(*tu) if tu else 'n/a (idle never under)'} | {fmt_pct(*bs) if bs else 'n/a'} | "
+                 f"{col('idle', 'waf', '.2f')} / {col('detector', 'waf', '.2f')} |")
+    p = PAPER
+    L += [f"| seed paper | | {p['thr']} | {p['idle_mbps']} (automatic TRIM) | {p['det_mbps']} | | "
+          f"{100 * (p['det_mbps'] / p['idle_mbps'] - 1):+.1f} % | {100 * (p['det_under_s'] / p['idle_under_s'] - 1):+.0f} "
+          "% | | |", ""]
+    return L
+
+
+def verdict_section(rows, cls, series_by_wl, thr, wls, op):
     L = ["## Verdicts", "", "Each claim of the seed, per recording, computed from the tables above (a difference "
          "counts when its 95 % interval over the seeds excludes 0).", "",
          "**Claim 1: iostat's fields identify GC** (the seed's tree: high accuracy on held-out fio runs). The "
@@ -599,6 +691,13 @@ def verdict_section(rows, cls, series_by_wl, thr, wls):
         L.append(f"- `{w}` ({'train' if w in TRAIN else 'held out'}): " + "; ".join(v) + extra + ". Beats automatic "
                  f"TRIM: {verdict(m2, h2, 'yes', 'no')}; beats TRIM at delete (`send`): {verdict(m4, h4, 'yes', 'no')}"
                  f"; as good as the oracle: **{'yes' if abs(m3) <= max(h3, 1.0) else 'no'}**.")
+    if op:
+        nss = list(dict.fromkeys(r["namespace"] for r in op))
+        ch = [(ns, op_change(op, ns, "detector", "idle", lambda r: num(r["bandwidth_mbps"]))) for ns in nss]
+        L += ["", f"**Spare area** (`{OP_WL}`): detector against automatic TRIM, bandwidth "
+              + "; ".join(f"{num(next(r['spare_pct'] for r in op if r['namespace'] == ns)):.1f} % spare "
+                          f"{fmt_pct(*c) if c else 'n/a'}" for ns, c in ch)
+              + f" (the seed: {100 * (PAPER['det_mbps'] / PAPER['idle_mbps'] - 1):+.1f} %)."]
     L += ["", "Under a closed-loop replay the host is never idle, so `idle` never sends and equals `none`: the "
           "seed's automatic TRIM had idle time to trim in, these replays have none, so against it the detector "
           "gains what TRIM gains at all. `send` is what a `discard` mount gives for free, and the seed did not "
@@ -617,7 +716,9 @@ def read_data(data):
         p = os.path.join(data, "series", f"{w}.csv")
         if os.path.exists(p):
             series[w] = list(csv.DictReader(open(p)))
-    return rows, cls, st, tree_text, tree2_text, series
+    p = os.path.join(data, "op.csv")
+    op = list(csv.DictReader(open(p))) if os.path.exists(p) else []
+    return rows, cls, st, tree_text, tree2_text, series, op
 
 
 def main():
@@ -632,10 +733,13 @@ def main():
     ap.add_argument("--reuse", action="store_true",
                     help="keep runs already in --out (their summary.json exists): for trying the analysis, not for "
                          "publishing")
+    ap.add_argument("--no-op", dest="op", action="store_false",
+                    help=f"leave out the spare-area sweep ({len(OP_NS) - 1} more namespace sizes of {OP_WL})")
     a = ap.parse_args()
     page_dir = os.path.dirname(os.path.abspath(a.page))
     data = a.render or os.path.join(page_dir, "gc-detector-recorded")
-    cmd = "python3 scripts/gc_detector_recorded.py" + (f" --seeds {a.seeds}" if a.seeds != "1,2,3" else "")
+    cmd = "python3 scripts/gc_detector_recorded.py" + (f" --seeds {a.seeds}" if a.seeds != "1,2,3" else "") \
+        + ("" if a.op else " --no-op")
     if not a.render:
         t0 = time.monotonic()
         seeds = [int(s) for s in a.seeds.split(",")]
@@ -647,18 +751,20 @@ def main():
             sys.exit(f"no training recording in traces/workloads/ (wanted {', '.join(TRAIN)})")
         os.makedirs(a.out, exist_ok=True)
         tree, tree2 = os.path.join(a.out, "tree.txt"), os.path.join(a.out, "tree-noavgdev.txt")
-        jobs = [(w, arm, s, "") for s in seeds for w in train + held for arm in ARMS]
-        jobs += [(w, "detector", s, lead) for s in seeds for lead in LEADS for w in nod]
+        jobs = [(w, arm, s, "", "") for s in seeds for w in train + held for arm in ARMS]
+        jobs += [(w, "detector", s, lead, "") for s in seeds for lead in LEADS for w in nod]
+        op_jobs = [(OP_WL, arm, s, "", ns) for ns in OP_NS[1:] for s in seeds for arm in OP_ARMS] \
+            if a.op and OP_WL in train else []
         role = {j: ("train" if j[0] in train else "held_out") if not j[3] else f"nodiscard_{j[3]}" for j in jobs}
 
         def go(j, tr):
-            d = run_dir(a.out, j[0], j[1], j[2], j[3])
+            d = run_dir(a.out, *j)
             if a.reuse and os.path.exists(os.path.join(d, "summary.json")):
                 return d, 0.0
             return run(a.bin, a.out, *j, tr)
         # the labelled training runs are the first seed's none and oracle runs of the training recordings:
         # run those first, train on them, then the rest (the detector runs need the tree)
-        first = [(w, arm, seeds[0], "") for w in train for arm in ("none", "oracle")]
+        first = [(w, arm, seeds[0], "", "") for w in train for arm in ("none", "oracle")]
         with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
             done = dict(zip(first, ex.map(lambda j: go(j, ""), first)))
         train_csv = [os.path.join(done[j][0], "iostat.csv") for j in first]
@@ -675,7 +781,7 @@ def main():
         f, op, thr, tf1 = best_stump(samples)
         st = dict(feature=f, op=op, threshold=thr, train_f1=round(tf1, 6), train_samples=len(samples),
                   n_features=len(features(header)))
-        rest = [j for j in jobs if j not in done]
+        rest = [j for j in jobs + op_jobs if j not in done]
         with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
             done.update(zip(rest, ex.map(lambda j: go(j, tree), rest)))
         rows = [row_of(done[j][0], j[0], role[j], j[1], j[2], done[j][1]) for j in jobs]
@@ -687,10 +793,13 @@ def main():
             first_one = True
             for arm in SERIES_ARMS:
                 for s in seeds:
-                    write_series(done[(w, arm, s, "")][0], os.path.join(data, "series", f"{w}.csv"), arm, s,
+                    write_series(done[(w, arm, s, "", "")][0], os.path.join(data, "series", f"{w}.csv"), arm, s,
                                  not first_one)
                     first_one = False
-        for fn, cols, rr in (("results.csv", CSV_COLS, rows), ("classify.csv", CLS_COLS, cls)):
+        op = op_rows(done, seeds, {j: done[j][1] for j in done}) if op_jobs else []
+        for fn, cols, rr in (("results.csv", CSV_COLS, rows), ("classify.csv", CLS_COLS, cls), ("op.csv", OP_COLS, op)):
+            if not rr:
+                continue
             with open(os.path.join(data, fn), "w", newline="") as fh:
                 wr = csv.DictWriter(fh, fieldnames=cols, extrasaction="ignore")
                 wr.writeheader()
@@ -703,12 +812,12 @@ def main():
                 fh.write(text)
         prov = prov_mod.collect(a.bin, cmd, ROOT, skip=["docs/results/"], wall_s=time.monotonic() - t0)
         prov_mod.write(prov, data)
-    rows, cls, st, tree_text, tree2_text, series = read_data(data)
+    rows, cls, st, tree_text, tree2_text, series, op = read_data(data)
     prov = prov_mod.read(data)
     thr = thresholds(series)
     fig_names = plot(series, thr, os.path.join(page_dir, "gc-detector-recorded"))
     with open(a.page, "w") as f:
-        f.write("\n".join(page(rows, cls, st, tree_text, tree2_text, series, cmd, prov, fig_names)) + "\n")
+        f.write("\n".join(page(rows, cls, st, tree_text, tree2_text, series, op, cmd, prov, fig_names)) + "\n")
     bad = [(r["workload"], r["arm"], r["seed"]) for r in rows if num(r["mismatches"])]
     if bad:
         sys.exit(f"integrity mismatches in {bad}")
