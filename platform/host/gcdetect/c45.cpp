@@ -343,14 +343,20 @@ void Tree::save(std::ostream& os) const {
   f(*root_);
 }
 
-Tree Tree::load(std::istream& is, const std::string& origin) {
-  Tree t;
+namespace {
+
+// A tree file's lines, without comments and blank lines; errors name the
+// file, the line and what it holds.
+struct TreeLines {
+  std::istream& is;
+  const std::string& origin;
   std::string line;
   size_t lineno = 0;
-  auto fail = [&](const std::string& what) -> C45Error {
+
+  C45Error fail(const std::string& what) const {
     return C45Error(origin + ":" + std::to_string(lineno) + ": " + what + (line.empty() ? "" : ", got '" + line + "'"));
-  };
-  auto next = [&](bool required) -> bool {
+  }
+  bool next(bool required) {
     while (std::getline(is, line)) {
       ++lineno;
       if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -359,77 +365,101 @@ Tree Tree::load(std::istream& is, const std::string& origin) {
     line.clear();
     if (required) throw fail("unexpected end of file");
     return false;
-  };
-  next(true);
-  if (line != "c45-tree 1") throw fail("expected the header 'c45-tree 1' (not a tree file?)");
-  next(true);
-  {
-    std::istringstream ss(line);
-    std::string w;
-    ss >> w;
-    if (w != "classes") throw fail("expected 'classes <name>...'");
-    while (ss >> w) t.classes_.push_back(w);
-    if (t.classes_.size() < 1) throw fail("expected at least one class name");
   }
-  next(true);
+};
+
+// 'classes <name>...'
+std::vector<std::string> read_classes(TreeLines& in) {
+  in.next(true);
+  std::istringstream ss(in.line);
+  std::string w;
+  ss >> w;
+  if (w != "classes") throw in.fail("expected 'classes <name>...'");
+  std::vector<std::string> classes;
+  while (ss >> w) classes.push_back(w);
+  if (classes.empty()) throw in.fail("expected at least one class name");
+  return classes;
+}
+
+// 'attributes <count>', then one 'attr' line each.
+std::vector<Attribute> read_attributes(TreeLines& in) {
+  in.next(true);
   size_t na = 0;
   {
-    std::istringstream ss(line);
+    std::istringstream ss(in.line);
     std::string w;
-    if (!(ss >> w >> na) || w != "attributes") throw fail("expected 'attributes <count>'");
+    if (!(ss >> w >> na) || w != "attributes") throw in.fail("expected 'attributes <count>'");
   }
+  std::vector<Attribute> attrs;
   for (size_t i = 0; i < na; ++i) {
-    next(true);
-    std::istringstream ss(line);
+    in.next(true);
+    std::istringstream ss(in.line);
     std::string w, kind;
     Attribute a;
     if (!(ss >> w >> a.name >> kind) || w != "attr" || (kind != "nominal" && kind != "continuous"))
-      throw fail("expected 'attr <name> continuous|nominal [values...]'");
+      throw in.fail("expected 'attr <name> continuous|nominal [values...]'");
     a.nominal = kind == "nominal";
     while (ss >> w) a.values.push_back(w);
-    if (a.nominal && a.values.empty()) throw fail("nominal attribute '" + a.name + "' has no values");
-    t.attrs_.push_back(a);
+    if (a.nominal && a.values.empty()) throw in.fail("nominal attribute '" + a.name + "' has no values");
+    attrs.push_back(a);
   }
-  std::function<std::unique_ptr<Node>(int)> node = [&](int depth) -> std::unique_ptr<Node> {
-    if (depth > 10000) throw fail("tree too deep");
-    next(true);
-    std::istringstream ss(line);
-    std::string kind;
-    ss >> kind;
-    auto n = std::make_unique<Node>();
-    auto check_cls = [&] {
-      if (n->cls < 0 || size_t(n->cls) >= t.classes_.size()) throw fail("class index out of range");
-    };
-    auto check_attr = [&](bool nominal) {
-      if (n->attr < 0 || size_t(n->attr) >= t.attrs_.size()) throw fail("attribute index out of range");
-      if (t.attrs_[n->attr].nominal != nominal) throw fail("split kind does not match the attribute's type");
-    };
-    if (kind == "leaf") {
-      if (!(ss >> n->cls >> n->n >> n->errors)) throw fail("expected 'leaf <class> <n> <errors>'");
-      check_cls();
-    } else if (kind == "split") {
-      n->leaf = false;
-      if (!(ss >> n->attr >> n->threshold >> n->cls >> n->n >> n->errors))
-        throw fail("expected 'split <attr> <threshold> <class> <n> <errors>'");
-      check_cls();
-      check_attr(false);
-      for (int k = 0; k < 2; ++k) n->kids.push_back(node(depth + 1));
-    } else if (kind == "nominal") {
-      n->leaf = false;
-      if (!(ss >> n->attr >> n->cls >> n->n >> n->errors)) throw fail("expected 'nominal <attr> <class> <n> <errors>'");
-      check_cls();
-      check_attr(true);
-      const size_t nv = t.attrs_[n->attr].values.size();
-      for (size_t k = 0; k < nv; ++k) n->kids.push_back(node(depth + 1));
-    } else {
-      throw fail("expected a node: 'leaf', 'split' or 'nominal'");
-    }
-    std::string extra;
-    if (ss >> extra) throw fail("trailing text on a node line");
-    return n;
+  return attrs;
+}
+
+// One node line and its subtrees, preorder.
+std::unique_ptr<Node> read_node(TreeLines& in, const std::vector<std::string>& classes,
+                                const std::vector<Attribute>& attrs, int depth) {
+  if (depth > 10000) throw in.fail("tree too deep");
+  in.next(true);
+  std::istringstream ss(in.line);
+  std::string kind;
+  ss >> kind;
+  auto n = std::make_unique<Node>();
+  auto check_cls = [&] {
+    if (n->cls < 0 || size_t(n->cls) >= classes.size()) throw in.fail("class index out of range");
   };
-  t.root_ = node(0);
-  if (next(false)) throw fail("text after the end of the tree");
+  auto check_attr = [&](bool nominal) {
+    if (n->attr < 0 || size_t(n->attr) >= attrs.size()) throw in.fail("attribute index out of range");
+    if (attrs[n->attr].nominal != nominal) throw in.fail("split kind does not match the attribute's type");
+  };
+  size_t kids = 0;
+  if (kind == "leaf") {
+    if (!(ss >> n->cls >> n->n >> n->errors)) throw in.fail("expected 'leaf <class> <n> <errors>'");
+    check_cls();
+  } else if (kind == "split") {
+    n->leaf = false;
+    if (!(ss >> n->attr >> n->threshold >> n->cls >> n->n >> n->errors))
+      throw in.fail("expected 'split <attr> <threshold> <class> <n> <errors>'");
+    check_cls();
+    check_attr(false);
+    kids = 2;
+  } else if (kind == "nominal") {
+    n->leaf = false;
+    if (!(ss >> n->attr >> n->cls >> n->n >> n->errors))
+      throw in.fail("expected 'nominal <attr> <class> <n> <errors>'");
+    check_cls();
+    check_attr(true);
+    kids = attrs[n->attr].values.size();
+  } else {
+    throw in.fail("expected a node: 'leaf', 'split' or 'nominal'");
+  }
+  std::string extra;
+  if (ss >> extra) throw in.fail("trailing text on a node line");
+  for (size_t k = 0; k < kids; ++k) n->kids.push_back(read_node(in, classes, attrs, depth + 1));
+  return n;
+}
+
+}  // namespace
+
+Tree Tree::load(std::istream& is, const std::string& origin) {
+  TreeLines in{is, origin, {}, 0};
+  Tree t;
+  in.next(true);
+  if (in.line != "c45-tree 1") throw in.fail("expected the header 'c45-tree 1' (not a tree file?)");
+  t.classes_ = read_classes(in);
+  t.attrs_ = read_attributes(in);
+  t.root_ = read_node(in, t.classes_, t.attrs_, 0);
+  if (in.next(false)) throw in.fail("text after the end of the tree");
   return t;
 }
 
