@@ -93,6 +93,7 @@ ROWS = [
     _explore("raid-window", "explore/sweeps/raid-window.yaml"),
     _explore("raid-shape", "explore/sweeps/raid-shape.yaml"),
     _explore("raid-hold", "explore/sweeps/raid-hold.yaml"),
+    _explore("raid-trigger", "explore/sweeps/raid-trigger.yaml"),
     Row("streams-recorded", "explore", "explore/ssdvp-explore reproduce streams-recorded", "",
         deps=SIM + EXPLORE + [f"explore/sweeps/streams-recorded{s}.yaml"
                               for s in ("", "-heldout", "-cpu", "-scale", "-sens")],

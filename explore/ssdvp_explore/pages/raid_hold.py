@@ -72,31 +72,34 @@ def _label(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def _grid(df: pd.DataFrame, col: str, fmt: str, slides: dict | None = None, slides_fmt: str = "") -> pd.DataFrame:
+def _grid(df: pd.DataFrame, col: str, fmt: str, slides: dict | None = None, slides_fmt: str = "",
+          dim: str = HOLD, levels: list[str] = HOLDS, label: str = "hold") -> pd.DataFrame:
+    """One row per workload and level of `dim` (the hold, or raid-trigger's trigger), one column per policy;
+    the slides' row after each workload they ran."""
     rows = []
     for w in WORKLOADS:
-        for h in HOLDS:
-            sub = df[(df["workload"] == w) & (df[HOLD] == h)]
+        for h in levels:
+            sub = df[(df["workload"] == w) & (df[dim] == h)]
             if sub.empty:
                 continue
-            rows.append({"workload": w, "hold": h,
+            rows.append({"workload": w, label: h,
                          **{p: fmt_ci(sub[sub[POLICY] == p][col], fmt) for p in ORDER}})
-        if slides and w in SLIDE_OF and w != "DTRS swapped":
+        if slides and w in SLIDE_OF and w != "DTRS swapped" and (df["workload"] == w).any():
             i = SLIDE_OF[w]
-            rows.append({"workload": w, "hold": "slides", **{p: format(v[i], slides_fmt) for p, v in slides.items()}})
+            rows.append({"workload": w, label: "slides", **{p: format(v[i], slides_fmt) for p, v in slides.items()}})
     return pd.DataFrame(rows)
 
 
-def _ratios(df: pd.DataFrame, col: str) -> pd.DataFrame:
-    """Per seed, each policy's value over normal's on the same seed, workload and hold."""
-    base = df[df[POLICY] == "normal"].set_index(["workload", HOLD, SEED])[col]
+def _ratios(df: pd.DataFrame, col: str, dim: str = HOLD) -> pd.DataFrame:
+    """Per seed, each policy's value over normal's on the same seed, workload and level of `dim`."""
+    base = df[df[POLICY] == "normal"].set_index(["workload", dim, SEED])[col]
     out = df[df[POLICY] != "normal"].copy()
-    out["ratio"] = [r[col] / base.get((r["workload"], r[HOLD], r[SEED]), float("nan")) for _, r in out.iterrows()]
+    out["ratio"] = [r[col] / base.get((r["workload"], r[dim], r[SEED]), float("nan")) for _, r in out.iterrows()]
     return out
 
 
-def _means(df: pd.DataFrame, col: str) -> dict:
-    return {k: mean_ci(g[col])[0] for k, g in df.groupby(["workload", HOLD, POLICY])}
+def _means(df: pd.DataFrame, col: str, dim: str = HOLD) -> dict:
+    return {k: mean_ci(g[col])[0] for k, g in df.groupby(["workload", dim, POLICY])}
 
 
 def _findings(df: pd.DataFrame) -> tuple[list[str], list[str]]:
