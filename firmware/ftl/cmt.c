@@ -589,8 +589,8 @@ static int load_waiters(struct ftl *f, uint32_t tp, const uint32_t *ent) {
   const uint64_t lo = (uint64_t)tp * m->tp_entries, hi = lo + m->tp_entries;
   uint32_t budget = m->entries / 2 ? m->entries / 2 : 1;
   int loaded = 0;
-  for (uint32_t c = f->wait_head; c != FTL_NONE && budget; c = f->cmds[c].next) {
-    const struct fw_cmd *cmd = &f->cmds[c];
+  for (uint32_t c = f->nt.wait_head; c != FTL_NONE && budget; c = f->nt.cmds[c].next) {
+    const struct fw_cmd *cmd = &f->nt.cmds[c];
     if (cmd->opcode != NVME_OP_READ && cmd->opcode != NVME_OP_WRITE) continue;
     uint64_t a = cmd->slba + cmd->progress, b = cmd->slba + cmd->nlb;
     if (a < lo) a = lo;

@@ -183,7 +183,7 @@ uint16_t admin_execute(struct ftl *f, struct fw_cmd *cmd, const struct nvme_sqe 
     default: {
       const int qs = queues_admin(f, cmd->opcode, q, &cmd->dw0); /* queues.c: I/O queues, arbitration */
       if (qs != QUEUES_NOT_MINE) return (uint16_t)qs;
-      const int st = gcgate_admin(f, (uint32_t)(cmd - f->cmds), q); /* gcgate.c */
+      const int st = gcgate_admin(f, (uint32_t)(cmd - f->nt.cmds), q); /* gcgate.c */
       return st == GCGATE_HELD ? ADMIN_HELD : (uint16_t)st;
     }
   }

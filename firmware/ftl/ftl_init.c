@@ -272,11 +272,11 @@ static int carve_tables(struct ftl *f, const struct dram_map *m) {
   f->die_reclaim = win(f, m->drc, (uint64_t)f->dies * 4);
   f->die_cand = win(f, m->dca, (uint64_t)f->dies * 4);
   f->bufs = win(f, m->bufmeta, (uint64_t)f->nbufs * sizeof(struct pagebuf));
-  f->cmds = win(f, m->cmds, (uint64_t)cfg->cmd_slots * sizeof(struct fw_cmd));
+  f->nt.cmds = win(f, m->cmds, (uint64_t)cfg->cmd_slots * sizeof(struct fw_cmd));
   f->jobs = win(f, m->jobs, (uint64_t)cfg->gc_max_active * sizeof(struct gc_job));
   f->blk_flags = win(f, m->flags, B);
   f->blk_reads = win(f, m->reads, (uint64_t)B * 4);
-  if ((!f->l2p && cfg->mapping != FTL_MAP_CACHED) || !f->valid_bits || !f->blk_valid || !f->bufs || !f->cmds ||
+  if ((!f->l2p && cfg->mapping != FTL_MAP_CACHED) || !f->valid_bits || !f->blk_valid || !f->bufs || !f->nt.cmds ||
       !f->jobs || !f->blk_flags || !f->blk_reads) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: DRAM window at 0x%" PRIx32 " (%" PRIu32 " bytes) is not accessible",
              cfg->dram_base, cfg->dram_size);
@@ -367,17 +367,17 @@ static void init_buffers(struct ftl *f, const struct dram_map *m) {
 static void init_commands(struct ftl *f, const struct dram_map *m) {
   const struct ftl_config *cfg = &f->cfg;
   const uint32_t sl = staging_lbas(cfg);
-  f->cmd_free = FTL_NONE;
+  f->nt.cmd_free = FTL_NONE;
   for (uint32_t c = cfg->cmd_slots; c-- > 0;) {
-    struct fw_cmd *cmd = &f->cmds[c];
+    struct fw_cmd *cmd = &f->nt.cmds[c];
     memset(cmd, 0, sizeof *cmd);
     cmd->staging = (uint32_t)(cfg->dram_base + m->staging + (uint64_t)c * sl * 4);
     cmd->tokens = win(f, m->staging + (uint64_t)c * sl * 4, (uint64_t)sl * 4);
-    cmd->next = f->cmd_free;
-    f->cmd_free = c;
+    cmd->next = f->nt.cmd_free;
+    f->nt.cmd_free = c;
   }
-  f->wait_head = f->wait_tail = FTL_NONE;
-  f->wait_reads = 0;
+  f->nt.wait_head = f->nt.wait_tail = FTL_NONE;
+  f->nt.wait_reads = 0;
   f->host_placing = f->host_flushing = f->wait_yielded = f->wait_yielded_prev = FTL_NONE;
   for (uint32_t j = 0; j < cfg->gc_max_active; ++j) {
     f->jobs[j].victim = FTL_NONE;
@@ -395,10 +395,10 @@ static int init_rings(struct ftl *f, const struct dram_map *m) {
   const uint32_t fr = flash_ring_entries(cfg);
   ring_init(f, &f->fsq, m->fsq, fr, sizeof(struct fc_sqe));
   ring_init(f, &f->fcq, m->fcq, fr, sizeof(struct fc_cqe));
-  ring_init(f, &f->ncmd, m->ncmd, pow2_at_least(cfg->cmd_slots), sizeof(struct nvme_cmd_entry));
-  ring_init(f, &f->nxfer, m->nxfer, pow2_at_least(2 * cfg->cmd_slots + 1), sizeof(struct nvme_xfer));
-  ring_init(f, &f->ndone, m->ndone, pow2_at_least(2 * cfg->cmd_slots + 1), sizeof(struct nvme_done));
-  if (!f->fsq.mem || !f->fcq.mem || !f->ncmd.mem || !f->nxfer.mem || !f->ndone.mem) {
+  ring_init(f, &f->nt.ncmd, m->ncmd, pow2_at_least(cfg->cmd_slots), sizeof(struct nvme_cmd_entry));
+  ring_init(f, &f->nt.nxfer, m->nxfer, pow2_at_least(2 * cfg->cmd_slots + 1), sizeof(struct nvme_xfer));
+  ring_init(f, &f->nt.ndone, m->ndone, pow2_at_least(2 * cfg->cmd_slots + 1), sizeof(struct nvme_done));
+  if (!f->fsq.mem || !f->fcq.mem || !f->nt.ncmd.mem || !f->nt.nxfer.mem || !f->nt.ndone.mem) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: ring memory not accessible");
     return -1;
   }
@@ -415,12 +415,12 @@ static int init_rings(struct ftl *f, const struct dram_map *m) {
   hal_write32(h, SSDVP_FLASH_BASE + FLASH_SQ_SIZE, f->fsq.size);
   hal_write32(h, SSDVP_FLASH_BASE + FLASH_CQ_BASE, f->fcq.base);
   hal_write32(h, SSDVP_FLASH_BASE + FLASH_CQ_SIZE, f->fcq.size);
-  hal_write32(h, SSDVP_NVME_BASE + NVME_CMD_BASE, f->ncmd.base);
-  hal_write32(h, SSDVP_NVME_BASE + NVME_CMD_SIZE, f->ncmd.size);
-  hal_write32(h, SSDVP_NVME_BASE + NVME_XFER_BASE, f->nxfer.base);
-  hal_write32(h, SSDVP_NVME_BASE + NVME_XFER_SIZE, f->nxfer.size);
-  hal_write32(h, SSDVP_NVME_BASE + NVME_DONE_BASE, f->ndone.base);
-  hal_write32(h, SSDVP_NVME_BASE + NVME_DONE_SIZE, f->ndone.size);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_CMD_BASE, f->nt.ncmd.base);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_CMD_SIZE, f->nt.ncmd.size);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_XFER_BASE, f->nt.nxfer.base);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_XFER_SIZE, f->nt.nxfer.size);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_DONE_BASE, f->nt.ndone.base);
+  hal_write32(h, SSDVP_NVME_BASE + NVME_DONE_SIZE, f->nt.ndone.size);
   hal_write32(h, SSDVP_NVME_BASE + NVME_NSZE_LO, (uint32_t)cfg->logical_lbas);
   hal_write32(h, SSDVP_NVME_BASE + NVME_NSZE_HI, (uint32_t)(cfg->logical_lbas >> 32));
   hal_write32(h, SSDVP_INTC_BASE + INTC_ENABLE,

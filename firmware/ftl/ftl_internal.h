@@ -371,6 +371,20 @@ struct zns_state {
   uint32_t open, active; /* zones open (implicitly or explicitly), and open or closed */
 };
 
+/* The NVMe transport's state (nvmet.c; the command sets read the slots and
+ * the wait list). */
+struct nvmet_state {
+  struct fw_cmd *cmds;            /* command slots */
+  uint32_t cmd_free;              /* free slot list head */
+  uint32_t wait_head, wait_tail;  /* commands waiting for buffers or blocks */
+  uint32_t wait_reads;            /* reads among them */
+  struct ring ncmd, nxfer, ndone; /* NVMe fetched commands / transfers / done */
+  uint32_t ncmd_unacked;          /* CMD ring: head moved since CMD_HEAD was written */
+  uint32_t nxfer_dirty;           /* the XFER doorbell to ring at the end of a pass */
+  uint32_t xfer_outstanding;      /* transfers in flight */
+  int cmd_irq_masked;             /* IRQ_NVME_CMD disabled while no command slot is free */
+};
+
 /* ocssd.c's line of waiting commands, beyond the transport's wait list. */
 struct ocssd_state {
   uint32_t parked; /* Vector Copies out of the waiting line while their sources are read */
@@ -460,11 +474,8 @@ struct ftl {
   uint32_t pool_avail[POOL_COUNT];
   uint32_t gc_place_head, gc_place_tail; /* GC_PLACE buffers waiting for room */
 
-  struct fw_cmd *cmds;
-  uint32_t cmd_free;
-  uint32_t wait_head, wait_tail; /* commands waiting for buffers or blocks */
-  uint32_t wait_reads;           /* reads among them */
-  uint32_t flush_waiters;        /* commands in CMD_WAIT_FLUSH */
+  struct nvmet_state nt;  /* the NVMe transport: command slots, rings, wait list (nvmet.c) */
+  uint32_t flush_waiters; /* commands in CMD_WAIT_FLUSH */
 
   struct gc_job *jobs;
   struct gcsched sched; /* when GC collects (gcsched.c) */
@@ -480,18 +491,14 @@ struct ftl {
 
   struct ring fsq, fcq;            /* flash submission / completion */
   const struct cmdset_ops *cs;     /* the namespace's command set (nvme.command_set) */
-  struct ring ncmd, nxfer, ndone;  /* NVMe fetched commands / transfers / done */
-  uint32_t ncmd_unacked;           /* CMD ring: head moved since CMD_HEAD was written */
-  uint32_t fsq_dirty, nxfer_dirty; /* doorbells to ring at the end of a pass */
+  uint32_t fsq_dirty;              /* the flash doorbell to ring at the end of a pass */
   struct mp_group mp[FTL_MP_OPEN]; /* ftl.multiplane (flashif.c): groups open on dies, not yet rung */
   uint32_t mp_next;                /* the entry to reuse next */
   uint32_t flash_outstanding;
-  uint32_t xfer_outstanding;
   uint32_t programs_inflight;
   uint32_t mp_held; /* ftl.multiplane_hold: page buffers held for their plane siblings (in programs_inflight) */
   uint32_t erases_inflight;
   int in_func_call;             /* inside an ftl_func_* call: host rings not served, the CMD interrupt not unmasked */
-  int cmd_irq_masked;           /* IRQ_NVME_CMD disabled while no command slot is free */
   struct gcgate gate;           /* host-coordinated GC (gcgate.c) */
   struct streams_state streams; /* NVMe Streams directive of namespace 1 (directives.c) */
   struct ckpt ckpt;             /* periodic checkpoints (ckpt.c) */
@@ -1021,12 +1028,12 @@ static inline int nvmet_ring_fetch(struct ftl *f, struct ring *r, uint32_t reg) 
 /* The CMD ring: nvmet_cmd_fetch reads CMD_TAIL (1: commands arrived);
  * nvmet_cmd_drain takes them into slots through f->cs->decode, and writes
  * CMD_HEAD unless a decode yielded (STEP_YIELD: call it again to go on). */
-static inline int nvmet_cmd_fetch(struct ftl *f) { return nvmet_ring_fetch(f, &f->ncmd, NVME_CMD_TAIL); }
+static inline int nvmet_cmd_fetch(struct ftl *f) { return nvmet_ring_fetch(f, &f->nt.ncmd, NVME_CMD_TAIL); }
 int nvmet_cmd_drain(struct ftl *f);
 /* The DONE ring: nvmet_done_fetch reads DONE_TAIL (1: transfers completed);
  * nvmet_done_drain hands them to f->cs->xfer_done and writes DONE_HEAD
  * unless one yielded (STEP_YIELD: call it again to go on). */
-static inline int nvmet_done_fetch(struct ftl *f) { return nvmet_ring_fetch(f, &f->ndone, NVME_DONE_TAIL); }
+static inline int nvmet_done_fetch(struct ftl *f) { return nvmet_ring_fetch(f, &f->nt.ndone, NVME_DONE_TAIL); }
 int nvmet_done_drain(struct ftl *f);
 
 #endif /* SSDVP_FTL_INTERNAL_H */

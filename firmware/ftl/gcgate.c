@@ -92,7 +92,7 @@ int gcgate_next_completion(struct ftl *f, uint32_t *c, uint32_t *dw0) {
 
 int gcgate_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
   struct gcgate *g = &f->gate;
-  switch (f->cmds[c].opcode) {
+  switch (f->nt.cmds[c].opcode) {
     case NVME_ADMIN_SET_FEATURES:
       switch (q->cdw10 & 0xff) {
         case NVME_FEAT_PLM_CONFIG:
@@ -114,7 +114,7 @@ int gcgate_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
       }
     case NVME_ADMIN_ASYNC_EVENT_REQUEST:
       if (g->aer_count == GCGATE_MAX_AER) return 0x105; /* AER limit exceeded */
-      f->cmds[c].state = CMD_HELD;
+      f->nt.cmds[c].state = CMD_HELD;
       g->aer[g->aer_count++] = c;
       return GCGATE_HELD;
     case NVME_ADMIN_VS_GC_LOCK:

@@ -27,7 +27,7 @@ enum xfer_kind { XK_WRITE_DATA = 1, XK_DSM_RANGES = 2, XK_READ_DATA = 3, XK_ADMI
 
 /* Admin data in the staging area to the host; completes when transferred. */
 static void host_send_admin_data(struct ftl *f, uint32_t c, uint32_t bytes) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   cmd->state = CMD_D2H;
   nvmet_xfer(f, XFER_D2H_RAW, c, XTAG(XK_ADMIN_DATA, c), cmd->staging, cmd->prp, bytes);
 }
@@ -37,7 +37,7 @@ static void host_send_admin_data(struct ftl *f, uint32_t c, uint32_t bytes) {
 /* Places a write command's LBAs from where it stopped: STEP_DONE (completed),
  * STEP_WAIT (no buffer or block), STEP_YIELD (a GC step first, then again). */
 int cmd_place_writes(struct ftl *f, uint32_t c) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   cmd->state = CMD_PLACE;
   if (!cmd->recorded) {
     cmd->recorded = 1;
@@ -80,9 +80,9 @@ int cmd_place_writes(struct ftl *f, uint32_t c) {
 /* Whether a waiting write ahead of write c in the wait list (from its head up
  * to `stop`, exclusive) writes an LBA that c writes: c must not land first. */
 static int overlaps_waiting(const struct ftl *f, uint32_t c, uint32_t stop) {
-  const struct fw_cmd *b = &f->cmds[c];
-  for (uint32_t w = f->wait_head; w != stop && w != FTL_NONE; w = f->cmds[w].next) {
-    const struct fw_cmd *a = &f->cmds[w];
+  const struct fw_cmd *b = &f->nt.cmds[c];
+  for (uint32_t w = f->nt.wait_head; w != stop && w != FTL_NONE; w = f->nt.cmds[w].next) {
+    const struct fw_cmd *a = &f->nt.cmds[w];
     if (w != c && a->opcode == NVME_OP_WRITE && a->slba < b->slba + b->nlb && b->slba < a->slba + a->nlb) return 1;
   }
   return 0;
@@ -90,7 +90,7 @@ static int overlaps_waiting(const struct ftl *f, uint32_t c, uint32_t stop) {
 
 /* The frontier write c places its next LBA on, as a bit. */
 static uint32_t next_frontier_bit(struct ftl *f, uint32_t c) {
-  const struct fw_cmd *cmd = &f->cmds[c];
+  const struct fw_cmd *cmd = &f->nt.cmds[c];
   return 1u << place_host(f, (uint32_t)(cmd->slba + cmd->progress), cmd->stream)->index;
 }
 
@@ -98,8 +98,8 @@ static uint32_t next_frontier_bit(struct ftl *f, uint32_t c) {
  * as does one that writes an LBA of a write already waiting (pass and room:
  * waiting writes may be passed, so the same LBA must keep its order here). */
 static int place_command(struct ftl *f, uint32_t c) {
-  if (f->cfg.floor_policy >= FTL_FLOOR_PASS && f->wait_head != FTL_NONE && overlaps_waiting(f, c, FTL_NONE)) {
-    f->cmds[c].state = CMD_PLACE;
+  if (f->cfg.floor_policy >= FTL_FLOOR_PASS && f->nt.wait_head != FTL_NONE && overlaps_waiting(f, c, FTL_NONE)) {
+    f->nt.cmds[c].state = CMD_PLACE;
     nvmet_wait_push(f, c);
     return STEP_WAIT;
   }
@@ -112,13 +112,13 @@ static int place_command(struct ftl *f, uint32_t c) {
 
 static void read_submit(struct ftl *f, uint32_t b) {
   struct pagebuf *pb = &f->bufs[b];
-  f->cmds[pb->cmd].pending++;
+  f->nt.cmds[pb->cmd].pending++;
   f->stats.flash_reads++;
   flash_submit(f, FC_OP_READ, TAG(TAG_HOST_READ, b), pb->row, pb->mask, pb->dram);
 }
 
 static void read_maybe_done(struct ftl *f, uint32_t c) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   if (cmd->progress < cmd->nlb || cmd->pending) return;
   f->stats.host_lba_reads += cmd->nlb;
   if (cmd->no_host_io) {
@@ -130,7 +130,7 @@ static void read_maybe_done(struct ftl *f, uint32_t c) {
 }
 
 int cmd_start_read(struct ftl *f, uint32_t c) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   const uint32_t S = f->cfg.slots_per_page;
   uint32_t cur = FTL_NONE;
   cmd->state = CMD_READ;
@@ -174,7 +174,7 @@ int cmd_start_read(struct ftl *f, uint32_t c) {
 
 void host_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries) {
   struct pagebuf *pb = &f->bufs[b];
-  struct fw_cmd *cmd = &f->cmds[pb->cmd];
+  struct fw_cmd *cmd = &f->nt.cmds[pb->cmd];
   block_note_read(f, row_block(f, pb->row), retries, status == FC_ERR_UNCORRECTABLE);
   if (status == FC_ERR_UNCORRECTABLE) {
     cmd->status = NVME_SC_UNRECOVERED_READ;
@@ -208,7 +208,7 @@ uint64_t cmd_trim(struct ftl *f, uint64_t slba, uint64_t n) {
  * the cached mapping's log is full or the trim log has no room (a checkpoint
  * under way: host_resume_trims goes on). */
 static int dsm_trim(struct ftl *f, uint32_t c) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   const struct nvme_dsm_range *r = (const struct nvme_dsm_range *)cmd->tokens;
   for (; cmd->pending < cmd->nlb; ++cmd->pending, cmd->progress = 0) {
     const uint64_t left = r[cmd->pending].nlb - (uint64_t)cmd->progress;
@@ -225,7 +225,7 @@ int host_resume_trims(struct ftl *f) {
   struct cmt *m = &f->cmt;
   int did = 0;
   while (m->trim_head != FTL_NONE) {
-    const uint32_t c = m->trim_head, next = f->cmds[c].next; /* finishing frees the slot, which reuses the link */
+    const uint32_t c = m->trim_head, next = f->nt.cmds[c].next; /* finishing frees the slot, which reuses the link */
     if (dsm_trim(f, c) == STEP_WAIT) break;
     m->trim_head = next;
     if (next == FTL_NONE) m->trim_tail = FTL_NONE;
@@ -235,7 +235,7 @@ int host_resume_trims(struct ftl *f) {
 }
 
 static void dsm_ranges_done(struct ftl *f, uint32_t c) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   const struct nvme_dsm_range *r = (const struct nvme_dsm_range *)cmd->tokens;
   for (uint32_t i = 0; i < cmd->nlb; ++i)
     if (r[i].slba >= f->cfg.logical_lbas || r[i].nlb > f->cfg.logical_lbas - r[i].slba) {
@@ -250,7 +250,7 @@ static void dsm_ranges_done(struct ftl *f, uint32_t c) {
   if (m->trim_tail == FTL_NONE)
     m->trim_head = c;
   else
-    f->cmds[m->trim_tail].next = c;
+    f->nt.cmds[m->trim_tail].next = c;
   m->trim_tail = c;
 }
 
@@ -262,7 +262,7 @@ static int cmd_flush(struct ftl *f, uint32_t c) {
     return STEP_YIELD;
   }
   f->host_flushing = FTL_NONE;
-  f->cmds[c].state = CMD_WAIT_FLUSH;
+  f->nt.cmds[c].state = CMD_WAIT_FLUSH;
   f->flush_waiters++;
   host_check_flush(f);
   return STEP_DONE;
@@ -273,7 +273,7 @@ void host_check_flush(struct ftl *f) {
   if (f->tlog.n && tlog_program(f)) return; /* the deallocations before it: durable too (trimlog.c) */
   if (f->programs_inflight || f->tlog.n) return;
   for (uint32_t c = 0; c < f->cfg.cmd_slots; ++c)
-    if (f->cmds[c].state == CMD_WAIT_FLUSH) {
+    if (f->nt.cmds[c].state == CMD_WAIT_FLUSH) {
       f->flush_waiters--;
       nvmet_complete(f, c, NVME_SC_SUCCESS);
     }
@@ -285,7 +285,7 @@ void host_check_flush(struct ftl *f) {
 static int ns_ready(struct ftl *f) { return !f->cfg.ns_ready_ns || hal_time_ns(f->hal) >= f->cfg.ns_ready_ns; }
 
 static void cmd_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   const struct nvme_sqe *q = &e->sqe;
   if (!nvmet_cmd_begin(f, c, e)) return;
   if (e->sqid == 0) { /* admin queue: directives.c (and gcgate.c below it) */
@@ -362,7 +362,7 @@ int host_xfer_done(struct ftl *f, uint32_t c, uint32_t kind, uint32_t status) {
       break;
     case XK_DSM_RANGES: dsm_ranges_done(f, c); break;
     case XK_READ_DATA:
-    case XK_ADMIN_DATA: nvmet_complete(f, c, f->cmds[c].status); break;
+    case XK_ADMIN_DATA: nvmet_complete(f, c, f->nt.cmds[c].status); break;
     default: break;
   }
   return STEP_DONE;
@@ -402,19 +402,19 @@ int host_resume_waiting(struct ftl *f) {
    * held without asking place_host (the list is walked once per loop pass). */
   const struct frontier *only = place_host_only(f);
   const uint32_t only_bit = only ? 1u << only->index : 0;
-  uint32_t prev = FTL_NONE, c = f->wait_head, held = 0; /* held: frontiers waited on, as bits */
-  if (f->wait_yielded != FTL_NONE) {                    /* continue where a write yielded */
+  uint32_t prev = FTL_NONE, c = f->nt.wait_head, held = 0; /* held: frontiers waited on, as bits */
+  if (f->wait_yielded != FTL_NONE) {                       /* continue where a write yielded */
     c = f->wait_yielded;
     prev = f->wait_yielded_prev;
     f->wait_yielded = FTL_NONE;
-    for (uint32_t w = f->wait_head; pass && w != c && w != FTL_NONE && !(held & only_bit); w = f->cmds[w].next)
-      if (f->cmds[w].opcode != NVME_OP_READ) held |= next_frontier_bit(f, w);
+    for (uint32_t w = f->nt.wait_head; pass && w != c && w != FTL_NONE && !(held & only_bit); w = f->nt.cmds[w].next)
+      if (f->nt.cmds[w].opcode != NVME_OP_READ) held |= next_frontier_bit(f, w);
   }
   while (c != FTL_NONE) {
-    const uint32_t next = f->cmds[c].next;
-    const int opcode = f->cmds[c].opcode;
+    const uint32_t next = f->nt.cmds[c].next;
+    const int opcode = f->nt.cmds[c].opcode;
     if (pass && opcode != NVME_OP_READ && prev != FTL_NONE) {
-      if ((held & only_bit) && f->wait_reads == 0) break; /* the rest are writes, all held */
+      if ((held & only_bit) && f->nt.wait_reads == 0) break; /* the rest are writes, all held */
       const uint32_t bit = (held & only_bit) ? only_bit : next_frontier_bit(f, c);
       if ((held & bit) || overlaps_waiting(f, c, c)) {
         held |= bit; /* stays, behind the writes it must follow */
@@ -431,11 +431,11 @@ int host_resume_waiting(struct ftl *f) {
     }
     if (r == STEP_DONE) {
       if (prev == FTL_NONE)
-        f->wait_head = next;
+        f->nt.wait_head = next;
       else
-        f->cmds[prev].next = next;
-      if (f->wait_tail == c) f->wait_tail = prev;
-      if (opcode == NVME_OP_READ) f->wait_reads--;
+        f->nt.cmds[prev].next = next;
+      if (f->nt.wait_tail == c) f->nt.wait_tail = prev;
+      if (opcode == NVME_OP_READ) f->nt.wait_reads--;
       did = STEP_DONE;
     } else {
       prev = c;

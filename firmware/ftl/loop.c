@@ -101,7 +101,7 @@ static int flash_completions(struct ftl *f) {
       case TAG_VCOPY: gc_vcopy_done(f, idx, c.status); break;
       case TAG_CKPT: ckpt_done(f, idx, c.status); break;
       case TAG_TRANS: /* cmt.c; commands waiting for the entries it loaded go on at once */
-        if (cmt_flash_done(f, &c) && f->wait_head != FTL_NONE) drain(f, host_resume_waiting);
+        if (cmt_flash_done(f, &c) && f->nt.wait_head != FTL_NONE) drain(f, host_resume_waiting);
         break;
       default:
         hal_logf(f->hal, HAL_LOG_ERROR, "ftl: flash completion with unknown tag 0x%" PRIx32 "", c.tag);
@@ -128,7 +128,7 @@ static int nvm_poll(struct ftl *f) {
     did |= drain(f, host_commands);
   }
   if (f->gc_place_head != FTL_NONE) did |= drain(f, gc_relocate);
-  if (f->wait_head != FTL_NONE) did |= drain(f, host_resume_waiting);
+  if (f->nt.wait_head != FTL_NONE) did |= drain(f, host_resume_waiting);
   if (f->cfg.gc_trigger >= FTL_GC_TRIGGER_IDLE) did |= gcsched_poll(f); /* the timer, idleness, AutoSSD's share */
   gc_schedule(f);
   if (gcgate_quiet(&f->gate)) {
@@ -138,11 +138,11 @@ static int nvm_poll(struct ftl *f) {
     for (uint32_t c, dw0; gcgate_next_completion(f, &c, &dw0);) nvmet_complete_dw0(f, c, NVME_SC_SUCCESS, dw0);
   }
   if (f->cmt.on) /* cached mapping */
-    while (cmt_pump(f) && f->wait_head != FTL_NONE) did |= drain(f, host_resume_waiting);
+    while (cmt_pump(f) && f->nt.wait_head != FTL_NONE) did |= drain(f, host_resume_waiting);
   if (f->cmt.trim_head != FTL_NONE) did |= host_resume_trims(f); /* cached mapping or trim log (trimlog.c) */
   if (f->mp_held) did |= frontier_hold_poll(f); /* ftl.multiplane_hold: pages that waited long enough */
   if (f->fsq_dirty) did |= flash_doorbell(f);
-  if (f->nxfer_dirty) did |= nvmet_doorbell(f);
+  if (f->nt.nxfer_dirty) did |= nvmet_doorbell(f);
   return did;
 }
 
@@ -164,7 +164,7 @@ void ftl_main(struct ftl *f) {
 void ftl_request_stop(struct ftl *f) { f->stop = 1; }
 
 int ftl_busy(const struct ftl *f) {
-  return f->flash_outstanding || f->xfer_outstanding || f->gc_active || f->wait_head != FTL_NONE ||
+  return f->flash_outstanding || f->nt.xfer_outstanding || f->gc_active || f->nt.wait_head != FTL_NONE ||
          f->gc_place_head != FTL_NONE || cmt_busy(f) || f->tlog.rot_asap; /* rot_asap: the trim log's move */
 }
 
@@ -187,8 +187,8 @@ static int func_stuck(struct ftl *f) {
 
 /* Polls until command slot c is released; -1 if nothing moves any more. */
 static int func_wait(struct ftl *f, uint32_t c) {
-  while (f->cmds[c].state != CMD_FREE) {
-    if (!ftl_poll(f) && f->cmds[c].state != CMD_FREE && func_stuck(f)) {
+  while (f->nt.cmds[c].state != CMD_FREE) {
+    if (!ftl_poll(f) && f->nt.cmds[c].state != CMD_FREE && func_stuck(f)) {
       hal_logf(f->hal, HAL_LOG_ERROR, "ftl: functional command stuck (is the flash controller in functional mode?)");
       return -1;
     }
@@ -215,7 +215,7 @@ static uint32_t func_cmd(struct ftl *f, uint8_t opcode, uint64_t lba, uint32_t n
   }
   const uint32_t c = nvmet_cmd_alloc(f);
   if (c == FTL_NONE) return FTL_NONE;
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   cmd->opcode = opcode;
   cmd->slba = lba;
   cmd->nlb = n;
@@ -251,8 +251,8 @@ int ftl_func_write_stream(struct ftl *f, uint64_t lba, uint32_t n, const uint32_
       rc = -1;
       break;
     }
-    memcpy(f->cmds[c].tokens, tokens, (size_t)chunk * 4);
-    f->cmds[c].stream = (uint8_t)stream;
+    memcpy(f->nt.cmds[c].tokens, tokens, (size_t)chunk * 4);
+    f->nt.cmds[c].stream = (uint8_t)stream;
     int r;
     while ((r = cmd_place_writes(f, c)) == STEP_YIELD) gc_schedule(f);
     if (r == STEP_WAIT) nvmet_wait_push(f, c);
@@ -279,8 +279,8 @@ int ftl_func_read(struct ftl *f, uint64_t lba, uint32_t n, uint32_t *tokens) {
     }
     if (!cmd_start_read(f, c)) nvmet_wait_push(f, c);
     rc = func_wait(f, c);
-    memcpy(tokens, f->cmds[c].tokens, (size_t)chunk * 4);
-    if (f->cmds[c].status != NVME_SC_SUCCESS) rc = -1;
+    memcpy(tokens, f->nt.cmds[c].tokens, (size_t)chunk * 4);
+    if (f->nt.cmds[c].status != NVME_SC_SUCCESS) rc = -1;
     nvmet_cmd_release(f, c); /* read_maybe_done marked it free without linking it back */
     lba += chunk;
     n -= chunk;
@@ -341,8 +341,8 @@ uint32_t ftl_func_submit(struct ftl *f, int write, uint64_t lba, uint32_t n, con
   if (c == FTL_NONE) return FTL_NONE;
   f->in_func_call = 1;
   if (write) {
-    memcpy(f->cmds[c].tokens, tokens, (size_t)n * 4);
-    f->cmds[c].stream = (uint8_t)stream;
+    memcpy(f->nt.cmds[c].tokens, tokens, (size_t)n * 4);
+    f->nt.cmds[c].stream = (uint8_t)stream;
     int r;
     while ((r = cmd_place_writes(f, c)) == STEP_YIELD) gc_schedule(f);
     if (r == STEP_WAIT) nvmet_wait_push(f, c);
@@ -354,14 +354,14 @@ uint32_t ftl_func_submit(struct ftl *f, int write, uint64_t lba, uint32_t n, con
 }
 
 int ftl_func_done(struct ftl *f, uint32_t c, uint32_t *tokens, uint16_t *status) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   if (cmd->state != CMD_FREE) return 0;
   if (status) *status = cmd->status;
   if (cmd->opcode == NVME_OP_READ) { /* read_maybe_done marked it free without linking it back */
     if (tokens) memcpy(tokens, cmd->tokens, (size_t)cmd->nlb * 4);
     cmd->opcode = NVME_OP_FLUSH; /* reported once */
-    cmd->next = f->cmd_free;
-    f->cmd_free = c;
+    cmd->next = f->nt.cmd_free;
+    f->nt.cmd_free = c;
   }
   return 1;
 }

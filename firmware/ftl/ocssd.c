@@ -46,7 +46,7 @@
  * erase takes the chunk offline (Offline Chunk), an uncorrectable read is
  * Unrecovered Read Error (281h).
  *
- * Commands wait in order (f->wait_head) for page buffers and room in the
+ * Commands wait in order (f->nt.wait_head) for page buffers and room in the
  * flash ring; programs therefore reach each die in write-pointer order.
  */
 #include <string.h>
@@ -198,15 +198,15 @@ static uint16_t oc_check_reset(struct ftl *f, struct fw_cmd *cmd) {
 /* ---- flash operations --------------------------------------------------- */
 
 static void oc_maybe_done(struct ftl *f, uint32_t c) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   if (cmd->progress < cmd->nlb || cmd->pending) return;
   if (is_copy(cmd) && cmd->stream != 1) { /* its sources are in: oc_resume() goes on with the programs */
     if (cmd->stream == OC_COPY_PARKED) {  /* back at the head of the line */
       cmd->stream = 0;
       f->oc.parked--;
-      cmd->next = f->wait_head;
-      f->wait_head = c;
-      if (f->wait_tail == FTL_NONE) f->wait_tail = c;
+      cmd->next = f->nt.wait_head;
+      f->nt.wait_head = c;
+      if (f->nt.wait_tail == FTL_NONE) f->nt.wait_tail = c;
     }
     return;
   }
@@ -225,7 +225,7 @@ static void oc_maybe_done(struct ftl *f, uint32_t c) {
 /* Issues the command's flash operations from where it stopped: STEP_DONE when
  * all are issued, STEP_WAIT without a page buffer or ring room. */
 static int oc_submit(struct ftl *f, uint32_t c) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   const uint32_t S = f->cfg.slots_per_page, ppb = f->cfg.pages_per_block;
   const struct ocssd_lbaf l = oc_lbaf(f);
   const int copy = is_copy(cmd);
@@ -316,14 +316,14 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
       f->programs_inflight--;
       if (e->status == FC_ERR_PROGRAM_FAIL) {
         f->stats.program_failures++;
-        f->cmds[c].status = OCSSD_SC_WRITE_NEXT_UNIT;
+        f->nt.cmds[c].status = OCSSD_SC_WRITE_NEXT_UNIT;
         if (f->zns.state) { /* zoned: the zone becomes read-only */
           zns_program_failed(f, row_block(f, f->bufs[idx].row));
-          f->cmds[c].status = ZNS_SC_WRITE_FAULT;
+          f->nt.cmds[c].status = ZNS_SC_WRITE_FAULT;
         }
       } else if (e->status != FC_OK) {
         f->stats.flash_errors++;
-        f->cmds[c].status = NVME_SC_INTERNAL;
+        f->nt.cmds[c].status = NVME_SC_INTERNAL;
       }
       buf_put(f, idx);
       break;
@@ -333,18 +333,18 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
       c = pb->cmd;
       if (e->status == FC_ERR_UNCORRECTABLE) {
         f->stats.uncorrectable_reads++;
-        f->cmds[c].status = NVME_SC_UNRECOVERED_READ;
+        f->nt.cmds[c].status = NVME_SC_UNRECOVERED_READ;
       } else if (e->status != FC_OK) {
         f->stats.flash_errors++;
-        f->cmds[c].status = NVME_SC_INTERNAL;
+        f->nt.cmds[c].status = NVME_SC_INTERNAL;
       }
       const uint32_t mw = oc_mw(f), S = f->cfg.slots_per_page;
       for (uint32_t s = 0; s < S; ++s)
         if (pb->mask & (1u << s)) {
-          f->cmds[c].tokens[pb->slot_idx[s]] = pb->token[s];
-          oc_meta(&f->cmds[c])[(size_t)pb->slot_idx[s] * mw] = pb->lpn[s];
+          f->nt.cmds[c].tokens[pb->slot_idx[s]] = pb->token[s];
+          oc_meta(&f->nt.cmds[c])[(size_t)pb->slot_idx[s] * mw] = pb->lpn[s];
           if (mw == 2)
-            oc_meta(&f->cmds[c])[(size_t)pb->slot_idx[s] * 2 + 1] = pb->token[2 * (size_t)S]; /* the page's */
+            oc_meta(&f->nt.cmds[c])[(size_t)pb->slot_idx[s] * 2 + 1] = pb->token[2 * (size_t)S]; /* the page's */
         }
       buf_put(f, idx);
       break;
@@ -361,10 +361,10 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
         else
           f->stats.flash_errors++;
         block_set_state(f, idx, BLK_BAD); /* the chunk goes offline */
-        f->cmds[c].status = OCSSD_SC_OFFLINE_CHUNK;
+        f->nt.cmds[c].status = OCSSD_SC_OFFLINE_CHUNK;
         if (f->zns.state) { /* zoned: the zone goes offline */
           zns_erase_failed(f, idx);
-          f->cmds[c].status = ZNS_SC_OFFLINE;
+          f->nt.cmds[c].status = ZNS_SC_OFFLINE;
         }
       }
       break;
@@ -373,7 +373,7 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
       f->fatal = 1;
       return;
   }
-  f->cmds[c].pending--;
+  f->nt.cmds[c].pending--;
   oc_maybe_done(f, c);
 }
 
@@ -396,11 +396,11 @@ static int oc_overlap(struct ftl *f, uint32_t a, uint32_t b) {
   const uint64_t *la = NULL, *lb = NULL;
   uint32_t sa = 1, sb = 1, ba = 0, bb = 0, sec = 0;
   const uint32_t S = f->cfg.slots_per_page;
-  if (!oc_targets(&f->cmds[a], &la, &sa, S) || !oc_targets(&f->cmds[b], &lb, &sb, S)) return 0;
+  if (!oc_targets(&f->nt.cmds[a], &la, &sa, S) || !oc_targets(&f->nt.cmds[b], &lb, &sb, S)) return 0;
   const struct ocssd_lbaf l = oc_lbaf(f);
-  for (uint32_t i = 0; i < f->cmds[a].nlb; i += sa) {
+  for (uint32_t i = 0; i < f->nt.cmds[a].nlb; i += sa) {
     if (la[i] == OC_LIST_SKIP || oc_locate(f, &l, la[i], &ba, &sec) != NVME_SC_SUCCESS) continue;
-    for (uint32_t j = 0; j < f->cmds[b].nlb; j += sb)
+    for (uint32_t j = 0; j < f->nt.cmds[b].nlb; j += sb)
       if (lb[j] != OC_LIST_SKIP && oc_locate(f, &l, lb[j], &bb, &sec) == NVME_SC_SUCCESS && ba == bb) return 1;
   }
   return 0;
@@ -411,11 +411,11 @@ static int oc_overlap(struct ftl *f, uint32_t a, uint32_t b) {
  * the line does (which a parked copy holds up); a chunk's programs keep the
  * order of its write pointer. */
 static int oc_blocked(struct ftl *f, uint32_t c) {
-  for (uint32_t q = f->wait_head; q != c && q != FTL_NONE; q = f->cmds[q].next)
+  for (uint32_t q = f->nt.wait_head; q != c && q != FTL_NONE; q = f->nt.cmds[q].next)
     if (oc_overlap(f, q, c)) return 1;
   if (!f->oc.parked) return 0;
   for (uint32_t p = 0; p < f->cfg.cmd_slots; ++p) {
-    const struct fw_cmd *q = &f->cmds[p];
+    const struct fw_cmd *q = &f->nt.cmds[p];
     if (q->state != CMD_FREE && is_copy(q) && q->stream == OC_COPY_PARKED && oc_overlap(f, p, c)) return 1;
   }
   return 0;
@@ -434,7 +434,7 @@ static void oc_hold_account(struct ftl *f) {
 
 /* Command c was found held (on = 1) or let go (on = 0) for a destination chunk. */
 static void oc_hold(struct ftl *f, uint32_t c, int on) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   if (cmd->held == on) return;
   oc_hold_account(f);
   cmd->held = (uint8_t)on;
@@ -450,8 +450,8 @@ static void oc_hold(struct ftl *f, uint32_t c, int on) {
 /* Commands wait in arrival order; a command held up by a parked Vector Copy
  * (oc_blocked) keeps its place while those behind it that are not go on. */
 static void oc_run(struct ftl *f, uint32_t c) {
-  f->cmds[c].held = 0;
-  if (f->wait_head != FTL_NONE) return nvmet_wait_push(f, c);
+  f->nt.cmds[c].held = 0;
+  if (f->nt.wait_head != FTL_NONE) return nvmet_wait_push(f, c);
   if (oc_blocked(f, c)) {
     oc_hold(f, c, 1);
     return nvmet_wait_push(f, c);
@@ -462,8 +462,8 @@ static void oc_run(struct ftl *f, uint32_t c) {
 static int oc_resume(struct ftl *f) {
   int did = 0;
   uint32_t prev = FTL_NONE;
-  for (uint32_t c = f->wait_head; c != FTL_NONE;) {
-    const uint32_t next = f->cmds[c].next;
+  for (uint32_t c = f->nt.wait_head; c != FTL_NONE;) {
+    const uint32_t next = f->nt.cmds[c].next;
     if (oc_blocked(f, c)) { /* it waits for a copy's programs; the line passes it */
       oc_hold(f, c, 1);
       prev = c;
@@ -472,17 +472,17 @@ static int oc_resume(struct ftl *f) {
     }
     oc_hold(f, c, 0);
     if (oc_submit(f, c) == STEP_WAIT) {
-      struct fw_cmd *cmd = &f->cmds[c];
+      struct fw_cmd *cmd = &f->nt.cmds[c];
       if (!is_copy(cmd) || cmd->stream || cmd->progress < cmd->nlb || !cmd->pending) break; /* buffers, ring room */
       cmd->stream = OC_COPY_PARKED; /* every source read is out: the line goes on without it */
       f->oc.parked++;
     }
     if (prev == FTL_NONE)
-      f->wait_head = next;
+      f->nt.wait_head = next;
     else
-      f->cmds[prev].next = next;
-    if (next == FTL_NONE) f->wait_tail = prev;
-    if (f->cmds[c].opcode == NVME_OP_READ) f->wait_reads--;
+      f->nt.cmds[prev].next = next;
+    if (next == FTL_NONE) f->nt.wait_tail = prev;
+    if (f->nt.cmds[c].opcode == NVME_OP_READ) f->nt.wait_reads--;
     did = STEP_DONE;
     c = next;
   }
@@ -491,7 +491,7 @@ static int oc_resume(struct ftl *f) {
 
 /* The command's data (writes) or list (reads, resets) is in: check, then run. */
 static void oc_start(struct ftl *f, uint32_t c) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   hal_charge(f->hal, FW_OP_l2p_lookup, cmd->nlb); /* one chunk-table lookup per address */
   if (f->zns.state) { /* zoned: the zone's checks, and the command's chunk addresses (zns.c) */
     const uint16_t zs = zns_prepare(f, cmd);
@@ -513,7 +513,7 @@ static void oc_start(struct ftl *f, uint32_t c) {
 
 /* The sector list is in: a write fetches its data, the others start. */
 static void oc_list_ready(struct ftl *f, uint32_t c) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   if (!is_write(cmd)) return oc_start(f, c);
   cmd->state = CMD_H2D;
   if (oc_mptr(cmd)) /* 4 or 8 bytes a sector (raw: not modelled as LBAs of data) */
@@ -525,7 +525,7 @@ static void oc_list_ready(struct ftl *f, uint32_t c) {
 /* A zoned command (zns.c decodes it): fetch its data or start it, send its
  * report, or run its erases. */
 static void oc_zns_decode(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   uint32_t bytes = 0;
   switch (zns_decode(f, c, q, &bytes)) {
     case ZNS_NEXT_DATA: oc_list_ready(f, c); break;
@@ -602,7 +602,7 @@ static uint16_t oc_chunk_log(struct ftl *f, struct fw_cmd *cmd, const struct nvm
 }
 
 static void oc_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   uint32_t bytes = 0;
   uint16_t st = f->zns.state ? zns_admin(f, cmd, q, &bytes) : ZNS_NOT_MINE; /* zoned: Identify */
   if (st != ZNS_NOT_MINE) {
@@ -624,7 +624,7 @@ static void oc_admin(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
 
 /* The open-channel command set's decode (cmdset_ops). */
 static void oc_decode_vector(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   if (cmd->opcode == NVME_OP_FLUSH) return nvmet_complete(f, c, NVME_SC_SUCCESS); /* nothing cached */
   if (!is_read(cmd) && !is_write(cmd) && !is_copy(cmd) && cmd->opcode != OCSSD_OP_VECTOR_RESET)
     return nvmet_complete(f, c, NVME_SC_INVALID_OPCODE);
@@ -675,17 +675,17 @@ static int oc_zns_decode_entry(struct ftl *f, uint32_t c, const struct nvme_cmd_
  * the data out; a first part (OXK_PART) only keeps its status for the next. */
 static int oc_xfer_done(struct ftl *f, uint32_t c, uint32_t kind, uint32_t status) {
   if (kind == OXK_PART) { /* the next transfer of the command goes on from here */
-    if (status) f->cmds[c].status = NVME_SC_DATA_XFER_ERROR;
+    if (status) f->nt.cmds[c].status = NVME_SC_DATA_XFER_ERROR;
     return STEP_DONE;
   }
-  if (status || f->cmds[c].status == NVME_SC_DATA_XFER_ERROR) {
+  if (status || f->nt.cmds[c].status == NVME_SC_DATA_XFER_ERROR) {
     nvmet_complete(f, c, NVME_SC_DATA_XFER_ERROR);
     return STEP_DONE;
   }
   switch (kind) {
     case OXK_LIST: oc_list_ready(f, c); break;
     case OXK_DATA: oc_start(f, c); break;
-    case OXK_OUT: nvmet_complete(f, c, f->cmds[c].status); break;
+    case OXK_OUT: nvmet_complete(f, c, f->nt.cmds[c].status); break;
     default: break;
   }
   return STEP_DONE;
@@ -701,7 +701,7 @@ static int ocssd_poll(struct ftl *f) {
   }
   if (nvmet_done_fetch(f)) did |= nvmet_done_drain(f);
   if (nvmet_cmd_fetch(f)) did |= nvmet_cmd_drain(f);
-  if (f->wait_head != FTL_NONE) did |= oc_resume(f);
+  if (f->nt.wait_head != FTL_NONE) did |= oc_resume(f);
   did |= flash_doorbell(f);
   did |= nvmet_doorbell(f);
   return did;

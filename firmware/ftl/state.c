@@ -20,7 +20,10 @@
 #include "ftl_internal.h"
 #include "hal.h"
 
-#define STATE_MAGIC 0x53465453u /* "STFS" */
+/* Changed whenever struct ftl's fields move without changing its size (the
+ * header's size check catches the rest): "STF2" since the transport's state
+ * became struct nvmet_state. */
+#define STATE_MAGIC 0x32465453u /* "STF2" */
 
 struct state_header {
   uint32_t magic;
@@ -32,12 +35,12 @@ size_t ftl_state_bytes(void) { return sizeof(struct state_header) + sizeof(struc
 int ftl_state_save(const struct ftl *f, void *out) {
   /* The rings are not saved (ftl_state_load keeps the fresh ones): nothing
    * may be in them or in flight. */
-  if (f->flash_outstanding || f->xfer_outstanding || f->programs_inflight || f->erases_inflight || f->fsq_dirty ||
-      f->nxfer_dirty || f->in_func_call) {
+  if (f->flash_outstanding || f->nt.xfer_outstanding || f->programs_inflight || f->erases_inflight || f->fsq_dirty ||
+      f->nt.nxfer_dirty || f->in_func_call) {
     hal_logf(f->hal, HAL_LOG_ERROR,
              "ftl: state saved while work is in flight (flash %" PRIu32 ", transfers %" PRIu32 ", programs %" PRIu32
              ", erases %" PRIu32 "): save after preconditioning only",
-             f->flash_outstanding, f->xfer_outstanding, f->programs_inflight, f->erases_inflight);
+             f->flash_outstanding, f->nt.xfer_outstanding, f->programs_inflight, f->erases_inflight);
     return -1;
   }
   if (f->cmt.on) { /* its translation pages' bytes live in the flash controller, which a saved drive does not hold */
@@ -129,22 +132,22 @@ int ftl_state_load(struct ftl *f, const void *in, size_t bytes) {
   f->hot_labels = cur.hot_labels;
   f->accel_pts = cur.accel_pts;
   f->bufs = cur.bufs;
-  f->cmds = cur.cmds;
+  f->nt.cmds = cur.nt.cmds;
   f->jobs = cur.jobs;
   /* The rings as ftl_init programmed them into the controllers (empty). */
   f->fsq = cur.fsq;
   f->fcq = cur.fcq;
-  f->ncmd = cur.ncmd;
-  f->nxfer = cur.nxfer;
-  f->ndone = cur.ndone;
-  f->ncmd_unacked = cur.ncmd_unacked;
+  f->nt.ncmd = cur.nt.ncmd;
+  f->nt.nxfer = cur.nt.nxfer;
+  f->nt.ndone = cur.nt.ndone;
+  f->nt.ncmd_unacked = cur.nt.ncmd_unacked;
   f->cs = cur.cs; /* this process's tables */
-  f->cmd_irq_masked = cur.cmd_irq_masked;
+  f->nt.cmd_irq_masked = cur.nt.cmd_irq_masked;
   f->stop = 0;
   for (uint32_t b = 0; b < f->nbufs; ++b) {
     f->bufs[b].token = (uint32_t *)moved(f->bufs[b].token, delta);
     f->bufs[b].lpn = (uint32_t *)moved(f->bufs[b].lpn, delta);
   }
-  for (uint32_t c = 0; c < f->cfg.cmd_slots; ++c) f->cmds[c].tokens = (uint32_t *)moved(f->cmds[c].tokens, delta);
+  for (uint32_t c = 0; c < f->cfg.cmd_slots; ++c) f->nt.cmds[c].tokens = (uint32_t *)moved(f->nt.cmds[c].tokens, delta);
   return 0;
 }

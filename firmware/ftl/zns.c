@@ -116,7 +116,7 @@ int zns_init(struct ftl *f, uint8_t *zone_state) {
 /* ---- reads, writes, appends ------------------------------------------------ */
 
 static enum zns_next decode_io(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   const uint64_t slba = (uint64_t)q->cdw10 | (uint64_t)q->cdw11 << 32;
   const uint32_t nlb = SSDVP_FIELD_GET(NVME_CDW12_NLB, q->cdw12) + 1;
   const uint64_t off = slba & (zone_size(f) - 1);
@@ -233,7 +233,7 @@ static uint16_t zone_action(struct ftl *f, uint32_t c, uint32_t z, uint32_t zsa)
 }
 
 static enum zns_next mgmt_send(struct ftl *f, uint32_t c, const struct nvme_sqe *q) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   const uint64_t slba = (uint64_t)q->cdw10 | (uint64_t)q->cdw11 << 32;
   const uint32_t zsa = q->cdw13 & 0xffu;
   const int all = (q->cdw13 & ZNS_SELECT_ALL) != 0;
@@ -264,7 +264,7 @@ static enum zns_next mgmt_send(struct ftl *f, uint32_t c, const struct nvme_sqe 
 }
 
 int zns_submit_reset(struct ftl *f, uint32_t c) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   for (; cmd->progress < cmd->nlb; ++cmd->progress) {
     const uint32_t blk = zone_block(f, cmd->progress);
     if (f->blk_state[blk] != BLK_VICTIM || f->blk_valid[blk] != c) continue;
@@ -280,7 +280,7 @@ int zns_submit_reset(struct ftl *f, uint32_t c) {
 /* ---- Zone Management Receive: Report Zones ----------------------------------- */
 
 static enum zns_next report_zones(struct ftl *f, uint32_t c, const struct nvme_sqe *q, uint32_t *bytes) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   const uint64_t slba = (uint64_t)q->cdw10 | (uint64_t)q->cdw11 << 32;
   const uint64_t len = ((uint64_t)q->cdw12 + 1) * 4;
   const uint32_t zra = q->cdw13 & 0xffu, filter = (q->cdw13 >> 8) & 0xffu;
@@ -329,7 +329,7 @@ static enum zns_next report_zones(struct ftl *f, uint32_t c, const struct nvme_s
 }
 
 enum zns_next zns_decode(struct ftl *f, uint32_t c, const struct nvme_sqe *q, uint32_t *bytes) {
-  struct fw_cmd *cmd = &f->cmds[c];
+  struct fw_cmd *cmd = &f->nt.cmds[c];
   cmd->dw0 = 0;
   cmd->slba = 0; /* ocssd.c: no metadata pointer */
   uint16_t st = NVME_SC_INVALID_OPCODE;

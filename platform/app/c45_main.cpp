@@ -131,8 +131,7 @@ int cmd_train(const Options& o) {
   t.save(out);
   if (!out) throw C45Error(o.out + ": cannot write the tree file");
   std::printf("%s", t.print().c_str());
-  std::printf("\nNumber of leaves: %zu\nSize of the tree: %zu\nTraining rows: %zu\n", t.leaves(), t.size(),
-              all.size());
+  std::printf("\nNumber of leaves: %zu\nSize of the tree: %zu\nTraining rows: %zu\n", t.leaves(), t.size(), all.size());
   std::string used;
   for (const auto& u : t.used_attributes()) used += (used.empty() ? "" : ", ") + u;
   std::printf("Attributes used: %s\n", used.empty() ? "(none: a single leaf)" : used.c_str());
@@ -142,8 +141,8 @@ int cmd_train(const Options& o) {
 // The counts and scores of one eval line.
 void print_scores(const Scores& s) {
   std::printf("tp %llu fp %llu tn %llu fn %llu precision %.3f recall %.3f F1 %.3f\n", (unsigned long long)s.tp,
-              (unsigned long long)s.fp, (unsigned long long)s.tn, (unsigned long long)s.fn, s.precision(),
-              s.recall(), s.f1());
+              (unsigned long long)s.fp, (unsigned long long)s.tn, (unsigned long long)s.fn, s.precision(), s.recall(),
+              s.f1());
 }
 
 int cmd_eval(const Options& o) {

@@ -106,8 +106,8 @@ StallRun run(uint32_t floor_policy, uint32_t qd, uint32_t writes) {
       ++submitted;
     }
     ftl_poll(f);
-    for (uint32_t c = f->wait_head; c != FTL_NONE; c = f->cmds[c].next) {
-      const fw_cmd& cmd = f->cmds[c];
+    for (uint32_t c = f->nt.wait_head; c != FTL_NONE; c = f->nt.cmds[c].next) {
+      const fw_cmd& cmd = f->nt.cmds[c];
       const frontier* fr = place_host(f, uint32_t(cmd.slba + cmd.progress), cmd.stream);
       // (room bounds a frontier writing where it has room to one page in
       // flight per open block: a write over that bound waits for a program,
@@ -116,7 +116,7 @@ StallRun run(uint32_t floor_policy, uint32_t qd, uint32_t writes) {
       r.held_behind += fr->open_block[fr->next_die] != FTL_NONE;
     }
     const uint64_t now = flash_ops();
-    const bool waiting = f->wait_head != FTL_NONE;
+    const bool waiting = f->nt.wait_head != FTL_NONE;
     bool done = false;
     for (; seen < d.hal->completions.size(); ++seen) {
       const auto& c = d.hal->completions[seen];

@@ -149,7 +149,7 @@ TEST(StreamsDirective, FunctionalWritesCheckTheLimitOnly) {
 
 // Directive Send, Streams / Release Identifier, through the admin path.
 uint16_t release_identifier(ftl* f, uint32_t dspec) {
-  fw_cmd* cmd = &f->cmds[0];
+  fw_cmd* cmd = &f->nt.cmds[0];
   cmd->opcode = NVME_ADMIN_DIRECTIVE_SEND;
   nvme_sqe q{};
   q.nsid = 1;
