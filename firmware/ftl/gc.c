@@ -68,7 +68,11 @@ static uint32_t page_valid_mask(const struct ftl *f, uint32_t row) {
 
 static void job_erase(struct ftl *f, struct gc_job *j);
 
-/* ftl.gc.pair_planes: whether a job of group g still relocates. */
+/* ---- ftl.gc.pair_planes: victims paired across the die's planes, erased
+ * together by one multi-plane erase. A paired job that is relocated waits
+ * (pair_wait) until its group is; gc.c's job paths call in here only. */
+
+/* Whether a job of group g still relocates. */
 static int pair_busy(const struct ftl *f, uint32_t g) {
   for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i)
     if (f->jobs[i].victim != FTL_NONE && f->jobs[i].pair == g && !f->jobs[i].pair_wait) return 1;
@@ -90,6 +94,36 @@ void gc_pair(struct ftl *f, uint32_t j) {
     f->stats.gc_paired++;
   }
 }
+
+/* Job j (paired) is relocated: it waits for its group, or the group's
+ * waiting jobs are erased together (at the reserve, without waiting for the
+ * ones still relocating). */
+static void pair_finish(struct ftl *f, struct gc_job *j) {
+  const uint32_t g = j->pair;
+  j->pair_wait = 1;
+  if (pair_busy(f, g) && f->free_total > f->cfg.gc_reserve_blocks) return;
+  for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i) {
+    struct gc_job *k = &f->jobs[i];
+    if (k->victim == FTL_NONE || k->pair != g || !k->pair_wait) continue; /* (at the reserve some still relocate) */
+    k->pair = FTL_NONE;
+    k->pair_wait = 0;
+    job_erase(f, k);
+  }
+}
+
+/* At the GC reserve a relocated victim does not wait for its group (its
+ * erase may be the free block the others need to go on). */
+static void pair_release_all(struct ftl *f) {
+  for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i) {
+    struct gc_job *k = &f->jobs[i];
+    if (k->victim == FTL_NONE || !k->pair_wait) continue;
+    k->pair = FTL_NONE;
+    k->pair_wait = 0;
+    job_erase(f, k);
+  }
+}
+
+/* ---- a job's end: relocated, then erased ---------------------------------- */
 
 static void job_finish(struct ftl *f, struct gc_job *j);
 
@@ -128,19 +162,7 @@ static void job_finish(struct ftl *f, struct gc_job *j) {
     gc_erase_ready(f);
     return;
   }
-  if (j->pair != FTL_NONE) { /* ftl.gc.pair_planes: the group's erases go together, one multi-plane erase */
-    const uint32_t g = j->pair;
-    j->pair_wait = 1;
-    if (pair_busy(f, g) && f->free_total > f->cfg.gc_reserve_blocks) return;
-    for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i) {
-      struct gc_job *k = &f->jobs[i];
-      if (k->victim == FTL_NONE || k->pair != g || !k->pair_wait) continue; /* (at the reserve some still relocate) */
-      k->pair = FTL_NONE;
-      k->pair_wait = 0;
-      job_erase(f, k);
-    }
-    return;
-  }
+  if (j->pair != FTL_NONE) return pair_finish(f, j); /* ftl.gc.pair_planes */
   job_erase(f, j);
 }
 
@@ -208,16 +230,7 @@ static void job_issue_reads(struct ftl *f, struct gc_job *j) {
 }
 
 void gc_issue_reads(struct ftl *f) {
-  /* ftl.gc.pair_planes: at the GC reserve a relocated victim does not wait for
-   * its group (its erase may be the free block the others need to go on). */
-  if (f->cfg.gc_pair_planes && f->free_total <= f->cfg.gc_reserve_blocks)
-    for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i) {
-      struct gc_job *k = &f->jobs[i];
-      if (k->victim == FTL_NONE || !k->pair_wait) continue;
-      k->pair = FTL_NONE;
-      k->pair_wait = 0;
-      job_erase(f, k);
-    }
+  if (f->cfg.gc_pair_planes && f->free_total <= f->cfg.gc_reserve_blocks) pair_release_all(f);
   vcopy_submit_ready(f); /* copies waiting for a row of the GC frontier (vcopy.c) */
   for (uint32_t i = 0; i < f->cfg.gc_max_active; ++i)
     if (f->jobs[i].victim != FTL_NONE) job_issue_reads(f, &f->jobs[i]);
