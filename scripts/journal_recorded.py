@@ -123,7 +123,7 @@ def recording_stats(name, ranges):
             "journal_share": round(jb / wb, 4) if wb else 0.0, "top_patterns": top}
 
 
-def run(binary, out, name, state, arm, seed, reuse):
+def run(binary, out, name, state, arm, seed, reuse, collect=False):
     prov = wl_mod.provenance(ROOT, name)
     sets = dict(BASE, **wl_mod.overrides(ROOT, name), **STATES[state], **ARMS[arm])
     sets.update({"host.queue_depth": max(1, int(prov["queue_depth"])), "precondition.seed": seed,
@@ -131,6 +131,8 @@ def run(binary, out, name, state, arm, seed, reuse):
     d = os.path.join(out, f"{name}_{slug(state)}_{slug(arm)}_s{seed}")
     summ = os.path.join(d, "summary.json")
     t0 = time.time()
+    if collect and not os.path.exists(summ):
+        return None
     if not (reuse and os.path.exists(summ)):
         cmd = [binary, "run", "-c", os.path.join(ROOT, prov["drive"]["config"]), "-o", d, "--quiet"]
         cmd += [x for k, v in sets.items() for x in ("--set", f"{k}={v}")]
@@ -316,8 +318,21 @@ def page(rows, recstats, cmd, prov):
           "host's; flush p50/p99 are the NVMe Flush commands' latency from issue (a block trace has no fsync "
           "boundaries; every fsync is one or two flushes). Integrity: every read is checked against what was last "
           "written (mismatches must be 0)."]
+    have = {(r["recording"], r["state"], r["arm"], int(r["seed"])) for r in rows}
+    absent = {}
+    for arm in ARMS:
+        for s in seeds:
+            gone = [f"{rec} ({st})" for rec in recs for st in states if (rec, st, arm, s) not in have]
+            if gone:
+                absent.setdefault(arm, []).append((s, gone))
+    if absent:
+        L += ["", "**Runs not made** (the regeneration did not fit the time it had; those cells have fewer seeds, "
+              "and a change is over the seeds both arms have): " + "; ".join(
+                  f"{arm}: " + ", ".join(f"seed {s} of {'every recording and state' if len(g) == len(recs) * len(states) else ', '.join(g)}"
+                                         for s, g in v) for arm, v in absent.items()) + "."]
     if missing:
-        L += ["", f"Not in this run: {', '.join(f'`{r}`' for r in missing)}."]
+        L += ["", f"Not in this data: {', '.join(f'`{r}`' for r in missing)} (not run: the regeneration did not fit "
+              "the time it had; `--recordings` takes it)."]
     for state in states:
         L += ["", f"## Results: {state}", "",
               "| recording | arm | WAF | flash WAF | host LBAs | GC-moved LBAs | padded LBAs | erases | IOPS | MB/s | "
@@ -445,6 +460,25 @@ def reviewer(rows, recs, states, rs):
                  f"{fmt_pct(change(rows, rec, s, 'host mixed (pblk), buffer', 'host mixed (pblk)', 'iops'))})"
                  for s in states]
         L.append(f"- `{rec}`: " + "; ".join(parts) + ".")
+    L += ["", "**What does the write buffer do to the separation's WAF?** The buffer carries each write's stream to "
+          "the FTL (`host_write_buffer.h`). GC-moved LBAs of the separated arm with the buffer against without "
+          "it (per-seed change):", ""]
+    for rec in recs:
+        parts = [f"{s} {fmt_pct(change(rows, rec, s, 'host separated, buffer', 'host separated', 'gc_lbas'))}"
+                 for s in states]
+        L.append(f"- `{rec}`: " + "; ".join(parts) + ".")
+    L += ["", "Where that is large and positive, the buffer takes back part of what the journal's own write point "
+          "saved; this page measures it and does not diagnose it (the buffered drain submits one command at a time "
+          "in arrival order, and writes complete earlier, so GC runs at other moments; which of the two matters "
+          "is not tested here).", "",
+          "**Is the host FTL's baseline the device's?** With the same placement (GC on its own write point), the "
+          "host FTL's WAF against the device FTL's (per-seed change; the two FTLs share the firmware's placement "
+          "but not its timing, so GC runs at other moments):",
+          ""]
+    for rec in recs:
+        parts = [f"{s} {fmt_pct(change(rows, rec, s, 'host mixed (GC on its own)', 'device mixed', 'waf'))}"
+                 for s in states]
+        L.append(f"- `{rec}`: " + "; ".join(parts) + ".")
     L += ["", f"**Is the journal where the layout says?** See the recordings table: the share of written bytes in "
           f"the 32 MiB journal and, for fio-journal, the fsync sequence. ({st} and used drive replay the same "
           "requests; only the drive's prior contents differ.)", ""]
@@ -459,6 +493,9 @@ def main():
     ap.add_argument("--seeds", default="1,2,3")
     ap.add_argument("--recordings", default=",".join(RECORDINGS))
     ap.add_argument("--reuse", action="store_true", help="take the summaries already in --out")
+    ap.add_argument("--collect", action="store_true",
+                    help="run nothing: take the summaries in --out and leave out the runs not there (the page lists them)")
+    ap.add_argument("--note", default="", help="a note for the provenance (how the runs were made)")
     ap.add_argument("--page", default=os.path.join(ROOT, "docs", "results", f"{NAME}.md"))
     ap.add_argument("--render", metavar="DATA_DIR", help="run nothing: render from this folder's results.csv")
     a = ap.parse_args()
@@ -482,7 +519,7 @@ def main():
         # seed-major, so a partial set still covers every point
         jobs = [(r, st, arm, s) for s in seeds for r in recs for st in STATES for arm in ARMS]
         with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-            rows = list(ex.map(lambda j: run(a.bin, a.out, *j, a.reuse), jobs))
+            rows = [r for r in ex.map(lambda j: run(a.bin, a.out, *j, a.reuse or a.collect, a.collect), jobs) if r]
         os.makedirs(data, exist_ok=True)
         with open(os.path.join(data, "results.csv"), "w", newline="") as f:
             wr = csv.DictWriter(f, fieldnames=CSV_COLS)
@@ -493,6 +530,8 @@ def main():
             wr.writeheader()
             wr.writerows(recstats)
         prov = prov_mod.collect(a.bin, cmd, ROOT, skip=["docs/results/"], wall_s=time.monotonic() - t0)
+        if a.note:
+            prov["note"] = a.note
         prov_mod.write(prov, data)
         rows = list(csv.DictReader(open(os.path.join(data, "results.csv"))))
         recstats = list(csv.DictReader(open(os.path.join(data, "recordings.csv"))))
