@@ -507,6 +507,7 @@ def main():
         rows = list(csv.DictReader(open(os.path.join(data, "results.csv"))))
         recstats = list(csv.DictReader(open(os.path.join(data, "recordings.csv"))))
         prov = prov_mod.read(data)
+        cmd = (prov or {}).get("command") or cmd  # the command that made the data, with its options
     else:
         t0 = time.monotonic()
         data = figdir
