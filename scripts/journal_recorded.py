@@ -454,8 +454,7 @@ def reviewer(rows, recs, states, rs):
             parts.append(f"{s}: GC-moved {fmt_pct(g)}, padded {fmt_pct(p)}, IOPS {fmt_pct(io)}")
         L.append(f"- `{rec}`: " + "; ".join(parts) + ".")
     L += ["", "Where GC-moved and padded LBAs do not move and IOPS still drops, the second write point costs time, not "
-          "writes (each flush now waits for two open pages instead of one); these counters do not show more than "
-          "that."]
+          "writes; these counters do not show where the time goes."]
     # 4. GC policy
     L += ["", "**Which GC policy?** Greedy (the drive's configuration, `ftl.gc.policy: greedy`, threshold 16 free "
           "blocks) in every arm, on the host FTL as on the device: nothing here was tuned per arm. "
