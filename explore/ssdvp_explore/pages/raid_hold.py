@@ -90,6 +90,25 @@ def _grid(df: pd.DataFrame, col: str, fmt: str, slides: dict | None = None, slid
     return pd.DataFrame(rows)
 
 
+def _read_tables(grid) -> list[str]:
+    """The collision, mean and p99 read tables; grid(col, fmt, slides, slides_fmt) makes one."""
+    return ["## GC collisions (reads meeting 2 or more devices in GC)", "",
+            markdown_table(grid("array.collisions", ".1f", SLIDES_COLLISIONS, ".0f")), "",
+            "## Mean read latency (ms)", "",
+            markdown_table(grid("read_ms", ".3f", SLIDES_LATENCY_MS, ".3f")), "",
+            "## p99 read latency (ms)", "", markdown_table(grid("read_p99_ms", ".2f", None, "")), ""]
+
+
+def _device_tables(grid) -> list[str]:
+    """The devices' WAF, GC share and forced collections; grid as for _read_tables."""
+    return ["## Cost in the devices", "",
+            "Mean per-device WAF (timed part):", "", markdown_table(grid("array.device_mean.waf", ".2f", None, "")),
+            "", "Share of the run a device had a GC victim open (mean per device):", "",
+            markdown_table(grid("gc_share", ".3f", None, "")), "",
+            "Forced collections (a device out of free blocks collected outside its window or without the lock):",
+            "", markdown_table(grid("array.forced_collisions", ".1f", None, "")), ""]
+
+
 def _ratios(df: pd.DataFrame, col: str, dim: str = HOLD) -> pd.DataFrame:
     """Per seed, each policy's value over normal's on the same seed, workload and level of `dim`."""
     base = df[df[POLICY] == "normal"].set_index(["workload", dim, SEED])[col]
@@ -206,11 +225,7 @@ def render(ctx) -> str:
     lines = opening(ctx, "raid_hold.py", SETUP, len(df), f"{n.min()}-{n.max()}") + [
              "## What the runs show", "", *findings, "",
              "## Verdict per claim of the slides", "", "| claim | here |", "|---|---|", *verdicts, "",
-             "## GC collisions (reads meeting 2 or more devices in GC)", "",
-             markdown_table(_grid(df, "array.collisions", ".1f", SLIDES_COLLISIONS, ".0f")), "",
-             "## Mean read latency (ms)", "",
-             markdown_table(_grid(df, "read_ms", ".3f", SLIDES_LATENCY_MS, ".3f")), "",
-             "## p99 read latency (ms)", "", markdown_table(_grid(df, "read_p99_ms", ".2f")), "",
+             *_read_tables(lambda c, f, sl, sf: _grid(df, c, f, sl, sf)),
              "## The cost of coordination: mean read latency over normal's", "",
              "Per seed, each policy's mean read over normal's on the same seed; the slides' ratios from their "
              "table (TPCC / DTRS / MSNFS: GCSync 1.54 / 1.20 / 0.58, GCSync+ 2.12 / 1.23 / 0.66, GCLock 1.89 / "
@@ -239,12 +254,7 @@ def render(ctx) -> str:
                                              pd.Series(dtype=float)) / 1000, ".3f")
             rows.append(r)
     lines += [markdown_table(pd.DataFrame(rows)), "",
-              "## Cost in the devices", "",
-              "Mean per-device WAF (timed part):", "", markdown_table(_grid(df, "array.device_mean.waf", ".2f")), "",
-              "Share of the run a device had a GC victim open (mean per device):", "",
-              markdown_table(_grid(df, "gc_share", ".3f")), "",
-              "Forced collections (a device out of free blocks collected outside its window or without the lock):",
-              "", markdown_table(_grid(df, "array.forced_collisions", ".1f")), ""]
+              *_device_tables(lambda c, f, sl, sf: _grid(df, c, f, sl, sf))]
     lines += own_figure(ctx, lambda out: _fig(df, out), "read_latency", "Mean read latency per workload, policy and GC atomicity",
                         "Mean read latency per workload and policy, under each GC atomicity; bar: the mean over the preconditioning "
                         "seeds, whisker: its 95 % interval")

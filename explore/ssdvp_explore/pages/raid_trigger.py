@@ -10,8 +10,8 @@ import pandas as pd
 
 from ..stats import fmt_ci, mean_ci
 from . import Page, closing, markdown_table, opening, own_figure, register
-from .raid_hold import (MIN_COLLISIONS, ORDER, POLICY, SLIDES_COLLISIONS, SLIDES_LATENCY_MS, WORKLOADS, _grid,
-                        _label, _means, _ratios)
+from .raid_hold import (MIN_COLLISIONS, ORDER, POLICY, WORKLOADS, _device_tables, _grid, _label, _means, _ratios,
+                        _read_tables)
 
 TRIGGER = "config.ftl.gc.trigger"
 TRIGGERS = ["threshold", "watermarks", "idle"]
@@ -140,11 +140,7 @@ def render(ctx) -> str:
     lines = opening(ctx, "raid_trigger.py", SETUP, len(df), f"{n.min()}-{n.max()}") + [
         "## What the runs show", "", *findings, "",
         "## Verdict per claim of the slides", "", "| claim | here |", "|---|---|", *verdicts, "",
-        "## GC collisions (reads meeting 2 or more devices in GC)", "",
-        markdown_table(_grid_t(df, "array.collisions", ".1f", SLIDES_COLLISIONS, ".0f")), "",
-        "## Mean read latency (ms)", "",
-        markdown_table(_grid_t(df, "read_ms", ".3f", SLIDES_LATENCY_MS, ".3f")), "",
-        "## p99 read latency (ms)", "", markdown_table(_grid_t(df, "read_p99_ms", ".2f")), "",
+        *_read_tables(lambda c, f, sl, sf: _grid_t(df, c, f, sl, sf)),
         "## The cost of coordination: mean read latency over normal's", "",
         "Per seed, each policy's mean read over normal's on the same seed and trigger; the slides' ratios (TPCC / "
         "DTRS: GCSync 1.54 / 1.20, GCSync+ 2.12 / 1.23, GCLock 1.89 / 1.25).", ""]
@@ -157,12 +153,7 @@ def render(ctx) -> str:
                 rows.append({"workload": w, "trigger": t,
                              **{p: fmt_ci(sub[sub[POLICY] == p]["ratio"], ".2f") for p in ORDER[1:]}})
     lines += [markdown_table(pd.DataFrame(rows)), "",
-              "## Cost in the devices", "",
-              "Mean per-device WAF (timed part):", "", markdown_table(_grid_t(df, "array.device_mean.waf", ".2f")), "",
-              "Share of the run a device had a GC victim open (mean per device):", "",
-              markdown_table(_grid_t(df, "gc_share", ".3f")), "",
-              "Forced collections (a device out of free blocks collected outside its window or without the lock):",
-              "", markdown_table(_grid_t(df, "array.forced_collisions", ".1f")), ""]
+              *_device_tables(lambda c, f, sl, sf: _grid_t(df, c, f, sl, sf))]
     lines += own_figure(ctx, lambda out: _fig(df, "array.collisions", "collisions (log)", out), "collisions",
                         "GC collisions per workload, trigger and policy",
                         "Reads meeting 2 or more collecting devices, per workload, trigger and policy; bar: the mean "
