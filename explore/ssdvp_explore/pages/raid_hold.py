@@ -3,6 +3,7 @@ proportions of the SSDsim fork behind the RAID-5 GC-scheduling slides. Every fig
 computed here from the sweep's table; nothing is typed in but the slides' own numbers."""
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -91,22 +92,23 @@ def _grid(df: pd.DataFrame, col: str, fmt: str, slides: dict | None = None, slid
 
 
 def _read_tables(grid) -> list[str]:
-    """The collision, mean and p99 read tables; grid(col, fmt, slides, slides_fmt) makes one."""
+    """The collision, mean and p99 read tables; grid(col, fmt, slides=None, slides_fmt="") makes one
+    (_grid with the page's table and dimension bound)."""
     return ["## GC collisions (reads meeting 2 or more devices in GC)", "",
             markdown_table(grid("array.collisions", ".1f", SLIDES_COLLISIONS, ".0f")), "",
             "## Mean read latency (ms)", "",
             markdown_table(grid("read_ms", ".3f", SLIDES_LATENCY_MS, ".3f")), "",
-            "## p99 read latency (ms)", "", markdown_table(grid("read_p99_ms", ".2f", None, "")), ""]
+            "## p99 read latency (ms)", "", markdown_table(grid("read_p99_ms", ".2f")), ""]
 
 
 def _device_tables(grid) -> list[str]:
     """The devices' WAF, GC share and forced collections; grid as for _read_tables."""
     return ["## Cost in the devices", "",
-            "Mean per-device WAF (timed part):", "", markdown_table(grid("array.device_mean.waf", ".2f", None, "")),
+            "Mean per-device WAF (timed part):", "", markdown_table(grid("array.device_mean.waf", ".2f")),
             "", "Share of the run a device had a GC victim open (mean per device):", "",
-            markdown_table(grid("gc_share", ".3f", None, "")), "",
+            markdown_table(grid("gc_share", ".3f")), "",
             "Forced collections (a device out of free blocks collected outside its window or without the lock):",
-            "", markdown_table(grid("array.forced_collisions", ".1f", None, "")), ""]
+            "", markdown_table(grid("array.forced_collisions", ".1f")), ""]
 
 
 def _ratios(df: pd.DataFrame, col: str, dim: str = HOLD) -> pd.DataFrame:
@@ -225,7 +227,7 @@ def render(ctx) -> str:
     lines = opening(ctx, "raid_hold.py", SETUP, len(df), f"{n.min()}-{n.max()}") + [
              "## What the runs show", "", *findings, "",
              "## Verdict per claim of the slides", "", "| claim | here |", "|---|---|", *verdicts, "",
-             *_read_tables(lambda c, f, sl, sf: _grid(df, c, f, sl, sf)),
+             *_read_tables(partial(_grid, df)),
              "## The cost of coordination: mean read latency over normal's", "",
              "Per seed, each policy's mean read over normal's on the same seed; the slides' ratios from their "
              "table (TPCC / DTRS / MSNFS: GCSync 1.54 / 1.20 / 0.58, GCSync+ 2.12 / 1.23 / 0.66, GCLock 1.89 / "
@@ -254,7 +256,7 @@ def render(ctx) -> str:
                                              pd.Series(dtype=float)) / 1000, ".3f")
             rows.append(r)
     lines += [markdown_table(pd.DataFrame(rows)), "",
-              *_device_tables(lambda c, f, sl, sf: _grid(df, c, f, sl, sf))]
+              *_device_tables(partial(_grid, df))]
     lines += own_figure(ctx, lambda out: _fig(df, out), "read_latency", "Mean read latency per workload, policy and GC atomicity",
                         "Mean read latency per workload and policy, under each GC atomicity; bar: the mean over the preconditioning "
                         "seeds, whisker: its 95 % interval")

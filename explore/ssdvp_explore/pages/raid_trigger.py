@@ -4,6 +4,7 @@ SSDsim fork behind the RAID-5 GC-scheduling slides. Every figure and verdict is 
 table; nothing is typed in but the slides' own numbers."""
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -42,8 +43,9 @@ and, after ±, the half-width of its 95 % interval (Student's t). The slides' tr
 devices 128 times larger: compare ratios between policies, not counts."""
 
 
-def _grid_t(df, col, fmt, slides=None, slides_fmt=""):
-    return _grid(df, col, fmt, slides, slides_fmt, dim=TRIGGER, levels=TRIGGERS, label="trigger")
+def _by_trigger(df):
+    """_grid over the triggers instead of the holds."""
+    return partial(_grid, df, dim=TRIGGER, levels=TRIGGERS, label="trigger")
 
 
 def _rng(vals, fmt="{:.2f}"):
@@ -140,7 +142,7 @@ def render(ctx) -> str:
     lines = opening(ctx, "raid_trigger.py", SETUP, len(df), f"{n.min()}-{n.max()}") + [
         "## What the runs show", "", *findings, "",
         "## Verdict per claim of the slides", "", "| claim | here |", "|---|---|", *verdicts, "",
-        *_read_tables(lambda c, f, sl, sf: _grid_t(df, c, f, sl, sf)),
+        *_read_tables(_by_trigger(df)),
         "## The cost of coordination: mean read latency over normal's", "",
         "Per seed, each policy's mean read over normal's on the same seed and trigger; the slides' ratios (TPCC / "
         "DTRS: GCSync 1.54 / 1.20, GCSync+ 2.12 / 1.23, GCLock 1.89 / 1.25).", ""]
@@ -153,7 +155,7 @@ def render(ctx) -> str:
                 rows.append({"workload": w, "trigger": t,
                              **{p: fmt_ci(sub[sub[POLICY] == p]["ratio"], ".2f") for p in ORDER[1:]}})
     lines += [markdown_table(pd.DataFrame(rows)), "",
-              *_device_tables(lambda c, f, sl, sf: _grid_t(df, c, f, sl, sf))]
+              *_device_tables(_by_trigger(df))]
     lines += own_figure(ctx, lambda out: _fig(df, "array.collisions", "collisions (log)", out), "collisions",
                         "GC collisions per workload, trigger and policy",
                         "Reads meeting 2 or more collecting devices, per workload, trigger and policy; bar: the mean "
