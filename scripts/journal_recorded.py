@@ -195,38 +195,32 @@ def fmt_pct(mh):
     return f"{m:+.1f} % ± {h:.1f}"
 
 
-def verdict_waf(mh):
+def verdict(mh, claim, better, what):
+    """A per-seed % change (mean, half-width) against the paper's claim, a change of at least `claim` (a
+    magnitude) in the direction `better` (+1 higher is better, -1 lower is better); `what` names the measure."""
     m, h = mh
     if m != m:
         return "no data"
+    m *= better  # from here on, higher is better
     if -SAME < m - h and m + h < SAME:
         return "**not met**: no difference"
-    if m + h <= CLAIM_WAF:
-        return "**holds** (-33 % or better)"
-    if m - h > CLAIM_WAF:
-        if m + h < 0:
-            return "**not met**: lower, by less than 33 %"
-        if m - h > 0 and m + h >= SAME:
-            return "**contradicted**: WAF higher"
+    if m - h >= claim:
+        return f"**holds** ({'+' if better > 0 else '-'}{claim:.0f} % or better)"
+    if m + h < claim:
+        if m - h > 0:
+            return f"**not met**: {'higher' if better > 0 else 'lower'}, by less than {claim:.0f} %"
+        if m + h < 0 and m - h <= -SAME:
+            return f"**contradicted**: {what} {'lower' if better > 0 else 'higher'}"
         return "**not met**: not distinguishable from 0"
-    return "not distinguishable from -33 %"
+    return f"not distinguishable from {'+' if better > 0 else '-'}{claim:.0f} %"
+
+
+def verdict_waf(mh):
+    return verdict(mh, -CLAIM_WAF, -1, "WAF")
 
 
 def verdict_io(mh):
-    m, h = mh
-    if m != m:
-        return "no data"
-    if -SAME < m - h and m + h < SAME:
-        return "**not met**: no difference"
-    if m - h >= CLAIM_IO[0]:
-        return "**holds** (+46 % or better)"
-    if m + h < CLAIM_IO[0]:
-        if m - h > 0:
-            return "**not met**: higher, by less than 46 %"
-        if m + h < 0 and m - h <= -SAME:
-            return "**contradicted**: IOPS lower"
-        return "**not met**: not distinguishable from 0"
-    return "not distinguishable from +46 %"
+    return verdict(mh, CLAIM_IO[0], +1, "IOPS")
 
 
 def draw(figdir, rows, recs, states):
