@@ -308,7 +308,6 @@ bool HostFtlBlock::fetch() {
   const uint8_t opc = uint8_t(SSDVP_FIELD_GET(NVME_CDW0_OPC, e.cdw0));
   const uint16_t cid = uint16_t(SSDVP_FIELD_GET(NVME_CDW0_CID, e.cdw0));
   Taken t;
-  t.status = NVME_SC_SUCCESS;
   if (e.nsid != 1)
     t.status = NVME_SC_INVALID_NS;
   else if (opc == NVME_OP_WRITE || opc == NVME_OP_READ)
@@ -329,7 +328,6 @@ bool HostFtlBlock::fetch() {
 
 HostFtlBlock::Taken HostFtlBlock::take_rw(const nvme_sqe& e, uint16_t cid, bool write) {
   Taken t;
-  t.status = NVME_SC_SUCCESS;
   const uint64_t lba = uint64_t(e.cdw10) | uint64_t(e.cdw11) << 32;
   const uint32_t n = uint32_t(SSDVP_FIELD_GET(NVME_CDW12_NLB, e.cdw12)) + 1;
   const uint32_t stream = write && SSDVP_FIELD_GET(NVME_CDW12_DTYPE, e.cdw12) == NVME_DTYPE_STREAMS
@@ -402,7 +400,6 @@ uint16_t HostFtlBlock::take_dsm(const nvme_sqe& e) {
 
 HostFtlBlock::Taken HostFtlBlock::take_flush(uint16_t cid) {
   Taken t;
-  t.status = NVME_SC_SUCCESS;
   if (wb_.on()) {  // completes in flush_progress, the block layer goes on
     ++wbc_.flushes;
     if (!wb_.empty()) {

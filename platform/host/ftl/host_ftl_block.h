@@ -116,7 +116,7 @@ class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
   struct Taken {
     bool later = false;
     bool pending = false;
-    uint16_t status = 0;
+    uint16_t status = NVME_SC_SUCCESS;
   };
   Taken take_rw(const nvme_sqe& e, uint16_t cid, bool write);
   uint16_t take_dsm(const nvme_sqe& e);
