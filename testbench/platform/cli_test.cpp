@@ -284,6 +284,26 @@ TEST(Cli, SmallRunWritesSummaryAndTimeseries) {
   EXPECT_FALSE(fs::exists(out / ".timeseries.csv.tmp"));
 }
 
+// ftl.dram_bytes is what the firmware's tables take in the controller's DRAM:
+// HAML's per-slice tables add to double's, and more slices take more.
+TEST(Cli, SummaryDramBytesGrowWithThePlacementsTables) {
+  const fs::path d = scratch("dram");
+  const auto dram = [&](const std::string& name, const std::string& sets) -> uint64_t {
+    const fs::path out = d / name;
+    Result r = run_ssdvp(d, "run -c '" + kSmall + "' --set workload.synthetic.requests=200 -q -o '" + out.string() +
+                                "' " + sets);
+    EXPECT_EQ(r.code, 0) << r.err;
+    if (r.code != 0) return 0;
+    return nlohmann::json::parse(slurp(out / "summary.json"))["ftl"]["dram_bytes"].get<uint64_t>();
+  };
+  const uint64_t dbl = dram("double", "--set ftl.placement.policy=double");
+  const uint64_t big = dram("haml_big", "--set ftl.placement.policy=haml --set ftl.hot.slice_size=1MiB");
+  const uint64_t small = dram("haml_small", "--set ftl.placement.policy=haml --set ftl.hot.slice_size=64KiB");
+  EXPECT_GT(dbl, 0u);
+  EXPECT_GT(big, dbl);
+  EXPECT_GT(small, big);
+}
+
 TEST(Cli, UsageErrorsExitTwo) {
   const fs::path d = scratch("usage");
   EXPECT_EQ(run_ssdvp(d, "").code, 2);
