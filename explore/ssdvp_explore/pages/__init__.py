@@ -184,6 +184,48 @@ def closing(ctx: PageContext, reviewer: str, base: str) -> list[str]:
             provenance_section(ctx)]
 
 
+# docs/results/<page>/overview.csv, the rows a page gives docs/results/overview.md (scripts/overview.py): per metric
+# the mean of a point's runs and, in <metric>_ci, the half-width of its 95 % interval (empty: not measured)
+OVERVIEW_METRICS = ["waf", "waf_change_pct", "erases", "write_p9999_us", "read_p9999_us", "resp_rel", "ctrl_cpu_s",
+                    "host_cpu_s", "dram_mib", "flash_gib"]
+
+
+def overview_row(seed: str, technique: str, what: str, workload: str, page: str, values: dict) -> dict:
+    """One row of overview.csv: values maps a metric of OVERVIEW_METRICS to the runs' values (missing: empty)."""
+    from ..stats import mean_ci
+    r = {"seed": seed, "technique": technique, "what": what, "workload": workload, "page": page,
+         "runs": max((len(v) for v in values.values()), default=0)}
+    for name in OVERVIEW_METRICS:
+        m, h = mean_ci(values.get(name, []))
+        r[name], r[name + "_ci"] = (f"{m:.10g}", f"{h:.10g}") if m == m else ("", "")
+    return r
+
+
+def write_overview(ctx: PageContext, rows: list[dict]) -> None:
+    """The page's overview.csv, beside its data (in the output folder when rendering elsewhere)."""
+    import csv
+    out = Path(ctx.extra.get("out_dir", "docs/results")) / ctx.page.name / "overview.csv"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+
+
+def recording_line(root: Path, name: str) -> str:
+    """A recorded workload as a list item: its job and parameters, drive-writes and requests (from
+    traces/workloads/NAME.json)."""
+    from .. import workloads as wl_mod
+    try:
+        j = wl_mod.provenance(root, name)
+        job = j["job"]["file"].rsplit("/", 1)[-1].replace(".sh", "")
+        params = (j["job"]["parameters"] or [""])[0].replace("WL-PARAMS ", "")
+        return (f"- `{name}`: job `{job}` ({params}), {j['drive']['drive_writes']:.2f} drive-writes, "
+                f"{j['requests']:,} requests")
+    except (OSError, KeyError, ValueError):
+        return f"- `{name}`"
+
+
 def saturated(df: pd.DataFrame, by: str) -> str:
     """Which runs warned that the open-loop arrivals outran the drive (their latencies are mostly host queueing)."""
     # (a table has a warnings column when any of its runs warned of anything)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..stats import fmt_ci, mean_ci
-from . import Page, closing, markdown_table, opening, own_figure, register, saturated
+from . import Page, closing, markdown_table, opening, own_figure, recording_line, register, saturated
 
 PLACE = "config.ftl.placement.policy"
 TRIG = "config.ftl.gc.trigger"
@@ -53,17 +53,9 @@ on the same seed."""
 
 def _intro(df: pd.DataFrame, root: Path) -> str:
     """INTRO with the recordings listed from their provenance (traces/workloads/NAME.json) and their spans."""
-    from .. import workloads as wl_mod
     items, spans = [], []
     for w in sorted(df["workload"].unique()):
-        try:
-            j = wl_mod.provenance(root, w)
-            job = j["job"]["file"].rsplit("/", 1)[-1].replace(".sh", "")
-            params = (j["job"]["parameters"] or [""])[0].replace("WL-PARAMS ", "")
-            item = (f"- `{w}`: job `{job}` ({params}), {j['drive']['drive_writes']:.2f} drive-writes, "
-                    f"{j['requests']:,} requests")
-        except (OSError, KeyError, ValueError):
-            item = f"- `{w}`"
+        item = recording_line(root, w)
         rows = df[df["workload"] == w]
         col = rows.get("config.workload.time_scale", pd.Series(dtype=float))
         scale = ", ".join(f"x{v:g}" for v in sorted(pd.to_numeric(col, errors="coerce").dropna().unique()))

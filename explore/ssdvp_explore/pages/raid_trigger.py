@@ -10,8 +10,8 @@ from pathlib import Path
 import pandas as pd
 
 from ..stats import fmt_ci, mean_ci
-from . import Page, closing, markdown_table, opening, own_figure, register
-from .raid_hold import (MIN_COLLISIONS, ORDER, POLICY, WORKLOADS, _device_tables, _grid, _label, _means, _ratios,
+from . import Page, closing, markdown_table, opening, overview_row, own_figure, register, write_overview
+from .raid_hold import (MIN_COLLISIONS, ORDER, POLICY, SEED, WORKLOADS, _device_tables, _grid, _label, _means, _ratios,
                         _read_tables)
 
 TRIGGER = "config.ftl.gc.trigger"
@@ -135,9 +135,44 @@ def _fig(df: pd.DataFrame, col: str, ylabel: str, out: Path) -> list[Path]:
     return save(fig, out)
 
 
+# RAID-5 coordination on docs/results/overview.md: the recorded database's rows (name, what it is)
+OVERVIEW_POLICIES = {"normal": ("raid-normal", "RAID-5 of 4 drives, each collecting on its own (the baseline)"),
+                     "gcsync": ("gcsync", "RAID-5 GC coordination: GCSync's time windows"),
+                     "gcsync_plus": ("gcsync+", "RAID-5 GC coordination: GCSync+ (windows and forced GC)"),
+                     "gclock": ("gclock", "RAID-5 GC coordination: GCLock (one device collects at a time)")}
+
+
+def overview_rows(df: pd.DataFrame) -> list[dict]:
+    """MariaDB OLTP's rows for overview.csv, one workload per trigger: the devices' mean WAF and erases, the
+    array's p99.99 latencies, mean read latency over normal's and the array controller's CPU, per seed."""
+    rows = []
+    db = df[df["workload"] == "MariaDB OLTP"]
+    for t in TRIGGERS:
+        sub = db[db[TRIGGER] == t]
+        base = sub[sub[POLICY] == "normal"].set_index(SEED)
+        for p, (name, what) in OVERVIEW_POLICIES.items():
+            r = sub[sub[POLICY] == p]
+            if r.empty:
+                continue
+            ref = r[SEED].map(base["array.device_mean.waf"])
+            rread = r[SEED].map(base["read_ms"])
+            rows.append(overview_row("001" if p != "normal" else "-", name, what,
+                                     f"mariadb-oltp on RAID-5 ({t})", "raid-trigger", {
+                                         "waf": r["array.device_mean.waf"],
+                                         "waf_change_pct": 100 * (r["array.device_mean.waf"] / ref - 1),
+                                         "erases": r["array.device_mean.erases"],
+                                         "write_p9999_us": r["array.latency_us.write.p9999"],
+                                         "read_p9999_us": r["array.latency_us.read.p9999"],
+                                         "resp_rel": r["read_ms"] / rread,
+                                         "host_cpu_s": r["array.host_cpu.seconds"]}))
+    return rows
+
+
 def render(ctx) -> str:
     df = _label(ctx.table)
     findings, verdicts = _findings(df)
+    if rows := overview_rows(df):
+        write_overview(ctx, rows)
     n = df.groupby(["workload", TRIGGER, POLICY]).size()
     lines = opening(ctx, "raid_trigger.py", SETUP, len(df), f"{n.min()}-{n.max()}") + [
         "## What the runs show", "", *findings, "",
