@@ -1,11 +1,13 @@
 #!/usr/bin/python3
 """docs/results/overview.md: the five seeds' techniques side by side.
 
-Renders only: it runs nothing. Each seed's page contributes the rows it has
-measured on the shared recorded real workloads as ``docs/results/<page>/overview.csv``
-(the seed's own generator writes it), with the columns of COLUMNS; a cell no
-file provides is printed as "not yet measured". So the page fills in as the
-seed issues land, and a re-render of the committed data gives the committed page.
+Renders only: it runs nothing. Each page that measures techniques on the shared
+recorded workloads writes ``docs/results/<page>/overview.csv`` (one row per
+technique and workload: explore/ssdvp_explore/pages/__init__.py, overview_row):
+techniques.md (every technique that runs on one drive) and raid-trigger.md
+(RAID-5 GC coordination on the recorded database). A technique no file
+provides is listed as "not yet measured". A re-render of the committed data
+gives the committed page.
 
     python3 scripts/overview.py [--data docs/results] [--out docs/results]
 """
@@ -13,113 +15,177 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "explore"))
 
-# (seed, page whose folder holds its overview.csv, technique as the row names it, what it is)
-TECHNIQUES = [
-    ("-", "haml", "single", "one write frontier for host and GC data (baseline)"),
-    ("-", "haml", "double", "host and GC data on two frontiers"),
-    ("-", "haml", "oracle", "placement by each write's real next overwrite (not implementable)"),
-    ("-", "gc-scheduling", "gc-triggers", "GC watermarks and idle-time GC"),
-    ("000", "gc-detector", "detector-trim", "the OS-level GC detector: C4.5 on iostat, TRIM when GC is seen"),
-    ("001", "raid", "gcsync", "RAID-5 GC coordination: GCSync windows"),
-    ("001", "raid", "gclock", "RAID-5 GC coordination: GCLock"),
-    ("001", "raid", "harmonia", "RAID-5 GC coordination: Harmonia's global GC"),
-    ("002", "streams", "lstm", "multi-stream placement from an LSTM's predicted temperature"),
-    ("002", "streams", "autostream", "AutoStream's multi-queue stream assignment"),
-    ("003", "haml", "haml", "HAML-SSD: 2-D K-Means hotness classes"),
-    ("003", "haml", "asa", "ASA-FTL: K-Means on update frequency"),
-    ("004", "journal", "journal-separated", "the file system's journal on its own stream / write point"),
-]
-COLUMNS = [("waf", "WAF", ".3f"), ("erases", "erases", ",.0f"), ("write_p9999_us", "write p99.99 (us)", ",.0f"),
-           ("read_p9999_us", "read p99.99 (us)", ",.0f"), ("mbps", "MB/s", ",.1f"),
-           ("host_cpu_s", "host CPU (s)", ".2f"), ("dram_mib", "DRAM (MiB)", ",.1f"),
-           ("flash_gib", "flash traffic (GiB)", ",.2f"), ("area_mm2", "accelerator area (mm2)", ".3f")]
-NOT_YET = "n/m"   # not yet measured
+from ssdvp_explore.pages.raid_trigger import OVERVIEW_POLICIES  # noqa: E402
+from ssdvp_explore.pages.techniques import TECHNIQUES  # noqa: E402
+
+# (seed, technique, what it is, the page that measures it), in the page's order
+EXPECTED = [(seed, t, what, "techniques") for t, seed, what in TECHNIQUES] + \
+    [("-" if p == "normal" else "001", t, what, "raid-trigger") for p, (t, what) in OVERVIEW_POLICIES.items()]
+COLUMNS = [("waf", "WAF", ".3f"), ("waf_change_pct", "WAF vs baseline (%)", "+.1f"), ("erases", "erases", ",.0f"),
+           ("write_p9999_us", "write p99.99 (us)", ",.0f"), ("read_p9999_us", "read p99.99 (us)", ",.0f"),
+           ("resp_rel", "response time vs baseline", ".3f"), ("ctrl_cpu_s", "controller CPU (s)", ".2f"),
+           ("host_cpu_s", "host CPU (s)", ".3f"), ("dram_mib", "FTL DRAM (MiB)", ".2f"),
+           ("flash_gib", "flash traffic (GiB)", ".2f")]
+FIGURES = [("waf_change_pct", "WAF change against the baseline (%)", False),
+           ("write_p9999_us", "p99.99 write latency (us)", True)]
+NOT_YET = "n/m"   # not measured
+REFERENCES = {"oracle"}   # not implementable: never "the best a drive can do"
+SAME = 1.0   # a WAF change whose 95 % interval reaches above -1 % is not counted as a gain
 
 
-def load(data: Path) -> tuple[dict, list[str]]:
-    """{(technique, workload): row} from every docs/results/*/overview.csv, and the files read."""
-    cells, files = {}, []
-    for f in sorted(data.glob("*/overview.csv")):
+def load(data: Path) -> tuple[dict, list[str], list[str]]:
+    """{(technique, workload): row} from every docs/results/*/overview.csv, the workloads in file order, the files."""
+    cells, workloads, files = {}, [], []
+    pages = list(dict.fromkeys(p for *_, p in EXPECTED))   # the measuring pages in EXPECTED's order, then others
+    for f in sorted(data.glob("*/overview.csv"), key=lambda f: (pages.index(f.parent.name)
+                                                                 if f.parent.name in pages else len(pages), f)):
         files.append(f.relative_to(data).as_posix())
         with open(f, newline="") as fh:
             for r in csv.DictReader(fh):
                 cells[(r["technique"], r["workload"])] = r
-    return cells, files
+                if r["workload"] not in workloads:
+                    workloads.append(r["workload"])
+    return cells, workloads, files
 
 
-def fmt(v: str, spec: str) -> str:
+def _f(v) -> float:
     try:
-        return format(float(v), spec)
+        return float(v)
     except (TypeError, ValueError):
-        return NOT_YET if v in (None, "") else v
+        return float("nan")
 
 
-def draw(cells: dict, workloads: list[str], key: str, name: str, out: Path) -> bool:
-    """Bars per workload and technique for one column (PNG and SVG, the explore figures' rules)."""
-    techs = [t for _, _, t, _ in TECHNIQUES]
-    vals = {(t, w): float(r[key]) for (t, w), r in cells.items() if r.get(key) not in (None, "")}
-    if not vals:
+def fmt(r: dict, key: str, spec: str) -> str:
+    """'mean ± half-width' of a cell, 'mean' when its interval is 0 or absent, n/m when not measured."""
+    m, h = _f(r.get(key)), _f(r.get(key + "_ci"))
+    if m != m:
+        return NOT_YET
+    return format(m, spec) + (" ± " + format(h, spec.replace("+", "")) if h == h and h > 0 else "")
+
+
+def baseline(cells: dict, w: str) -> str:
+    """The row the workload's changes are against (its waf_change_pct is 0 by construction)."""
+    for (t, wl), r in cells.items():
+        if wl == w and _f(r.get("waf_change_pct")) == 0 and _f(r.get("waf_change_pct_ci")) == 0:
+            return t
+    return "?"
+
+
+def resolved(r: dict) -> bool:
+    """The whole 95 % interval of the WAF change below -SAME % (the techniques page's rule)."""
+    m, h = _f(r.get("waf_change_pct")), _f(r.get("waf_change_pct_ci"))
+    return m == m and m + (h if h == h else 0) < -SAME
+
+
+def answer(cells: dict, workloads: list[str]) -> list[str]:
+    """Per workload, the implementable technique with the lowest WAF among those whose gain is resolved, and its
+    price against the baseline."""
+    out = []
+    for w in workloads:
+        rows = {t: r for (t, wl), r in cells.items() if wl == w and _f(r.get("waf")) == _f(r.get("waf"))}
+        base = baseline(cells, w)
+        b = rows.get(base, {})
+        cand = {t: r for t, r in rows.items() if t not in REFERENCES and t != base and resolved(r)}
+        line = f"- **{w}** (baseline `{base}`, WAF {fmt(b, 'waf', '.3f')}): "
+        if not cand:
+            line += f"no technique lowers WAF by more than {SAME:g} % beyond the noise"
+        else:
+            best = min(cand, key=lambda t: _f(cand[t]["waf"]))
+            r = cand[best]
+            line += (f"`{best}`, WAF {fmt(r, 'waf_change_pct', '+.1f')} %" +
+                     (f" (also lower: {', '.join(f'`{t}`' for t in cand if t != best)})" if len(cand) > 1 else "") +
+                     f"; at the price of response time {fmt(r, 'resp_rel', '.3f')}x the baseline's, write p99.99 "
+                     f"{fmt(r, 'write_p9999_us', ',.0f')} us against {fmt(b, 'write_p9999_us', ',.0f')}")
+            extra = [(k, n) for k, n in (("host_cpu_s", "s of host CPU"), ("ctrl_cpu_s", "s of controller CPU"),
+                                         ("dram_mib", "MiB of FTL DRAM"))
+                     if _f(r.get(k)) - _f(b.get(k)) > 0.05 * max(_f(b.get(k)), 0.01)]
+            if extra:
+                line += ", " + ", ".join(f"{_f(r[k]) - _f(b[k]):+.3g} {n}" for k, n in extra)
+        if "oracle" in rows:
+            line += f"; the oracle (placement by real death time) {fmt(rows['oracle'], 'waf_change_pct', '+.1f')} %"
+        out.append(line + ".")
+    return out
+
+
+def draw(cells: dict, workloads: list[str], key: str, name: str, log: bool, out: Path) -> bool:
+    """One marker per technique and workload with its interval (PNG and SVG, the explore figures' rules)."""
+    techs = [t for _, t, _, _ in EXPECTED if any(_f(cells.get((t, w), {}).get(key)) == _f(cells.get((t, w), {}).get(key))
+                                                  for w in workloads)]
+    if not techs:
         return False
-    import sys
-    sys.path.insert(0, str(ROOT / "explore"))
-    from ssdvp_explore.plots import legend_outside, log_if_wide, plt, save
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.2 * len(workloads) + 2), 3.4))
-    shown = [t for t in techs if any((t, w) in vals for w in workloads)]
-    width = 0.8 / len(shown)
-    for i, t in enumerate(shown):
-        xs = [k + (i - (len(shown) - 1) / 2) * width for k, w in enumerate(workloads) if (t, w) in vals]
-        ax.bar(xs, [vals[(t, w)] for w in workloads if (t, w) in vals], width, label=t)
-    ax.set_xticks(range(len(workloads)), workloads)
-    ax.set_ylabel(name)
-    log_if_wide(ax, list(vals.values()))
+    from ssdvp_explore.plots import legend_outside, plt, save
+    fig, ax = plt.subplots(figsize=(7, 0.3 * len(techs) + 1.2))
+    off = 0.7 / max(1, len(workloads))
+    for j, w in enumerate(workloads):
+        pts = [(i, _f(cells[(t, w)][key]), _f(cells[(t, w)].get(key + "_ci")))
+               for i, t in enumerate(techs) if (t, w) in cells and _f(cells[(t, w)][key]) == _f(cells[(t, w)][key])]
+        if pts:
+            ys, xs, hs = zip(*pts)
+            ax.errorbar(xs, [y + (j - (len(workloads) - 1) / 2) * off for y in ys],
+                        xerr=[h if h == h else 0 for h in hs], fmt="o", ms=3, capsize=2, label=w)
+    ax.set_yticks(range(len(techs)), techs)
+    ax.invert_yaxis()
+    ax.set_xlabel(name)
+    ax.grid(axis="x", alpha=0.3)
+    if log:
+        ax.set_xscale("log")
+    else:
+        ax.axvline(0, color="k", lw=0.8)
     fig.tight_layout()
-    legend_outside(fig, *ax.get_legend_handles_labels(), "technique")
+    legend_outside(fig, *ax.get_legend_handles_labels(), "workload")
     save(fig, out)
     return True
 
 
 def render(data: Path, out: Path | None = None) -> str:
     out = out or data
-    cells, files = load(data)
-    workloads = sorted({w for _, w in cells})
+    cells, workloads, files = load(data)
     lines = ["# Overview: the seeds' techniques side by side", "",
              "<!-- Generated by scripts/overview.py from docs/results/*/overview.csv. Do not edit: "
              "edit the script or the data and re-render (scripts/results_pages.py render overview). -->", "",
              "Which technique reduces GC overhead most, on which workload, at what price: every technique of the "
-             "five seed papers, with `single`, `double`, the oracle and the GC triggers as references, on the same "
-             "recorded real workloads. One row per technique and workload; each cell is the value its seed's page "
-             "measured and wrote to `docs/results/<page>/overview.csv` (runs and seeds per cell: that page's "
-             "table). `n/m`: not yet measured.", "",
-             "Re-render (no simulation, under a second):", "", "```sh",
-             "python3 scripts/overview.py", "```", ""]
-    lines += ["## Techniques", "", "| seed | technique | what it is | data from |", "|---|---|---|---|"]
-    for seed, page, tech, what in TECHNIQUES:
-        have = any(t == tech for t, _ in cells)
-        lines.append(f"| {seed} | `{tech}` | {what} | "
-                     + (f"[{page}.md]({page}.md)" if have else f"{page}.md: not yet measured") + " |")
-    lines += ["", "## Results", ""]
+             "five seed papers, with `single`, `double`, the oracle and the GC scheduling modes as references, on "
+             "recorded real applications. Each cell is what the page that measured it wrote to "
+             "`docs/results/<page>/overview.csv`: the mean over its runs and, after ±, the half-width of the 95 % "
+             "interval (the page gives the setup, the runs and the per-run table). Changes are against the "
+             "workload's baseline on the same drive history: `double` on one drive ([techniques.md]"
+             "(techniques.md)), `raid-normal` on the RAID-5 array ([raid-trigger.md](raid-trigger.md); there "
+             "the response time is the mean read's and the host CPU the array controller's). `n/m`: not measured. "
+             "Throughput: the replays are open loop at the recording's own (slowed) rate, so every technique "
+             "delivers the same MB/s unless it saturates (each page checks); what a technique costs in speed shows "
+             "as response time and tail latency. The K-Means accelerator's area (`haml-accel`): "
+             "[models/accel.md](../models/accel.md#area).",
+             "", "Re-render (no simulation, under a second):", "", "```sh", "python3 scripts/overview.py", "```", ""]
+    lines += ["## Techniques", "", "| seed | technique | what it is | measured on |", "|---|---|---|---|"]
+    for seed, tech, what, page in EXPECTED:
+        have = [w for (t, w) in cells if t == tech]
+        lines.append(f"| {seed} | `{tech}` | {what} | " +
+                     (f"[{page}.md]({page}.md): {len(have)} workloads" if have else f"{page}.md: not yet measured")
+                     + " |")
+    lines += ["", "## The answer, per workload", ""]
     if not workloads:
-        lines += ["No seed page has written its overview.csv yet: no cell is measured. The shared recorded "
-                  "workloads and the seeds' re-runs on them are the real-workload and seed issues' work; each "
-                  "seed's current figures, on its own workloads, are on its page (docs/index.md).", ""]
+        lines += ["No page has written its overview.csv yet: no cell is measured.", ""]
+    lines += answer(cells, workloads) + [""]
     for w in workloads:
-        lines += [f"### {w}", "", "| technique | " + " | ".join(n for _, n, _ in COLUMNS) + " |",
+        lines += [f"## {w}", "", "| technique | " + " | ".join(n for _, n, _ in COLUMNS) + " |",
                   "|---|" + "---:|" * len(COLUMNS)]
-        for _, _, tech, _ in TECHNIQUES:
-            r = cells.get((tech, w), {})
-            lines.append(f"| `{tech}` | " + " | ".join(fmt(r.get(k), s) for k, _, s in COLUMNS) + " |")
+        for _, tech, _, _ in EXPECTED:
+            if (tech, w) in cells:
+                lines.append(f"| `{tech}` | " + " | ".join(fmt(cells[(tech, w)], k, s) for k, _, s in COLUMNS) + " |")
         lines.append("")
     if workloads:
         lines += ["## Figures", ""]
-        for key, name, _ in COLUMNS[:5]:
-            if draw(cells, workloads, key, name, out / "overview" / key):
+        for key, name, log in FIGURES:
+            if draw(cells, workloads, key, name, log, out / "overview" / key):
                 lines += [f"![{name}](overview/{key}.png)", "",
-                          f"*{name} per workload and technique (one bar: the value its page reports; cells not "
-                          f"yet measured are left out)* ([SVG](overview/{key}.svg))", ""]
+                          f"*{name} per technique and workload: the mean over the page's runs, whisker: its 95 % "
+                          f"interval; cells not measured are left out* ([SVG](overview/{key}.svg))", ""]
     lines += ["## Data", ""]
     lines += [f"- [{f}]({f})" for f in files] or ["- none yet"]
     return "\n".join(lines) + "\n"

@@ -58,8 +58,16 @@ def test_overview_fills_in_from_the_seed_pages_data(tmp_path):
     sys.path.insert(0, str(ROOT / "scripts"))
     import overview
     assert "no cell is measured" in overview.render(tmp_path)
-    (tmp_path / "haml").mkdir()
-    (tmp_path / "haml" / "overview.csv").write_text("technique,workload,waf\nhaml,rocksdb,1.8\ndouble,rocksdb,2.0\n")
+    (tmp_path / "techniques").mkdir()
+    (tmp_path / "techniques" / "overview.csv").write_text(
+        "seed,technique,what,workload,page,runs,waf,waf_ci,waf_change_pct,waf_change_pct_ci\n"
+        "003,haml,x,rocksdb,techniques,3,1.8,0.1,-10,2\n"
+        "-,double,x,rocksdb,techniques,3,2.0,0.05,0,0\n"
+        "-,oracle,x,rocksdb,techniques,3,1.5,0,-25,1\n")
     text = overview.render(tmp_path)
-    assert "| `haml` | 1.800 | n/m |" in text and "| `lstm` | n/m |" in text
-    assert "![WAF](overview/waf.png)" in text and (tmp_path / "overview" / "waf.svg").is_file()
+    assert "| `haml` | 1.800 ± 0.100 | -10.0 ± 2.0 | n/m |" in text
+    assert "\n| `lstm` |" not in text and "| 002 | `lstm` |" in text and "techniques.md: not yet measured" in text
+    # the answer names the lowest WAF a drive can run beyond the noise (the oracle is a reference, not a technique)
+    assert "`haml`, WAF -10.0 ± 2.0 %; at the price" in text and "the oracle (placement by real death time) -25" in text
+    assert "![WAF change against the baseline (%)](overview/waf_change_pct.png)" in text
+    assert (tmp_path / "overview" / "waf_change_pct.svg").is_file()
