@@ -317,6 +317,11 @@ REVIEWER = """\
   so within the noise); varmail and PostMark were recorded on a `discard` mount.
 - *The LSTM trains and is scored on the same run here.* Yes: it learns online over the first 8 periods, as the
   seed's does; trained on one recording and scored on another: [streams-recorded.md](streams-recorded.md).
+- *Why do the streams' rows differ from [streams-recorded.md](streams-recorded.md)'s on the same recordings?*
+  The drive's history: there the drive is only filled sequentially before the recording; here one drive-write of
+  random overwrites comes first, so the preconditioned data GC must move is scattered over every block, and
+  separating the recording's writes from it pays off more (or costs less). Both pages are right about their
+  drive; which history a real drive has is the question a reader must answer for theirs.
 - *Each seed's own setup differs.* Each seed's page reproduces its paper on its own terms (the seed's drive,
   trace, metric); this page asks all of them the same question on the same drive and recordings.
 - *RAID-5 coordination?* It changes when a read meets GC on an array, not what a drive writes: its rows on
