@@ -160,7 +160,7 @@ def render(data: Path, out: Path | None = None) -> str:
              "Throughput: the replays are open loop at the recording's own (slowed) rate, so every technique "
              "delivers the same MB/s unless it saturates (each page checks); what a technique costs in speed shows "
              "as response time and tail latency. The K-Means accelerator's area (`haml-accel`): "
-             "[models/accel.md](../models/accel.md#area).",
+             "[models/accel.md](../models/accel.md), section Area.",
              "", "Re-render (no simulation, under a second):", "", "```sh", "python3 scripts/overview.py", "```", ""]
     lines += ["## Techniques", "", "| seed | technique | what it is | measured on |", "|---|---|---|---|"]
     for seed, tech, what, page in EXPECTED:
