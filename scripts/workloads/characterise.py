@@ -291,7 +291,8 @@ def main() -> None:
     L += ([] if "rocksdb-x2" in rate else [
               "| `rocksdb-x2` | no job yet (two db_bench instances, separate directories) | twice one instance's "
               f"CPU on one vCPU: about twice {rdb} |"])
-    L += ["| `dbench` | packaged (4.0), in the `full` set; no job yet | not measured |",
+    L += ([] if "dbench" in rate else ["| `dbench` | packaged (4.0), in the `full` set; no job yet | not measured |"])
+    L += [
           "| 4 GiB versions of the 1 GiB recordings | recorded at 1 GiB (the issue's floor) to fit the "
           "session | the table above: '8 GiB would take' |",
           "| live application vs its replay under two placements (issue 32, section 3) | not done | two "
