@@ -909,8 +909,11 @@ def extra_sections(xr, cmd, cost=None):
               "what the arms decide on is the job's own deletes (two of its eight files after each fio round). "
               f"One run costs {w_[0]:,.0f}-{w_[-1]:,.0f} s of wall time here"
               + (f"; one {cost['sim_s']:,.0f} s run as `--long` makes them (`{cost['arm']}`, seed {cost['seed']}, "
-                 f"{cost['ssdvp']}, extra/long-cost.json), measured on this machine beside other jobs (load "
-                 f"average {cost['load']}), cost {cost['wall_s']:,.0f} s of wall time"
+                 f"{cost['ssdvp']}; extra/long-cost.json), measured on this machine beside other jobs (load "
+                 f"average {cost['load']}), cost {cost['wall_s']:,.0f} s of wall time and gave "
+                 f"{cost['bandwidth_mbps']} MB/s at WAF {cost['waf']} (its 300 s counterpart below: "
+                 + fmt_ci(x_vals(xr, 'long', OP_WL, v, cost['arm'], 'bandwidth_mbps'), '.1f') + " MB/s, WAF "
+                 + fmt_ci(x_vals(xr, 'long', OP_WL, v, cost['arm'], 'waf'), '.3f') + ")"
                  if cost else "; a 3,000 s run (`--long`) costs about ten times that")
               + ", too long for three seeds of three arms within this page's budget, so the default is the "
               "length given.", ""]
@@ -927,7 +930,10 @@ def extra_sections(xr, cmd, cost=None):
               "`precondition.random_drive_writes: 0`, `precondition.free_pool: asis`), with the recording's mkfs "
               "discard dropped (`workload.leading_discards: drop`): the file system made without discard on a drive "
               "that full, so the old data in the file system's free space stays valid to the drive under every arm "
-              "and the arms differ in the job's deletes only. Closed loop, as the tables above.", ""]
+              "and the arms differ in the job's deletes only. Closed loop, as the tables above. The sequential fill "
+              "draws no random number, so `precondition.seed` leaves these drives alike and the replay is "
+              "deterministic: the seeds' runs are identical (intervals 0), one drive history per fill, not three.",
+              ""]
         L += x_tables(xr, "fill")
     return L
 
