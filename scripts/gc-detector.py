@@ -381,8 +381,10 @@ def summary(res):
                  f"{rng([c['nodev'] for c in clf.values()])}.")
     L.append("- The magnitude of the TRIM effect (several times the seed's) comes from the file system's never-trimmed "
              "free space (20 % of the namespace, plus each deleted file) being larger than the drive's own spare "
-             "(12.5 %): trimming it more than doubles the spare GC works with. A sweep of over-provisioning and "
-             "file-system fill placing the seed's 52 % reduction is not made yet.\n")
+             "(12.5 %): trimming it more than doubles the spare GC works with. Sweeps of the spare area and of "
+             "the drive's fill before the job, GC in watermark episodes, an open-loop replay with idle gaps and "
+             "longer runs are made on recorded ext4 file systems: [gc-detector-recorded.md](gc-detector-recorded.md)."
+             "\n")
     L += ["## Verdict per claim\n", "| claim (the seed) | here |", "|---|---|"]
     for t, r in by.items():
         per = r["per"]

@@ -2,7 +2,7 @@
 """gc_detector_recorded.py - the GC detector's TRIM policies on recorded file systems:
 regenerates docs/results/gc-detector-recorded.md and its data (gc-detector-recorded/).
 
-    python3 scripts/gc_detector_recorded.py [--bin build/platform/ssdvp] [--jobs 2] [--seeds 1,2,3]
+    python3 scripts/gc_detector_recorded.py [--bin build/platform/ssdvp] [--jobs 2] [--seeds 1,2,3] [--long]
     python3 scripts/gc_detector_recorded.py --render docs/results/gc-detector-recorded
 
 docs/results/gc-detector.md runs the seed's study on the file-level host, whose
@@ -36,9 +36,18 @@ like every trace discard: the detector releases it at its first GC call) and
 dropped (a file system made without discard on a used drive, as haml-recorded
 replays the databases).
 
+Further studies (extra.csv, `--no-extra` leaves them out): the default arms with
+GC in watermark episodes (`ftl.gc.trigger: watermarks`); the training fio
+recording open loop at a fifth of its pace, twice with a 5 s gap
+(`workload.loop_gap`) so that `idle` has idle time to act in; the same recording
+looped closed loop for LONG_S of simulated time (`--long`: 3,000 s, the seed's
+length); and a sweep of the drive's fill before the job (`precondition.fill`,
+the recording's mkfs discard dropped).
+
 Committed data (docs/results/gc-detector-recorded/): results.csv (per run),
 classify.csv (per detector run and classifier: tp, fp, fn, tn), op.csv (the
-spare-area sweep: per run), stump.json (the
+spare-area sweep: per run), extra/ (the further studies: extra.csv per run, their provenance.json when made by
+--extra-only, long-cost.json: the measured wall time of one 3,000 s run), stump.json (the
 threshold classifier), tree.txt and tree-noavgdev.txt (the trees as printed),
 series/NAME.csv (per-sample bandwidth, GC label and detector call of the
 `idle`, `detector` and `send` runs), provenance.json; the figure is drawn from
@@ -78,6 +87,29 @@ OP_NS = ["4GiB", "4352MiB", "4480MiB"]  # the first is the recording's drive (co
 OP_ARMS = ["idle", "detector", "send"]
 OP_COLS = ["namespace", "spare_pct", "arm", "seed", "bandwidth_mbps", "waf", "write_p99_us", "thr_mbps", "under",
            "samples", "wall_s"]
+# The further studies (extra.csv), each arm per precondition.seed: (study, recordings, variants, arms), a variant
+# (label, --set overrides). Time under the threshold is counted against half the median of `send`'s samples in the
+# same study, recording and variant.
+LONG_S = 300  # the long runs' simulated length (--long: 3000, the seed's)
+OPEN = ["host.mode=open", "workload.time_scale=5", "workload.loops=2", "workload.loop_gap=5s"]
+USED = ["workload.leading_discards=drop"]  # the file system made without discard on the used drive
+FILLS = [0.25, 0.5, 1.0]
+
+
+def studies(long_s=LONG_S):
+    return [("watermarks", TRAIN + HELD_OUT, [("watermarks", ["ftl.gc.trigger=watermarks"])],
+             ["send", "idle", "detector"]),
+            ("open", [OP_WL], [("open, x5, 2 passes, 5 s gap", OPEN)], ["none", "idle", "detector", "send"]),
+            ("long", [OP_WL], [(f"{long_s} s", ["workload.loops=0", f"host.time_limit={long_s}s"] + USED)],
+             ["idle", "detector", "send"]),
+            ("fill", [OP_WL], [(f"fill {f:g}", [f"precondition.fill={f:g}", "precondition.random_drive_writes=0",
+                                                "precondition.free_pool=asis"] + USED) for f in FILLS],
+             ["idle", "detector", "send"])]
+
+
+X_COLS = ["study", "workload", "variant", "arm", "seed", "bandwidth_mbps", "waf", "write_p99_us", "write_mean_us",
+          "host_trims", "released_bytes", "gc_share", "thr_mbps", "under", "samples", "w_await_late_ms", "sim_s",
+          "mismatches", "wall_s"]
 IDLE = "200ms"  # host.trim.idle_time: two samples of %util 0
 INTERVAL_S = 0.1  # host.iostat.interval
 DROP = ["time_s", "predicted", "trim_bytes", "rkB/s", "wkB/s"]  # ssdvp_c45's default dropped columns
@@ -106,7 +138,7 @@ def run_dir(out, name, arm, seed, lead="", ns=""):
     return os.path.join(out, f"{name}_{arm}{'_' + lead if lead else ''}{'_ns' + ns if ns else ''}_s{seed}")
 
 
-def run(binary, out, name, arm, seed, lead, ns, tree):
+def run(binary, out, name, arm, seed, lead, ns, tree, extra=(), d=None):
     cfg, sets = common_sets(name, seed)
     if arm == "send":
         sets.append("workload.trace_discards=send")
@@ -118,7 +150,8 @@ def run(binary, out, name, arm, seed, lead, ns, tree):
         sets.append(f"workload.leading_discards={LEADS[lead]}")
     if ns:
         sets.append(f"nvme.namespace_size={ns}")
-    d = run_dir(out, name, arm, seed, lead, ns)
+    sets += list(extra)  # later --set wins
+    d = d or run_dir(out, name, arm, seed, lead, ns)
     cmd = [binary, "run", "-c", cfg, "-o", d, "--quiet"] + [x for s in sets for x in ("--set", s)]
     t0 = time.time()
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
@@ -192,6 +225,40 @@ def op_rows(done, seeds, wall):
                                 bandwidth_mbps=j["host"]["bandwidth_mbps"], waf=j["ftl"]["waf"],
                                 write_p99_us=j["latency_us"]["write"]["p99"], thr_mbps=round(thr, 2),
                                 under=sum(v < thr for v in bw), samples=len(bw), wall_s=round(wall[key(arm, s)], 1)))
+    return out
+
+
+def x_dir(out, study, name, vi, arm, seed):
+    return os.path.join(out, f"x-{study}{vi}_{name}_{arm}_s{seed}")
+
+
+def x_rows(xdone, xjobs):
+    """extra.csv: per run of the further studies; time under half the median of `send`'s samples of its group."""
+    out = []
+    groups = list(dict.fromkeys((j[0], j[1], j[2]) for j in xjobs))
+    for g in groups:
+        js = [j for j in xjobs if j[:3] == g]
+        send = [x for j in js if j[4] == "send" for x in read_iostat(xdone[j][0])]
+        thr = 0.5 * median([mbps(x) for x in send]) if send else float("nan")
+        for j in js:
+            d, wall = xdone[j]
+            sm = json.load(open(os.path.join(d, "summary.json")))
+            rows = read_iostat(d)
+            bw = [mbps(x) for x in rows]
+            late = rows[len(rows) // 2:]  # the run's second half of samples: w_await weighted by writes
+            ws = sum(float(x["w/s"]) for x in late)
+            held = sm.get("trim", {}).get("held", {})
+            out.append(dict(study=j[0], workload=j[1], variant=j[3], arm=j[4], seed=j[5],
+                            bandwidth_mbps=sm["host"]["bandwidth_mbps"], waf=sm["ftl"]["waf"],
+                            write_p99_us=sm["latency_us"]["write"]["p99"],
+                            write_mean_us=sm["latency_us"]["write"]["mean"], host_trims=sm["host"]["trims"],
+                            released_bytes=held.get("released_bytes", ""),
+                            gc_share=round(sum(label(x) for x in rows) / len(rows), 4) if rows else "",
+                            thr_mbps=round(thr, 2), under=sum(v < thr for v in bw), samples=len(bw),
+                            w_await_late_ms=round(sum(float(x["w_await"]) * float(x["w/s"]) for x in late) / ws, 3)
+                            if ws else "",
+                            sim_s=sm["host"]["sim_time_s"], mismatches=sm["integrity"]["mismatches"],
+                            wall_s=round(wall, 1)))
     return out
 
 
@@ -418,16 +485,16 @@ def plot(series_by_wl, thr, fig_dir):
     return names
 
 
-def page(rows, cls, st, tree_text, tree2_text, series_by_wl, op, cmd, prov, fig_names):
+def page(rows, cls, st, tree_text, tree2_text, series_by_wl, op, xr, cmd, prov, fig_names, xprov=None, xcost=None):
     wls = [w for w in TRAIN + HELD_OUT if any(r["workload"] == w for r in rows)]
     missing = [w for w in TRAIN + HELD_OUT + NODISCARD if not any(r["workload"] == w for r in rows)]
     seeds = sorted({int(r["seed"]) for r in rows})
     op_extra = [r for r in op if r["namespace"] != op[0]["namespace"]]  # the default namespace's are in rows
-    wall = sum(num(r["wall_s"]) for r in rows + op_extra)
+    wall = sum(num(r["wall_s"]) for r in rows + op_extra + xr)
     nod = sorted({r["workload"] for r in rows if r["role"].startswith("nodiscard")}, key=NODISCARD.index)
     L = ["# The GC detector's TRIM policies on recorded file systems", "",
          "<!-- generated by scripts/gc_detector_recorded.py; do not edit -->", "",
-         f"Regenerate ({len(rows) + len(op_extra)} runs, {wall:,.0f} s of wall time summed, two at a time):", "", "```sh", cmd, "```",
+         f"Regenerate ({len(rows) + len(op_extra) + len(xr)} runs, {wall:,.0f} s of wall time summed, two at a time):", "", "```sh", cmd, "```",
          "", "Render again from the committed data: `python3 scripts/gc_detector_recorded.py --render "
          "docs/results/gc-detector-recorded`.", "",
          "**Setup.** [gc-detector.md](gc-detector.md) runs the seed's study (an iostat-based C4.5 GC detector that "
@@ -468,8 +535,11 @@ def page(rows, cls, st, tree_text, tree2_text, series_by_wl, op, cmd, prov, fig_
     thr = thresholds(series_by_wl)
     L += time_section(rows, series_by_wl, thr, fig_names)
     L += op_section(op)
-    L += verdict_section(rows, cls, series_by_wl, thr, wls, op)
+    L += extra_sections(xr, cmd, xcost)
+    L += verdict_section(rows, cls, series_by_wl, thr, wls, op, xr)
     L += ["", prov_mod.section(prov)]
+    if xprov:
+        L += [prov_mod.section(xprov, heading="## Provenance of the further studies (extra/)")]
     return L
 
 
@@ -629,7 +699,7 @@ def op_section(op):
     return L
 
 
-def verdict_section(rows, cls, series_by_wl, thr, wls, op):
+def verdict_section(rows, cls, series_by_wl, thr, wls, op, xr):
     L = ["## Verdicts", "", "Each claim of the seed, per recording, computed from the tables above (a difference "
          "counts when its 95 % interval over the seeds excludes 0).", "",
          "**Claim 1: iostat's fields identify GC** (the seed's tree: high accuracy on held-out fio runs). The "
@@ -698,10 +768,173 @@ def verdict_section(rows, cls, series_by_wl, thr, wls, op):
               + "; ".join(f"{num(next(r['spare_pct'] for r in op if r['namespace'] == ns)):.1f} % spare "
                           f"{fmt_pct(*c) if c else 'n/a'}" for ns, c in ch)
               + f" (the seed: {100 * (PAPER['det_mbps'] / PAPER['idle_mbps'] - 1):+.1f} %)."]
+    for study, title in (("watermarks", "GC in episodes"), ("open", "Open loop with idle gaps"),
+                         ("long", "Long runs"), ("fill", "Drive fill")):
+        if any(r["study"] == study for r in xr):
+            L += ["", f"**{title}**: " + "; ".join(x_verdicts(xr, study)) + "."]
     L += ["", "Under a closed-loop replay the host is never idle, so `idle` never sends and equals `none`: the "
           "seed's automatic TRIM had idle time to trim in, these replays have none, so against it the detector "
           "gains what TRIM gains at all. `send` is what a `discard` mount gives for free, and the seed did not "
-          "compare against it."]
+          "compare against it. Open loop with idle gaps `idle` does send (the TRIMs column of that table)."]
+    return L
+
+
+def x_vals(xr, study, w, v, arm, key):
+    return [num(r[key]) for r in xr if (r["study"], r["workload"], r["variant"], r["arm"]) == (study, w, v, arm)]
+
+
+def x_change(xr, study, w, v, arm, base, key):
+    """Per seed, % change of key of arm against base in one group: (mean, half-width), or None."""
+    def get(a_):
+        return {r["seed"]: num(r[key]) for r in xr
+                if (r["study"], r["workload"], r["variant"], r["arm"]) == (study, w, v, a_)}
+    a, b = get(arm), get(base)
+    d = [100 * (a[s_] / b[s_] - 1) for s_ in a if s_ in b and b[s_]]
+    return mean_ci(d) if d else None
+
+
+def x_groups(xr, study):
+    return list(dict.fromkeys((r["workload"], r["variant"]) for r in xr if r["study"] == study))
+
+
+def x_tables(xr, study):
+    """The per-arm table and the detector's changes of one study."""
+    gs = x_groups(xr, study)
+    arms = list(dict.fromkeys(r["arm"] for r in xr if r["study"] == study))
+    L = ["| recording | variant | arm | bandwidth (MB/s) | WAF | write mean (us) | write p99 (us) | write await, "
+         "second half (ms) | TRIMs sent | GC share | threshold (MB/s) | time under (s) | under (% of samples) | "
+         "simulated (s) |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for w, v in gs:
+        for arm in arms:
+            rs = [r for r in xr if (r["study"], r["workload"], r["variant"], r["arm"]) == (study, w, v, arm)]
+            if not rs:
+                continue
+
+            def c(key, fmt, rs=rs):
+                return fmt_ci([num(r[key]) for r in rs], fmt)
+            L.append(f"| `{w}` | {v} | `{arm}` | {c('bandwidth_mbps', '.1f')} | {c('waf', '.3f')} | "
+                     f"{c('write_mean_us', ',.0f')} | {c('write_p99_us', ',.0f')} | {c('w_await_late_ms', '.2f')} | "
+                     f"{c('host_trims', ',.0f')} | "
+                     f"{c('gc_share', '.2f')} | {num(rs[0]['thr_mbps']):.1f} | "
+                     f"{fmt_ci([num(r['under']) * INTERVAL_S for r in rs], '.1f')} | "
+                     f"{fmt_ci([100 * num(r['under']) / num(r['samples']) for r in rs if num(r['samples'])], '.1f')} "
+                     f"| {c('sim_s', '.1f')} |")
+    L += ["", "The detector's change, per seed, then mean ± 95 % interval:", "",
+          "| recording | variant | against `idle`: bandwidth | against `idle`: time under | against `idle`: write "
+          "mean | against `idle`: write await, second half | against `send`: bandwidth | against `send`: write mean |",
+          "|---|---|---|---|---|---|---|---|"]
+    for w, v in gs:
+        cells = []
+        for base, key in (("idle", "bandwidth_mbps"), ("idle", "under"), ("idle", "write_mean_us"),
+                          ("idle", "w_await_late_ms"), ("send", "bandwidth_mbps"), ("send", "write_mean_us")):
+            ch = x_change(xr, study, w, v, "detector", base, key)
+            cells.append(fmt_pct(*ch) if ch else ("n/a (`idle` never under)" if key == "under" else "n/a"))
+        L.append(f"| `{w}` | {v} | " + " | ".join(cells) + " |")
+    return L + [""]
+
+
+def x_verdicts(xr, study):
+    """One line per group: beats automatic TRIM / matches send, from the intervals."""
+    out = []
+    for w, v in x_groups(xr, study):
+        bi = x_change(xr, study, w, v, "detector", "idle", "bandwidth_mbps")
+        li = x_change(xr, study, w, v, "detector", "idle", "write_mean_us")
+        la = x_change(xr, study, w, v, "detector", "idle", "w_await_late_ms")
+        bs = x_change(xr, study, w, v, "detector", "send", "bandwidth_mbps")
+        ui = x_change(xr, study, w, v, "detector", "idle", "under")
+        parts = []
+        if bi:
+            parts.append(f"bandwidth against `idle` {fmt_pct(*bi)}: {verdict(bi[0], bi[1], 'higher', 'lower')}")
+        if ui:
+            parts.append(f"time under against `idle` {fmt_pct(*ui)}: {verdict(-ui[0], ui[1], 'less', 'more')}")
+        if li:
+            parts.append(f"mean write latency against `idle` {fmt_pct(*li)}: "
+                         f"{verdict(-li[0], li[1], 'lower', 'higher')}")
+        if la:
+            parts.append(f"write await in the second half against `idle` {fmt_pct(*la)}: "
+                         f"{verdict(-la[0], la[1], 'lower', 'higher')}")
+        if bs:
+            parts.append(f"bandwidth against `send` {fmt_pct(*bs)}: {verdict(bs[0], bs[1], 'higher', 'lower')}")
+        out.append(f"`{w}`, {v}: " + "; ".join(parts))
+    return out
+
+
+def extra_sections(xr, cmd, cost=None):
+    p = PAPER
+    seed_line = (f"The seed (fio, {p['run_s']:,} s): automatic TRIM {p['idle_mbps']} MB/s and {p['idle_under_s']} s "
+                 f"({100 * p['idle_under_s'] / p['run_s']:.1f} %) under {p['thr']} MB/s; detector {p['det_mbps']} MB/s "
+                 f"and {p['det_under_s']} s ({100 * p['det_under_s'] / p['run_s']:.1f} %): bandwidth "
+                 f"{100 * (p['det_mbps'] / p['idle_mbps'] - 1):+.1f} %, time under "
+                 f"{100 * (p['det_under_s'] / p['idle_under_s'] - 1):+.0f} %.")
+    if not xr:
+        return ["## Further studies", "", "Not in this data (`--no-extra`).", ""]
+    L = ["## Further studies: GC in episodes, idle gaps, long runs, drive fill", "",
+         "Four more replays, each arm under every `precondition.seed`, the same tree loaded for `detector`. In every "
+         "table the threshold is half the median per-sample bandwidth of `send`'s runs in the same recording and "
+         "variant, time under is the 100 ms samples below it times 0.1 s, write await in the second half is iostat's "
+         "`w_await` over the run's second half of samples weighted by writes (after the first gap in the open-loop "
+         "replay), and a change is taken per seed, then mean ± 95 % interval. " + seed_line, ""]
+    st = {r["study"] for r in xr}
+    if "watermarks" in st:
+        L += ["### GC in episodes (`ftl.gc.trigger: watermarks`)", "",
+              "The tables above collect while free blocks are below `ftl.gc.threshold_blocks` (128; the `threshold` "
+              "trigger, the default): GC is a steady trickle. With `watermarks` GC starts below the same 128 free "
+              "blocks and collects up to `ftl.gc.high_blocks` (256, its default) before it stops: GC in episodes, "
+              "which the seed's detector is built to see. Replays as above (closed loop); `none` is left out "
+              "(closed loop, `idle` never sends and equals it, as above).", ""]
+        L += x_tables(xr, "watermarks")
+    if "open" in st:
+        L += ["### Open loop with idle gaps: the seed's automatic TRIM at work", "",
+              f"Closed loop the host is never idle, so `idle` never sends. Here `{OP_WL}` is replayed open loop "
+              "(`host.mode: open`: each request at its time) at a fifth of its recorded pace "
+              "(`workload.time_scale: 5`: the recording offers 271 MB/s, 9.5 GB in 35 s; a fifth, 54 MB/s, is below "
+              "the 62 MB/s the never-trimmed drive sustains closed loop, so every arm can keep up and the drive "
+              "idles in the gaps under each), two passes with 5 s of quiet between them (`workload.loops: 2`, "
+              "`workload.loop_gap: 5s`; within a pass the recording has no 200 ms gap, scaled or not, except two "
+              "of 0.6 s at its start). `idle` sends what is pending after 200 ms of %util 0: in the gaps, and at "
+              "each pass's start. Each pass begins with the recording's mkfs discard of the whole device (held "
+              "like the others under every arm but `send`). Open loop the bandwidth is the offered load while the "
+              "drive keeps up, so write latency is the measure here, over the run and over its second half (the "
+              "second pass, after `idle` had the gap to trim in); time under counts the samples where the drive fell "
+              "behind or the host paused.", ""]
+        L += x_tables(xr, "open")
+    if "long" in st:
+        v = next(r["variant"] for r in xr if r["study"] == "long")
+        w_ = sorted({num(r["wall_s"]) for r in xr if r["study"] == "long"})
+        L += [f"### Long runs ({v} of simulated time; the seed ran {p['run_s']:,} s)", "",
+              f"`{OP_WL}` looped closed loop (`workload.loops: 0`) until `host.time_limit` ({v}), so every arm runs "
+              "the same simulated time, as the seed's do. Looping replays the recording's mkfs discard at each "
+              "pass, which would trim the whole drive every 35 s under `send`; so here it is dropped "
+              "(`workload.leading_discards: drop`: the file system made without discard on the aged drive), and "
+              "what the arms decide on is the job's own deletes (two of its eight files after each fio round). "
+              f"One run costs {w_[0]:,.0f}-{w_[-1]:,.0f} s of wall time here"
+              + (f"; one {cost['sim_s']:,.0f} s run as `--long` makes them (`{cost['arm']}`, seed {cost['seed']}, "
+                 f"{cost['ssdvp']}; extra/long-cost.json), measured on this machine beside other jobs (load "
+                 f"average {cost['load']}), cost {cost['wall_s']:,.0f} s of wall time and gave "
+                 f"{cost['bandwidth_mbps']} MB/s at WAF {cost['waf']} (its 300 s counterpart below: "
+                 + fmt_ci(x_vals(xr, 'long', OP_WL, v, cost['arm'], 'bandwidth_mbps'), '.1f') + " MB/s, WAF "
+                 + fmt_ci(x_vals(xr, 'long', OP_WL, v, cost['arm'], 'waf'), '.3f') + ")"
+                 if cost else "; a 3,000 s run (`--long`) costs about ten times that")
+              + ", too long for three seeds of three arms within this page's budget, so the default is the "
+              "length given.", ""]
+        L += x_tables(xr, "long")
+        L += [f"| seed paper (fio) | {p['run_s']:,} s | automatic TRIM / detector | {p['idle_mbps']} / "
+              f"{p['det_mbps']} | | | | | | | {p['thr']} | {p['idle_under_s']} / {p['det_under_s']} | "
+              f"{100 * p['idle_under_s'] / p['run_s']:.1f} / {100 * p['det_under_s'] / p['run_s']:.1f} | "
+              f"{p['run_s']:,} |", ""]
+    if "fill" in st:
+        L += ["### Drive fill before the job", "",
+              f"Only the spare area is swept above. Here `{OP_WL}` replays on drives whose logical space was filled "
+              f"to {', '.join(f'{f:g}' for f in FILLS)} of the namespace before the job (`precondition.fill`, "
+              "sequentially, no random overwrites and no settling of the free pool: "
+              "`precondition.random_drive_writes: 0`, `precondition.free_pool: asis`), with the recording's mkfs "
+              "discard dropped (`workload.leading_discards: drop`): the file system made without discard on a drive "
+              "that full, so the old data in the file system's free space stays valid to the drive under every arm "
+              "and the arms differ in the job's deletes only. Closed loop, as the tables above. The sequential fill "
+              "draws no random number, so `precondition.seed` leaves these drives alike and the replay is "
+              "deterministic: the seeds' runs are identical (intervals 0), one drive history per fill, not three.",
+              ""]
+        L += x_tables(xr, "fill")
     return L
 
 
@@ -718,7 +951,9 @@ def read_data(data):
             series[w] = list(csv.DictReader(open(p)))
     p = os.path.join(data, "op.csv")
     op = list(csv.DictReader(open(p))) if os.path.exists(p) else []
-    return rows, cls, st, tree_text, tree2_text, series, op
+    p = os.path.join(data, "extra", "extra.csv")
+    xr = list(csv.DictReader(open(p))) if os.path.exists(p) else []
+    return rows, cls, st, tree_text, tree2_text, series, op, xr
 
 
 def main():
@@ -735,11 +970,22 @@ def main():
                          "publishing")
     ap.add_argument("--no-op", dest="op", action="store_false",
                     help=f"leave out the spare-area sweep ({len(OP_NS) - 1} more namespace sizes of {OP_WL})")
+    ap.add_argument("--no-extra", dest="extra", action="store_false",
+                    help="leave out the further studies (watermarks, open loop, long runs, fill; extra.csv)")
+    ap.add_argument("--extra-only", action="store_true",
+                    help="run only the further studies (and the training runs, for the tree, which must print as "
+                         "the committed tree.txt): writes extra/ (extra.csv, its own provenance.json) and renders the "
+                         "page with the committed rest")
+    ap.add_argument("--long", action="store_true",
+                    help=f"long runs of 3,000 s of simulated time, the seed's length (default {LONG_S} s)")
     a = ap.parse_args()
     page_dir = os.path.dirname(os.path.abspath(a.page))
     data = a.render or os.path.join(page_dir, "gc-detector-recorded")
     cmd = "python3 scripts/gc_detector_recorded.py" + (f" --seeds {a.seeds}" if a.seeds != "1,2,3" else "") \
-        + ("" if a.op else " --no-op")
+        + ("" if a.op else " --no-op") + ("" if a.extra else " --no-extra") + (" --long" if a.long else "")
+    xcmd = cmd + (" --extra-only" if a.extra_only and " --extra-only" not in cmd else "")
+    if a.extra_only:
+        cmd = "python3 scripts/gc_detector_recorded.py" + (f" --seeds {a.seeds}" if a.seeds != "1,2,3" else "")
     if not a.render:
         t0 = time.monotonic()
         seeds = [int(s) for s in a.seeds.split(",")]
@@ -755,6 +1001,8 @@ def main():
         jobs += [(w, "detector", s, lead, "") for s in seeds for lead in LEADS for w in nod]
         op_jobs = [(OP_WL, arm, s, "", ns) for ns in OP_NS[1:] for s in seeds for arm in OP_ARMS] \
             if a.op and OP_WL in train else []
+        if a.extra_only:
+            jobs, op_jobs = [], []
         role = {j: ("train" if j[0] in train else "held_out") if not j[3] else f"nodiscard_{j[3]}" for j in jobs}
 
         def go(j, tr):
@@ -777,17 +1025,46 @@ def main():
                 sys.exit(f"ssdvp_c45 train failed:\n{p.stderr}")
         tree_text, tree2_text = (subprocess.run([a.c45, "print", t], capture_output=True, text=True,
                                                 check=True).stdout for t in (tree, tree2))
+        if a.extra_only and tree_text != open(os.path.join(data, "tree.txt")).read():
+            sys.exit("--extra-only: the tree trained now is not the committed tree.txt: regenerate the whole page")
         samples = [x for c in train_csv for x in csv.DictReader(open(c))]
         f, op, thr, tf1 = best_stump(samples)
         st = dict(feature=f, op=op, threshold=thr, train_f1=round(tf1, 6), train_samples=len(samples),
                   n_features=len(features(header)))
         rest = [j for j in jobs + op_jobs if j not in done]
+        xjobs = [(st_, w, vi, label_, arm, s, tuple(sets))
+                 for st_, wls_, variants, arms in studies(3000 if a.long else LONG_S) for w in wls_ if w in have
+                 for vi, (label_, sets) in enumerate(variants) for arm in arms for s in seeds] if a.extra else []
+
+        def xgo(j):
+            d = x_dir(a.out, j[0], j[1], j[2], j[4], j[5])
+            if a.reuse and os.path.exists(os.path.join(d, "summary.json")):
+                return d, 0.0
+            return run(a.bin, a.out, j[1], j[4], j[5], "", "", tree, j[6], d)
+        # the long runs first: the pool's tail is then short runs
+        xjobs.sort(key=lambda j: j[0] != "long")
         with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+            xf = [ex.submit(xgo, j) for j in xjobs]
             done.update(zip(rest, ex.map(lambda j: go(j, tree), rest)))
+            xdone = {j: f.result() for j, f in zip(xjobs, xf)}
         rows = [row_of(done[j][0], j[0], role[j], j[1], j[2], done[j][1]) for j in jobs]
         cls = [c for j in jobs if j[1] == "detector"
                for c in classify_rows(a.c45, {"c45": tree, "c45_noavgdev": tree2}, st, done[j][0], j[0], role[j],
                                       j[2])]
+        xr = x_rows(xdone, xjobs)
+        xdata = os.path.join(data, "extra")
+        if xr:
+            os.makedirs(xdata, exist_ok=True)
+            with open(os.path.join(xdata, "extra.csv"), "w", newline="") as fh:
+                wr = csv.DictWriter(fh, fieldnames=X_COLS, extrasaction="ignore")
+                wr.writeheader()
+                wr.writerows(xr)
+        if a.extra_only:
+            prov_mod.write(prov_mod.collect(a.bin, xcmd, ROOT, skip=["docs/results/"], wall_s=time.monotonic() - t0),
+                           xdata)
+        elif os.path.exists(os.path.join(xdata, prov_mod.FILE)):
+            os.remove(os.path.join(xdata, prov_mod.FILE))  # the page's provenance covers extra.csv too
+    if not a.render and not a.extra_only:
         os.makedirs(os.path.join(data, "series"), exist_ok=True)
         for w in train + held:
             first_one = True
@@ -812,13 +1089,16 @@ def main():
                 fh.write(text)
         prov = prov_mod.collect(a.bin, cmd, ROOT, skip=["docs/results/"], wall_s=time.monotonic() - t0)
         prov_mod.write(prov, data)
-    rows, cls, st, tree_text, tree2_text, series, op = read_data(data)
+    rows, cls, st, tree_text, tree2_text, series, op, xr = read_data(data)
     prov = prov_mod.read(data)
     thr = thresholds(series)
     fig_names = plot(series, thr, os.path.join(page_dir, "gc-detector-recorded"))
     with open(a.page, "w") as f:
-        f.write("\n".join(page(rows, cls, st, tree_text, tree2_text, series, op, cmd, prov, fig_names)) + "\n")
-    bad = [(r["workload"], r["arm"], r["seed"]) for r in rows if num(r["mismatches"])]
+        cost_p = os.path.join(data, "extra", "long-cost.json")
+        f.write("\n".join(page(rows, cls, st, tree_text, tree2_text, series, op, xr, cmd, prov, fig_names,
+                               prov_mod.read(os.path.join(data, "extra")),
+                               json.load(open(cost_p)) if os.path.exists(cost_p) else None)) + "\n")
+    bad = [(r["workload"], r["arm"], r["seed"]) for r in rows + xr if num(r["mismatches"])]
     if bad:
         sys.exit(f"integrity mismatches in {bad}")
 

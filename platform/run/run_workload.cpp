@@ -26,7 +26,7 @@ struct TraceKeys {
   bool skip_zero = true, flush_order = false, swap_rw = false, allow_empty = false;
   bool drop_leading_discards = false;  // workload.leading_discards: drop
   double scale = 1.0;
-  uint64_t fio_unit = 1000000, loops = 1;
+  uint64_t fio_unit = 1000000, loops = 1, loop_gap_ps = 0;
   static TraceKeys read(Config& cfg);
 };
 
@@ -40,6 +40,7 @@ TraceKeys TraceKeys::read(Config& cfg) {
   k.scale = cfg.get_double("workload.time_scale");
   k.fio_unit = cfg.get_u64("workload.fio_time_unit_ps");
   k.loops = cfg.get_u64("workload.loops");
+  k.loop_gap_ps = cfg.get_time_ps("workload.loop_gap");
   k.flush_order = cfg.get_bool("workload.flush_order");
   k.swap_rw = cfg.get_bool("workload.swap_reads_writes");
   k.drop_leading_discards = cfg.get_choice("workload.leading_discards") == "drop";
@@ -102,7 +103,7 @@ std::unique_ptr<host::Workload> open_trace_workload(const TraceKeys& k, uint64_t
   auto w = host::open_trace(k.path, o);
   if (k.drop_leading_discards) w = host::make_without_leading_discards(std::move(w));
   if (k.swap_rw) w = host::make_swapped(std::move(w));
-  if (k.loops != 1) w = host::make_looped(std::move(w), k.loops);
+  if (k.loops != 1) w = host::make_looped(std::move(w), k.loops, k.loop_gap_ps);
   if (k.flush_order) w = host::make_flush_order(std::move(w));
   return w;
 }

@@ -575,6 +575,23 @@ TEST(LoopedWorkload, TimesContinueAfterTheMeanGap) {
   EXPECT_NE(w->describe().find("looped 3 times"), std::string::npos);
 }
 
+TEST(LoopedWorkload, QuietTimeBetweenPasses) {
+  // As TimesContinueAfterTheMeanGap, with 10us of quiet (workload.loop_gap) before passes 2 and 3.
+  auto w = make_looped(open_trace(fixture("mqsim_basic.ascii"), fmt(TraceFormat::mqsim)), 3, 10000000);
+  auto v = read_all(*w);
+  ASSERT_EQ(v.size(), 12u);
+  EXPECT_EQ(v[3].time_ps, 1500000u);
+  EXPECT_EQ(v[4].time_ps, 12000000u);  // 1.5us + 0.5us + 10us
+  EXPECT_EQ(v[7].time_ps, 13500000u);
+  EXPECT_EQ(v[8].time_ps, 24000000u);  // second pass ends at 13.5us; + 0.5us + 10us
+  EXPECT_EQ(v[11].time_ps, 25500000u);
+  EXPECT_NE(w->describe().find("10000000 ps quiet between passes"), std::string::npos);
+  w->rewind();  // a rewind starts again at time 0
+  IoRequest q;
+  ASSERT_TRUE(w->next(q));
+  EXPECT_EQ(q.time_ps, 0u);
+}
+
 TEST(LoopedWorkload, ForeverAndEmpty) {
   auto w = make_looped(open_trace(fixture("disksim_basic.trace"), fmt(TraceFormat::disksim)), 0);
   IoRequest q;

@@ -8,7 +8,8 @@ namespace {
 
 class LoopedWorkload final : public Workload {
  public:
-  LoopedWorkload(std::unique_ptr<Workload> inner, uint64_t loops) : inner_(std::move(inner)), loops_(loops) {
+  LoopedWorkload(std::unique_ptr<Workload> inner, uint64_t loops, uint64_t quiet_ps)
+      : inner_(std::move(inner)), loops_(loops), quiet_(quiet_ps) {
     if (!inner_) throw std::invalid_argument("make_looped: no inner workload");
   }
 
@@ -37,7 +38,9 @@ class LoopedWorkload final : public Workload {
         done_ = true;
         return false;
       }
-      const uint64_t step = last_ + gap_;
+      if (last_ + gap_ < last_ || last_ + gap_ > UINT64_MAX - quiet_)
+        throw TraceError(inner_->describe() + ": looped time passes 2^64 ps in pass " + std::to_string(pass_ + 1));
+      const uint64_t step = last_ + gap_ + quiet_;
       if (offset_ > UINT64_MAX - step)
         throw TraceError(inner_->describe() + ": looped time passes 2^64 ps in pass " + std::to_string(pass_ + 1));
       offset_ += step;
@@ -58,7 +61,8 @@ class LoopedWorkload final : public Workload {
 
   std::string describe() const override {
     return inner_->describe() + ", looped " +
-           (loops_ == 0 ? std::string("forever") : std::to_string(loops_) + " times");
+           (loops_ == 0 ? std::string("forever") : std::to_string(loops_) + " times") +
+           (quiet_ ? ", " + std::to_string(quiet_) + " ps quiet between passes" : std::string());
   }
 
   const WorkloadStats& stats() const override { return inner_->stats(); }
@@ -66,6 +70,7 @@ class LoopedWorkload final : public Workload {
  private:
   std::unique_ptr<Workload> inner_;
   uint64_t loops_;
+  uint64_t quiet_;        // extra time between passes (workload.loop_gap)
   uint64_t pass_ = 0;     // completed passes
   uint64_t offset_ = 0;   // added to the inner times of the current pass
   uint64_t in_pass_ = 0;  // records of the current pass
@@ -77,8 +82,8 @@ class LoopedWorkload final : public Workload {
 
 }  // namespace
 
-std::unique_ptr<Workload> make_looped(std::unique_ptr<Workload> inner, uint64_t loops) {
-  return std::make_unique<LoopedWorkload>(std::move(inner), loops);
+std::unique_ptr<Workload> make_looped(std::unique_ptr<Workload> inner, uint64_t loops, uint64_t quiet_ps) {
+  return std::make_unique<LoopedWorkload>(std::move(inner), loops, quiet_ps);
 }
 
 }  // namespace ssdvp::host

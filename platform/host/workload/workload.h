@@ -108,9 +108,10 @@ std::unique_ptr<Workload> open_trace(const std::string& path, const TraceOptions
 
 // Replays `inner` `loops` times (0 = forever). Each pass's times continue
 // after the previous pass's last time plus the mean inter-arrival gap of the
-// first pass (last_time / (records - 1), 0 for a one-record pass). An empty
-// inner workload ends at once.
-std::unique_ptr<Workload> make_looped(std::unique_ptr<Workload> inner, uint64_t loops);
+// first pass (last_time / (records - 1), 0 for a one-record pass), plus
+// `quiet_ps` (workload.loop_gap: an open-loop replay's idle time between
+// passes). An empty inner workload ends at once.
+std::unique_ptr<Workload> make_looped(std::unique_ptr<Workload> inner, uint64_t loops, uint64_t quiet_ps = 0);
 // Replays inner's reads as writes and its writes as reads (trims and flushes
 // as they are): workload.swap_reads_writes.
 std::unique_ptr<Workload> make_swapped(std::unique_ptr<Workload> inner);
