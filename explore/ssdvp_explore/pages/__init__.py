@@ -186,8 +186,8 @@ def closing(ctx: PageContext, reviewer: str, base: str) -> list[str]:
 
 # docs/results/<page>/overview.csv, the rows a page gives docs/results/overview.md (scripts/overview.py): per metric
 # the mean of a point's runs and, in <metric>_ci, the half-width of its 95 % interval (empty: not measured)
-OVERVIEW_METRICS = ["waf", "waf_change_pct", "erases", "write_p9999_us", "read_p9999_us", "resp_rel", "ctrl_cpu_s",
-                    "host_cpu_s", "dram_mib", "flash_gib"]
+OVERVIEW_METRICS = ["waf", "waf_change_pct", "erases", "write_p9999_us", "read_p9999_us", "resp_rel", "mbps",
+                    "ctrl_cpu_s", "host_cpu_s", "dram_mib", "flash_gib"]
 
 
 def overview_row(seed: str, technique: str, what: str, workload: str, page: str, values: dict) -> dict:

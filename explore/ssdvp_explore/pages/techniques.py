@@ -10,6 +10,8 @@ from pathlib import Path
 import pandas as pd
 
 from ..stats import fmt_ci, mean_ci
+from functools import partial
+
 from . import (Page, closing, markdown_table, opening, overview_row, own_figure, recording_line, register, saturated,
                write_overview)
 
@@ -95,7 +97,8 @@ def _label(table: pd.DataFrame) -> pd.DataFrame:
     per_block = df["config.flash.pages_per_block"].astype(float) * page / df["config.nvme.lba_size"].map(_num)
     df["victim_invalid_pct"] = 100 * (1 - df["ftl.gc_lba_writes"] / (df["ftl.gc_runs"] * per_block))
     base = df[df["technique"] == BASE].set_index(["workload", "seed"])
-    for col, out in (("ftl.waf", "d_waf"), ("resp_us", "resp_rel"), ("latency_us.write.p9999", "wp9999_rel")):
+    for col, out in (("ftl.waf", "d_waf"), ("resp_us", "resp_rel"), ("latency_us.write.p9999", "wp9999_rel"),
+                     ("host.bandwidth_mbps", "mbps_rel")):
         ref = [base[col].get((w, s), float("nan")) for w, s in zip(df["workload"], df["seed"])]
         df[out] = 100 * (df[col] / ref - 1) if out == "d_waf" else df[col] / ref
     return df
@@ -142,7 +145,7 @@ def _tally(df, wl) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _best(df, wl) -> tuple[list[str], pd.DataFrame]:
+def _best(df, wl, closed: bool = False) -> tuple[list[str], pd.DataFrame]:
     """Per workload the implementable technique with the lowest WAF among those that lower it beyond the noise
     (_verdict), what it gains over double, and its price (double itself when none does)."""
     rows, lines = [], []
@@ -158,6 +161,7 @@ def _best(df, wl) -> tuple[list[str], pd.DataFrame]:
                      "lowest resolved WAF": best, "its WAF change (%)": fmt_ci(d, "+.1f"),
                      "its write p99.99 / double's": _x(mean_ci(_cells(df, best, w, "wp9999_rel"))[0]),
                      "its response time / double's": fmt_ci(_cells(df, best, w, "resp_rel"), ".3f"),
+                     **({"its MB/s / double's": fmt_ci(_cells(df, best, w, "mbps_rel"), ".3f")} if closed else {}),
                      "its extra controller CPU (s)": f"{cost['cpu.compute_s']:+.2f}",
                      "its extra host CPU (s)": f"{cost['host_cpu_s']:+.2f}",
                      "its extra FTL DRAM (MiB)": f"{cost['dram_mib']:+.2f}",
@@ -171,31 +175,39 @@ def _best(df, wl) -> tuple[list[str], pd.DataFrame]:
     return lines, pd.DataFrame(rows)
 
 
-def overview_rows(df, wl) -> list[dict]:
-    """One row per technique and workload: overview.csv (scripts/overview.py renders docs/results/overview.md)."""
-    return [overview_row(seed, t, what, w, "techniques", {name: _cells(df, t, w, col) for name, col in OVERVIEW})
+def overview_rows(df, wl, page: str, closed: bool = False) -> list[dict]:
+    """One row per technique and workload: overview.csv (scripts/overview.py renders docs/results/overview.md);
+    the closed-loop replays' workloads are named so, and only they give MB/s (an open-loop replay delivers the
+    recording's own rate)."""
+    cols = OVERVIEW + ([("mbps", "host.bandwidth_mbps")] if closed else [])
+    return [overview_row(seed, t, what, w + (" (closed loop)" if closed else ""), page,
+                         {name: _cells(df, t, w, col) for name, col in cols})
             for t, seed, what in TECHNIQUES for w in wl]
 
 
-def _setup(df, root) -> str:
+def _setup(df, root, closed: bool) -> str:
     c = lambda k: ", ".join(sorted(df["config." + k].astype(str).unique()))  # noqa: E731
     recs = "\n".join(recording_line(root, w) for w in sorted(df["workload"].unique()))
-    return SETUP.format(recordings=recs, scale=c("workload.time_scale"), high=c("ftl.gc.high_blocks"),
+    qd = ", ".join(f"{w} {int(q)}" for w, q in df.groupby("workload")["config.host.queue_depth"].first().items())
+    t = df["host.sim_time_s"]
+    replay = (CLOSED if closed else OPEN).format(scale=c("workload.time_scale"), period=c("ftl.hot.period"),
+                                                 pperiod=c("host.predict.period"), qd=qd,
+                                                 span=f"{t.min():.0f}-{t.max():.0f} s")
+    return SETUP.format(recordings=recs, replay=replay, high=c("ftl.gc.high_blocks"),
                         thr=c("ftl.gc.threshold_blocks"), idle=c("ftl.gc.idle_after"),
                         trim_idle=c("host.trim.idle_time"), period=c("ftl.hot.period"),
                         pperiod=c("host.predict.period"))
 
 
-def render(ctx) -> str:
+def render(ctx, closed: bool = False) -> str:
     df = _label(ctx.table)
     wl = sorted(df["workload"].unique())
     n = df.groupby(["workload", "technique"]).size()
-    rows = overview_rows(df, wl)
-    write_overview(ctx, rows)
-    best_lines, best = _best(df, wl)
+    write_overview(ctx, overview_rows(df, wl, ctx.page.name, closed))
+    best_lines, best = _best(df, wl, closed)
     tally = _tally(df, wl)
     lower = tally[tally["WAF lower on"] > 0]["technique"].tolist()
-    lines = opening(ctx, "techniques.py", _setup(df, ctx.sweep.root), len(df), f"{n.min()}-{n.max()}") + [
+    lines = opening(ctx, "techniques.py", _setup(df, ctx.sweep.root, closed), len(df), f"{n.min()}-{n.max()}") + [
         "## Which technique reduces GC overhead most, on which workload, at what price", "", *best_lines, "",
         markdown_table(best), "",
         f"Over the {len(wl)} recordings, the techniques that lower WAF against `double` on at least one (the whole "
@@ -203,7 +215,10 @@ def render(ctx) -> str:
         (", ".join(f"`{t}`" for t in lower) or "none") + ". Per technique (a count of recordings; the change range "
         "is over the recordings' means; costs are means over every run of the technique):", "",
         markdown_table(tally, ".3g"), "",
-        saturated(df, "technique"), "",
+        *([] if closed else [saturated(df, "technique"), ""]),
+        *(["## Throughput (MB/s)", "", markdown_table(_grid(df, wl, "host.bandwidth_mbps", ".1f")), "",
+           "Over `double`'s on the same drive history:", "", markdown_table(_grid(df, wl, "mbps_rel", ".3f")), ""]
+          if closed else []),
         "## WAF", "", markdown_table(_grid(df, wl, "ftl.waf", ".3f")), "",
         "## WAF change against `double` on the same drive history (%)", "",
         markdown_table(_grid(df, wl, "d_waf", "+.1f")), "",
@@ -224,7 +239,7 @@ def render(ctx) -> str:
                         "Left: WAF change against `double` on the same drive history; right: p99.99 write latency "
                         "(log scale). One marker per recording: the mean of 3 drive histories; whisker: its 95 % "
                         "interval.")
-    lines += closing(ctx, REVIEWER, "configs/workloads-1g.yaml")
+    lines += closing(ctx, (REVIEWER_CLOSED if closed else REVIEWER_OPEN) + REVIEWER, "configs/workloads-1g.yaml")
     return "\n".join(lines)
 
 
@@ -259,10 +274,7 @@ every recording makes the drive collect. The recordings ([workloads.md](workload
 
 {recordings}
 
-Each is replayed once, open loop, at x{scale} its recorded gaps (`workload.time_scale`): a recording's
-timestamps are the serving drive's, as fast as it went, and a used drive is slower; x{scale} is the smallest power
-of two at which `single` kept up with every recording when the sweep was set up (the saturation check below
-re-checks every run); periods scale with it (HAML's T {period}, the predictors' period {pperiod}: 0.5 s of the recording).
+{replay}
 Three runs per point: the drive's history before the recording (`precondition.seed` 1, 2, 3); nothing else
 varies (the LSTM's seed is the default; its spread over seeds is on [streams-recorded.md](streams-recorded.md)).
 A cell is the mean and, after ±, the half-width of its 95 % interval (Student's t); a change against `double`
@@ -304,14 +316,39 @@ frontiers, the placement's slice tables); the accelerator's own SRAM is not in i
 [models/accel.md](../models/accel.md)). **Flash traffic**: pages programmed and read, host and GC, times the
 page size."""
 
+OPEN = """\
+Each is replayed once, open loop, at x{scale} its recorded gaps (`workload.time_scale`): a recording's
+timestamps are the serving drive's, as fast as it went, and a used drive is slower; x{scale} is the smallest power
+of two at which `single` kept up with every recording when the sweep was set up (the saturation check below
+re-checks every run); periods scale with it (HAML's T {period}, the predictors' period {pperiod}: 0.5 s of the
+recording). Throughput is the recording's own rate for every technique that keeps up: what a technique costs in
+speed shows as response time and tail latency ([techniques-closed.md](techniques-closed.md) replays the same
+recordings closed loop and gives MB/s)."""
+
+CLOSED = """\
+Each is replayed once, closed loop at the recording's own queue depth ({qd}) with its flush ordering
+(`host.mode: closed`, `workload.flush_order: true`): the drive sets the pace, so throughput (MB/s) is what a
+technique costs or gains in speed. The host is never idle, so `gc-idle` and `trim-idle` never act here (they do
+on [techniques.md](techniques.md), the same recordings open loop at an eighth of their recorded pace). HAML's T
+{period} and the predictors' period {pperiod} (the replays span {span} of simulated time)."""
+
+REVIEWER_OPEN = """\
+- *Why slowed eight times?* The recordings' timestamps are those of the drive that served them, which collected
+  little (the mkfs discard made it empty); on a used drive the slower techniques queued in the host at x4.
+  Slowing also leaves the idle gaps that `gc-idle` and `trim-idle` need; a closed-loop replay has none
+  ([techniques-closed.md](techniques-closed.md)).
+"""
+
+REVIEWER_CLOSED = """\
+- *Why closed loop?* To measure throughput: open loop at the recording's pace every technique that keeps up
+  delivers the same MB/s ([techniques.md](techniques.md) gives latency there). The price: no idle time, so the
+  idle-time techniques are not exercised here.
+"""
+
 REVIEWER = """\
 - *Why `double`, not `single`, as the baseline?* It is the drive's default placement and the one every
   technique but `single` and the placements builds on (the GC modes and TRIM policies run on it); `single` is a
   row of its own.
-- *Why slowed eight times?* The recordings' timestamps are those of the drive that served them, which collected
-  little (the mkfs discard made it empty); on a used drive the slower techniques queued in the host at x4.
-  Slowing also leaves the idle gaps that `gc-idle` and `trim-idle` need; a closed-loop replay has none (the GC
-  detector's page shows idle TRIM starving there).
 - *`trim-idle` and `detector-trim` on recordings without run-time discards?* MariaDB, RocksDB and fio-journal
   run on a file system mounted without `discard`: nothing is held, so both equal `double` there (their rows say
   so within the noise); varmail and PostMark were recorded on a `discard` mount.
@@ -330,3 +367,7 @@ REVIEWER = """\
 register(Page(name="techniques", title="Every seed's technique on one drive and five recorded applications",
               sweep="explore/sweeps/techniques.yaml", by="technique", baseline=BASE, keep=("detector.c45",),
               render=render))
+register(Page(name="techniques-closed",
+              title="Every seed's technique on one drive and five recorded applications, closed loop: throughput",
+              sweep="explore/sweeps/techniques-closed.yaml", by="technique", baseline=BASE,
+              render=partial(render, closed=True)))
