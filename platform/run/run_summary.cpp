@@ -93,8 +93,8 @@ nlohmann::json summary_ftl(const SummaryInput& x, const DeviceState& device) {
             {"erase_count", {{"min", emin}, {"mean", emean}, {"max", emax}}},
             {"free_blocks_min", s->free_blocks_min},
             {"dram_bytes", ftl_dram_bytes(&x.soc.fw_config())},  // the firmware's tables in the controller's DRAM
-            {"write_stalls", s->write_stalls},                  // each retry of a waiting write
-            {"write_stalled_commands", s->write_stalled_cmds},  // write commands that waited at least once
+            {"write_stalls", s->write_stalls},                   // each retry of a waiting write
+            {"write_stalled_commands", s->write_stalled_cmds},   // write commands that waited at least once
             {"pad_slots", s->pad_slots},
             {"blocks_closed_early", s->blocks_closed_early},
             {"trim_lbas", s->trim_lbas},

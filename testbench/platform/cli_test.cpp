@@ -290,8 +290,8 @@ TEST(Cli, SummaryDramBytesGrowWithThePlacementsTables) {
   const fs::path d = scratch("dram");
   const auto dram = [&](const std::string& name, const std::string& sets) -> uint64_t {
     const fs::path out = d / name;
-    Result r = run_ssdvp(d, "run -c '" + kSmall + "' --set workload.synthetic.requests=200 -q -o '" + out.string() +
-                                "' " + sets);
+    Result r = run_ssdvp(
+        d, "run -c '" + kSmall + "' --set workload.synthetic.requests=200 -q -o '" + out.string() + "' " + sets);
     EXPECT_EQ(r.code, 0) << r.err;
     if (r.code != 0) return 0;
     return nlohmann::json::parse(slurp(out / "summary.json"))["ftl"]["dram_bytes"].get<uint64_t>();
