@@ -29,12 +29,14 @@ EXPECTED = [(seed, t, what, "techniques") for t, seed, what in TECHNIQUES] + \
     [("-" if p == "normal" else "001", t, what, "raid-trigger") for p, (t, what) in OVERVIEW_POLICIES.items()]
 COLUMNS = [("waf", "WAF", ".3f"), ("waf_change_pct", "WAF vs baseline (%)", "+.1f"), ("erases", "erases", ",.0f"),
            ("write_p9999_us", "write p99.99 (us)", ",.0f"), ("read_p9999_us", "read p99.99 (us)", ",.0f"),
-           ("resp_rel", "response time vs baseline", ".3f"), ("ctrl_cpu_s", "controller CPU (s)", ".2f"),
+           ("resp_rel", "response time vs baseline", ".3f"), ("mbps", "MB/s", ",.1f"),
+           ("ctrl_cpu_s", "controller CPU (s)", ".2f"),
            ("host_cpu_s", "host CPU (s)", ".3f"), ("dram_mib", "FTL DRAM (MiB)", ".2f"),
            ("flash_gib", "flash traffic (GiB)", ".2f")]
 FIGURES = [("waf_change_pct", "WAF change against the baseline (%)", False),
            ("write_p9999_us", "p99.99 write latency (us)", True)]
 NOT_YET = "n/m"   # not measured
+PAGES = ["techniques", "techniques-closed", "raid-trigger"]   # the pages that write overview.csv, in page order
 REFERENCES = {"oracle"}   # not implementable: never "the best a drive can do"
 SAME = 1.0   # a WAF change whose 95 % interval reaches above -1 % is not counted as a gain
 
@@ -42,7 +44,7 @@ SAME = 1.0   # a WAF change whose 95 % interval reaches above -1 % is not counte
 def load(data: Path) -> tuple[dict, list[str], list[str]]:
     """{(technique, workload): row} from every docs/results/*/overview.csv, the workloads in file order, the files."""
     cells, workloads, files = {}, [], []
-    pages = list(dict.fromkeys(p for *_, p in EXPECTED))   # the measuring pages in EXPECTED's order, then others
+    pages = PAGES   # the measuring pages in this order, then any other
     for f in sorted(data.glob("*/overview.csv"), key=lambda f: (pages.index(f.parent.name)
                                                                  if f.parent.name in pages else len(pages), f)):
         files.append(f.relative_to(data).as_posix())
@@ -157,17 +159,21 @@ def render(data: Path, out: Path | None = None) -> str:
              "workload's baseline on the same drive history: `double` on one drive ([techniques.md]"
              "(techniques.md)), `raid-normal` on the RAID-5 array ([raid-trigger.md](raid-trigger.md); there "
              "the response time is the mean read's and the host CPU the array controller's). `n/m`: not measured. "
-             "Throughput: the replays are open loop at the recording's own (slowed) rate, so every technique "
-             "delivers the same MB/s unless it saturates (each page checks); what a technique costs in speed shows "
-             "as response time and tail latency. The K-Means accelerator's area (`haml-accel`): "
+             "Throughput: the open-loop replays ([techniques.md](techniques.md), the array) deliver the recording's "
+             "own (slowed) rate for every technique that keeps up, so they give no MB/s; the same recordings "
+             "closed loop ([techniques-closed.md](techniques-closed.md), workloads marked \"closed loop\") do, "
+             "without idle time. The K-Means accelerator's area (`haml-accel`): "
              "[models/accel.md](../models/accel.md), section Area.",
              "", "Re-render (no simulation, under a second):", "", "```sh", "python3 scripts/overview.py", "```", ""]
     lines += ["## Techniques", "", "| seed | technique | what it is | measured on |", "|---|---|---|---|"]
     for seed, tech, what, page in EXPECTED:
-        have = [w for (t, w) in cells if t == tech]
+        have = {}
+        for (t, _), r in cells.items():
+            if t == tech:
+                have[r.get("page") or page] = have.get(r.get("page") or page, 0) + 1
         lines.append(f"| {seed} | `{tech}` | {what} | " +
-                     (f"[{page}.md]({page}.md): {len(have)} workloads" if have else f"{page}.md: not yet measured")
-                     + " |")
+                     ("; ".join(f"[{p}.md]({p}.md): {n} workloads" for p, n in have.items()) if have else
+                      f"{page}.md: not yet measured") + " |")
     lines += ["", "## The answer, per workload", ""]
     if not workloads:
         lines += ["No page has written its overview.csv yet: no cell is measured.", ""]

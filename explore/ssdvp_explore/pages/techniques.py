@@ -127,7 +127,7 @@ def _verdict(xs) -> int:
     return -1 if m + h < -SAME else (1 if m - h > SAME else 0)
 
 
-def _tally(df, wl) -> pd.DataFrame:
+def _tally(df, wl, closed: bool = False) -> pd.DataFrame:
     rows = []
     for t in ORDER:
         if t == BASE:
@@ -135,9 +135,11 @@ def _tally(df, wl) -> pd.DataFrame:
         v = [_verdict(_cells(df, t, w, "d_waf")) for w in wl]
         ch = [mean_ci(_cells(df, t, w, "d_waf"))[0] for w in wl]
         lat = [mean_ci(_cells(df, t, w, "wp9999_rel"))[0] for w in wl]
+        bw = [mean_ci(_cells(df, t, w, "mbps_rel"))[0] for w in wl]
         rows.append({"technique": t, "WAF lower on": v.count(-1), "no difference on": v.count(0),
                      "WAF higher on": v.count(1), "WAF change (%)": f"{min(ch):+.1f} to {max(ch):+.1f}",
                      "write p99.99 / double's": f"{_x(min(lat))} to {_x(max(lat))}",
+                     **({"MB/s / double's": f"{_x(min(bw))} to {_x(max(bw))}"} if closed else {}),
                      "controller CPU (s)": mean_ci(df[df["technique"] == t]["cpu.compute_s"])[0],
                      "host CPU (s)": mean_ci(df[df["technique"] == t]["host_cpu_s"])[0],
                      "FTL DRAM (MiB)": mean_ci(df[df["technique"] == t]["dram_mib"])[0],
@@ -185,6 +187,16 @@ def overview_rows(df, wl, page: str, closed: bool = False) -> list[dict]:
             for t, seed, what in TECHNIQUES for w in wl]
 
 
+def _idle_note(df) -> str:
+    """How much the idle-time techniques acted: gc-idle's victims collected in idle time, trim-idle's batches."""
+    g, t = df[df["technique"] == "gc-idle"], df[df["technique"] == "trim-idle"]
+    share = 100 * g["ftl.gc_schedule.idle_victims"] / g["ftl.gc_runs"].where(g["ftl.gc_runs"] > 0)
+    return (f"**Idle time.** `gc-idle` collected {share.min():.0f}-{share.max():.0f} % of its victims in idle time "
+            f"({g['ftl.gc_schedule.idle_wakeups'].min():.0f}-{g['ftl.gc_schedule.idle_wakeups'].max():.0f} idle "
+            f"starts a run); `trim-idle` sent {t['trim.batches'].min():.0f}-{t['trim.batches'].max():.0f} TRIM batches "
+            "a run.")
+
+
 def _setup(df, root, closed: bool) -> str:
     c = lambda k: ", ".join(sorted(df["config." + k].astype(str).unique()))  # noqa: E731
     recs = "\n".join(recording_line(root, w) for w in sorted(df["workload"].unique()))
@@ -205,7 +217,7 @@ def render(ctx, closed: bool = False) -> str:
     n = df.groupby(["workload", "technique"]).size()
     write_overview(ctx, overview_rows(df, wl, ctx.page.name, closed))
     best_lines, best = _best(df, wl, closed)
-    tally = _tally(df, wl)
+    tally = _tally(df, wl, closed)
     lower = tally[tally["WAF lower on"] > 0]["technique"].tolist()
     lines = opening(ctx, "techniques.py", _setup(df, ctx.sweep.root, closed), len(df), f"{n.min()}-{n.max()}") + [
         "## Which technique reduces GC overhead most, on which workload, at what price", "", *best_lines, "",
@@ -215,7 +227,7 @@ def render(ctx, closed: bool = False) -> str:
         (", ".join(f"`{t}`" for t in lower) or "none") + ". Per technique (a count of recordings; the change range "
         "is over the recordings' means; costs are means over every run of the technique):", "",
         markdown_table(tally, ".3g"), "",
-        *([] if closed else [saturated(df, "technique"), ""]),
+        *([] if closed else [saturated(df, "technique"), ""]), _idle_note(df), "",
         *(["## Throughput (MB/s)", "", markdown_table(_grid(df, wl, "host.bandwidth_mbps", ".1f")), "",
            "Over `double`'s on the same drive history:", "", markdown_table(_grid(df, wl, "mbps_rel", ".3f")), ""]
           if closed else []),
@@ -328,21 +340,22 @@ recordings closed loop and gives MB/s)."""
 CLOSED = """\
 Each is replayed once, closed loop at the recording's own queue depth ({qd}) with its flush ordering
 (`host.mode: closed`, `workload.flush_order: true`): the drive sets the pace, so throughput (MB/s) is what a
-technique costs or gains in speed. The host is never idle, so `gc-idle` and `trim-idle` never act here (they do
-on [techniques.md](techniques.md), the same recordings open loop at an eighth of their recorded pace). HAML's T
-{period} and the predictors' period {pperiod} (the replays span {span} of simulated time)."""
+technique costs or gains in speed. The host still pauses while it waits on a flush, so the drive can go
+without a command long enough for `gc-idle` but not for `trim-idle` (the idle-time line below says how often);
+[techniques.md](techniques.md) replays the same recordings open loop at an eighth of their recorded pace. HAML's
+T {period} and the predictors' period {pperiod} (the replays span {span} of simulated time)."""
 
 REVIEWER_OPEN = """\
 - *Why slowed eight times?* The recordings' timestamps are those of the drive that served them, which collected
   little (the mkfs discard made it empty); on a used drive the slower techniques queued in the host at x4.
-  Slowing also leaves the idle gaps that `gc-idle` and `trim-idle` need; a closed-loop replay has none
-  ([techniques-closed.md](techniques-closed.md)).
+  Slowing also leaves the idle gaps that `gc-idle` and `trim-idle` need; a closed-loop replay has only the
+  host's waits on flushes ([techniques-closed.md](techniques-closed.md): enough for idle GC, not for idle TRIM).
 """
 
 REVIEWER_CLOSED = """\
 - *Why closed loop?* To measure throughput: open loop at the recording's pace every technique that keeps up
-  delivers the same MB/s ([techniques.md](techniques.md) gives latency there). The price: no idle time, so the
-  idle-time techniques are not exercised here.
+  delivers the same MB/s ([techniques.md](techniques.md) gives latency there). The price: the only idle time is
+  the host's waits on flushes, enough for idle GC, not for the OS's idle TRIM (the idle-time line above).
 """
 
 REVIEWER = """\
