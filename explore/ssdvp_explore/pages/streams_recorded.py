@@ -398,16 +398,19 @@ def _heldout_verdicts(main, held, hw, lstm, band, fmt) -> list[str]:
     db = [w for w in hw if w.startswith(DBS)]
     if db:
         waf_h = {w: band(w, held[held["workload"] == w]) for w in db}
-        if all(m + h < -15 for m, h in waf_h.values()):
-            vd = "reproduced"
-        elif any(m + h < -3 for m, h in waf_h.values()):
-            vd = "partly reproduced"
-        else:
-            vd = "not reproduced"
+        vd = _waf_claim(waf_h)
         rows.append("| the LSTM's streams cut WAF on the seed's kinds of application, with the model trained on "
                     "another run of the application (held out) | RocksDB -35.9 %, MySQL -21 % | LSTM held out: " +
                     fmt(waf_h) + "; trained on the same run: " + fmt({w: lstm[w] for w in db}) + f" | {vd} |")
     return rows
+
+
+def _waf_claim(bands: dict) -> str:
+    """The seed's WAF claim against (mean, half-width) per recording: reproduced when every interval lies below
+    -15 %, partly when one lies below -3 %."""
+    if all(m + h < -15 for m, h in bands.values()):
+        return "reproduced"
+    return "partly reproduced" if any(m + h < -3 for m, h in bands.values()) else "not reproduced"
 
 
 def _verdicts(main: pd.DataFrame, held: pd.DataFrame | None, wl: list[str], sens=None) -> list[str]:
@@ -418,12 +421,7 @@ def _verdicts(main: pd.DataFrame, held: pd.DataFrame | None, wl: list[str], sens
     auto = {w: band(w, _sel(main, w, "autostream")) for w in wl}
     orc = {w: band(w, _sel(main, w, "oracle")) for w in wl}
     fmt = lambda d: ", ".join(f"{w} {m:+.1f} ± {h:.1f} %" for w, (m, h) in d.items())  # noqa: E731
-    if all(m + h < -15 for m, h in lstm.values()):
-        v1 = "reproduced"
-    elif any(m + h < -3 for m, h in lstm.values()):
-        v1 = "partly reproduced"
-    else:
-        v1 = "not reproduced"
+    v1 = _waf_claim(lstm)
     better = [w for w in wl if lstm[w][0] + lstm[w][1] < auto[w][0] - auto[w][1]]
     v2 = ("reproduced" if len(better) == len(wl) else "partly reproduced" if better else "not reproduced")
     rho_l = {w: mean_ci(_sel(main, w, "lstm")["host.predictor.lstm.spearman"]) for w in wl}
