@@ -38,12 +38,11 @@ class LoopedWorkload final : public Workload {
         done_ = true;
         return false;
       }
-      if (last_ + gap_ < last_ || last_ + gap_ > UINT64_MAX - quiet_)
+      // offset_ + last_ + gap_ + quiet_, each sum checked against 2^64
+      if (gap_ > UINT64_MAX - last_ || quiet_ > UINT64_MAX - last_ - gap_ ||
+          offset_ > UINT64_MAX - last_ - gap_ - quiet_)
         throw TraceError(inner_->describe() + ": looped time passes 2^64 ps in pass " + std::to_string(pass_ + 1));
-      const uint64_t step = last_ + gap_ + quiet_;
-      if (offset_ > UINT64_MAX - step)
-        throw TraceError(inner_->describe() + ": looped time passes 2^64 ps in pass " + std::to_string(pass_ + 1));
-      offset_ += step;
+      offset_ += last_ + gap_ + quiet_;
       in_pass_ = 0;
       last_ = 0;
       inner_->rewind();
