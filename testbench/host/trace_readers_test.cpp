@@ -592,6 +592,23 @@ TEST(LoopedWorkload, QuietTimeBetweenPasses) {
   EXPECT_EQ(q.time_ps, 0u);
 }
 
+// A loop gap that would carry the next pass past 2^64 ps is a TraceError naming the pass, not a wrapped time.
+TEST(LoopedWorkload, AGapPastTwoToTheSixtyFourIsAnError) {
+  auto w = make_looped(open_trace(fixture("mqsim_basic.ascii"), fmt(TraceFormat::mqsim)), 0, UINT64_MAX / 3);
+  IoRequest q;
+  uint64_t last = 0;
+  try {
+    for (int i = 0; i < 100; ++i) {
+      ASSERT_TRUE(w->next(q));
+      EXPECT_GE(q.time_ps, last);
+      last = q.time_ps;
+    }
+    FAIL() << "no error after 100 records";
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find("passes 2^64 ps in pass 4"), std::string::npos) << e.what();
+  }
+}
+
 TEST(LoopedWorkload, ForeverAndEmpty) {
   auto w = make_looped(open_trace(fixture("disksim_basic.trace"), fmt(TraceFormat::disksim)), 0);
   IoRequest q;
