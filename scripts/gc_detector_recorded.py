@@ -909,7 +909,7 @@ def extra_sections(xr, cmd, cost=None):
               "what the arms decide on is the job's own deletes (two of its eight files after each fio round). "
               f"One run costs {w_[0]:,.0f}-{w_[-1]:,.0f} s of wall time here"
               + (f"; one {cost['sim_s']:,.0f} s run as `--long` makes them (`{cost['arm']}`, seed {cost['seed']}, "
-                 f"{cost['ssdvp']}; extra/long-cost.json), measured on this machine beside other jobs (load "
+                 f"{cost['ssdvp']}; extra/long-cost.json), measured on this machine (load "
                  f"average {cost['load']}), cost {cost['wall_s']:,.0f} s of wall time and gave "
                  f"{cost['bandwidth_mbps']} MB/s at WAF {cost['waf']} (its 300 s counterpart below: "
                  + fmt_ci(x_vals(xr, 'long', OP_WL, v, cost['arm'], 'bandwidth_mbps'), '.1f') + " MB/s, WAF "
