@@ -23,6 +23,11 @@ export WL_DATA_MIB=${WL_DATA_MIB:-$((WL_DRIVE_MIB * 55 / 100))} WL_WRITE_MIB=${W
 # discards each deleted extent at once, so the recording carries every delete
 # (a replay can then hold them for a host TRIM policy: workload.trace_discards).
 [ "${WL_DISCARD:-0}" = 1 ] && MOUNT_OPTS="${MOUNT_OPTS:+$MOUNT_OPTS,}discard"
+# WL_MKFS_NODISCARD=1 makes the file system without mke2fs's whole-device
+# discard (-E nodiscard), so a drive preconditioned as used stays used (the
+# live runs of docs/results/live-vs-replay.md, which compare with replays
+# made with the recording's leading discards dropped).
+[ "${WL_MKFS_NODISCARD:-0}" = 1 ] && MKFS_OPTS="${MKFS_OPTS:+$MKFS_OPTS }-E nodiscard"
 wl_written_mib() { echo $(($(awk '{print $7}' /sys/block/vda/stat) / 2048)); }
 # wl_rounds CMD...: runs CMD... ROUND for ROUND = 0, 1, ... until the device
 # has taken WL_WRITE_MIB of writes; prints `WL-ROUND n written=MiB` after each.
