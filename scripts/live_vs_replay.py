@@ -97,8 +97,9 @@ def merge(base, over):
 def live_config(path, study, arm, repeat):
     import yaml
     cfg = yaml.safe_load(open(os.path.join(ROOT, CONFIG)))
-    merge(cfg, nested(dict(COMMON, **STUDIES[study]["arms"][arm], **{"precondition.seed": repeat,
-                                                                      "nbd.time": "paced"})))
+    # record.sh runs the server in the run's folder: the layout's path absolute
+    merge(cfg, nested(dict(COMMON, **STUDIES[study]["arms"][arm], **{
+        "precondition.seed": repeat, "nbd.time": "paced", "host.files.ext4.layout": os.path.join(ROOT, LAYOUT)})))
     with open(path, "w") as f:
         f.write(f"# {NAME}: {CONFIG} with {study}'s {arm} arm, drive history {repeat}, paced "
                 "(scripts/live_vs_replay.py)\n")
