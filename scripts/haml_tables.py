@@ -33,7 +33,6 @@ import csv
 import json
 import math
 import os
-import re
 import subprocess
 import sys
 import time
@@ -50,6 +49,7 @@ sys.path.insert(0, str(ROOT / "explore"))
 from ssdvp_explore import provenance as prov_mod  # noqa: E402
 from ssdvp_explore import workloads as recorded  # noqa: E402
 from ssdvp_explore.stats import fmt_ci, mean_ci  # noqa: E402
+from ssdvp_explore.units import size_bytes, time_ns  # noqa: E402
 
 NAME = "haml-tables"
 DATA_DIR = ROOT / "docs" / "results" / NAME
@@ -118,16 +118,6 @@ def read_writes(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     return t[w], off[w], ln[w], float(t[-1])
 
 
-def parse_size(s) -> int:
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(B|KiB|MiB|GiB)?", str(s))
-    return int(float(m.group(1)) * {None: 1, "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}[m.group(2)])
-
-
-def parse_time_ns(s) -> int:
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(ns|us|ms|s)", str(s))
-    return int(float(m.group(1)) * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[m.group(2)])
-
-
 def sweep(path: Path = SWEEP) -> dict:
     import yaml
     return yaml.safe_load(path.read_text())
@@ -140,8 +130,8 @@ def workloads() -> list[dict]:
     for name in RECORDINGS:
         path = recorded.unpack(ROOT, name)
         drive = recorded.provenance(ROOT, name)["drive"]["export_bytes"]
-        out.append({"workload": name, "path": path, "kind": "recording", "slice": parse_size(sw["ftl.hot.slice_size"]),
-                    "period_ns": parse_time_ns(sw["ftl.hot.period"]), "drive": drive})
+        out.append({"workload": name, "path": path, "kind": "recording", "slice": size_bytes(sw["ftl.hot.slice_size"]),
+                    "period_ns": time_ns(sw["ftl.hot.period"]), "drive": drive})
     for name, file in TRACES.items():
         path = ROOT / "traces" / file
         t, off, ln, span = read_writes(path)

@@ -151,7 +151,7 @@ def row_of(d, wl, pol, large, wall_s):
 def analyse_lifetimes(log, namespace):
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     import streams_lifetimes as sl
-    return sl.analyse(log, sl.size(namespace), 4096, 8)
+    return sl.analyse(log, sl.size_bytes(namespace), 4096, 8)
 
 
 def collect(out, large):

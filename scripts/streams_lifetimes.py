@@ -27,15 +27,10 @@ import csv
 import json
 import math
 import sys
+from pathlib import Path
 
-UNITS = {"": 1, "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
-
-
-def size(text):
-    for u in ("GiB", "MiB", "KiB", "B"):
-        if text.endswith(u):
-            return int(float(text[: -len(u)]) * UNITS[u])
-    return int(text)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "explore"))
+from ssdvp_explore.units import size_bytes  # noqa: E402
 
 
 def death_class(d, lbas, classes):
@@ -118,7 +113,7 @@ def main():
     ap.add_argument("--classes", type=int, default=8, help="death classes (ftl.hot.classes)")
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
     a = ap.parse_args()
-    r = analyse(a.log, size(a.namespace), size(a.lba_size), a.classes)
+    r = analyse(a.log, size_bytes(a.namespace), size_bytes(a.lba_size), a.classes)
     if a.json:
         print(json.dumps(r, indent=1))
         return

@@ -4,12 +4,12 @@ against `double` on the same drive history; and the rows of docs/results/overvie
 and verdict is computed here from the sweep's table."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pandas as pd
 
 from ..stats import fmt_ci, mean_ci
+from ..units import quantity
 from functools import partial
 
 from . import (Page, closing, markdown_table, opening, overview_row, own_figure, recording_line, register, saturated,
@@ -51,16 +51,6 @@ OVERVIEW = [("waf", "ftl.waf"), ("waf_change_pct", "d_waf"), ("erases", "ftl.era
             ("resp_rel", "resp_rel"), ("ctrl_cpu_s", "cpu.compute_s"), ("host_cpu_s", "host_cpu_s"),
             ("dram_mib", "dram_mib"), ("flash_gib", "flash_gib")]
 
-_UNIT = {"": 1, "B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "KB": 1e3, "MB": 1e6, "GB": 1e9,
-         "ps": 1e-12, "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1}
-
-
-def _num(v) -> float:
-    """'8KiB' -> 8192, '2us' -> 2e-6, '4' -> 4 (the config's sizes and times as the table echoes them)."""
-    m = re.fullmatch(r"\s*([0-9.eE+-]+)\s*([A-Za-z]*)\s*", str(v))
-    return float(m.group(1)) * _UNIT[m.group(2)] if m and m.group(2) in _UNIT else float("nan")
-
-
 def technique(r) -> str:
     """The technique a row's configuration is (the sweep's cases, one each)."""
     c = lambda k: str(r.get("config." + k, ""))  # noqa: E731
@@ -85,16 +75,16 @@ def _label(table: pd.DataFrame) -> pd.DataFrame:
     df["seed"] = df["config.precondition.seed"]
     rc, wc = df["latency_us.read.count"].fillna(0), df["latency_us.write.count"].fillna(0)
     df["resp_us"] = (rc * df["latency_us.read.mean"].fillna(0) + wc * df["latency_us.write.mean"].fillna(0)) / (rc + wc)
-    page = df["config.flash.page_size"].map(_num)
+    page = df["config.flash.page_size"].map(quantity)
     df["flash_gib"] = (df["flash.programs"].fillna(0) + df["flash.reads"].fillna(0)) * page / 2**30
     df["dram_mib"] = df["ftl.dram_bytes"] / 2**20
     pred = df["host.predictor.cpu.total_s"].fillna(0) if "host.predictor.cpu.total_s" in df else 0.0
-    det = (df["trim.classifications"].fillna(0) * df["config.host.detector.cpu_cost"].map(_num)
+    det = (df["trim.classifications"].fillna(0) * df["config.host.detector.cpu_cost"].map(quantity)
            if "trim.classifications" in df else 0.0)
     df["host_cpu_s"] = pred + det
     # the victims' mean invalid share at choice: what GC did not have to move, exactly (relocated LBAs over the
     # victims' LBAs in the timed part)
-    per_block = df["config.flash.pages_per_block"].astype(float) * page / df["config.nvme.lba_size"].map(_num)
+    per_block = df["config.flash.pages_per_block"].astype(float) * page / df["config.nvme.lba_size"].map(quantity)
     df["victim_invalid_pct"] = 100 * (1 - df["ftl.gc_lba_writes"] / (df["ftl.gc_runs"] * per_block))
     base = df[df["technique"] == BASE].set_index(["workload", "seed"])
     for col, out in (("ftl.waf", "d_waf"), ("resp_us", "resp_rel"), ("latency_us.write.p9999", "wp9999_rel"),
