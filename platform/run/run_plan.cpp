@@ -33,6 +33,8 @@ RunPlan RunPlan::read(Config& cfg, RunEntry entry) {
   p.detector_tree = !cfg.get_string("host.detector.tree").empty();
   p.time_limit = cfg.get_time_ps("host.time_limit") != 0;
   p.files_loops = cfg.get_u64("host.files.loops") != 0;
+  p.loops = cfg.get_u64("workload.loops");
+  p.loop_gap = cfg.get_time_ps("workload.loop_gap") != 0;
   p.lba_wrap = cfg.get_bool("host.lba_wrap");
   for (const char* k : {"flash.fault.program_fail_rate", "flash.fault.erase_fail_rate", "flash.ecc.rber",
                         "flash.ecc.rber_per_pe", "flash.ecc.rber_per_hour", "flash.ecc.rber_per_read"})
@@ -139,6 +141,10 @@ const PlanRule kRules[] = {
      "discard sends a trace's discards as recorded: use workload.trace_discards: send",
      "workload.source=trace workload.trace_discards=hold host.trim.policy=discard",
      [](P p) { return single(p) && p.hold_discards && p.trim_policy == "discard"; }},
+    // A looped trace's quiet time between passes (host/workload/looped.cpp).
+    {"workload.loop_gap", true, "needs workload.source: trace with workload.loops other than 1",
+     "it is the quiet time between the passes of a looped trace", "workload.source=trace workload.loop_gap=1s",
+     [](P p) { return single(p) && !flows(p) && p.loop_gap && (p.source != "trace" || p.loops == 1); }},
     // ssdvp serve: the requests come from NBD clients.
     {"host.time_limit", false, "ssdvp serve", "the requests come from clients", "ssdvp serve host.time_limit=1s",
      [](P p) { return p.entry == RunEntry::serve && p.time_limit; }},

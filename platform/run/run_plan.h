@@ -43,6 +43,8 @@ struct RunPlan {
   bool time_limit = false;           // host.time_limit > 0
   bool files_loops = false;          // host.files.loops > 0
   bool lba_wrap = true;              // host.lba_wrap
+  uint64_t loops = 1;                // workload.loops
+  bool loop_gap = false;             // workload.loop_gap > 0
   // What interrupts it.
   PowerKeys power;  // power.cut_at, power.cuts, ...
   // The media-fault model's keys that are set (a saved drive does not carry its state).
