@@ -56,7 +56,7 @@ class Row:
     render: list[str] = field(default_factory=list)    # script pages: render-only argv
     deps: list[str] = field(default_factory=list)      # paths whose change makes the data stale
     why: str = ""                   # pending: what is missing to render from committed data
-    wall: tuple[str, str] | None = None  # (file in the page's folder, column): each run's recorded wall time
+    wall: tuple[str, str] | None = None  # (file in the page's folder, or a glob; column): each run's wall time
 
 
 def _explore(name: str, sweep: str, cost: str = "") -> Row:
@@ -69,9 +69,11 @@ def recorded_cost(row: Row) -> str:
     import csv
     if not row.wall:
         return row.cost or "not measured"
-    try:
-        with open(RESULTS / row.name / row.wall[0], newline="") as f:
-            w = [float(r[row.wall[1]]) for r in csv.DictReader(f) if r.get(row.wall[1]) not in (None, "")]
+    w = []
+    try:  # the file may be a glob (a page made in parts: one file per part)
+        for path in sorted((RESULTS / row.name).glob(row.wall[0])):
+            with open(path, newline="") as f:
+                w += [float(r[row.wall[1]]) for r in csv.DictReader(f) if r.get(row.wall[1]) not in (None, "")]
     except (OSError, KeyError, ValueError):
         w = []
     if not w or not sum(w):
@@ -102,6 +104,11 @@ ROWS = [
     _explore("haml-recorded-sens", "explore/sweeps/haml-recorded-sens.yaml"),
     _explore("techniques", "explore/sweeps/techniques.yaml"),
     _explore("techniques-closed", "explore/sweeps/techniques-closed.yaml"),
+    Row("live-vs-replay", "script", "python3 scripts/live_vs_replay.py",
+        render=["{python}", "scripts/live_vs_replay.py", "--render", "{data}/live-vs-replay", "--page",
+                "{out}/live-vs-replay.md"],
+        deps=SIM + ["scripts/live_vs_replay.py", "scripts/workloads/"], wall=("*/live.csv", "wall_s"),
+        cost="live runs take the guest's wall time, one at a time; the replays are the rest"),
     Row("overview", "script", "python3 scripts/overview.py", "render only: 0.1 s (measured)",
         render=["{python}", "scripts/overview.py", "--data", "{data}", "--out", "{out}"],
         deps=["scripts/overview.py", "explore/ssdvp_explore/pages/techniques.py",
@@ -241,10 +248,10 @@ def check(out: Path | None = None, only: list[str] | None = None) -> int:
                                                      f"{got} (rendered from data)", n=1))[:40])
             errors.append(f"{name}.md differs from its rendering from docs/results/{name}/ (edited by hand, or "
                           f"the renderer changed: re-render with `scripts/results_pages.py render {name}`):\n{diff}")
-        prov = prov_mod.read(RESULTS / name)
-        if prov is None and row.wall:
+        provs = provenances(name)
+        if not provs and row.wall:
             notes.append(f"{name}: its data has no provenance.json (made before provenance was recorded)")
-        if prov is not None:
+        for prov in provs:
             for p in prov_mod.problems(prov):
                 errors.append(f"{name}: its data is not reproducible as is: {p}")
     if not out:
@@ -259,11 +266,26 @@ def check(out: Path | None = None, only: list[str] | None = None) -> int:
     return 1 if errors else 0
 
 
-def data_commit(name: str) -> tuple[str | None, str]:
-    """(commit the page's data was made at, where that was read from)."""
+def provenances(name: str) -> list[dict]:
+    """The provenance records of a page's data: its folder's, or, for a page whose parts are made by separate
+    commands (one subfolder each, e.g. live-vs-replay's studies), each subfolder's."""
     prov = prov_mod.read(RESULTS / name)
-    if prov and prov.get("commit"):
-        return prov["commit"], "provenance.json"
+    if prov is not None:
+        return [prov]
+    folder = RESULTS / name
+    subs = sorted(d for d in folder.iterdir() if d.is_dir()) if folder.is_dir() else []
+    return [p for p in (prov_mod.read(d) for d in subs) if p is not None]
+
+
+def data_commit(name: str) -> tuple[str | None, str]:
+    """(commit the page's data was made at (the oldest, if its parts were made apart), where that was read from)."""
+    provs = [p for p in provenances(name) if p.get("commit")]
+    if provs:
+        if len(provs) == 1:
+            return provs[0]["commit"], "provenance.json"
+        behind = lambda c: int(prov_mod.git(ROOT, "rev-list", "--count", f"{c}..HEAD") or 0)  # noqa: E731
+        oldest = max((p["commit"] for p in provs), key=behind)
+        return oldest, f"the oldest of {len(provs)} provenance.json"
     md = RESULTS / f"{name}.md"
     m = re.search(r"(?:source tree: commit|ssdvp \S*\+)([0-9a-f]{7,40})", md.read_text()) if md.exists() else None
     if m:
@@ -292,7 +314,7 @@ def status() -> int:
         changed = prov_mod.git(ROOT, "diff", "--name-only", commit, "HEAD", "--", *row.deps) if row.deps else ""
         files = [f for f in (changed or "").splitlines() if f]
         what = "no" if not files else f"yes, {len(files)} files ({', '.join(sorted({f.split('/')[0] for f in files}))})"
-        flag = "" if src == "provenance.json" else f" [commit from {src}]"
+        flag = "" if src.endswith("provenance.json") else f" [commit from {src}]"
         print(f"{name:24s} {row.kind:8s} {commit[:12]:12s} {behind:>6s}  {what}{flag}")
     return 0
 

@@ -225,7 +225,7 @@ def main() -> None:
           "The guest runs under TCG (qemu's emulator: nested KVM does not boot on these machines), so the "
           "recording costs wall time in proportion to the application's CPU work, not to the bytes: the "
           "rate column is what the drive took per minute of the guest's wall time (boot, mkfs and e2fsck "
-          "included), measured on a 2-core machine shared with other jobs. The issue's full size is a 4 GiB "
+          "included), measured on a 2-core machine shared with other jobs. The full size aimed at is a 4 GiB "
           "drive with two drive-writes (8 GiB); a recording made smaller states it here, with the full "
           "size's cost at the measured rate.", "",
           "| workload | drive | job parameters | written | guest wall time | MiB / wall minute "
@@ -265,7 +265,7 @@ def main() -> None:
           "appends of mean 16 KiB) and its fsync points (varmail's two per loop), and Filebench's rule that "
           "two threads never work on one file at once. It differs in: a run is a number of loops, not a "
           "duration; its random choices are its own (seeded); an append is uniform in 1 B .. 2 x the mean "
-          "(Filebench: up to the I/O size); the file count is scaled to the data set the issue asks for "
+          "(Filebench: up to the I/O size); the file count is scaled to the data set aimed at "
           "(half the drive), not Filebench's 10,000 / 1,000 / 1,000 files.", "",
           "## Not recorded here, and what it would cost", "",
           "| workload | status | cost measured or projected |", "|---|---|---|",
@@ -276,7 +276,7 @@ def main() -> None:
            "the guest, sysbench's OLTP write-heavy mix) | an application at least as CPU-bound as db_bench: "
            f"8 GiB of writes would take about {rdb} |")]
     L += ([] if "rocksdb" in rate else [
-              "| `rocksdb` | the job runs (a small run passed every step), but both attempts at the issue's floor "
+              "| `rocksdb` | the job runs (a small run passed every step), but both attempts at the 1 GiB floor "
               "(1 GiB drive, data set 55 % of it) failed in db_bench's overwrite phase, most likely out of space "
               "for compaction: with db_bench's default compaction sizes in the first overwrite (the error was not "
               "kept), with 16 MiB memtables at 460,000 of 581,000 overwrites, where Debian's db_bench (built "
@@ -293,10 +293,11 @@ def main() -> None:
               f"CPU on one vCPU: about twice {rdb} |"])
     L += ([] if "dbench" in rate else ["| `dbench` | packaged (4.0), in the `full` set; no job yet | not measured |"])
     L += [
-          "| 4 GiB versions of the 1 GiB recordings | recorded at 1 GiB (the issue's floor) to fit the "
+          "| 4 GiB versions of the 1 GiB recordings | recorded at 1 GiB (the floor: never below 1 GiB and two drive-writes) to fit the "
           "session | the table above: '8 GiB would take' |",
-          "| live application vs its replay under two placements (issue 32, section 3) | not done | two "
-          "recordings of one workload per placement, so twice its wall time above |", ""]
+          "| live application vs its replay under several placements | done for `fio-journal` (three "
+          "techniques) and `mariadb-oltp` (`none`, `lstm`): [live-vs-replay.md](live-vs-replay.md) | each "
+          "live run is one recording's wall time, paced |", ""]
     Path(a.out).write_text("\n".join(L))
     print(f"wrote {a.out}")
 
