@@ -78,7 +78,15 @@ void HostDriver::refill() {
 }
 
 bool HostDriver::next_request(host::IoRequest& io) {
-  if (live_src_) return live_src_->poll(io, now_ps() - pacer_.t0());
+  if (live_src_) {
+    if (!live_src_->poll(io, now_ps() - pacer_.t0())) return false;
+    if (live_feed_ && live_layers_ && live_layers_ != live_feed_) {
+      const host::IoRequest arrived = io;
+      live_feed_->put(io);
+      if (!live_layers_->next(io)) io = arrived;  // a layer never drops a live request: the client awaits its reply
+    }
+    return true;
+  }
   if (prefetch_.need()) {
     refill_ev_.notify();
     wait(refilled_ev_);

@@ -161,7 +161,13 @@ class HostDriver : public sc_core::sc_module {
   // workload (the file-level host's TRIMs) wants 1.
   void set_prefetch(size_t n) { prefetch_.set_depth(n); }
   // A live source (the NBD export) instead of the workload; see live_source.h.
-  void set_live(LiveSource* s) { live_src_ = s; }
+  // With feed and layers (the run's workload chain around feed), each live
+  // request passes through the layers, which may tag it (streams).
+  void set_live(LiveSource* s, LiveFeed* feed = nullptr, host::Workload* layers = nullptr) {
+    live_src_ = s;
+    live_feed_ = feed;
+    live_layers_ = layers;
+  }
   // nvme.command_set zns: zones of 2^zone_bits LBAs, zone_cap writable; a
   // trim becomes a Zone Management Send Reset of each zone it touches, and
   // the scoreboard forgets the whole zone (zns_host.cpp).
@@ -300,6 +306,8 @@ class HostDriver : public sc_core::sc_module {
   bool handle_completions();
   RequestPrefetch prefetch_;
   LiveSource* live_src_ = nullptr;
+  LiveFeed* live_feed_ = nullptr;          // the innermost of live_layers_
+  host::Workload* live_layers_ = nullptr;  // the run's workload layers around live_feed_
   sc_core::sc_event refill_ev_, refilled_ev_;
   gcdetect::BlockStats block_;
   gcdetect::BlockStats* block_feed_ = &block_;  // where start/done are counted

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include <systemc>
 
@@ -34,6 +35,35 @@ class LiveSource {
   virtual void on_write_tokens(uint64_t tag, uint64_t lba, const uint32_t* tokens, uint32_t n) = 0;
   virtual void on_read_tokens(uint64_t tag, uint64_t lba, const uint32_t* tokens, uint32_t n) = 0;
   virtual void on_complete(uint64_t tag, bool error, uint64_t arrival_ps, uint64_t done_ps) = 0;
+};
+
+// The innermost workload of a live run (ssdvp serve): the one request the
+// live source has just handed over, so that the workload layers a run wraps
+// around its workload (run_component.cpp: the journal, random, AutoStream and
+// LSTM stream layers, the stream log) see and tag live requests as they do a
+// trace's. The host driver puts each polled request in and takes it out
+// through the layers at once.
+class LiveFeed : public host::Workload {
+ public:
+  void put(const host::IoRequest& io) {
+    io_ = io;
+    full_ = true;
+  }
+  bool next(host::IoRequest& out) override {
+    if (!full_) return false;
+    out = io_;
+    full_ = false;
+    ++stats_.records;
+    return true;
+  }
+  void rewind() override { full_ = false; }
+  std::string describe() const override { return "live requests"; }
+  const host::WorkloadStats& stats() const override { return stats_; }
+
+ private:
+  host::IoRequest io_{};
+  bool full_ = false;
+  host::WorkloadStats stats_{};
 };
 
 }  // namespace ssdvp

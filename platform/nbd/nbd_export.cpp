@@ -657,7 +657,7 @@ ServeResult serve(Config& cfg, const std::string& listen, const std::string& rec
   Simulation sim(cfg, RunEntry::serve);  // the plan refuses what clients replace (run_plan.cpp)
   const uint32_t lba = sim.soc().lba_size();
   NbdExport ex("nbd", cfg, sim.soc().logical_lbas() * lba, lba);
-  sim.host().set_live(&ex);
+  sim.host().set_live(&ex, sim.live_feed(), sim.live_workload());
   ex.listen(listen);
   ex.set_record(record);
   g_export.store(&ex);

@@ -154,6 +154,11 @@ const PlanRule kRules[] = {
     {"precondition.workload_fraction", false, "ssdvp serve", "the requests come from clients",
      "ssdvp serve precondition.workload_fraction=0.5",
      [](P p) { return p.entry == RunEntry::serve && p.keys.wl_fraction > 0; }},
+    {"host.streams", false, "ssdvp serve (oracle)", "the oracle reads the whole workload ahead; a client's is unknown",
+     "ssdvp serve host.streams=oracle", [](P p) { return p.entry == RunEntry::serve && p.streams == "oracle"; }},
+    {"workload.trace_discards", false, "ssdvp serve", "a client's discards are answered as they come",
+     "ssdvp serve workload.source=trace workload.trace_discards=hold",
+     [](P p) { return p.entry == RunEntry::serve && p.hold_discards; }},
     // Saved drives (docs/state.md).
     {"--save-state/--load-state", false, "array.level", "a saved drive is one SSD", "array.level=raid5 --save-state",
      [](P p) { return p.entry == RunEntry::array && saved(p); }},

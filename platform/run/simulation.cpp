@@ -90,7 +90,13 @@ void Simulation::build() {
   plan_.power.check_cost(soc_->logical_lbas());
   if (!keys_.timeline.empty())
     timeline_ = std::make_unique<Timeline>(keys_.timeline, keys_.timeline_start, keys_.timeline_len);
-  workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size(), run_->zones, &expected_requests_);
+  if (plan_.entry == RunEntry::serve) {  // live requests, through the same layers (LiveFeed)
+    auto feed = std::make_unique<LiveFeed>();
+    live_feed_ = feed.get();
+    workload_ = std::move(feed);
+  } else {
+    workload_ = make_workload(hcfg, host_lbas * soc_->lba_size(), soc_->lba_size(), run_->zones, &expected_requests_);
+  }
   for (const WorkloadLayer& l : workload_layers())
     if (l.read) l.read(*run_);
   for (const WorkloadLayer& l : workload_layers())

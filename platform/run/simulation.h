@@ -77,6 +77,10 @@ class Simulation {
   // Events written to the timeline (0 when timeline.file is empty).
   uint64_t run_timeline_events() const;
   HostDriver& host() { return *host_; }
+  // ssdvp serve: the innermost workload live requests are put into, and the
+  // workload layers around it (HostDriver::set_live).
+  LiveFeed* live_feed() { return live_feed_; }
+  host::Workload* live_workload() { return workload_.get(); }
   Scoreboard& scoreboard() { return *sb_; }
 
   // Writes summary.json and timeseries.csv into dir atomically (temporary
@@ -106,6 +110,7 @@ class Simulation {
   std::unique_ptr<Scoreboard> sb_;
   std::unique_ptr<HostDriver> host_;
   std::unique_ptr<host::Workload> workload_;
+  LiveFeed* live_feed_ = nullptr;  // ssdvp serve: the innermost of workload_
   std::unique_ptr<host::Workload> timed_;
   std::unique_ptr<Timeline> timeline_;
   std::unique_ptr<DeviceState> device_;  // per-die figures, spare factor

@@ -46,7 +46,15 @@ class Server {
       ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
       ::_exit(127);
     }
-    for (int i = 0; i < 600 && !fs::exists(sock_); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    for (int i = 0; i < 600 && !fs::exists(sock_); ++i) {
+      int st = 0;
+      if (::waitpid(pid_, &st, WNOHANG) == pid_) {  // refused its config: exited without listening
+        pid_ = -1;
+        early_exit_ = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
   }
   ~Server() {
     if (pid_ > 0) {
@@ -56,6 +64,7 @@ class Server {
   }
   const fs::path& sock() const { return sock_; }
   int wait_exit(bool terminate) {
+    if (pid_ <= 0) return early_exit_;
     if (terminate) ::kill(pid_, SIGTERM);
     int st = 0;
     for (int i = 0; i < 1200; ++i) {  // at most a minute
@@ -73,6 +82,7 @@ class Server {
  private:
   fs::path dir_, sock_;
   pid_t pid_ = -1;
+  int early_exit_ = -2;  // the exit status when it ended before listening
 };
 
 bool read_n(int fd, void* p, size_t n) {
@@ -263,6 +273,46 @@ TEST(NbdServe, BytesReadBackAsWrittenAndBadRequestsGetTheirErrors) {
   EXPECT_EQ(j["nbd"]["rejected"]["beyond the end of the export"], 2);
   EXPECT_EQ(j["nbd"]["fua_flushes"], 2);
   EXPECT_GT(j["host"]["flushes"].get<uint64_t>(), 2u);
+}
+
+// A client's writes go through the run's workload layers as a trace's do:
+// with host.streams set, the drive sees them on streams (ssdvp serve used to
+// pass live requests around the layers, so every write arrived untagged).
+TEST(NbdServe, StreamLayersTagLiveWrites) {
+  const fs::path d = scratch("streams");
+  Server srv(d, "--set host.streams=random --set ftl.placement.policy=stream --set ftl.hot.classes=4");
+  Client c(srv.sock());
+  ASSERT_TRUE(c.go()) << srv.err();
+  const auto a = random_bytes(4096, 7);
+  for (uint64_t i = 0; i < 64; ++i) EXPECT_EQ(c.cmd(CMD_WRITE, (i * 37 % 4096) << 12, 4096, 0, a.data()), 0u);
+  EXPECT_EQ(c.cmd(CMD_FLUSH, 0, 0), 0u);
+  c.disc();
+  ASSERT_EQ(srv.wait_exit(false), 0) << srv.err();
+  const auto j = srv.summary();
+  EXPECT_EQ(j["integrity"]["mismatches"], 0);
+  // class_by_stream[class][stream]: writes by the class they went to and the stream they came on (0: none)
+  const auto& by = j["placement"]["class_by_stream"];
+  ASSERT_EQ(by.size(), 4u) << j["placement"].dump();
+  std::vector<uint64_t> per_stream(by[0].size(), 0);
+  for (const auto& row : by)
+    for (size_t s = 0; s < row.size(); ++s) per_stream[s] += row[s].get<uint64_t>();
+  EXPECT_EQ(per_stream[0], 0u) << by.dump();  // none untagged
+  uint64_t tagged = 0, streams_used = 0;
+  for (size_t s = 1; s < per_stream.size(); ++s) {
+    tagged += per_stream[s];
+    streams_used += per_stream[s] > 0;
+  }
+  EXPECT_EQ(tagged, 64u) << by.dump();
+  EXPECT_GE(streams_used, 3u) << by.dump();  // random over streams 1..4
+}
+
+// The oracle reads the whole workload ahead: a client's is not known, so
+// serve refuses it by name.
+TEST(NbdServe, OracleStreamsAreRefused) {
+  const fs::path d = scratch("oracle");
+  Server srv(d, "--set host.streams=oracle --set ftl.placement.policy=stream --set ftl.hot.classes=4");
+  EXPECT_NE(srv.wait_exit(false), 0);
+  EXPECT_NE(srv.err().find("host.streams"), std::string::npos) << srv.err();
 }
 
 TEST(NbdServe, OptionNegotiation) {
