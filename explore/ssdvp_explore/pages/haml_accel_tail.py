@@ -112,10 +112,25 @@ def _findings(df: pd.DataFrame) -> list[str]:
         cpu = df[(df[PERIOD] == period) & (df[ENGINE] == "software")]["cluster_ms"]
         acc = df[(df[PERIOD] == period) & (df[ENGINE] == "accel")]["cluster_ms"]
         if len(cpu) and len(acc):
+            per = _per_period(df, period)
             out.append(f"- T = {period}: the clustering took {cpu.min():.0f}-{cpu.max():.0f} ms of controller CPU a "
                        f"run on the CPU, {acc.min():.0f}-{acc.max():.0f} ms with the accelerator (what stays on the "
-                       "CPU: closing the period's slices and programming the unit).")
+                       "CPU: closing the period's slices and programming the unit)"
+                       + (f"; on the CPU one period's clustering holds the controller for: {per}." if per else "."))
     return out
+
+
+def _per_period(df: pd.DataFrame, period: str) -> str:
+    """The CPU's clustering time per period, per workload (periods: the accelerator runs' jobs, one a period)."""
+    parts = []
+    for wl in sorted(df["workload"].unique()):
+        g = df[(df["workload"] == wl) & (df[PERIOD] == period)]
+        sw, hw = g[g[ENGINE] == "software"], g[g[ENGINE] == "accel"]
+        if sw.empty or "accel.jobs" not in hw or not hw["accel.jobs"].mean():
+            continue
+        parts.append(f"{wl} {sw['cluster_ms'].mean() / hw['accel.jobs'].mean():.0f} ms (its write p99.99 "
+                     f"{sw['latency_us.write.p9999'].mean() / 1000:.0f} ms, read {sw['latency_us.read.p9999'].mean() / 1000:.0f} ms)")
+    return ", ".join(parts)
 
 
 def _fig(df: pd.DataFrame, out: Path):
