@@ -112,8 +112,9 @@ ROWS = [
         why="the page text is written by hand around the committed sweep CSVs; no renderer"),
     Row("calibration", "pending", "bash scripts/calibrate.sh", deps=SIM + ["iss/", "scripts/calibrate.py"],
         why="scripts/calibrate.py renders from its runs only; the cost table is not committed as data"),
-    Row("dftl", "pending", "python3 scripts/dftl.py build", deps=SIM + ["scripts/dftl.py"],
-        why="no committed data (only dftl.png); the script renders from its runs"),
+    Row("dftl", "script", "python3 scripts/dftl.py",
+        render=["{python}", "scripts/dftl.py", "--render", "{data}/dftl", "--page", "{out}/dftl.md"],
+        deps=SIM + ["scripts/dftl.py", "scripts/runpoint.py"], wall=("results.csv", "wall_s")),
     Row("fidelity", "pending", "bash scripts/fidelity.sh", deps=SIM + ["scripts/fidelity.py", "reference/"],
         why="the committed fidelity.csv predates the page (no one-frontier rows, no oldest-block-first "
             "column) and a paragraph was added by hand; `fidelity.py --render docs/results` works once "
