@@ -119,8 +119,11 @@ ROWS = [
         why="the committed fidelity.csv predates the page (no one-frontier rows, no oldest-block-first "
             "column) and a paragraph was added by hand; `fidelity.py --render docs/results` works once "
             "scripts/fidelity.sh has rerun (it now commits queueing.txt and provenance.json too)"),
-    Row("flash-features", "pending", "bash scripts/flash-features.sh", deps=SIM + ["scripts/flash_features.py"],
-        why="no committed data (only figures)"),
+    Row("flash-features", "script", "bash scripts/flash-features.sh",
+        render=["{python}", "scripts/flash_features.py", "--render", "{data}/flash-features", "--page",
+                "{out}/flash-features.md"],
+        deps=SIM + ["scripts/flash_features.py", "scripts/flash_features_page.md.in", "scripts/runpoint.py"],
+        wall=("results.csv", "wall_s")),
     Row("flows", "script", "python3 scripts/flows_experiment.py",
         render=["{python}", "scripts/flows_experiment.py", "--render", "{data}/flows", "--page", "{out}/flows.md"],
         deps=SIM + ["scripts/flows_experiment.py", "scripts/runpoint.py"], wall=("results.csv", "wall_s")),
