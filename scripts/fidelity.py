@@ -248,9 +248,9 @@ def main(argv: list[str]) -> int:
                                 skip=["docs/results/"], wall_s=wall)
         prov_mod.write(prov, figdir)
     load = prov.get("load") if prov else None
-    cost = (f"{len(runs)} parts ({', '.join(runs.part)}), one at a time: {wall:,.0f} s of wall time "
-            "as fidelity/runs.csv records it" if runs is not None else "the wall time is not recorded")
-    cost += (f", load average {load[0]:g} / {load[1]:g} / {load[2]:g} on {prov.get('cpus') or '?'} CPUs"
+    cost = (f"its {len(runs)} parts ({', '.join(runs.part)}) ran one at a time in {wall:,.0f} s of wall time "
+            "as fidelity/runs.csv records it" if runs is not None else "its wall time is not recorded")
+    cost += (f", at load average {load[0]:g} / {load[1]:g} / {load[2]:g} on {prov.get('cpus') or '?'} CPUs"
              if load else "")
     tmpl = (Path(__file__).with_name("fidelity_page.md.in")).read_text()
     page = tmpl.format(command=COMMAND, cost=cost, uniform=uniform_table(df), skewed=skewed_table(df),
