@@ -572,10 +572,10 @@ def small_rows_from_csv(doc):
 def floor_table(by):
     """fio with AutoStream under each rule at the host floor (room: the main table's row)."""
     L = ["| `ftl.write.at_floor` | WAF | write mean (us) | write p99.99 (us) | write stalls |", "|---|---|---|---|---|"]
-    for rule, pol in (("wait", "autostream@wait"), ("pass", "autostream@pass"), ("room (the default)", "autostream")):
+    for rule, pol in (("`wait`", "autostream@wait"), ("`pass`", "autostream@pass"), ("`room` (the default)", "autostream")):
         r = by.get(("fio", pol))
         if r:
-            L.append(f"| `{rule}` | {r['waf']:.3f} | {r['w_mean']:.1f} | {r['w_p9999']:.0f} | {r['stalls']} |")
+            L.append(f"| {rule} | {r['waf']:.3f} | {r['w_mean']:.1f} | {r['w_p9999']:.0f} | {r['stalls']} |")
     return "\n".join(L)
 
 
@@ -648,7 +648,7 @@ def write_doc(args, rows, by, wls, pols, large_rows, data):
                 A(f"| {w} | {n} | {r['waf']:.3f} | {pct(r['waf'], base['waf']) if base and p != 'none' else ''} | "
                   f"{r['stalls']} | {r['w_p9999']:.0f} |")
     A("\n![WAF](streams/waf.svg)\n\n![p99.99 write latency](streams/p9999.svg)\n")
-    life = [r for r in rows if r.get("life")]
+    life = [r for r in rows if r.get("life") and r["policy"] not in FLOOR]  # the floor rules: their own table
     if life:
         A("### How well the streams separate data by lifetime\n")
         A("Every write's stream ID is logged (`--set host.streams_log=FILE`) and scored against the data's real "
