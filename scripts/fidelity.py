@@ -3,7 +3,8 @@
 test's output (scripts/fidelity.sh runs all three).
 
     fidelity.py fidelity.csv queueing.txt docs/results
-    fidelity.py --render docs/results [OUT]   # from the committed data only (fidelity/fidelity.csv, queueing.txt)
+    fidelity.py --render docs/results [OUT]   # from the committed data only (fidelity/fidelity.csv, queueing.txt,
+                                              # runs.csv: each part's wall time)
 """
 from __future__ import annotations
 
@@ -230,20 +231,31 @@ def main(argv: list[str]) -> int:
     df = pd.read_csv(csv, keep_default_na=True)
     figdir = results / "fidelity"
     figs = plots(df, figdir)
+    runs_csv = csv.parent / "runs.csv"   # each part's wall time (scripts/fidelity.sh)
+    runs = pd.read_csv(runs_csv) if runs_csv.exists() else None
+    if runs is not None and runs_csv.resolve() != (figdir / "runs.csv").resolve():
+        runs.to_csv(figdir / "runs.csv", index=False)
     if csv.resolve() != (figdir / "fidelity.csv").resolve():
         df.to_csv(figdir / "fidelity.csv", index=False)
     q = [ln for ln in queueing.read_text().splitlines()
          if any(k in ln for k in ("IOPS", "mean in system", "M/D/1"))]
     if queueing.resolve() != (figdir / "queueing.txt").resolve():
         (figdir / "queueing.txt").write_text("\n".join(q) + "\n")   # the lines the page quotes: its data
-    tmpl = (Path(__file__).with_name("fidelity_page.md.in")).read_text()
-    page = tmpl.format(command=COMMAND, uniform=uniform_table(df), skewed=skewed_table(df), findings=findings(df),
-                       side=side_by_side(df), queueing="\n".join(q), parity=figs[0], by_case=figs[1], dchoices=figs[2])
+    wall = float(runs.wall_s.sum()) if runs is not None else None
     if prov is None:   # a run: record how its data was made
         build = Path(os.environ.get("BUILD_DIR", Path(__file__).resolve().parent.parent / "build"))
         prov = prov_mod.collect(build / "platform" / "ssdvp", COMMAND, Path(__file__).resolve().parent.parent,
-                                skip=["docs/results/"])
+                                skip=["docs/results/"], wall_s=wall)
         prov_mod.write(prov, figdir)
+    load = prov.get("load") if prov else None
+    cost = (f"its {len(runs)} parts ({', '.join(runs.part)}) ran one at a time in {wall:,.0f} s of wall time "
+            "as fidelity/runs.csv records it" if runs is not None else "its wall time is not recorded")
+    cost += (f", at load average {load[0]:g} / {load[1]:g} / {load[2]:g} on {prov.get('cpus') or '?'} CPUs"
+             if load else "")
+    tmpl = (Path(__file__).with_name("fidelity_page.md.in")).read_text()
+    page = tmpl.format(command=COMMAND, cost=cost, uniform=uniform_table(df), skewed=skewed_table(df),
+                       findings=findings(df), side=side_by_side(df), queueing="\n".join(q), parity=figs[0],
+                       by_case=figs[1], dchoices=figs[2])
     page = page.rstrip("\n") + "\n\n" + prov_mod.section(prov)
     (results / "fidelity.md").write_text(page)
     print(f"wrote {results / 'fidelity.md'} and {figdir}/")

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# flash-features.sh - regenerates docs/results/flash-features.md: read tails
-# with program/erase suspend and read priority, and latency per cell type
-# (issue 21). Every run is the default job with --set overrides; runs are
-# written to out/flash-features/<name>/.
+# flash-features.sh - regenerates docs/results/flash-features/ (results.csv,
+# provenance.json) and docs/results/flash-features.md: read tails with
+# program/erase suspend and read priority, latency per cell type, multi-plane,
+# copyback. Every run is the default job (or configs/small.yaml) with --set
+# overrides; runs are written to out/flash-features/<name>/.
 #
-#   bash scripts/flash-features.sh [--section suspend|cells|multiplane|pairing|sameblock|copyback|partial] [--jobs N]
+#   bash scripts/flash-features.sh [--jobs N]     (one run at a time by default)
 #
-# Builds first (scripts/build.sh; BUILD_DIR, default build/). About a minute
-# of CPU in all.
+# Builds first (scripts/build.sh; BUILD_DIR, default build/). The page states
+# the measured cost.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}

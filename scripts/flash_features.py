@@ -1,25 +1,41 @@
 #!/usr/bin/env python3
-"""flash_features.py - runs the flash-feature experiments of issue 21 and writes
-docs/results/flash-features.md with its plots (docs/results/flash-features/).
+"""flash_features.py - runs the flash-feature experiments (program/erase suspend
+and read priority, page-type latencies, multi-plane operations, GC victim
+pairing, the same-block-index rule, copyback), keeps what the page needs in
+docs/results/flash-features/ (results.csv, one row per run with its wall time,
+and provenance.json) and writes docs/results/flash-features.md with its figures
+from that data and the text of scripts/flash_features_page.md.in.
 
-    python3 scripts/flash_features.py BUILD_DIR [--jobs N]
-        [--section suspend|cells|multiplane|pairing|sameblock|copyback|partial]
+    python3 scripts/flash_features.py [BUILD_DIR] [--jobs N]          runs everything (one at a time)
+    python3 scripts/flash_features.py --render DATA_DIR --page OUT_MD  runs nothing: the page from data
 
-Every run is `ssdvp run -c configs/default.yaml` with the --set overrides
-listed on the page; each writes out/flash-features/<name>/summary.json. The
-page is rebuilt from all summaries found, so one section can be rerun alone.
+Every run is `ssdvp run -c configs/default.yaml` (or configs/small.yaml) with
+the --set overrides listed on the page; each writes
+out/flash-features/<name>/summary.json.
 """
-import argparse
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
+import time
 
-from runpoint import load_summary, run_point, ssdvp_run
+from runpoint import (data_args, load_of, load_summary, pick, provenance_text, read_results, run_all, run_point,
+                      save_png_svg, ssdvp_run, write_provenance, write_results)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "flash-features")
-PAGE = os.path.join(ROOT, "docs", "results", "flash-features.md")
-FIGS = os.path.join(ROOT, "docs", "results", "flash-features")
+COMMAND = "python3 scripts/flash_features.py"
+TEMPLATE = os.path.join(ROOT, "scripts", "flash_features_page.md.in")
+FIGS = None  # the figures' folder: beside the page, set by main()
+# what results.csv keeps of each summary (dotted names; a trailing '.' keeps everything under it)
+KEEP = ["latency_us.read.mean", "latency_us.read.p50", "latency_us.read.p99", "latency_us.read.p999",
+        "latency_us.read.p9999", "latency_us.write.mean", "latency_us.write.p50", "latency_us.write.p99",
+        "latency_us.write.p999", "latency_us.write.p9999", "host.iops", "host.write_bytes", "host.sim_time_s",
+        "host.errors", "utilization.die_mean", "utilization.channel_mean", "ftl.waf", "ftl.write_stalls",
+        "ftl.gc_active_s", "ftl.gc_lba_writes", "ftl.erases", "ftl.gc_paired", "ftl.mp_index_fallbacks",
+        "ftl.mp_index_splits", "ftl.gc_copyback_partial", "ftl.gc_copyback_stale", "ftl.gc_copyback_capped",
+        "flash.programs", "flash.suspends", "flash.read_bypasses", "flash.multiplane_ops", "flash.copybacks",
+        "reliability.flash.reads_retried", "reliability.flash.uncorrectable_reads", "reliability.ftl.lost_lbas",
+        "integrity.reads_checked", "integrity.mismatches"]
+DATA = {}  # name -> the run's summary, rebuilt from results.csv (main)
 
 SUS = ["flash.suspend.enable=true"]
 PRIO = ["flash.read_priority=true"]
@@ -138,16 +154,52 @@ def command(build, name, sets):
     config = "configs/default.yaml"
     if sets and sets[0].startswith("@"):
         config, sets = sets[0][1:], sets[1:]
-    # the page's figures ran under pass, the default before room: pinned until it is regenerated
+    # every run sets the write path's floor rule to pass (the default is room)
     return ssdvp_run(build, config, "flash-features", name, sets + ["ftl.write.at_floor=pass"])
 
 
-def run(build, name, sets):
-    run_point(command(build, name, sets), name)
+def all_runs():
+    """Every run of the page, once each, in the page's order."""
+    out, seen = [], set()
+    for group in (SUSPEND_RUNS, CELL_RUNS, MP_RUNS, MP_BW_RUNS, PAIR_RUNS, SAME_RUNS, SAME_BW_RUNS, CB_RUNS,
+                  CB_ECC_RUNS, CB_PART_RUNS):
+        for r in group:
+            if r[0] not in seen:
+                seen.add(r[0])
+                out.append(r)
+    return out
+
+
+def run_all_points(build, jobs):
+    rows = {}
+
+    def one(r):
+        name, desc, sets = r
+        wall = run_point(command(build, name, sets), name)
+        row = {"name": name, "wall_s": round(wall, 1)}
+        row.update(pick(load_summary(OUT, name), KEEP))
+        rows[name] = row
+    todo = all_runs()
+    run_all(jobs, todo, one)
+    return [rows[r[0]] for r in todo]
+
+
+def unflatten(row):
+    """A summary-shaped dict from a results.csv row (empty cells left out)."""
+    j = {}
+    for k, v in row.items():
+        if v is None or k in ("name", "wall_s"):
+            continue
+        d = j
+        *path, last = k.split(".")
+        for p in path:
+            d = d.setdefault(p, {})
+        d[last] = v
+    return j
 
 
 def load(name):
-    return load_summary(OUT, name)
+    return DATA.get(name)
 
 
 def fmt(v, nd=1):
@@ -192,9 +244,7 @@ def plot(runs, fname, title):
     axes[1].legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5))
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    os.makedirs(FIGS, exist_ok=True)
-    fig.savefig(os.path.join(FIGS, fname), dpi=90)
-    plt.close(fig)
+    save_png_svg(plt, fig, os.path.join(FIGS, fname))
     return True
 
 
@@ -212,7 +262,7 @@ def section(build, runs, fig, title):
         lines.append(" ".join(command("build", n, s)))
     lines += ["```", ""]
     if plot([(n, j) for n, d, s, j in have], fig, title):
-        lines += [f"![{title}](flash-features/{fig})", ""]
+        lines += [f"![{title}](flash-features/{fig}.png) ([SVG](flash-features/{fig}.svg))", ""]
     return lines
 
 
@@ -310,34 +360,29 @@ def table_section(runs, head, row):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("build")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--section", choices=["suspend", "cells", "multiplane", "pairing", "sameblock", "copyback",
-                                          "partial", "all", "page"],
-                    default="all")
-    a = ap.parse_args()
-    todo = []
-    if a.section in ("suspend", "all"):
-        todo += SUSPEND_RUNS
-    if a.section in ("cells", "all"):
-        todo += CELL_RUNS
-    if a.section in ("multiplane", "all"):
-        todo += MP_RUNS + MP_BW_RUNS
-    if a.section in ("pairing", "all"):
-        todo += [r for r in PAIR_RUNS if r not in MP_RUNS + MP_BW_RUNS or a.section == "pairing"]
-    if a.section in ("sameblock", "all"):
-        todo += [r for r in SAME_RUNS + SAME_BW_RUNS if r not in MP_RUNS + MP_BW_RUNS or a.section == "sameblock"]
-    if a.section in ("copyback", "all"):
-        todo += CB_RUNS + CB_ECC_RUNS
-    if a.section in ("partial", "all"):
-        todo += [r for r in CB_PART_RUNS if r not in CB_RUNS or a.section == "partial"]
-    with ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        list(ex.map(lambda r: run(a.build, r[0], r[2]), todo))
-    with open(os.path.join(ROOT, "scripts", "flash_features_page.md.in")) as f:
+    global FIGS
+    a = data_args(__doc__, "flash-features").parse_args()
+    page_path = os.path.abspath(a.page)
+    FIGS = os.path.join(os.path.dirname(page_path), "flash-features")
+    if a.render:
+        data = a.render
+    else:
+        data = os.path.join(ROOT, "docs", "results", "flash-features")
+        t0 = time.monotonic()
+        build = os.path.join(ROOT, a.build)
+        rows = run_all_points(build, a.jobs)
+        write_results(os.path.join(data, "results.csv"), rows)
+        write_provenance(os.path.join(build, "platform", "ssdvp"), COMMAND, data, time.monotonic() - t0)
+    rows = read_results(os.path.join(data, "results.csv"))
+    DATA.clear()
+    DATA.update({r["name"]: unflatten(r) for r in rows})
+    wall = sum(r["wall_s"] for r in rows)
+    with open(TEMPLATE) as f:
         page = f.read()
-    page = page.replace("{{SUSPEND}}", "\n".join(section(a.build, SUSPEND_RUNS, "suspend.png", "Read priority and suspend")))
-    page = page.replace("{{CELLS}}", "\n".join(section(a.build, CELL_RUNS, "cells.png", "Page types")))
+    page = page.replace("{{COST}}", f"{len(rows)} runs, one at a time: {wall:,.0f} s of wall time summed as "
+                                    f"results.csv records it, {load_of(data)}")
+    page = page.replace("{{SUSPEND}}", "\n".join(section(None, SUSPEND_RUNS, "suspend", "Read priority and suspend")))
+    page = page.replace("{{CELLS}}", "\n".join(section(None, CELL_RUNS, "cells", "Page types")))
     page = page.replace("{{MULTIPLANE}}", "\n".join(mp_section(MP_RUNS)))
     page = page.replace("{{MULTIPLANE_WRITES}}", "\n".join(mp_section(MP_BW_RUNS)))
     page = page.replace("{{PAIRING}}", "\n".join(table_section(PAIR_RUNS, PAIR_HEAD, pair_row)))
@@ -346,9 +391,10 @@ def main():
     page = page.replace("{{SAMEBLOCK_WRITES}}", "\n".join(table_section(SAME_BW_RUNS, SAME_HEAD, same_row)))
     page = page.replace("{{COPYBACK_PARTIAL}}", "\n".join(table_section(CB_PART_RUNS, CB_PART_HEAD, cb_part_row)))
     page = page.replace("{{COPYBACK_ECC}}", "\n".join(table_section(CB_ECC_RUNS, CB_ECC_HEAD, cb_ecc_row)))
-    with open(PAGE, "w") as f:
+    page = page.rstrip("\n") + "\n\n" + provenance_text(data, COMMAND)
+    with open(page_path, "w") as f:
         f.write(page)
-    print("wrote", PAGE)
+    print("wrote", page_path, file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The host-level FTL's GC with and without Vector Chunk Copy (93h), timed:
-regenerates docs/results/host_ftl_gc_copy.md.
+regenerates docs/results/host_ftl_gc_copy/ (results.csv, one row per run with
+its wall time, and provenance.json) and docs/results/host_ftl_gc_copy.md.
 
 Runs build/platform/ssdvp with nvme.command_set open_channel (the firmware's
 FTL on the host over Open-Channel vector commands, docs/models/host_ftl.md)
@@ -12,7 +13,9 @@ point) and on configs/open_channel.yaml's random writes. Measures: bytes over
 the drive's PCIe link, host CPU time, GC time, WAF, throughput, fsync p99.
 
     python3 scripts/host_ftl_gc_copy.py [--bin build/platform/ssdvp] [--out out/host_ftl_gc_copy] [--time 20s]
+    python3 scripts/host_ftl_gc_copy.py --render DATA_DIR --page OUT_MD     runs nothing: the page from data
 """
+import argparse
 import os
 import sys
 import time
@@ -24,7 +27,10 @@ ROOT = os.path.dirname(ROOT)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import journal_experiment as je  # noqa: E402  (its WORKLOADS, run_summary)
 from provenance import provenance_section  # noqa: E402
+from runpoint import read_results, write_results  # noqa: E402
 from streams_experiment import pct, svg_bars  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "explore"))
+from ssdvp_explore import provenance as prov_mod  # noqa: E402  (standard library only)
 
 # ftl.write.at_floor stated: the page does not move when that default changes.
 COMMON = {"nvme.command_set": "open_channel", "ftl.write.at_floor": "pass"}
@@ -79,26 +85,68 @@ def run(binary, out, wl, arm, time_limit, reuse, extra=None, tag=""):
     return r
 
 
+def args():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build/platform/ssdvp"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "out/host_ftl_gc_copy"))
+    ap.add_argument("--time", default="20s", help="host.time_limit of the journal workloads (simulated)")
+    ap.add_argument("--reuse", action="store_true", help="take the summaries already in --out")
+    ap.add_argument("--page", default=os.path.join(ROOT, "docs/results/host_ftl_gc_copy.md"))
+    ap.add_argument("--render", metavar="DATA_DIR",
+                    help="run nothing: render the page from this folder's results.csv and provenance.json "
+                         "(docs/results/host_ftl_gc_copy is the committed one)")
+    return ap.parse_args()
+
+
+# The cause's check: held copies wait for the source reads ahead of them, so the hold should follow tR.
+TR, TR_WLS = ("5us", "80us"), ("fio-rand", "random-4k")
+
+
 def main():
-    a = je.timed_args(__doc__, "out/host_ftl_gc_copy", "docs/results/host_ftl_gc_copy.md",
-                      "host.time_limit of the journal workloads (simulated)")
-    res = {(wl, arm): run(a.bin, a.out, wl, arm, a.time, a.reuse) for wl in WORKLOADS for arm in ARMS}
-    # The cause's check: held copies wait for the source reads ahead of them, so the hold should follow tR.
-    TR, TR_WLS = ("5us", "80us"), ("fio-rand", "random-4k")
-    tr = {(wl, t, arm): run(a.bin, a.out, wl, arm, a.time, a.reuse, {"flash.timing.read": t}, f"_tR{t}")
-          for wl in TR_WLS for t in TR for arm in ("read_write", "vector_copy")}
+    a = args()
+    figs = os.path.join(os.path.dirname(os.path.abspath(a.page)), "host_ftl_gc_copy")
+    os.makedirs(figs, exist_ok=True)
+    if a.render:
+        data = a.render
+    else:
+        data = os.path.join(ROOT, "docs/results/host_ftl_gc_copy")
+        rows = []
+        for wl in WORKLOADS:
+            for arm in ARMS:
+                rows.append(dict(workload=wl, arm=arm, tR="", time=a.time,
+                                 **run(a.bin, a.out, wl, arm, a.time, a.reuse)))
+        for wl in TR_WLS:
+            for t in TR:
+                for arm in ("read_write", "vector_copy"):
+                    rows.append(dict(workload=wl, arm=arm, tR=t, time=a.time,
+                                     **run(a.bin, a.out, wl, arm, a.time, a.reuse, {"flash.timing.read": t},
+                                           f"_tR{t}")))
+        write_results(os.path.join(data, "results.csv"), rows)
+        cmd = "python3 scripts/host_ftl_gc_copy.py" + (f" --time {a.time}" if a.time != "20s" else "")
+        provenance_section(a.bin, cmd, data_dir=data, wall_s=time.monotonic() - T0)
+    rows = read_results(os.path.join(data, "results.csv"))
+    prov = prov_mod.read(data)
+    a.time = rows[0]["time"]
+    res = {(r["workload"], r["arm"]): r for r in rows if not r["tR"]}
+    tr = {(r["workload"], r["tR"], r["arm"]): r for r in rows if r["tR"]}
     for r in res.values():  # per moved LBA: link bytes and host CPU beyond the host's own writes
         r["mb_per_host_mb"] = (r["to_drive_mb"] + r["to_host_mb"]) / (r["host_lbas"] * 4096 / 1e6)
         r["gc_share"] = r["gc_s"] / r["sim_s"] if r["sim_s"] else 0.0
-    figs = os.path.join(os.path.dirname(a.page), "host_ftl_gc_copy")
-    os.makedirs(figs, exist_ok=True)
     wls = list(WORKLOADS)
     for key, title, unit in (("mb_per_host_mb", "PCIe bytes per host byte written", "bytes/byte"),
                              ("gc_s", "GC time (a victim open)", "s"), ("iops", "Throughput", "IOPS")):
         svg_bars(os.path.join(figs, f"{key}.svg"), title, wls, list(ARMS), {k: v[key] for k, v in res.items()}, unit)
     cmd = "python3 scripts/host_ftl_gc_copy.py" + (f" --time {a.time}" if a.time != "20s" else "")
+    wall = sum(r["wall_s"] for r in rows)
+    load = prov.get("load") if prov else None
+    cost = (f"{len(rows)} runs, one at a time: {wall:,.0f} s of wall time summed as results.csv records it"
+            + (f", load average {load[0]:g} / {load[1]:g} / {load[2]:g} on {prov.get('cpus')} CPUs" if load else ""))
     L = ["# Host FTL: GC by Vector Chunk Copy against read and write back", "",
-         "Regenerate (the wall time this took is in the provenance below):", "", "```sh", cmd, "```", "",
+         f"Regenerate ({cost}):", "", "```sh", "bash scripts/build.sh && " + cmd, "```", "",
+         "Render again from the committed data: `python3 scripts/host_ftl_gc_copy.py --render "
+         "docs/results/host_ftl_gc_copy --page docs/results/host_ftl_gc_copy.md`. Data: "
+         "[host_ftl_gc_copy/results.csv](host_ftl_gc_copy/results.csv) (one row per run). One point is one run "
+         "with one seed: single runs, without intervals.", "",
          "The host-level FTL ([host_ftl.md](../models/host_ftl.md)) over the drive in the open-channel "
          "personality, timed, with its GC moving valid data in one of two ways (`host.ftl.gc_copy`): "
          "**read_write**, pblk's way: each victim page with valid data is read to the host (Vector Chunk Read, "
@@ -165,10 +213,10 @@ def main():
           "| workload | tR | GC by | WAF | IOPS | against read_write | copies held / copies | "
           "mean hold per held copy (us) | GC time (s) |", "|---|---|---|---|---|---|---|---|---|"]
     for wl in TR_WLS:
-        rows = [(t, tr[(wl, t, "read_write")], tr[(wl, t, "vector_copy")]) for t in TR]
-        rows.insert(1, (f"{res[(wl, 'read_write')]['tr_us']:.0f}us", res[(wl, "read_write")],
+        trows = [(t, tr[(wl, t, "read_write")], tr[(wl, t, "vector_copy")]) for t in TR]
+        trows.insert(1, (f"{res[(wl, 'read_write')]['tr_us']:.0f}us", res[(wl, "read_write")],
                         res[(wl, "vector_copy")]))
-        for t, w, c in rows:
+        for t, w, c in trows:
             for arm, r in (("read_write", w), ("vector_copy", c)):
                 frac = r["held_copies"] / r["copies"] if r["copies"] else 0.0
                 per = r["held_copy_s"] / r["held_copies"] * 1e6 if r["held_copies"] else 0.0
@@ -217,7 +265,8 @@ def main():
           "fio-rand (which reads nothing), and what is left on the others is the host's own reads; bytes towards "
           f"the drive {span('to_drive_mb')} (only the host's own writes are left); per byte the host writes, "
           f"{res[('random-4k', 'read_write')]['mb_per_host_mb']:.1f} bytes crossed the link by read and write back "
-          f"against {res[('random-4k', 'vector_copy')]['mb_per_host_mb']:.2f} by copy on random-4k (WAF about 4.4). "
+          f"against {res[('random-4k', 'vector_copy')]['mb_per_host_mb']:.2f} by copy on random-4k (WAF "
+          f"{res[('random-4k', 'read_write')]['waf']:.1f}). "
           f"But the link is far from full in every run (at most {max(link):.0f} MB/s both ways together against "
           "`pcie.mbps` 3940 per direction), so the bytes saved buy no time here.",
           f"- **Host CPU**: {span('cpu_s')} in total (fewer host I/Os served in the slower arm are part of it). The "
@@ -262,7 +311,7 @@ def main():
           "it stays the default.",
           "- One seed per row; the functional test (`firmware_host_ftl_test`) checks the integrity and the zero "
           "GC bytes to the host on its own small drive.", ""]
-    L.append(provenance_section(a.bin, cmd, data_dir=figs, wall_s=time.monotonic() - T0))
+    L.append(prov_mod.section(prov, cmd))
     with open(a.page, "w") as f:
         f.write("\n".join(L) + "\n")
     bad = [k for k, r in res.items() if r["mismatches"] or r["error"]]

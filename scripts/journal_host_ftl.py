@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The journal/data separation experiment's four combinations, functional:
-regenerates docs/results/journal_host_ftl.md.
+regenerates docs/results/journal_host_ftl/ (results.csv, one row per run with
+its wall time, and provenance.json) and docs/results/journal_host_ftl.md.
 
 Runs build/testbench/firmware/host_ftl_journal (the file-level host's
 ext4-like journal on configs/journal.yaml; docs/models/host_ftl.md) for each
@@ -11,18 +12,27 @@ single write point or the journal on its own write point. No simulated time:
 WAF, GC moves, erases, integrity and the host FTL's CPU time by its cost table.
 
     python3 scripts/journal_host_ftl.py [--tool build/testbench/firmware/host_ftl_journal] [--drive-writes 2]
+    python3 scripts/journal_host_ftl.py --render DATA_DIR --page OUT_MD     runs nothing: the page from data
 """
 import argparse
+import csv
 import json
 import os
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from journal_experiment import WORKLOADS  # noqa: E402  (the same workloads as the timed arms)
 from provenance import provenance_section  # noqa: E402
 from streams_experiment import pct, svg_bars  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "explore"))
+from ssdvp_explore import provenance as prov_mod  # noqa: E402  (standard library only)
+
+COMMAND = "python3 scripts/journal_host_ftl.py"
+COLUMNS = ["workload", "arm", "drive_writes", "waf", "host_lbas", "gc_lbas", "pad_lbas", "journal_lbas", "erases",
+           "reads_checked", "mismatches", "host_cpu_us_per_io", "wall_s"]
 
 # name: (FTL, journal on its own write point, extra settings)
 ARMS = {
@@ -38,15 +48,33 @@ def run(tool, wl, arm, drive_writes):
     ftl, sep, extra = ARMS[arm]
     sets = dict(WORKLOADS[wl])
     sets.update(extra)
-    sets["ftl.write.at_floor"] = "pass"  # the page ran under pass, the default before room
+    sets["ftl.write.at_floor"] = "pass"  # every run under pass (the default is room)
     cmd = [tool, "-c", os.path.join(ROOT, "configs/journal.yaml"), "--arm", ftl, "--separate", str(sep),
            "--drive-writes", str(drive_writes)]
     for k, v in sets.items():
         cmd += ["--set", f"{k}={v}"]
+    t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"journal_host_ftl: {' '.join(cmd)} failed ({p.returncode}): {p.stderr.strip()}")
-    return json.loads(p.stdout)
+    r = json.loads(p.stdout)
+    row = {k: r.get(k) for k in COLUMNS}
+    row.update({"workload": wl, "arm": arm, "ftl": r["arm"], "drive_writes": drive_writes,
+                "wall_s": round(time.monotonic() - t0, 1)})
+    return row
+
+
+def read_rows(path):
+    """results.csv's rows, numbers as numbers."""
+    def num(v):
+        for t in (int, float):
+            try:
+                return t(v)
+            except ValueError:
+                pass
+        return v
+    with open(path, newline="") as f:
+        return [{k: num(v) for k, v in r.items()} for r in csv.DictReader(f)]
 
 
 def main():
@@ -54,28 +82,56 @@ def main():
     ap.add_argument("--tool", default=os.path.join(ROOT, "build/testbench/firmware/host_ftl_journal"))
     ap.add_argument("--bin", default=os.path.join(ROOT, "build/platform/ssdvp"), help="for the provenance")
     ap.add_argument("--drive-writes", type=float, default=2.0)
-    ap.add_argument("--doc", default=os.path.join(ROOT, "docs/results/journal_host_ftl.md"))
+    ap.add_argument("--page", "--doc", dest="doc", default=os.path.join(ROOT, "docs/results/journal_host_ftl.md"))
+    ap.add_argument("--render", metavar="DATA_DIR",
+                    help="run nothing: render the page from this folder's results.csv and provenance.json "
+                         "(docs/results/journal_host_ftl is the committed one)")
     args = ap.parse_args()
-    res = {}
-    for wl in WORKLOADS:
-        for arm in ARMS:
-            r = run(args.tool, wl, arm, args.drive_writes)
-            res[(wl, arm)] = r
-            print(f"{wl:18s} {arm:36s} WAF {r['waf']:.3f} erases {r['erases']} mismatches {r['mismatches']}",
-                  file=sys.stderr)
-    fig_dir = os.path.join(os.path.dirname(args.doc), "journal_host_ftl")
+    fig_dir = os.path.join(os.path.dirname(os.path.abspath(args.doc)), "journal_host_ftl")
     os.makedirs(fig_dir, exist_ok=True)
+    if args.render:
+        data = args.render
+    else:
+        data = os.path.join(ROOT, "docs/results/journal_host_ftl")
+        cmd = COMMAND + (f" --drive-writes {args.drive_writes:g}" if args.drive_writes != 2.0 else "")
+        t0 = time.monotonic()
+        rows = []
+        for wl in WORKLOADS:
+            for arm in ARMS:
+                r = run(args.tool, wl, arm, args.drive_writes)
+                rows.append(r)
+                print(f"{wl:18s} {arm:36s} WAF {r['waf']:.3f} erases {r['erases']} mismatches {r['mismatches']} "
+                      f"({r['wall_s']} s)", file=sys.stderr)
+        os.makedirs(data, exist_ok=True)
+        with open(os.path.join(data, "results.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()), lineterminator="\n")
+            w.writeheader()
+            w.writerows(rows)
+        provenance_section(args.bin, cmd, data_dir=data, wall_s=time.monotonic() - t0)
+    rows = read_rows(os.path.join(data, "results.csv"))
+    prov = prov_mod.read(data)
+    res = {(r["workload"], r["arm"]): r for r in rows}
+    drive_writes = rows[0]["drive_writes"]
+    cmd = COMMAND + (f" --drive-writes {drive_writes:g}" if drive_writes != 2.0 else "")
     svg_bars(os.path.join(fig_dir, "waf.svg"), "WAF after the fill, by workload and arm", list(WORKLOADS),
              list(ARMS), {k: v["waf"] for k, v in res.items()}, "")
-    cmd = "python3 scripts/journal_host_ftl.py" + (
-        f" --drive-writes {args.drive_writes:g}" if args.drive_writes != 2.0 else "")
+    wall = sum(r["wall_s"] for r in rows)
+    load = prov.get("load") if prov else None
+    cost = (f"{len(rows)} runs, one at a time: {wall:,.0f} s of wall time summed as results.csv records it"
+            + (f", load average {load[0]:g} / {load[1]:g} / {load[2]:g} on {prov.get('cpus')} CPUs" if load else ""))
     L = ["# Journal/data separation: device FTL and host FTL (functional)", "",
-         "Issue 17 §4's four combinations on one request stream per workload: the file-level host's "
+         "The four combinations of where the FTL runs (device or host) and where the journal goes (mixed with "
+         "the data or on its own write point), on one request stream per workload: the file-level host's "
          "ext4-like journal (ordered mode, ext4's default journal size, commit every 5 s and on fsync; "
          "[host_journal.md](../models/host_journal.md)) on `configs/journal.yaml`'s drive (1 GiB of flash, "
          "896 MiB exported, filled once), then "
-         f"{args.drive_writes:g} drive-writes of the workload. The workloads are those of "
+         f"{drive_writes:g} drive-writes of the workload. The workloads are those of "
          "[journal.md](journal.md) (`scripts/journal_experiment.py`'s `WORKLOADS`).", "",
+         f"Regenerate ({cost}; `build/testbench/firmware/host_ftl_journal` is built with the tests):", "",
+         "```sh", "bash scripts/build.sh && " + cmd, "```", "",
+         "Render again from the committed data: `python3 scripts/journal_host_ftl.py --render "
+         "docs/results/journal_host_ftl --page docs/results/journal_host_ftl.md`. Data: "
+         "[journal_host_ftl/results.csv](journal_host_ftl/results.csv) (one row per run).", "",
          "- **device FTL**: the firmware in the NVM personality; journal writes untagged (*mixed*: one host "
          "write point) or on NVMe stream 1 (*separated*: their own frontier); relocated data has its own "
          "frontier in both (`ftl.placement.policy: stream`).",
@@ -89,7 +145,7 @@ def main():
          "page has WAF, GC moves, erases, integrity and the host FTL's CPU time by its cost table, and no "
          "throughput or fsync latency; those are the timed device arms' ([journal.md](journal.md)). The "
          "journal's 5 s commit timer runs on a clock that advances 100 us per request.", "",
-         "Every run sets `ftl.write.at_floor: pass` (the script does), the default before it became `room`: the figures ran under it and have not been regenerated under `room`.", "",
+         "Every run sets `ftl.write.at_floor: pass` (the script does; the default is `room`).", "",
          "WAF is (host + GC writes) / host writes; flash WAF adds the slots padded by flushes "
          "(host + GC + pad) / host. *vs its mixed*: device rows against *device mixed*, host rows against "
          "*host mixed (pblk)*.", "",
@@ -102,57 +158,68 @@ def main():
             base = res[(wl, "device mixed")] if arm.startswith("device") else res[
                 (wl, "host mixed (pblk: one write point)")]
             share = 100.0 * r["journal_lbas"] / r["host_lbas"] if r["host_lbas"] else 0
-            cpu = f"{r['host_cpu_us_per_io']:.3f}" if r["arm"] == "host" else "-"
+            cpu = f"{r['host_cpu_us_per_io']:.3f}" if r["ftl"] == "host" else "-"
             fwaf = (r["host_lbas"] + r["gc_lbas"] + r["pad_lbas"]) / r["host_lbas"] if r["host_lbas"] else 0
             L.append(f"| {wl} | {arm} | {r['waf']:.3f} | {pct(r['waf'], base['waf']) if r is not base else '-'} | "
                      f"{fwaf:.3f} | {r['gc_lbas']} | {r['pad_lbas']} | {r['erases']} | {share:.1f} % | "
                      f"{r['reads_checked']} | {r['mismatches']} | {cpu} |")
     L += ["", "![WAF by workload and arm](journal_host_ftl/waf.svg)", ""]
+
     def d(wl, arm, base):
         return pct(res[(wl, arm)]["waf"], res[(wl, base)]["waf"])
 
     pb = "host mixed (pblk: one write point)"
+    same = all(res[(w, f"host {a}")][k] == res[(w, f"device {a}")][k] for w in WORKLOADS
+               for a in ("separated",) for k in ("waf", "gc_lbas", "pad_lbas", "erases")) and all(
+        res[(w, "host mixed (GC on its own)")][k] == res[(w, "device mixed")][k] for w in WORKLOADS
+        for k in ("waf", "gc_lbas", "pad_lbas", "erases"))
+    heavy = ["fio-rand", "fio-seq", "varmail", "varmail-j64"]
+    shares = [100.0 * res[(w, "device mixed")]["journal_lbas"] / res[(w, "device mixed")]["host_lbas"] for w in heavy]
+    padx = res[("fio-rand", "device separated")]["pad_lbas"] / max(res[("fio-rand", "device mixed")]["pad_lbas"], 1)
+    cpus = [r["host_cpu_us_per_io"] for r in rows if r["ftl"] == "host"]
     L += ["## What it shows", "",
           "These sentences quote the table above (the script fills the figures in; the reading is by hand).", "",
-          "- **The host FTL makes the device FTL's decisions.** With the same placement, the host FTL's rows "
-          "(*mixed (GC on its own)*, *separated*) equal the device FTL's to the LBA on every workload: the same "
-          "firmware code decides, whether its flash operations reach the NAND through the controller's flash "
-          "rings or as Open-Channel commands from the host. Where host and device FTLs differ in a real system "
+          ("- **The host FTL makes the device FTL's decisions.** With the same placement, the host FTL's rows "
+           "(*mixed (GC on its own)*, *separated*) equal the device FTL's to the LBA on every workload: the same "
+           "firmware code decides, whether its flash operations reach the NAND through the controller's flash "
+           "rings or as Open-Channel commands from the host." if same else
+           "- **The host FTL and the device FTL differ** on some workload with the same placement (the table): "
+           "the same firmware code decides, so a difference is a finding to trace.")
+          + " Where host and device FTLs differ in a real system "
           "(pblk's write buffer, the host CPU, the block layer, the PCIe round trip per vector command) is "
           "time, which this page does not have.",
           f"- **Against the seed's baseline**, pblk's single write point for host and relocated data, the "
-          f"journal on its own write point lowers WAF by {d('fio-rand', 'host separated', pb)} on fio-rand and "
+          f"journal on its own write point changes WAF by {d('fio-rand', 'host separated', pb)} on fio-rand and "
           f"{d('varmail', 'host separated', pb)} on varmail, {d('fio-rand-fsync16', 'host separated', pb)} with an "
-          f"fsync every 16 writes, and not on fio-seq ({d('fio-seq', 'host separated', pb)}), fileserver "
-          f"({d('fileserver', 'host separated', pb)}) or varmail with a 64 MiB journal "
-          f"({d('varmail-j64', 'host separated', pb)}). That is the seed's comparison, and the closest we "
-          "come to its -33 %.",
+          f"fsync every 16 writes, {d('fio-seq', 'host separated', pb)} on fio-seq, "
+          f"{d('fileserver', 'host separated', pb)} on fileserver and {d('varmail-j64', 'host separated', pb)} on "
+          "varmail with a 64 MiB journal. That is the seed's comparison (its WAF -33 %).",
           f"- **But the journal is not what lowers it.** The mixed arm with relocated data on a write point of "
           f"its own is lower still ({d('fio-rand', 'host mixed (GC on its own)', pb)} on fio-rand, "
           f"{d('varmail', 'host mixed (GC on its own)', pb)} on varmail): separating GC's writes from the host's "
-          f"does the work, and separating the journal on top of that raises WAF again on every fsync-heavy "
-          f"workload ({d('fio-rand', 'device separated', 'device mixed')} fio-rand, "
-          f"{d('fio-seq', 'device separated', 'device mixed')} fio-seq, "
-          f"{d('varmail', 'device separated', 'device mixed')} varmail) and lowers it only with fewer fsyncs "
-          f"({d('fio-rand-fsync16', 'device separated', 'device mixed')} on fio-rand-fsync16). So the seed's "
-          "WAF -33 % from journal separation is **not reproduced**: what reproduces a -25 % is the baseline's "
-          "lack of a GC write point, which our firmware has in every arm but pblk-like *single*.",
-          "- **Why separation costs here**: every fsync flushes, and a flush pads the partly filled page of each "
-          "open write point; with two write points there are two partial pages (the *padded* column: about 2.9 "
-          "times the mixed arm's on fio). Journal pages die within a fraction of a second in both arms (the "
-          "journal is 52..63 % of the writes on the fsync-heavy workloads, ext4's default 16 MiB journal on this "
-          "896 MiB volume), so separation saves little GC work and the padding outweighs it; with an fsync every "
-          "16 writes there are far fewer flushes and separation pays. The timed device arms of "
-          "[journal.md](journal.md) find the same directions under greedy GC (and where cost-benefit GC turns "
-          "varmail around).",
+          f"does the work, and separating the journal on top of that changes WAF by "
+          f"{d('fio-rand', 'device separated', 'device mixed')} on fio-rand, "
+          f"{d('fio-seq', 'device separated', 'device mixed')} on fio-seq, "
+          f"{d('varmail', 'device separated', 'device mixed')} on varmail and "
+          f"{d('fio-rand-fsync16', 'device separated', 'device mixed')} with fewer fsyncs (fio-rand-fsync16). So "
+          "the seed's WAF -33 % from journal separation is not reproduced: what reproduces most of it is the "
+          "baseline's lack of a GC write point, which our firmware has in every arm but pblk-like *single*.",
+          f"- **Why separation costs here**: every fsync flushes, and a flush pads the partly filled page of each "
+          f"open write point; with two write points there are two partial pages (the *padded* column: "
+          f"{padx:.1f} times the mixed arm's on fio-rand). Journal pages die within a fraction of a second in both "
+          f"arms (the journal is {min(shares):.0f}..{max(shares):.0f} % of the writes on the fsync-heavy workloads, "
+          "ext4's default 16 MiB journal on this 896 MiB volume), so separation saves little GC work and the "
+          "padding outweighs it; with an fsync every 16 writes there are far fewer flushes. The timed device arms "
+          "of [journal.md](journal.md) measure the same arms under greedy and cost-benefit GC.",
           "- **I/O performance** (+46..50 % in the seed) cannot be checked on this page: no time; the same arms "
           "in simulated time, with throughput and fsync latency, are in "
           "[journal_host_ftl_timed.md](journal_host_ftl_timed.md). The host FTL's "
-          "CPU time by its assumed cost table is 0.07..0.8 us per I/O (map updates, GC moves, allocation; not "
-          "the block layer), small next to a flash program.",
-          "- Each row is one run with one seed, on a full drive (filled once, no TRIM during the run); a sweep "
-          "over fill level, journal size and commit interval with several seeds is not done.", ""]
-    L.append(provenance_section(args.bin, cmd, data_dir=fig_dir))
+          f"CPU time by its assumed cost table is {min(cpus):.2f}..{max(cpus):.2f} us per I/O (map updates, GC "
+          "moves, allocation; not the block layer), small next to a flash program.",
+          "- Each row is one run with one seed, on a full drive (filled once, no TRIM during the run): the "
+          "figures are single runs without intervals; a sweep over fill level, journal size and commit interval "
+          "with several seeds is not done.", ""]
+    L.append(prov_mod.section(prov, cmd))
     L.append("Each row is one run of `build/testbench/firmware/host_ftl_journal` (built with the tests, "
              "`-DSSDVP_TESTS=ON`; its options are in the header of `testbench/firmware/host_ftl_journal.cpp`), "
              "under the same commit as the ssdvp above.\n")

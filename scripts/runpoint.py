@@ -1,10 +1,14 @@
 """Shared by the result-page scripts (dftl.py, flows_experiment.py, flash_features.py):
-run one ssdvp point and read its summary back."""
+run one ssdvp point, read its summary back, and keep what a page needs of it as
+committed data (results.csv and provenance.json under docs/results/<page>/), so
+that the page renders from that data alone (--render DATA_DIR --page OUT_MD)."""
 import argparse
+import csv
 import json
 import os
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -20,12 +24,16 @@ def ssdvp_run(build, config, out, name, sets, quiet=False):
 
 
 def run_point(cmd, name):
-    """Runs cmd (an ssdvp command line) from the repository root; exits naming the point if it fails."""
+    """Runs cmd (an ssdvp command line) from the repository root; exits naming the point if it fails.
+    Returns the run's wall seconds."""
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    t0 = time.monotonic()
     r = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    wall = time.monotonic() - t0
     if r.returncode != 0:
         sys.exit(f"{name}: exit {r.returncode}\n{r.stdout[-3000:]}")
-    print(f"{name}: done", flush=True)
+    print(f"{name}: done ({wall:.1f} s)", flush=True)
+    return wall
 
 
 def load_summary(out, name):
@@ -44,6 +52,91 @@ def page_args(page_only_help="rebuild the page from the runs found"):
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--page-only", action="store_true", help=page_only_help)
     return ap
+
+
+def data_args(doc, page):
+    """The arguments of a script whose page renders from committed data: BUILD_DIR (default build), --jobs,
+    --render DATA_DIR (run nothing), --page OUT_MD (default docs/results/<page>.md)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("build", nargs="?", default="build", help="the build directory (default: build)")
+    ap.add_argument("--jobs", type=int, default=1, help="runs at a time (default 1)")
+    ap.add_argument("--render", metavar="DATA_DIR",
+                    help=f"run nothing: render the page from this folder's data (docs/results/{page} is the committed one)")
+    ap.add_argument("--page", default=os.path.join(ROOT, "docs", "results", f"{page}.md"),
+                    help="the page to write; its figures go to the folder named after it beside it")
+    return ap
+
+
+def flatten(j, prefix=""):
+    """The scalar fields of a summary (nested dicts) with dotted names; lists are left out."""
+    out = {}
+    for k, v in j.items():
+        if isinstance(v, dict):
+            out.update(flatten(v, f"{prefix}{k}."))
+        elif v is None or isinstance(v, (bool, int, float, str)):
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def pick(summary, keep):
+    """The scalar fields of summary (flattened) named by keep: exact names or prefixes ending in '.'."""
+    f = flatten(summary)
+    return {k: v for k, v in f.items() if any(k == p or (p.endswith(".") and k.startswith(p)) for p in keep)}
+
+
+def write_results(path, rows):
+    """rows (dicts) as a CSV, the columns in order of first appearance (a row without one leaves it empty)."""
+    cols = []
+    for r in rows:
+        cols += [k for k in r if k not in cols]
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=cols, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+
+
+def read_results(path):
+    """The rows of a CSV write_results wrote: numbers as numbers, True/False as bools, empty cells as None."""
+    def num(v):
+        if v == "":
+            return None
+        if v in ("True", "False"):
+            return v == "True"
+        for t in (int, float):
+            try:
+                return t(v)
+            except ValueError:
+                pass
+        return v
+    with open(path, newline="") as f:
+        return [{k: num(v) for k, v in r.items()} for r in csv.DictReader(f)]
+
+
+def write_provenance(binary, command, data_dir, wall_s):
+    """data_dir/provenance.json: the commit and binary that made the data (scripts/provenance.py)."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from provenance import provenance_section
+    provenance_section(binary, command, data_dir=data_dir, wall_s=wall_s)
+
+
+def provenance_text(data_dir, command):
+    """The page's provenance section, from data_dir/provenance.json."""
+    sys.path.insert(0, os.path.join(ROOT, "explore"))
+    from ssdvp_explore import provenance as prov_mod  # standard library only
+    return prov_mod.section(prov_mod.read(data_dir), command)
+
+
+def load_of(data_dir):
+    """'load average A / B / C on N CPUs' as provenance.json records it, or 'load not recorded'."""
+    p = os.path.join(data_dir, "provenance.json")
+    try:
+        with open(p) as f:
+            prov = json.load(f)
+        a, b, c = prov["load"]
+        return f"load average {a:g} / {b:g} / {c:g} on {prov.get('cpus') or '?'} CPUs, {prov['date'][:10]}"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "load not recorded"
 
 
 def run_all(jobs, todo, fn):
@@ -78,4 +171,14 @@ def save_figure(plt, fig, path):
     fig.tight_layout()
     os.makedirs(os.path.dirname(path), exist_ok=True)
     fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def save_png_svg(plt, fig, stem):
+    """Writes fig as stem.png and stem.svg (no dates in them, so a re-render writes the same files) and closes it."""
+    import matplotlib
+    matplotlib.rcParams["svg.hashsalt"] = "ssdvp"
+    os.makedirs(os.path.dirname(stem), exist_ok=True)
+    fig.savefig(stem + ".png", dpi=90, bbox_inches="tight", metadata={"Software": None})
+    fig.savefig(stem + ".svg", bbox_inches="tight", metadata={"Date": None})
     plt.close(fig)

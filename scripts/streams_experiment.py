@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The multi-stream experiment: regenerates docs/results/streams.md.
+"""The multi-stream experiment: regenerates docs/results/streams/ (rows.json,
+large_rows.json, table.csv, runs.csv, provenance.json) and docs/results/streams.md.
 
 Runs build/platform/ssdvp on configs/streams.yaml for each application
 workload (fio, rocksdb, mysql, rocksdb2) and each placement (none,
@@ -9,7 +10,8 @@ writes the results page, a CSV table and SVG bar charts (no plotting
 library needed). Python 3 standard library only; one run at a time.
 
     python3 scripts/streams_experiment.py [--bin build/platform/ssdvp] [--out out/streams] [--quick]
-                                          [--only fio,...] [--large | --no-large] [--render]
+                                          [--only fio,...] [--large | --no-large]
+    python3 scripts/streams_experiment.py --render DATA_DIR --page OUT_MD   runs nothing: the page from data
 
 Besides the small drive of configs/streams.yaml (1 GiB of flash), it runs
 every workload on a drive four times larger (LARGE below, `out/streams/large/`),
@@ -18,6 +20,7 @@ filled once and saved (`ssdvp run --save-state`, docs/state.md); every larger
 run loads it (`--load-state`) instead of filling 3.5 GiB again.
 """
 import argparse
+import csv
 import json
 import os
 import subprocess
@@ -54,7 +57,7 @@ POLICIES = {
              "ftl.hot.slice_size": "1MiB", "ftl.hot.period": "5s"},
 }
 
-# The larger drive (issue 16): 4 GiB of flash (1024 blocks a die), 3.5 GiB
+# The larger drive: 4 GiB of flash (1024 blocks a die), 3.5 GiB
 # exported, the same 12.5 % spare; the workloads' operations scaled with the
 # drive so that each run writes as many drive writes as on the small drive.
 # Eight streams' open blocks (8 x 8 dies x 512 KiB) plus GC's are 36 MiB:
@@ -79,13 +82,17 @@ SEED = {
 EXTRAS = {f"autostream-{n}": {"host.streams": "autostream", "host.predict.streams": n} for n in (2, 4)}
 EXTRAS["random"] = {"host.streams": "random"}
 EXTRA_WORKLOADS = ["fio", "mysql", "fio_fixed"]
+# The rule at the host floor (ftl.write.at_floor; configs/streams.yaml sets room): fio with AutoStream under
+# the other two, for the start-of-stream stall.
+FLOOR = {f"autostream@{v}": {"host.streams": "autostream", "ftl.write.at_floor": v} for v in ("wait", "pass")}
+FLOOR_WORKLOADS = ["fio"]
 
 
 def run(binary, out, wl, pol, quick, large=False):
     d = os.path.join(out, "large" if large else "", f"{wl}_{pol}")
     os.makedirs(d, exist_ok=True)
     sets = dict(WORKLOADS[wl])
-    sets.update(POLICIES.get(pol) or EXTRAS[pol])
+    sets.update(POLICIES.get(pol) or EXTRAS.get(pol) or FLOOR[pol])
     if large:
         sets.update(LARGE)
         sets["workload.app.operations"] = sets["workload.app.operations"] * LARGE_SCALE
@@ -111,6 +118,43 @@ def run(binary, out, wl, pol, quick, large=False):
     print(f"{'4GiB ' if large else ''}{wl:9s} {pol:10s} WAF {r['waf']:.3f} erases {r['erases']} p99.99 "
           f"{r['w_p9999']:.0f} us ({r['wall_s']} s)", flush=True)
     return r
+
+
+def trim(r):
+    """A row as the page's data keeps it: the predictor's report reduced to the figures the page shows."""
+    r = dict(r)
+    pred = r.get("pred")
+    if pred:
+        keep = {k: pred[k] for k in ("selected", "train_cpu_s", "trained_at_period", "pearson", "features")
+                if k in pred}
+        for p in ("autostream", "lstm"):
+            if p in pred:
+                keep[p] = {k: v for k, v in pred[p].items() if isinstance(v, (int, float, str, bool))}
+        keep["per_period"] = [{k: x[k] for k in ("period", "capture_ms", "predict_ms") if k in x}
+                              for x in pred.get("per_period", [])]
+        r["pred"] = keep
+    return r
+
+
+def keep_data(data, rows, large_rows, binary, t0):
+    """The page's data in data/: rows.json, large_rows.json, runs.csv (each run's wall time) and provenance.json."""
+    os.makedirs(data, exist_ok=True)
+    with open(os.path.join(data, "rows.json"), "w") as f:
+        json.dump([trim(r) for r in rows], f, indent=0, sort_keys=True)
+        f.write("\n")
+    with open(os.path.join(data, "large_rows.json"), "w") as f:
+        json.dump([trim(r) for r in large_rows], f, indent=0, sort_keys=True)
+        f.write("\n")
+    with open(os.path.join(data, "runs.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["drive", "workload", "policy", "wall_s"])
+        for drive, rs in (("1GiB", rows), ("4GiB", large_rows)):
+            for r in rs:
+                w.writerow([drive, r["workload"], r["policy"], r.get("wall_s", "")])
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from provenance import provenance_section  # explore's form: version, binary digest, commit
+    provenance_section(binary, "python3 scripts/streams_experiment.py", data_dir=data,
+                       wall_s=time.monotonic() - t0)
 
 
 def large_drive(binary, out):
@@ -158,7 +202,7 @@ def collect(out, large):
     """Rows of every finished run under out/ (or out/large/), for a page from runs made by several processes
     or cut short (--collect)."""
     base = os.path.join(out, "large") if large else out
-    pols = LARGE_POLICIES if large else list(POLICIES) + list(EXTRAS)
+    pols = LARGE_POLICIES if large else list(POLICIES) + list(EXTRAS) + list(FLOOR)
     rows = []
     for wl in (LARGE_WORKLOADS if large else WORKLOADS):
         for pol in pols:
@@ -303,11 +347,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", default=os.path.join(ROOT, "build/platform/ssdvp"))
     ap.add_argument("--out", default=os.path.join(ROOT, "out/streams"))
-    ap.add_argument("--doc", default=os.path.join(ROOT, "docs/results/streams.md"))
+    ap.add_argument("--page", "--doc", dest="doc", default=os.path.join(ROOT, "docs/results/streams.md"))
     ap.add_argument("--quick", action="store_true", help="a fifth of the operations (a smoke run; do not publish)")
     ap.add_argument("--only", default="", help="rerun only these workloads (comma list), keep the others' rows")
     ap.add_argument("--extras", action="store_true", help="run only the fewer-streams runs, keep the other rows")
-    ap.add_argument("--render", action="store_true", help="only rewrite the page from the last run's rows.json")
+    ap.add_argument("--render", metavar="DATA_DIR",
+                    help="run nothing: render the page from this folder's data (docs/results/streams is the "
+                         "committed one)")
     ap.add_argument("--figures-from-table", action="store_true",
                     help="run nothing: redraw waf.svg and p9999.svg from the committed docs/results/streams/table.csv")
     ap.add_argument("--large", dest="large", action="store_true", default=None,
@@ -318,23 +364,32 @@ def main():
     ap.add_argument("--collect", action="store_true",
                     help="only rewrite the page from the finished runs' outputs under --out (both drives)")
     args = ap.parse_args()
+    t0 = time.monotonic()
+    if args.render:
+        with open(os.path.join(args.render, "rows.json")) as f:
+            rows = json.load(f)
+        with open(os.path.join(args.render, "large_rows.json")) as f:
+            large_rows = json.load(f)
+        render(args, rows, large_rows, args.render)
+        return
     if args.figures_from_table:
         figures_from_table(os.path.join(os.path.dirname(args.doc), "streams"))
         return
     rows_path = os.path.join(args.out, "rows.json")
     large_path = os.path.join(args.out, "large", "rows.json")
+    rerender = False
     if args.collect:
         for large, path in ((False, rows_path), (True, large_path)):
             with open(path, "w") as f:
                 json.dump(collect(args.out, large), f)
-        args.render = True
+        rerender = True
     large_rows = []
     if os.path.exists(large_path):
         with open(large_path) as f:
             large_rows = json.load(f)
     elif os.path.exists(args.doc):  # the rows the page shows, kept when only some are rerun here
         large_rows = large_rows_from_page(args.doc)
-    if args.large is not False and not args.render:  # the larger drive (kept from the last run with --no-large)
+    if args.large is not False and not rerender:  # the larger drive (kept from the last run with --no-large)
         os.makedirs(os.path.dirname(large_path), exist_ok=True)
         for wl in LARGE_WORKLOADS:
             for pol in LARGE_POLICIES:
@@ -345,10 +400,10 @@ def main():
                 large_rows = [x for x in large_rows if (x["workload"], x["policy"]) != (wl, pol)] + [r]
                 with open(large_path, "w") as f:  # after each run: a run cut short keeps the finished ones
                     json.dump(large_rows, f)
-    if (args.render or args.large) and not os.path.exists(rows_path) and large_rows:
+    if args.large and not os.path.exists(rows_path) and large_rows:
         patch_large_section(args.doc, large_rows, small_rows_from_csv(args.doc))
         return
-    if args.render or args.large:
+    if rerender or args.large:
         with open(rows_path) as f:
             rows = json.load(f)
     else:
@@ -367,21 +422,30 @@ def main():
             new = [run(args.bin, args.out, wl, pol, args.quick) for wl in todo for pol in POLICIES]
             new += [run(args.bin, args.out, wl, pol, args.quick) for wl in todo if wl in EXTRA_WORKLOADS
                     for pol in EXTRAS]
-        order = list(POLICIES) + list(EXTRAS)
+            new += [run(args.bin, args.out, wl, pol, args.quick) for wl in todo if wl in FLOOR_WORKLOADS
+                    for pol in FLOOR]
+        order = list(POLICIES) + list(EXTRAS) + list(FLOOR)
         rows = sorted(old + new, key=lambda r: (list(WORKLOADS).index(r["workload"]), order.index(r["policy"])))
         with open(rows_path, "w") as f:
             json.dump(rows, f)
-    figdir = os.path.join(os.path.dirname(args.doc), "streams")
-    os.makedirs(figdir, exist_ok=True)
-    by = {(r["workload"], r["policy"]): r for r in rows}
-    wls = [w for w in WORKLOADS if (w, "none") in by and (w, "lstm") in by]  # runs cut short: whole workloads only
-    pols = list(POLICIES)
-    with open(os.path.join(figdir, "table.csv"), "w") as f:
+    data = os.path.join(ROOT, "docs/results/streams")
+    keep_data(data, rows, large_rows, args.bin, t0)
+    with open(os.path.join(data, "table.csv"), "w") as f:
         f.write("workload,policy,waf,erases,write_stalls,write_mean_us,write_p9999_us,mae,spearman,sim_s,wall_s\n")
         for r in rows:
             sc = r.get("pred", {}).get(r["policy"], {})
             f.write(f"{r['workload']},{r['policy']},{r['waf']:.4f},{r['erases']},{r['stalls']},{r['w_mean']:.1f},"
                     f"{r['w_p9999']:.1f},{sc.get('mae', '')},{sc.get('spearman', '')},{r['sim_s']:.1f},{r['wall_s']}\n")
+    render(args, [trim(r) for r in rows], [trim(r) for r in large_rows], data)
+
+
+def render(args, rows, large_rows, data):
+    """The page and its figures (beside the page, in streams/) from the rows as the data keeps them."""
+    figdir = os.path.join(os.path.dirname(os.path.abspath(args.doc)), "streams")
+    os.makedirs(figdir, exist_ok=True)
+    by = {(r["workload"], r["policy"]): r for r in rows}
+    wls = [w for w in WORKLOADS if (w, "none") in by and (w, "lstm") in by]  # runs cut short: whole workloads only
+    pols = list(POLICIES)
     svg_bars(os.path.join(figdir, "waf.svg"), "WAF by workload and placement", wls, pols,
              {k: v["waf"] for k, v in by.items()}, "WAF")
     svg_bars(os.path.join(figdir, "p9999.svg"), "p99.99 write latency", wls, pols,
@@ -401,7 +465,7 @@ def main():
     if feats:
         svg_bars(os.path.join(figdir, "pearson.svg"), "|Pearson r| of each feature with next-period temperature",
                  feats, wls, pear, "|r|")
-    write_doc(args, rows, by, wls, pols, large_rows)
+    write_doc(args, rows, by, wls, pols, large_rows, data)
 
 
 def large_table(large_rows, by):
@@ -505,24 +569,44 @@ def small_rows_from_csv(doc):
     return by
 
 
-def write_doc(args, rows, by, wls, pols, large_rows=()):
+def floor_table(by):
+    """fio with AutoStream under each rule at the host floor (room: the main table's row)."""
+    L = ["| `ftl.write.at_floor` | WAF | write mean (us) | write p99.99 (us) | write stalls |", "|---|---|---|---|---|"]
+    for rule, pol in (("`wait`", "autostream@wait"), ("`pass`", "autostream@pass"), ("`room` (the default)", "autostream")):
+        r = by.get(("fio", pol))
+        if r:
+            L.append(f"| {rule} | {r['waf']:.3f} | {r['w_mean']:.1f} | {r['w_p9999']:.0f} | {r['stalls']} |")
+    return "\n".join(L)
+
+
+def write_doc(args, rows, by, wls, pols, large_rows, data):
     L = []
     A = L.append
     A("# Multi-stream placement from predicted temperature (LSTM, AutoStream) against no streams, an oracle and HAML-SSD\n")
     A("<!-- Generated by scripts/streams_experiment.py. Do not edit: edit the script and regenerate. -->\n")
-    A("**Regenerate** (about two hours on one core of a shared machine: 34 runs on the small drive of up to a "
-      "minute each, 25 on the larger one of 3-4 minutes each): "
-      "`python3 scripts/streams_experiment.py` "
+    sys.path.insert(0, os.path.join(ROOT, "explore"))
+    from ssdvp_explore import provenance as prov_mod  # standard library only
+    prov = prov_mod.read(data)
+    load = prov.get("load") if prov else None
+    ws = [r.get("wall_s") or 0 for r in rows]
+    wl_ = [r.get("wall_s") or 0 for r in large_rows]
+    A(f"**Regenerate** ({len(ws)} runs on the small drive of {min(ws):.0f}-{max(ws):.0f} s each and "
+      f"{len(wl_)} on the larger one of {min(wl_, default=0):.0f}-{max(wl_, default=0):.0f} s each, one at a "
+      f"time: {sum(ws) + sum(wl_):,.0f} s of wall time summed as streams/runs.csv records it"
+      + (f", load average {load[0]:g} / {load[1]:g} / {load[2]:g} on {prov.get('cpus') or '?'} CPUs" if load else "")
+      + "): `python3 scripts/streams_experiment.py` "
       "(runs `build/platform/ssdvp` on `configs/streams.yaml`; outputs in `out/streams/`, or `--out DIR`: the "
-      "larger drive's saved state and the stream logs take a few hundred MiB).\n")
+      "larger drive's saved state and the stream logs take a few hundred MiB). Render again from the committed "
+      "data: `python3 scripts/streams_experiment.py --render docs/results/streams --page docs/results/streams.md` "
+      "(`streams/rows.json` and `streams/large_rows.json`: every run's figures the page shows). One point is "
+      "one run with the workloads' default seeds: single runs, without intervals.\n")
     A("**Setup.** The small drive of `configs/small.yaml` (1 GiB of flash, 896 MiB exported, 12.5 % spare, "
       "greedy GC below 16 free blocks), filled sequentially before the timed run, eight host classes "
       "(`ftl.hot.classes: 8`), the firmware's `stream` placement (stream *s* writes class *s* - 1, one open "
-      "block per die per class; relocated data has a frontier of its own; `ftl.write.at_floor: room`, set "
-      "explicitly in the config: at the host floor a stream writes on the dies where it has an open block, while "
-      "it has fewer pages in flight than open blocks, instead of waiting for a block on its next die, and waiting "
-      "writes to other streams pass, issue 16's fix of the start-of-stream stall, below; `room` becomes the "
-      "firmware's default with branch pages, and these figures are then what the default gives). The host "
+      "block per die per class; relocated data has a frontier of its own; `ftl.write.at_floor: room`, the "
+      "firmware's default, set explicitly in the config: at the host floor a stream writes on the dies where it "
+      "has an open block, while it has fewer pages in flight than open blocks, instead of waiting for a block on "
+      "its next die, and waiting writes to other streams pass; the start-of-stream stall below). The host "
       "enables the NVMe Streams "
       "directive and allocates eight streams over the admin queue before the run. Workloads are the "
       "application generators (`workload.source: app`, docs/traces.md) open loop:\n")
@@ -564,7 +648,7 @@ def write_doc(args, rows, by, wls, pols, large_rows=()):
                 A(f"| {w} | {n} | {r['waf']:.3f} | {pct(r['waf'], base['waf']) if base and p != 'none' else ''} | "
                   f"{r['stalls']} | {r['w_p9999']:.0f} |")
     A("\n![WAF](streams/waf.svg)\n\n![p99.99 write latency](streams/p9999.svg)\n")
-    life = [r for r in rows if r.get("life")]
+    life = [r for r in rows if r.get("life") and r["policy"] not in FLOOR]  # the floor rules: their own table
     if life:
         A("### How well the streams separate data by lifetime\n")
         A("Every write's stream ID is logged (`--set host.streams_log=FILE`) and scored against the data's real "
@@ -607,11 +691,8 @@ def write_doc(args, rows, by, wls, pols, large_rows=()):
       "--benchmark_filter='FeatureCapture|Lstm|Kmeans1d'` measures the pieces alone.\n")
     if large_rows:
         A(large_section(large_rows, by))
-    A(FINDINGS)
-    sys.path.insert(0, os.path.join(ROOT, "scripts"))
-    from provenance import provenance_section  # explore's form: version, binary digest, commit
-    A("\n" + provenance_section(args.bin, "python3 scripts/streams_experiment.py",
-                                      data_dir=os.path.join(os.path.dirname(args.doc), "streams")))
+    A(FINDINGS.replace("{{FLOOR}}", floor_table(by)))
+    A("\n" + prov_mod.section(prov, "python3 scripts/streams_experiment.py"))
     with open(args.doc, "w") as f:
         f.write("\n".join(L) + "\n")
 
