@@ -261,7 +261,8 @@ def study_section(study, live_rows, rep_rows, prov):
     for a in arms:
         L.append(f"- `{a}`: " + ", ".join(f"`{k}: {v}`" for k, v in st["arms"][a].items()))
     L += ["", f"Repeats: {len(reps)} per technique (drive histories {', '.join(map(str, reps))}); "
-          f"{len(live_rows)} live runs, {live_wall:,.0f} s of wall time, one at a time; {len(rep_rows)} replays, "
+          f"{len(live_rows)} live runs, {live_wall:,.0f} s of wall time, one at a time (another study's may run beside "
+          f"them: each run's load is in its table); {len(rep_rows)} replays, "
           f"{rep_wall:,.0f} s summed. The application's figure: {app}'s own ({unit}"
           + (", write bandwidth from its terse output, per round, summed" if app == "fio" else
              ", transactions over the timed 60 s rounds, from its report per round") + ").", ""]
@@ -309,7 +310,9 @@ def study_section(study, live_rows, rep_rows, prov):
                             f"{mean_ci(lw)[0]:+.1f} % live; its error per drive history {me:+.1f} ± {he:.1f} points: "
                             + ("no error beyond the interval." if agree and len(err) > 1 else
                                "one drive history: no interval." if len(err) < 2 else
-                               "it " + ("overstates" if me < 0 else "understates") + " the technique's effect."))
+                               f"the replay's WAF change is {abs(me):.1f} points "
+                               + ("lower (better) than the application got live." if me < 0 else
+                                  "higher (worse) than the application got live.")))
         if lt and rt:
             ml, hl = mean_ci(lt)
             mr, hr = mean_ci(rt)
