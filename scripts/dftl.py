@@ -17,11 +17,9 @@ testbench/platform/iss_mode_test.cpp natively at several clocks and on the
 RV32 ISS).
 """
 import os
-import sys
-import time
 
-from runpoint import (data_args, load_of, load_summary, pick, provenance_text, pyplot, read_results, run_all,
-                      run_point, save_png_svg, ssdvp_run, write_provenance, write_results)
+from runpoint import (data_args, load_of, load_summary, page_rows, pick, pyplot, run_all, run_point, save_png_svg,
+                      ssdvp_run, write_lines)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "dftl")
@@ -552,22 +550,8 @@ def main():
     page_path = os.path.abspath(a.page)
     figs_rel = "dftl"
     figs = os.path.join(os.path.dirname(page_path), figs_rel)
-    if a.render:
-        data = a.render
-    else:
-        data = os.path.join(ROOT, "docs", "results", "dftl")
-        t0 = time.monotonic()
-        build = os.path.join(ROOT, a.build)
-        rows = run_all_points(build, a.jobs)
-        write_results(os.path.join(data, "results.csv"), rows)
-        write_provenance(os.path.join(build, "platform", "ssdvp"), COMMAND, data, time.monotonic() - t0)
-    rows = read_results(os.path.join(data, "results.csv"))
-    L = page(rows, data, figs_rel, figs)
-    L += [provenance_text(data, COMMAND).rstrip("\n")]
-    os.makedirs(os.path.dirname(page_path), exist_ok=True)
-    with open(page_path, "w") as f:
-        f.write("\n".join(L) + "\n")
-    print("wrote", page_path, file=sys.stderr)
+    rows, data = page_rows(a, "dftl", COMMAND, run_all_points)
+    write_lines(page_path, page(rows, data, figs_rel, figs), data, COMMAND)
 
 
 if __name__ == "__main__":

@@ -15,10 +15,9 @@ out/flash-features/<name>/summary.json.
 """
 import os
 import sys
-import time
 
-from runpoint import (data_args, load_of, load_summary, pick, provenance_text, read_results, run_all, run_point,
-                      save_png_svg, ssdvp_run, write_provenance, write_results)
+from runpoint import (data_args, load_of, load_summary, page_rows, pick, run_all, run_point, save_png_svg, ssdvp_run,
+                      write_lines)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "flash-features")
@@ -364,16 +363,7 @@ def main():
     a = data_args(__doc__, "flash-features").parse_args()
     page_path = os.path.abspath(a.page)
     FIGS = os.path.join(os.path.dirname(page_path), "flash-features")
-    if a.render:
-        data = a.render
-    else:
-        data = os.path.join(ROOT, "docs", "results", "flash-features")
-        t0 = time.monotonic()
-        build = os.path.join(ROOT, a.build)
-        rows = run_all_points(build, a.jobs)
-        write_results(os.path.join(data, "results.csv"), rows)
-        write_provenance(os.path.join(build, "platform", "ssdvp"), COMMAND, data, time.monotonic() - t0)
-    rows = read_results(os.path.join(data, "results.csv"))
+    rows, data = page_rows(a, "flash-features", COMMAND, run_all_points)
     DATA.clear()
     DATA.update({r["name"]: unflatten(r) for r in rows})
     wall = sum(r["wall_s"] for r in rows)
@@ -391,10 +381,7 @@ def main():
     page = page.replace("{{SAMEBLOCK_WRITES}}", "\n".join(table_section(SAME_BW_RUNS, SAME_HEAD, same_row)))
     page = page.replace("{{COPYBACK_PARTIAL}}", "\n".join(table_section(CB_PART_RUNS, CB_PART_HEAD, cb_part_row)))
     page = page.replace("{{COPYBACK_ECC}}", "\n".join(table_section(CB_ECC_RUNS, CB_ECC_HEAD, cb_ecc_row)))
-    page = page.rstrip("\n") + "\n\n" + provenance_text(data, COMMAND)
-    with open(page_path, "w") as f:
-        f.write(page)
-    print("wrote", page_path, file=sys.stderr)
+    write_lines(page_path, [page.rstrip("\n"), ""], data, COMMAND)
 
 
 if __name__ == "__main__":

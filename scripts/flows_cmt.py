@@ -18,11 +18,9 @@ on the page; each writes out/flows-cmt/<name>/summary.json.
 """
 import math
 import os
-import sys
-import time
 
-from runpoint import (data_args, load_of, load_summary, pick, provenance_text, pyplot, read_results, run_all,
-                      run_point, save_png_svg, ssdvp_run, write_provenance, write_results)
+from runpoint import (data_args, load_of, load_summary, page_rows, pick, pyplot, run_all, run_point, save_png_svg,
+                      ssdvp_run, write_lines)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "flows-cmt")
@@ -322,21 +320,8 @@ def main():
     page_path = os.path.abspath(a.page)
     figs_rel = "flows-cmt"
     figs = os.path.join(os.path.dirname(page_path), figs_rel)
-    if a.render:
-        data = a.render
-    else:
-        data = os.path.join(ROOT, "docs", "results", "flows-cmt")
-        t0 = time.monotonic()
-        build = os.path.join(ROOT, a.build)
-        rows = run_all_points(build, a.jobs)
-        write_results(os.path.join(data, "results.csv"), rows)
-        write_provenance(os.path.join(build, "platform", "ssdvp"), COMMAND, data, time.monotonic() - t0)
-    rows = read_results(os.path.join(data, "results.csv"))
-    L = page(rows, data, figs_rel, figs)
-    L += [provenance_text(data, COMMAND).rstrip("\n")]
-    with open(page_path, "w") as f:
-        f.write("\n".join(L) + "\n")
-    print("wrote", page_path, file=sys.stderr)
+    rows, data = page_rows(a, "flows-cmt", COMMAND, run_all_points)
+    write_lines(page_path, page(rows, data, figs_rel, figs), data, COMMAND)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from journal_experiment import WORKLOADS  # noqa: E402  (the same workloads as the timed arms)
+from journal_experiment import WORKLOADS, read_rows  # noqa: E402  (the same workloads as the timed arms)
 from provenance import provenance_section  # noqa: E402
 from streams_experiment import pct, svg_bars  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "explore"))
@@ -62,19 +62,6 @@ def run(tool, wl, arm, drive_writes):
     row.update({"workload": wl, "arm": arm, "ftl": r["arm"], "drive_writes": drive_writes,
                 "wall_s": round(time.monotonic() - t0, 1)})
     return row
-
-
-def read_rows(path):
-    """results.csv's rows, numbers as numbers."""
-    def num(v):
-        for t in (int, float):
-            try:
-                return t(v)
-            except ValueError:
-                pass
-        return v
-    with open(path, newline="") as f:
-        return [{k: num(v) for k, v in r.items()} for r in csv.DictReader(f)]
 
 
 def main():

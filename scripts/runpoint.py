@@ -67,6 +67,31 @@ def data_args(doc, page):
     return ap
 
 
+def page_rows(a, page, command, run_all_points):
+    """(rows, data folder) of a page rendered from committed data: with a.render, that folder's results.csv;
+    else every point run (run_all_points(build dir, jobs) -> rows) and kept in docs/results/<page>/ with the
+    provenance of the build that made them."""
+    if a.render:
+        data = a.render
+    else:
+        data = os.path.join(ROOT, "docs", "results", page)
+        t0 = time.monotonic()
+        build = os.path.join(ROOT, a.build)
+        rows = run_all_points(build, a.jobs)
+        write_results(os.path.join(data, "results.csv"), rows)
+        write_provenance(os.path.join(build, "platform", "ssdvp"), command, data, time.monotonic() - t0)
+    return read_results(os.path.join(data, "results.csv")), data
+
+
+def write_lines(page_path, lines, data, command):
+    """The page: its lines, then the provenance section of data's provenance.json."""
+    lines = lines + [provenance_text(data, command).rstrip("\n")]
+    os.makedirs(os.path.dirname(page_path), exist_ok=True)
+    with open(page_path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("wrote", page_path, file=sys.stderr)
+
+
 def flatten(j, prefix=""):
     """The scalar fields of a summary (nested dicts) with dotted names; lists are left out."""
     out = {}
