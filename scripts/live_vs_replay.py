@@ -322,6 +322,17 @@ def study_section(study, live_rows, rep_rows, prov):
             verdicts.append(f"- `{a}`, throughput: {app} live {ml:.3f} ± {hl:.3f}x `{base}`'s; the closed-loop "
                             f"replay's drive throughput {mr:.3f} ± {hr:.3f}x: {word}.")
     L += [""] + verdicts + [""]
+    L += ["### The technique's effect on each recording", "",
+          "The same change replayed on every live recording: if a technique's effect differs between the recordings "
+          "made under different techniques by more than between drive histories, the application's requests "
+          "themselves changed with the drive it ran on (feedback a single recording cannot carry).", "",
+          f"| recorded under | technique | WAF change vs `{base}`, closed | open |", "|---|---|---|---|"]
+    for rec in arms:
+        for a in others:
+            ch = {m: change(by_repeat(rep_rows, "waf", recorded_under=rec, arm=a, mode=m),
+                            by_repeat(rep_rows, "waf", recorded_under=rec, arm=base, mode=m)) for m in MODES}
+            L.append(f"| {rec} | {a} | {fmt_ci(ch['closed'], '+.1f')} % | {fmt_ci(ch['open'], '+.1f')} % |")
+    L += [""]
     L += ["### Each live run replayed under its own technique", "",
           "How closely a replay reproduces the very run it was recorded from (same technique, same drive history):",
           "", "| technique | WAF live | replayed, closed | replayed, open | flush p99 us live | closed | open |",
