@@ -19,8 +19,8 @@ on the page; each writes out/flows-cmt/<name>/summary.json.
 import math
 import os
 
-from runpoint import (data_args, load_of, load_summary, page_rows, pick, pyplot, run_all, run_point, save_png_svg,
-                      ssdvp_run, write_lines)
+from runpoint import (data_args, figure_lines, load_of, load_summary, page_rows, pick, pyplot, run_all, run_point,
+                      runs_block, save_png_svg, ssdvp_run, write_lines)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "flows-cmt")
@@ -298,17 +298,8 @@ def page(rows, data_dir, figs_rel, figs):
     A("|---|---|---|---|---|---|---|---|---|---|---|---|")
     L += [table_row(r) for r in rows]
     A("")
-    A("The runs (from the repository's root):")
-    A("")
-    A("```sh")
-    L += [" ".join(command("build", n, s)) for n, _, _, _, s in runs()]
-    A("```")
-    A("")
-    if plot(by, figs):
-        A(f"![hot flow's latency and hit rate against cache size]({figs_rel}/cmt-interference.png)")
-        A("")
-        A(f"([SVG]({figs_rel}/cmt-interference.svg))")
-        A("")
+    L += runs_block(command("build", n, s) for n, _, _, _, s in runs())
+    L += figure_lines(plot(by, figs), figs_rel, "cmt-interference", "hot flow's latency and hit rate against cache size")
     L += findings(by, rows)
     L += MQSIM.splitlines()
     A("")

@@ -92,6 +92,16 @@ def write_lines(page_path, lines, data, command):
     print("wrote", page_path, file=sys.stderr)
 
 
+def runs_block(cmds):
+    """A page's list of its runs' command lines (lists of arguments), from the repository's root."""
+    return ["The runs (from the repository's root):", "", "```sh", *[" ".join(c) for c in cmds], "```", ""]
+
+
+def figure_lines(drawn, figs_rel, stem, alt):
+    """A page's figure (PNG, with a link to the SVG) when it was drawn."""
+    return [f"![{alt}]({figs_rel}/{stem}.png)", "", f"([SVG]({figs_rel}/{stem}.svg))", ""] if drawn else []
+
+
 def flatten(j, prefix=""):
     """The scalar fields of a summary (nested dicts) with dotted names; lists are left out."""
     out = {}
