@@ -35,6 +35,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "explore"))
+from ssdvp_explore import provenance as prov_mod  # noqa: E402  (standard library only)
 from ssdvp_explore import workloads as wl  # noqa: E402
 BLK = 4096
 REGION = 1 << 20
@@ -145,33 +146,39 @@ def main() -> None:
     ap.add_argument("--ssdvp", default=str(ROOT / "build/platform/ssdvp"))
     ap.add_argument("--out", default=str(ROOT / "docs/results/workloads.md"))
     ap.add_argument("--ops", type=int, default=400000, help="operations of each synthetic generator")
+    ap.add_argument("--render", metavar="DATA_DIR",
+                    help="run nothing: the page from DATA_DIR/characterised.json (docs/results/workloads is the "
+                         "committed one) and the committed recordings' provenance")
     ap.add_argument("--readme", action="store_true",
                     help="print traces/README.md's table and sha256 lines of the recordings instead")
     a = ap.parse_args()
     if a.readme:
         readme_block()
         return
-    names = wl.names(ROOT)
-    drive = None
-    res, provs = {}, {}
-    for n in names:
-        prov, rows, counts = load_recording(n)
-        drive = prov["drive"]["export_bytes"]
-        provs[n] = prov
-        res[n] = characterise(rows, counts, drive)
-    drive = 4 << 30                                     # configs/workloads.yaml
-    gens = {}
-    for kind in ("fio", "rocksdb", "mysql", "rocksdb2"):
-        rows, counts = run_generator(a.ssdvp, kind, a.ops)
-        gens[f"synthetic app: {kind}"] = characterise(rows, counts, drive)
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
+    data_dir = Path(a.render) if a.render else ROOT / "docs/results/workloads"
+    if a.render:
+        data = json.loads((data_dir / "characterised.json").read_text())
+    else:
+        data = {"ops": a.ops, "recordings": {}, "generators": {}}
+        for n in wl.names(ROOT):
+            prov, rows, counts = load_recording(n)
+            data["recordings"][n] = characterise(rows, counts, prov["drive"]["export_bytes"])
+        for kind in ("fio", "rocksdb", "mysql", "rocksdb2"):
+            rows, counts = run_generator(a.ssdvp, kind, a.ops)
+            data["generators"][f"synthetic app: {kind}"] = characterise(rows, counts, 4 << 30)  # configs/workloads.yaml
+        data_dir.mkdir(parents=True, exist_ok=True)
+        (data_dir / "characterised.json").write_text(json.dumps(data, indent=1, default=float) + "\n")
+        prov_mod.write(prov_mod.collect(a.ssdvp, "/usr/bin/python3 scripts/workloads/characterise.py", ROOT,
+                                        skip=["docs/results/"]), data_dir)
+    res, gens, ops = data["recordings"], data["generators"], data["ops"]
+    provs = {n: json.loads((ROOT / "traces/workloads" / f"{n}.json").read_text()) for n in res}
+    commit = ((prov_mod.read(data_dir) or {}).get("commit") or "?")[:7]
     allw = {**res, **gens}
     L = []
     L += ["# Recorded application workloads", "",
           f"Generated whole by `scripts/workloads/characterise.py` (commit {commit}; the recordings' "
           "sha256 checked) from the committed recordings in `traces/workloads/` and from ssdvp's synthetic "
-          f"application generators run here (`workload.source: app`, {a.ops:,} operations each, "
+          f"application generators run here (`workload.source: app`, {ops:,} operations each, "
           "`configs/workloads.yaml`). Do not edit by hand.", "",
           "Each recording is a real application from Debian 12's packages running in a Linux guest "
           "(Debian's kernel 6.1, qemu TCG) on ext4 on the simulated drive exported by `ssdvp serve --record` "
