@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..stats import fmt_ci, mean_ci
-from . import Page, closing, markdown_table, opening, own_figure, register, saturated
+from . import Page, closing, markdown_table, opening, own_figure, recording_line, register, saturated
 
 ENGINE, PERIOD = "config.ftl.cluster.engine", "config.ftl.hot.period"
 SEED = "config.precondition.seed"
@@ -159,15 +159,7 @@ def _fig(df: pd.DataFrame, out: Path):
 
 
 def _intro(df: pd.DataFrame, root: Path) -> str:
-    from .. import workloads as wl_mod
-    items = []
-    for w in sorted(df["workload"].unique()):
-        try:
-            j = wl_mod.provenance(root, w)
-            items.append(f"- `{w}`: {j['drive']['drive_writes']:.2f} drive-writes, {j['requests']:,} requests")
-        except (OSError, KeyError, ValueError):
-            items.append(f"- `{w}`")
-    return INTRO.format(recordings="\n".join(items))
+    return INTRO.format(recordings="\n".join(recording_line(root, w) for w in sorted(df["workload"].unique())))
 
 
 def render(ctx) -> str:
