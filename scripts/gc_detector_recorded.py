@@ -69,7 +69,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "explore"))
 from ssdvp_explore import provenance as prov_mod  # noqa: E402  (standard library only)
 from ssdvp_explore import workloads as wl_mod  # noqa: E402
-from ssdvp_explore.stats import fmt_ci, mean_ci  # noqa: E402
+from ssdvp_explore.stats import as_float as num, fmt_ci, mean_ci  # noqa: E402
 
 TRAIN = ["fio-randwrite-512k", "filebench-fileserver-discard", "filebench-varmail-discard"]
 HELD_OUT = ["postmark-discard"]  # (Filebench webserver deletes nothing: no discards to hold)
@@ -341,13 +341,6 @@ def write_series(d, path, arm, seed, append):
         for x in read_iostat(d):
             w.writerow([arm, seed, x["time_s"].rstrip("0").rstrip("."), f"{mbps(x):.1f}", int(label(x)),
                         int(x["predicted"] == "1")])
-
-
-def num(v):
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return float("nan")
 
 
 def vals(rows, w, arm, key):

@@ -47,7 +47,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "explore"))
 from ssdvp_explore import provenance as prov_mod  # noqa: E402  (standard library only)
 from ssdvp_explore import workloads as wl_mod  # noqa: E402
-from ssdvp_explore.stats import fmt_ci, mean_ci  # noqa: E402
+from ssdvp_explore.stats import as_float as num, fmt_ci, mean_ci  # noqa: E402
 
 NAME = "journal-recorded"
 RECORDINGS = ["fio-journal", "filebench-varmail", "filebench-fileserver", "postmark-discard", "mariadb-oltp"]
@@ -164,13 +164,6 @@ def run(binary, out, name, state, arm, seed, reuse, collect=False):
 
 # ---------------------------------------------------------------------------------------------------------------
 # the page
-
-def num(v):
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return float("nan")
-
 
 def vals(rows, rec, state, arm, key):
     return [num(r[key]) for r in rows if r["recording"] == rec and r["state"] == state and r["arm"] == arm]

@@ -31,7 +31,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "explore"))
 from ssdvp_explore import provenance as prov_mod  # noqa: E402  (standard library only)
-from ssdvp_explore.stats import fmt_ci, mean_ci  # noqa: E402
+from ssdvp_explore.stats import as_float as num, fmt_ci, mean_ci  # noqa: E402
 
 NAME = "live-vs-replay"
 CONFIG = "configs/workloads-1g.yaml"
@@ -202,13 +202,6 @@ def replay(binary, out, rec_row, arm, mode, reuse):
 # ---------------------------------------------------------------------------------------------------------------
 # the page
 
-def num(v):
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return float("nan")
-
-
 def pick(rows, **kw):
     return [r for r in rows if all(str(r[k]) == str(v) for k, v in kw.items())]
 
@@ -217,10 +210,14 @@ def by_repeat(rows, key, **kw):
     return {int(r["repeat"]): num(r[key]) for r in pick(rows, **kw)}
 
 
+def change_by_repeat(a, b, ratio=False):
+    """{repeat: a against b, in % (or as a ratio)} over the repeats both have."""
+    return {k: a[k] / b[k] if ratio else 100 * (a[k] / b[k] - 1) for k in sorted(set(a) & set(b)) if b[k]}
+
+
 def change(a, b, ratio=False):
-    """Per repeat: a against b, in % (or as a ratio); the repeats both have."""
-    ks = sorted(set(a) & set(b))
-    return [a[k] / b[k] if ratio else 100 * (a[k] / b[k] - 1) for k in ks if b[k]]
+    """change_by_repeat's values, in repeat order."""
+    return list(change_by_repeat(a, b, ratio).values())
 
 
 def draw(figdir, study, live_rows, rep_rows):
@@ -296,11 +293,10 @@ def study_section(study, live_rows, rep_rows, prov):
                     by_repeat(rep_rows, "mbps", recorded_under=base, arm=base, mode="closed"), True)
         L.append(f"| {a} | {fmt_ci(lw, '+.1f')} % | {fmt_ci(rw['closed'], '+.1f')} % | {fmt_ci(rw['open'], '+.1f')} % "
                  f"| {fmt_ci(lt, '.3f')}x | {fmt_ci(rt, '.3f')}x |")
-        lwd = dict(zip(sorted(set(by_repeat(live_rows, "waf", arm=a)) & set(by_repeat(live_rows, "waf", arm=base))),
-                       lw))
+        lwd = change_by_repeat(by_repeat(live_rows, "waf", arm=a), by_repeat(live_rows, "waf", arm=base))
         for m in MODES:
-            rwd = dict(zip(sorted(set(by_repeat(rep_rows, "waf", recorded_under=base, arm=a, mode=m))
-                                  & set(by_repeat(rep_rows, "waf", recorded_under=base, arm=base, mode=m))), rw[m]))
+            rwd = change_by_repeat(by_repeat(rep_rows, "waf", recorded_under=base, arm=a, mode=m),
+                                   by_repeat(rep_rows, "waf", recorded_under=base, arm=base, mode=m))
             err = [rwd[k] - lwd[k] for k in sorted(set(lwd) & set(rwd))]
             if not err:
                 continue

@@ -10,6 +10,14 @@ import statistics
 _T95 = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447, 8: 2.365, 9: 2.306, 10: 2.262}
 
 
+def as_float(v) -> float:
+    """A figure read back from a CSV cell: a float, NaN when the cell is empty or not a number."""
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
 def t95(n: int) -> float:
     """Two-sided 95 % Student-t quantile for n - 1 degrees of freedom (n <= 10; the normal's beyond)."""
     return _T95.get(n, 1.96)
