@@ -18,7 +18,7 @@ RV32 ISS).
 """
 import os
 
-from runpoint import (data_args, load_of, load_summary, page_rows, pick, pyplot, run_all, run_point, save_png_svg,
+from runpoint import (data_args, load_of, load_summary, page_rows, pick, pyplot, run_point, run_rows, save_png_svg,
                       ssdvp_run, write_lines)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -113,8 +113,6 @@ def run_all_points(build, jobs):
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(ROOT, QUIET_CFG), "w") as f:
         f.write(QUIET)
-    rows = {}
-
     def one(r):
         name, study, w, label, config, sets = r
         wall = run_point(command(build, name, config, sets), name)
@@ -126,9 +124,8 @@ def run_all_points(build, jobs):
             row.update({"power.pages_read_mean": round(sum(each) / len(each)), "power.pages_read_min": min(each),
                         "power.pages_read_max": max(each),
                         "power.cuts_second_pass": sum(p > 1.5 * min(each) for p in each)})
-        rows[name] = row
-    run_all(jobs, runs(), one)
-    return [rows[r[0]] for r in runs()]
+        return row
+    return run_rows(jobs, runs(), one)
 
 
 # --- the page ------------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ out/flash-features/<name>/summary.json.
 import os
 import sys
 
-from runpoint import (data_args, load_of, load_summary, page_rows, pick, run_all, run_point, save_png_svg, ssdvp_run,
+from runpoint import (data_args, load_of, load_summary, page_rows, pick, run_point, run_rows, save_png_svg, ssdvp_run,
                       write_lines)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -170,17 +170,13 @@ def all_runs():
 
 
 def run_all_points(build, jobs):
-    rows = {}
-
     def one(r):
         name, desc, sets = r
         wall = run_point(command(build, name, sets), name)
         row = {"name": name, "wall_s": round(wall, 1)}
         row.update(pick(load_summary(OUT, name), KEEP))
-        rows[name] = row
-    todo = all_runs()
-    run_all(jobs, todo, one)
-    return [rows[r[0]] for r in todo]
+        return row
+    return run_rows(jobs, all_runs(), one)
 
 
 def unflatten(row):

@@ -19,8 +19,8 @@ on the page; each writes out/flows-cmt/<name>/summary.json.
 import math
 import os
 
-from runpoint import (data_args, figure_lines, load_of, load_summary, page_rows, pick, pyplot, run_all, run_point,
-                      runs_block, save_png_svg, ssdvp_run, write_lines)
+from runpoint import (data_args, figure_lines, flow_named, load_of, load_summary, page_rows, pick, pyplot, run_point,
+                      run_rows, runs_block, save_png_svg, ssdvp_run, write_lines)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "flows-cmt")
@@ -88,27 +88,19 @@ def predicted_hits(cache, flows):
     return hits
 
 
-def flow(j, name):
-    return next(f for f in j["flows"]["flows"] if f["name"] == name)
-
-
 def run_all_points(build, jobs):
-    rows = {}
-
     def one(t):
         name, policy, cache, mode, sets = t
         wall = run_point(command(build, name, sets), name)
         j = load_summary(OUT, name)
-        hot, rnd = flow(j, "hot"), flow(j, "random")
+        hot, rnd = flow_named(j, "hot"), flow_named(j, "random")
         row = {"name": name, "policy": policy, "cache": cache, "mode": mode, "wall_s": round(wall, 1),
                "hot.reads": hot["reads"], "hot.count": hot["latency_us"]["read"]["count"],
                "hot.mean": hot["latency_us"]["read"]["mean"], "hot.p99": hot["latency_us"]["read"]["p99"],
                "random.reads": rnd["reads"]}
         row.update(pick(j, KEEP))
-        rows[name] = row
-    todo = runs()
-    run_all(jobs, todo, one)
-    return [rows[t[0]] for t in todo]
+        return row
+    return run_rows(jobs, runs(), one)
 
 
 # --- the page ------------------------------------------------------------------------------------------------

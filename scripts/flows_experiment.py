@@ -15,8 +15,8 @@ on the page; each writes out/flows/<name>/summary.json.
 """
 import os
 
-from runpoint import (data_args, figure_lines, load_of, load_summary, page_rows, pick, pyplot, run_all, run_point,
-                      runs_block, save_png_svg, ssdvp_run, write_lines)
+from runpoint import (data_args, figure_lines, flow_named, load_of, load_summary, page_rows, pick, pyplot, run_point,
+                      run_rows, runs_block, save_png_svg, ssdvp_run, write_lines)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "flows")
@@ -55,18 +55,12 @@ def command(build, name, sets):
     return ssdvp_run(build, "configs/flows.yaml", "flows", name, sets + PIN, quiet=True)
 
 
-def flow(j, label):
-    return next(f for f in j["flows"]["flows"] if f["name"] == label)
-
-
 def run_all_points(build, jobs):
-    rows = {}
-
     def one(t):
         name, slots, case, desc, sets = t
         wall = run_point(command(build, name, sets), name)
         j = load_summary(OUT, name)
-        rd, w = flow(j, "reader"), flow(j, "writer")
+        rd, w = flow_named(j, "reader"), flow_named(j, "writer")
         row = {"name": name, "slots": slots, "case": case, "setting": desc, "wall_s": round(wall, 1),
                "reader.reads": rd["latency_us"]["read"]["count"], "reader.p50": rd["latency_us"]["read"]["p50"],
                "reader.p99": rd["latency_us"]["read"]["p99"], "reader.p999": rd["latency_us"]["read"]["p999"],
@@ -74,10 +68,8 @@ def run_all_points(build, jobs):
                "writer.requests": w["requests"], "writer.iops": w["iops"],
                "writer.write_p99": w["latency_us"].get("write", {}).get("p99")}
         row.update(pick(j, KEEP))
-        rows[name] = row
-    todo = list(runs())
-    run_all(jobs, todo, one)
-    return [rows[t[0]] for t in todo]
+        return row
+    return run_rows(jobs, list(runs()), one)
 
 
 # --- the page ------------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ latency shared over alone; fairness is the smaller slowdown over the larger.
 """
 import os
 
-from runpoint import data_args, load_of, load_summary, page_rows, run_all, run_point, ssdvp_run, write_lines
+from runpoint import (data_args, load_of, load_summary, page_rows, run_point, run_rows, ssdvp_run, write_lines)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "mqsim")
@@ -50,18 +50,14 @@ def mean_read(j, i):
 
 
 def run_all_points(build, jobs):
-    rows = {}
-
     def one(r):
         name, sets = r
         wall = run_point(command(build, name, sets), name)
         f = load_summary(OUT, name)["flows"]["flows"]
-        rows[name] = {"name": name, "wall_s": round(wall, 1),
-                      **{f"flow{i + 1}.{k}": v for i in (0, 1) for k, v in
-                         (("mean_read_us", f[i]["latency_us"]["read"]["mean"]), ("iops", f[i]["iops"]))}}
-    todo = runs()
-    run_all(jobs, todo, one)
-    return [rows[n] for n, _ in todo]
+        return {"name": name, "wall_s": round(wall, 1),
+                **{f"flow{i + 1}.{k}": v for i in (0, 1) for k, v in
+                   (("mean_read_us", f[i]["latency_us"]["read"]["mean"]), ("iops", f[i]["iops"]))}}
+    return run_rows(jobs, runs(), one)
 
 
 def table(by):

@@ -180,6 +180,17 @@ def run_all(jobs, todo, fn):
         list(ex.map(fn, todo))
 
 
+def run_rows(jobs, todo, row_of):
+    """row_of(point) for every point of todo, jobs at a time: the rows in todo's order."""
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        return list(ex.map(row_of, todo))
+
+
+def flow_named(summary, name):
+    """The summary's flow (flows.<i>.name) called name."""
+    return next(f for f in summary["flows"]["flows"] if f["name"] == name)
+
+
 def write_page(template, page, text, key="{{TABLE}}"):
     """The page: template with key replaced by text."""
     with open(template) as f:
