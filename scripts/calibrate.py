@@ -1,11 +1,19 @@
 #!/usr/bin/env python3
-"""calibrate.py - measure the firmware's operations on the ISS and regenerate
-the native CPU's cycle-cost table (configs/cpu_cost.yaml), then compare the
-two CPU modes side by side (docs/results/calibration.md).
+"""calibrate.py - measure the firmware's operations on the ISS against the
+native CPU's cycle-cost table in force (configs/cpu_cost.yaml), compare the
+CPU modes side by side, and keep the figures as data for the page
+(docs/results/calibration.md); with --apply, regenerate the table instead.
 
-    python3 scripts/calibrate.py [--build-dir DIR] [--jobs N] [--no-validate]
+    python3 scripts/calibrate.py [--build-dir DIR] [--jobs N]   measure, write the data and the page
+    python3 scripts/calibrate.py --apply [--build-dir DIR]        measure, rewrite configs/cpu_cost.yaml, rebuild
+    python3 scripts/calibrate.py --render DATA_DIR [--page OUT]   the page from committed data only
 
-Usually run through scripts/calibrate.sh, which builds first.
+Usually run through scripts/calibrate.sh, which builds first. Measuring
+changes nothing the simulator uses: the page says how far the table in force
+is from a fresh measurement, and the validation runs native mode with both
+(the measured one by --set) beside the ISS. --apply changes every native
+run's timing (the table is the native mode's defaults): commit the new table,
+then measure again for the page (its provenance needs a clean tree).
 
 1. Calibration: the workloads below run in cpu.mode: iss. On the ISS every
    hal_charge() is a marker, and the instructions retired since the previous
@@ -20,11 +28,14 @@ Usually run through scripts/calibrate.sh, which builds first.
    kmeans2d on the ISS for N = 640..25,600 and K = 3..8): a least-squares
    fit of instructions per iteration = a.N + b.N.K + c.K gives
    kmeans_accumulate = a and kmeans_distance = b (x cpi).
-2. The table is written to configs/cpu_cost.yaml; the build turns it into the
-   native CPU's defaults (cmake/cost_table.cmake), so the script rebuilds.
-3. Validation on workloads the calibration did not see: each runs natively
-   with the first estimates, natively with the calibrated table, and on the
-   ISS; the page shows CPU time, IOPS, latencies and WAF side by side.
+2. With --apply, the table is written to configs/cpu_cost.yaml; the build
+   turns it into the native CPU's defaults (cmake/cost_table.cmake), so the
+   script rebuilds, and stops there.
+3. Otherwise, validation on workloads the calibration did not see: each runs
+   natively with the first estimates, with the table in force, with the
+   table just measured, and on the ISS; the data (results.json,
+   provenance.json) go to docs/results/calibration/ and the page is rendered
+   from them: CPU time, IOPS, latencies and WAF side by side.
 """
 from __future__ import annotations
 
@@ -41,10 +52,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from runpoint import load_of, provenance_text, pyplot, save_png_svg, write_provenance  # noqa: E402
 DEF = ROOT / "firmware/hal/fw_ops.def"
 TABLE = ROOT / "configs/cpu_cost.yaml"
 PAGE = ROOT / "docs/results/calibration.md"
-PLOTS = ROOT / "docs/results/calibration"
+DATA = ROOT / "docs/results/calibration"
+COMMAND = "bash scripts/calibrate.sh"
+MODES = ("native, estimates", "native, in force", "native, measured", "iss")
 
 # (name, description, ssdvp arguments)
 CALIBRATION = [
@@ -74,8 +89,7 @@ def fw_ops() -> list[tuple[str, int, str]]:
 
 def run(binary: Path, out: Path, args: list[str]) -> dict:
     out.mkdir(parents=True, exist_ok=True)
-    # the table and the page were measured under pass, the default before room: pinned until remeasured
-    cmd = [str(binary), "run", *args, "--set", "ftl.write.at_floor=pass", "-o", str(out), "--quiet"]
+    cmd = [str(binary), "run", *args, "-o", str(out), "--quiet"]
     t0 = time.monotonic()
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if p.returncode != 0:
@@ -168,64 +182,129 @@ def kmeans_split(build_dir: Path, cpi: float) -> dict | None:
             "instructions": float(np.sum(y * it))}
 
 
+def in_force() -> dict[str, int]:
+    """The cost table in force: configs/cpu_cost.yaml's cpu.cost rows (op: cycles)."""
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^    (\w+): (\d+)", TABLE.read_text(), re.M)}
+
+
+def keep_run(s: dict) -> dict:
+    """What the page needs of one run's summary."""
+    lr, lw = s["latency_us"]["read"], s["latency_us"]["write"]
+    return {"instructions": s["cpu"].get("instructions"), "requests": s["workload"]["requests"],
+            "compute_s": s["cpu"]["compute_s"], "cpu_busy": s["utilization"]["cpu"], "iops": s["host"]["iops"],
+            "read_mean": lr["mean"], "read_p99": lr["p99"], "write_mean": lw["mean"], "write_p99": lw["p99"],
+            "waf": s["ftl"]["waf"], "wall_s": round(s["_wall"], 1)}
+
+
 def fmt_us(v: float) -> str:
     return f"{v:,.1f}"
 
 
-def embed_plot(fig, name: str, alt: str, w) -> None:
-    """Saves a figure under docs/results/calibration/ and links it from the page."""
-    import matplotlib.pyplot as plt
-    fig.tight_layout()
-    fig.savefig(PLOTS / name, dpi=110)
-    plt.close(fig)
-    w(f"![{alt}](calibration/{name})")
-    w("")
+def figures(d: dict, figs: Path) -> list[str]:
+    """The two figures (PNG and SVG) drawn from the data; their lines for the page."""
+    plt = pyplot()
+    if plt is None:
+        return []
+    ops = [o for o in d["ops"] if o["name"] in d["measured"]]
+    fig, ax = plt.subplots(figsize=(9, 3.6))
+    xs = range(len(ops))
+    for i, (lab, get) in enumerate((("estimate (fw_ops.def)", lambda o: o["estimate"]),
+                                    ("in force (configs/cpu_cost.yaml)", lambda o: d["in_force"].get(o["name"], 0)),
+                                    ("measured now on the ISS", lambda o: d["measured"][o["name"]]["cycles"]))):
+        ax.bar([x + (i - 1) * 0.27 for x in xs], [get(o) for o in ops], 0.27, label=lab)
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([o["name"] for o in ops], rotation=60, ha="right", fontsize=8)
+    ax.set_yscale("log")
+    ax.set_ylabel("cycles per op (log)")
+    ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    save_png_svg(plt, fig, str(figs / "cost_table"))
+    out = ["![estimated, in-force and measured cycles per op](calibration/cost_table.png)", "",
+           "*Cycles per op: the first estimate, the table in force and the fresh measurement (log axis; one "
+           "measurement over the three calibration runs).* ([SVG](calibration/cost_table.svg))", ""]
+    if d["validation"]:
+        fig, axes = plt.subplots(1, 2, figsize=(10, 3.4))
+        names = [v["name"] for v in d["workloads"]]
+        for ax, op in zip(axes, ("read", "write")):
+            for i, mode in enumerate(MODES):
+                ys = [d["validation"][f"{n} / {mode}"][f"{op}_mean"] for n in names]
+                ax.bar([x + (i - 1.5) * 0.2 for x in range(len(names))], ys, 0.2, label=mode)
+            ax.set_xticks(range(len(names)))
+            ax.set_xticklabels(names, fontsize=8)
+            ax.set_ylabel(f"mean {op} latency (µs)")
+        axes[1].legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        save_png_svg(plt, fig, str(figs / "latency"))
+        out += ["![mean latencies in the CPU modes](calibration/latency.png)", "",
+                "*Mean read and write latency per workload and CPU mode (one run each; the simulator is "
+                "deterministic, so a rerun gives the same bars).* ([SVG](calibration/latency.svg))", ""]
+    return out
 
 
-def page(ops, measured, cal: dict[str, dict], val: dict[str, dict], split: dict | None, cmdline: str) -> None:
-    PLOTS.mkdir(parents=True, exist_ok=True)
+def page(d: dict, data: Path, page_path: Path) -> None:
     out = []
     w = out.append
+    ops, measured, force, cal = d["ops"], d["measured"], d["in_force"], d["calibration"]
+    split = d["split"]
     w("# Calibration: the native CPU's cost table, measured on the ISS")
     w("")
-    w("<!-- Generated by scripts/calibrate.py. Do not edit: rerun it. -->")
+    w("<!-- Generated by scripts/calibrate.py from docs/results/calibration/results.json. Do not edit: rerun it "
+      "(or `--render docs/results/calibration`). -->")
     w("")
     w("The native CPU model charges each firmware operation a fixed number of cycles (`cpu.cost.<op>`). "
       "Those numbers started as estimates (`firmware/hal/fw_ops.def`). The iss CPU mode runs the same "
       "firmware sources compiled for RV32IMAC (`-Os`, picolibc) and counts the instructions each operation "
       "really takes: on the ISS `hal_charge()` is a marker, and the instructions retired since the previous "
       "marker belong to the op it names (the event loop's own instructions before a wait for an interrupt "
-      "go to `irq_entry`). The calibrated table in `configs/cpu_cost.yaml` is the mean over the timed part "
-      "of the calibration runs, at `cpu.iss.cpi` = 1 cycle per instruction; it is the native mode's default.")
+      "go to `irq_entry`). The table in force, `configs/cpu_cost.yaml`, is such a measurement (the mean over "
+      "the timed part of the calibration runs, at `cpu.iss.cpi` = 1 cycle per instruction) and the native "
+      "mode's default. This page measures again at the commit below and says how far the table in force is "
+      "from it; measuring changes nothing the simulator uses.")
     w("")
-    w("Regenerate the table, this page and its plots (about 5 minutes on 2 cores):")
+    w(f"Measure again (the data in `docs/results/calibration/` and this page; {len(cal)} ISS runs and "
+      f"{len(d['validation'])} validation runs, {sum(v['wall_s'] for v in [*cal.values(), *d['validation'].values()]):,.0f} s "
+      f"of wall time summed, {load_of(str(data))}):")
     w("")
     w("```sh")
-    w(cmdline)
+    w(COMMAND)
     w("```")
     w("")
-    w("Every run sets `ftl.write.at_floor: pass` (the script does), the default before it became `room`: "
-      "the table and the figures below were measured under it and have not been remeasured under `room`.")
+    w("Regenerate the table from a fresh measurement (`--apply`: rewrites `configs/cpu_cost.yaml` and rebuilds; "
+      "it changes the timing of every native run, so every results page that depends on the simulator is then "
+      "out of date): `bash scripts/calibrate.sh --apply`, commit the table, then measure again for this page.")
     w("")
     w("## Calibration runs (cpu.mode: iss)")
     w("")
     w("| run | workload | instructions (timed part) | host requests | wall (s) |")
     w("|---|---|---:|---:|---:|")
-    for name, desc, _ in CALIBRATION:
-        s = cal[name]
-        w(f"| {name} | {desc} | {s['cpu']['instructions']:,} | {s['workload']['requests']:,} | {s['_wall']:.1f} |")
+    for c in d["calibration_runs"]:
+        s = cal[c["name"]]
+        w(f"| {c['name']} | {c['description']} | {s['instructions']:,} | {s['requests']:,} | {s['wall_s']:.1f} |")
     w("")
     w("## The table")
     w("")
-    total = sum(v[2] for v in measured.values()) or 1
-    w("| op | estimate (cycles) | calibrated (cycles) | ratio | times run | share of instructions | description |")
-    w("|---|---:|---:|---:|---:|---:|---|")
-    for n, est, desc in ops:
+    total = sum(m["instructions"] for m in measured.values()) or 1
+    w("| op | estimate (cycles) | in force | measured now | measured / in force | times run | share of "
+      "instructions | description |")
+    w("|---|---:|---:|---:|---:|---:|---:|---|")
+    for o in ops:
+        n, est = o["name"], o["estimate"]
+        f = force.get(n)
         if n in measured:
-            cyc, cnt, ins = measured[n]
-            w(f"| `{n}` | {est} | {cyc} | {cyc / est:.1f}x | {cnt:,} | {100 * ins / total:.1f} % | {desc} |")
+            m = measured[n]
+            ratio = f"{m['cycles'] / f:.2f}" if f else ""
+            w(f"| `{n}` | {est} | {f if f is not None else '(estimate)'} | {m['cycles']} | {ratio} | {m['count']:,} | "
+              f"{100 * m['instructions'] / total:.1f} % | {o['description']} |")
         else:
-            w(f"| `{n}` | {est} | (estimate kept) | | 0 | | {desc} |")
+            w(f"| `{n}` | {est} | {f if f is not None else '(estimate)'} | (no run exercised it) | | 0 | | "
+              f"{o['description']} |")
+    w("")
+    moved = [o["name"] for o in ops if o["name"] in measured and o["name"] in force and
+             abs(measured[o["name"]]["cycles"] / force[o["name"]] - 1) > 0.05]
+    w("**The table in force against this measurement:** " + (
+        "every op within 5 %." if not moved else
+        f"{len(moved)} of {sum(1 for o in ops if o['name'] in measured and o['name'] in force)} measured ops "
+        f"differ by more than 5 % ({', '.join(f'`{n}`' for n in moved)}): the firmware or the calibration "
+        "runs changed since the table was written; the validation below shows what the difference does to "
+        "native runs (\"native, in force\" against \"native, measured\"), and `--apply` would adopt it."))
     w("")
     w("How to read it:")
     w("")
@@ -236,14 +315,15 @@ def page(ops, measured, cal: dict[str, dict], val: dict[str, dict], split: dict 
         w("- K-Means: the firmware charges `kmeans_distance` (N·K) and `kmeans_accumulate` (N) back to back "
           "after one fused pass over the points, so the markers give the whole pass to `kmeans_distance` "
           "(\"times run\" and \"share\" above are the markers' view), and the runs only cluster with K = 6. "
-          f"The two costs in the table are fitted instead on `ssdvp-accel-sweep`'s ISS runs of the same "
+          f"The two measured costs are fitted instead on `ssdvp-accel-sweep`'s ISS runs of the same "
           f"`kmeans2d` ({split['cases']} cases, N = 640 to 25,600, K = 3 to 8, 10 iterations; "
           f"{split['instructions'] / 1e6:,.0f} M instructions): instructions per iteration = "
           f"{split['accumulate']:.1f}·N + {split['distance']:.1f}·N·K + {split['per_centroid']:.1f}·K, "
           f"worst error of the fit {100 * split['worst']:.1f} %. The last term, per centroid and iteration, "
           f"is `kmeans_divide`'s (two software 64-bit divisions, whose cost depends on the operands: "
-          f"{split['per_centroid'] / 2:.0f} cycles each here, {measured.get('kmeans_divide', (0,))[0]} in the "
-          "workloads, whose figure the table keeps). See [the accelerator comparison](accelerator.md).")
+          f"{split['per_centroid'] / 2:.0f} cycles each here, "
+          f"{measured.get('kmeans_divide', {}).get('cycles', 0)} in the workloads, whose figure the table "
+          "keeps). See [the accelerator comparison](accelerator.md).")
     else:
         w("- `kmeans_distance` holds the whole assignment loop, accumulation included, because the firmware "
           "fuses the two (one pass over the points); `kmeans_accumulate` is then close to zero. The sum is "
@@ -253,89 +333,68 @@ def page(ops, measured, cal: dict[str, dict], val: dict[str, dict], split: dict 
       "modelled, but branch paths differ), so one op's cost varies with the workload's mix. The validation "
       "below measures how much that matters.")
     w("")
-    ratio = [(n, est, measured[n][0]) for n, est, _ in ops if n in measured]
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(figsize=(9, 3.6))
-        xs = range(len(ratio))
-        ax.bar([x - 0.2 for x in xs], [r[1] for r in ratio], 0.4, label="estimate (fw_ops.def)")
-        ax.bar([x + 0.2 for x in xs], [r[2] for r in ratio], 0.4, label="calibrated on the ISS")
-        ax.set_xticks(list(xs))
-        ax.set_xticklabels([r[0] for r in ratio], rotation=60, ha="right", fontsize=8)
-        ax.set_yscale("log")
-        ax.set_ylabel("cycles per op")
-        ax.legend(fontsize=8)
-        embed_plot(fig, "cost_table.png", "estimated and calibrated cycles per op", w)
-    except ImportError:
-        pass
+    figs = figures(d, page_path.parent / "calibration")
+    out += figs[:4]
+    val = d["validation"]
     if val:
-        w("## Both modes side by side (workloads not used for calibration)")
+        w("## The CPU modes side by side (workloads not used for calibration)")
         w("")
-        w("Each workload runs three times: native with the first estimates, native with the calibrated "
-          "table, and on the ISS (the reference). CPU time is the timed part's compute time (cost table, or "
-          "instructions at 1 GHz); latencies are the host's, in µs.")
+        w("Each workload runs four times: native with the first estimates, native with the table in force, "
+          "native with the table measured above (each op set by `--set cpu.cost.<op>=`), and on the ISS (the "
+          "reference). CPU time is the timed part's compute time (cost table, or instructions at 1 GHz); "
+          "latencies are the host's, in µs. The simulator is deterministic: one run per cell.")
         w("")
         w("| workload | CPU | CPU compute (s) | CPU busy | IOPS | read mean / p99 | write mean / p99 | WAF | wall (s) |")
         w("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-        for name, desc, _ in VALIDATION:
-            for mode in ("native, estimates", "native, calibrated", "iss"):
-                s = val[f"{name} / {mode}"]
-                lr, lw = s["latency_us"]["read"], s["latency_us"]["write"]
-                w(f"| {name} | {mode} | {s['cpu']['compute_s']:.3f} | {100 * s['utilization']['cpu']:.1f} % | "
-                  f"{s['host']['iops']:,.0f} | {fmt_us(lr['mean'])} / {fmt_us(lr['p99'])} | "
-                  f"{fmt_us(lw['mean'])} / {fmt_us(lw['p99'])} | {s['ftl']['waf']:.3f} | {s['_wall']:.1f} |")
+        for wl in d["workloads"]:
+            for mode in MODES:
+                s = val[f"{wl['name']} / {mode}"]
+                w(f"| {wl['name']} | {mode} | {s['compute_s']:.3f} | {100 * s['cpu_busy']:.1f} % | "
+                  f"{s['iops']:,.0f} | {fmt_us(s['read_mean'])} / {fmt_us(s['read_p99'])} | "
+                  f"{fmt_us(s['write_mean'])} / {fmt_us(s['write_p99'])} | {s['waf']:.3f} | {s['wall_s']:.1f} |")
         w("")
         w("Workloads:")
         w("")
-        for name, desc, _ in VALIDATION:
-            w(f"- {name}: {desc}.")
+        for wl in d["workloads"]:
+            w(f"- {wl['name']}: {wl['description']}.")
         w("")
-        err = []
-        for name, _, _ in VALIDATION:
-            iss = val[f"{name} / iss"]["cpu"]["compute_s"]
-            for mode in ("native, estimates", "native, calibrated"):
-                nat = val[f"{name} / {mode}"]["cpu"]["compute_s"]
-                err.append((name, mode, (nat - iss) / iss if iss else 0.0))
         w("CPU compute time of native mode against the ISS (negative: native charges less):")
         w("")
-        w("| workload | estimates | calibrated |")
-        w("|---|---:|---:|")
-        for name, _, _ in VALIDATION:
-            e = {m: v for n, m, v in err if n == name}
-            w(f"| {name} | {100 * e['native, estimates']:+.1f} % | {100 * e['native, calibrated']:+.1f} % |")
+        w("| workload | " + " | ".join(m[len("native, "):] for m in MODES[:-1]) + " |")
+        w("|---|" + "---:|" * (len(MODES) - 1))
+        for wl in d["workloads"]:
+            iss = val[f"{wl['name']} / iss"]["compute_s"]
+            cells = []
+            for m in MODES[:-1]:
+                nat = val[f"{wl['name']} / {m}"]["compute_s"]
+                cells.append(f"{100 * (nat - iss) / iss:+.1f} %" if iss else "n/a")
+            w(f"| {wl['name']} | " + " | ".join(cells) + " |")
         w("")
-        try:
-            import matplotlib.pyplot as plt
-            fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
-            modes = ("native, estimates", "native, calibrated", "iss")
-            for ax, op in zip(axes, ("read", "write")):
-                for i, mode in enumerate(modes):
-                    ys = [val[f"{n} / {mode}"]["latency_us"][op]["mean"] for n, _, _ in VALIDATION]
-                    ax.bar([x + (i - 1) * 0.27 for x in range(len(VALIDATION))], ys, 0.27, label=mode)
-                ax.set_xticks(range(len(VALIDATION)))
-                ax.set_xticklabels([n for n, _, _ in VALIDATION], fontsize=8)
-                ax.set_ylabel(f"mean {op} latency (µs)")
-            axes[0].legend(fontsize=7)
-            embed_plot(fig, "latency.png", "mean latencies in both modes", w)
-        except ImportError:
-            pass
-    PAGE.write_text("\n".join(out) + "\n")
+        out += figs[4:]
+    out.append(provenance_text(str(data), COMMAND).rstrip("\n"))
+    page_path.write_text("\n".join(out) + "\n")
+    print(f"calibrate: wrote {page_path}", file=sys.stderr)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build-dir", default=str(ROOT / "build"))
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--no-validate", action="store_true")
+    ap.add_argument("--apply", action="store_true",
+                    help="rewrite configs/cpu_cost.yaml from the measurement and rebuild (no validation, no page)")
+    ap.add_argument("--render", metavar="DATA_DIR",
+                    help="run nothing: the page from DATA_DIR/results.json (docs/results/calibration is the committed one)")
+    ap.add_argument("--page", default=str(PAGE), help="the page to write (its figures go beside it)")
     a = ap.parse_args()
+    if a.render:
+        page(json.loads((Path(a.render) / "results.json").read_text()), Path(a.render), Path(a.page))
+        return
     bdir = Path(a.build_dir)
     binary = bdir / "platform/ssdvp"
     work = bdir / "calibrate-out"
     ops = fw_ops()
     estimates = [arg for n, est, _ in ops for arg in ("--set", f"cpu.cost.{n}={est}")]
-
+    t0 = time.monotonic()
     print("calibrate: calibration runs on the ISS ...", file=sys.stderr)
     cal = run_all(binary, work / "cal", a.jobs, [(n, [*args, "--set", "cpu.mode=iss"]) for n, _, args in CALIBRATION])
     measured, cpi = measure(ops, cal)
@@ -345,20 +404,33 @@ def main() -> None:
             if op in measured:
                 _, cnt, ins = measured[op]
                 measured[op] = (max(1, round(split[key])), cnt, ins)
-    write_table(ops, measured, cpi, cal, split)
-    print(f"calibrate: wrote {TABLE.relative_to(ROOT)}; rebuilding", file=sys.stderr)
-    build(bdir)
-    val = {}
-    if not a.no_validate:
-        print("calibrate: validation runs ...", file=sys.stderr)
-        runs = []
-        for name, _, args in VALIDATION:
-            runs.append((f"{name} / native, estimates", [*args, "--set", "cpu.mode=native", *estimates]))
-            runs.append((f"{name} / native, calibrated", [*args, "--set", "cpu.mode=native"]))
-            runs.append((f"{name} / iss", [*args, "--set", "cpu.mode=iss"]))
-        val = run_all(binary, work / "val", a.jobs, runs)
-    page(ops, measured, cal, val, split, "bash scripts/calibrate.sh")
-    print(f"calibrate: wrote {PAGE.relative_to(ROOT)}", file=sys.stderr)
+    if a.apply:
+        write_table(ops, measured, cpi, cal, split)
+        print(f"calibrate: wrote {TABLE.relative_to(ROOT)}; rebuilding", file=sys.stderr)
+        build(bdir)
+        print("calibrate: commit the table, then run again without --apply for the page", file=sys.stderr)
+        return
+    fresh = [arg for n, (cyc, _, _) in measured.items() for arg in ("--set", f"cpu.cost.{n}={cyc}")]
+    print("calibrate: validation runs ...", file=sys.stderr)
+    runs = []
+    for name, _, args in VALIDATION:
+        runs.append((f"{name} / native, estimates", [*args, "--set", "cpu.mode=native", *estimates]))
+        runs.append((f"{name} / native, in force", [*args, "--set", "cpu.mode=native"]))
+        runs.append((f"{name} / native, measured", [*args, "--set", "cpu.mode=native", *fresh]))
+        runs.append((f"{name} / iss", [*args, "--set", "cpu.mode=iss"]))
+    val = run_all(binary, work / "val", a.jobs, runs)
+    d = {"ops": [{"name": n, "estimate": est, "description": desc} for n, est, desc in ops],
+         "in_force": in_force(), "cpi": cpi,
+         "measured": {n: {"cycles": c, "count": k, "instructions": round(i)} for n, (c, k, i) in measured.items()},
+         "split": split,
+         "calibration_runs": [{"name": n, "description": desc} for n, desc, _ in CALIBRATION],
+         "calibration": {n: keep_run(s) for n, s in cal.items()},
+         "workloads": [{"name": n, "description": desc} for n, desc, _ in VALIDATION],
+         "validation": {n: keep_run(s) for n, s in val.items()}}
+    DATA.mkdir(parents=True, exist_ok=True)
+    (DATA / "results.json").write_text(json.dumps(d, indent=1, sort_keys=True) + "\n")
+    write_provenance(str(binary), COMMAND, str(DATA), time.monotonic() - t0)
+    page(d, DATA, PAGE)
 
 
 if __name__ == "__main__":

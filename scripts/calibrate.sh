@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # calibrate.sh - measures the firmware's operations on the ISS (cpu.mode: iss)
-# and regenerates the native CPU's cycle-cost table configs/cpu_cost.yaml,
-# then compares both modes on other workloads in docs/results/calibration.md.
+# against the native CPU's cycle-cost table in force (configs/cpu_cost.yaml)
+# and compares the CPU modes on other workloads: the data in
+# docs/results/calibration/ and the page docs/results/calibration.md.
+# Changes nothing the simulator uses; --apply rewrites the table instead.
 #
-#   bash scripts/calibrate.sh [--no-validate]
+#   bash scripts/calibrate.sh [--jobs N]    measure, the data and the page
+#   bash scripts/calibrate.sh --apply       measure, rewrite the table, rebuild
 #
 # Installs and builds first (scripts/build.sh; BUILD_DIR, default build/).
 # About 5 minutes on 2 cores. Details: scripts/calibrate.py.
