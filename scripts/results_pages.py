@@ -68,6 +68,10 @@ def recorded_cost(row: Row) -> str:
     """The cost of regenerating a page's data, from the wall times its committed data records."""
     import csv
     if not row.wall:
+        prov = prov_mod.read(RESULTS / row.name)
+        if prov and prov.get("wall_s"):
+            return (f"{prov['wall_s']:,.0f} s of wall time (provenance.json, recorded under that day's load)" +
+                    (f"; {row.cost}" if row.cost else ""))
         return row.cost or "not measured"
     w = []
     try:  # the file may be a glob (a page made in parts: one file per part)
