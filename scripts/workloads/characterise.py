@@ -128,7 +128,7 @@ def readme_block() -> None:
         p = wl.provenance(ROOT, n)
         o = p["by_op"]
         app = {"fio": ("fio",), "postmark": ("postmark",), "rocksdb": ("rocksdb-tools",), "filebench": (),
-               "mariadb": ("mariadb-server", "sysbench")}[n.split("-")[0]]
+               "mariadb": ("mariadb-server", "sysbench"), "dbench": ("dbench",)}[n.split("-")[0]]
         apps = ", ".join([f"{k} {p['packages'][k]['version']}" for k in (*app, "e2fsprogs")] +
                          ([] if app else ["fbp (ours, scripts/workloads/filebench/fbp.c)"]))
         print(f"| `{n}.iolog.xz` | `{p['drive']['config']}` | {p['requests']:,} ({o.get('read', 0):,}, "
