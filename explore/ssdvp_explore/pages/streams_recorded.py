@@ -22,7 +22,8 @@ SCALE, HELD, CPU, SENS = ("streams-recorded-scale", "streams-recorded-heldout", 
                           "streams-recorded-sens")
 CPUCOL = "host.predictor.cpu."
 SEEDCOL = "config.host.predict.seed"
-DBS = ("mariadb", "rocksdb")   # the seed's kinds of application, by recording-name prefix
+DBS = ("mariadb", "rocksdb")   # the seed's kinds of database, by recording-name prefix
+SEED_KINDS = DBS + ("fio-streams",)   # and its fio job
 # The seed's Section 4.1 (Samsung PM963, its own fio, RocksDB, MySQL and Docker runs): WAF change against no
 # streams, (LSTM, AutoStream) in %; None where the seed gives no AutoStream figure.
 SEED_WAF = {"fio": (-43.5, -10.7), "RocksDB": (-35.9, None), "MySQL": (-21.0, -4.0),
@@ -31,20 +32,27 @@ SEED = "fio -43.5 % (AutoStream -10.7 %), RocksDB -35.9 %, MySQL -21 % (AutoStre
 SEED_PERIOD = "1, 5 or 10 s periods over runs of about an hour"
 
 INTRO = """\
-**Setup.** The recordings of [workloads.md](workloads.md) made on the 1 GiB drive
-(`configs/workloads-1g.yaml`: 4 channels x 2 dies, 292 blocks a plane of 64 pages of 8 KiB, 1 GiB exported, 12.3 %
-spare, preconditioned full, greedy GC below 16 free blocks), replayed open loop on the drive they were recorded
-on: Filebench's `fileserver` and `varmail` personalities (by `fbp` on ext4 in the Linux guest), and the seed's
-own kinds of application: MariaDB 10.11 under sysbench's `oltp_read_write` (`mariadb-oltp`, 8 tables of 200 MiB
-in all, InnoDB with O_DIRECT, the MySQL case) and RocksDB's `db_bench` with a fill and three overwrite rounds of
-300 MiB (`rocksdb-1g`). Each application is recorded twice, with `WL_SEED=1` and `WL_SEED=2` (`-seed2`: the same
-job with Filebench's other file choices and sizes, db_bench's other keys, sysbench's other transactions), so that
-a model trained on one recording can be scored on the other. Each ext4 recording starts with
-mke2fs's discard of the whole device, which empties the drive before the application writes: the two database
-recordings are replayed without it (`workload.leading_discards: drop`, [traces.md](../traces.md#leading-discards):
-the file system made with `nodiscard` on the preconditioned drive, whose old data stays valid until overwritten),
-so that the drive collects as a used drive does; the Filebench recordings are replayed as recorded. Placements as
-on [streams.md](streams.md): `none` (no stream IDs),
+**Setup.** The recordings of [workloads.md](workloads.md), each replayed open loop on the drive it was recorded
+on: the 1 GiB drive (`configs/workloads-1g.yaml`: 4 channels x 2 dies, 292 blocks a plane of 64 pages of 8 KiB,
+1 GiB exported, 12.3 % spare, preconditioned full, greedy GC below 16 free blocks) for all but `fio-streams`, and
+the same drive at 4 GiB (`configs/workloads.yaml`: 1168 blocks a plane, set per recording in the sweep) for
+`fio-streams`. The recordings: Filebench's `fileserver` and `varmail` personalities (by `fbp` on ext4 in the
+Linux guest), and the seed's own kinds of application: its fio job (`fio-streams`: four fio jobs at once, each in
+its own file with its own block size (4-256 KiB) and write rate (1:2:3:4), 80 % of each job's writes on a tenth
+of a window that moves every round), MariaDB 10.11 under sysbench's `oltp_read_write` (the MySQL case: 8 tables
+of 200 MiB in all, InnoDB with O_DIRECT; `mariadb-oltp` and its `-seed2` run to 1.5 drive-writes, and
+`mariadb-oltp-long`, the same job with `WL_SEED=1` run on to more than two), RocksDB's `db_bench` with a fill and
+three overwrite rounds of 300 MiB (`rocksdb-1g`), and two `db_bench` instances side by side in their own
+directories (`rocksdb-x2`, the seed's Docker case, 200 MiB each, a fill and two overwrite rounds). Filebench's
+recordings and the 1 GiB databases are recorded twice, with `WL_SEED=1` and `WL_SEED=2` (`-seed2`: the same
+job with Filebench's other file choices and sizes, db_bench's other keys, sysbench's other transactions), so
+that a model trained on one recording can be scored on the other. Each ext4 recording starts with mke2fs's
+discard of the whole device, which empties the drive before the application writes: all but the Filebench
+recordings are replayed without it (`workload.leading_discards: drop`,
+[traces.md](../traces.md#leading-discards): the file system made with `nodiscard` on the preconditioned drive,
+whose old data stays valid until overwritten), so that the drive collects as a used drive does (`fio-streams`
+replayed with the discard writes into an empty drive: WAF 1.00 under every placement); the Filebench recordings
+are replayed as recorded. Placements as on [streams.md](streams.md): `none` (no stream IDs),
 `autostream` (the chunk's temperature cluster of the last period), `lstm` (the seed's LSTM predicting each
 chunk's next-period temperature), `oracle` (each write's real death-time class from a pre-pass of the trace) and
 `haml` (HAML-SSD's in-drive placement, 6 classes, 1 MiB slices, no stream IDs). The seed's 8 streams and 10,000
@@ -56,7 +64,8 @@ same factor so that a period covers the same requests (0.5 s of the recording). 
 to the host: its multiply-accumulates at the measured `host.predict.cpu_ns_per_mac` (inference) and
 `cpu_ns_per_train_mac` (training) ([performance.md](../performance.md)), and a period's new streams take effect
 only when that work would have finished on one core. With `ftl.placement.policy: stream` each stream has its own
-open block on every die (8 streams x 8 dies x 512 KiB = 32 MiB, 22 % of the 144 MiB spare). Three seeds of the
+open block on every die (8 streams x 8 dies x 512 KiB = 32 MiB: 22 % of the 1 GiB drive's 144 MiB spare, 5.6 %
+of the 4 GiB drive's 576 MiB; the seed's drive is 960 GB). Three seeds of the
 predictor (`host.predict.seed`: the LSTM's weights and batch order); the other placements make no random choice,
 so their three runs agree. A cell is the mean and, after ±, the half-width of its 95 % interval (Student's t)."""
 
@@ -127,6 +136,9 @@ def _scale_section(main: pd.DataFrame, sc: pd.DataFrame | None) -> tuple[list[st
         row = {"recording": w}
         for ts in sorted(sc["ts"].unique()):
             sub = sc[(sc["workload"] == w) & (sc["ts"] == ts)]
+            if sub.empty:
+                row[f"x{ts:g}: saturated"] = "not run"
+                continue
             bad = [p for p in ORDER if sub[(sub["placement"] == p)]["sat"].any()]
             row[f"x{ts:g}: saturated"] = ", ".join(bad) if bad else "none"
             if not bad and w not in chosen:
@@ -267,7 +279,8 @@ def _seconds(v: str) -> float:
 def _fig_waf(main: pd.DataFrame, held: pd.DataFrame | None, out: Path):
     from ..plots import plt, save
     wl = sorted(main["workload"].unique())
-    fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(11, 3.4), gridspec_kw={"width_ratios": [1, 2]}, sharey=True)
+    fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(6 + 0.7 * len(wl), 3.6), sharey=True,
+                                   gridspec_kw={"width_ratios": [len(SEED_WAF), len(wl)]})
     apps = list(SEED_WAF)
     for i, (lab, k) in enumerate((("LSTM", 0), ("AutoStream", 1))):
         vals = [SEED_WAF[a][k] if SEED_WAF[a][k] is not None else float("nan") for a in apps]
@@ -301,9 +314,13 @@ def _fig_waf(main: pd.DataFrame, held: pd.DataFrame | None, out: Path):
 def _fig_latency(main: pd.DataFrame, out: Path):
     from ..plots import plt, save
     wl = sorted(main["workload"].unique())
-    fig, axes = plt.subplots(1, len(wl), figsize=(3.2 * len(wl), 3.2), sharey=True, squeeze=False)
+    cols = min(4, len(wl))
+    rows = -(-len(wl) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 3.0 * rows), sharey=True, squeeze=False)
     width = 0.8 / len(ORDER)
-    for ax, w in zip(axes[0], wl):
+    for ax in axes.flat[len(wl):]:
+        ax.set_visible(False)
+    for ax, w in zip(axes.flat, wl):
         for i, p in enumerate(ORDER):
             ms, hs = [], []
             for _, col in PCTS:
@@ -315,7 +332,8 @@ def _fig_latency(main: pd.DataFrame, out: Path):
         ax.set_xticks(range(len(PCTS)), [n for n, _ in PCTS])
         ax.set_yscale("log")
         ax.set_title(w, fontsize=9)
-    axes[0][0].set_ylabel("write latency (us, log)")
+    for r in range(rows):
+        axes[r][0].set_ylabel("write latency (us, log)")
     axes[0][-1].legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0), title="placement",
                        title_fontsize=7)
     fig.tight_layout()
@@ -542,12 +560,13 @@ def _reviewer(main, held, free, cpu) -> str:
     sat = int(_sat(main).sum())
     share = [mean_ci(100 * _sel(main, w, "lstm")[CPUCOL + "core_share"])[0] for w in wl
              if CPUCOL + "core_share" in main]
-    db = [w for w in wl if w.startswith(("mariadb", "rocksdb"))]
+    db = [w for w in wl if w.startswith(SEED_KINDS)]
     span = main.assign(rec_s=main["host.sim_time_s"] / main["ts"]).groupby("workload")["rec_s"].mean()
     out = [("- *These are not the seed's applications.* " + (
-            f"Partly: {', '.join(db)} are its kinds (RocksDB's db_bench, MariaDB under sysbench's OLTP load rather "
-            "than its TPC-C on MySQL, no Docker), recorded on ext4 in the guest on a 1 GiB drive; the others are "
-            "Filebench's fileserver and varmail." if db else
+            f"Partly: {', '.join(db)} are its kinds (its fio job's shape, RocksDB's db_bench alone and two "
+            "side by side in separate directories rather than Docker containers, MariaDB under sysbench's OLTP "
+            "load rather than its TPC-C on MySQL), recorded on ext4 in the guest on a 1 GiB drive (fio-streams: "
+            "4 GiB), not on its 960 GB drive; the others are Filebench's fileserver and varmail." if db else
             "No: Filebench's fileserver and varmail on ext4, recorded in the guest. The seed's RocksDB and MySQL "
             "runs need recordings of db_bench and a TPC-C-like MariaDB load on a drive large enough for their "
             "compactions ([workloads.md](workloads.md)).")),
