@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""gc-detector.py - regenerate docs/results/gc-detector.md.
+"""gc-detector.py - the seed's OS-level GC detector on the file-level host: runs the
+experiment, keeps what docs/results/gc-detector.md needs as committed data and
+writes the page from it.
 
-    python3 scripts/gc-detector.py [--build-dir build] [--jobs 2] [--samples 3000] [--seeds 1,2,3]
+    python3 scripts/gc-detector.py [BUILD_DIR] [--jobs N] [--samples 3000] [--seeds 1,2,3]   runs everything
+    python3 scripts/gc-detector.py --render DATA_DIR [--page OUT_MD]   runs nothing: the page from committed data
 
 For each GC trigger (`threshold`: GC whenever free blocks are below 16, the
 firmware's default; `watermarks`: GC in episodes from 16 up to 64 free blocks,
@@ -21,13 +24,22 @@ paced under GC's capacity, so that GC pauses between episodes):
    100 ms sample, samples under 89 % of the idle policy's mean (the seed's 400
    of 449 MB/s), mean bandwidth, WAF, erases, p99 write latency, each as a
    mean over the seeds with its 95 % interval; plots like the seed's Figs. 5-6.
-Outputs: out/gc-detector/ (runs), docs/results/gc-detector/ (plots, trees,
-tables), docs/results/gc-detector.md. Every statement on the page is
-computed from the runs.
+
+The runs write out/gc-detector/<name>/. The committed data, in
+docs/results/gc-detector/: results.csv (one row per policy run: its figures,
+the trigger's threshold and its wall time), classifiers.csv (per held-out run:
+F1 of the tree, the ablation, the one-attribute threshold and always-GC),
+runs.csv (every run: its command and wall time), settings.json (the run's
+samples, seeds and jobs, and per trigger its extra settings and one-attribute
+classifier), tree*.txt (the trees, which the detector runs load) and
+train*.txt (`ssdvp_c45 train`'s output, printed on the page), series*.csv
+(per trigger, the first seed's bandwidth and GC label per second of simulated
+time: the mean, least and greatest of its ten 100 ms samples, for the
+figures) and provenance.json. Every statement on the page is computed from
+these files.
 """
 from __future__ import annotations
 
-import argparse
 import concurrent.futures as cf
 import csv
 import json
@@ -39,7 +51,13 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "explore"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from ssdvp_explore.stats import fmt_ci, mean_ci as ci  # noqa: E402
+from runpoint import data_args, pyplot, read_results, save_png_svg, write_lines, write_provenance, write_results  # noqa: E402
+
+PAGE = "gc-detector"
+COMMAND = "python3 scripts/gc-detector.py"
+PER_S = 10  # 100 ms samples per second of the figures' series
 POLICIES = ["none", "idle", "detector", "oracle", "discard"]
 TRIGGERS = {"threshold": [], "watermarks": ["ftl.gc.trigger=watermarks", "ftl.gc.high_blocks=64"],
             # the same job paced (open loop, 40 loops a second), under the drive's GC capacity: GC in episodes
@@ -122,8 +140,9 @@ def classifier_scores(rows, st):
 
 
 def experiment(a, bin_dir, out_root, res_dir, trig, extra):
-    """One trigger's runs, tables and plot; returns what the page needs."""
-    sfx = "" if trig == "threshold" else "_" + trig
+    """One trigger's runs; its trees, train*.txt and series*.csv written to res_dir. Returns (policy rows,
+    classifier rows, run rows, the trigger's settings)."""
+    sfx = suffix(trig)
     tl = lambda n: f"host.time_limit={n / 10:g}s"  # 100 ms samples
     lab = {
         f"train_fio_oracle_s11{sfx}": ["host.files.seed=11", "host.trim.policy=oracle", tl(a.train_samples)],
@@ -140,17 +159,20 @@ def experiment(a, bin_dir, out_root, res_dir, trig, extra):
     train = [os.path.join(runs[n][0], "iostat.csv") for n in lab if n.startswith("train")]
     test = {n: os.path.join(runs[n][0], "iostat.csv") for n in lab if n.startswith("test")}
     train_out = c45(bin_dir, ["train", "-o", tree] + train)
+    with open(os.path.join(res_dir, f"train{sfx.replace('_', '-')}.txt"), "w") as f:
+        f.write(train_out.strip() + "\n")
     hdr = read_csv(train[0])[0].keys()
     devs = [h for h in hdr if h.endswith("_avgdev")]
     c45(bin_dir, ["train", "-o", tree_nodev, "--drop", ",".join(DROP + devs)] + train)
     ev = eval_f1(c45(bin_dir, ["eval", tree] + list(test.values())))
     ev_nodev = eval_f1(c45(bin_dir, ["eval", tree_nodev] + list(test.values())))
     st = stump([r for f in train for r in read_csv(f)])
-    clf = {}
+    clf = []
     for n, path in test.items():
         rows = read_csv(path)
-        clf[n] = dict(classifier_scores(rows, st), tree=ev.get(path, (0, 0, 0, float("nan")))[3],
-                      nodev=ev_nodev.get(path, (0, 0, 0, float("nan")))[3], rows=len(rows))
+        clf.append(dict(trigger=trig, run=n.removeprefix("test_").removesuffix(sfx), rows=len(rows),
+                        **classifier_scores(rows, st), tree=ev.get(path, (0, 0, 0, float("nan")))[3],
+                        nodev=ev_nodev.get(path, (0, 0, 0, float("nan")))[3]))
 
     seeds = [int(s) for s in a.seeds.split(",")]
     pol = {}
@@ -161,7 +183,7 @@ def experiment(a, bin_dir, out_root, res_dir, trig, extra):
     with cf.ThreadPoolExecutor(a.jobs) as ex:
         for name, out, summ, wall, cmd in ex.map(lambda kv: run(bin_dir, kv[0], kv[1] + extra, out_root), pol.items()):
             runs[name] = (out, summ, wall, cmd)
-    per = {p: [] for p in POLICIES}
+    per = []
     series = {}
     for p in POLICIES:
         for s in seeds:
@@ -176,75 +198,138 @@ def experiment(a, bin_dir, out_root, res_dir, trig, extra):
             if p == "detector":
                 y = [float(r["gc_frac"]) >= 0.5 for r in io]
                 det = f1_of([int(r["predicted"]) == 1 for r in io], y)
-            per[p].append(dict(bw=bw, mean=sum(bw) / len(bw), waf=summ["ftl"]["waf"], erases=summ["ftl"]["erases"],
-                               p99=summ["latency_us"]["write"]["p99"] / 1000.0, gc=sum(gc) / len(gc),
-                               labelled=sum(1 for g in gc if g >= 0.5) / len(gc), episodes=summ["ftl"]
-                               .get("gc_schedule", {}).get("episodes", float("nan")),
-                               trim_gb=summ["trim"]["files"]["trimmed_bytes"] / 1e9, batches=summ["trim"]["batches"],
-                               n=len(bw), det_f1=det))
-    thr = THRESH_FRACTION * ci([r["mean"] for r in per["idle"]])[0]
-    for p in POLICIES:
-        for r in per[p]:
-            r["under"] = sum(1 for v in r["bw"] if v < thr)
-    with open(os.path.join(res_dir, f"table{sfx.replace('_', '-')}.csv"), "w") as f:
-        w = csv.writer(f)
-        w.writerow(["trigger", "policy", "seed", "samples", "mean_mbps", "samples_under_threshold", "threshold_mbps",
-                    "waf", "erases", "p99_write_ms", "gc_active_fraction", "samples_labelled_gc", "trim_batches",
-                    "trimmed_gb"])
-        for p in POLICIES:
-            for s, r in zip(seeds, per[p]):
-                w.writerow([trig, p, s, r["n"], f"{r['mean']:.2f}", r["under"], f"{thr:.2f}", f"{r['waf']:.4f}",
-                            r["erases"], f"{r['p99']:.2f}", f"{r['gc']:.4f}", f"{r['labelled']:.4f}", r["batches"],
-                            f"{r['trim_gb']:.3f}"])
-    plot(series, thr, res_dir, trig, sfx)
-    return dict(trig=trig, extra=extra, lab=lab, runs=runs, pol=pol, train_out=train_out, clf=clf, stump=st,
-                per=per, thr=thr, seeds=seeds, sfx=sfx)
+            per.append(dict(trigger=trig, policy=p, seed=s, n=len(bw), mean=sum(bw) / len(bw), bw=bw,
+                            waf=summ["ftl"]["waf"], erases=summ["ftl"]["erases"],
+                            p99=summ["latency_us"]["write"]["p99"] / 1000.0, gc=sum(gc) / len(gc),
+                            labelled=sum(1 for g in gc if g >= 0.5) / len(gc),
+                            episodes=summ["ftl"].get("gc_schedule", {}).get("episodes", float("nan")),
+                            batches=summ["trim"]["batches"], trim_gb=summ["trim"]["files"]["trimmed_bytes"] / 1e9,
+                            det_f1=det, wall_s=round(wall, 1)))
+    thr = THRESH_FRACTION * ci([r["mean"] for r in per if r["policy"] == "idle"])[0]
+    for r in per:
+        r["under"] = sum(1 for v in r.pop("bw") if v < thr)
+        r["thr"] = thr
+    write_results(os.path.join(res_dir, f"series{sfx.replace('_', '-')}.csv"), per_second(series))
+    run_rows = [dict(trigger=trig, name=n, wall_s=round(runs[n][2], 1), command=runs[n][3])
+                for n in list(lab) + list(pol)]
+    return per, clf, run_rows, dict(extra=extra, stump=list(st))
 
 
-def plot(series, thr, res_dir, trig, sfx):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib missing: no plots (apt-get install python3-matplotlib)", file=sys.stderr)
-        return
-    fig, axes = plt.subplots(len(POLICIES), 1, figsize=(10, 2.1 * len(POLICIES)), sharex=True, sharey=True)
+def suffix(trig):
+    return "" if trig == "threshold" else "_" + trig
+
+
+def per_second(series):
+    """Rows of the figures' series: per second (PER_S samples), each policy's bandwidth (mean, least, greatest of
+    its samples) and GC label (mean), rounded to what a figure shows."""
+    n = max(len(bw) for bw, _ in series.values())
+    rows = []
+    for i in range(0, n, PER_S):
+        r = {"t_s": i // PER_S}
+        for p, (bw, gc) in series.items():
+            b, g = bw[i:i + PER_S], gc[i:i + PER_S]
+            r.update({f"{p}.mbps": round(sum(b) / len(b), 1) if b else None,
+                      f"{p}.mbps_min": round(min(b), 1) if b else None, f"{p}.mbps_max": round(max(b), 1) if b else None,
+                      f"{p}.gc": round(sum(g) / len(g), 2) if g else None})
+        rows.append(r)
+    return rows
+
+
+def plot(rows, per, thr, figs, trig, sfx):
+    """The trigger's figure, one panel per policy, from its series rows; False without matplotlib."""
+    plt = pyplot()
+    if plt is None:
+        return False
+    # the SVG draws the filled areas as a bitmap (at the figure's dpi, 72) and the lines as vectors: a third of
+    # the size of an all-vector SVG
+    fig, axes = plt.subplots(len(POLICIES), 1, figsize=(9, 1.75 * len(POLICIES)), sharex=True, sharey=True, dpi=72)
+    top = max(r[f"{p}.mbps_max"] for r in rows for p in POLICIES if r[f"{p}.mbps_max"] is not None)
     for ax, p in zip(axes, POLICIES):
-        bw, gc = series[p]
-        x = [i + 1 for i in range(len(bw))]
-        ax.fill_between(x, 0, [g * max(bw) for g in gc], color="#f2c6c6", step="pre", lw=0, label="GC active (label)")
-        ax.plot(x, bw, lw=0.6, color="#1f4e9e", label="write bandwidth")
+        pr = [r for r in rows if r[f"{p}.mbps"] is not None]
+        x = [r["t_s"] for r in pr] + [pr[-1]["t_s"] + 1]
+        edge = lambda k: [r[k] for r in pr] + [pr[-1][k]]  # noqa: E731  (steps drawn to the last second's end)
+        ax.fill_between(x, 0, [g * top for g in edge(f"{p}.gc")], color="#f2c6c6", step="post", lw=0,
+                        label="GC active (label)", rasterized=True)
+        ax.fill_between(x, edge(f"{p}.mbps_min"), edge(f"{p}.mbps_max"), color="#9db5de", step="post", lw=0,
+                        label="write bandwidth, its 100 ms samples' range", rasterized=True)
+        ax.step(x, edge(f"{p}.mbps"), where="post", lw=0.7, color="#1f4e9e", label="write bandwidth, mean")
         ax.axhline(thr, color="k", lw=0.8, ls="--", label=f"threshold {thr:.0f} MB/s")
         ax.set_ylabel("MB/s")
-        ax.set_title(f"GC trigger {trig}, TRIM policy {p}, first seed: mean {sum(bw) / len(bw):.0f} MB/s, "
-                     f"{sum(1 for v in bw if v < thr)} samples under threshold", fontsize=9)
-    axes[0].legend(loc="upper right", fontsize=7, ncol=3)
-    axes[-1].set_xlabel("sample (100 ms of simulated time; the seed's seconds)")
+        first = per[p][0]
+        ax.set_title(f"GC trigger {trig}, TRIM policy {p}, first seed: mean {first['mean']:.0f} MB/s, "
+                     f"{first['under']} samples under threshold", fontsize=9)
+    axes[0].legend(loc="upper right", fontsize=7, ncol=4)
+    axes[-1].set_xlabel("simulated time (s; the seed's samples were seconds, ours are 100 ms)")
     fig.tight_layout()
-    for ext in ("png", "svg"):
-        fig.savefig(os.path.join(res_dir, f"bandwidth{sfx.replace('_', '-')}.{ext}"), dpi=110)
-    plt.close(fig)
+    with plt.rc_context({"svg.fonttype": "none"}):  # the SVG's text as text, not as glyph outlines
+        save_png_svg(plt, fig, os.path.join(figs, f"bandwidth{sfx.replace('_', '-')}"))
+    return True
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--samples", type=int, default=3000, help="samples (of 100 ms) per policy run")
-    ap.add_argument("--train-samples", type=int, default=1000)
-    ap.add_argument("--seeds", default="1,2,3", help="workload seeds of the policy runs")
-    a = ap.parse_args()
-    bin_dir = os.path.abspath(a.build_dir)
+def run_all(a):
+    """Every trigger's runs, kept as data in docs/results/gc-detector/ with the provenance of the build."""
+    bin_dir = os.path.join(ROOT, a.build)
     out_root = os.path.join(ROOT, "out", "gc-detector")
-    res_dir = os.path.join(ROOT, "docs", "results", "gc-detector")
+    res_dir = os.path.join(ROOT, "docs", "results", PAGE)
     os.makedirs(out_root, exist_ok=True)
     os.makedirs(res_dir, exist_ok=True)
     for f in os.listdir(res_dir):  # nothing stale stays
         os.remove(os.path.join(res_dir, f))
-    t_all = time.time()
-    res = [experiment(a, bin_dir, out_root, res_dir, t, extra) for t, extra in TRIGGERS.items()]
-    write_page(a, res, time.time() - t_all)
+    t_all = time.monotonic()
+    per, clf, runs, trig = [], [], [], {}
+    for t, extra in TRIGGERS.items():
+        p, c, r, s = experiment(a, bin_dir, out_root, res_dir, t, extra)
+        per += p
+        clf += c
+        runs += r
+        trig[t] = s
+    write_results(os.path.join(res_dir, "results.csv"), per)
+    write_results(os.path.join(res_dir, "classifiers.csv"), clf)
+    write_results(os.path.join(res_dir, "runs.csv"), runs)
+    with open(os.path.join(res_dir, "settings.json"), "w") as f:
+        json.dump({"jobs": a.jobs, "samples": a.samples, "train_samples": a.train_samples, "seeds": a.seeds,
+                   "triggers": trig}, f, indent=1, sort_keys=True)
+        f.write("\n")
+    write_provenance(os.path.join(bin_dir, "platform", "ssdvp"), COMMAND, res_dir, time.monotonic() - t_all)
+    return res_dir
+
+
+def load(data):
+    """What the page needs, from the data folder: (settings, per trigger: its results)."""
+    with open(os.path.join(data, "settings.json")) as f:
+        st = json.load(f)
+    per = read_results(os.path.join(data, "results.csv"))
+    clf = read_results(os.path.join(data, "classifiers.csv"))
+    runs = read_results(os.path.join(data, "runs.csv"))
+    res = []
+    for trig, t in st["triggers"].items():
+        sfx = suffix(trig)
+        with open(os.path.join(data, f"train{sfx.replace('_', '-')}.txt")) as f:
+            train_out = f.read()
+        mine = [r for r in per if r["trigger"] == trig]
+        res.append(dict(trig=trig, extra=t["extra"], stump=tuple(t["stump"]), train_out=train_out, sfx=sfx,
+                        per={p: [r for r in mine if r["policy"] == p] for p in POLICIES}, thr=mine[0]["thr"],
+                        clf={c["run"]: c for c in clf if c["trigger"] == trig},
+                        runs=[r for r in runs if r["trigger"] == trig],
+                        series=read_results(os.path.join(data, f"series{sfx.replace('_', '-')}.csv"))))
+    return st, res
+
+
+def main():
+    ap = data_args(__doc__, PAGE)
+    ap.add_argument("--samples", type=int, default=3000, help="samples (of 100 ms) per policy run")
+    ap.add_argument("--train-samples", type=int, default=1000)
+    ap.add_argument("--seeds", default="1,2,3", help="workload seeds of the policy runs")
+    a = ap.parse_args()
+    data = a.render or run_all(a)
+    st, res = load(data)
+    page = os.path.abspath(a.page)
+    figs = os.path.join(os.path.dirname(page), PAGE)
+    for r in res:
+        r["figure"] = plot(r["series"], r["per"], r["thr"], figs, r["trig"], r["sfx"])
+    with open(os.path.join(data, "provenance.json")) as f:
+        wall_all = json.load(f).get("wall_s") or 0.0
+    write_lines(page, page_lines(st, res, wall_all), data, COMMAND)
 
 
 def rng(vals, f="{:.3f}"):
@@ -252,10 +337,11 @@ def rng(vals, f="{:.3f}"):
     return f.format(min(vals)) + "-" + f.format(max(vals)) if vals else "n/a"
 
 
-def write_page(a, res, wall_all):
+def page_lines(st, res, wall_all):
+    """The page's lines (its provenance section is write_lines')."""
     L = ["# GC detector: TRIM when the host sees garbage collection\n",
          "Generated by `python3 scripts/gc-detector.py` (about "
-         f"{wall_all / 60:.0f} min on this machine with `--jobs {a.jobs}`); do not edit by hand.\n",
+         f"{wall_all / 60:.0f} min on this machine with `--jobs {st['jobs']}`); do not edit by hand.\n",
          "The seed (an OS-level GC detector: C4.5 on iostat features, TRIM when GC is detected) claims that an OS "
          "which cannot see inside the drive can learn when it collects garbage from what `iostat` shows each "
          "second, and that sending its pending TRIMs at that moment cuts the seconds of degraded bandwidth: 137 to "
@@ -274,35 +360,27 @@ def write_page(a, res, wall_all):
          "files filling 80 % of the namespace, 512 KiB random overwrites at queue depth 32, no idle time; each file "
          "is replaced (a new one laid out, then the old one deleted) after its size in writes, so deleted extents "
          "become pending discards. The free space at the start also counts as pending (never trimmed).\n"
-         f"- Scale: the seed's 3000 one-second samples become {a.samples} samples of 100 ms (`host.iostat.interval`, "
-         f"`stats.interval`); each policy run is {a.samples / 10:g} s of simulated time, once per workload seed "
-         f"({a.seeds}); a cell `m ± h` is the mean over the seeds and the half-width of its 95 % interval (Student's "
+         f"- Scale: the seed's 3000 one-second samples become {st['samples']} samples of 100 ms (`host.iostat.interval`, "
+         f"`stats.interval`); each policy run is {st['samples'] / 10:g} s of simulated time, once per workload seed "
+         f"({st['seeds']}); a cell `m ± h` is the mean over the seeds and the half-width of its 95 % interval (Student's "
          "t). One sample carries some 10 to 50 requests of 512 KiB where the seed's second carried some 900; the "
          "seed does not give its drive's capacity, so the drive is not scaled to it.\n"
          f"- Threshold: {THRESH_FRACTION * 100:.0f} % of the `idle` policy's mean bandwidth under the same trigger "
          "(the seed's 400 of 449 MB/s, its automatic-TRIM baseline).\n"]
     for r in res:
-        L += section(a, r)
+        L += section(st, r)
     L += summary(res)
-    L += ["## Reproduce\n", "```sh\nbash scripts/build.sh && python3 scripts/gc-detector.py --jobs 2\n```\n",
+    L += ["## Reproduce\n", f"```sh\nbash scripts/build.sh && {COMMAND} --jobs {st['jobs']}\n```\n",
           "Each run's exact command (outputs in `out/gc-detector/<name>/`):\n", "| run | wall s | command |",
           "|---|---:|---|"]
     for r in res:
-        for name in list(r["lab"]) + list(r["pol"]):
-            _, _, wall, cmd = r["runs"][name]
-            L.append(f"| {name} | {wall:.0f} | `{cmd}` |")
+        for run in r["runs"]:
+            L.append(f"| {run['name']} | {run['wall_s']:.0f} | `{run['command']}` |")
     L.append("")
-    sys.path.insert(0, os.path.join(ROOT, "scripts"))
-    from provenance import provenance_section
-    L.append(provenance_section(os.path.join(os.path.abspath(a.build_dir), "platform", "ssdvp"),
-                                "python3 scripts/gc-detector.py --jobs 2",
-                                data_dir=os.path.join(ROOT, "docs", "results", "gc-detector"), wall_s=wall_all))
-    with open(os.path.join(ROOT, "docs", "results", "gc-detector.md"), "w") as f:
-        f.write("\n".join(L) + "\n")
-    print("wrote docs/results/gc-detector.md")
+    return L
 
 
-def section(a, r):
+def section(st, r):
     trig, per, thr, sfx, clf = r["trig"], r["per"], r["thr"], r["sfx"].replace("_", "-"), r["clf"]
     col = lambda p, k: [x[k] for x in per[p]]
     L = [f"## GC trigger `{trig}`\n", "### The detector\n",
@@ -321,15 +399,15 @@ def section(a, r):
          "| held-out run | samples | labelled GC | tree | tree without deviations | one threshold | always GC |",
          "|---|---:|---:|---:|---:|---:|---:|"]
     for n, c in clf.items():
-        L.append(f"| {n.removeprefix('test_').removesuffix(r['sfx'])} | {c['rows']} | {100 * c['share']:.0f} % | "
+        L.append(f"| {n} | {c['rows']} | {100 * c['share']:.0f} % | "
                  f"{c['tree']:.3f} | {c['nodev']:.3f} | {c['stump']:.3f} | {c['always']:.3f} |")
     beats = [n for n, c in clf.items() if c["tree"] > max(c["always"], c["stump"]) + 1e-9]
     L += ["", f"The tree beats both the always-GC and the one-threshold classifier on {len(beats)} of {len(clf)} "
-          "held-out runs" + (f" ({', '.join(n.removeprefix('test_').removesuffix(r['sfx']) for n in beats)})"
+          "held-out runs" + (f" ({', '.join(beats)})"
                              if beats else "") + ". Inside the detector's own policy runs its F1 is "
           f"{fmt_ci(col('detector', 'det_f1'), '.3f')}.\n",
           "### Bandwidth per TRIM policy\n",
-          f"Threshold **{thr:.1f} MB/s**. Seeds {a.seeds}.\n",
+          f"Threshold **{thr:.1f} MB/s**. Seeds {st['seeds']}.\n",
           "| policy | mean MB/s | samples under threshold | WAF | erases | p99 write latency ms | GC active | samples "
           "labelled GC | GC episodes | policy triggers | trimmed GB |",
           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -342,11 +420,14 @@ def section(a, r):
     L += ["", "GC active: the mean over samples of the fraction of the sample the firmware had a GC victim open. GC "
           "episodes: from a victim opened with none open to the last victim closed (`ftl.gc_schedule`). Policy "
           "triggers: samples after which the policy sent a non-empty batch (`discard` trims at each delete "
-          f"instead). Per-run rows: `docs/results/gc-detector/table{sfx}.csv`.\n",
-          f"![bandwidth per sample, one panel per policy, trigger {trig}](gc-detector/bandwidth{sfx}.svg)\n",
-          "Bandwidth per 100 ms sample of the first seed, one panel per policy (the seed's Figs. 5 and 6 are the "
-          "`idle` and `detector` panels); shaded: the fraction of the sample GC was active (the label), scaled to "
-          "the panel; dashed: the threshold.\n"]
+          "instead). Per-run rows: `docs/results/gc-detector/results.csv`.\n"]
+    if r["figure"]:
+        L += [f"![bandwidth per second, one panel per policy, trigger {trig}](gc-detector/bandwidth{sfx}.png)\n",
+              f"([SVG](gc-detector/bandwidth{sfx}.svg)) Write bandwidth of the first seed, one panel per policy (the "
+              "seed's Figs. 5 and 6 are the `idle` and `detector` panels), per second of simulated time: the line is "
+              "the mean of its ten 100 ms samples, the blue band their range (a sample under the threshold shows as "
+              "the band reaching below the dashed line); shaded red: the fraction of the second GC was active (the "
+              "label), scaled to the panel; dashed: the threshold.\n"]
     return L
 
 

@@ -11,33 +11,37 @@ journal's writes on NVMe stream 1, and the host FTL (open-channel
 personality) with pblk's single write point, the device FTL's mixed placement,
 or the journal on its own write point. The journal's blocks come from the
 recording's own `dumpe2fs -h` / `debugfs -R "stat <8>"` output
-(traces/nbd-ext4-journal.layout, host.streams: journal). Two replays per arm:
-closed loop (queue depth 32, each flush after every earlier request and
-before every later one: throughput) and open loop at the recorded arrival
-times (latency under the recorded load).
+(traces/nbd-ext4-journal.layout, host.streams: journal). Three replays per
+arm: closed loop (queue depth 32, each flush after every earlier request and
+before every later one: throughput), open loop at the recorded arrival times
+(latency under the recorded load), and the closed loop under cost-benefit GC.
 
-    python3 scripts/journal_ext4_real.py [--bin build/platform/ssdvp] [--out out/journal_ext4_real] [--reuse]
+    python3 scripts/journal_ext4_real.py [BUILD_DIR] [--jobs N]        runs every replay, keeps the data, writes the page
+    python3 scripts/journal_ext4_real.py --render DATA_DIR [--page OUT]  the page from committed data only
+
+The data, in docs/results/journal_ext4_real/: results.csv (one row per replay:
+its figures and wall time), trace.json (the recording's requests by kind and
+the journal's extents, read from the trace and its layout file), model.csv
+(the model's figures the page compares with, as read from
+docs/results/journal_host_ftl_timed/results.csv when the replays ran) and
+provenance.json. The replays' outputs go to out/journal_ext4_real/.
 """
-import argparse
+import json
 import lzma
 import os
 import re
 import sys
 import time
 
-T0 = time.monotonic()   # the run's wall time, for its provenance
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from journal_experiment import run_summary  # noqa: E402
-from provenance import provenance_section  # noqa: E402
+from runpoint import data_args, page_rows, read_results, run_rows, write_lines, write_results  # noqa: E402
 from streams_experiment import pct, svg_bars  # noqa: E402
 
-import numpy as np  # noqa: E402
-
-sys.path.insert(0, os.path.join(ROOT, "explore"))
-from ssdvp_explore import workloads as recorded  # noqa: E402
-
+PAGE = "journal_ext4_real"
+COMMAND = "python3 scripts/journal_ext4_real.py"
+OUT = os.path.join(ROOT, "out", PAGE)
 TRACE = "traces/nbd-ext4-journal.iolog.xz"
 LAYOUT = "traces/nbd-ext4-journal.layout"
 OC = {"nvme.command_set": "open_channel"}
@@ -75,6 +79,9 @@ def journal_ranges(layout):
 def trace_stats(path, ranges):
     """The recording's requests by kind, MB written, the share of it in the journal's ranges, span and flushes per
     write (ssdvp_explore.workloads.read_iolog reads it: plain or .xz, times in ps)."""
+    import numpy as np
+    sys.path.insert(0, os.path.join(ROOT, "explore"))
+    from ssdvp_explore import workloads as recorded
     log = recorded.read_iolog(path, time_unit_ps=BASE["workload.fio_time_unit_ps"])
     n = {"read": log.count(recorded.READ), "write": log.count(recorded.WRITE), "sync": log.count(recorded.SYNC),
          "trim": log.count(recorded.TRIM)}
@@ -106,56 +113,70 @@ def model_rows():
             for k, v in by.items()}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bin", default=os.path.join(ROOT, "build/platform/ssdvp"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "out/journal_ext4_real"))
-    ap.add_argument("--reuse", action="store_true", help="take the summaries already in --out")
-    ap.add_argument("--page", default=os.path.join(ROOT, "docs/results/journal_ext4_real.md"))
-    ap.add_argument("--trace", default=os.path.join(ROOT, TRACE), help="a recording (.xz or plain)")
-    ap.add_argument("--layout", default=os.path.join(ROOT, LAYOUT), help="its mkfs.ext4's layout")
-    a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    trace = os.path.join(a.out, "session.iolog")
-    with (lzma.open if a.trace.endswith(".xz") else open)(a.trace, "rb") as f, open(trace, "wb") as g:
+def run_all_points(build, jobs):
+    """Every (replay, arm) replay of the recording: one row each, in MODES x ARMS order."""
+    os.makedirs(OUT, exist_ok=True)
+    trace = os.path.join(OUT, "session.iolog")
+    with lzma.open(os.path.join(ROOT, TRACE), "rb") as f, open(trace, "wb") as g:
         g.write(f.read())
-    layout = os.path.abspath(a.layout)
-    bs, ranges = journal_ranges(layout)
-    ts = trace_stats(trace, ranges)
-    res = {}
-    for mode in MODES:
-        for arm in ARMS:
-            sets = dict(BASE, **MODES[mode], **ARMS[arm])
-            sets.update({"workload.trace": trace, "host.files.ext4.layout": layout})
-            d = os.path.join(a.out, re.sub(r"[^a-z0-9]+", "_", f"{mode} {arm}").strip("_"))
-            t0 = time.time()
-            s = run_summary(a.bin, "configs/nbd.yaml", d, sets, f"{mode}/{arm}", a.reuse)
-            h, ftl, hf = s["host"], s["ftl"], s.get("host_ftl")
-            pad = hf["pad_slots"] if hf else ftl["pad_slots"]  # the host FTL pads its own pages
-            hl = ftl["host_lba_writes"]
-            fl = s["latency_us"].get("flush", {"p50": 0, "p99": 0, "count": 0})
-            r = {"waf": ftl["waf"], "flash_waf": (hl + ftl["gc_lba_writes"] + pad) / hl if hl else 0.0,
-                 "erases": ftl["erases"], "gc_moves": ftl["gc_lba_writes"], "pad": pad, "iops": h["iops"],
-                 "mbps": h["bandwidth_mbps"], "flush_p50": fl["p50"], "flush_p99": fl["p99"],
-                 "flushes": fl["count"], "write_p99": s["latency_us"]["write"]["p99"],
-                 "cpu_s": hf["cpu"]["busy_s"] if hf else None, "cpu_util": hf["cpu"]["utilization"] if hf else None,
-                 "reads_checked": s["integrity"]["reads_checked"], "mismatches": s["integrity"]["mismatches"],
-                 "errors": h.get("errors", 0), "sim_s": h["sim_time_s"]}
-            res[(mode, arm)] = r
-            print(f"{mode:24s} {arm:28s} WAF {r['waf']:.3f} flash {r['flash_waf']:.3f} erases {r['erases']} "
-                  f"{r['iops']:.0f} IOPS {r['mbps']:.2f} MB/s flush p50 {r['flush_p50']:.0f} p99 {r['flush_p99']:.0f} "
-                  f"us mism {r['mismatches']} ({time.time() - t0:.0f} s)", flush=True)
-    write_page(a, res, ts, ranges, bs)
-    bad = [k for k, r in res.items() if r["mismatches"] or r["errors"]]
+    layout = os.path.join(ROOT, LAYOUT)
+    binary = os.path.join(build, "platform", "ssdvp")
+
+    def one(point):
+        mode, arm = point
+        sets = dict(BASE, **MODES[mode], **ARMS[arm])
+        sets.update({"workload.trace": trace, "host.files.ext4.layout": layout})
+        d = os.path.join(OUT, re.sub(r"[^a-z0-9]+", "_", f"{mode} {arm}").strip("_"))
+        t0 = time.monotonic()
+        s = run_summary(binary, "configs/nbd.yaml", d, sets, f"{mode}/{arm}")
+        wall = time.monotonic() - t0
+        h, ftl, hf = s["host"], s["ftl"], s.get("host_ftl")
+        pad = hf["pad_slots"] if hf else ftl["pad_slots"]  # the host FTL pads its own pages
+        hl = ftl["host_lba_writes"]
+        fl = s["latency_us"].get("flush", {"p50": 0, "p99": 0, "count": 0})
+        r = {"mode": mode, "arm": arm, "waf": ftl["waf"],
+             "flash_waf": (hl + ftl["gc_lba_writes"] + pad) / hl if hl else 0.0,
+             "erases": ftl["erases"], "gc_moves": ftl["gc_lba_writes"], "pad": pad, "iops": h["iops"],
+             "mbps": h["bandwidth_mbps"], "flush_p50": fl["p50"], "flush_p99": fl["p99"],
+             "flushes": fl["count"], "write_p99": s["latency_us"]["write"]["p99"],
+             "cpu_s": hf["cpu"]["busy_s"] if hf else None, "cpu_util": hf["cpu"]["utilization"] if hf else None,
+             "reads_checked": s["integrity"]["reads_checked"], "mismatches": s["integrity"]["mismatches"],
+             "errors": h.get("errors", 0), "sim_s": h["sim_time_s"], "wall_s": round(wall, 1)}
+        print(f"{mode:24s} {arm:28s} WAF {r['waf']:.3f} flash {r['flash_waf']:.3f} erases {r['erases']} "
+              f"{r['iops']:.0f} IOPS {r['mbps']:.2f} MB/s flush p50 {r['flush_p50']:.0f} p99 {r['flush_p99']:.0f} "
+              f"us mism {r['mismatches']} ({wall:.0f} s)", flush=True)
+        return r
+    rows = run_rows(jobs, [(mode, arm) for mode in MODES for arm in ARMS], one)
+    bad = [(r["mode"], r["arm"]) for r in rows if r["mismatches"] or r["errors"]]
     if bad:
         sys.exit(f"integrity mismatches or errors in {bad}")
+    data = os.path.join(ROOT, "docs", "results", PAGE)
+    bs, ranges = journal_ranges(layout)
+    os.makedirs(data, exist_ok=True)
+    with open(os.path.join(data, "trace.json"), "w") as f:
+        json.dump({"trace": TRACE, "layout": LAYOUT, "block_size": bs, "journal_extents": ranges,
+                   **trace_stats(trace, ranges)}, f, indent=1, sort_keys=True)
+        f.write("\n")
+    write_results(os.path.join(data, "model.csv"),
+                  [{"workload": wl, "arm": arm, **v} for (wl, arm), v in model_rows().items()])
+    return rows
 
 
-def fill_findings(text, res, ts):
+def main():
+    a = data_args(__doc__, PAGE).parse_args()
+    rows, data = page_rows(a, PAGE, COMMAND, run_all_points)
+    res = {(r["mode"], r["arm"]): r for r in rows}
+    with open(os.path.join(data, "trace.json")) as f:
+        ts = json.load(f)
+    model = {(r["workload"], r["arm"]): r for r in read_results(os.path.join(data, "model.csv"))}
+    page = os.path.abspath(a.page)
+    write_lines(page, page_lines(page, res, ts, model), data, COMMAND)
+
+
+def fill_findings(text, res, ts, model):
     """{mode|arm|field}: a figure of the table; {pct:mode|arm|other arm|field}: the change from the other arm
     (pad_per_flush is padded LBAs per flush); {trace|field}: the recording's journal_share (percent);
-    {model:arm|other arm|workload|field}: the model's change (model_rows(): journal_host_ftl_timed's data)."""
-    model = model_rows()
+    {model:arm|other arm|workload|field}: the model's change (model.csv: journal_host_ftl_timed's data)."""
     def val(mode, arm, f):
         r = res[(mode, arm)]
         return r["pad"] / r["flushes"] if f == "pad_per_flush" else r[f]
@@ -178,18 +199,19 @@ def fill_findings(text, res, ts):
     return re.sub(r"\{((?:pct|model|trace|closed|open)[^{}]*)\}", one, text)
 
 
-def write_page(a, res, ts, ranges, bs):
-    figs = os.path.join(os.path.dirname(a.page), "journal_ext4_real")
+def page_lines(page, res, ts, model):
+    """The page's lines (its provenance section is write_lines'); its figures drawn beside it."""
+    figs = os.path.join(os.path.dirname(page), PAGE)
     os.makedirs(figs, exist_ok=True)
     for key, title, unit in (("waf", "Write amplification", "WAF"), ("iops", "Throughput", "IOPS"),
                              ("flush_p99", "Flush latency p99", "us")):
         svg_bars(os.path.join(figs, f"{key}.svg"), title, list(MODES), list(ARMS),
                  {k: v[key] for k, v in res.items()}, unit)
-    cmd = "python3 scripts/journal_ext4_real.py"
+    bs, ranges = ts["block_size"], ts["journal_extents"]
     o = ts["ops"]
     jb = sum(b - a_ for a_, b in ranges)
     L = ["# A real ext4's journal through the separation arms", "",
-         "Regenerate (the wall time this took is in the provenance below):", "", "```sh", cmd, "```", ""]
+         "Regenerate (the wall time this took is in the provenance below):", "", "```sh", COMMAND, "```", ""]
     L += ["## The recording", "",
           f"`{TRACE}` ({o.get('read', 0)} reads, {o.get('write', 0)} writes, {o.get('sync', 0)} flushes, "
           f"{o.get('trim', 0)} trims; {ts['write_mb']:.0f} MB written over {ts['span_s']:.1f} s of simulated time "
@@ -233,7 +255,7 @@ def write_page(a, res, ts, ranges, bs):
           "seed's claim: WAF -33 % or more, I/O performance +46..50 %):", "",
           "| comparison | replay | WAF | flash WAF | erases | IOPS | flush p99 | model fio-rand: WAF | IOPS | "
           "model varmail: WAF | IOPS |", "|---|---|---|---|---|---|---|---|---|---|---|"]
-    m = model_rows()
+    m = model
     pairs = [("device separated vs device mixed", "device separated", "device mixed"),
              ("host separated vs host mixed (pblk)", "host separated", "host mixed (pblk)"),
              ("host mixed (GC on its own) vs host mixed (pblk)", "host mixed (GC on its own)", "host mixed (pblk)"),
@@ -254,11 +276,8 @@ def write_page(a, res, ts, ranges, bs):
           "![flush p99](journal_ext4_real/flush_p99.svg)", ""]
     findings = os.path.join(ROOT, "scripts/journal_ext4_real_findings.md")
     if os.path.exists(findings):
-        L += [fill_findings(open(findings).read(), res, ts)]
-    L.append(provenance_section(a.bin, cmd, data_dir=os.path.join(os.path.dirname(a.page), "journal_ext4_real"),
-                                wall_s=time.monotonic() - T0))
-    with open(a.page, "w") as f:
-        f.write("\n".join(L) + "\n")
+        L += [fill_findings(open(findings).read(), res, ts, model)]
+    return L
 
 
 if __name__ == "__main__":
