@@ -50,6 +50,7 @@ FlashCtrl::FlashCtrl(sc_core::sc_module_name nm, Config& cfg)
   t_.dma_mbps = cfg.get_double("flash.dma.mbps");
   t_.sq_fetch_ps = cfg.get_time_ps("flash.sq_fetch");
   t_.access_ps = access_ps();
+  quantum_ps_ = cfg.get_time_ps("flash.completion_quantum");
 
   per_block_.set(geo_.pages_per_block);
   per_die_.set(geo_.blocks_per_die());
@@ -393,8 +394,13 @@ void FlashCtrl::complete(uint64_t time, const fc_cqe& cqe, uint8_t op, uint32_t 
 // register writes. wake_ is not re-notified for a time it already covers and
 // a poke no longer cancels it, which left a dead entry in the kernel's timed
 // queue and a fresh one for the same completion at every poke.
+// With flash.completion_quantum Q > 0 the wake-up for a completion due at t
+// runs at the first multiple of Q at or after t and posts every completion
+// due by then, so completions that finish within one quantum share one run
+// (and the firmware one interrupt); a poke still posts whatever is due.
 void FlashCtrl::schedule_wake(uint64_t time) {
   const uint64_t now = sc_core::sc_time_stamp().value();
+  if (quantum_ps_ && time % quantum_ps_ && time <= UINT64_MAX - quantum_ps_) time += quantum_ps_ - time % quantum_ps_;
   if (time < now) time = now;
   if (time >= wake_at_) return;
   if (time < poke_at_ && poke_at_ != UINT64_MAX) {  // one event would have dropped the later poke

@@ -310,6 +310,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   DueQueue<Pending> due_;          // completions by due time (common/due_queue.h)
   sc_core::sc_event wake_;         // the earliest completion is due
   uint64_t wake_at_ = UINT64_MAX;  // when wake_ is scheduled (ps; none: UINT64_MAX)
+  uint64_t quantum_ps_ = 0;        // flash.completion_quantum: wake-ups on multiples of it (0: at each completion)
   sc_core::sc_event poke_;         // re-evaluate irq after a CQ_HEAD write or leaving functional mode
   uint64_t poke_at_ = UINT64_MAX;
 

@@ -131,4 +131,25 @@ TEST(Latency, Qd1WriteCompletesFromTheBufferAndProgramsLater) {
   EXPECT_EQ(sim.host().results().write_latency.max(), want / 1000);
 }
 
+// flash.completion_quantum: the read's flash completion is posted at the
+// first multiple of the quantum at or after it finishes, so the QD1 read is
+// late by that rounding and by nothing else (7 us: not a divisor of the
+// exact time, so the rounding shows).
+TEST(Latency, CompletionQuantumDelaysAReadToTheNextMultiple) {
+  Config c = zero_firmware_cost_config(write_trace("qd1_read_quantum.ascii", "0 0 0 8 1\n"));
+  c.set("flash.completion_quantum", "7us");
+  ssdvp::Simulation sim(c);
+  ASSERT_TRUE(sim.run().clean);
+  // Where the flash completion falls: the exact read less the data's way to the host and the completion.
+  const uint64_t L = t(c, "pcie.latency");
+  const double pcie = d(c, "pcie.mbps");
+  const uint64_t lba = Config::parse_size(param(c, "nvme.lba_size"));
+  const uint64_t after_ps = xfer_ps(double(lba), pcie) + L + t(c, "nvme.completion") + xfer_ps(16, pcie) + L;
+  const uint64_t flash_done_ps = expected_read_ps(c) - after_ps;
+  const uint64_t q = 7000000;
+  ASSERT_NE(flash_done_ps % q, 0u);
+  const uint64_t posted = (flash_done_ps + q - 1) / q * q;
+  EXPECT_EQ(sim.host().results().read_latency.max(), (posted + after_ps) / 1000);
+}
+
 }  // namespace

@@ -289,7 +289,7 @@ bool old_prefix_rule(const std::string& k, bool workload_preconditioned) {
   auto starts = [&](const char* p) { return k.rfind(p, 0) == 0; };
   for (const char* p :
        {"flash.timing.", "flash.suspend.", "flash.read_priority", "flash.priority_reads", "flash.channel.",
-        "flash.dma.", "flash.sq_fetch", "flash.access", "ftl.ns_ready_after", "ftl.debug."})
+        "flash.dma.", "flash.sq_fetch", "flash.completion_quantum", "flash.access", "ftl.ns_ready_after", "ftl.debug."})
     if (starts(p)) return false;  // timing or reporting only: free to differ
   bool shapes = starts("flash.") || starts("ftl.") || starts("precondition.") || starts("power.checkpoint.") ||
                 starts("power.trim_log.") || k == "nvme.lba_size" || k == "nvme.namespace_size" ||
