@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import Page, markdown_table, register, standard_body
+from . import Page, haml_paper_scale, markdown_table, register, standard_body
 from ..plots import WORKLOAD, with_labels
 
 POLICY = "config.ftl.placement.policy"
@@ -105,10 +105,10 @@ def cold_in_hot(cell) -> float:
     return float(m[0, never] / m[0].sum())
 
 
-# The paper-scale section (scripts/haml_scale.py, not a sweep point): its text
-# is haml_paper_scale.md, its table docs/results/haml/paper_scale.csv, which
-# `scripts/haml_scale.py ... --csv` writes from the points' summary.json.
-PAPER_SCALE_TEMPLATE = Path(__file__).parent / "haml_paper_scale.md"
+# The paper-scale section (scripts/haml_scale.py, not a sweep point): its table
+# is docs/results/haml/paper_scale.csv, which `scripts/haml_scale.py ... --csv`
+# writes from the points' summary.json, and its text haml_paper_scale.render,
+# which computes every figure the CSV holds from it.
 PAPER_SCALE_CSV = "paper_scale.csv"
 PAPER_SCALE_COLUMNS = ["workload", "policy", "host_lba_writes", "waf", "erases", "gc_runs", "read_mean_us",
                        "read_p99_us", "write_mean_us", "write_p999_us", "hottest_class_share", "rank_corr",
@@ -135,21 +135,32 @@ def paper_scale_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def paper_scale_section(data_dir: Path) -> str:
+def paper_scale_rows(data_dir: Path) -> list[dict]:
     import csv
     try:
         with open(data_dir / PAPER_SCALE_CSV, newline="") as f:
-            rows = list(csv.DictReader(f))
+            return list(csv.DictReader(f))
     except OSError:
-        rows = []
-    table = paper_scale_table(rows) if rows else f"(no data: {PAPER_SCALE_CSV} is missing)"
-    return PAPER_SCALE_TEMPLATE.read_text().rstrip("\n").replace("{paper_scale_table}", table)
+        return []
+
+
+def paper_scale_section(rows: list[dict]) -> str:
+    if not rows:
+        return f"## At the paper's scale (HAML-SSD Table III)\n\n(no data: {PAPER_SCALE_CSV} is missing)"
+    return haml_paper_scale.render(rows, paper_scale_table(rows))
+
+
+def findings(rows: list[dict]) -> str:
+    """FINDINGS with its paper-scale bullet computed from paper_scale.csv."""
+    bullet = haml_paper_scale.finding(rows) if rows else f"- (no paper-scale data: {PAPER_SCALE_CSV} is missing)"
+    return FINDINGS.replace("{paper_scale_finding}", bullet)
 
 
 def render_main(ctx) -> str:
     df = _label(ctx.table)
     order = list(NAMES)
-    body = standard_body(ctx, intro=SETUP + "\n\n" + FINDINGS)
+    scale_rows = paper_scale_rows(Path(ctx.extra.get("out_dir", "docs/results")) / ctx.page.name)
+    body = standard_body(ctx, intro=SETUP + "\n\n" + findings(scale_rows))
     extra = ["## Tables", ""]
     if not df.empty:
         extra += ["Write amplification (HAML-SSD Fig. 10):", "", markdown_table(pivot(df, "ftl.waf", POLICY, order=order), ".3f"), ""]
@@ -177,7 +188,7 @@ def render_main(ctx) -> str:
         if "placement.monitor_cpu_s" in df:
             extra += ["CPU seconds the monitor and software K-Means took in the timed half:", "",
                       markdown_table(pivot(df, "placement.monitor_cpu_s", POLICY, order=order), ".4f"), ""]
-    extra += [paper_scale_section(Path(ctx.extra.get("out_dir", "docs/results")) / ctx.page.name), ""]
+    extra += [paper_scale_section(scale_rows), ""]
     extra += ["## Sensitivity of HAML-K", "",
               "- [K from 3 to 8 (Fig. 12)](haml-k.md)",
               "- [slice size (Fig. 13)](haml-slice.md)",
@@ -254,12 +265,7 @@ once-a-second samples: [haml-double-stalls](haml-double-stalls.md).
   is. Erases follow WAF. Mean response times: below `double`'s on the MSR
   excerpt (8 %) and TPC-C (23 %), above on DTRS (3 %), PostMark (11 %),
   the shifting workload (10 %) and hot/cold (6 %).
-- **At the paper's scale, on the three looped real traces, it does**: on the
-  256 GiB Table III drive with about 10 M LBA writes per trace (section
-  below), HAML-K's WAF is 18 % (MSR), 12 % (DTRS) and 4 % (TPC-C) under
-  `double`'s, and ASA-FTL's lower still; on the synthetic workloads at 10 M
-  writes it stays above `double` (hot/cold +1.4 %). The gain does not come
-  from ordering data by death time (rank correlations about 0 there too).
+{paper_scale_finding}
 - **Why, from the data**: the rank correlation between the class HAML picks
   and the data's real death time is at most 0.11 on the real traces (about
   0 on PostMark and TPC-C) and negative (-0.11) on the shifting workload; 23-55 % of what HAML's hottest
