@@ -51,6 +51,18 @@ inline CommandResult run_command(const std::filesystem::path& dir, const std::st
   return r;
 }
 
+// `BINARY run -q ARGS -o <a fresh scratch directory>` and the text of its
+// summary.json; "{}" (and a test failure naming the command and its stderr)
+// if the run failed.
+inline std::string run_summary(const std::string& binary, const std::string& prefix, const std::string& name,
+                               const std::string& args) {
+  const auto dir = scratch(prefix, name);
+  const std::string cmd = binary + " run -q " + args + " -o '" + dir.string() + "'";
+  const CommandResult r = run_command(dir, cmd);
+  EXPECT_EQ(r.code, 0) << cmd << "\n" << r.err;
+  return r.code == 0 ? slurp(dir / "summary.json") : "{}";
+}
+
 inline bool contains(const std::string& hay, const std::string& needle) {
   return hay.find(needle) != std::string::npos;
 }

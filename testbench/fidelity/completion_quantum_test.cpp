@@ -22,14 +22,11 @@ using nlohmann::json;
 namespace {
 
 json run_ssdvp(const std::string& name, const std::vector<std::string>& sets) {
-  const auto dir = ssdvp_test::scratch("completion_quantum", name);
-  std::string cmd = std::string(SSDVP_BIN) + " run -q -c " SSDVP_SOURCE_DIR "/configs/small.yaml -o '" + dir.string() +
-                    "' --set workload.synthetic.requests=20000 --set workload.synthetic.read_fraction=0.3";
-  for (const auto& s : sets) cmd += " --set " + s;
-  const auto r = ssdvp_test::run_command(dir, cmd);
-  EXPECT_EQ(r.code, 0) << cmd << "\n" << r.err;
-  if (r.code != 0) return json::object();
-  return json::parse(ssdvp_test::slurp(dir / "summary.json"));
+  std::string args =
+      "-c " SSDVP_SOURCE_DIR
+      "/configs/small.yaml --set workload.synthetic.requests=20000 --set workload.synthetic.read_fraction=0.3";
+  for (const auto& s : sets) args += " --set " + s;
+  return json::parse(ssdvp_test::run_summary(SSDVP_BIN, "completion_quantum", name, args));
 }
 
 double mean_latency_us(const json& s) {

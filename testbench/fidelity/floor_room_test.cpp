@@ -25,14 +25,11 @@ using nlohmann::json;
 namespace {
 
 json run_ssdvp(const std::string& name, const std::vector<std::string>& sets) {
-  const auto dir = ssdvp_test::scratch("floor_room", name);
-  std::string cmd = std::string(SSDVP_BIN) + " run -q -c " SSDVP_SOURCE_DIR "/configs/small.yaml -o '" + dir.string() +
-                    "' --set precondition.random_drive_writes=1.0 --set workload.synthetic.requests=30000";
-  for (const auto& s : sets) cmd += " --set " + s;
-  const auto r = ssdvp_test::run_command(dir, cmd);
-  EXPECT_EQ(r.code, 0) << cmd << "\n" << r.err;
-  if (r.code != 0) return json::object();
-  return json::parse(ssdvp_test::slurp(dir / "summary.json"));
+  std::string args =
+      "-c " SSDVP_SOURCE_DIR
+      "/configs/small.yaml --set precondition.random_drive_writes=1.0 --set workload.synthetic.requests=30000";
+  for (const auto& s : sets) args += " --set " + s;
+  return json::parse(ssdvp_test::run_summary(SSDVP_BIN, "floor_room", name, args));
 }
 
 TEST(FloorRoom, SaturatingHostKeepsTheDiesBusy) {
