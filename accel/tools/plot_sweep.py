@@ -1,22 +1,20 @@
 #!/usr/bin/python3
-"""Plots docs/results/accelerator.csv (ssdvp-accel-sweep output): clustering
+"""Plots an ssdvp-accel-sweep CSV (docs/results/accelerator/sweep_uniform.csv): clustering
 time of the accelerator (1, 2, 4 lanes, DMA included) and of kmeans2d on the
 modelled controller CPU (cost table, and instructions measured on the ISS
 where the sweep has them) against N, for K = 3 and K = 8 (HAML-SSD Fig. 9).
+scripts/accelerator.py draws the page's figure with draw().
 
-usage: accel/tools/plot_sweep.py docs/results/accelerator.csv docs/results/accelerator.png
+usage: accel/tools/plot_sweep.py SWEEP.csv OUT.png
 """
 import csv
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+PAPER_US = 19.8  # HAML-SSD Table V: its ML unit's time at N = 2,560, K = 6
 
 
-def main(src, dst):
-    rows = list(csv.DictReader(open(src)))
+def draw(rows, plt):
+    """The figure (two panels, K = 3 and K = 8) of the sweep's rows (dicts of strings, as csv reads them)."""
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     for ax, k in zip(axes, ("3", "8")):
         sel = [r for r in rows if r["k"] == k]
@@ -28,9 +26,9 @@ def main(src, dst):
             col = f"accel_l{lanes}_total_us"
             if col in sel[0]:
                 ax.plot(n, [float(r[col]) for r in sel], "s-", label=f"accelerator, {lanes} lane(s), with DMA")
-        ax.axhline(19.8, color="grey", ls=":", lw=1)
-        ax.annotate("HAML-SSD 19.8 us (N=2560, K=6)", (n[0], 19.8), textcoords="offset points", xytext=(0, 4),
-                    fontsize=7, color="grey")
+        ax.axhline(PAPER_US, color="grey", ls=":", lw=1)
+        ax.annotate(f"HAML-SSD {PAPER_US} us (N=2560, K=6)", (n[0], PAPER_US), textcoords="offset points",
+                    xytext=(0, 4), fontsize=7, color="grey")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("points N")
@@ -39,6 +37,15 @@ def main(src, dst):
     axes[0].set_ylabel("clustering time (us)")
     axes[0].legend(fontsize=7)
     fig.tight_layout()
+    return fig
+
+
+def main(src, dst):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    with open(src, newline="") as f:
+        fig = draw(list(csv.DictReader(f)), plt)
     fig.savefig(dst, dpi=120)
 
 
