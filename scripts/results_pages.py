@@ -41,7 +41,7 @@ RESULTS = ROOT / "docs" / "results"
 sys.path.insert(0, str(ROOT / "explore"))
 from ssdvp_explore import provenance as prov_mod  # noqa: E402  (stdlib only)
 
-SIM = ["platform/", "firmware/", "host/", "configs/"]   # code a simulation result depends on
+SIM = ["platform/", "models/", "firmware/", "configs/"]   # code a simulation result depends on
 # what an explore page's data depends on besides the simulator (its renderer is the check's business)
 EXPLORE = ["explore/ssdvp_explore/runner.py", "explore/ssdvp_explore/sweep.py", "explore/ssdvp_explore/table.py"]
 
@@ -128,7 +128,7 @@ ROWS = [
     Row("calibration", "script", "bash scripts/calibrate.sh",
         render=["{python}", "scripts/calibrate.py", "--render", "{data}/calibration", "--page",
                 "{out}/calibration.md"],
-        deps=SIM + ["iss/", "scripts/calibrate.py", "scripts/calibrate.sh", "scripts/runpoint.py"]),
+        deps=SIM + ["scripts/calibrate.py", "scripts/calibrate.sh", "scripts/runpoint.py"]),
     Row("dftl", "script", "python3 scripts/dftl.py",
         render=["{python}", "scripts/dftl.py", "--render", "{data}/dftl", "--page", "{out}/dftl.md"],
         deps=SIM + ["scripts/dftl.py", "scripts/runpoint.py"], wall=("results.csv", "wall_s")),
