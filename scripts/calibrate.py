@@ -53,7 +53,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-from runpoint import load_of, provenance_text, pyplot, save_png_svg, write_provenance  # noqa: E402
+from runpoint import load_of, provenance_text, pyplot, run_kept, save_png_svg, write_provenance  # noqa: E402
 DEF = ROOT / "firmware/hal/fw_ops.def"
 TABLE = ROOT / "configs/cpu_cost.yaml"
 PAGE = ROOT / "docs/results/calibration.md"
@@ -88,14 +88,8 @@ def fw_ops() -> list[tuple[str, int, str]]:
 
 
 def run(binary: Path, out: Path, args: list[str]) -> dict:
-    out.mkdir(parents=True, exist_ok=True)
-    cmd = [str(binary), "run", *args, "-o", str(out), "--quiet"]
-    t0 = time.monotonic()
-    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"calibrate: {' '.join(cmd)} failed ({p.returncode}):\n{p.stderr}")
-    s = json.loads((out / "summary.json").read_text())
-    s["_wall"] = time.monotonic() - t0
+    s, wall = run_kept(binary, out, args)
+    s["_wall"] = wall
     return s
 
 

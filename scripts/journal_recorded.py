@@ -34,10 +34,8 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import os
 import re
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -48,6 +46,7 @@ sys.path.insert(0, os.path.join(ROOT, "explore"))
 from ssdvp_explore import provenance as prov_mod  # noqa: E402  (standard library only)
 from ssdvp_explore import workloads as wl_mod  # noqa: E402
 from ssdvp_explore.stats import as_float as num, fmt_ci, mean_ci  # noqa: E402
+from runpoint import run_kept, set_args  # noqa: E402
 
 NAME = "journal-recorded"
 RECORDINGS = ["fio-journal", "filebench-varmail", "filebench-fileserver", "postmark-discard", "mariadb-oltp"]
@@ -130,20 +129,9 @@ def run(binary, out, name, state, arm, seed, reuse, collect=False):
     sets.update({"host.queue_depth": max(1, int(prov["queue_depth"])), "precondition.seed": seed,
                  "host.files.ext4.layout": LAYOUT})
     d = os.path.join(out, f"{name}_{slug(state)}_{slug(arm)}_s{seed}")
-    summ = os.path.join(d, "summary.json")
-    t0 = time.time()
-    if collect and not os.path.exists(summ):
+    if collect and not os.path.exists(os.path.join(d, "summary.json")):
         return None
-    if not (reuse and os.path.exists(summ)):
-        cmd = [binary, "run", "-c", os.path.join(ROOT, prov["drive"]["config"]), "-o", d, "--quiet"]
-        cmd += [x for k, v in sets.items() for x in ("--set", f"{k}={v}")]
-        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True,
-                           env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1"))
-        if p.returncode != 0:
-            sys.exit(f"run {d} failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr[-2000:]}")
-        with open(os.path.join(d, "wall_s"), "w") as f:
-            f.write(f"{time.time() - t0:.1f}\n")
-    s = json.load(open(summ))
+    s, wall = run_kept(binary, d, ["-c", os.path.join(ROOT, prov["drive"]["config"]), *set_args(sets)], reuse)
     h, ftl, hf = s["host"], s["ftl"], s.get("host_ftl")
     pad = hf["pad_slots"] if hf else ftl["pad_slots"]  # the host FTL pads its own pages
     hl = ftl["host_lba_writes"]
@@ -156,7 +144,7 @@ def run(binary, out, name, state, arm, seed, reuse, collect=False):
          "host_cpu_util": round(hf["cpu"]["utilization"], 5) if hf else "",
          "reads_checked": s["integrity"]["reads_checked"], "mismatches": s["integrity"]["mismatches"],
          "errors": h.get("errors", 0), "sim_s": round(h["sim_time_s"], 4),
-         "wall_s": float(open(os.path.join(d, "wall_s")).read()) if os.path.exists(os.path.join(d, "wall_s")) else ""}
+         "wall_s": wall}
     print(f"{name:22s} {state:12s} {arm:28s} s{seed} WAF {r['waf']:.3f} GC {r['gc_lbas']} pad {pad} "
           f"{r['iops']:.0f} IOPS mism {r['mismatches']} ({r['wall_s']} s)", flush=True)
     return r

@@ -32,6 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "explore"))
 from ssdvp_explore import provenance as prov_mod  # noqa: E402  (standard library only)
 from ssdvp_explore.stats import as_float as num, fmt_ci, mean_ci  # noqa: E402
+from runpoint import run_kept, set_args  # noqa: E402
 
 NAME = "live-vs-replay"
 CONFIG = "configs/workloads-1g.yaml"
@@ -172,29 +173,18 @@ def replay(binary, out, rec_row, arm, mode, reuse):
             fo.write(fi.read())
         os.replace(plain + ".part", plain)
     d = os.path.join(out, "replay", f"{name}_{arm}_{mode}")
-    summ = os.path.join(d, "summary.json")
-    if not (reuse and os.path.exists(summ)):
-        sets = dict(COMMON, **STUDIES[study]["arms"][arm], **MODES[mode], **{
-            "precondition.seed": rec_row["repeat"], "workload.source": "trace", "workload.trace": plain,
-            "workload.format": "fio", "workload.fio_time_unit_ps": 1})
-        if mode == "closed":
-            sets["host.queue_depth"] = max(1, int(rec_row["queue_depth"]))
-        cmd = [binary, "run", "-c", os.path.join(ROOT, CONFIG), "-o", d, "--quiet"]
-        cmd += [x for k, v in sets.items() for x in ("--set", f"{k}={v}")]
-        t0 = time.time()
-        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True,
-                           env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1"))
-        if p.returncode != 0:
-            sys.exit(f"replay {d} failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr[-2000:]}")
-        with open(os.path.join(d, "wall_s"), "w") as f:
-            f.write(f"{time.time() - t0:.1f}\n")
-    s = json.load(open(summ))
+    sets = dict(COMMON, **STUDIES[study]["arms"][arm], **MODES[mode], **{
+        "precondition.seed": rec_row["repeat"], "workload.source": "trace", "workload.trace": plain,
+        "workload.format": "fio", "workload.fio_time_unit_ps": 1})
+    if mode == "closed":
+        sets["host.queue_depth"] = max(1, int(rec_row["queue_depth"]))
+    s, wall = run_kept(binary, d, ["-c", os.path.join(ROOT, CONFIG), *set_args(sets)], reuse)
     lat = s["latency_us"]
     r = {"study": study, "recorded_under": rec_row["arm"], "repeat": rec_row["repeat"], "arm": arm, "mode": mode,
          "waf": round(s["ftl"]["waf"], 5), "erases": s["ftl"]["erases"], "gc_lbas": s["ftl"]["gc_lba_writes"],
          "mbps": round(s["host"]["bandwidth_mbps"], 3), "write_p99_us": lat["write"]["p99"],
          "flush_p99_us": lat.get("flush", {}).get("p99", ""), "sim_s": round(s["host"]["sim_time_s"], 2),
-         "mismatches": s["integrity"]["mismatches"], "wall_s": float(open(os.path.join(d, "wall_s")).read())}
+         "mismatches": s["integrity"]["mismatches"], "wall_s": wall}
     print(f"replay {name:40s} {arm:18s} {mode:6s} WAF {r['waf']:.3f} {r['mbps']:.2f} MB/s", flush=True)
     return r
 

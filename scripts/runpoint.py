@@ -36,6 +36,36 @@ def run_point(cmd, name):
     return wall
 
 
+def run_kept(binary, out_dir, args, reuse=False):
+    """`binary run ARGS -o out_dir --quiet` from the repository's root; its summary and the run's wall seconds,
+    kept in out_dir/wall_s. With reuse, a run already in out_dir (its summary.json) is taken as it is, with the
+    wall time it recorded ("" when it recorded none). Exits naming the command and its stderr if the run fails."""
+    summ, wall_file = os.path.join(out_dir, "summary.json"), os.path.join(out_dir, "wall_s")
+    if not (reuse and os.path.exists(summ)):
+        os.makedirs(out_dir, exist_ok=True)
+        cmd = [str(binary), "run", *[str(a) for a in args], "-o", str(out_dir), "--quiet"]
+        t0 = time.monotonic()
+        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True,
+                           env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1"))
+        if p.returncode != 0:
+            sys.exit(f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stderr[-2000:]}")
+        with open(wall_file, "w") as f:
+            f.write(f"{time.monotonic() - t0:.1f}\n")
+    with open(summ) as f:
+        s = json.load(f)
+    try:
+        with open(wall_file) as f:
+            wall = float(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        wall = ""
+    return s, wall
+
+
+def set_args(sets):
+    """--set KEY=VALUE arguments of a dict of settings, in its order."""
+    return [x for k, v in sets.items() for x in ("--set", f"{k}={v}")]
+
+
 def load_summary(out, name):
     """The point's summary.json under out/name, or None if it has not run."""
     path = os.path.join(out, name, "summary.json")

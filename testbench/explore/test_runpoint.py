@@ -21,3 +21,34 @@ def test_flow_named():
     assert runpoint.flow_named(j, "writer")["iops"] == 2
     with pytest.raises(StopIteration):
         runpoint.flow_named(j, "nobody")
+
+
+def _fake_ssdvp(tmp_path, code=0):
+    """A stand-in for `ssdvp run ... -o DIR`: writes DIR/summary.json with its arguments and counts its calls."""
+    exe = tmp_path / "fake-ssdvp"
+    exe.write_text("#!/bin/sh\n"
+                   f"echo x >> '{tmp_path}/calls'\n"
+                   "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\n"
+                   f"[ {code} -ne 0 ] && {{ echo broken >&2; exit {code}; }}\n"
+                   "printf '{\"waf\": 1.5}' > \"$out/summary.json\"\n")
+    exe.chmod(0o755)
+    return exe
+
+
+def test_run_kept_runs_once_and_keeps_its_wall_time(tmp_path):
+    exe = _fake_ssdvp(tmp_path)
+    out = tmp_path / "point"
+    s, wall = runpoint.run_kept(exe, out, ["-c", "x.yaml", *runpoint.set_args({"a.b": 1})])
+    assert s == {"waf": 1.5} and isinstance(wall, float) and (out / "wall_s").exists()
+    s2, wall2 = runpoint.run_kept(exe, out, [], reuse=True)   # taken as it is: no second run
+    assert s2 == s and wall2 == wall
+    assert (tmp_path / "calls").read_text().count("x") == 1
+    runpoint.run_kept(exe, out, [])                           # without reuse: runs again
+    assert (tmp_path / "calls").read_text().count("x") == 2
+
+
+def test_run_kept_exits_naming_the_command(tmp_path):
+    exe = _fake_ssdvp(tmp_path, code=3)
+    with pytest.raises(SystemExit) as e:
+        runpoint.run_kept(exe, tmp_path / "p", runpoint.set_args({"k": "v"}))
+    assert "--set k=v" in str(e.value) and "broken" in str(e.value)
