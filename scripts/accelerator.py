@@ -33,6 +33,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "accel" / "tools"))
 from runpoint import load_of, provenance_text, pyplot, save_png_svg, write_provenance  # noqa: E402
 import plot_sweep  # noqa: E402
+sys.path.insert(0, str(ROOT / "explore"))
+from ssdvp_explore.units import size_bytes  # noqa: E402
 
 PAGE = ROOT / "docs/results/accelerator.md"
 DATA = ROOT / "docs/results/accelerator"
@@ -97,11 +99,6 @@ def run_sweep(bdir: Path, name: str, args: list[str]) -> dict:
         out["rtl"] = {"cycles": int(m.group(1)), "s": float(m.group(2)), "mcps": float(m.group(3))}
     print(f"accelerator: {name} ({wall:.1f} s)", file=sys.stderr)
     return out
-
-
-def size_bytes(s: str) -> int:
-    m = re.fullmatch(r"([\d.]+)\s*([KMGT]?)i?B?", s.strip())
-    return int(float(m.group(1)) * 1024 ** " KMGT".index(m.group(2) or " "))
 
 
 def keep_run(s: dict, wall: float) -> dict:

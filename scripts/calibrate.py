@@ -194,11 +194,11 @@ def fmt_us(v: float) -> str:
     return f"{v:,.1f}"
 
 
-def figures(d: dict, figs: Path) -> list[str]:
-    """The two figures (PNG and SVG) drawn from the data; their lines for the page."""
+def figures(d: dict, figs: Path) -> dict[str, list[str]]:
+    """The figures (PNG and SVG) drawn from the data: each one's lines for the page, by name."""
     plt = pyplot()
     if plt is None:
-        return []
+        return {}
     ops = [o for o in d["ops"] if o["name"] in d["measured"]]
     fig, ax = plt.subplots(figsize=(9, 3.6))
     xs = range(len(ops))
@@ -212,7 +212,8 @@ def figures(d: dict, figs: Path) -> list[str]:
     ax.set_ylabel("cycles per op (log)")
     ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     save_png_svg(plt, fig, str(figs / "cost_table"))
-    out = ["![estimated, in-force and measured cycles per op](calibration/cost_table.png)", "",
+    out = {}
+    out["cost_table"] = ["![estimated, in-force and measured cycles per op](calibration/cost_table.png)", "",
            "*Cycles per op: the first estimate, the table in force and the fresh measurement (log axis; one "
            "measurement over the three calibration runs).* ([SVG](calibration/cost_table.svg))", ""]
     if d["validation"]:
@@ -227,7 +228,7 @@ def figures(d: dict, figs: Path) -> list[str]:
             ax.set_ylabel(f"mean {op} latency (µs)")
         axes[1].legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
         save_png_svg(plt, fig, str(figs / "latency"))
-        out += ["![mean latencies in the CPU modes](calibration/latency.png)", "",
+        out["latency"] = ["![mean latencies in the CPU modes](calibration/latency.png)", "",
                 "*Mean read and write latency per workload and CPU mode (one run each; the simulator is "
                 "deterministic, so a rerun gives the same bars).* ([SVG](calibration/latency.svg))", ""]
     return out
@@ -328,7 +329,7 @@ def page(d: dict, data: Path, page_path: Path) -> None:
       "below measures how much that matters.")
     w("")
     figs = figures(d, page_path.parent / "calibration")
-    out += figs[:4]
+    out += figs.get("cost_table", [])
     val = d["validation"]
     if val:
         w("## The CPU modes side by side (workloads not used for calibration)")
@@ -364,7 +365,7 @@ def page(d: dict, data: Path, page_path: Path) -> None:
                 cells.append(f"{100 * (nat - iss) / iss:+.1f} %" if iss else "n/a")
             w(f"| {wl['name']} | " + " | ".join(cells) + " |")
         w("")
-        out += figs[4:]
+        out += figs.get("latency", [])
     out.append(provenance_text(str(data), COMMAND).rstrip("\n"))
     page_path.write_text("\n".join(out) + "\n")
     print(f"calibrate: wrote {page_path}", file=sys.stderr)

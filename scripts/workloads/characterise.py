@@ -287,10 +287,12 @@ def main() -> None:
                                   "append a loop",
            "mariadb-oltp": "a 60 s round of sysbench writes about 75 MiB under TCG",
            "mariadb-oltp-seed2": "the same job as `mariadb-oltp` with `WL_SEED=2`"}
-    longer = {n: m for n in short for m in provs if m == n.split("-seed")[0] + "-long"}
-    L += [f"| `{n}` | {dw:.2f} drive-writes, under the two aimed at: {why.get(n, 'the job stopped there')}" +
-          (f"; `{longer[n]}` is the same job run past two ({provs[longer[n]]['drive']['drive_writes']:.2f})"
-           if n in longer else "") + " | the rate column above |" for n, dw in sorted(short.items())]
+    def longer(n):  # the same job's recording run on past two drive-writes, NAME-long
+        m = n.split("-seed")[0] + "-long"
+        return (f"; `{m}` is the same job run past two ({provs[m]['drive']['drive_writes']:.2f})"
+                if m in provs else "")
+    L += [f"| `{n}` | {dw:.2f} drive-writes, under the two aimed at: {why.get(n, 'the job stopped there')}"
+          f"{longer(n)} | the rate column above |" for n, dw in sorted(short.items())]
     L += ([] if "rocksdb" in rate else [
               "| `rocksdb` | the job runs (a small run passed every step), but both attempts at the 1 GiB floor "
               "(1 GiB drive, data set 55 % of it) failed in db_bench's overwrite phase, most likely out of space "

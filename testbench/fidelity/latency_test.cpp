@@ -146,7 +146,7 @@ TEST(Latency, CompletionQuantumDelaysAReadToTheNextMultiple) {
   const uint64_t lba = Config::parse_size(param(c, "nvme.lba_size"));
   const uint64_t after_ps = xfer_ps(double(lba), pcie) + L + t(c, "nvme.completion") + xfer_ps(16, pcie) + L;
   const uint64_t flash_done_ps = expected_read_ps(c) - after_ps;
-  const uint64_t q = 7000000;
+  const uint64_t q = t(c, "flash.completion_quantum");
   ASSERT_NE(flash_done_ps % q, 0u);
   const uint64_t posted = (flash_done_ps + q - 1) / q * q;
   EXPECT_EQ(sim.host().results().read_latency.max(), (posted + after_ps) / 1000);
