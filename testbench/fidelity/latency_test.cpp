@@ -1,5 +1,5 @@
 // latency_test.cpp - queue-depth-1 latency on an idle drive, computed by hand
-// from the configuration (shared/design/VALIDATION.md), to the nanosecond;
+// from the configuration (the independent checks of docs/results/fidelity.md), to the nanosecond;
 // then overlap across channels and serialisation on one die.
 //
 // Firmware time is set to zero (cost table and register access times) for

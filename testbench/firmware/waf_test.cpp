@@ -1,5 +1,5 @@
 // waf_test.cpp - steady-state write amplification of the firmware's GC
-// against published analysis (shared/design/VALIDATION.md), not against
+// against published analysis (docs/results/fidelity.md), not against
 // figures the code produced:
 //  - FIFO victims: WAF = alpha / (alpha + W0(-alpha e^-alpha)), alpha = 1/(1-S_f)
 //    (Desnoyers, SYSTOR 2012);

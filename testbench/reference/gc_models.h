@@ -2,7 +2,7 @@
 // written for the test tree from published analysis. Nothing here includes or
 // calls firmware code: these are the figures the firmware is checked against.
 //
-// Notation (shared/design VALIDATION notes, restated in docs/results/fidelity.md):
+// Notation (docs/results/fidelity.md):
 // T physical pages in N blocks of b pages, U logical pages, spare factor
 // S_f = (T - U) / T, alpha = T / U = 1 / (1 - S_f), load rho = U / T.
 // A two-temperature workload: a fraction f of the LBAs (the hot set) gets a
