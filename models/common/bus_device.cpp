@@ -21,4 +21,12 @@ void BusDevice::serve(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
               static_cast<unsigned long long>(tx.get_address()));
 }
 
+tlm::tlm_response_status BusDevice::direct_access(bool write, uint32_t offset, uint32_t* value, uint64_t* delay_ps) {
+  note_arrival_ps(*delay_ps);
+  *delay_ps = annotated_ps(*delay_ps, 4);
+  const tlm::tlm_response_status st = bank_.access(write, offset, value);
+  if (st != tlm::TLM_OK_RESPONSE) SSDVP_LOG(log_, warn, "rejected register access at offset 0x%x", offset);
+  return st;
+}
+
 }  // namespace ssdvp

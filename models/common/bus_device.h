@@ -18,6 +18,9 @@
 //     arrived, so that a doorbell takes effect at the writer's local time;
 //   - the logger (log.<instance>), which also reports accesses the bank
 //     rejects;
+//   - the direct register path (DirectRegisters, common/register_path.h):
+//     the same access, time and errors as b_transport for a 4-byte access,
+//     called by an initiator that holds the bus's window for the block;
 //   - one debug-transport rule (RegisterBank::transport_dbg): debug reads see
 //     live values (read handlers have no side effects: no clear-on-read),
 //     debug writes change only registers without a write handler (never a
@@ -39,14 +42,19 @@
 #include "common/config.h"
 #include "common/log.h"
 #include "common/register_bank.h"
+#include "common/register_path.h"
 
 namespace ssdvp {
 
-class BusDevice : public BusTarget {
+class BusDevice : public BusTarget, public DirectRegisters {
  public:
   tlm_utils::simple_target_socket<BusTarget>& regs;  // the block's registers: tsock
 
   const RegisterBank& bank() const { return bank_; }
+
+  // The direct register path (common/register_path.h): what b_transport does
+  // for a 4-byte access at offset, without a payload.
+  tlm::tlm_response_status direct_access(bool write, uint32_t offset, uint32_t* value, uint64_t* delay_ps) override;
 
  protected:
   // block: the register table's block name (e.g. "FLASH"), also its region's

@@ -89,9 +89,17 @@ class BusTarget : public sc_core::sc_module {
     else
       delay += access_time_;
   }
+  // The same in picoseconds: delay_ps plus the access's time.
+  uint64_t annotated_ps(uint64_t delay_ps, uint64_t n) {
+    if (mbps_ == 0) return delay_ps + access_ps_;
+    sc_core::sc_time d = sc_core::sc_time::from_value(delay_ps);
+    annotate_shared(d, n);
+    return d.value();
+  }
   // Records the access's arrival (its annotated delay) for access_at_ps():
   // the first thing a block's own b_transport does.
   void note_arrival(const sc_core::sc_time& delay) { access_delay_ps_ = delay.value(); }
+  void note_arrival_ps(uint64_t delay_ps) { access_delay_ps_ = delay_ps; }
 
   // The initiator's local time (ps) when the access being served arrived:
   // the kernel's time plus the access's annotated delay, read only by the

@@ -101,43 +101,57 @@ void RegisterBank::set_field(uint32_t offset, const std::string& name, uint32_t 
 }
 
 RegisterBank::Reg* RegisterBank::target(tlm::tlm_generic_payload& tx) {
-  const uint64_t addr = tx.get_address();
-  if (tx.get_data_length() != 4 || tx.get_streaming_width() < 4 || tx.get_byte_enable_ptr() || addr % 4) {
-    tx.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-    return nullptr;
-  }
-  Reg* r = addr <= UINT32_MAX ? find(static_cast<uint32_t>(addr)) : nullptr;
-  if (!r) tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  tlm::tlm_response_status st = tlm::TLM_BURST_ERROR_RESPONSE;
+  Reg* r = tx.get_data_length() != 4 || tx.get_streaming_width() < 4 || tx.get_byte_enable_ptr()
+               ? nullptr
+               : find_aligned(tx.get_address(), &st);
+  if (!r) tx.set_response_status(st);
   return r;
 }
 
 bool RegisterBank::transport(tlm::tlm_generic_payload& tx) {
-  Reg* r = target(tx);
-  if (!r) {
-    ++errors_;
-    return false;
-  }
   uint32_t v = 0;
-  if (tx.is_read()) {
-    if (r->info.access == RegAccess::wo) {
-      ++errors_;
-      tx.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-      return false;
-    }
-    v = r->read ? r->read() : r->value;
-    std::memcpy(tx.get_data_ptr(), &v, 4);
-  } else if (tx.is_write()) {
-    if (r->info.access == RegAccess::ro) {
-      ++errors_;
-      tx.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-      return false;
-    }
-    std::memcpy(&v, tx.get_data_ptr(), 4);
-    r->value = v;
-    if (r->write) r->write(v);
+  tlm::tlm_response_status st = tlm::TLM_OK_RESPONSE;
+  if (tx.get_data_length() != 4 || tx.get_streaming_width() < 4 || tx.get_byte_enable_ptr()) {
+    ++errors_;
+    st = tlm::TLM_BURST_ERROR_RESPONSE;
+  } else if (tx.is_read() || tx.is_write()) {
+    if (tx.is_write()) std::memcpy(&v, tx.get_data_ptr(), 4);
+    st = access(tx.is_write(), tx.get_address(), &v);
+  } else if (!find_aligned(tx.get_address(), &st)) {  // an ignore command: decoded, nothing done
+    ++errors_;
   }
-  tx.set_response_status(tlm::TLM_OK_RESPONSE);
+  tx.set_response_status(st);
+  if (st != tlm::TLM_OK_RESPONSE) return false;
+  if (tx.is_read()) std::memcpy(tx.get_data_ptr(), &v, 4);
   return true;
+}
+
+RegisterBank::Reg* RegisterBank::find_aligned(uint64_t offset, tlm::tlm_response_status* st) {
+  if (offset % 4) {
+    *st = tlm::TLM_BURST_ERROR_RESPONSE;
+    return nullptr;
+  }
+  Reg* r = offset <= UINT32_MAX ? find(static_cast<uint32_t>(offset)) : nullptr;
+  if (!r) *st = tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  return r;
+}
+
+tlm::tlm_response_status RegisterBank::access(bool write, uint64_t offset, uint32_t* value) {
+  tlm::tlm_response_status st = tlm::TLM_OK_RESPONSE;
+  Reg* r = find_aligned(offset, &st);
+  if (r && r->info.access == (write ? RegAccess::ro : RegAccess::wo)) st = tlm::TLM_COMMAND_ERROR_RESPONSE;
+  if (st != tlm::TLM_OK_RESPONSE) {
+    ++errors_;
+    return st;
+  }
+  if (write) {
+    r->value = *value;
+    if (r->write) r->write(*value);
+  } else {
+    *value = r->read ? r->read() : r->value;
+  }
+  return tlm::TLM_OK_RESPONSE;
 }
 
 unsigned RegisterBank::transport_dbg(tlm::tlm_generic_payload& tx) {

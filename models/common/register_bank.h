@@ -77,6 +77,13 @@ class RegisterBank {
   // Serves one access; adds nothing to delay (the caller adds its latency).
   // Returns false (and sets the payload's response status) on a guest error.
   bool transport(tlm::tlm_generic_payload& tx);
+  // The same for one 4-byte access at offset, without a payload (the direct
+  // register path, common/register_path.h): reads into or writes from
+  // *value; returns TLM_OK_RESPONSE, or the error transport() would set
+  // (a misaligned offset: burst error; no register there: address error; a
+  // read of a write-only or a write of a read-only register: command error),
+  // counted in errors() the same way.
+  tlm::tlm_response_status access(bool write, uint64_t offset, uint32_t* value);
   // A debug access (transport_dbg), without side effects: a read returns the
   // live value (read handlers must have none), a write changes only a
   // register without a write handler (a handler could ring a doorbell).
@@ -99,6 +106,9 @@ class RegisterBank {
   Reg* find(uint32_t offset);
   // The register an access names, or null (response status set) if malformed.
   Reg* target(tlm::tlm_generic_payload& tx);
+  // The register at offset, or null with *st the error (misaligned: burst
+  // error; no register there: address error).
+  Reg* find_aligned(uint64_t offset, tlm::tlm_response_status* st);
   const Reg* find(uint32_t offset) const;
 
   std::string block_;

@@ -2,7 +2,9 @@
 //
 // The firmware C runs in this module's thread and sees only its HAL
 // (firmware/hal/hal.h), which this model implements: register accesses
-// become TLM transactions on the SoC bus, DRAM windows come from DMI,
+// become TLM transactions on the SoC bus (or, with a register router set, the
+// same accesses on the direct register path, common/register_path.h), DRAM
+// windows come from DMI,
 // wait-for-interrupt suspends the thread until the interrupt line rises, and
 // CPU time is charged from a cycle-cost table per firmware operation
 // (cpu.cost.<op>) at cpu.clock_hz. Temporal decoupling: time accumulates in
@@ -20,6 +22,7 @@
 #include "common/config.h"
 #include "common/dmi_socket.h"
 #include "common/log.h"
+#include "common/register_path.h"
 #include "cpu/quantum_keeper.h"
 #include "hal.h"
 
@@ -38,6 +41,13 @@ class CpuNative : public sc_core::sc_module {
   }
   // The firmware's entry point, run in the CPU thread once start() is called.
   void set_firmware(std::function<void()> entry) { entry_ = std::move(entry); }
+  // Register accesses inside a register block's window take the direct path
+  // the router (the bus `bus` is bound to) hands out; null (the default):
+  // every access is a generic payload through `bus`.
+  void set_register_router(RegisterRouter* router) {
+    router_ = router;
+    n_windows_ = 0;
+  }
   void start() { start_ev_.notify(sc_core::SC_ZERO_TIME); }
   // Power loss in timed simulation (call while the simulation is paused):
   // the firmware thread running now never runs again (suspended where it
@@ -83,6 +93,11 @@ class CpuNative : public sc_core::sc_module {
   void run();
   void sync();
   uint32_t access(bool write, uint32_t addr, uint32_t value);
+  // The access through `bus` as a generic payload; returns its response.
+  tlm::tlm_response_status transport(bool write, uint32_t addr, uint32_t* value, uint64_t* delay_ps);
+  // The cached window holding a 4-byte access at addr (asked of the router
+  // on a miss), or null: the access keeps the TLM path.
+  const RegisterWindow* window(uint32_t addr);
 
   static uint32_t hal_read32(void* ctx, uint32_t addr);
   static void hal_write32(void* ctx, uint32_t addr, uint32_t value);
@@ -105,6 +120,9 @@ class CpuNative : public sc_core::sc_module {
   uint64_t busy_since_ps_ = 0;
   std::array<uint64_t, FW_OP_COUNT> cost_{};
   tlm::tlm_generic_payload tx_;
+  RegisterRouter* router_ = nullptr;
+  std::array<RegisterWindow, 8> windows_;  // the register blocks' windows met so far
+  size_t n_windows_ = 0;
   Stats stats_;
 };
 

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "common/bus_device.h"
+
 namespace ssdvp {
 namespace {
 
@@ -39,6 +41,20 @@ void Bus::attach(const RegionInfo& r, tlm::tlm_base_target_socket<32>& target) {
   const int port = static_cast<int>(isock.size());
   isock.bind(target);
   routes_.push_back(Route{r, port});
+}
+
+void Bus::attach(const std::string& name_of_region, BusDevice& block) {
+  attach(region(name_of_region), block.regs);
+  routes_.back().direct = &block;
+}
+
+bool Bus::register_window(uint64_t addr, RegisterWindow* w) {
+  for (const Route& r : routes_)
+    if (r.direct && addr >= r.region.base && addr - r.region.base < r.region.size) {
+      *w = RegisterWindow{r.region.base, r.region.size, latency_ps_, r.direct, &accesses_};
+      return true;
+    }
+  return false;
 }
 
 void Bus::validate() const {

@@ -7,6 +7,10 @@
 // An access outside every attached region is a guest mistake:
 // TLM_ADDRESS_ERROR_RESPONSE, counted. Overlapping routes are a platform bug:
 // std::runtime_error at end of elaboration.
+// A register block attached as a BusDevice also gets a direct register path
+// (common/register_path.h): register_window() hands an initiator the block's
+// window, and the initiator's accesses there skip the payload and sockets
+// with the same latency, effects, errors and access count.
 #pragma once
 
 #include <systemc>
@@ -21,10 +25,13 @@
 #include "common/config.h"
 #include "common/log.h"
 #include "common/register_bank.h"
+#include "common/register_path.h"
 
 namespace ssdvp {
 
-class Bus : public sc_core::sc_module {
+class BusDevice;
+
+class Bus : public sc_core::sc_module, public RegisterRouter {
  public:
   tlm_utils::multi_passthrough_target_socket<Bus> tsock;     // initiators bind here
   tlm_utils::multi_passthrough_initiator_socket<Bus> isock;  // bound by attach()
@@ -37,6 +44,11 @@ class Bus : public sc_core::sc_module {
   void attach(const std::string& region, tlm::tlm_base_target_socket<32>& target);
   // The same for a region not in the address map (test platforms, variants).
   void attach(const RegionInfo& region, tlm::tlm_base_target_socket<32>& target);
+  // A register block: binds its `regs` socket as above and offers its
+  // region as a direct register window (register_window()).
+  void attach(const std::string& region, BusDevice& block);
+
+  bool register_window(uint64_t addr, RegisterWindow* window) override;
 
   // Throws std::runtime_error naming both regions if two routes overlap.
   // Called at end of elaboration.
@@ -49,7 +61,8 @@ class Bus : public sc_core::sc_module {
  private:
   struct Route {
     RegionInfo region;
-    int port;  // index of isock
+    int port;                           // index of isock
+    DirectRegisters* direct = nullptr;  // the block, if attached as a BusDevice
   };
 
   void b_transport(int id, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);

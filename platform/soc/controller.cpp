@@ -56,7 +56,8 @@ namespace {
 
 class NativeController : public Controller {
  public:
-  explicit NativeController(Config& cfg) : cpu_("cpu", cfg), mem_(new uint8_t[ftl_size()]) {
+  explicit NativeController(Config& cfg)
+      : cpu_("cpu", cfg), mem_(new uint8_t[ftl_size()]), direct_registers_(cfg.get_bool("cpu.direct_registers")) {
     fw_ = reinterpret_cast<struct ftl*>(mem_.get());
     cpu_.set_firmware([this] {
       ftl_main(fw_);
@@ -64,7 +65,10 @@ class NativeController : public Controller {
     });
     forward_callbacks(*this, cpu_);
   }
-  void bind(Bus& bus, sc_core::sc_signal<bool>& irq) override { bind_cpu(cpu_, bus, irq); }
+  void bind(Bus& bus, sc_core::sc_signal<bool>& irq) override {
+    bind_cpu(cpu_, bus, irq);
+    if (direct_registers_) cpu_.set_register_router(&bus);
+  }
   void boot(const ftl_config& cfg) override {
     cpu_.set_functional(true);
     if (ftl_init(fw_, cpu_.hal(), &cfg) != 0)
@@ -133,6 +137,7 @@ class NativeController : public Controller {
  private:
   CpuNative cpu_;
   std::unique_ptr<uint8_t[]> mem_;
+  bool direct_registers_;  // cpu.direct_registers
   struct ftl* fw_;
   sc_core::sc_event resume_ev_;  // power_up: the recovered firmware's event loop may start
 };

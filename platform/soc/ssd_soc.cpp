@@ -53,10 +53,10 @@ SsdSoc::SsdSoc(sc_core::sc_module_name nm, Config& cfg)
     throw ConfigError(std::string(name()) + ": firmware configuration rejected: " + msg);
 
   bus.attach("DRAM", dram.tsock);
-  bus.attach("INTC", intc.regs);
-  bus.attach("NVME", nvme.regs);
-  bus.attach("FLASH", flash.regs);
-  bus.attach("ACCEL", accel.regs);
+  bus.attach("INTC", intc);
+  bus.attach("NVME", nvme);
+  bus.attach("FLASH", flash);
+  bus.attach("ACCEL", accel);
   cpu_->bind(bus, irq_cpu_);
   nvme.dma.bind(bus.tsock);
   flash.dma.bind(bus.tsock);

@@ -25,10 +25,14 @@ struct Bench {
   Bus bus{"bus", cfg};
   Dram dram{"dram", cfg};
   Regs intc{"intc", cfg};
-  Bench() {
+  // direct: INTC attached as a register block, with a direct register window
+  explicit Bench(bool direct = false) {
     ini.isock.bind(bus.tsock);
     bus.attach("DRAM", dram.tsock);
-    bus.attach("INTC", intc.regs);
+    if (direct)
+      bus.attach("INTC", intc);
+    else
+      bus.attach("INTC", intc.regs);
   }
 };
 }  // namespace
@@ -49,6 +53,56 @@ TEST(Bus, RoutesByRegionWithRelativeAddressesAndLatency) {
   sc_core::sc_start();
   EXPECT_EQ(b.bus.accesses(), 2u);
   EXPECT_EQ(b.bus.address_errors(), 0u);
+}
+
+// The direct register path (common/register_path.h) against the TLM path to
+// the same block: for each access, the same response, value, added time,
+// bank error count and bus access count.
+TEST(Bus, DirectRegisterPathIsTheSameAccessAsTheTlmPath) {
+  Bench b(true);
+  RegisterWindow w;
+  EXPECT_FALSE(b.bus.register_window(SSDVP_DRAM_BASE, &w)) << "DRAM is not a register block";
+  EXPECT_FALSE(b.bus.register_window(SSDVP_NVME_BASE, &w)) << "nothing attached there";
+  ASSERT_TRUE(b.bus.register_window(SSDVP_INTC_BASE + INTC_ENABLE, &w));
+  EXPECT_EQ(w.base, uint64_t(SSDVP_INTC_BASE));
+  EXPECT_EQ(w.size, uint64_t(SSDVP_INTC_SIZE));
+  EXPECT_TRUE(w.holds(SSDVP_INTC_BASE + SSDVP_INTC_SIZE - 4));
+  EXPECT_FALSE(w.holds(SSDVP_INTC_BASE + SSDVP_INTC_SIZE - 3)) << "runs past the region's end";
+  struct Access {
+    bool write;
+    uint32_t offset, value;
+    tlm::tlm_response_status want;
+  };
+  const Access accesses[] = {
+      {true, INTC_ENABLE, 0x5u, tlm::TLM_OK_RESPONSE},
+      {false, INTC_ENABLE, 0, tlm::TLM_OK_RESPONSE},
+      {true, INTC_PENDING, 1, tlm::TLM_COMMAND_ERROR_RESPONSE},    // read-only
+      {false, INTC_ENABLE + 2, 0, tlm::TLM_BURST_ERROR_RESPONSE},  // misaligned
+      {false, 0x40, 0, tlm::TLM_ADDRESS_ERROR_RESPONSE},           // no register there
+  };
+  b.ini.body = [&](test::TestInitiator& t) {
+    for (const Access& a : accesses) {
+      SCOPED_TRACE(a.offset);
+      uint32_t via_tlm = a.value, via_direct = a.value;
+      const uint64_t errors0 = b.intc.bank().errors(), n0 = b.bus.accesses();
+      t.local = sc_time(3, SC_NS);
+      const tlm::tlm_response_status st_tlm =
+          t.access(a.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, SSDVP_INTC_BASE + a.offset, &via_tlm, 4);
+      const uint64_t tlm_ps = t.local.value(), tlm_errors = b.intc.bank().errors() - errors0;
+      ASSERT_TRUE(w.holds(SSDVP_INTC_BASE + a.offset));
+      uint64_t delay = sc_time(3, SC_NS).value() + w.latency_ps;
+      ++*w.accesses;  // what an initiator on the direct path does for the bus
+      const tlm::tlm_response_status st_direct = w.target->direct_access(a.write, a.offset, &via_direct, &delay);
+      EXPECT_EQ(st_tlm, a.want);
+      EXPECT_EQ(st_direct, a.want);
+      EXPECT_EQ(via_direct, via_tlm);
+      EXPECT_EQ(delay, tlm_ps);
+      EXPECT_EQ(b.intc.bank().errors() - errors0, 2 * tlm_errors);
+      EXPECT_EQ(b.bus.accesses() - n0, 2u);
+    }
+    EXPECT_EQ(b.intc.bank().get(INTC_ENABLE), 0x5u);
+  };
+  sc_core::sc_start();
 }
 
 TEST(Bus, UnmappedAccessGivesAddressError) {
