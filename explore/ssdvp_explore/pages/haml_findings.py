@@ -11,8 +11,9 @@ here, so a regenerated table cannot leave the prose disagreeing with the
 tables. A row the text needs that the tables lack is an error naming it. What
 has no data is typed and marked `# typed:` with where it comes from: the
 workloads' names in prose, the firmware's mechanisms the text explains the
-figures by, and the thresholds that turn a figure into a word (EQUAL, ABOUT_0,
-WELL, NEVER_SHARE).
+figures by (which frontiers a policy has, the oracle's bins, why wear
+levelling lags), and the thresholds that turn a figure into a word (EQUAL,
+ABOUT_0, WELL, NEVER_SHARE, and those beside "much better" and "small").
 """
 from __future__ import annotations
 
@@ -444,6 +445,7 @@ looked full at the once-a-second samples: [haml-double-stalls](haml-double-stall
         return hits[0]
 
     def deg(g):
+        # typed: the words for a WAF cut against the page's own setting (20 % and more "much", 5 % "somewhat")
         return "much better" if g >= 0.2 else "somewhat better" if g >= 0.05 else "slightly better"
 
     wide = 0
@@ -561,6 +563,7 @@ looked full at the once-a-second samples: [haml-double-stalls](haml-double-stall
                        / size_bytes(t.text(W[0], "haml", "config.ftl.hot.slice_size")))
     iters = int(t(W[0], "haml", "config.ftl.hot.max_iter"))
     mode = t.text(W[0], "haml", "config.cpu.mode")
+    # typed: "small" is under 1 % of the simulated time
     # typed: that the native CPU's cost table was calibrated on the ISS
     # (docs/results/calibration.md)
     bullets.append(f"""\
