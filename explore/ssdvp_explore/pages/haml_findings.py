@@ -109,9 +109,14 @@ def _or_list(items) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
+def _word(n: int) -> str:
+    """n in words up to six (haml_paper_scale.WORDS), in figures above."""
+    return WORDS[n] if 0 <= n < len(WORDS) else f"{n:,}"
+
+
 def _of(n: int, m: int) -> str:
     """n of m in words: "all four", "none of the six", "three of six"."""
-    return f"all {WORDS[m]}" if n == m else f"none of the {WORDS[m]}" if n == 0 else f"{WORDS[n]} of {WORDS[m]}"
+    return f"all {_word(m)}" if n == m else f"none of the {_word(m)}" if n == 0 else f"{_word(n)} of {_word(m)}"
 
 
 def _side(a: float, b: float, tol: float = EQUAL) -> str:
@@ -235,7 +240,7 @@ looked full at the once-a-second samples: [haml-double-stalls](haml-double-stall
   ({span([waf(w, 'single') for w in real], 1)}) and {span([rt(w, 'single') / rt(w, 'double') for w in real], 1)}x the
   response time of `double`, which, only separating the two, removes
   {span([100 * r for r in removes], 0)} % of the WAF `single` has above the lowest policy's there.
-  On the {WORDS[len(syn)]} synthetic workloads `double` {low_s} ({syn_w});
+  On the {_word(len(syn))} synthetic workloads `double` {low_s} ({syn_w});
   its mean response time is {and_list(fmt(rt(w, 'double') / rt(w, 'single'), 2) + 'x' for w in syn)}
   `single`'s. {high_s}""")
 
@@ -317,7 +322,7 @@ looked full at the once-a-second samples: [haml-double-stalls](haml-double-stall
                "policy that looks back is anti-correlated)")
     elif anti:
         lag = (f"Classes decided from the last period lag a hot set that moves (on the shifting workload "
-               f"{WORDS[anti]} of the {WORDS[len(MONITORED)]} policies that look back are anti-correlated)")
+               f"{_word(anti)} of the {_word(len(MONITORED))} policies that look back are anti-correlated)")
     else:
         lag = "On the shifting workload no policy that looks back is anti-correlated"
     good = [w for w in W if rc[w] >= WELL]
@@ -420,7 +425,7 @@ looked full at the once-a-second samples: [haml-double-stalls](haml-double-stall
         bins = (f"{fmt(share0, 0)} % of the host writes there are rewritten within 1/{2 ** (Ko - 2)} of a "
                 "drive-write (its first bin) and the rest never, so it has only those two classes to separate")
     else:
-        bins = (f"its host writes there fall into {WORDS[len(used)] if len(used) < len(WORDS) else len(used)} of its "
+        bins = (f"its host writes there fall into {_word(len(used))} of its "
                 f"{Ko} classes, {fmt(share0, 0)} % of them into the first (rewritten within 1/{2 ** (Ko - 2)} of a "
                 "drive-write)")
     # typed: what WAF is left on the MSR excerpt (GC moving preconditioning's
@@ -511,7 +516,7 @@ looked full at the once-a-second samples: [haml-double-stalls](haml-double-stall
 
     def who(items):
         ws = [x[0] for x in items]
-        return (f"all {WORDS[len(ws)]} workloads" if len(ws) > 1 and set(ws) == set(slc.workloads)
+        return (f"all {_word(len(ws))} workloads" if len(ws) > 1 and set(ws) == set(slc.workloads)
                 else "the real traces" if set(ws) == set(real) else and_list(LONG[w] for w in ws))
     slice_s = ""
     if help_:
@@ -528,7 +533,7 @@ looked full at the once-a-second samples: [haml-double-stalls](haml-double-stall
     def which(ws):
         ws = [x[0] for x in ws]
         if set(ws) == set(syn):
-            return "both synthetic workloads" if len(syn) == 2 else f"all {WORDS[len(syn)]} synthetic workloads"
+            return "both synthetic workloads" if len(syn) == 2 else f"all {_word(len(syn))} synthetic workloads"
         if set(ws) == set(real):
             return "every real trace"
         return and_list(LONG[w] for w in ws)
