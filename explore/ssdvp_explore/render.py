@@ -83,7 +83,7 @@ def render(page: Page | str, data_dir: Path | None = None, out_dir: Path | None 
                      version=identity(prov))
     ctx = PageContext(page=page, sweep=sweep, report=rep, table=table, figures=existing_figures(pdir, out_dir),
                       table_csv=(pdir / "table.csv").relative_to(out_dir), command=page_command([page.name]),
-                      extra={"out_dir": out_dir, "provenance": prov, "draw": draw, "tables": _pre_tables(page, pdir, root)})
+                      extra={"out_dir": out_dir, "data_dir": data_dir, "provenance": prov, "draw": draw, "tables": _pre_tables(page, pdir, root)})
     text = page.render(ctx)
     md = out_dir / f"{page.name}.md"
     tmp = md.with_name(f".{md.name}.tmp")

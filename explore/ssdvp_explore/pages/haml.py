@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import Page, haml_paper_scale, markdown_table, register, standard_body
+from . import Page, haml_findings, haml_paper_scale, markdown_table, register, standard_body
 from ..plots import WORKLOAD, with_labels
 
 POLICY = "config.ftl.placement.policy"
@@ -150,17 +150,44 @@ def paper_scale_section(rows: list[dict]) -> str:
     return haml_paper_scale.render(rows, paper_scale_table(rows))
 
 
-def findings(rows: list[dict]) -> str:
-    """FINDINGS with its paper-scale bullet computed from paper_scale.csv."""
+def with_classes(df: pd.DataFrame) -> pd.DataFrame:
+    """df with rank_corr and cold_in_hot from placement.class_by_stream (NaN where a run has none)."""
+    df = df.copy()
+    col = df["placement.class_by_stream"] if "placement.class_by_stream" in df else pd.Series([None] * len(df), index=df.index)
+    df["rank_corr"] = col.map(rank_correlation)
+    df["cold_in_hot"] = col.map(cold_in_hot)
+    return df
+
+
+def sensitivity_tables(data_dir: Path) -> dict[str, pd.DataFrame]:
+    """The sensitivity pages' tables (haml-k, -slice, -period, -gc) from their committed folders in data_dir,
+    labelled as their pages label them; a missing table is an error naming it (the findings quote them)."""
+    from ..render import read_table
+    out = {}
+    for name in haml_findings.KNOBS:
+        path = data_dir / name / "table.csv"
+        if not path.exists():
+            raise FileNotFoundError(f"{path} is missing: haml.md's findings quote the {name} page's table")
+        df = _label(read_table(path))
+        out[name] = with_classes(_hours(df.copy()) if name == "haml-period" else df)
+    return out
+
+
+def findings(df: pd.DataFrame, sens: dict[str, pd.DataFrame], rows: list[dict]) -> str:
+    """The "What the recorded run shows" block, every figure computed from the page's table (df, labelled),
+    the sensitivity pages' tables (sens) and paper_scale.csv's rows (haml_findings, haml_paper_scale)."""
     bullet = haml_paper_scale.finding(rows) if rows else f"- (no paper-scale data: {PAPER_SCALE_CSV} is missing)"
-    return FINDINGS.replace("{paper_scale_finding}", bullet)
+    return haml_findings.render(with_classes(df), sens, bullet)
 
 
 def render_main(ctx) -> str:
     df = _label(ctx.table)
     order = list(NAMES)
-    scale_rows = paper_scale_rows(Path(ctx.extra.get("out_dir", "docs/results")) / ctx.page.name)
-    body = standard_body(ctx, intro=SETUP + "\n\n" + findings(scale_rows))
+    out_dir = Path(ctx.extra.get("out_dir", "docs/results"))
+    scale_rows = paper_scale_rows(out_dir / ctx.page.name)
+    # the sensitivity pages' tables from the committed data (a scratch render has copied only this page's folder)
+    sens = sensitivity_tables(Path(ctx.extra.get("data_dir", out_dir)))
+    body = standard_body(ctx, intro=SETUP + "\n\n" + findings(df, sens, scale_rows))
     extra = ["## Tables", ""]
     if not df.empty:
         extra += ["Write amplification (HAML-SSD Fig. 10):", "", markdown_table(pivot(df, "ftl.waf", POLICY, order=order), ".3f"), ""]
@@ -225,95 +252,6 @@ def _hours(df: pd.DataFrame) -> pd.DataFrame:
     df["T (paper h)"] = (6 * t / df[WORKLOAD].map(ref)).round(0).astype(int)
     return df
 
-
-FINDINGS = """\
-**What the recorded run shows** (numbers from the tables below; regenerate
-to check them). Regenerated at the commit the provenance names, under
-`ftl.write.at_floor: room`, the firmware's default; the
-previous run (d706ccc) was under `pass`. Against it, `single` is identical
-to the digit (one frontier for host and GC data) and most WAFs moved by at
-most 0.14 (the MSR excerpt: `double` 2.752 to 2.616, the oracle 2.586 to
-2.515; HAML-K 2.680 to 2.615), TPC-C's HOTIS by 0.30 (1.277 to 1.572). What
-moved most is waiting: on the synthetic workloads every policy with more
-than one frontier had host writes waiting at the host floor for a block on
-their frontier's next die (`double` 190k and 206k write stalls, write p99
-3.6 and 3.9 ms); under `room` a frontier writes where it has an open block
-meanwhile, and every such policy has 1,792 stalls, a write mean of 5.6-7.2
-us and a write p99 of 6.2-6.6 us. That changed two conclusions: `double`'s
-response time on the synthetic workloads is now below `single`'s, and
-HAML-K's is now above `double`'s there. The sensitivity pages
-([haml-k](haml-k.md), [haml-slice](haml-slice.md),
-[haml-period](haml-period.md), [haml-gc](haml-gc.md)) were regenerated under
-`room` too; their WAFs moved by at most 0.11.
-Why `pass` made those writes wait while the free pool looked full at the
-once-a-second samples: [haml-double-stalls](haml-double-stalls.md).
-
-- **Separating relocated data from host data matters most on the real
-  traces.** `single` has the highest WAF on the four real traces (3.3-4.9)
-  and 1.8-5.2x the response time of `double`, which alone removes most of it.
-  On the two synthetic workloads `double` does not lower WAF (4.96 against
-  5.32 shifting, 5.10 against 5.09 hot/cold) but its mean response time is
-  0.64x and 0.68x `single`'s. HAML-K has the highest WAF there (5.42 and
-  5.28).
-- **HAML-K does not beat the simple baselines at the paper's settings.** Its
-  WAF is above `double` on four of six workloads (DTRS 1.15 against 1.06,
-  PostMark 2.97 against 2.31, the shifting workload 5.42 against 4.96,
-  hot/cold 5.28 against 5.10), equal on the MSR excerpt (2.615 against
-  2.616, HOTIS 2.622) and below it on TPC-C (1.60 against 1.96), where HOTIS
-  is lower still (1.57). Only on the MSR excerpt is HAML-K the lowest of the
-  policies a drive could run, by 0.001; elsewhere HOTIS, ASA-FTL or `double`
-  is. Erases follow WAF. Mean response times: below `double`'s on the MSR
-  excerpt (8 %) and TPC-C (23 %), above on DTRS (3 %), PostMark (11 %),
-  the shifting workload (10 %) and hot/cold (6 %).
-{paper_scale_finding}
-- **Why, from the data**: the rank correlation between the class HAML picks
-  and the data's real death time is at most 0.11 on the real traces (about
-  0 on PostMark and TPC-C) and negative (-0.11) on the shifting workload; 23-55 % of what HAML's hottest
-  class receives on DTRS, PostMark and the shifting workload is never
-  rewritten. Classes decided from the last period lag a hot set that moves
-  (on the shifting workload every policy that looks back is anti-correlated),
-  and per-slice figures scaled by their maximum squeeze most slices against
-  the axes, where a slice written once or twice in a period gets an interval
-  that only says when in the period it was written. Only on the static
-  hot/cold workload does HAML order data well (0.60, above HOTIS's 0.43), and
-  it still loses to `double` there (5.28 against 5.10):
-- **every class costs open blocks.** Each frontier keeps one open block per
-  die: HAML-6 with a GC frontier holds up to 56 of the drive's 256 spare
-  blocks open, `double` 16. WAF rises with K on PostMark (2.64 at K = 3 to
-  2.95 at K = 8) and on the shifting workload (5.14 to 5.68), though not
-  monotonically; on the MSR excerpt it does not (2.67 at K = 3, 2.40 at
-  K = 8, where the rank correlation rises to 0.40; [haml-k](haml-k.md)).
-  On the paper's 256 GB drive the same 56 blocks would be noise.
-- **The oracle** (fixed log-scale death-time bins, its own GC frontier) is
-  the lowest on five of six workloads (4.12 against 4.96 on the shifting
-  one), but it is not a true lower bound: on DTRS `double`, ASA-FTL and HOTIS
-  beat it (1.055, 1.071 and 1.073 against 1.082), and on the MSR excerpt it
-  wins by little (2.515 against HAML-K's 2.615, 4 % below `double`): 96 % of
-  the host writes there are rewritten within 1/16 of a drive-write (its
-  first bin) and the rest never, so it has only those two classes to
-  separate. What WAF is left on the MSR excerpt comes from GC moving the
-  cold data left by preconditioning, which host-write placement cannot
-  change.
-- **Settings matter more than the method**: HAML with a shorter period does
-  much better on the MSR excerpt (WAF 1.75 at T = 2 'paper hours' against
-  2.61 at 6 h, below every policy on this table there) and somewhat
-  better on PostMark (2.68 at T = 1 against 2.97, WAF rising with T from 1
-  to 12 h; [haml-period](haml-period.md)), smaller slices
-  help the real traces (MSR 2.44 and PostMark 2.69 at 36 KiB against 2.61
-  and 2.97 at 352 KiB; [haml-slice](haml-slice.md)) but not the shifting
-  workload (5.35 against 5.41), and putting relocated data into its slice's
-  class instead of a GC frontier cuts WAF on both synthetic workloads (3.67
-  against 5.41 on the shifting one, better than the oracle's 4.12; 4.35
-  against 5.28 on hot/cold) but raises it on every real trace (DTRS 1.15 to
-  4.38; [haml-gc](haml-gc.md)). No single setting wins everywhere.
-- **Clustering cost** is small at these sizes: the monitor and HAML's
-  software K-Means take 16-120 ms of controller CPU over the timed half
-  (2,607 points, K = 6, at most 10 iterations per period; the native CPU's
-  cost table calibrated on the ISS, docs/results/calibration.md).
-- **Wear levelling**: erase counts spread by 5-81 at the end; migration at
-  one look every 64 erases does not hold the spread to its threshold of 16 on
-  workloads that concentrate writes (TPC-C 35-81, the MSR excerpt 27-44),
-  because it moves one block per look while the hot class wears many."""
 
 register(Page(name="haml", title="HAML-SSD: hotness queues and the policies it is compared with",
               sweep="explore/sweeps/haml.yaml", by=POLICY, baseline="single", render=render_main,
