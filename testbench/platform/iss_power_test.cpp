@@ -175,7 +175,13 @@ TEST(IssPowerCut, RecoversTheSameDurableStateAsNativeForTheSameCuts) {
   fb.erase("reads");
   EXPECT_EQ(fa, fb);
   const auto ops = [](const json& s, const char* op) { return int64_t(s["cpu"]["ops"][op]["count"].get<uint64_t>()); };
-  EXPECT_LE(std::llabs(dreads), 8) << "a few buffer hits, not a different drive";
+  // A few buffer hits, not a different drive (every other count is equal
+  // above): under 1 % of the host reads. How many depends on where the second
+  // cut falls in each mode, so on the cost table (9 with the table measured
+  // 2026-11-30, at most 8 with the one before; the job has 4,000 requests, 30 %
+  // of them reads).
+  const int64_t host_reads = int64_t(a["latency_us"]["read"]["count"].get<uint64_t>());
+  EXPECT_LE(100 * std::llabs(dreads), host_reads) << dreads << " reads of " << host_reads;
   EXPECT_EQ(dreads, ops(a, "buffer_alloc") - ops(b, "buffer_alloc")) << "the difference is host reads' buffers";
   EXPECT_EQ(dreads, ops(a, "flash_submit") - ops(b, "flash_submit")) << "and their flash reads, nothing else";
   EXPECT_EQ(a["integrity"], b["integrity"]);
