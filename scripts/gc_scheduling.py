@@ -244,7 +244,7 @@ def read_series(out):
 def provenance(build, command, wall_s):
     """Where the data came from (explore/ssdvp_explore/provenance.py, standard library only)."""
     return prov_mod.collect(os.path.join(build, "platform", "ssdvp"), command, ROOT,
-                            skip=["docs/results/gc-scheduling", "out/"], wall_s=wall_s)
+                            skip=["docs/results/", "out/"], wall_s=wall_s)  # other pages' data is not source
 
 
 # ---- the page ----------------------------------------------------------------------------------------------------

@@ -718,7 +718,7 @@ def main() -> None:
     build = Path(a.build).resolve()
     cmd = "/usr/bin/python3 scripts/haml_tables.py " + os.path.relpath(build, ROOT)
     wall = measure(build, min(a.jobs, 2))
-    prov = prov_mod.collect(build / "platform" / "ssdvp", cmd, ROOT, skip=[f"docs/results/{NAME}", "out/"],
+    prov = prov_mod.collect(build / "platform" / "ssdvp", cmd, ROOT, skip=["docs/results/", "out/"],
                             wall_s=wall)
     import sklearn
     prov["sklearn"] = sklearn.__version__

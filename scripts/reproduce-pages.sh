@@ -19,6 +19,10 @@
 # costs on the pages can be checked against this machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The pages' commands say `python3`: Debian's, which carries scripts/python-deps.txt's
+# packages (numpy, matplotlib). A python3 earlier on PATH (a pyenv or venv one) may lack
+# them and fail or draw no figures, so /usr/bin comes first.
+export PATH="/usr/bin:$PATH"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 mode=full; pages=()
 for a in "$@"; do
