@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Media-fault rates against WAF and latency on one aged, GC-heavy workload
-# (docs/results/reliability.md). Prints a markdown table.
+# (the settings of docs/results/reliability.md, whose own runs scripts/reliability.py makes). Prints a
+# markdown table.
 #
 #   scripts/fault-sweep.sh [OUT_DIR]      (default: out/fault-sweep)
 # Environment: SSDVP (the binary; default build/platform/ssdvp).
@@ -12,7 +13,6 @@ bin="${SSDVP:-$root/build/platform/ssdvp}"
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 base=(--set workload.synthetic.pattern=hotcold --set workload.synthetic.requests=100000
       --set workload.synthetic.read_fraction=0.3 --set precondition.random_drive_writes=1.0)
-base+=(--set ftl.write.at_floor=pass)  # docs/results/reliability.md ran under pass, the default before room
 cases=(
   "none|"
   "program fail 2e-5|flash.fault.program_fail_rate=0.00002"
