@@ -24,6 +24,7 @@ cases=(
   "RBER 1.8e-3, no retry|flash.ecc.rber=0.0018 flash.ecc.retry_levels=0"
   "RBER 1e-3, aged 4380 h at 2e-7/h|flash.ecc.rber=0.001 flash.ecc.rber_per_hour=0.0000002 flash.ecc.retention_offset=4380h"
   "read disturb, refresh at 20|flash.ecc.rber_per_read=0.000001 ftl.refresh.read_limit=20"
+  "read disturb, refresh at 20, pass|flash.ecc.rber_per_read=0.000001 ftl.refresh.read_limit=20 ftl.write.at_floor=pass"
 )
 echo "| faults | WAF | read mean / p99 (us) | write mean / p99 (us) | blocks retired | reads retried | uncorrectable | refreshes | host errors |"
 echo "|---|---|---|---|---|---|---|---|---|"

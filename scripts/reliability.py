@@ -72,7 +72,7 @@ TRIMLOG_ON = "--set power.trim_log.mode=on"
 SHORT = {"SPAN": "1s", "LIMIT": "4s", "PER_RUN": "5"}
 # study: (cuts, seed, environment of scripts/power-cuts.sh); --quick: (cuts, environment added)
 CUTS = {
-    "main": (320, 4, {}),
+    "main": (960, 4, {}),
     "copyback": (40, 5, {"EXTRA": COPYBACK}),
     "trimlog": (80, 7, {"CKPT": "0s", "EXTRA": TRIMLOG_ON}),
     "iss": (40, 1, dict(SHORT, CPU="iss")),
@@ -189,13 +189,15 @@ class Runner:
     def power_cuts(self, study, n, seed, env):
         """scripts/power-cuts.sh N SEED with env: its rows in cuts.csv, its wall time in studies.csv."""
         path = os.path.join(OUT, f"cuts-{study}.csv")
-        wall_path, rc_path = path + ".wall_s", path + ".rc"
+        wall_path, rc_path, log_path = path + ".wall_s", path + ".rc", path + ".log"
         if not (self.reuse and os.path.exists(wall_path)):
             os.makedirs(OUT, exist_ok=True)
             t0 = time.monotonic()
             p = subprocess.run(["bash", "scripts/power-cuts.sh", str(n), str(seed), path], cwd=ROOT,
                                env=dict(os.environ, SSDVP=self.binary, **env), capture_output=True, text=True)
             print(p.stdout + p.stderr, end="", flush=True)
+            with open(log_path, "w") as f:
+                f.write(p.stdout + p.stderr)
             with open(wall_path, "w") as f:
                 f.write(f"{time.monotonic() - t0:.1f}\n")
             with open(rc_path, "w") as f:
@@ -204,13 +206,16 @@ class Runner:
             wall = float(f.read())
         with open(rc_path) as f:
             rc = int(f.read())
+        with open(log_path) as f:
+            m = re.search(r"; (\d+) runs failed\)", f.read())
         with open(path, newline="") as f:
             rows = list(csv.DictReader(f))
         if not rows:
             sys.exit(f"power-cuts.sh {n} {seed} ({study}) made no cut; see its output above")
         env_text = " ".join(f"{k}={shlex.quote(v)}" for k, v in sorted(env.items()))
         self.studies.append({"study": study, "cuts_asked": n, "seed": seed, "env": env_text, "rc": rc,
-                             "runs": len({r["run"] for r in rows}), "wall_s": wall})
+                             "runs": len({r["run"] for r in rows}), "failed_runs": int(m.group(1)) if m else None,
+                             "wall_s": wall})
         for r in rows:
             self.cuts.append({"study": study, **r})
         print(f"{study}: {len(rows)} cuts ({wall:.0f} s)", flush=True)
@@ -615,7 +620,8 @@ def power_cut_section(by_study, st, drive):
          + (f"({s['checkpoints_torn']} newest checkpoints torn: recovery fell back to the previous one)"
             if s["checkpoints_torn"] else "(no newest checkpoint torn)") + "; "
          f"{n0(s['torn_programs'])} programs and {n0(s['torn_erases'])} erases torn; {n0(s['reopened'])} partly "
-         f"written blocks reopened at recovery; the free pool after recovery at least {blocks(s['free_min'])}; "
+         f"written blocks reopened at recovery; the free pool after recovery held at least {blocks(s['free_min'])} "
+         f"({runs_completed(m)}); "
          f"{n0(s['trim_unmapped'])} LBAs deallocated after the newest checkpoint unmapped by the trim log. "
          + recovery_text(s), ""]
     L += setup_table(rows)
@@ -681,6 +687,14 @@ def copyback_section(by_study, st):
          "(`testbench/fidelity/copyback_power_test.cpp`).", ""]
     L += setup_table(rows)
     return L + [""]
+
+
+def runs_completed(st):
+    """Whether every run of a power-cuts.sh study completed (a drive stuck on an empty free pool fails its run)."""
+    k = st.get("failed_runs")
+    if k is None:
+        return "power-cuts.sh did not say whether every run completed"
+    return "every run completed" if k == 0 else f"{k} runs failed: a stuck drive fails on `host.stall_timeout`"
 
 
 def blocks(n):
@@ -789,8 +803,8 @@ def iss_section(by_study, st, cuts):
               + f"The second cut falls {ms(b[1]['cut_at_s'] - a[1]['cut_at_s'])} later in iss mode (the instants "
               f"count the time powered up, and the first recovery took {ms(down(b[0]) - down(a[0]))} longer). The "
               f"recovery's CPU time on the ISS is {fold(b[0]['recovery_cpu_s'], a[0]['recovery_cpu_s'])} the cost "
-              f"table's; the scan's reads overlap most of it, so the recovery is "
-              f"{pct(b[0]['recovery_time_s'], a[0]['recovery_time_s'])} in length. Per operation "
+              f"table's; the scan's reads overlap most of it, so the recovery as a whole changes by "
+              f"{pct(b[0]['recovery_time_s'], a[0]['recovery_time_s'])}. Per operation "
               "(`recovery.cpu_ops`, first cut): the ISS attributes to a marker every instruction since the "
               "previous one, so work the cost table charges nothing for (the program's start-up, `ftl_init`'s "
               "table set-up, the scan's own loop) lands on whichever marker follows it: "
@@ -1040,8 +1054,8 @@ def persistent_section(single, cuts, by_study, st, drive):
           f"checkpoints, the log on): **{verdict_cuts(s)}**, {n0(s['unchecked'])} deallocated LBAs left unchecked; "
           f"{s['during_gc']} during GC, {n0(s['torn_programs'])} programs and {n0(s['torn_erases'])} erases torn; "
           f"{n0(s['dealloc_latest'])} deallocated LBA reads checked (hot/cold sends no deallocation), "
-          f"{n0(s['trim_unmapped'])} LBAs unmapped from the log; the free pool after recovery at least "
-          f"{blocks(s['free_min'])}. " + recovery_text(s), ""]
+          f"{n0(s['trim_unmapped'])} LBAs unmapped from the log; the free pool after recovery held at least "
+          f"{blocks(s['free_min'])} ({runs_completed(st['trimlog'])}). " + recovery_text(s), ""]
     L += setup_table(by_study["trimlog"])
     none, alone = single[("log-cost", "none")], single[("log-cost", "log alone")]
     lm = alone.get("trim_log.metadata_lba_writes") or 0
@@ -1088,7 +1102,8 @@ def host_ftl_section(hf):
             f"| random instants, torn, `ftl.gc.durable: 1` | {r['cuts']:.0f} | {r['during_gc']:.0f} | "
             f"{r['violations']:.0f} ({r['lost']:.0f}, {r['foreign']:.0f}) | {n0(r['latest'])} / {n0(r['older'])} / "
             f"{n0(r['unchecked'])} |",
-            f"| fixed instants, none torn | {f['cuts']:.0f} | {f['during_gc']:.0f} | - | {n0(f['latest'])} / "
+            f"| fixed instants, none torn | {f['cuts']:.0f} | {f['during_gc']:.0f} | 0 (the test asserts it) | "
+            f"{n0(f['latest'])} / "
             f"{n0(f['older'])} / {n0(f['unchecked'])} |",
             f"| random instants, torn, `ftl.gc.durable: 0` | {nd['cuts']:.0f} | | {nd['violations']:.0f} | |", "",
             f"Per recovery (the random batch): the host FTL read {n0(p['pages'])} pages by {n0(p['vector_reads'])} "

@@ -65,7 +65,7 @@ def synthetic():
                 cuts.append(cut_row(study, k, setup=setup, plp=plp, checkpoints=ck, cut=2 * k + j,
                                     checkpoint_pages_read=116 if ck == "true" else 0,
                                     recovery_time_s=0.05 if ck == "true" else 0.5))
-        studies.append({"study": study, "cuts_asked": 16, "seed": 4, "env": "PER_RUN=2", "rc": 0, "runs": 8,
+        studies.append({"study": study, "cuts_asked": 16, "seed": 4, "env": "PER_RUN=2", "rc": 0, "runs": 8, "failed_runs": 0,
                         "wall_s": 60.0})
     for name, _ in rel.TRIMLOG_ARMS:
         runs.append(run_row("trimlog-cuts", name))
