@@ -620,7 +620,7 @@ def power_cut_section(by_study, st, drive):
          + (f"({s['checkpoints_torn']} newest checkpoints torn: recovery fell back to the previous one)"
             if s["checkpoints_torn"] else "(no newest checkpoint torn)") + "; "
          f"{n0(s['torn_programs'])} programs and {n0(s['torn_erases'])} erases torn; {n0(s['reopened'])} partly "
-         f"written blocks reopened at recovery; the free pool after recovery held at least {blocks(s['free_min'])} "
+         f"written blocks reopened at recovery; the free pool after recovery at its lowest {blocks(s['free_min'])} "
          f"({runs_completed(m)}); "
          f"{n0(s['trim_unmapped'])} LBAs deallocated after the newest checkpoint unmapped by the trim log. "
          + recovery_text(s), ""]
@@ -1054,7 +1054,7 @@ def persistent_section(single, cuts, by_study, st, drive):
           f"checkpoints, the log on): **{verdict_cuts(s)}**, {n0(s['unchecked'])} deallocated LBAs left unchecked; "
           f"{s['during_gc']} during GC, {n0(s['torn_programs'])} programs and {n0(s['torn_erases'])} erases torn; "
           f"{n0(s['dealloc_latest'])} deallocated LBA reads checked (hot/cold sends no deallocation), "
-          f"{n0(s['trim_unmapped'])} LBAs unmapped from the log; the free pool after recovery held at least "
+          f"{n0(s['trim_unmapped'])} LBAs unmapped from the log; the free pool after recovery at its lowest "
           f"{blocks(s['free_min'])} ({runs_completed(st['trimlog'])}). " + recovery_text(s), ""]
     L += setup_table(by_study["trimlog"])
     none, alone = single[("log-cost", "none")], single[("log-cost", "log alone")]
