@@ -663,8 +663,8 @@ def repeated_cuts_text(rows):
                   f"{run0[0]['run']}), the pool after each recovery held {min(fb)}-{max(fb)} free blocks "
                   f"({'first ' + str(fb[0]) + ', last ' + str(fb[-1])}), and {min(ro)}-{max(ro)} partly written "
                   "blocks were reopened per cut (`power.each[].recovery.blocks_reopened`).")
-    L[-1] += (" Regressions: `FtlPower.RepeatedCutsReopenPartlyWrittenBlocksAndKeepTheFreePool` (fake HAL; with the "
-              "blocks closed the pool shrinks at every cut) and "
+    L[-1] += (" Regressions: `FtlPower.RepeatedCutsReopenPartlyWrittenBlocksAndKeepTheFreePool` (fake HAL: the pool "
+              "after recovery stays within one block per die of where it was, cut after cut) and "
               "`PowerCut.RepeatedCutsReopenPartlyWrittenBlocksAndTheRunCompletes`.")
     return L + [""]
 
