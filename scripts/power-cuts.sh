@@ -17,7 +17,7 @@
 # the newest complete one). One row per cut; the last lines count the cuts
 # during GC, during a checkpoint, the torn programs and erases, and total the
 # violations and the host's integrity mismatches between cuts (both must be
-# 0; exit 1 otherwise).
+# 0; exit 1 otherwise). scripts/reliability.py runs it for docs/results/reliability.md.
 # Environment: SSDVP (the binary), CKPT (the checkpoint interval; 0s: no run
 # has checkpoints), PER_RUN, EXTRA (more --set options for every run, e.g.
 # "--set ftl.gc.copyback=1", or "--set power.trim_log.mode=on" with CKPT=0s:
@@ -57,7 +57,6 @@ for ((run = 0; done_cuts < n; run++)); do
   sets=(--set cpu.mode="$cpu" --set power.cuts=$k --set power.cuts_span="$span" --set power.seed=$rs --set power.plp=$plp --set ftl.gc.durable=$durable
         --set precondition.random_drive_writes=1.0 --set workload.synthetic.seed=$rs --set flash.fault.seed=$rs)
   [ "$with_ckpt" = true ] && sets+=(--set power.checkpoint.interval="$ckpt")
-  sets+=(--set ftl.write.at_floor=pass)  # docs/results/reliability.md ran under pass, the default before room
   [ -n "${EXTRA:-}" ] && read -ra extra <<< "$EXTRA" && sets+=("${extra[@]}")
   if [ $setup -lt 2 ]; then
     sets+=(--set workload.synthetic.pattern=hotcold --set workload.synthetic.requests=600000)
