@@ -18,7 +18,7 @@ RV32 ISS).
 """
 import os
 
-from runpoint import (data_args, load_of, load_summary, page_rows, pick, pyplot, run_point, run_rows, save_png_svg,
+from runpoint import (ISS_QUIET_YAML, data_args, load_of, load_summary, page_rows, pick, pyplot, run_point, run_rows, save_png_svg,
                       ssdvp_run, write_lines)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -41,19 +41,6 @@ PIN = ["ftl.write.at_floor=pass"]
 CUTS = ["precondition.random_drive_writes=1.0", "ftl.mapping=cached", "ftl.cmt.entries=3584",
         "workload.synthetic.pattern=hotcold", "workload.synthetic.requests=150000", "workload.synthetic.iops=10000",
         "host.mode=open", "power.cuts=20", "power.cuts_span=14s", "power.seed=3", "ftl.gc.durable=1"]
-# the drive and quiet workload of testbench/platform/iss_drive.h (kIssQuiet)
-QUIET = """flash: {channels: 4, dies_per_channel: 2, blocks_per_plane: 64, pages_per_block: 64, page_size: 8KiB}
-nvme: {namespace_size: 224MiB}
-dram: {size: 32MiB}
-ftl:
-  gc: {policy: greedy, threshold_blocks: 8, reserve_blocks: 4}
-  buffers: {write_pages: 64, read_pages: 32, gc_pages: 32}
-precondition: {fill: 1.0, random_drive_writes: 0.5}
-log: {level: warn}
-workload:
-  source: synthetic
-  synthetic: {pattern: uniform, requests: 4000, io_size: 4KiB, read_fraction: 0.3, seed: 3, iops: 20}
-"""
 QUIET_CFG = "out/dftl/quiet.yaml"
 CACHED_Q = ["ftl.mapping=cached", "ftl.cmt.entries=4096", "ftl.cmt.tp_entries=256"]
 CLOCKS = [1e9, 9e8, 7e8, 5e8, 4e8]
@@ -112,7 +99,7 @@ def command(build, name, config, sets):
 def run_all_points(build, jobs):
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(ROOT, QUIET_CFG), "w") as f:
-        f.write(QUIET)
+        f.write(ISS_QUIET_YAML)
     def one(r):
         name, study, w, label, config, sets = r
         wall = run_point(command(build, name, config, sets), name)
@@ -479,7 +466,7 @@ def iss_section(by):
     A("")
     A("```sh")
     A(f"cat > {QUIET_CFG} <<'YAML'   # the test's workload (testbench/platform/iss_drive.h, kIssQuiet)")
-    A(QUIET.rstrip("\n"))
+    A(ISS_QUIET_YAML.rstrip("\n"))
     A("YAML")
     for name, study, w, label, config, sets in runs():
         if study == "iss":

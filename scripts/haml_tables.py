@@ -123,15 +123,30 @@ def sweep(path: Path = SWEEP) -> dict:
     return yaml.safe_load(path.read_text())
 
 
+def sweep_set(name: str) -> dict:
+    """The keys the sweep sets for workload `name`: its common `set` with the workload entry's own on top."""
+    sw = sweep()
+    keys = dict(sw.get("set", {}))
+    for w in sw.get("workloads", []):
+        if isinstance(w, dict) and w.get("name") == name:
+            keys.update(w.get("set", {}))
+            return keys
+        if w == name:
+            return keys
+    raise SystemExit(f"haml_tables: {SWEEP.relative_to(ROOT)} has no workload {name}")
+
+
 def workloads() -> list[dict]:
     """Every workload of Tables I and II: name, file, slice bytes, period ns, drive bytes, where they come from."""
-    sw = sweep()["set"]
     out = []
     for name in RECORDINGS:
         path = recorded.unpack(ROOT, name)
         drive = recorded.provenance(ROOT, name)["drive"]["export_bytes"]
+        sw = sweep_set(name)
+        # the period in the recording's own time: the sweep replays it time_scale times slower
+        period_ns = time_ns(sw["ftl.hot.period"]) / float(sw.get("workload.time_scale", 1))
         out.append({"workload": name, "path": path, "kind": "recording", "slice": size_bytes(sw["ftl.hot.slice_size"]),
-                    "period_ns": time_ns(sw["ftl.hot.period"]), "drive": drive})
+                    "period_ns": int(round(period_ns)), "drive": drive})
     for name, file in TRACES.items():
         path = ROOT / "traces" / file
         t, off, ln, span = read_writes(path)

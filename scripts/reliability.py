@@ -34,7 +34,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from runpoint import (data_args, figure_lines, pick, pyplot, read_results, run_kept, save_png_svg,  # noqa: E402
+from runpoint import (ISS_QUIET_YAML, data_args, figure_lines, pick, pyplot, read_results, run_kept, save_png_svg,  # noqa: E402
                       set_args, write_lines, write_provenance, write_results)
 
 PAGE = "reliability"
@@ -107,19 +107,6 @@ COUNTERS = dict(AGED, **VARMAIL, **NOPLP, **{"host.time_limit": "4s", "power.cut
 SAVED = dict(AGED, **NOPLP, **{"power.checkpoint.interval": "250ms"})
 SAVED_CUTS = dict(HOTCOLD, **{"workload.synthetic.requests": 100000, "power.cuts": 3, "power.cuts_span": "1s",
                               "power.seed": 5})
-# the iss-mode tests' drive and quiet workload (testbench/platform/iss_drive.h): 4,000 requests at 20 per second
-ISS_QUIET = """flash: {channels: 4, dies_per_channel: 2, blocks_per_plane: 64, pages_per_block: 64, page_size: 8KiB}
-nvme: {namespace_size: 224MiB}
-dram: {size: 32MiB}
-ftl:
-  gc: {policy: greedy, threshold_blocks: 8, reserve_blocks: 4}
-  buffers: {write_pages: 64, read_pages: 32, gc_pages: 32}
-precondition: {fill: 1.0, random_drive_writes: 0.5}
-log: {level: warn}
-workload:
-  source: synthetic
-  synthetic: {pattern: uniform, requests: 4000, io_size: 4KiB, read_fraction: 0.3, seed: 3, iops: 20}
-"""
 ISS_SAME = {"power.cuts": 2, "power.cuts_span": "60s", "power.seed": 4, "power.plp": "true"}
 HOST_FTL_TEST = os.path.join("testbench", "firmware", "firmware_host_ftl_power_test")
 
@@ -288,7 +275,7 @@ def run_everything(a):
     quiet = os.path.join(OUT, "iss-quiet.yaml")
     os.makedirs(OUT, exist_ok=True)
     with open(quiet, "w") as f:
-        f.write(ISS_QUIET)
+        f.write(ISS_QUIET_YAML)
     for mode in ("native", "iss"):
         R.run("iss-same", mode, dict(ISS_SAME, **{"cpu.mode": mode}), config=quiet)
     hf = host_ftl(build)

@@ -100,11 +100,16 @@ void RegisterBank::set_field(uint32_t offset, const std::string& name, uint32_t 
   set(offset, field(offset, name).put(get(offset), value));
 }
 
+namespace {
+// One whole 32-bit word: the only payload shape a register takes.
+bool one_word(const tlm::tlm_generic_payload& tx) {
+  return tx.get_data_length() == 4 && tx.get_streaming_width() >= 4 && !tx.get_byte_enable_ptr();
+}
+}  // namespace
+
 RegisterBank::Reg* RegisterBank::target(tlm::tlm_generic_payload& tx) {
   tlm::tlm_response_status st = tlm::TLM_BURST_ERROR_RESPONSE;
-  Reg* r = tx.get_data_length() != 4 || tx.get_streaming_width() < 4 || tx.get_byte_enable_ptr()
-               ? nullptr
-               : find_aligned(tx.get_address(), &st);
+  Reg* r = one_word(tx) ? find_aligned(tx.get_address(), &st) : nullptr;
   if (!r) tx.set_response_status(st);
   return r;
 }
@@ -112,7 +117,7 @@ RegisterBank::Reg* RegisterBank::target(tlm::tlm_generic_payload& tx) {
 bool RegisterBank::transport(tlm::tlm_generic_payload& tx) {
   uint32_t v = 0;
   tlm::tlm_response_status st = tlm::TLM_OK_RESPONSE;
-  if (tx.get_data_length() != 4 || tx.get_streaming_width() < 4 || tx.get_byte_enable_ptr()) {
+  if (!one_word(tx)) {
     ++errors_;
     st = tlm::TLM_BURST_ERROR_RESPONSE;
   } else if (tx.is_read() || tx.is_write()) {
