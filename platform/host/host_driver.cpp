@@ -494,10 +494,28 @@ void HostDriver::wait_for_work(const Arrivals& a, uint64_t now) {
     msis_seen_ = msis;
     return;
   }
-  if (wake > now)
-    live_src_ ? wait(ps(wake - now), mem_.msi_event(hq_.qid) | live_src_->arrival())
-              : wait(ps(wake - now), mem_.msi_event(hq_.qid));  // its CQ's vector (IV = qid)
+  if (wake <= now) return;
+  // Its CQ's vector (IV = qid), or the wake time (wake_timer.h: not a timed
+  // wait, which would leave a dead kernel entry per I/O until the next sample).
+  if (wake == UINT64_MAX)
+    wake_.disarm();
+  else
+    wake_.arm(wake, now);
+  wait(wait_list());
   msis_seen_ = mem_.msis(hq_.qid);
+}
+
+// What wait_for_work waits on, built once (a list made per wait costs an
+// allocation) and again if the live source changed.
+const sc_core::sc_event_or_list& HostDriver::wait_list() {
+  if (!wait_list_ || wait_list_src_ != live_src_) {
+    wait_list_.emplace();
+    *wait_list_ |= wake_.event();
+    *wait_list_ |= mem_.msi_event(hq_.qid);
+    if (live_src_) *wait_list_ |= live_src_->arrival();
+    wait_list_src_ = live_src_;
+  }
+  return *wait_list_;
 }
 
 // Completion handling after a wait: completions, the time series, the stall

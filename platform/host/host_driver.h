@@ -21,12 +21,14 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/config.h"
 #include "common/log.h"
 #include "common/payload_pool.h"
+#include "common/wake_timer.h"
 #include "host/host_memory.h"
 #include "host/inflight.h"
 #include "host/latency_histogram.h"
@@ -277,6 +279,10 @@ class HostDriver : public sc_core::sc_module {
   uint64_t submit_ps_;
   double fua_fraction_ = 0, fua_acc_ = 0;  // host.fua_fraction: FUA on that share of write commands
   uint64_t msis_seen_ = 0;                 // the CQ vector's MSIs when the thread last waited (an MSI is latched)
+  WakeTimer wake_{"wake"};                 // wait_for_work's next arrival, sample or stop time
+  std::optional<sc_core::sc_event_or_list> wait_list_;  // wake_, the CQ's vector (IV = qid), live arrivals
+  const LiveSource* wait_list_src_ = nullptr;
+  const sc_core::sc_event_or_list& wait_list();
 
   Doorbells bells_{pcie};  // the I/O and admin queues' doorbells
   NvmeQueuePair io_q_;

@@ -3,6 +3,9 @@
 //
 //   BM_Kernel_MethodNextTrigger  one SC_METHOD activation per item (next_trigger(1 ns))
 //   BM_Kernel_ThreadWait         one SC_THREAD wait(1 ns) per item (a coroutine switch)
+//   BM_Kernel_WaitOrTimeout      one wait for an event 1 ns away or a time 1 s away per item:
+//                                timer:0 wait(t, e), each leaving a dead entry in the kernel's
+//                                timed queue; timer:1 a WakeTimer armed once per batch
 //   BM_Tlm_BTransport/fresh      b_transport through simple sockets with a payload
 //                                constructed per call (what CpuNative::access does)
 //   BM_Tlm_BTransport/reused     the same with one payload reused
@@ -17,6 +20,7 @@
 #include <cstring>
 
 #include "bench_fixtures.h"
+#include "common/wake_timer.h"
 
 namespace ssdvp::bench {
 namespace {
@@ -61,6 +65,40 @@ struct ThreadLoop : sc_core::sc_module {
   }
 };
 
+// The host driver's wait: for the next completion (1 ns away) or the next
+// statistics sample (one fixed time, 1 s after the batch began).
+struct WaitLoop : sc_core::sc_module {
+  uint64_t budget = 0, done = 0;
+  bool use_timer = false;
+  sc_core::sc_event start, completion;
+  WakeTimer timer{"timer"};
+  sc_core::sc_event_or_list either;  // built once: a list made per wait costs an allocation
+  SC_HAS_PROCESS(WaitLoop);
+  explicit WaitLoop(sc_core::sc_module_name n) : sc_module(n) {
+    either |= timer.event();
+    either |= completion;
+    SC_THREAD(run);
+  }
+  void run() {
+    for (;;) {
+      wait(start);
+      const uint64_t sample = sc_core::sc_time_stamp().value() + 1'000'000'000'000;  // 1 s in ps
+      while (budget) {
+        --budget;
+        ++done;
+        completion.notify(1, SC_NS);
+        const uint64_t now = sc_core::sc_time_stamp().value();
+        if (use_timer) {
+          timer.arm(sample, now);
+          wait(either);
+        } else {
+          wait(sc_time::from_value(sample - now), completion);
+        }
+      }
+    }
+  }
+};
+
 struct Target : sc_core::sc_module {
   tlm_utils::simple_target_socket<Target> tsock;
   uint32_t reg = 0;
@@ -84,6 +122,7 @@ struct Initiator : sc_core::sc_module {
 
 MethodLoop* g_method = nullptr;
 ThreadLoop* g_thread = nullptr;
+WaitLoop* g_wait = nullptr;
 Initiator* g_init = nullptr;
 Target* g_target = nullptr;
 
@@ -110,6 +149,18 @@ void BM_Kernel_ThreadWait(benchmark::State& state) {
   state.SetLabel("items = SC_THREAD wait() resumptions");
 }
 BENCHMARK(BM_Kernel_ThreadWait)->Unit(benchmark::kMillisecond);
+
+void BM_Kernel_WaitOrTimeout(benchmark::State& state) {
+  g_wait->use_timer = state.range(0) != 0;
+  for (auto _ : state) {
+    g_wait->budget = kBatch;
+    g_wait->start.notify(sc_core::SC_ZERO_TIME);
+    sc_core::sc_start();  // the batch, then the sample time (the dead entries, or the timer, go then)
+  }
+  state.SetItemsProcessed(int64_t(state.iterations() * kBatch));
+  state.SetLabel(g_wait->use_timer ? "WakeTimer armed once per batch" : "wait(t, e) per item");
+}
+BENCHMARK(BM_Kernel_WaitOrTimeout)->ArgName("timer")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 void BM_Tlm_BTransport(benchmark::State& state) {
   const bool fresh = state.range(0) != 0;
@@ -147,6 +198,7 @@ BENCHMARK(BM_Tlm_BTransport)->ArgName("fresh")->Arg(1)->Arg(0);
 void elaborate_kernel_fixtures() {
   g_method = new MethodLoop("bench_method");
   g_thread = new ThreadLoop("bench_thread");
+  g_wait = new WaitLoop("bench_wait");
   g_init = new Initiator("bench_init");
   g_target = new Target("bench_target");
   g_init->isock.bind(g_target->tsock);
