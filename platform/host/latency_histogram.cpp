@@ -33,7 +33,7 @@ uint64_t LatencyHistogram::quantile(double q) const {
   if (!count_) return 0;
   const uint64_t rank = std::max<uint64_t>(1, uint64_t(std::ceil(q * double(count_))));
   uint64_t seen = 0;
-  for (int i = 0; i < kBuckets; ++i) {
+  for (int i = index(min_); i < kBuckets; ++i) {
     seen += n_[i];
     if (seen >= rank) {
       const uint64_t lo = lower(i), hi = i + 1 < kBuckets ? lower(i + 1) : lo;
@@ -52,8 +52,15 @@ std::vector<LatencyHistogram::Bucket> LatencyHistogram::buckets() const {
   return out;
 }
 
+void LatencyHistogram::clear() {
+  if (count_) std::fill(n_.begin() + index(min_), n_.begin() + index(max_) + 1, 0);
+  count_ = sum_ = max_ = 0;
+  min_ = UINT64_MAX;
+}
+
 void LatencyHistogram::merge(const LatencyHistogram& o) {
-  for (int i = 0; i < kBuckets; ++i) n_[i] += o.n_[i];
+  if (o.count_)
+    for (int i = index(o.min_), end = index(o.max_); i <= end; ++i) n_[i] += o.n_[i];
   count_ += o.count_;
   sum_ += o.sum_;
   min_ = std::min(min_, o.min_);

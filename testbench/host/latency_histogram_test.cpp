@@ -157,3 +157,29 @@ TEST(LatencyHistogram, MergeEqualsAddingEverythingToOne) {
   EXPECT_EQ(e2.max(), a.max());
   EXPECT_EQ(e2.quantile(0.5), a.quantile(0.5));
 }
+
+// clear() zeroes only the buckets between min and max: a cleared histogram
+// must be an empty one, and what is added next must read as in a new one
+// (values outside the first range too, above and below it).
+TEST(LatencyHistogram, ClearedIsTheSameAsNew) {
+  LatencyHistogram h;
+  for (uint64_t x : {50'000u, 70'000u, 900'000u, 1'200'000u}) h.add(x);
+  h.clear();
+  EXPECT_EQ(h.count(), 0u);
+  EXPECT_EQ(h.min(), 0u);
+  EXPECT_EQ(h.max(), 0u);
+  EXPECT_EQ(h.quantile(0.5), 0u);
+  EXPECT_TRUE(h.buckets().empty());
+  LatencyHistogram fresh;
+  for (uint64_t x : {30u, 60'000u, 60'000u, 5'000'000u}) {
+    h.add(x);
+    fresh.add(x);
+  }
+  for (double q : kQs) EXPECT_EQ(h.quantile(q), fresh.quantile(q)) << q;
+  ASSERT_EQ(h.buckets().size(), fresh.buckets().size());
+  for (size_t i = 0; i < h.buckets().size(); ++i) EXPECT_EQ(h.buckets()[i].count, fresh.buckets()[i].count) << i;
+  h.clear();
+  h.add(900'000u);  // in the first range's bucket: left zero by the clear before
+  EXPECT_EQ(h.buckets().size(), 1u);
+  EXPECT_EQ(h.buckets()[0].count, 1u);
+}

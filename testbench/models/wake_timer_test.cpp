@@ -11,9 +11,9 @@
 
 #include "common/wake_timer.h"
 
-using ssdvp::WakeTimer;
-using sc_core::SC_US;
 using sc_core::sc_time;
+using sc_core::SC_US;
+using ssdvp::WakeTimer;
 
 namespace {
 
