@@ -110,6 +110,12 @@ def cold_in_hot(cell) -> float:
 # writes from the points' summary.json, and its text haml_paper_scale.render,
 # which computes every figure the CSV holds from it.
 PAPER_SCALE_CSV = "paper_scale.csv"
+# beside it, written by the same `--csv` from the same points: each point's WAF over the first --split
+# seconds and after them (and what else its time series and summary hold), each ageing's and point's
+# process (CPU, wall, RSS, when, load), and the points' provenance (build, commit, commands)
+PAPER_SCALE_SPLIT = "paper_scale_split.csv"
+PAPER_SCALE_RUNS = "paper_scale_runs.csv"
+PAPER_SCALE_PROVENANCE = "paper_scale_provenance.json"
 PAPER_SCALE_COLUMNS = ["workload", "policy", "host_lba_writes", "waf", "erases", "gc_runs", "read_mean_us",
                        "read_p99_us", "write_mean_us", "write_p999_us", "hottest_class_share", "rank_corr",
                        "cold_in_hot", "cpu_user_s", "cpu_sys_s", "peak_rss_mib"]
