@@ -79,7 +79,7 @@ def test_split_runs_and_provenance_figures_appear():
     assert "over its first 20 s the free pool falls to 0 (lower than under `double`: 5)" in t
     assert "(`ftl.spare.effective`) is 14.56 % against 14.56 %" in t
     assert "every point was made by `ssdvp 0.1.0+df4051acd8b7` (commit df4051acd8b7, binary sha256 `" + "ab" * 32 in t
-    assert "between 2026-12-01T09:00:00+00:00 and 2026-12-02T03:00:00+00:00 (UTC; each run's recorded start)" in t
+    assert "between 2026-12-01T09:00:00+00:00 and 2026-12-02T03:00:00+00:00 (UTC; from each run's recorded start and wall time)" in t
     assert "the 1-minute load average at the runs' starts was 1.5-2.3 on 2 CPUs" in t
     assert "Six ageings (95 s of user + sys CPU, 612 s of wall time, 1,340 MiB of peak RSS), 62 points (" in t
     assert "ageing a drive 95 s of CPU and 612 s of wall time: a 10 M-write point and its ageing are under the " \
@@ -137,3 +137,73 @@ def test_the_drive_is_read_from_the_config(tmp_path):
     assert (cfg["gib"]["dies"], cfg["gib"]["spare_blocks"]) == (8, 256)
     t = words(ps.render(rows(), "TABLE", gib=GIB, cfg=dict(cfg, dies=32)))
     assert "HAML-K's 7 frontiers x 32 dies hold up to 224 open blocks" in t
+
+
+def test_the_files_haml_scale_writes_render(tmp_path, monkeypatch):
+    """End to end: a fake out/haml_scale with a point for every committed row, made into the page's data by
+    scripts/haml_scale.py's --csv step, renders with its run notes and split figures."""
+    import importlib.util
+    import json
+    spec = importlib.util.spec_from_file_location("haml_scale", REPO / "scripts" / "haml_scale.py")
+    hs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hs)
+    monkeypatch.setattr(hs, "ROOT", str(tmp_path))
+    lat = {"mean": 1.0, "p99": 2.0, "p999": 3.0}
+    for r in rows():
+        n = 10_000_000 if float(r["host_lba_writes"]) > 5e6 else 1_000_000
+        d = Path(hs.point_dir(r["workload"], r["policy"], n))
+        d.mkdir(parents=True)
+        host = int(r["host_lba_writes"])
+        (d / "timeseries.csv").write_text(
+            "time_s,read_mbps,write_mbps,read_iops,write_iops,gc_lba_moves,erases,free_blocks\n"
+            f"20,0,{host / 2 * 4096 / 1e6 / 20},0,0,{host},0,3\n40,0,{host / 2 * 4096 / 1e6 / 20},0,0,{host // 2},0,9\n")
+        conf = [[0, host]] if r["rank_corr"] == "" else [[0, host // 2, 0], [0, 0, host - host // 2]]
+        (d / "summary.json").write_text(json.dumps({
+            "ssdvp_version": "0.1.0+df4051acd8b7",
+            "ftl": {k: float(r[k]) for k in ("host_lba_writes", "waf", "erases", "gc_runs")} | {
+                "write_stalls": 7, "spare": {"effective": 0.14}},
+            "latency_us": {"read": lat, "write": lat},
+            "placement": {"class_lba_writes": [sum(c) for c in conf], "class_by_stream": conf, "monitor_cpu_s": 1.5,
+                          "cluster_runs": 9}}))
+        (d / "cmd.json").write_text(json.dumps({"cmd": ["b"], "user_s": 1.0, "sys_s": 0.5, "wall_s": 60.0,
+                                                "peak_rss_mb": 1400.0, "start_utc": "2026-12-01T10:00:00+00:00",
+                                                "load": [1.0, 1.0, 1.0], "cpus": 2}))
+    build = tmp_path / "build" / "platform" / "ssdvp"
+    build.parent.mkdir(parents=True)
+    build.write_text("#!/bin/sh\necho 'ssdvp 0.1.0+df4051acd8b7'\n")
+    build.chmod(0o755)
+    data = tmp_path / "data"
+    data.mkdir()
+    writes = [1_000_000, 10_000_000]
+    got = hs.table_rows(hs.WORKLOADS, list(hs.POLICIES), writes)
+    assert len(got) == len(rows())
+    hs.write_data(got, hs.WORKLOADS, list(hs.POLICIES), writes, str(data / "paper_scale.csv"), 20, str(build),
+                  hs.commands(str(tmp_path / "build"), writes, list(hs.POLICIES), hs.WORKLOADS, 20))
+    extra = haml.paper_scale_extra(data)
+    assert extra["prov"]["postprocess"] == ("scripts/haml_scale.py build --state DIR --writes 1000000,10000000 "
+                                            "--data-only --csv --split 20")
+    section = words(haml.paper_scale_section(haml.paper_scale_rows(data), extra,
+                                             haml._label(read_table(DATA / "table.csv"))))
+    assert "every point was made by `ssdvp 0.1.0+df4051acd8b7` (commit df4051acd8b7" in section
+    assert (f"No ageing is recorded (no out/haml_scale/age-<drive>.json was there when the data was written); "
+            f"{len(rows())} points (2 s of user + sys CPU, 60 s of wall time, 1,400 MiB of peak RSS)") in section
+    # every fake point: 3.0 over its first 20 s (host h/2, GC h), 2.0 after (host h/2, GC h/2)
+    assert "The gap is not made in the first 20 s (80k writes): WAF 3.00 against 3.00 there, then 2.000 against " \
+           "2.000 (0.0 %)" in section
+    assert "over its first 20 s the free pool falls to 3 (no lower than under `double`: 3)" in section
+    # with the ageings' records (one drive per policy, one more with T = 32 s): nothing left out
+    for p in hs.POLICIES:
+        for drive in (p, f"{p}-T32s"):
+            (tmp_path / hs.OUT / f"age-{drive}.json").write_text(json.dumps(
+                {"cmd": ["b"], "user_s": 90.0, "sys_s": 2.0, "wall_s": 500.0, "peak_rss_mb": 1300.0,
+                 "start_utc": "2026-12-01T09:00:00+00:00", "load": [1.0, 1.0, 1.0], "cpus": 2}))
+    hs.write_data(got, hs.WORKLOADS, list(hs.POLICIES), writes, str(data / "paper_scale.csv"), 20, str(build),
+                  hs.commands(str(tmp_path / "build"), writes, list(hs.POLICIES), hs.WORKLOADS, 20))
+    section = words(haml.paper_scale_section(haml.paper_scale_rows(data), haml.paper_scale_extra(data),
+                                             haml._label(read_table(DATA / "table.csv"))))
+    assert "12 ageings (92 s of user + sys CPU, 500 s of wall time, 1,300 MiB of peak RSS)" in section
+    assert "(134 M functional LBA writes, 92 s of CPU per drive, saved with `--save-state`)" in section
+    assert "not in the committed data" not in section
+    # the commands are the ones recorded in the data's provenance
+    assert ("scripts/haml_scale.py build --state DIR --writes 1000000,10000000 --clean "
+            "scripts/haml_scale.py build --state DIR --writes 1000000,10000000 --data-only --csv --split 20") in section

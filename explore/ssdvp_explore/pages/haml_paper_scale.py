@@ -183,9 +183,9 @@ def run_notes(runs: list[dict] | None, prov: dict | None, split_s: float | None,
     loads = [float(r["load_1min"]) for r in runs if r.get("load_1min") not in ("", None)]
     by = sorted({r["dated_by"] for r in runs})
     when = (f"between {prov.get('first_start')} and {prov.get('date')} (UTC; "
-            + ("each run's recorded start" if by == ["recorded"] else
-               "from each run record's file time, its end" if by == ["file mtime"] else
-               "recorded starts, or a run record's file time where none was recorded") + ")")
+            + ("from each run's recorded start and wall time" if by == ["recorded"] else
+               "from the time each run's record was written, its end, and its wall time" if by == ["file mtime"] else
+               "from recorded starts, or the time a run's record was written where none was recorded") + ")")
     load = (f"the 1-minute load average at the runs' starts was {span(loads, 1)}" if loads
             else "the machine's load was not recorded")
     cpus = f" on {prov['cpus']} CPUs" if prov.get("cpus") else ""
@@ -197,8 +197,11 @@ def run_notes(runs: list[dict] | None, prov: dict | None, split_s: float | None,
                 f"{span([float(r['peak_rss_mib']) for r in rs], 0)} MiB of peak RSS")
     text = (f"**Run notes** (paper_scale_runs.csv, paper_scale_provenance.json): every point was made by "
             f"`{prov.get('ssdvp')}` (commit {(prov.get('commit') or '?')[:12]}{sha}), one at a time, {when}; "
-            f"{load}{cpus}. {(WORDS[len(ages)] if len(ages) < len(WORDS) else str(len(ages))).capitalize()} ageings "
-            f"({cost(ages) if ages else 'none recorded'}), {len(points)} points ({cost(points)}).")
+            f"{load}{cpus}. "
+            + (f"{(WORDS[len(ages)] if len(ages) < len(WORDS) else str(len(ages))).capitalize()} "
+               f"ageing{'s' if len(ages) > 1 else ''} ({cost(ages)}), " if ages else
+               "No ageing is recorded (no out/haml_scale/age-<drive>.json was there when the data was written); ")
+            + f"{len(points)} points ({cost(points)}).")
     return text
 
 
