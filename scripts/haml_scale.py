@@ -37,7 +37,8 @@ out/haml_scale/age-<drive>.json.
 --csv (with --data-only it runs nothing) writes the page's data from the points
 that have run, into docs/results/haml/ (or beside PATH):
   paper_scale.csv             the table (merged: a point's row replaces the one of
-                              its workload, policy and host writes to two figures);
+                              its workload, policy and host writes to two figures;
+                              in table order when the points replace every row);
   paper_scale_split.csv       per point, from its timeseries.csv and summary.json:
                               the WAF over the first S seconds (--split, default
                               20; the file keeps S) and after them and over the
@@ -295,9 +296,13 @@ def read_csv(path):
 
 def write_csv(rows, path):
     """Merge rows into the page's data (docs/results/haml/paper_scale.csv): a row replaces the one of its
-    row_key, new rows go last."""
+    row_key, new rows go last; if rows replace every row there, the file is rows in their (table) order."""
     new = {row_key(r): r for r in rows}
-    merged = [new.pop(row_key(r), r) for r in read_csv(path)] + list(new.values())
+    old = read_csv(path)
+    if all(row_key(r) in new for r in old):
+        merged = list(new.values())
+    else:
+        merged = [new.pop(row_key(r), r) for r in old] + list(new.values())
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=PAPER_SCALE_COLUMNS)
         w.writeheader()

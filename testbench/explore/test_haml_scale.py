@@ -66,6 +66,11 @@ def test_table_reads_summaries(tmp_path, monkeypatch):
         back = list(csv.DictReader(f))
     assert [r["policy"] for r in back] == ["double", "haml"]
     assert hs.paper_scale_table(back).splitlines() == rows
+    # points that replace every row (a rerun of them all, with a few writes more): the table's order
+    hs.write_csv([dict(r, host_lba_writes=1003) for r in reversed(data)], path)
+    with open(path, newline="") as f:
+        back = list(csv.DictReader(f))
+    assert [(r["policy"], r["host_lba_writes"]) for r in back] == [("haml", "1003"), ("double", "1003")]
 
 
 # --csv's data files, from a small fake out/haml_scale tree: two synthetic points and a trace point,
