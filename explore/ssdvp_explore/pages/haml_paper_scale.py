@@ -297,6 +297,15 @@ LBAs, so `shifting` is close to uniform writes over the written half here.""")
 
     pm_writes = d("postmark", "haml", "host_lba_writes", 10)
     pm = fmt(pm_writes / 1e6, 1)
+    pm_rate = fmt(pm_writes * cfg["lba"] / 2**20 / POSTMARK_REPLAY_S, 0)
+    if sp:
+        took = [X("postmark", p, "timed_s", 10) for p in ("double", "haml")]
+        slow = min(took) > 1.05 * POSTMARK_REPLAY_S
+        pm_evidence = (f" (PostMark's {pm_rate} MiB/s was more than this drive's GC sustains: its {POSTMARK_REPLAY_S} s took "
+                       f"{span(took, 0)} s)" if slow else
+                       f" (PostMark's {pm_rate} MiB/s kept its pace: its {POSTMARK_REPLAY_S} s took {span(took, 0)} s)")
+    else:
+        slow, pm_evidence = None, ""
 
     def rewrites(w, n=1, p="double"):
         """Host writes per distinct LBA the trace writes, to two figures."""
@@ -322,8 +331,7 @@ rewrite a small set many times: each distinct LBA the MSR excerpt writes is
 written about {rewrites('msr')} times in its replay, TPC-C's {rewrites('tpcc')}, DTRS's {rewrites('dtrs')} and PostMark's {rewrites('postmark', 10, 'haml')}
 times, where `hotcold` writes each LBA of its hot window {hot1} times in 1 M
 writes. At about 10 M LBA writes the MSR excerpt, DTRS and TPC-C (rows `msr-10m`,
-`tpcc-10m`, `dtrs-10m`) would need 200 MiB/s of writes over 200 s, more than this
-drive's GC sustains, so the script replays them over about 800 s (about 50 MiB/s;
+`tpcc-10m`, `dtrs-10m`) would need 200 MiB/s of writes over 200 s{pm_evidence}, so the script replays them over about 800 s (about 50 MiB/s;
 MSR 700 passes at 0.0047 of its recorded time, DTRS 54 passes at 0.000494, TPC-C
 1,250 passes at 4.7x) with T = 32 s, on drives aged with that T
 (`DIR/<policy>-T32s`, one more ageing per policy).""")
@@ -406,16 +414,18 @@ the point's (loading the drive and the timed part): {rss_how}.""")
     same1 = ("give the same WAF to three digits" if close <= 0.0015
              else f"give WAFs within {fmt(close, 3)}")
     h10 = d("hotcold", "haml", "hottest_class_share", 10)
+    why = ("Why: 10 M writes are too short a window for the workload to set the WAF\n  of a "
+           if hc_h10 >= hc_d10 else "10 M writes are a short window for the workload to set the WAF\n  of a ")
+    follow = "do follow" if abs(h10 - cfg["hot_requests"]) < 0.15 else "do not follow"
     bullets.append(f"""\
-- **Why: 10 M writes are too short a window for the workload to set the WAF
-  of a {fmt(cfg['exported_gib'], 0)} GiB drive.** The victims are blocks the random drive-write of ageing
+- **{why}{fmt(cfg['exported_gib'], 0)} GiB drive.** The victims are blocks the random drive-write of ageing
   filled, which mix hot and cold LBAs uniformly; placement only pays when
   blocks written in the timed part become victims, and 10 M writes are {dw10} %
   of a drive-write, which writes each hot LBA {hot10} times. At 1 M writes the
   workload does not show at all: `hotcold` and `shifting` {same1} under each
   policy ({W('hotcold', 'double')} / {W('shifting', 'double')}, {W('hotcold', 'haml')} / {W('shifting', 'haml')}). At 1 GiB the same request count
   rewrote the namespace more than once, and the hot/cold structure set the
-  WAF ({Gw('hotcold', 'double')} and {Gw('hotcold', 'haml')}). HAML's classes do follow the hot set at this scale:
+  WAF ({Gw('hotcold', 'double')} and {Gw('hotcold', 'haml')}). HAML's classes {follow} the hot set at this scale:
   its hottest class takes {fmt(100 * h10, 0)} % of host writes (the workload sends {fmt(100 * cfg['hot_requests'], 0)} % to the
   hot window) and its rank correlation with death time is {fmt(d('hotcold', 'haml', 'rank_corr', 10), 2)} over 10 M
   writes ({Gw('hotcold', 'haml', 'rank_corr', 2)} at 1 GiB); over 1 M writes it is {fmt(d('hotcold', 'haml', 'rank_corr'), 2)}, because {fmt(100 * d('hotcold', 'haml', 'cold_in_hot'), 0)} % of the
@@ -448,23 +458,19 @@ the point's (loading the drive and the timed part): {rss_how}.""")
 
     ph, pd_ = d("postmark", "haml", "waf", 10), d("postmark", "double", "waf", 10)
     gph, gpd = G("postmark", "haml"), G("postmark", "double")
-    pm_rate = fmt(pm_writes * cfg["lba"] / 2**20 / POSTMARK_REPLAY_S, 0)
     pm_lat = [d("postmark", p, c, 10) for p in ("double", "haml") for c in ("read_mean_us", "write_mean_us")]
     pm_mean = fmt(round(sum(pm_lat) / len(pm_lat) / 1e6, -1), 0)
     still = "but HAML-K is still above" if ph > pd_ else "and HAML-K is now below"
     smaller = "a much smaller gap" if abs(ph / pd_ - 1) < abs(gph / gpd - 1) / 2 else (
         "a smaller gap" if abs(ph / pd_ - 1) < abs(gph / gpd - 1) else "no smaller a gap")
     if sp:
-        took = [X("postmark", p, "timed_s", 10) for p in ("double", "haml")]
         pool0 = min(min(X("postmark", p, "free_blocks_min_first", 10), X("postmark", p, "free_blocks_min_after", 10))
                     for p in ("double", "haml"))
-        slow = min(took) > 1.05 * POSTMARK_REPLAY_S
         gc_s = (f"the free pool {'reached 0' if pool0 == 0 else f'fell to {fmt(pool0, 0)}'} and the {POSTMARK_REPLAY_S} s of trace took "
                 f"{span(took, 0)} s: " + ("this drive's GC cannot keep up with PostMark's "
                                             f"{pm_rate} MiB/s of writes at 12.5x speed" if slow else
                                             f"the replay kept its pace at {pm_rate} MiB/s of writes"))
     else:
-        slow = None
         gc_s = f"how long the {POSTMARK_REPLAY_S} s of trace took and how low the free pool fell are {NS}"
     # typed: 12.5x and T = 98 s (PostMark's 2,450 s / 25) from scripts/haml_scale.py's replay plan and the trace
     lat_s = (f"Its latencies (means of about {pm_mean} s) are the host's queue, not the drive's, and say nothing "
@@ -542,11 +548,16 @@ the point's (loading the drive and the timed part): {rss_how}.""")
                      f"seconds and after them) is {NS}. " + gib_s)
         stalls = ""
     # typed: DTRS's speed (0.0013 of its recorded time) from scripts/haml_scale.py's replay plan
+    pays = all(min(d(w, p, "waf") for p in POLICIES) < d(w, "single", "waf") for w, _ in T3)
+    most = all(d(w, "single", "waf") - d(w, "double", "waf") > d(w, "double", "waf") - min(d(w, p, "waf") for p in POLICIES)
+               for w, _ in T3)
+    loop_title = (("here placement pays" if pays else "placement does not pay on all three")
+                  + (", and\n  separating GC's moves from host writes takes most of it" if most else
+                     ", and separating GC's moves from host writes is not most of it"))
     bullets.append(f"""\
-- **Looped real traces (1 M LBA writes each): here placement pays, and
-  separating GC's moves from host writes takes most of it.** With one
+- **Looped real traces (1 M LBA writes each): {loop_title}.** With one
   frontier (`single`), GC copies the aged drive's cold data into the blocks
-  that take the trace's rewrites, and the WAF stays near the aged drive's own:
+  that take the trace's rewrites, and the WAF is high:
   {W('msr', 'single')} (MSR), {W('tpcc', 'single')} (TPC-C), {W('dtrs', 'single')} (DTRS). `double` keeps host writes apart,
   so host blocks hold only the rewritten set and die nearly empty: {W('msr', 'double')},
   {W('tpcc', 'double')}, {W('dtrs', 'double')}. {asa_s}. HOTIS ({hv[0]},
@@ -571,6 +582,16 @@ the point's (loading the drive and the timed part): {rss_how}.""")
     one_s = ("puts all writes in one class" if fmt(one, 2) == "1.00"
              else f"puts {fmt(100 * one, 0)} % of the writes in its hottest class")
     rp = [fmt(d(m, p, "read_p99_us", 10), 0) for p in ("asa", "haml", "double")]
+    oracle_as_double = abs(d(m, "stream", "waf", 10) / md - 1) < 0.01
+    so_double = " and so is `double`" if fmt(one, 2) == "1.00" and oracle_as_double else ""
+    split_why = (f""" What
+  the two monitored policies do that the oracle does not is split the
+  rewritten set into several classes (hottest class {fmt(100 * d(m, 'haml', 'hottest_class_share', 10), 0)} % and {fmt(100 * d(m, 'asa', 'hottest_class_share', 10), 0)} % of host
+  writes), so each class's blocks hold LBAs rewritten at similar rates and
+  die emptier; the excerpt's 23 MiB of distinct LBAs, each rewritten about
+  {rewrites(m, 10)} times here, is where rate, not death time, separates them. This is
+  the mechanism the figures are consistent with, not a measured breakdown
+  of the victims.""" if all(c > 0 for c in cut) and oracle_as_double else "")
     if sp:
         f10 = {p: fmt(X(m, p, "waf_first", 10)) for p in POLICIES if p != "single"}
         if len(set(f10.values())) == 1:
@@ -597,14 +618,7 @@ the point's (loading the drive and the timed part): {rss_how}.""")
   ({pct(ma, md, 0)} %)**, with {fewer} % fewer erases. {first10}
   The gain is not from ordering writes by death time: rank correlations are
   {fmt(d(m, 'haml', 'rank_corr', 10), 3)} (HAML-K) and {fmt(d(m, 'asa', 'rank_corr', 10), 3)} (ASA-FTL), and the oracle, which orders them
-  perfectly, {one_s} and so is `double` ({W(m, 'stream', 10)}). What
-  the two monitored policies do that the oracle does not is split the
-  rewritten set into several classes (hottest class {fmt(100 * d(m, 'haml', 'hottest_class_share', 10), 0)} % and {fmt(100 * d(m, 'asa', 'hottest_class_share', 10), 0)} % of host
-  writes), so each class's blocks hold LBAs rewritten at similar rates and
-  die emptier; the excerpt's 23 MiB of distinct LBAs, each rewritten about
-  {rewrites(m, 10)} times here, is where rate, not death time, separates them. This is
-  the mechanism the figures are consistent with, not a measured breakdown
-  of the victims. One run per point. Read p99 is {"also lower" if max(float(rp[0].replace(',', '')), float(rp[1].replace(',', ''))) < float(rp[2].replace(',', '')) else "not lower"} ({rp[0]} and {rp[1]} us
+  perfectly, {one_s}{so_double} ({W(m, 'stream', 10)}).{split_why} One run per point. Read p99 is {"also lower" if max(float(rp[0].replace(',', '')), float(rp[1].replace(',', ''))) < float(rp[2].replace(',', '')) else "not lower"} ({rp[0]} and {rp[1]} us
   against {rp[2]}).""")
 
     t, s = "tpcc-10m", "dtrs-10m"
@@ -627,6 +641,8 @@ the point's (loading the drive and the timed part): {rss_how}.""")
         f"against `double`'s {W(s, 'double', 10)}{vs_double(s, 'stream')}"
     oracle_none = all(d(w, "stream", "waf", 10) >= 0.99 * d(w, "double", "waf", 10) for w, _ in T10)
     oracle_s = "gains nothing over\n  `double`" if oracle_none else "gains over\n  `double` on some"
+    as_msr = (": as on MSR, what pays is splitting the rewritten set into\n  several classes"
+              if order and oracle_none and split_why else "")
     rc10 = [d(w, p, "rank_corr", 10) for w, _ in T10 for p in ("asa", "haml")]
     s_wp = span([d(s, p, "write_p999_us", 10) for p in POLICIES], 1, 1e6)
     s_rm = span([d(s, p, "read_mean_us", 10) for p in POLICIES], 0, 1e3)
@@ -643,8 +659,7 @@ the point's (loading the drive and the timed part): {rss_how}.""")
   DTRS: ASA-FTL {W(s, 'asa', 10)} ({pct(d(s, 'asa', 'waf', 10), sd)} %), HAML-K {W(s, 'haml', 10)} ({pct(d(s, 'haml', 'waf', 10), sd)} %), HOTIS {W(s, 'hotis', 10)} ({pct(d(s, 'hotis', 'waf', 10), sd)} %),
   the oracle {W(s, 'stream', 10)} {s_with}, and `single` {W(s, 'single', 10)} {s_single}
   (DTRS rewrites each LBA about {rewrites(s, 10)} times here, not {rewrites(m, 10)} as MSR does{s_loses}). {order_s}, both with classes that do not follow death times (rank
-  correlation {span(rc10, 2)}), and the oracle that does {oracle_s}: as on MSR, what pays is splitting the rewritten set into
-  several classes. The DTRS replay at this speed comes in bursts
+  correlation {span(rc10, 2)}), and the oracle that does {oracle_s}{as_msr}. The DTRS replay at this speed comes in bursts
   (write p99.9 {s_wp} s, read means
   of {s_rm} ms against p99s of {s_rp} ms): its latencies are the bursts',
   not the policies'.""")
@@ -706,6 +721,15 @@ the point's (loading the drive and the timed part): {rss_how}.""")
     verdict += (", but none of them (HAML-K, the oracle) beats\n  `double`" if none_d
                 else ", and some of them beat\n  `double`")
     gap = (hs10 / do10 - 1) * 100
+    mechanism = (f""" With one
+  frontier, GC copies the aged drive's still-valid data into the same
+  blocks as the host's hot writes, and once blocks written in the timed
+  part come round as victims ({fmt(er10, 0)} erases in 10 M writes: {half_s} of
+  the drive's {cfg['blocks']:,} blocks) that copied data is still valid in them and
+  is copied again; `double` keeps it apart, so its host blocks die nearly
+  empty, as with the looped traces above. This is the mechanism the
+  figures are consistent with, not a measured breakdown of the victims.""" if worst else
+                 f" ({fmt(er10, 0)} erases in 10 M writes: {half_s} of the drive's {cfg['blocks']:,} blocks.)")
     g_gap = (G("hotcold", "single") / G("hotcold", "double") - 1) * 100
     wider = "wider after 10 M writes, not narrower" if gap > g_gap else "not wider after 10 M writes"
     if sp:
@@ -725,14 +749,7 @@ the point's (loading the drive and the timed part): {rss_how}.""")
         transient = "whether 10 M writes are still a transient for this drive is not in the committed data"
     bullets.append(f"""\
 - **At 10 M hot/cold writes {worst_s}.** `single` {W('hotcold', 'single', 10)}, against `double` {W('hotcold', 'double', 10)} ({pct(do10, hs10)} %), the oracle
-  {W('hotcold', 'stream', 10)} and HAML-K {W('hotcold', 'haml', 10)}: the order of 1 M writes {rev}. {climb} With one
-  frontier, GC copies the aged drive's still-valid data into the same
-  blocks as the host's hot writes, and once blocks written in the timed
-  part come round as victims ({fmt(er10, 0)} erases in 10 M writes: {half_s} of
-  the drive's {cfg['blocks']:,} blocks) that copied data is still valid in them and
-  is copied again; `double` keeps it apart, so its host blocks die nearly
-  empty, as with the looped traces above. This is the mechanism the
-  figures are consistent with, not a measured breakdown of the victims.
+  {W('hotcold', 'stream', 10)} and HAML-K {W('hotcold', 'haml', 10)}: the order of 1 M writes {rev}. {climb}{mechanism}
   {verdict}; {transient}, and the points are one run each. At 1 GiB
   (the write-amplification table above) `single` was {pct(G('hotcold', 'single'), G('hotcold', 'double'), sign=False)} % {gap_words(G('hotcold', 'single'), G('hotcold', 'double'))}
   `double` on `hotcold` ({Gw('hotcold', 'single')} against {Gw('hotcold', 'double')}): the gap at paper scale is {wider}.""")
@@ -748,6 +765,9 @@ the point's (loading the drive and the timed part): {rss_how}.""")
     high_h = "is the highest" if sh10[-1] == "haml" else "is not the highest"
     rc_sh = [d("shifting", p, "rank_corr", 10) for p in MONITORED]
     gs, gd = G("shifting", "single"), G("shifting", "double")
+    why_sh = (""" With the window moving on before its
+  LBAs are rewritten, the blocks written in the timed part hold data about as long-lived as the aged drive's,
+  so keeping GC's copies apart has little to separate.""" if costs == "costs nothing" else "")
     if sp:
         s2 = {p: X("shifting", p, "waf_second_half", 10) for p in ("single", "double")}
         sa = {p: X("shifting", p, "waf_after", 10) for p in POLICIES}
@@ -767,9 +787,7 @@ the point's (loading the drive and the timed part): {rss_how}.""")
 - **`shifting` at 10 M writes** is close to uniform writes over the written
   half (its window moves on after {fmt(100 * per_pos / window, 0)} % of its LBAs are written, above), and
   one frontier {costs} there: `single` {W('shifting', 'single', 10)} and `double` {W('shifting', 'double', 10)}
-  ({pct(sd10, ss)} %; 1 M writes: {W('shifting', 'single')} and {W('shifting', 'double')}{same_hc_s}).{halves} With the window moving on before its
-  LBAs are rewritten, the blocks written in the timed part hold data about as long-lived as the aged drive's,
-  so keeping GC's copies apart has little to separate. At 1 GiB, where the window is rewritten {fmt(per_pos / window_1g, 1)} times
+  ({pct(sd10, ss)} %; 1 M writes: {W('shifting', 'single')} and {W('shifting', 'double')}{same_hc_s}).{halves}{why_sh} At 1 GiB, where the window is rewritten {fmt(per_pos / window_1g, 1)} times
   before it moves, `single` was {pct(gs, gd, sign=False)} % {gap_words(gs, gd)} `double` ({fmt(gs)} against {fmt(gd)}). The other {WORDS[len(others)]}:
   the oracle {W('shifting', 'stream', 10)} {low_or} ({pct(so, ss)} % against `single`), HOTIS {W('shifting', 'hotis', 10)} and ASA-FTL
   {W('shifting', 'asa', 10)}, and HAML-K {high_h}, {W('shifting', 'haml', 10)} ({pct(sh, ss)} % against `single`).{after_s} The monitored
@@ -782,6 +800,8 @@ the point's (loading the drive and the timed part): {rss_how}.""")
     less = "less well" if max(rch[:2]) < rch[2] else "no better"
     lower = "yet\n  their WAF is lower" if max(hh, ha) < hh10 else "and\n  their WAF is not lower"
     tails = [d("hotcold", p, "write_p999_us", 10) for p in ("hotis", "asa", "double")]
+    ordering = (": within 10 M writes a better ordering by death time\n  does not show in the WAF"
+                if max(hh, ha) < hh10 else "")
     short = "short" if max(tails[:2]) < tails[2] else "not shorter than `double`'s"
     if sp:
         a = {p: X("hotcold", p, "waf_after", 10) for p in ("hotis", "asa", "double")}
@@ -799,8 +819,7 @@ the point's (loading the drive and the timed part): {rss_how}.""")
   and {W('hotcold', 'asa', 10)}, {btw} `double` ({W('hotcold', 'double', 10)}) and HAML-K ({W('hotcold', 'haml', 10)}), with the oracle
   ({W('hotcold', 'stream', 10)}){ha_after}. Their classes
   follow death times {less} than HAML-K's (rank correlation {fmt(rch[0], 3)} and
-  {fmt(rch[1], 3)} against {fmt(rch[2], 3)}; HOTIS's hottest class takes {fmt(100 * d('hotcold', 'hotis', 'hottest_class_share', 10), 0)} % of host writes), {lower}: within 10 M writes a better ordering by death time
-  does not show in the WAF (the oracle's perfect ordering gives {W('hotcold', 'stream', 10)}). Their write tails are {short}
+  {fmt(rch[1], 3)} against {fmt(rch[2], 3)}; HOTIS's hottest class takes {fmt(100 * d('hotcold', 'hotis', 'hottest_class_share', 10), 0)} % of host writes), {lower}{ordering} (the oracle's perfect ordering gives {W('hotcold', 'stream', 10)}). Their write tails are {short}
   (p99.9 {fmt(tails[0], 0)} us and {fmt(tails[1], 0)} us against `double`'s {fmt(tails[2] / 1000, 0)} ms). One run
   per point.""")
 
