@@ -5,8 +5,15 @@ drive (configs/haml_table3_policies.yaml: 300 GiB of flash, 256 GiB exported),
 each point starting from a saved aged drive. Prints the table of
 docs/results/haml.md's paper-scale section.
 
-    python3 scripts/haml_scale.py BUILD_DIR --state DIR [--writes N] [--policies double,haml]
-        [--workloads hotcold,shifting] [--clean] [--table-only [--split S]]
+    python3 scripts/haml_scale.py BUILD_DIR --state DIR [--writes N[,N...]] [--policies double,haml]
+        [--workloads hotcold,shifting] [--clean] [--table-only|--data-only] [--csv [PATH]] [--split S]
+
+The page's points are all of them, made at one commit by one command, then made
+into the page's data by a second that runs nothing:
+
+    scripts/haml_scale.py build --state DIR --writes 1000000,10000000 --clean
+    scripts/haml_scale.py build --state DIR --writes 1000000,10000000 --data-only --csv --split 20
+    explore/ssdvp-explore render haml
 
 A placement policy shapes what ageing did (its ftl.* keys are checked on load,
 docs/state.md), so the drive is aged once per policy (sequential fill + one
@@ -21,20 +28,49 @@ over about 800 s with T = 32 s, so they load drives aged with that T
 (DIR/<policy>-T32s), one more ageing per policy.
 
 Points already run (out/haml_scale/<workload>-<policy>/summary.json with the same
-request count) are not run again; delete the directory to redo one. One point runs
+command line) are not run again; delete the directory to redo one. One point runs
 at a time. Each point's command line, CPU time (user, sys), wall time and peak RSS,
-of that process alone (/usr/bin/time), are in out/haml_scale/<point>/cmd.json.
+of that process alone (/usr/bin/time), its start (UTC) and the machine's load
+averages then are in out/haml_scale/<point>/cmd.json; each ageing's in
+out/haml_scale/age-<drive>.json.
+
+--csv (with --data-only it runs nothing) writes the page's data from the points
+that have run, into docs/results/haml/ (or beside PATH):
+  paper_scale.csv             the table (merged: a point's row replaces the one of
+                              its workload, policy and host writes to two figures;
+                              in table order when the points replace every row);
+  paper_scale_split.csv       per point, from its timeseries.csv and summary.json:
+                              the WAF over the first S seconds (--split, default
+                              20; the file keeps S) and after them and over the
+                              second half, the free pool's minimum in each window,
+                              the timed part's length, write stalls, effective
+                              spare, the monitor's CPU and classifications;
+  paper_scale_runs.csv        per ageing and per point: CPU user/sys, wall, peak
+                              RSS, start and end (recorded, or the record's file
+                              time for runs made before the script kept the
+                              start), 1-minute load at the start, the command;
+  paper_scale_provenance.json the build every point's summary.json names (its
+                              commit, the binary's sha256: BUILD must still hold
+                              that binary), both commands above, the runs' dates.
+It is an error, and nothing is written, if the points were made by more than one
+build or by a build of an uncommitted tree, or if paper_scale.csv has rows these
+points would not replace (their provenance would not be this data's).
 """
 import argparse
+import csv
+import datetime
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "explore"))
-from ssdvp_explore.pages.haml import NAMES, PAPER_SCALE_COLUMNS, cold_in_hot, paper_scale_table, rank_correlation  # noqa: E402,E501
+from ssdvp_explore import provenance  # noqa: E402
+from ssdvp_explore.pages.haml import (NAMES, PAPER_SCALE_COLUMNS, PAPER_SCALE_PROVENANCE, PAPER_SCALE_RUNS,  # noqa: E402
+                                      PAPER_SCALE_SPLIT, cold_in_hot, paper_scale_table, rank_correlation)
 CONFIG = "configs/haml_table3_policies.yaml"
 OUT = os.path.join("out", "haml_scale")
 
@@ -118,6 +154,22 @@ def command(build, sets, extra):
     return cmd + extra
 
 
+def utc(t=None):
+    """A time (default now) as UTC ISO 8601, to the second."""
+    t = datetime.datetime.now(datetime.timezone.utc) if t is None else t
+    return t.astimezone(datetime.timezone.utc).replace(microsecond=0).isoformat()
+
+
+def started():
+    """When a run starts, the machine's load averages then and its CPU count (kept in cmd.json and
+    age-<drive>.json: the page's run notes)."""
+    try:
+        load = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        load = None
+    return {"start_utc": utc(), "load": load, "cpus": os.cpu_count()}
+
+
 def run(cmd, log):
     """Runs cmd from the repository root under /usr/bin/time; returns that process's own
     CPU seconds (user, sys), wall seconds and peak RSS (getrusage's RUSAGE_CHILDREN would
@@ -148,9 +200,10 @@ def age(build, state, policy, workload=None):
         return
     os.makedirs(os.path.join(ROOT, OUT), exist_ok=True)
     print(f"age {name}: {' '.join(cmd)}", flush=True)
+    start = started()
     cpu = run(cmd, os.path.join(ROOT, OUT, f"age-{name}.log"))
     with open(os.path.join(ROOT, OUT, f"age-{name}.json"), "w") as f:
-        json.dump({"cmd": cmd, **cpu}, f, indent=1)
+        json.dump({"cmd": cmd, **start, **cpu}, f, indent=1)
     print(f"age {name}: {cpu['user_s']:.1f} + {cpu['sys_s']:.1f} s CPU, {cpu['wall_s']:.0f} s wall, "
           f"{cpu['peak_rss_mb']:,.0f} MB peak RSS", flush=True)
 
@@ -185,9 +238,10 @@ def point(cmd, d):
     name = os.path.basename(d)
     print(f"{name}: {' '.join(cmd)}", flush=True)
     os.makedirs(d, exist_ok=True)
+    start = started()
     cpu = run(cmd, os.path.join(d, "log.txt"))
     with open(os.path.join(d, "cmd.json"), "w") as f:
-        json.dump({"cmd": cmd, **cpu}, f, indent=1)
+        json.dump({"cmd": cmd, **start, **cpu}, f, indent=1)
     print(f"{name}: {cpu['user_s']:.1f} + {cpu['sys_s']:.1f} s CPU, {cpu['wall_s']:.0f} s wall, "
           f"{cpu['peak_rss_mb']:,.0f} MB peak RSS", flush=True)
 
@@ -227,36 +281,246 @@ def table_rows(workloads, policies, writes):
     return [r for r in (point_values(w, p, d) for w, p, d in point_rows(workloads, policies, writes)) if r]
 
 
+def row_key(r):
+    """A row's identity in paper_scale.csv: workload, policy and host writes to two significant figures
+    (a rerun of a point may write a few LBAs more or fewer; 1 M and 10 M stay apart)."""
+    return (r["workload"], r["policy"], f"{float(r['host_lba_writes']):.2g}")
+
+
+def read_csv(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
 def write_csv(rows, path):
     """Merge rows into the page's data (docs/results/haml/paper_scale.csv): a row replaces the one of its
-    (workload, policy, host writes), new rows go last."""
-    import csv
-    old = []
-    if os.path.exists(path):
-        with open(path, newline="") as f:
-            old = list(csv.DictReader(f))
-    key = lambda r: (r["workload"], r["policy"], str(int(float(r["host_lba_writes"]))))  # noqa: E731
-    new = {key(r): r for r in rows}
-    merged = [new.pop(key(r), r) for r in old] + list(new.values())
+    row_key, new rows go last; if rows replace every row there, the file is rows in their (table) order."""
+    new = {row_key(r): r for r in rows}
+    old = read_csv(path)
+    if all(row_key(r) in new for r in old):
+        merged = list(new.values())
+    else:
+        merged = [new.pop(row_key(r), r) for r in old] + list(new.values())
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=PAPER_SCALE_COLUMNS)
         w.writeheader()
         w.writerows(merged)
 
 
-def split_waf(d, split_s):
-    """WAF over the timed part's first split_s seconds and over the rest, from the
-    point's timeseries.csv (host LBA writes from write_mbps, GC moves per interval)."""
-    import csv
-    host, gc, t0 = [0.0, 0.0], [0, 0], 0.0
-    with open(os.path.join(d, "timeseries.csv")) as f:
-        for r in csv.DictReader(f):
+def stale_rows(rows, path):
+    """The rows of the CSV at path that rows would not replace (made by other runs than these points)."""
+    mine = {row_key(r) for r in rows}
+    return [r for r in read_csv(path) if row_key(r) not in mine]
+
+
+def split_stats(d, split_s):
+    """From the point's timeseries.csv (one row per sample of the timed part): the WAF over the first split_s
+    seconds, after them and over the second half of the timed part (host LBA writes from write_mbps, GC
+    moves per interval), the free pool's minimum in the first split_s seconds and after, and the timed
+    part's simulated length."""
+    path = os.path.join(d, "timeseries.csv")
+    with open(path, newline="") as f:
+        ts = list(csv.DictReader(f))
+    if not ts:
+        raise DataError(f"{path} has no samples")
+    try:
+        end = float(ts[-1]["time_s"])
+        host, gc, free = {"first": 0.0, "after": 0.0, "second": 0.0}, {"first": 0, "after": 0, "second": 0}, {}
+        t0 = 0.0
+        for r in ts:
             t = float(r["time_s"])
-            i = 0 if t <= split_s else 1
-            host[i] += float(r["write_mbps"]) * (t - t0) * 1e6 / 4096
-            gc[i] += int(r["gc_lba_moves"])
+            h, g = float(r["write_mbps"]) * (t - t0) * 1e6 / 4096, int(r["gc_lba_moves"])
+            for k in ("first" if t <= split_s else "after",) + (("second",) if t > end / 2 else ()):
+                host[k] += h
+                gc[k] += g
+            k = "first" if t <= split_s else "after"
+            free[k] = min(free.get(k, int(r["free_blocks"])), int(r["free_blocks"]))
             t0 = t
-    return [(host[i] + gc[i]) / host[i] if host[i] else float("nan") for i in (0, 1)]
+    except (KeyError, ValueError) as e:
+        raise DataError(f"{path}: not a time series this script can read ({type(e).__name__}: {e})")
+    waf = {k: (host[k] + gc[k]) / host[k] if host[k] else float("nan") for k in host}
+    return {"waf_first": waf["first"], "waf_after": waf["after"], "waf_second_half": waf["second"],
+            "free_blocks_min_first": free.get("first", ""), "free_blocks_min_after": free.get("after", ""),
+            "timed_s": end}
+
+
+def split_waf(d, split_s):
+    """WAF over the timed part's first split_s seconds and over the rest (split_stats)."""
+    st = split_stats(d, split_s)
+    return [st["waf_first"], st["waf_after"]]
+
+
+class DataError(Exception):
+    """The points cannot be made into the page's data as they are (the message says why)."""
+
+
+# paper_scale_split.csv: what each point's time series and summary.json hold beyond the table's columns
+SPLIT_COLUMNS = ["workload", "policy", "host_lba_writes", "split_s", "waf_first", "waf_after", "waf_second_half",
+                 "free_blocks_min_first", "free_blocks_min_after", "timed_s", "write_stalls", "spare_effective",
+                 "monitor_cpu_s", "classifications"]
+# paper_scale_runs.csv: each ageing and point process (/usr/bin/time), when it ran and the load then.
+# dated_by: "recorded" (start_utc in its json) or "file mtime" (the json's mtime is its end; runs made
+# before the script recorded the start); the command with the binary as BUILD/platform/ssdvp and the
+# saved drives as DIR/<drive>
+RUNS_COLUMNS = ["kind", "name", "workload", "policy", "host_lba_writes", "user_s", "sys_s", "wall_s",
+                "peak_rss_mib", "start_utc", "end_utc", "dated_by", "load_1min", "cpus", "cmd"]
+
+
+def _num(v):
+    return "" if v is None or v != v else v   # NaN and absent: empty, as in paper_scale.csv
+
+
+def split_row(w, p, d, split_s):
+    with open(os.path.join(d, "summary.json")) as f:
+        j = json.load(f)
+    st = split_stats(d, split_s)
+    ftl, pl = j.get("ftl", {}), j.get("placement", {})
+    return {"workload": w, "policy": p, "host_lba_writes": ftl["host_lba_writes"], "split_s": f"{split_s:g}",
+            **{k: _num(v) for k, v in st.items()}, "write_stalls": _num(ftl.get("write_stalls")),
+            "spare_effective": _num(ftl.get("spare", {}).get("effective")),
+            "monitor_cpu_s": _num(pl.get("monitor_cpu_s")), "classifications": _num(pl.get("cluster_runs"))}
+
+
+def portable(cmd):
+    """A recorded command line without this machine's paths: BUILD/platform/ssdvp, DIR/<saved drive>."""
+    out = ["BUILD/platform/ssdvp"] + list(cmd[1:])
+    for i, a in enumerate(out[:-1]):
+        if a in ("--load-state", "--save-state"):
+            out[i + 1] = "DIR/" + os.path.basename(out[i + 1].rstrip("/"))
+    return " ".join(out)
+
+
+def run_row(kind, name, path, w="", p="", host=""):
+    """One row of paper_scale_runs.csv from a cmd.json or age-<drive>.json."""
+    try:
+        with open(path) as f:
+            c = json.load(f)
+        wall = float(c["wall_s"])
+        if c.get("start_utc"):
+            start = datetime.datetime.fromisoformat(c["start_utc"])
+            end, by = start + datetime.timedelta(seconds=wall), "recorded"
+        else:
+            end = datetime.datetime.fromtimestamp(os.path.getmtime(path), datetime.timezone.utc)
+            start, by = end - datetime.timedelta(seconds=wall), "file mtime"
+        load = c.get("load")
+        return {"kind": kind, "name": name, "workload": w, "policy": p, "host_lba_writes": host,
+                "user_s": c["user_s"], "sys_s": c["sys_s"], "wall_s": wall, "peak_rss_mib": c["peak_rss_mb"],
+                "start_utc": utc(start), "end_utc": utc(end), "dated_by": by,
+                "load_1min": load[0] if load else "", "cpus": c.get("cpus") or "", "cmd": portable(c["cmd"])}
+    except (KeyError, ValueError, TypeError) as e:
+        raise DataError(f"{path}: not a run record this script wrote ({type(e).__name__}: {e})")
+
+
+def version_of(d):
+    path = os.path.join(d, "summary.json")
+    with open(path) as f:
+        v = json.load(f).get("ssdvp_version")
+    if not v:
+        raise DataError(f"{path} has no ssdvp_version")
+    return v.removeprefix("ssdvp ").strip()
+
+
+def points_provenance(points, binary, commands):
+    """The provenance of the points [(name, directory)]: the one build every point's summary.json names
+    (an error naming the points if they disagree or if a build came from an uncommitted tree), that binary's
+    sha256 (binary must be it: the build the points ran), and the commands that remake and post-process them."""
+    if not points:
+        raise DataError("no point has run: nothing to make data from")
+    by = {}
+    for name, d in points:
+        by.setdefault(version_of(d), []).append(name)
+    dirty = {v: n for v, n in by.items() if "-dirty" in v}
+    if dirty:
+        raise DataError("points made by a build of an uncommitted tree, which no commit reproduces: "
+                        + "; ".join(f"{v}: {', '.join(n)}" for v, n in dirty.items()))
+    if len(by) > 1:
+        raise DataError("the points were not all made by one build, so no one commit reproduces them: "
+                        + "; ".join(f"ssdvp {v}: {', '.join(n)}" for v, n in sorted(by.items()))
+                        + " (rerun the others at one commit)")
+    version = next(iter(by))
+    m = re.search(r"\+([0-9a-f]{7,40})$", version)
+    if not m:
+        raise DataError(f"ssdvp_version {version!r} names no commit")
+    commit = provenance.git(ROOT, "rev-parse", "--verify", "--quiet", m.group(1) + "^{commit}") or m.group(1)
+    have = provenance.binary_version(binary)
+    if have is None:
+        raise DataError(f"{binary}: no binary that answers --version; pass the build the points ran with "
+                        "(its sha256 is part of the data's provenance)")
+    if have.removeprefix("ssdvp ").strip() != version:
+        raise DataError(f"{binary} is {have}, the points were made by ssdvp {version}: pass the build they ran with")
+    return {"commit": commit, "dirty": [], "ssdvp": f"ssdvp {version}",
+            "binary": os.path.relpath(binary, ROOT) if binary.startswith(ROOT + os.sep) else binary,
+            "binary_sha256": provenance.sha256(binary), "command": commands[0], "postprocess": commands[1],
+            "points": len(points), "written": utc(), "written_by": "scripts/haml_scale.py --csv"}
+
+
+def data_files(workloads, policies, writes, split_s, binary, commands):
+    """What --csv writes beside paper_scale.csv, from the points that have run: the rows of
+    paper_scale_split.csv and paper_scale_runs.csv and the provenance (all made before anything is written)."""
+    points = [(w, p, d) for w, p, d in point_rows(workloads, policies, writes)
+              if os.path.exists(os.path.join(d, "summary.json"))]
+    prov = points_provenance([(os.path.basename(d), d) for _, _, d in points], binary, commands)
+    split, runs, drives = [], [], {}
+    for w, p, d in points:
+        row = split_row(w, p, d, split_s)
+        split.append(row)
+        runs.append(run_row("point", os.path.basename(d), os.path.join(d, "cmd.json"), w, p, row["host_lba_writes"]))
+        drives.setdefault(drive_of(p, w)[0], p)
+    ages = []
+    for drive, p in drives.items():
+        path = os.path.join(ROOT, OUT, f"age-{drive}.json")
+        if os.path.exists(path):
+            ages.append(run_row("age", drive, path, "", p))
+        else:
+            print(f"haml_scale.py: no record of ageing {drive} ({path}): not in {PAPER_SCALE_RUNS}", file=sys.stderr)
+    runs = ages + runs
+    prov["ageings"] = len(ages)
+    prov["split_s"] = split_s
+    prov["first_start"] = min(r["start_utc"] for r in runs)
+    prov["date"] = max(r["end_utc"] for r in runs)   # the last run's end
+    loads = [r["load_1min"] for r in runs if r["load_1min"] != ""]
+    prov["load"] = [min(loads), max(loads)] if loads else None   # 1-minute load at the runs' starts
+    prov["cpus"] = next((r["cpus"] for r in runs if r["cpus"] != ""), None)
+    return split, runs, prov
+
+
+def write_rows(rows, columns, path):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=columns)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def write_data(rows, workloads, policies, writes, csv_path, split_s, binary, commands):
+    """--csv: paper_scale.csv (merged) and, beside it, paper_scale_split.csv, paper_scale_runs.csv and
+    paper_scale_provenance.json, all from the same points; an error (nothing written) if the CSV would keep
+    rows these points do not replace, since the provenance would not cover them."""
+    old = stale_rows(rows, csv_path)
+    if old:
+        raise DataError(f"{csv_path} has rows these points do not replace ("
+                        + ", ".join(f"{r['workload']}/{r['policy']}/{r['host_lba_writes']}" for r in old[:8])
+                        + (", ..." if len(old) > 8 else "") + "): their provenance would not be this data's; "
+                        "select their points too, or delete the rows")
+    split, runs, prov = data_files(workloads, policies, writes, split_s, binary, commands)
+    folder = os.path.dirname(os.path.abspath(csv_path))
+    write_csv(rows, csv_path)
+    write_rows(split, SPLIT_COLUMNS, os.path.join(folder, PAPER_SCALE_SPLIT))
+    write_rows(runs, RUNS_COLUMNS, os.path.join(folder, PAPER_SCALE_RUNS))
+    provenance.write(prov, folder, PAPER_SCALE_PROVENANCE)
+
+
+def commands(build, writes, policies, workloads, split_s):
+    """The command that remakes these points from nothing and the one that makes them into the page's data."""
+    b = os.path.relpath(build, ROOT) if build.startswith(ROOT + os.sep) else "BUILD"
+    sel = ["--writes", ",".join(str(n) for n in writes)]
+    if policies != list(POLICIES):
+        sel += ["--policies", ",".join(policies)]
+    if workloads != WORKLOADS:
+        sel += ["--workloads", ",".join(workloads)]
+    base = ["scripts/haml_scale.py", b, "--state", "DIR"] + sel
+    return " ".join(base + ["--clean"]), " ".join(base + ["--data-only", "--csv", "--split", f"{split_s:g}"])
 
 
 def split_table(workloads, policies, writes, split_s):
@@ -268,7 +532,7 @@ def split_table(workloads, policies, writes, split_s):
             with open(os.path.join(d, "summary.json")) as f:
                 j = json.load(f)
             a, b = split_waf(d, split_s)
-        except OSError:
+        except (OSError, DataError):
             continue
         lines.append(f"| {w} | {POLICIES[p]} | {j['ftl']['host_lba_writes']:,} | {a:.3f} | {b:.3f} | {j['ftl']['waf']:.3f} |")
     return "\n".join(lines)
@@ -283,12 +547,15 @@ def main():
     ap.add_argument("--policies", default=",".join(POLICIES), help="comma-separated, in run order")
     ap.add_argument("--workloads", default=",".join(WORKLOADS), help="comma-separated")
     ap.add_argument("--clean", action="store_true", help="delete each saved drive after its policy's last point on it")
-    ap.add_argument("--table-only", action="store_true", help="print the table of what has run")
+    ap.add_argument("--table-only", "--data-only", dest="table_only", action="store_true",
+                    help="run nothing: print the table of what has run (with --csv: write the page's data)")
     ap.add_argument("--csv", nargs="?", const=os.path.join(ROOT, "docs", "results", "haml", "paper_scale.csv"),
-                    help="merge the rows into the page's data (default docs/results/haml/paper_scale.csv); "
-                         "then `explore/ssdvp-explore render haml` re-renders the page")
-    ap.add_argument("--split", type=float, default=0,
-                    help="also print each point's WAF over the first SPLIT seconds and after them")
+                    help="merge the rows into the page's data (default docs/results/haml/paper_scale.csv) and "
+                         "write paper_scale_split.csv, paper_scale_runs.csv and paper_scale_provenance.json "
+                         "beside it; then `explore/ssdvp-explore render haml` re-renders the page")
+    ap.add_argument("--split", type=float, default=None,
+                    help="also print each point's WAF over the first SPLIT seconds and after them "
+                         "(with --csv: default 20, kept in paper_scale_split.csv)")
     a = ap.parse_args()
     policies = a.policies.split(",")
     workloads = a.workloads.split(",")
@@ -298,7 +565,10 @@ def main():
     for w in workloads:
         if w not in WORKLOADS:
             sys.exit(f"--workloads: unknown workload '{w}' (one of {', '.join(WORKLOADS)})")
-    writes = [int(n) for n in a.writes.split(",")]
+    try:
+        writes = [int(n) for n in a.writes.split(",")]
+    except ValueError:
+        sys.exit(f"--writes: '{a.writes}' is not a comma-separated list of whole numbers")
     build = os.path.abspath(a.build)
     state = os.path.abspath(a.state)
     if not a.table_only:
@@ -314,11 +584,18 @@ def main():
                     shutil.rmtree(os.path.join(state, drive), ignore_errors=True)
     rows = table_rows(workloads, policies, writes)
     print(paper_scale_table(rows))
+    split_s = a.split if a.split is not None else (20.0 if a.csv else 0)
+    if a.split is not None and a.split <= 0:
+        sys.exit(f"--split: {a.split:g} is not a positive number of seconds")
     if a.csv:
-        write_csv(rows, a.csv)
-    if a.split:
+        try:
+            write_data(rows, workloads, policies, writes, a.csv, split_s,
+                       os.path.join(build, "platform", "ssdvp"), commands(build, writes, policies, workloads, split_s))
+        except (DataError, OSError) as e:
+            sys.exit(f"haml_scale.py --csv: {e}")
+    if split_s:
         print()
-        print(split_table(workloads, policies, writes, a.split))
+        print(split_table(workloads, policies, writes, split_s))
 
 
 if __name__ == "__main__":

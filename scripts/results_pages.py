@@ -303,12 +303,14 @@ def check(out: Path | None = None, only: list[str] | None = None) -> int:
 
 
 def provenances(name: str) -> list[dict]:
-    """The provenance records of a page's data: its folder's, or, for a page whose parts are made by separate
-    commands (one subfolder each, e.g. live-vs-replay's studies), each subfolder's."""
+    """The provenance records of a page's data: its folder's (and its <part>_provenance.json, a part made by a
+    separate command), or, for a page whose parts are made by separate commands (one subfolder each, e.g.
+    live-vs-replay's studies), each subfolder's."""
     prov = prov_mod.read(RESULTS / name)
-    if prov is not None:
-        return [prov]
     folder = RESULTS / name
+    if prov is not None:   # and a part made by another command (haml's paper_scale_provenance.json)
+        parts = sorted(folder.glob("*_" + prov_mod.FILE))
+        return [prov] + [p for p in (prov_mod.read(folder, f.name) for f in parts) if p is not None]
     subs = sorted(d for d in folder.iterdir() if d.is_dir()) if folder.is_dir() else []
     return [p for p in (prov_mod.read(d) for d in subs) if p is not None]
 

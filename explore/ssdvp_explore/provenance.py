@@ -102,16 +102,17 @@ def problems(prov: dict) -> list[str]:
     return out
 
 
-def write(prov: dict, folder: Path | str) -> Path:
-    p = Path(folder) / FILE
+def write(prov: dict, folder: Path | str, name: str = FILE) -> Path:
+    """Write prov as folder/name (a page whose data is made in parts may keep one file per part)."""
+    p = Path(folder) / name
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
     return p
 
 
-def read(folder: Path | str) -> dict | None:
+def read(folder: Path | str, name: str = FILE) -> dict | None:
     try:
-        return json.loads((Path(folder) / FILE).read_text())
+        return json.loads((Path(folder) / name).read_text())
     except (OSError, ValueError):
         return None
 

@@ -6,9 +6,11 @@ import csv
 from pathlib import Path
 
 from ssdvp_explore.pages import haml, haml_paper_scale as ps
+from ssdvp_explore.render import read_table
 
 REPO = Path(__file__).resolve().parents[2]
 CSV = REPO / "docs" / "results" / "haml" / "paper_scale.csv"
+GIB_TABLE = haml._label(read_table(CSV.parent / "table.csv"))   # the 1 GiB figures the section quotes
 
 
 def rows():
@@ -27,7 +29,7 @@ def changed(data, changes):
 
 
 def text(data):
-    return ps.render(data, "TABLE") + "\n" + ps.finding(data)
+    return ps.render(data, "TABLE", gib=ps.gib_figures(haml.with_classes(GIB_TABLE))) + "\n" + ps.finding(data)
 
 
 def test_committed_csv_gives_the_committed_figures():
@@ -51,6 +53,6 @@ def test_figures_and_verdicts_follow_the_rows():
 
 def test_page_section_renders_from_the_csv_and_says_when_it_is_missing(tmp_path):
     assert haml.paper_scale_section(haml.paper_scale_rows(tmp_path)).endswith("paper_scale.csv is missing)")
-    section = haml.paper_scale_section(haml.paper_scale_rows(CSV.parent))
+    section = haml.paper_scale_section(haml.paper_scale_rows(CSV.parent), haml.paper_scale_extra(CSV.parent), GIB_TABLE)
     assert section.startswith("## At the paper's scale (HAML-SSD Table III)")
     assert "| msr-10m | HAML-K | 9,984,800 | 1.312 |" in section

@@ -58,3 +58,12 @@ def test_data_from_a_dirty_tree_fails(results, capsys):
     assert "not reproducible as is**: the source tree had uncommitted changes (firmware/ftl/gc.c)" in md.read_text()
     assert rp.check(only=["platform"]) == 1
     assert "its data is not reproducible as is" in capsys.readouterr().err
+
+
+def test_a_part_made_by_another_command_is_checked_too(results, capsys):
+    # a page's part with its own <part>_provenance.json (haml's paper-scale points): a dirty build fails the check
+    (results / "platform" / "part_provenance.json").write_text(json.dumps(
+        {"commit": "abc1234def56", "dirty": [], "ssdvp": "ssdvp 0.1.0+abc1234def56-dirty"}))
+    assert len(rp.provenances("platform")) == 2
+    assert rp.check(only=["platform"]) == 1
+    assert "built from a tree with uncommitted changes (ssdvp 0.1.0+abc1234def56-dirty)" in capsys.readouterr().err

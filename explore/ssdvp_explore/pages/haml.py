@@ -110,6 +110,12 @@ def cold_in_hot(cell) -> float:
 # writes from the points' summary.json, and its text haml_paper_scale.render,
 # which computes every figure the CSV holds from it.
 PAPER_SCALE_CSV = "paper_scale.csv"
+# beside it, written by the same `--csv` from the same points: each point's WAF over the first --split
+# seconds and after them (and what else its time series and summary hold), each ageing's and point's
+# process (CPU, wall, RSS, when, load), and the points' provenance (build, commit, commands)
+PAPER_SCALE_SPLIT = "paper_scale_split.csv"
+PAPER_SCALE_RUNS = "paper_scale_runs.csv"
+PAPER_SCALE_PROVENANCE = "paper_scale_provenance.json"
 PAPER_SCALE_COLUMNS = ["workload", "policy", "host_lba_writes", "waf", "erases", "gc_runs", "read_mean_us",
                        "read_p99_us", "write_mean_us", "write_p999_us", "hottest_class_share", "rank_corr",
                        "cold_in_hot", "cpu_user_s", "cpu_sys_s", "peak_rss_mib"]
@@ -135,19 +141,30 @@ def paper_scale_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def paper_scale_rows(data_dir: Path) -> list[dict]:
+def paper_scale_rows(data_dir: Path, name: str = PAPER_SCALE_CSV) -> list[dict]:
     import csv
     try:
-        with open(data_dir / PAPER_SCALE_CSV, newline="") as f:
+        with open(Path(data_dir) / name, newline="") as f:
             return list(csv.DictReader(f))
     except OSError:
         return []
 
 
-def paper_scale_section(rows: list[dict]) -> str:
+def paper_scale_extra(data_dir: Path) -> dict:
+    """The files beside paper_scale.csv (None where one is missing: the data committed before they existed)."""
+    from .. import provenance
+    return {"split": paper_scale_rows(data_dir, PAPER_SCALE_SPLIT) or None,
+            "runs": paper_scale_rows(data_dir, PAPER_SCALE_RUNS) or None,
+            "prov": provenance.read(data_dir, PAPER_SCALE_PROVENANCE)}
+
+
+def paper_scale_section(rows: list[dict], extra: dict | None = None, df: pd.DataFrame | None = None) -> str:
+    """The section from paper_scale.csv's rows, the files beside it (paper_scale_extra) and the 1 GiB table
+    (df, labelled; its figures are quoted)."""
     if not rows:
         return f"## At the paper's scale (HAML-SSD Table III)\n\n(no data: {PAPER_SCALE_CSV} is missing)"
-    return haml_paper_scale.render(rows, paper_scale_table(rows))
+    gib = haml_paper_scale.gib_figures(with_classes(df)) if df is not None and not df.empty else None
+    return haml_paper_scale.render(rows, paper_scale_table(rows), gib=gib, **(extra or {}))
 
 
 def with_classes(df: pd.DataFrame) -> pd.DataFrame:
@@ -185,6 +202,7 @@ def render_main(ctx) -> str:
     order = list(NAMES)
     out_dir = Path(ctx.extra.get("out_dir", "docs/results"))
     scale_rows = paper_scale_rows(out_dir / ctx.page.name)
+    scale_extra = paper_scale_extra(out_dir / ctx.page.name)
     # the sensitivity pages' tables from the committed data (a scratch render has copied only this page's folder)
     sens = sensitivity_tables(Path(ctx.extra.get("data_dir", out_dir)))
     body = standard_body(ctx, intro=SETUP + "\n\n" + findings(df, sens, scale_rows))
@@ -215,7 +233,7 @@ def render_main(ctx) -> str:
         if "placement.monitor_cpu_s" in df:
             extra += ["CPU seconds the monitor and software K-Means took in the timed half:", "",
                       markdown_table(pivot(df, "placement.monitor_cpu_s", POLICY, order=order), ".4f"), ""]
-    extra += [paper_scale_section(scale_rows), ""]
+    extra += [paper_scale_section(scale_rows, scale_extra, _label(ctx.table)), ""]
     extra += ["## Sensitivity of HAML-K", "",
               "- [K from 3 to 8 (Fig. 12)](haml-k.md)",
               "- [slice size (Fig. 13)](haml-slice.md)",
@@ -255,7 +273,7 @@ def _hours(df: pd.DataFrame) -> pd.DataFrame:
 
 register(Page(name="haml", title="HAML-SSD: hotness queues and the policies it is compared with",
               sweep="explore/sweeps/haml.yaml", by=POLICY, baseline="single", render=render_main,
-              keep=(PAPER_SCALE_CSV,)))
+              keep=(PAPER_SCALE_CSV, PAPER_SCALE_SPLIT, PAPER_SCALE_RUNS, PAPER_SCALE_PROVENANCE)))
 register(Page(name="haml-gc", title="HAML-SSD: where relocated data goes",
               sweep="explore/sweeps/haml-gc.yaml", by="config.ftl.placement.gc",
               render=sensitivity("config.ftl.placement.gc",

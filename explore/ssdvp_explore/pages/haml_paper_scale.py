@@ -1,33 +1,91 @@
 """The text of docs/results/haml.md's "At the paper's scale (HAML-SSD Table III)"
-section, rendered from docs/results/haml/paper_scale.csv.
+section, rendered from the data `scripts/haml_scale.py ... --csv` writes into
+docs/results/haml/:
 
-Every figure the CSV holds (WAFs, erases, latencies, classes' shares and rank
-correlations, CPU seconds, peak RSS) and every comparison drawn from them
-(percentages between policies, "lowest", "above on all three") is computed
-here from the rows, so the prose follows the table when the CSV is
-regenerated. What the CSV does not hold is typed, each marked `# typed:` with
-where it comes from: the drive's geometry and the workloads' keys (configs),
-the 1 GiB figures of the runs the section was written against, the per-window
-WAFs of `scripts/haml_scale.py --split 20` and the timeseries, ageing CPU and
-wall times, memory measurements, dates and command lines.
+- paper_scale.csv: the table (WAFs, erases, latencies, classes' shares and rank
+  correlations, each point's CPU seconds and peak RSS);
+- paper_scale_split.csv: each point's WAF over the first S seconds of its timed
+  part (--split S) and after them and over its second half, the free pool's
+  minima, the timed part's length, write stalls, effective spare, the monitor's
+  CPU and classifications;
+- paper_scale_runs.csv: each ageing's and point's process (CPU, wall, peak RSS,
+  when, the load at its start);
+- paper_scale_provenance.json: the build every point ran (commit, binary
+  sha256), the commands that remake and post-process the points, their dates.
+
+Every figure and every comparison drawn from them is computed here, and a
+sentence whose claim depends on a figure says what the figure shows. Without
+the last three files (the data committed before they existed) the section says
+plainly which figures are not in the committed data. The 1 GiB figures are
+read from the page's own table (docs/results/haml/table.csv). Typed, each marked
+`# typed:`, are only facts no run changes: the drive's and workloads' keys are
+read from configs/haml_table3_policies.yaml and configs/haml.yaml; the traces'
+extents, volumes and distinct LBAs (counted from the trace files), the replay
+plans scripts/haml_scale.py sets, and the performance goal
+(docs/performance.md) are typed.
 """
 from __future__ import annotations
 
 import math
 from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
 
-# typed: configs/haml_table3.yaml and configs/haml_table3_policies.yaml (the
-# Table III drive, 256 GiB exported in 4 KiB LBAs; the synthetic workloads
-# write the first half of it, 80 % of their writes to a window of 10 % of it)
-LBAS = 256 * 2**30 // 4096
-WRITTEN_HALF = LBAS // 2
-HOT_WINDOW = WRITTEN_HALF // 10
-HOT_SHARE = 0.8
+from .. import REPO_ROOT
+from ..units import size_bytes, time_ns
+
 NAME = {"single": "`single`", "double": "`double`", "hotis": "HOTIS", "asa": "ASA-FTL", "haml": "HAML-K",
         "stream": "the oracle"}
 POLICIES = ["single", "double", "hotis", "asa", "haml", "stream"]
 MONITORED = ["hotis", "asa", "haml"]
 WORDS = ["none", "one", "two", "three", "four", "five", "six"]
+CONFIG = "configs/haml_table3_policies.yaml"
+CONFIG_1GIB = "configs/haml.yaml"
+# the 1 GiB table's workload labels (table.csv) by the paper-scale workloads they are
+GIB_WORKLOAD = {"hotcold": "synthetic hotcold", "shifting": "synthetic shifting", "postmark": "postmark",
+                "msr": "msr_heimdall_rw20_80_105", "dtrs": "dtrs", "tpcc": "tpcc-small"}
+# typed: counted from the trace files (traces/*.ascii; fixed with the files): the distinct LBAs each
+# writes in a pass, in MiB of 4 KiB LBAs (the rewrites per distinct LBA below are computed from them)
+DISTINCT_MIB = {"msr": 23, "tpcc": 31, "dtrs": 0.7 * 1024, "postmark": 5.8 * 1024}
+# typed: scripts/haml_scale.py's replay of PostMark (5 passes at 12.5x speed of its 2,450 s: 196 s)
+POSTMARK_REPLAY_S = 196
+# typed: docs/performance.md's goal for a paper-scale point (10 M timed writes: under 10 min of CPU, 1.5 GB)
+GOAL_CPU_S, GOAL_RSS_MB = 600, 1500
+SCRIPT_COMMANDS = ("scripts/haml_scale.py build --state DIR --writes 1000000,10000000 --clean",
+                   "scripts/haml_scale.py build --state DIR --writes 1000000,10000000 --data-only --csv --split 20")
+
+
+def drive(root: Path | str = REPO_ROOT) -> dict:
+    """The Table III drive's and the synthetic workloads' keys (CONFIG), and the 1 GiB drive's (CONFIG_1GIB)."""
+    import yaml
+    with open(Path(root) / CONFIG) as f:
+        c = yaml.safe_load(f)
+    with open(Path(root) / CONFIG_1GIB) as f:
+        g = yaml.safe_load(f)
+
+    def geometry(c):
+        fl = c["flash"]
+        dies = fl["channels"] * fl["dies_per_channel"] * fl.get("planes_per_die", 1)
+        blocks = dies * fl["blocks_per_plane"]
+        lba = size_bytes(c.get("nvme", {}).get("lba_size", "4KiB"))
+        lbas = size_bytes(c["nvme"]["namespace_size"]) // lba
+        page = size_bytes(fl["page_size"])
+        per_block = fl["pages_per_block"] * page // lba
+        return {"channels": fl["channels"], "dies_per_channel": fl["dies_per_channel"], "dies": dies,
+                "blocks_per_plane": fl["blocks_per_plane"], "pages_per_block": fl["pages_per_block"],
+                "page": page, "lba": lba, "lbas": lbas, "blocks": blocks, "pages": blocks * fl["pages_per_block"],
+                "block_lbas": per_block, "spare_blocks": blocks - lbas // per_block,
+                "flash_gib": blocks * fl["pages_per_block"] * page / 2**30,
+                "exported_gib": lbas * lba / 2**30}
+    syn = c["workload"]["synthetic"]
+    hot = c["ftl"]["hot"]
+    d = geometry(c)
+    d.update(gib=geometry(g), gc_threshold=c["ftl"]["gc"]["threshold_blocks"], classes=hot["classes"],
+             period_s=time_ns(hot["period"]) / 1e9, slice=hot["slice_size"],
+             at_floor=c["ftl"].get("write", {}).get("at_floor"), iops=syn["iops"], read_fraction=syn["read_fraction"],
+             hot_space=syn["hot_space"], hot_requests=syn["hot_requests"], shift_requests=syn["shift_requests"],
+             cold_space=syn["cold_space"],
+             drive_writes=c["precondition"]["fill"] + c["precondition"]["random_drive_writes"])
+    return d
 
 
 def and_list(items) -> str:
@@ -63,21 +121,21 @@ def span(values, nd: int = 0, scale: float = 1.0) -> str:
 
 
 class Rows:
-    """The CSV's rows by (workload, policy, scale): scale 1 for about 1 M
+    """A data file's rows by (workload, policy, scale): scale 1 for about 1 M
     host writes, 10 for about 10 M (the -10m workloads and PostMark)."""
 
-    def __init__(self, rows: list[dict]):
-        self.by = {}
+    def __init__(self, rows: list[dict], name: str = "paper_scale.csv"):
+        self.by, self.name = {}, name
         for r in rows:
             scale = 10 if float(r["host_lba_writes"]) > 5e6 else 1
             self.by[(r["workload"], r["policy"], scale)] = r
 
     def __call__(self, w: str, p: str, col: str, n: int = 1) -> float:
         if (w, p, n) not in self.by:
-            raise KeyError(f"paper_scale.csv has no row {w}/{p} at about {n} M writes, which the section's text needs")
-        v = self.by[(w, p, n)][col]
+            raise KeyError(f"{self.name} has no row {w}/{p} at about {n} M writes, which the section's text needs")
+        v = self.by[(w, p, n)].get(col)
         if v in ("", None):
-            raise KeyError(f"{w}/{p} at {n} M writes has no {col} in paper_scale.csv")
+            raise KeyError(f"{w}/{p} at {n} M writes has no {col} in {self.name}")
         return float(v)
 
     def waf(self, w, p, n=1) -> str:
@@ -87,127 +145,225 @@ class Rows:
         return self(w, p, "cpu_user_s", n) + self(w, p, "cpu_sys_s", n)
 
 
-def render(rows: list[dict], table: str) -> str:
-    """The section's markdown; table is the rendered paper_scale.csv."""
+def gib_figures(df) -> dict:
+    """{(workload, policy): {"waf", "rank_corr"}} of the 1 GiB table (df: haml.py's labelled table with
+    rank_corr), by the paper-scale workload names."""
+    from .haml import POLICY
+    from ..plots import WORKLOAD
+    label = {v: k for k, v in GIB_WORKLOAD.items()}
+    out = {}
+    for _, r in df.iterrows():
+        w = label.get(r[WORKLOAD])
+        if w:
+            out[(w, r[POLICY])] = {"waf": float(r["ftl.waf"]), "rank_corr": float(r.get("rank_corr", float("nan")))}
+    return out
+
+
+def about(x: float) -> str:
+    """x to two significant figures, at least to the unit: 169.8 -> 170, 1,698 -> 1,700, 5.4 -> 5."""
+    return f"{float(f'{x:.2g}'):,.0f}" if x >= 10 else fmt(x, 0)
+
+
+def gap_words(a: float, b: float) -> str:
+    """a against b as "above", "below" or "equal to" (to three decimals)."""
+    return "equal to" if fmt(a) == fmt(b) else "above" if a > b else "below"
+
+
+def run_notes(runs: list[dict] | None, prov: dict | None, split_s: float | None, missing: list[str],
+              post: str) -> str:
+    """Which build made the points, when, at what load, and what each ageing and point cost (paper_scale_runs.csv,
+    paper_scale_provenance.json); without them, that they are not in the committed data."""
+    if not prov or not runs:
+        return ("**Run notes: not in the committed data.** Which build made these points, when, at what load, "
+                "and what each ageing cost are not recorded beside this table (" + ", ".join(missing)
+                + f" missing): regenerate with `{SCRIPT_COMMANDS[0]}` and `{post}`. The table's rows are not "
+                "tied to one build here.")
+    ages = [r for r in runs if r["kind"] == "age"]
+    points = [r for r in runs if r["kind"] == "point"]
+    loads = [float(r["load_1min"]) for r in runs if r.get("load_1min") not in ("", None)]
+    by = sorted({r["dated_by"] for r in runs})
+    when = (f"between {prov.get('first_start')} and {prov.get('date')} (UTC; "
+            + ("from each run's recorded start and wall time" if by == ["recorded"] else
+               "from the time each run's record was written, its end, and its wall time" if by == ["file mtime"] else
+               "from recorded starts, or the time a run's record was written where none was recorded") + ")")
+    load = (f"the 1-minute load average at the runs' starts was {span(loads, 1)}" if loads
+            else "the machine's load was not recorded")
+    cpus = f" on {prov['cpus']} CPUs" if prov.get("cpus") else ""
+    sha = f", binary sha256 `{prov['binary_sha256']}`" if prov.get("binary_sha256") else ""
+
+    def cost(rs):
+        return (f"{span([float(r['user_s']) + float(r['sys_s']) for r in rs], 0)} s of user + sys CPU, "
+                f"{span([float(r['wall_s']) for r in rs], 0)} s of wall time, "
+                f"{span([float(r['peak_rss_mib']) for r in rs], 0)} MiB of peak RSS")
+    text = (f"**Run notes** (paper_scale_runs.csv, paper_scale_provenance.json): every point was made by "
+            f"`{prov.get('ssdvp')}` (commit {(prov.get('commit') or '?')[:12]}{sha}), one at a time, {when}; "
+            f"{load}{cpus}. "
+            + (f"{(WORDS[len(ages)] if len(ages) < len(WORDS) else str(len(ages))).capitalize()} "
+               f"ageing{'s' if len(ages) > 1 else ''} ({cost(ages)}), " if ages else
+               "No ageing is recorded (no out/haml_scale/age-<drive>.json was there when the data was written); ")
+            + f"{len(points)} points ({cost(points)}).")
+    return text
+
+
+def render(rows: list[dict], table: str, split: list[dict] | None = None, runs: list[dict] | None = None,
+           prov: dict | None = None, gib: dict | None = None, cfg: dict | None = None) -> str:
+    """The section's markdown; table is the rendered paper_scale.csv; split, runs and prov the rows of
+    paper_scale_split.csv and paper_scale_runs.csv and paper_scale_provenance.json (None: not in the data);
+    gib the 1 GiB table's figures (gib_figures); cfg the drive's keys (drive())."""
     d = Rows(rows)
     W = d.waf
+    cfg = cfg or drive()
+    gib = gib or {}
+    sp = Rows(split, "paper_scale_split.csv") if split else None
+    S = float(split[0]["split_s"]) if split else None
+    missing = [f for f, v in (("paper_scale_split.csv", split), ("paper_scale_runs.csv", runs),
+                              ("paper_scale_provenance.json", prov)) if not v]
+    post = (prov or {}).get("postprocess") or SCRIPT_COMMANDS[1]
+    NS = "not in the committed data (no paper_scale_split.csv)"
+
+    def G(w, p, col="waf"):
+        v = gib.get((w, p), {}).get(col)
+        if v is None or v != v:
+            raise KeyError(f"the 1 GiB table (haml/table.csv) has no {col} for {w}/{p}, which the section quotes")
+        return v
+
+    def Gw(w, p, col="waf", nd=3):
+        return fmt(G(w, p, col), nd)
+
+    def X(w, p, col, n=1):   # a figure of paper_scale_split.csv
+        return sp(w, p, col, n)
+
+    def XW(w, p, col, n=1):
+        return fmt(sp(w, p, col, n), 3)
+
+    Ss = f"{S:g} s" if S else ""
+    dies, frontier_h, frontier_d = cfg["dies"], cfg["classes"] + 1, 2
     parts = []
 
-    # typed: the run notes (dates, branch) and the drive's geometry, from
-    # configs/haml_table3.yaml (8 x 8 dies x 2400 blocks x 256 pages x 8 KiB;
-    # 100 MB slices of 256 GiB are 2,560)
-    parts.append("""\
+    # the drive and its keys from CONFIG (drive())
+    parts.append(f"""\
 ## At the paper's scale (HAML-SSD Table III)
 
-Measured by hand (not by the sweep: a paper-scale point is ageing a 256 GiB
-drive), 2026-11-25, branch `hamlscale`, with `scripts/haml_scale.py`.
-`configs/haml_table3_policies.yaml` is this page's method and policy settings
-on the Table III drive (`configs/haml_table3.yaml`: 300 GiB of flash in 8 x 8
-dies x 2400 blocks x 256 pages x 8 KiB, 256 GiB exported, greedy GC at 128
-free blocks) with the paper's 100 MB slices (2,560 slices) and the synthetic
-workloads' T = 8 s. Every point ran with `ftl.write.at_floor: pass`, the
-default when they ran; the config sets it explicitly, so the points stay
-reproducible after the default turns to `room`. None was rerun
-under `room`.
+Made with `scripts/haml_scale.py` (not by the sweep: a paper-scale point is
+ageing a {fmt(cfg['exported_gib'], 0)} GiB drive). `{CONFIG}` is this page's method and policy
+settings on the Table III drive ({fmt(cfg['flash_gib'], 0)} GiB of flash in {cfg['channels']} x {cfg['dies_per_channel']}
+dies x {cfg['blocks_per_plane']} blocks x {cfg['pages_per_block']} pages x {cfg['page'] // 1024} KiB, {fmt(cfg['exported_gib'], 0)} GiB exported, greedy GC
+at {cfg['gc_threshold']} free blocks) with the paper's 100 MB slices (`ftl.hot.slice_size: {cfg['slice']}`)
+and the synthetic workloads' T = {cfg['period_s']:g} s. Every point runs with
+`ftl.write.at_floor: {cfg['at_floor']}`, which the config sets explicitly.""")
 
-These points ran under `ftl.write.at_floor: pass`, the default before it became `room`; `configs/haml_table3_policies.yaml` pins it so that the commands below reproduce them.""")
+    parts.append(run_notes(runs, prov, S, missing, post))
 
-    # typed: 134 M = two drive-writes of 4 KiB LBAs (fill and overwrites);
-    # 89-97 s of ageing CPU and 1.3 GB per saved drive from the runs' logs
-    # (ageing is not a row of the CSV); 5,000 IOPS and T = 8 s from the config
-    parts.append("""\
+    ages = [r for r in runs or [] if r["kind"] == "age"]
+    age_cost = (f"{span([float(r['user_s']) + float(r['sys_s']) for r in ages], 0)} s of CPU per drive"
+                if ages else "its CPU not in the committed data")
+    writes_10m_s = 10e6 / (1 - cfg["read_fraction"]) / cfg["iops"]
+    parts.append(f"""\
 **Method at this scale.** A placement policy shapes the drive it ages (its
 `ftl.*` keys are checked when a saved drive is loaded, docs/state.md), so the
 drive is aged once per policy, not once per workload: the sequential fill and
-one drive-write of uniform random overwrites (134 M functional LBA writes,
-89-97 s of CPU, saved with `--save-state`, 1.3 GB on disk). Ageing does not
+one drive-write of uniform random overwrites ({fmt(cfg['drive_writes'] * cfg['lbas'] / 1e6, 0)} M functional LBA writes,
+{age_cost}, saved with `--save-state`). Ageing does not
 run the workload (`precondition.workload_fraction=0`, unlike the 1 GiB runs'
 functional first half), so one saved drive serves every workload of its
 policy, and each point loads it (`--load-state`) and times its whole workload:
-N host writes of the synthetic workload (N / 0.8 requests at 5,000 IOPS; 10 M
-writes are 2,500 s simulated). The monitor starts untrained and classifies
-first at 8 s. Every point carries the oracle's stream IDs (`host.streams=oracle`,
+N host writes of the synthetic workload (N / {fmt(1 - cfg['read_fraction'], 1)} requests at {cfg['iops']:,} IOPS; 10 M
+writes are {fmt(writes_10m_s, 0)} s simulated). The monitor starts untrained and classifies
+first at {cfg['period_s']:g} s. Every point carries the oracle's stream IDs (`host.streams=oracle`,
 used for placement only by the oracle), so each policy's classes are compared
 with real death times as in the 1 GiB tables. One run per point.""")
 
+    lbas = cfg["lbas"]
+    written = cfg["cold_space"] * lbas
+    window = cfg["hot_space"] * written
     n10, n1 = d("hotcold", "double", "host_lba_writes", 10), d("hotcold", "double", "host_lba_writes")
-    gib10 = fmt(n10 * 4096 / 2**30, 0)
-    dw10 = fmt(100 * n10 / LBAS, 0)
-    hot10 = fmt(HOT_SHARE * n10 / HOT_WINDOW, 1)
-    cold10 = fmt((1 - HOT_SHARE) * n10 / (WRITTEN_HALF - HOT_WINDOW), 2)
-    hot1 = fmt(HOT_SHARE * n1 / HOT_WINDOW, 2)
-    # typed: the window's size (12.8 GiB, 3.4 M LBAs) and its 32k writes per
-    # position (50k requests x 0.8 writes x 0.8 to the window) from the
-    # workload's keys; 2.8 rewrites per position at 1 GiB from the 1 GiB config
+    gib10 = fmt(n10 * cfg["lba"] / 2**30, 0)
+    dw10 = fmt(100 * n10 / lbas, 0)
+    hot10 = fmt(cfg["hot_requests"] * n10 / window, 1)
+    cold10 = fmt((1 - cfg["hot_requests"]) * n10 / (written - window), 2)
+    hot1 = fmt(cfg["hot_requests"] * n1 / window, 2)
+    per_pos = cfg["shift_requests"] * (1 - cfg["read_fraction"]) * cfg["hot_requests"]
+    g1 = cfg["gib"]
+    window_1g = cfg["hot_space"] * cfg["cold_space"] * g1["lbas"]
     parts.append(f"""\
 **What the workloads are at this scale.** The same keys as at 1 GiB, so the
-same fractions: the hot window of `hotcold` is 10 % of the written half, 12.8 GiB
-(3.4 M LBAs); 10 M writes ({gib10} GiB, {dw10} % of a drive-write) write each hot LBA
+same fractions: the hot window of `hotcold` is {fmt(100 * cfg['hot_space'], 0)} % of the written {"half" if cfg['cold_space'] == 0.5 else "part"}, {fmt(window * cfg['lba'] / 2**30, 1)} GiB
+({fmt(window / 1e6, 1)} M LBAs); 10 M writes ({gib10} GiB, {dw10} % of a drive-write) write each hot LBA
 {hot10} times on average and each cold LBA of the written half {cold10} times (1 M
-writes: {hot1} times). `shifting` moves its window on by its own size every 50k
-requests (10 s), which at 1 GiB writes each LBA of the window 2.8 times before
-it moves; at 256 GiB the window receives 32k writes per position, 1 % of its
+writes: {hot1} times). `shifting` moves its window on by its own size every {fmt(cfg['shift_requests'] / 1000, 0)}k
+requests ({fmt(cfg['shift_requests'] / cfg['iops'], 0)} s), which at 1 GiB writes each LBA of the window {fmt(per_pos / window_1g, 1)} times before
+it moves; at {fmt(cfg['exported_gib'], 0)} GiB the window receives {fmt(per_pos / 1000, 0)}k writes per position, {fmt(100 * per_pos / window, 0)} % of its
 LBAs, so `shifting` is close to uniform writes over the written half here.""")
 
-    pm = fmt(d("postmark", "haml", "host_lba_writes", 10) / 1e6, 1)
-    # typed: the traces' extents, volumes and distinct LBAs, counted from the
-    # trace files; passes, speeds and replay lengths chosen by
-    # scripts/haml_scale.py (its workload table); the rewrites per distinct
-    # LBA from those counts (the CSV has no distinct-LBA column)
+    pm_writes = d("postmark", "haml", "host_lba_writes", 10)
+    pm = fmt(pm_writes / 1e6, 1)
+    pm_rate = fmt(pm_writes * cfg["lba"] / 2**20 / POSTMARK_REPLAY_S, 0)
+    if sp:
+        took = [X("postmark", p, "timed_s", 10) for p in ("double", "haml")]
+        slow = min(took) > 1.05 * POSTMARK_REPLAY_S
+        pm_evidence = (f" (PostMark's {pm_rate} MiB/s was more than this drive's GC sustains: its {POSTMARK_REPLAY_S} s took "
+                       f"{span(took, 0)} s)" if slow else
+                       f" (PostMark's {pm_rate} MiB/s kept its pace: its {POSTMARK_REPLAY_S} s took {span(took, 0)} s)")
+    else:
+        slow, pm_evidence = None, ""
+
+    def rewrites(w, n=1, p="double"):
+        """Host writes per distinct LBA the trace writes, to two figures."""
+        return about(d(w, p, "host_lba_writes", n) / (DISTINCT_MIB[w.removesuffix("-10m")] * 2**20 / cfg["lba"]))
+    # typed: the traces' extents, volumes and distinct LBAs (counted from the trace files) and their
+    # passes, speeds and replay lengths (scripts/haml_scale.py's workload table): facts of the files and
+    # of the script, not of a run
     parts.append(f"""\
-**Real traces**: all four fit the 256 GiB namespace at their own LBAs
+**Real traces**: all four fit the {fmt(cfg['exported_gib'], 0)} GiB namespace at their own LBAs
 (highest byte written or read: the MSR excerpt 14 GiB, DTRS 153 GiB, PostMark
 21 GiB, TPC-C 217 GiB), so none is folded. They write little per pass (MSR
 49 MiB, TPC-C 22 MiB, DTRS 726 MiB, PostMark 8.5 GiB), and fewer distinct
 LBAs (MSR 23 MiB, TPC-C 31 MiB of 4 KiB LBAs, DTRS 0.7 GiB, PostMark 5.8 GiB).
-Each replay is sped up or slowed down to last about 25 periods of 8 s (the
+Each replay is sped up or slowed down to last about 25 periods of {cfg['period_s']:g} s (the
 1 GiB rule, T = 1/25 of the replay), which lets the traces load the synthetic
 points' drives (`ftl.hot.*` is part of a saved drive). PostMark reaches the
-synthetic points' volume: 5 passes, {pm} M LBA writes, at 12.5x speed (196 s).
+synthetic points' volume: 5 passes, {pm} M LBA writes, at 12.5x speed ({POSTMARK_REPLAY_S} s).
 The other three are looped to about 1 M LBA writes, a 1 M-write synthetic
 point's volume: MSR 70 passes at 0.012 of its recorded time (204 s), DTRS 5
 passes at 0.0013 (195 s), TPC-C 125 passes at 12x its recorded time (205 s; its
 16 devices replayed as one, at their own LBAs, as at 1 GiB). Looped, they
 rewrite a small set many times: each distinct LBA the MSR excerpt writes is
-written 172 times in its replay, TPC-C's 127 times, DTRS's 5 and PostMark's 7
+written about {rewrites('msr')} times in its replay, TPC-C's {rewrites('tpcc')}, DTRS's {rewrites('dtrs')} and PostMark's {rewrites('postmark', 10, 'haml')}
 times, where `hotcold` writes each LBA of its hot window {hot1} times in 1 M
-writes.""")
+writes. At about 10 M LBA writes the MSR excerpt, DTRS and TPC-C (rows `msr-10m`,
+`tpcc-10m`, `dtrs-10m`) would need 200 MiB/s of writes over 200 s{pm_evidence}, so the script replays them over about 800 s (about 50 MiB/s;
+MSR 700 passes at 0.0047 of its recorded time, DTRS 54 passes at 0.000494, TPC-C
+1,250 passes at 4.7x) with T = 32 s, on drives aged with that T
+(`DIR/<policy>-T32s`, one more ageing per policy).""")
 
     parts.append(table)
 
-    # typed: "a 2-core machine shared by nine engineers", the machine the runs used
-    parts.append("""\
+    rss_how = ("each point's own process (`/usr/bin/time`; paper_scale_runs.csv has its wall time and start)"
+               if runs else "how they were measured is not in the committed data (no paper_scale_runs.csv)")
+    parts.append(f"""\
 `hottest class share`: share of host writes the policy's hottest class
 received; `rank corr.` and `never rewritten in hottest` are the 1 GiB tables'
 Spearman correlation with the oracle's death-time class and the share of the
-hottest class's LBAs never rewritten in the timed part. CPU is the point's
-own (loading the drive and the timed part), measured on a 2-core machine
-shared by nine engineers. Peak RSS: the rows `single` at 10 M writes (both
-workloads) and later are the point's own process (`/usr/bin/time`); the
-earlier rows are the largest RSS of any process the script had run before
-(`RUSAGE_CHILDREN`), so a 1 M row's figure may be its drive's ageing.""")
+hottest class's LBAs never rewritten in the timed part. CPU and peak RSS are
+the point's (loading the drive and the timed part): {rss_how}.""")
 
     bullets = []
-    # typed: the 1 GiB figures quoted in this section are those of the 1 GiB
-    # runs of 2026-11-25 it was written against, not the current table.csv:
-    # docs/results/haml/table.csv at db930d1 (the run at 0241352: 5.088,
-    # 5.268, 5.09 and 5.27 on hot/cold, HAML-K's rank correlation 0.60 there
-    # and 0.00 on PostMark, PostMark's 2.893 and 2.275, the looped traces'
-    # 2.687 / 1.670 / 1.131 and 2.751 / 2.076 / 1.147) and at 2f89065 (the
-    # run at d706ccc: `single` and `double` 5.089 and 5.069 on hot/cold,
-    # 5.324 and 4.947 on shifting)
-    head = "What changed from 1 GiB (hot/cold there: WAF 5.088 `double`, 5.268 HAML-K):"
+    head = (f"What changed from 1 GiB (hot/cold there: WAF {Gw('hotcold', 'double')} `double`, "
+            f"{Gw('hotcold', 'haml')} HAML-K):")
 
-    # typed: open blocks from the geometry (7 frontiers x 64 dies; 153,600 -
-    # 131,072 = 22,528 spare blocks; 1 GiB: 7 x 8 and 2 x 8 of 256); the
-    # effective spare from the points' summary.json (ftl.spare.effective, not
-    # a column of the CSV)
-    bullets.append("""\
-- **Open blocks are now a small share of spare, and cost no measurable
-  spare.** HAML-K's 7 frontiers x 64 dies hold up to 448 open blocks of the
-  drive's 22,528 spare (2.0 %), `double`'s 2 x 64 hold 128 (0.6 %); at 1 GiB it
-  was 56 and 16 of 256. The effective spare over the timed part
-  (`ftl.spare.effective`) is 14.47 % against 14.56 %.""")
+    spare_h = cfg["spare_blocks"]
+    g_spare = g1["spare_blocks"]
+    if sp:
+        eh, ed = X("hotcold", "haml", "spare_effective", 10), X("hotcold", "double", "spare_effective", 10)
+        eff = (f"The effective spare over the timed part (`ftl.spare.effective`) is {fmt(100 * eh, 2)} % against "
+               f"{fmt(100 * ed, 2)} % at 10 M hot/cold writes")
+        title = ", and cost little spare" if abs(eh - ed) < 0.005 else ", but cost spare"
+    else:
+        eff, title = f"The effective spare over the timed part (`ftl.spare.effective`) is {NS}", ""
+    bullets.append(f"""\
+- **Open blocks are now a small share of spare{title}.** HAML-K's {frontier_h} frontiers x {dies} dies hold up
+  to {frontier_h * dies} open blocks of the drive's {spare_h:,} spare ({fmt(100 * frontier_h * dies / spare_h, 1)} %), `double`'s {frontier_d} x {dies} hold
+  {frontier_d * dies} ({fmt(100 * frontier_d * dies / spare_h, 1)} %); at 1 GiB it was {frontier_h * g1['dies']} and {frontier_d * g1['dies']} of {g_spare:,}. {eff}.""")
 
     hc_h10, hc_d10 = d("hotcold", "haml", "waf", 10), d("hotcold", "double", "waf", 10)
     beat = "still does not beat" if hc_h10 >= hc_d10 else "beats"
@@ -219,23 +375,38 @@ earlier rows are the largest RSS of any process the script had run before
     moves = {p: (d("hotcold", p, "waf", 10) - 1) * d("hotcold", p, "host_lba_writes", 10)
              / d("hotcold", p, "erases", 10) for p in ("double", "haml")}
     mv = sorted({fmt(m, 0) for m in moves.values()})
-    mv_s = " and ".join(mv)
-    valid = " and ".join(sorted({fmt(100 * m / 512, 0) for m in moves.values()}))
+    valid = " and ".join(sorted({fmt(100 * m / cfg["block_lbas"], 0) for m in moves.values()}))
     same = "the same share" if len(mv) == 1 else "about the same share"
-    # typed: the WAFs of the first 20 s and after, and of the second half, from
-    # `scripts/haml_scale.py ... --split 20` and the points' timeseries (not in
-    # the CSV); 80k writes = 20 s x 5,000 IOPS x 0.8
+    if sp:
+        f_h, f_d = X("hotcold", "haml", "waf_first", 10), X("hotcold", "double", "waf_first", 10)
+        a_h, a_d = X("hotcold", "haml", "waf_after", 10), X("hotcold", "double", "waf_after", 10)
+        s_h, s_d = X("hotcold", "haml", "waf_second_half", 10), X("hotcold", "double", "waf_second_half", 10)
+        whole = hc_h10 / hc_d10 - 1
+        made = abs(a_h / a_d - 1) < abs(whole) and (f_h / f_d - 1) * whole > 0
+        n_s = S * cfg["iops"] * (1 - cfg["read_fraction"])
+        first = (f"The gap is made in the first {Ss} ({fmt(n_s / 1000, 0)}k writes): WAF {fmt(f_h, 2)} against {fmt(f_d, 2)} there, "
+                 f"then {fmt(a_h)} against {fmt(a_d)} ({pct(a_h, a_d)} %)" if made else
+                 f"The gap is not made in the first {Ss} ({fmt(n_s / 1000, 0)}k writes): WAF {fmt(f_h, 2)} against {fmt(f_d, 2)} "
+                 f"there, then {fmt(a_h)} against {fmt(a_d)} ({pct(a_h, a_d)} %)")
+        if (s_h - s_d) * (hc_h10 - hc_d10) < 0:
+            trend = "HAML-K ends below `double`"
+        elif abs(s_h - s_d) < abs(a_h - a_d):
+            trend = "the two converge, they do not cross, within 10 M writes"
+        else:
+            trend = "the gap does not narrow within 10 M writes"
+        split_s = (f"{first} over the rest of the 10 M writes, {fmt(s_h)} against {fmt(s_d)} ({pct(s_h, s_d)} %) over "
+                   f"their second half: {trend}.")
+        hf, ha = X("hotcold", "hotis", "waf_first"), X("hotcold", "hotis", "waf_after")
+        hotis_s = (f", and {'the same way' if hf > ha else 'not the same way'}: {fmt(hf, 2)} in the first {Ss}, then {fmt(ha)} "
+                   f"(`double` {XW('hotcold', 'double', 'waf_after')}, HAML-K {XW('hotcold', 'haml', 'waf_after')})")
+    else:
+        split_s = f"Where the gap is made (the WAF over the first seconds and after them) is {NS}."
+        hotis_s = ""
     bullets.append(f"""\
 - **HAML-K {beat} `double`.** 10 M hot/cold writes: WAF {W('hotcold', 'haml', 10)}
   against {W('hotcold', 'double', 10)} ({pct(hc_h10, hc_d10)} %), {er_s}; 1 M writes: {W('hotcold', 'haml')} against {W('hotcold', 'double')}
-  ({pct(d('hotcold', 'haml', 'waf'), d('hotcold', 'double', 'waf'))} %). The gap is made in the first 20 s (80k writes; from the
-  timeseries): WAF 8.09 against 4.44 there, then 3.697 against 3.675
-  (+0.6 %) over the rest of the 10 M writes, 3.736 against 3.725 (+0.3 %)
-  over their second half: the two converge, they do not cross, within 10 M
-  writes. HOTIS (two classes) lies {where} at 1 M writes, {W('hotcold', 'hotis')}, and
-  the same way: 5.37 in the first 20 s, then 3.585 (`double` 3.559,
-  HAML-K 3.592). GC's victims hold {same} of valid data under both
-  ({mv_s} LBA moves per erase of 512 LBAs, {valid} %).""")
+  ({pct(d('hotcold', 'haml', 'waf'), d('hotcold', 'double', 'waf'))} %). {split_s} HOTIS (two classes) lies {where} at 1 M writes, {W('hotcold', 'hotis')}{hotis_s}. GC's victims hold {same} of valid data under both
+  ({" and ".join(mv)} LBA moves per erase of {cfg['block_lbas']} LBAs, {valid} %).""")
 
     pairs = [("hotcold", "double"), ("shifting", "double"), ("hotcold", "haml"), ("shifting", "haml")]
     w1 = [d(w, p, "waf") for w, p in pairs]
@@ -243,25 +414,21 @@ earlier rows are the largest RSS of any process the script had run before
     same1 = ("give the same WAF to three digits" if close <= 0.0015
              else f"give WAFs within {fmt(close, 3)}")
     h10 = d("hotcold", "haml", "hottest_class_share", 10)
-    # typed: the aged drive's uniform-random WAF 3.58 (docs/performance.md as
-    # it was before dd93112; the page cites it there, but the current
-    # performance.md no longer has it), the
-    # 1 GiB WAFs and rank correlation (table.csv at db930d1, above)
+    why = ("Why: 10 M writes are too short a window for the workload to set the WAF\n  of a "
+           if hc_h10 >= hc_d10 else "10 M writes are a short window for the workload to set the WAF\n  of a ")
+    follow = "do follow" if abs(h10 - cfg["hot_requests"]) < 0.15 else "do not follow"
     bullets.append(f"""\
-- **Why: 10 M writes are too short a window for the workload to set the WAF
-  of a 256 GiB drive.** Both policies stay near the aged drive's own WAF
-  (uniform random writes on the same aged drive: 3.58, docs/performance.md).
-  The victims are blocks the random drive-write of ageing filled, which mix
-  hot and cold LBAs uniformly; placement only pays when blocks written in the
-  timed part become victims, and 10 M writes are {dw10} % of a drive-write, which
-  writes each hot LBA {hot10} times. At 1 M writes the workload does not show at
-  all: `hotcold` and `shifting` {same1} under each
+- **{why}{fmt(cfg['exported_gib'], 0)} GiB drive.** The victims are blocks the random drive-write of ageing
+  filled, which mix hot and cold LBAs uniformly; placement only pays when
+  blocks written in the timed part become victims, and 10 M writes are {dw10} %
+  of a drive-write, which writes each hot LBA {hot10} times. At 1 M writes the
+  workload does not show at all: `hotcold` and `shifting` {same1} under each
   policy ({W('hotcold', 'double')} / {W('shifting', 'double')}, {W('hotcold', 'haml')} / {W('shifting', 'haml')}). At 1 GiB the same request count
   rewrote the namespace more than once, and the hot/cold structure set the
-  WAF (5.09 and 5.27). HAML's classes do follow the hot set at this scale:
-  its hottest class takes {fmt(100 * h10, 0)} % of host writes (the workload sends 80 % to the
+  WAF ({Gw('hotcold', 'double')} and {Gw('hotcold', 'haml')}). HAML's classes {follow} the hot set at this scale:
+  its hottest class takes {fmt(100 * h10, 0)} % of host writes (the workload sends {fmt(100 * cfg['hot_requests'], 0)} % to the
   hot window) and its rank correlation with death time is {fmt(d('hotcold', 'haml', 'rank_corr', 10), 2)} over 10 M
-  writes (0.60 at 1 GiB); over 1 M writes it is {fmt(d('hotcold', 'haml', 'rank_corr'), 2)}, because {fmt(100 * d('hotcold', 'haml', 'cold_in_hot'), 0)} % of the
+  writes ({Gw('hotcold', 'haml', 'rank_corr', 2)} at 1 GiB); over 1 M writes it is {fmt(d('hotcold', 'haml', 'rank_corr'), 2)}, because {fmt(100 * d('hotcold', 'haml', 'cold_in_hot'), 0)} % of the
   hottest class's LBAs are not rewritten inside so short a window.""")
 
     hm, dm = d("hotcold", "haml", "write_mean_us", 10), d("hotcold", "double", "write_mean_us", 10)
@@ -269,48 +436,51 @@ earlier rows are the largest RSS of any process the script had run before
     hp, dp = d("hotcold", "haml", "write_p999_us", 10), d("hotcold", "double", "write_p999_us", 10)
     means = "higher" if hm > dm and hr > dr else "different"
     tail = "lower" if hp < dp else "higher"
-    # typed: the free pool, write stalls and per-second tails of the
-    # transient, and GC's bursts, from the points' timeseries and summary.json
-    # (ftl.write_stalls; not columns of the CSV); 384 = 6 classes x 64 dies;
-    # the earlier run's WAFs (branch `speed`) from that run's notes
+    if sp:
+        fh, fd = X("hotcold", "haml", "free_blocks_min_first", 10), X("hotcold", "double", "free_blocks_min_first", 10)
+        st = [X("hotcold", p, "write_stalls", n) for p, n in (("haml", 1), ("haml", 10), ("double", 1), ("double", 10))]
+        pool = (f"over its first {Ss} the free pool falls to {fmt(fh, 0)} ({'lower than' if fh < fd else 'no lower than'} "
+                f"under `double`: {fmt(fd, 0)}), and writes stall (`ftl.write_stalls`: {about_k(st[0])} in 1 M writes, "
+                f"{about_k(st[1])} in 10 M; `double` {about_k(st[2])} and {about_k(st[3])})")
+        fits = "This is consistent" if fh < fd else "Were it so, the pool would fall lower than under `double`; it does not, so this is not shown"
+    else:
+        pool = f"the free pool's minimum and the write stalls of its first seconds are {NS}"
+        fits = "A start-up transient would be consistent"
     bullets.append(f"""\
-- **HAML-K has a start-up transient at this scale.** Its monitor starts
-  untrained (ageing did not run the workload) and classifies first at 8 s;
-  at 9-10 s the free pool falls to 0 (its minimum under `double`: 5-6), writes
-  stall (`ftl.write_stalls`: 791k in the first 1 M writes and none after;
-  `double` 65k in 1 M writes, 680k in 10 M, spread over its GC bursts)
-  and the write p99.9 of those seconds is 0.36-0.51 s. This is consistent
-  with the new classes opening their frontiers on all 64 dies at once (up to
-  384 blocks while the pool is held at 128, and dies that run out collect
-  their own best victim rather than the drive's). The first 20 s, with this
-  transient, hold most of the 1 M-write gap (above) and make HAML-K's means
-  on `hotcold` {means}: write mean {fmt(hm, 1)} against {fmt(dm, 1)} us, read mean {fmt(hr, 0)}
-  against {fmt(dr, 0)} us over 10 M writes. Its
-  write p99.9 is {tail} ({fmt(hp / 1000, 1)} ms against {fmt(dp / 1000, 0)} ms): `double`'s GC runs in bursts
-  (about 10 s in every 40 s, with 50 ms write tails), HAML-K's is spread
-  more evenly after the transient. In the earlier run (branch `speed`: 1 M
-  requests functional, then 800k writes timed, so the monitor had trained on
-  the workload) HAML-K was above `double` too: WAF 3.608 against 3.546.
-  One run per point: differences in the tails are not established by it.""")
+- **HAML-K's start-up at this scale.** Its monitor starts untrained (ageing did
+  not run the workload) and classifies first at {cfg['period_s']:g} s; {pool}. {fits}
+  with the new classes opening their frontiers on all {dies} dies at once (up to
+  {cfg['classes'] * dies} blocks while the pool is held at {cfg['gc_threshold']}, and dies that run out collect
+  their own best victim rather than the drive's). HAML-K's means on `hotcold`
+  are {means}: write mean {fmt(hm, 1)} against {fmt(dm, 1)} us, read mean {fmt(hr, 0)}
+  against {fmt(dr, 0)} us over 10 M writes. Its write p99.9 is {tail} ({fmt(hp / 1000, 1)} ms against
+  {fmt(dp / 1000, 0)} ms). One run per point: differences in the tails are not established by it.""")
 
     ph, pd_ = d("postmark", "haml", "waf", 10), d("postmark", "double", "waf", 10)
-    pm_rate = fmt(d("postmark", "haml", "host_lba_writes", 10) * 4096 / 2**20 / 196, 0)  # typed: 196 s replay
+    gph, gpd = G("postmark", "haml"), G("postmark", "double")
     pm_lat = [d("postmark", p, c, 10) for p in ("double", "haml") for c in ("read_mean_us", "write_mean_us")]
     pm_mean = fmt(round(sum(pm_lat) / len(pm_lat) / 1e6, -1), 0)
     still = "but HAML-K is still above" if ph > pd_ else "and HAML-K is now below"
-    # typed: the 1 GiB WAFs and rank correlation (table.csv at db930d1,
-    # above); the 282-285 s the replay took (simulated time, not in
-    # the CSV); T = 98 s by the 1/25 rule from the trace's length
+    smaller = "a much smaller gap" if abs(ph / pd_ - 1) < abs(gph / gpd - 1) / 2 else (
+        "a smaller gap" if abs(ph / pd_ - 1) < abs(gph / gpd - 1) else "no smaller a gap")
+    if sp:
+        pool0 = min(min(X("postmark", p, "free_blocks_min_first", 10), X("postmark", p, "free_blocks_min_after", 10))
+                    for p in ("double", "haml"))
+        gc_s = (f"the free pool {'reached 0' if pool0 == 0 else f'fell to {fmt(pool0, 0)}'} and the {POSTMARK_REPLAY_S} s of trace took "
+                f"{span(took, 0)} s: " + ("this drive's GC cannot keep up with PostMark's "
+                                            f"{pm_rate} MiB/s of writes at 12.5x speed" if slow else
+                                            f"the replay kept its pace at {pm_rate} MiB/s of writes"))
+    else:
+        gc_s = f"how long the {POSTMARK_REPLAY_S} s of trace took and how low the free pool fell are {NS}"
+    # typed: 12.5x and T = 98 s (PostMark's 2,450 s / 25) from scripts/haml_scale.py's replay plan and the trace
+    lat_s = (f"Its latencies (means of about {pm_mean} s) are the host's queue, not the drive's, and say nothing "
+             "about the policies" if slow else f"Its latency means are about {pm_mean} s")
     bullets.append(f"""\
 - **PostMark** ({pm} M LBA writes): WAF {W('postmark', 'haml', 10)} HAML-K against {W('postmark', 'double', 10)}
-  `double` ({pct(ph, pd_)} %; at 1 GiB 2.893 against 2.275, +27 %): a much smaller
-  gap, {still}, and its classes do not follow death times
-  (rank correlation {fmt(d('postmark', 'haml', 'rank_corr', 10), 2)}, at 1 GiB 0.00). At
-  12.5x speed this drive's GC cannot keep up with PostMark's {pm_rate} MiB/s of
-  writes: GC was active for the whole run, the free pool reached 0 and the
-  196 s of trace took 282-285 s. Its latencies (means of about {pm_mean} s) are the
-  host's queue, not the drive's, and say nothing about the policies; a
-  replay at the recorded speed needs T = 98 s by the 1/25 rule, so drives
+  `double` ({pct(ph, pd_)} %; at 1 GiB {fmt(gph)} against {fmt(gpd)}, {pct(gph, gpd, 0)} %): {smaller},
+  {still}, and its classes {"do not follow" if abs(d('postmark', 'haml', 'rank_corr', 10)) < 0.2 else "follow"} death times
+  (rank correlation {fmt(d('postmark', 'haml', 'rank_corr', 10), 2)}, at 1 GiB {Gw('postmark', 'haml', 'rank_corr', 2)}). At 12.5x speed
+  {gc_s}. {lat_s}; a replay at the recorded speed needs T = 98 s by the 1/25 rule, so drives
   aged with that T (not run).""")
 
     T3 = [("msr", "MSR"), ("tpcc", "TPC-C"), ("dtrs", "DTRS")]
@@ -323,7 +493,7 @@ earlier rows are the largest RSS of any process the script had run before
     asa_parts = [f"{t} {W(w, 'asa')} ({pct(d(w, 'asa', 'waf'), d(w, 'double', 'waf'), 0)} %"
                  + ("\n  against `double`)" if i == 0 else ")") for i, (w, t) in enumerate(lows)]
     on = "all three" if len(lows) == 3 else f"{WORDS[len(lows)]} of the three"
-    asa_s = f"ASA-FTL is lowest on {on}: " + ", ".join(asa_parts)
+    asa_s = f"ASA-FTL is lowest on {on}" + (": " + ", ".join(asa_parts) if lows else "")
     if rest:
         asa_s += "; on " + ", ".join(f"{t} {W(w, 'asa')} ({pct(d(w, 'asa', 'waf'), d(w, 'double', 'waf'), 0)} %)"
                                      for w, t in rest)
@@ -333,8 +503,8 @@ earlier rows are the largest RSS of any process the script had run before
     ab_or = ("is above\n  `double` on all three as well" if above["stream"] == 3
              else f"is above\n  `double` on {WORDS[above['stream']]} of the three")
 
-    def wafs(p, n=1, ws=T3):
-        return ", ".join(W(w, p, n) for w, _ in ws)
+    def wafs(p, n=1, ws=T3, col="waf", src=None):
+        return ", ".join(fmt((src or d)(w, p, col, n)) for w, _ in ws)
 
     hv = [W(w, "hotis") for w, _ in T3]
     hk = ", ".join(f"{pct(d(w, 'haml', 'waf'), d(w, 'double', 'waf'), 0)} %" for w, _ in T3)
@@ -342,43 +512,63 @@ earlier rows are the largest RSS of any process the script had run before
     top_s = " and ".join(f"{s} %" for s in top) if len(top) > 1 else f"{top[0]} %"
     rc_loop = [d(w, p, "rank_corr") for w, _ in T3 for p in MONITORED]
     dtrs_tail = span([d("dtrs", p, "write_p999_us") for p in POLICIES], 2, 1e6)
-    # typed: the WAFs of the first 20 s and after them (`--split 20`, not in
-    # the CSV) and the percentage from them; the 1 GiB WAFs (table.csv at
-    # db930d1, above); DTRS's speed (1/0.0013) and write stalls
-    # (summary.json ftl.write_stalls, not in the CSV)
+    gib_lead = all(G(w, "haml") < G(w, "double") for w, _ in T3)
+    gib_s = (f"At 1 GiB, where the first half of the trace ran functionally and the monitor started trained, "
+             f"HAML-K was below `double` on {'the three' if gib_lead else WORDS[sum(G(w, 'haml') < G(w, 'double') for w, _ in T3)] + ' of the three'} "
+             f"({' / '.join(Gw(w, 'haml') for w, _ in T3)} against {' / '.join(Gw(w, 'double') for w, _ in T3)}).")
+    if sp:
+        or_after = (f"; after the first {Ss} {wafs('stream', col='waf_after', src=sp)} against `double`'s "
+                    f"{wafs('double', col='waf_after', src=sp)}")
+        firsts = {p: [X(w, p, "waf_first") for w in ("msr", "tpcc")] for p in ("haml", "asa", "hotis", "double")}
+        made = all(firsts[p][i] > firsts["double"][i] for p in MONITORED for i in (0, 1))
+        after = {(w, p): X(w, p, "waf_after") for w, _ in T3 for p in MONITORED + ["double"]}
+        worse = [(w, t, p) for w, t in T3 for p in MONITORED if fmt(after[(w, p)]) > fmt(after[(w, "double")])]
+        exc = ("every monitored policy is at or below `double`" if not worse else
+               "every monitored policy is at or below `double` except " + and_list(f"{NAME[p]} on {t}" for w, t, p in worse)
+               if len(worse) < 3 else f"{len(worse)} of the 9 monitored points are above `double`")
+
+        def aft(w, t):
+            ps = sorted(MONITORED, key=lambda p: after[(w, p)])
+            return (f"{t} " + ", ".join(f"{fmt(after[(w, p)])} {NAME[p]}" for p in ps)
+                    + f" against {fmt(after[(w, 'double')])}")
+        haml_after_low = all(after[(w, "haml")] <= after[(w, "double")] for w, _ in T3)
+        so = ("So HAML-K's 1 GiB lead over `double` on these traces reappears once the start-up is over; a "
+              "200 s replay is too short to pay it back." if gib_lead and haml_after_low else
+              f"After the first {Ss} HAML-K is at or below `double` on {WORDS[sum(after[(w, 'haml')] <= after[(w, 'double')] for w, _ in T3)]} of the three.")
+        transient = (f"The monitored policies' gap is {'made' if made else 'not all made'} in the first {Ss}, their start-up "
+                     f"(the monitor starts untrained and new class frontiers open on all {dies} dies): over the first {Ss} of "
+                     f"MSR / TPC-C, WAF {' / '.join(fmt(x, 2) for x in firsts['haml'])} for HAML-K, "
+                     f"{' / '.join(fmt(x, 2) for x in firsts['asa'])} ASA-FTL, {' / '.join(fmt(x, 2) for x in firsts['hotis'])} HOTIS, "
+                     f"against `double`'s {' / '.join(fmt(x, 2) for x in firsts['double'])}. After them, {exc}: "
+                     + "; ".join(aft(w, t) for w, t in T3) + ". " + gib_s + " " + so)
+        stalls = f"{span([X('dtrs', p, 'write_stalls') / 1e6 for p in POLICIES], 2)} M write stalls, "
+    else:
+        or_after = ""
+        transient = (f"Whether the monitored policies' gap is made in their first seconds (the WAF over the first "
+                     f"seconds and after them) is {NS}. " + gib_s)
+        stalls = ""
+    # typed: DTRS's speed (0.0013 of its recorded time) from scripts/haml_scale.py's replay plan
+    pays = all(min(d(w, p, "waf") for p in POLICIES) < d(w, "single", "waf") for w, _ in T3)
+    most = all(d(w, "single", "waf") - d(w, "double", "waf") > d(w, "double", "waf") - min(d(w, p, "waf") for p in POLICIES)
+               for w, _ in T3)
+    loop_title = (("here placement pays" if pays else "placement does not pay on all three")
+                  + (", and\n  separating GC's moves from host writes takes most of it" if most else
+                     ", and separating GC's moves from host writes is not most of it"))
     bullets.append(f"""\
-- **Looped real traces (1 M LBA writes each): here placement pays, and
-  separating GC's moves from host writes takes most of it.** With one
+- **Looped real traces (1 M LBA writes each): {loop_title}.** With one
   frontier (`single`), GC copies the aged drive's cold data into the blocks
-  that take the trace's rewrites, and the WAF stays near the aged drive's own:
+  that take the trace's rewrites, and the WAF is high:
   {W('msr', 'single')} (MSR), {W('tpcc', 'single')} (TPC-C), {W('dtrs', 'single')} (DTRS). `double` keeps host writes apart,
   so host blocks hold only the rewritten set and die nearly empty: {W('msr', 'double')},
   {W('tpcc', 'double')}, {W('dtrs', 'double')}. {asa_s}. HOTIS ({hv[0]},
   {hv[1]}, {hv[2]}) and HAML-K ({wafs('haml')}) {ab_hh} (HAML-K {hk}).
-  The oracle, which places each write by its real death time, {ab_or} ({wafs('stream')}; after the first 20 s
-  1.728, 1.945, 2.474 against `double`'s 1.623, 1.866, 2.462): it puts {top_s}
-  of MSR's and TPC-C's writes in its hottest class, so it is `double` with
-  more frontiers. ASA-FTL's lead on MSR does not come from ordering by death
-  time either (its rank correlation is {fmt(d('msr', 'asa', 'rank_corr'), 2)}); one run per point, and its
-  cause is not established here.
-  The monitored policies' gap is made in the first 20 s, their start-up
-  transient (the monitor starts untrained and new class frontiers open on all
-  64 dies): over the first 20 s of MSR / TPC-C, WAF 3.74 / 6.98 for HAML-K,
-  4.02 / 3.35 ASA-FTL, 3.06 / 3.35 HOTIS, against `double`'s 2.33 / 2.38. After
-  them, every monitored policy is at or below `double` except HOTIS on MSR:
-  MSR 1.222 ASA-FTL, 1.578 HAML-K, 1.649 HOTIS against 1.623; TPC-C 1.473
-  HAML-K (-21 %), 1.698 ASA-FTL, 1.841 HOTIS against 1.866; DTRS 2.431-2.448
-  against 2.462 (its first 20 s are mostly reads, so their WAF says little).
-  At 1 GiB, where the first half of the trace ran functionally and the
-  monitor started trained, HAML-K was below `double` on the three (2.687 /
-  1.670 / 1.131 against 2.751 / 2.076 / 1.147). So HAML-K's 1 GiB lead over
-  `double` on these traces reappears once the transient is over; a 200 s
-  replay is too short to pay it back. The classes still do not follow death
-  times (rank correlation {span(rc_loop, 2)}, as at 1 GiB), so the gain after the
-  transient is not from ordering writes by death time.
-  DTRS at about 770x speed comes in bursts that empty the free pool under
-  every policy (0.09-0.54 M write stalls, write p99.9 {dtrs_tail} s): its
-  latencies are the bursts', not the policies'.""")
+  The oracle, which places each write by its real death time, {ab_or} ({wafs('stream')}{or_after}): it puts {top_s}
+  of MSR's and TPC-C's writes in its hottest class. ASA-FTL's standing on MSR
+  does not come from ordering by death time (its rank correlation is {fmt(d('msr', 'asa', 'rank_corr'), 2)}); one
+  run per point, and its cause is not established here. {transient} The classes do not follow death
+  times (rank correlation {span(rc_loop, 2)}), so a gain is not from ordering writes by death time.
+  DTRS at 0.0013 of its recorded time comes in bursts ({stalls}write p99.9 {dtrs_tail} s
+  under the six policies): its latencies are the bursts', not the policies'.""")
 
     m = "msr-10m"
     md, mh, ma = d(m, "double", "waf", 10), d(m, "haml", "waf", 10), d(m, "asa", "waf", 10)
@@ -392,30 +582,44 @@ earlier rows are the largest RSS of any process the script had run before
     one_s = ("puts all writes in one class" if fmt(one, 2) == "1.00"
              else f"puts {fmt(100 * one, 0)} % of the writes in its hottest class")
     rp = [fmt(d(m, p, "read_p99_us", 10), 0) for p in ("asa", "haml", "double")]
-    # typed: run notes (date, passes, replay length, T); the WAFs of the first
-    # 20 s and after (`--split 20`, not in the CSV) and the -3 % from them; the
-    # rewrites per distinct LBA (the excerpt's distinct LBAs from the trace)
-    bullets.append(f"""\
-- **The MSR excerpt at 10 M LBA writes: HAML-K and ASA-FTL {beat10}** (run 2026-11-28; 700 passes over about 800 s, T = 32 s, on
-  drives aged with that T). WAF: `single` {W(m, 'single', 10)}, `double` {W(m, 'double', 10)}, HOTIS
-  {W(m, 'hotis', 10)}, the oracle {W(m, 'stream', 10)}, HAML-K **{W(m, 'haml', 10)} ({pct(mh, md, 0)} %)**, ASA-FTL **{W(m, 'asa', 10)}
-  ({pct(ma, md, 0)} %)**, with {fewer} % fewer erases. Over the first 20 s every policy but
-  `single` has the same WAF (1.911: with T = 32 s no monitor has classified
-  yet, so each places as `double` does), and the gap opens after: 1.296
-  (HAML-K) and 1.237 (ASA-FTL) against 1.596. At 1 M LBA writes (T = 8 s)
-  the start-up transient hid this (HAML-K {pct(d('msr', 'haml', 'waf'), d('msr', 'double', 'waf'), 0)} % over the whole run, -3 %
-  after 20 s); ten times the writes pay it back, as that bullet expected.
-  The gain is not from ordering writes by death time: rank correlations are
-  {fmt(d(m, 'haml', 'rank_corr', 10), 3)} (HAML-K) and {fmt(d(m, 'asa', 'rank_corr', 10), 3)} (ASA-FTL), and the oracle, which orders them
-  perfectly, {one_s} and so is `double` ({W(m, 'stream', 10)}). What
+    oracle_as_double = abs(d(m, "stream", "waf", 10) / md - 1) < 0.01
+    so_double = " and so is `double`" if fmt(one, 2) == "1.00" and oracle_as_double else ""
+    split_why = (f""" What
   the two monitored policies do that the oracle does not is split the
   rewritten set into several classes (hottest class {fmt(100 * d(m, 'haml', 'hottest_class_share', 10), 0)} % and {fmt(100 * d(m, 'asa', 'hottest_class_share', 10), 0)} % of host
   writes), so each class's blocks hold LBAs rewritten at similar rates and
   die emptier; the excerpt's 23 MiB of distinct LBAs, each rewritten about
-  1,700 times here, is where rate, not death time, separates them. This is
+  {rewrites(m, 10)} times here, is where rate, not death time, separates them. This is
   the mechanism the figures are consistent with, not a measured breakdown
-  of the victims. One run per point. Read p99 is also lower ({rp[0]} and {rp[1]} us
-  against {rp[2]}), as fewer GC moves hold the dies.""")
+  of the victims.""" if all(c > 0 for c in cut) and oracle_as_double else "")
+    if sp:
+        f10 = {p: fmt(X(m, p, "waf_first", 10)) for p in POLICIES if p != "single"}
+        if len(set(f10.values())) == 1:
+            first10 = (f"Over the first {Ss} every policy but `single` has the same WAF ({next(iter(f10.values()))}"
+                       + (": with T = 32 s no monitor has classified yet, so each places as `double` does)" if S < 32 else ")"))
+        else:
+            first10 = f"Over the first {Ss} the WAFs differ: " + ", ".join(f"{NAME[p]} {v}" for p, v in f10.items())
+        a10 = [X(m, p, "waf_after", 10) for p in ("haml", "asa", "double")]
+        opens = "the gap opens after" if max(a10[:2]) < a10[2] else "after them"
+        h1a, d1a = X("msr", "haml", "waf_after"), X("msr", "double", "waf_after")
+        hid = d("msr", "haml", "waf") > d("msr", "double", "waf") and h1a <= d1a and mh < md
+        first10 += (f", and {opens}: {fmt(a10[0])} (HAML-K) and {fmt(a10[1])} (ASA-FTL) against {fmt(a10[2])}. At 1 M LBA "
+                    f"writes (T = {cfg['period_s']:g} s) HAML-K is {pct(d('msr', 'haml', 'waf'), d('msr', 'double', 'waf'), 0)} % over the "
+                    f"whole run, {pct(h1a, d1a, 0)} % after {Ss}"
+                    + ("; the start-up hid the gain there, and ten times the writes pay it back." if hid else "."))
+    else:
+        first10 = (f"Where the gap opens (the WAF over the first seconds and after them) is {NS}; at 1 M LBA writes "
+                   f"(T = {cfg['period_s']:g} s) HAML-K is {pct(d('msr', 'haml', 'waf'), d('msr', 'double', 'waf'), 0)} % over the whole run.")
+    # typed: 700 passes over about 800 s with T = 32 s, scripts/haml_scale.py's replay plan (LONG)
+    bullets.append(f"""\
+- **The MSR excerpt at 10 M LBA writes: HAML-K and ASA-FTL {beat10}** (700 passes over about 800 s, T = 32 s, on
+  drives aged with that T). WAF: `single` {W(m, 'single', 10)}, `double` {W(m, 'double', 10)}, HOTIS
+  {W(m, 'hotis', 10)}, the oracle {W(m, 'stream', 10)}, HAML-K **{W(m, 'haml', 10)} ({pct(mh, md, 0)} %)**, ASA-FTL **{W(m, 'asa', 10)}
+  ({pct(ma, md, 0)} %)**, with {fewer} % fewer erases. {first10}
+  The gain is not from ordering writes by death time: rank correlations are
+  {fmt(d(m, 'haml', 'rank_corr', 10), 3)} (HAML-K) and {fmt(d(m, 'asa', 'rank_corr', 10), 3)} (ASA-FTL), and the oracle, which orders them
+  perfectly, {one_s}{so_double} ({W(m, 'stream', 10)}).{split_why} One run per point. Read p99 is {"also lower" if max(float(rp[0].replace(',', '')), float(rp[1].replace(',', ''))) < float(rp[2].replace(',', '')) else "not lower"} ({rp[0]} and {rp[1]} us
+  against {rp[2]}).""")
 
     t, s = "tpcc-10m", "dtrs-10m"
     td, sd = d(t, "double", "waf", 10), d(s, "double", "waf", 10)
@@ -423,6 +627,7 @@ earlier rows are the largest RSS of any process the script had run before
     order = all(sorted(POLICIES, key=lambda p: d(w, p, "waf", 10))[:2] == ["asa", "haml"] for w, _ in T10)
     order_s = ("So on all three traces ASA-FTL is lowest and\n  HAML-K second" if order
                else "So ASA-FTL and HAML-K are not the two lowest on\n  every trace")
+
     def with_double(w, p):
         return abs(d(w, p, "waf", 10) / d(w, "double", "waf", 10) - 1) < 0.01
 
@@ -436,24 +641,26 @@ earlier rows are the largest RSS of any process the script had run before
         f"against `double`'s {W(s, 'double', 10)}{vs_double(s, 'stream')}"
     oracle_none = all(d(w, "stream", "waf", 10) >= 0.99 * d(w, "double", "waf", 10) for w, _ in T10)
     oracle_s = "gains nothing over\n  `double`" if oracle_none else "gains over\n  `double` on some"
+    as_msr = (": as on MSR, what pays is splitting the rewritten set into\n  several classes"
+              if order and oracle_none and split_why else "")
     rc10 = [d(w, p, "rank_corr", 10) for w, _ in T10 for p in ("asa", "haml")]
     s_wp = span([d(s, p, "write_p999_us", 10) for p in POLICIES], 1, 1e6)
     s_rm = span([d(s, p, "read_mean_us", 10) for p in POLICIES], 0, 1e3)
     s_rp = span([d(s, p, "read_p99_us", 10) for p in POLICIES], 1, 1e3)
-    # typed: run notes (date, passes, replay length, T); rewrites per distinct
-    # LBA (distinct LBAs from the traces)
+    single_close = abs(d(s, "single", "waf", 10) / sd - 1) < 0.05
+    s_single = "close to them" if single_close else f"({pct(d(s, 'single', 'waf', 10), sd)} %)"
+    s_loses = ", so\n  one frontier loses little" if single_close else ""
+    # typed: 1,250 and 54 passes over about 800 s with T = 32 s, scripts/haml_scale.py's replay plan (LONG)
     bullets.append(f"""\
-- **TPC-C and DTRS at about 10 M LBA writes: the same order** (run
-  2026-11-28, 1,250 and 54 passes over about 800 s, T = 32 s). TPC-C:
+- **TPC-C and DTRS at about 10 M LBA writes: {"the same order" if order else "not the same order"}** (1,250 and
+  54 passes over about 800 s, T = 32 s). TPC-C:
   ASA-FTL {W(t, 'asa', 10)} ({pct(d(t, 'asa', 'waf', 10), td)} % against `double`'s {W(t, 'double', 10)}) and HAML-K {W(t, 'haml', 10)}
   ({pct(d(t, 'haml', 'waf', 10), td)} %), HOTIS {W(t, 'hotis', 10)}{t_hotis} and the oracle {W(t, 'stream', 10)}{t_with}, `single` {W(t, 'single', 10)}.
   DTRS: ASA-FTL {W(s, 'asa', 10)} ({pct(d(s, 'asa', 'waf', 10), sd)} %), HAML-K {W(s, 'haml', 10)} ({pct(d(s, 'haml', 'waf', 10), sd)} %), HOTIS {W(s, 'hotis', 10)} ({pct(d(s, 'hotis', 'waf', 10), sd)} %),
-  the oracle {W(s, 'stream', 10)} {s_with}, and `single` {W(s, 'single', 10)} close to them
-  (DTRS rewrites each LBA about 50 times here, not 1,700 as MSR does, so
-  one frontier loses little). {order_s}, both with classes that do not follow death times (rank
-  correlation {span(rc10, 2)}), and the oracle that does {oracle_s}: as on MSR, what pays is splitting the rewritten set into
-  several classes. The DTRS replay at this speed still comes in bursts
-  that stall writes under every policy (write p99.9 {s_wp} s, read means
+  the oracle {W(s, 'stream', 10)} {s_with}, and `single` {W(s, 'single', 10)} {s_single}
+  (DTRS rewrites each LBA about {rewrites(s, 10)} times here, not {rewrites(m, 10)} as MSR does{s_loses}). {order_s}, both with classes that do not follow death times (rank
+  correlation {span(rc10, 2)}), and the oracle that does {oracle_s}{as_msr}. The DTRS replay at this speed comes in bursts
+  (write p99.9 {s_wp} s, read means
   of {s_rm} ms against p99s of {s_rp} ms): its latencies are the bursts',
   not the policies'.""")
 
@@ -463,15 +670,24 @@ earlier rows are the largest RSS of any process the script had run before
     moved = [p for p, q in zip(rank("hotcold"), rank("shifting")) if p != q]
     but = (" but for " + and_list(NAME[p] for p in moved)) if moved else ""
     near = math.ceil(max(abs(d("shifting", p, "waf") - d("hotcold", p, "waf")) for p in POLICIES) * 10) / 10
-    # typed: the WAFs after the first 20 s (`--split 20`, not in the CSV)
+    if sp:
+        sa = {p: X("shifting", p, "waf_after") for p in POLICIES}
+        near_single = [p for p in ("hotis", "asa") if abs(sa[p] / sa["single"] - 1) < 0.005]
+        gain = max(1 - sa[p] / sa["single"] for p in POLICIES)
+        sh_after = (f"After the first {Ss}: HOTIS {fmt(sa['hotis'])}, ASA-FTL {fmt(sa['asa'])}, `single` {fmt(sa['single'])}, "
+                    f"`double` {fmt(sa['double'])}, HAML-K {fmt(sa['haml'])}, the oracle {fmt(sa['stream'])} "
+                    f"({pct(sa['stream'], sa['single'])} % against `single`)"
+                    + (f"; {and_list(NAME[p] for p in near_single)} {'are' if len(near_single) > 1 else 'is'} within "
+                       "0.5 % of `single`" if near_single else "")
+                    + (": hardly any gain from placement." if gain < 0.03 else "."))
+    else:
+        sh_after = f"The WAFs after the first seconds are {NS}."
     bullets.append(f"""\
 - **`shifting` at 1 M writes, every policy**: `single` {W('shifting', 'single')}, `double` {W('shifting', 'double')},
   HOTIS {W('shifting', 'hotis')}, ASA-FTL {W('shifting', 'asa')}, HAML-K {W('shifting', 'haml')}, the oracle {W('shifting', 'stream')}: the order of
   `hotcold`{but}, and within {fmt(near, 1)} of each policy's
   `hotcold` figure (the window moves on before any LBA in it is rewritten:
-  1 % of its LBAs per position). After the first 20 s HOTIS (3.571) and ASA-FTL (3.586) are at
-  `single`'s 3.594 and the oracle is 2 % below it (3.531): the transient
-  again, and hardly any gain from placement.""")
+  {fmt(100 * per_pos / window, 0)} % of its LBAs per position). {sh_after}""")
 
     hc1 = rank("hotcold")
     listed = ", ".join(f"{NAME[p]} {W('hotcold', p)}" for p in hc1)
@@ -482,11 +698,11 @@ earlier rows are the largest RSS of any process the script had run before
              else f"{NAME[hc1[0]]} is lowest")
     so10, do10 = d("hotcold", "stream", "waf", 10), d("hotcold", "double", "waf", 10)
     ab10 = "above" if so10 > do10 else "below"
-    window = ("within this window no\n  placement of host writes beats `double` on this aged drive" if so10 > do10
-              else "placement by death time\n  beats `double` here")
+    window_s = ("within this window no\n  placement of host writes beats `double` on this aged drive" if so10 > do10
+                else "placement by death time\n  beats `double` here")
     bullets.append(f"""\
 - **Every policy at 1 M hot/cold writes**: {listed}: {low_s}. Even the oracle, which places by real death time, is
-  {ab10} `double` at 10 M writes ({W('hotcold', 'stream', 10)} against {W('hotcold', 'double', 10)}): {window}.""")
+  {ab10} `double` at 10 M writes ({W('hotcold', 'stream', 10)} against {W('hotcold', 'double', 10)}): {window_s}.""")
 
     hs10 = d("hotcold", "single", "waf", 10)
     worst = hs10 >= max(d("hotcold", p, "waf", 10) for p in POLICIES)
@@ -495,7 +711,7 @@ earlier rows are the largest RSS of any process the script had run before
     rev = (f"(where `single` was lowest,\n  {W('hotcold', 'single')}) is reversed" if worst and single_low
            else f"(`single`\n  {W('hotcold', 'single')}) is not reversed")
     er10 = d("hotcold", "single", "erases", 10)
-    half = er10 / 153600  # typed: 153,600 blocks, 8 x 8 dies x 2400 (configs/haml_table3.yaml)
+    half = er10 / cfg["blocks"]
     half_s = "about half" if 0.4 <= half <= 0.6 else f"{fmt(100 * half, 0)} %"
     all_beat = all(d("hotcold", p, "waf", 10) < hs10 for p in POLICIES if p != "single")
     none_d = not any(d("hotcold", p, "waf", 10) < do10 for p in POLICIES if p not in ("single", "double"))
@@ -505,28 +721,38 @@ earlier rows are the largest RSS of any process the script had run before
     verdict += (", but none of them (HAML-K, the oracle) beats\n  `double`" if none_d
                 else ", and some of them beat\n  `double`")
     gap = (hs10 / do10 - 1) * 100
-    # typed: 0.4 % at 1 GiB, below
-    wider = "wider after 10 M writes, not narrower" if gap > 0.4 else "not wider after 10 M writes"
-    # typed: the 500 s windows and the second half (the points' timeseries,
-    # not in the CSV); the 1 GiB WAFs (table.csv at 2f89065, above)
-    bullets.append(f"""\
-- **At 10 M hot/cold writes {worst_s}.** `single` {W('hotcold', 'single', 10)}, against `double` {W('hotcold', 'double', 10)} ({pct(do10, hs10)} %), the oracle
-  {W('hotcold', 'stream', 10)} and HAML-K {W('hotcold', 'haml', 10)}: the order of 1 M writes {rev}. `single`'s WAF is not steady: over windows of 500 s
-  (2 M writes each) it climbs 3.60, 3.64, 3.75, 3.87, 4.05, where `double`
-  goes from about 3.64 in the first half to 3.725 in the second (HAML-K
-  3.736); over the second half `single` is 3.921, 5 % above both. With one
+    mechanism = (f""" With one
   frontier, GC copies the aged drive's still-valid data into the same
   blocks as the host's hot writes, and once blocks written in the timed
   part come round as victims ({fmt(er10, 0)} erases in 10 M writes: {half_s} of
-  the drive's 153,600 blocks) that copied data is still valid in them and
+  the drive's {cfg['blocks']:,} blocks) that copied data is still valid in them and
   is copied again; `double` keeps it apart, so its host blocks die nearly
-  empty, as with the looped traces below. This is the mechanism the
-  windows are consistent with, not a measured breakdown of the victims.
-  {verdict}; 10 M writes are still a transient for this drive (`single`'s
-  WAF still rises at the end) and the points are one run each. At 1 GiB
-  (the write-amplification table above, as of 2026-11-25 on main)
-  `single` was 0.4 % above `double` on `hotcold` (5.089 against 5.069): the
-  gap at paper scale is {wider}.""")
+  empty, as with the looped traces above. This is the mechanism the
+  figures are consistent with, not a measured breakdown of the victims.""" if worst else
+                 f" ({fmt(er10, 0)} erases in 10 M writes: {half_s} of the drive's {cfg['blocks']:,} blocks.)")
+    g_gap = (G("hotcold", "single") / G("hotcold", "double") - 1) * 100
+    wider = "wider after 10 M writes, not narrower" if gap > g_gap else "not wider after 10 M writes"
+    if sp:
+        s_first, s_second = X("hotcold", "single", "waf_first", 10), X("hotcold", "single", "waf_second_half", 10)
+        d_second = X("hotcold", "double", "waf_second_half", 10)
+        h_second = X("hotcold", "haml", "waf_second_half", 10)
+        rises = s_second > hs10
+        climb = (f"`single`'s WAF {'rises through the run' if rises else 'does not rise through the run'}: "
+                 f"{fmt(s_first, 2)} over the first {Ss}, {fmt(hs10)} over the whole run, {fmt(s_second)} over its second half, "
+                 f"where `double` is {fmt(d_second)} (HAML-K {fmt(h_second)}) over the second half: `single` "
+                 f"{pct(s_second, d_second)} % against `double` there.")
+        transient = ("10 M writes are still a transient for this drive (`single`'s WAF is higher over the second half "
+                     "than over the whole run)" if rises else "`single`'s WAF is not higher over the second half than "
+                     "over the whole run")
+    else:
+        climb = f"How `single`'s WAF moves through the run (the WAF over the second half) is {NS}."
+        transient = "whether 10 M writes are still a transient for this drive is not in the committed data"
+    bullets.append(f"""\
+- **At 10 M hot/cold writes {worst_s}.** `single` {W('hotcold', 'single', 10)}, against `double` {W('hotcold', 'double', 10)} ({pct(do10, hs10)} %), the oracle
+  {W('hotcold', 'stream', 10)} and HAML-K {W('hotcold', 'haml', 10)}: the order of 1 M writes {rev}. {climb}{mechanism}
+  {verdict}; {transient}, and the points are one run each. At 1 GiB
+  (the write-amplification table above) `single` was {pct(G('hotcold', 'single'), G('hotcold', 'double'), sign=False)} % {gap_words(G('hotcold', 'single'), G('hotcold', 'double'))}
+  `double` on `hotcold` ({Gw('hotcold', 'single')} against {Gw('hotcold', 'double')}): the gap at paper scale is {wider}.""")
 
     ss, sd10 = d("shifting", "single", "waf", 10), d("shifting", "double", "waf", 10)
     costs = "costs nothing" if abs(ss / sd10 - 1) < 0.005 else "costs"
@@ -538,31 +764,34 @@ earlier rows are the largest RSS of any process the script had run before
     low_or = "is the lowest" if sh10[0] == "stream" else "is not the lowest"
     high_h = "is the highest" if sh10[-1] == "haml" else "is not the highest"
     rc_sh = [d("shifting", p, "rank_corr", 10) for p in MONITORED]
-    # typed: the 500 s windows (timeseries), the WAFs after the first 20 s and
-    # of the first 20 s (`--split 20`) and the 1.4 % between them, none in the
-    # CSV; the 1 GiB WAFs (table.csv at 2f89065, above)
+    gs, gd = G("shifting", "single"), G("shifting", "double")
+    why_sh = (""" With the window moving on before its
+  LBAs are rewritten, the blocks written in the timed part hold data about as long-lived as the aged drive's,
+  so keeping GC's copies apart has little to separate.""" if costs == "costs nothing" else "")
+    if sp:
+        s2 = {p: X("shifting", p, "waf_second_half", 10) for p in ("single", "double")}
+        sa = {p: X("shifting", p, "waf_after", 10) for p in POLICIES}
+        halves = (f" Over their second half {fmt(s2['single'])} and {fmt(s2['double'])}"
+                  + (": no gap opens between them." if abs(s2["single"] / s2["double"] - 1) < 0.005 else
+                     f" ({pct(s2['double'], s2['single'])} %)."))
+        worst_mon = max(MONITORED, key=lambda p: sa[p])
+        hf = X("shifting", "haml", "waf_first", 10)
+        most = (sh / ss - 1) > 0 and abs(sa["haml"] / sa["single"] - 1) < abs(sh / ss - 1) / 2
+        after_s = (f" After the first {Ss} they are " + ", ".join(f"{fmt(sa[p])} ({NAME[p]})" for p in sorted(others, key=lambda p: sa[p]))
+                   + f": HAML-K's start-up ({fmt(hf, 2)} over the first {Ss}) {'is again most of' if most else 'is not most of'} its gap, and "
+                   f"what is left is {pct(sa[worst_mon], sa['stream'], sign=False)} % between the oracle's placement by real death time "
+                   f"and the worst by a monitor ({NAME[worst_mon]}).")
+    else:
+        halves = after_s = f" The WAFs of the first seconds, after them and over the second half are {NS}."
     bullets.append(f"""\
 - **`shifting` at 10 M writes** is close to uniform writes over the written
-  half (its window moves on after 1 % of its LBAs are written, above), and
+  half (its window moves on after {fmt(100 * per_pos / window, 0)} % of its LBAs are written, above), and
   one frontier {costs} there: `single` {W('shifting', 'single', 10)} and `double` {W('shifting', 'double', 10)}
-  ({pct(sd10, ss)} %; 1 M writes: {W('shifting', 'single')} and {W('shifting', 'double')}{same_hc_s}), their
-  500 s windows 3.60, 3.60, 3.63, 3.65, 3.69 and 3.60, 3.63, 3.63, 3.66,
-  3.69: the same rise, the aged drive's WAF creeping up, with no gap opening
-  between them. With the window moving on before its LBAs are rewritten,
-  the blocks written in the timed part hold data about as long-lived as
-  the aged drive's, so keeping GC's copies apart has nothing to separate. At
-  1 GiB, where the window is rewritten 2.8 times before it moves, `single`
-  was 7.6 % above `double` (5.324 against 4.947). The other {WORDS[len(others)]} (run
-  2026-11-28, below) keep that picture: the oracle {W('shifting', 'stream', 10)} {low_or}
-  ({pct(so, ss)} % against `single`), HOTIS {W('shifting', 'hotis', 10)} and ASA-FTL {W('shifting', 'asa', 10)} lie with
-  `double`, and HAML-K {high_h}, {W('shifting', 'haml', 10)} ({pct(sh, ss)} % against `single`).
-  After the first 20 s they are 3.600 (oracle), 3.634 (ASA-FTL), 3.639
-  (HOTIS) and 3.651 (HAML-K): HAML-K's start-up transient (7.64 over the
-  first 20 s) is again most of its gap, and what is left is 1.4 % between
-  the best placement by real death time and the worst by a monitor, on a
-  workload where no LBA is rewritten before its window moves. The monitored
-  policies' classes do not follow death times here (rank correlation
-  {span(rc_sh, 3)}), as the workload has none to follow.""")
+  ({pct(sd10, ss)} %; 1 M writes: {W('shifting', 'single')} and {W('shifting', 'double')}{same_hc_s}).{halves}{why_sh} At 1 GiB, where the window is rewritten {fmt(per_pos / window_1g, 1)} times
+  before it moves, `single` was {pct(gs, gd, sign=False)} % {gap_words(gs, gd)} `double` ({fmt(gs)} against {fmt(gd)}). The other {WORDS[len(others)]}:
+  the oracle {W('shifting', 'stream', 10)} {low_or} ({pct(so, ss)} % against `single`), HOTIS {W('shifting', 'hotis', 10)} and ASA-FTL
+  {W('shifting', 'asa', 10)}, and HAML-K {high_h}, {W('shifting', 'haml', 10)} ({pct(sh, ss)} % against `single`).{after_s} The monitored
+  policies' classes do not follow death times here (rank correlation {span(rc_sh, 3)}), as the workload has none to follow.""")
 
     hh, ha = d("hotcold", "hotis", "waf", 10), d("hotcold", "asa", "waf", 10)
     hh10 = d("hotcold", "haml", "waf", 10)
@@ -571,187 +800,101 @@ earlier rows are the largest RSS of any process the script had run before
     less = "less well" if max(rch[:2]) < rch[2] else "no better"
     lower = "yet\n  their WAF is lower" if max(hh, ha) < hh10 else "and\n  their WAF is not lower"
     tails = [d("hotcold", p, "write_p999_us", 10) for p in ("hotis", "asa", "double")]
-    # typed: the WAFs after the first 20 s (`--split 20`, not in the CSV)
+    ordering = (": within 10 M writes a better ordering by death time\n  does not show in the WAF"
+                if max(hh, ha) < hh10 else "")
+    short = "short" if max(tails[:2]) < tails[2] else "not shorter than `double`'s"
+    if sp:
+        a = {p: X("hotcold", p, "waf_after", 10) for p in ("hotis", "asa", "double")}
+        best = min(("hotis", "asa"), key=lambda p: a[p])
+        by = (1 - a[best] / a["double"]) * 100
+        ha_after = (f"; after the first {Ss} HOTIS is {fmt(a['hotis'])} against `double`'s {fmt(a['double'])} "
+                    f"({pct(a['hotis'], a['double'])} %) and ASA-FTL {fmt(a['asa'])} ({pct(a['asa'], a['double'])} %): "
+                    + ("neither beats `double` after the start-up" if rnd(by, 1) <= 0 else
+                       f"neither beats `double` by more than {fmt(by, 1)} % after the start-up" if by < 1 else
+                       f"{NAME[best]} beats `double` by {fmt(by, 1)} % after the start-up"))
+    else:
+        ha_after = f"; the WAFs after the first seconds are {NS}"
     bullets.append(f"""\
-- **HOTIS and ASA-FTL at 10 M hot/cold writes** (run 2026-11-28): {W('hotcold', 'hotis', 10)}
+- **HOTIS and ASA-FTL at 10 M hot/cold writes**: {W('hotcold', 'hotis', 10)}
   and {W('hotcold', 'asa', 10)}, {btw} `double` ({W('hotcold', 'double', 10)}) and HAML-K ({W('hotcold', 'haml', 10)}), with the oracle
-  ({W('hotcold', 'stream', 10)}); after the first 20 s HOTIS is 3.671 against `double`'s 3.676
-  (-0.1 %) and ASA-FTL 3.675: within 0.2 % of each other, and none beats
-  `double` by more than a tenth of a percent over 10 M writes. Their classes
+  ({W('hotcold', 'stream', 10)}){ha_after}. Their classes
   follow death times {less} than HAML-K's (rank correlation {fmt(rch[0], 3)} and
-  {fmt(rch[1], 3)} against {fmt(rch[2], 3)}; HOTIS's hottest class takes {fmt(100 * d('hotcold', 'hotis', 'hottest_class_share', 10), 0)} % of host writes), {lower}: within 10 M writes a better ordering by death time
-  does not show in the WAF (the oracle's perfect ordering gives {W('hotcold', 'stream', 10)}). Their write tails are short
-  (p99.9 {fmt(tails[0], 0)} us and {fmt(tails[1], 0)} us against `double`'s {fmt(tails[2] / 1000, 0)} ms), as HAML-K's are: with
-  more frontiers, GC is spread more evenly than `double`'s bursts. One run
+  {fmt(rch[1], 3)} against {fmt(rch[2], 3)}; HOTIS's hottest class takes {fmt(100 * d('hotcold', 'hotis', 'hottest_class_share', 10), 0)} % of host writes), {lower}{ordering} (the oracle's perfect ordering gives {W('hotcold', 'stream', 10)}). Their write tails are {short}
+  (p99.9 {fmt(tails[0], 0)} us and {fmt(tails[1], 0)} us against `double`'s {fmt(tails[2] / 1000, 0)} ms). One run
   per point.""")
 
-    syn10 = [d(w, p, "cpu_user_s", 10) + d(w, p, "cpu_sys_s", 10) for w in ("hotcold", "shifting") for p in POLICIES]
+    syn10 = [d.cpu(w, p, 10) for w in ("hotcold", "shifting") for p in POLICIES]
     syn1 = [d.cpu(w, p) for w in ("hotcold", "shifting") for p in POLICIES]
-    AGEING_MAX = 103  # typed: ageing CPU, 89-103 s, from the runs' logs (not in the CSV)
-    goal = ("under the 10 minutes of CPU" if max(syn10) + AGEING_MAX < 600
-            else "over the 10 minutes of CPU")
-
-    def uc(w, p):
-        return f"{fmt(d(w, p, 'cpu_user_s', 10), 1)} + {fmt(d(w, p, 'cpu_sys_s', 10), 1)} s"
-
-    # typed: wall times and loads (614 s at 16, 474 s, 1,479 s at 22) and the
-    # ageing figures from the runs' logs; the monitor's 3.8 s of controller CPU
-    # and 312 classifications from the HAML-K point's summary.json
-    # (placement.monitor_cpu_s; not columns of the CSV)
+    pts = {(r["workload"], r["policy"], 10 if float(r["host_lba_writes"]) > 5e6 else 1): r
+           for r in runs or [] if r["kind"] == "point"}
+    if runs:
+        wall10 = [float(pts[(w, p, 10)]["wall_s"]) for w in ("hotcold", "shifting") for p in POLICIES if (w, p, 10) in pts]
+        wall_s = f", {span(wall10, 0)} s of wall time" if wall10 else ""
+    else:
+        wall_s = " (its wall time is not in the committed data)"
+    if ages:
+        age_cpu = [float(r["user_s"]) + float(r["sys_s"]) for r in ages]
+        goal = ("under" if max(syn10) + max(age_cpu) < GOAL_CPU_S else "over")
+        age_s = (f"ageing a drive {span(age_cpu, 0)} s of CPU and {span([float(r['wall_s']) for r in ages], 0)} s of wall "
+                 f"time: a 10 M-write point and its ageing are {goal} the {fmt(GOAL_CPU_S / 60, 0)} minutes of CPU the "
+                 "performance goal allows ([performance.md](../performance.md))")
+    else:
+        age_s = (f"ageing a drive: {NS.replace('paper_scale_split.csv', 'paper_scale_runs.csv')}, so whether a point and "
+                 f"its ageing are under the {fmt(GOAL_CPU_S / 60, 0)} minutes of CPU the performance goal allows "
+                 "([performance.md](../performance.md)) is not shown here")
+    if sp:
+        mon = (f" HAML's monitor and software K-Means took {fmt(X('hotcold', 'haml', 'monitor_cpu_s', 10), 1)} s of "
+               f"controller CPU over 10 M hot/cold writes ({fmt(X('hotcold', 'haml', 'classifications', 10), 0)} classifications).")
+    else:
+        mon = f" The monitor's controller CPU is {NS}."
     bullets.append(f"""\
-- **Cost**: a 10 M-write point is {span(syn10, 0)} s of CPU (user + sys; `single`
-  on `hotcold` {uc('hotcold', 'single')}, 614 s of wall time at a load of 16, on
-  `shifting` {uc('shifting', 'single')}, 474 s; `double` on `shifting` {uc('shifting', 'double')},
-  1,479 s at a load of 22), a 1 M
-  one {span(syn1, 0)} s, ageing a drive 89-103 s (`single`'s 95.4 + 3.0 s, 1,165 s
-  of wall time): a point and its ageing are {goal} the performance goal allows ([performance.md](../performance.md)). HAML's monitor and software K-Means took 3.8 s of controller CPU over
-  10 M writes (312 classifications of 2,560 slices).""")
+- **Cost**: a 10 M-write synthetic point is {span(syn10, 0)} s of CPU (user + sys){wall_s},
+  a 1 M one {span(syn1, 0)} s; {age_s}.{mon}""")
 
-    # typed: the 10 M rows run before the oracle's flat arrays, from the run
-    # notes below (`single`, `double`, HAML-K and the oracle on `hotcold`)
-    early = span([d("hotcold", p, "peak_rss_mib", 10) for p in ("single", "double", "haml", "stream")], 0)
-    # typed: all memory figures but the CSV's peak RSS: /usr/bin/time of the
-    # ageing and point processes (KiB; the runs' logs, not in the repository),
-    # the stores' sizes from the model's layout (docs/performance.md,
-    # "Memory"), 1,370,668 KiB from docs/performance.md as it was before
-    # dd93112, and the pre-pass measured from /proc once a second (not in the
-    # repository)
-    bullets.append(f"""\
-- **Memory at this scale: under 1.5 GB again.** Ageing a drive (134 M
-  functional writes): peak RSS 1,382,508 KiB (1.42 GB), 36.0 B per 8 KiB
-  physical page (39.3 M pages), 18.0 B per 4 KiB of flash (`double`'s
-  drive; `single`'s, before the change below, 1,399,580 KiB), as before
-  (docs/performance.md: 1,370,668 KiB from an older build). A 10 M-write
-  point that loads it: 1,382,736 KiB (1.42 GB, 36.0 B per physical page;
-  `single` on `shifting`). The 10 M points run before were over the goal:
-  1,588,828 KiB (1.63 GB, 41.4 B per page; `single` on `hotcold`, old
-  build; the {early} MiB of every earlier 10 M row above). **What dominates**
-  is the three stores a saved drive holds, 1,359 of the 1,416 MB: the NAND store 805 MB
-  (20.5 B per physical page: a 4 B data token and a 4 B OOB LPN per 4 KiB
-  slot, a 4 B sequence number per page), the controller DRAM's tables
-  285 MB (7.3 B; the L2P at 4 B per LBA is 268 MB of it) and the host's
-  scoreboard 268 MB (6.8 B; 4 B per LBA); libraries, SystemC and the run's
-  buffers are the other 57 MB. **The 10 M points' extra 211 MB** was the
-  oracle's pre-pass (`host.streams=oracle`, set on every point so that the
-  classes can be compared with death times): it kept the next write of each
-  LBA in a `std::unordered_map`, one heap node per distinct LBA, and after
-  the pre-pass freed them their pages stayed in the process. It now keeps
-  them in two flat arrays (platform/host/oracle.cpp), which go back to the
-  system when it ends. Measured on the same 12.5 M hot/cold requests on the
-  Table III drive (RSS from /proc once a second): once the SoC is set up,
-  1,215,344 KiB with the map and 1,008,072 KiB with the arrays (-212 MB),
-  and the pre-pass takes 3.6 s of CPU instead of 6.2 s. Runs without the
-  oracle never had this cost. The per-page state was not cut: the cuts
-  docs/performance.md's "Memory" lists (the per-page sequence number, 157 MB
-  here; one of the data token and the OOB LPN, 315 MB) change what the NAND
-  model keeps for recovery and the integrity checks, which is not a cheap
-  change.""")
+    pages = cfg["pages"]
+    rss_pts = [d(r["workload"], r["policy"], "peak_rss_mib", 10 if float(r["host_lba_writes"]) > 5e6 else 1)
+               for r in rows if r.get("peak_rss_mib") not in ("", None)]
+
+    def per_page(mibs):
+        return span([m * 2**20 / pages for m in mibs], 1)
+    mem = (f"- **Memory**: a point's peak RSS is {span(rss_pts, 0)} MiB, {per_page(rss_pts)} B per "
+           f"{cfg['page'] // 1024} KiB physical page of the drive's {fmt(pages / 1e6, 1)} M")
+    if ages:
+        rss_age = [float(r["peak_rss_mib"]) for r in ages]
+        mem += f"; ageing a drive {span(rss_age, 0)} MiB ({per_page(rss_age)} B per page)"
+    else:
+        mem += "; an ageing's peak RSS is not in the committed data (no paper_scale_runs.csv)"
+    top_rss = max(rss_pts + ([float(r["peak_rss_mib"]) for r in ages] if ages else []))
+    mem += (f". The largest is {'under' if top_rss * 2**20 < GOAL_RSS_MB * 1e6 else 'over'} the "
+            f"{fmt(GOAL_RSS_MB / 1000, 1)} GB the performance goal allows. What takes it is in "
+            "docs/performance.md (\"Memory\"): the NAND store, the controller DRAM's tables and the host's scoreboard "
+            "grow with the drive's pages and LBAs.")
+    bullets.append(mem)
 
     parts.append(head + "\n\n" + "\n".join(bullets))
 
-    # typed: the command lines of the runs
-    parts.append("""\
-Commands (`DIR` outside the repository: each saved drive is 1.3 GB; the
-script ages a policy's drive only when one of its points has not run, skips
-points that have run with the same command line, and `--clean` deletes each
-drive after its policy's points):
+    cmd, post = ((prov or {}).get("command") or SCRIPT_COMMANDS[0]), post
+    parts.append(f"""\
+Commands (`DIR` outside the repository: each saved drive is over a GB;
+the script ages a policy's drive only when one of its points has not run,
+skips points that have run with the same command line, and `--clean` deletes
+each drive after its policy's points). The first makes every point at one
+commit; the second, which runs nothing, writes the table and the files beside
+it (docs/results/haml/paper_scale*.csv, paper_scale_provenance.json) that this
+section is rendered from:
 
 ```sh
-scripts/haml_scale.py build --state DIR --writes 1000000 --policies double,haml --workloads hotcold,shifting
-scripts/haml_scale.py build --state DIR --writes 10000000 --policies double,haml --workloads hotcold
-scripts/haml_scale.py build --state DIR --policies double,haml --workloads postmark
-scripts/haml_scale.py build --state DIR --writes 1000000 --policies hotis,asa,single,stream --workloads hotcold
-scripts/haml_scale.py build --state DIR --writes 10000000 --policies stream --workloads hotcold
-scripts/haml_scale.py build --state DIR --writes 1000000 --policies single,double,haml,hotis,asa,stream --workloads shifting,msr,dtrs,tpcc
-scripts/haml_scale.py build --state DIR --writes 10000000 --policies single --workloads hotcold,shifting --clean
-scripts/haml_scale.py build --state DIR --writes 10000000 --policies double --workloads shifting --clean
-# the table above (from out/haml_scale/), and the WAF before and after the first 20 s:
-scripts/haml_scale.py build --state DIR --writes 1000000,10000000 --table-only --split 20
+{cmd}
+{post}
+explore/ssdvp-explore render haml
 ```""")
-
-    # typed: the run notes (dates, branches, builds, loads) and the ageing
-    # CPU and wall times from the runs' logs; the CPU of the 1 M-write points
-    # those notes cover is the CSV's
-    run1 = [d.cpu("shifting", p) for p in ("single", "hotis", "asa", "stream")]
-    run1 += [d.cpu(w, p) for w in ("msr", "dtrs", "tpcc") for p in POLICIES]
-    parts.append(f"""\
-The rows for `shifting` at 1 M writes (but `double` and HAML-K) and for the
-MSR excerpt, DTRS and TPC-C were run on 2026-11-25 on branch `hamlscale`
-(ssdvp d706ccc, one point at a time; ageing a drive took 92-103 s of CPU and
-7-15 min of wall time at a load of 15-21, a 1 M-write point {span(run1, 0)} s of
-CPU).""")
-
-    parts.append("""\
-The `single` rows at 10 M writes and `double` on `shifting` at 10 M were
-run on 2026-11-25 on branch `hamlscale` (ssdvp 52eb4b1 for `single` on
-`hotcold`; the others with the oracle's flat arrays above, which change no
-figure but the memory and CPU; one point at a time at a load of 15-23).""")
-
-    parts.append("""\
-HOTIS and ASA-FTL at 10 M hot/cold writes, and `shifting` at 10 M writes
-for HOTIS, ASA-FTL, HAML-K and the oracle, were run on 2026-11-28 on main
-(ssdvp 93043f5, one point at a time on a 2-core machine with one other core
-busy; each policy's drive aged first, 4 ageings):
-
-```sh
-scripts/haml_scale.py build --state DIR --writes 10000000 --policies hotis,asa --workloads hotcold,shifting --clean
-scripts/haml_scale.py build --state DIR --writes 10000000 --policies haml,stream --workloads shifting --clean
-```""")
-
-    # typed: the rerun of `double` on `hotcold` at 10 M writes, from its
-    # output (not a row of the CSV: the row is the first run); compared with
-    # the row here
-    rerun = {"waf": (3.680, 3), "erases": (71937, 0), "read_mean_us": (69.8, 1), "read_p99_us": (192.0, 1),
-             "write_mean_us": (48.1, 1), "write_p999_us": (20251, 0)}
-    RERUN_CPU, RERUN_RSS = (130.4, 3.2), 1351
-    differ = [k for k, (v, nd) in rerun.items() if fmt(v, nd) != fmt(d("hotcold", "double", k, 10), nd)]
-    match = ("the row\nabove in every figure" if not differ
-             else "the row\nabove but for " + ", ".join(differ))
-    late = [("hotcold", "hotis"), ("hotcold", "asa"), ("shifting", "hotis"), ("shifting", "asa"),
-            ("shifting", "haml"), ("shifting", "stream")]
-    late_cpu = span([d(w, p, "cpu_user_s", 10) for w, p in late] + [RERUN_CPU[0]], 0)
-    late_rss = span([d(w, p, "peak_rss_mib", 10) for w, p in late] + [RERUN_RSS], 0)
-    rr = {k: fmt(v, nd) for k, (v, nd) in rerun.items()}
-    parts.append(f"""\
-To check that these rows can stand beside the ones of 2026-11-25, the same
-build reran `double` on `hotcold` at 10 M writes from a freshly aged drive
-(`--policies double --workloads hotcold`): WAF {rr['waf']}, {rr['erases']} erases, read mean
-{rr['read_mean_us']} us, read p99 {rr['read_p99_us']} us, write mean {rr['write_mean_us']} us, write p99.9 {rr['write_p999_us']} us, {match}; only its CPU ({RERUN_CPU[0]} + {RERUN_CPU[1]} s) and peak RSS ({fmt(RERUN_RSS, 0)} MiB,
-after the oracle's flat arrays) differ. A point costs {late_cpu} s of user CPU and
-{late_rss} MiB of peak RSS.""")
-
-    ten = ["msr-10m", "tpcc-10m", "dtrs-10m"]
-
-    def user(w):
-        return span([d(w, p, "cpu_user_s", 10) for p in POLICIES], 0)
-
-    rss10 = span([d(w, p, "peak_rss_mib", 10) for w in ten for p in POLICIES], 0)
-    # typed: passes, speeds and replay lengths (scripts/haml_scale.py's
-    # workload table), 200 MiB/s and 50 MiB/s from them, and the ageing CPU
-    # with T = 32 s from the runs' logs (ageing is not a row of the CSV)
-    parts.append(f"""\
-The MSR
-excerpt, DTRS and TPC-C at about 10 M LBA writes were run on 2026-11-28
-(same build, one point at a time; rows `msr-10m`, `tpcc-10m`, `dtrs-10m`). At the
-200 s the synthetic drives' T = 8 s asks for, 10 M LBA writes are 200 MiB/s,
-more than this drive's GC sustains (PostMark's {pm_rate} MiB/s emptied the free
-pool), so the script replays them over about 800 s (about 50 MiB/s; MSR 700
-passes at 0.0047 of its recorded time, DTRS 54 passes at 0.000494, TPC-C
-1,250 passes at 4.7x) with T = 32 s, on drives aged with that T
-(`DIR/<policy>-T32s`, one more ageing per policy):
-
-```sh
-scripts/haml_scale.py build --state DIR --policies single,double,hotis,asa,haml,stream --workloads msr-10m,dtrs-10m,tpcc-10m --clean
-```
-
-Its cost as measured: an ageing with T = 32 s 58-84 s of CPU per policy
-(each drive deleted after one invocation's points, so MSR's and then
-TPC-C's and DTRS's invocations aged six each), a point {user('msr-10m')} s (MSR),
-{user('tpcc-10m')} s (TPC-C) and {user('dtrs-10m')} s (DTRS) of user CPU, {rss10} MiB of peak RSS. The paper's method of a functional first half of the workload would
-need a drive aged per policy and workload (the workload's keys are then part
-of the saved drive).""")
 
     return "\n\n".join(parts)
+
+
+def about_k(x: float) -> str:
+    """A count as 791k or 0.54 M (under a thousand: as is)."""
+    return f"{x:,.0f}" if x < 1000 else f"{about(x / 1000)}k" if x < 1e6 else f"{fmt(x / 1e6, 2)} M"
 
 
 def finding(rows: list[dict]) -> str:
