@@ -43,6 +43,9 @@ void Intc::write_timer_hi(uint32_t v) {
   enable_changed_.notify(sc_core::SC_ZERO_TIME);  // a disarmed line falls
 }
 
-void Intc::update() { irq_out.write((pending() & enabled()) != 0); }
+void Intc::update() {
+  ++update_runs_;
+  irq_out.write((pending() & enabled()) != 0);
+}
 
 }  // namespace ssdvp

@@ -28,7 +28,8 @@ class Intc : public BusDevice {  // regs: INTC registers
 
   uint32_t pending() const;  // raw input levels and the timer's line
   uint32_t enabled() const { return bank_.get(INTC_ENABLE); }
-  uint64_t timer_arms() const { return timer_arms_; }  // TIMER_HI writes that armed it
+  uint64_t timer_arms() const { return timer_arms_; }    // TIMER_HI writes that armed it
+  uint64_t update_runs() const { return update_runs_; }  // activations of the output's method
 
  private:
   SC_HAS_PROCESS(Intc);
@@ -42,6 +43,7 @@ class Intc : public BusDevice {  // regs: INTC registers
   bool timer_armed_ = false;
   uint64_t timer_ps_ = 0;  // the armed deadline
   uint64_t timer_arms_ = 0;
+  uint64_t update_runs_ = 0;
 };
 
 }  // namespace ssdvp

@@ -410,6 +410,7 @@ void HostDriver::replay() {
     issue_waiting(now);
     if (submit_ps_ && res_.commands > charged_commands_) {  // host software time before the doorbell
       wait(ps(submit_ps_ * (res_.commands - charged_commands_)));
+      ++thread_wakeups_;
       charged_commands_ = res_.commands;
     }
     io_q_.ring_sq();
@@ -502,6 +503,7 @@ void HostDriver::wait_for_work(const Arrivals& a, uint64_t now) {
   else
     wake_.arm(wake, now);
   wait(wait_list());
+  ++thread_wakeups_;
   msis_seen_ = mem_.msis(hq_.qid);
 }
 

@@ -347,7 +347,29 @@ nlohmann::json Simulation::summary_run(const SummaryInput& x, double wall_s) con
           {"peak_rss_mb", peak_rss_mb()},
           {"finished", host_finished()},
           {"delta_cycles", uint64_t(sc_core::sc_delta_count())},
+          {"activations", activations(x)},
           {"time_limited", x.h.time_limited}};
+}
+
+// The models' own process activations over the whole run, stage by stage
+// (docs/outputs.md): where the kernel's events go, without a profiler.
+nlohmann::json Simulation::activations(const SummaryInput& x) const {
+  uint64_t host = host_->thread_wakeups();
+  for (size_t i = 1; run_->flows && i < run_->flows->size(); ++i) host += run_->flows->driver(i).thread_wakeups();
+  const Controller::Usage u = x.fw.usage();
+  const auto& n = x.soc.nvme.stats();
+  nlohmann::json j = {{"host_thread", host},
+                      {"nvme_publish", n.publish_runs},
+                      {"nvme_irq", n.irq_runs},
+                      {"intc", x.soc.intc.update_runs()},
+                      {"firmware_wakeups", u.wakeups},
+                      {"firmware_syncs", u.syncs},
+                      {"flash_completions", x.soc.flash.completion_runs()}};
+  uint64_t total = 0;
+  for (const auto& [k, v] : j.items()) total += v.get<uint64_t>();
+  j["total"] = total;
+  j["per_host_io"] = x.h.requests ? double(total) / double(x.h.requests) : 0.0;
+  return j;
 }
 
 }  // namespace ssdvp

@@ -97,6 +97,7 @@ class Simulation {
   nlohmann::json summarize(double wall_s) const;
   // summarize()'s sections every run has are in run_summary.h; this one needs the run itself.
   nlohmann::json summary_run(const SummaryInput& x, double wall_s) const;
+  nlohmann::json activations(const SummaryInput& x) const;
   // The features built into this run (run_component.h), and the summary
   // sections they contribute (computed at the end).
   std::vector<std::pair<std::string, SummaryFn>> contributions_;
