@@ -143,7 +143,7 @@ void Simulation::start_host_ftl() {
   host_->set_before_replay([this] {
     run_->host_ftl->start_timed([this] { precondition(); });
     device_->start(run_->host_ftl->stats().free_blocks);  // the free pool is the host FTL's
-    at_start_activations_ = activation_counts();           // its timed preconditioning left out
+    at_start_activations_ = activation_counts();          // its timed preconditioning left out
   });
 }
 
