@@ -8,16 +8,42 @@ Intc::Intc(sc_core::sc_module_name nm, Config& cfg) : BusDevice(nm, cfg, "INTC",
   bank_.on_write(INTC_ENABLE, [this](uint32_t v) { write_enable(v); });
   bank_.on_write(INTC_TIMER_HI, [this](uint32_t v) { write_timer_hi(v); });
   SC_METHOD(update);
-  for (auto& in : irq_in) sensitive << in;
-  sensitive << enable_changed_ << timer_due_;
+  sensitive << enable_changed_ << timer_due_ << signal_changed_;
+}
+
+void Intc::end_of_elaboration() {
+  BusDevice::end_of_elaboration();
+  sc_core::sc_spawn_options opts;
+  for (unsigned i = 0; i < IRQ_INPUTS; ++i) {
+    auto* in = dynamic_cast<sc_core::sc_signal_in_if<bool>*>(irq_in[i].get_interface());
+    if (!in) continue;
+    if (auto* w = dynamic_cast<Wire*>(in)) {
+      w->listen(this, i);
+      if (w->read()) wire_levels_ |= 1u << i;
+    } else {
+      opts.set_sensitivity(&in->value_changed_event());
+      signals_[n_signals_++] = {in, i};
+    }
+  }
+  if (n_signals_ == 0) return;
+  opts.spawn_method();
+  opts.dont_initialize();  // update() itself runs at initialisation
+  // Wakes update() in the same evaluation phase: irq_out keeps one driver.
+  sc_core::sc_spawn([this] { signal_changed_.notify(); }, sc_core::sc_gen_unique_name("signal_inputs"), &opts);
+}
+
+void Intc::wire_changed(unsigned line, bool level) {
+  ++direct_updates_;
+  wire_levels_ = level ? wire_levels_ | 1u << line : wire_levels_ & ~(1u << line);
+  irq_out.write((pending() & enabled()) != 0);
 }
 
 bool Intc::timer_line() const { return timer_armed_ && sc_core::sc_time_stamp().value() >= timer_ps_; }
 
 uint32_t Intc::pending() const {
-  uint32_t p = 0;
-  for (unsigned i = 0; i < IRQ_INPUTS; ++i)
-    if (irq_in[i].get_interface() && irq_in[i].read()) p |= 1u << i;
+  uint32_t p = wire_levels_;
+  for (unsigned k = 0; k < n_signals_; ++k)
+    if (signals_[k].in->read()) p |= 1u << signals_[k].line;
   if (timer_line()) p |= 1u << IRQ_TIMER;
   return p;
 }
