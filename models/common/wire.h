@@ -44,6 +44,7 @@ class Wire : public sc_core::sc_signal<bool> {
     listener_ = l;
     tag_ = tag;
   }
+  WireListener* listener() const { return listener_; }
 
  private:
   WireListener* listener_ = nullptr;

@@ -17,7 +17,8 @@ void Intc::end_of_elaboration() {
   for (unsigned i = 0; i < IRQ_INPUTS; ++i) {
     auto* in = dynamic_cast<sc_core::sc_signal_in_if<bool>*>(irq_in[i].get_interface());
     if (!in) continue;
-    if (auto* w = dynamic_cast<Wire*>(in)) {
+    auto* w = dynamic_cast<Wire*>(in);
+    if (w && !w->listener()) {  // a Wire already listened to (bound to two inputs) takes the method's path
       w->listen(this, i);
       if (w->read()) wire_levels_ |= 1u << i;
     } else {

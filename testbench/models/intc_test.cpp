@@ -187,3 +187,31 @@ TEST(Intc, WireInputsDriveTheOutputInTheWritersProcess) {
   sc_core::sc_start();
   EXPECT_TRUE(ini.done);
 }
+
+// A Wire has one listener: bound to two inputs, the second takes the method's
+// path, and both bits still follow it.
+TEST(Intc, AWireOnTwoInputsSetsBothBits) {
+  Config cfg;
+  test::TestInitiator ini{"ini"};
+  Intc intc{"intc", cfg};
+  Wire line[IRQ_INPUTS];
+  Wire out{"out"};
+  ini.isock.bind(intc.regs);
+  for (unsigned i = 0; i < IRQ_INPUTS; ++i) intc.irq_in[i].bind(i == IRQ_NVME_CMD ? line[IRQ_FLASH] : line[i]);
+  intc.irq_out.bind(out);
+  ini.body = [&](test::TestInitiator& t) {
+    t.write32(INTC_ENABLE, 1u << IRQ_NVME_CMD);
+    t.sync();
+    wait(SC_ZERO_TIME);
+    line[IRQ_FLASH].write(true);
+    wait(SC_ZERO_TIME);
+    EXPECT_EQ(t.read32(INTC_PENDING), (1u << IRQ_FLASH) | (1u << IRQ_NVME_CMD));
+    EXPECT_TRUE(out.read());
+    line[IRQ_FLASH].write(false);
+    wait(SC_ZERO_TIME);
+    EXPECT_EQ(t.read32(INTC_PENDING), 0u);
+    EXPECT_FALSE(out.read());
+  };
+  sc_core::sc_start();
+  EXPECT_TRUE(ini.done);
+}
