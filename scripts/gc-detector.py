@@ -335,7 +335,10 @@ def main():
 
 def rng(vals, f="{:.3f}"):
     vals = [v for v in vals if v == v]
-    return f.format(min(vals)) + "-" + f.format(max(vals)) if vals else "n/a"
+    if not vals:
+        return "n/a"
+    lo, hi = f.format(min(vals)), f.format(max(vals))
+    return lo if lo == hi else f"{lo}-{hi}"
 
 
 def page_lines(st, res, wall_all):
@@ -489,11 +492,15 @@ def summary(res):
                  f"MB/s and `oracle` {m('oracle', 'mean'):.1f}. Under `none`, {100 * m('none', 'labelled'):.0f} % of "
                  f"the samples are labelled GC ({m('none', 'episodes'):.0f} GC episodes in {per['none'][0]['n'] / 10:g} s).")
     for t, r in by.items():
-        clf = r["clf"]
-        L.append(f"- **`{t}`, the detector against trivial classifiers** on the held-out runs: tree F1 "
-                 f"{rng([c['tree'] for c in clf.values()])}, always-GC {rng([c['always'] for c in clf.values()])}, one "
-                 f"threshold {rng([c['stump'] for c in clf.values()])}; without the deviation attributes the tree scores "
-                 f"{rng([c['nodev'] for c in clf.values()])}.")
+        scored = [c for c in r["clf"].values() if judge(c)]
+        if not scored:
+            L.append(f"- **`{t}`, the detector against trivial classifiers**: no held-out run has {MIN_CLASS} samples "
+                     "of each class.")
+            continue
+        L.append(f"- **`{t}`, the detector against trivial classifiers** on the {len(scored)} held-out "
+                 f"run{'s' if len(scored) > 1 else ''} with both classes: tree F1 {rng([c['tree'] for c in scored])}, "
+                 f"always-GC {rng([c['always'] for c in scored])}, one threshold {rng([c['stump'] for c in scored])}; "
+                 f"without the deviation attributes the tree scores {rng([c['nodev'] for c in scored])}.")
     L.append("- The magnitude of the TRIM effect (several times the seed's) comes from the file system's never-trimmed "
              "free space (20 % of the namespace, plus each deleted file) being larger than the drive's own spare "
              "(12.5 %): trimming it more than doubles the spare GC works with. Sweeps of the spare area and of "
