@@ -17,7 +17,7 @@ namespace ssdvp {
 // What a Wire calls on every change of its value (see Wire::listen).
 class WireListener {
  public:
-  virtual void wire_changed(unsigned tag, bool level) = 0;
+  virtual void wire_changed() = 0;  // the Wire's new value is already readable
 
  protected:
   ~WireListener() = default;
@@ -32,23 +32,19 @@ class Wire : public sc_core::sc_signal<bool> {
     m_new_val = v;
     if (v == m_cur_val) return;
     m_cur_val = v;
-    if (listener_) listener_->wire_changed(tag_, v);
+    if (listener_) listener_->wire_changed();
     if (m_change_event_p) m_change_event_p->notify();
     sc_core::sc_event* edge = v ? m_posedge_event_p : m_negedge_event_p;
     if (edge) edge->notify();
   }
 
-  // `l->wire_changed(tag, level)` on every change from now on (one listener; a
-  // second call replaces the first, nullptr removes it).
-  void listen(WireListener* l, unsigned tag) {
-    listener_ = l;
-    tag_ = tag;
-  }
+  // `l->wire_changed()` on every change from now on (one listener; a second
+  // call replaces the first, nullptr removes it).
+  void listen(WireListener* l) { listener_ = l; }
   WireListener* listener() const { return listener_; }
 
  private:
   WireListener* listener_ = nullptr;
-  unsigned tag_ = 0;
 };
 
 }  // namespace ssdvp

@@ -7,44 +7,40 @@ Intc::Intc(sc_core::sc_module_name nm, Config& cfg) : BusDevice(nm, cfg, "INTC",
   bank_.on_read(INTC_PENDING, [this] { return read_pending(); });
   bank_.on_write(INTC_ENABLE, [this](uint32_t v) { write_enable(v); });
   bank_.on_write(INTC_TIMER_HI, [this](uint32_t v) { write_timer_hi(v); });
-  SC_METHOD(update);
-  sensitive << enable_changed_ << timer_due_ << signal_changed_;
 }
 
 void Intc::end_of_elaboration() {
   BusDevice::end_of_elaboration();
+  // The output's one process: ENABLE writes, the timer and the inputs that are
+  // not Wires wake it; a Wire calls wire_changed() instead.
   sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  opts.set_sensitivity(&enable_changed_);
+  opts.set_sensitivity(&timer_due_);
   for (unsigned i = 0; i < IRQ_INPUTS; ++i) {
     auto* in = dynamic_cast<sc_core::sc_signal_in_if<bool>*>(irq_in[i].get_interface());
     if (!in) continue;
+    inputs_[n_inputs_++] = {in, i};
     auto* w = dynamic_cast<Wire*>(in);
-    if (w && !w->listener()) {  // a Wire already listened to (bound to two inputs) takes the method's path
-      w->listen(this, i);
-      if (w->read()) wire_levels_ |= 1u << i;
-    } else {
+    if (w && !w->listener())  // a Wire already listened to (bound to two inputs) wakes the method
+      w->listen(this);
+    else
       opts.set_sensitivity(&in->value_changed_event());
-      signals_[n_signals_++] = {in, i};
-    }
   }
-  if (n_signals_ == 0) return;
-  opts.spawn_method();
-  opts.dont_initialize();  // update() itself runs at initialisation
-  // Wakes update() in the same evaluation phase: irq_out keeps one driver.
-  sc_core::sc_spawn([this] { signal_changed_.notify(); }, sc_core::sc_gen_unique_name("signal_inputs"), &opts);
+  sc_core::sc_spawn([this] { update(); }, "update", &opts);
 }
 
-void Intc::wire_changed(unsigned line, bool level) {
+void Intc::wire_changed() {
   ++direct_updates_;
-  wire_levels_ = level ? wire_levels_ | 1u << line : wire_levels_ & ~(1u << line);
   irq_out.write((pending() & enabled()) != 0);
 }
 
 bool Intc::timer_line() const { return timer_armed_ && sc_core::sc_time_stamp().value() >= timer_ps_; }
 
 uint32_t Intc::pending() const {
-  uint32_t p = wire_levels_;
-  for (unsigned k = 0; k < n_signals_; ++k)
-    if (signals_[k].in->read()) p |= 1u << signals_[k].line;
+  uint32_t p = 0;
+  for (unsigned k = 0; k < n_inputs_; ++k)
+    if (inputs_[k].in->read()) p |= 1u << inputs_[k].line;
   if (timer_line()) p |= 1u << IRQ_TIMER;
   return p;
 }

@@ -15,7 +15,8 @@
 // the intc's own: the Wire calls the intc as it changes, and the output is
 // driven in the writer's process (bind irq_out to a Wire then too, as an
 // sc_signal allows one writer). Other inputs (a plain sc_signal), the enable
-// mask and the timer wake the output's method, as for any level source.
+// mask and the timer wake the output's method, as for any level source; the
+// method is spawned at the end of elaboration, once the bindings are known.
 #pragma once
 
 #include <systemc>
@@ -40,31 +41,26 @@ class Intc : public BusDevice, private WireListener {  // regs: INTC registers
   uint64_t direct_updates() const { return direct_updates_; }  // outputs driven from a Wire input's change
 
  private:
-  SC_HAS_PROCESS(Intc);
   uint32_t read_pending() const { return pending(); }
   void write_enable(uint32_t v);
   void write_timer_hi(uint32_t v);
   bool timer_line() const;
-  void update();                       // SC_METHOD: drives irq_out
-  void end_of_elaboration() override;  // Wire inputs listened to; a method for the others
-  void wire_changed(unsigned line, bool level) override;
+  void update();                       // the output's method: drives irq_out
+  void end_of_elaboration() override;  // Wire inputs listened to; the method spawned for the rest
+  void wire_changed() override;
 
   sc_core::sc_event enable_changed_, timer_due_;
-  sc_core::sc_event signal_changed_;  // a plain-signal input changed (see end_of_elaboration)
   bool timer_armed_ = false;
   uint64_t timer_ps_ = 0;  // the armed deadline
   uint64_t timer_arms_ = 0;
   uint64_t update_runs_ = 0;
   uint64_t direct_updates_ = 0;
-  // The inputs' levels as pending() reads them, set in end_of_elaboration:
-  // Wire inputs' kept here as they change, the others' read from the signal.
-  uint32_t wire_levels_ = 0;
-  struct SignalInput {
+  struct Input {  // a bound input line, its channel found once (end_of_elaboration)
     sc_core::sc_signal_in_if<bool>* in;
     unsigned line;
   };
-  SignalInput signals_[IRQ_INPUTS] = {};
-  unsigned n_signals_ = 0;
+  Input inputs_[IRQ_INPUTS] = {};
+  unsigned n_inputs_ = 0;
 };
 
 }  // namespace ssdvp
