@@ -10,7 +10,8 @@
 # preconditioning) with REQUESTS (default 20000) closed-loop 4 KiB random
 # writes at QD64, and counts instructions only inside the timed sc_start()
 # (--toggle-collect), so set-up and preconditioning are left out. Prints
-# instructions per host I/O and delta cycles per host I/O (further arguments
+# instructions per host I/O, delta cycles per host I/O and the instructions by
+# layer (kernel, models, firmware, runtime; further arguments
 # go to `ssdvp run`, e.g. --set host.coalesce.entries=8); the callgrind
 # output stays in OUT_DIR (default /tmp/ssdvp-callgrind) for callgrind_annotate.
 #
@@ -47,3 +48,23 @@ print(f"delta cycles per host I/O: {s['run']['delta_cycles'] / req:.1f}  (whole 
 print(f"interrupts per host I/O: {s['nvme'].get('interrupts', s['nvme']['completions']) / req:.2f}, firmware wake-ups per host I/O: {s['cpu']['wakeups'] / req:.2f}  (whole run)")
 print(f"WAF {s['ftl']['waf']}, flash programs {s['flash']['programs']}, reads {s['flash']['reads']}, erases {s['flash']['erases']}")
 PY
+# Where the instructions go: callgrind's self cost per function, summed by layer
+# (the simulator binary's C functions are the firmware, its C++ ones the models
+# and platform; then the SystemC library and the C/C++ runtime).
+callgrind_annotate --threshold=100 "$OUT_DIR/callgrind.out" 2>/dev/null | python3 -c '
+import re, sys
+req = float(sys.argv[1]); total = {}
+for line in sys.stdin:
+    m = re.match(r"\s*([\d,]+) \([ \d.]+%\)\s+(.*)\[(.*)\]\s*$", line)
+    if not m or "PROGRAM TOTALS" in line:
+        continue
+    ir, fn, obj = int(m.group(1).replace(",", "")), m.group(2), m.group(3)
+    if "libsystemc" in obj: k = "SystemC kernel"
+    elif "/lib" in obj: k = "C/C++ runtime (libc, libm, libstdc++)"
+    elif "::" in fn: k = "models and platform (C++)"
+    else: k = "firmware (C)"
+    total[k] = total.get(k, 0) + ir
+all_ = sum(total.values())
+for k, v in sorted(total.items(), key=lambda kv: -kv[1]):
+    print(f"  {k}: {v / req:,.0f} per host I/O ({100 * v / all_:.0f} %)")
+' "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['host']['commands'])" "$OUT_DIR/run/summary.json")"
