@@ -154,20 +154,10 @@ def command(build, sets, extra):
     return cmd + extra
 
 
-def utc(t=None):
-    """A time (default now) as UTC ISO 8601, to the second."""
-    t = datetime.datetime.now(datetime.timezone.utc) if t is None else t
-    return t.astimezone(datetime.timezone.utc).replace(microsecond=0).isoformat()
-
-
 def started():
     """When a run starts, the machine's load averages then and its CPU count (kept in cmd.json and
     age-<drive>.json: the page's run notes)."""
-    try:
-        load = [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        load = None
-    return {"start_utc": utc(), "load": load, "cpus": os.cpu_count()}
+    return {"start_utc": provenance.utc(), "load": provenance.load_average(), "cpus": os.cpu_count()}
 
 
 def run(cmd, log):
@@ -407,7 +397,7 @@ def run_row(kind, name, path, w="", p="", host=""):
         load = c.get("load")
         return {"kind": kind, "name": name, "workload": w, "policy": p, "host_lba_writes": host,
                 "user_s": c["user_s"], "sys_s": c["sys_s"], "wall_s": wall, "peak_rss_mib": c["peak_rss_mb"],
-                "start_utc": utc(start), "end_utc": utc(end), "dated_by": by,
+                "start_utc": provenance.utc(start), "end_utc": provenance.utc(end), "dated_by": by,
                 "load_1min": load[0] if load else "", "cpus": c.get("cpus") or "", "cmd": portable(c["cmd"])}
     except (KeyError, ValueError, TypeError) as e:
         raise DataError(f"{path}: not a run record this script wrote ({type(e).__name__}: {e})")
@@ -453,7 +443,7 @@ def points_provenance(points, binary, commands):
     return {"commit": commit, "dirty": [], "ssdvp": f"ssdvp {version}",
             "binary": os.path.relpath(binary, ROOT) if binary.startswith(ROOT + os.sep) else binary,
             "binary_sha256": provenance.sha256(binary), "command": commands[0], "postprocess": commands[1],
-            "points": len(points), "written": utc(), "written_by": "scripts/haml_scale.py --csv"}
+            "points": len(points), "written": provenance.utc(), "written_by": "scripts/haml_scale.py --csv"}
 
 
 def data_files(workloads, policies, writes, split_s, binary, commands):

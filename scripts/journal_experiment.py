@@ -7,14 +7,18 @@ workload (fio random and sequential 4 KiB writes with fsync after each,
 Filebench fileserver and varmail) and each device-FTL arm (journal writes
 untagged: one write point; tagged with NVMe stream 1: their own frontier),
 then writes the results page, a CSV table and SVG bar charts (standard
-library only; one run at a time).
+library only; one run at a time). The hand-written findings appended to the page
+(scripts/journal_findings.md) get their figures from the rows (fill_findings),
+and the page fails to render when the rows contradict one of its CLAIMS.
 
     python3 scripts/journal_experiment.py [--bin build/platform/ssdvp] [--out out/journal] [--quick] [--reuse]
+    python3 scripts/journal_experiment.py --render docs/results/journal/results.csv [--page OUT]
 """
 import argparse
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -109,6 +113,180 @@ def read_rows(path):
         return v
     with open(path, newline="") as f:
         return [{k: num(v) for k, v in r.items()} for r in csv.DictReader(f)]
+
+
+EXT4_REAL = os.path.join(ROOT, "docs/results/journal_ext4_real")  # the data of journal_ext4_real.md, quoted at the end
+
+
+def keyed(rows, ext4_real=EXT4_REAL):
+    """The rows by (workload, arm), with journal_ext4_real.md's replays as ("ext4-real MODE", arm) and the model's
+    figures it compares with as ("model WORKLOAD", arm) when its data is there."""
+    by = {(r["workload"], r["arm"]): r for r in rows}
+    for name, key, prefix in (("results.csv", "mode", "ext4-real "), ("model.csv", "workload", "model ")):
+        path = os.path.join(ext4_real, name)
+        if os.path.exists(path):
+            by.update({(prefix + r[key], r["arm"]): r for r in read_rows(path)})
+    return by
+
+
+def pair(by, wl, arm, other, field):
+    """A workload's field in ARM and in OTHER; OTHER without a GC policy ("mixed") takes ARM's."""
+    if "/" in arm and "/" not in other:
+        other += arm[arm.index("/"):]
+    return by[(wl, arm)][field], by[(wl, other)][field]
+
+
+def change(by, *sel):
+    """ARM's relative change against OTHER (pair()'s arguments)."""
+    a, b = pair(by, *sel)
+    return a / b - 1
+
+
+def fill_findings(text, by):
+    """The findings with their figures filled in from the rows `by` (keyed()); an HTML comment is dropped.
+
+    {WL|ARM|FIELD|SPEC}         a row's field by a format spec; a spec ending in % prints x100 and " %" ("0.2 %")
+    {pct:WL|ARM|OTHER|FIELD}    ARM's change against OTHER ("mixed" for the mixed arm of ARM's GC policy), signed,
+                                whole percent, Unicode minus: "+2 %", "−15 %"; pct.1: one decimal ("−14.5 %")
+    {abs:...}, {abs.1:...}      its magnitude, where the sentence says the direction in words: "11 %"
+    {range:SEL;SEL...}          several changes, the one nearest zero first (the lowest if their signs differ):
+                                "−12..−27 %", once if both ends round equal; range.1: one decimal;
+                                SEL is WL,WL...|ARM,ARM...|OTHER|FIELD, every WL with every ARM
+    {table:WL|ARM|OTHER|FIELD}  a change as the results tables print it ("-4.6 %"), for figures quoted from them
+    WL "ext4-real MODE" and "model WL" are journal_ext4_real.md's rows (see keyed()). A figure whose row is absent
+    reads "(not in the data)"."""
+    def signed(c, digits):
+        return f"{100 * c:+.{digits}f}".replace("-", "−")
+
+    def one(m):
+        kind, digits, sel = m.group(1) or "", int(m.group(2) or 0), m.group(3)
+        p = sel.split("|")
+        try:
+            if kind == "range":
+                c = [change(by, wl, arm, other, f) for s in sel.split(";") for wls, arms, other, f in [s.split("|")]
+                     for wl in wls.split(",") for arm in arms.split(",")]
+                c.sort(key=abs if min(c) >= 0 or max(c) <= 0 else None)
+                lo, hi = signed(c[0], digits), signed(c[-1], digits)
+                return f"{lo} %" if lo == hi else f"{lo}..{hi} %"
+            if kind == "table" and len(p) == 4:
+                return pct(*pair(by, *p))
+            if kind and len(p) == 4:
+                c = signed(change(by, *p), digits)
+                return f"{c.lstrip('+−') if kind == 'abs' else c} %"
+            if not kind and len(p) == 4:
+                v = format(by[(p[0], p[1])][p[2]], p[3])
+                return v[:-1] + " %" if p[3].endswith("%") else v
+        except KeyError:
+            return "(not in the data)"
+        except ZeroDivisionError:
+            return "n/a"
+        raise ValueError(f"findings placeholder {m.group(0)}: see fill_findings() in scripts/journal_experiment.py")
+    text = re.sub(r"<!--.*?-->\n?", "", text, flags=re.S)
+    return re.sub(r"\{(?:(pct|abs|range|table)(?:\.(\d))?:)?([^{}]*)\}", one, text)
+
+
+FSYNC_HEAVY = ("fio-rand", "fio-seq", "varmail")
+GC = ("greedy", "cost-benefit")
+NOISE = 0.02  # a change within 2 % is "nothing" (the fileserver claim); a claimed direction needs more
+
+
+def sep(by, wl, gc, field):
+    """Separation's change under a GC policy: separated/GC against mixed/GC."""
+    return change(by, wl, "separated/" + gc, "mixed/" + gc, field)
+
+
+def up(c):
+    return c > NOISE
+
+
+def down(c):
+    return c < -NOISE
+
+
+def victims_per_write(r):
+    """GC victims per host write: (WAF - 1) / valid LBAs per victim."""
+    return (r["waf"] - 1) / r["victim_valid"]
+
+
+REAL = "ext4-real closed"
+# What scripts/journal_findings.md says in words, checked against keyed() rows at render time: (claim, predicate).
+# "Higher", "lower", "worse", "helps" mean a change beyond NOISE. A claim whose rows are absent is skipped.
+CLAIMS = [
+    ("under greedy GC separation makes WAF worse on every fsync-heavy workload (fio-rand, fio-seq, varmail)",
+     lambda by: all(up(sep(by, w, "greedy", "waf")) for w in FSYNC_HEAVY)),
+    ("under greedy GC separation lowers throughput (IOPS and MB/s) on every fsync-heavy workload",
+     lambda by: all(down(sep(by, w, "greedy", f)) for w in FSYNC_HEAVY for f in ("iops", "mbps"))),
+    ("under cost-benefit GC separation helps varmail: WAF and erases lower, though its fsync p99 grows",
+     lambda by: down(sep(by, "varmail", "cost-benefit", "waf")) and down(sep(by, "varmail", "cost-benefit", "erases"))
+     and up(sep(by, "varmail", "cost-benefit", "fsync_p99_us"))),
+    ("under cost-benefit GC separation lowers fio-seq's WAF a little (by less than varmail's)",
+     lambda by: sep(by, "varmail", "cost-benefit", "waf") < sep(by, "fio-seq", "cost-benefit", "waf") < -NOISE),
+    ("under cost-benefit GC separation does not help fio-rand (its WAF rises)",
+     lambda by: up(sep(by, "fio-rand", "cost-benefit", "waf"))),
+    ("under cost-benefit GC throughput (IOPS and MB/s) is still lower with separation on every fsync-heavy workload",
+     lambda by: all(down(sep(by, w, "cost-benefit", f)) for w in FSYNC_HEAVY for f in ("iops", "mbps"))),
+    ("separation changes nothing on fileserver: WAF, flash WAF, erases, IOPS and MB/s within 2 % under both policies",
+     lambda by: all(abs(sep(by, "fileserver", g, f)) <= NOISE for g in GC
+                    for f in ("waf", "flash_waf", "erases", "iops", "mbps"))),
+    ("fileserver never fsyncs and its journal is well under 1 % of the writes",
+     lambda by: all(by[("fileserver", a)]["fsyncs"] == 0 and by[("fileserver", a)]["journal_share"] < 0.01
+                    for a in ARMS)),
+    ("the fsync tail moves both ways: separation lowers fsync p99 on fio-rand under greedy and raises it in the "
+     "other fio cases (fio-rand under cost-benefit, fio-seq under both) and on varmail under both",
+     lambda by: down(sep(by, "fio-rand", "greedy", "fsync_p99_us")) and all(
+         up(sep(by, w, g, "fsync_p99_us")) for w, g in [("fio-rand", "cost-benefit")] +
+         [(w, g) for w in ("fio-seq", "varmail") for g in GC])),
+    ("with an fsync after every 16 writes there are far fewer flushes (under half of fio-rand's, every arm)",
+     lambda by: all(by[("fio-rand-fsync16", a)]["flushes"] < by[("fio-rand", a)]["flushes"] / 2 for a in ARMS)),
+    ("with an fsync after every 16 writes separation under greedy lowers WAF and raises IOPS, and under "
+     "cost-benefit raises WAF",
+     lambda by: down(sep(by, "fio-rand-fsync16", "greedy", "waf")) and up(sep(by, "fio-rand-fsync16", "greedy", "iops"))
+     and up(sep(by, "fio-rand-fsync16", "cost-benefit", "waf"))),
+    ("with a 64 MiB journal varmail's cost-benefit gain (WAF lower) becomes a loss (WAF higher)",
+     lambda by: down(sep(by, "varmail", "cost-benefit", "waf")) and up(sep(by, "varmail-j64", "cost-benefit", "waf"))),
+    ("no combination comes near the seed's WAF −33 % with I/O +46 %: none has WAF at most −16.5 % with IOPS at "
+     "least +23 % (half the seed's)",
+     lambda by: not any(sep(by, w, g, "waf") <= -0.165 and sep(by, w, g, "iops") >= 0.23
+                        for w in WORKLOADS for g in GC if (w, "separated/" + g) in by and (w, "mixed/" + g) in by)),
+    ("the padded LBAs more than double with separation on fio (fio-rand, fio-seq, both GC policies)",
+     lambda by: all(sep(by, w, g, "pad_lbas") > 1 for w in ("fio-rand", "fio-seq") for g in GC)),
+    ("the flash WAF is higher with separation on fio (fio-rand, fio-seq, both GC policies)",
+     lambda by: all(up(sep(by, w, g, "flash_waf")) for w in ("fio-rand", "fio-seq") for g in GC)),
+    ("under greedy GC the separated arm collects more victims per host write and moves more valid LBAs per victim "
+     "on fio-seq and varmail",
+     lambda by: all(up(victims_per_write(by[(w, "separated/greedy")]) / victims_per_write(by[(w, "mixed/greedy")]) - 1)
+                    and up(sep(by, w, "greedy", "victim_valid")) for w in ("fio-seq", "varmail"))),
+    ("under greedy GC on fio-rand the separated arm moves fewer valid LBAs per victim but pads more",
+     lambda by: down(sep(by, "fio-rand", "greedy", "victim_valid")) and up(sep(by, "fio-rand", "greedy", "pad_lbas"))),
+    ("in the mixed arms the journal is 70..80 % of the writes on the fsync-heavy workloads",
+     lambda by: all(0.70 <= by[(w, "mixed/" + g)]["journal_share"] <= 0.80 for w in FSYNC_HEAVY for g in GC)),
+    ("on the real trace (journal_ext4_real.md, closed loop, greedy) device separation costs what the model's did: "
+     "WAF higher, IOPS lower (the model: fio-rand, varmail)",
+     lambda by: all(up(change(by, k, "device separated", "device mixed", "waf")) and
+                    down(change(by, k, "device separated", "device mixed", "iops"))
+                    for k in (REAL, "model fio-rand", "model varmail"))),
+    ("on the real trace the host FTL's separated arm lowers WAF against pblk, by less than the model's did on "
+     "fio-rand and varmail",
+     lambda by: all(change(by, k, "host separated", "host mixed (pblk)", "waf") <
+                    change(by, REAL, "host separated", "host mixed (pblk)", "waf") < -NOISE
+                    for k in ("model fio-rand", "model varmail"))),
+    ("on the real trace the journal on its own write point adds GC work (GC moves) on top of what giving GC its own "
+     "write point saves (WAF against pblk)",
+     lambda by: up(change(by, REAL, "host separated", "host mixed (GC on its own)", "gc_moves")) and
+     down(change(by, REAL, "host mixed (GC on its own)", "host mixed (pblk)", "waf"))),
+]
+
+
+def false_claims(by):
+    """The claims of CLAIMS that the rows contradict, and those skipped (their rows absent, or a zero to divide by)."""
+    false, skipped = [], []
+    for text, holds in CLAIMS:
+        try:
+            if not holds(by):
+                false.append(text)
+        except (KeyError, ZeroDivisionError):
+            skipped.append(text)
+    return false, skipped
 
 
 def keep_data(rows, figs, render, binary, cmd, t0):
@@ -241,15 +419,26 @@ def main():
         svg_bars(os.path.join(figs, f"{name}.svg"), title, groups, series,
                  {(r["workload"], r["arm"]): r[key] for r in rows}, unit)
     L = page(rows, cmd, a.quick)
+    by = keyed(rows)
     if os.path.exists(a.notes):
         with open(a.notes) as f:
-            L.append(f.read().rstrip("\n"))
+            L.append(fill_findings(f.read(), by).rstrip("\n"))
     L += ["", prov_mod.section(prov, cmd if not prov else None).rstrip("\n")]
     with open(a.page, "w") as f:
         f.write("\n".join(L) + "\n")
     bad = [r for r in rows if r["mismatches"]]
     if bad:
         sys.exit(f"integrity mismatches in {len(bad)} runs")
+    false, skipped = false_claims(by)
+    for c in skipped:
+        print(f"claim not checked (its rows are absent or zero): {c}", file=sys.stderr)
+    if false:
+        msg = (f"{a.page}: the data no longer bears out these claims of {os.path.relpath(a.notes, ROOT)}; rewrite "
+               "it (and CLAIMS in scripts/journal_experiment.py):\n" + "\n".join(f"  - {c}" for c in false))
+        if a.quick:  # a smoke run's short runs are not what the findings describe
+            print("warning: " + msg, file=sys.stderr)
+        else:
+            sys.exit(msg)
 
 
 if __name__ == "__main__":

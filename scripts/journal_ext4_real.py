@@ -169,14 +169,17 @@ def main():
     with open(os.path.join(data, "trace.json")) as f:
         ts = json.load(f)
     model = {(r["workload"], r["arm"]): r for r in read_results(os.path.join(data, "model.csv"))}
+    jpath = os.path.join(os.path.dirname(os.path.abspath(data)), "journal", "results.csv")  # journal.md's data
+    journal = {(r["workload"], r["arm"]): r for r in read_results(jpath)} if os.path.exists(jpath) else {}
     page = os.path.abspath(a.page)
-    write_lines(page, page_lines(page, res, ts, model), data, COMMAND)
+    write_lines(page, page_lines(page, res, ts, model, journal), data, COMMAND)
 
 
-def fill_findings(text, res, ts, model):
+def fill_findings(text, res, ts, model, journal=None):
     """{mode|arm|field}: a figure of the table; {pct:mode|arm|other arm|field}: the change from the other arm
     (pad_per_flush is padded LBAs per flush); {trace|field}: the recording's journal_share (percent);
-    {model:arm|other arm|workload|field}: the model's change (model.csv: journal_host_ftl_timed's data)."""
+    {model:arm|other arm|workload|field}: the model's change (model.csv: journal_host_ftl_timed's data);
+    {journal:workload|arm|pad_per_flush}: padded LBAs per flush on journal.md's page (its results.csv)."""
     def val(mode, arm, f):
         r = res[(mode, arm)]
         return r["pad"] / r["flushes"] if f == "pad_per_flush" else r[f]
@@ -191,15 +194,19 @@ def fill_findings(text, res, ts, model):
             if (wl, x) not in model or (wl, y) not in model:
                 return "(no such arm in the model)"
             return pct(model[(wl, x)][f], model[(wl, y)][f])
+        if g.startswith("journal:"):
+            wl, arm, _ = g[8:].split("|")
+            r = (journal or {}).get((wl, arm))
+            return f"{r['pad_lbas'] / r['flushes']:.2f}" if r else "(not in journal.md's data)"
         p = g.split("|")
         if p[0] == "trace":
             return f"{100 * ts[p[1]]:.1f} %" if p[1] == "journal_share" else f"{ts[p[1]]:.2f}"
         v = val(*p)
         return f"{v:.3f}" if isinstance(v, float) and v < 10 else f"{v:.0f}"
-    return re.sub(r"\{((?:pct|model|trace|closed|open)[^{}]*)\}", one, text)
+    return re.sub(r"\{((?:pct|model|trace|journal|closed|open)[^{}]*)\}", one, text)
 
 
-def page_lines(page, res, ts, model):
+def page_lines(page, res, ts, model, journal=None):
     """The page's lines (its provenance section is write_lines'); its figures drawn beside it."""
     figs = os.path.join(os.path.dirname(page), PAGE)
     os.makedirs(figs, exist_ok=True)
@@ -276,7 +283,7 @@ def page_lines(page, res, ts, model):
           "![flush p99](journal_ext4_real/flush_p99.svg)", ""]
     findings = os.path.join(ROOT, "scripts/journal_ext4_real_findings.md")
     if os.path.exists(findings):
-        L += [fill_findings(open(findings).read(), res, ts, model)]
+        L += [fill_findings(open(findings).read(), res, ts, model, journal)]
     return L
 
 

@@ -14,20 +14,12 @@ from concurrent.futures import ThreadPoolExecutor
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-# The iss-mode tests' drive and quiet workload (testbench/platform/iss_drive.h's kIssQuiet): 4,000 uniform
-# requests at 20 per second on a 224 MiB drive; the dftl and reliability pages run it.
-ISS_QUIET_YAML = """flash: {channels: 4, dies_per_channel: 2, blocks_per_plane: 64, pages_per_block: 64, page_size: 8KiB}
-nvme: {namespace_size: 224MiB}
-dram: {size: 32MiB}
-ftl:
-  gc: {policy: greedy, threshold_blocks: 8, reserve_blocks: 4}
-  buffers: {write_pages: 64, read_pages: 32, gc_pages: 32}
-precondition: {fill: 1.0, random_drive_writes: 0.5}
-log: {level: warn}
-workload:
-  source: synthetic
-  synthetic: {pattern: uniform, requests: 4000, io_size: 4KiB, read_fraction: 0.3, seed: 3, iops: 20}
-"""
+# The iss-mode tests' drive and quiet workload (testbench/platform/iss_quiet.yaml, which iss_drive.h
+# reads for them): 4,000 uniform requests at 20 per second on a 224 MiB drive; the dftl and reliability
+# pages run it.
+with open(os.path.join(ROOT, "testbench", "platform", "iss_quiet.yaml")) as _f:
+    ISS_QUIET_YAML = _f.read()
+
 
 def ssdvp_run(build, config, out, name, sets, quiet=False):
     """The command line of one point: `ssdvp run -c config -o out/name --set s ...` (paths from the root)."""

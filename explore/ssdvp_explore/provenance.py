@@ -64,20 +64,29 @@ def changed_files(root: Path | str, skip: list[str] = ()) -> list[str]:
     return out
 
 
+def utc(t: datetime.datetime | None = None) -> str:
+    """A time (default now) as UTC ISO 8601, to the second."""
+    t = datetime.datetime.now(datetime.timezone.utc) if t is None else t
+    return t.astimezone(datetime.timezone.utc).replace(microsecond=0).isoformat()
+
+
+def load_average() -> list[float] | None:
+    """The machine's 1, 5 and 15 minute load averages now (None where the system has none)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return None
+
+
 def collect(binary: Path | str | None, command: str, root: Path | str, skip: list[str] = (),
             wall_s: float | None = None) -> dict:
     """The provenance of data made now, from ``binary`` in the tree at ``root``.
     ``skip``: path prefixes (the pages being written) left out of the dirty check."""
-    try:
-        load = [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        load = None
     prov = {"commit": git(root, "rev-parse", "HEAD"), "dirty": changed_files(root, skip),
             "binary": str(binary) if binary else None,
             "ssdvp": binary_version(binary) if binary else None,
             "binary_sha256": sha256(binary) if binary else None, "command": command,
-            "date": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
-            "load": load, "cpus": os.cpu_count()}
+            "date": utc(), "load": load_average(), "cpus": os.cpu_count()}
     if wall_s is not None:
         prov["wall_s"] = round(wall_s, 1)
     return prov

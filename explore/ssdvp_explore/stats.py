@@ -42,3 +42,10 @@ def fmt_ci(xs, fmt: str = ".1f") -> str:
         return ""
     m, h = mean_ci(v)
     return format(m, fmt) + (" ± " + format(h, fmt.replace("+", "")) if len(v) > 1 else "")
+
+
+def paired_change(new, base) -> list[float]:
+    """Per key both hold (a seed, a drive history): new's value over base's, in %. `new` and `base` are mappings
+    (a dict, or a pandas Series indexed by seed); keys whose base is 0 or either value NaN are left out."""
+    return [100 * (new[k] / base[k] - 1) for k in base.keys()
+            if k in new.keys() and base[k] and base[k] == base[k] and new[k] == new[k]]

@@ -10,8 +10,8 @@
 // event once per distinct wake time instead, so the waits in between add
 // nothing to the queue; the thread wakes at the same times as with wait(t, e).
 //
-//   timer.arm(wake_ps, now_ps);
-//   wait(timer.event() | msi_event);
+//   timer.arm(wake_ps, now_ps);              // UINT64_MAX: no time, the event alone
+//   wait(list);  // timer.event() | msi_event, the list built once
 #pragma once
 
 #include <systemc>
@@ -25,25 +25,22 @@ class WakeTimer {
   explicit WakeTimer(const char* name) : ev_(name) {}
 
   // The event fires at wake_ps (absolute, ps; at or before now_ps: in the
-  // next delta cycle), notified again only when the time differs from the
-  // one it is armed for.
+  // next delta cycle; kNever: not at all), notified again only when the time
+  // differs from the one it is armed for.
   void arm(uint64_t wake_ps, uint64_t now_ps) {
     if (wake_ps == armed_ps_ && wake_ps > now_ps) return;
     ev_.cancel();  // sc_event::notify alone would keep the earlier of the two
-    ev_.notify(sc_core::sc_time::from_value(wake_ps > now_ps ? wake_ps - now_ps : 0));
     armed_ps_ = wake_ps;
+    if (wake_ps != kNever) ev_.notify(sc_core::sc_time::from_value(wake_ps > now_ps ? wake_ps - now_ps : 0));
   }
-  // Not armed any more (a wait without a time).
-  void disarm() {
-    ev_.cancel();
-    armed_ps_ = kNone;
-  }
+  void disarm() { arm(kNever, 0); }
   const sc_core::sc_event& event() const { return ev_; }
 
+  static constexpr uint64_t kNever = UINT64_MAX;
+
  private:
-  static constexpr uint64_t kNone = UINT64_MAX;
   sc_core::sc_event ev_;
-  uint64_t armed_ps_ = kNone;
+  uint64_t armed_ps_ = kNever;
 };
 
 }  // namespace ssdvp

@@ -14,6 +14,15 @@
 
 namespace ssdvp {
 
+// What a Wire calls on every change of its value (see Wire::listen).
+class WireListener {
+ public:
+  virtual void wire_changed() = 0;  // the Wire's new value is already readable
+
+ protected:
+  ~WireListener() = default;
+};
+
 class Wire : public sc_core::sc_signal<bool> {
  public:
   Wire() : sc_core::sc_signal<bool>(sc_core::sc_gen_unique_name("wire")) {}
@@ -23,10 +32,19 @@ class Wire : public sc_core::sc_signal<bool> {
     m_new_val = v;
     if (v == m_cur_val) return;
     m_cur_val = v;
+    if (listener_) listener_->wire_changed();
     if (m_change_event_p) m_change_event_p->notify();
     sc_core::sc_event* edge = v ? m_posedge_event_p : m_negedge_event_p;
     if (edge) edge->notify();
   }
+
+  // `l->wire_changed()` on every change from now on (one listener; a second
+  // call replaces the first, nullptr removes it).
+  void listen(WireListener* l) { listener_ = l; }
+  WireListener* listener() const { return listener_; }
+
+ private:
+  WireListener* listener_ = nullptr;
 };
 
 }  // namespace ssdvp

@@ -274,7 +274,9 @@ void CpuIss::set_functional(bool on) {
   functional_ = on;
 }
 
-void CpuIss::sync() { qk_.sync(); }
+void CpuIss::sync() {
+  if (qk_.sync()) ++stats_.syncs;
+}
 
 void CpuIss::mark(enum fw_op op, uint32_t count) {
   const uint64_t now = retired_now();

@@ -124,12 +124,13 @@ class CpuIss : public sc_core::sc_module {
     uint64_t instructions = 0;             // timed mode
     uint64_t functional_instructions = 0;  // functional mode and calls
     uint64_t mmio_reads = 0, mmio_writes = 0;
-    uint64_t interrupts = 0;                              // traps injected
-    uint64_t waits = 0;                                   // SYSCTL.WFI
-    uint64_t idle_ps = 0;                                 // time waiting for an interrupt
-    uint64_t compute_ps = 0;                              // time of retired instructions (timed mode)
-    uint64_t bus_ps = 0;                                  // time added by device accesses
-    std::array<uint64_t, FW_OP_COUNT> ops{};              // firmware operations marked (both modes)
+    uint64_t interrupts = 0;                  // traps injected
+    uint64_t syncs = 0;                       // timed waits for the local offset (after each slice, before idling)
+    uint64_t waits = 0;                       // SYSCTL.WFI
+    uint64_t idle_ps = 0;                     // time waiting for an interrupt
+    uint64_t compute_ps = 0;                  // time of retired instructions (timed mode)
+    uint64_t bus_ps = 0;                      // time added by device accesses
+    std::array<uint64_t, FW_OP_COUNT> ops{};  // firmware operations marked (both modes)
     std::array<uint64_t, FW_OP_COUNT> op_instructions{};  // instructions attributed to each
   };
   const Stats& stats() const { return stats_; }

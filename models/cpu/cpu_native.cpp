@@ -92,7 +92,7 @@ void CpuNative::power_cycle(std::function<void()> entry) {
 }
 
 void CpuNative::sync() {
-  if (!functional_) qk_.sync();
+  if (!functional_ && qk_.sync()) ++stats_.syncs;
 }
 
 uint32_t CpuNative::access(bool write, uint32_t addr, uint32_t value) {

@@ -71,6 +71,7 @@ class CpuNative : public sc_core::sc_module {
     uint64_t bus_ps = 0;      // time in register accesses
     uint64_t bus_errors = 0;  // accesses answered with a TLM error (firmware bugs)
     uint64_t wakeups = 0;
+    uint64_t syncs = 0;                       // timed waits that waited the local offset off (cpu.quantum, idle)
     std::array<uint64_t, FW_OP_COUNT> ops{};  // operations charged, per kind
   };
   const Stats& stats() const { return stats_; }

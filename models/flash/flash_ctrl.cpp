@@ -421,6 +421,7 @@ void FlashCtrl::schedule_poke(uint64_t time) {
 }
 
 void FlashCtrl::completion_method() {
+  ++n_completion_runs_;
   const uint64_t now = sc_core::sc_time_stamp().value();
   if (now >= wake_at_) wake_at_ = UINT64_MAX;  // the scheduled wake-up is this one
   if (now >= poke_at_) poke_at_ = UINT64_MAX;

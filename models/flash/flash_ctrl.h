@@ -76,9 +76,10 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   uint64_t reads() const { return n_read_; }
   uint64_t programs() const { return n_program_; }
   uint64_t erases() const { return n_erase_; }
-  uint64_t suspends() const { return n_suspend_; }           // program/erase suspensions (flash.suspend.*)
-  uint64_t read_bypasses() const { return n_bypass_; }       // reads that overtook a queued program/erase
-  uint64_t gc_preemptions() const { return n_gc_preempt_; }  // host operations that went ahead of a queued GC one
+  uint64_t suspends() const { return n_suspend_; }                 // program/erase suspensions (flash.suspend.*)
+  uint64_t completion_runs() const { return n_completion_runs_; }  // activations of completion_method
+  uint64_t read_bypasses() const { return n_bypass_; }             // reads that overtook a queued program/erase
+  uint64_t gc_preemptions() const { return n_gc_preempt_; }        // host operations that went ahead of a queued GC one
   // CTRL.HOLD_GC (flash_hold.cpp): holds started, host operations that waited
   // for one to end, and their summed wait (ps, from arrival to the hold's end)
   uint64_t gc_holds() const { return hold_.holds; }
@@ -305,6 +306,7 @@ class FlashCtrl : public BusDevice {  // regs: FLASH registers
   Sched sched_;
   PageTypes cell_;
   uint64_t n_suspend_ = 0, n_bypass_ = 0, n_gc_preempt_ = 0;
+  uint64_t n_completion_runs_ = 0;
   std::vector<size_t> cal_head_;  // per channel: first interval that may still matter
 
   DueQueue<Pending> due_;          // completions by due time (common/due_queue.h)

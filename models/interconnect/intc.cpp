@@ -7,17 +7,40 @@ Intc::Intc(sc_core::sc_module_name nm, Config& cfg) : BusDevice(nm, cfg, "INTC",
   bank_.on_read(INTC_PENDING, [this] { return read_pending(); });
   bank_.on_write(INTC_ENABLE, [this](uint32_t v) { write_enable(v); });
   bank_.on_write(INTC_TIMER_HI, [this](uint32_t v) { write_timer_hi(v); });
-  SC_METHOD(update);
-  for (auto& in : irq_in) sensitive << in;
-  sensitive << enable_changed_ << timer_due_;
+}
+
+void Intc::end_of_elaboration() {
+  BusDevice::end_of_elaboration();
+  // The output's one process: ENABLE writes, the timer and the inputs that are
+  // not Wires wake it; a Wire calls wire_changed() instead.
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  opts.set_sensitivity(&enable_changed_);
+  opts.set_sensitivity(&timer_due_);
+  for (unsigned i = 0; i < IRQ_INPUTS; ++i) {
+    auto* in = dynamic_cast<sc_core::sc_signal_in_if<bool>*>(irq_in[i].get_interface());
+    if (!in) continue;
+    inputs_[n_inputs_++] = {in, i};
+    auto* w = dynamic_cast<Wire*>(in);
+    if (w && !w->listener())  // a Wire already listened to (bound to two inputs) wakes the method
+      w->listen(this);
+    else
+      opts.set_sensitivity(&in->value_changed_event());
+  }
+  sc_core::sc_spawn([this] { update(); }, "update", &opts);
+}
+
+void Intc::wire_changed() {
+  ++direct_updates_;
+  irq_out.write((pending() & enabled()) != 0);
 }
 
 bool Intc::timer_line() const { return timer_armed_ && sc_core::sc_time_stamp().value() >= timer_ps_; }
 
 uint32_t Intc::pending() const {
   uint32_t p = 0;
-  for (unsigned i = 0; i < IRQ_INPUTS; ++i)
-    if (irq_in[i].get_interface() && irq_in[i].read()) p |= 1u << i;
+  for (unsigned k = 0; k < n_inputs_; ++k)
+    if (inputs_[k].in->read()) p |= 1u << inputs_[k].line;
   if (timer_line()) p |= 1u << IRQ_TIMER;
   return p;
 }
@@ -43,6 +66,9 @@ void Intc::write_timer_hi(uint32_t v) {
   enable_changed_.notify(sc_core::SC_ZERO_TIME);  // a disarmed line falls
 }
 
-void Intc::update() { irq_out.write((pending() & enabled()) != 0); }
+void Intc::update() {
+  ++update_runs_;
+  irq_out.write((pending() & enabled()) != 0);
+}
 
 }  // namespace ssdvp

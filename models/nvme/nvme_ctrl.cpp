@@ -509,6 +509,7 @@ void NvmeCtrl::post_completion(uint16_t qid, nvme_cqe cqe) {
 }
 
 void NvmeCtrl::publish_method() {
+  ++stats_.publish_runs;
   const uint64_t now = now_ps();
   bool irq_change = false;
   while (!events_.empty() && events_.next_time() <= now) {
@@ -539,6 +540,7 @@ void NvmeCtrl::publish_method() {
 }
 
 void NvmeCtrl::irq_method() {
+  ++stats_.irq_runs;
   irq_cmd.write(cmd_.ok && cmd_visible_tail_ != cmd_.head);
   irq_done.write(done_.ok && done_.tail != done_.head);
 }

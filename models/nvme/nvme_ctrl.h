@@ -89,7 +89,8 @@ class NvmeCtrl : public BusDevice {  // regs: NVME registers (firmware)
     uint64_t aborted_sq_deletion = 0;       // commands completed with 08h by delete_io_queue
     uint64_t bytes_h2d = 0, bytes_d2h = 0;  // modelled bytes over the link
     uint64_t link_busy_up_ps = 0, link_busy_down_ps = 0;
-    uint64_t msis = 0;  // interrupts sent (MSI writes); fewer than completions with coalescing
+    uint64_t msis = 0;                        // interrupts sent (MSI writes); fewer than completions with coalescing
+    uint64_t publish_runs = 0, irq_runs = 0;  // activations of publish_method and irq_method (kernel events)
   };
   const Stats& stats() const { return stats_; }
   uint32_t lba_size() const { return lba_size_; }

@@ -167,11 +167,10 @@ ArrayController::ArrayController(sc_core::sc_module_name nm, const ArrayParams& 
     if (!port->io.create(*port->nvme) || !port->adm.create(*port->nvme))
       throw std::runtime_error(std::string(name()) + ": could not create the queues of device " + std::to_string(d));
     any_msi_ |= m.msi_event();
-    any_msi_wake_ |= m.msi_event();
     devtok_.emplace_back(dev.soc().logical_lbas(), SSDVP_TOKEN_DEALLOCATED);
     ports_.push_back(std::move(port));
   }
-  any_msi_wake_ |= wake_.event();
+  any_msi_ |= wake_.event();
   SC_THREAD(run);
   SC_METHOD(refill);
   sensitive << refill_ev_;
@@ -1019,13 +1018,9 @@ void ArrayController::wait_for_work(bool have_next, const host::IoRequest& io, b
   if (rebuilding && !rebuild_busy_) wake = std::min(wake, next_rebuild_);
   if (have_next && !pacer.closed_loop()) wake = std::min(wake, t0_ + io.time_ps);
   if (pacer.stall_ps() && !reqs_.empty()) wake = std::min(wake, pacer.stall_at());
-  if (wake == UINT64_MAX) {
-    wake_.disarm();
-    wait(any_msi_);
-  } else if (wake > now) {
-    wake_.arm(wake, now);  // not a timed wait: no dead kernel entry per I/O (wake_timer.h)
-    wait(any_msi_wake_);
-  }
+  if (wake <= now) return;
+  wake_.arm(wake, now);  // not a timed wait: no dead kernel entry per I/O (wake_timer.h)
+  wait(any_msi_);
 }
 
 // ---- summary ---------------------------------------------------------------------------------

@@ -242,7 +242,7 @@ class ArrayController : public sc_core::sc_module {
   Timeline* timeline_ = nullptr;
   std::vector<int> gc_track_, window_track_;  // per device, on timeline_
   sc_core::sc_event start_ev_, refill_ev_, refilled_ev_;
-  sc_core::sc_event_or_list any_msi_, any_msi_wake_;  // every device's MSI; the same or wake_
+  sc_core::sc_event_or_list any_msi_;  // every device's MSI and wake_
   WakeTimer wake_{"wake"};  // wait_for_work's next window change, sample, failure, rebuild step, arrival or stall limit
   RequestPrefetch prefetch_;
   std::exception_ptr error_;

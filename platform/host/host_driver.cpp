@@ -63,6 +63,8 @@ HostDriver::HostDriver(sc_core::sc_module_name nm, Config& cfg, HostMemory& mem,
   const uint64_t buf_bytes = std::max<uint64_t>(uint64_t(max_transfer_) * 4, sizeof(nvme_dsm_range));
   for (auto& s : slots_) s.buf = mem_.alloc(buf_bytes);
   io_q_ = NvmeQueuePair(mem_, bells_, hq_.qid, qd_ + 1);  // one entry always empty
+  wait_list_ |= wake_.event();
+  wait_list_ |= mem_.msi_event(hq_.qid);
   if (hq_.create && !io_q_.create(nvme_))
     throw std::runtime_error(std::string(name()) + ": could not create the I/O queue");
   SC_THREAD(run);
@@ -410,6 +412,7 @@ void HostDriver::replay() {
     issue_waiting(now);
     if (submit_ps_ && res_.commands > charged_commands_) {  // host software time before the doorbell
       wait(ps(submit_ps_ * (res_.commands - charged_commands_)));
+      ++thread_wakeups_;
       charged_commands_ = res_.commands;
     }
     io_q_.ring_sq();
@@ -495,27 +498,12 @@ void HostDriver::wait_for_work(const Arrivals& a, uint64_t now) {
     return;
   }
   if (wake <= now) return;
-  // Its CQ's vector (IV = qid), or the wake time (wake_timer.h: not a timed
+  // Its CQ's vector (IV = qid) or the wake time (wake_timer.h: not a timed
   // wait, which would leave a dead kernel entry per I/O until the next sample).
-  if (wake == UINT64_MAX)
-    wake_.disarm();
-  else
-    wake_.arm(wake, now);
-  wait(wait_list());
+  wake_.arm(wake, now);
+  wait(wait_list_);
+  ++thread_wakeups_;
   msis_seen_ = mem_.msis(hq_.qid);
-}
-
-// What wait_for_work waits on, built once (a list made per wait costs an
-// allocation) and again if the live source changed.
-const sc_core::sc_event_or_list& HostDriver::wait_list() {
-  if (!wait_list_ || wait_list_src_ != live_src_) {
-    wait_list_.emplace();
-    *wait_list_ |= wake_.event();
-    *wait_list_ |= mem_.msi_event(hq_.qid);
-    if (live_src_) *wait_list_ |= live_src_->arrival();
-    wait_list_src_ = live_src_;
-  }
-  return *wait_list_;
 }
 
 // Completion handling after a wait: completions, the time series, the stall

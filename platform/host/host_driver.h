@@ -21,7 +21,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -112,6 +111,8 @@ class HostDriver : public sc_core::sc_module {
   HostDriver(sc_core::sc_module_name name, Config& cfg, HostMemory& mem, NvmeCtrl& nvme, Scoreboard& sb,
              uint32_t lba_size, uint32_t max_transfer_lbas, const HostQueue& queue = HostQueue());
   const HostQueue& queue() const { return hq_; }
+  // Its thread's resumptions after waiting (completions, arrivals, samples, submission time).
+  uint64_t thread_wakeups() const { return thread_wakeups_; }
   // Its I/O queue pair (nvme_queue_pair.h): qid hq_.qid, queue_depth() + 1 entries.
   const NvmeQueuePair& queue_pair() const { return io_q_; }
   // Runs in the driver's thread when it starts, before replay (flows.cpp:
@@ -166,6 +167,7 @@ class HostDriver : public sc_core::sc_module {
   // With feed and layers (the run's workload chain around feed), each live
   // request passes through the layers, which may tag it (streams).
   void set_live(LiveSource* s, LiveFeed* feed = nullptr, host::Workload* layers = nullptr) {
+    if (s && s != live_src_) wait_list_ |= s->arrival();
     live_src_ = s;
     live_feed_ = feed;
     live_layers_ = layers;
@@ -279,10 +281,11 @@ class HostDriver : public sc_core::sc_module {
   uint64_t submit_ps_;
   double fua_fraction_ = 0, fua_acc_ = 0;  // host.fua_fraction: FUA on that share of write commands
   uint64_t msis_seen_ = 0;                 // the CQ vector's MSIs when the thread last waited (an MSI is latched)
-  WakeTimer wake_{"wake"};                 // wait_for_work's next arrival, sample or stop time
-  std::optional<sc_core::sc_event_or_list> wait_list_;  // wake_, the CQ's vector (IV = qid), live arrivals
-  const LiveSource* wait_list_src_ = nullptr;
-  const sc_core::sc_event_or_list& wait_list();
+  uint64_t thread_wakeups_ = 0;
+  WakeTimer wake_{"wake"};  // wait_for_work's next arrival, sample or stop time
+  // What wait_for_work waits on, built once (a list made per wait costs an
+  // allocation): wake_, the CQ's vector (IV = qid), a live source's arrivals.
+  sc_core::sc_event_or_list wait_list_;
 
   Doorbells bells_{pcie};  // the I/O and admin queues' doorbells
   NvmeQueuePair io_q_;

@@ -143,6 +143,7 @@ void Simulation::start_host_ftl() {
   host_->set_before_replay([this] {
     run_->host_ftl->start_timed([this] { precondition(); });
     device_->start(run_->host_ftl->stats().free_blocks);  // the free pool is the host FTL's
+    at_start_activations_ = activation_counts();          // its timed preconditioning left out
   });
 }
 
@@ -204,6 +205,7 @@ void Simulation::begin_timed() {
     at_start_ = fw.stats();
     at_start_gc_active_ns_ = fw.gc_active_ns(fw.firmware_time_ns());
     at_start_usage_ = fw.usage();
+    at_start_activations_ = activation_counts();
     device_ = std::make_unique<DeviceState>(*soc_);
     device_->start(at_start_.free_blocks);
   }
@@ -347,7 +349,38 @@ nlohmann::json Simulation::summary_run(const SummaryInput& x, double wall_s) con
           {"peak_rss_mb", peak_rss_mb()},
           {"finished", host_finished()},
           {"delta_cycles", uint64_t(sc_core::sc_delta_count())},
+          {"activations", activations(x)},
           {"time_limited", x.h.time_limited}};
+}
+
+// The models' own process activations since the timed replay began, stage
+// by stage (docs/outputs.md): where the kernel's events go, without a
+// profiler. A preconditioning that runs timed (the host FTL's) is left out.
+nlohmann::json Simulation::activation_counts() const {
+  uint64_t host = host_->thread_wakeups();
+  for (size_t i = 1; run_->flows && i < run_->flows->size(); ++i) host += run_->flows->driver(i).thread_wakeups();
+  const Controller::Usage u = soc_->cpu().usage();
+  const auto& n = soc_->nvme.stats();
+  return {{"host_thread", host},
+          {"nvme_publish", n.publish_runs},
+          {"nvme_irq", n.irq_runs},
+          {"intc", soc_->intc.update_runs()},
+          {"firmware_wakeups", u.wakeups},
+          {"firmware_syncs", u.syncs},
+          {"flash_completions", soc_->flash.completion_runs()}};
+}
+
+nlohmann::json Simulation::activations(const SummaryInput& x) const {
+  nlohmann::json j = activation_counts();
+  uint64_t total = 0;
+  for (auto& [k, v] : j.items()) {
+    const uint64_t at_start = at_start_activations_.contains(k) ? at_start_activations_[k].get<uint64_t>() : 0;
+    v = v.get<uint64_t>() - at_start;
+    total += v.get<uint64_t>();
+  }
+  j["total"] = total;
+  j["per_host_io"] = x.h.requests ? double(total) / double(x.h.requests) : 0.0;
+  return j;
 }
 
 }  // namespace ssdvp

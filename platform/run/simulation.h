@@ -97,6 +97,8 @@ class Simulation {
   nlohmann::json summarize(double wall_s) const;
   // summarize()'s sections every run has are in run_summary.h; this one needs the run itself.
   nlohmann::json summary_run(const SummaryInput& x, double wall_s) const;
+  nlohmann::json activations(const SummaryInput& x) const;
+  nlohmann::json activation_counts() const;
   // The features built into this run (run_component.h), and the summary
   // sections they contribute (computed at the end).
   std::vector<std::pair<std::string, SummaryFn>> contributions_;
@@ -121,6 +123,7 @@ class Simulation {
   ftl_stats cut_carry_{};  // power.cuts: what the firmware's counters lost at the cuts (cut_counters.h)
   uint64_t at_start_gc_active_ns_ = 0;
   Controller::Usage at_start_usage_{};
+  nlohmann::json at_start_activations_;  // activation_counts() when the timed replay began
   RunKeys keys_;  // plan_.keys, with what the run itself adds (the file-level host's layout requests)
   const HostResults& host_results() const;
   bool host_finished() const;

@@ -127,6 +127,7 @@ class NativeController : public Controller {
     const auto& s = cpu_.stats();
     Usage u = time_usage(s);
     u.wakeups = s.wakeups;
+    u.syncs = s.syncs;
     u.bus_errors = s.bus_errors;
     for (int op = 0; op < FW_OP_COUNT; ++op)
       u.op_ps[op] = s.ops[op] * cpu_.cost_cycles(static_cast<enum fw_op>(op)) * cpu_.cycle_ps();
@@ -312,6 +313,7 @@ class IssController : public Controller {
     const auto& s = cpu_.stats();
     Usage u = time_usage(s);
     u.wakeups = s.waits;
+    u.syncs = s.syncs;
     u.instructions = s.instructions;
     u.mmio_reads = s.mmio_reads;
     u.mmio_writes = s.mmio_writes;

@@ -93,6 +93,7 @@ class Controller {
     uint64_t bus_ps = 0;      // time in device accesses
     uint64_t idle_ps = 0;     // time waiting for an interrupt
     uint64_t wakeups = 0;
+    uint64_t syncs = 0;  // timed waits of the CPU's thread for its local offset (quantum, before idling)
     uint64_t bus_errors = 0;
     uint64_t instructions = 0;                  // iss: retired in timed mode (native: 0)
     uint64_t mmio_reads = 0, mmio_writes = 0;   // iss: device register accesses, functional calls too (native: 0)

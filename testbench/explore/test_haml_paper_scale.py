@@ -56,3 +56,18 @@ def test_page_section_renders_from_the_csv_and_says_when_it_is_missing(tmp_path)
     section = haml.paper_scale_section(haml.paper_scale_rows(CSV.parent), haml.paper_scale_extra(CSV.parent), GIB_TABLE)
     assert section.startswith("## At the paper's scale (HAML-SSD Table III)")
     assert "| msr-10m | HAML-K | 9,984,800 | 1.312 |" in section
+
+
+def test_hotcold_writes_per_lba_follow_the_generator():
+    """`hotcold`'s hot set is hot_space of the whole space and its cold set the rest, all
+    written (platform/host/workload/synthetic.cpp); only `shifting` leaves cold_space
+    unwritten. The per-LBA write counts are computed on that space, not on the written half."""
+    data = rows()
+    cfg = ps.drive()
+    n10 = next(float(r["host_lba_writes"]) for r in data
+               if (r["workload"], r["policy"]) == ("hotcold", "double") and float(r["host_lba_writes"]) > 5e6)
+    hot_set = cfg["hot_space"] * cfg["lbas"]
+    per_hot = cfg["hot_requests"] * n10 / hot_set
+    t = text(data)
+    assert f"write each hot LBA\n{per_hot:.1f} times on average" in t
+    assert "hot set of `hotcold` is a fixed 10 % of the whole space" in t

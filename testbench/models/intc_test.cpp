@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "common/config.h"
+#include "common/wire.h"
 #include "interconnect/intc.h"
 #include "ssdvp_hw.h"
 #include "test_initiator.h"
@@ -136,4 +137,81 @@ TEST(Intc, TimerRearmedMovesTheDeadline) {
   };
   sc_core::sc_start();
   EXPECT_TRUE(b.ini.done);
+}
+
+// Inputs bound to Wires are followed without the intc's method: the output
+// changes inside the source's write, before the source's process yields, and
+// the method never runs for them. A plain-signal input beside them still
+// wakes the method (one driver of irq_out either way).
+TEST(Intc, WireInputsDriveTheOutputInTheWritersProcess) {
+  Config cfg;
+  test::TestInitiator ini{"ini"};
+  Intc intc{"intc", cfg};
+  Wire line[IRQ_INPUTS];
+  sc_core::sc_signal<bool> slow{"slow"};
+  Wire out{"out"};
+  ini.isock.bind(intc.regs);
+  for (unsigned i = 0; i < IRQ_INPUTS; ++i) {
+    if (i == IRQ_ACCEL)
+      intc.irq_in[i].bind(slow);
+    else
+      intc.irq_in[i].bind(line[i]);
+  }
+  intc.irq_out.bind(out);
+  ini.body = [&](test::TestInitiator& t) {
+    t.write32(INTC_ENABLE, (1u << IRQ_FLASH) | (1u << IRQ_ACCEL));
+    t.sync();
+    wait(SC_ZERO_TIME);
+    wait(SC_ZERO_TIME);
+    const uint64_t runs = intc.update_runs();
+    line[IRQ_FLASH].write(true);
+    EXPECT_TRUE(out.read()) << "combinational: no delta cycle between the source and the output";
+    EXPECT_EQ(t.read32(INTC_PENDING), 1u << IRQ_FLASH);
+    line[IRQ_NVME_CMD].write(true);  // masked: pending, the output unchanged
+    EXPECT_EQ(t.read32(INTC_PENDING), (1u << IRQ_FLASH) | (1u << IRQ_NVME_CMD));
+    line[IRQ_FLASH].write(false);
+    EXPECT_FALSE(out.read());
+    line[IRQ_NVME_CMD].write(false);
+    EXPECT_EQ(intc.update_runs(), runs) << "a Wire input woke the output's method";
+    EXPECT_EQ(intc.direct_updates(), 4u);
+    slow.write(true);  // a plain signal: the method, a delta cycle later
+    wait(SC_ZERO_TIME);
+    wait(SC_ZERO_TIME);
+    EXPECT_TRUE(out.read());
+    EXPECT_GT(intc.update_runs(), runs);
+    slow.write(false);
+    wait(SC_ZERO_TIME);
+    wait(SC_ZERO_TIME);
+    EXPECT_FALSE(out.read());
+  };
+  sc_core::sc_start();
+  EXPECT_TRUE(ini.done);
+}
+
+// A Wire has one listener: bound to two inputs, the second takes the method's
+// path, and both bits still follow it.
+TEST(Intc, AWireOnTwoInputsSetsBothBits) {
+  Config cfg;
+  test::TestInitiator ini{"ini"};
+  Intc intc{"intc", cfg};
+  Wire line[IRQ_INPUTS];
+  Wire out{"out"};
+  ini.isock.bind(intc.regs);
+  for (unsigned i = 0; i < IRQ_INPUTS; ++i) intc.irq_in[i].bind(i == IRQ_NVME_CMD ? line[IRQ_FLASH] : line[i]);
+  intc.irq_out.bind(out);
+  ini.body = [&](test::TestInitiator& t) {
+    t.write32(INTC_ENABLE, 1u << IRQ_NVME_CMD);
+    t.sync();
+    wait(SC_ZERO_TIME);
+    line[IRQ_FLASH].write(true);
+    wait(SC_ZERO_TIME);
+    EXPECT_EQ(t.read32(INTC_PENDING), (1u << IRQ_FLASH) | (1u << IRQ_NVME_CMD));
+    EXPECT_TRUE(out.read());
+    line[IRQ_FLASH].write(false);
+    wait(SC_ZERO_TIME);
+    EXPECT_EQ(t.read32(INTC_PENDING), 0u);
+    EXPECT_FALSE(out.read());
+  };
+  sc_core::sc_start();
+  EXPECT_TRUE(ini.done);
 }

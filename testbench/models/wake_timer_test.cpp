@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "common/wake_timer.h"
@@ -35,92 +36,88 @@ struct Bench : sc_core::sc_module {
   }
 };
 
+using Times = std::vector<uint64_t>;
+
+// The times (ps) at which body's waits returned, the simulation run to its end.
+Times woke_at(std::function<void(Bench&)> body) {
+  Bench b("b");
+  b.body = std::move(body);
+  sc_core::sc_start();
+  return b.woke;
+}
+
 }  // namespace
 
 TEST(WakeTimer, FiresAtTheArmedTime) {
-  Bench b("b");
-  b.body = [](Bench& t) {
-    t.timer.arm(us(10), now_ps());
-    t.wait_timer_or_other();
-  };
-  sc_core::sc_start();
-  EXPECT_EQ(b.woke, (std::vector<uint64_t>{us(10)}));
+  EXPECT_EQ(woke_at([](Bench& t) {
+              t.timer.arm(us(10), now_ps());
+              t.wait_timer_or_other();
+            }),
+            (Times{us(10)}));
 }
 
 TEST(WakeTimer, ArmedAgainForTheSameTimeAfterAnotherWakeStillFiresThen) {
-  Bench b("b");
-  b.body = [](Bench& t) {
-    t.other.notify(sc_time(2, SC_US));
-    t.timer.arm(us(10), now_ps());
-    t.wait_timer_or_other();  // the other event, at 2 us
-    t.timer.arm(us(10), now_ps());
-    t.wait_timer_or_other();  // the timer, at 10 us
-  };
-  sc_core::sc_start();
-  EXPECT_EQ(b.woke, (std::vector<uint64_t>{us(2), us(10)}));
+  EXPECT_EQ(woke_at([](Bench& t) {
+              t.other.notify(sc_time(2, SC_US));
+              t.timer.arm(us(10), now_ps());
+              t.wait_timer_or_other();  // the other event, at 2 us
+              t.timer.arm(us(10), now_ps());
+              t.wait_timer_or_other();  // the timer, at 10 us
+            }),
+            (Times{us(2), us(10)}));
 }
 
 TEST(WakeTimer, AnEarlierTimeReplacesTheArmedOne) {
-  Bench b("b");
-  b.body = [](Bench& t) {
-    t.timer.arm(us(10), now_ps());
-    t.timer.arm(us(5), now_ps());
-    t.wait_timer_or_other();  // at 5 us
-    t.other.notify(sc_time(15, SC_US));
-    t.wait_timer_or_other();  // not at 10 us (cancelled): the other event at 20 us
-  };
-  sc_core::sc_start();
-  EXPECT_EQ(b.woke, (std::vector<uint64_t>{us(5), us(20)}));
+  EXPECT_EQ(woke_at([](Bench& t) {
+              t.timer.arm(us(10), now_ps());
+              t.timer.arm(us(5), now_ps());
+              t.wait_timer_or_other();  // at 5 us
+              t.other.notify(sc_time(15, SC_US));
+              t.wait_timer_or_other();  // not at 10 us (cancelled): the other event at 20 us
+            }),
+            (Times{us(5), us(20)}));
 }
 
 TEST(WakeTimer, ALaterTimeReplacesTheArmedOne) {
   // sc_event::notify alone keeps the earlier of two notifications; the timer
   // must not fire at the time it was armed for first.
-  Bench b("b");
-  b.body = [](Bench& t) {
-    t.timer.arm(us(10), now_ps());
-    t.timer.arm(us(15), now_ps());
-    t.wait_timer_or_other();
-  };
-  sc_core::sc_start();
-  EXPECT_EQ(b.woke, (std::vector<uint64_t>{us(15)}));
+  EXPECT_EQ(woke_at([](Bench& t) {
+              t.timer.arm(us(10), now_ps());
+              t.timer.arm(us(15), now_ps());
+              t.wait_timer_or_other();
+            }),
+            (Times{us(15)}));
 }
 
 TEST(WakeTimer, ArmedAgainAfterItFiredFiresAgain) {
-  Bench b("b");
-  b.body = [](Bench& t) {
-    t.timer.arm(us(4), now_ps());
-    t.wait_timer_or_other();
-    t.timer.arm(us(9), now_ps());
-    t.wait_timer_or_other();
-  };
-  sc_core::sc_start();
-  EXPECT_EQ(b.woke, (std::vector<uint64_t>{us(4), us(9)}));
+  EXPECT_EQ(woke_at([](Bench& t) {
+              t.timer.arm(us(4), now_ps());
+              t.wait_timer_or_other();
+              t.timer.arm(us(9), now_ps());
+              t.wait_timer_or_other();
+            }),
+            (Times{us(4), us(9)}));
 }
 
 TEST(WakeTimer, DisarmedItDoesNotFire) {
-  Bench b("b");
-  b.body = [](Bench& t) {
-    t.timer.arm(us(10), now_ps());
-    t.timer.disarm();
-    t.other.notify(sc_time(30, SC_US));
-    t.wait_timer_or_other();
-  };
-  sc_core::sc_start();
-  EXPECT_EQ(b.woke, (std::vector<uint64_t>{us(30)}));
+  EXPECT_EQ(woke_at([](Bench& t) {
+              t.timer.arm(us(10), now_ps());
+              t.timer.disarm();
+              t.other.notify(sc_time(30, SC_US));
+              t.wait_timer_or_other();
+            }),
+            (Times{us(30)}));
 }
 
 TEST(WakeTimer, ATimeAlreadyPastFiresInTheNextDeltaCycle) {
-  Bench b("b");
   uint64_t deltas = 0;
-  b.body = [&deltas](Bench& t) {
-    wait(sc_time(3, SC_US));
-    const uint64_t d0 = sc_core::sc_delta_count();
-    t.timer.arm(us(1), now_ps());
-    t.wait_timer_or_other();
-    deltas = sc_core::sc_delta_count() - d0;
-  };
-  sc_core::sc_start();
-  EXPECT_EQ(b.woke, (std::vector<uint64_t>{us(3)}));
+  EXPECT_EQ(woke_at([&deltas](Bench& t) {
+              wait(sc_time(3, SC_US));
+              const uint64_t d0 = sc_core::sc_delta_count();
+              t.timer.arm(us(1), now_ps());
+              t.wait_timer_or_other();
+              deltas = sc_core::sc_delta_count() - d0;
+            }),
+            (Times{us(3)}));
   EXPECT_EQ(deltas, 1u);
 }

@@ -22,20 +22,18 @@ using nlohmann::json;
 
 namespace {
 
-// The drive of iss_drive.h with a closed loop of 4 KiB writes and reads
-// (hot/cold) at queue depth 8: GC relocates during the timed part, so cuts
-// fall on programs, erases and relocations in flight.
-const std::string kBusy = ssdvp_test::kIssDrive + R"(
-workload:
-  source: synthetic
-  synthetic: {pattern: hotcold, requests: 12000, io_size: 4KiB, read_fraction: 0.2, seed: 3}
-host: {mode: closed, queue_depth: 8}
-)";
-
 // The quiet workload: each request finds the drive idle
 // (IssMode.MakesTheSameDecisionsAsNative...), so native and iss make the same
 // decisions, and a cut between requests finds the same durable state.
 using ssdvp_test::kIssQuiet;
+
+// The same drive under a closed loop of 4 KiB writes and reads (hot/cold) at
+// queue depth 8: GC relocates during the timed part, so cuts fall on programs,
+// erases and relocations in flight. The options come first on each command line.
+const std::string kBusy =
+    "--set workload.synthetic.pattern=hotcold --set workload.synthetic.requests=12000 "
+    "--set workload.synthetic.read_fraction=0.2 --set workload.synthetic.iops=0 --set host.mode=closed "
+    "--set host.queue_depth=8 ";
 
 constexpr uint64_t kLbas = 224ull * 1024 * 1024 / 4096;
 
@@ -82,7 +80,7 @@ void random_cuts(bool plp) {
                        std::to_string(11 + 2 * plp + ckpt) + " --set power.plp=" + (plp ? "true" : "false");
     if (!plp) sets += " --set ftl.gc.durable=1";
     if (ckpt) sets += " --set power.checkpoint.interval=50ms";
-    const json s = run(name, kBusy, sets);
+    const json s = run(name, kIssQuiet, kBusy + sets);
     expect_iss(s);
     ASSERT_TRUE(s.contains("power")) << name;
     const auto& p = s["power"];
@@ -112,7 +110,8 @@ void random_cuts(bool plp) {
 // One cut at a fixed instant with power-loss protection: the writes the host
 // had acknowledged all survive; those in flight may read old.
 TEST(IssPowerCut, AtAFixedInstantWithPlpEveryAcknowledgedWriteSurvives) {
-  const json s = run("fixed_plp", kBusy, "--set cpu.mode=iss --set power.cut_at=150ms --set power.plp=true");
+  const json s =
+      run("fixed_plp", kIssQuiet, kBusy + "--set cpu.mode=iss --set power.cut_at=150ms --set power.plp=true");
   expect_iss(s);
   ASSERT_TRUE(s.contains("power")) << "the cut did not happen (the run ended first?)";
   const auto& p = s["power"];
@@ -193,9 +192,9 @@ TEST(IssPowerCut, RecoversTheSameDurableStateAsNativeForTheSameCuts) {
 // itself (SavedState.IssMode... checks the load alone).
 TEST(IssPowerCut, CutsAfterLoadingASavedIssDriveRecover) {
   const fs::path dir = ssdvp_test::scratch("iss_power", "saved");
-  std::ofstream(dir / "drive.yaml") << kBusy;
-  const std::string base = std::string("'") + SSDVP_BIN + "' run -q -c '" + (dir / "drive.yaml").string() +
-                           "' --set cpu.mode=iss --set ftl.gc.durable=1 ";
+  std::ofstream(dir / "drive.yaml") << kIssQuiet;
+  const std::string base = std::string("'") + SSDVP_BIN + "' run -q -c '" + (dir / "drive.yaml").string() + "' " +
+                           kBusy + "--set cpu.mode=iss --set ftl.gc.durable=1 ";
   auto r = ssdvp_test::run_command(dir, base + "--save-state '" + (dir / "drv").string() + "' --precondition-only");
   ASSERT_EQ(r.code, 0) << r.err;
   r = ssdvp_test::run_command(dir, base + "--load-state '" + (dir / "drv").string() + "' -o '" +

@@ -8,51 +8,22 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import Page, haml_findings, haml_paper_scale, markdown_table, register, standard_body
+from . import Page, haml_findings, haml_paper_scale, haml_setup, markdown_table, register, standard_body
 from ..plots import WORKLOAD, with_labels
 
 POLICY = "config.ftl.placement.policy"
 NAMES = {"single": "single (Auto-SSD stand-in)", "double": "double (host/GC)", "hotis": "HOTIS",
          "asa": "ASA-FTL", "haml": "HAML-K", "stream": "oracle"}
 
-SETUP = """\
-**Setup** (`configs/haml.yaml`, sweeps in `explore/sweeps/haml*.yaml`). A small
-SSD: 1 GiB of flash (4 channels x 2 dies x 256 blocks x 64 pages x 8 KiB),
-896 MiB exported (12.5 % spare), HAML-SSD's timing (20 us / 200 us / 2 ms),
-greedy GC below 16 free blocks. The paper's method: a sequential fill of the
-whole namespace, then the first half of the workload replayed functionally
-(the firmware's clock follows the trace's timestamps, so the monitor trains
-on it), then the second half timed; all figures are over the timed half. One
-drive-write of uniform random overwrites after the fill scatters cold data
-over the blocks, as on a used drive: without it these small traces never make
-GC move anything.
 
-**Scaling** from the paper's 256 GB drive (1/292.6 in capacity): slices of
-352 KiB give 2,607 slices (100 MB slices give 2,560 on 256 GB); the period T
-is about 1/25 of each workload's replay (the paper: 6 h periods over traces
-of days). The bundled traces are small, so each is folded into the namespace
-(LBA modulo capacity) and looped: MSR excerpt 20 passes at 20x speed
-(timed half: 557 MiB written); DTRS 4 passes at 100x (1.4 GiB); PostMark one
-pass (2.1 GiB); TPC-C sample 40 passes at a tenth of its recorded rate. The
-WebSearch trace is left out: 4 writes in 24,783 requests. Synthetic
-workloads with the properties HAML relies on: 800k requests at 5k IOPS,
-20 % reads, 80 % of writes to a window of 10 % of the written half of the
-space; `shifting` moves that window on by its own size every 50k requests
-(10 s) and never writes the other half (a large cold set); `hotcold` keeps
-the window fixed.
-
-**Policies** (`ftl.placement.policy`): `single` puts host and GC data on one
-frontier (no separation: the stand-in for Auto-SSD on one application);
-`double` separates host and GC data; `hotis` has two classes by constant
-thresholds (at least 2 writes in the period and a mean interval of at most
-T/4); `asa` is ASA-FTL's K-Means on update frequency only with K = 3; `haml`
-is HAML-SSD's 2-D K-Means with K = 6; `oracle` (`stream` with
-`host.streams: oracle`) places each write by its real next overwrite, found by
-a host-side pre-pass (docs/firmware.md, "Placement"). All policies use the
-same wear levelling: free blocks by erase count (hot classes take young
-blocks, cold classes and GC old ones) and cold-data migration when erase
-counts spread by more than 16. One run per point (the workloads are
-deterministic)."""
+# The Setup, Scaling and Policies paragraphs: built by haml_setup from the sweep (explore/sweeps/haml.yaml and
+# its base configs/haml.yaml), docs/params.md's defaults, the trace files and haml/table.csv, not typed.
+def setup(ctx, paragraphs: int = 3) -> str:
+    """The first `paragraphs` of the setup text, from the repository the page's sweep is in and the committed
+    results (ctx.extra["data_dir"]; a scratch render has copied only this page's folder)."""
+    out_dir = Path(ctx.extra.get("out_dir", "docs/results"))
+    text = haml_setup.text(root=ctx.sweep.root, data_dir=Path(ctx.extra.get("data_dir", out_dir)))
+    return "\n\n".join(text.split("\n\n")[:paragraphs])
 
 
 def _label(df: pd.DataFrame) -> pd.DataFrame:
@@ -205,7 +176,7 @@ def render_main(ctx) -> str:
     scale_extra = paper_scale_extra(out_dir / ctx.page.name)
     # the sensitivity pages' tables from the committed data (a scratch render has copied only this page's folder)
     sens = sensitivity_tables(Path(ctx.extra.get("data_dir", out_dir)))
-    body = standard_body(ctx, intro=SETUP + "\n\n" + findings(df, sens, scale_rows))
+    body = standard_body(ctx, intro=setup(ctx) + "\n\n" + findings(df, sens, scale_rows))
     extra = ["## Tables", ""]
     if not df.empty:
         extra += ["Write amplification (HAML-SSD Fig. 10):", "", markdown_table(pivot(df, "ftl.waf", POLICY, order=order), ".3f"), ""]
@@ -246,7 +217,7 @@ def render_main(ctx) -> str:
 def sensitivity(key: str, intro: str, xlabel: str, transform=None):
     def render(ctx) -> str:
         df = _label(ctx.table)
-        body = standard_body(ctx, intro="\n\n".join(SETUP.split("\n\n")[:2]) + "\n\n" + intro)
+        body = standard_body(ctx, intro=setup(ctx, 2) + "\n\n" + intro)
         if df.empty:
             return body
         df = df.copy()

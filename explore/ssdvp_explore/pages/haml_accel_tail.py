@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..stats import fmt_ci, mean_ci
+from ..stats import fmt_ci, mean_ci, paired_change
 from . import Page, closing, markdown_table, opening, own_figure, recording_line, register, saturated
 
 ENGINE, PERIOD = "config.ftl.cluster.engine", "config.ftl.hot.period"
@@ -61,7 +61,7 @@ def _pairs(df: pd.DataFrame, wl: str, period: str, key: str) -> list[float]:
     g = df[(df["workload"] == wl) & (df[PERIOD] == period)]
     sw = g[g[ENGINE] == "software"].set_index(SEED)[key]
     hw = g[g[ENGINE] == "accel"].set_index(SEED)[key]
-    return [100 * (hw[s] / sw[s] - 1) for s in sw.index if s in hw.index and sw[s]]
+    return paired_change(hw, sw)
 
 
 def _table(df: pd.DataFrame) -> pd.DataFrame:

@@ -274,23 +274,27 @@ used for placement only by the oracle), so each policy's classes are compared
 with real death times as in the 1 GiB tables. One run per point.""")
 
     lbas = cfg["lbas"]
-    written = cfg["cold_space"] * lbas
+    # `hotcold`'s hot set is hot_space of the whole space and the rest is its cold
+    # set, all of it written (platform/host/workload/synthetic.cpp); only
+    # `shifting` leaves cold_space unwritten and moves a window over the rest.
+    hot_set = cfg["hot_space"] * lbas
+    written = (1 - cfg["cold_space"]) * lbas
     window = cfg["hot_space"] * written
     n10, n1 = d("hotcold", "double", "host_lba_writes", 10), d("hotcold", "double", "host_lba_writes")
     gib10 = fmt(n10 * cfg["lba"] / 2**30, 0)
     dw10 = fmt(100 * n10 / lbas, 0)
-    hot10 = fmt(cfg["hot_requests"] * n10 / window, 1)
-    cold10 = fmt((1 - cfg["hot_requests"]) * n10 / (written - window), 2)
-    hot1 = fmt(cfg["hot_requests"] * n1 / window, 2)
+    hot10 = fmt(cfg["hot_requests"] * n10 / hot_set, 1)
+    cold10 = fmt((1 - cfg["hot_requests"]) * n10 / (lbas - hot_set), 2)
+    hot1 = fmt(cfg["hot_requests"] * n1 / hot_set, 2)
     per_pos = cfg["shift_requests"] * (1 - cfg["read_fraction"]) * cfg["hot_requests"]
     g1 = cfg["gib"]
-    window_1g = cfg["hot_space"] * cfg["cold_space"] * g1["lbas"]
+    window_1g = cfg["hot_space"] * (1 - cfg["cold_space"]) * g1["lbas"]
     parts.append(f"""\
 **What the workloads are at this scale.** The same keys as at 1 GiB, so the
-same fractions: the hot window of `hotcold` is {fmt(100 * cfg['hot_space'], 0)} % of the written {"half" if cfg['cold_space'] == 0.5 else "part"}, {fmt(window * cfg['lba'] / 2**30, 1)} GiB
-({fmt(window / 1e6, 1)} M LBAs); 10 M writes ({gib10} GiB, {dw10} % of a drive-write) write each hot LBA
-{hot10} times on average and each cold LBA of the written half {cold10} times (1 M
-writes: {hot1} times). `shifting` moves its window on by its own size every {fmt(cfg['shift_requests'] / 1000, 0)}k
+same fractions: the hot set of `hotcold` is a fixed {fmt(100 * cfg['hot_space'], 0)} % of the whole space, {fmt(hot_set * cfg['lba'] / 2**30, 1)} GiB
+({fmt(hot_set / 1e6, 1)} M LBAs), and the rest its cold set, all of it written; 10 M writes ({gib10} GiB, {dw10} % of a drive-write) write each hot LBA
+{hot10} times on average and each cold LBA {cold10} times (1 M
+writes: {hot1} times). `shifting` writes {fmt(100 * (1 - cfg['cold_space']), 0)} % of the space, with {fmt(100 * cfg['hot_space'], 0)} % of that ({fmt(window * cfg['lba'] / 2**30, 1)} GiB) as its window, and moves the window on by its own size every {fmt(cfg['shift_requests'] / 1000, 0)}k
 requests ({fmt(cfg['shift_requests'] / cfg['iops'], 0)} s), which at 1 GiB writes each LBA of the window {fmt(per_pos / window_1g, 1)} times before
 it moves; at {fmt(cfg['exported_gib'], 0)} GiB the window receives {fmt(per_pos / 1000, 0)}k writes per position, {fmt(100 * per_pos / window, 0)} % of its
 LBAs, so `shifting` is close to uniform writes over the written half here.""")
@@ -329,7 +333,7 @@ passes at 0.0013 (195 s), TPC-C 125 passes at 12x its recorded time (205 s; its
 16 devices replayed as one, at their own LBAs, as at 1 GiB). Looped, they
 rewrite a small set many times: each distinct LBA the MSR excerpt writes is
 written about {rewrites('msr')} times in its replay, TPC-C's {rewrites('tpcc')}, DTRS's {rewrites('dtrs')} and PostMark's {rewrites('postmark', 10, 'haml')}
-times, where `hotcold` writes each LBA of its hot window {hot1} times in 1 M
+times, where `hotcold` writes each LBA of its hot set {hot1} times in 1 M
 writes. At about 10 M LBA writes the MSR excerpt, DTRS and TPC-C (rows `msr-10m`,
 `tpcc-10m`, `dtrs-10m`) would need 200 MiB/s of writes over 200 s{pm_evidence}, so the script replays them over about 800 s (about 50 MiB/s;
 MSR 700 passes at 0.0047 of its recorded time, DTRS 54 passes at 0.000494, TPC-C
@@ -427,7 +431,7 @@ the point's (loading the drive and the timed part): {rss_how}.""")
   rewrote the namespace more than once, and the hot/cold structure set the
   WAF ({Gw('hotcold', 'double')} and {Gw('hotcold', 'haml')}). HAML's classes {follow} the hot set at this scale:
   its hottest class takes {fmt(100 * h10, 0)} % of host writes (the workload sends {fmt(100 * cfg['hot_requests'], 0)} % to the
-  hot window) and its rank correlation with death time is {fmt(d('hotcold', 'haml', 'rank_corr', 10), 2)} over 10 M
+  hot set) and its rank correlation with death time is {fmt(d('hotcold', 'haml', 'rank_corr', 10), 2)} over 10 M
   writes ({Gw('hotcold', 'haml', 'rank_corr', 2)} at 1 GiB); over 1 M writes it is {fmt(d('hotcold', 'haml', 'rank_corr'), 2)}, because {fmt(100 * d('hotcold', 'haml', 'cold_in_hot'), 0)} % of the
   hottest class's LBAs are not rewritten inside so short a window.""")
 

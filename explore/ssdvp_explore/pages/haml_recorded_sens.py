@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..stats import fmt_ci, mean_ci
+from ..stats import fmt_ci, mean_ci, paired_change
 from . import Page, closing, markdown_table, opening, own_figure, register, saturated
 
 PLACE = "config.ftl.placement.policy"
@@ -130,7 +130,7 @@ def _findings(df: pd.DataFrame) -> tuple[list[str], list[str]]:
             d = _variants(df[df["workload"] == w], key)
             a = d[0][1].set_index(SEED)["norm_rt"]
             b = d[-1][1].set_index(SEED)["norm_rt"]
-            ch = [100 * (b[s] / a[s] - 1) for s in a.index if s in b.index]
+            ch = paired_change(b, a)
             m, h = mean_ci(ch)
             sign = 0 if not ch or h != h or abs(m) <= h else (1 if m > 0 else -1)
             signs.append(sign)

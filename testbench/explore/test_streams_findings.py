@@ -1,0 +1,56 @@
+"""scripts/streams_experiment.py's findings (docs/results/streams.md): every figure the hand-written text quotes
+is filled in from the rows, and a claim the rows no longer support stops the rendering."""
+import copy
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("streams_experiment", REPO / "scripts" / "streams_experiment.py")
+se = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(se)
+DATA = REPO / "docs" / "results" / "streams"
+
+
+def rows():
+    """The committed rows, keyed as the page keys them (small drive, larger drive)."""
+    small, large = (json.loads((DATA / f).read_text()) for f in ("rows.json", "large_rows.json"))
+    return ({(r["workload"], r["policy"]): r for r in small}, {(r["workload"], r["policy"]): r for r in large})
+
+
+def test_figures_are_filled_from_the_rows():
+    small = {("w", "none"): {"waf": 2.0, "w_p9999": 20.0}, ("w", "a"): {"waf": 2.2, "w_p9999": 4440.0},
+             ("w", "b"): {"waf": 1.9, "w_p9999": 900.0}, ("w", "random"): {"waf": 2.5}}
+    fill = se.fill_figures
+    assert fill("{vs:w|a}", small, {}) == "+10.0 %"
+    assert fill("{vs:w|b|a}", small, {}) == "-13.6 %"  # against a, not none
+    assert fill("{vs:w|b,a}", small, {}) == "-5.0 to +10.0 %"  # several: lowest to highest
+    assert fill("{rec:w|a} of {cost:w}", small, {}) == "15.0 of 25.0"
+    assert fill("{p:w|a} against {p:w|none}, {p:w|a,b}", small, {}) == "4.4 ms against 20 us, 900 us to 4.4 ms"
+    assert fill("{Lwaf:w|none}", {}, small) == "2.000"  # L: the larger drive's rows
+    with pytest.raises(SystemExit, match=r"\{waf:x\|none\}: not in the data"):
+        fill("{waf:x|none}", small, {})
+
+
+def test_the_committed_findings_have_every_figure_filled():
+    text = se.findings(*rows())
+    left = re.findall(r"\{L?(?:" + "|".join(se.FIGURES) + r"):[^{}]*\}", text)
+    assert left == [] and "{{FLOOR}}" not in text
+
+
+def test_a_claim_the_rows_contradict_stops_the_rendering():
+    small, large = rows()
+    small = copy.deepcopy(small)
+    small[("mysql", "oracle")]["waf"] = small[("mysql", "none")]["waf"] * 1.01  # the oracle no longer beats none
+    with pytest.raises(SystemExit, match="the oracle's streams beat none"):
+        se.findings(small, large)
+
+
+def test_a_claim_whose_rows_are_missing_is_named():
+    small, large = rows()
+    del large[("mysql", "random")]
+    with pytest.raises(SystemExit, match="larger drive: random streams cost less.*not in the data"):
+        se.findings(small, large)
