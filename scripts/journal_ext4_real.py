@@ -35,7 +35,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from journal_experiment import run_summary  # noqa: E402
+from journal_experiment import points, run_summary  # noqa: E402
 from runpoint import data_args, page_rows, read_results, run_rows, write_lines, write_results  # noqa: E402
 from streams_experiment import pct, svg_bars  # noqa: E402
 
@@ -170,7 +170,7 @@ def main():
         ts = json.load(f)
     model = {(r["workload"], r["arm"]): r for r in read_results(os.path.join(data, "model.csv"))}
     jpath = os.path.join(os.path.dirname(os.path.abspath(data)), "journal", "results.csv")  # journal.md's data
-    journal = {(r["workload"], r["arm"]): r for r in read_results(jpath)} if os.path.exists(jpath) else {}
+    journal = points(read_results(jpath)) if os.path.exists(jpath) else {}  # each point's mean over its seeds
     page = os.path.abspath(a.page)
     write_lines(page, page_lines(page, res, ts, model, journal), data, COMMAND)
 
@@ -179,7 +179,8 @@ def fill_findings(text, res, ts, model, journal=None):
     """{mode|arm|field}: a figure of the table; {pct:mode|arm|other arm|field}: the change from the other arm
     (pad_per_flush is padded LBAs per flush); {trace|field}: the recording's journal_share (percent);
     {model:arm|other arm|workload|field}: the model's change (model.csv: journal_host_ftl_timed's data);
-    {journal:workload|arm|pad_per_flush}: padded LBAs per flush on journal.md's page (its results.csv)."""
+    {journal:workload|arm|pad_per_flush}: padded LBAs per flush on journal.md's page (its results.csv; with
+    several seeds, mean padded LBAs over mean flushes)."""
     def val(mode, arm, f):
         r = res[(mode, arm)]
         return r["pad"] / r["flushes"] if f == "pad_per_flush" else r[f]

@@ -68,3 +68,92 @@ def test_claims_on_absent_rows_are_skipped():
     assert not false
     assert any("fileserver" in c for c in skipped) and any("16 writes" in c for c in skipped)
     assert "(not in the data)" in je.fill_findings("{pct:fileserver|separated/greedy|mixed|waf}", je.keyed(rows))
+
+
+def seeded(wl, arm, wafs, **kv):
+    """A point's rows over seeds 1..len(wafs)."""
+    return [row(wl, arm, seed=s, waf=w, **kv) for s, w in enumerate(wafs, 1)]
+
+
+def test_three_seeds_give_the_mean_paired_change_and_its_interval(tmp_path):
+    # the mixed arm's WAF differs by seed; separation adds 1, 2 and 3 % to the same seed's:
+    # paired, +2 % with a 95 % half-width of t(2 dof) * sd / sqrt(3) = 4.303 * 1 / 1.732 = 2.48 %;
+    # the ratio of the means (+2.2 %) would be the unpaired figure
+    rows = (seeded("a", "mixed/greedy", [2.0, 3.0, 4.0])
+            + seeded("a", "separated/greedy", [2.0 * 1.01, 3.0 * 1.02, 4.0 * 1.03]))
+    by = je.keyed(rows, ext4_real=tmp_path)
+    assert by[("a", "mixed/greedy")]["waf"] == 3.0 and sorted(by[("a", "mixed/greedy")].runs) == [1, 2, 3]
+    c = je.sep(by, "a", "greedy", "waf")
+    assert c.n == 3 and abs(c - 0.02) < 1e-12 and abs(c.half - 4.303 / 3 ** 0.5 / 100) < 1e-12
+    fill = lambda t: je.fill_findings(t, by)  # noqa: E731
+    assert fill("{pct:a|separated/greedy|mixed|waf}, {pct.1:a|separated/greedy|mixed|waf}") == "+2 %, +2.0 %"
+    assert fill("{pct±.1:a|separated/greedy|mixed|waf}, {abs±:a|separated/greedy|mixed|waf}") == "+2.0 ± 2.5 %, 2 ± 2 %"
+    assert fill("{table:a|separated/greedy|mixed|waf}") == "+2.0 ± 2.5 %"   # as the tables print it
+    assert fill("{a|mixed/greedy|waf|.2f}; each point is {seeds}") == "3.00; each point is the mean of 3 runs (seeds 1..3)"
+    one = je.keyed([r for r in rows if r["seed"] == 1], ext4_real=tmp_path)   # one seed: no interval
+    assert je.fill_findings("{pct±.1:a|separated/greedy|mixed|waf}, {seeds}", one) == "+1.0 %, one run with one seed"
+    assert je.fill_findings("{table:a|separated/greedy|mixed|waf}", one) == "+1.0 %"
+    assert not je.up(c) and not je.down(c)   # +2.0 ± 2.5 % reaches 0: no direction
+
+
+def test_higher_needs_an_interval_that_excludes_zero(tmp_path):
+    claim = "under cost-benefit GC separation does not help fio-rand (its WAF rises)"
+    # per seed +5 %, −1 %, +2 %: the mean is +2 % (above NOISE) but the interval (±7.5 %) straddles 0
+    straddles = (seeded("fio-rand", "mixed/cost-benefit", [2.0, 2.0, 2.0])
+                 + seeded("fio-rand", "separated/cost-benefit", [2.10, 1.98, 2.04]))
+    by = je.keyed(straddles, ext4_real=tmp_path)
+    c = je.sep(by, "fio-rand", "cost-benefit", "waf")
+    assert c > je.NOISE and c - c.half < 0 < c + c.half
+    assert not je.up(c) and not je.down(c)
+    false, skipped = je.false_claims(by)
+    assert claim in false and claim not in skipped
+    # the same per-seed changes all on one side (+1.0, +1.1, +1.2 %): below NOISE, yet higher with 3 seeds
+    tight = (seeded("fio-rand", "mixed/cost-benefit", [2.0, 2.0, 2.0])
+             + seeded("fio-rand", "separated/cost-benefit", [2.020, 2.022, 2.024]))
+    assert claim not in je.false_claims(je.keyed(tight, ext4_real=tmp_path))[0]
+    # one seed keeps the NOISE rule: +1 % is no direction
+    assert claim in je.false_claims(je.keyed([r for r in tight if r["seed"] == 1], ext4_real=tmp_path))[0]
+
+
+def test_changes_nothing_needs_the_interval_within_noise(tmp_path):
+    def same(seps):
+        rows = (seeded("f", "mixed/greedy", [2.0] * len(seps))
+                + seeded("f", "separated/greedy", [2.0 * (1 + x / 100) for x in seps]))
+        return je.same(je.sep(je.keyed(rows, ext4_real=tmp_path), "f", "greedy", "waf"))
+    assert same([1.5, 1.6, 1.7])        # +1.6 ± 0.25 %: within ±2 %
+    assert not same([0.0, 3.0, 1.5])    # +1.5 ± 3.7 %: the interval leaves ±2 %
+    assert same([1.9]) and not same([2.1])   # one seed: the change itself
+
+
+def test_the_committed_seedless_results_render_the_committed_page(tmp_path):
+    assert "seed" not in je.read_rows(RESULTS)[0]   # results.csv from before --seeds: one run per point, seed 1
+    page = tmp_path / "journal.md"
+    subprocess.run([sys.executable, str(SCRIPT), "--render", str(RESULTS), "--page", str(page)], check=True)
+    assert page.read_text() == (REPO / "docs" / "results" / "journal.md").read_text()
+    assert "Each point is one run with one seed: effects" in page.read_text()
+
+
+def test_seeded_results_render_means_and_paired_intervals(tmp_path):
+    rows = []
+    for s in (1, 2, 3):   # the committed rows as three seeds; separated's WAF moved by −0.2, 0, +0.2 %
+        for r in je.read_rows(RESULTS):
+            r = dict(r, seed=s)
+            if r["arm"].startswith("separated"):
+                r["waf"] *= 1 + 0.002 * (s - 2)
+            rows.append(r)
+    rows = [{"workload": r["workload"], "arm": r["arm"], "seed": r["seed"],
+             **{k: v for k, v in r.items() if k not in ("workload", "arm", "seed")}} for r in rows]
+    data = tmp_path / "results.csv"
+    with open(data, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    page = tmp_path / "journal.md"
+    subprocess.run([sys.executable, str(SCRIPT), "--render", str(data), "--page", str(page)], check=True)
+    text = page.read_text()
+    assert "python3 scripts/journal_experiment.py --seeds 3\n" in text
+    assert "Each point is run 3 times, with `host.files.seed` 1..3" in text
+    assert "95 % interval (Student t over the seeds, paired by seed" in text
+    assert "Each point is the mean of 3 runs (seeds 1..3): effects" in text
+    assert "| fio-rand | greedy | +2.1 ± 0.5 % |" in text          # committed +2.1 %, per seed ±0.2 %
+    assert "| fio-rand | mixed/greedy | 2.772 |" in text            # the mean over the seeds
