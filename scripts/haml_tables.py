@@ -345,10 +345,10 @@ def firmware_cost(n: int = T2_POINTS, k: int = K) -> dict:
 def run_setup(workload: str, arm: str, seed: int) -> tuple[str, list[str]]:
     """(base config, --set list) of one Fig. 3 run: a recording as haml-recorded.yaml replays it, a bundled
     trace as haml.yaml does (its case for that trace)."""
-    if workload in RECORDINGS:
+    if workload in RECORDINGS:  # the sweep's common set with the recording's own entry on top (its T, time scale)
         sw = sweep()
-        sets = {**sw["set"], "ftl.placement.policy": "haml", "ftl.gc.trigger": "threshold", "host.streams": "none",
-                **recorded.overrides(ROOT, workload)}
+        sets = {**sweep_set(workload), "ftl.placement.policy": "haml", "ftl.gc.trigger": "threshold",
+                "host.streams": "none", **recorded.overrides(ROOT, workload)}
     else:
         sw = sweep(HAML_SWEEP)
         trace = f"traces/{TRACES[workload]}"
@@ -364,17 +364,19 @@ def run_one(build: Path, workload: str, arm: str, seed: int) -> dict:
     binary = build / "platform" / "ssdvp"
     version = prov_mod.binary_version(binary)
     made_by = json.loads(summary.read_text()).get("ssdvp_version") if summary.exists() else None
-    if not made_by or not version or not version.endswith(made_by):  # none yet, or another build's
-        base, sets = run_setup(workload, arm, seed)
-        cmd = [str(binary), "run", "-q", "-c", str(ROOT / base), "-o", str(out)]
-        for s in sets:
-            cmd += ["--set", s]
+    base, sets = run_setup(workload, arm, seed)
+    cmd = [str(binary), "run", "-q", "-c", str(ROOT / base), "-o", str(out)]
+    for s in sets:
+        cmd += ["--set", s]
+    same = (out / "cmd").exists() and (out / "cmd").read_text() == " ".join(cmd) + "\n"
+    if not made_by or not version or not version.endswith(made_by) or not same:  # none yet, another build's or setup
         env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
         t0 = time.time()
         r = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
             sys.exit(f"{out.name}: exit {r.returncode}\n{' '.join(cmd)}\n{r.stdout[-3000:]}")
         (out / "wall_s").write_text(f"{time.time() - t0:.3f}\n")
+        (out / "cmd").write_text(" ".join(cmd) + "\n")
         print(f"{out.name}: done", flush=True)
     s = json.loads(summary.read_text())
     hist = s["ftl"]["gc_victim_invalid"]
