@@ -59,8 +59,8 @@ def test_committed_files_give_the_committed_pages():
     assert "1 GiB of flash (4 channels x 2 dies x 256 blocks x 64 pages x 8 KiB), 896 MiB exported (12.5 % " \
            "spare), HAML-SSD's timing (20 us / 200 us / 2 ms), greedy GC below 16 free blocks." in t
     assert "(1/292.6 in capacity): slices of 352 KiB give 2,607 slices (100 MB slices give 2,560 on 256 GB)" in t
-    # T against each replay, from the trace files: TPC-C's 40 passes of 0.14 s at x10 take 55 s, T is 16 s
-    assert "1/24 on the MSR excerpt and DTRS, 1/25 on PostMark, 1/3.4 on the TPC-C sample and 1/20 on the " \
+    # T against each replay, from the trace files: TPC-C's 40 passes of 0.14 s at x10 take 55 s, T is 2.2 s
+    assert "1/24 on the MSR excerpt and DTRS, 1/25 on PostMark and the TPC-C sample and 1/20 on the " \
            "synthetic workloads" in t
     assert "MSR excerpt 20 passes at 20x speed (timed half: 557 MiB written); DTRS 4 passes at 100x (1.4 GiB); " \
            "PostMark one pass (2.1 GiB); TPC-C sample 40 passes at a tenth of its recorded rate (625 MiB)." in t
@@ -110,7 +110,7 @@ def test_workloads_follow_the_sweep(tmp_path):
     assert "MSR excerpt 10 passes at 10x speed (timed half:" in t
     # 800k requests at 4k IOPS take 200 s: T = 8 s is 1/25 of it, as of PostMark's replay
     assert "800k requests at 4k IOPS" in t and "every 50k requests (12.5 s)" in t
-    assert "1/25 on PostMark and the synthetic workloads" in t
+    assert "1/25 on PostMark, the TPC-C sample and the synthetic workloads" in t
 
 
 def test_hotis_threshold_follows_the_sweep(tmp_path):
