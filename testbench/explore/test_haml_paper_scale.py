@@ -32,23 +32,61 @@ def text(data):
     return ps.render(data, "TABLE", gib=ps.gib_figures(haml.with_classes(GIB_TABLE))) + "\n" + ps.finding(data)
 
 
+def val(data, w, p, n, col="waf"):
+    """A figure of the rows, read as the test's own check on what the text quotes (n: 1 or 10 M writes)."""
+    hits = [float(r[col]) for r in data if (r["workload"], r["policy"]) == (w, p)
+            and (float(r["host_lba_writes"]) > 5e6) == (n == 10)]
+    assert len(hits) == 1, (w, p, n)
+    return hits[0]
+
+
+def under(data, w):
+    """HAML-K's WAF against `double`'s at 10 M writes, in whole percent."""
+    return round((val(data, w, "haml", 10) / val(data, w, "double", 10) - 1) * 100)
+
+
 def test_committed_csv_gives_the_committed_figures():
-    t = text(rows())
-    assert "10 M hot/cold writes: WAF 3.730\n  against 3.680 (+1.4 %), 1.7 % more erases" in t
-    assert "HAML-K **1.312 (-18 %)**, ASA-FTL **1.254\n  (-22 %)**, with 18-22 % fewer erases" in t
+    data = rows()
+    t = text(data)
+    h, d = val(data, "hotcold", "haml", 10), val(data, "hotcold", "double", 10)
+    erases = val(data, "hotcold", "haml", 10, "erases") / val(data, "hotcold", "double", 10, "erases")
+    assert h > d and erases > 1   # the committed rows: HAML-K above `double` at 10 M hot/cold writes
+    assert (f"10 M hot/cold writes: WAF {ps.fmt(h)}\n  against {ps.fmt(d)} ({(h / d - 1) * 100:+.1f} %), "
+            f"{(erases - 1) * 100:.1f} % more erases") in t
+    m = "msr-10m"
+    md, mh, ma = (val(data, m, p, 10) for p in ("double", "haml", "asa"))
+    fewer = [(1 - val(data, m, p, 10, "erases") / val(data, m, "double", 10, "erases")) * 100 for p in ("haml", "asa")]
+    assert mh < md and ma < md    # both below `double` on the MSR excerpt at 10 M writes
+    assert (f"HAML-K **{ps.fmt(mh)} ({round((mh / md - 1) * 100):+d} %)**, ASA-FTL **{ps.fmt(ma)}\n  "
+            f"({round((ma / md - 1) * 100):+d} %)**, with {round(min(fewer))}-{round(max(fewer))} % fewer erases") in t
+    # at 1 M writes ASA-FTL is the lowest on MSR and TPC-C, not on DTRS (`double` is)
+    low = {w: min(ps.POLICIES, key=lambda p: val(data, w, p, 1)) for w in ("msr", "tpcc", "dtrs")}
+    assert low == {"msr": "asa", "tpcc": "asa", "dtrs": "double"}
     assert "ASA-FTL is lowest on two of the three" in t
-    assert "HAML-K's WAF is 18 % (MSR), 12 % (DTRS) and 4 % (TPC-C) under" in t
+    cuts = [-under(data, w) for w in ("msr-10m", "dtrs-10m", "tpcc-10m")]
+    assert all(c > 0 for c in cuts)
+    assert f"HAML-K's WAF is {cuts[0]} % (MSR), {cuts[1]} % (DTRS) and {cuts[2]} % (TPC-C) under" in t
     assert "{" not in t and "}" not in t  # no placeholder left unfilled
 
 
 def test_figures_and_verdicts_follow_the_rows():
-    t = text(changed(rows(), {("hotcold", "haml", 10, "waf"): 3.600, ("msr-10m", "haml", 10, "waf"): 1.700,
-                              ("dtrs", "asa", 1, "waf"): 2.400, ("hotcold", "double", 10, "erases"): 80000}))
-    assert "**HAML-K beats `double`.** 10 M hot/cold writes: WAF 3.600\n  against 3.680 (-2.2 %)" in t
-    assert "8.6 % fewer erases" in t
-    assert "ASA-FTL is lowest on all three" in t and "DTRS 2.400 (-5 %)" in t
-    assert "HAML-K **1.700 (+6 %)**" in t and "beat `double`\n  by a fifth" not in t
-    assert "it does not either" in t and "+6 % (MSR), -12 % (DTRS) and -4 % (TPC-C) against" in t
+    data = rows()
+    # ASA-FTL's DTRS WAF at 1 M writes set below every other policy's there, so it is lowest on all three
+    assert all(2.200 < val(data, "dtrs", p, 1) for p in ps.POLICIES if p != "asa")
+    t = text(changed(data, {("hotcold", "haml", 10, "waf"): 3.600, ("msr-10m", "haml", 10, "waf"): 1.700,
+                            ("dtrs", "asa", 1, "waf"): 2.200, ("hotcold", "double", 10, "erases"): 80000}))
+    d, md = val(data, "hotcold", "double", 10), val(data, "msr-10m", "double", 10)
+    assert 3.600 < d and 1.700 > md   # HAML-K now below `double` on hot/cold, above it on MSR
+    assert (f"**HAML-K beats `double`.** 10 M hot/cold writes: WAF 3.600\n  against {ps.fmt(d)} "
+            f"({(3.600 / d - 1) * 100:+.1f} %)") in t
+    assert f"{(1 - val(data, 'hotcold', 'haml', 10, 'erases') / 80000) * 100:.1f} % fewer erases" in t
+    dtrs = round((2.200 / val(data, "dtrs", "double", 1) - 1) * 100)
+    assert "ASA-FTL is lowest on all three" in t and f"DTRS 2.200 ({dtrs:+d} %)" in t and dtrs < 0
+    msr = round((1.700 / md - 1) * 100)
+    assert f"HAML-K **1.700 ({msr:+d} %)**" in t and "beat `double`\n  by a fifth" not in t
+    assert "it does not either" in t
+    assert (f"{msr:+d} % (MSR), {under(data, 'dtrs-10m'):+d} % (DTRS) and {under(data, 'tpcc-10m'):+d} % (TPC-C) "
+            "against") in t
 
 
 def test_page_section_renders_from_the_csv_and_says_when_it_is_missing(tmp_path):
