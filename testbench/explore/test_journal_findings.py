@@ -33,21 +33,47 @@ def test_placeholders_are_filled_from_the_rows(tmp_path):
     assert fill("{pct:z|separated/greedy|mixed|waf}") == "(not in the data)"
 
 
+def paired(rows, wl, arm, other, field):
+    """The mean over seeds of ARM's change against OTHER (same seed), computed here, not by the script."""
+    by = {(r["workload"], r["arm"], r.get("seed", 1)): r for r in rows}
+    seeds = sorted({s for (w, a, s) in by if (w, a) == (wl, arm)})
+    return sum(by[(wl, arm, s)][field] / by[(wl, other, s)][field] - 1 for s in seeds) / len(seeds)
+
+
+def whole(c):
+    return f"{100 * c:+.0f} %".replace("-", "−")
+
+
+def seedless(tmp_path, seed=1):
+    """The committed rows of one seed as a results.csv from before --seeds (no seed column)."""
+    rows = [{k: v for k, v in r.items() if k != "seed"} for r in je.read_rows(RESULTS) if r.get("seed", 1) == seed]
+    data = tmp_path / "seedless.csv"
+    with open(data, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    return data, rows
+
+
 def test_the_committed_render_leaves_no_placeholder(tmp_path):
     page = tmp_path / "journal.md"
     subprocess.run([sys.executable, str(SCRIPT), "--render", str(RESULTS), "--page", str(page)], check=True)
     text = page.read_text()
     assert "{" not in text and "}" not in text and "(not in the data)" not in text
-    assert "(+2 % fio-rand, +71 % fio-seq, +16 % varmail) and throughput lower (−12..−27 %)" in text
-    assert "WAF −14.5 %, erases −15 %, though its fsync p99 grows\n  11 %)" in text
+    rows = je.read_rows(RESULTS)
+    g = [whole(paired(rows, w, "separated/greedy", "mixed/greedy", "waf")) for w in ("fio-rand", "fio-seq", "varmail")]
+    assert f"({g[0]} fio-rand, {g[1]} fio-seq, {g[2]} varmail)" in text
+    v = paired(rows, "varmail", "separated/cost-benefit", "mixed/cost-benefit", "waf")
+    assert f"WAF {100 * v:+.1f} %".replace("-", "−") in text
     assert je.false_claims(je.keyed(je.read_rows(RESULTS))) == ([], [])
 
 
 def test_a_false_claim_fails_the_render_naming_it(tmp_path):
     rows = je.read_rows(RESULTS)
-    for r in rows:   # separation no longer makes fio-rand's WAF worse under greedy
+    mixed = {r.get("seed", 1): r["waf"] for r in rows if (r["workload"], r["arm"]) == ("fio-rand", "mixed/greedy")}
+    for r in rows:   # separation no longer makes fio-rand's WAF worse under greedy, on any seed
         if (r["workload"], r["arm"]) == ("fio-rand", "separated/greedy"):
-            r["waf"] = next(m["waf"] for m in rows if (m["workload"], m["arm"]) == ("fio-rand", "mixed/greedy"))
+            r["waf"] = mixed[r.get("seed", 1)]
     data = tmp_path / "results.csv"
     with open(data, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
@@ -125,18 +151,22 @@ def test_changes_nothing_needs_the_interval_within_noise(tmp_path):
     assert same([1.9]) and not same([2.1])   # one seed: the change itself
 
 
-def test_the_committed_seedless_results_render_the_committed_page(tmp_path):
-    assert "seed" not in je.read_rows(RESULTS)[0]   # results.csv from before --seeds: one run per point, seed 1
+def test_a_seedless_results_csv_renders_one_run_per_point(tmp_path):
+    data, rows = seedless(tmp_path)
+    assert "seed" not in je.read_rows(data)[0]   # a results.csv from before --seeds: one run per point, seed 1
     page = tmp_path / "journal.md"
-    subprocess.run([sys.executable, str(SCRIPT), "--render", str(RESULTS), "--page", str(page)], check=True)
-    assert page.read_text() == (REPO / "docs" / "results" / "journal.md").read_text()
-    assert "Each point is one run with one seed: effects" in page.read_text()
+    subprocess.run([sys.executable, str(SCRIPT), "--render", str(data), "--page", str(page)])
+    text = page.read_text()
+    assert "Each point is one run with one seed: effects" in text and " ± " not in text
+    c = paired(rows, "fio-rand", "separated/greedy", "mixed/greedy", "waf")
+    assert f"| fio-rand | greedy | {100 * c:+.1f} % |" in text   # the change itself, no interval
 
 
 def test_seeded_results_render_means_and_paired_intervals(tmp_path):
+    _, one = seedless(tmp_path)
     rows = []
-    for s in (1, 2, 3):   # the committed rows as three seeds; separated's WAF moved by −0.2, 0, +0.2 %
-        for r in je.read_rows(RESULTS):
+    for s in (1, 2, 3):   # seed 1's rows as three seeds; separated's WAF moved by −0.2, 0, +0.2 %
+        for r in one:
             r = dict(r, seed=s)
             if r["arm"].startswith("separated"):
                 r["waf"] *= 1 + 0.002 * (s - 2)
@@ -149,11 +179,14 @@ def test_seeded_results_render_means_and_paired_intervals(tmp_path):
         w.writeheader()
         w.writerows(rows)
     page = tmp_path / "journal.md"
-    subprocess.run([sys.executable, str(SCRIPT), "--render", str(data), "--page", str(page)], check=True)
+    subprocess.run([sys.executable, str(SCRIPT), "--render", str(data), "--page", str(page)])
     text = page.read_text()
     assert "python3 scripts/journal_experiment.py --seeds 3\n" in text
     assert "Each point is run 3 times, with `host.files.seed` 1..3" in text
     assert "95 % interval (Student t over the seeds, paired by seed" in text
     assert "Each point is the mean of 3 runs (seeds 1..3): effects" in text
-    assert "| fio-rand | greedy | +2.1 ± 0.5 % |" in text          # committed +2.1 %, per seed ±0.2 %
-    assert "| fio-rand | mixed/greedy | 2.772 |" in text            # the mean over the seeds
+    c = paired(one, "fio-rand", "separated/greedy", "mixed/greedy", "waf")   # the mean; per seed (1 + c) x ±0.2 %
+    h = 4.303 * (1 + c) * 0.2 / 3 ** 0.5                                      # t(2) x sd / sqrt(3), in points
+    assert f"| fio-rand | greedy | {100 * c:+.1f} ± {h:.1f} % |" in text
+    m = next(r["waf"] for r in one if (r["workload"], r["arm"]) == ("fio-rand", "mixed/greedy"))
+    assert f"| fio-rand | mixed/greedy | {m:.3f} |" in text            # the mean over the seeds
