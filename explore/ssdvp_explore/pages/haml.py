@@ -8,10 +8,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .. import stats
 from . import Page, haml_findings, haml_paper_scale, haml_setup, markdown_table, register, standard_body
 from ..plots import WORKLOAD, with_labels
 
 POLICY = "config.ftl.placement.policy"
+SEED = "config.precondition.seed"
 NAMES = {"single": "single (Auto-SSD stand-in)", "double": "double (host/GC)", "hotis": "HOTIS",
          "asa": "ASA-FTL", "haml": "HAML-K", "stream": "oracle"}
 
@@ -38,6 +40,49 @@ def pivot(df: pd.DataFrame, col: str, by: str, fmt=None, order=None) -> pd.DataF
     p = p.reset_index().rename(columns={WORKLOAD: "workload"})
     p.columns = [NAMES.get(str(c), str(c)) for c in p.columns]
     return p
+
+
+def pivot_ci(df: pd.DataFrame, col: str, by: str, fmt: str, order=None) -> pd.DataFrame:
+    """pivot()'s table with each cell the mean over the point's runs (seeds) ± the half-width of its 95 % t
+    interval (just the mean for one run), formatted by fmt."""
+    def cell(xs):
+        m, h = stats.mean_ci(list(xs.astype(float)))
+        return f"{m:{fmt}}" + (f" ± {h:{fmt}}" if xs.count() > 1 else "")
+    p = df.groupby([WORKLOAD, by], sort=False)[col].agg(cell).unstack(by)
+    p = p[[c for c in (order or p.columns) if c in p.columns]]
+    p = p.reindex(list(dict.fromkeys(df[WORKLOAD]))).reset_index().rename(columns={WORKLOAD: "workload"})
+    p.columns = [NAMES.get(str(c), str(c)) for c in p.columns]
+    return p
+
+
+def paired_against(df: pd.DataFrame, a: str, b: str, col: str = "ftl.waf") -> str:
+    """a's col against b's on each workload, paired by drive history: the mean per-seed change ± its 95 % interval,
+    and how many workloads' intervals lie above 0, below 0 or across it."""
+    parts, above, below = [], 0, 0
+    for w in dict.fromkeys(df[WORKLOAD]):
+        d = df[df[WORKLOAD] == w]
+        x, y = (d[d[POLICY] == p].set_index(SEED)[col].astype(float) for p in (a, b))
+        ch = stats.paired_change(x, y)
+        if not ch:
+            continue
+        m, h = stats.mean_ci(ch)
+        above, below = above + (m - h > 0), below + (m + h < 0)
+        parts.append(f"{w} {m:+.1f} ± {h:.1f} %")
+    n = len(parts)
+    return (f"{NAMES[a]}'s WAF against `{b}`'s on the same drive history (the mean per-seed change ± its 95 % "
+            f"interval): {'; '.join(parts)}. Above it beyond the interval on {above} of {n} workloads, below it on "
+            f"{below}, within the interval on {n - above - below}.")
+
+
+def means(df: pd.DataFrame, by: str = POLICY) -> pd.DataFrame:
+    """One row per (workload, by): each number the mean over the point's runs (seeds), any other column the first
+    run's; the findings compare points by these means."""
+    if df.empty:
+        return df
+    keys = [WORKLOAD, by]
+    num = set(df.select_dtypes("number").columns)
+    agg = {c: ("mean" if c in num else "first") for c in df.columns if c not in keys}
+    return df.groupby(keys, sort=False, as_index=False).agg(agg)
 
 
 def _matrix(cell):
@@ -165,7 +210,7 @@ def findings(df: pd.DataFrame, sens: dict[str, pd.DataFrame], rows: list[dict]) 
     """The "What the recorded run shows" block, every figure computed from the page's table (df, labelled),
     the sensitivity pages' tables (sens) and paper_scale.csv's rows (haml_findings, haml_paper_scale)."""
     bullet = haml_paper_scale.finding(rows) if rows else f"- (no paper-scale data: {PAPER_SCALE_CSV} is missing)"
-    return haml_findings.render(with_classes(df), sens, bullet)
+    return haml_findings.render(means(with_classes(df)), sens, bullet)
 
 
 def render_main(ctx) -> str:
@@ -179,17 +224,27 @@ def render_main(ctx) -> str:
     body = standard_body(ctx, intro=setup(ctx) + "\n\n" + findings(df, sens, scale_rows))
     extra = ["## Tables", ""]
     if not df.empty:
-        extra += ["Write amplification (HAML-SSD Fig. 10):", "", markdown_table(pivot(df, "ftl.waf", POLICY, order=order), ".3f"), ""]
-        extra += ["Block erases in the timed half (Table VI):", "", markdown_table(pivot(df, "ftl.erases", POLICY, order=order), ".0f"), ""]
+        runs = df.groupby([WORKLOAD, POLICY]).size()
+        n = f"{runs.min()}" if runs.min() == runs.max() else f"{runs.min()}-{runs.max()}"
+        extra += [f"Each cell: the mean over the point's runs ({n}, one per drive history "
+                  f"`{SEED}`) ± the half-width of its 95 % t interval." if runs.max() > 1 else "One run per point.",
+                  ""]
+        extra += ["Write amplification (HAML-SSD Fig. 10):", "", markdown_table(pivot_ci(df, "ftl.waf", POLICY, ".3f", order)), ""]
+        if runs.max() > 1 and SEED in df:
+            extra += [paired_against(df, "haml", "double"), ""]
+        extra += ["Block erases in the timed half (Table VI):", "",
+                  markdown_table(pivot_ci(df, "ftl.erases", POLICY, ",.0f", order)), ""]
         df = df.copy()
         df["latency_us.all.mean"] = df["latency_us.all.mean"].astype(float)
-        base = df[df[POLICY] == "single"].set_index(WORKLOAD)["latency_us.all.mean"]
-        df["normalized_response"] = df["latency_us.all.mean"] / df[WORKLOAD].map(base)
-        extra += ["Mean response time normalized to `single` (Fig. 11):", "",
-                  markdown_table(pivot(df, "normalized_response", POLICY, order=order), ".3f"), ""]
+        seed = df[SEED] if SEED in df else 0   # each run against `single` on the same drive history
+        base = df[df[POLICY] == "single"].assign(s=seed).set_index([WORKLOAD, "s"])["latency_us.all.mean"]
+        df["normalized_response"] = df["latency_us.all.mean"] / [base[(w, s)] for w, s in
+                                                                 zip(df[WORKLOAD], df.assign(s=seed)["s"])]
+        extra += ["Mean response time normalized to `single` on the same drive history (Fig. 11):", "",
+                  markdown_table(pivot_ci(df, "normalized_response", POLICY, ".3f", order)), ""]
         df["erase_spread"] = df["ftl.erase_count.max"] - df["ftl.erase_count.min"]
         extra += ["Erase-count spread, max minus min over all blocks (wear levelling):", "",
-                  markdown_table(pivot(df, "erase_spread", POLICY, order=order), ".0f"), ""]
+                  markdown_table(pivot_ci(df, "erase_spread", POLICY, ".0f", order)), ""]
         if "placement.class_by_stream" in df:
             df["rank_corr"] = df["placement.class_by_stream"].map(rank_correlation)
             df["cold_in_hot"] = df["placement.class_by_stream"].map(cold_in_hot)
@@ -198,13 +253,13 @@ def render_main(ctx) -> str:
                       "class (1 = perfectly ordered, 0 = unrelated; one-class policies have none). From "
                       "`placement.class_by_stream` in summary.json (every run carries oracle stream IDs, which "
                       "only the oracle policy uses):", "",
-                      markdown_table(pivot(df, "rank_corr", POLICY, order=order), ".3f"), "",
+                      markdown_table(pivot_ci(df, "rank_corr", POLICY, ".3f", order)), "",
                       "Share of the hottest class's LBAs that are never rewritten in the timed half:", "",
-                      markdown_table(pivot(df, "cold_in_hot", POLICY, order=order), ".3f"), ""]
+                      markdown_table(pivot_ci(df, "cold_in_hot", POLICY, ".3f", order)), ""]
         if "placement.monitor_cpu_s" in df:
             extra += ["CPU seconds the monitor and software K-Means took in the timed half:", "",
-                      markdown_table(pivot(df, "placement.monitor_cpu_s", POLICY, order=order), ".4f"), ""]
-    extra += [paper_scale_section(scale_rows, scale_extra, _label(ctx.table)), ""]
+                      markdown_table(pivot_ci(df, "placement.monitor_cpu_s", POLICY, ".4f", order)), ""]
+    extra += [paper_scale_section(scale_rows, scale_extra, means(_label(ctx.table))), ""]
     extra += ["## Sensitivity of HAML-K", "",
               "- [K from 3 to 8 (Fig. 12)](haml-k.md)",
               "- [slice size (Fig. 13)](haml-slice.md)",
