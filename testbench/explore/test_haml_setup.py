@@ -68,7 +68,7 @@ def test_committed_files_give_the_committed_pages():
     assert "every 50k requests (10 s)" in t
     assert "a mean interval of at most T/4); `asa` is ASA-FTL's K-Means on update frequency only with K = 3; " \
            "`haml` is HAML-SSD's 2-D K-Means with K = 6" in t
-    assert "spread by more than 16. One run per point" in t
+    assert "spread by more than 16. Three runs per point (seeds)." in t   # the sweep's seeds: [1, 2, 3]
     assert "{" not in t and "}" not in t
 
 

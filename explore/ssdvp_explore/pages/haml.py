@@ -179,7 +179,9 @@ def paper_scale_section(rows: list[dict], extra: dict | None = None, df: pd.Data
     (df, labelled; its figures are quoted)."""
     if not rows:
         return f"## At the paper's scale (HAML-SSD Table III)\n\n(no data: {PAPER_SCALE_CSV} is missing)"
-    gib = haml_paper_scale.gib_figures(with_classes(df)) if df is not None and not df.empty else None
+    if df is not None and not df.empty and "rank_corr" not in df:
+        df = with_classes(df)   # the caller's means over seeds already carry it (means of each run's)
+    gib = haml_paper_scale.gib_figures(df) if df is not None and not df.empty else None
     return haml_paper_scale.render(rows, paper_scale_table(rows), gib=gib, **(extra or {}))
 
 
@@ -259,7 +261,7 @@ def render_main(ctx) -> str:
         if "placement.monitor_cpu_s" in df:
             extra += ["CPU seconds the monitor and software K-Means took in the timed half:", "",
                       markdown_table(pivot_ci(df, "placement.monitor_cpu_s", POLICY, ".4f", order)), ""]
-    extra += [paper_scale_section(scale_rows, scale_extra, means(_label(ctx.table))), ""]
+    extra += [paper_scale_section(scale_rows, scale_extra, means(with_classes(_label(ctx.table)))), ""]
     extra += ["## Sensitivity of HAML-K", "",
               "- [K from 3 to 8 (Fig. 12)](haml-k.md)",
               "- [slice size (Fig. 13)](haml-slice.md)",

@@ -585,9 +585,9 @@ looked full at the once-a-second samples: [haml-double-stalls](haml-double-stall
     over = [k for k, v in spread.items() if v > thr]
     allover = [w for w in W if all(spread[(w, p)] > thr for p in POLICIES)]
     if not over:
-        wear_s = f"holds the spread to its threshold of {thr} on every run"
+        wear_s = f"holds the spread to its threshold of {thr} on every point"
     else:
-        wear_s = (f"does not hold the spread to its threshold of {thr}: {fmt(len(over), 0)} of {len(spread)} runs "
+        wear_s = (f"does not hold the spread to its threshold of {thr}: {fmt(len(over), 0)} of {len(spread)} points "
                   "end above it")
         if allover:
             # typed: why (the firmware's migration moves one block per look)
