@@ -55,7 +55,8 @@ def test_committed_data_gives_the_committed_block():
     block = haml.findings(runs(), sens, rows)
     assert block in (RESULTS / "haml.md").read_text()
     # the test's points are what the page's findings compare: one row per point, and the block rendered from them
-    assert len(df) == 36 and haml_findings.render(df, sens, haml_paper_scale.finding(rows)) == block
+    paired = haml.paired_summary(runs(), "haml", "double")
+    assert len(df) == 36 and haml_findings.render(df, sens, haml_paper_scale.finding(rows), paired) == block
     t = text(df, sens, rows)
     ws = list(dict.fromkeys(df[WORKLOAD]))
     sh, hc, tp = "synthetic shifting", "synthetic hotcold", "tpcc-small"
@@ -203,3 +204,19 @@ def test_a_missing_row_or_table_is_an_error_naming_it(tmp_path):
         haml.findings(gone, sens, rows)
     with pytest.raises(FileNotFoundError, match="haml-k"):
         haml.sensitivity_tables(tmp_path)
+
+
+def test_the_paired_sentence_names_the_workloads_beyond_the_interval():
+    df = runs()
+    seed = "config.precondition.seed"
+    w = df.pivot_table(index=[WORKLOAD, seed], columns=haml.POLICY, values="ftl.waf")
+    ch = (100 * (w["haml"] / w["double"] - 1)).groupby(level=0)   # per drive history, computed here
+    n = ch.size()
+    assert (n == 3).all()
+    half = 4.303 * ch.std() / 3 ** 0.5                              # t(2) x sd / sqrt(3)
+    beyond = [x for x in n.index if abs(ch.mean()[x]) > half[x]]
+    s = " ".join(haml.paired_summary(df, "haml", "double").split())
+    for x in n.index:
+        figure = f"{LONG[x]} ({ch.mean()[x]:+.1f} ± {half[x]:.1f} %)"
+        assert (figure in s) == (x in beyond), x
+    assert s.startswith("Paired by drive history (3 per point), HAML-K's WAF is ")

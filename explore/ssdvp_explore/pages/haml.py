@@ -55,17 +55,38 @@ def pivot_ci(df: pd.DataFrame, col: str, by: str, fmt: str, order=None) -> pd.Da
     return p
 
 
-def paired_against(df: pd.DataFrame, a: str, b: str, col: str = "ftl.waf") -> str:
-    """a's col against b's on each workload, paired by drive history: the mean per-seed change ± its 95 % interval,
-    and how many workloads' intervals lie above 0, below 0 or across it."""
-    parts, above, below = [], 0, 0
+def _paired(df: pd.DataFrame, a: str, b: str, col: str = "ftl.waf") -> dict:
+    """{workload: (mean, half-width)} of a's per-seed % change in col against b's, paired by drive history."""
+    out = {}
     for w in dict.fromkeys(df[WORKLOAD]):
         d = df[df[WORKLOAD] == w]
         x, y = (d[d[POLICY] == p].set_index(SEED)[col].astype(float) for p in (a, b))
         ch = stats.paired_change(x, y)
-        if not ch:
-            continue
-        m, h = stats.mean_ci(ch)
+        if ch:
+            out[w] = stats.mean_ci(ch)
+    return out
+
+
+def paired_summary(df: pd.DataFrame, a: str, b: str) -> str:
+    """The findings' sentence: where a's WAF differs from b's beyond the drive histories' 95 % interval."""
+    pc = _paired(df, a, b)
+    n = df[df[POLICY] == a].groupby(WORKLOAD).size().min()
+    hi = [f"{haml_findings.LONG[w]} ({m:+.1f} ± {h:.1f} %)" for w, (m, h) in pc.items() if m - h > 0]
+    lo = [f"{haml_findings.LONG[w]} ({m:+.1f} ± {h:.1f} %)" for w, (m, h) in pc.items() if m + h < 0]
+    within = [haml_findings.LONG[w] for w, (m, h) in pc.items() if m - h <= 0 <= m + h]
+    said = [f"above `{b}`'s beyond its 95 % interval on {haml_findings.and_list(hi)}" if hi else "",
+            f"below it beyond the interval on {haml_findings.and_list(lo)}" if lo else ""]
+    said = "; ".join(s for s in said if s) or f"nowhere beyond the 95 % interval of its difference from `{b}`'s"
+    return (f"Paired by drive history ({haml_findings.fmt(n, 0)} per point), {NAMES[a]}'s WAF is {said}"
+            + (f"; on {haml_findings.and_list(within)} the difference is within the spread of the drive histories"
+               if within else "") + " (the per-workload changes are under Fig. 10 below).")
+
+
+def paired_against(df: pd.DataFrame, a: str, b: str, col: str = "ftl.waf") -> str:
+    """a's col against b's on each workload, paired by drive history: the mean per-seed change ± its 95 % interval,
+    and how many workloads' intervals lie above 0, below 0 or across it."""
+    parts, above, below = [], 0, 0
+    for w, (m, h) in _paired(df, a, b, col).items():
         above, below = above + (m - h > 0), below + (m + h < 0)
         parts.append(f"{w} {m:+.1f} ± {h:.1f} %")
     n = len(parts)
@@ -212,7 +233,8 @@ def findings(df: pd.DataFrame, sens: dict[str, pd.DataFrame], rows: list[dict]) 
     """The "What the recorded run shows" block, every figure computed from the page's table (df, labelled),
     the sensitivity pages' tables (sens) and paper_scale.csv's rows (haml_findings, haml_paper_scale)."""
     bullet = haml_paper_scale.finding(rows) if rows else f"- (no paper-scale data: {PAPER_SCALE_CSV} is missing)"
-    return haml_findings.render(means(with_classes(df)), sens, bullet)
+    paired = paired_summary(df, "haml", "double") if SEED in df and df[SEED].nunique() > 1 else ""
+    return haml_findings.render(means(with_classes(df)), sens, bullet, paired)
 
 
 def render_main(ctx) -> str:

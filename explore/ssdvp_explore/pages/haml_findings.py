@@ -149,11 +149,12 @@ def open_and_spare(t: Table, w: str, p: str) -> tuple[int, int]:
     return frontiers(t, w, p) * dies, spare
 
 
-def render(df: pd.DataFrame, sens: dict[str, pd.DataFrame], paper_scale: str) -> str:
+def render(df: pd.DataFrame, sens: dict[str, pd.DataFrame], paper_scale: str, paired: str = "") -> str:
     """The block's markdown. df: the page's table (labelled, with rank_corr and
-    cold_in_hot); sens: the sensitivity pages' tables by page name (labelled,
+    cold_in_hot, one row per point); sens: the sensitivity pages' tables by page name (labelled,
     haml-period with its "T (paper h)" column, with rank_corr); paper_scale: the
-    paper-scale bullet (haml_paper_scale.finding)."""
+    paper-scale bullet (haml_paper_scale.finding); paired: a sentence on HAML-K against `double` paired by
+    drive history (haml.paired_summary), ending the bullet that compares them by their means."""
     t = Table(df, POLICY, "haml/table.csv")
     s = {name: Table(sens[name], KNOBS[name], f"{name}/table.csv") for name in KNOBS}
     W = t.workloads
@@ -305,7 +306,7 @@ looked full at the once-a-second samples: [haml-double-stalls](haml-double-stall
         for i, (k, v) in enumerate(sorted(rgroup.items(), key=lambda kv: ["below", "equal to", "above"].index(kv[0]))))
     bullets.append(f"""\
 - **HAML-K {head} at the paper's settings.** {order_s} {low_s}
-  {erase_s} {rt_s}.""")
+  {erase_s} {rt_s}.{" " + paired if paired else ""}""")
     bullets.append(paper_scale)
 
     # --- 3: why, from the rank correlations
