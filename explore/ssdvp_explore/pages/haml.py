@@ -225,7 +225,8 @@ def sensitivity_tables(data_dir: Path) -> dict[str, pd.DataFrame]:
         if not path.exists():
             raise FileNotFoundError(f"{path} is missing: haml.md's findings quote the {name} page's table")
         df = _label(read_table(path))
-        out[name] = with_classes(_hours(df.copy()) if name == "haml-period" else df)
+        # one row per (workload, knob value): the means over its runs (drive histories), as the findings compare
+        out[name] = means(with_classes(_hours(df.copy()) if name == "haml-period" else df), haml_findings.KNOBS[name])
     return out
 
 
@@ -302,12 +303,16 @@ def sensitivity(key: str, intro: str, xlabel: str, transform=None):
         df = df.copy()
         if transform:
             df = transform(df)
-        extra = [f"## WAF by {xlabel}", "", markdown_table(pivot(df, "ftl.waf", key), ".3f"), "",
-                 f"## Erases by {xlabel}", "", markdown_table(pivot(df, "ftl.erases", key), ".0f"), ""]
+        runs = df.groupby([WORKLOAD, key]).size()
+        n = f"{runs.min()}" if runs.min() == runs.max() else f"{runs.min()}-{runs.max()}"
+        extra = [f"Each cell: the mean over the point's runs ({n}, one per drive history `{SEED}`) ± the "
+                 "half-width of its 95 % t interval." if runs.max() > 1 else "One run per point.", "",
+                 f"## WAF by {xlabel}", "", markdown_table(pivot_ci(df, "ftl.waf", key, ".3f")), "",
+                 f"## Erases by {xlabel}", "", markdown_table(pivot_ci(df, "ftl.erases", key, ",.0f")), ""]
         if "placement.class_by_stream" in df:
             df["rank_corr"] = df["placement.class_by_stream"].map(rank_correlation)
             extra += [f"## Rank correlation of class and death time by {xlabel}", "",
-                      markdown_table(pivot(df, "rank_corr", key), ".3f"), ""]
+                      markdown_table(pivot_ci(df, "rank_corr", key, ".3f")), ""]
         marker = "## Figures"
         return body.replace(marker, "\n".join(extra) + "\n" + marker, 1) if marker in body else body
     return render
