@@ -22,9 +22,9 @@ def runs():
 
 def data():
     """The page's table as the findings see it, one row per (workload, policy): each number the mean over the
-    point's runs, rank_corr and cold_in_hot the means of each run's (haml.findings: means(with_classes(df)));
+    point's runs, rank_corr and cold_in_hot the means of each run's (haml.per_point, as haml.findings uses);
     the sensitivity pages' tables (one run per point); paper_scale.csv's rows."""
-    return haml.means(haml.with_classes(runs())), haml.sensitivity_tables(RESULTS), haml.paper_scale_rows(RESULTS / "haml")
+    return haml.per_point(runs()), haml.sensitivity_tables(RESULTS), haml.paper_scale_rows(RESULTS / "haml")
 
 
 def text(df, sens, rows):

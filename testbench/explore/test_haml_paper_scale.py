@@ -10,7 +10,7 @@ from ssdvp_explore.render import read_table
 
 REPO = Path(__file__).resolve().parents[2]
 CSV = REPO / "docs" / "results" / "haml" / "paper_scale.csv"
-GIB_TABLE = haml.means(haml.with_classes(haml._label(read_table(CSV.parent / "table.csv"))))   # the 1 GiB figures the section quotes
+GIB_TABLE = haml.per_point(haml._label(read_table(CSV.parent / "table.csv")))   # the 1 GiB figures the section quotes
 
 
 def rows():

@@ -11,7 +11,7 @@ from ssdvp_explore.render import read_table
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "docs" / "results" / "haml"
-GIB = ps.gib_figures(haml.means(haml.with_classes(haml._label(read_table(DATA / "table.csv")))))
+GIB = ps.gib_figures(haml.per_point(haml._label(read_table(DATA / "table.csv"))))
 
 
 def rows():
@@ -134,14 +134,14 @@ def test_without_the_files_the_section_says_what_is_not_in_the_data(tmp_path):
     (tmp_path / "paper_scale.csv").write_bytes((DATA / "paper_scale.csv").read_bytes())
     extra = haml.paper_scale_extra(tmp_path)
     assert extra == {"split": None, "runs": None, "prov": None}
-    section = words(haml.paper_scale_section(rows(), extra, haml.means(haml.with_classes(haml._label(read_table(DATA / "table.csv"))))))
+    section = words(haml.paper_scale_section(rows(), extra, haml.per_point(haml._label(read_table(DATA / "table.csv")))))
     assert "**Run notes: not in the committed data.**" in section
     assert "(no paper_scale_split.csv)" in section and "(no paper_scale_runs.csv)" in section
     assert "Run notes** (paper_scale_runs.csv" not in section
 
 
 def test_committed_page_renders_from_the_committed_data():
-    section = haml.paper_scale_section(rows(), haml.paper_scale_extra(DATA), haml.means(haml.with_classes(haml._label(read_table(DATA / "table.csv")))))
+    section = haml.paper_scale_section(rows(), haml.paper_scale_extra(DATA), haml.per_point(haml._label(read_table(DATA / "table.csv"))))
     assert section in (REPO / "docs" / "results" / "haml.md").read_text()
     extra = haml.paper_scale_extra(DATA)
     # the run notes are rendered from the committed files beside paper_scale.csv (split, runs, provenance);
@@ -201,7 +201,7 @@ def test_the_files_haml_scale_writes_render(tmp_path, monkeypatch):
     assert extra["prov"]["postprocess"] == ("scripts/haml_scale.py build --state DIR --writes 1000000,10000000 "
                                             "--data-only --csv --split 20")
     section = words(haml.paper_scale_section(haml.paper_scale_rows(data), extra,
-                                             haml.means(haml.with_classes(haml._label(read_table(DATA / "table.csv"))))))
+                                             haml.per_point(haml._label(read_table(DATA / "table.csv")))))
     assert "every point was made by `ssdvp 0.1.0+df4051acd8b7` (commit df4051acd8b7" in section
     assert (f"No ageing is recorded (no out/haml_scale/age-<drive>.json was there when the data was written); "
             f"{len(rows())} points (2 s of user + sys CPU, 60 s of wall time, 1,400 MiB of peak RSS)") in section
@@ -218,7 +218,7 @@ def test_the_files_haml_scale_writes_render(tmp_path, monkeypatch):
     hs.write_data(got, hs.WORKLOADS, list(hs.POLICIES), writes, str(data / "paper_scale.csv"), 20, str(build),
                   hs.commands(str(tmp_path / "build"), writes, list(hs.POLICIES), hs.WORKLOADS, 20))
     section = words(haml.paper_scale_section(haml.paper_scale_rows(data), haml.paper_scale_extra(data),
-                                             haml.means(haml.with_classes(haml._label(read_table(DATA / "table.csv"))))))
+                                             haml.per_point(haml._label(read_table(DATA / "table.csv")))))
     assert "12 ageings (92 s of user + sys CPU, 500 s of wall time, 1,300 MiB of peak RSS)" in section
     assert "(134 M functional LBA writes, 92 s of CPU per drive, saved with `--save-state`)" in section
     assert "not in the committed data" not in section

@@ -33,18 +33,9 @@ def _label(df: pd.DataFrame) -> pd.DataFrame:
     return df[df["status"].isin(["ok", "violations"])]
 
 
-def pivot(df: pd.DataFrame, col: str, by: str, fmt=None, order=None) -> pd.DataFrame:
-    p = df.pivot_table(index=WORKLOAD, columns=by, values=col, sort=False)
-    if order:
-        p = p[[c for c in order if c in p.columns]]
-    p = p.reset_index().rename(columns={WORKLOAD: "workload"})
-    p.columns = [NAMES.get(str(c), str(c)) for c in p.columns]
-    return p
-
-
 def pivot_ci(df: pd.DataFrame, col: str, by: str, fmt: str, order=None) -> pd.DataFrame:
-    """pivot()'s table with each cell the mean over the point's runs (seeds) ± the half-width of its 95 % t
-    interval (just the mean for one run), formatted by fmt."""
+    """col by workload (rows) and `by` (columns, in `order`), each cell the mean over the point's runs (seeds)
+    ± the half-width of its 95 % t interval (just the mean for one run), formatted by fmt."""
     def cell(xs):
         m, h = stats.mean_ci(list(xs.astype(float)))
         return f"{m:{fmt}}" + (f" ± {h:{fmt}}" if xs.count() > 1 else "")
@@ -83,16 +74,11 @@ def paired_summary(df: pd.DataFrame, a: str, b: str) -> str:
 
 
 def paired_against(df: pd.DataFrame, a: str, b: str, col: str = "ftl.waf") -> str:
-    """a's col against b's on each workload, paired by drive history: the mean per-seed change ± its 95 % interval,
-    and how many workloads' intervals lie above 0, below 0 or across it."""
-    parts, above, below = [], 0, 0
-    for w, (m, h) in _paired(df, a, b, col).items():
-        above, below = above + (m - h > 0), below + (m + h < 0)
-        parts.append(f"{w} {m:+.1f} ± {h:.1f} %")
-    n = len(parts)
+    """a's col against b's on each workload, paired by drive history: the mean per-seed change ± its 95 % interval
+    (the findings' paired_summary says which lie beyond it)."""
+    parts = [f"{w} {m:+.1f} ± {h:.1f} %" for w, (m, h) in _paired(df, a, b, col).items()]
     return (f"{NAMES[a]}'s WAF against `{b}`'s on the same drive history (the mean per-seed change ± its 95 % "
-            f"interval): {'; '.join(parts)}. Above it beyond the interval on {above} of {n} workloads, below it on "
-            f"{below}, within the interval on {n - above - below}.")
+            f"interval): {'; '.join(parts)}.")
 
 
 def means(df: pd.DataFrame, by: str = POLICY) -> pd.DataFrame:
@@ -104,6 +90,12 @@ def means(df: pd.DataFrame, by: str = POLICY) -> pd.DataFrame:
     num = set(df.select_dtypes("number").columns)
     agg = {c: ("mean" if c in num else "first") for c in df.columns if c not in keys}
     return df.groupby(keys, sort=False, as_index=False).agg(agg)
+
+
+def per_point(df: pd.DataFrame, by: str = POLICY) -> pd.DataFrame:
+    """The table as the findings compare it: one row per (workload, by), rank_corr and cold_in_hot the means of
+    each run's (with_classes before means: a point's class tables differ run to run)."""
+    return means(with_classes(df), by)
 
 
 def _matrix(cell):
@@ -197,11 +189,9 @@ def paper_scale_extra(data_dir: Path) -> dict:
 
 def paper_scale_section(rows: list[dict], extra: dict | None = None, df: pd.DataFrame | None = None) -> str:
     """The section from paper_scale.csv's rows, the files beside it (paper_scale_extra) and the 1 GiB table
-    (df, labelled; its figures are quoted)."""
+    (df: per_point()'s one row per point; its figures are quoted)."""
     if not rows:
         return f"## At the paper's scale (HAML-SSD Table III)\n\n(no data: {PAPER_SCALE_CSV} is missing)"
-    if df is not None and not df.empty and "rank_corr" not in df:
-        df = with_classes(df)   # the caller's means over seeds already carry it (means of each run's)
     gib = haml_paper_scale.gib_figures(df) if df is not None and not df.empty else None
     return haml_paper_scale.render(rows, paper_scale_table(rows), gib=gib, **(extra or {}))
 
@@ -226,7 +216,7 @@ def sensitivity_tables(data_dir: Path) -> dict[str, pd.DataFrame]:
             raise FileNotFoundError(f"{path} is missing: haml.md's findings quote the {name} page's table")
         df = _label(read_table(path))
         # one row per (workload, knob value): the means over its runs (drive histories), as the findings compare
-        out[name] = means(with_classes(_hours(df.copy()) if name == "haml-period" else df), haml_findings.KNOBS[name])
+        out[name] = per_point(_hours(df.copy()) if name == "haml-period" else df, haml_findings.KNOBS[name])
     return out
 
 
@@ -235,7 +225,7 @@ def findings(df: pd.DataFrame, sens: dict[str, pd.DataFrame], rows: list[dict]) 
     the sensitivity pages' tables (sens) and paper_scale.csv's rows (haml_findings, haml_paper_scale)."""
     bullet = haml_paper_scale.finding(rows) if rows else f"- (no paper-scale data: {PAPER_SCALE_CSV} is missing)"
     paired = paired_summary(df, "haml", "double") if SEED in df and df[SEED].nunique() > 1 else ""
-    return haml_findings.render(means(with_classes(df)), sens, bullet, paired)
+    return haml_findings.render(per_point(df), sens, bullet, paired)
 
 
 def render_main(ctx) -> str:
@@ -261,10 +251,10 @@ def render_main(ctx) -> str:
                   markdown_table(pivot_ci(df, "ftl.erases", POLICY, ",.0f", order)), ""]
         df = df.copy()
         df["latency_us.all.mean"] = df["latency_us.all.mean"].astype(float)
-        seed = df[SEED] if SEED in df else 0   # each run against `single` on the same drive history
-        base = df[df[POLICY] == "single"].assign(s=seed).set_index([WORKLOAD, "s"])["latency_us.all.mean"]
-        df["normalized_response"] = df["latency_us.all.mean"] / [base[(w, s)] for w, s in
-                                                                 zip(df[WORKLOAD], df.assign(s=seed)["s"])]
+        keys = [WORKLOAD, SEED] if SEED in df else [WORKLOAD]   # each run against `single` on its drive history
+        single = df[df[POLICY] == "single"].groupby(keys)["latency_us.all.mean"].first().rename("single_rt")
+        df = df.join(single, on=keys)
+        df["normalized_response"] = df["latency_us.all.mean"] / df["single_rt"]
         extra += ["Mean response time normalized to `single` on the same drive history (Fig. 11):", "",
                   markdown_table(pivot_ci(df, "normalized_response", POLICY, ".3f", order)), ""]
         df["erase_spread"] = df["ftl.erase_count.max"] - df["ftl.erase_count.min"]
@@ -284,7 +274,7 @@ def render_main(ctx) -> str:
         if "placement.monitor_cpu_s" in df:
             extra += ["CPU seconds the monitor and software K-Means took in the timed half:", "",
                       markdown_table(pivot_ci(df, "placement.monitor_cpu_s", POLICY, ".4f", order)), ""]
-    extra += [paper_scale_section(scale_rows, scale_extra, means(with_classes(_label(ctx.table)))), ""]
+    extra += [paper_scale_section(scale_rows, scale_extra, per_point(_label(ctx.table))), ""]
     extra += ["## Sensitivity of HAML-K", "",
               "- [K from 3 to 8 (Fig. 12)](haml-k.md)",
               "- [slice size (Fig. 13)](haml-slice.md)",
