@@ -34,6 +34,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.path.insert(0, os.path.join(ROOT, "explore"))
 from streams_experiment import svg_bars  # noqa: E402  (shared SVG bars)
 from ssdvp_explore.stats import mean_ci, paired_change  # noqa: E402  (standard library only)
+from ssdvp_explore import claims  # noqa: E402  (standard library only)
 
 WORKLOADS = {
     "fio-rand": {"host.files.personality": "fio", "host.files.fio.rw": "randwrite"},
@@ -135,8 +136,9 @@ QUOTED = ("ext4-real ", "model ")  # keyed()'s prefixes of journal_ext4_real.md'
 
 class Point(dict):
     """A (workload, arm)'s figures over its runs: each field's mean (a field that is not a number in every run
-    keeps the first run's value; one run's row is kept as it is), and .runs, {seed: that run's row}."""
-    runs = {}
+    keeps the first run's value; one run's row is kept as it is), and .runs, {seed: that run's row}, which
+    points() sets."""
+    runs: dict
 
 
 def points(rows):
@@ -400,14 +402,8 @@ CLAIMS = [
 
 def false_claims(by):
     """The claims of CLAIMS that the rows contradict, and those skipped (their rows absent, or a zero to divide by)."""
-    false, skipped = [], []
-    for text, holds in CLAIMS:
-        try:
-            if not holds(by):
-                false.append(text)
-        except (KeyError, ZeroDivisionError):
-            skipped.append(text)
-    return false, skipped
+    false, unchecked = claims.check(CLAIMS, by)
+    return false, [text for text, _ in unchecked]
 
 
 def keep_data(rows, figs, render, binary, cmd, t0):

@@ -832,17 +832,14 @@ CLAIMS = [
 def findings(small, large):
     """The findings section: the floor rules' table, the figures filled from the rows, and every claim of CLAIMS
     checked (a claim the data no longer support stops the rendering: rewrite scripts/streams_findings.md)."""
-    false = []
-    for text, holds in CLAIMS:
-        try:
-            ok = holds(small, large)
-        except (KeyError, TypeError, ZeroDivisionError) as e:
-            ok = f"its rows are not in the data ({e!r})"
-        if ok is not True:
-            false.append(f"  - {text}" + (f": {ok}" if isinstance(ok, str) else ""))
-    if false:
+    sys.path.insert(0, os.path.join(ROOT, "explore"))
+    from ssdvp_explore import claims  # standard library only
+    false, unchecked = claims.check(CLAIMS, small, large)
+    lines = [f"  - {text}" for text in false] + [f"  - {text}: its rows are not in the data ({why})"
+                                                   for text, why in unchecked]
+    if lines:
         sys.exit("scripts/streams_findings.md makes claims the data no longer support (rewrite them, and "
-                 "CLAIMS in scripts/streams_experiment.py):\n" + "\n".join(false))
+                 "CLAIMS in scripts/streams_experiment.py):\n" + "\n".join(lines))
     return fill_figures(FINDINGS.replace("{{FLOOR}}", floor_table(small)), small, large)
 
 if __name__ == "__main__":
