@@ -55,7 +55,7 @@ def test_committed_data_gives_the_committed_block():
     block = haml.findings(runs(), sens, rows)
     assert block in (RESULTS / "haml.md").read_text()
     # the test's points are what the page's findings compare: one row per point, and the block rendered from them
-    paired = haml.paired_summary(runs(), "haml", "double")
+    paired = haml.paired_summary(runs(), "haml", "double") + " " + haml.paired_lower(runs(), "haml", RUNNABLE)
     assert len(df) == 36 and haml_findings.render(df, sens, haml_paper_scale.finding(rows), paired) == block
     t = text(df, sens, rows)
     ws = list(dict.fromkeys(df[WORKLOAD]))
@@ -220,3 +220,26 @@ def test_the_paired_sentence_names_the_workloads_beyond_the_interval():
         figure = f"{LONG[x]} ({ch.mean()[x]:+.1f} ± {half[x]:.1f} %)"
         assert (figure in s) == (x in beyond), x
     assert s.startswith("Paired by drive history (3 per point), HAML-K's WAF is ")
+
+
+def test_the_paired_lower_sentence_names_each_policy_below_beyond_the_interval():
+    df = runs()
+    seed = "config.precondition.seed"
+    w = df.pivot_table(index=[WORKLOAD, seed], columns=haml.POLICY, values="ftl.waf")
+    s = " ".join(haml.paired_lower(df, "haml", RUNNABLE).split())
+    named = 0
+    for p in RUNNABLE:
+        if p == "haml":
+            continue
+        ch = (100 * (w["haml"] / w[p] - 1)).groupby(level=0)   # per drive history, computed here
+        half = 4.303 * ch.std() / 3 ** 0.5
+        for x in ch.mean().index:
+            figure = f"{haml_findings.NAME[p]} by {ch.mean()[x]:.1f} ± {half[x]:.1f} %"
+            below = ch.mean()[x] - half[x] > 0                   # HAML-K above p beyond the interval
+            assert (figure in s) == below, (x, p)
+            named += below
+    assert named > 0 and s.startswith("Paired by drive history, a policy a drive could run has a WAF below HAML-K's")
+    # a frame where HAML-K is lowest on every history: no policy is named
+    low = df.copy()
+    low.loc[low[haml.POLICY] == "haml", "ftl.waf"] = 0.5
+    assert "no policy a drive could run has a WAF below" in haml.paired_lower(low, "haml", RUNNABLE)

@@ -73,12 +73,41 @@ def paired_summary(df: pd.DataFrame, a: str, b: str) -> str:
                if within else "") + " (the per-workload changes are under Fig. 10 below).")
 
 
-def paired_against(df: pd.DataFrame, a: str, b: str, col: str = "ftl.waf") -> str:
-    """a's col against b's on each workload, paired by drive history: the mean per-seed change ± its 95 % interval
-    (the findings' paired_summary says which lie beyond it)."""
-    parts = [f"{w} {m:+.1f} ± {h:.1f} %" for w, (m, h) in _paired(df, a, b, col).items()]
-    return (f"{NAMES[a]}'s WAF against `{b}`'s on the same drive history (the mean per-seed change ± its 95 % "
-            f"interval): {'; '.join(parts)}.")
+def paired_table(df: pd.DataFrame, a: str, order: list[str], col: str = "ftl.waf") -> str:
+    """a's col against every other policy's on each workload, paired by drive history: the mean per-seed change
+    ± its 95 % interval, in bold where the interval excludes 0."""
+    others = [p for p in order if p != a and p in set(df[POLICY])]
+    cols = {b: _paired(df, a, b, col) for b in others}
+    rows = []
+    for w in dict.fromkeys(df[WORKLOAD]):
+        cells = []
+        for b in others:
+            m, h = cols[b].get(w, (float("nan"), 0.0))
+            c = f"{m:+.1f} ± {h:.1f} %" if m == m else ""
+            cells.append(f"**{c}**" if m == m and abs(m) > h else c)
+        rows.append([w] + cells)
+    return markdown_table(pd.DataFrame(rows, columns=["workload"] + [f"vs {NAMES.get(b, b)}" for b in others]))
+
+
+def paired_lower(df: pd.DataFrame, a: str, among: list[str]) -> str:
+    """The findings' sentence: on which workloads a policy of `among` has a WAF below a's beyond the 95 % interval
+    of their paired difference."""
+    found = {}
+    for b in among:
+        if b == a:
+            continue
+        for w, (m, h) in _paired(df, a, b).items():
+            if m - h > 0:  # a above b beyond the interval
+                found.setdefault(w, []).append(f"{haml_findings.NAME[b]} by {m:.1f} ± {h:.1f} %")
+    ws = list(dict.fromkeys(df[WORKLOAD]))
+    none = [haml_findings.LONG[w] for w in ws if w not in found]
+    if not found:
+        return (f"Paired by drive history, no policy a drive could run has a WAF below {haml_findings.NAME[a]}'s "
+                "beyond the 95 % interval of their difference on any workload.")
+    return (f"Paired by drive history, a policy a drive could run has a WAF below {haml_findings.NAME[a]}'s beyond "
+            f"the 95 % interval on {haml_findings._of(len(found), len(ws))} workloads ("
+            + "; ".join(f"{haml_findings.LONG[w]}: {haml_findings.and_list(v)}" for w, v in found.items()) + ")"
+            + (f"; on {haml_findings.and_list(none)} none is, beyond the interval" if none else "") + ".")
 
 
 def means(df: pd.DataFrame, by: str = POLICY) -> pd.DataFrame:
@@ -224,7 +253,8 @@ def findings(df: pd.DataFrame, sens: dict[str, pd.DataFrame], rows: list[dict]) 
     """The "What the recorded run shows" block, every figure computed from the page's table (df, labelled),
     the sensitivity pages' tables (sens) and paper_scale.csv's rows (haml_findings, haml_paper_scale)."""
     bullet = haml_paper_scale.finding(rows) if rows else f"- (no paper-scale data: {PAPER_SCALE_CSV} is missing)"
-    paired = paired_summary(df, "haml", "double") if SEED in df and df[SEED].nunique() > 1 else ""
+    paired = (paired_summary(df, "haml", "double") + " " + paired_lower(df, "haml", haml_findings.RUNNABLE)
+              if SEED in df and df[SEED].nunique() > 1 else "")
     return haml_findings.render(per_point(df), sens, bullet, paired)
 
 
@@ -246,7 +276,9 @@ def render_main(ctx) -> str:
                   ""]
         extra += ["Write amplification (HAML-SSD Fig. 10):", "", markdown_table(pivot_ci(df, "ftl.waf", POLICY, ".3f", order)), ""]
         if runs.max() > 1 and SEED in df:
-            extra += [paired_against(df, "haml", "double"), ""]
+            extra += ["HAML-K's WAF against each other policy's on the same drive history: the mean of the per-history "
+                      "changes ± its 95 % interval, in bold where the interval excludes 0:", "",
+                      paired_table(df, "haml", order), ""]
         extra += ["Block erases in the timed half (Table VI):", "",
                   markdown_table(pivot_ci(df, "ftl.erases", POLICY, ",.0f", order)), ""]
         df = df.copy()
