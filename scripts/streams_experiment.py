@@ -29,6 +29,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "explore"))
+from ssdvp_explore.stats import fmt_ci, mean_ci, paired_change  # noqa: E402  (standard library only)
 
 # Per workload: operations and the offered load (operations per second),
 # chosen so that GC runs from the start and 'none' sees write stalls.
@@ -89,10 +91,20 @@ FLOOR = {f"autostream@{v}": {"host.streams": "autostream", "ftl.write.at_floor":
 FLOOR_WORKLOADS = ["fio"]
 
 
-def run(binary, out, wl, pol, quick, large=False):
-    d = os.path.join(out, "large" if large else "", f"{wl}_{pol}")
+# A point's runs differ in these keys, all set to the run's seed: the application generator's random choices
+# and the LSTM's weight initialisation and batch order (the drive is filled sequentially: nothing random).
+SEED_KEYS = ("workload.app.seed", "host.predict.seed")
+
+
+def run_dir(out, wl, pol, seed, large=False):
+    return os.path.join(out, "large" if large else "", f"{wl}_{pol}_s{seed}")
+
+
+def run(binary, out, wl, pol, quick, seed, large=False):
+    d = run_dir(out, wl, pol, seed, large)
     os.makedirs(d, exist_ok=True)
     sets = dict(WORKLOADS[wl])
+    sets.update({k: seed for k in SEED_KEYS})
     sets.update(POLICIES.get(pol) or EXTRAS.get(pol) or FLOOR[pol])
     if large:
         sets.update(LARGE)
@@ -114,10 +126,10 @@ def run(binary, out, wl, pol, quick, large=False):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"{wl}/{pol}: ssdvp failed ({p.returncode}):\n{p.stderr}{p.stdout}")
-    r = row_of(d, wl, pol, large, round(time.time() - t0, 1))
+    r = row_of(d, wl, pol, seed, large, round(time.time() - t0, 1))
     r["ssdvp"] = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.split("\n")[0].strip()
-    print(f"{'4GiB ' if large else ''}{wl:9s} {pol:10s} WAF {r['waf']:.3f} erases {r['erases']} p99.99 "
-          f"{r['w_p9999']:.0f} us ({r['wall_s']} s)", flush=True)
+    print(f"{'4GiB ' if large else ''}{wl:9s} {pol:10s} seed {seed} WAF {r['waf']:.3f} erases {r['erases']} "
+          f"p99.99 {r['w_p9999']:.0f} us ({r['wall_s']} s)", flush=True)
     return r
 
 
@@ -131,7 +143,7 @@ def trim(r):
         for p in ("autostream", "lstm"):
             if p in pred:
                 keep[p] = {k: v for k, v in pred[p].items() if isinstance(v, (int, float, str, bool))}
-        keep["per_period"] = [{k: x[k] for k in ("period", "capture_ms", "predict_ms") if k in x}
+        keep["per_period"] = [{k: x[k] for k in ("period", "capture_ms", "predict_ms", "host_cpu_s") if k in x}
                               for x in pred.get("per_period", [])]
         r["pred"] = keep
     return r
@@ -148,10 +160,10 @@ def keep_data(data, rows, large_rows, binary, t0):
         f.write("\n")
     with open(os.path.join(data, "runs.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow(["drive", "workload", "policy", "wall_s"])
+        w.writerow(["drive", "workload", "policy", "seed", "wall_s"])
         for drive, rs in (("1GiB", rows), ("4GiB", large_rows)):
             for r in rs:
-                w.writerow([drive, r["workload"], r["policy"], r.get("wall_s", "")])
+                w.writerow([drive, r["workload"], r["policy"], r.get("seed", 1), r.get("wall_s", "")])
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     from provenance import provenance_section  # explore's form: version, binary digest, commit
     provenance_section(binary, "python3 scripts/streams_experiment.py", data_dir=data,
@@ -174,12 +186,12 @@ def large_drive(binary, out):
     return d
 
 
-def row_of(d, wl, pol, large, wall_s):
+def row_of(d, wl, pol, seed, large, wall_s):
     """A table row from one run's outputs (summary.json, predictor.json)."""
     report = os.path.join(d, "predictor.json")
     with open(os.path.join(d, "summary.json")) as f:
         s = json.load(f)
-    r = {"workload": wl, "policy": pol, "large": large, "waf": s["ftl"]["waf"], "erases": s["ftl"]["erases"],
+    r = {"workload": wl, "policy": pol, "seed": seed, "large": large, "waf": s["ftl"]["waf"], "erases": s["ftl"]["erases"],
          "stalls": s["ftl"]["write_stalls"], "w_mean": s["latency_us"]["write"]["mean"],
          "w_p9999": s["latency_us"]["write"]["p9999"], "wall_s": wall_s,
          "sim_s": s["host"]["sim_time_s"], "free_min": s["ftl"].get("free_blocks_min")}
@@ -207,9 +219,10 @@ def collect(out, large):
     rows = []
     for wl in (LARGE_WORKLOADS if large else WORKLOADS):
         for pol in pols:
-            d = os.path.join(base, f"{wl}_{pol}")
-            if os.path.exists(os.path.join(d, "summary.json")):
-                rows.append(row_of(d, wl, pol, large, None))
+            for name in sorted(os.listdir(base)) if os.path.isdir(base) else []:
+                m = re.fullmatch(re.escape(f"{wl}_{pol}") + r"_s(\d+)", name)
+                if m and os.path.exists(os.path.join(base, name, "summary.json")):
+                    rows.append(row_of(os.path.join(base, name), wl, pol, int(m.group(1)), large, None))
     return rows
 
 
@@ -229,7 +242,7 @@ def tick_label(v):
     return f"{v:,.0f}" if abs(v) >= 1000 or v == int(v) else f"{v:g}"
 
 
-def mpl_bars(path, title, groups, series, values, unit):
+def mpl_bars(path, title, groups, series, values, unit, errs=None):
     """The chart of svg_bars drawn by matplotlib with explore's figure rules, as
     <path> (SVG) and the same name in PNG; False when matplotlib is not installed."""
     try:
@@ -240,8 +253,10 @@ def mpl_bars(path, title, groups, series, values, unit):
     fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(groups) * max(1, len(series)) / 3 + 3), 3.4))
     width = 0.8 / len(series)
     for i, s in enumerate(series):
-        xs = [k + (i - (len(series) - 1) / 2) * width for k, g in enumerate(groups) if values.get((g, s)) is not None]
-        ax.bar(xs, [values[(g, s)] for g in groups if values.get((g, s)) is not None], width, label=str(s))
+        have = [g for g in groups if values.get((g, s)) is not None]
+        xs = [groups.index(g) + (i - (len(series) - 1) / 2) * width for g in have]
+        ax.bar(xs, [values[(g, s)] for g in have], width, label=str(s),
+               yerr=[(errs or {}).get((g, s)) or 0 for g in have] if errs else None, capsize=2)
     tilt = len(groups) > 6
     ax.set_xticks(range(len(groups)), [str(g) for g in groups], rotation=30 if tilt else 0, ha="right" if tilt else "center")
     ax.axhline(0, color="black", lw=0.8)
@@ -254,16 +269,17 @@ def mpl_bars(path, title, groups, series, values, unit):
     return True
 
 
-def svg_bars(path, title, groups, series, values, unit):
+def svg_bars(path, title, groups, series, values, unit, errs=None):
     """Grouped bar chart: values[(group, series)] -> number, as <path> (SVG) and PNG beside
     it (matplotlib, explore's figure rules); without matplotlib, a plain SVG drawn here.
+    errs[(group, series)]: the half-width of the bar's 95 % interval, drawn as an error bar.
     Negative values are drawn below a zero line; values spanning more than two decades (all
     positive) get a log axis; ticks are round numbers; the legend sits right of the plot."""
-    if not mpl_bars(path, title, groups, series, values, unit):
-        plain_svg_bars(path, title, groups, series, values, unit)
+    if not mpl_bars(path, title, groups, series, values, unit, errs):
+        plain_svg_bars(path, title, groups, series, values, unit, errs)
 
 
-def plain_svg_bars(path, title, groups, series, values, unit):
+def plain_svg_bars(path, title, groups, series, values, unit, errs=None):
     """svg_bars without matplotlib: the SVG written by hand, by the same rules."""
     import math
     tilt = len(groups) > 6  # long group names: slanted labels, more room below
@@ -282,7 +298,8 @@ def plain_svg_bars(path, title, groups, series, values, unit):
             return H - B - (H - B - T) * (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo))
         base = lo
     else:
-        ticks = nice_ticks(min(vals + [0.0]), max(vals + [0.0]) * 1.05 or 1.0)
+        ends = vals + [v + sg * ((errs or {}).get(k) or 0) for k, v in values.items() if v is not None for sg in (-1, 1)]
+        ticks = nice_ticks(min(ends + [0.0]), max(ends + [0.0]) * 1.05 or 1.0)
         lo, hi = ticks[0], ticks[-1]
         def y_of(v):
             return H - B - (H - B - T) * (v - lo) / (hi - lo)
@@ -313,6 +330,11 @@ def plain_svg_bars(path, title, groups, series, values, unit):
             y0, y1 = sorted((y_of(base), y_of(v)))
             out.append(f'<rect x="{x0 + si*bw:.1f}" y="{y0:.1f}" width="{bw*0.95:.1f}" height="{y1 - y0:.1f}" '
                        f'fill="{colors[si % len(colors)]}"><title>{g} {s}: {v:.4g}</title></rect>')
+            e = (errs or {}).get((g, s))
+            if e and (not log or v - e > 0):
+                cx = x0 + si * bw + bw * 0.475
+                out.append(f'<line x1="{cx:.1f}" y1="{y_of(v - e):.1f}" x2="{cx:.1f}" y2="{y_of(v + e):.1f}" '
+                           'stroke="black"/>')
     for si, s in enumerate(series):
         ly = T + 4 + si * 18
         out.append(f'<rect x="{L + PW + 16}" y="{ly}" width="12" height="12" fill="{colors[si % len(colors)]}"/>')
@@ -322,21 +344,8 @@ def plain_svg_bars(path, title, groups, series, values, unit):
         f.write("\n".join(out) + "\n")
 
 
-def figures_from_table(figdir):
-    """waf.svg and p9999.svg from the page's table.csv (the columns they show are all in it)."""
-    import csv
-    with open(os.path.join(figdir, "table.csv"), newline="") as f:
-        rows = list(csv.DictReader(f))
-    by = {(r["workload"], r["policy"]): r for r in rows}
-    wls = [w for w in WORKLOADS if (w, "none") in by and (w, "lstm") in by]
-    pols = list(POLICIES)
-    svg_bars(os.path.join(figdir, "waf.svg"), "WAF by workload and placement", wls, pols,
-             {k: float(v["waf"]) for k, v in by.items()}, "WAF")
-    svg_bars(os.path.join(figdir, "p9999.svg"), "p99.99 write latency", wls, pols,
-             {k: float(v["write_p9999_us"]) / 1000 for k, v in by.items()}, "ms")
-
-
 def pct(a, b):
+    """a against b as the other pages' tables print a single run's change: "+9.3 %", or "x12" past ten times."""
     if not b:
         return "n/a"
     if a / b >= 10:
@@ -344,19 +353,116 @@ def pct(a, b):
     return f"{100.0 * (a - b) / b:+.1f} %"
 
 
+def _num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _avg(vals):
+    """The mean of a point's runs' values of one field: numbers averaged, dicts per key and number lists per
+    position (recursively), anything else (feature names) the first run's."""
+    vals = [v for v in vals if v is not None]
+    if not vals:
+        return None
+    if all(_num(v) for v in vals):
+        return sum(vals) / len(vals)
+    if all(isinstance(v, dict) for v in vals):
+        return {k: _avg([v.get(k) for v in vals]) for k in vals[0]}
+    if all(isinstance(v, list) for v in vals) and len({len(v) for v in vals}) == 1 and vals[0] \
+            and not all(isinstance(x, str) for x in vals[0]):
+        return [_avg(list(x)) for x in zip(*vals)]
+    return vals[0]
+
+
+def points(rows):
+    """{(workload, placement): row} with each figure the mean over the point's runs (its seeds) and the runs
+    themselves under "runs" (a row without a seed is seed 1)."""
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["workload"], r["policy"]), []).append(r)
+    return {k: dict(_avg(v), runs=sorted(v, key=lambda r: r.get("seed", 1))) for k, v in groups.items()}
+
+
+def _get(r, key):
+    for part in key.split("."):
+        r = r.get(part) if isinstance(r, dict) else None
+    return r
+
+
+def runs(r):
+    return r.get("runs") or [r]
+
+
+def ci(r, key, fmt=".3f"):
+    """A point's figure as 'mean ± half-width of its 95 % interval' over its runs ('mean' for one run)."""
+    return fmt_ci([v for v in (_get(x, key) for x in runs(r)) if v is not None], fmt)
+
+
+def paired(r, base, key="waf"):
+    """r's change over base in %, per seed both points ran."""
+    return paired_change({x.get("seed", 1): _get(x, key) for x in runs(r)},
+                         {x.get("seed", 1): _get(x, key) for x in runs(base)})
+
+
+def chg(r, base, key="waf"):
+    """r's change over base, paired by seed: 'm ± h %' (95 % interval), or 'xN' past ten times."""
+    v = paired(r, base, key)
+    if not v:
+        return "n/a"
+    m = sum(v) / len(v)
+    if m >= 900:
+        return f"x{1 + m / 100:.0f}"
+    return fmt_ci(v, "+.1f") + " %"
+
+
+def spread_of(rows):
+    """'N runs per point (seeds a-b)' or, where points differ, the range of runs per point."""
+    n = sorted({len(runs(r)) for r in rows})
+    seeds = sorted({x.get("seed", 1) for r in rows for x in runs(r)})
+    if n == [1]:
+        return "one run (seed 1): single runs, without intervals"
+    return (f"{n[0]} runs" if len(n) == 1 else f"{n[0]} to {n[-1]} runs") + f" (seeds {seeds[0]} to {seeds[-1]})"
+
+
+def plan(args):
+    """The points this invocation runs: (large, workload, placement), from --only, --extras, --policies and
+    --large / --no-large."""
+    only = args.only.split(",") if args.only else None
+    pols = args.policies.split(",") if args.policies else None
+    pts = []
+    if args.large is not False:
+        pts += [(True, w, p) for w in LARGE_WORKLOADS for p in LARGE_POLICIES
+                if (not only or w in only) and (not pols or p in pols)]
+    if not args.large:
+        todo = only or list(WORKLOADS)
+        if args.extras:
+            pts += [(False, w, p) for w in EXTRA_WORKLOADS if w in todo for p in EXTRAS if not pols or p in pols]
+        else:
+            pts += [(False, w, p) for w in todo for p in POLICIES]
+            pts += [(False, w, p) for w in todo if w in EXTRA_WORKLOADS for p in EXTRAS]
+            pts += [(False, w, p) for w in todo if w in FLOOR_WORKLOADS for p in FLOOR]
+    return pts
+
+
+def ordered(rows, large):
+    order = LARGE_POLICIES if large else list(POLICIES) + list(EXTRAS) + list(FLOOR)
+    wls = LARGE_WORKLOADS if large else list(WORKLOADS)
+    return sorted(rows, key=lambda r: (wls.index(r["workload"]), order.index(r["policy"]), r.get("seed", 1)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", default=os.path.join(ROOT, "build/platform/ssdvp"))
     ap.add_argument("--out", default=os.path.join(ROOT, "out/streams"))
     ap.add_argument("--page", "--doc", dest="doc", default=os.path.join(ROOT, "docs/results/streams.md"))
+    ap.add_argument("--seeds", type=int, default=3,
+                    help="runs per point, seeds 1..N of " + " and ".join(SEED_KEYS) + " (default 3)")
+    ap.add_argument("--jobs", type=int, default=1, help="runs at a time (default 1; each run is one process)")
     ap.add_argument("--quick", action="store_true", help="a fifth of the operations (a smoke run; do not publish)")
     ap.add_argument("--only", default="", help="rerun only these workloads (comma list), keep the others' rows")
     ap.add_argument("--extras", action="store_true", help="run only the fewer-streams runs, keep the other rows")
     ap.add_argument("--render", metavar="DATA_DIR",
                     help="run nothing: render the page from this folder's data (docs/results/streams is the "
                          "committed one)")
-    ap.add_argument("--figures-from-table", action="store_true",
-                    help="run nothing: redraw waf.svg and p9999.svg from the committed docs/results/streams/table.csv")
     ap.add_argument("--large", dest="large", action="store_true", default=None,
                     help="run only the larger drive's rows, keep the small drive's")
     ap.add_argument("--no-large", dest="large", action="store_false", help="skip the larger drive's rows, keep them")
@@ -365,6 +471,8 @@ def main():
     ap.add_argument("--collect", action="store_true",
                     help="only rewrite the page from the finished runs' outputs under --out (both drives)")
     args = ap.parse_args()
+    if args.seeds < 1 or args.jobs < 1:
+        sys.exit("--seeds and --jobs: expected 1 or more")
     t0 = time.monotonic()
     if args.render:
         with open(os.path.join(args.render, "rows.json")) as f:
@@ -373,70 +481,41 @@ def main():
             large_rows = json.load(f)
         render(args, rows, large_rows, args.render)
         return
-    if args.figures_from_table:
-        figures_from_table(os.path.join(os.path.dirname(args.doc), "streams"))
-        return
-    rows_path = os.path.join(args.out, "rows.json")
-    large_path = os.path.join(args.out, "large", "rows.json")
-    rerender = False
-    if args.collect:
-        for large, path in ((False, rows_path), (True, large_path)):
-            with open(path, "w") as f:
-                json.dump(collect(args.out, large), f)
-        rerender = True
-    large_rows = []
-    if os.path.exists(large_path):
-        with open(large_path) as f:
-            large_rows = json.load(f)
-    elif os.path.exists(args.doc):  # the rows the page shows, kept when only some are rerun here
-        large_rows = large_rows_from_page(args.doc)
-    if args.large is not False and not rerender:  # the larger drive (kept from the last run with --no-large)
-        os.makedirs(os.path.dirname(large_path), exist_ok=True)
-        for wl in LARGE_WORKLOADS:
-            for pol in LARGE_POLICIES:
-                if (args.only and wl not in args.only.split(",")) or (args.policies and
-                                                                      pol not in args.policies.split(",")):
-                    continue
-                r = run(args.bin, args.out, wl, pol, args.quick, True)
-                large_rows = [x for x in large_rows if (x["workload"], x["policy"]) != (wl, pol)] + [r]
-                with open(large_path, "w") as f:  # after each run: a run cut short keeps the finished ones
-                    json.dump(large_rows, f)
-    if args.large and not os.path.exists(rows_path) and large_rows:
-        patch_large_section(args.doc, large_rows, small_rows_from_data())
-        return
-    if rerender or args.large:
-        with open(rows_path) as f:
-            rows = json.load(f)
-    else:
-        todo = args.only.split(",") if args.only else list(WORKLOADS)
-        old = []
-        if args.only and os.path.exists(rows_path):
-            with open(rows_path) as f:
-                old = [r for r in json.load(f) if r["workload"] not in todo]
-        if args.extras:  # only the extra runs (--only, --policies: some of them), merged into the last run's rows
-            xw = [w for w in EXTRA_WORKLOADS if not args.only or w in todo]
-            xp = [p for p in EXTRAS if not args.policies or p in args.policies.split(",")]
-            with open(rows_path) as f:
-                old = [r for r in json.load(f) if not (r["workload"] in xw and r["policy"] in xp)]
-            new = [run(args.bin, args.out, wl, pol, args.quick) for wl in xw for pol in xp]
-        else:
-            new = [run(args.bin, args.out, wl, pol, args.quick) for wl in todo for pol in POLICIES]
-            new += [run(args.bin, args.out, wl, pol, args.quick) for wl in todo if wl in EXTRA_WORKLOADS
-                    for pol in EXTRAS]
-            new += [run(args.bin, args.out, wl, pol, args.quick) for wl in todo if wl in FLOOR_WORKLOADS
-                    for pol in FLOOR]
-        order = list(POLICIES) + list(EXTRAS) + list(FLOOR)
-        rows = sorted(old + new, key=lambda r: (list(WORKLOADS).index(r["workload"]), order.index(r["policy"])))
-        with open(rows_path, "w") as f:
-            json.dump(rows, f)
     data = os.path.join(ROOT, "docs/results/streams")
+    paths = {False: os.path.join(args.out, "rows.json"), True: os.path.join(args.out, "large", "rows.json")}
+    kept = {}
+    for large, path in paths.items():  # the rows this invocation does not rerun: the last run's, or the page's
+        src = path if os.path.exists(path) else os.path.join(data, "large_rows.json" if large else "rows.json")
+        kept[large] = json.load(open(src)) if os.path.exists(src) else []
+    if args.collect:
+        kept = {large: collect(args.out, large) for large in paths}
+    else:
+        pts = plan(args)
+        if any(large for large, _, _ in pts):
+            large_drive(args.bin, args.out)  # saved once, before the runs that load it start
+        jobs = [(large, w, p, k) for large, w, p in pts for k in range(1, args.seeds + 1)]
+        from concurrent.futures import ThreadPoolExecutor  # the runs are processes: threads only wait
+        with ThreadPoolExecutor(args.jobs) as ex:
+            new = list(ex.map(lambda j: run(args.bin, args.out, j[1], j[2], args.quick, j[3], j[0]), jobs))
+        for large in paths:
+            redo = {(w, p) for lg, w, p in pts if lg == large}
+            kept[large] = [r for r in kept[large] if (r["workload"], r["policy"]) not in redo] + \
+                [r for r in new if r["large"] == large]
+    for large, path in paths.items():
+        kept[large] = ordered(kept[large], large)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            json.dump(kept[large], f)
+    rows, large_rows = kept[False], kept[True]
     keep_data(data, rows, large_rows, args.bin, t0)
     with open(os.path.join(data, "table.csv"), "w") as f:
-        f.write("workload,policy,waf,erases,write_stalls,write_mean_us,write_p9999_us,mae,spearman,sim_s,wall_s\n")
+        f.write("workload,policy,seed,waf,erases,write_stalls,write_mean_us,write_p9999_us,mae,spearman,sim_s,"
+                "wall_s\n")
         for r in rows:
             sc = r.get("pred", {}).get(r["policy"], {})
-            f.write(f"{r['workload']},{r['policy']},{r['waf']:.4f},{r['erases']},{r['stalls']},{r['w_mean']:.1f},"
-                    f"{r['w_p9999']:.1f},{sc.get('mae', '')},{sc.get('spearman', '')},{r['sim_s']:.1f},{r['wall_s']}\n")
+            f.write(f"{r['workload']},{r['policy']},{r.get('seed', 1)},{r['waf']:.4f},{r['erases']},{r['stalls']},"
+                    f"{r['w_mean']:.1f},{r['w_p9999']:.1f},{sc.get('mae', '')},{sc.get('spearman', '')},"
+                    f"{r['sim_s']:.1f},{r['wall_s']}\n")
     render(args, [trim(r) for r in rows], [trim(r) for r in large_rows], data)
 
 
@@ -444,17 +523,22 @@ def render(args, rows, large_rows, data):
     """The page and its figures (beside the page, in streams/) from the rows as the data keeps them."""
     figdir = os.path.join(os.path.dirname(os.path.abspath(args.doc)), "streams")
     os.makedirs(figdir, exist_ok=True)
-    by = {(r["workload"], r["policy"]): r for r in rows}
+    by = points(rows)
     wls = [w for w in WORKLOADS if (w, "none") in by and (w, "lstm") in by]  # runs cut short: whole workloads only
     pols = list(POLICIES)
+
+    def half(key, scale=1.0):  # each point's 95 % half-width
+        return {k: mean_ci([_get(x, key) * scale for x in runs(v) if _get(x, key) is not None])[1]
+                for k, v in by.items()}
     svg_bars(os.path.join(figdir, "waf.svg"), "WAF by workload and placement", wls, pols,
-             {k: v["waf"] for k, v in by.items()}, "WAF")
+             {k: v["waf"] for k, v in by.items()}, "WAF", half("waf"))
     svg_bars(os.path.join(figdir, "p9999.svg"), "p99.99 write latency", wls, pols,
-             {k: v["w_p9999"] / 1000 for k, v in by.items()}, "ms")
+             {k: v["w_p9999"] / 1000 for k, v in by.items()}, "ms", half("w_p9999", 1e-3))
+    rho = {(w, p): (by[(w, "lstm")], "pred." + p + (".spearman" if p == "lstm" else ".spearman_lstm_periods"))
+           for w in wls for p in ["autostream", "lstm"] if "pred" in by[(w, "lstm")]}
     svg_bars(os.path.join(figdir, "spearman.svg"), "Rank correlation of predicted and real next-period temperature",
-             wls, ["autostream", "lstm"],
-             {(w, p): by[(w, "lstm")]["pred"][p]["spearman" if p == "lstm" else "spearman_lstm_periods"]
-              for w in wls for p in ["autostream", "lstm"] if "pred" in by[(w, "lstm")]}, "Spearman rho")
+             wls, ["autostream", "lstm"], {k: _get(r, key) for k, (r, key) in rho.items()}, "Spearman rho",
+             {k: mean_ci([_get(x, key) for x in runs(r)])[1] for k, (r, key) in rho.items()})
     feats = None
     pear = {}
     for w in wls:
@@ -469,13 +553,12 @@ def render(args, rows, large_rows, data):
     write_doc(args, rows, by, wls, pols, large_rows, data)
 
 
-def large_table(large_rows, by):
-    """The larger drive's rows beside the small drive's (same workloads, same placements) and the seed's."""
+def large_table(lb, by):
+    """The larger drive's points beside the small drive's (same workloads, same placements) and the seed's."""
     L = ["| workload | placement | WAF, 1 GiB | vs none | WAF, 4 GiB | vs none | vs autostream | "
          "write p99.99 (us), 1 GiB | write p99.99 (us), 4 GiB | vs none | free blocks min, 4 GiB | "
          "the seed (its LSTM scheme, PM963) |",
          "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    lb = {(r["workload"], r["policy"]): r for r in large_rows}
     for w in LARGE_WORKLOADS:
         if (w, "none") not in lb:
             continue
@@ -487,15 +570,15 @@ def large_table(large_rows, by):
             vs_none = p != "none"
             L.append("| " + " | ".join([
                 w, p,
-                f"{s['waf']:.3f}" if s else "not run",
-                pct(s["waf"], sb["waf"]) if s and sb and vs_none else "",
-                f"{r['waf']:.3f}",
-                pct(r["waf"], b["waf"]) if vs_none else "",
-                pct(r["waf"], a["waf"]) if p == "lstm" and a else "",
-                f"{s['w_p9999']:.0f}" if s else "not run",
-                f"{r['w_p9999']:.0f}",
-                pct(r["w_p9999"], b["w_p9999"]) if vs_none else "",
-                str(r.get("free_min", "")),
+                ci(s, "waf") if s else "not run",
+                chg(s, sb) if s and sb and vs_none else "",
+                ci(r, "waf"),
+                chg(r, b) if vs_none else "",
+                chg(r, a) if p == "lstm" and a else "",
+                ci(s, "w_p9999", ",.0f") if s else "not run",
+                ci(r, "w_p9999", ",.0f"),
+                chg(r, b, "w_p9999") if vs_none else "",
+                ci(r, "free_min", ".0f"),
                 SEED.get(w, "") if p == ("lstm" if (w, "lstm") in lb else "none") else ""]) + " |")
     return "\n".join(L)
 
@@ -511,59 +594,19 @@ def large_section(large_rows, by):
             "(outputs in `out/streams/large/`). The last column is the seed's result for its LSTM scheme "
             "against no streams (and AutoStream) on its drive, for comparison with the `lstm` row (with the "
             "`none` row where `lstm` was not run); what differs "
-            "and why is in the findings below.\n\n" + large_table(large_rows, by) + "\n" + made_by(large_rows))
+            "and why is in the findings below.\n\n" + large_table(points(large_rows), by) + "\n" + made_by(large_rows))
 
 
 def made_by(large_rows):
     """Which simulator made which of the larger drive's rows (they may come from several runs)."""
     groups = {}
     for r in large_rows:
-        who = r.get("ssdvp") or ("the previous version of this page (figures as it showed them)"
-                                 if r.get("from_page") else "")
+        who = r.get("ssdvp")
         if who:
-            groups.setdefault(who, []).append(f"{r['workload']}/{r['policy']}")
+            groups.setdefault(who, []).append(f"{r['workload']}/{r['policy']}/{r.get('seed', 1)}")
     if len(groups) < 2:
         return ""
     return "\nRows by simulator: " + "; ".join(f"{', '.join(v)}: {k}" for k, v in groups.items()) + ".\n"
-
-
-def patch_large_section(doc, large_rows, by):
-    """Rewrite only the larger drive's section of an existing page (the small drive's rows.json, which the
-    rest of the page is drawn from, is not there: they were run elsewhere)."""
-    with open(doc) as f:
-        text = f.read()
-    head = "### A drive where eight streams do not eat the spare"
-    i, j, k = text.find(head), text.find("## What we find"), text.find("## Provenance")
-    if i < 0 or j < 0 or k < j:
-        sys.exit(f"{doc}: no larger-drive section to rewrite (run the whole experiment)")
-    with open(doc, "w") as f:  # the findings too: they are pasted in from scripts/streams_findings.md
-        f.write(text[:i] + large_section(large_rows, by) + "\n"
-                + findings(by, {(r["workload"], r["policy"]): r for r in large_rows}).rstrip("\n") + "\n\n" + text[k:])
-
-
-def large_rows_from_page(doc):
-    """The larger drive's rows as the page shows them (WAF, p99.99, free blocks min), when out/ has none."""
-    rows, on = [], False
-    with open(doc) as f:
-        for line in f:
-            if line.startswith("### A drive where eight streams"):
-                on = True
-            elif line.startswith("#"):
-                on = False
-            c = [x.strip() for x in line.strip().strip("|").split("|")]
-            if not on or len(c) < 10 or c[0] not in LARGE_WORKLOADS or c[1] not in LARGE_POLICIES:
-                continue
-            new = len(c) >= 12  # this script's columns (the previous one had no vs autostream, no seed)
-            rows.append({"workload": c[0], "policy": c[1], "large": True, "waf": float(c[4]),
-                         "w_p9999": float(c[8 if new else 7]), "free_min": int(c[10 if new else 9]) if
-                         c[10 if new else 9].isdigit() else None, "from_page": True})
-    return rows
-
-
-def small_rows_from_data():
-    """The small drive's rows as the committed data keep them (the page is patched against them)."""
-    with open(os.path.join(ROOT, "docs/results/streams/rows.json")) as f:
-        return {(r["workload"], r["policy"]): r for r in json.load(f)}
 
 
 def floor_table(by):
@@ -572,7 +615,8 @@ def floor_table(by):
     for rule, pol in (("`wait`", "autostream@wait"), ("`pass`", "autostream@pass"), ("`room` (the default)", "autostream")):
         r = by.get(("fio", pol))
         if r:
-            L.append(f"| {rule} | {r['waf']:.3f} | {r['w_mean']:.1f} | {r['w_p9999']:.0f} | {r['stalls']} |")
+            L.append(f"| {rule} | {ci(r, 'waf')} | {ci(r, 'w_mean', ',.1f')} | {ci(r, 'w_p9999', ',.0f')} | "
+                     f"{ci(r, 'stalls', ',.0f')} |")
     return "\n".join(L)
 
 
@@ -587,16 +631,21 @@ def write_doc(args, rows, by, wls, pols, large_rows, data):
     load = prov.get("load") if prov else None
     ws = [r.get("wall_s") or 0 for r in rows]
     wl_ = [r.get("wall_s") or 0 for r in large_rows]
+    cmd = (prov or {}).get("command") or "python3 scripts/streams_experiment.py"
     A(f"**Regenerate** ({len(ws)} runs on the small drive of {min(ws):.0f}-{max(ws):.0f} s each and "
-      f"{len(wl_)} on the larger one of {min(wl_, default=0):.0f}-{max(wl_, default=0):.0f} s each, one at a "
-      f"time: {sum(ws) + sum(wl_):,.0f} s of wall time summed as streams/runs.csv records it"
+      f"{len(wl_)} on the larger one of {min(wl_, default=0):.0f}-{max(wl_, default=0):.0f} s each: "
+      f"{sum(ws) + sum(wl_):,.0f} s of wall time summed over the runs as streams/runs.csv records it"
       + (f", load average {load[0]:g} / {load[1]:g} / {load[2]:g} on {prov.get('cpus') or '?'} CPUs" if load else "")
-      + "): `python3 scripts/streams_experiment.py` "
-      "(runs `build/platform/ssdvp` on `configs/streams.yaml`; outputs in `out/streams/`, or `--out DIR`: the "
-      "larger drive's saved state and the stream logs take a few hundred MiB). Render again from the committed "
-      "data: `python3 scripts/streams_experiment.py --render docs/results/streams --page docs/results/streams.md` "
-      "(`streams/rows.json` and `streams/large_rows.json`: every run's figures the page shows). One point is "
-      "one run with the workloads' default seeds: single runs, without intervals.\n")
+      + f"): `{cmd}` "
+      "(runs `build/platform/ssdvp` on `configs/streams.yaml`, `--jobs N` runs at a time; outputs in "
+      "`out/streams/`, or `--out DIR`: the larger drive's saved state and the stream logs take a few hundred "
+      "MiB). Render again from the committed data: `python3 scripts/streams_experiment.py --render "
+      "docs/results/streams --page docs/results/streams.md` (`streams/rows.json` and `streams/large_rows.json`: "
+      f"every run's figures the page shows). One point is {spread_of(list(by.values()))}; a point's runs differ "
+      "in " + " and ".join(f"`{k}`" for k in SEED_KEYS) + " (the application generator's random choices and "
+      "the LSTM's initialisation; the drive is filled sequentially, so its history is the same). Every figure "
+      "is the mean over a point's runs with the half-width of its 95 % t interval; a change against another "
+      "placement (\"vs none\") is paired by seed: the mean of the per-seed changes and their interval.\n")
     A("**Setup.** The small drive of `configs/small.yaml` (1 GiB of flash, 896 MiB exported, 12.5 % spare, "
       "greedy GC below 16 free blocks), filled sequentially before the timed run, eight host classes "
       "(`ftl.hot.classes: 8`), the firmware's `stream` placement (stream *s* writes class *s* - 1, one open "
@@ -628,9 +677,9 @@ def write_doc(args, rows, by, wls, pols, large_rows, data):
             r = by.get((w, p))
             if not r:
                 continue
-            A(f"| {w} | {p} | {r['waf']:.3f} | {pct(r['waf'], base['waf']) if p != 'none' else ''} | {r['erases']} | "
-              f"{r['stalls']} | {r['w_mean']:.0f} | {r['w_p9999']:.0f} | "
-              f"{pct(r['w_p9999'], base['w_p9999']) if p != 'none' else ''} |")
+            A(f"| {w} | {p} | {ci(r, 'waf')} | {chg(r, base) if p != 'none' else ''} | {ci(r, 'erases', ',.0f')} | "
+              f"{ci(r, 'stalls', ',.0f')} | {ci(r, 'w_mean', ',.0f')} | {ci(r, 'w_p9999', ',.0f')} | "
+              f"{chg(r, base, 'w_p9999') if p != 'none' else ''} |")
     A("\n**Fewer streams, and random streams.** AutoStream with 2 and 4 streams (`host.predict.streams`; 8 "
       "above), and every write on one of the 8 streams drawn at random (`host.streams: random`: the cost of "
       "eight open streams without any information about lifetimes):\n")
@@ -642,10 +691,10 @@ def write_doc(args, rows, by, wls, pols, large_rows, data):
             r = by.get((w, p))
             if r:
                 n = {"none": "none", "random": "8, random"}.get(p, p.split("-")[1] if "-" in p else "8")
-                A(f"| {w} | {n} | {r['waf']:.3f} | {pct(r['waf'], base['waf']) if base and p != 'none' else ''} | "
-                  f"{r['stalls']} | {r['w_p9999']:.0f} |")
+                A(f"| {w} | {n} | {ci(r, 'waf')} | {chg(r, base) if base and p != 'none' else ''} | "
+                  f"{ci(r, 'stalls', ',.0f')} | {ci(r, 'w_p9999', ',.0f')} |")
     A("\n![WAF](streams/waf.svg)\n\n![p99.99 write latency](streams/p9999.svg)\n")
-    life = [r for r in rows if r.get("life") and r["policy"] not in FLOOR]  # the floor rules: their own table
+    life = [r for r in by.values() if r.get("life") and r["policy"] not in FLOOR]  # the floor rules: their own table
     if life:
         A("### How well the streams separate data by lifetime\n")
         A("Every write's stream ID is logged (`--set host.streams_log=FILE`) and scored against the data's real "
@@ -660,35 +709,38 @@ def write_doc(args, rows, by, wls, pols, large_rows, data):
         A("|---|---|---|---|---|---|---|")
         for r in life:
             base = by.get((r["workload"], "none"))
-            lf = r["life"]
-            A(f"| {r['workload']} | {r['policy']} | {r['waf']:.3f} | "
-              f"{pct(r['waf'], base['waf']) if base and r['policy'] != 'none' else ''} | {lf['spread']:.2f} | "
-              f"{lf['nmi']:.3f} | {lf['streams_used']} |")
+            A(f"| {r['workload']} | {r['policy']} | {ci(r, 'waf')} | "
+              f"{chg(r, base) if base and r['policy'] != 'none' else ''} | {ci(r, 'life.spread', '.2f')} | "
+              f"{ci(r, 'life.nmi')} | {ci(r, 'life.streams_used', '.1f')} |")
         A("")
     A("### Prediction error\n")
     A("Mean over the periods after training, every chunk, against the real temperature (write requests) of "
       "the next period. AutoStream is scored over the same periods.\n")
     A("| workload | AutoStream MAE | LSTM MAE | AutoStream Spearman | LSTM Spearman | selected features | "
-      "train CPU (s) | capture CPU / period (ms) | predict CPU / period (ms) |")
-    A("|---|---|---|---|---|---|---|---|---|")
+      "train CPU (s) | capture CPU / period (ms) | predict CPU / period (ms) | charged host CPU / period (ms) |")
+    A("|---|---|---|---|---|---|---|---|---|---|")
     for w in wls:
-        pr = by[(w, "lstm")].get("pred", {})
-        if not pr:
+        r = by[(w, "lstm")]
+        if not r.get("pred"):
             continue
-        a, l = pr["autostream"], pr["lstm"]
-        per = [x for x in pr["per_period"] if x["period"] != pr["trained_at_period"]]
-        cap = sum(x["capture_ms"] for x in per) / max(1, len(per))
-        pre = sum(x["predict_ms"] for x in per) / max(1, len(per))
-        A(f"| {w} | {a['mae_lstm_periods']:.3f} | {l['mae']:.3f} | {a['spearman_lstm_periods']:.3f} | "
-          f"{l['spearman']:.3f} | {', '.join(pr['selected'])} | {pr['train_cpu_s']:.1f} | {cap:.1f} | {pre:.1f} |")
+        sel = {", ".join(x["pred"]["selected"]) for x in runs(r)}
+        sel = sel.pop() if len(sel) == 1 else "; ".join(f"seed {x.get('seed', 1)}: {', '.join(x['pred']['selected'])}"
+                                                         for x in runs(r))
+        cpu = [period_cpu(x["pred"]) for x in runs(r)]
+        A(f"| {w} | {ci(r, 'pred.autostream.mae_lstm_periods')} | {ci(r, 'pred.lstm.mae')} | "
+          f"{ci(r, 'pred.autostream.spearman_lstm_periods')} | {ci(r, 'pred.lstm.spearman')} | {sel} | "
+          f"{ci(r, 'pred.train_cpu_s', '.1f')} | {fmt_ci([c[0] for c in cpu])} | {fmt_ci([c[1] for c in cpu])} | "
+          f"{fmt_ci([c[2] for c in cpu]) or 'not recorded'} |")
     A("\n![Spearman](streams/spearman.svg)\n\n![Pearson](streams/pearson.svg)\n")
-    A("Capture and predict columns average the periods other than the one that trained (its cost is the train "
+    A("Capture and predict columns average the periods after the one that trained (its cost is the train "
       "column); predict covers closing the records, the LSTM over all chunks and the K-Means. They are wall-clock "
       "time of the simulator's host process on a shared machine; `build/testbench/bench/ssdvp_bench "
-      "--benchmark_filter='FeatureCapture|Lstm|Kmeans1d'` measures the pieces alone.\n")
+      "--benchmark_filter='FeatureCapture|Lstm|Kmeans1d'` measures the pieces alone. The simulated host is "
+      "charged its own CPU time for the LSTM (`host.predict.cpu_ns_per_mac`, `host.predict.cpu_ns_per_train_mac`): "
+      "a period's new streams apply only once that work would have finished on one core.\n")
     if large_rows:
         A(large_section(large_rows, by))
-    A(findings(by, {(r["workload"], r["policy"]): r for r in large_rows}))
+    A(findings(by, points(large_rows)))
     A("\n" + prov_mod.section(prov, "python3 scripts/streams_experiment.py"))
     with open(args.doc, "w") as f:
         f.write("\n".join(L) + "\n")
@@ -696,6 +748,17 @@ def write_doc(args, rows, by, wls, pols, large_rows, data):
 
 FINDINGS = open(os.path.join(ROOT, "scripts/streams_findings.md")).read() if os.path.exists(
     os.path.join(ROOT, "scripts/streams_findings.md")) else ""
+
+
+def period_cpu(pred):
+    """(capture, predict, charged) CPU ms per period of one run, averaged over the periods after the one that
+    trained: capture and predict as the simulator's process measured them, charged the host CPU time the
+    simulated host spent (host.predict.cpu_ns_per_mac per multiply-accumulate) before the period's streams
+    applied."""
+    per = [x for x in pred["per_period"] if x["period"] > pred["trained_at_period"]]
+    n = max(1, len(per))
+    return (sum(x["capture_ms"] for x in per) / n, sum(x["predict_ms"] for x in per) / n,
+            1000 * sum(x.get("host_cpu_s", float("nan")) for x in per) / n)
 
 
 def _pred(r, m, key):
@@ -714,7 +777,8 @@ def _signed(v):
 FIGURES = {
     "waf": (lambda d, w, p, b: d[(w, p)]["waf"], "{:.3f}".format, ""),
     "waf2": (lambda d, w, p, b: d[(w, p)]["waf"], "{:.2f}".format, ""),
-    "vs": (lambda d, w, p, b: 100 * (d[(w, p)]["waf"] / d[(w, b)]["waf"] - 1), _signed, " %"),  # WAF change
+    # the WAF change, paired by seed (one figure prints with its 95 % interval)
+    "vs": (lambda d, w, p, b: paired(d[(w, p)], d[(w, b)]), _signed, " %"),
     "cost": (lambda d, w, p, b: 100 * (d[(w, "random")]["waf"] / d[(w, "none")]["waf"] - 1), "{:.1f}".format, ""),
     "rec": (lambda d, w, p, b: 100 * (d[(w, "random")]["waf"] - d[(w, p)]["waf"]) / d[(w, "none")]["waf"],
             "{:.1f}".format, ""),  # points of random's WAF cost that p recovers
@@ -725,6 +789,12 @@ FIGURES = {
     "mae": (lambda d, w, p, b: _pred(d[(w, "lstm")], p, "mae"), "{:.2f}".format, ""),
     "rho": (lambda d, w, p, b: _pred(d[(w, "lstm")], p, "spearman"), "{:+.2f}".format, ""),
     "p": (lambda d, w, p, b: d[(w, p)]["w_p9999"], None, ""),  # p99.99 write latency, us or ms
+    # the predictor's CPU time as the lstm runs measured it: capture and predict per period (ms), training (s)
+    "cap": (lambda d, w, p, b: [period_cpu(x["pred"])[0] for x in runs(d[(w, "lstm")])], "{:.1f}".format, " ms"),
+    "pms": (lambda d, w, p, b: [period_cpu(x["pred"])[1] for x in runs(d[(w, "lstm")])], "{:.0f}".format, " ms"),
+    "train": (lambda d, w, p, b: [x["pred"]["train_cpu_s"] for x in runs(d[(w, "lstm")])], "{:.1f}".format, " s"),
+    "charged": (lambda d, w, p, b: [period_cpu(x["pred"])[2] for x in runs(d[(w, "lstm")])], "{:.0f}".format,
+                " ms"),
 }
 
 
@@ -740,10 +810,16 @@ def fill_figures(text, small, large):
         get, fmt, unit = FIGURES[name]
         d = large if big else small
         try:
-            vals = sorted(get(d, w, p, args[2] if len(args) > 2 else "none")
-                          for w in args[0].split(",") for p in (args[1] if len(args) > 1 else "").split(","))
+            got = [get(d, w, p, args[2] if len(args) > 2 else "none")
+                   for w in args[0].split(",") for p in (args[1] if len(args) > 1 else "").split(",")]
+            if any(isinstance(v, list) and not v for v in got):
+                raise KeyError("no runs to pair")
         except (KeyError, TypeError, IndexError, ZeroDivisionError) as e:
             sys.exit(f"scripts/streams_findings.md: {m.group(0)}: not in the data ({e!r})")
+        if len(got) == 1 and isinstance(got[0], list) and len(got[0]) > 1:  # one figure over several runs
+            mid, h = mean_ci(got[0])
+            return f"{fmt(mid)} ± {fmt(h).lstrip('+')}{unit}"
+        vals = sorted(mean_ci(v)[0] if isinstance(v, list) else v for v in got)
         if fmt is None:
             out = [_latency(v) for v in vals]
             return out[0] if out[0] == out[-1] else f"{out[0]} to {out[-1]}"
@@ -763,13 +839,26 @@ def _near_random(d, w, p):
                                                                                   - _w(d, w, "none")) / 3
 
 
+def _above(d, w, p, b, key="waf"):
+    """p's figure is above b's, paired by seed: the 95 % interval of the per-seed changes lies above 0 (one run:
+    its change is above 0)."""
+    m, h = mean_ci(paired(d[(w, p)], d[(w, b)], key))
+    return m - h > 0
+
+
+def _below(d, w, p, b, key="waf"):
+    m, h = mean_ci(paired(d[(w, p)], d[(w, b)], key))
+    return m + h < 0
+
+
 _PRED = ("fio", "mysql", "fio_fixed")
 # What the findings' prose says, checked on the data at each rendering: (S: small drive, L: larger drive)
 CLAIMS = [
-    ("AutoStream and the LSTM raise WAF over none on fio, mysql and fio_fixed (small drive)",
-     lambda S, L: all(_w(S, w, p) > _w(S, w, "none") for w in _PRED for p in ("autostream", "lstm"))),
-    ("the oracle's streams beat none on fio, mysql and fio_fixed (small drive)",
-     lambda S, L: all(_w(S, w, "oracle") < _w(S, w, "none") for w in _PRED)),
+    ("AutoStream and the LSTM raise WAF over none on fio, mysql and fio_fixed (small drive; paired by seed, the "
+     "interval above 0)",
+     lambda S, L: all(_above(S, w, p, "none") for w in _PRED for p in ("autostream", "lstm"))),
+    ("the oracle's streams beat none on fio, mysql and fio_fixed (small drive; paired, the interval below 0)",
+     lambda S, L: all(_below(S, w, "oracle", "none") for w in _PRED)),
     ("random streams cost more than any other placement on fio, mysql and fio_fixed (small drive)",
      lambda S, L: all(_w(S, w, "random") > _w(S, w, p) for w in _PRED
                       for p in ("none", "autostream", "lstm", "oracle", "haml"))),
@@ -792,23 +881,23 @@ CLAIMS = [
      lambda S, L: all(S[("fio", p)]["life"]["nmi"] < min(S[(w, p)]["life"]["nmi"] for w in ("mysql", "fio_fixed"))
                       for p in ("autostream", "lstm"))),
     ("larger drive: random streams cost less than on the small drive, still more than none (fio, mysql)",
-     lambda S, L: all(1 < _w(L, w, "random") / _w(L, w, "none") < _w(S, w, "random") / _w(S, w, "none")
-                      for w in ("fio", "mysql"))),
-    ("larger drive: AutoStream and the LSTM stay above none; next to random except the LSTM on mysql",
-     lambda S, L: all(_w(L, w, p) > _w(L, w, "none") for w in ("fio", "mysql") for p in ("autostream", "lstm"))
+     lambda S, L: all(_above(L, w, "random", "none") and _w(L, w, "random") / _w(L, w, "none")
+                      < _w(S, w, "random") / _w(S, w, "none") for w in ("fio", "mysql"))),
+    ("larger drive: AutoStream and the LSTM stay above none (paired); next to random except the LSTM on mysql",
+     lambda S, L: all(_above(L, w, p, "none") for w in ("fio", "mysql") for p in ("autostream", "lstm"))
      and _near_random(L, "fio", "autostream") and _near_random(L, "fio", "lstm")
      and _near_random(L, "mysql", "autostream") and not _near_random(L, "mysql", "lstm")),
     ("larger drive: the oracle gains more than on the small drive (fio, mysql)",
      lambda S, L: all(_w(L, w, "oracle") / _w(L, w, "none") < _w(S, w, "oracle") / _w(S, w, "none")
                       for w in ("fio", "mysql"))),
-    ("larger drive: the LSTM is level with AutoStream on fio (within 0.5 %) and below it on mysql",
+    ("larger drive: the LSTM is level with AutoStream on fio (within 0.5 %) and below it on mysql (paired)",
      lambda S, L: abs(_w(L, "fio", "lstm") / _w(L, "fio", "autostream") - 1) < 0.005
-     and _w(L, "mysql", "lstm") < _w(L, "mysql", "autostream")),
+     and _below(L, "mysql", "lstm", "autostream")),
     ("the floor rules: wait and pass have tails far longer than room (x10 and more on p99.99)",
      lambda S, L: all(S[("fio", p)]["w_p9999"] > 10 * S[("fio", "autostream")]["w_p9999"]
                       for p in ("autostream@wait", "autostream@pass"))),
     ("every placement that opens several frontiers has a longer write tail than none on fio and mysql",
-     lambda S, L: all(S[(w, p)]["w_p9999"] > S[(w, "none")]["w_p9999"] for w in ("fio", "mysql")
+     lambda S, L: all(_above(S, w, p, "none", "w_p9999") for w in ("fio", "mysql")
                       for p in ("autostream", "lstm", "oracle", "haml", "random"))),
     ("on RocksDB-like workloads AutoStream's Spearman rho is negative and the LSTM's above +0.5",
      lambda S, L: all(_pred(S[(w, "lstm")], "autostream", "spearman") < 0 < 0.5 < _pred(S[(w, "lstm")], "lstm",
@@ -823,6 +912,9 @@ CLAIMS = [
              for w in ("fio", "fio_fixed"))),
     ("RocksDB-like: WAF 1.00 (below 1.01) under every placement on both drives",
      lambda S, L: all(r["waf"] < 1.01 for d in (S, L) for (w, p), r in d.items() if w in ("rocksdb", "rocksdb2"))),
+    ("the LSTM's prediction step costs under 2 % of its 5 s period on every workload",
+     lambda S, L: all(max(period_cpu(x["pred"])[1] for x in runs(S[(w, "lstm")])) < 100 for w in WORKLOADS
+                      if (w, "lstm") in S)),
     ("HAML-SSD lands between none and the stream policies on fio, mysql and fio_fixed (small drive)",
      lambda S, L: all(_w(S, w, "none") < _w(S, w, "haml") < min(_w(S, w, "autostream"), _w(S, w, "lstm"))
                       for w in _PRED)),

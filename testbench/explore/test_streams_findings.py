@@ -54,3 +54,37 @@ def test_a_claim_whose_rows_are_missing_is_named():
     del large[("mysql", "random")]
     with pytest.raises(SystemExit, match="larger drive: random streams cost less.*not in the data"):
         se.findings(small, large)
+
+
+def seeded(**points):
+    """Rows of several seeds: points[(name)] = [waf per seed]; name 'w__p' is (workload w, placement p)."""
+    rows = []
+    for name, wafs in points.items():
+        w, p = name.split("__")
+        rows += [{"workload": w, "policy": p, "seed": k + 1, "waf": v, "w_p9999": 10.0 * v}
+                 for k, v in enumerate(wafs)]
+    return se.points(rows)
+
+
+def test_a_point_is_the_mean_of_its_seeds_and_a_change_is_paired_by_seed():
+    d = seeded(w__none=[2.0, 4.0, 3.0], w__a=[2.2, 4.4, 3.3])  # +10 % on every seed, means 3.0 and 3.3
+    assert d[("w", "a")]["waf"] == pytest.approx(3.3) and len(d[("w", "a")]["runs"]) == 3
+    assert se.ci(d[("w", "none")], "waf") == "3.000 ± 2.484"  # t(2) 4.303 x sd 1 / sqrt(3)
+    assert se.chg(d[("w", "a")], d[("w", "none")]) == "+10.0 ± 0.0 %"  # paired: no spread although the means vary
+    assert se.fill_figures("{vs:w|a}", d, {}) == "+10.0 ± 0.0 %"
+    d = seeded(w__none=[2.0, 2.0, 2.0], w__a=[2.2, 1.9, 2.0])
+    assert se.fill_figures("{vs:w|a}", d, {}) == "+1.7 ± 19.0 %"  # +10, -5, 0: sd 7.64
+    assert se.fill_figures("{vs:w|a,none|none}", d, {}) == "+0.0 to +1.7 %"  # several: their means, no interval
+    assert not se._above(d, "w", "a", "none") and not se._below(d, "w", "a", "none")
+
+
+def test_a_direction_claim_needs_the_paired_interval_beyond_zero():
+    small, large = rows()
+    small = copy.deepcopy(small)
+    # the oracle's mean stays below none's, but one seed of three above it: the interval spans 0
+    base = small[("mysql", "none")]
+    small[("mysql", "oracle")] = dict(small[("mysql", "oracle")], runs=[
+        {"seed": 1, "waf": base["waf"] * 0.80}, {"seed": 2, "waf": base["waf"] * 0.95}, {"seed": 3, "waf": base["waf"] * 1.02}])
+    small[("mysql", "none")] = dict(base, runs=[dict(base, seed=k) for k in (1, 2, 3)])
+    with pytest.raises(SystemExit, match="the oracle's streams beat none"):
+        se.findings(small, large)
