@@ -7,16 +7,22 @@ command slots and at 8. Keeps what the page needs in docs/results/flows/
 (results.csv, one row per run with its wall time, and provenance.json) and
 writes docs/results/flows.md and its figure from that data.
 
-    python3 scripts/flows_experiment.py [BUILD_DIR] [--jobs N]          runs everything (one at a time)
+    python3 scripts/flows_experiment.py [BUILD_DIR] [--jobs N] [--seeds 3]  runs everything
     python3 scripts/flows_experiment.py --render DATA_DIR --page OUT_MD  runs nothing: the page from data
 
 Every run is `ssdvp run -c configs/flows.yaml` with the --set overrides listed
-on the page; each writes out/flows/<name>/summary.json.
+on the page; each writes out/flows/<name>-s<seed>/summary.json. A point is
+--seeds runs (default 3): seed k sets precondition.seed k and the reader's and
+writer's workload seeds 2k - 1 and 2k (k = 1 is the config's own).
 """
 import os
+import sys
 
-from runpoint import (data_args, figure_lines, flow_named, load_of, load_summary, page_rows, pick, pyplot, run_point,
-                      run_rows, runs_block, save_png_svg, ssdvp_run, write_lines)
+from runpoint import (by_point, cell, data_args, figure_lines, flow_named, load_of, load_summary, page_rows, pick,
+                      pyplot, run_point, run_rows, runs_block, save_png_svg, seed_arg, seeds_line, ssdvp_run,
+                      write_lines)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "explore"))
+from ssdvp_explore.stats import mean_ci  # noqa: E402  (standard library only)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "flows")
@@ -45,23 +51,34 @@ KEEP = ["ftl.waf", "ftl.write_stalls", "flash.suspends", "integrity.reads_checke
         "utilization.die_mean", "host.sim_time_s"]
 
 
-def runs():
-    for slots in SLOTS:
-        for name, desc, sets in CASES:
-            yield f"slots{slots}-{name}", slots, name, desc, [f"ftl.cmd_slots={slots}"] + sets
+def command_for(seeds):
+    return COMMAND + (f" --seeds {seeds}" if seeds != 3 else "")
+
+
+def seed_sets(k):
+    """Seed k's settings: the preconditioning's overwrites and each flow's requests (k = 1: the config's own)."""
+    return [f"precondition.seed={k}", f"flows.0.workload.synthetic.seed={2 * k - 1}",
+            f"flows.1.workload.synthetic.seed={2 * k}"]
+
+
+def runs(seeds=1):
+    for k in range(1, seeds + 1):
+        for slots in SLOTS:
+            for name, desc, sets in CASES:
+                yield f"slots{slots}-{name}", slots, name, desc, [f"ftl.cmd_slots={slots}"] + sets, k
 
 
 def command(build, name, sets):
     return ssdvp_run(build, "configs/flows.yaml", "flows", name, sets + PIN, quiet=True)
 
 
-def run_all_points(build, jobs):
+def run_all_points(build, jobs, seeds):
     def one(t):
-        name, slots, case, desc, sets = t
-        wall = run_point(command(build, name, sets), name)
-        j = load_summary(OUT, name)
+        name, slots, case, desc, sets, k = t
+        wall = run_point(command(build, f"{name}-s{k}", sets + seed_sets(k)), f"{name} seed {k}")
+        j = load_summary(OUT, f"{name}-s{k}")
         rd, w = flow_named(j, "reader"), flow_named(j, "writer")
-        row = {"name": name, "slots": slots, "case": case, "setting": desc, "wall_s": round(wall, 1),
+        row = {"name": name, "seed": k, "slots": slots, "case": case, "setting": desc, "wall_s": round(wall, 1),
                "reader.reads": rd["latency_us"]["read"]["count"], "reader.p50": rd["latency_us"]["read"]["p50"],
                "reader.p99": rd["latency_us"]["read"]["p99"], "reader.p999": rd["latency_us"]["read"]["p999"],
                "reader.write_p99": rd["latency_us"].get("write", {}).get("p99"),
@@ -69,16 +86,18 @@ def run_all_points(build, jobs):
                "writer.write_p99": w["latency_us"].get("write", {}).get("p99")}
         row.update(pick(j, KEEP))
         return row
-    return run_rows(jobs, list(runs()), one)
+    return run_rows(jobs, list(runs(seeds)), one)
 
 
 # --- the page ------------------------------------------------------------------------------------------------
 
 def table_row(r):
-    wr = (f"{r['writer.iops']:,.0f} | {r['writer.write_p99']:,.1f}" if r["writer.requests"] > 1 else "- | -")
-    return (f"| {r['name']} | {r['setting']} | {r['reader.reads']:,} | {r['reader.p50']:,.1f} | {r['reader.p99']:,.1f} | "
-            f"{r['reader.p999']:,.1f} | {wr} | {r['ftl.waf']:.2f} | {r.get('flash.suspends') or 0:,} | "
-            f"{r['integrity.mismatches']} |")
+    wr = (f"{cell(r, 'writer.iops', ',.0f')} | {cell(r, 'writer.write_p99')}" if r["writer.requests"] > 1
+          else "- | -")
+    return (f"| {r['name']} | {r['setting']} | {cell(r, 'reader.reads', ',.0f')} | {cell(r, 'reader.p50')} | "
+            f"{cell(r, 'reader.p99')} | {cell(r, 'reader.p999')} | {wr} | {cell(r, 'ftl.waf', '.2f')} | "
+            f"{cell(r, 'flash.suspends', ',.0f') if r.get('flash.suspends') else 0} | "
+            f"{sum(x['integrity.mismatches'] for x in r['runs'])} |")
 
 
 def plot(by, figs):
@@ -89,8 +108,10 @@ def plot(by, figs):
     names = [n for n, _, _ in CASES]
     for ax, slots in zip(axes, SLOTS):
         for k, (q, label) in enumerate([("p50", "p50"), ("p99", "p99"), ("p999", "p99.9")]):
-            vals = [by[f"slots{slots}-{n}"][f"reader.{q}"] for n in names]
-            ax.bar([i + k * 0.27 for i in range(len(names))], vals, 0.27, label=label)
+            pts = [by[f"slots{slots}-{n}"] for n in names]
+            half = [mean_ci([r[f"reader.{q}"] for r in p["runs"]])[1] for p in pts]
+            ax.bar([i + k * 0.27 for i in range(len(names))], [p[f"reader.{q}"] for p in pts], 0.27, label=label,
+                   yerr=half if any(half) else None, capsize=2)
         ax.set_xticks([i + 0.27 for i in range(len(names))])
         ax.set_xticklabels(names, rotation=30, ha="right", fontsize=8)
         ax.set_yscale("log")
@@ -105,7 +126,9 @@ def plot(by, figs):
 
 
 def same(a, b, keys=("reader.p50", "reader.p99", "reader.p999", "writer.iops", "ftl.waf")):
-    return all(a[k] == b[k] for k in keys)
+    """a and b give the same figures on every seed both ran."""
+    bs = {r.get("seed") or 1: r for r in b["runs"]}
+    return all(r[k] == bs[r.get("seed") or 1][k] for r in a["runs"] if (r.get("seed") or 1) in bs for k in keys)
 
 
 def ms(us):
@@ -158,7 +181,7 @@ def findings(by, rows):
     wi = [r["writer.iops"] for r in shared]
     mism = sum(r["integrity.mismatches"] for r in rows)
     A(f"- Integrity: {mism} mismatches over all {len(rows)} runs (each flow checks its reads against its own LBAs); "
-      f"the writer's throughput spans {min(wi):,.0f} to {max(wi):,.0f} IOPS across the shared settings "
+      f"the writer's throughput spans {min(wi):,.0f} to {max(wi):,.0f} IOPS across the shared settings and seeds "
       f"({100 * (max(wi) - min(wi)) / min(wi):.1f} %), so the reader's gains do not come from starving it.")
     A("")
     return L
@@ -191,23 +214,26 @@ python3 scripts/flows_cmt.py      # 14 runs
 
 
 def page(rows, data_dir, figs_rel, figs):
-    by = {r["name"]: r for r in rows}
+    by = by_point(rows)
     wall = sum(r["wall_s"] for r in rows)
     rr = by["slots256-rr"]
     L = ["# Two tenants sharing a drive: flows, queue pairs and arbitration against GC", ""]
     A = L.append
-    A(f"Regenerate the data and this page (tables, figure, the commands below; {len(rows)} runs, one at a time: "
-      f"{wall:,.0f} s of wall time summed as results.csv records it, {load_of(data_dir)}; the figure needs "
-      "matplotlib):")
+    cmd = command_for(max(len(p["runs"]) for p in by.values()))
+    A(f"Regenerate the data and this page (tables, figure, the commands below; {len(rows)} runs: "
+      f"{wall:,.0f} s of wall time summed over the runs as results.csv records it, {load_of(data_dir)}; `--jobs N` "
+      "runs N at a time; the figure needs matplotlib):")
     A("")
     A("```sh")
-    A("bash scripts/build.sh && " + COMMAND)
+    A("bash scripts/build.sh && " + cmd)
     A("```")
     A("")
     A("Render again from the committed data: `python3 scripts/flows_experiment.py --render docs/results/flows "
-      "--page docs/results/flows.md`. Data: [flows/results.csv](flows/results.csv) (one row per run). One point is "
-      "one run with the workloads' default seeds: single runs, without intervals. Every run sets "
-      "`ftl.write.at_floor: pass` (the default is `room`; the commands below show it).")
+      "--page docs/results/flows.md`. Data: [flows/results.csv](flows/results.csv) (one row per run). "
+      + seeds_line(by.values()) + " Seed k sets `precondition.seed=k` and the reader's and writer's "
+      "`workload.synthetic.seed` 2k - 1 and 2k (k = 1: the config's own). Every run sets "
+      "`ftl.write.at_floor: pass` (the default is `room`; the commands below show it); the commands below are "
+      "seed 1's.")
     A("")
     A("## Setup")
     A("")
@@ -238,9 +264,9 @@ def page(rows, data_dir, figs_rel, figs):
         A("| run | setting | reader reads | p50 | p99 | p99.9 | writer IOPS | writer write p99 | WAF | suspends | "
           "mismatches |")
         A("|---|---|---|---|---|---|---|---|---|---|---|")
-        L += [table_row(r) for r in rows if r["slots"] == slots]
+        L += [table_row(r) for r in by.values() if r["slots"] == slots]
         A("")
-    L += runs_block(command("build", n, s) for n, _, _, _, s in runs())
+    L += runs_block(command("build", f"{n}-s1", s + seed_sets(1)) for n, _, _, _, s, _ in runs())
     L += figure_lines(plot(by, figs), figs_rel, "reader-latency", "reader latency")
     L += findings(by, rows)
     L += STATIC.splitlines()
@@ -249,12 +275,13 @@ def page(rows, data_dir, figs_rel, figs):
 
 
 def main():
-    a = data_args(__doc__, "flows").parse_args()
+    a = seed_arg(data_args(__doc__, "flows")).parse_args()
     page_path = os.path.abspath(a.page)
     figs_rel = "flows"
     figs = os.path.join(os.path.dirname(page_path), figs_rel)
-    rows, data = page_rows(a, "flows", COMMAND, run_all_points)
-    write_lines(page_path, page(rows, data, figs_rel, figs), data, COMMAND)
+    rows, data = page_rows(a, "flows", command_for(a.seeds), lambda build, jobs: run_all_points(build, jobs, a.seeds))
+    write_lines(page_path, page(rows, data, figs_rel, figs), data,
+                command_for(max(len(p["runs"]) for p in by_point(rows).values())))
 
 
 if __name__ == "__main__":

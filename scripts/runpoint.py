@@ -223,6 +223,49 @@ def run_rows(jobs, todo, row_of):
         return list(ex.map(row_of, todo))
 
 
+def seed_arg(ap, default=3, what="the workloads' and preconditioning's seeds"):
+    """--seeds N on a data_args() parser: runs per point, seeds 1..N of `what`."""
+    ap.add_argument("--seeds", type=int, default=default, help=f"runs per point: seeds 1..N of {what} (default "
+                    f"{default})")
+    return ap
+
+
+def by_point(rows, key="name"):
+    """{row[key]: the point}: a row of each field's mean over the point's runs (its seeds; a field that is not a
+    number in every run keeps the first run's value), with the runs themselves, in seed order, under "runs". A row
+    without a seed column is seed 1."""
+    groups = {}
+    for r in rows:
+        groups.setdefault(r[key], []).append(r)
+    out = {}
+    for k, rs in groups.items():
+        rs = sorted(rs, key=lambda r: r.get("seed") or 1)
+        p = {f: (sum(r[f] for r in rs) / len(rs) if all(isinstance(r.get(f), (int, float)) and
+                                                       not isinstance(r.get(f), bool) for r in rs) else rs[0].get(f))
+             for f in rs[0]}
+        p["runs"] = rs
+        out[k] = p
+    return out
+
+
+def cell(point, field, spec=",.1f"):
+    """A point's field as a table prints it: the mean ± the half-width of its 95 % t interval over the runs (the
+    mean alone for one run; '-' when no run has it)."""
+    sys.path.insert(0, os.path.join(ROOT, "explore"))
+    from ssdvp_explore.stats import fmt_ci  # standard library only
+    return fmt_ci([r[field] for r in point.get("runs", [point]) if r.get(field) is not None], spec) or "-"
+
+
+def seeds_line(points):
+    """'One point is N runs (seeds 1 to N) ...' or the single-run sentence, for a page's regenerate paragraph."""
+    n = sorted({len(p.get("runs", [p])) for p in points})
+    s = sorted({r.get("seed") or 1 for p in points for r in p.get("runs", [p])})
+    if n == [1]:
+        return "One point is one run with the workloads' default seeds: single runs, without intervals."
+    return (f"One point is {n[0] if len(n) == 1 else f'{n[0]} to {n[-1]}'} runs (seeds {s[0]} to {s[-1]}); each "
+            "figure is their mean ± the half-width of its 95 % t interval.")
+
+
 def flow_named(summary, name):
     """The summary's flow (flows.<i>.name) called name."""
     return next(f for f in summary["flows"]["flows"] if f["name"] == name)

@@ -52,3 +52,15 @@ def test_run_kept_exits_naming_the_command(tmp_path):
     with pytest.raises(SystemExit) as e:
         runpoint.run_kept(exe, tmp_path / "p", runpoint.set_args({"k": "v"}))
     assert "--set k=v" in str(e.value) and "broken" in str(e.value)
+
+
+def test_a_point_is_the_mean_of_its_seeds_with_an_interval():
+    rows = [{"name": "a", "seed": k, "waf": w, "label": f"run{k}", "ok": True} for k, w in ((2, 3.0), (1, 2.0), (3, 4.0))]
+    rows.append({"name": "b", "waf": 5.0})  # no seed column: seed 1, one run
+    by = runpoint.by_point(rows)
+    assert by["a"]["waf"] == 3.0 and [r["seed"] for r in by["a"]["runs"]] == [1, 2, 3]
+    assert by["a"]["label"] == "run1" and by["a"]["ok"] is True  # not numbers: the first run's (a bool is not one)
+    assert runpoint.cell(by["a"], "waf", ".2f") == "3.00 ± 2.48"  # t(2) 4.303 x sd 1 / sqrt(3)
+    assert runpoint.cell(by["b"], "waf", ".2f") == "5.00" and runpoint.cell(by["b"], "gone") == "-"
+    assert runpoint.seeds_line([by["a"]]).startswith("One point is 3 runs (seeds 1 to 3)")
+    assert "single runs" in runpoint.seeds_line([by["b"]])
