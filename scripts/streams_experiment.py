@@ -91,8 +91,9 @@ FLOOR = {f"autostream@{v}": {"host.streams": "autostream", "ftl.write.at_floor":
 FLOOR_WORKLOADS = ["fio"]
 
 
-# A point's runs differ in these keys, all set to the run's seed: the application generator's random choices
-# and the LSTM's weight initialisation and batch order (the drive is filled sequentially: nothing random).
+# A point's runs differ in these keys, all set to the run's seed: the application generator's random choices,
+# the LSTM's weight initialisation and batch order and `random`'s stream draws (the drive is filled
+# sequentially: nothing random).
 SEED_KEYS = ("workload.app.seed", "host.predict.seed")
 
 
@@ -642,8 +643,9 @@ def write_doc(args, rows, by, wls, pols, large_rows, data):
       "MiB). Render again from the committed data: `python3 scripts/streams_experiment.py --render "
       "docs/results/streams --page docs/results/streams.md` (`streams/rows.json` and `streams/large_rows.json`: "
       f"every run's figures the page shows). One point is {spread_of(list(by.values()))}; a point's runs differ "
-      "in " + " and ".join(f"`{k}`" for k in SEED_KEYS) + " (the application generator's random choices and "
-      "the LSTM's initialisation; the drive is filled sequentially, so its history is the same). Every figure "
+      "in " + " and ".join(f"`{k}`" for k in SEED_KEYS) + " (the application generator's random choices, the "
+      "LSTM's initialisation and batch order, the random streams' draws; the drive is filled sequentially, so its "
+      "history is the same). Every figure "
       "is the mean over a point's runs with the half-width of its 95 % t interval; a change against another "
       "placement (\"vs none\") is paired by seed: the mean of the per-seed changes and their interval.\n")
     A("**Setup.** The small drive of `configs/small.yaml` (1 GiB of flash, 896 MiB exported, 12.5 % spare, "
