@@ -10,17 +10,23 @@ as a miss, as the runs are finite). Keeps what the page needs in
 docs/results/flows-cmt/ (results.csv, one row per run with its wall time, and
 provenance.json) and writes docs/results/flows-cmt.md and its figure from that data.
 
-    python3 scripts/flows_cmt.py [BUILD_DIR] [--jobs N]          runs everything (one at a time)
+    python3 scripts/flows_cmt.py [BUILD_DIR] [--jobs N] [--seeds 3]  runs everything
     python3 scripts/flows_cmt.py --render DATA_DIR --page OUT_MD  runs nothing: the page from data
 
 Every run is `ssdvp run -c configs/flows.yaml` with the --set overrides listed
-on the page; each writes out/flows-cmt/<name>/summary.json.
+on the page; each writes out/flows-cmt/<name>-s<seed>/summary.json. A point is
+--seeds runs (default 3), seeded as flows_experiment.py's (seed_sets).
 """
 import math
 import os
+import sys
 
-from runpoint import (data_args, figure_lines, flow_named, load_of, load_summary, page_rows, pick, pyplot, run_point,
-                      run_rows, runs_block, save_png_svg, ssdvp_run, write_lines)
+from flows_experiment import seed_sets
+from runpoint import (by_point, cell, data_args, figure_lines, flow_named, load_of, load_summary, page_rows, pick,
+                      pyplot, run_point, run_rows, runs_block, save_png_svg, seed_arg, seeds_line, ssdvp_run,
+                      write_lines)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "explore"))
+from ssdvp_explore.stats import fmt_ci  # noqa: E402  (standard library only)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "flows-cmt")
@@ -88,44 +94,60 @@ def predicted_hits(cache, flows):
     return hits
 
 
-def run_all_points(build, jobs):
+def command_for(seeds):
+    return COMMAND + (f" --seeds {seeds}" if seeds != 3 else "")
+
+
+def run_all_points(build, jobs, seeds):
     def one(t):
-        name, policy, cache, mode, sets = t
-        wall = run_point(command(build, name, sets), name)
-        j = load_summary(OUT, name)
+        (name, policy, cache, mode, sets), k = t
+        wall = run_point(command(build, f"{name}-s{k}", sets + seed_sets(k)), f"{name} seed {k}")
+        j = load_summary(OUT, f"{name}-s{k}")
         hot, rnd = flow_named(j, "hot"), flow_named(j, "random")
-        row = {"name": name, "policy": policy, "cache": cache, "mode": mode, "wall_s": round(wall, 1),
+        row = {"name": name, "seed": k, "policy": policy, "cache": cache, "mode": mode, "wall_s": round(wall, 1),
                "hot.reads": hot["reads"], "hot.count": hot["latency_us"]["read"]["count"],
                "hot.mean": hot["latency_us"]["read"]["mean"], "hot.p99": hot["latency_us"]["read"]["p99"],
                "random.reads": rnd["reads"]}
         row.update(pick(j, KEEP))
         return row
-    return run_rows(jobs, runs(), one)
+    return run_rows(jobs, [(r, k) for k in range(1, seeds + 1) for r in runs()], one)
 
 
 # --- the page ------------------------------------------------------------------------------------------------
 
-def rates(r):
-    """(measured hit rate, Che's, the hot flow's derived hit rate, Che's for it) of a cached run."""
+def rates(p, i=None):
+    """(measured hit rate, Che's, the hot flow's derived hit rate, Che's for it) of a cached point: each the mean
+    over its runs (each run's from its own reads); rates(p, i) the i-th alone."""
+    if "runs" in p:
+        each = [rates(r) for r in p["runs"]]
+        m = tuple(sum(x[j] for x in each) / len(each) for j in range(4))
+        return m if i is None else m[i]
+    r = p
     c, hot_n, rnd_n = r["cache"], r["hot.reads"], r["random.reads"]
     pred = predicted_hits(c, [(hot_n, HOT), (rnd_n, LBAS - HOT)])
     rnd_hits = pred[1] if len(pred) > 1 else 0.0
-    return (r["mapping.hit_rate"], sum(pred) / max(r["mapping.lookups"], 1), (r["mapping.hits"] - rnd_hits) / hot_n,
-            pred[0] / hot_n)
+    out = (r["mapping.hit_rate"], sum(pred) / max(r["mapping.lookups"], 1), (r["mapping.hits"] - rnd_hits) / hot_n,
+           pred[0] / hot_n)
+    return out if i is None else out[i]
+
+
+def rate_cell(p, i):
+    """rates()'s i-th figure of a point with its 95 % interval over the runs."""
+    return fmt_ci([rates(r, i) for r in p["runs"]], ".3f")
 
 
 def table_row(r):
+    mism = sum(x["integrity.mismatches"] for x in r["runs"])
+    common = (f"{cell(r, 'hot.count', ',.0f')} | {cell(r, 'hot.mean')} | {cell(r, 'hot.p99')} | "
+              f"{cell(r, 'random.reads', ',.0f')}")
     if r["policy"] == "full":
-        return (f"| {r['name']} | full table | - | {r['mode']} | {r['hot.count']:,} | {r['hot.mean']:,.1f} | "
-                f"{r['hot.p99']:,.1f} | {r['random.reads']:,} | - | - | - | {r['integrity.mismatches']} |")
-    m, che_all, hot, che_hot = rates(r)
+        return f"| {r['name']} | full table | - | {r['mode']} | {common} | - | - | - | {mism} |"
     lru = r["policy"] == "lru"
-    che_txt = f"{che_all:.3f}" if lru else "-"
-    hot_txt = f"{hot:.3f} / {che_hot:.3f}" if lru else f"{hot:.3f} / -"
+    che_txt = rate_cell(r, 1) if lru else "-"
+    hot_txt = f"{rate_cell(r, 2)} / {rate_cell(r, 3) if lru else '-'}"
     c = r["cache"]
-    return (f"| {r['name']} | {r['policy']} | {c:,} ({c / HOT:g}x) | {r['mode']} | {r['hot.count']:,} | "
-            f"{r['hot.mean']:,.1f} | {r['hot.p99']:,.1f} | {r['random.reads']:,} | {m:.3f} / {che_txt} | {hot_txt} | "
-            f"{r['mapping.evictions']:,} | {r['integrity.mismatches']} |")
+    return (f"| {r['name']} | {r['policy']} | {c:,} ({c / HOT:g}x) | {r['mode']} | {common} | {rate_cell(r, 0)} / "
+            f"{che_txt} | {hot_txt} | {cell(r, 'mapping.evictions', ',.0f')} | {mism} |")
 
 
 def plot(by, figs):
@@ -191,7 +213,7 @@ def findings(by, rows):
       f"{c4:,} entries), yet it makes a cache four times the hot range worth about what one times the range is "
       "worth alone: a flow without locality evicts the entries of a flow with locality, the contention MQSim's "
       "choice between a shared and a per-flow partitioned cache (`CMT_Sharing_Mode`) is about.")
-    d = [(rates(sh[c])[0], rates(sh[c])[1]) for c in CACHES]
+    d = [(rates(sh[c])[0], rates(sh[c])[1]) for c in CACHES]  # means over the seeds
     gap = max(abs(m - p) for m, p in d)
     under = all(p <= m for m, p in d)
     rel = [100 * (m - p) / m for m, p in d]
@@ -265,21 +287,23 @@ other sharing mode, is not built here."""
 
 
 def page(rows, data_dir, figs_rel, figs):
-    by = {r["name"]: r for r in rows}
+    by = by_point(rows)
     wall = sum(r["wall_s"] for r in rows)
     L = ["# Two flows sharing the cached mapping table", ""] + INTRO.splitlines() + [""]
     A = L.append
-    A(f"Regenerate the data and this page (table, figure, the commands below; {len(rows)} runs, one at a time: "
-      f"{wall:,.0f} s of wall time summed as results.csv records it, {load_of(data_dir)}; the figure needs "
-      "matplotlib):")
+    A(f"Regenerate the data and this page (table, figure, the commands below; {len(rows)} runs: "
+      f"{wall:,.0f} s of wall time summed over the runs as results.csv records it, {load_of(data_dir)}; `--jobs N` "
+      "runs N at a time; the figure needs matplotlib):")
     A("")
     A("```sh")
-    A("bash scripts/build.sh && " + COMMAND)
+    A("bash scripts/build.sh && " + command_for(max(len(p["runs"]) for p in by.values())))
     A("```")
     A("")
     A("Render again from the committed data: `python3 scripts/flows_cmt.py --render docs/results/flows-cmt --page "
-      "docs/results/flows-cmt.md`. Data: [flows-cmt/results.csv](flows-cmt/results.csv) (one row per run). One "
-      "point is one run with the workloads' default seeds: single runs, without intervals.")
+      "docs/results/flows-cmt.md`. Data: [flows-cmt/results.csv](flows-cmt/results.csv) (one row per run). "
+      + seeds_line(by.values()) + " Seed k sets `precondition.seed=k` (the overwrites that leave the cache its "
+      "first contents) and the hot and random flows' `workload.synthetic.seed` 2k - 1 and 2k (k = 1: the config's "
+      "own); the commands below are seed 1's. Hit rates are each run's, then averaged.")
     A("")
     L += SETUP.splitlines()
     A("")
@@ -288,9 +312,9 @@ def page(rows, data_dir, figs_rel, figs):
     A("| run | cache | entries (x hot range) | flows | hot reads | hot mean us | hot p99 us | random reads | "
       "hit rate: measured / Che | hot flow's hit rate: derived / Che | evictions | mismatches |")
     A("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    L += [table_row(r) for r in rows]
+    L += [table_row(r) for r in by.values()]
     A("")
-    L += runs_block(command("build", n, s) for n, _, _, _, s in runs())
+    L += runs_block(command("build", f"{n}-s1", s + seed_sets(1)) for n, _, _, _, s in runs())
     L += figure_lines(plot(by, figs), figs_rel, "cmt-interference", "hot flow's latency and hit rate against cache size")
     L += findings(by, rows)
     L += MQSIM.splitlines()
@@ -299,12 +323,14 @@ def page(rows, data_dir, figs_rel, figs):
 
 
 def main():
-    a = data_args(__doc__, "flows-cmt").parse_args()
+    a = seed_arg(data_args(__doc__, "flows-cmt")).parse_args()
     page_path = os.path.abspath(a.page)
     figs_rel = "flows-cmt"
     figs = os.path.join(os.path.dirname(page_path), figs_rel)
-    rows, data = page_rows(a, "flows-cmt", COMMAND, run_all_points)
-    write_lines(page_path, page(rows, data, figs_rel, figs), data, COMMAND)
+    rows, data = page_rows(a, "flows-cmt", command_for(a.seeds), lambda build, jobs: run_all_points(build, jobs,
+                                                                                                   a.seeds))
+    write_lines(page_path, page(rows, data, figs_rel, figs), data,
+                command_for(max(len(p["runs"]) for p in by_point(rows).values())))
 
 
 if __name__ == "__main__":

@@ -241,7 +241,8 @@ def by_point(rows, key="name"):
     for k, rs in groups.items():
         rs = sorted(rs, key=lambda r: r.get("seed") or 1)
         p = {f: (sum(r[f] for r in rs) / len(rs) if all(isinstance(r.get(f), (int, float)) and
-                                                       not isinstance(r.get(f), bool) for r in rs) else rs[0].get(f))
+                                                       not isinstance(r.get(f), bool) for r in rs)
+                 and len({r[f] for r in rs}) > 1 else rs[0].get(f))   # a setting the runs share stays as it is
              for f in rs[0]}
         p["runs"] = rs
         out[k] = p

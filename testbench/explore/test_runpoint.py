@@ -60,6 +60,7 @@ def test_a_point_is_the_mean_of_its_seeds_with_an_interval():
     by = runpoint.by_point(rows)
     assert by["a"]["waf"] == 3.0 and [r["seed"] for r in by["a"]["runs"]] == [1, 2, 3]
     assert by["a"]["label"] == "run1" and by["a"]["ok"] is True  # not numbers: the first run's (a bool is not one)
+    assert by["a"]["name"] == "a" and isinstance(runpoint.by_point([dict(r, n=7) for r in rows])["a"]["n"], int)
     assert runpoint.cell(by["a"], "waf", ".2f") == "3.00 ± 2.48"  # t(2) 4.303 x sd 1 / sqrt(3)
     assert runpoint.cell(by["b"], "waf", ".2f") == "5.00" and runpoint.cell(by["b"], "gone") == "-"
     assert runpoint.seeds_line([by["a"]]).startswith("One point is 3 runs (seeds 1 to 3)")
