@@ -197,7 +197,7 @@ def findings(by, rows):
     first = HOT / alone[CACHES[1]]["hot.reads"]
     A(f"- **Alone, the hot flow's range fits from 1x on:** its hit rate is {min(fits):.3f} to {max(fits):.3f} at "
       f"2,048 entries and above, the rest being the first reference to each of its 2,048 entries (2,048 of "
-      f"{alone[CACHES[1]]['hot.reads']:,} reads: {100 * first:.1f} %); mean {alone[CACHES[1]]['hot.mean']:.1f} us "
+      f"{alone[CACHES[1]]['hot.reads']:,.0f} reads: {100 * first:.1f} %); mean {alone[CACHES[1]]['hot.mean']:.1f} us "
       f"against {fa['hot.mean']:.1f} us with the whole table. At half its range it hits "
       f"{rates(alone[CACHES[0]])[2]:.3f} (LRU under uniform references: about the cache's share, 0.5) and its mean is "
       f"{alone[CACHES[0]]['hot.mean']:.1f} us.")
@@ -222,7 +222,7 @@ def findings(by, rows):
       + (f", always a little under the measurement ({min(rel):.0f} to {max(rel):.0f} %)" if under else "")
       + ". The model assumes independent references and a cache in steady state; the runs start from the cache "
       "that preconditioning left (full of entries of random LBAs, some dirty, whose write-backs are the "
-      f"{sh[c1]['mapping.tp_writes']:,} translation writes in a read-only run at 1x). The remaining gap is not "
+      f"{sh[c1]['mapping.tp_writes']:,.0f} translation writes in a read-only run at 1x). The remaining gap is not "
       "explained here.")
     over = rates(sl[c4])[2] > rates(alone[c4])[2]
     A(f"- **Segmented LRU protects the hot flow, partly.** Entries hit twice move to the protected half, where the "

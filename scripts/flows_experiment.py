@@ -161,7 +161,7 @@ def findings(by, rows):
       f"(alone: {ms(al['reader.p50'])}; alone with suspend: {ms(als['reader.p50'])}). Its p99 and p99.9 "
       f"({ms(rs['reader.p99'])} and {ms(rs['reader.p999'])}) stay high for a host-side reason: the reader's own "
       f"10 % writes wait for free blocks like the writer's (their p99 {ms(rs['reader.write_p99'])}; the run "
-      f"counts {rs['ftl.write_stalls']:,} retries of waiting writes, `ftl.write_stalls`), and with a host queue "
+      f"counts {rs['ftl.write_stalls']:,.0f} retries of waiting writes, `ftl.write_stalls`), and with a host queue "
       "depth of 8 a few stalled writes "
       "leave its reads waiting in the host's software queue. The same run with a read-only reader (`-ro`) has "
       f"p99 {ms(ro['reader.p99'])} and p99.9 {ms(ro['reader.p999'])}. So the tail the reader sees is set by the "
