@@ -30,6 +30,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "explore"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))  # runpoint, when imported from elsewhere (its test)
 from ssdvp_explore import provenance as prov_mod  # noqa: E402  (standard library only)
 from ssdvp_explore.stats import as_float as num, fmt_ci, mean_ci  # noqa: E402
 from runpoint import run_kept, set_args  # noqa: E402
