@@ -56,7 +56,8 @@ def test_committed_data_gives_the_committed_block():
     assert block in (RESULTS / "haml.md").read_text()
     # the test's points are what the page's findings compare: one row per point, and the block rendered from them
     paired = haml.paired_summary(runs(), "haml", "double") + " " + haml.paired_lower(runs(), "haml", RUNNABLE)
-    assert len(df) == 36 and haml_findings.render(df, sens, haml_paper_scale.finding(rows), paired) == block
+    rt = haml._paired(runs(), "haml", "double", "latency_us.all.mean")
+    assert len(df) == 36 and haml_findings.render(df, sens, haml_paper_scale.finding(rows), paired, rt) == block
     t = text(df, sens, rows)
     ws = list(dict.fromkeys(df[WORKLOAD]))
     sh, hc, tp = "synthetic shifting", "synthetic hotcold", "tpcc-small"
@@ -243,3 +244,24 @@ def test_the_paired_lower_sentence_names_each_policy_below_beyond_the_interval()
     low = df.copy()
     low.loc[low[haml.POLICY] == "haml", "ftl.waf"] = 0.5
     assert "no policy a drive could run has a WAF below" in haml.paired_lower(low, "haml", RUNNABLE)
+
+
+def test_response_times_are_grouped_by_their_paired_interval():
+    df = runs()
+    seed = "config.precondition.seed"
+    w = df.assign(rt=df["latency_us.all.mean"].astype(float)).pivot_table(index=[WORKLOAD, seed],
+                                                                          columns=haml.POLICY, values="rt")
+    ch = (100 * (w["haml"] / w["double"] - 1)).groupby(level=0)   # per drive history, computed here
+    half = 4.303 * ch.std() / 3 ** 0.5
+    _, sens, rows = data()
+    t = " ".join(haml.findings(df, sens, rows).split())
+    said = t[t.index("Mean response times, paired by drive history:"):]
+    said = said[:said.index(". ")]
+    within, beyond = said.split("above it beyond")[0], "".join(said.split("above it beyond")[1:])
+    for x in ch.mean().index:
+        figure = f"{LONG[x]} ({ch.mean()[x]:+.0f} ± {half[x]:.0f} %)"
+        assert figure in said, x
+        if ch.mean()[x] - half[x] > 0:
+            assert figure in beyond, x
+        elif abs(ch.mean()[x]) <= half[x]:
+            assert figure in within, x

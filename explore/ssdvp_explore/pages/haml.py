@@ -253,9 +253,11 @@ def findings(df: pd.DataFrame, sens: dict[str, pd.DataFrame], rows: list[dict]) 
     """The "What the recorded run shows" block, every figure computed from the page's table (df, labelled),
     the sensitivity pages' tables (sens) and paper_scale.csv's rows (haml_findings, haml_paper_scale)."""
     bullet = haml_paper_scale.finding(rows) if rows else f"- (no paper-scale data: {PAPER_SCALE_CSV} is missing)"
+    seeded = SEED in df and df[SEED].nunique() > 1
     paired = (paired_summary(df, "haml", "double") + " " + paired_lower(df, "haml", haml_findings.RUNNABLE)
-              if SEED in df and df[SEED].nunique() > 1 else "")
-    return haml_findings.render(per_point(df), sens, bullet, paired)
+              if seeded else "")
+    rt = _paired(df, "haml", "double", "latency_us.all.mean") if seeded else None
+    return haml_findings.render(per_point(df), sens, bullet, paired, rt)
 
 
 def render_main(ctx) -> str:

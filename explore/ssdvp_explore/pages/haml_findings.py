@@ -149,12 +149,15 @@ def open_and_spare(t: Table, w: str, p: str) -> tuple[int, int]:
     return frontiers(t, w, p) * dies, spare
 
 
-def render(df: pd.DataFrame, sens: dict[str, pd.DataFrame], paper_scale: str, paired: str = "") -> str:
+def render(df: pd.DataFrame, sens: dict[str, pd.DataFrame], paper_scale: str, paired: str = "",
+           rt_paired: dict | None = None) -> str:
     """The block's markdown. df: the page's table (labelled, with rank_corr and
     cold_in_hot, one row per point); sens: the sensitivity pages' tables by page name (labelled,
     haml-period with its "T (paper h)" column, with rank_corr); paper_scale: the
     paper-scale bullet (haml_paper_scale.finding); paired: a sentence on HAML-K against `double` paired by
-    drive history (haml.paired_summary), ending the bullet that compares them by their means."""
+    drive history (haml.paired_summary), ending the bullet that compares them by their means; rt_paired:
+    {workload: (mean, half-width)} of HAML-K's mean response time against `double`'s in %, paired by drive
+    history (haml._paired), which the response-time sentence then groups by its interval."""
     t = Table(df, POLICY, "haml/table.csv")
     s = {name: Table(sens[name], KNOBS[name], f"{name}/table.csv") for name in KNOBS}
     W = t.workloads
@@ -293,17 +296,34 @@ looked full at the once-a-second samples: [haml-double-stalls](haml-double-stall
               if (waf(w, p) - waf(w, q)) * (t(w, p, "ftl.erases") - t(w, q, "ftl.erases")) < 0]
         same_order += not sw
         swaps += sw
+    within = "less than 0.001" if fmt(max(swaps or [0]), 3) == "0.000" else f"within {fmt(max(swaps or [0]), 3)}"
     erase_s = ("Erases rank the policies as WAF does on every workload." if not swaps else
                f"Erases rank the policies as WAF does on {_of(same_order, n)} workloads; elsewhere only policies "
-               f"within {fmt(max(swaps), 3)} in WAF swap places.")
-    rgroup = {}
-    for w in W:
-        v = rt(w, "haml") / rt(w, "double")
-        k = "equal to" if fmt(100 * abs(v - 1), 0) == "0" else "above" if v > 1 else "below"
-        rgroup.setdefault(k, []).append(f"{LONG[w]} ({fmt(100 * abs(v - 1), 0)} %)")
-    rt_s = "Mean response times: " + ", ".join(
-        f"{k} `double`'s on {and_list(v)}" if i == 0 else f"{k} on {and_list(v)}"
-        for i, (k, v) in enumerate(sorted(rgroup.items(), key=lambda kv: ["below", "equal to", "above"].index(kv[0]))))
+               f"{within} in WAF swap places.")
+    if rt_paired:  # grouped by the paired interval: beyond it below or above `double`, or within it
+        rgroup = {}
+        for w in W:
+            m, h = rt_paired[w]
+            k = "below" if m + h < 0 else "above" if m - h > 0 else "within the interval of"
+            rgroup.setdefault(k, []).append(f"{LONG[w]} ({m:+.0f} ± {h:.0f} %)")
+        parts = []
+        for k in [k for k in ("below", "within the interval of", "above") if k in rgroup]:
+            if k == "within the interval of":
+                said = "within the 95 % interval of `double`'s" if not parts else "within it"
+            else:
+                said = f"{k} `double`'s beyond the 95 % interval" if not parts else f"{k} it beyond the interval"
+            parts.append(f"{said} on {and_list(rgroup[k])}")
+        rt_s = "Mean response times, paired by drive history: " + "; ".join(parts)
+    else:
+        rgroup = {}
+        for w in W:
+            v = rt(w, "haml") / rt(w, "double")
+            k = "equal to" if fmt(100 * abs(v - 1), 0) == "0" else "above" if v > 1 else "below"
+            rgroup.setdefault(k, []).append(f"{LONG[w]} ({fmt(100 * abs(v - 1), 0)} %)")
+        rt_s = "Mean response times: " + ", ".join(
+            f"{k} `double`'s on {and_list(v)}" if i == 0 else f"{k} on {and_list(v)}"
+            for i, (k, v) in enumerate(sorted(rgroup.items(),
+                                              key=lambda kv: ["below", "equal to", "above"].index(kv[0]))))
     bullets.append(f"""\
 - **HAML-K {head} at the paper's settings.** {order_s} {low_s}
   {erase_s} {rt_s}.{" " + paired if paired else ""}""")
