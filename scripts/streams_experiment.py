@@ -406,14 +406,9 @@ def paired(r, base, key="waf"):
 
 
 def chg(r, base, key="waf"):
-    """r's change over base, paired by seed: 'm ± h %' (95 % interval), or 'xN' past ten times."""
+    """r's change over base, paired by seed: 'm ± h %' (the 95 % interval; 'm %' for one run)."""
     v = paired(r, base, key)
-    if not v:
-        return "n/a"
-    m = sum(v) / len(v)
-    if m >= 900:
-        return f"x{1 + m / 100:.0f}"
-    return fmt_ci(v, "+.1f") + " %"
+    return fmt_ci(v, "+.1f") + " %" if v else "n/a"
 
 
 def ratio(r, base, key="w_p9999"):
@@ -429,7 +424,7 @@ def ratio(r, base, key="w_p9999"):
     return x(math.exp(m)) + (f" ({x(math.exp(m - h))} to {x(math.exp(m + h))})" if len(v) > 1 else "")
 
 
-def spread_of(rows):
+def runs_per_point(rows):
     """'N runs per point (seeds a-b)' or, where points differ, the range of runs per point."""
     n = sorted({len(runs(r)) for r in rows})
     seeds = sorted({x.get("seed", 1) for r in rows for x in runs(r)})
@@ -656,7 +651,7 @@ def write_doc(args, rows, by, wls, pols, large_rows, data):
       "`out/streams/`, or `--out DIR`: the larger drive's saved state and the stream logs take a few hundred "
       "MiB). Render again from the committed data: `python3 scripts/streams_experiment.py --render "
       "docs/results/streams --page docs/results/streams.md` (`streams/rows.json` and `streams/large_rows.json`: "
-      f"every run's figures the page shows). One point is {spread_of(list(by.values()))}; a point's runs differ "
+      f"every run's figures the page shows). One point is {runs_per_point(list(by.values()))}; a point's runs differ "
       "in " + " and ".join(f"`{k}`" for k in SEED_KEYS) + " (the application generator's random choices, the "
       "LSTM's initialisation and batch order, the random streams' draws; the drive is filled sequentially, so its "
       "history is the same). Every figure "

@@ -90,3 +90,12 @@ def test_a_direction_claim_needs_the_paired_interval_beyond_zero():
     small[("mysql", "none")] = dict(base, runs=[dict(base, seed=k) for k in (1, 2, 3)])
     with pytest.raises(SystemExit, match="the oracle's streams beat none"):
         se.findings(small, large)
+
+
+def test_tail_ratios_are_geometric_means_with_a_log_scale_interval():
+    d = seeded(w__none=[1.0, 1.0, 1.0], w__a=[10.0, 100.0, 1000.0])  # w_p9999 = 10 x waf: ratios x10, x100, x1000
+    # log10 ratios 1, 2, 3: mean 2, sd 1, half-width 4.303 / sqrt(3) = 2.484 decades
+    assert se.ratio(d[("w", "a")], d[("w", "none")]) == "x100 (x0.33 to x30,503)"
+    assert se._above_each(d, "w", "a", "none", "w_p9999") and not se._above(d, "w", "a", "none", "w_p9999")
+    one = seeded(w__none=[2.0], w__a=[5.0])
+    assert se.ratio(one[("w", "a")], one[("w", "none")]) == "x2.50"
