@@ -244,6 +244,13 @@ def tick_label(v):
     return f"{v:,.0f}" if abs(v) >= 1000 or v == int(v) else f"{v:g}"
 
 
+def _bounds(v, e):
+    """An error bar's (low, high) ends: e is a half-width (a symmetric interval) or the (low, high) pair itself."""
+    if isinstance(e, (tuple, list)):
+        return tuple(e)
+    return (v - (e or 0), v + (e or 0))
+
+
 def mpl_bars(path, title, groups, series, values, unit, errs=None):
     """The chart of svg_bars drawn by matplotlib with explore's figure rules, as
     <path> (SVG) and the same name in PNG; False when matplotlib is not installed."""
@@ -258,7 +265,9 @@ def mpl_bars(path, title, groups, series, values, unit, errs=None):
         have = [g for g in groups if values.get((g, s)) is not None]
         xs = [groups.index(g) + (i - (len(series) - 1) / 2) * width for g in have]
         ax.bar(xs, [values[(g, s)] for g in have], width, label=str(s),
-               yerr=[(errs or {}).get((g, s)) or 0 for g in have] if errs else None, capsize=2)
+               yerr=[[values[(g, s)] - _bounds(values[(g, s)], errs.get((g, s)))[0] for g in have],
+                     [_bounds(values[(g, s)], errs.get((g, s)))[1] - values[(g, s)] for g in have]] if errs else None,
+               capsize=2)
     tilt = len(groups) > 6
     ax.set_xticks(range(len(groups)), [str(g) for g in groups], rotation=30 if tilt else 0, ha="right" if tilt else "center")
     ax.axhline(0, color="black", lw=0.8)
@@ -274,7 +283,7 @@ def mpl_bars(path, title, groups, series, values, unit, errs=None):
 def svg_bars(path, title, groups, series, values, unit, errs=None):
     """Grouped bar chart: values[(group, series)] -> number, as <path> (SVG) and PNG beside
     it (matplotlib, explore's figure rules); without matplotlib, a plain SVG drawn here.
-    errs[(group, series)]: the half-width of the bar's 95 % interval, drawn as an error bar.
+    errs[(group, series)]: the bar's error bar, the half-width of its 95 % interval or its (low, high) ends.
     Negative values are drawn below a zero line; values spanning more than two decades (all
     positive) get a log axis; ticks are round numbers; the legend sits right of the plot."""
     if not mpl_bars(path, title, groups, series, values, unit, errs):
@@ -300,7 +309,7 @@ def plain_svg_bars(path, title, groups, series, values, unit, errs=None):
             return H - B - (H - B - T) * (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo))
         base = lo
     else:
-        ends = vals + [v + sg * ((errs or {}).get(k) or 0) for k, v in values.items() if v is not None for sg in (-1, 1)]
+        ends = vals + [b for k, v in values.items() if v is not None for b in _bounds(v, (errs or {}).get(k))]
         ticks = nice_ticks(min(ends + [0.0]), max(ends + [0.0]) * 1.05 or 1.0)
         lo, hi = ticks[0], ticks[-1]
         def y_of(v):
@@ -332,10 +341,10 @@ def plain_svg_bars(path, title, groups, series, values, unit, errs=None):
             y0, y1 = sorted((y_of(base), y_of(v)))
             out.append(f'<rect x="{x0 + si*bw:.1f}" y="{y0:.1f}" width="{bw*0.95:.1f}" height="{y1 - y0:.1f}" '
                        f'fill="{colors[si % len(colors)]}"><title>{g} {s}: {v:.4g}</title></rect>')
-            e = (errs or {}).get((g, s))
-            if e and (not log or v - e > 0):
+            e_lo, e_hi = _bounds(v, (errs or {}).get((g, s)))
+            if e_hi > e_lo and (not log or e_lo > 0):
                 cx = x0 + si * bw + bw * 0.475
-                out.append(f'<line x1="{cx:.1f}" y1="{y_of(v - e):.1f}" x2="{cx:.1f}" y2="{y_of(v + e):.1f}" '
+                out.append(f'<line x1="{cx:.1f}" y1="{y_of(e_lo):.1f}" x2="{cx:.1f}" y2="{y_of(e_hi):.1f}" '
                            'stroke="black"/>')
     for si, s in enumerate(series):
         ly = T + 4 + si * 18
@@ -542,8 +551,10 @@ def render(args, rows, large_rows, data):
                 for k, v in by.items()}
     svg_bars(os.path.join(figdir, "waf.svg"), "WAF by workload and placement", wls, pols,
              {k: v["waf"] for k, v in by.items()}, "WAF", half("waf"))
-    svg_bars(os.path.join(figdir, "p9999.svg"), "p99.99 write latency", wls, pols,
-             {k: v["w_p9999"] / 1000 for k, v in by.items()}, "ms", half("w_p9999", 1e-3))
+    svg_bars(os.path.join(figdir, "p9999.svg"), "p99.99 write latency", wls, pols,  # whiskers: lowest to highest run
+             {k: v["w_p9999"] / 1000 for k, v in by.items()}, "ms",
+             {k: (min(x["w_p9999"] for x in runs(v)) / 1000, max(x["w_p9999"] for x in runs(v)) / 1000)
+              for k, v in by.items()})
     rho = {(w, p): (by[(w, "lstm")], "pred." + p + (".spearman" if p == "lstm" else ".spearman_lstm_periods"))
            for w in wls for p in ["autostream", "lstm"] if "pred" in by[(w, "lstm")]}
     svg_bars(os.path.join(figdir, "spearman.svg"), "Rank correlation of predicted and real next-period temperature",
@@ -705,6 +716,8 @@ def write_doc(args, rows, by, wls, pols, large_rows, data):
                 A(f"| {w} | {n} | {ci(r, 'waf')} | {chg(r, base) if base and p != 'none' else ''} | "
                   f"{ci(r, 'stalls', ',.0f')} | {ci(r, 'w_p9999', ',.0f')} |")
     A("\n![WAF](streams/waf.svg)\n\n![p99.99 write latency](streams/p9999.svg)\n")
+    A("Each bar is the mean over a point's runs; the WAF whiskers are its 95 % interval, the p99.99 whiskers "
+      "(a log axis, where a symmetric interval would reach below zero) the lowest and highest run.\n")
     life = [r for r in by.values() if r.get("life") and r["policy"] not in FLOOR]  # the floor rules: their own table
     if life:
         A("### How well the streams separate data by lifetime\n")

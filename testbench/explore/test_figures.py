@@ -71,3 +71,15 @@ def test_overview_fills_in_from_the_seed_pages_data(tmp_path):
     assert "`haml`, WAF -10.0 ± 2.0 %; at the price" in text and "the oracle (placement by real death time) -25" in text
     assert "![WAF change against the baseline (%)](overview/waf_change_pct.png)" in text
     assert (tmp_path / "overview" / "waf_change_pct.svg").is_file()
+
+
+def test_plain_svg_bars_draw_whiskers_of_either_kind(tmp_path):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from streams_experiment import plain_svg_bars
+    out = tmp_path / "e.svg"
+    plain_svg_bars(out, "t", ["w"], ["x", "y"], {("w", "x"): 2.0, ("w", "y"): 3.0}, "u",
+                   {("w", "x"): 0.5, ("w", "y"): (1.0, 6.0)})  # a half-width, and (low, high) ends
+    lines = __import__("re").findall(r'<line x1="([^"]+)" y1="([^"]+)" x2="([^"]+)" y2="([^"]+)" stroke="black"/>',
+                                     out.read_text())
+    spans = sorted(float(a) - float(b) for x1, a, x2, b in lines if x1 == x2 and x1 != "70")  # not the axes
+    assert len(spans) == 2 and spans[1] / spans[0] == __import__("pytest").approx(5.0 / 1.0, rel=0.01)
