@@ -12,7 +12,12 @@ workloads (configs/journal.yaml, the ext4-like journal on its own write
 point) and on configs/open_channel.yaml's random writes. Measures: bytes over
 the drive's PCIe link, host CPU time, GC time, WAF, throughput, fsync p99.
 
+Each point is --seeds runs (default 3): seed k sets host.files.seed, workload.synthetic.seed and
+precondition.seed to k (the file workloads' choices; random-4k's requests and ageing). Tables show each
+point's mean with its 95 % interval and each change against read_write paired by seed.
+
     python3 scripts/host_ftl_gc_copy.py [--bin build/platform/ssdvp] [--out out/host_ftl_gc_copy] [--time 20s]
+                                        [--seeds 3] [--jobs 1]
     python3 scripts/host_ftl_gc_copy.py --render DATA_DIR --page OUT_MD     runs nothing: the page from data
 """
 import argparse
@@ -27,10 +32,11 @@ ROOT = os.path.dirname(ROOT)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import journal_experiment as je  # noqa: E402  (its WORKLOADS, run_summary)
 from provenance import provenance_section  # noqa: E402
-from runpoint import read_results, write_results  # noqa: E402
-from streams_experiment import pct, svg_bars  # noqa: E402
+from runpoint import by_point, read_results, write_results  # noqa: E402
+from streams_experiment import svg_bars  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "explore"))
 from ssdvp_explore import provenance as prov_mod  # noqa: E402  (standard library only)
+from ssdvp_explore.stats import fmt_ci, mean_ci, paired_change  # noqa: E402
 
 # ftl.write.at_floor stated: the page does not move when that default changes.
 COMMON = {"nvme.command_set": "open_channel", "ftl.write.at_floor": "pass"}
@@ -54,11 +60,15 @@ def us(t):
     return float(t)
 
 
-def run(binary, out, wl, arm, time_limit, reuse, extra=None, tag=""):
-    d = os.path.join(out, f"{wl}_{arm.replace(' ', '_')}{tag}")
+SEED_KEYS = ("host.files.seed", "workload.synthetic.seed", "precondition.seed")
+
+
+def run(binary, out, wl, arm, time_limit, reuse, extra=None, tag="", seed=1):
+    d = os.path.join(out, f"{wl}_{arm.replace(' ', '_')}{tag}_s{seed}")
     config, sets = WORKLOADS[wl]
     sets = dict(COMMON, **sets)
     sets.update(ARMS[arm])
+    sets.update({k: seed for k in SEED_KEYS})
     sets.update(extra or {})
     if config.endswith("journal.yaml"):
         sets["host.time_limit"] = time_limit
@@ -80,7 +90,7 @@ def run(binary, out, wl, arm, time_limit, reuse, extra=None, tag=""):
     r["tr_us"] = us(s["config"].get("flash.timing.read", "0us"))
     r.update({"held": held.get("commands", 0), "held_copies": held.get("copies", 0),
               "held_s": held.get("held_s", 0.0), "held_copy_s": held.get("copies_held_s", 0.0)})
-    print(f"{wl:10s} {arm:11s} WAF {r['waf']:.3f} moved {moved} GC {r['gc_s']:.2f} s CPU {r['cpu_s']:.4f} s "
+    print(f"{wl:10s} {arm:11s} seed {seed} WAF {r['waf']:.3f} moved {moved} GC {r['gc_s']:.2f} s CPU {r['cpu_s']:.4f} s "
           f"link {r['to_drive_mb']:.1f}/{r['to_host_mb']:.1f} MB {r['iops']:.0f} IOPS ({r['wall_s']} s)", flush=True)
     return r
 
@@ -91,11 +101,50 @@ def args():
     ap.add_argument("--out", default=os.path.join(ROOT, "out/host_ftl_gc_copy"))
     ap.add_argument("--time", default="20s", help="host.time_limit of the journal workloads (simulated)")
     ap.add_argument("--reuse", action="store_true", help="take the summaries already in --out")
+    ap.add_argument("--seeds", type=int, default=3, help="runs per point: seeds 1..N (default 3)")
+    ap.add_argument("--jobs", type=int, default=1, help="runs at a time (default 1)")
     ap.add_argument("--page", default=os.path.join(ROOT, "docs/results/host_ftl_gc_copy.md"))
     ap.add_argument("--render", metavar="DATA_DIR",
                     help="run nothing: render the page from this folder's results.csv and provenance.json "
                          "(docs/results/host_ftl_gc_copy is the committed one)")
     return ap.parse_args()
+
+
+def command(time_limit, seeds):
+    return ("python3 scripts/host_ftl_gc_copy.py" + (f" --time {time_limit}" if time_limit != "20s" else "")
+            + (f" --seeds {seeds}" if seeds != 3 else ""))
+
+
+def derive(r):
+    """A run's derived figures: link and host CPU per host byte or LBA, GC's share of the time, the holds'."""
+    r["link_mb"] = r["to_drive_mb"] + r["to_host_mb"]
+    r["mb_per_host_mb"] = r["link_mb"] / (r["host_lbas"] * 4096 / 1e6)
+    r["gc_share"] = r["gc_s"] / r["sim_s"] if r["sim_s"] else 0.0
+    r["cpu_per_lba"] = r["cpu_s"] / r["host_lbas"] if r["host_lbas"] else 0.0
+    r["held_frac"] = r["held_copies"] / r["copies"] if r["copies"] else 0.0
+    r["hold_us"] = r["held_copy_s"] / r["held_copies"] * 1e6 if r["held_copies"] else 0.0
+    r["held_share"] = r["held_copy_s"] / r["gc_s"] if r["gc_s"] else 0.0
+
+
+def c(p, key, spec=".1f"):
+    """A point's figure: the mean ± the half-width of its 95 % interval over its runs."""
+    return fmt_ci([r[key] for r in p["runs"]], spec)
+
+
+def each(new, base, fn):
+    """fn(new's run, base's run) for every seed both points ran."""
+    b = {r.get("seed") or 1: r for r in base["runs"]}
+    return [fn(r, b[r.get("seed") or 1]) for r in new["runs"] if (r.get("seed") or 1) in b]
+
+
+def against(new, base, key):
+    """new's key against base's, paired by seed: 'm ± h %' ('m %' for one run), 'xN' past ten times."""
+    v = paired_change({r.get("seed") or 1: r[key] for r in new["runs"]},
+                      {r.get("seed") or 1: r[key] for r in base["runs"]})
+    if not v:
+        return "n/a"
+    m = sum(v) / len(v)
+    return f"x{1 + m / 100:.0f}" if m >= 900 else fmt_ci(v, "+.1f") + " %"
 
 
 # The cause's check: held copies wait for the source reads ahead of them, so the hold should follow tR.
@@ -110,43 +159,55 @@ def main():
         data = a.render
     else:
         data = os.path.join(ROOT, "docs/results/host_ftl_gc_copy")
-        rows = []
-        for wl in WORKLOADS:
-            for arm in ARMS:
-                rows.append(dict(workload=wl, arm=arm, tR="", time=a.time,
-                                 **run(a.bin, a.out, wl, arm, a.time, a.reuse)))
-        for wl in TR_WLS:
-            for t in TR:
-                for arm in ("read_write", "vector_copy"):
-                    rows.append(dict(workload=wl, arm=arm, tR=t, time=a.time,
-                                     **run(a.bin, a.out, wl, arm, a.time, a.reuse, {"flash.timing.read": t},
-                                           f"_tR{t}")))
+        if a.seeds < 1 or a.jobs < 1:
+            sys.exit("--seeds and --jobs: expected 1 or more")
+        todo = [(wl, arm, "", k) for k in range(1, a.seeds + 1) for wl in WORKLOADS for arm in ARMS]
+        todo += [(wl, arm, t, k) for k in range(1, a.seeds + 1) for wl in TR_WLS for t in TR
+                 for arm in ("read_write", "vector_copy")]
+
+        def one(p):
+            wl, arm, t, k = p
+            extra, tag = ({"flash.timing.read": t}, f"_tR{t}") if t else (None, "")
+            return dict(workload=wl, arm=arm, tR=t, seed=k, time=a.time,
+                        **run(a.bin, a.out, wl, arm, a.time, a.reuse, extra, tag, k))
+        from concurrent.futures import ThreadPoolExecutor  # each run is a process: the threads only wait
+        with ThreadPoolExecutor(a.jobs) as ex:
+            rows = list(ex.map(one, todo))
         write_results(os.path.join(data, "results.csv"), rows)
-        cmd = "python3 scripts/host_ftl_gc_copy.py" + (f" --time {a.time}" if a.time != "20s" else "")
+        cmd = command(a.time, a.seeds)
         provenance_section(a.bin, cmd, data_dir=data, wall_s=time.monotonic() - T0)
     rows = read_results(os.path.join(data, "results.csv"))
     prov = prov_mod.read(data)
     a.time = rows[0]["time"]
-    res = {(r["workload"], r["arm"]): r for r in rows if not r["tR"]}
-    tr = {(r["workload"], r["tR"], r["arm"]): r for r in rows if r["tR"]}
-    for r in res.values():  # per moved LBA: link bytes and host CPU beyond the host's own writes
-        r["mb_per_host_mb"] = (r["to_drive_mb"] + r["to_host_mb"]) / (r["host_lbas"] * 4096 / 1e6)
-        r["gc_share"] = r["gc_s"] / r["sim_s"] if r["sim_s"] else 0.0
+    for r in rows:  # each run's derived figures, averaged over the seeds below with the rest
+        derive(r)
+    for r in rows:
+        r["point"] = (r["workload"], r["tR"], r["arm"])
+    pts = by_point(rows, "point")
+    res = {(w, arm): p for (w, t, arm), p in pts.items() if not t}
+    tr = {k: p for k, p in pts.items() if k[1]}
+    nseeds = max(len(p["runs"]) for p in pts.values())
     wls = list(WORKLOADS)
     for key, title, unit in (("mb_per_host_mb", "PCIe bytes per host byte written", "bytes/byte"),
                              ("gc_s", "GC time (a victim open)", "s"), ("iops", "Throughput", "IOPS")):
-        svg_bars(os.path.join(figs, f"{key}.svg"), title, wls, list(ARMS), {k: v[key] for k, v in res.items()}, unit)
-    cmd = "python3 scripts/host_ftl_gc_copy.py" + (f" --time {a.time}" if a.time != "20s" else "")
+        svg_bars(os.path.join(figs, f"{key}.svg"), title, wls, list(ARMS), {k: v[key] for k, v in res.items()}, unit,
+                 {k: mean_ci([r[key] for r in v["runs"]])[1] for k, v in res.items()})
+    cmd = (prov or {}).get("command") or command(a.time, nseeds)
     wall = sum(r["wall_s"] for r in rows)
     load = prov.get("load") if prov else None
-    cost = (f"{len(rows)} runs, one at a time: {wall:,.0f} s of wall time summed as results.csv records it"
-            + (f", load average {load[0]:g} / {load[1]:g} / {load[2]:g} on {prov.get('cpus')} CPUs" if load else ""))
+    cost = (f"{len(rows)} runs: {wall:,.0f} s of wall time summed over the runs as results.csv records it"
+            + (f", load average {load[0]:g} / {load[1]:g} / {load[2]:g} on {prov.get('cpus')} CPUs" if load else "")
+            + "; `--jobs N` runs N at a time")
     L = ["# Host FTL: GC by Vector Chunk Copy against read and write back", "",
          f"Regenerate ({cost}):", "", "```sh", "bash scripts/build.sh && " + cmd, "```", "",
          "Render again from the committed data: `python3 scripts/host_ftl_gc_copy.py --render "
          "docs/results/host_ftl_gc_copy --page docs/results/host_ftl_gc_copy.md`. Data: "
-         "[host_ftl_gc_copy/results.csv](host_ftl_gc_copy/results.csv) (one row per run). One point is one run "
-         "with one seed: single runs, without intervals.", "",
+         "[host_ftl_gc_copy/results.csv](host_ftl_gc_copy/results.csv) (one row per run). "
+         + ("One point is one run with one seed: single runs, without intervals." if nseeds < 2 else
+            f"One point is {nseeds} runs, seed k setting " + ", ".join(f"`{k}`" for k in SEED_KEYS) + " to k "
+            "(the file workloads' choices; random-4k's requests and ageing): each figure is their mean ± the "
+            "half-width of its 95 % t interval, each change against read_write the mean of the per-seed changes "
+            "(paired by seed) with its interval; mismatches are summed."), "",
          "The host-level FTL ([host_ftl.md](../models/host_ftl.md)) over the drive in the open-channel "
          "personality, timed, with its GC moving valid data in one of two ways (`host.ftl.gc_copy`): "
          "**read_write**, pblk's way: each victim page with valid data is read to the host (Vector Chunk Read, "
@@ -174,23 +235,26 @@ def main():
     for wl in wls:
         for arm in ARMS:
             r = res[(wl, arm)]
-            f99 = f"{r['fsync_p99_us']:.0f}" if r["fsyncs"] else "no fsync"
-            L.append(f"| {wl} | {arm} | {r['waf']:.3f} | {r['moved']} | {r['copies']} ({r['copy_pages']}) | {r['vreads']} | "
-                     f"{r['to_drive_mb']:.1f} | {r['to_host_mb']:.1f} | {r['mb_per_host_mb']:.3f} | "
-                     f"{r['cpu_s']:.4f} | {r['gc_s']:.2f} | {r['iops']:.0f} | {f99} | {r['reads_checked']} | "
-                     f"{r['mismatches']} |")
+            f99 = c(r, "fsync_p99_us", ",.0f") if r["fsyncs"] else "no fsync"
+            L.append(f"| {wl} | {arm} | {c(r, 'waf', '.3f')} | {c(r, 'moved', ',.0f')} | {c(r, 'copies', ',.0f')} "
+                     f"({c(r, 'copy_pages', ',.0f')}) | {c(r, 'vreads', ',.0f')} | {c(r, 'to_drive_mb')} | "
+                     f"{c(r, 'to_host_mb')} | {c(r, 'mb_per_host_mb', '.3f')} | {c(r, 'cpu_s', '.4f')} | "
+                     f"{c(r, 'gc_s', '.2f')} | {c(r, 'iops', ',.0f')} | {f99} | {c(r, 'reads_checked', ',.0f')} | "
+                     f"{sum(x['mismatches'] for x in r['runs'])} |")
     L += ["", "Against read_write:", "",
           "| workload | GC by | link bytes | to host | host CPU | host CPU saved per moved LBA (ns) | GC time | WAF | "
           "IOPS | fsync p99 |", "|---|---|---|---|---|---|---|---|---|---|"]
     for wl, arm in [(wl, arm) for wl in wls for arm in list(ARMS)[1:]]:
-        c, w = res[(wl, arm)], res[(wl, "read_write")]
-        saved = (w["cpu_s"] / w["host_lbas"] - c["cpu_s"] / c["host_lbas"]) if w["host_lbas"] and c["host_lbas"] else 0
-        per_move = saved * c["host_lbas"] / c["moved"] * 1e9 if c["moved"] else 0.0
-        f99 = pct(c["fsync_p99_us"], w["fsync_p99_us"]) if w["fsyncs"] else "no fsync"
-        L.append(f"| {wl} | {arm} | {pct(c['to_drive_mb'] + c['to_host_mb'], w['to_drive_mb'] + w['to_host_mb'])} | "
-                 f"{pct(c['to_host_mb'], w['to_host_mb'])} | {pct(c['cpu_s'] / c['host_lbas'], w['cpu_s'] / w['host_lbas'])}"
-                 f" per host LBA | {per_move:.0f} | {pct(c['gc_s'], w['gc_s'])} | {pct(c['waf'], w['waf'])} | "
-                 f"{pct(c['iops'], w['iops'])} | {f99} |")
+        cp, w = res[(wl, arm)], res[(wl, "read_write")]
+
+        def per_move(cr, wr):  # host CPU saved per LBA the copy arm moved, ns
+            if not (wr["host_lbas"] and cr["host_lbas"] and cr["moved"]):
+                return 0.0
+            return (wr["cpu_s"] / wr["host_lbas"] - cr["cpu_s"] / cr["host_lbas"]) * cr["host_lbas"] / cr["moved"] * 1e9
+        f99 = against(cp, w, "fsync_p99_us") if w["fsyncs"] else "no fsync"
+        L.append(f"| {wl} | {arm} | {against(cp, w, 'link_mb')} | {against(cp, w, 'to_host_mb')} | "
+                 f"{against(cp, w, 'cpu_per_lba')} per host LBA | {fmt_ci(each(cp, w, per_move), ',.0f')} | "
+                 f"{against(cp, w, 'gc_s')} | {against(cp, w, 'waf')} | {against(cp, w, 'iops')} | {f99} |")
     L += ["", "## Holds in the drive", "",
           "What the drive's line held back because a chunk a command programs or resets is the destination of a "
           "parked Vector Copy (one whose source reads are out) or of a command held ahead of it "
@@ -203,11 +267,9 @@ def main():
     for wl in wls:
         for arm in ARMS:
             r = res[(wl, arm)]
-            per = r["held_copy_s"] / r["held_copies"] * 1e6 if r["held_copies"] else 0.0
-            share = r["held_copy_s"] / r["gc_s"] if r["gc_s"] else 0.0
-            frac = r["held_copies"] / r["copies"] if r["copies"] else 0.0
-            L.append(f"| {wl} | {arm} | {r['held']} | {r['held_copies']} | {frac:.2f} | {r['held_s']:.3f} | "
-                     f"{r['held_copy_s']:.3f} | {per:.0f} | {share:.2f} |")
+            L.append(f"| {wl} | {arm} | {c(r, 'held', ',.0f')} | {c(r, 'held_copies', ',.0f')} | "
+                     f"{c(r, 'held_frac', '.2f')} | {c(r, 'held_s', '.3f')} | {c(r, 'held_copy_s', '.3f')} | "
+                     f"{c(r, 'hold_us', ',.0f')} | {c(r, 'held_share', '.2f')} |")
     L += ["", "The same with the flash read time (`flash.timing.read`, tR) changed, on fio-rand and random-4k: if "
           "held copies wait for the source reads ahead of them, the hold per copy should follow tR.", "",
           "| workload | tR | GC by | WAF | IOPS | against read_write | copies held / copies | "
@@ -216,17 +278,15 @@ def main():
         trows = [(t, tr[(wl, t, "read_write")], tr[(wl, t, "vector_copy")]) for t in TR]
         trows.insert(1, (f"{res[(wl, 'read_write')]['tr_us']:.0f}us", res[(wl, "read_write")],
                         res[(wl, "vector_copy")]))
-        for t, w, c in trows:
-            for arm, r in (("read_write", w), ("vector_copy", c)):
-                frac = r["held_copies"] / r["copies"] if r["copies"] else 0.0
-                per = r["held_copy_s"] / r["held_copies"] * 1e6 if r["held_copies"] else 0.0
-                L.append(f"| {wl} | {t} | {arm} | {r['waf']:.3f} | {r['iops']:.0f} | "
-                         f"{pct(r['iops'], w['iops']) if r is c else '-'} | {frac:.2f} | {per:.0f} | "
-                         f"{r['gc_s']:.2f} |")
+        for t, w, cp in trows:
+            for arm, r in (("read_write", w), ("vector_copy", cp)):
+                L.append(f"| {wl} | {t} | {arm} | {c(r, 'waf', '.3f')} | {c(r, 'iops', ',.0f')} | "
+                         f"{against(r, w, 'iops') if r is cp else '-'} | {c(r, 'held_frac', '.2f')} | "
+                         f"{c(r, 'hold_us', ',.0f')} | {c(r, 'gc_s', '.2f')} |")
     L += ["", "![link bytes](host_ftl_gc_copy/mb_per_host_mb.svg)", "", "![GC time](host_ftl_gc_copy/gc_s.svg)", "",
           "![IOPS](host_ftl_gc_copy/iops.svg)", ""]
     def d(wl, key, arm="vector_copy"):
-        return pct(res[(wl, arm)][key], res[(wl, "read_write")][key])
+        return against(res[(wl, arm)], res[(wl, "read_write")], key)
 
     def span(key, arm="vector_copy"):
         v = [100.0 * (res[(wl, arm)][key] - res[(wl, "read_write")][key]) / res[(wl, "read_write")][key]
@@ -237,15 +297,13 @@ def main():
 
     def held_frac(wl):
         r = res[(wl, "vector_copy")]
-        return f"{100.0 * r['held_copies'] / r['copies']:.0f} %" if r["copies"] else "none"
+        return f"{100.0 * r['held_frac']:.0f} %" if r["copies"] else "none"
 
     def mean_hold(wl):
-        r = res[(wl, "vector_copy")]
-        return f"{r['held_copy_s'] / r['held_copies'] * 1e6:.0f} us" if r["held_copies"] else "0 us"
+        return f"{res[(wl, 'vector_copy')]['hold_us']:.0f} us"
 
     def conc(wl):
-        r = res[(wl, "vector_copy")]
-        return f"{r['held_copy_s'] / r['gc_s']:.1f}" if r["gc_s"] else "0"
+        return f"{res[(wl, 'vector_copy')]['held_share']:.1f}"
 
     tr_us = res[(wls[0], "read_write")]["tr_us"]
     TR3 = [TR[0], f"{tr_us:.0f}us", TR[1]]
@@ -254,11 +312,10 @@ def main():
         return [tr[(wl, TR[0], arm)], res[(wl, arm)], tr[(wl, TR[1], arm)]]
 
     def hold3(wl):
-        return [f"{r['held_copy_s'] / r['held_copies'] * 1e6:.0f} us" if r["held_copies"] else "0 us"
-                for r in tr_runs(wl, "vector_copy")]
+        return [f"{r['hold_us']:.0f} us" for r in tr_runs(wl, "vector_copy")]
 
     def loss3(wl):
-        return [pct(c["iops"], w["iops"]) for c, w in zip(tr_runs(wl, "vector_copy"), tr_runs(wl, "read_write"))]
+        return [against(cp, w, "iops") for cp, w in zip(tr_runs(wl, "vector_copy"), tr_runs(wl, "read_write"))]
     L += ["## What it shows", "",
           "The figures are filled in by the script from the tables above; the reading is by hand.", "",
           f"- **The link.** With the copy no GC data crosses it: bytes to the host {d('fio-rand', 'to_host_mb')} on "
@@ -309,12 +366,13 @@ def main():
           "is the constraint (many drives behind one host, a slower link, a host CPU that copies the data), none "
           "of which is modelled here; on this drive GC by read and write back stays the faster way, which is why "
           "it stays the default.",
-          "- One seed per row; the functional test (`firmware_host_ftl_test`) checks the integrity and the zero "
+          (f"- {nseeds} seeds per row" if nseeds > 1 else "- One seed per row")
+          + "; the functional test (`firmware_host_ftl_test`) checks the integrity and the zero "
           "GC bytes to the host on its own small drive.", ""]
     L.append(prov_mod.section(prov, cmd))
     with open(a.page, "w") as f:
         f.write("\n".join(L) + "\n")
-    bad = [k for k, r in res.items() if r["mismatches"] or r["error"]]
+    bad = [k for k, p in pts.items() for r in p["runs"] if r["mismatches"] or r["error"]]
     if bad:
         sys.exit(f"integrity mismatches or host FTL errors in {bad}")
 
