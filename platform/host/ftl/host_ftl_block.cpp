@@ -281,6 +281,7 @@ void HostFtlBlock::start() {
   vec_at_start_[3] = hal_->failed;
   vec_at_start_[4] = hal_->copies;
   vec_at_start_[5] = hal_->copy_pages;
+  vec_at_start_[6] = hal_->resets_held;
   if (link_bytes_) link_at_start_ = link_bytes_();
   gc_ns_at_start_ = ftl_gc_active_ns(f_, now_ns());
   max_vec_busy_ = vec_busy_;
@@ -568,6 +569,7 @@ nlohmann::json HostFtlBlock::summary(double span_s) const {
         {"resets", hal_->resets - vec_at_start_[2]},
         {"copies", hal_->copies - vec_at_start_[4]},
         {"copy_pages", hal_->copy_pages - vec_at_start_[5]},
+        {"resets_held", hal_->resets_held - vec_at_start_[6]},
         {"failed", hal_->failed - vec_at_start_[3]},
         {"max_outstanding", max_vec_busy_}}},
       {"waf", host ? double(host + gc) / double(host) : 0.0},

@@ -194,7 +194,7 @@ class HostFtlBlock : public sc_core::sc_module, public OcssdPort {
   // figures at the start of the timed part
   ftl_stats at_start_{};
   double busy_at_start_ = 0;
-  uint64_t vec_at_start_[6] = {};  // writes, reads, resets, failed, copies, copy_pages
+  uint64_t vec_at_start_[7] = {};  // writes, reads, resets, failed, copies, copy_pages, resets_held
   uint64_t host_cmds_ = 0, max_vec_busy_ = 0;
   // the write buffer (host.ftl.write_buffer)
   uint64_t wb_bytes_ = 0;

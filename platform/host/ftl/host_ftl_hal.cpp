@@ -59,6 +59,7 @@ uint64_t HostFtlHal::address(uint32_t row, uint32_t sector) const {
 uint32_t HostFtlHal::read32(void* ctx, uint32_t addr) {
   auto* self = static_cast<HostFtlHal*>(ctx);
   if (addr == SSDVP_FLASH_BASE + FLASH_CQ_TAIL) {
+    self->release_resets();  // the firmware's context: a reset whose chunk went idle goes out now
     // blocking calls (set_blocking): nothing new, so wait for the drive
     while (self->blocking_ && !self->queued_.empty() && self->rings_.cq_tail() == self->rings_.cq_head() &&
            self->port_.wait_any()) {
@@ -283,6 +284,7 @@ void HostFtlHal::complete(uint32_t id, uint16_t status, const uint32_t* data, co
   }
   const std::vector<fc_sqe> batch = std::move(it->second);
   queued_.erase(it);
+  untrack(id);
   for (const fc_sqe& e : batch) {  // one descriptor, or the copies of one Vector Chunk Copy
     uint16_t flags = 0;
     const uint16_t st = finish(e, status, data, meta, &flags);
@@ -325,7 +327,73 @@ void HostFtlHal::send_copies(const std::vector<fc_sqe>& batch) {
   }
   const uint32_t id = next_id_++;
   queued_[id] = ok;
+  track(id, ok);
   port_.submit(*this, id, OCSSD_OP_VECTOR_COPY, addrs, n, nullptr, nullptr);
+}
+
+// The firmware relies on the flash controller's order: an erase issued after
+// a read of the same block runs after it. Open-Channel commands carry no such
+// order (the drive starts a one-address reset at once while a read's address
+// list is still being fetched, and reads an erasing chunk as erased), so,
+// as pblk does for its lines, a reset waits here until every operation sent
+// on its chunk has completed. Nothing else needs holding: the firmware only
+// uses a block again after its erase completed.
+void HostFtlHal::chunks_of(const fc_sqe& e, std::vector<uint32_t>* out) {
+  const uint32_t S = geo_.ws_min, rows_per_chunk = geo_.clba / S;
+  if (e.op == FC_OP_ERASE) {
+    out->push_back(e.row);
+    return;
+  }
+  out->push_back(e.row / rows_per_chunk);
+  if (e.op == FC_OP_COPY)  // token[k]: the source slot of sector k (prepare() checked them)
+    if (const auto* buf = static_cast<const uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(S))))
+      for (uint32_t k = 0; k < S; ++k) out->push_back(buf[k] / geo_.clba);
+}
+
+void HostFtlHal::track(uint32_t id, const std::vector<fc_sqe>& sent) {
+  std::vector<uint32_t>& chunks = busy_by_id_[id];
+  for (const fc_sqe& e : sent) chunks_of(e, &chunks);
+  std::sort(chunks.begin(), chunks.end());
+  chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());
+  for (uint32_t c : chunks) ++busy_[c];
+}
+
+void HostFtlHal::untrack(uint32_t id) {
+  auto it = busy_by_id_.find(id);
+  if (it == busy_by_id_.end()) return;
+  for (uint32_t c : it->second)
+    if (auto b = busy_.find(c); b != busy_.end() && --b->second == 0) busy_.erase(b);
+  busy_by_id_.erase(it);
+}
+
+void HostFtlHal::release_resets() {
+  for (size_t i = 0; i < held_resets_.size();) {
+    if (busy_.count(held_resets_[i].row)) {
+      ++i;
+      continue;
+    }
+    const fc_sqe e = held_resets_[i];
+    held_resets_.erase(held_resets_.begin() + long(i));
+    send(e);
+  }
+}
+
+void HostFtlHal::send(const fc_sqe& e) {
+  uint64_t addrs[64];
+  uint8_t opc = 0;
+  uint16_t bad = FC_OK;
+  const uint32_t n = prepare(e, &opc, addrs, &bad);
+  if (!n) {
+    post(fc_cqe{e.tag, bad, 0});
+    return;
+  }
+  const uint32_t id = next_id_++;
+  queued_[id] = {e};
+  track(id, {e});
+  const auto* buf = static_cast<const uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(geo_.ws_min)));
+  const bool program = opc == OCSSD_OP_VECTOR_WRITE;
+  uint32_t pmeta[64];
+  port_.submit(*this, id, opc, addrs, n, program ? buf : nullptr, program ? program_meta(buf, n, pmeta) : nullptr);
 }
 
 void HostFtlHal::flash_doorbell() {
@@ -345,20 +413,12 @@ void HostFtlHal::flash_doorbell() {
       post(fc_cqe{e.tag, st, flags});
       continue;
     }
-    uint64_t addrs[64];
-    uint8_t opc = 0;
-    uint16_t bad = FC_OK;
-    const uint32_t n = prepare(e, &opc, addrs, &bad);
-    if (!n) {
-      post(fc_cqe{e.tag, bad, 0});
+    if (e.op == FC_OP_ERASE && busy_.count(e.row)) {  // an operation on its chunk is out: it waits (chunks_of)
+      held_resets_.push_back(e);
+      ++resets_held;
       continue;
     }
-    const uint32_t id = next_id_++;
-    queued_[id] = {e};
-    const auto* buf = static_cast<const uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(geo_.ws_min)));
-    const bool program = opc == OCSSD_OP_VECTOR_WRITE;
-    uint32_t pmeta[64];
-    port_.submit(*this, id, opc, addrs, n, program ? buf : nullptr, program ? program_meta(buf, n, pmeta) : nullptr);
+    send(e);
   }
 }
 

@@ -149,6 +149,9 @@ class HostFtlHal {
   // Open-Channel commands sent (copies: Vector Chunk Copies, copy_pages: the
   // FTL's COPY operations, consecutive ones of a doorbell in one command).
   uint64_t writes = 0, reads = 0, resets = 0, copies = 0, copy_pages = 0, failed = 0;
+  // Resets the HAL held back because an operation it had sent on the same
+  // chunk was still outstanding (see flash_doorbell).
+  uint64_t resets_held = 0;
   std::vector<std::string> log_lines;
 
  private:
@@ -169,6 +172,13 @@ class HostFtlHal {
   uint16_t finish(const fc_sqe& e, uint16_t st, const uint32_t* data, const uint32_t* meta, uint16_t* flags);
   void post(const fc_cqe& c);
   void send_copies(const std::vector<fc_sqe>& batch);
+  // The chunks (the firmware's blocks) descriptor e reads, programs or
+  // resets, copies' sources included.
+  void chunks_of(const fc_sqe& e, std::vector<uint32_t>* out);
+  void track(uint32_t id, const std::vector<fc_sqe>& sent);  // command id's chunks are busy until it completes
+  void untrack(uint32_t id);
+  void send(const fc_sqe& e);  // one descriptor (not a copy) through the queued port
+  void release_resets();       // sends the held resets whose chunk is no longer busy
   uint64_t address(uint32_t row, uint32_t sector) const;
   // A program's per-sector metadata from its page buffer: the LPNs, and with
   // two words a sector the page's sequence number after each (into out).
@@ -187,7 +197,10 @@ class HostFtlHal {
   FlashGeometry flash_geo_;                     // the drive's Geometry as the flash controller's (descriptor checks)
   bool blocking_ = false;
   uint32_t next_id_ = 0;
-  std::map<uint32_t, std::vector<fc_sqe>> queued_;  // sent through a queued port, by id (a copy: several)
+  std::map<uint32_t, std::vector<fc_sqe>> queued_;        // sent through a queued port, by id (a copy: several)
+  std::map<uint32_t, std::vector<uint32_t>> busy_by_id_;  // the chunks each queued command touches
+  std::map<uint32_t, uint32_t> busy_;                     // chunk -> queued commands touching it
+  std::vector<fc_sqe> held_resets_;                       // resets waiting for their chunk (arrival order)
   std::vector<uint32_t> lbas_;
   uint32_t copy_batch_ = 1;  // keep_lba_list: each sector's LBA, by firmware slot address
   double busy_ns_ = 0;
