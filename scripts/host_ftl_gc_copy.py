@@ -32,7 +32,7 @@ ROOT = os.path.dirname(ROOT)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import journal_experiment as je  # noqa: E402  (its WORKLOADS, run_summary)
 from provenance import provenance_section  # noqa: E402
-from runpoint import by_point, read_results, write_results  # noqa: E402
+from runpoint import by_point, cell, read_results, write_results  # noqa: E402
 from streams_experiment import svg_bars  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "explore"))
 from ssdvp_explore import provenance as prov_mod  # noqa: E402  (standard library only)
@@ -124,11 +124,6 @@ def derive(r):
     r["held_frac"] = r["held_copies"] / r["copies"] if r["copies"] else 0.0
     r["hold_us"] = r["held_copy_s"] / r["held_copies"] * 1e6 if r["held_copies"] else 0.0
     r["held_share"] = r["held_copy_s"] / r["gc_s"] if r["gc_s"] else 0.0
-
-
-def c(p, key, spec=".1f"):
-    """A point's figure: the mean ± the half-width of its 95 % interval over its runs."""
-    return fmt_ci([r[key] for r in p["runs"]], spec)
 
 
 def each(new, base, fn):
@@ -235,11 +230,11 @@ def main():
     for wl in wls:
         for arm in ARMS:
             r = res[(wl, arm)]
-            f99 = c(r, "fsync_p99_us", ",.0f") if r["fsyncs"] else "no fsync"
-            L.append(f"| {wl} | {arm} | {c(r, 'waf', '.3f')} | {c(r, 'moved', ',.0f')} | {c(r, 'copies', ',.0f')} "
-                     f"({c(r, 'copy_pages', ',.0f')}) | {c(r, 'vreads', ',.0f')} | {c(r, 'to_drive_mb')} | "
-                     f"{c(r, 'to_host_mb')} | {c(r, 'mb_per_host_mb', '.3f')} | {c(r, 'cpu_s', '.4f')} | "
-                     f"{c(r, 'gc_s', '.2f')} | {c(r, 'iops', ',.0f')} | {f99} | {c(r, 'reads_checked', ',.0f')} | "
+            f99 = cell(r, "fsync_p99_us", ",.0f") if r["fsyncs"] else "no fsync"
+            L.append(f"| {wl} | {arm} | {cell(r, 'waf', '.3f')} | {cell(r, 'moved', ',.0f')} | {cell(r, 'copies', ',.0f')} "
+                     f"({cell(r, 'copy_pages', ',.0f')}) | {cell(r, 'vreads', ',.0f')} | {cell(r, 'to_drive_mb', '.1f')} | "
+                     f"{cell(r, 'to_host_mb', '.1f')} | {cell(r, 'mb_per_host_mb', '.3f')} | {cell(r, 'cpu_s', '.4f')} | "
+                     f"{cell(r, 'gc_s', '.2f')} | {cell(r, 'iops', ',.0f')} | {f99} | {cell(r, 'reads_checked', ',.0f')} | "
                      f"{sum(x['mismatches'] for x in r['runs'])} |")
     L += ["", "Against read_write:", "",
           "| workload | GC by | link bytes | to host | host CPU | host CPU saved per moved LBA (ns) | GC time | WAF | "
@@ -267,9 +262,9 @@ def main():
     for wl in wls:
         for arm in ARMS:
             r = res[(wl, arm)]
-            L.append(f"| {wl} | {arm} | {c(r, 'held', ',.0f')} | {c(r, 'held_copies', ',.0f')} | "
-                     f"{c(r, 'held_frac', '.2f')} | {c(r, 'held_s', '.3f')} | {c(r, 'held_copy_s', '.3f')} | "
-                     f"{c(r, 'hold_us', ',.0f')} | {c(r, 'held_share', '.2f')} |")
+            L.append(f"| {wl} | {arm} | {cell(r, 'held', ',.0f')} | {cell(r, 'held_copies', ',.0f')} | "
+                     f"{cell(r, 'held_frac', '.2f')} | {cell(r, 'held_s', '.3f')} | {cell(r, 'held_copy_s', '.3f')} | "
+                     f"{cell(r, 'hold_us', ',.0f')} | {cell(r, 'held_share', '.2f')} |")
     L += ["", "The same with the flash read time (`flash.timing.read`, tR) changed, on fio-rand and random-4k: if "
           "held copies wait for the source reads ahead of them, the hold per copy should follow tR.", "",
           "| workload | tR | GC by | WAF | IOPS | against read_write | copies held / copies | "
@@ -280,9 +275,9 @@ def main():
                         res[(wl, "vector_copy")]))
         for t, w, cp in trows:
             for arm, r in (("read_write", w), ("vector_copy", cp)):
-                L.append(f"| {wl} | {t} | {arm} | {c(r, 'waf', '.3f')} | {c(r, 'iops', ',.0f')} | "
-                         f"{against(r, w, 'iops') if r is cp else '-'} | {c(r, 'held_frac', '.2f')} | "
-                         f"{c(r, 'hold_us', ',.0f')} | {c(r, 'gc_s', '.2f')} |")
+                L.append(f"| {wl} | {t} | {arm} | {cell(r, 'waf', '.3f')} | {cell(r, 'iops', ',.0f')} | "
+                         f"{against(r, w, 'iops') if r is cp else '-'} | {cell(r, 'held_frac', '.2f')} | "
+                         f"{cell(r, 'hold_us', ',.0f')} | {cell(r, 'gc_s', '.2f')} |")
     L += ["", "![link bytes](host_ftl_gc_copy/mb_per_host_mb.svg)", "", "![GC time](host_ftl_gc_copy/gc_s.svg)", "",
           "![IOPS](host_ftl_gc_copy/iops.svg)", ""]
     def d(wl, key, arm="vector_copy"):
