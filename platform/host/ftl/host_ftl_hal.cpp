@@ -284,7 +284,7 @@ void HostFtlHal::complete(uint32_t id, uint16_t status, const uint32_t* data, co
   }
   const std::vector<fc_sqe> batch = std::move(it->second);
   queued_.erase(it);
-  untrack(id);
+  untrack(batch);
   for (const fc_sqe& e : batch) {  // one descriptor, or the copies of one Vector Chunk Copy
     uint16_t flags = 0;
     const uint16_t st = finish(e, status, data, meta, &flags);
@@ -327,7 +327,7 @@ void HostFtlHal::send_copies(const std::vector<fc_sqe>& batch) {
   }
   const uint32_t id = next_id_++;
   queued_[id] = ok;
-  track(id, ok);
+  track(ok);
   port_.submit(*this, id, OCSSD_OP_VECTOR_COPY, addrs, n, nullptr, nullptr);
 }
 
@@ -338,32 +338,34 @@ void HostFtlHal::send_copies(const std::vector<fc_sqe>& batch) {
 // as pblk does for its lines, a reset waits here until every operation sent
 // on its chunk has completed. Nothing else needs holding: the firmware only
 // uses a block again after its erase completed.
-void HostFtlHal::chunks_of(const fc_sqe& e, std::vector<uint32_t>* out) {
+std::vector<uint32_t> HostFtlHal::chunks_of(const std::vector<fc_sqe>& sent) {
   const uint32_t S = geo_.ws_min, rows_per_chunk = geo_.clba / S;
-  if (e.op == FC_OP_ERASE) {
-    out->push_back(e.row);
-    return;
+  std::vector<uint32_t> out;
+  for (const fc_sqe& e : sent) {
+    if (e.op == FC_OP_ERASE) {
+      out.push_back(e.row);
+      continue;
+    }
+    out.push_back(e.row / rows_per_chunk);
+    if (e.op == FC_OP_COPY)  // token[k]: the source slot of sector k (prepare() checked them)
+      if (const auto* buf = static_cast<const uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(S))))
+        for (uint32_t k = 0; k < S; ++k) out.push_back(buf[k] / geo_.clba);
   }
-  out->push_back(e.row / rows_per_chunk);
-  if (e.op == FC_OP_COPY)  // token[k]: the source slot of sector k (prepare() checked them)
-    if (const auto* buf = static_cast<const uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(S))))
-      for (uint32_t k = 0; k < S; ++k) out->push_back(buf[k] / geo_.clba);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
-void HostFtlHal::track(uint32_t id, const std::vector<fc_sqe>& sent) {
-  std::vector<uint32_t>& chunks = busy_by_id_[id];
-  for (const fc_sqe& e : sent) chunks_of(e, &chunks);
-  std::sort(chunks.begin(), chunks.end());
-  chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());
-  for (uint32_t c : chunks) ++busy_[c];
+// A command's chunks are found again at its completion, from the same
+// descriptors: the firmware keeps a descriptor's buffer (a copy's source
+// slots) until it has seen the completion.
+void HostFtlHal::track(const std::vector<fc_sqe>& sent) {
+  for (uint32_t c : chunks_of(sent)) ++busy_[c];
 }
 
-void HostFtlHal::untrack(uint32_t id) {
-  auto it = busy_by_id_.find(id);
-  if (it == busy_by_id_.end()) return;
-  for (uint32_t c : it->second)
+void HostFtlHal::untrack(const std::vector<fc_sqe>& done) {
+  for (uint32_t c : chunks_of(done))
     if (auto b = busy_.find(c); b != busy_.end() && --b->second == 0) busy_.erase(b);
-  busy_by_id_.erase(it);
 }
 
 void HostFtlHal::release_resets() {
@@ -389,7 +391,7 @@ void HostFtlHal::send(const fc_sqe& e) {
   }
   const uint32_t id = next_id_++;
   queued_[id] = {e};
-  track(id, {e});
+  track({e});
   const auto* buf = static_cast<const uint32_t*>(dram(this, e.buf, FC_PAGE_BUF_BYTES(geo_.ws_min)));
   const bool program = opc == OCSSD_OP_VECTOR_WRITE;
   uint32_t pmeta[64];

@@ -174,9 +174,9 @@ class HostFtlHal {
   void send_copies(const std::vector<fc_sqe>& batch);
   // The chunks (the firmware's blocks) descriptor e reads, programs or
   // resets, copies' sources included.
-  void chunks_of(const fc_sqe& e, std::vector<uint32_t>* out);
-  void track(uint32_t id, const std::vector<fc_sqe>& sent);  // command id's chunks are busy until it completes
-  void untrack(uint32_t id);
+  std::vector<uint32_t> chunks_of(const std::vector<fc_sqe>& sent);
+  void track(const std::vector<fc_sqe>& sent);  // a command's chunks are busy until it completes
+  void untrack(const std::vector<fc_sqe>& done);
   void send(const fc_sqe& e);  // one descriptor (not a copy) through the queued port
   void release_resets();       // sends the held resets whose chunk is no longer busy
   uint64_t address(uint32_t row, uint32_t sector) const;
@@ -197,10 +197,9 @@ class HostFtlHal {
   FlashGeometry flash_geo_;                     // the drive's Geometry as the flash controller's (descriptor checks)
   bool blocking_ = false;
   uint32_t next_id_ = 0;
-  std::map<uint32_t, std::vector<fc_sqe>> queued_;        // sent through a queued port, by id (a copy: several)
-  std::map<uint32_t, std::vector<uint32_t>> busy_by_id_;  // the chunks each queued command touches
-  std::map<uint32_t, uint32_t> busy_;                     // chunk -> queued commands touching it
-  std::vector<fc_sqe> held_resets_;                       // resets waiting for their chunk (arrival order)
+  std::map<uint32_t, std::vector<fc_sqe>> queued_;  // sent through a queued port, by id (a copy: several)
+  std::map<uint32_t, uint32_t> busy_;               // chunk -> queued commands touching it
+  std::vector<fc_sqe> held_resets_;                 // resets waiting for their chunk (arrival order)
   std::vector<uint32_t> lbas_;
   uint32_t copy_batch_ = 1;  // keep_lba_list: each sector's LBA, by firmware slot address
   double busy_ns_ = 0;
