@@ -4,7 +4,7 @@ in-DRAM table: runs the experiments, keeps what the page needs in
 docs/results/dftl/ (results.csv, one row per run with its wall time, and
 provenance.json) and writes docs/results/dftl.md with its figure from that data.
 
-    python3 scripts/dftl.py [BUILD_DIR] [--jobs N]          runs everything (one at a time by default)
+    python3 scripts/dftl.py [BUILD_DIR] [--jobs N] [--seeds N]  runs everything (one at a time by default)
     python3 scripts/dftl.py --render DATA_DIR --page OUT_MD  runs nothing: the page from committed data
 
 Every run is `ssdvp run` with the --set overrides the page lists; each writes
@@ -15,15 +15,27 @@ and 75 %), "cuts" (twenty power cuts in one run, cached with and without
 power-loss protection, and the full table), "iss" (the quiet workload of
 testbench/platform/iss_mode_test.cpp natively at several clocks and on the
 RV32 ISS).
+
+The "cmt" and "protected" studies run each point --seeds times (default 3): seed k
+sets workload.synthetic.seed and precondition.seed to k (the synthetic requests and
+the preconditioning's random drive-write; the trace's requests are its own). The
+"cuts" and "iss" studies are checks of one run each (no violation at any cut; the
+same cache decisions natively and on the ISS), with the workloads' default seeds.
 """
 import os
 
-from runpoint import (ISS_QUIET_YAML, data_args, load_of, load_summary, page_rows, pick, pyplot, run_point, run_rows, save_png_svg,
-                      ssdvp_run, write_lines)
+from runpoint import (ISS_QUIET_YAML, by_point, cell, change, data_args, half_width, load_of, load_summary, page_rows, pick,
+                      pyplot, run_point, run_rows, save_png_svg, seed_arg, seeds_line, ssdvp_run, write_lines)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "dftl")
 COMMAND = "python3 scripts/dftl.py"
+
+
+def command_for(seeds):
+    """The page's regenerate command for a run at --seeds seeds (3, the default, is left out)."""
+    return COMMAND + ("" if seeds == 3 else f" --seeds {seeds}")
+
 LBAS = 896 * 1024 * 1024 // 4096
 
 # 200,000 requests: the first half warms the cache functionally (as the
@@ -44,6 +56,8 @@ CUTS = ["precondition.random_drive_writes=1.0", "ftl.mapping=cached", "ftl.cmt.e
 QUIET_CFG = "out/dftl/quiet.yaml"
 CACHED_Q = ["ftl.mapping=cached", "ftl.cmt.entries=4096", "ftl.cmt.tp_entries=256"]
 CLOCKS = [1e9, 9e8, 7e8, 5e8, 4e8]
+SEED_KEYS = ("workload.synthetic.seed", "precondition.seed")
+SEEDED = ("cmt", "protected")   # the studies run at seeds 1..--seeds
 
 # what results.csv keeps of each summary (dotted names; a trailing '.' keeps everything under it)
 KEEP = ["mapping.", "latency_us.read.mean", "latency_us.read.p99", "latency_us.write.mean", "latency_us.write.p99",
@@ -53,8 +67,8 @@ KEEP = ["mapping.", "latency_us.read.mean", "latency_us.read.p99", "latency_us.w
         "power.torn_erases", "power.recovery_time_s_mean", "power.recovery_time_s_max", "power.violations"]
 
 
-def runs():
-    """(name, study, workload, label, config, sets) of every run, in the page's order."""
+def points():
+    """(name, study, workload, label, config, sets) of every point, in the page's order."""
     out = []
     for w, _, wsets in WORKLOADS:
         out.append((f"{w}-full", "cmt", w, "full", "configs/default.yaml", wsets))
@@ -90,29 +104,44 @@ def runs():
     return out
 
 
-def command(build, name, config, sets):
+def runs(seeds):
+    """(point, seed) of every run: the seeded studies' points at seeds 1..seeds, the others once (seed 1)."""
+    return [(p, k) for p in points() for k in range(1, (seeds if p[1] in SEEDED else 1) + 1)]
+
+
+def seed_sets(k):
+    """The --set overrides of seed k (none for seed 1: the defaults, so seed 1's commands are the plain ones)."""
+    return [] if k == 1 else [f"{key}={k}" for key in SEED_KEYS]
+
+
+def run_name(name, k):
+    return name if k == 1 else f"{name}-s{k}"
+
+
+def command(build, name, config, sets, k=1):
     """The run's command line; the ISS study runs the test's drive as the test does (no PIN)."""
     iss = config == QUIET_CFG
-    return ssdvp_run(build, config, "dftl", name, sets + ([] if iss else PIN), quiet=iss)
+    return ssdvp_run(build, config, "dftl", run_name(name, k), sets + ([] if iss else PIN) + seed_sets(k), quiet=iss)
 
 
-def run_all_points(build, jobs):
+def run_all_points(build, jobs, seeds):
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(ROOT, QUIET_CFG), "w") as f:
         f.write(ISS_QUIET_YAML)
-    def one(r):
-        name, study, w, label, config, sets = r
-        wall = run_point(command(build, name, config, sets), name)
-        j = load_summary(OUT, name)
+
+    def one(run):
+        (name, study, w, label, config, sets), k = run
+        wall = run_point(command(build, name, config, sets, k), run_name(name, k))
+        j = load_summary(OUT, run_name(name, k))
         each = [c["recovery"]["pages_read"] for c in (j.get("power") or {}).get("each", [])]
-        row = {"name": name, "study": study, "workload": w, "label": label, "wall_s": round(wall, 1)}
+        row = {"name": name, "study": study, "workload": w, "label": label, "seed": k, "wall_s": round(wall, 1)}
         row.update(pick(j, KEEP))
         if each:
             row.update({"power.pages_read_mean": round(sum(each) / len(each)), "power.pages_read_min": min(each),
                         "power.pages_read_max": max(each),
                         "power.cuts_second_pass": sum(p > 1.5 * min(each) for p in each)})
         return row
-    return run_rows(jobs, runs(), one)
+    return run_rows(jobs, runs(seeds), one)
 
 
 # --- the page ------------------------------------------------------------------------------------------------
@@ -127,15 +156,18 @@ def pc(a, b):
 
 
 def table_row(r, full_dram):
+    """A point's row: counts as their mean over the seeds, the rest as mean ± 95 % interval (cell())."""
     m = r.get("mapping.mode") == "cached"
     dram = r["mapping.dram_bytes"] if m else full_dram
-    cells = ([f"{r['mapping.hit_rate']:.4f}", n(r["mapping.misses"]), n(r["mapping.tp_reads"]),
-              n(r["mapping.tp_writes"]), n(r["mapping.tgc_moves"]), f"{r['ftl.waf']:.3f}",
-              f"{r['mapping.waf.translation']:.3f}", f"{r['mapping.waf.total']:.3f}"] if m else
-             ["-"] * 5 + [f"{r['ftl.waf']:.3f}", "0", f"{r['ftl.waf']:.3f}"])
-    return (f"| {r['workload']} | {r['label']} | {dram / 1048576:.2f} | " + " | ".join(cells) +
-            f" | {r['latency_us.read.mean']:,.1f} | {r['latency_us.read.p99']:,.1f} | "
-            f"{r['latency_us.write.mean']:,.1f} | {r['latency_us.write.p99']:,.1f} | {r['host.iops']:,.0f} |")
+    waf = cell(r, "ftl.waf", ".3f")
+    cells = ([cell(r, "mapping.hit_rate", ".4f"), n(r["mapping.misses"]), n(r["mapping.tp_reads"]),
+              n(r["mapping.tp_writes"]), n(r["mapping.tgc_moves"]), waf,
+              cell(r, "mapping.waf.translation", ".3f"), cell(r, "mapping.waf.total", ".3f")] if m else
+             ["-"] * 5 + [waf, "0", waf])
+    return (f"| {r['workload']} | {r['label']} | {dram / 1048576:.2f} | " + " | ".join(cells) + " | " +
+            " | ".join(cell(r, f"latency_us.{k}", ",.1f") for k in ("read.mean", "read.p99", "write.mean",
+                                                                    "write.p99")) +
+            f" | {cell(r, 'host.iops', ',.0f')} |")
 
 
 def plot(by, figs):
@@ -148,13 +180,16 @@ def plot(by, figs):
         pts = [(1.0 / div, by[f"{w}-cmt{div}"]) for _, div in FRACTIONS]
         full = by[f"{w}-full"]
         xs = [x for x, _ in pts]
-        line = axes[0].plot(xs, [r["mapping.waf.total"] for _, r in pts], "o-", label=w)[0]
+        line = axes[0].errorbar(xs, [r["mapping.waf.total"] for _, r in pts],
+                                yerr=[half_width(r, "mapping.waf.total") for _, r in pts], fmt="o-", capsize=3, label=w)
         handles.append(line)
-        c = line.get_color()
+        c = line[0].get_color()
         axes[0].axhline(full["ftl.waf"], color=c, ls=":", lw=1)
-        axes[1].plot(xs, [r["latency_us.read.mean"] for _, r in pts], "o-", color=c)
+        axes[1].errorbar(xs, [r["latency_us.read.mean"] for _, r in pts],
+                         yerr=[half_width(r, "latency_us.read.mean") for _, r in pts], fmt="o-", capsize=3, color=c)
         axes[1].axhline(full["latency_us.read.mean"], color=c, ls=":", lw=1)
-        axes[2].plot(xs, [r["mapping.hit_rate"] for _, r in pts], "o-", color=c)
+        axes[2].errorbar(xs, [r["mapping.hit_rate"] for _, r in pts],
+                         yerr=[half_width(r, "mapping.hit_rate") for _, r in pts], fmt="o-", capsize=3, color=c)
     lat = [by[f"{w}-cmt{div}"]["latency_us.read.mean"] for w, _, _ in WORKLOADS for _, div in FRACTIONS]
     for ax, yl in zip(axes, ["WAF (host + GC + translation)", "read mean latency (us)", "CMT hit rate"]):
         ax.set_xscale("log", base=2)
@@ -165,14 +200,15 @@ def plot(by, figs):
         axes[1].set_yscale("log")
     fig.legend(handles=handles, labels=[w for w, _, _ in WORKLOADS], loc="center left", bbox_to_anchor=(1.0, 0.5),
                title="workload (dotted: full table)", fontsize=8)
-    fig.suptitle("Cached mapping table (DFTL) against the full table (dotted lines)", fontsize=10)
+    fig.suptitle("Cached mapping table (DFTL) against the full table (dotted lines); one point: the mean of its "
+                 "seeds, bars its 95 % interval", fontsize=10)
     fig.tight_layout()
     save_png_svg(plt, fig, os.path.join(figs, "dftl"))
     return True
 
 
-def page(rows, data_dir, figs_rel, figs):
-    by = {r["name"]: r for r in rows}
+def page(rows, data_dir, figs_rel, figs, command_line):
+    by = by_point(rows)
     L = []
     A = L.append
     wall = sum(r["wall_s"] for r in rows)
@@ -189,15 +225,22 @@ def page(rows, data_dir, figs_rel, figs):
       "+ one random drive-write + the first half of the workload, which also warms the cache); the second half is "
       "timed. Two more runs put the translation pages on one die (`ftl.cmt.stripe=1`) at 1/64.")
     A("")
-    A("One point is one run with one seed (the workloads' default seeds): the figures are single runs, without "
-      "intervals. Every run but the ISS study's sets `ftl.write.at_floor: pass` (the default is `room`; the "
-      "commands below show it).")
+    seeded = [p for p in by.values() if p["study"] in SEEDED]
+    nseeds = max(len(p["runs"]) for p in seeded)
+    line = seeds_line(seeded)
+    A("Cache sizes and policies (the first table, the segmented-LRU section): " + line[0].lower() + line[1:]
+      + ("" if nseeds < 2 else " Seed k sets " + " and ".join(f"`{k}`" for k in SEED_KEYS) + " to k (the "
+         "synthetic requests and the preconditioning's random drive-write; the trace's requests are its own); "
+         "the commands below are seed 1's, which leaves them at their defaults, and a change against another "
+         "point is the mean of the per-seed changes with its interval.")
+      + " The power-cut and ISS sections are checks of one run each, with the default seeds. Every run but the "
+      "ISS study's sets `ftl.write.at_floor: pass` (the default is `room`; the commands below show it).")
     A("")
-    A(f"Regenerate ({len(rows)} runs of the four studies on this page, one at a time: {wall:,.0f} s of wall time "
-      f"summed as results.csv records it, {load_of(data_dir)}; the figure needs matplotlib):")
+    A(f"Regenerate ({len(rows)} runs of the four studies on this page: {wall:,.0f} s of wall time summed as "
+      f"results.csv records it, {load_of(data_dir)}; divide by `--jobs`; the figure needs matplotlib):")
     A("")
     A("```sh")
-    A("bash scripts/build.sh && " + COMMAND)
+    A("bash scripts/build.sh && " + command_line)
     A("```")
     A("")
     A("Render again from the committed data: `python3 scripts/dftl.py --render docs/results/dftl --page "
@@ -210,12 +253,12 @@ def page(rows, data_dir, figs_rel, figs):
       "translation GC moves | WAF host+GC | WAF translation | WAF total | read mean us | read p99 us | "
       "write mean us | write p99 us | IOPS |")
     A("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    cmt = [r for r in rows if r["study"] == "cmt"]
+    cmt = [p for p in by.values() if p["study"] == "cmt"]
     for r in cmt:
         A(table_row(r, by[f"{r['workload']}-cmt64"]["mapping.dram_bytes_full_table"]))
     A("")
     A("```sh")
-    for name, study, w, label, config, sets in runs():
+    for name, study, w, label, config, sets in points():
         if study == "cmt":
             A(" ".join(command("build", name, config, sets)))
     A("```")
@@ -259,8 +302,8 @@ def what_it_shows(by):
       "the hit rate, bounds how large a useful cache is in this firmware.")
     hs = [by[f"{w}-cmt{d}"]["mapping.hit_rate"] for w in ("uniform", "hotcold") for d in (64, 16, 4)]
     A(f"- **Hit rate follows the workload's locality, as DFTL reports.** The trace at 1/16: hit rate "
-      f"{t16['mapping.hit_rate']:.2f}, read mean {pc(t16['latency_us.read.mean'], tf['latency_us.read.mean'])} "
-      f"and write mean {pc(t16['latency_us.write.mean'], tf['latency_us.write.mean'])} against the full table; "
+      f"{t16['mapping.hit_rate']:.2f}, read mean {change(t16, tf, 'latency_us.read.mean', '+.0f')} "
+      f"and write mean {change(t16, tf, 'latency_us.write.mean', '+.0f')} against the full table; "
       f"at 1/64 hit rate {t64['mapping.hit_rate']:.2f} and a mean read latency "
       f"{t64['latency_us.read.mean'] / tf['latency_us.read.mean']:.1f} times the full table's. Uniform random gets "
       f"about the cache fraction ({hs[0]:.2f}, {hs[1]:.2f}, {hs[2]:.2f} at 1/64, 1/16, 1/4); 80/20 gets more "
@@ -274,8 +317,8 @@ def what_it_shows(by):
     A(f"- **Translation writes come from data GC, not from evictions.** Below the whole table, translation WAF is "
       f"{min(per):.2f} to {max(per):.2f} at 1/64 (trace {per[0]:.2f}, uniform {per[1]:.2f}, 80/20 {per[2]:.2f}), "
       "almost independent of the cache size (the table above). Nearly all are read-modify-writes for LBAs relocated "
-      f"by data GC whose entries are not cached (`tp_gc_updates`: {min(gcu):,} to {max(gcu):,} at 1/64, against at "
-      f"most {dev:,} dirty evictions at any size: a GC-caused write-back also cleans that page's dirty cached "
+      f"by data GC whose entries are not cached (`tp_gc_updates`: {min(gcu):,.0f} to {max(gcu):,.0f} at 1/64, against at "
+      f"most {dev:,.0f} dirty evictions at any size: a GC-caused write-back also cleans that page's dirty cached "
       "entries, so few are dirty when evicted). This is DFTL's known weak point: GC moves pages without locality "
       "in the map.")
     A(f"- **Striping the translation pages over the 8 dies cuts the cost of a miss.** At 1/64, uniform: read mean "
@@ -284,15 +327,15 @@ def what_it_shows(by):
       f"trace: {t64['latency_us.read.mean'] / 1000:,.1f} ms against {tone['latency_us.read.mean'] / 1000:,.1f} ms "
       f"(p99 {t64['latency_us.read.p99'] / 1000:,.0f} ms against {tone['latency_us.read.p99'] / 1000:,.0f} ms). "
       "A miss no longer queues behind a die busy with every translation program. The price: write-backs run "
-      f"sooner, so fewer updates merge into each (translation writes {u64['mapping.tp_writes']:,} against "
-      f"{uone['mapping.tp_writes']:,}, {pc(u64['mapping.tp_writes'], uone['mapping.tp_writes'])}; translation WAF "
+      f"sooner, so fewer updates merge into each (translation writes {u64['mapping.tp_writes']:,.0f} against "
+      f"{uone['mapping.tp_writes']:,.0f}, {change(u64, uone, 'mapping.tp_writes', '+.0f')}; translation WAF "
       f"{u64['mapping.waf.translation']:.2f} against {uone['mapping.waf.translation']:.2f}); and the region grows "
       f"from 6 to 13 blocks, so data GC has 7 blocks less spare: WAF host+GC {u64['ftl.waf']:.3f} against "
-      f"{uone['ftl.waf']:.3f} on uniform. Total WAF {u64['mapping.waf.total']:.2f} against "
+      f"{uone['ftl.waf']:.3f} on uniform ({change(u64, uone, 'ftl.waf')}). Total WAF {u64['mapping.waf.total']:.2f} against "
       f"{uone['mapping.waf.total']:.2f} while latency falls: a trade-off, not a free gain.")
     A(f"- **Translation blocks wear out fast.** They stay in the region for good (no wear levelling with data "
-      f"blocks): the drive's highest erase count is {u64['ftl.erase_count.max']:,} at 1/64 on uniform "
-      f"({uone['ftl.erase_count.max']:,} on one die) against {uf['ftl.erase_count.max']:,} with the full table, "
+      f"blocks): the drive's highest erase count is {u64['ftl.erase_count.max']:,.0f} at 1/64 on uniform "
+      f"({uone['ftl.erase_count.max']:,.0f} on one die) against {uf['ftl.erase_count.max']:,.0f} with the full table, "
       f"whose mean is {uf['ftl.erase_count.mean']:.1f}. A real drive would move the region or level its wear.")
     A(f"- **A cache the size of the table is not the full table**: no translation traffic at all (every entry "
       f"stays cached, every miss is cold), but the region's 13 blocks leave less spare for data GC (uniform WAF "
@@ -321,11 +364,12 @@ def slru_section(by):
     s, p = vs("trace", 64)
     s16, p16 = vs("trace", 16)
     A(f"- **The trace at 1/64: hit rate {s['mapping.hit_rate']:.3f} against {p['mapping.hit_rate']:.3f} (misses "
-      f"{pc(s['mapping.misses'], p['mapping.misses'])}), read mean {s['latency_us.read.mean'] / 1000:.2f} ms "
+      f"{change(s, p, 'mapping.misses', '+.0f')}), read mean {s['latency_us.read.mean'] / 1000:.2f} ms "
       f"against {p['latency_us.read.mean'] / 1000:.2f} ms "
-      f"({pc(s['latency_us.read.mean'], p['latency_us.read.mean'])}).** At 1/16: hit rate "
+      f"({change(s, p, 'latency_us.read.mean', '+.0f')}).** At 1/16: hit rate "
       f"{s16['mapping.hit_rate']:.3f} against {p16['mapping.hit_rate']:.3f}, read mean "
-      f"{s16['latency_us.read.mean']:,.0f} us against {p16['latency_us.read.mean']:,.0f} us.")
+      f"{s16['latency_us.read.mean']:,.0f} us against {p16['latency_us.read.mean']:,.0f} us "
+      f"({change(s16, p16, 'latency_us.read.mean', '+.0f')}).")
     s, p = vs("uniform", 64)
     A(f"- **Uniform random**: hit rate {s['mapping.hit_rate']:.3f} against {p['mapping.hit_rate']:.3f} at 1/64: "
       "there is no reuse to protect.")
@@ -333,7 +377,7 @@ def slru_section(by):
     s16, p16 = vs("hotcold", 16)
     A(f"- **80/20**: {s['mapping.hit_rate']:.3f} against {p['mapping.hit_rate']:.3f} at 1/64, "
       f"{s16['mapping.hit_rate']:.3f} against {p16['mapping.hit_rate']:.3f} at 1/16 (read mean "
-      f"{pc(s16['latency_us.read.mean'], p16['latency_us.read.mean'])}): the hot fifth is 46,000 entries, far more "
+      f"{change(s16, p16, 'latency_us.read.mean', '+.0f')}): the hot fifth is 46,000 entries, far more "
       "than either cache, so most hot entries are evicted before their second hit.")
     st, pt = vs("trace", 64)
     A(f"- **Total WAF**: translation writes come from data GC (above), which the policy does not touch: 80/20's "
@@ -342,8 +386,9 @@ def slru_section(by):
       f"{pt['ftl.waf']:.3f}). The trace is replayed at its own times, and its host+GC WAF already moves between "
       f"{min(by[f'trace-cmt{d}']['ftl.waf'] for _, d in FRACTIONS):.3f} and "
       f"{max(by[f'trace-cmt{d}']['ftl.waf'] for _, d in FRACTIONS):.3f} across the LRU cache sizes, with when GC "
-      "runs against the writes; a different miss pattern shifts that timing, which one run per point cannot "
-      "separate from a cost of SLRU.")
+      "runs against the writes, and a different miss pattern shifts that timing: paired by seed, SLRU moves the "
+      f"trace's host+GC WAF by {change(st, pt, 'ftl.waf')} at 1/64 and "
+      f"{change(by['trace-cmt16-slru'], by['trace-cmt16'], 'ftl.waf')} at 1/16 against LRU.")
     A("")
     A("**The protected share** (`ftl.cmt.protected` at 25 / 50 / 75 %, the same commands with "
       "`--set ftl.cmt.protected=25` or `75`):")
@@ -352,8 +397,8 @@ def slru_section(by):
     A("|---|---|---|---|---|---|")
     for w, d, label in (("trace", 64, "1/64"), ("trace", 16, "1/16"), ("hotcold", 16, "1/16")):
         cells = [by[f"{w}-cmt{d}-slru-p25"], by[f"{w}-cmt{d}-slru"], by[f"{w}-cmt{d}-slru-p75"], by[f"{w}-cmt{d}"]]
-        A(f"| {w} | {label} | " + " | ".join(f"hit rate {r['mapping.hit_rate']:.3f}, read mean "
-                                              f"{r['latency_us.read.mean']:,.0f} us" for r in cells) + " |")
+        A(f"| {w} | {label} | " + " | ".join(f"hit rate {cell(r, 'mapping.hit_rate', '.3f')}, read mean "
+                                              f"{cell(r, 'latency_us.read.mean', ',.0f')} us" for r in cells) + " |")
     A("")
     A("A small probationary segment cannot hold new entries long enough for their second hit, while the protected "
       "part keeps entries that stopped being hot; half is the default.")
@@ -374,7 +419,7 @@ def cuts_section(by):
       "scoreboard's check of every LBA, and the host going on:")
     A("")
     A("```sh")
-    for name, study, w, label, config, sets in runs():
+    for name, study, w, label, config, sets in points():
         if study == "cuts":
             A(" ".join(command("build", name, config, sets)))
     A("```")
@@ -384,10 +429,10 @@ def cuts_section(by):
     A("|---|---|---|---|---|---|---|")
     cuts = [by[k] for k in ("cuts-noplp", "cuts-plp", "cuts-noplp-full")]
     for r in cuts:
-        A(f"| {r['label']} | {r['power.cuts']} | {r['power.violations']} | {r['integrity.mismatches']:,} of "
-          f"{r['integrity.reads_checked']:,} | {r['power.torn_programs']:,} / {r['power.torn_erases']:,} | "
+        A(f"| {r['label']} | {r['power.cuts']} | {r['power.violations']} | {r['integrity.mismatches']:,.0f} of "
+          f"{r['integrity.reads_checked']:,.0f} | {r['power.torn_programs']:,.0f} / {r['power.torn_erases']:,.0f} | "
           f"{r['power.recovery_time_s_mean']:.3f} s / {r['power.recovery_time_s_max']:.3f} s | "
-          f"{r['power.pages_read_mean']:,} ({r['power.pages_read_min']:,}..{r['power.pages_read_max']:,}) |")
+          f"{r['power.pages_read_mean']:,.0f} ({r['power.pages_read_min']:,.0f}..{r['power.pages_read_max']:,.0f}) |")
     A("")
     short = [r for r in cuts if r["power.cuts"] < r["power.cuts_asked"]]
     if short:
@@ -403,13 +448,13 @@ def cuts_section(by):
       f"power-loss protection, during GC ({nop['power.during_gc']} of {nop['power.cuts']} cuts without PLP found a GC "
       "victim open) and with translation write-backs and translation GC in flight.")
     A(f"- **Recovery reads about as many pages as the full table's scan** (with PLP: "
-      f"{plp['power.pages_read_mean']:,} against {full['power.pages_read_mean']:,}, "
+      f"{plp['power.pages_read_mean']:,.0f} against {full['power.pages_read_mean']:,.0f}, "
       f"{pc(plp['power.pages_read_mean'], full['power.pages_read_mean'])}: page 0 of each data block is read twice, "
       f"once to tell translation blocks from data blocks), and takes "
       f"{plp['power.recovery_time_s_mean']:.3f} s against {full['power.recovery_time_s_mean']:.3f} s: it also reads "
       "and rewrites the translation pages with newer LBAs.")
     A(f"- **Without power-loss protection, {nop['power.cuts_second_pass']} of {nop['power.cuts']} cuts read the flash "
-      f"about twice** (up to {nop['power.pages_read_max']:,} pages, {nop['power.recovery_time_s_max']:.2f} s): a "
+      f"about twice** (up to {nop['power.pages_read_max']:,.0f} pages, {nop['power.recovery_time_s_max']:.2f} s): a "
       "translation page had been written back naming a write that still sat in a page buffer, lost in the cut, so "
       "the LBA's older copy is looked for in a second pass over the data pages. A firmware that kept such entries "
       "out of the write-back until their page is programmed would not need the second pass; that is not built.")
@@ -436,8 +481,8 @@ def iss_section(by):
     iss = [r for r in by.values() if r["study"] == "iss"]
     for r in iss:
         m = r.get("mapping.mode") == "cached"
-        A(f"| {r['label']} | {r['cpu.compute_s'] + r['cpu.bus_s']:.3f} | {r['ftl.waf']:.3f} | {r['ftl.gc_runs']:,} | "
-          + (f"{r['mapping.tp_gc_updates']:,} | {r['mapping.tp_writes']:,} |" if m else "- | - |"))
+        A(f"| {r['label']} | {r['cpu.compute_s'] + r['cpu.bus_s']:.3f} | {r['ftl.waf']:.3f} | {r['ftl.gc_runs']:,.0f} | "
+          + (f"{r['mapping.tp_gc_updates']:,.0f} | {r['mapping.tp_writes']:,.0f} |" if m else "- | - |"))
     A("")
     nat = [by[f"iss-native-{hz / 1e9:g}"]["ftl.waf"] for hz in CLOCKS]
     slow = [by[f"iss-slow-{hz / 1e9:g}"]["ftl.waf"] for hz in (1e9, 7e8, 4e8)]
@@ -468,7 +513,7 @@ def iss_section(by):
     A(f"cat > {QUIET_CFG} <<'YAML'   # the test's workload (testbench/platform/iss_drive.h, kIssQuiet)")
     A(ISS_QUIET_YAML.rstrip("\n"))
     A("YAML")
-    for name, study, w, label, config, sets in runs():
+    for name, study, w, label, config, sets in points():
         if study == "iss":
             A(" ".join(command("build", name, config, sets)))
     A("```")
@@ -486,7 +531,7 @@ Both stay refused in cached mode (`power.checkpoint.*` is a configuration error 
 
 **Checkpoints.** In cached mode the translation pages already are the persistent map, so a
 checkpoint would not make the map durable; it would bound recovery, which today probes page 0 of
-every block and reads every data block ({plp['power.pages_read_mean']:,} pages,
+every block and reads every data block ({plp['power.pages_read_mean']:,.0f} pages,
 {plp['power.recovery_time_s_mean']:.2f} s on the small drive above). A checkpoint would be:
 
 1. a flush of the cache: a write-back (read-modify-write) of every translation page with dirty
@@ -529,13 +574,16 @@ mapping (above, and docs/firmware/cmt.md).
 
 
 def main():
-    ap = data_args(__doc__, "dftl")
+    ap = seed_arg(data_args(__doc__, "dftl"))
     a = ap.parse_args()
+    if a.seeds < 1 or a.jobs < 1:
+        ap.error("--seeds and --jobs: expected 1 or more")
     page_path = os.path.abspath(a.page)
     figs_rel = "dftl"
     figs = os.path.join(os.path.dirname(page_path), figs_rel)
-    rows, data = page_rows(a, "dftl", COMMAND, run_all_points)
-    write_lines(page_path, page(rows, data, figs_rel, figs), data, COMMAND)
+    rows, data = page_rows(a, "dftl", command_for(a.seeds), lambda build, jobs: run_all_points(build, jobs, a.seeds))
+    nseeds = max(r.get("seed") or 1 for r in rows)
+    write_lines(page_path, page(rows, data, figs_rel, figs, command_for(nseeds)), data, command_for(nseeds))
 
 
 if __name__ == "__main__":

@@ -32,11 +32,11 @@ ROOT = os.path.dirname(ROOT)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import journal_experiment as je  # noqa: E402  (its WORKLOADS, run_summary)
 from provenance import provenance_section  # noqa: E402
-from runpoint import by_point, cell, read_results, write_results  # noqa: E402
+from runpoint import by_point, cell, change, each, read_results, write_results  # noqa: E402
 from streams_experiment import svg_bars  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "explore"))
 from ssdvp_explore import provenance as prov_mod  # noqa: E402  (standard library only)
-from ssdvp_explore.stats import fmt_ci, mean_ci, paired_change  # noqa: E402
+from ssdvp_explore.stats import fmt_ci, mean_ci  # noqa: E402
 
 # ftl.write.at_floor stated: the page does not move when that default changes.
 COMMON = {"nvme.command_set": "open_channel", "ftl.write.at_floor": "pass"}
@@ -124,22 +124,6 @@ def derive(r):
     r["held_frac"] = r["held_copies"] / r["copies"] if r["copies"] else 0.0
     r["hold_us"] = r["held_copy_s"] / r["held_copies"] * 1e6 if r["held_copies"] else 0.0
     r["held_share"] = r["held_copy_s"] / r["gc_s"] if r["gc_s"] else 0.0
-
-
-def each(new, base, fn):
-    """fn(new's run, base's run) for every seed both points ran."""
-    b = {r.get("seed") or 1: r for r in base["runs"]}
-    return [fn(r, b[r.get("seed") or 1]) for r in new["runs"] if (r.get("seed") or 1) in b]
-
-
-def against(new, base, key):
-    """new's key against base's, paired by seed: 'm ± h %' ('m %' for one run), 'xN' past ten times."""
-    v = paired_change({r.get("seed") or 1: r[key] for r in new["runs"]},
-                      {r.get("seed") or 1: r[key] for r in base["runs"]})
-    if not v:
-        return "n/a"
-    m = sum(v) / len(v)
-    return f"x{1 + m / 100:.0f}" if m >= 900 else fmt_ci(v, "+.1f") + " %"
 
 
 # The cause's check: held copies wait for the source reads ahead of them, so the hold should follow tR.
@@ -246,10 +230,10 @@ def main():
             if not (wr["host_lbas"] and cr["host_lbas"] and cr["moved"]):
                 return 0.0
             return (wr["cpu_s"] / wr["host_lbas"] - cr["cpu_s"] / cr["host_lbas"]) * cr["host_lbas"] / cr["moved"] * 1e9
-        f99 = against(cp, w, "fsync_p99_us") if w["fsyncs"] else "no fsync"
-        L.append(f"| {wl} | {arm} | {against(cp, w, 'link_mb')} | {against(cp, w, 'to_host_mb')} | "
-                 f"{against(cp, w, 'cpu_per_lba')} per host LBA | {fmt_ci(each(cp, w, per_move), ',.0f')} | "
-                 f"{against(cp, w, 'gc_s')} | {against(cp, w, 'waf')} | {against(cp, w, 'iops')} | {f99} |")
+        f99 = change(cp, w, "fsync_p99_us") if w["fsyncs"] else "no fsync"
+        L.append(f"| {wl} | {arm} | {change(cp, w, 'link_mb')} | {change(cp, w, 'to_host_mb')} | "
+                 f"{change(cp, w, 'cpu_per_lba')} per host LBA | {fmt_ci(each(cp, w, per_move), ',.0f')} | "
+                 f"{change(cp, w, 'gc_s')} | {change(cp, w, 'waf')} | {change(cp, w, 'iops')} | {f99} |")
     L += ["", "## Holds in the drive", "",
           "What the drive's line held back because a chunk a command programs or resets is the destination of a "
           "parked Vector Copy (one whose source reads are out) or of a command held ahead of it "
@@ -276,12 +260,12 @@ def main():
         for t, w, cp in trows:
             for arm, r in (("read_write", w), ("vector_copy", cp)):
                 L.append(f"| {wl} | {t} | {arm} | {cell(r, 'waf', '.3f')} | {cell(r, 'iops', ',.0f')} | "
-                         f"{against(r, w, 'iops') if r is cp else '-'} | {cell(r, 'held_frac', '.2f')} | "
+                         f"{change(r, w, 'iops') if r is cp else '-'} | {cell(r, 'held_frac', '.2f')} | "
                          f"{cell(r, 'hold_us', ',.0f')} | {cell(r, 'gc_s', '.2f')} |")
     L += ["", "![link bytes](host_ftl_gc_copy/mb_per_host_mb.svg)", "", "![GC time](host_ftl_gc_copy/gc_s.svg)", "",
           "![IOPS](host_ftl_gc_copy/iops.svg)", ""]
     def d(wl, key, arm="vector_copy"):
-        return against(res[(wl, arm)], res[(wl, "read_write")], key)
+        return change(res[(wl, arm)], res[(wl, "read_write")], key)
 
     def span(key, arm="vector_copy"):
         v = [100.0 * (res[(wl, arm)][key] - res[(wl, "read_write")][key]) / res[(wl, "read_write")][key]
@@ -310,7 +294,7 @@ def main():
         return [f"{r['hold_us']:.0f} us" for r in tr_runs(wl, "vector_copy")]
 
     def loss3(wl):
-        return [against(cp, w, "iops") for cp, w in zip(tr_runs(wl, "vector_copy"), tr_runs(wl, "read_write"))]
+        return [change(cp, w, "iops") for cp, w in zip(tr_runs(wl, "vector_copy"), tr_runs(wl, "read_write"))]
     L += ["## What it shows", "",
           "The figures are filled in by the script from the tables above; the reading is by hand.", "",
           f"- **The link.** With the copy no GC data crosses it: bytes to the host {d('fio-rand', 'to_host_mb')} on "

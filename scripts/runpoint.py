@@ -257,6 +257,38 @@ def cell(point, field, spec=",.1f"):
     return fmt_ci([r[field] for r in point.get("runs", [point]) if r.get(field) is not None], spec) or "-"
 
 
+def half_width(point, field):
+    """The half-width of the 95 % t interval of a point's field over its runs (0 for one run), for error bars."""
+    sys.path.insert(0, os.path.join(ROOT, "explore"))
+    from ssdvp_explore.stats import mean_ci  # standard library only
+    return mean_ci([r[field] for r in point.get("runs", [point]) if r.get(field) is not None])[1]
+
+
+def per_seed(point, key):
+    """{seed: the run's key} of a by_point() point (a row without a seed column is seed 1; runs without key left
+    out)."""
+    return {r.get("seed") or 1: r[key] for r in point.get("runs", [point]) if r.get(key) is not None}
+
+
+def each(new, base, fn):
+    """fn(new's run, base's run) for every seed both points ran."""
+    b = {r.get("seed") or 1: r for r in base.get("runs", [base])}
+    return [fn(r, b[r.get("seed") or 1]) for r in new.get("runs", [new]) if (r.get("seed") or 1) in b]
+
+
+def change(new, base, key, spec="+.1f"):
+    """new's key against base's (by_point() points), paired by seed: the mean of the per-seed changes ± the
+    half-width of their 95 % t interval, 'm ± h %' ('m %' for one run), 'xN' past ten times, 'n/a' when no seed
+    has both."""
+    sys.path.insert(0, os.path.join(ROOT, "explore"))
+    from ssdvp_explore.stats import fmt_ci, paired_change  # standard library only
+    v = paired_change(per_seed(new, key), per_seed(base, key))
+    if not v:
+        return "n/a"
+    m = sum(v) / len(v)
+    return f"x{1 + m / 100:.0f}" if m >= 900 else fmt_ci(v, spec) + " %"
+
+
 def seeds_line(points):
     """'One point is N runs (seeds 1 to N) ...' or the single-run sentence, for a page's regenerate paragraph."""
     n = sorted({len(p.get("runs", [p])) for p in points})

@@ -65,3 +65,14 @@ def test_a_point_is_the_mean_of_its_seeds_with_an_interval():
     assert runpoint.cell(by["b"], "waf", ".2f") == "5.00" and runpoint.cell(by["b"], "gone") == "-"
     assert runpoint.seeds_line([by["a"]]).startswith("One point is 3 runs (seeds 1 to 3)")
     assert "single runs" in runpoint.seeds_line([by["b"]])
+
+
+def test_a_change_is_paired_by_seed():
+    new = runpoint.by_point([{"name": "n", "seed": k, "x": v} for k, v in ((1, 110.0), (2, 90.0), (3, 120.0))])["n"]
+    base = runpoint.by_point([{"name": "b", "seed": k, "x": v} for k, v in ((1, 100.0), (2, 100.0), (4, 1.0))])["b"]
+    # seeds 1 and 2 only: +10 % and -10 %; t(1) 12.706 x sd 14.14 / sqrt(2) = 127.1
+    assert runpoint.change(new, base, "x") == "+0.0 ± 127.1 %"
+    assert runpoint.each(new, base, lambda a, b: a["x"] - b["x"]) == [10.0, -10.0]
+    one = {"name": "o", "x": 2000.0}  # a row without seeds is seed 1, its own only run
+    assert runpoint.change(one, base, "x") == "x20" and runpoint.change(new, {"x": 0}, "x") == "n/a"
+    assert runpoint.half_width(base, "x") > 0 and runpoint.half_width(one, "x") == 0
