@@ -25,6 +25,7 @@ reported as the mean and a 95 % Student-t interval. Sections:
 The raw summaries stay under out/gc-scheduling/ (not committed).
 """
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -83,20 +84,41 @@ def sets_for(point, seed):
 
 
 def run_one(build, name, sets):
-    """Runs one ssdvp point into out/gc-scheduling/name; its summary (cached when already there)."""
+    """Runs one ssdvp point into out/gc-scheduling/name; its summary. A summary already there is taken only when
+    the same binary (its sha256) made it with the same command line, as out/<name>/cmd.json records; otherwise the
+    point runs again, so the page's provenance names the build that made every one of its runs."""
     out = os.path.join(OUT, name)
     path = os.path.join(out, "summary.json")
-    if not os.path.exists(path):
-        cmd = [os.path.join(build, "platform", "ssdvp"), "run", "-q", "-c", CONFIG, "-o", out]
-        for s in sets:
-            cmd += ["--set", s]
+    binary = os.path.join(build, "platform", "ssdvp")
+    cmd = [binary, "run", "-q", "-c", CONFIG, "-o", out]
+    for s in sets:
+        cmd += ["--set", s]
+    key = {"cmd": [os.path.relpath(c, ROOT) if c in (binary, out) else c for c in cmd],
+           "binary_sha256": binary_sha(binary)}
+    if not (os.path.exists(path) and read_json(os.path.join(out, "cmd.json")) == key):
         env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
         r = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
             sys.exit(f"{name}: exit {r.returncode}\n{' '.join(cmd)}\n{r.stdout[-3000:]}")
+        with open(os.path.join(out, "cmd.json"), "w") as f:
+            json.dump(key, f)
         print(f"{name}: done", flush=True)
-    with open(path) as f:
-        return json.load(f)
+    return read_json(path)
+
+
+def read_json(path):
+    """A JSON file's content, or None when it is not there."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+
+
+@functools.lru_cache(maxsize=None)
+def binary_sha(binary):
+    """The simulator's sha256 (hashed once per run of this script; a rebuild between runs of it changes it)."""
+    return prov_mod.sha256(binary)
 
 
 def steady_tail(out, skip):
@@ -152,10 +174,13 @@ def measure(build, jobs, seeds, quick):
     os.makedirs(OUT, exist_ok=True)
     seed_list = list(range(1, seeds + 1))
     points = []  # (section, key dict)
+    every = []   # every run's summary, for the page's cost
 
     def many(todo):
         with ThreadPoolExecutor(max_workers=jobs) as ex:
-            return list(ex.map(lambda t: run_one(build, t[0], t[1]), todo))
+            got = list(ex.map(lambda t: run_one(build, t[0], t[1]), todo))
+        every.extend(got)
+        return got
 
     # The sustainable rate: the closed loop's IOPS under the default trigger (per workload, seed 1..K mean).
     workloads = ["uniform"] if quick else list(WORKLOADS)
@@ -217,10 +242,24 @@ def measure(build, jobs, seeds, quick):
             p = {"workload": "uniform", "trigger": t, "iops": rates["uniform"] * 0.6,
                  "extra": ["stats.interval=20ms", f"timeline.file={os.path.join(OUT, nm, 'timeline.json')}",
                            "timeline.duration=0s"]}
-            run_one(build, nm, sets_for(p, 1))
+            every.append(run_one(build, nm, sets_for(p, 1)))
             series[t] = read_series(os.path.join(OUT, nm))
     return {"rates": rates, "rows": rows, "series": series, "seeds": seeds, "requests": REQUESTS,
-            "runs": len(todo), "wall_s": wall, "jobs": jobs}
+            "runs": len(todo), "wall_s": wall, "jobs": jobs, "all_runs": len(every),
+            "run_wall_s": sum(r["run"].get("wall_s", 0.0) for r in every)}
+
+
+def cost_line(data):
+    """What regenerating the page costs, from the runs' own wall times (their summaries' run.wall_s), which a
+    re-run whose points were all taken from out/ does not shorten."""
+    if "run_wall_s" in data:
+        summed = f"{data['all_runs']} runs ({data['runs']} in the tables), {data['run_wall_s']:,.0f} s of wall time " \
+            "summed as their summaries record it"
+    else:  # data made before the script kept every run's wall time: the tables' runs only
+        summed = (f"{data['runs']} runs in the tables, {sum(r['wall_s'][0] * r['runs'] for r in data['rows']):,.0f} s "
+                  "of wall time summed as their summaries record it")
+    return (f"{summed}; {data['wall_s'] / 60:.1f} minutes elapsed with {data['jobs']} at a time on this project's "
+            "2-core machine (`--quick`: one seed, fewer points).")
 
 
 def read_series(out):
@@ -432,8 +471,7 @@ def render(data, page=PAGE, figures=True):
     out += findings(data)
     out += ["## Reproduce", "", "```sh", prov["command"], "scripts/gc_scheduling.py --render-only   # the page alone",
             "```", "",
-            f"{data['runs']} runs took {data['wall_s'] / 60:.1f} minutes of wall time with {data['jobs']} at a "
-            "time on this project's 2-core machine (`--quick`: one seed, fewer points).", "",
+            cost_line(data), "",
             prov_mod.section(prov)]
     with open(page, "w") as f:
         f.write("\n".join(out))
