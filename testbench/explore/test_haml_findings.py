@@ -33,6 +33,10 @@ def text(df, sens, rows):
     return " ".join(haml_findings.render(df, sens, haml_paper_scale.finding(rows)).split())
 
 
+def t_paired(block):
+    return " ".join(block.split())
+
+
 def setv(df, workload, by, value, col, v):
     hit = (df[WORKLOAD] == workload) & (df[by].astype(str) == str(value))
     assert hit.sum() == 1, (workload, value)
@@ -52,12 +56,14 @@ def f2(x):
 
 def test_committed_data_gives_the_committed_block():
     df, sens, rows = data()
-    block = haml.findings(runs(), sens, rows)
+    sens_runs = haml.sensitivity_runs(RESULTS)
+    block = haml.findings(runs(), sens, rows, sens_runs)
     assert block in (RESULTS / "haml.md").read_text()
     # the test's points are what the page's findings compare: one row per point, and the block rendered from them
     paired = haml.paired_summary(runs(), "haml", "double") + " " + haml.paired_lower(runs(), "haml", RUNNABLE)
     rt = haml._paired(runs(), "haml", "double", "latency_us.all.mean")
-    assert len(df) == 36 and haml_findings.render(df, sens, haml_paper_scale.finding(rows), paired, rt) == block
+    pc = haml.sensitivity_pairs(sens_runs)
+    assert len(df) == 36 and haml_findings.render(df, sens, haml_paper_scale.finding(rows), paired, rt, pc) == block
     t = text(df, sens, rows)
     ws = list(dict.fromkeys(df[WORKLOAD]))
     sh, hc, tp = "synthetic shifting", "synthetic hotcold", "tpcc-small"
@@ -111,10 +117,26 @@ def test_committed_data_gives_the_committed_block():
     assert cell(k, MSR, K, 8) < cell(k, MSR, K, 3) + EQUAL
     assert (f"on PostMark ({f2(pm[0])} at K = 3 to {f2(pm[-1])} at K = 8) and the shifting workload "
             f"({f2(shk[0])} to {f2(shk[-1])}), monotonically only on PostMark; it does not on the MSR excerpt") in t
-    # haml-slice: the smallest slice below HAML-K's own (352 KiB on this page) on all three workloads
+    # haml-slice: the smallest slice's mean is below HAML-K's own (352 KiB on this page) on all three workloads,
+    # but paired by drive history only on MSR and PostMark beyond the interval; on the shifting workload the
+    # per-history changes straddle 0, so the page does not count it as helped
     sl, S = sens["haml-slice"], "config.ftl.hot.slice_size"
     assert set(df.loc[df[haml.POLICY] == "haml", S]) == {"352KiB"}
     assert all(cell(sl, w, S, "36KiB") < cell(sl, w, S, "352KiB") - EQUAL for w in (MSR, "postmark", sh))
+    raw = sens_runs["haml-slice"]
+
+    def per_history(w, v):
+        d = raw[(raw[WORKLOAD] == w) & (raw[S] == v)]
+        return dict(zip(d[haml.SEED], d["ftl.waf"].astype(float)))
+    for w, helped in ((MSR, True), ("postmark", True), (sh, False)):
+        a, b = per_history(w, "36KiB"), per_history(w, "352KiB")
+        ch = [100 * (a[k] / b[k] - 1) for k in b]
+        assert len(ch) == 3 and (max(ch) < 0) == helped   # the three histories agree in sign only where helped
+        m, h = pc("haml-slice", w, "36KiB", "352KiB")
+        assert (m + h < 0) == helped and abs(m - sum(ch) / 3) < 1e-9
+    assert "smaller slices ([haml-slice](haml-slice.md)) help the MSR excerpt and PostMark" in t_paired(block)
+    assert "but not the shifting workload" in t_paired(block)
+    # without the pairs (one run per point) the same means would say all three
     assert "smaller slices ([haml-slice](haml-slice.md)) help all three workloads" in t
     # wear levelling: counted over the points (each spread the mean of its runs'), not the runs
     thr = {int(x) for x in df["config.ftl.wear.threshold"]}

@@ -234,9 +234,10 @@ def with_classes(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def sensitivity_tables(data_dir: Path) -> dict[str, pd.DataFrame]:
-    """The sensitivity pages' tables (haml-k, -slice, -period, -gc) from their committed folders in data_dir,
-    labelled as their pages label them; a missing table is an error naming it (the findings quote them)."""
+def sensitivity_runs(data_dir: Path) -> dict[str, pd.DataFrame]:
+    """The sensitivity pages' tables (haml-k, -slice, -period, -gc) from their committed folders in data_dir, one
+    row per run, labelled as their pages label them (haml-period with its "T (paper h)" column); a missing table
+    is an error naming it (the findings quote them)."""
     from ..render import read_table
     out = {}
     for name in haml_findings.KNOBS:
@@ -244,20 +245,45 @@ def sensitivity_tables(data_dir: Path) -> dict[str, pd.DataFrame]:
         if not path.exists():
             raise FileNotFoundError(f"{path} is missing: haml.md's findings quote the {name} page's table")
         df = _label(read_table(path))
-        # one row per (workload, knob value): the means over its runs (drive histories), as the findings compare
-        out[name] = per_point(_hours(df.copy()) if name == "haml-period" else df, haml_findings.KNOBS[name])
+        out[name] = _hours(df.copy()) if name == "haml-period" else df
     return out
 
 
-def findings(df: pd.DataFrame, sens: dict[str, pd.DataFrame], rows: list[dict]) -> str:
+def sensitivity_tables(data_dir: Path, runs: dict[str, pd.DataFrame] | None = None) -> dict[str, pd.DataFrame]:
+    """The sensitivity pages' tables with one row per (workload, knob value): the means over its runs (drive
+    histories), as the findings compare them."""
+    runs = runs if runs is not None else sensitivity_runs(data_dir)
+    return {name: per_point(df, haml_findings.KNOBS[name]) for name, df in runs.items()}
+
+
+def sensitivity_pairs(runs: dict[str, pd.DataFrame]):
+    """(page, workload, a, b) -> (mean, half-width) of the WAF at knob value a against value b in %, paired by
+    drive history on that page's runs (haml_findings.render's sens_pc); None where fewer than two histories
+    have both (one run per point: the findings then compare means)."""
+    def pc(name, w, a, b):
+        df, knob = runs[name], haml_findings.KNOBS[name]
+        if SEED not in df:
+            return None
+        d = df[df[WORKLOAD] == w]
+        x, y = (d[d[knob].map(haml_findings._key) == haml_findings._key(v)].set_index(SEED)["ftl.waf"].astype(float)
+                for v in (a, b))
+        ch = stats.paired_change(x, y)
+        return stats.mean_ci(ch) if len(ch) > 1 else None
+    return pc
+
+
+def findings(df: pd.DataFrame, sens: dict[str, pd.DataFrame], rows: list[dict],
+             sens_runs: dict[str, pd.DataFrame] | None = None) -> str:
     """The "What the recorded run shows" block, every figure computed from the page's table (df, labelled),
-    the sensitivity pages' tables (sens) and paper_scale.csv's rows (haml_findings, haml_paper_scale)."""
+    the sensitivity pages' tables (sens; sens_runs: the same, one row per run, for their changes paired by drive
+    history) and paper_scale.csv's rows (haml_findings, haml_paper_scale)."""
     bullet = haml_paper_scale.finding(rows) if rows else f"- (no paper-scale data: {PAPER_SCALE_CSV} is missing)"
     seeded = SEED in df and df[SEED].nunique() > 1
     paired = (paired_summary(df, "haml", "double") + " " + paired_lower(df, "haml", haml_findings.RUNNABLE)
               if seeded else "")
     rt = _paired(df, "haml", "double", "latency_us.all.mean") if seeded else None
-    return haml_findings.render(per_point(df), sens, bullet, paired, rt)
+    return haml_findings.render(per_point(df), sens, bullet, paired, rt,
+                                sensitivity_pairs(sens_runs) if sens_runs is not None else None)
 
 
 def render_main(ctx) -> str:
@@ -267,8 +293,9 @@ def render_main(ctx) -> str:
     scale_rows = paper_scale_rows(out_dir / ctx.page.name)
     scale_extra = paper_scale_extra(out_dir / ctx.page.name)
     # the sensitivity pages' tables from the committed data (a scratch render has copied only this page's folder)
-    sens = sensitivity_tables(Path(ctx.extra.get("data_dir", out_dir)))
-    body = standard_body(ctx, intro=setup(ctx) + "\n\n" + findings(df, sens, scale_rows))
+    sens_runs = sensitivity_runs(Path(ctx.extra.get("data_dir", out_dir)))
+    sens = sensitivity_tables(Path(), sens_runs)
+    body = standard_body(ctx, intro=setup(ctx) + "\n\n" + findings(df, sens, scale_rows, sens_runs))
     extra = ["## Tables", ""]
     if not df.empty:
         runs = df.groupby([WORKLOAD, POLICY]).size()

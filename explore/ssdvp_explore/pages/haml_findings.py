@@ -150,16 +150,33 @@ def open_and_spare(t: Table, w: str, p: str) -> tuple[int, int]:
 
 
 def render(df: pd.DataFrame, sens: dict[str, pd.DataFrame], paper_scale: str, paired: str = "",
-           rt_paired: dict | None = None) -> str:
+           rt_paired: dict | None = None, sens_pc=None) -> str:
     """The block's markdown. df: the page's table (labelled, with rank_corr and
     cold_in_hot, one row per point); sens: the sensitivity pages' tables by page name (labelled,
     haml-period with its "T (paper h)" column, with rank_corr); paper_scale: the
     paper-scale bullet (haml_paper_scale.finding); paired: a sentence on HAML-K against `double` paired by
     drive history (haml.paired_summary), ending the bullet that compares them by their means; rt_paired:
     {workload: (mean, half-width)} of HAML-K's mean response time against `double`'s in %, paired by drive
-    history (haml._paired), which the response-time sentence then groups by its interval."""
+    history (haml._paired), which the response-time sentence then groups by its interval; sens_pc: (page, workload,
+    a, b) -> (mean, half-width) of the WAF at knob value a against b's in %, paired by drive history, or None
+    (haml.sensitivity_pairs): with it the sensitivity sentences call a setting better or worse only beyond that
+    interval and quote it; without it (one run per point) they compare the means, EQUAL apart."""
     t = Table(df, POLICY, "haml/table.csv")
     s = {name: Table(sens[name], KNOBS[name], f"{name}/table.csv") for name in KNOBS}
+
+    def paired_waf(name, w, a, b):
+        """(mean, half-width) of the WAF at a against b on a sensitivity page, paired by drive history, or None."""
+        return sens_pc(name, w, a, b) if sens_pc else None
+
+    def lower(pc, a, b):
+        """a's WAF below b's: beyond the paired interval when there is one, else EQUAL apart."""
+        return pc[0] + pc[1] < 0 if pc else a < b - EQUAL
+
+    def higher(pc, a, b):
+        return pc[0] - pc[1] > 0 if pc else a > b + EQUAL
+
+    def pc_s(pc):
+        return f", {pc[0]:+.1f} ± {pc[1]:.1f} %" if pc else ""
     W = t.workloads
     real = [w for w in W if t.text(w, "single", "config.workload.source") != "synthetic"]
     syn = [w for w in W if w not in real]
@@ -384,21 +401,22 @@ looked full at the once-a-second samples: [haml-double-stalls](haml-double-stall
         a, b = k(w, vals[0], "ftl.waf"), k(w, vals[-1], "ftl.waf")
         seq = [k(w, v, "ftl.waf") for v in vals]
         mono = all(y >= x for x, y in zip(seq, seq[1:]))
-        (rises if b > a + EQUAL else flat).append((w, vals[0], vals[-1], a, b, mono))
+        pc = paired_waf("haml-k", w, vals[-1], vals[0])
+        (rises if higher(pc, b, a) else flat).append((w, vals[0], vals[-1], a, b, mono, pc))
     k_parts = []
     if rises:
-        figs = [f"{LONG[w]} ({fmt(a, 2)} at K = {v0} to {fmt(b, 2)} at K = {v1})" if i == 0 else
-                f"{LONG[w]} ({fmt(a, 2)} to {fmt(b, 2)})" for i, (w, v0, v1, a, b, _) in enumerate(rises)]
+        figs = [f"{LONG[w]} ({fmt(a, 2)} at K = {v0} to {fmt(b, 2)} at K = {v1}{pc_s(pc)})" if i == 0 else
+                f"{LONG[w]} ({fmt(a, 2)} to {fmt(b, 2)}{pc_s(pc)})" for i, (w, v0, v1, a, b, _, pc) in enumerate(rises)]
         monos = [r for r in rises if r[5]]
         q = ("" if len(monos) == len(rises) else ", though not monotonically" if not monos
              else f", monotonically only on {and_list(LONG[r[0]] for r in monos)}")
         k_parts.append(f"WAF rises with K ([haml-k](haml-k.md)) on {and_list(figs)}{q}")
     flats = []
-    for w, v0, v1, a, b, _ in flat:
+    for w, v0, v1, a, b, _, pc in flat:
         r0, r1 = k(w, v0, "rank_corr"), k(w, v1, "rank_corr")
         word = "rises to" if r1 > r0 + 0.005 else "falls to" if r1 < r0 - 0.005 else "stays at"
-        flats.append(f"{LONG[w]} ({fmt(a, 2)} at K = {v0}, {fmt(b, 2)} at K = {v1}, where the rank correlation "
-                     f"{word} {fmt(r1, 2)})")
+        flats.append(f"{LONG[w]} ({fmt(a, 2)} at K = {v0}, {fmt(b, 2)} at K = {v1}{pc_s(pc)}, where the rank "
+                     f"correlation {word} {fmt(r1, 2)})")
     if flats:
         k_parts.append(f"{'it does not' if rises else 'WAF does not rise with K ([haml-k](haml-k.md))'} on "
                        f"{and_list(flats)}")
@@ -495,11 +513,13 @@ looked full at the once-a-second samples: [haml-double-stalls](haml-double-stall
             extra += f", WAF rising with T from {vals[0]} to {vals[-1]} h"
         elif all(y < x for x, y in zip(seq, seq[1:])):
             extra += f", WAF falling with T from {vals[0]} to {vals[-1]} h"
-        if b - a < EQUAL:
-            none.append(f"{LONG[w]} ({fmt(b, 2)} at {r} h)")
+        pc = paired_waf("haml-period", w, best, r) if best != r else None
+        if best == r or not lower(pc, a, b):
+            none.append(f"{LONG[w]} ({fmt(b, 2)} at {r} h" + (f"; its lowest mean, {fmt(a, 2)} at {best} h, is "
+                                                              f"{pc[0]:+.1f} ± {pc[1]:.1f} %" if pc else "") + ")")
             continue
         item = (w, f"{deg(1 - a / b)} on {LONG[w]} (WAF {fmt(a, 2)} at T = {best}{{h}} against {fmt(b, 2)} at "
-                   f"{r} h{extra})")
+                   f"{r} h{pc_s(pc)}{extra})")
         (shorter if float(best) < float(r) else longer).append(item)
     first = [True]
 
@@ -515,25 +535,29 @@ looked full at the once-a-second samples: [haml-double-stalls](haml-double-stall
     if longer:
         pp.append(f"{'' if pp else 'HAML '}with a longer period does {hours(longer)}")
     if none:
-        pp.append(f"no other period does better on {and_list(none)}")
+        pp.append(f"no other period does better{' beyond the interval' if sens_pc else ''} on {and_list(none)}")
     period_s = "on [haml-period](haml-period.md), " + ", ".join(pp)
     help_, nohelp = [], []
     for w in slc.workloads:
         r = ref_value(slc, "config.ftl.hot.slice_size", w)
         small = slc.values(w)[0]
         a, b = slc(w, small, "ftl.waf"), slc(w, r, "ftl.waf")
-        (help_ if a < b - EQUAL else nohelp).append((w, small, r, a, b))
+        pc = paired_waf("haml-slice", w, small, r)
+        (help_ if lower(pc, a, b) else nohelp).append((w, small, r, a, b, pc))
 
     def slice_fig(items):
         sm, rf = items[0][1], items[0][2]
         if len(items) == 1:
             return f"{fmt(items[0][3], 2)} at {sm.replace('KiB', ' KiB')} against {fmt(items[0][4], 2)} at " \
-                   f"{rf.replace('KiB', ' KiB')}"
+                   f"{rf.replace('KiB', ' KiB')}{pc_s(items[0][5])}"
         if all(x[1] == sm and x[2] == rf for x in items):
-            return (f"{and_list(f'{SHORT[w]} {fmt(a, 2)}' for w, _, _, a, _ in items)} at {sm.replace('KiB', ' KiB')} "
-                    f"against {and_list(fmt(b, 2) for *_, b in items)} at {rf.replace('KiB', ' KiB')}")
+            ch = "; paired, " + and_list(f"{pc[0]:+.1f} ± {pc[1]:.1f} %" for *_, pc in items) \
+                if all(x[5] for x in items) else ""
+            return (f"{and_list(f'{SHORT[w]} {fmt(a, 2)}' for w, _, _, a, _, _ in items)} at "
+                    f"{sm.replace('KiB', ' KiB')} against {and_list(fmt(b, 2) for *_, b, _ in items)} at "
+                    f"{rf.replace('KiB', ' KiB')}{ch}")
         return "; ".join(f"{SHORT[w]} {fmt(a, 2)} at {x.replace('KiB', ' KiB')} against {fmt(b, 2)} at "
-                         f"{r.replace('KiB', ' KiB')}" for w, x, r, a, b in items)
+                         f"{r.replace('KiB', ' KiB')}{pc_s(pc)}" for w, x, r, a, b, pc in items)
 
     def who(items):
         ws = [x[0] for x in items]
@@ -546,10 +570,14 @@ looked full at the once-a-second samples: [haml-double-stalls](haml-double-stall
             slice_s += f" but not {who(nohelp)} ({slice_fig(nohelp)})"
     else:
         slice_s = f"smaller slices ([haml-slice](haml-slice.md)) help no workload ({slice_fig(nohelp)})"
-    cuts, raises = [], []
+    cuts, raises, level = [], [], []
     for w in gc.workloads:
         a, b = gc(w, "cluster", "ftl.waf"), gc(w, "separate", "ftl.waf")
-        (cuts if a < b else raises).append((w, a, b))
+        pc = paired_waf("haml-gc", w, "cluster", "separate")
+        if not pc:
+            (cuts if a < b else raises).append((w, a, b, None))
+        else:
+            (cuts if lower(pc, a, b) else raises if higher(pc, a, b) else level).append((w, a, b, pc))
 
     def which(ws):
         ws = [x[0] for x in ws]
@@ -561,17 +589,21 @@ looked full at the once-a-second samples: [haml-double-stalls](haml-double-stall
     gparts = []
     if cuts:
         cf = []
-        for w, a, b in cuts:
-            f = f"{fmt(a, 2)} against {fmt(b, 2)} on {LONG[w]}"
+        for w, a, b, pc in cuts:
+            f = f"{fmt(a, 2)} against {fmt(b, 2)} on {LONG[w]}{pc_s(pc)}"
             if a < waf(w, "stream"):
                 f += f", better than the oracle's {fmt(waf(w, 'stream'), 2)}"
             cf.append(f)
         gparts.append(f"cuts WAF on {which(cuts)} ({'; '.join(cf)})")
     if raises:
-        w, a, b = max(raises, key=lambda x: x[1] / x[2])
-        gparts.append(f"raises it on {which(raises)} ({LONG[w]} {fmt(b, 2)} to {fmt(a, 2)})")
+        w, a, b, pc = max(raises, key=lambda x: x[1] / x[2])
+        gparts.append(f"raises it on {which(raises)} ({LONG[w]} {fmt(b, 2)} to {fmt(a, 2)}{pc_s(pc)})")
+    if level:
+        gparts.append(f"leaves it within the drive histories' interval on {which(level)} ("
+                      + "; ".join(f"{LONG[w] + ' ' if len(level) > 1 else ''}{fmt(b, 2)} to {fmt(a, 2)}{pc_s(pc)}"
+                                  for w, a, b, pc in level) + ")")
     gc_s = ("putting relocated data into its slice's class instead of a GC frontier ([haml-gc](haml-gc.md)) "
-            + " but ".join(gparts))
+            + (" but ".join(gparts) if len(gparts) < 3 else ", ".join(gparts[:-1]) + " and " + gparts[-1]))
     multi_best = {}
     for name, tab in s.items():
         multi_best[name] = {min(tab.values(w), key=lambda v: tab(w, v, "ftl.waf")) for w in tab.workloads}
