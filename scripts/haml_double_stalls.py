@@ -102,6 +102,22 @@ def run_all_points(build, jobs, seeds):
 
 # --- the page ------------------------------------------------------------------------------------------------
 
+def against_haml(rows, data_dir):
+    """(how many, of the `room` runs) have the WAF and write stalls of haml.md's run of the same workload,
+    placement and drive history (docs/results/haml/table.csv beside this page's data); (0, 0) without it."""
+    path = os.path.join(os.path.dirname(os.path.abspath(data_dir)), "haml", "table.csv")
+    if not os.path.exists(path):
+        return 0, 0
+    with open(path, newline="") as f:
+        haml = {(r["config.workload.synthetic.pattern"], r["config.ftl.placement.policy"],
+                 int(float(r["config.precondition.seed"]))): (float(r["ftl.waf"]), float(r["ftl.write_stalls"]))
+                for r in csv.DictReader(f) if r.get("config.workload.source") == "synthetic"}
+    room = [r for r in rows if r["arm"].startswith("room-")]
+    same = sum(haml.get((r["workload"], r["arm"].removeprefix("room-"), r["seed"]))
+               == (float(r["ftl.waf"]), float(r["ftl.write_stalls"])) for r in room)
+    return same, len(room)
+
+
 def span(xs, spec=",.0f"):
     lo, hi = min(xs), max(xs)
     return format(lo, spec) if format(lo, spec) == format(hi, spec) else f"{format(lo, spec)}-{format(hi, spec)}"
@@ -126,9 +142,16 @@ def page(rows, data_dir, command_line):
       "other frontiers and LBAs pass it), under `room` its frontier meanwhile writes on the dies where it still "
       "has an open block ([docs/firmware/paths.md](../firmware/paths.md)).")
     A("")
+    same, total = against_haml(rows, data_dir)
+    said = ("" if not total else
+            " (run for run, their WAFs and write stalls are those of [haml/table.csv](haml/table.csv))"
+            if same == total else
+            f" (but only {same} of their {total} runs have the WAF and write stalls of [haml/table.csv](haml/table.csv):"
+            " the two pages' data are from different builds)")
     A(seeds_line(list(by.values())) + " Seed k sets `precondition.seed` to k (the drive history), as haml.md's "
-      "sweep does, so the `room` rows are haml.md's own `single` and `double` points. Every run samples the drive "
-      f"every {INTERVAL} (`stats.interval={INTERVAL}`; the summary is the same as with the default 1 s).")
+      "sweep does, so the `room` rows are haml.md's own `single` and `double` points" + said + ". Every run "
+      f"samples the drive every millisecond (`stats.interval={INTERVAL}`; the summary is the same as with the "
+      "default 1 s).")
     A("")
     A(f"Regenerate ({len(rows)} runs: {wall:,.0f} s of wall time summed as results.csv records it, "
       f"{load_of(data_dir)}; divide by `--jobs`):")
