@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "explore"))
 
+from ssdvp_explore import provenance as prov_mod  # noqa: E402
 from ssdvp_explore.pages.raid_trigger import OVERVIEW_POLICIES  # noqa: E402
 from ssdvp_explore.pages.techniques import TECHNIQUES  # noqa: E402
 
@@ -194,7 +195,28 @@ def render(data: Path, out: Path | None = None) -> str:
                           f"interval; cells not measured are left out* ([SVG](overview/{key}.svg))", ""]
     lines += ["## Data", ""]
     lines += [f"- [{f}]({f})" for f in files] or ["- none yet"]
+    lines += ["", *provenance_lines(data, files)]
     return "\n".join(lines) + "\n"
+
+
+def provenance_lines(data: Path, files: list[str]) -> list[str]:
+    """The provenance of the data this page draws from: each page's commit (its provenance.json), and the one
+    commit when they share it (as a "source tree: commit" line, which results_pages.py status reads)."""
+    commits = {}
+    for f in files:
+        prov = prov_mod.read(data / Path(f).parent) or {}
+        commits[Path(f).parent.as_posix()] = prov.get("commit")
+    if not commits:
+        return []
+    out = ["## Provenance", "", "This page runs nothing: it renders the data above, which the pages made at these "
+           "commits:", ""]
+    out += [f"- {page}: " + (f"commit {c[:12]}" if c else "no provenance recorded") for page, c in commits.items()]
+    one = set(commits.values())
+    if len(one) == 1 and None not in one:
+        out += ["", f"- source tree: commit {one.pop()}"]
+    else:
+        out += ["", "- the pages' data are from more than one commit"]
+    return out
 
 
 def main() -> int:

@@ -326,7 +326,7 @@ def data_commit(name: str) -> tuple[str | None, str]:
         oldest = max((p["commit"] for p in provs), key=behind)
         return oldest, f"the oldest of {len(provs)} provenance.json"
     md = RESULTS / f"{name}.md"
-    m = re.search(r"(?:source tree: commit|ssdvp \S*\+)([0-9a-f]{7,40})", md.read_text()) if md.exists() else None
+    m = re.search(r"(?:source tree: commit |ssdvp \S*\+)([0-9a-f]{7,40})", md.read_text()) if md.exists() else None
     if m:
         full = prov_mod.git(ROOT, "rev-parse", "--verify", "--quiet", m.group(1) + "^{commit}")
         return full or m.group(1), "the page's provenance text"
