@@ -216,7 +216,11 @@ ROWS = [
                 "{out}/haml-tables.md"],
         deps=SIM + ["scripts/haml_tables.py", "explore/sweeps/haml-recorded.yaml", "traces/"],
         wall=("fig3_runs.csv", "wall_s")),
-    Row("haml-double-stalls", "notes", deps=SIM),
+    Row("haml-double-stalls", "script", "python3 scripts/haml_double_stalls.py",
+        render=["{python}", "scripts/haml_double_stalls.py", "--render", "{data}/haml-double-stalls", "--page",
+                "{out}/haml-double-stalls.md"],
+        deps=SIM + ["scripts/haml_double_stalls.py", "scripts/runpoint.py", "explore/sweeps/haml.yaml"],
+        wall=("results.csv", "wall_s")),
 ]
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
