@@ -14,6 +14,14 @@ from concurrent.futures import ThreadPoolExecutor
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def _explore_on_path():
+    """explore/ on sys.path once (its stats and provenance modules are standard library only), for the helpers
+    below that import them when called; it was inserted again on every call before."""
+    path = os.path.join(ROOT, "explore")
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+
 # The iss-mode tests' drive and quiet workload (testbench/platform/iss_quiet.yaml, which iss_drive.h
 # reads for them): 4,000 uniform requests at 20 per second on a 224 MiB drive; the dftl and reliability
 # pages run it.
@@ -194,7 +202,7 @@ def write_provenance(binary, command, data_dir, wall_s):
 
 def provenance_text(data_dir, command):
     """The page's provenance section, from data_dir/provenance.json."""
-    sys.path.insert(0, os.path.join(ROOT, "explore"))
+    _explore_on_path()
     from ssdvp_explore import provenance as prov_mod  # standard library only
     return prov_mod.section(prov_mod.read(data_dir), command)
 
@@ -252,14 +260,14 @@ def by_point(rows, key="name"):
 def cell(point, field, spec=",.1f"):
     """A point's field as a table prints it: the mean ± the half-width of its 95 % t interval over the runs (the
     mean alone for one run; '-' when no run has it)."""
-    sys.path.insert(0, os.path.join(ROOT, "explore"))
+    _explore_on_path()
     from ssdvp_explore.stats import fmt_ci  # standard library only
     return fmt_ci([r[field] for r in point.get("runs", [point]) if r.get(field) is not None], spec) or "-"
 
 
 def half_width(point, field):
     """The half-width of the 95 % t interval of a point's field over its runs (0 for one run), for error bars."""
-    sys.path.insert(0, os.path.join(ROOT, "explore"))
+    _explore_on_path()
     from ssdvp_explore.stats import mean_ci  # standard library only
     return mean_ci([r[field] for r in point.get("runs", [point]) if r.get(field) is not None])[1]
 
@@ -280,7 +288,7 @@ def change(new, base, key, spec="+.1f"):
     """new's key against base's (by_point() points), paired by seed: the mean of the per-seed changes ± the
     half-width of their 95 % t interval, 'm ± h %' ('m %' for one run), 'xN' past ten times, 'n/a' when no seed
     has both."""
-    sys.path.insert(0, os.path.join(ROOT, "explore"))
+    _explore_on_path()
     from ssdvp_explore.stats import fmt_ci, paired_change  # standard library only
     v = paired_change(per_seed(new, key), per_seed(base, key))
     if not v:
