@@ -226,3 +226,61 @@ def test_csv_refuses_a_binary_that_is_not_the_points_build_and_rows_it_would_not
     hs.write_csv([dict(rows[0], workload="tpcc")], data / "paper_scale.csv")
     with pytest.raises(hs.DataError, match="rows these points do not replace \\(tpcc/double/"):
         hs.write_data(rows, *SEL, str(data / "paper_scale.csv"), 20, fake_binary(tmp_path), ("a", "b"))
+
+
+def test_jobs_run_each_drive_in_order_and_stop_at_the_first_failure(tmp_path, monkeypatch):
+    """--jobs: each saved drive is aged before its points, which run in turn; drives run side by side,
+    every point still runs once; a failing run raises RunError and no drive starts after it."""
+    import threading
+    import time
+    monkeypatch.setattr(hs, "ROOT", str(tmp_path))
+    log, lock, busy = [], threading.Lock(), {"now": 0, "max": 0}
+
+    def record(what):
+        with lock:
+            log.append(what)
+            busy["now"] += 1
+            busy["max"] = max(busy["max"], busy["now"])
+        time.sleep(0.02)
+        with lock:
+            busy["now"] -= 1
+
+    monkeypatch.setattr(hs, "age", lambda build, state, p, w: record(("age", hs.drive_of(p, w)[0])))
+    monkeypatch.setattr(hs, "point", lambda cmd, d: record(("point", Path(d).name)))
+    policies, workloads = ["double", "haml"], ["hotcold", "msr-10m"]
+    groups = hs.drive_groups("b", str(tmp_path / "st"), policies, workloads, [1_000_000])
+    assert [g[1] for g in groups] == ["double", "double-T32s", "haml", "haml-T32s"]
+    hs.run_all("b", str(tmp_path / "st"), policies, workloads, [1_000_000], clean=False, jobs=2)
+    assert busy["max"] == 2  # two drives' runs at a time, not more
+    points = [name for kind, name in log if kind == "point"]
+    assert sorted(points) == sorted(["hotcold-double-1M", "msr-10m-double", "hotcold-haml-1M", "msr-10m-haml"])
+    for p, drive, mine in groups:
+        aged = log.index(("age", drive))
+        assert all(log.index(("point", Path(d).name)) > aged for _, _, d in mine)
+
+    # A failure: the drive under way ends, no other drive starts, and the error reaches the caller.
+    log.clear()
+
+    def failing(cmd, d):
+        record(("point", Path(d).name))
+        if "double" in Path(d).name:
+            raise hs.RunError(f"exit 1: {d}")
+
+    monkeypatch.setattr(hs, "point", failing)
+    try:
+        hs.run_all("b", str(tmp_path / "st"), policies, workloads, [1_000_000], clean=False, jobs=1)
+    except hs.RunError as e:
+        assert "hotcold-double-1M" in str(e)
+    else:
+        raise AssertionError("a failing run must raise RunError")
+    assert log == [("age", "double"), ("point", "hotcold-double-1M")]
+    # Two at a time: the other drive's run under way ends; nothing starts after the failure.
+    log.clear()
+    try:
+        hs.run_all("b", str(tmp_path / "st"), policies, workloads, [1_000_000], clean=False, jobs=2)
+    except hs.RunError as e:
+        assert "hotcold-double-1M" in str(e)
+    else:
+        raise AssertionError("a failing run must raise RunError")
+    assert log[:2] == [("age", "double"), ("age", "double-T32s")] or log[:2] == [("age", "double-T32s"), ("age", "double")]
+    assert not any("haml" in name for _, name in log), log
