@@ -314,7 +314,7 @@ def render_main(ctx) -> str:
         df["latency_us.all.mean"] = df["latency_us.all.mean"].astype(float)
         keys = [WORKLOAD, SEED] if SEED in df else [WORKLOAD]   # each run against `single` on its drive history
         single = df[df[POLICY] == "single"].groupby(keys)["latency_us.all.mean"].first().rename("single_rt")
-        df = df.join(single, on=keys)
+        df = df.join(single, on=keys).copy()  # one block: the columns added below do not fragment it
         df["normalized_response"] = df["latency_us.all.mean"] / df["single_rt"]
         extra += ["Mean response time normalized to `single` on the same drive history (Fig. 11):", "",
                   markdown_table(pivot_ci(df, "normalized_response", POLICY, ".3f", order)), ""]
