@@ -79,7 +79,9 @@ void repeated_cuts(void (*tune)(ftl_config&)) {
   // and the drive goes on: writes after the last recovery still find room
   for (int i = 0; i < 2000; ++i) d.write(rng() % lbas, 1);
   EXPECT_EQ(d.mismatches(0, lbas), 0u);
-  if (d.cfg.flash_cq_phase) EXPECT_EQ(d.hal->cq_tail_reads, 0u);
+  if (d.cfg.flash_cq_phase) {
+    EXPECT_EQ(d.hal->cq_tail_reads, 0u);
+  }
 }
 }  // namespace
 
