@@ -4,6 +4,8 @@ import importlib.util
 import json
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("haml_scale", REPO / "scripts" / "haml_scale.py")
 hs = importlib.util.module_from_spec(spec)
@@ -259,7 +261,6 @@ def test_jobs_run_each_drive_in_order_and_stop_at_the_first_failure(tmp_path, mo
         assert all(log.index(("point", Path(d).name)) > aged for _, _, d in mine)
 
     # A failure: the drive under way ends, no other drive starts, and the error reaches the caller.
-    log.clear()
 
     def failing(cmd, d):
         record(("point", Path(d).name))
@@ -267,20 +268,12 @@ def test_jobs_run_each_drive_in_order_and_stop_at_the_first_failure(tmp_path, mo
             raise hs.RunError(f"exit 1: {d}")
 
     monkeypatch.setattr(hs, "point", failing)
-    try:
-        hs.run_all("b", str(tmp_path / "st"), policies, workloads, [1_000_000], clean=False, jobs=1)
-    except hs.RunError as e:
-        assert "hotcold-double-1M" in str(e)
-    else:
-        raise AssertionError("a failing run must raise RunError")
-    assert log == [("age", "double"), ("point", "hotcold-double-1M")]
+    for jobs in (1, 2):
+        log.clear()
+        with pytest.raises(hs.RunError, match="hotcold-double-1M"):
+            hs.run_all("b", str(tmp_path / "st"), policies, workloads, [1_000_000], clean=False, jobs=jobs)
+        if jobs == 1:
+            assert log == [("age", "double"), ("point", "hotcold-double-1M")]
     # Two at a time: the other drive's run under way ends; nothing starts after the failure.
-    log.clear()
-    try:
-        hs.run_all("b", str(tmp_path / "st"), policies, workloads, [1_000_000], clean=False, jobs=2)
-    except hs.RunError as e:
-        assert "hotcold-double-1M" in str(e)
-    else:
-        raise AssertionError("a failing run must raise RunError")
     assert log[:2] == [("age", "double"), ("age", "double-T32s")] or log[:2] == [("age", "double-T32s"), ("age", "double")]
     assert not any("haml" in name for _, name in log), log
