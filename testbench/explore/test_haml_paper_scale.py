@@ -109,3 +109,22 @@ def test_hotcold_writes_per_lba_follow_the_generator():
     t = text(data)
     assert f"write each hot LBA\n{per_hot:.1f} times on average" in t
     assert "hot set of `hotcold` is a fixed 10 % of the whole space" in t
+
+
+def test_run_notes_say_how_many_runs_went_at_once():
+    """The run notes' pace comes from the runs' own start and end times, so a --jobs build cannot be called
+    "one at a time": back-to-back runs (one starting in the second the last ended) are one at a time, two that
+    overlap are two."""
+    def run(kind, start, end):
+        return {"kind": kind, "user_s": "1", "sys_s": "0", "wall_s": "1", "peak_rss_mib": "1",
+                "start_utc": f"2026-12-01T05:{start}+00:00", "end_utc": f"2026-12-01T05:{end}+00:00",
+                "dated_by": "recorded", "load_1min": "1.0"}
+    prov = {"ssdvp": "ssdvp 0.1.0+abc", "commit": "abc", "first_start": "x", "date": "y", "cpus": 2}
+    serial = [run("age", "00:00", "01:00"), run("point", "01:00", "02:00"), run("point", "01:59", "03:00")]
+    assert ps.most_at_once(serial) == 1
+    assert "one at a time" in ps.run_notes(serial, prov, None, [], "render")
+    side_by_side = serial + [run("age", "00:30", "02:30")]
+    assert ps.most_at_once(side_by_side) == 2
+    notes = ps.run_notes(side_by_side, prov, None, [], "render")
+    assert "up to 2 at a time" in notes and "one at a time" not in notes
+    assert ps.most_at_once([{"kind": "point"}]) == 1  # no times recorded

@@ -26,6 +26,7 @@ plans scripts/haml_scale.py sets, and the performance goal
 """
 from __future__ import annotations
 
+import datetime
 import math
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -169,6 +170,24 @@ def gap_words(a: float, b: float) -> str:
     return "equal to" if fmt(a) == fmt(b) else "above" if a > b else "below"
 
 
+def most_at_once(runs: list[dict]) -> int:
+    """The most runs under way at one time, from their start and end (UTC, whole seconds: a run that starts
+    within a second of another's end follows it); 1 when none records both."""
+    events = []
+    for r in runs:
+        try:
+            start = datetime.datetime.fromisoformat(r["start_utc"]).timestamp()
+            end = datetime.datetime.fromisoformat(r["end_utc"]).timestamp()
+        except (KeyError, TypeError, ValueError):
+            continue
+        events += [(start, 1), (max(start, end - 1), -1)]
+    now = most = 0
+    for _, step in sorted(events):  # at equal times the end (-1) sorts first
+        now += step
+        most = max(most, now)
+    return max(1, most)
+
+
 def run_notes(runs: list[dict] | None, prov: dict | None, split_s: float | None, missing: list[str],
               post: str) -> str:
     """Which build made the points, when, at what load, and what each ageing and point cost (paper_scale_runs.csv,
@@ -190,13 +209,15 @@ def run_notes(runs: list[dict] | None, prov: dict | None, split_s: float | None,
             else "the machine's load was not recorded")
     cpus = f" on {prov['cpus']} CPUs" if prov.get("cpus") else ""
     sha = f", binary sha256 `{prov['binary_sha256']}`" if prov.get("binary_sha256") else ""
+    n = most_at_once(runs)
+    pace = "one at a time" if n == 1 else f"up to {n} at a time (`--jobs`)"
 
     def cost(rs):
         return (f"{span([float(r['user_s']) + float(r['sys_s']) for r in rs], 0)} s of user + sys CPU, "
                 f"{span([float(r['wall_s']) for r in rs], 0)} s of wall time, "
                 f"{span([float(r['peak_rss_mib']) for r in rs], 0)} MiB of peak RSS")
     text = (f"**Run notes** (paper_scale_runs.csv, paper_scale_provenance.json): every point was made by "
-            f"`{prov.get('ssdvp')}` (commit {(prov.get('commit') or '?')[:12]}{sha}), one at a time, {when}; "
+            f"`{prov.get('ssdvp')}` (commit {(prov.get('commit') or '?')[:12]}{sha}), {pace}, {when}; "
             f"{load}{cpus}. "
             + (f"{(WORDS[len(ages)] if len(ages) < len(WORDS) else str(len(ages))).capitalize()} "
                f"ageing{'s' if len(ages) > 1 else ''} ({cost(ages)}), " if ages else
