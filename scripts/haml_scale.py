@@ -30,8 +30,8 @@ over about 800 s with T = 32 s, so they load drives aged with that T
 Points already run (out/haml_scale/<workload>-<policy>/summary.json with the same
 command line) are not run again; delete the directory to redo one. The runs on
 one saved drive (its ageing, then its points) go one at a time; --jobs J (default
-1) runs J drives side by side (each run is one process of about 1.4 GB peak RSS;
-the last whole build took 1.2 CPU hours in 4.9 hours of wall time beside other runs).
+1) runs J drives side by side (each run is one process; paper_scale_runs.csv holds
+every run's CPU time, wall time and peak RSS, and the page's run notes sum them).
 A run's figures do not depend on J, only its wall time. After a run fails no
 other run starts. Each point's command line, CPU time (user, sys), wall time and
 peak RSS, of that process alone (/usr/bin/time), its start (UTC) and the machine's load

@@ -2,6 +2,8 @@
 its policy's saved drive, and the table reads the points' summaries."""
 import importlib.util
 import json
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -233,8 +235,6 @@ def test_csv_refuses_a_binary_that_is_not_the_points_build_and_rows_it_would_not
 def test_jobs_run_each_drive_in_order_and_stop_at_the_first_failure(tmp_path, monkeypatch):
     """--jobs: each saved drive is aged before its points, which run in turn; drives run side by side,
     every point still runs once; a failing run raises RunError and no drive starts after it."""
-    import threading
-    import time
     monkeypatch.setattr(hs, "ROOT", str(tmp_path))
     log, lock, busy = [], threading.Lock(), {"now": 0, "max": 0}
 
