@@ -23,7 +23,8 @@ from ssdvp_explore import provenance as prov_mod  # noqa: E402
 
 
 def provenance_section(binary: Path | str, command: str, out_dir: Path | str | None = None,
-                       data_dir: Path | str | None = None, wall_s: float | None = None) -> str:
+                       data_dir: Path | str | None = None, wall_s: float | None = None,
+                       invoked: str | None = None) -> str:
     """Markdown lines; out_dir (default docs/results) is left out of the dirty-tree check.
     With data_dir, the same record is written to data_dir/provenance.json."""
     out = Path(out_dir) if out_dir else ROOT / "docs" / "results"
@@ -31,7 +32,7 @@ def provenance_section(binary: Path | str, command: str, out_dir: Path | str | N
         skip = [out.resolve().relative_to(ROOT).as_posix() + "/"]
     except ValueError:
         skip = []
-    prov = prov_mod.collect(binary, command, ROOT, skip=skip, wall_s=wall_s)
+    prov = prov_mod.collect(binary, command, ROOT, skip=skip, wall_s=wall_s, invoked=invoked)
     if data_dir:
         prov_mod.write(prov, data_dir)
     return prov_mod.section(prov)
@@ -41,4 +42,5 @@ if __name__ == "__main__":
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    sys.stdout.write(provenance_section(sys.argv[1], " ".join(sys.argv[2:])))
+    command = " ".join(sys.argv[2:])  # the shell's caller made the data, not this process
+    sys.stdout.write(provenance_section(sys.argv[1], command, invoked=command))

@@ -5,8 +5,13 @@ when the data was made and read when the page is rendered:
 
     {"commit": "<sha of the source tree>", "dirty": [changed files],
      "ssdvp": "<ssdvp --version>", "binary_sha256": "<hex>",
-     "command": "<what regenerates the data>", "date": "<UTC ISO 8601>",
-     "load": [1 min, 5 min, 15 min load averages], "cpus": N, "wall_s": ...}
+     "command": "<what regenerates the data>", "invocation": "<what was run>",
+     "date": "<UTC ISO 8601>", "load": [1 min, 5 min, 15 min load averages],
+     "cpus": N, "wall_s": ...}
+
+``command`` is the page's canonical command; ``invocation`` is the process's
+own command line (its options included, e.g. ``--jobs 1``), recorded by
+collect() itself so that no script can leave its options out.
 
 Nothing here needs pandas, YAML or the simulator's Python dependencies, so a
 script run with any python3 records the same fields (the old path printed
@@ -19,7 +24,9 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 FILE = "provenance.json"
@@ -78,15 +85,34 @@ def load_average() -> list[float] | None:
         return None
 
 
+def invocation(root: Path | str, argv: list[str] | None = None) -> str:
+    """This process's command line (``argv``, default sys.argv), its program named relative to ``root`` when
+    it lies inside it, as a shell would take it."""
+    argv = list(sys.argv if argv is None else argv)
+    if not argv or not argv[0] or argv[0] == "-c":
+        return ""
+    prog = Path(argv[0]).resolve()
+    if prog.name == "__main__.py" and prog.parent.name == "ssdvp_explore":  # python3 -m, as explore/ssdvp-explore runs it
+        prog = prog.parent.parent / "ssdvp-explore"
+    try:
+        argv[0] = str(prog.relative_to(Path(root).resolve()))
+    except ValueError:
+        argv[0] = os.path.basename(argv[0])
+    if argv[0].endswith(".py"):
+        argv.insert(0, "python3")
+    return " ".join(shlex.quote(a) for a in argv)
+
+
 def collect(binary: Path | str | None, command: str, root: Path | str, skip: list[str] = (),
-            wall_s: float | None = None) -> dict:
+            wall_s: float | None = None, invoked: str | None = None) -> dict:
     """The provenance of data made now, from ``binary`` in the tree at ``root``.
-    ``skip``: path prefixes (the pages being written) left out of the dirty check."""
+    ``skip``: path prefixes (the pages being written) left out of the dirty check; ``invoked``: the command line
+    that made the data, when it is not this process's own (default: this process's, invocation())."""
     prov = {"commit": git(root, "rev-parse", "HEAD"), "dirty": changed_files(root, skip),
             "binary": str(binary) if binary else None,
             "ssdvp": binary_version(binary) if binary else None,
             "binary_sha256": sha256(binary) if binary else None, "command": command,
-            "date": utc(), "load": load_average(), "cpus": os.cpu_count()}
+            "invocation": invocation(root) if invoked is None else invoked, "date": utc(), "load": load_average(), "cpus": os.cpu_count()}
     if wall_s is not None:
         prov["wall_s"] = round(wall_s, 1)
     return prov
@@ -136,7 +162,10 @@ def section(prov: dict | None, command: str | None = None, heading: str = "## Pr
         lines.append(f"- ssdvp: `{prov.get('ssdvp') or '?'}`"
                      + (f", binary sha256 `{prov['binary_sha256']}`" if prov.get("binary_sha256") else ""))
     lines.append(f"- source tree: commit {prov.get('commit') or 'not recorded'}")
-    lines.append(f"- command: `{command or prov.get('command') or 'not recorded'}`")
+    shown = command or prov.get("command") or "not recorded"
+    lines.append(f"- command: `{shown}`")
+    if prov.get("invocation") and prov["invocation"] != shown:
+        lines.append(f"- run as: `{prov['invocation']}`")
     when = prov.get("date")
     if when:
         load = prov.get("load")
