@@ -140,7 +140,7 @@ def trim(r):
     r = dict(r)
     pred = r.get("pred")
     if pred:
-        keep = {k: pred[k] for k in ("selected", "train_cpu_s", "trained_at_period", "pearson", "features")
+        keep = {k: pred[k] for k in ("selected", "train_cpu_s", "trained_at_period", "pearson", "features", "clocks")
                 if k in pred}
         for p in ("autostream", "lstm"):
             if p in pred:
@@ -757,8 +757,8 @@ def write_doc(args, rows, by, wls, pols, large_rows, data):
           f"{fmt_ci([c[2] for c in cpu]) or 'not recorded'} |")
     A("\n![Spearman](streams/spearman.svg)\n\n![Pearson](streams/pearson.svg)\n")
     A("Capture and predict columns average the periods after the one that trained (its cost is the train "
-      "column); predict covers closing the records, the LSTM over all chunks and the K-Means. They are wall-clock "
-      "time of the simulator's host process on a shared machine; `build/testbench/bench/ssdvp_bench "
+      "column); predict covers closing the records, the LSTM over all chunks and the K-Means. "
+      + predictor_clocks(rows) + "; `build/testbench/bench/ssdvp_bench "
       "--benchmark_filter='FeatureCapture|Lstm|Kmeans1d'` measures the pieces alone. The simulated host is "
       "charged its own CPU time for the LSTM (`host.predict.cpu_ns_per_mac`, `host.predict.cpu_ns_per_train_mac`): "
       "a period's new streams apply only once that work would have finished on one core.\n")
@@ -772,6 +772,19 @@ def write_doc(args, rows, by, wls, pols, large_rows, data):
 
 FINDINGS = open(os.path.join(ROOT, "scripts/streams_findings.md")).read() if os.path.exists(
     os.path.join(ROOT, "scripts/streams_findings.md")) else ""
+
+
+def predictor_clocks(rows):
+    """What the capture, predict and train columns measured, from the reports' `clocks` (a simulator that
+    wrote none timed all three with the wall clock), as a clause the page's sentence goes on from."""
+    clocks = {tuple(sorted((x["pred"].get("clocks") or {}).items())) for r in rows for x in runs(r) if x.get("pred")}
+    if clocks == {(("capture", "steady"), ("predict", "thread_cpu"), ("train", "thread_cpu"))}:
+        return ("Train and predict are CPU time of the simulator's thread (they do not grow with the machine's "
+                "load), capture wall-clock time summed over the period's requests")
+    if clocks == {()}:
+        return "They are wall-clock time of the simulator's host process on a shared machine"
+    return ("Their clocks differ between runs (the runs came from different builds: "
+            + "; ".join(", ".join(f"{k} {v}" for k, v in c) or "none named" for c in sorted(clocks)) + ")")
 
 
 def period_cpu(pred):

@@ -99,3 +99,21 @@ def test_tail_ratios_are_geometric_means_with_a_log_scale_interval():
     assert se._above_each(d, "w", "a", "none", "w_p9999") and not se._above(d, "w", "a", "none", "w_p9999")
     one = seeded(w__none=[2.0], w__a=[5.0])
     assert se.ratio(one[("w", "a")], one[("w", "none")]) == "x2.50"
+
+
+def test_the_page_names_the_clocks_its_runs_measured():
+    """The capture/predict/train sentence follows the reports' `clocks`: a report without them (the committed
+    data's builds) timed all three with the wall clock; runs from builds that disagree are said to."""
+    raw = json.loads((DATA / "rows.json").read_text())
+    with_pred = [x for r in raw for x in se.runs(r) if x.get("pred")]
+    assert with_pred, "the committed rows hold no predictor reports"
+    if all("clocks" not in x["pred"] for x in with_pred):
+        assert se.predictor_clocks(raw).startswith("They are wall-clock time")
+    cpu = {"capture": "steady", "predict": "thread_cpu", "train": "thread_cpu"}
+    for x in with_pred:
+        x["pred"]["clocks"] = dict(cpu)
+    assert se.predictor_clocks(raw).startswith("Train and predict are CPU time of the simulator's thread")
+    del with_pred[0]["pred"]["clocks"]
+    mixed = se.predictor_clocks(raw)
+    assert mixed.startswith("Their clocks differ between runs")
+    assert "none named" in mixed and "predict thread_cpu" in mixed

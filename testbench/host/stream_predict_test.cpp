@@ -12,6 +12,8 @@
 #include <sstream>
 #include <vector>
 
+#include <time.h>
+
 #include "apps.h"
 #include "common/config.h"
 #include "hotness.h"
@@ -291,6 +293,54 @@ TEST(PredictedStreams, CpuCostDelaysTheSwitchByExactlyTheChargedTime) {
   EXPECT_DOUBLE_EQ(cpu["infer_s"].get<double>(), double(macs) * ns * 1e-9);
   EXPECT_DOUBLE_EQ(cpu["switch_delay_s_max"].get<double>(), 500e-6);
   EXPECT_DOUBLE_EQ(cpu["core_share"].get<double>(), double(macs) * ns * 1e-9 / 2.0) << "2 periods of 1 s";
+}
+
+// The report (host.predict.report): JSON that parses, saying which clock timed
+// what; training and each period's prediction are the simulator thread's CPU
+// time, which cannot exceed the process's CPU time over the whole run.
+TEST(PredictedStreams, ReportTimesTrainingAndPredictionInThreadCpuTime) {
+  const std::string path = ::testing::TempDir() + "stream_report.json";
+  PredictSpec s = small_spec("lstm");
+  s.k = 2;
+  s.train_periods = 3;
+  s.epochs = 2;
+  s.report = path;
+  std::vector<IoRequest> v;
+  Xoshiro256 rng(7);
+  for (uint64_t p = 0; p < 8; ++p)  // 8 periods of 1 s, 40 writes each over the 10 chunks
+    for (uint64_t i = 0; i < 40; ++i) v.push_back(req(IoOp::write, p * 1000000 + i * 1000, rng.next() % 1000, 1));
+  const auto process_cpu_ms = [] {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) * 1e-6;
+  };
+  const double t0 = process_cpu_ms();
+  {
+    auto w = make_predicted_streams(std::make_unique<VectorWorkload>(v), s);
+    IoRequest r;
+    while (w->next(r)) {
+    }
+  }
+  const double cpu_ms = process_cpu_ms() - t0;
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << path;
+  const nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["clocks"],
+            nlohmann::json::parse(R"({"capture": "steady", "predict": "thread_cpu", "train": "thread_cpu"})"));
+  EXPECT_EQ(j["trained_at_period"].get<int>(), 3);
+  const double train_ms = 1e3 * j["train_cpu_s"].get<double>();
+  EXPECT_GT(train_ms, 0) << "training did work";
+  double predict_ms = 0, trained_period_ms = 0;
+  ASSERT_EQ(j["per_period"].size(), 7u) << "periods 1-7 closed (the last one is still open when the trace ends)";
+  for (const auto& p : j["per_period"]) {
+    EXPECT_GE(p["predict_ms"].get<double>(), 0);
+    EXPECT_GE(p["capture_ms"].get<double>(), 0);
+    predict_ms += p["predict_ms"].get<double>();
+    if (p["period"].get<int>() == 3) trained_period_ms = p["predict_ms"].get<double>();
+  }
+  EXPECT_LE(train_ms, trained_period_ms) << "the period that trained counts its training in its predict time";
+  EXPECT_LE(predict_ms, cpu_ms) << "one thread's CPU time within the process's";
+  std::remove(path.c_str());
 }
 
 TEST(Lstm, TrainStepMacsCountForwardBackwardAndAdam) {
