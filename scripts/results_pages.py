@@ -109,7 +109,7 @@ ROWS = [
     _explore("haml-accel-tail", "explore/sweeps/haml-accel-tail.yaml"),
     _explore("techniques", "explore/sweeps/techniques.yaml"),
     _explore("techniques-closed", "explore/sweeps/techniques-closed.yaml"),
-    Row("live-vs-replay", "script", "python3 scripts/live_vs_replay.py",
+    Row("live-vs-replay", "script", "python3 scripts/live_vs_replay.py --repeats 3",
         render=["{python}", "scripts/live_vs_replay.py", "--render", "{data}/live-vs-replay", "--page",
                 "{out}/live-vs-replay.md"],
         deps=SIM + ["scripts/live_vs_replay.py", "scripts/workloads/"], wall=("*/live.csv", "wall_s"),
