@@ -533,10 +533,9 @@ void NvmeCtrl::publish_method() {
     }
   }
   if (irq_change) irq_ev_.notify(sc_core::SC_ZERO_TIME);
-  if (!events_.empty())
-    next_trigger(ps(events_.next_time() - now), publish_ev_);
-  else
-    next_trigger(publish_ev_);
+  // Statically sensitive to publish_ev_: the next event's time is one more notification of it (an earlier
+  // one pending wins), cheaper than a dynamic trigger with a time-out.
+  if (!events_.empty()) publish_ev_.notify(ps(events_.next_time() - now));
 }
 
 void NvmeCtrl::irq_method() {
