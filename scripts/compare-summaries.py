@@ -10,8 +10,8 @@ is missing on either side is a difference. With --files, the named output
 files (e.g. timeseries.csv) are compared too, byte for byte.
 
 Fields that measure the machine rather than the simulation are left out:
-wall-clock time, speed, memory and the version string (ssdvp_version,
-run.wall_s, run.host_ios_per_s, run.peak_rss_mb); --ignore adds a key name
+wall-clock and CPU time, speed, memory and the version string (ssdvp_version,
+run.wall_s, run.cpu_s, run.host_ios_per_s, run.peak_rss_mb); --ignore adds a key name
 (matched at any depth) or a dotted path. Numbers are compared exactly: the
 simulation is deterministic, so a refactoring that keeps the behaviour keeps
 every digit.
@@ -26,7 +26,7 @@ import json
 import os
 import sys
 
-IGNORED = {"ssdvp_version", "wall_s", "host_ios_per_s", "peak_rss_mb"}
+IGNORED = {"ssdvp_version", "wall_s", "cpu_s", "host_ios_per_s", "peak_rss_mb"}
 
 
 def walk(ref, new, path, ignored, out):

@@ -1,8 +1,6 @@
 // array_sim.cpp - see array_sim.h.
 #include "array/array_sim.h"
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +12,7 @@
 #include "host/workload_views.h"
 #include "run/device.h"
 #include "run/run_plan.h"
+#include "run/run_summary.h"
 #include "run/run_workload.h"
 #include "run/params.h"
 #include "run/timeline.h"
@@ -246,11 +245,11 @@ nlohmann::json ArraySimulation::summarize(double wall, uint64_t& violations) con
                                {"gc_active_s", gc_s / double(devs.size())},
                                {"erases", double(erases) / double(devs.size())}};
   j["devices"] = devs;
-  struct rusage ru {};
-  getrusage(RUSAGE_SELF, &ru);
+  const ProcessUsage use = process_usage();
   j["run"] = {{"wall_s", wall},
+              {"cpu_s", use.cpu_s},
               {"host_ios_per_s", wall > 0 ? double(ctrl_->requests()) / wall : 0.0},
-              {"peak_rss_mb", double(ru.ru_maxrss) / 1024.0},
+              {"peak_rss_mb", use.peak_rss_mb},
               {"finished", ctrl_->finished()}};
   return j;
 }

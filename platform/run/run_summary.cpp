@@ -1,6 +1,8 @@
 // run_summary.cpp - see run_summary.h.
 #include "run/run_summary.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -17,6 +19,13 @@
 #include "workload.h"
 
 namespace ssdvp {
+
+ProcessUsage process_usage() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  const auto secs = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
+  return {secs(ru.ru_utime) + secs(ru.ru_stime), double(ru.ru_maxrss) / 1024.0};
+}
 
 nlohmann::json summary_config(const Config& cfg) {
   nlohmann::json c = nlohmann::json::object();

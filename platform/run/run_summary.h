@@ -44,6 +44,15 @@ struct SummaryInput {
   uint64_t span = 1;  // ps from time 0 to the last completion (busy counters run from time 0)
 };
 
+// What the process has used so far (getrusage): user + system CPU seconds of
+// every thread, and the peak resident set. A run's summary reports both
+// beside its wall time (run.cpu_s, run.peak_rss_mb).
+struct ProcessUsage {
+  double cpu_s;
+  double peak_rss_mb;
+};
+ProcessUsage process_usage();
+
 nlohmann::json summary_config(const Config& cfg);
 nlohmann::json summary_workload(const SummaryInput& x, const host::Workload& w, const std::string& desc,
                                 uint64_t precondition_lba_writes);

@@ -1,8 +1,6 @@
 // simulation.cpp - see simulation.h.
 #include "run/simulation.h"
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
@@ -39,16 +37,6 @@
 namespace ssdvp {
 
 std::string ssdvp_version() { return std::string(SSDVP_VERSION) + "+" + SSDVP_GIT; }
-
-namespace {
-
-double peak_rss_mb() {
-  struct rusage ru {};
-  getrusage(RUSAGE_SELF, &ru);
-  return double(ru.ru_maxrss) / 1024.0;
-}
-
-}  // namespace
 
 Simulation::Simulation(Config& cfg, RunEntry entry) : cfg_(cfg) {
   // Every key is known before any model reads one: a misspelt key is named
@@ -344,9 +332,11 @@ void Simulation::write_outputs(const std::string& dir, const RunOutcome& out) co
 }
 
 nlohmann::json Simulation::summary_run(const SummaryInput& x, double wall_s) const {
+  const ProcessUsage use = process_usage();
   return {{"wall_s", wall_s},
+          {"cpu_s", use.cpu_s},
           {"host_ios_per_s", wall_s > 0 ? double(x.h.requests) / wall_s : 0.0},
-          {"peak_rss_mb", peak_rss_mb()},
+          {"peak_rss_mb", use.peak_rss_mb},
           {"finished", host_finished()},
           {"delta_cycles", uint64_t(sc_core::sc_delta_count())},
           {"activations", activations(x)},

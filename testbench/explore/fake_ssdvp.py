@@ -150,7 +150,7 @@ def cmd_run(a):
                 "erase_count": {"min": 1, "mean": round(waf * 3, 3), "max": int(waf * 6)}, "free_blocks_min": 3},
         "utilization": {"die_mean": 0.4, "die_max": 0.9, "channel_mean": 0.3, "cpu": 0.2},
         "integrity": {"reads_checked": reads, "mismatches": 2 if fail == 3 else 0},
-        "run": {"wall_s": round(time.time() - t0, 4), "host_ios_per_s": 1e5, "peak_rss_mb": 30.0},
+        "run": {"wall_s": round(time.time() - t0, 4), "cpu_s": 0.1, "host_ios_per_s": 1e5, "peak_rss_mb": 30.0},
     }
     if cfg["fake.extra"] != "0":
         summary["accel"] = {"clustering": {"cycles": 1234, "energy_nj": 5.5}}
