@@ -63,6 +63,11 @@ inline std::string run_summary(const std::string& binary, const std::string& pre
   return r.code == 0 ? slurp(dir / "summary.json") : "{}";
 }
 
+// The summary's run.* fields that measure the process rather than the
+// simulation (docs/outputs.md): a comparison of two runs leaves them out, as
+// scripts/compare-summaries.py does (with ssdvp_version).
+inline constexpr const char* kProcessRunFields[] = {"wall_s", "cpu_s", "host_ios_per_s", "peak_rss_mb"};
+
 inline bool contains(const std::string& hay, const std::string& needle) {
   return hay.find(needle) != std::string::npos;
 }
