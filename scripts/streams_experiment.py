@@ -779,7 +779,7 @@ def predictor_clocks(rows):
     wrote none timed all three with the wall clock), as a clause the page's sentence goes on from."""
     clocks = {tuple(sorted((x["pred"].get("clocks") or {}).items())) for r in rows for x in runs(r) if x.get("pred")}
     if clocks == {(("capture", "steady"), ("predict", "thread_cpu"), ("train", "thread_cpu"))}:
-        return ("Train and predict are CPU time of the simulator's thread (they do not grow with the machine's "
+        return ("Train and predict are CPU time of the threads that ran them (they do not grow with the machine's "
                 "load), capture wall-clock time summed over the period's requests")
     if clocks == {()}:
         return "They are wall-clock time of the simulator's host process on a shared machine"

@@ -112,7 +112,7 @@ def test_the_page_names_the_clocks_its_runs_measured():
     cpu = {"capture": "steady", "predict": "thread_cpu", "train": "thread_cpu"}
     for x in with_pred:
         x["pred"]["clocks"] = dict(cpu)
-    assert se.predictor_clocks(raw).startswith("Train and predict are CPU time of the simulator's thread")
+    assert se.predictor_clocks(raw).startswith("Train and predict are CPU time of the threads that ran them")
     del with_pred[0]["pred"]["clocks"]
     mixed = se.predictor_clocks(raw)
     assert mixed.startswith("Their clocks differ between runs")

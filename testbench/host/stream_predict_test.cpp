@@ -5,9 +5,12 @@
 // application workload generators (platform/host/workload/).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <future>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -241,8 +244,7 @@ struct CostRun {
   nlohmann::json summary;
 };
 
-CostRun cost_run(double ns_per_mac, const std::vector<uint64_t>& probe_us) {
-  const std::string path = ::testing::TempDir() + "stream_cost_model.txt";
+PredictSpec constant_model_spec(const std::string& path, double ns_per_mac) {
   Lstm net(1, 2, 1);
   Eigen::VectorXd p = Eigen::VectorXd::Zero(Eigen::Index(net.param_count()));
   p(p.size() - 1) = 1;  // b_y = 1, every other weight 0: a constant output
@@ -253,10 +255,20 @@ CostRun cost_run(double ns_per_mac, const std::vector<uint64_t>& probe_us) {
   s.features = "temperature";
   s.k = 2;
   s.cpu_ns_per_mac = ns_per_mac;
+  return s;
+}
+
+std::vector<IoRequest> cost_requests(const std::vector<uint64_t>& probe_us) {
   std::vector<IoRequest> v = {req(IoOp::write, 0, 0, 1), req(IoOp::write, 1000000, 0, 1),
                               req(IoOp::write, 2000000, 0, 1)};          // closes period 1: the LSTM's first prediction
   for (uint64_t t : probe_us) v.push_back(req(IoOp::write, t, 550, 1));  // chunk 5
-  auto w = make_predicted_streams(std::make_unique<VectorWorkload>(v), s);
+  return v;
+}
+
+CostRun cost_run(double ns_per_mac, const std::vector<uint64_t>& probe_us) {
+  const std::string path = ::testing::TempDir() + "stream_cost_model.txt";
+  const PredictSpec s = constant_model_spec(path, ns_per_mac);
+  auto w = make_predicted_streams(std::make_unique<VectorWorkload>(cost_requests(probe_us)), s);
   CostRun out;
   IoRequest r;
   while (w->next(r)) out.streams.push_back(r.stream);
@@ -295,8 +307,54 @@ TEST(PredictedStreams, CpuCostDelaysTheSwitchByExactlyTheChargedTime) {
   EXPECT_DOUBLE_EQ(cpu["core_share"].get<double>(), double(macs) * ns * 1e-9 / 2.0) << "2 periods of 1 s";
 }
 
+// The periods' work runs on the predictor's own thread: while the LSTM's first prediction (charged 500 us) is
+// held back on that thread, the requests before it is due are answered, with the old assignment; the request
+// at the due time waits for it and gets the new one: the same streams as a run whose work is never late.
+TEST(PredictedStreams, RequestsBeforeAPredictionIsDueDoNotWaitForIt) {
+  const std::string path = ::testing::TempDir() + "stream_async_model.txt";
+  PredictSpec s = constant_model_spec(path, 1000);
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<uint64_t> started{0};
+  s.on_period_work = [&](uint64_t period) {
+    started = period;
+    if (period == 2) released.wait();  // the period whose work predicts, held back
+  };
+  auto w = make_predicted_streams(std::make_unique<VectorWorkload>(cost_requests({2000000, 2000499, 2000500})), s);
+  std::vector<uint8_t> streams;
+  const auto next_within = [&](const char* what) {  // one request, failing (not hanging) if it waits
+    auto f = std::async(std::launch::async, [&] {
+      IoRequest r;
+      return w->next(r) ? int(r.stream) : -1;
+    });
+    if (f.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
+      release.set_value();  // let it finish, then fail
+      f.wait();
+      ADD_FAILURE() << what << ": waited for the prediction held on the predictor's thread";
+      return false;
+    }
+    streams.push_back(uint8_t(f.get()));
+    return true;
+  };
+  for (const char* what : {"period 0", "period 1", "the request that closes periods 1 and 2",
+                           "chunk 5 at period 2's end", "1 us before the prediction is due"})
+    if (!next_within(what)) return;
+  EXPECT_EQ(started.load(), 2u) << "period 2's work had started and was held";
+  release.set_value();
+  IoRequest r;
+  ASSERT_TRUE(w->next(r)) << "the request when the prediction is due";
+  streams.push_back(r.stream);
+  EXPECT_FALSE(w->next(r));
+  std::remove(path.c_str());
+  ASSERT_EQ(streams.size(), 6u);
+  EXPECT_EQ(streams[3], 8) << "at period 2's end the old assignment (chunk 5 unwritten: coldest) holds";
+  EXPECT_EQ(streams[4], 8);
+  EXPECT_EQ(streams[5], 1) << "when the prediction is due, its assignment";
+  EXPECT_EQ(streams, cost_run(1000, {2000000, 2000499, 2000500}).streams) << "as in a run whose work is never late";
+}
+
 // The report (host.predict.report): JSON that parses, saying which clock timed
-// what; training and each period's prediction are the simulator thread's CPU
+// what; training and each period's prediction are the predictor thread's CPU
 // time, which cannot exceed the process's CPU time over the whole run.
 TEST(PredictedStreams, ReportTimesTrainingAndPredictionInThreadCpuTime) {
   const std::string path = ::testing::TempDir() + "stream_report.json";

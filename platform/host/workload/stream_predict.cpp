@@ -3,13 +3,18 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <deque>
+#include <exception>
 #include <filesystem>
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <numeric>
 #include <sstream>
+#include <stdexcept>
+#include <thread>
 
 #include <time.h>
 
@@ -243,10 +248,24 @@ std::string feature_list(const std::vector<int>& f) {
   return s;
 }
 
+// The periods' work (scoring, training, prediction, the clustering into streams) runs on a thread of its own,
+// in period order: the host core the simulated host is charged for. The simulation thread only closes a
+// period's feature record and hands it over. A period's streams apply at the first request at or after the
+// simulated time its work finishes on that core (the later of the period's end and the previous period's
+// work, plus its charged CPU time), whether the thread got there early or late, so every run makes the same
+// assignments. The simulation waits for the thread only when a request reaches that time first: a prediction
+// charged more than it takes (host.predict.cpu_ns_per_mac) never holds a request up, which matters in a live
+// run (nbd.time: paced), where the simulation thread's wall time is the application's.
 class PredictedStreams final : public Workload {
  public:
   PredictedStreams(std::unique_ptr<Workload> inner, const PredictSpec& s) : in_(std::move(inner)), s_(s) {
     if (s_.mode == "lstm" && !s_.model_in.empty()) load_model();
+    // the network's shape, known before training picks the features: a period's cost is known before its work
+    // runs, unless it trains
+    sel_count_ = loaded_                 ? sel_.size()
+                 : s_.features == "auto" ? size_t(s_.select)
+                                         : parse_features(s_.features, "config key 'host.predict.features'").size();
+    hidden_ = loaded_ ? uint32_t(net_.hidden()) : s_.hidden;
     reset();
   }
   ~PredictedStreams() override {
@@ -254,18 +273,22 @@ class PredictedStreams final : public Workload {
       write_report();
     } catch (...) {
     }
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    if (worker_.joinable()) worker_.join();
   }
   bool next(IoRequest& out) override {
     if (!in_->next(out)) {
+      settle();
       write_report();
       return false;
     }
     const uint64_t p = out.time_ps / s_.period_ps;
     while (p > period_) close_period();
-    while (!pending_.empty() && pending_.front().at_ps <= out.time_ps) {
-      stream_ = std::move(pending_.front().streams);
-      pending_.pop_front();
-    }
+    apply_due(out.time_ps);
     const auto t0 = Clock::now();
     cap_->record(out);
     if (out.op == IoOp::write) out.stream = uint8_t(stream_[cap_->chunk_of(out.offset)]);
@@ -274,45 +297,180 @@ class PredictedStreams final : public Workload {
   }
   void rewind() override {
     in_->rewind();
+    settle();
     reset();
   }
   std::string describe() const override { return in_->describe() + ", " + s_.mode + " streams"; }
   const WorkloadStats& stats() const override { return in_->stats(); }
 
  private:
-  void reset() {
+  struct Row {
+    uint64_t period = 0;
+    uint64_t train_macs = 0, infer_macs = 0, cpu_ps = 0, switch_delay_ps = 0;  // simulated host CPU
+    double writes = 0, auto_mae = 0, auto_rho = 0, lstm_mae = 0, lstm_rho = 0, capture_s = 0, predict_s = 0;
+    bool lstm_scored = false;
+  };
+  // One period's work: its feature record in, its row and streams out (the worker writes them; the
+  // simulation thread reads them once done is set under mu_).
+  struct Job {
+    uint64_t end_ps = 0;
+    bool trains = false;         // its cost is known only once it has run
+    uint64_t known_cost_ps = 0;  // otherwise: its cost, before it runs
+    std::vector<float> rec;
+    Row row;
+    std::vector<uint32_t> streams;
+    std::exception_ptr error;
+    bool done = false;
+  };
+
+  // simulated host CPU time of training and inference MACs at the configured rates
+  uint64_t cost_ps(uint64_t train_macs, uint64_t infer_macs) const {
+    return uint64_t(std::llround(double(train_macs) * s_.cpu_ns_per_train_mac * 1e3 +
+                                 double(infer_macs) * s_.cpu_ns_per_mac * 1e3));
+  }
+
+  void reset() {  // (the worker is idle: everything handed over was settled before)
     cap_ = std::make_unique<FeatureCapture>(s_.lbas, s_.lba_size, s_.chunks);
     C_ = cap_->chunks();
     stream_.assign(C_, s_.streams);  // nothing known: the coldest stream
     hist_.clear();
     period_ = 0;
-    trained_ = loaded_;
+    trained_ = trained_sim_ = loaded_;
     pred_auto_.clear();
     pred_lstm_.clear();
     rows_.clear();
     capture_s_ = 0;
-    pending_.clear();
+    jobs_.clear();
     cpu_free_ps_ = 0;
     train_macs_ = 0;
   }
 
+  // Simulation thread: the period's record, handed to the worker with what its work will cost.
   void close_period() {
+    auto j = std::make_shared<Job>();
     const double t0 = thread_cpu_s();
-    std::vector<float> rec;
-    cap_->close_period(rec);
+    cap_->close_period(j->rec);
+    j->row.predict_s = thread_cpu_s() - t0;  // (closing the record counts with the prediction)
     ++period_;
+    j->end_ps = period_ * s_.period_ps;
+    j->row.period = period_;
+    j->row.capture_s = capture_s_;
+    capture_s_ = 0;
+    // the worker's decisions, mirrored: it trains once train_periods records are in (a rewind resets neither
+    // count), then predicts once it has k records since the last reset
+    if (!trained_sim_ && s_.mode == "lstm" && ++train_count_sim_ >= s_.train_periods) {
+      j->trains = trained_sim_ = true;
+      train_count_sim_ = 0;
+    }
+    const bool predicts = s_.mode == "lstm" && trained_sim_ && period_ >= s_.k;
+    j->known_cost_ps = cost_ps(0, predicts ? Lstm::forward_macs(int(sel_count_), int(hidden_), int(s_.k), C_) : 0);
+    jobs_.push_back(j);
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      todo_.push_back(j);
+    }
+    if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
+    cv_.notify_all();
+  }
+
+  void wait_for(const Job& j) const {
+    std::unique_lock<std::mutex> l(mu_);
+    cv_.wait(l, [&] { return j.done; });
+    if (j.error) std::rethrow_exception(j.error);
+  }
+
+  // The row of a done job whose work starts on the host core when it is free at free_ps (its cost and its
+  // switch delay filled in); free_ps moves to the work's end.
+  Row finished_row(const Job& j, uint64_t& free_ps) const {
+    Row r = j.row;
+    r.cpu_ps = cost_ps(r.train_macs, r.infer_macs);
+    free_ps = std::max(j.end_ps, free_ps) + r.cpu_ps;
+    r.switch_delay_ps = free_ps - j.end_ps;
+    return r;
+  }
+
+  // The front job's streams take over (its work is done by now in simulated time); its row is kept.
+  void resolve() {
+    Job& j = *jobs_.front();
+    if (!j.trains && cost_ps(j.row.train_macs, j.row.infer_macs) != j.known_cost_ps)  // (a bug, not an input)
+      throw std::logic_error("stream predictor: period " + std::to_string(j.row.period) +
+                             "'s work cost other than foreseen");
+    rows_.push_back(finished_row(j, cpu_free_ps_));
+    stream_ = std::move(j.streams);
+    jobs_.pop_front();
+  }
+
+  // Simulation thread, before a request at t takes its stream: every period's work finished by t applies.
+  void apply_due(uint64_t t) {
+    while (!jobs_.empty()) {
+      const Job& j = *jobs_.front();
+      if (std::max(j.end_ps, cpu_free_ps_) + j.known_cost_ps > t) return;  // (exact unless it trains)
+      wait_for(j);
+      if (std::max(j.end_ps, cpu_free_ps_) + cost_ps(j.row.train_macs, j.row.infer_macs) > t) return;
+      resolve();
+    }
+  }
+
+  // Every handed-over period's work done and applied (a rewind, the workload's end).
+  void settle() {
+    while (!jobs_.empty()) {
+      wait_for(*jobs_.front());
+      resolve();
+    }
+  }
+
+  // The rows of every period closed so far, those not yet applied included (the summary and the report may
+  // be read before the workload has ended); applies nothing.
+  std::vector<Row> all_rows() const {
+    std::vector<Row> rows = rows_;
+    uint64_t free_ps = cpu_free_ps_;
+    for (const auto& j : jobs_) {
+      wait_for(*j);
+      rows.push_back(finished_row(*j, free_ps));
+    }
+    return rows;
+  }
+
+  // The worker thread: each period's work, in order.
+  void work() {
+    for (;;) {
+      std::shared_ptr<Job> j;
+      {
+        std::unique_lock<std::mutex> l(mu_);
+        cv_.wait(l, [&] { return stop_ || !todo_.empty(); });
+        if (todo_.empty()) return;
+        j = todo_.front();
+      }
+      try {
+        run(*j);
+      } catch (...) {
+        j->error = std::current_exception();
+      }
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        todo_.pop_front();
+        j->done = true;
+      }
+      cv_.notify_all();
+    }
+  }
+
+  // One period's work: score the last predictions, train once the training periods are in, predict the next
+  // period and cluster the prediction into streams.
+  void run(Job& j) {
+    if (s_.on_period_work) s_.on_period_work(j.row.period);
+    const double t0 = thread_cpu_s();
+    Row& row = j.row;
     std::vector<double> actual(C_);
-    for (uint32_t c = 0; c < C_; ++c) actual[c] = rec[size_t(c) * kFeatureCount];
-    Row row;
-    row.period = period_;
+    for (uint32_t c = 0; c < C_; ++c) actual[c] = j.rec[size_t(c) * kFeatureCount];
     row.writes = std::accumulate(actual.begin(), actual.end(), 0.0);
     if (!pred_auto_.empty()) score(pred_auto_, actual, row.auto_mae, row.auto_rho);
     if (!pred_lstm_.empty()) score(pred_lstm_, actual, row.lstm_mae, row.lstm_rho), row.lstm_scored = true;
-    hist_.push_back(std::move(rec));
+    hist_.push_back(std::move(j.rec));
     if (!trained_ && s_.mode == "lstm") {
       train_hist_.push_back(hist_.back());
       if (train_hist_.size() >= s_.train_periods) {
-        train();
+        train(row.period);
         row.train_macs = train_macs_;
       }
     }
@@ -324,20 +482,8 @@ class PredictedStreams final : public Workload {
       pred_lstm_ = predict();
       row.infer_macs = Lstm::forward_macs(int(sel_.size()), net_.hidden(), int(s_.k), C_);
     }
-    const std::vector<double>& use = s_.mode == "lstm" && !pred_lstm_.empty() ? pred_lstm_ : pred_auto_;
-    // the host core runs this period's work after the previous period's
-    const uint64_t end_ps = period_ * s_.period_ps;
-    const uint64_t cost_ps = uint64_t(std::llround(double(row.train_macs) * s_.cpu_ns_per_train_mac * 1e3 +
-                                                   double(row.infer_macs) * s_.cpu_ns_per_mac * 1e3));
-    const uint64_t done_ps = std::max(end_ps, cpu_free_ps_) + cost_ps;
-    cpu_free_ps_ = done_ps;
-    row.cpu_ps = cost_ps;
-    row.switch_delay_ps = done_ps - end_ps;
-    pending_.push_back({done_ps, assign(use)});
-    row.predict_s = thread_cpu_s() - t0;
-    row.capture_s = capture_s_;
-    capture_s_ = 0;
-    rows_.push_back(row);
+    j.streams = assign(s_.mode == "lstm" && !pred_lstm_.empty() ? pred_lstm_ : pred_auto_);
+    row.predict_s += thread_cpu_s() - t0;
   }
 
   static void score(const std::vector<double>& pred, const std::vector<double>& act, double& mae, double& rho) {
@@ -387,7 +533,7 @@ class PredictedStreams final : public Workload {
     return out;
   }
 
-  void train() {
+  void train(uint64_t period) {
     const double t0 = thread_cpu_s();
     const size_t P = train_hist_.size();
     // Pearson r of every feature at t with temperature at t + 1
@@ -462,7 +608,7 @@ class PredictedStreams final : public Workload {
     }
     train_samples_ = samples.size();
     train_s_ = thread_cpu_s() - t0;
-    trained_at_ = period_;
+    trained_at_ = period;
     trained_ = true;
     train_hist_.clear();
     if (!s_.model_out.empty()) save_model();
@@ -522,50 +668,47 @@ class PredictedStreams final : public Workload {
 
   // The mean of get over the scored periods: the LSTM's (lstm_only), or
   // every period from the third (AutoStream's first prediction is scored then).
-  template <class Get>
-  double mean(Get get, bool lstm_only) const {
+  static double mean(const std::vector<Row>& rows, double Row::*get, bool lstm_only) {
     double s = 0;
     size_t n = 0;
-    for (const Row& r : rows_) {
+    for (const Row& r : rows) {
       if (lstm_only && !r.lstm_scored) continue;
       if (!lstm_only && r.period < 2) continue;
-      s += get(r);
+      s += r.*get;
       ++n;
     }
     return n ? s / double(n) : 0.0;
   }
-  template <class Get>
-  double since(Get get) const {  // AutoStream over the periods the LSTM was scored on
+  // The mean of get over the periods the LSTM was scored on (AutoStream's, compared on the same periods).
+  static double since(const std::vector<Row>& rows, double Row::*get) {
     double s = 0;
     size_t n = 0;
-    for (const Row& r : rows_)
-      if (r.lstm_scored) s += get(r), ++n;
+    for (const Row& r : rows)
+      if (r.lstm_scored) s += r.*get, ++n;
     return n ? s / double(n) : 0.0;
   }
 
  public:
   nlohmann::json headline() const {
+    const std::vector<Row> rows = all_rows();
     size_t scored = 0;
-    for (const Row& r : rows_) scored += r.lstm_scored;
-    return {{"mode", s_.mode},
-            {"periods", rows_.size()},
-            {"trained_at_period", trained_at_},
-            {"train_samples", train_samples_},
-            {"lstm_periods_scored", scored},
-            {"autostream",
-             {{"mae", mean([](const Row& r) { return r.auto_mae; }, false)},
-              {"spearman", mean([](const Row& r) { return r.auto_rho; }, false)}}},
-            {"lstm",
-             {{"mae", mean([](const Row& r) { return r.lstm_mae; }, true)},
-              {"spearman", mean([](const Row& r) { return r.lstm_rho; }, true)}}},
-            {"cpu", cpu_summary()}};  // (the simulator's own wall-clock times: in the report only)
+    for (const Row& r : rows) scored += r.lstm_scored;
+    return {
+        {"mode", s_.mode},
+        {"periods", rows.size()},
+        {"trained_at_period", trained_at_},
+        {"train_samples", train_samples_},
+        {"lstm_periods_scored", scored},
+        {"autostream", {{"mae", mean(rows, &Row::auto_mae, false)}, {"spearman", mean(rows, &Row::auto_rho, false)}}},
+        {"lstm", {{"mae", mean(rows, &Row::lstm_mae, true)}, {"spearman", mean(rows, &Row::lstm_rho, true)}}},
+        {"cpu", cpu_summary(rows)}};  // (the simulator's own wall-clock times: in the report only)
   }
 
   // The simulated host CPU the predictor took: MACs x host.predict.cpu_ns_per_mac.
-  nlohmann::json cpu_summary() const {
+  nlohmann::json cpu_summary(const std::vector<Row>& rows) const {
     uint64_t train = 0, infer = 0, ps = 0, delay_max = 0, infer_periods = 0;
     double delay_sum = 0, period_max = 0;
-    for (const Row& r : rows_) {
+    for (const Row& r : rows) {
       train += r.train_macs;
       infer += r.infer_macs;
       ps += r.cpu_ps;
@@ -574,7 +717,7 @@ class PredictedStreams final : public Workload {
       delay_max = std::max(delay_max, r.switch_delay_ps);
       period_max = std::max(period_max, double(r.cpu_ps) * 1e-12);
     }
-    const double n = double(rows_.size()), span_s = n * double(s_.period_ps) * 1e-12;
+    const double n = double(rows.size()), span_s = n * double(s_.period_ps) * 1e-12;
     return {{"ns_per_mac", s_.cpu_ns_per_mac},
             {"ns_per_train_mac", s_.cpu_ns_per_train_mac},
             {"train_macs", train},
@@ -594,6 +737,7 @@ class PredictedStreams final : public Workload {
   void write_report() {
     if (s_.report.empty() || reported_) return;
     reported_ = true;
+    const std::vector<Row> rows = all_rows();
     std::ofstream o(s_.report);
     if (!o) return;
     o << "{\n  \"mode\": \"" << s_.mode << "\", \"chunks\": " << C_
@@ -604,21 +748,21 @@ class PredictedStreams final : public Workload {
     for (size_t f = 0; f < pearson_.size(); ++f) o << (f ? ", " : "") << pearson_[f];
     o << "],\n  \"selected\": [";
     for (size_t j = 0; j < sel_.size(); ++j) o << (j ? ", " : "") << '"' << kFeatureNames[size_t(sel_[j])] << '"';
-    o << "],\n  \"periods\": " << rows_.size() << ", \"trained_at_period\": " << trained_at_
+    o << "],\n  \"periods\": " << rows.size() << ", \"trained_at_period\": " << trained_at_
       << ", \"train_samples\": " << train_samples_ << ", \"train_cpu_s\": " << train_s_
       << ",\n  \"clocks\": {\"capture\": \"steady\", \"predict\": \"thread_cpu\", \"train\": \"thread_cpu\"}"
       << ",\n  \"train_loss\": [";
     for (size_t i = 0; i < loss_.size(); ++i) o << (i ? ", " : "") << loss_[i];
-    o << "],\n  \"autostream\": {\"mae\": " << mean([](const Row& r) { return r.auto_mae; }, false)
-      << ", \"spearman\": " << mean([](const Row& r) { return r.auto_rho; }, false)
-      << ", \"mae_lstm_periods\": " << since([](const Row& r) { return r.auto_mae; })
-      << ", \"spearman_lstm_periods\": " << since([](const Row& r) { return r.auto_rho; })
-      << "},\n  \"lstm\": {\"mae\": " << mean([](const Row& r) { return r.lstm_mae; }, true)
-      << ", \"spearman\": " << mean([](const Row& r) { return r.lstm_rho; }, true)
-      << "},\n  \"cpu_per_period_ms\": {\"capture\": " << 1e3 * mean([](const Row& r) { return r.capture_s; }, false)
-      << ", \"predict\": " << 1e3 * mean([](const Row& r) { return r.predict_s; }, false) << "},\n  \"per_period\": [";
-    for (size_t i = 0; i < rows_.size(); ++i) {
-      const Row& r = rows_[i];
+    o << "],\n  \"autostream\": {\"mae\": " << mean(rows, &Row::auto_mae, false)
+      << ", \"spearman\": " << mean(rows, &Row::auto_rho, false)
+      << ", \"mae_lstm_periods\": " << since(rows, &Row::auto_mae)
+      << ", \"spearman_lstm_periods\": " << since(rows, &Row::auto_rho)
+      << "},\n  \"lstm\": {\"mae\": " << mean(rows, &Row::lstm_mae, true)
+      << ", \"spearman\": " << mean(rows, &Row::lstm_rho, true)
+      << "},\n  \"cpu_per_period_ms\": {\"capture\": " << 1e3 * mean(rows, &Row::capture_s, false)
+      << ", \"predict\": " << 1e3 * mean(rows, &Row::predict_s, false) << "},\n  \"per_period\": [";
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const Row& r = rows[i];
       o << (i ? ",\n    " : "\n    ") << "{\"period\": " << r.period << ", \"writes\": " << r.writes
         << ", \"auto_mae\": " << r.auto_mae << ", \"auto_rho\": " << r.auto_rho
         << ", \"lstm_mae\": " << (r.lstm_scored ? r.lstm_mae : -1)
@@ -630,13 +774,6 @@ class PredictedStreams final : public Workload {
     o << "\n  ]\n}\n";
   }
 
-  struct Row {
-    uint64_t period = 0;
-    uint64_t train_macs = 0, infer_macs = 0, cpu_ps = 0, switch_delay_ps = 0;  // simulated host CPU
-    double writes = 0, auto_mae = 0, auto_rho = 0, lstm_mae = 0, lstm_rho = 0, capture_s = 0, predict_s = 0;
-    bool lstm_scored = false;
-  };
-
   std::unique_ptr<Workload> in_;
   PredictSpec s_;
   std::unique_ptr<FeatureCapture> cap_;
@@ -646,12 +783,20 @@ class PredictedStreams final : public Workload {
   std::vector<std::vector<float>> train_hist_;
   uint64_t period_ = 0, trained_at_ = 0, train_samples_ = 0;
   bool trained_ = false, loaded_ = false, reported_ = false;
-  struct Pending {
-    uint64_t at_ps;                 // when the period's work finishes on the host core
-    std::vector<uint32_t> streams;  // the assignment it makes
-  };
-  std::deque<Pending> pending_;
   uint64_t cpu_free_ps_ = 0, train_macs_ = 0;
+  // the simulation thread's side: the periods handed over and not yet applied, and its mirror of the
+  // worker's training decision
+  std::deque<std::shared_ptr<Job>> jobs_;
+  bool trained_sim_ = false;
+  uint64_t train_count_sim_ = 0;
+  size_t sel_count_ = 0;
+  uint32_t hidden_ = 0;
+  // the worker: the periods it has still to do, in order
+  std::thread worker_;
+  mutable std::mutex mu_;
+  mutable std::condition_variable cv_;
+  std::deque<std::shared_ptr<Job>> todo_;
+  bool stop_ = false;
   std::vector<double> pred_auto_, pred_lstm_, pearson_, scale_, loss_;
   double tscale_ = 1, capture_s_ = 0, train_s_ = 0;
   std::vector<int> sel_;

@@ -32,6 +32,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -103,6 +104,9 @@ struct PredictSpec {
   std::string model_in, model_out, report;
   uint64_t lbas = 0;
   uint32_t lba_size = 4096;
+  // Tests only: called on the predictor's own thread as each period's work starts (its argument: the
+  // period), e.g. to hold the work back and show that requests do not wait for it.
+  std::function<void(uint64_t)> on_period_work;
 
   static PredictSpec from_config(ssdvp::Config& cfg, uint64_t lbas, uint32_t lba_size, uint32_t classes);
 };
