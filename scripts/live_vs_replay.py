@@ -73,7 +73,8 @@ COMMON = {"precondition.random_drive_writes": 1.0, "ftl.hot.slice_size": "400KiB
           "log.level": "error"}
 MODES = {"closed": {"host.mode": "closed", "workload.flush_order": "true"}, "open": {"host.mode": "open"}}
 LIVE_COLS = ["study", "arm", "repeat", "recording", "requests", "queue_depth", "drive_writes", "app_rate", "app_runtime_s", "guest_run_s", "waf", "erases", "gc_lbas", "write_p99_us", "flush_p99_us",
-             "sim_s", "sha256_xz", "wall_s", "load"]
+             "sim_s", "sha256_xz", "wall_s", "load", "sim_cpu_s", "extra_wait_us", "extra_wait_p99_us",
+             "extra_wait_over_1ms_pct"]
 REPLAY_COLS = ["study", "recorded_under", "repeat", "arm", "mode", "waf", "erases", "gc_lbas", "mbps", "write_p99_us",
                "flush_p99_us", "sim_s", "mismatches", "wall_s"]
 
@@ -130,6 +131,27 @@ def app_figures(study, log):
     return (round(sum(n for n, _ in rounds) / secs, 2) if secs else "", round(secs, 1))
 
 
+def harness(times_csv):
+    """What the guest waited beyond the drive, from `ssdvp serve --record`'s per-request times (NAME.times.csv):
+    each request's wall-clock wait (received whole -> reply sent) minus its simulated latency, in us: mean, p99 and
+    the share (%) of requests that waited more than 1 ms beyond theirs. In `nbd.time: paced` a request waits beyond
+    its simulated latency while the simulation thread is busy with something else (a GC burst it computes slower
+    than real time, a period's stream prediction that is due before its thread has done it); a negative wait is a request the simulator served while catching up."""
+    extra = []
+    with open(times_csv) as f:
+        cols = next(f).strip().split(",")
+        i = {c: cols.index(c) for c in ("sim_arrival_ps", "sim_done_ps", "wall_arrival_us", "wall_reply_us")}
+        for line in f:
+            c = line.split(",")
+            extra.append(float(c[i["wall_reply_us"]]) - float(c[i["wall_arrival_us"]])
+                         - (int(c[i["sim_done_ps"]]) - int(c[i["sim_arrival_ps"]])) / 1e6)
+    if not extra:
+        return "", "", ""
+    extra.sort()
+    return (round(sum(extra) / len(extra), 1), round(extra[min(len(extra) - 1, int(0.99 * len(extra)))], 1),
+            round(100 * sum(e > 1000 for e in extra) / len(extra), 2))
+
+
 def live(binary, out, study, arm, repeat, reuse, cache):
     name = f"{study}-live-{arm}-r{repeat}"
     d = os.path.join(out, "live", name)
@@ -158,13 +180,15 @@ def live(binary, out, study, arm, repeat, reuse, cache):
     run_s = grab(log, "WL-RUN-SECONDS")[0].split()
     wall, *load = open(os.path.join(d, "wall_s")).read().split()
     lat = s["latency_us"]
+    wait, wait99, over = harness(os.path.join(d, "session.iolog.times.csv"))
     return {"study": study, "arm": arm, "repeat": repeat, "recording": name, "requests": prov["requests"],
             "queue_depth": prov["queue_depth"], "drive_writes": prov["drive"]["drive_writes"],
             "app_rate": rate, "app_runtime_s": secs, "guest_run_s": round(float(run_s[2]) - float(run_s[1]), 1),
             "waf": round(s["ftl"]["waf"], 5), "erases": s["ftl"]["erases"], "gc_lbas": s["ftl"]["gc_lba_writes"],
             "write_p99_us": lat["write"]["p99"], "flush_p99_us": lat.get("flush", {}).get("p99", ""),
             "sim_s": round(s["host"]["sim_time_s"], 2), "sha256_xz": prov["sha256_xz"], "wall_s": float(wall),
-            "load": " ".join(load)}
+            "load": " ".join(load), "sim_cpu_s": round(s["run"]["cpu_s"], 2) if "cpu_s" in s["run"] else "",
+            "extra_wait_us": wait, "extra_wait_p99_us": wait99, "extra_wait_over_1ms_pct": over}
 
 
 def replay(binary, out, rec_row, arm, mode, reuse):
@@ -238,6 +262,45 @@ def draw(figdir, study, live_rows, rep_rows):
     save(fig, os.path.join(figdir, f"{study}-waf"))
 
 
+def harness_section(arms, live_rows):
+    """The simulator's own CPU and what the guest waited beyond the drive, per technique (runs that recorded it)."""
+    rows = [r for r in live_rows if r.get("extra_wait_us", "") != "" and r.get("sim_cpu_s", "") != ""]
+    if not rows:
+        return []
+    L = ["", "**The harness.** A live run's application shares the machine with the simulator, and in `nbd.time: "
+         "paced` a request waits, in wall time, for its simulated latency and for whatever else holds the "
+         "simulation thread then (a GC burst the simulator computes slower than real time; a stream prediction due "
+         "before the predictor's own thread has done it, as the LSTM's training can be). Per request: its wall-clock wait (received whole to reply "
+         "sent) minus its simulated latency, from the session's per-request times; and the simulator's whole CPU "
+         "time (`run.cpu_s`) against the run's wall time. The guest's emulated CPU takes the rest of the machine.",
+         "", "| technique | runs | simulator CPU s | share of wall time, % | wait beyond simulated latency, mean us "
+         "| p99 us | requests > 1 ms beyond, % |", "|---|---|---|---|---|---|---|"]
+    for a in arms:
+        rs = pick(rows, arm=a)
+        if not rs:
+            continue
+        L.append(f"| {a} | {len(rs)} | {fmt_ci([num(r['sim_cpu_s']) for r in rs], '.1f')} | "
+                 f"{fmt_ci([100 * num(r['sim_cpu_s']) / num(r['wall_s']) for r in rs], '.1f')} | "
+                 f"{fmt_ci([num(r['extra_wait_us']) for r in rs], '.0f')} | "
+                 f"{fmt_ci([num(r['extra_wait_p99_us']) for r in rs], '.0f')} | "
+                 f"{fmt_ci([num(r['extra_wait_over_1ms_pct']) for r in rs], '.2f')} |")
+    return L
+
+
+def harness_words(live_rows, a, base):
+    """The harness's figures of technique a against base, for the throughput verdict ('' without them)."""
+    got = {}
+    for arm in (a, base):
+        rs = [r for r in pick(live_rows, arm=arm) if r.get("extra_wait_us", "") != "" and r.get("sim_cpu_s", "") != ""]
+        if not rs:
+            return ""
+        got[arm] = (fmt_ci([num(r["extra_wait_us"]) for r in rs], ".0f"),
+                    fmt_ci([100 * num(r["sim_cpu_s"]) / num(r["wall_s"]) for r in rs], ".1f"))
+    return (f" Beside it, the harness: each request waited {got[a][0]} us beyond its simulated latency under `{a}` "
+            f"against {got[base][0]} us under `{base}`, and the simulator took {got[a][1]} % against {got[base][1]} % "
+            "of the run's wall time.")
+
+
 def study_section(study, live_rows, rep_rows, prov):
     st = STUDIES[study]
     arms = [a for a in st["arms"] if pick(live_rows, arm=a)]
@@ -269,6 +332,7 @@ def study_section(study, live_rows, rep_rows, prov):
                  f"{fmt_ci([num(r['guest_run_s']) for r in rs], '.0f')} | "
                  f"{fmt_ci([num(r['requests']) for r in rs], '.0f')} | "
                  f"{fmt_ci([num(r['drive_writes']) for r in rs], '.3f')} |")
+    L += harness_section(arms, live_rows)
     L += ["", f"![{study}: WAF live and replayed]({NAME}/{study}-waf.png)", "",
           "One bar: the mean over the repeats (one live run or replay per drive history), 95 % interval.", ""]
     # the technique's effect
@@ -310,7 +374,7 @@ def study_section(study, live_rows, rep_rows, prov):
                     "the replay's gain is smaller than the application's" if mr + hr < ml - hl else
                     "the two overlap within their intervals")
             verdicts.append(f"- `{a}`, throughput: {app} live {ml:.3f} ± {hl:.3f}x `{base}`'s; the closed-loop "
-                            f"replay's drive throughput {mr:.3f} ± {hr:.3f}x: {word}.")
+                            f"replay's drive throughput {mr:.3f} ± {hr:.3f}x: {word}." + harness_words(live_rows, a, base))
     L += [""] + verdicts + [""]
     L += ["### The technique's effect on each recording", "",
           "The same change replayed on every live recording: if a technique's effect differs between the recordings "

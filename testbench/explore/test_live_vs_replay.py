@@ -49,3 +49,33 @@ def test_changes_pair_the_same_drive_history():
     assert lvr.change(a, b) == [-50.0, 0.0]
     assert lvr.change(a, b, ratio=True) == [0.5, 1.0]
     assert math.isnan(lvr.num("x"))
+
+
+def test_harness_wait_is_wall_wait_less_simulated_latency(tmp_path):
+    # ssdvp serve --record's per-request times: 99 requests that waited 10 us beyond their 100 us simulated
+    # latency, one that waited 2 ms beyond (the simulator's thread busy elsewhere)
+    f = tmp_path / "session.iolog.times.csv"
+    rows = ["seq,client,cookie,op,offset,length,fua,sim_arrival_ps,sim_done_ps,wall_arrival_us,wall_reply_us,error"]
+    for i in range(100):
+        extra = 2000.0 if i == 42 else 10.0
+        rows.append(f"{i},0,{i},write,0,4096,0,{i * 10**9},{i * 10**9 + 100 * 10**6},{i * 1000.0},"
+                    f"{i * 1000.0 + 100 + extra},0")
+    f.write_text("\n".join(rows) + "\n")
+    mean, p99, over = lvr.harness(str(f))
+    assert mean == pytest.approx((99 * 10 + 2000) / 100, abs=0.1)
+    assert p99 == 2000.0
+    assert over == 1.0
+
+
+def test_harness_section_skips_runs_that_did_not_record_it():
+    old = {"arm": "none", "repeat": "1", "wall_s": "400", "sim_cpu_s": "", "extra_wait_us": ""}
+    assert lvr.harness_section(["none"], [old]) == []
+    new = [{"arm": a, "repeat": str(k), "wall_s": "400", "sim_cpu_s": str(c), "extra_wait_us": str(w),
+            "extra_wait_p99_us": "900", "extra_wait_over_1ms_pct": "0.5"}
+           for a, c, w in (("none", 12, 100), ("lstm", 16, 400)) for k in (1, 2)]
+    table = "\n".join(lvr.harness_section(["none", "lstm"], [old] + new))
+    assert "| none | 2 | 12.0 ± 0.0 | 3.0 ± 0.0 | 100 ± 0 |" in table
+    assert "| lstm | 2 | 16.0 ± 0.0 | 4.0 ± 0.0 | 400 ± 0 |" in table
+    words = lvr.harness_words(new, "lstm", "none")
+    assert "400 ± 0 us beyond its simulated latency under `lstm` against 100 ± 0 us under `none`" in words
+    assert lvr.harness_words([old] + new[:2], "lstm", "none") == ""
