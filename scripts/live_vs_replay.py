@@ -74,7 +74,7 @@ COMMON = {"precondition.random_drive_writes": 1.0, "ftl.hot.slice_size": "400KiB
 MODES = {"closed": {"host.mode": "closed", "workload.flush_order": "true"}, "open": {"host.mode": "open"}}
 LIVE_COLS = ["study", "arm", "repeat", "recording", "requests", "queue_depth", "drive_writes", "app_rate", "app_runtime_s", "guest_run_s", "waf", "erases", "gc_lbas", "write_p99_us", "flush_p99_us",
              "sim_s", "sha256_xz", "wall_s", "load", "sim_cpu_s", "extra_wait_us", "extra_wait_p99_us",
-             "extra_wait_over_1ms_pct"]
+             "extra_wait_over_1ms_pct", "drive_busy_pct"]
 REPLAY_COLS = ["study", "recorded_under", "repeat", "arm", "mode", "waf", "erases", "gc_lbas", "mbps", "write_p99_us",
                "flush_p99_us", "sim_s", "mismatches", "wall_s"]
 
@@ -134,22 +134,35 @@ def app_figures(study, log):
 def harness(times_csv):
     """What the guest waited beyond the drive, from `ssdvp serve --record`'s per-request times (NAME.times.csv):
     each request's wall-clock wait (received whole -> reply sent) minus its simulated latency, in us: mean, p99 and
-    the share (%) of requests that waited more than 1 ms beyond theirs. In `nbd.time: paced` a request waits beyond
+    the share (%) of requests that waited more than 1 ms beyond theirs; and the share (%) of the session's
+    simulated time in which the drive had at least one request (the most of the application's time that waiting
+    on the drive can account for). In `nbd.time: paced` a request waits beyond
     its simulated latency while the simulation thread is busy with something else (a GC burst it computes slower
     than real time, a period's stream prediction that is due before its thread has done it); a negative wait is a request the simulator served while catching up."""
-    extra = []
+    extra, spans = [], []
     with open(times_csv) as f:
         cols = next(f).strip().split(",")
         i = {c: cols.index(c) for c in ("sim_arrival_ps", "sim_done_ps", "wall_arrival_us", "wall_reply_us")}
         for line in f:
             c = line.split(",")
+            spans.append((int(c[i["sim_arrival_ps"]]), int(c[i["sim_done_ps"]])))
             extra.append(float(c[i["wall_reply_us"]]) - float(c[i["wall_arrival_us"]])
-                         - (int(c[i["sim_done_ps"]]) - int(c[i["sim_arrival_ps"]])) / 1e6)
+                         - (spans[-1][1] - spans[-1][0]) / 1e6)
     if not extra:
-        return "", "", ""
+        return "", "", "", ""
     extra.sort()
+    spans.sort()
+    busy, (lo, hi) = 0, spans[0]
+    for a, b in spans[1:]:
+        if a > hi:
+            busy, lo, hi = busy + hi - lo, a, b
+        else:
+            hi = max(hi, b)
+    busy += hi - lo
+    whole = max(b for _, b in spans) - spans[0][0]
     return (round(sum(extra) / len(extra), 1), round(extra[min(len(extra) - 1, int(0.99 * len(extra)))], 1),
-            round(100 * sum(e > 1000 for e in extra) / len(extra), 2))
+            round(100 * sum(e > 1000 for e in extra) / len(extra), 2),
+            round(100 * busy / whole, 2) if whole else "")
 
 
 def live(binary, out, study, arm, repeat, reuse, cache):
@@ -180,7 +193,7 @@ def live(binary, out, study, arm, repeat, reuse, cache):
     run_s = grab(log, "WL-RUN-SECONDS")[0].split()
     wall, *load = open(os.path.join(d, "wall_s")).read().split()
     lat = s["latency_us"]
-    wait, wait99, over = harness(os.path.join(d, "session.iolog.times.csv"))
+    wait, wait99, over, busy = harness(os.path.join(d, "session.iolog.times.csv"))
     return {"study": study, "arm": arm, "repeat": repeat, "recording": name, "requests": prov["requests"],
             "queue_depth": prov["queue_depth"], "drive_writes": prov["drive"]["drive_writes"],
             "app_rate": rate, "app_runtime_s": secs, "guest_run_s": round(float(run_s[2]) - float(run_s[1]), 1),
@@ -188,7 +201,8 @@ def live(binary, out, study, arm, repeat, reuse, cache):
             "write_p99_us": lat["write"]["p99"], "flush_p99_us": lat.get("flush", {}).get("p99", ""),
             "sim_s": round(s["host"]["sim_time_s"], 2), "sha256_xz": prov["sha256_xz"], "wall_s": float(wall),
             "load": " ".join(load), "sim_cpu_s": round(s["run"]["cpu_s"], 2) if "cpu_s" in s["run"] else "",
-            "extra_wait_us": wait, "extra_wait_p99_us": wait99, "extra_wait_over_1ms_pct": over}
+            "extra_wait_us": wait, "extra_wait_p99_us": wait99, "extra_wait_over_1ms_pct": over,
+            "drive_busy_pct": busy}
 
 
 def replay(binary, out, rec_row, arm, mode, reuse):
@@ -267,14 +281,19 @@ def harness_section(arms, live_rows):
     rows = [r for r in live_rows if r.get("extra_wait_us", "") != "" and r.get("sim_cpu_s", "") != ""]
     if not rows:
         return []
+    busy = any(r.get("drive_busy_pct", "") != "" for r in rows)
     L = ["", "**The harness.** A live run's application shares the machine with the simulator, and in `nbd.time: "
          "paced` a request waits, in wall time, for its simulated latency and for whatever else holds the "
          "simulation thread then (a GC burst the simulator computes slower than real time; a stream prediction due "
          "before the predictor's own thread has done it, as the LSTM's training can be). Per request: its wall-clock wait (received whole to reply "
-         "sent) minus its simulated latency, from the session's per-request times; and the simulator's whole CPU "
-         "time (`run.cpu_s`) against the run's wall time. The guest's emulated CPU takes the rest of the machine.",
+         "sent) minus its simulated latency, from the session's per-request times; the simulator's whole CPU "
+         "time (`run.cpu_s`) against the run's wall time (the guest's emulated CPU takes the rest of the machine); "
+         "and the share of the session in which the drive had at least one request: the most of the application's "
+         "time that waiting on the drive can account for, so the most a technique can move its throughput through "
+         "the drive (shown once a run has measured it).",
          "", "| technique | runs | simulator CPU s | share of wall time, % | wait beyond simulated latency, mean us "
-         "| p99 us | requests > 1 ms beyond, % |", "|---|---|---|---|---|---|---|"]
+         "| p99 us | requests > 1 ms beyond, % |" + (" drive busy, % of the session |" if busy else ""),
+         "|---|---|---|---|---|---|---|" + ("---|" if busy else "")]
     for a in arms:
         rs = pick(rows, arm=a)
         if not rs:
@@ -283,7 +302,9 @@ def harness_section(arms, live_rows):
                  f"{fmt_ci([100 * num(r['sim_cpu_s']) / num(r['wall_s']) for r in rs], '.1f')} | "
                  f"{fmt_ci([num(r['extra_wait_us']) for r in rs], '.0f')} | "
                  f"{fmt_ci([num(r['extra_wait_p99_us']) for r in rs], '.0f')} | "
-                 f"{fmt_ci([num(r['extra_wait_over_1ms_pct']) for r in rs], '.2f')} |")
+                 f"{fmt_ci([num(r['extra_wait_over_1ms_pct']) for r in rs], '.2f')} |"
+                 + (f" {fmt_ci([num(r['drive_busy_pct']) for r in rs if r.get('drive_busy_pct', '') != ''], '.1f')} |"
+                    if busy else ""))
     return L
 
 
@@ -295,10 +316,15 @@ def harness_words(live_rows, a, base):
         if not rs:
             return ""
         got[arm] = (fmt_ci([num(r["extra_wait_us"]) for r in rs], ".0f"),
-                    fmt_ci([100 * num(r["sim_cpu_s"]) / num(r["wall_s"]) for r in rs], ".1f"))
+                    fmt_ci([100 * num(r["sim_cpu_s"]) / num(r["wall_s"]) for r in rs], ".1f"),
+                    fmt_ci([num(r["drive_busy_pct"]) for r in rs], ".1f")
+                    if all(r.get("drive_busy_pct", "") != "" for r in rs) else "")
+    busy = (f" The drive had a request in flight {got[a][2]} % of the session under `{a}` and {got[base][2]} % under "
+            f"`{base}`: waiting on it can account for at most that share of the application's time."
+            if got[a][2] and got[base][2] else "")
     return (f" Beside it, the harness: each request waited {got[a][0]} us beyond its simulated latency under `{a}` "
             f"against {got[base][0]} us under `{base}`, and the simulator took {got[a][1]} % against {got[base][1]} % "
-            "of the run's wall time.")
+            "of the run's wall time." + busy)
 
 
 def study_section(study, live_rows, rep_rows, prov):

@@ -61,21 +61,40 @@ def test_harness_wait_is_wall_wait_less_simulated_latency(tmp_path):
         rows.append(f"{i},0,{i},write,0,4096,0,{i * 10**9},{i * 10**9 + 100 * 10**6},{i * 1000.0},"
                     f"{i * 1000.0 + 100 + extra},0")
     f.write_text("\n".join(rows) + "\n")
-    mean, p99, over = lvr.harness(str(f))
+    mean, p99, over, busy = lvr.harness(str(f))
     assert mean == pytest.approx((99 * 10 + 2000) / 100, abs=0.1)
     assert p99 == 2000.0
     assert over == 1.0
+    # one request of 100 us every 1 ms, none overlapping: 100 x 100 us busy in a session of 99.1 ms
+    assert busy == pytest.approx(100 * 100 * 100 / 99100, abs=0.01)
+
+
+def test_drive_busy_counts_overlapping_requests_once(tmp_path):
+    f = tmp_path / "session.iolog.times.csv"
+    head = "seq,client,cookie,op,offset,length,fua,sim_arrival_ps,sim_done_ps,wall_arrival_us,wall_reply_us,error"
+    us = 10**6  # ps
+    # [0, 40) and [10, 30) overlap: busy 40 us; [60, 100): 40 more; the session spans 0..100 us
+    spans = [(0, 40), (10, 30), (60, 100)]
+    f.write_text("\n".join([head] + [f"{i},0,{i},read,0,4096,0,{a * us},{b * us},{a}.0,{b}.0,0"
+                                     for i, (a, b) in enumerate(spans)]) + "\n")
+    assert lvr.harness(str(f))[3] == 80.0
 
 
 def test_harness_section_skips_runs_that_did_not_record_it():
     old = {"arm": "none", "repeat": "1", "wall_s": "400", "sim_cpu_s": "", "extra_wait_us": ""}
     assert lvr.harness_section(["none"], [old]) == []
     new = [{"arm": a, "repeat": str(k), "wall_s": "400", "sim_cpu_s": str(c), "extra_wait_us": str(w),
-            "extra_wait_p99_us": "900", "extra_wait_over_1ms_pct": "0.5"}
-           for a, c, w in (("none", 12, 100), ("lstm", 16, 400)) for k in (1, 2)]
+            "extra_wait_p99_us": "900", "extra_wait_over_1ms_pct": "0.5", "drive_busy_pct": str(b)}
+           for a, c, w, b in (("none", 12, 100, 4), ("lstm", 16, 400, 5)) for k in (1, 2)]
     table = "\n".join(lvr.harness_section(["none", "lstm"], [old] + new))
-    assert "| none | 2 | 12.0 ± 0.0 | 3.0 ± 0.0 | 100 ± 0 |" in table
+    assert "| none | 2 | 12.0 ± 0.0 | 3.0 ± 0.0 | 100 ± 0 | 900 ± 0 | 0.50 ± 0.00 | 4.0 ± 0.0 |" in table
     assert "| lstm | 2 | 16.0 ± 0.0 | 4.0 ± 0.0 | 400 ± 0 |" in table
     words = lvr.harness_words(new, "lstm", "none")
     assert "400 ± 0 us beyond its simulated latency under `lstm` against 100 ± 0 us under `none`" in words
+    assert "in flight 5.0 ± 0.0 % of the session under `lstm` and 4.0 ± 0.0 % under `none`" in words
+    no_busy = [dict(r, drive_busy_pct="") for r in new]
+    table = "\n".join(lvr.harness_section(["none", "lstm"], no_busy))
+    assert "| none | 2 | 12.0 ± 0.0 | 3.0 ± 0.0 | 100 ± 0 | 900 ± 0 | 0.50 ± 0.00 |\n" in table
+    assert "drive busy" not in table, "no run measured it: no column"
+    assert "in flight" not in lvr.harness_words(no_busy, "lstm", "none")
     assert lvr.harness_words([old] + new[:2], "lstm", "none") == ""
