@@ -74,7 +74,7 @@ COMMON = {"precondition.random_drive_writes": 1.0, "ftl.hot.slice_size": "400KiB
 MODES = {"closed": {"host.mode": "closed", "workload.flush_order": "true"}, "open": {"host.mode": "open"}}
 LIVE_COLS = ["study", "arm", "repeat", "recording", "requests", "queue_depth", "drive_writes", "app_rate", "app_runtime_s", "guest_run_s", "waf", "erases", "gc_lbas", "write_p99_us", "flush_p99_us",
              "sim_s", "sha256_xz", "wall_s", "load", "sim_cpu_s", "extra_wait_us", "extra_wait_p99_us",
-             "extra_wait_over_1ms_pct", "drive_busy_pct"]
+             "extra_wait_over_1ms_pct", "drive_busy_pct", "app_rounds"]
 REPLAY_COLS = ["study", "recorded_under", "repeat", "arm", "mode", "waf", "erases", "gc_lbas", "mbps", "write_p99_us",
                "flush_p99_us", "sim_s", "mismatches", "wall_s"]
 
@@ -116,19 +116,39 @@ def grab(log, tag):
     return [line[line.index(tag):].strip() for line in log.splitlines() if tag in line]
 
 
+def app_rounds(study, log):
+    """[(amount, seconds)] per timed round, from the guest's log: fio's MB written and its runtime; sysbench's
+    transactions and the round's time by its own clock (N transactions at R a second: N / R s, a little over the
+    job's RUN_S of 60 s, since sysbench lets the transactions in flight finish)."""
+    if STUDIES[study]["app"][0] == "fio":
+        app = [line.split()[1].split(";") for line in grab(log, "WL-APP ")]
+        return [(float(a[0]) * 1024 / 1e6, float(a[3]) / 1e3) for a in app]
+    rounds = [(int(m.group(1)), float(m.group(2))) for line in grab(log, "WL-SYSBENCH")
+              for m in [re.search(r"transactions: (\d+) \(([\d.]+) per sec\.\)", line)] if m]
+    return [(n, n / r) for n, r in rounds if r > 0]
+
+
 def app_figures(study, log):
     """(rate, seconds): the application's own throughput (fio: MB/s written; sysbench: transactions a second)
     over its timed rounds, from the guest's log."""
-    if STUDIES[study]["app"][0] == "fio":
-        app = [line.split()[1].split(";") for line in grab(log, "WL-APP ")]
-        kib, ms = sum(float(a[0]) for a in app), sum(float(a[3]) for a in app)
-        return (round(kib * 1024 / 1e6 / (ms / 1e3), 3) if ms else "", round(ms / 1e3, 1))
-    # each round's "transactions: N (R per sec.)": the round took N / R seconds by sysbench's own clock (a little
-    # over the job's RUN_S of 60 s: sysbench lets the transactions in flight finish)
-    rounds = [(int(m.group(1)), float(m.group(2))) for line in grab(log, "WL-SYSBENCH")
-              for m in [re.search(r"transactions: (\d+) \(([\d.]+) per sec\.\)", line)] if m]
-    secs = sum(n / r for n, r in rounds if r > 0)
-    return (round(sum(n for n, _ in rounds) / secs, 2) if secs else "", round(secs, 1))
+    rounds = app_rounds(study, log)
+    amount, secs = sum(a for a, _ in rounds), sum(t for _, t in rounds)
+    digits = 3 if STUDIES[study]["app"][0] == "fio" else 2
+    return (round(amount / secs, digits) if secs else "", round(secs, 1))
+
+
+def rounds_text(rounds):
+    """app_rounds as the live table keeps it: 'amount/seconds' per round, space-separated."""
+    return " ".join(f"{a:.6g}/{t:.6g}" for a, t in rounds)
+
+
+def rate_over(text, m):
+    """The rate over the first m rounds of a rounds_text ('' when it has fewer, or none recorded)."""
+    rounds = [tuple(float(x) for x in r.split("/")) for r in (text or "").split()]
+    if len(rounds) < m or m < 1:
+        return ""
+    secs = sum(t for _, t in rounds[:m])
+    return sum(a for a, _ in rounds[:m]) / secs if secs else ""
 
 
 def harness(times_csv):
@@ -190,6 +210,7 @@ def live(binary, out, study, arm, repeat, reuse, cache):
     s = json.load(open(os.path.join(d, "out", "summary.json")))
     log = open(os.path.join(d, "guest.log"), errors="replace").read().replace("\r", "")
     rate, secs = app_figures(study, log)
+    per_round = rounds_text(app_rounds(study, log))
     run_s = grab(log, "WL-RUN-SECONDS")[0].split()
     wall, *load = open(os.path.join(d, "wall_s")).read().split()
     lat = s["latency_us"]
@@ -202,7 +223,7 @@ def live(binary, out, study, arm, repeat, reuse, cache):
             "sim_s": round(s["host"]["sim_time_s"], 2), "sha256_xz": prov["sha256_xz"], "wall_s": float(wall),
             "load": " ".join(load), "sim_cpu_s": round(s["run"]["cpu_s"], 2) if "cpu_s" in s["run"] else "",
             "extra_wait_us": wait, "extra_wait_p99_us": wait99, "extra_wait_over_1ms_pct": over,
-            "drive_busy_pct": busy}
+            "drive_busy_pct": busy, "app_rounds": per_round}
 
 
 def replay(binary, out, rec_row, arm, mode, reuse):
@@ -327,6 +348,20 @@ def harness_words(live_rows, a, base):
             "of the run's wall time." + busy)
 
 
+def common_rounds_words(live_rows, a, base, m, app):
+    """The application's rate of technique a against base over the first m rounds of every run ('' without)."""
+    if m < 1:
+        return ""
+    rate = {arm: {int(r["repeat"]): rate_over(r["app_rounds"], m) for r in pick(live_rows, arm=arm)}
+            for arm in (a, base)}
+    ratio = change(rate[a], rate[base], True)
+    if not ratio:
+        return ""
+    mc, hc = mean_ci(ratio)
+    return (f" Over the first {m} rounds, which every live run completed (a run's whole rate also depends on how "
+            f"many rounds it took to write its share): {app} {mc:.3f} ± {hc:.3f}x.")
+
+
 def study_section(study, live_rows, rep_rows, prov):
     st = STUDIES[study]
     arms = [a for a in st["arms"] if pick(live_rows, arm=a)]
@@ -368,6 +403,9 @@ def study_section(study, live_rows, rep_rows, prov):
           f"| technique | WAF change live | replayed, closed | replayed, open | {app} {unit} live, x {base} | "
           "drive MB/s replayed closed, x |", "|---|---|---|---|---|---|"]
     verdicts = []
+    # the rounds every live run completed (a run's whole-run rate also depends on how many rounds it needed)
+    common = (min(len(r["app_rounds"].split()) for r in live_rows)
+              if all(r.get("app_rounds", "") != "" for r in live_rows) else 0)
     for a in others:
         lw = change(by_repeat(live_rows, "waf", arm=a), by_repeat(live_rows, "waf", arm=base))
         rw = {m: change(by_repeat(rep_rows, "waf", recorded_under=base, arm=a, mode=m),
@@ -400,7 +438,8 @@ def study_section(study, live_rows, rep_rows, prov):
                     "the replay's gain is smaller than the application's" if mr + hr < ml - hl else
                     "the two overlap within their intervals")
             verdicts.append(f"- `{a}`, throughput: {app} live {ml:.3f} ± {hl:.3f}x `{base}`'s; the closed-loop "
-                            f"replay's drive throughput {mr:.3f} ± {hr:.3f}x: {word}." + harness_words(live_rows, a, base))
+                            f"replay's drive throughput {mr:.3f} ± {hr:.3f}x: {word}." + harness_words(live_rows, a, base)
+                            + common_rounds_words(live_rows, a, base, common, app))
     L += [""] + verdicts + [""]
     L += ["### The technique's effect on each recording", "",
           "The same change replayed on every live recording: if a technique's effect differs between the recordings "

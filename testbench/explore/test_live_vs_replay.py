@@ -98,3 +98,17 @@ def test_harness_section_skips_runs_that_did_not_record_it():
     assert "drive busy" not in table, "no run measured it: no column"
     assert "in flight" not in lvr.harness_words(no_busy, "lstm", "none")
     assert lvr.harness_words([old] + new[:2], "lstm", "none") == ""
+
+
+def test_rounds_are_kept_per_round_and_compared_over_those_every_run_completed():
+    log = ("WL-SYSBENCH round=0 transactions: 600 (10.00 per sec.) queries: 12000 (200.0 per sec.)\n"
+           "WL-SYSBENCH round=1 transactions: 1200 (20.00 per sec.) queries: 24000 (400.0 per sec.)\n")
+    text = lvr.rounds_text(lvr.app_rounds("mariadb-oltp", log))
+    assert text == "600/60 1200/60"
+    assert lvr.rate_over(text, 1) == 10.0 and lvr.rate_over(text, 2) == 15.0
+    assert lvr.rate_over(text, 3) == "" and lvr.rate_over("", 1) == ""
+    rows = [{"arm": "none", "repeat": "1", "app_rounds": "600/60 300/60 300/60"},  # slow in a third round
+            {"arm": "lstm", "repeat": "1", "app_rounds": "900/60 900/60"}]
+    words = lvr.common_rounds_words(rows, "lstm", "none", 2, "sysbench")
+    assert "Over the first 2 rounds" in words and "sysbench 2.000 ± 0.000x" in words  # 1800 / 900 over 120 s each
+    assert lvr.common_rounds_words(rows, "lstm", "none", 0, "sysbench") == ""
