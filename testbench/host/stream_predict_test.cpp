@@ -13,6 +13,7 @@
 #include <future>
 #include <map>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include <time.h>
@@ -266,7 +267,9 @@ std::vector<IoRequest> cost_requests(const std::vector<uint64_t>& probe_us) {
 }
 
 CostRun cost_run(double ns_per_mac, const std::vector<uint64_t>& probe_us) {
-  const std::string path = ::testing::TempDir() + "stream_cost_model.txt";
+  // one file per test: ctest runs the tests of this file as parallel processes
+  const std::string path = ::testing::TempDir() + "stream_cost_model_" +
+                           ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".txt";
   const PredictSpec s = constant_model_spec(path, ns_per_mac);
   auto w = make_predicted_streams(std::make_unique<VectorWorkload>(cost_requests(probe_us)), s);
   CostRun out;
@@ -339,6 +342,8 @@ TEST(PredictedStreams, RequestsBeforeAPredictionIsDueDoNotWaitForIt) {
   for (const char* what : {"period 0", "period 1", "the request that closes periods 1 and 2",
                            "chunk 5 at period 2's end", "1 us before the prediction is due"})
     if (!next_within(what)) return;
+  for (int i = 0; i < 20000 && started.load() != 2; ++i)  // the worker reaches period 2's work in its own time
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   EXPECT_EQ(started.load(), 2u) << "period 2's work had started and was held";
   release.set_value();
   IoRequest r;
