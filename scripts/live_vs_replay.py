@@ -156,9 +156,10 @@ def harness(times_csv):
     each request's wall-clock wait (received whole -> reply sent) minus its simulated latency, in us: mean, p99 and
     the share (%) of requests that waited more than 1 ms beyond theirs; and the share (%) of the session's
     simulated time in which the drive had at least one request (the most of the application's time that waiting
-    on the drive can account for). In `nbd.time: paced` a request waits beyond
-    its simulated latency while the simulation thread is busy with something else (a GC burst it computes slower
-    than real time, a period's stream prediction that is due before its thread has done it); a negative wait is a request the simulator served while catching up."""
+    on the drive can account for). In `nbd.time: paced` a request waits beyond its simulated latency while the
+    simulation thread is busy with something else (a GC burst it computes slower than real time, a period's stream
+    prediction that is due before its thread has done it); a negative wait is a request the simulator served while
+    catching up."""
     extra, spans = [], []
     with open(times_csv) as f:
         cols = next(f).strip().split(",")
@@ -297,17 +298,27 @@ def draw(figdir, study, live_rows, rep_rows):
     save(fig, os.path.join(figdir, f"{study}-waf"))
 
 
+def measured(rows, key="extra_wait_us"):
+    """The live rows that recorded key (and the simulator's CPU): data made before a column existed has it empty."""
+    return [r for r in rows if r.get(key, "") != "" and r.get("sim_cpu_s", "") != ""]
+
+
+def cpu_share(rows):
+    """The simulator's CPU time as % of each run's wall time."""
+    return [100 * num(r["sim_cpu_s"]) / num(r["wall_s"]) for r in rows]
+
+
 def harness_section(arms, live_rows):
     """The simulator's own CPU and what the guest waited beyond the drive, per technique (runs that recorded it)."""
-    rows = [r for r in live_rows if r.get("extra_wait_us", "") != "" and r.get("sim_cpu_s", "") != ""]
+    rows = measured(live_rows)
     if not rows:
         return []
-    busy = any(r.get("drive_busy_pct", "") != "" for r in rows)
+    busy = bool(measured(rows, "drive_busy_pct"))
     L = ["", "**The harness.** A live run's application shares the machine with the simulator, and in `nbd.time: "
          "paced` a request waits, in wall time, for its simulated latency and for whatever else holds the "
          "simulation thread then (a GC burst the simulator computes slower than real time; a stream prediction due "
-         "before the predictor's own thread has done it, as the LSTM's training can be). Per request: its wall-clock wait (received whole to reply "
-         "sent) minus its simulated latency, from the session's per-request times; the simulator's whole CPU "
+         "before the predictor's own thread has done it, as the LSTM's training can be). Per request: its "
+         "wall-clock wait (received whole to reply sent) minus its simulated latency, from the session's per-request times; the simulator's whole CPU "
          "time (`run.cpu_s`) against the run's wall time (the guest's emulated CPU takes the rest of the machine); "
          "and the share of the session in which the drive had at least one request: the most of the application's "
          "time that waiting on the drive can account for, so the most a technique can move its throughput through "
@@ -320,11 +331,11 @@ def harness_section(arms, live_rows):
         if not rs:
             continue
         L.append(f"| {a} | {len(rs)} | {fmt_ci([num(r['sim_cpu_s']) for r in rs], '.1f')} | "
-                 f"{fmt_ci([100 * num(r['sim_cpu_s']) / num(r['wall_s']) for r in rs], '.1f')} | "
+                 f"{fmt_ci(cpu_share(rs), '.1f')} | "
                  f"{fmt_ci([num(r['extra_wait_us']) for r in rs], '.0f')} | "
                  f"{fmt_ci([num(r['extra_wait_p99_us']) for r in rs], '.0f')} | "
                  f"{fmt_ci([num(r['extra_wait_over_1ms_pct']) for r in rs], '.2f')} |"
-                 + (f" {fmt_ci([num(r['drive_busy_pct']) for r in rs if r.get('drive_busy_pct', '') != ''], '.1f')} |"
+                 + (f" {fmt_ci([num(r['drive_busy_pct']) for r in measured(rs, 'drive_busy_pct')], '.1f')} |"
                     if busy else ""))
     return L
 
@@ -333,13 +344,12 @@ def harness_words(live_rows, a, base):
     """The harness's figures of technique a against base, for the throughput verdict ('' without them)."""
     got = {}
     for arm in (a, base):
-        rs = [r for r in pick(live_rows, arm=arm) if r.get("extra_wait_us", "") != "" and r.get("sim_cpu_s", "") != ""]
+        rs = measured(pick(live_rows, arm=arm))
         if not rs:
             return ""
-        got[arm] = (fmt_ci([num(r["extra_wait_us"]) for r in rs], ".0f"),
-                    fmt_ci([100 * num(r["sim_cpu_s"]) / num(r["wall_s"]) for r in rs], ".1f"),
+        got[arm] = (fmt_ci([num(r["extra_wait_us"]) for r in rs], ".0f"), fmt_ci(cpu_share(rs), ".1f"),
                     fmt_ci([num(r["drive_busy_pct"]) for r in rs], ".1f")
-                    if all(r.get("drive_busy_pct", "") != "" for r in rs) else "")
+                    if len(measured(rs, "drive_busy_pct")) == len(rs) else "")
     busy = (f" The drive had a request in flight {got[a][2]} % of the session under `{a}` and {got[base][2]} % under "
             f"`{base}`: waiting on it can account for at most that share of the application's time."
             if got[a][2] and got[base][2] else "")
