@@ -54,6 +54,10 @@ enum ftl_gc_trigger {
 enum ftl_gc_preempt { FTL_GC_PREEMPT_OFF = 0, FTL_GC_PREEMPT_READS = 1, FTL_GC_PREEMPT_ALL = 2 };
 /* ftl.gc.hold: what a GC job keeps to itself (FLASH CTRL.HOLD_GC) */
 enum ftl_gc_hold { FTL_GC_HOLD_PAGE = 0, FTL_GC_HOLD_DIE = 1, FTL_GC_HOLD_CHANNEL = 2 };
+/* ftl.flush.scope: which programs a flush (or a FUA write) waits for: those
+ * issued before it (and the trim log's records made before it), or every
+ * program, until none is in flight (drain). */
+enum ftl_flush_scope { FTL_FLUSH_ISSUED = 0, FTL_FLUSH_DRAIN = 1 };
 
 /* Who clusters the slices (haml, asa): kmeans2d on the CPU, or the K-Means
  * accelerator through firmware/drivers/accel_drv.h (same results, bit-exact). */
@@ -172,6 +176,7 @@ struct ftl_config {
   /* media faults (branch power): when a block's data is moved to fresh blocks */
   uint32_t refresh_read_limit; /* flash reads of a block since its erase that make it refreshed (0: never) */
   uint32_t refresh_retries;    /* a read that needed at least this many retry levels refreshes its block (0: never) */
+  uint32_t flush_scope;        /* enum ftl_flush_scope */
   uint32_t gc_durable;  /* 1: erase a victim once its relocated data and every open page are programmed (no PLP) */
   uint32_t ns_ready_ns; /* I/O commands complete with Namespace Not Ready before this firmware time (0: ready) */
   /* checkpoints (branch power, ckpt.c): either interval nonzero turns them on */

@@ -262,7 +262,8 @@ static int program_hold(struct ftl *f, uint32_t b) {
   return 1;
 }
 
-static void program_buffer(struct ftl *f, uint32_t b) {
+/* epoch: the flush epoch the buffer's data was first issued in (FTL_NONE: the open one). */
+static void program_buffer_in(struct ftl *f, uint32_t b, uint32_t epoch) {
   struct pagebuf *pb = &f->bufs[b];
   /* A slot whose LBA was written again (or trimmed) since it was placed goes
    * to flash without its LPN: its copy would otherwise carry a newer sequence
@@ -274,11 +275,18 @@ static void program_buffer(struct ftl *f, uint32_t b) {
   }
   pb->state = BUF_PROGRAM;
   pb->token[2 * (size_t)f->cfg.slots_per_page] = ++f->seq; /* OOB sequence number */
-  f->programs_inflight++;
+  pb->epoch = program_issued(f);
+  if (epoch != FTL_NONE && epoch != pb->epoch) { /* programmed again: a flush after its first issue does not wait */
+    f->epoch_programs[pb->epoch % FTL_FLUSH_EPOCHS]--;
+    f->epoch_programs[epoch % FTL_FLUSH_EPOCHS]++;
+    pb->epoch = epoch;
+  }
   f->fr[pb->frontier].programs++;
   f->stats.programs++;
   if (!program_hold(f, b)) program_submit(f, b);
 }
+
+static void program_buffer(struct ftl *f, uint32_t b) { program_buffer_in(f, b, FTL_NONE); }
 
 int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, int for_gc) {
   /* On a frontier GC also writes to, host data must not fill the blocks GC
@@ -409,7 +417,8 @@ static void program_failed(struct ftl *f, uint32_t b) {
   int r;
   while ((r = frontier_next_row(f, fr, 1, &row)) > 0) {
   } /* opened a block: take its first page */
-  f->programs_inflight--;
+  const uint32_t epoch = pb->epoch;
+  program_retired(f, epoch);
   fr->programs--;
   if (r < 0) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: no free block left to rewrite row %" PRIu32 " after a program failure", old);
@@ -432,7 +441,7 @@ static void program_failed(struct ftl *f, uint32_t b) {
   f->blk_inbuf[blk]--;
   f->blk_inbuf[row_block(f, row)]++;
   pb->row = row;
-  program_buffer(f, b);
+  program_buffer_in(f, b, epoch); /* still owed to the flushes that waited for it */
 }
 
 void program_done(struct ftl *f, uint32_t b, int status) {
@@ -445,7 +454,7 @@ void program_done(struct ftl *f, uint32_t b, int status) {
     hal_logf(f->hal, HAL_LOG_ERROR, "ftl: program of row %" PRIu32 " failed with status %d", pb->row, status);
     f->stats.flash_errors++;
   }
-  f->programs_inflight--;
+  program_retired(f, pb->epoch);
   f->fr[pb->frontier].programs--;
   buf_put(f, b);
 }

@@ -144,6 +144,7 @@ struct pagebuf {
   uint32_t *lpn;
   uint16_t slot_idx[32]; /* HOST_READ: slot -> LBA index in the command */
   uint32_t cb_row;       /* GC_READ of a copyback (copyback.c): the destination row */
+  uint32_t epoch;        /* PROGRAM: the flush epoch it was first issued in (kept when it is programmed again) */
 };
 
 /* What a step of work returns. A stage of the loop returns STEP_DONE if it
@@ -203,6 +204,8 @@ struct fw_cmd {
   uint8_t fua;         /* write: force unit access (hostif.c: completes once programmed) */
   uint8_t held;        /* ocssd.c: held for a destination chunk (oc_blocked) */
   uint32_t dw0;        /* completion dword 0 (admin commands) */
+  uint32_t epoch;      /* CMD_WAIT_FLUSH: the newest flush epoch whose programs it waits for (hostif.c) */
+  uint32_t tlog_seq;   /* CMD_WAIT_FLUSH: the newest trim log record it waits for (0: none) */
 };
 
 struct gc_job {
@@ -216,6 +219,12 @@ struct gc_job {
   uint32_t pair_wait;   /* 1: relocated, its erase waits for the rest of its group */
   uint32_t trim_after;  /* trim log's GC barrier: erase once its records up to this sequence number are on flash */
 };
+
+/* Flush epochs with programs in flight at most (ftl.flush.scope issued):
+ * every epoch but the open one has a flush waiting for it, so this bounds
+ * the flushes waiting at once; a flush beyond it leaves the open epoch open
+ * and waits for later programs too (hostif.c). */
+#define FTL_FLUSH_EPOCHS 16u
 
 /* A multi-plane group being built on one die (flashif.c); used 0: none. */
 #define FTL_MP_OPEN 16u
@@ -323,6 +332,7 @@ struct trimlog {
   uint32_t top_gen;     /* largest generation on flash: a move writes top_gen + 1 */
   uint32_t last_seq;    /* sequence number of the newest record made */
   uint32_t page_seq;    /* of the newest record in the page in flight */
+  uint32_t page_epoch;  /* the flush epoch the page in flight was issued in */
   uint32_t rot_seq;     /* of the newest record made before the move's bitmap */
   uint32_t durable_seq; /* every record up to this number is on flash (the GC erase barrier) */
 };
@@ -476,6 +486,13 @@ struct ftl {
 
   struct nvmet_state nt;  /* the NVMe transport: command slots, rings, wait list (nvmet.c) */
   uint32_t flush_waiters; /* commands in CMD_WAIT_FLUSH */
+  /* Flush epochs (ftl.flush.scope issued): programs in flight counted by the
+   * epoch they were issued in; a flush closes the open epoch and completes
+   * once it and every older one has no program in flight. */
+  uint32_t flush_epoch;                      /* the open epoch */
+  uint32_t epoch_programs[FTL_FLUSH_EPOCHS]; /* programs in flight per epoch (index: epoch % FTL_FLUSH_EPOCHS) */
+  uint32_t flush_head_epoch;                 /* the oldest epoch a waiting flush waits for */
+  uint32_t flush_tlog_seq;                   /* the newest trim log record a waiting flush waits for (0: none) */
 
   struct gc_job *jobs;
   struct gcsched sched; /* when GC collects (gcsched.c) */
@@ -645,6 +662,18 @@ int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, 
 int frontier_flush_host(struct ftl *f);
 /* Pads and programs frontier fr's partly filled page, if it has one (1). */
 int frontier_flush_one(struct ftl *f, struct frontier *fr);
+/* A program submitted (page buffer, trim log page, open-channel write): in
+ * flight, counted in the open flush epoch, which it returns. */
+static inline uint32_t program_issued(struct ftl *f) {
+  f->programs_inflight++;
+  f->epoch_programs[f->flush_epoch % FTL_FLUSH_EPOCHS]++;
+  return f->flush_epoch;
+}
+/* A program of flush epoch `epoch` no longer in flight. */
+static inline void program_retired(struct ftl *f, uint32_t epoch) {
+  f->programs_inflight--;
+  f->epoch_programs[epoch % FTL_FLUSH_EPOCHS]--;
+}
 /* ftl.gc.durable: pads and programs the partly filled page of frontiers
  * [0, n) (place_frontiers: the host's write points and GC's); the sequence
  * number of the newest program submitted, which a victim's erase waits for

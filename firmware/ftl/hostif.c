@@ -9,12 +9,13 @@
  *    protection). Without a page buffer or a block the command waits.
  *    With FUA (CDW12 bit 30) it is durable at completion instead: once
  *    placed, the host frontiers' open pages are padded and programmed and
- *    it waits, as a flush does, until no program is in flight.
+ *    it waits as a flush does.
  *  - Read: each LBA from a page buffer (recent writes), as deallocated, or
  *    by flash reads grouped per page; then staging -> host and completion.
  *  - Dataset Management (deallocate): range list -> staging, then trims.
- *  - Flush: pads and programs the host frontier's open page and completes
- *    when no program is in flight.
+ *  - Flush: pads and programs the host frontiers' open pages and completes
+ *    when the programs issued before it are done (ftl.flush.scope issued,
+ *    the flush epochs below), or when no program is in flight (drain).
  * Invalid commands complete with the status a drive returns. The rings,
  * slots, transfers and completions are the transport's (nvmet.c).
  */
@@ -24,6 +25,8 @@
 
 enum xfer_kind { XK_WRITE_DATA = 1, XK_DSM_RANGES = 2, XK_READ_DATA = 3, XK_ADMIN_DATA = 4 };
 #define XTAG(kind, c) (((uint32_t)(kind) << 24) | (c))
+
+static void flush_wait(struct ftl *f, uint32_t c);
 
 /* Admin data in the staging area to the host; completes when transferred. */
 static void host_send_admin_data(struct ftl *f, uint32_t c, uint32_t bytes) {
@@ -66,9 +69,7 @@ int cmd_place_writes(struct ftl *f, uint32_t c) {
   }
   if (cmd->fua) { /* durable before it completes: programmed, then as a flush */
     for (uint32_t i = 0; i < f->classes; ++i) frontier_flush_one(f, &f->fr[i]);
-    cmd->state = CMD_WAIT_FLUSH;
-    f->flush_waiters++;
-    host_check_flush(f);
+    flush_wait(f, c);
     return STEP_DONE;
   }
   nvmet_complete(f, c, NVME_SC_SUCCESS);
@@ -262,21 +263,73 @@ static int cmd_flush(struct ftl *f, uint32_t c) {
     return STEP_YIELD;
   }
   f->host_flushing = FTL_NONE;
-  f->nt.cmds[c].state = CMD_WAIT_FLUSH;
-  f->flush_waiters++;
-  host_check_flush(f);
+  flush_wait(f, c);
   return STEP_DONE;
+}
+
+/* ---- flush epochs (ftl.flush.scope) ---------------------------------------
+ * A flush (or FUA write) owes the host the programs issued before it, its
+ * data's among them once the open pages are padded, and the trim log's
+ * records made before it. With `issued` every program is counted in the
+ * flush epoch it was issued in; a flush closes the open epoch and completes
+ * once no program of its epoch or an older one is in flight, so writes and
+ * GC after it do not hold it up. With `drain` it completes at a moment no
+ * program at all is in flight and the trim log holds no record. */
+
+/* Whether no program of epoch e or older is in flight. Epochs older than the
+ * window of FTL_FLUSH_EPOCHS below the open one have none: an epoch opens
+ * only once the one sharing its counter has drained. */
+static int epochs_drained(const struct ftl *f, uint32_t e) {
+  const uint32_t open = f->flush_epoch, lo = open >= FTL_FLUSH_EPOCHS - 1 ? open - (FTL_FLUSH_EPOCHS - 1) : 0;
+  for (uint32_t x = lo; x <= e && x <= open; ++x)
+    if (f->epoch_programs[x % FTL_FLUSH_EPOCHS]) return 0;
+  return 1;
+}
+
+static void flush_wait(struct ftl *f, uint32_t c) {
+  struct fw_cmd *cmd = &f->nt.cmds[c];
+  const struct trimlog *t = &f->tlog;
+  cmd->state = CMD_WAIT_FLUSH;
+  cmd->epoch = f->flush_epoch;
+  cmd->tlog_seq = t->on && t->n ? t->last_seq : 0;
+  if (!f->flush_waiters++) f->flush_head_epoch = cmd->epoch;
+  if (cmd->tlog_seq > f->flush_tlog_seq) f->flush_tlog_seq = cmd->tlog_seq;
+  /* Close the open epoch, unless the next one's counter is still in use (then
+   * this flush waits for the programs after it in the open epoch as well). */
+  if (f->cfg.flush_scope == FTL_FLUSH_ISSUED && !f->epoch_programs[(f->flush_epoch + 1) % FTL_FLUSH_EPOCHS])
+    f->flush_epoch++;
+  host_check_flush(f);
 }
 
 void host_check_flush(struct ftl *f) {
   if (!f->flush_waiters) return;
-  if (f->tlog.n && tlog_program(f)) return; /* the deallocations before it: durable too (trimlog.c) */
-  if (f->programs_inflight || f->tlog.n) return;
-  for (uint32_t c = 0; c < f->cfg.cmd_slots; ++c)
-    if (f->nt.cmds[c].state == CMD_WAIT_FLUSH) {
+  if (f->cfg.flush_scope == FTL_FLUSH_DRAIN) {
+    if (f->tlog.n && tlog_program(f)) return; /* the deallocations before it: durable too (trimlog.c) */
+    if (f->programs_inflight || f->tlog.n) return;
+    for (uint32_t c = 0; c < f->cfg.cmd_slots; ++c)
+      if (f->nt.cmds[c].state == CMD_WAIT_FLUSH) {
+        f->flush_waiters--;
+        nvmet_complete(f, c, NVME_SC_SUCCESS);
+      }
+    return;
+  }
+  const struct trimlog *t = &f->tlog;
+  if (t->n && f->flush_tlog_seq > t->durable_seq) tlog_program(f); /* records a flush waits for (trimlog.c) */
+  if (!epochs_drained(f, f->flush_head_epoch)) return; /* the oldest flush waits: every later one does too */
+  uint32_t head = FTL_NONE;
+  for (uint32_t c = 0; c < f->cfg.cmd_slots; ++c) {
+    struct fw_cmd *cmd = &f->nt.cmds[c];
+    if (cmd->state != CMD_WAIT_FLUSH) continue;
+    if (cmd->tlog_seq && (!t->n || t->durable_seq >= cmd->tlog_seq)) cmd->tlog_seq = 0; /* its records are safe */
+    if (!cmd->tlog_seq && epochs_drained(f, cmd->epoch)) {
       f->flush_waiters--;
       nvmet_complete(f, c, NVME_SC_SUCCESS);
+    } else if (head == FTL_NONE || cmd->epoch < head) {
+      head = cmd->epoch;
     }
+  }
+  f->flush_head_epoch = head;
+  if (!f->flush_waiters) f->flush_tlog_seq = 0;
 }
 
 /* ---- decode ------------------------------------------------------------- */

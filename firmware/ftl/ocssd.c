@@ -256,7 +256,7 @@ static int oc_submit(struct ftl *f, uint32_t c) {
       }
       pb->token[2 * (size_t)S] = mw == 2 && (oc_mptr(cmd) || copy) ? seq : ++f->seq;
       cmd->pending++;
-      f->programs_inflight++;
+      pb->epoch = program_issued(f);
       f->stats.programs++;
       f->stats.host_lba_writes += S;
       flash_submit(f, FC_OP_PROGRAM, TAG(TAG_PROGRAM, b), pb->row, 0, pb->dram);
@@ -313,7 +313,7 @@ static void oc_flash_done(struct ftl *f, const struct fc_cqe *e) {
   switch (TAG_KIND(e->tag)) {
     case TAG_PROGRAM: {
       c = f->bufs[idx].cmd;
-      f->programs_inflight--;
+      program_retired(f, f->bufs[idx].epoch);
       if (e->status == FC_ERR_PROGRAM_FAIL) {
         f->stats.program_failures++;
         f->nt.cmds[c].status = OCSSD_SC_WRITE_NEXT_UNIT;

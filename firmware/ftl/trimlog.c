@@ -179,7 +179,7 @@ int tlog_program(struct ftl *f) {
   t->next++;
   t->busy = 1;
   t->page_seq = t->last_seq;
-  f->programs_inflight++; /* a flush, a checkpoint's drain and ftl.gc.durable wait for it */
+  t->page_epoch = program_issued(f); /* a flush, a checkpoint's drain and ftl.gc.durable wait for it */
   f->stats.ckpt_programs++;
   f->stats.trim_log_programs++;
   return 1;
@@ -194,7 +194,7 @@ void tlog_done(struct ftl *f, uint32_t idx, int status) {
     return;
   }
   t->busy = 0;
-  f->programs_inflight--;
+  program_retired(f, t->page_epoch);
   if (status == FC_OK) {
     t->n = 0;
     t->durable_seq = t->page_seq;

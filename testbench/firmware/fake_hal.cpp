@@ -105,6 +105,13 @@ void FakeHal::flash_doorbell() {
   rings_.post_ready();
 }
 
+void FakeHal::release_program(size_t i, int status) {
+  const HeldCompletion h = held_programs.at(i);
+  held_programs.erase(held_programs.begin() + std::ptrdiff_t(i));
+  rings_.complete(fc_cqe{h.sqe.tag, status < 0 ? h.status : uint16_t(status), h.flags});
+  rings_.post_ready();
+}
+
 void FakeHal::set_geometry(const ftl_config& cfg) {
   geo_.channels = cfg.channels;
   geo_.dies_per_channel = cfg.dies_per_channel;

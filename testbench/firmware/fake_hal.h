@@ -53,6 +53,18 @@ class FakeHal {
   // cfg.mp_same_block, also the same-block-index rule). Without it a
   // group's members run one by one, unchecked.
   void set_geometry(const ftl_config& cfg);
+  // Programs in flight for as long as a test wants: with hold_programs set,
+  // a PROGRAM is executed at its doorbell (its NAND effect is there) but its
+  // completion waits in held_programs until release_program posts it, with
+  // the status it had or the one given (a program failure, say).
+  bool hold_programs = false;
+  struct HeldCompletion {
+    fc_sqe sqe;
+    uint16_t status;
+    uint16_t flags;
+  };
+  std::vector<HeldCompletion> held_programs;  // in submission order
+  void release_program(size_t i, int status = -1);
   // A power cut: the DRAM's content is gone (filled with a pattern); the NAND keeps its pages.
   void lose_dram() { std::fill(dram_.begin(), dram_.end(), uint8_t(0xa5)); }
   // A program or an erase the cut interrupted: the page (row) reads uncorrectable; every page of the block
@@ -103,7 +115,12 @@ class FakeHal {
   void xfer_doorbell(uint32_t tail);
   uint32_t reg(uint32_t nvme_offset) { return regs_[SSDVP_NVME_BASE + nvme_offset]; }
   uint16_t execute(const fc_sqe& e, uint16_t* flags);
-  void post(const fc_sqe& e, uint16_t status, uint16_t flags) { rings_.complete(fc_cqe{e.tag, status, flags}); }
+  void post(const fc_sqe& e, uint16_t status, uint16_t flags) {
+    if (hold_programs && FC_OP_KIND(e.op) == FC_OP_PROGRAM)
+      held_programs.push_back({e, status, flags});
+    else
+      rings_.complete(fc_cqe{e.tag, status, flags});
+  }
   void run_group(std::vector<fc_sqe>& g);
   fc_status copyback(const fc_sqe& e, uint32_t* buf, uint16_t* flags);
   uint32_t cell_bits_ = 1;

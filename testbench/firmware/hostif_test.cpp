@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <vector>
 
 #include "ftl_device.h"
 
@@ -149,4 +150,157 @@ TEST(HostIf, NamespaceNotReadyUntilItsTimeThenServes) {
   h.d.hal->now_ns = 5000;
   for (const nvme_sqe& q : {dsm, Host::rw(NVME_OP_READ, 0, 1), Host::rw(NVME_OP_WRITE, 0, 1), flush})
     EXPECT_EQ(h.run(q), NVME_SC_SUCCESS) << "opcode " << (q.cdw0 & 0xff);
+}
+
+// ---- what a flush waits for (ftl.flush.scope) --------------------------------
+// The fake HAL holds every program's completion until the test releases it,
+// so a flush can be watched while programs issued before it and after it
+// are in flight.
+
+namespace {
+
+// A drive with room for many commands and page buffers in flight at once.
+void roomy(ftl_config& c) {
+  c.cmd_slots = 64;
+  c.write_buffer_pages = 64;
+}
+void roomy_drain(ftl_config& c) {
+  roomy(c);
+  c.flush_scope = FTL_FLUSH_DRAIN;
+}
+
+nvme_sqe flush_cmd() {
+  nvme_sqe q{};
+  q.cdw0 = SSDVP_FIELD_PUT(NVME_CDW0_OPC, NVME_OP_FLUSH);
+  q.nsid = 1;
+  return q;
+}
+
+// The status of command cid's completion so far (-1: none), after polling the firmware.
+int status_of(Host& h, uint16_t cid) {
+  for (int i = 0; i < 1000 && ftl_poll(h.d.f); ++i) {
+  }
+  int status = -1;
+  for (const auto& c : h.d.hal->completions)
+    if (c.cid == cid) status = c.status;
+  return status;
+}
+
+// A write of n LBAs at lba carrying tokens base, base + 1, ...: its status (-1: not completed).
+int write_tokens(Host& h, uint64_t lba, uint32_t n, uint32_t base, bool fua = false) {
+  for (uint32_t i = 0; i < n; ++i) h.buf()[i] = base + i;
+  nvme_sqe q = Host::rw(NVME_OP_WRITE, lba, n);
+  if (fua) q.cdw12 |= SSDVP_FIELD_PUT(NVME_CDW12_FUA, 1);
+  return h.run(q);
+}
+// LBAs of [lba, lba + n) not reading back base, base + 1, ...
+int misread(Host& h, uint64_t lba, uint32_t n, uint32_t base) {
+  EXPECT_EQ(h.run(Host::rw(NVME_OP_READ, lba, n)), NVME_SC_SUCCESS);
+  int bad = 0;
+  for (uint32_t i = 0; i < n; ++i) bad += h.buf()[i] != base + i;
+  return bad;
+}
+
+// Submits a flush (with `fua`: a one-LBA FUA write instead) that must
+// wait for programs, then a page's worth of writes whose program is issued
+// after it; the test then releases programs. Returns the flush's cid and the
+// number of programs held before it was submitted plus those of its padding.
+struct FlushThenWrite {
+  uint16_t cid = 0;
+  size_t before = 0;
+};
+FlushThenWrite flush_then_write(Host& h, bool fua) {
+  h.d.hal->hold_programs = true;
+  FlushThenWrite r;
+  EXPECT_EQ(write_tokens(h, 0, 1, 0xa000), NVME_SC_SUCCESS);  // half a page, in DRAM
+  EXPECT_EQ(fua ? write_tokens(h, 8, 1, 0xb000, true) : h.run(flush_cmd()), -1) << "it waits for its programs";
+  r.cid = uint16_t(h.next_cid - 1);
+  r.before = h.d.hal->held_programs.size();
+  EXPECT_GE(r.before, 1u);
+  EXPECT_EQ(write_tokens(h, 100, 2 * h.d.cfg.slots_per_page, 0xc000), NVME_SC_SUCCESS);
+  EXPECT_GT(h.d.hal->held_programs.size(), r.before) << "a program issued after the flush";
+  return r;
+}
+
+}  // namespace
+
+TEST(HostIfFlush, AFlushWaitsForTheProgramsBeforeItNotForLaterWrites) {
+  for (const bool fua : {false, true}) {
+    Host h(roomy);
+    const FlushThenWrite r = flush_then_write(h, fua);
+    for (size_t i = 0; i < r.before; ++i) {
+      EXPECT_EQ(status_of(h, r.cid), -1) << "fua " << fua << ": a program before it is still in flight";
+      h.d.hal->release_program(0);
+    }
+    EXPECT_EQ(status_of(h, r.cid), NVME_SC_SUCCESS) << "fua " << fua;
+    EXPECT_FALSE(h.d.hal->held_programs.empty()) << "the later write's program is still in flight";
+    while (!h.d.hal->held_programs.empty()) h.d.hal->release_program(0);
+    EXPECT_EQ(status_of(h, r.cid), NVME_SC_SUCCESS);
+    EXPECT_EQ(misread(h, 0, 1, 0xa000) + misread(h, 100, 4, 0xc000), 0);
+    if (fua) {
+      EXPECT_EQ(misread(h, 8, 1, 0xb000), 0);
+    }
+  }
+}
+
+TEST(HostIfFlush, WithDrainAFlushWaitsUntilNoProgramIsInFlight) {
+  for (const bool fua : {false, true}) {
+    Host h(roomy_drain);
+    const FlushThenWrite r = flush_then_write(h, fua);
+    for (size_t i = 0; i < r.before; ++i) h.d.hal->release_program(0);
+    EXPECT_EQ(status_of(h, r.cid), -1) << "fua " << fua << ": the later write's program holds it";
+    while (!h.d.hal->held_programs.empty()) h.d.hal->release_program(0);
+    EXPECT_EQ(status_of(h, r.cid), NVME_SC_SUCCESS) << "fua " << fua;
+  }
+}
+
+// A program before the flush fails: its data is programmed again, after the
+// flush was submitted, and the flush still waits for that program.
+TEST(HostIfFlush, AProgramRetriedAfterAFailureIsStillOwedToTheFlush) {
+  Host h(roomy);
+  const FlushThenWrite r = flush_then_write(h, false);
+  const size_t held = h.d.hal->held_programs.size();
+  h.d.hal->release_program(0, FC_ERR_PROGRAM_FAIL);
+  EXPECT_EQ(status_of(h, r.cid), -1);
+  ASSERT_EQ(h.d.hal->held_programs.size(), held) << "the failed page is programmed again";
+  EXPECT_EQ(ftl_get_stats(h.d.f)->program_failures, 1u);
+  // Every program but the retry (the newest): the flush still waits.
+  while (h.d.hal->held_programs.size() > 1) h.d.hal->release_program(0);
+  EXPECT_EQ(status_of(h, r.cid), -1) << "completed before its data's second program";
+  h.d.hal->release_program(0);
+  EXPECT_EQ(status_of(h, r.cid), NVME_SC_SUCCESS);
+  EXPECT_EQ(misread(h, 0, 1, 0xa000) + misread(h, 100, 4, 0xc000), 0);
+}
+
+// More flushes waiting than the firmware has epoch counters: none completes
+// before the programs issued before it, the first FTL_FLUSH_EPOCHS - 1 as
+// soon as those are done, and every one in the end.
+TEST(HostIfFlush, ManyWaitingFlushesNeverCompleteEarly) {
+  Host h(roomy);
+  h.d.hal->hold_programs = true;
+  constexpr int kFlushes = 24;
+  std::vector<uint16_t> cid;
+  std::vector<size_t> owed;  // programs submitted before each flush's wait (counted from the first)
+  size_t submitted = 0;
+  for (int k = 0; k < kFlushes; ++k) {
+    ASSERT_EQ(write_tokens(h, uint64_t(k) * 4, 1, 0xd000 + uint32_t(k)), NVME_SC_SUCCESS);
+    const size_t held_before = h.d.hal->held_programs.size();
+    ASSERT_EQ(h.run(flush_cmd()), -1);
+    cid.push_back(uint16_t(h.next_cid - 1));
+    submitted += h.d.hal->held_programs.size() - held_before;
+    owed.push_back(submitted);
+  }
+  for (size_t released = 1; released <= submitted; ++released) {
+    h.d.hal->release_program(0);
+    for (int k = 0; k < kFlushes; ++k) {
+      const int st = status_of(h, cid[size_t(k)]);
+      if (released < owed[size_t(k)]) {
+        EXPECT_EQ(st, -1) << "flush " << k << " after " << released << " programs";
+      } else if (k < int(FTL_FLUSH_EPOCHS) - 1) {
+        EXPECT_EQ(st, NVME_SC_SUCCESS) << "flush " << k << " after " << released << " programs";
+      }
+    }
+  }
+  for (int k = 0; k < kFlushes; ++k) EXPECT_EQ(status_of(h, cid[size_t(k)]), NVME_SC_SUCCESS) << k;
+  for (int k = 0; k < kFlushes; ++k) EXPECT_EQ(misread(h, uint64_t(k) * 4, 1, 0xd000 + uint32_t(k)), 0) << k;
 }
