@@ -385,7 +385,7 @@ int frontier_flush_host(struct ftl *f) {
     frontier_flush(f, &f->fr[i]);
     if (f->gc_pending) return STEP_YIELD;
   }
-  held_release(f, 1); /* a flush completes when no program is in flight */
+  held_release(f, 1); /* a flush waits for these programs too */
   return STEP_DONE;
 }
 

@@ -972,7 +972,8 @@ int host_resume_waiting(struct ftl *f);
 int host_decode(struct ftl *f, uint32_t c, const struct nvme_cmd_entry *e);
 int host_xfer_done(struct ftl *f, uint32_t c, uint32_t kind, uint32_t status);
 void host_read_done(struct ftl *f, uint32_t b, int status, uint32_t retries);
-/* Completes flush commands once no program is in flight. */
+/* Completes the flush commands (and FUA writes) whose programs are done
+ * (ftl.flush.scope, hostif.c). */
 void host_check_flush(struct ftl *f);
 int cmd_place_writes(struct ftl *f, uint32_t c);
 int cmd_start_read(struct ftl *f, uint32_t c);

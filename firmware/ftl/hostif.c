@@ -255,8 +255,8 @@ static void dsm_ranges_done(struct ftl *f, uint32_t c) {
   m->trim_tail = c;
 }
 
-/* Pads and programs the host frontiers' open pages; the command completes
- * once no program is in flight. STEP_YIELD: a block closed, call again. */
+/* Pads and programs the host frontiers' open pages; the command then waits
+ * (flush_wait). STEP_YIELD: a block closed, call again. */
 static int cmd_flush(struct ftl *f, uint32_t c) {
   if (frontier_flush_host(f) == STEP_YIELD) {
     f->host_flushing = c;

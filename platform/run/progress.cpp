@@ -8,7 +8,8 @@
 
 namespace ssdvp {
 
-void run_until_stopped(bool progress, uint64_t expected, const std::function<uint64_t()>& requests_done) {
+void run_until_stopped(bool progress, double interval, uint64_t expected,
+                       const std::function<uint64_t()>& requests_done) {
   if (!progress) {
     sc_core::sc_start();
     return;
@@ -16,16 +17,16 @@ void run_until_stopped(bool progress, uint64_t expected, const std::function<uin
   using clock = std::chrono::steady_clock;
   const auto w0 = clock::now();
   auto shown = w0;
-  uint64_t slice = 1000000;  // ps of simulated time per step, adapted to about a fifth of a wall second
+  uint64_t slice = 1000000;  // ps of simulated time per step, adapted to about a fifth of an interval
   bool printed = false;
   while (sc_core::sc_get_status() != sc_core::SC_STOPPED && sc_core::sc_pending_activity()) {
     const auto s0 = clock::now();
     sc_core::sc_start(sc_core::sc_time::from_value(slice));
     const double step = std::chrono::duration<double>(clock::now() - s0).count();
-    if (step < 0.1 && slice < (uint64_t(1) << 50)) slice *= 2;
-    if (step > 0.4 && slice > 1) slice /= 2;
+    if (step < 0.1 * interval && slice < (uint64_t(1) << 50)) slice *= 2;
+    if (step > 0.4 * interval && slice > 1) slice /= 2;
     const double wall = std::chrono::duration<double>(clock::now() - w0).count();
-    if (std::chrono::duration<double>(clock::now() - shown).count() < 1.0) continue;
+    if (std::chrono::duration<double>(clock::now() - shown).count() < interval) continue;
     shown = clock::now();
     const uint64_t done = requests_done();
     std::string eta;

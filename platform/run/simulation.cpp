@@ -45,6 +45,7 @@ Simulation::Simulation(Config& cfg, RunEntry entry) : cfg_(cfg) {
   cfg.check_unknown(true);
   plan_ = RunPlan::read(cfg, entry);  // a refused combination is named before anything is built (run_plan.h)
   plan_.check();
+  progress_interval_ = cfg.get_double("log.progress_interval");  // read here: a bad value fails before the run
   build();
 }
 
@@ -245,7 +246,7 @@ RunOutcome Simulation::drive(std::chrono::steady_clock::time_point t0) {
     // the requests preconditioning took from the workload are not in the timed part
     const uint64_t pre =
         keys_.wl_requests ? keys_.wl_requests : uint64_t(keys_.wl_fraction * double(expected_requests_));
-    run_until_stopped(progress_, expected_requests_ > pre ? expected_requests_ - pre : 0,
+    run_until_stopped(progress_, progress_interval_, expected_requests_ > pre ? expected_requests_ - pre : 0,
                       [this] { return host_results().requests; });
   }
   if (!soc_->cpu().fault().empty()) {

@@ -134,6 +134,7 @@ class Simulation {
   // A saved drive (saved_state.cpp).
   StateOptions state_;
   bool progress_ = false;
+  double progress_interval_ = 1.0;  // log.progress_interval
   uint64_t expected_requests_ = 0;  // the timed part's requests if known beforehand (0: not known)
   nlohmann::json loaded_header_;
   nlohmann::json state_keys() const;
