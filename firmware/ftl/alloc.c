@@ -275,10 +275,10 @@ static void program_buffer_in(struct ftl *f, uint32_t b, uint32_t epoch) {
   }
   pb->state = BUF_PROGRAM;
   pb->token[2 * (size_t)f->cfg.slots_per_page] = ++f->seq; /* OOB sequence number */
-  pb->epoch = program_issued(f);
-  if (epoch != FTL_NONE && epoch != pb->epoch) { /* programmed again: a flush after its first issue does not wait */
-    f->epoch_programs[pb->epoch % FTL_FLUSH_EPOCHS]--;
-    f->epoch_programs[epoch % FTL_FLUSH_EPOCHS]++;
+  if (epoch == FTL_NONE) {
+    pb->epoch = program_issued(f);
+  } else { /* programmed again: owed to the flushes of its first issue, not to later ones */
+    program_issued_in(f, epoch);
     pb->epoch = epoch;
   }
   f->fr[pb->frontier].programs++;

@@ -662,11 +662,16 @@ int place_lba(struct ftl *f, struct frontier *fr, uint32_t lpn, uint32_t token, 
 int frontier_flush_host(struct ftl *f);
 /* Pads and programs frontier fr's partly filled page, if it has one (1). */
 int frontier_flush_one(struct ftl *f, struct frontier *fr);
+/* A program submitted: in flight, counted in flush epoch `epoch` (the flushes
+ * of that epoch and later wait for it). */
+static inline void program_issued_in(struct ftl *f, uint32_t epoch) {
+  f->programs_inflight++;
+  f->epoch_programs[epoch % FTL_FLUSH_EPOCHS]++;
+}
 /* A program submitted (page buffer, trim log page, open-channel write): in
  * flight, counted in the open flush epoch, which it returns. */
 static inline uint32_t program_issued(struct ftl *f) {
-  f->programs_inflight++;
-  f->epoch_programs[f->flush_epoch % FTL_FLUSH_EPOCHS]++;
+  program_issued_in(f, f->flush_epoch);
   return f->flush_epoch;
 }
 /* A program of flush epoch `epoch` no longer in flight. */
